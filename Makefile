@@ -1,0 +1,50 @@
+# gpuecon — thin wrapper over CMake.
+#   make          build build/gpuecon (Release)
+#   make run      install missing Debian packages, build, run the main job
+#   make test     build with -Werror + ASan + UBSan and run every test (CTest)
+#   make clang    build warning-free with clang as well
+#   make bench    build and run the benchmarks (results go in docs/benchmarks.md)
+#   make fuzz     build the libFuzzer harnesses with clang and run each for FUZZ_RUNS inputs
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+FUZZ_RUNS ?= 1000000
+
+.PHONY: all run test clang bench fuzz deps clean
+
+all:
+	@cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGPUECON_TESTS=OFF >/dev/null
+	@cmake --build build -j $(JOBS)
+
+deps:
+	@scripts/deps.sh
+
+run: deps all
+	@./build/gpuecon
+
+test:
+	@scripts/deps.sh --test
+	@cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Debug -DGPUECON_SANITIZE=ON >/dev/null
+	@cmake --build build-test -j $(JOBS)
+	@cd build-test && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -j $(JOBS)
+
+clang:
+	@scripts/deps.sh --test
+	@CC=clang cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake --build build-clang -j $(JOBS)
+
+bench:
+	@cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DGPUECON_TESTS=OFF >/dev/null
+	@cmake --build build-bench -j $(JOBS) --target gpuecon $(notdir $(basename $(wildcard bench/*.c)))
+	@bench/run.sh build-bench
+
+fuzz:
+	@scripts/deps.sh --test
+	@CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DGPUECON_SANITIZE=ON -DGPUECON_FUZZ=ON -DGPUECON_TESTS=OFF >/dev/null
+	@cmake --build build-fuzz -j $(JOBS)
+	@for f in build-fuzz/tests/fuzz/fuzz_*; do \
+	  mkdir -p build-fuzz/corpus-$$(basename $$f); \
+	  $$f -runs=$(FUZZ_RUNS) -max_len=4096 build-fuzz/corpus-$$(basename $$f) tests/fuzz/corpus tests/cases || exit 1; \
+	done
+
+clean:
+	rm -rf build build-test build-clang build-bench build-fuzz

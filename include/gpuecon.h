@@ -1,0 +1,453 @@
+/*
+ * gpuecon.h — the one public header of libgpuecon.
+ *
+ * gpuecon answers: what does it cost (dollars, days, energy, risk) to train model M on
+ * T tokens, or serve it at load L, on GPU platform P — and what would change the answer?
+ *
+ * Conventions (binding for every function below):
+ *  - Errors are values. Functions return GPUECON_OK (0) or a negative gpuecon_status and,
+ *    when `err` is not NULL, fill the caller-owned gpuecon_error. The library never prints,
+ *    exits or aborts on bad input.
+ *  - Ownership: objects returned by *_new / *_load belong to the caller and are released with
+ *    the matching *_free; every *_free(NULL) is a no-op. Pointers into a catalog (entries,
+ *    names, sources) stay valid until gpuecon_catalog_free().
+ *  - Units are SI and appear in names: _s, _w, _j, _usd, _gib (2^30 B), _gbps (10^9 B/s),
+ *    _tbps (10^12 B/s), _tflops (10^12 FLOP/s). FLOP counts are double.
+ *  - Model functions are pure: no I/O, no globals; the same inputs give bit-identical outputs
+ *    for any thread count.
+ */
+#ifndef GPUECON_H
+#define GPUECON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define GPUECON_API __attribute__((visibility("default")))
+#else
+#define GPUECON_API
+#endif
+
+#define GPUECON_VERSION "0.1.0"
+
+/* ==== status, errors ================================================================ */
+
+typedef enum gpuecon_status {
+    GPUECON_OK = 0,
+    GPUECON_E_INPUT = -1,      /* a value is out of range or inconsistent */
+    GPUECON_E_PARSE = -2,      /* a file is not valid YAML or not of the expected shape */
+    GPUECON_E_IO = -3,         /* a file could not be read, or is too large */
+    GPUECON_E_NOMEM = -4,
+    GPUECON_E_NOTFOUND = -5,   /* unknown catalog name */
+    GPUECON_E_INFEASIBLE = -6, /* a well-formed request that cannot be satisfied (e.g. OOM) */
+    GPUECON_E_CANCELED = -7,   /* a progress callback asked to stop */
+    GPUECON_E_INTERNAL = -8
+} gpuecon_status;
+
+/* Where and what. `where` is a file path or an option/field name ("" when none); line and
+ * column are 1-based (0 when not applicable). */
+typedef struct gpuecon_error {
+    int code;
+    char where[256];
+    int line, column;
+    char message[512];
+} gpuecon_error;
+
+GPUECON_API const char *gpuecon_status_name(int code);
+GPUECON_API void gpuecon_error_clear(gpuecon_error *err);
+
+/* ==== context ======================================================================= */
+
+typedef struct gpuecon_ctx gpuecon_ctx;
+
+/* Lua-style allocator: nsize == 0 frees ptr and returns NULL; otherwise (re)allocates. */
+typedef void *(*gpuecon_alloc_fn)(void *ud, void *ptr, size_t osize, size_t nsize);
+/* Progress: return non-zero to cancel the running computation (it then returns
+ * GPUECON_E_CANCELED). `done` and `total` are in the computation's own units. */
+typedef int (*gpuecon_progress_fn)(void *ud, double done, double total);
+
+typedef struct gpuecon_ctx_config {
+    gpuecon_alloc_fn alloc;       /* NULL: malloc/realloc/free */
+    void *alloc_ud;
+    uint64_t seed;                /* base seed for every randomised computation */
+    int threads;                  /* 0: OpenMP default; results never depend on it */
+    gpuecon_progress_fn progress; /* may be NULL */
+    void *progress_ud;
+    size_t max_file_bytes;        /* 0: 4 MiB; larger input files are refused */
+} gpuecon_ctx_config;
+
+/* Returns NULL only when memory is exhausted. cfg may be NULL (all defaults). */
+GPUECON_API gpuecon_ctx *gpuecon_ctx_new(const gpuecon_ctx_config *cfg);
+GPUECON_API void gpuecon_ctx_free(gpuecon_ctx *ctx);
+GPUECON_API const gpuecon_ctx_config *gpuecon_ctx_get_config(const gpuecon_ctx *ctx);
+
+/* ==== provenance ==================================================================== */
+
+typedef enum gpuecon_stage {
+    GPUECON_STAGE_DATASHEET,
+    GPUECON_STAGE_MEASURED,
+    GPUECON_STAGE_PUBLISHER_REPORTED,
+    GPUECON_STAGE_PROJECTION,
+    GPUECON_STAGE_ASSUMPTION,
+    GPUECON_STAGE_DERIVED, /* arithmetic on other sourced numbers */
+    GPUECON_STAGE_FITTED,  /* calibrated on reference/calibration data */
+    GPUECON_STAGE_COUNT
+} gpuecon_stage;
+
+typedef struct gpuecon_source {
+    const char *text; /* citation: paper/table, datasheet, repository file */
+    gpuecon_stage stage;
+} gpuecon_source;
+
+GPUECON_API const char *gpuecon_stage_name(gpuecon_stage stage);
+
+/* ==== catalog entries ================================================================ */
+
+typedef enum gpuecon_precision {
+    GPUECON_BF16,
+    GPUECON_FP8,
+    GPUECON_FP4
+} gpuecon_precision;
+
+GPUECON_API const char *gpuecon_precision_name(gpuecon_precision p);
+/* Bytes per element of a weight/activation stored at precision p (NVFP4: 0.5625 incl. scales). */
+GPUECON_API double gpuecon_precision_bytes(gpuecon_precision p);
+
+typedef struct gpuecon_gpu {
+    const char *name;
+    const char *arch;        /* ampere | hopper | blackwell | blackwell-ultra | cdna3 */
+    double peak_bf16_tflops; /* dense (no 2:4 sparsity) */
+    double peak_fp8_tflops;  /* 0: no FP8 tensor cores */
+    double peak_fp4_tflops;  /* 0: no FP4 tensor cores */
+    double hbm_gib;          /* usable capacity as the driver reports it */
+    double hbm_tbps;
+    double tdp_w;
+    const gpuecon_source *src; /* per field; read through gpuecon_catalog_field() */
+} gpuecon_gpu;
+
+/* Dense peak in FLOP/s at precision p, or 0 when the GPU has no tensor cores for it. */
+GPUECON_API double gpuecon_gpu_peak_flops(const gpuecon_gpu *gpu, gpuecon_precision p);
+
+typedef struct gpuecon_system {
+    const char *name;
+    const char *gpu_name;
+    const gpuecon_gpu *gpu;     /* resolved from gpu_name when the catalog loads */
+    int gpus_per_node;          /* GPUs per server or compute tray */
+    int scaleup_gpus;           /* NVLink (scale-up) domain: 8 for HGX, 72 for NVL72 */
+    double scaleup_gbps;        /* per GPU, per direction */
+    double scaleout_gbps;       /* per GPU, per direction (8 x 400 Gbit/s per 8 GPUs = 50) */
+    double scaleup_latency_us;  /* per-hop latency (alpha) inside the domain */
+    double scaleout_latency_us; /* per-hop latency across the network */
+    double it_w_per_gpu;        /* all-in IT power: GPU, host, NICs, switches, storage share */
+    double pue;                 /* default facility PUE for energy figures */
+    const char *cooling;        /* air | liquid */
+    double capex_usd_per_gpu;   /* all-in capital cost per GPU (hyperscaler pricing) */
+    const gpuecon_source *src;
+} gpuecon_system;
+
+/* A number keyed by a catalog name (a profile's per-system values). */
+typedef struct gpuecon_keyed {
+    const char *key;
+    double value;
+    gpuecon_source source;
+} gpuecon_keyed;
+
+typedef struct gpuecon_profile {
+    const char *name;
+    double rate;                    /* cost of capital r, 1/yr */
+    double life_years;              /* economic life L */
+    double maintenance_per_year;    /* capex-proportional opex m, 1/yr */
+    double residual_value;          /* RV, fraction of capex at end of life */
+    double capital_charge_per_year; /* k; 0 = CRF(r,L)·(1 − RV(1+r)^−L) + m */
+    double colo_usd_per_kw_month;
+    double electricity_usd_per_kwh;
+    double pue;                     /* PUE in the cost (TCO) calculation */
+    double fixed_usd_per_gpu_hour;
+    double capex_scale;             /* multiplies a system's capex when no per-system value */
+    const gpuecon_keyed *capex_usd_per_gpu; /* per-system capex overrides */
+    size_t n_capex;
+    const gpuecon_keyed *published_usd_per_gpu_hour; /* per-system published TCO */
+    size_t n_published;
+    const gpuecon_source *src;
+} gpuecon_profile;
+
+typedef enum gpuecon_ffn {
+    GPUECON_FFN_GELU,   /* 2 matrices */
+    GPUECON_FFN_RELU2,  /* squared ReLU, 2 matrices */
+    GPUECON_FFN_SWIGLU, /* 3 matrices */
+    GPUECON_FFN_GEGLU   /* gated GELU, 3 matrices */
+} gpuecon_ffn;
+
+typedef enum gpuecon_attention {
+    GPUECON_ATTN_MHA,
+    GPUECON_ATTN_GQA,
+    GPUECON_ATTN_MLA /* multi-head latent attention (DeepSeek-V2/V3) */
+} gpuecon_attention;
+
+typedef struct gpuecon_model {
+    const char *name;
+    int layers, hidden, heads, kv_heads, head_dim, ffn_hidden;
+    gpuecon_ffn ffn;
+    int vocab;
+    bool tied_embeddings;
+    int max_seq;            /* longest context the model accepts */
+    /* mixture of experts (experts == 0: dense) */
+    int experts, top_k, expert_ffn_hidden, shared_experts, shared_ffn_hidden;
+    int dense_layers;       /* leading dense layers */
+    int moe_every;          /* after the dense layers, every n-th layer is MoE (1: all) */
+    /* attention */
+    gpuecon_attention attention;
+    int q_lora_rank, kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim, v_head_dim; /* MLA */
+    int sliding_window;     /* 0: every layer attends globally */
+    int global_every;       /* with a window: every n-th layer is global (Gemma: 6) */
+    int global_kv_heads, global_head_dim;
+    bool global_k_eq_v;     /* global layers share K and V (no v_proj) */
+    int mtp_layers;         /* multi-token-prediction modules (DeepSeek-V3: 1) */
+    double vision_params;   /* parameters of a vision tower served alongside (16-bit) */
+    double published_params, published_active_params; /* for the consistency check */
+    const gpuecon_source *src;
+} gpuecon_model;
+
+/* One layer's attention and FFN shape, after resolving sliding/global and MoE patterns. */
+typedef struct gpuecon_layer {
+    int kv_heads, head_dim;
+    int window;    /* 0: global attention */
+    bool k_eq_v;
+    bool moe;
+} gpuecon_layer;
+
+/* Layer i (0-based, i < layers) of model m. */
+GPUECON_API void gpuecon_model_layer(const gpuecon_model *m, int i, gpuecon_layer *out);
+GPUECON_API const char *gpuecon_ffn_name(gpuecon_ffn f);
+/* Weight matrices in one FFN block: 2 (gelu, relu2) or 3 (swiglu, geglu). */
+GPUECON_API int gpuecon_ffn_matrices(gpuecon_ffn f);
+
+/* ==== catalog ======================================================================= */
+
+typedef struct gpuecon_catalog gpuecon_catalog;
+
+typedef enum gpuecon_kind {
+    GPUECON_KIND_GPU,
+    GPUECON_KIND_SYSTEM,
+    GPUECON_KIND_PROFILE,
+    GPUECON_KIND_MODEL,
+    GPUECON_KIND_RELIABILITY,
+    GPUECON_KIND_COUNT
+} gpuecon_kind;
+
+/* "gpus", "systems", "profiles", "models", "reliability": the file stem and the YAML key. */
+GPUECON_API const char *gpuecon_kind_name(gpuecon_kind kind);
+
+/* Creates a catalog holding the built-in default (compiled into the library). */
+GPUECON_API int gpuecon_catalog_new(gpuecon_ctx *ctx, gpuecon_catalog **out, gpuecon_error *err);
+GPUECON_API void gpuecon_catalog_free(gpuecon_catalog *cat);
+
+/* Loads any of gpus.yaml systems.yaml profiles.yaml models.yaml reliability.yaml found in
+ * dir; their entries add to or replace (by name) the ones already loaded. Errors name
+ * path:line:col. A directory holding none of these files is an error. */
+GPUECON_API int gpuecon_catalog_load_dir(gpuecon_catalog *cat, const char *dir, gpuecon_error *err);
+/* Loads one catalog file of the given kind (same format as the files in data/). */
+GPUECON_API int gpuecon_catalog_load_file(gpuecon_catalog *cat, gpuecon_kind kind,
+                                          const char *path, gpuecon_error *err);
+/* Loads a single model in the model-file format (a mapping, see docs/catalog.md) and adds it
+ * to the catalog; *out (if not NULL) points at it. */
+GPUECON_API int gpuecon_catalog_load_model_file(gpuecon_catalog *cat, const char *path,
+                                                const gpuecon_model **out, gpuecon_error *err);
+/* Same as gpuecon_catalog_load_model_file from memory; `name` labels errors. */
+GPUECON_API int gpuecon_catalog_load_model_buffer(gpuecon_catalog *cat, const char *name, const char *buf,
+                                                  size_t len, const gpuecon_model **out,
+                                                  gpuecon_error *err);
+/* Same as gpuecon_catalog_load_file from memory; `name` labels errors (use the file name). */
+GPUECON_API int gpuecon_catalog_load_buffer(gpuecon_catalog *cat, gpuecon_kind kind,
+                                            const char *name, const char *buf, size_t len,
+                                            gpuecon_error *err);
+
+GPUECON_API size_t gpuecon_catalog_count(const gpuecon_catalog *cat, gpuecon_kind kind);
+/* Entry i of a kind in load order: built-ins in file order, a replacement keeps its place,
+ * additions come last (NULL when out of range). The returned pointer is a
+ * const gpuecon_gpu / gpuecon_system / ... according to kind. */
+GPUECON_API const void *gpuecon_catalog_at(const gpuecon_catalog *cat, gpuecon_kind kind, size_t i);
+GPUECON_API const char *gpuecon_catalog_name_at(const gpuecon_catalog *cat, gpuecon_kind kind, size_t i);
+
+/* Look-ups by name. NULL when unknown. */
+GPUECON_API const gpuecon_gpu *gpuecon_catalog_gpu(const gpuecon_catalog *cat, const char *name);
+GPUECON_API const gpuecon_system *gpuecon_catalog_system(const gpuecon_catalog *cat, const char *name);
+GPUECON_API const gpuecon_profile *gpuecon_catalog_profile(const gpuecon_catalog *cat, const char *name);
+GPUECON_API const gpuecon_model *gpuecon_catalog_model(const gpuecon_catalog *cat, const char *name);
+
+/* Look-up with a helpful error: GPUECON_E_NOTFOUND with "unknown system 'hgx-h10'; did you
+ * mean 'hgx-h100'?" and the list of known names. `what` names the option for err->where. */
+GPUECON_API int gpuecon_catalog_find(const gpuecon_catalog *cat, gpuecon_kind kind, const char *name,
+                                     const char *what, const void **out, gpuecon_error *err);
+
+/* The nearest of n candidate strings to s (edit distance), or NULL if none is close. */
+GPUECON_API const char *gpuecon_suggest(const char *s, const char *const *candidates, size_t n);
+
+typedef enum gpuecon_field_type {
+    GPUECON_FIELD_NUMBER,
+    GPUECON_FIELD_INTEGER,
+    GPUECON_FIELD_BOOL,
+    GPUECON_FIELD_TEXT,
+    GPUECON_FIELD_KEYED /* a map from catalog names to numbers */
+} gpuecon_field_type;
+
+/* One field of a catalog entry, with its provenance. */
+typedef struct gpuecon_field {
+    const char *name;
+    const char *unit;   /* "" for dimensionless */
+    const char *doc;
+    gpuecon_field_type type;
+    bool present;       /* false when the file left it out and the default applies */
+    double number;      /* NUMBER, INTEGER, BOOL (0/1) */
+    const char *text;   /* TEXT */
+    const gpuecon_keyed *keyed; /* KEYED */
+    size_t n_keyed;
+    gpuecon_source source;
+} gpuecon_field;
+
+/* Number of fields of a kind (the schema), and field j of entry i. */
+GPUECON_API size_t gpuecon_catalog_field_count(gpuecon_kind kind);
+GPUECON_API int gpuecon_catalog_field_at(const gpuecon_catalog *cat, gpuecon_kind kind, size_t i,
+                                         size_t j, gpuecon_field *out);
+/* Field `field` of the entry named `entry`. GPUECON_E_NOTFOUND if either is unknown. */
+GPUECON_API int gpuecon_catalog_field(const gpuecon_catalog *cat, gpuecon_kind kind, const char *entry,
+                                      const char *field, gpuecon_field *out);
+/* Where the entry came from ("data/gpus.yaml" for built-ins, else the path). */
+GPUECON_API const char *gpuecon_catalog_origin(const gpuecon_catalog *cat, gpuecon_kind kind, size_t i);
+
+/* ==== model arithmetic (src/core/flops.c) ============================================ */
+
+typedef struct gpuecon_params {
+    double total;          /* every weight of the language model (excl. MTP and vision) */
+    double active;         /* weights touched per token (routed experts: top_k of them) */
+    double embedding;      /* input embedding V·h */
+    double lm_head;        /* output projection V·h; 0 when tied */
+    double attention;      /* all layers' attention projections */
+    double dense_ffn;      /* FFN weights of dense layers */
+    double routed_experts; /* all routed experts of all MoE layers */
+    double shared_experts;
+    double router;
+    double norms;
+    double mtp;            /* multi-token-prediction modules (not in total) */
+    double vision;         /* vision tower (not in total) */
+} gpuecon_params;
+
+GPUECON_API void gpuecon_model_params(const gpuecon_model *m, gpuecon_params *out);
+
+/* How attention score/value FLOPs are counted in model FLOPs. FULL counts all s×s pairs
+ * (Megatron/NeMo dense-model and PaLM convention); CAUSAL counts half (what a causal
+ * flash-attention kernel executes; NeMo's DeepSeek-V3 convention). */
+typedef enum gpuecon_attn_count {
+    GPUECON_ATTN_COUNT_FULL,
+    GPUECON_ATTN_COUNT_CAUSAL
+} gpuecon_attn_count;
+
+typedef struct gpuecon_flops {
+    double matmul_params;  /* weights multiplying activations per token: active, minus the
+                              input embedding, plus the LM head (tied or not) */
+    double linear;         /* training FLOPs/token of those weights: 6·matmul_params */
+    double attention;      /* training FLOPs/token of QK^T and AV: 6·2·s·(dqk+dv)·heads·L·c */
+    double mtp;            /* MTP modules, when counted */
+    double total;          /* linear + attention + mtp */
+} gpuecon_flops;
+
+/* Model FLOPs per trained token at sequence length seq (forward + backward = 3× forward). */
+GPUECON_API void gpuecon_train_flops(const gpuecon_model *m, int seq, gpuecon_attn_count count,
+                                     bool include_mtp, gpuecon_flops *out);
+/* Forward FLOPs per generated token at a context of `context` tokens (2 per weight plus
+ * attention over the context, windows respected). */
+GPUECON_API double gpuecon_infer_flops_per_token(const gpuecon_model *m, double context);
+/* MFU = tokens/s/GPU × FLOPs/token ÷ peak FLOP/s, and its inverse. */
+GPUECON_API double gpuecon_mfu(double tokens_per_s_per_gpu, double flops_per_token, double peak_flops);
+GPUECON_API double gpuecon_tokens_per_s_from_mfu(double mfu, double flops_per_token, double peak_flops);
+
+/* ==== economics (src/core/tco.c, src/core/energy.c) =================================== */
+
+typedef struct gpuecon_tco {
+    double capex_usd;              /* per GPU, after profile overrides */
+    double capital_charge_per_year;/* k */
+    double capital_usd_per_hour;   /* C·k/8760 */
+    double colo_usd_per_hour;      /* P_IT·c_colo·12/8760 */
+    double power_usd_per_hour;     /* P_IT·PUE·p_e */
+    double fixed_usd_per_hour;
+    double derived_usd_per_gpu_hour;
+    double published_usd_per_gpu_hour; /* 0 when the profile has none for this system */
+    double usd_per_gpu_hour;       /* the one used: published when present, else derived */
+    bool uses_published;
+    double pue;                    /* PUE used in the power term */
+    double it_w_per_gpu;
+} gpuecon_tco;
+
+/* Capital recovery factor r/(1−(1+r)^−L) (1/L when r = 0). */
+GPUECON_API double gpuecon_crf(double rate, double life_years);
+/* TCO per GPU-hour of system s under profile p (reference/reliability-tco.md §1).
+ * pue_override > 0 replaces the profile's PUE. */
+GPUECON_API int gpuecon_tco_compute(const gpuecon_profile *p, const gpuecon_system *s,
+                                    double pue_override, gpuecon_tco *out, gpuecon_error *err);
+
+typedef struct gpuecon_cost {
+    double tokens_per_s_per_gpu;
+    double usd_per_gpu_hour;
+    double usd_per_mtok;           /* TCO/(tok/s·3600)·1e6 */
+    double it_watts_per_gpu;
+    double pue;
+    double joules_per_token;       /* P_IT·PUE/(tok/s), utility side */
+    double tokens_per_s_per_mw;    /* per MW of facility (utility) power */
+    double tokens;                 /* 0 when no budget was given */
+    double gpu_hours;
+    double total_usd;
+    double energy_mwh;
+} gpuecon_cost;
+
+/* Economics of a measured or predicted throughput. tokens may be 0 (no totals). */
+GPUECON_API int gpuecon_cost_compute(double usd_per_gpu_hour, double it_w_per_gpu, double pue,
+                                     double tokens_per_s_per_gpu, double tokens,
+                                     gpuecon_cost *out, gpuecon_error *err);
+
+/* ==== reproduction of the published figures (src/core/reproduce.c) ==================== */
+
+typedef struct gpuecon_repro_row {
+    char id[16];          /* seed-figure id: S1, S2, ... */
+    char what[200];
+    double published, computed;
+    double rel_err;       /* computed/published − 1 */
+    double tolerance;     /* relative; the row is ok when |rel_err| <= tolerance */
+    bool consistent;      /* false: the source contradicts itself here (see note) */
+    bool ok;
+    char note[240];
+} gpuecon_repro_row;
+
+/* Recomputes every arithmetic figure of reference/seed-figures.md S1–S8 from the catalog.
+ * Writes up to cap rows and sets *n to the number written. */
+GPUECON_API int gpuecon_reproduce(const gpuecon_catalog *cat, gpuecon_repro_row *rows, size_t cap,
+                                  size_t *n, gpuecon_error *err);
+
+/* ==== collectives and training (issue 3, 4) ========================================== */
+
+/* ==== reliability and goodput (issue 5) ============================================== */
+
+/* One operator tier's reliability inputs for one system (data/reliability.yaml). */
+typedef struct gpuecon_reliability {
+    const char *name;     /* "<system>/<tier>", e.g. "hgx-h100/typical" */
+    const char *system;
+    const char *tier;     /* best | typical | poor */
+    double mtbi_gpu_days; /* mean time between job interruptions per active GPU */
+    const gpuecon_source *src;
+} gpuecon_reliability;
+
+GPUECON_API const gpuecon_reliability *gpuecon_catalog_reliability(const gpuecon_catalog *cat,
+                                                                   const char *name);
+
+/* ==== serving and fine-tuning (issue 6) ============================================== */
+
+/* ==== compare, break-even, sensitivity (issue 7) ===================================== */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GPUECON_H */

@@ -1,0 +1,47 @@
+/*
+ * core.h — private declarations shared by the library's files (never installed).
+ *
+ * Holds the context layout, the allocation helpers every file uses, the error-record
+ * helpers, and a small arena for catalog data. Functions here carry their file's prefix.
+ */
+#ifndef GPUECON_CORE_H
+#define GPUECON_CORE_H
+
+#include "gpuecon.h"
+
+#include <stdarg.h>
+
+struct gpuecon_ctx {
+    gpuecon_ctx_config cfg;
+};
+
+/* ---- ctx.c: allocation through the context's allocator ---- */
+void *ctx_alloc(gpuecon_ctx *ctx, size_t n);          /* zeroed; NULL on exhaustion */
+void *ctx_realloc(gpuecon_ctx *ctx, void *p, size_t oldn, size_t newn);
+void ctx_free(gpuecon_ctx *ctx, void *p, size_t n);
+char *ctx_strdup(gpuecon_ctx *ctx, const char *s);
+
+/* ---- error.c: filling a caller-owned error record (err may be NULL) ---- */
+int err_set(gpuecon_error *err, int code, const char *where, int line, int col,
+            const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+int err_vset(gpuecon_error *err, int code, const char *where, int line, int col,
+             const char *fmt, va_list ap);
+/* Range check of a named input: GPUECON_OK or GPUECON_E_INPUT with "<what>: v is ..." */
+int err_check_range(gpuecon_error *err, const char *what, double v, double lo, double hi);
+
+/* ---- arena.c: bump allocation for long-lived catalog data ---- */
+typedef struct arena_chunk arena_chunk;
+typedef struct arena {
+    gpuecon_ctx *ctx;
+    arena_chunk *head;
+} arena;
+void arena_init(arena *a, gpuecon_ctx *ctx);
+void *arena_alloc(arena *a, size_t n);                /* zeroed, 16-byte aligned */
+char *arena_strdup(arena *a, const char *s);
+char *arena_strndup(arena *a, const char *s, size_t n);
+void arena_free(arena *a);
+
+/* ---- suggest.c ---- */
+size_t suggest_distance(const char *a, const char *b);
+
+#endif

@@ -1,0 +1,110 @@
+/*
+ * error.c — error records and the names of status codes and enums.
+ *
+ * The library reports every failure as a value plus a caller-owned gpuecon_error; the
+ * front end decides how to show it (the CLI prints "gpuecon: where:line:col: message").
+ */
+#include "core.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *gpuecon_status_name(int code)
+{
+    switch (code) {
+    case GPUECON_OK: return "ok";
+    case GPUECON_E_INPUT: return "invalid input";
+    case GPUECON_E_PARSE: return "parse error";
+    case GPUECON_E_IO: return "i/o error";
+    case GPUECON_E_NOMEM: return "out of memory";
+    case GPUECON_E_NOTFOUND: return "not found";
+    case GPUECON_E_INFEASIBLE: return "infeasible";
+    case GPUECON_E_CANCELED: return "canceled";
+    default: return "internal error";
+    }
+}
+
+void gpuecon_error_clear(gpuecon_error *err)
+{
+    if (err)
+        memset(err, 0, sizeof *err);
+}
+
+int err_vset(gpuecon_error *err, int code, const char *where, int line, int col,
+             const char *fmt, va_list ap)
+{
+    if (!err)
+        return code;
+    err->code = code;
+    snprintf(err->where, sizeof err->where, "%s", where ? where : "");
+    err->line = line;
+    err->column = col;
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    return code;
+}
+
+int err_set(gpuecon_error *err, int code, const char *where, int line, int col,
+            const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    err_vset(err, code, where, line, col, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+int err_check_range(gpuecon_error *err, const char *what, double v, double lo, double hi)
+{
+    if (isnan(v) || isinf(v))
+        return err_set(err, GPUECON_E_INPUT, what, 0, 0,
+                       "%g is not a finite number; allowed %g to %g", v, lo, hi);
+    if (v < lo || v > hi)
+        return err_set(err, GPUECON_E_INPUT, what, 0, 0, "%g is out of range; allowed %g to %g",
+                       v, lo, hi);
+    return GPUECON_OK;
+}
+
+const char *gpuecon_stage_name(gpuecon_stage stage)
+{
+    static const char *const names[GPUECON_STAGE_COUNT] = {
+        "datasheet", "measured", "publisher-reported", "projection",
+        "assumption", "derived", "fitted"};
+    return (unsigned)stage < GPUECON_STAGE_COUNT ? names[stage] : "unknown";
+}
+
+const char *gpuecon_precision_name(gpuecon_precision p)
+{
+    switch (p) {
+    case GPUECON_BF16: return "bf16";
+    case GPUECON_FP8: return "fp8";
+    case GPUECON_FP4: return "fp4";
+    }
+    return "unknown";
+}
+
+double gpuecon_precision_bytes(gpuecon_precision p)
+{
+    switch (p) {
+    case GPUECON_BF16: return 2.0;
+    case GPUECON_FP8: return 1.0;
+    case GPUECON_FP4: return 0.5625; /* NVFP4: 4 bits + one FP8 scale per 16 elements */
+    }
+    return 2.0;
+}
+
+const char *gpuecon_ffn_name(gpuecon_ffn f)
+{
+    switch (f) {
+    case GPUECON_FFN_GELU: return "gelu";
+    case GPUECON_FFN_RELU2: return "relu2";
+    case GPUECON_FFN_SWIGLU: return "swiglu";
+    case GPUECON_FFN_GEGLU: return "geglu";
+    }
+    return "unknown";
+}
+
+int gpuecon_ffn_matrices(gpuecon_ffn f)
+{
+    return (f == GPUECON_FFN_SWIGLU || f == GPUECON_FFN_GEGLU) ? 3 : 2;
+}

@@ -1,0 +1,43 @@
+/*
+ * emit.h — output helpers for front ends: aligned terminal tables that also print as CSV,
+ * number formatting, and (later) plots and HTML. Nothing here knows any model.
+ */
+#ifndef GPUECON_EMIT_H
+#define GPUECON_EMIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* ---- table.c: a table of text cells, each with a raw (CSV) and a display form ---- */
+typedef struct tbl tbl;
+
+tbl *tbl_new(void);
+void tbl_free(tbl *t);
+/* Adds a column; align 'l' or 'r'. Call before the first row. */
+void tbl_col(tbl *t, const char *name, char align);
+/* Starts a new row; cells are then appended left to right. */
+void tbl_row(tbl *t);
+void tbl_str(tbl *t, const char *s);
+void tbl_fmt(tbl *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A number shown with `decimals` decimals and thousands separators; CSV gets %.10g. */
+void tbl_num(tbl *t, double v, int decimals);
+/* A number shown as a percentage with `decimals` decimals (v = 0.123 -> "12.3%"). */
+void tbl_pct(tbl *t, double v, int decimals);
+/* A horizontal separator row (terminal only). */
+void tbl_sep(tbl *t);
+size_t tbl_rows(const tbl *t);
+void tbl_print(const tbl *t, FILE *f);
+void tbl_csv(const tbl *t, FILE *f);
+
+/* ---- format.c ---- */
+/* v with `decimals` decimals and ',' thousands separators into buf. */
+char *fmt_num(char *buf, size_t cap, double v, int decimals);
+/* Engineering form: 1.2e9 -> "1.20 G" with an SI prefix, 3 significant digits. */
+char *fmt_si(char *buf, size_t cap, double v, const char *unit);
+/* Seconds as "1.2 s", "3.4 ms", "5.6 h", "7.8 d". */
+char *fmt_duration(char *buf, size_t cap, double s);
+/* Writes s as a CSV field (quoted when needed). */
+void csv_field(FILE *f, const char *s);
+
+#endif

@@ -1,0 +1,216 @@
+/*
+ * table.c — aligned terminal tables that print as CSV too.
+ *
+ * A command builds one tbl of its main result; --csv prints the same cells unformatted, so
+ * the terminal and CSV forms can never disagree. Width is measured in UTF-8 code points.
+ */
+#include "emit.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TBL_MAXCOL 32
+
+typedef struct cell {
+    char *text; /* display */
+    char *raw;  /* CSV; NULL = same as text */
+} cell;
+
+typedef struct trow {
+    cell cells[TBL_MAXCOL];
+    int n;
+    bool sep;
+} trow;
+
+struct tbl {
+    char *names[TBL_MAXCOL];
+    char align[TBL_MAXCOL];
+    int ncol;
+    trow *rows;
+    size_t nrow, cap;
+};
+
+static char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (!d) {
+        fputs("gpuecon: out of memory\n", stderr);
+        exit(1);
+    }
+    return memcpy(d, s, n);
+}
+
+tbl *tbl_new(void)
+{
+    tbl *t = calloc(1, sizeof *t);
+    if (!t) {
+        fputs("gpuecon: out of memory\n", stderr);
+        exit(1);
+    }
+    return t;
+}
+
+void tbl_free(tbl *t)
+{
+    if (!t)
+        return;
+    for (int c = 0; c < t->ncol; c++)
+        free(t->names[c]);
+    for (size_t r = 0; r < t->nrow; r++)
+        for (int c = 0; c < t->rows[r].n; c++) {
+            free(t->rows[r].cells[c].text);
+            free(t->rows[r].cells[c].raw);
+        }
+    free(t->rows);
+    free(t);
+}
+
+void tbl_col(tbl *t, const char *name, char align)
+{
+    if (t->ncol >= TBL_MAXCOL)
+        return;
+    t->names[t->ncol] = xstrdup(name);
+    t->align[t->ncol] = align;
+    t->ncol++;
+}
+
+static trow *push_row(tbl *t)
+{
+    if (t->nrow == t->cap) {
+        t->cap = t->cap ? 2 * t->cap : 16;
+        t->rows = realloc(t->rows, t->cap * sizeof *t->rows);
+        if (!t->rows) {
+            fputs("gpuecon: out of memory\n", stderr);
+            exit(1);
+        }
+    }
+    trow *r = &t->rows[t->nrow++];
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
+void tbl_row(tbl *t) { push_row(t); }
+void tbl_sep(tbl *t) { push_row(t)->sep = true; }
+size_t tbl_rows(const tbl *t) { return t->nrow; }
+
+static void add_cell(tbl *t, const char *text, const char *raw)
+{
+    if (t->nrow == 0 || t->rows[t->nrow - 1].sep)
+        push_row(t);
+    trow *r = &t->rows[t->nrow - 1];
+    if (r->n >= TBL_MAXCOL)
+        return;
+    r->cells[r->n].text = xstrdup(text);
+    r->cells[r->n].raw = raw ? xstrdup(raw) : NULL;
+    r->n++;
+}
+
+void tbl_str(tbl *t, const char *s) { add_cell(t, s ? s : "", NULL); }
+
+void tbl_fmt(tbl *t, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    add_cell(t, buf, NULL);
+}
+
+void tbl_num(tbl *t, double v, int decimals)
+{
+    char disp[64], raw[64];
+    fmt_num(disp, sizeof disp, v, decimals);
+    snprintf(raw, sizeof raw, "%.10g", v);
+    add_cell(t, disp, raw);
+}
+
+void tbl_pct(tbl *t, double v, int decimals)
+{
+    char disp[64], raw[64];
+    snprintf(disp, sizeof disp, "%.*f%%", decimals, v * 100);
+    snprintf(raw, sizeof raw, "%.10g", v);
+    add_cell(t, disp, raw);
+}
+
+static size_t width(const char *s)
+{
+    size_t w = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80)
+            w++;
+    return w;
+}
+
+void tbl_print(const tbl *t, FILE *f)
+{
+    size_t w[TBL_MAXCOL] = {0};
+    for (int c = 0; c < t->ncol; c++)
+        w[c] = width(t->names[c]);
+    for (size_t r = 0; r < t->nrow; r++)
+        for (int c = 0; c < t->rows[r].n && c < t->ncol; c++) {
+            size_t cw = width(t->rows[r].cells[c].text);
+            if (cw > w[c])
+                w[c] = cw;
+        }
+    size_t total = 0;
+    for (int c = 0; c < t->ncol; c++)
+        total += w[c] + (c ? 2 : 0);
+    for (int c = 0; c < t->ncol; c++) {
+        size_t pad = w[c] - width(t->names[c]);
+        if (c)
+            fputs("  ", f);
+        if (t->align[c] == 'r')
+            fprintf(f, "%*s%s", (int)pad, "", t->names[c]);
+        else
+            fprintf(f, "%s%*s", t->names[c], c + 1 < t->ncol ? (int)pad : 0, "");
+    }
+    fputc('\n', f);
+    for (size_t i = 0; i < total; i++)
+        fputs("─", f);
+    fputc('\n', f);
+    for (size_t r = 0; r < t->nrow; r++) {
+        const trow *row = &t->rows[r];
+        if (row->sep) {
+            for (size_t i = 0; i < total; i++)
+                fputs("·", f);
+            fputc('\n', f);
+            continue;
+        }
+        for (int c = 0; c < t->ncol; c++) {
+            const char *s = c < row->n ? row->cells[c].text : "";
+            size_t pad = w[c] - width(s);
+            if (c)
+                fputs("  ", f);
+            if (t->align[c] == 'r')
+                fprintf(f, "%*s%s", (int)pad, "", s);
+            else
+                fprintf(f, "%s%*s", s, c + 1 < t->ncol ? (int)pad : 0, "");
+        }
+        fputc('\n', f);
+    }
+}
+
+void tbl_csv(const tbl *t, FILE *f)
+{
+    for (int c = 0; c < t->ncol; c++) {
+        if (c)
+            fputc(',', f);
+        csv_field(f, t->names[c]);
+    }
+    fputc('\n', f);
+    for (size_t r = 0; r < t->nrow; r++) {
+        const trow *row = &t->rows[r];
+        if (row->sep)
+            continue;
+        for (int c = 0; c < t->ncol; c++) {
+            if (c)
+                fputc(',', f);
+            if (c < row->n)
+                csv_field(f, row->cells[c].raw ? row->cells[c].raw : row->cells[c].text);
+        }
+        fputc('\n', f);
+    }
+}

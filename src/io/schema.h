@@ -1,0 +1,83 @@
+/*
+ * schema.h — table-driven description of catalog entries (private).
+ *
+ * Each entry kind is a C struct plus a table of field descriptors: name, type, offset,
+ * allowed range, default, unit and one line of documentation. One loader (schema.c) reads
+ * any kind from YAML through the table, checks ranges, records each field's provenance and
+ * suggests the nearest field name for a typo; `gpuecon catalog` lists fields through the same
+ * table. Adding a field is one line here and one in the struct.
+ */
+#ifndef GPUECON_SCHEMA_H
+#define GPUECON_SCHEMA_H
+
+#include "core.h"
+#include "yaml.h"
+
+typedef enum ftype { FT_NUM, FT_INT, FT_BOOL, FT_TEXT, FT_ENUM, FT_KEYED } ftype;
+
+enum { F_REQ = 1u, F_NAME = 2u };
+
+typedef struct fdesc {
+    const char *name;
+    ftype type;
+    size_t off;                 /* offset in the entry struct */
+    size_t count_off;           /* FT_KEYED: offset of the size_t count */
+    double lo, hi;              /* inclusive range for FT_NUM / FT_INT */
+    double def;                 /* default for absent numbers / enums / bools */
+    const char *deftext;        /* default for absent text */
+    unsigned flags;
+    const char *unit;
+    const char *doc;
+    const char *const *choices; /* FT_ENUM: NULL-terminated names, stored as int index */
+} fdesc;
+
+#define SCHEMA_MAX_FIELDS 64
+
+typedef struct kdesc kdesc;
+typedef struct centry centry;
+struct gpuecon_catalog;
+
+/* Post-load check and defaults that depend on other fields. */
+typedef int (*kvalidate_fn)(struct gpuecon_catalog *cat, centry *e, const yaml_doc *doc,
+                            ynode *node, gpuecon_error *err);
+
+struct kdesc {
+    const char *key;      /* "gpus": file stem and top-level YAML key */
+    const char *singular; /* "gpu" (in messages) */
+    size_t size;          /* sizeof the public struct */
+    size_t src_off;       /* offset of its `const gpuecon_source *src` */
+    const fdesc *fields;
+    size_t nfields;
+    kvalidate_fn validate;
+};
+
+struct centry {
+    void *obj;                 /* the public struct */
+    const char *name;
+    const char *origin;        /* file it came from */
+    gpuecon_source *src;       /* one per field */
+    uint64_t present;          /* bit j: field j was in the file */
+};
+
+extern const kdesc schema_kind_gpu, schema_kind_system, schema_kind_profile, schema_kind_model,
+    schema_kind_reliability;
+/* The descriptor of a kind (indexed by gpuecon_kind). */
+const kdesc *schema_kind(gpuecon_kind kind);
+
+/* Reads one object described by `fields` from mapping `node`. Entry-level `source:` and
+ * `stage:` keys give the default provenance; a field may instead be written as
+ * {value: ..., source: ..., stage: ...}. Absent provenance falls back to `defsrc`.
+ * `extra` lists further keys the caller handles itself (may be NULL). */
+int schema_load_object(arena *a, const fdesc *fields, size_t nfields, void *obj, gpuecon_source *src,
+                       uint64_t *present, const yaml_doc *doc, ynode *node, gpuecon_source defsrc,
+                       const char *const *extra, gpuecon_error *err);
+
+/* Index of field `name` in a table, or -1. */
+int schema_field_index(const fdesc *fields, size_t nfields, const char *name);
+bool schema_present(const centry *e, const kdesc *k, const char *field);
+/* The value node of field `name` in an entry's mapping (for error locations), or the
+ * mapping itself when absent. */
+ynode *schema_node(ynode *entry, const char *name);
+bool schema_stage_parse(const char *s, gpuecon_stage *out);
+
+#endif
