@@ -30,6 +30,7 @@ typedef struct cli {
     const gpuecon_model *file_model; /* the model loaded from --model-file */
     bool format_given;
     const char *cmd;            /* subcommand name, for messages */
+    int progress_pct;           /* last percentage drawn by cli_progress, -1 when none */
 } cli;
 
 /* ---- opts.c: declarative options ---- */
@@ -87,9 +88,22 @@ json_t *cli_source_json(gpuecon_source s);
 /* Rounds to 10 significant digits for JSON (no 0.30000000000000004). */
 json_t *cli_real(double v);
 
-/* ---- subcommands ---- */
+/* Progress callback for the library (ud = the cli): draws a bar on stderr when stderr is a
+ * terminal, nothing otherwise. Never cancels. cli_progress_done erases the bar. */
+int cli_progress(void *ud, double done, double total);
+void cli_progress_done(cli *c);
+
+/* ---- subcommands (one file each: cmd_<name>.c) ---- */
 int cmd_catalog(cli *c, int argc, char **argv);
 int cmd_cost(cli *c, int argc, char **argv);
 int cmd_reproduce(cli *c, int argc, char **argv);
+int cmd_comm(cli *c, int argc, char **argv);
+int cmd_train(cli *c, int argc, char **argv);
+int cmd_search(cli *c, int argc, char **argv);
+int cmd_validate(cli *c, int argc, char **argv);
+int cmd_reliability(cli *c, int argc, char **argv);
+int cmd_infer(cli *c, int argc, char **argv);
+int cmd_finetune(cli *c, int argc, char **argv);
+int cmd_compare(cli *c, int argc, char **argv);
 
 #endif

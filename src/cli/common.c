@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
+#include <unistd.h>
 
 int cli_exit_code(int status)
 {
@@ -133,4 +134,30 @@ json_t *cli_real(double v)
     char buf[32];
     snprintf(buf, sizeof buf, "%.10g", v);
     return json_real(strtod(buf, NULL));
+}
+
+int cli_progress(void *ud, double done, double total)
+{
+    cli *c = ud;
+    if (!c || total <= 0 || !isatty(STDERR_FILENO))
+        return 0;
+    int pct = (int)(100 * done / total);
+    if (pct == c->progress_pct)
+        return 0;
+    c->progress_pct = pct;
+    int filled = pct * 40 / 100;
+    fprintf(stderr, "\r%s [", c->cmd ? c->cmd : "gpuecon");
+    for (int i = 0; i < 40; i++)
+        fputs(i < filled ? "#" : "-", stderr);
+    fprintf(stderr, "] %3d%%", pct);
+    fflush(stderr);
+    return 0;
+}
+
+void cli_progress_done(cli *c)
+{
+    if (c && c->progress_pct >= 0 && isatty(STDERR_FILENO))
+        fputs("\r\033[K", stderr);
+    if (c)
+        c->progress_pct = -1;
 }

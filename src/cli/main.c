@@ -18,6 +18,14 @@ static const command commands[] = {
     {"catalog", cmd_catalog, "list GPUs, systems, TCO profiles, models with their sources"},
     {"cost", cmd_cost, "$ per 1M tokens, J/token, totals from a measured throughput"},
     {"reproduce", cmd_reproduce, "recompute every arithmetic figure of the seed documents"},
+    {"comm", cmd_comm, "time of one collective on a system's two-level network"},
+    {"train", cmd_train, "predicted training step: throughput, MFU, memory, breakdown"},
+    {"search", cmd_search, "rank the feasible parallel configurations of a training job"},
+    {"validate", cmd_validate, "predicted vs published on the calibration set"},
+    {"reliability", cmd_reliability, "goodput of a long job under failures, checkpoints, spares"},
+    {"infer", cmd_infer, "serving capacity, throughput, latency and cost per token"},
+    {"finetune", cmd_finetune, "LoRA or full fine-tuning memory and speed"},
+    {"compare", cmd_compare, "platforms side by side for a workload, with break-even"},
 };
 
 #define DEFAULT_COMMAND "reproduce"
@@ -90,9 +98,12 @@ int main(int argc, char **argv)
             args[n++] = argv[i];
     args[n] = NULL;
 
+    cli c = {0};
+    c.progress_pct = -1;
     gpuecon_ctx_config cfg = {0};
     cfg.seed = 0x9e3779b97f4a7c15ULL;
-    cli c = {0};
+    cfg.progress = cli_progress;
+    cfg.progress_ud = &c;
     c.ctx = gpuecon_ctx_new(&cfg);
     c.cmd = cmd->name;
     int rc = c.ctx ? cmd->run(&c, n, args) : EXIT_INTERNAL;

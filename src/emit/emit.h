@@ -40,4 +40,24 @@ char *fmt_duration(char *buf, size_t cap, double s);
 /* Writes s as a CSV field (quoted when needed). */
 void csv_field(FILE *f, const char *s);
 
+/* ---- plot.c: SVG line charts through gnuplot (optional) ---- */
+typedef struct plot_series {
+    const char *name;
+    const double *x, *y;
+    size_t n;
+    bool y2; /* on the right-hand axis */
+} plot_series;
+
+typedef struct plot_spec {
+    const char *title, *xlabel, *ylabel, *y2label; /* y2label NULL: no second axis */
+    bool logx, logy;
+    int width, height; /* pixels; 0: 800 x 480 */
+} plot_spec;
+
+bool plot_available(void);
+/* Writes an SVG line chart to path. Returns 0, or -1 with a message in errbuf (gnuplot
+ * missing or failing). */
+int plot_svg(const char *path, const plot_spec *spec, const plot_series *series, size_t n,
+             char *errbuf, size_t errcap);
+
 #endif

@@ -1,0 +1,13 @@
+/*
+ * cmd_search.c — `gpuecon search` (not implemented yet; see the open issues).
+ */
+#include "cli.h"
+
+int cmd_search(cli *c, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    (void)c;
+    fputs("gpuecon: search: not implemented yet\n", stderr);
+    return EXIT_INTERNAL;
+}
