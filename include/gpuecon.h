@@ -430,18 +430,216 @@ GPUECON_API int gpuecon_reproduce(const gpuecon_catalog *cat, gpuecon_repro_row 
 /* ==== collectives and training (issue 3, 4) ========================================== */
 
 /* ==== reliability and goodput (issue 5) ============================================== */
+/*
+ * A synchronous training job on G active GPUs occupies K whole NVLink domains (D GPUs each,
+ * A = D − spares_per_domain of them active) plus a pool of S whole spare domains. Failures
+ * come in classes; each class is a share of the job's interruptions at the tier's MTBI and
+ * has a blast radius and a repair time (MTTR). The analytic model (reliability.c) gives the
+ * effective training time ratio (ETTR) in closed form; the Monte Carlo (sim.c) simulates
+ * the job exactly and is the reference where the closed forms approximate.
+ * Formulas and sources: docs/model.md §5 and reference/reliability-tco.md §3–4.
+ */
+
+/* Failure classes (the Llama 3 Table 5 causes grouped by what they take down). */
+typedef enum gpuecon_fclass {
+    GPUECON_FCLASS_GPU,       /* faulty GPU, HBM, SRAM, GSP, thermal, silent data corruption */
+    GPUECON_FCLASS_HOST,      /* host maintenance, NIC, SSD, PSU, CPU, memory, chassis */
+    GPUECON_FCLASS_NETWORK,   /* network switch or cable */
+    GPUECON_FCLASS_SOFTWARE,  /* software bug, NCCL watchdog, dependency */
+    GPUECON_FCLASS_SWITCH,    /* NVLink switch tray (drains an NVL72 rack) */
+    GPUECON_FCLASS_BACKPLANE, /* NVLink copper backplane, rack-level power/cooling */
+    GPUECON_FCLASS_COUNT
+} gpuecon_fclass;
+
+/* What one fault takes away from the job until it is repaired. */
+typedef enum gpuecon_blast {
+    GPUECON_BLAST_NODE,   /* gpus_per_node GPUs: a server on HGX, a compute tray on NVL72 */
+    GPUECON_BLAST_DOMAIN, /* the whole NVLink domain: a rack on NVL72, the server on HGX */
+    GPUECON_BLAST_JOB     /* no hardware: the job restarts on the same GPUs */
+} gpuecon_blast;
+
+GPUECON_API const char *gpuecon_fclass_name(gpuecon_fclass c); /* "gpu", "host", ... */
+GPUECON_API const char *gpuecon_blast_name(gpuecon_blast b);   /* "node", "domain", "job" */
+
+typedef struct gpuecon_fclass_params {
+    double share;      /* fraction of the tier's interruptions (per active GPU at MTBI) */
+    int blast;         /* gpuecon_blast */
+    double mttr_min_h; /* repair time of the failed unit, uniform in [min, max] hours */
+    double mttr_max_h;
+} gpuecon_fclass_params;
 
 /* One operator tier's reliability inputs for one system (data/reliability.yaml). */
 typedef struct gpuecon_reliability {
     const char *name;     /* "<system>/<tier>", e.g. "hgx-h100/typical" */
     const char *system;
     const char *tier;     /* best | typical | poor */
+    const char *like;     /* entry whose values fill the fields this one leaves out (or NULL) */
     double mtbi_gpu_days; /* mean time between job interruptions per active GPU */
+    double detect_s;      /* fault detection and eviction decision */
+    double restart_s;     /* re-schedule, init, checkpoint load, warm-up */
+    double queue_s;       /* queue time per (re)submission on a shared cluster */
+    double ckpt_interval_s; /* work between checkpoints; 0: optimal (Daly) */
+    double ckpt_write_s;  /* time to write one checkpoint */
+    bool async_ckpt;      /* the write runs in the background after a short blocking copy */
+    double ckpt_block_s;  /* with async_ckpt: the blocking part */
+    int spares_per_domain;  /* GPUs of each job domain held as hot spares (NVL72: 8) */
+    double spare_domain_pct; /* pool of whole spare domains, % of the job's domains */
+    gpuecon_fclass_params fclass[GPUECON_FCLASS_COUNT];
     const gpuecon_source *src;
 } gpuecon_reliability;
 
 GPUECON_API const gpuecon_reliability *gpuecon_catalog_reliability(const gpuecon_catalog *cat,
                                                                    const char *name);
+
+typedef enum gpuecon_goodput_form {
+    GPUECON_FORM_G2, /* exact renewal (Daly 2006) with waiting: recommended, the default */
+    GPUECON_FORM_G1, /* first-order, Meta/Kokolis et al. 2024 */
+    GPUECON_FORM_G3  /* additive, SemiAnalysis-style: 1 − Λ·t_loss − δ/τ */
+} gpuecon_goodput_form;
+
+typedef enum gpuecon_spare_cost {
+    GPUECON_SPARES_CHARGED, /* spare GPUs are paid by the job (S10 "with spare cost") */
+    GPUECON_SPARES_FREE     /* spare GPUs earn other work (S10 "without spare cost") */
+} gpuecon_spare_cost;
+
+/* Everything the analytic model and the simulator need. Fill it with
+ * gpuecon_reliability_request_init, then change any field. Times in seconds. */
+typedef struct gpuecon_reliability_request {
+    const gpuecon_system *system; /* domain size and node (tray) size */
+    int active_gpus;              /* rounded up to whole domains of active GPUs */
+    double mtbi_gpu_days;
+    gpuecon_fclass_params fclass[GPUECON_FCLASS_COUNT]; /* shares are normalised to sum 1 */
+    double detect_s, restart_s, queue_s;
+    double ckpt_interval_s;       /* 0: optimal (Daly's interval, at least the write time) */
+    double ckpt_write_s;
+    bool async_ckpt;
+    double ckpt_block_s;
+    int spares_per_domain;        /* multiple of gpus_per_node, below scaleup_gpus */
+    int spare_domains;            /* pool size; -1: ceil(spare_domain_pct % of the job's domains) */
+    double spare_domain_pct;
+    double mttr_scale;            /* multiplies every repair time (0: instant repair) */
+    double duration_s;            /* the job's wall-clock horizon (when no token budget) */
+    double weibull_shape;         /* hardware lifetimes: 1 exponential, < 1 burn-in, > 1 wear-out
+                                     (simulator only; the analytic forms assume 1) */
+    gpuecon_goodput_form form;    /* which form gives result.ettr */
+    gpuecon_spare_cost spare_cost;
+    double tokens_per_s_per_gpu;  /* 0: no goodput or token budget */
+    double usd_per_mtok;          /* raw $/Mtok at full goodput (0: no effective cost) */
+    double tokens;                /* token budget: days to train (and the simulator runs each
+                                     trial until it is trained); 0: none */
+    int trials;                   /* Monte Carlo trials */
+    double *trial_ettr;           /* optional, `trials` doubles: each trial's ETTR, in order */
+} gpuecon_reliability_request;
+
+/* Lost time by cause, as fractions of wall-clock time (they sum to 1 − ETTR). */
+typedef struct gpuecon_lost_time {
+    double detect;    /* detection, plus queue time */
+    double restart;   /* restarts, including restarts hit by a failure */
+    double recompute; /* work done since the last committed checkpoint, redone */
+    double ckpt;      /* blocking checkpoint writes */
+    double wait;      /* waiting for repaired or spare hardware */
+} gpuecon_lost_time;
+
+typedef struct gpuecon_reliability_result {
+    /* topology */
+    int requested_gpus, active_gpus; /* active_gpus = domains · active_per_domain */
+    int domains, domain_gpus, active_per_domain, node_gpus;
+    int spare_domains;
+    int spare_gpus;                /* in-domain spares + pool */
+    int provisioned_gpus;          /* (domains + spare_domains) · domain_gpus */
+    double provisioned_multiplier; /* Π = provisioned / active */
+    /* failures */
+    double interruptions_per_day;  /* Λ: rate of faults that interrupt the running job */
+    double job_mtti_h;             /* 1/Λ */
+    double class_per_day[GPUECON_FCLASS_COUNT]; /* Λ by class */
+    double disabling_per_day;      /* Λu: faults that take a job domain out (need a spare) */
+    double interruptions;          /* Λ · duration */
+    /* checkpoints */
+    double ckpt_interval_s;        /* the one used */
+    bool ckpt_interval_auto;
+    double young_interval_s, daly_interval_s; /* for the blocking write δ and MTTI */
+    double ckpt_blocking_s;        /* δ: write (sync) or blocking copy (async) */
+    double ckpt_commit_lag_s;      /* async: extra work lost per failure (the write time) */
+    /* waiting for hardware */
+    double rho;                    /* mean disabled domains among job + pool (M/G/∞) */
+    double p_block;                /* P[Poisson(ρ) > S] */
+    double busy_period_s;          /* S = 0: M/G/∞ busy period after a disabling fault */
+    double wait_per_interruption_s;/* mean, used in G1/G2/G3 when S = 0 */
+    /* goodput */
+    double g1, g2, g3;             /* the three forms (each with the same waiting model) */
+    double ettr;                   /* the requested form */
+    gpuecon_lost_time lost;        /* of the requested form */
+    /* economics (0 when the request has no throughput / price / budget) */
+    double goodput_tokens_per_s;   /* whole job: tok/s/GPU · active · ETTR */
+    double effective_usd_per_mtok; /* per the request's spare_cost */
+    double effective_usd_per_mtok_with_spares, effective_usd_per_mtok_without_spares;
+    double days_to_train;
+} gpuecon_reliability_result;
+
+/* Monte Carlo summary. Quantiles come from a fixed 65,536-bin histogram of ETTR on [0, 1]
+ * (nearest rank, bin centre: resolution 1/65,536), so memory does not grow with trials. */
+typedef struct gpuecon_reliability_mc {
+    int trials;
+    double ettr_mean, ettr_sd, ettr_ci95; /* ci95 = 1.96·sd/√trials */
+    double ettr_p10, ettr_p50, ettr_p90;
+    double days_mean, days_p10, days_p50, days_p90; /* days to train; NaN without a budget */
+    int unfinished;                /* trials that had not trained the budget at 50× its time */
+    double interruptions_per_day;  /* observed (faults during detection/wait are absorbed) */
+    double wait_h_per_day;
+    gpuecon_lost_time lost;        /* means over trials */
+    double events;                 /* failures, repairs and job transitions processed */
+    double checkpoints;            /* committed, all trials */
+    double quantile_resolution;
+    uint64_t seed;
+    int threads;
+} gpuecon_reliability_mc;
+
+/* Fills req from a system and one of its tiers (tier->system should name sys) for a job of
+ * active_gpus GPUs: every failure class, time, checkpoint and spare default of the tier;
+ * duration 30 days, exponential lifetimes, form G2, spares charged, 1,000 trials.
+ * GPUECON_E_INPUT when sys or tier is NULL. */
+GPUECON_API int gpuecon_reliability_request_init(gpuecon_reliability_request *req,
+                                                 const gpuecon_system *sys,
+                                                 const gpuecon_reliability *tier, int active_gpus,
+                                                 gpuecon_error *err);
+
+/* Closed-form goodput of the request (docs/model.md §5). Pure and fast (microseconds): fit
+ * for root finding. GPUECON_E_INPUT names the offending option ("--detect-s", ...) and the
+ * allowed range: non-positive MTBI, shares not summing to 1, an interval shorter than the
+ * write time, more spares than a domain holds, GPU counts outside 1 to 10,000,000. */
+GPUECON_API int gpuecon_reliability_analytic(const gpuecon_reliability_request *req,
+                                             gpuecon_reliability_result *out, gpuecon_error *err);
+
+/* Discrete-event Monte Carlo of the whole job, req->trials independent trials. Trial i uses
+ * xoshiro256** seeded by splitmix64 from (ctx seed, i); trials run on OpenMP threads
+ * (ctx threads; 0: default) and the result is bit-identical for any thread count. Calls
+ * ctx's progress callback (done, total in trials) from the calling thread; a non-zero
+ * return stops it with GPUECON_E_CANCELED. Memory is bounded by the topology and the
+ * thread count, never the trial count. Errors as gpuecon_reliability_analytic, plus
+ * GPUECON_E_NOMEM. */
+GPUECON_API int gpuecon_reliability_simulate(gpuecon_ctx *ctx, const gpuecon_reliability_request *req,
+                                             gpuecon_reliability_mc *out, gpuecon_error *err);
+
+/* Effective $ per million tokens from a raw one (at 100% goodput): raw·Π/ETTR when spares
+ * are charged to the job, raw/ETTR when they earn other work (reliability-tco.md §3.6, S10).
+ * Π = provisioned_gpus/active_gpus ≥ 1. GPUECON_E_INPUT for ettr outside (0, 1], raw < 0,
+ * or provisioned < active. */
+GPUECON_API int gpuecon_effective_usd_per_mtok(double raw_usd_per_mtok, double ettr,
+                                               double provisioned_gpus, double active_gpus,
+                                               double *with_spares, double *without_spares,
+                                               gpuecon_error *err);
+
+/* Checkpoint intervals for a blocking write of write_s seconds and a job MTTI of mtti_s:
+ * Young (1974) sqrt(2·δ·M); Daly (2006) sqrt(2δM)·[1 + √(δ/2M)/3 + (δ/2M)/9] − δ for δ < 2M,
+ * else M. Both 0 when write_s is 0. */
+GPUECON_API double gpuecon_young_interval_s(double write_s, double mtti_s);
+GPUECON_API double gpuecon_daly_interval_s(double write_s, double mtti_s);
+/* P[Poisson(rho) > s]: the probability that more than s units are down at once. */
+GPUECON_API double gpuecon_poisson_tail(double rho, int s);
+/* Mean busy period of an M/G/∞ queue with arrival rate `rate` and mean service `mean_s`:
+ * (e^{rate·mean} − 1)/rate (→ mean_s as rate → 0): how long a job without spares waits
+ * until none of its units is in repair (reliability-tco.md §3.4). */
+GPUECON_API double gpuecon_busy_period_s(double rate_per_s, double mean_s);
 
 /* ==== serving and fine-tuning (issue 6) ============================================== */
 

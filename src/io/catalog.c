@@ -38,6 +38,11 @@ const char *gpuecon_kind_name(gpuecon_kind kind)
     return k ? k->key : "unknown";
 }
 
+arena *catalog_arena(gpuecon_catalog *cat)
+{
+    return &cat->a;
+}
+
 /* ---- lookups ------------------------------------------------------------------------- */
 
 static centry *find_entry(const gpuecon_catalog *cat, gpuecon_kind kind, const char *name)

@@ -79,5 +79,7 @@ bool schema_present(const centry *e, const kdesc *k, const char *field);
  * mapping itself when absent. */
 ynode *schema_node(ynode *entry, const char *name);
 bool schema_stage_parse(const char *s, gpuecon_stage *out);
+/* The catalog's arena, for kinds whose validation loads further objects (catalog.c). */
+arena *catalog_arena(struct gpuecon_catalog *cat);
 
 #endif
