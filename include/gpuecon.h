@@ -559,7 +559,7 @@ typedef struct gpuecon_reliability_result {
     bool ckpt_interval_auto;
     double young_interval_s, daly_interval_s; /* for the blocking write δ and MTTI */
     double ckpt_blocking_s;        /* δ: write (sync) or blocking copy (async) */
-    double ckpt_commit_lag_s;      /* async: extra work lost per failure (the write time) */
+    double ckpt_commit_lag_s;      /* async: the write time, after which a checkpoint commits */
     /* waiting for hardware */
     double rho;                    /* mean disabled domains among job + pool (M/G/∞) */
     double p_block;                /* P[Poisson(ρ) > S] */

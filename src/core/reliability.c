@@ -4,7 +4,8 @@
  *
  *   Λ   = G·Σ_{node,job} λ_c + K·D·Σ_{domain} λ_c      interruptions of the running job
  *   G1  = (1 − Λ·(t_d + t_r + W + τ/2 + lag)) / (1 + δ/τ) / (1 + Λ·q)          Kokolis et al.
- *   G2  = τ / [(e^{(τ+δ)/M} − 1)·(M + D_f)],  D_f = t_d + q + M(e^{t_r/M} − 1) + W + lag  Daly
+ *   G2  = τ / [(e^{(τ+δ+w)/M} − e^{w/M})·(M + D_f)],  D_f = t_d + q + M(e^{t_r/M} − 1) + W
+ *         (Daly 2006 for a blocking write, w = 0; w = commit lag of an asynchronous write)
  *   G3  = 1 − Λ·(t_d + q + t_r + W + τ/2 + lag) − δ/τ                         SemiAnalysis
  * Waiting for hardware: with a spare pool (S ≥ 1) the job is blocked with probability
  * P_b = P[Poisson(ρ) > S] and g = (1 − P_b)·g(W = 0); without one, each fault that disables
@@ -305,19 +306,24 @@ int reliability_prepare(const gpuecon_reliability_request *req, rel_model *m, gp
 
 /* ---- the goodput forms ------------------------------------------------------------------------ */
 
-/* G2 and its lost-time split per expected segment: n_f = e^{(τ+δ)/M} − 1 failures per
- * segment, each costing D_f plus the attempt it destroyed (M − (τ+δ)/n_f on average). */
+/* G2 and its lost-time split per committed checkpoint. Synchronous: n_f = e^{(τ+δ)/M} − 1
+ * failures per segment, each costing D_f plus the attempt it destroyed (on average
+ * M − (τ+δ)/n_f). Asynchronous with commit lag w ≤ τ: after a commit the job is already w
+ * into the next segment, so the first attempt needs τ+δ without failure and every attempt
+ * after a failure τ+δ+w; then n_f = e^{(τ+δ+w)/M} − e^{w/M} and the time per commit is
+ * n_f·(M + D_f), which is Daly's form when w = 0. */
 static double form_g2(const rel_model *m, double W, gpuecon_lost_time *lost)
 {
-    double M = 1 / m->Lambda, nf = expm1((m->tau + m->delta) / M);
+    double M = 1 / m->Lambda;
+    double nf = expm1((m->tau + m->delta + m->lag) / M) - expm1(m->lag / M);
     double restart = M * expm1(m->t_restart / M);
-    double Df = m->t_detect + restart + W + m->lag;
+    double Df = m->t_detect + restart + W;
     double seg = nf * (M + Df);
     lost->detect = nf * m->t_detect / seg;
     lost->restart = nf * restart / seg;
     lost->wait = nf * W / seg;
     lost->ckpt = m->delta / seg;
-    lost->recompute = (nf * (M + m->lag) - m->tau - m->delta) / seg;
+    lost->recompute = (nf * M - m->tau - m->delta) / seg;
     return m->tau / seg;
 }
 

@@ -98,15 +98,15 @@ static ynode *earlier_entry(const yaml_doc *doc, ynode *node, const char *name)
 }
 
 /* Fills the fields of r that are absent (bit clear in *present) from its `like` entry. */
-static int merge_like(struct gpuecon_catalog *cat, const yaml_doc *doc, ynode *node,
+static int merge_like(struct gpuecon_catalog *cat, const yaml_doc *doc, ynode *top, ynode *node,
                       gpuecon_reliability *r, gpuecon_source *src, uint64_t *present, int depth,
                       gpuecon_error *err)
 {
     if (!r->like)
         return GPUECON_OK;
     if (depth >= LIKE_DEPTH)
-        return yaml_error(doc, schema_node(node, "like"), err, GPUECON_E_INPUT,
-                          "like: '%s' starts a chain deeper than %d entries", r->like, LIKE_DEPTH);
+        return yaml_error(doc, schema_node(top, "like"), err, GPUECON_E_INPUT,
+                          "like: the chain of like: entries is longer than %d", LIKE_DEPTH);
     ynode *base = earlier_entry(doc, node, r->like);
     gpuecon_reliability b;
     gpuecon_source bsrc[NFIELDS];
@@ -115,7 +115,7 @@ static int merge_like(struct gpuecon_catalog *cat, const yaml_doc *doc, ynode *n
         gpuecon_source defsrc = {yaml_name(doc), GPUECON_STAGE_ASSUMPTION};
         int rc = schema_load_object(catalog_arena(cat), reliability_fields, NFIELDS, &b, bsrc,
                                     &bpresent, doc, base, defsrc, NULL, err);
-        if (rc || (rc = merge_like(cat, doc, base, &b, bsrc, &bpresent, depth + 1, err)))
+        if (rc || (rc = merge_like(cat, doc, top, base, &b, bsrc, &bpresent, depth + 1, err)))
             return rc;
     } else {
         const gpuecon_reliability *c = gpuecon_catalog_reliability(cat, r->like);
@@ -148,7 +148,7 @@ static int reliability_validate(struct gpuecon_catalog *cat, centry *e, const ya
                                 ynode *node, gpuecon_error *err)
 {
     gpuecon_reliability *r = e->obj;
-    int rc = merge_like(cat, doc, node, r, e->src, &e->present, 0, err);
+    int rc = merge_like(cat, doc, node, node, r, e->src, &e->present, 0, err);
     if (rc)
         return rc;
     const gpuecon_system *s = gpuecon_catalog_system(cat, r->system);
