@@ -447,6 +447,87 @@ GPUECON_API const gpuecon_reliability *gpuecon_catalog_reliability(const gpuecon
 
 /* ==== compare, break-even, sensitivity (issue 7) ===================================== */
 
+typedef enum gpuecon_workload_kind {
+    GPUECON_WORKLOAD_TRAIN,
+    GPUECON_WORKLOAD_SERVE
+} gpuecon_workload_kind;
+
+/* What has to be done: train a model on a token budget, or serve it at a load. */
+typedef struct gpuecon_workload {
+    gpuecon_workload_kind kind;
+    const char *model;
+    gpuecon_precision precision;  /* training GEMMs; serving weights */
+    /* training */
+    double tokens;                /* token budget at the reference batch */
+    int seq;
+    int gbs;                      /* global batch in sequences (the reference batch) */
+    double batch_tokens;          /* alternative to gbs: tokens per global batch */
+    double critical_batch_tokens; /* McCandlish B_crit in tokens; 0: no batch penalty */
+    double target_days;           /* 0: platforms give their GPU count */
+    /* serving */
+    int prompt_len, output_len;
+    int concurrency;              /* sequences in flight per deployment; 0: best under the target */
+    double tpot_ms_target;        /* latency target per output token; 0: none */
+    gpuecon_precision kv;         /* KV-cache precision */
+    double serve_tokens;          /* output tokens to serve, for totals; 0: none */
+    const gpuecon_source *src;
+} gpuecon_workload;
+
+/* One platform to compare: a system, its size, its economics and reliability, and optionally
+ * a measured throughput that replaces the prediction. Zero/NULL fields take defaults. */
+typedef struct gpuecon_platform {
+    const char *name;             /* label; default: the system name */
+    const char *system;
+    int gpus;                     /* active GPUs (training) or GPUs deployed (serving) */
+    const char *profile;          /* TCO profile; default hyperscaler */
+    const char *tier;             /* operator tier best|typical|poor; default typical */
+    double pue;                   /* facility PUE override */
+    double electricity_usd_per_kwh; /* price override */
+    double tco_usd_per_gpu_hour;  /* TCO override */
+    double measured_tokens_per_s; /* per GPU; replaces the prediction (see src[]) */
+    double mtbi_gpu_days;         /* reliability override */
+    int spares_per_domain;        /* -1: system default */
+    int spare_domains;            /* spare nodes/racks in the pool */
+    bool spares_do_other_work;    /* spare GPUs earn elsewhere (not charged to the job) */
+    int tp, pp, cp, ep;           /* parallel sizes; 0: searched (training) / chosen (serving) */
+    gpuecon_precision precision;  /* override of the workload's precision (e.g. bf16 on A100) */
+    gpuecon_precision kv;         /* serving: KV precision override */
+    double published_tokens_per_s;/* per GPU, shown beside the prediction, not used */
+    const gpuecon_source *src;
+} gpuecon_platform;
+
+typedef struct gpuecon_comparison {
+    const char *name, *title;
+    gpuecon_workload workload;
+    const gpuecon_platform *platforms;
+    size_t n_platforms;
+} gpuecon_comparison;
+
+typedef struct gpuecon_scenario gpuecon_scenario;
+
+/* Loads a scenario file (docs/scenarios.md). path NULL: the built-in default scenario.
+ * Names are checked against the catalog; errors name path:line:col. */
+GPUECON_API int gpuecon_scenario_load(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const char *path,
+                                      gpuecon_scenario **out, gpuecon_error *err);
+GPUECON_API int gpuecon_scenario_load_buffer(gpuecon_ctx *ctx, const gpuecon_catalog *cat,
+                                             const char *name, const char *buf, size_t len,
+                                             gpuecon_scenario **out, gpuecon_error *err);
+GPUECON_API void gpuecon_scenario_free(gpuecon_scenario *sc);
+GPUECON_API const char *gpuecon_scenario_name(const gpuecon_scenario *sc);
+GPUECON_API const char *gpuecon_scenario_title(const gpuecon_scenario *sc);
+GPUECON_API size_t gpuecon_scenario_count(const gpuecon_scenario *sc);
+GPUECON_API const gpuecon_comparison *gpuecon_scenario_at(const gpuecon_scenario *sc, size_t i);
+/* Same quality, not just same tokens (McCandlish et al. 2018, "An Empirical Model of
+ * Large-Batch Training", eq. 2.11): training at batch B (tokens) needs E = E_min·(1 + B/B_crit)
+ * tokens and S = S_min·(1 + B_crit/B) steps. These return the factors (1 + B/B_crit) and
+ * (1 + B_crit/B); both are 1 when critical_batch_tokens <= 0 (no penalty). */
+GPUECON_API double gpuecon_batch_token_factor(double batch_tokens, double critical_batch_tokens);
+GPUECON_API double gpuecon_batch_step_factor(double batch_tokens, double critical_batch_tokens);
+
+/* Provenance of a workload or platform field ("measured_tokens_per_s", ...). */
+GPUECON_API int gpuecon_scenario_field(const gpuecon_scenario *sc, size_t comparison, int platform,
+                                       const char *field, gpuecon_field *out);
+
 #ifdef __cplusplus
 }
 #endif
