@@ -188,6 +188,9 @@ static int check_platform(const gpuecon_catalog *cat, const gpuecon_workload *w,
                           err, GPUECON_E_INPUT, "%s has no %s tensor cores; give this platform precision: bf16",
                           g->name, gpuecon_precision_name(p->precision));
     const gpuecon_model *m = gpuecon_catalog_model(cat, w->model);
+    if (p->tp && m->heads % p->tp && w->kind == GPUECON_WORKLOAD_TRAIN)
+        return yaml_error(doc, schema_node(node, "tp"), err, GPUECON_E_INPUT,
+                          "tp (%d) must divide the model's %d attention heads", p->tp, m->heads);
     int fixed = (p->tp ? p->tp : 1) * (p->pp ? p->pp : 1) * (p->cp ? p->cp : 1);
     if (p->gpus && p->gpus % fixed)
         return yaml_error(doc, schema_node(node, "gpus"), err, GPUECON_E_INPUT,
@@ -196,9 +199,6 @@ static int check_platform(const gpuecon_catalog *cat, const gpuecon_workload *w,
     if (p->ep && (m->experts == 0 || m->experts % p->ep))
         return yaml_error(doc, schema_node(node, "ep"), err, GPUECON_E_INPUT,
                           "ep (%d) must divide the model's %d experts", p->ep, m->experts);
-    if (p->tp && m->heads % p->tp && w->kind == GPUECON_WORKLOAD_TRAIN)
-        return yaml_error(doc, schema_node(node, "tp"), err, GPUECON_E_INPUT,
-                          "tp (%d) must divide the model's %d attention heads", p->tp, m->heads);
     if (w->kind == GPUECON_WORKLOAD_TRAIN && p->gpus && p->tp && p->pp && p->cp) {
         int dp = p->gpus / fixed;
         if (w->gbs % dp)
@@ -269,9 +269,6 @@ static int load_comparison(gpuecon_scenario *sc, const gpuecon_catalog *cat, con
     ynode *w = yaml_map_get(node, "workload"), *pl = yaml_map_get(node, "platforms");
     if (!w)
         return yaml_error(doc, node, err, GPUECON_E_PARSE, "missing 'workload:'");
-    if (!pl || yaml_type(pl) != Y_SEQ || yaml_seq_len(pl) < 1)
-        return yaml_error(doc, pl ? pl : node, err, GPUECON_E_PARSE,
-                          "'platforms:' must be a list of at least one platform");
     meta->workload.src = arena_alloc(&sc->a, COUNT(workload_fields) * sizeof(gpuecon_source));
     if (!meta->workload.src)
         return yaml_error(doc, node, err, GPUECON_E_NOMEM, "out of memory");
@@ -280,6 +277,9 @@ static int load_comparison(gpuecon_scenario *sc, const gpuecon_catalog *cat, con
         (rc = check_workload(cat, &c->workload, &meta->workload, doc, w, err)))
         return rc;
     c->workload.src = meta->workload.src;
+    if (!pl || yaml_type(pl) != Y_SEQ || yaml_seq_len(pl) < 1)
+        return yaml_error(doc, pl ? yaml_map_key_node(node, "platforms") : node, err, GPUECON_E_PARSE,
+                          "'platforms:' must be a list of at least one platform");
     if (!c->name)
         c->name = c->workload.model;
     size_t n = yaml_seq_len(pl);
@@ -329,7 +329,8 @@ static int load_doc(gpuecon_scenario *sc, const gpuecon_catalog *cat, const yaml
         return yaml_error(doc, list, err, GPUECON_E_PARSE,
                           "give either 'comparisons:' or one 'workload:' with 'platforms:', not both");
     if (list && (yaml_type(list) != Y_SEQ || yaml_seq_len(list) < 1 || yaml_seq_len(list) > 64))
-        return yaml_error(doc, list, err, GPUECON_E_PARSE, "'comparisons:' must be a list of 1 to 64 comparisons");
+        return yaml_error(doc, yaml_map_key_node(root, "comparisons"), err, GPUECON_E_PARSE,
+                          "'comparisons:' must be a list of 1 to 64 comparisons");
     if (!list && !single)
         return yaml_error(doc, root, err, GPUECON_E_PARSE,
                           "missing 'comparisons:' (or 'workload:' and 'platforms:')");

@@ -244,6 +244,19 @@ ynode *yaml_map_value(ynode *n, size_t i)
     return p ? fy_node_pair_value(p) : NULL;
 }
 
+ynode *yaml_map_key_node(ynode *n, const char *key)
+{
+    size_t m = yaml_map_len(n);
+    for (size_t i = 0; i < m; i++) {
+        size_t len;
+        ynode *k = yaml_map_key(n, i);
+        const char *s = yaml_scalar(k, &len);
+        if (s && len == strlen(key) && memcmp(s, key, len) == 0)
+            return k;
+    }
+    return NULL;
+}
+
 ynode *yaml_map_get(ynode *n, const char *key)
 {
     size_t m = yaml_map_len(n);
