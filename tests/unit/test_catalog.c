@@ -157,6 +157,9 @@ static void test_error_messages(void **state)
         {GPUECON_KIND_GPU, "gpus:\n  - name: x\n    arch: hopper\n    peak_bf16_tflops: .nan\n",
          GPUECON_E_PARSE, 4, "is not a finite number"},
         {GPUECON_KIND_GPU, "gpus:\n  - name: 'bad name!'\n", GPUECON_E_INPUT, 2, "is not allowed"},
+        /* invalid UTF-8 in a directive made libfyaml loop forever (found by fuzzing) */
+        {GPUECON_KIND_GPU, "# x\n%layers: e=c \x9a\x8ct\n", GPUECON_E_PARSE, 2, "byte 0x9a is not valid UTF-8"},
+        {GPUECON_KIND_GPU, "gpus:\n  - name: \xed\xa0\x80\n", GPUECON_E_PARSE, 2, "byte 0xed is not valid UTF-8"},
         {GPUECON_KIND_GPU, "gpus:\n  - name: x\n    stage: guessed\n", GPUECON_E_INPUT, 3,
          "stage: 'guessed' is not allowed"},
         {GPUECON_KIND_SYSTEM,
