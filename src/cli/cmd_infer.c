@@ -439,6 +439,35 @@ static int run_sweep(cli *c, const infer_args *a, const gpuecon_infer_request *r
     return rc ? rc : print_sweep(c, r, o, x, p, n);
 }
 
+static int execute(cli *c, const opt *opts, size_t nopts, const infer_args *a)
+{
+    if (c->format == FMT_HTML)
+        return cli_usage_error("--format", "html is only for compare");
+    gpuecon_infer_request r;
+    int rc = build_request(c, opts, nopts, a, &r);
+    if (rc)
+        return rc;
+    gpuecon_infer_result o;
+    gpuecon_error err;
+    gpuecon_error_clear(&err);
+    rc = gpuecon_infer(&r, &o, &err);
+    if (rc == GPUECON_E_INFEASIBLE && o.hbm_gib > 0) {
+        if (c->format == FMT_JSON) { /* the JSON still says why (DESIGN.md) */
+            json_t *j = result_json(&r, &o);
+            json_object_set_new(j, "reason", json_string(err.message));
+            cli_emit_json(c, j);
+        }
+        return cli_fail(&err);
+    }
+    if (rc)
+        return cli_fail(&err);
+    if (a->sweep || a->grid.n > 0)
+        return run_sweep(c, a, &r, &o);
+    if (c->format == FMT_JSON)
+        return cli_emit_json(c, result_json(&r, &o));
+    return print_result(c, &r, &o);
+}
+
 int cmd_infer(cli *c, int argc, char **argv)
 {
     infer_args a = {0};
@@ -497,28 +526,5 @@ int cmd_infer(cli *c, int argc, char **argv)
     int rc = opts_parse(c, argc, argv, opts, nopts, &usage, NULL, 0, NULL);
     if (rc || (rc = check_args(opts, nopts, &a)) || (rc = cli_load_catalog(c)))
         return rc;
-    if (c->format == FMT_HTML)
-        return cli_usage_error("--format", "html is only for compare");
-    gpuecon_infer_request r;
-    if ((rc = build_request(c, opts, nopts, &a, &r)))
-        return rc;
-    gpuecon_infer_result o;
-    gpuecon_error err;
-    gpuecon_error_clear(&err);
-    rc = gpuecon_infer(&r, &o, &err);
-    if (rc == GPUECON_E_INFEASIBLE && o.hbm_gib > 0) {
-        if (c->format == FMT_JSON) {
-            json_t *j = result_json(&r, &o);
-            json_object_set_new(j, "reason", json_string(err.message));
-            cli_emit_json(c, j);
-        }
-        return cli_fail(&err);
-    }
-    if (rc)
-        return cli_fail(&err);
-    if (a.sweep || a.grid.n > 0)
-        return run_sweep(c, &a, &r, &o);
-    if (c->format == FMT_JSON)
-        return cli_emit_json(c, result_json(&r, &o));
-    return print_result(c, &r, &o);
+    return execute(c, opts, nopts, &a);
 }

@@ -235,10 +235,12 @@ static void economics(const gpuecon_finetune_request *r, gpuecon_finetune_result
 
 int gpuecon_finetune(const gpuecon_finetune_request *req, gpuecon_finetune_result *out, gpuecon_error *err)
 {
+    if (!out)
+        return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a result record is required");
+    memset(out, 0, sizeof *out);
     int rc = check(req, err);
     if (rc)
         return rc;
-    memset(out, 0, sizeof *out);
     states(req, out);
     activations(req, out);
     buffers(req, out);

@@ -448,6 +448,9 @@ static int resolve(const gpuecon_infer_request *r, infer_arch *a, infer_env *e, 
 
 int gpuecon_infer(const gpuecon_infer_request *req, gpuecon_infer_result *out, gpuecon_error *err)
 {
+    if (!out)
+        return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a result record is required");
+    memset(out, 0, sizeof *out);
     int rc = check_request(req, err);
     if (rc)
         return rc;
