@@ -226,8 +226,13 @@ static json_t *result_json(const gpuecon_infer_request *r, const gpuecon_infer_r
     json_object_set_new(j, "memory", memory_json(o));
     json_object_set_new(j, "kv_bytes_per_token", cli_real(o->kv_bytes_per_token));
     json_object_set_new(j, "kv_bytes_per_token_long", cli_real(o->kv_bytes_per_token_long));
-    if (!o->fits)
+    if (!o->fits) { /* every contract key is present; null where there is no value */
+        const char *keys[] = {"kv_capacity_tokens", "max_concurrency", "output_tokens_per_s",
+                              "tpot_ms", "ttft_ms", "usd_per_mtok"};
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+            json_object_set_new(j, keys[i], json_null());
         return j;
+    }
     json_object_set_new(j, "kv_capacity_tokens", cli_real(o->kv_capacity_tokens));
     json_object_set_new(j, "kv_blocks", cli_real(o->kv_blocks));
     json_object_set_new(j, "max_concurrency", cli_real(o->max_concurrency));
@@ -293,7 +298,10 @@ static void memory_rows(tbl *tb, const gpuecon_infer_result *o)
     cmd_infer_row(tb, "  KV cache", o->kv_avail_gib, 2, "GiB", "");
     if (!o->fits)
         return;
-    snprintf(b, sizeof b, "per GPU; %.0f B past the windows", o->kv_bytes_per_token_long);
+    if (o->kv_bytes_per_token_long < o->kv_bytes_per_token)
+        snprintf(b, sizeof b, "per GPU; %.0f B past the sliding windows", o->kv_bytes_per_token_long);
+    else
+        snprintf(b, sizeof b, "per GPU; every layer attends globally");
     cmd_infer_row(tb, "KV bytes per token", o->kv_bytes_per_token, 0, "B", b);
     cmd_infer_row(tb, "KV capacity", o->kv_capacity_tokens, 0, "tokens", "per replica");
     snprintf(b, sizeof b, "per replica at the mean context %.1f tokens", o->mean_context);

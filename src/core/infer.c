@@ -12,6 +12,7 @@
 #include "infer.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #define SHAREGPT_IN 230.0  /* vLLM PR #18566: 229,711 input tokens / 1,000 prompts */
@@ -221,10 +222,14 @@ static int describe_shortfall(const gpuecon_infer_request *r, const gpuecon_infe
     bool more_tp = false;
     for (int tp = o->tp + 1; tp <= limit && !more_tp; tp++)
         more_tp = r->gpus % tp == 0 && infer_check_tp(r->model, tp, NULL) == GPUECON_OK;
-    const char *hint = more_tp                        ? "; try a larger --tp"
-                       : r->weights == GPUECON_BF16   ? "; try --weights fp8"
-                       : r->weights == GPUECON_FP8    ? "; try --weights fp4 or more GPUs per replica"
-                                                      : "; it needs more GPUs per replica";
+    bool more_gpus = !more_tp && r->gpus < r->system->scaleup_gpus;
+    bool fp4 = gpuecon_gpu_peak_flops(r->system->gpu, GPUECON_FP4) > 0;
+    char hint[160];
+    snprintf(hint, sizeof hint, "; try %s%s%s",
+             more_tp ? "a larger --tp" : more_gpus ? "more GPUs per replica (--gpus N --tp N)"
+                                                   : "a system with more memory per replica",
+             r->weights == GPUECON_BF16 ? " or --weights fp8" : "",
+             r->weights == GPUECON_FP8 && fp4 ? " or --weights fp4" : "");
     return err_set(err, GPUECON_E_INFEASIBLE, "", 0, 0,
                    "%s does not fit on %s at TP %d: %.2f GB per GPU short (%.2f x %.2f GiB usable; "
                    "weights %.2f GiB, activations %.2f GiB, CUDA graphs %.2f GiB, one %g-token "
@@ -242,9 +247,18 @@ static int context_check(const gpuecon_infer_request *r, const infer_arch *a, gp
     double ctx = r->model->max_seq > 0 ? r->model->max_seq : ceil(r->prompt_len + r->output_len);
     o->startup_need_gib = infer_startup_bytes(a, ctx, bs, nbt) / INFER_GIB;
     o->startup_ok = o->startup_need_gib <= o->kv_avail_gib;
-    double big = 1e15, sliding = infer_startup_bytes(a, big, bs, nbt) - a->kv_long * big;
-    double fit = a->kv_long > 0 ? floor((kv - sliding) / a->kv_long) : (kv >= sliding ? ctx : 0);
-    o->max_model_len_fit = (int)fmax(0, fmin(fit, ctx));
+    /* the largest max_model_len that passes: the need rises with it, so bisect */
+    double lo = 0, hi = ctx;
+    if (infer_startup_bytes(a, hi, bs, nbt) <= kv)
+        lo = hi;
+    while (hi - lo > 1) {
+        double mid = floor((lo + hi) / 2);
+        if (infer_startup_bytes(a, mid, bs, nbt) <= kv)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    o->max_model_len_fit = (int)lo;
     if (r->max_model_len > 0) {
         double need = infer_startup_bytes(a, r->max_model_len, bs, nbt);
         if (need > kv) {
@@ -261,6 +275,17 @@ static int context_check(const gpuecon_infer_request *r, const infer_arch *a, gp
     } else {
         o->max_model_len = (int)(floor(o->max_model_len_fit / bs) * bs);
         o->max_model_len_lowered = true;
+        double len = ceil(r->prompt_len + r->output_len);
+        if (o->max_model_len < len) { /* the sliding layers' reserve alone does not fit */
+            double need = infer_startup_bytes(a, len, bs, nbt);
+            o->fits = false;
+            o->shortfall_gb = (need - kv) / 1e9;
+            return err_set(err, GPUECON_E_INFEASIBLE, "", 0, 0,
+                           "%s on %s at TP %d: vLLM would refuse to start even with max_model_len "
+                           "%g: it needs %.2f GiB of KV cache per GPU, %.2f GiB are free (%.2f GB short)",
+                           r->model->name, r->system->name, o->tp, len, need / INFER_GIB,
+                           o->kv_avail_gib, o->shortfall_gb);
+        }
     }
     return GPUECON_OK;
 }

@@ -259,6 +259,14 @@ static void test_tc3_startup(void **state)
     gpuecon_infer_result bad;
     assert_int_equal(gpuecon_infer(&a, &bad, &err), GPUECON_E_INFEASIBLE);
     assert_non_null(strstr(err.message, "114850"));
+    /* a tight budget: u = 0.77 leaves 61.6 − 58.636 − 2.246 = 0.718 GiB (771 MB). Below the
+     * window the need is 81,920·n + 50·16,384·16·(ceil(n/16) + 1): 762.8 MB at n = 832, 776 MB
+     * at 833 -> the largest max_model_len is 832 */
+    gpuecon_infer_request tight = req("hgx-a100", GPUECON_BF16, GPUECON_BF16, 16);
+    tight.gpu_mem_util = 0.77;
+    o = run(&tight);
+    assert_int_equal(o.max_model_len_fit, 832);
+    assert_int_equal(o.max_model_len, 832);
     /* H100: bf16 KV needs 27.04 GiB <= 35.94 (starts); fp8 KV needs 13.52 */
     gpuecon_infer_request h = req("hgx-h100", GPUECON_FP8, GPUECON_BF16, 16);
     o = run(&h);
