@@ -555,7 +555,7 @@ static void test_tc10_ratios(void **state)
         assert_close(b, xb[i], MODEL);
         assert_near(h / a, rh[i], 0.02);
         assert_near(b / a, rb[i], 0.02);
-        /* the gap, documented (docs/model.md §6.10): the published ratios lie outside ±25% */
+        /* the gap, documented (docs/model.md §6.8): the published ratios lie outside ±25% */
         assert_true(10.2 / (b / a) - 1 > 0.25);
         assert_true(6.5 / (h / a) - 1 > 0.25);
     }
