@@ -643,7 +643,322 @@ GPUECON_API double gpuecon_busy_period_s(double rate_per_s, double mean_s);
 
 /* ==== serving and fine-tuning (issue 6) ============================================== */
 
+/* Efficiency constants of a serving engine (inference-model.md §6; docs/model.md §6).
+ * Built-in profiles: "generic" (engineering estimates) and "vessl-gemma4", whose η_kv, η_c and
+ * t_d0 were fitted to the VESSL blog's own figures (V7, V8): agreement with those figures is
+ * partly circular (fitted_to_blog is true). Copy one into a request and edit it freely. */
+typedef struct gpuecon_serving_profile {
+    const char *name;
+    double eta_bw;           /* fraction of HBM bandwidth reached streaming weights */
+    double eta_kv;           /* fraction of HBM bandwidth reached by paged-attention KV reads */
+    double eta_c;            /* tensor-core utilisation of the GEMMs of a mixed batch */
+    double step_overhead_s;  /* t0: fixed CPU/launch overhead per engine step */
+    double seq_overhead_s;   /* t_seq: per running sequence per step (sampler, bookkeeping) */
+    double lora_module_s;    /* κ_lora: per adapted module per layer per step (Punica kernels) */
+    double draft_step_s;     /* t_d0: fixed cost of one draft (MTP) step */
+    double eta_link_small;   /* all-reduce link efficiency for messages <= link_small_bytes */
+    double eta_link_large;   /* ... and above (NCCL ring) */
+    double link_small_bytes;
+    double allreduce_latency_s;        /* α_ar, Hopper and later (one-shot custom all-reduce) */
+    double allreduce_latency_ampere_s; /* α_ar on Ampere */
+    double cuda_graph_gib;   /* CUDA-graph memory estimate in engine mode v0.21+ */
+    double eta_train;        /* fine-tuning: tensor-core utilisation of training matmuls */
+    bool fitted_to_blog;     /* constants fitted to the VESSL blog (V6-V9, V3) */
+    const char *note;        /* where the constants come from */
+} gpuecon_serving_profile;
+
+GPUECON_API size_t gpuecon_serving_profile_count(void);
+/* Profile i (NULL when out of range); static storage. */
+GPUECON_API const gpuecon_serving_profile *gpuecon_serving_profile_at(size_t i);
+/* Profile by name ("generic", "vessl-gemma4"), or NULL. */
+GPUECON_API const gpuecon_serving_profile *gpuecon_serving_profile_find(const char *name);
+
+/* Projections a LoRA adapter is attached to (bit set). */
+enum {
+    GPUECON_LORA_Q = 1, GPUECON_LORA_K = 2, GPUECON_LORA_V = 4, GPUECON_LORA_O = 8,
+    GPUECON_LORA_GATE = 16, GPUECON_LORA_UP = 32, GPUECON_LORA_DOWN = 64,
+    GPUECON_LORA_ALL = 127
+};
+
+typedef enum gpuecon_engine_mode {
+    GPUECON_ENGINE_LEGACY, /* vLLM <= v0.20: utilisation 0.90, CUDA graphs in the headroom */
+    GPUECON_ENGINE_V021    /* vLLM >= v0.21: utilisation 0.92, CUDA-graph memory subtracted */
+} gpuecon_engine_mode;
+
+typedef enum gpuecon_roofline {
+    GPUECON_ROOFLINE_SPLIT, /* max(T_w, T_gemm) + max(T_kv, T_attn): separate kernels (default) */
+    GPUECON_ROOFLINE_FUSED  /* max(T_w + T_kv, T_gemm + T_attn) */
+} gpuecon_roofline;
+
+typedef struct gpuecon_infer_request {
+    const gpuecon_model *model;     /* required */
+    const gpuecon_system *system;   /* required */
+    const gpuecon_profile *tco;     /* TCO profile for $/Mtok; NULL: no cost */
+    int gpus;                       /* all GPUs; replicas = gpus / tp */
+    int tp;                         /* tensor-parallel degree; 0: smallest that fits */
+    bool expert_parallel;           /* MoE: experts spread over the replica (EP = TP), all-to-all */
+    gpuecon_precision weights;      /* body linears; embedding, LM head, vision stay 16-bit */
+    gpuecon_precision kv;           /* bf16 or fp8 */
+    double prompt_len, output_len;  /* mean tokens per request */
+    double output_cv;               /* coefficient of variation of the output length */
+    double prefix_hit;              /* prefix-cache hit rate on prompt tokens, [0, 1) */
+    double concurrency;             /* requests in the system, all replicas; 0: saturation */
+    int draft_k;                    /* speculative / MTP draft length (0: off) */
+    double acceptance;              /* per-position acceptance α in [0, 1) ... */
+    bool acceptance_is_rate;        /* ... or vLLM's draft acceptance rate (E = 1 + k·rate) */
+    double draft_gb;                /* drafter weights, GB; < 0: model's MTP modules or 0.9 GB */
+    int lora_rank;                  /* 0: no adapter */
+    unsigned lora_modules;          /* GPUECON_LORA_* bits */
+    int max_loras;                  /* preallocated adapter slots (vLLM default 1) */
+    gpuecon_serving_profile profile;
+    gpuecon_engine_mode engine;
+    gpuecon_roofline roofline;
+    double gpu_mem_util;            /* 0: engine default (0.90 / 0.92) */
+    int max_num_batched_tokens;     /* 0: vLLM default (8192, or 2048 on A100 / < 70 GiB) */
+    int max_num_seqs;               /* 0: vLLM default (1024, or 256) */
+    int max_model_len;              /* 0: model's context, lowered to what fits (reported) */
+    int block_size;                 /* KV block, tokens (16) */
+    double activation_gib;          /* < 0: estimate (A1); >= 0: value from the vLLM log */
+    double cuda_graph_gib;          /* < 0: engine default; >= 0: value from the vLLM log */
+    double pue;                     /* 0: the system's PUE for energy */
+} gpuecon_infer_request;
+
+/* Defaults of inference-model.md §2.3: ShareGPT 230/203 tokens, bf16, TP 1, generic profile,
+ * legacy engine, split roofline, LoRA modules all seven (rank 0: off), max_loras 1. */
+GPUECON_API void gpuecon_infer_request_init(gpuecon_infer_request *r);
+
+typedef enum gpuecon_binding {
+    GPUECON_BIND_OFFERED_LOAD, /* fewer requests than the replica could run */
+    GPUECON_BIND_KV_CAPACITY,  /* the KV cache holds no more sequences */
+    GPUECON_BIND_MAX_NUM_SEQS  /* the engine's max_num_seqs */
+} gpuecon_binding;
+
+GPUECON_API const char *gpuecon_binding_name(gpuecon_binding b);
+
+/* One engine step of one replica (per GPU where bytes/FLOPs are concerned). */
+typedef struct gpuecon_infer_step {
+    double decode_tokens, prefill_tokens; /* n_dec = B(k+1), n_pre = B·E·ρ(1−h) (+ a chunk) */
+    double weight_bytes, kv_bytes, gemm_flops, attn_flops;
+    double weights_s, gemm_s, kv_s, attn_s; /* roofline terms T_w, T_cg, T_kv, T_ca */
+    double model_s;                         /* combined (split or fused) */
+    double overhead_s, lora_s, comm_s, draft_s;
+    double step_s;
+} gpuecon_infer_step;
+
+typedef struct gpuecon_infer_point {
+    double concurrency;          /* C, all replicas */
+    double batch;                /* B, running sequences per replica */
+    gpuecon_binding binding;
+    gpuecon_infer_step step;
+    double output_tokens_per_s;  /* aggregate over all replicas */
+    double output_tokens_per_s_per_gpu;
+    double total_tokens_per_s;   /* output + prompt */
+    double tpot_run_ms;          /* inter-token time of a running sequence */
+    double tpot_ms;              /* what a benchmark observes (preemption sharing when KV-bound) */
+    double ttft_ms;
+    double usd_per_mtok;         /* output tokens; 0 without a TCO profile */
+    double joules_per_token;
+} gpuecon_infer_point;
+
+typedef struct gpuecon_infer_result {
+    int gpus, tp, replicas;
+    bool expert_parallel;
+    /* workload and engine */
+    double prompt_len, output_len, mean_context; /* n̄ = L_in + L_out(1 + cv²)/2 */
+    double expected_tokens;      /* E per verify step (1 without speculation) */
+    double alpha;                /* per-position acceptance used */
+    double gpu_mem_util;
+    int max_num_batched_tokens, max_num_seqs, max_model_len, block_size;
+    bool max_model_len_lowered;  /* the model's context did not fit; lowered (vLLM would refuse) */
+    /* parameters */
+    double body_params, dup_v_params, embedding_params, lora_params, draft_bytes;
+    /* memory per GPU (GiB) */
+    double hbm_gib, requested_gib, weights_gib, lora_gib, draft_gib, vision_gib;
+    double activation_gib, cuda_graph_gib, kv_avail_gib;
+    bool fits;
+    double shortfall_gb;         /* > 0: GB per GPU missing for one full-length request */
+    /* KV cache */
+    double kv_bytes_per_token;       /* per GPU, contexts within every window (K4 short) */
+    double kv_bytes_per_token_long;  /* per GPU, marginal bytes past the windows */
+    double kv_capacity_tokens;       /* tokens one replica holds (vLLM "GPU KV cache size") */
+    double kv_blocks;                /* block ids of block_size tokens (all layers) */
+    double seq_bytes;                /* R_seq(n̄) per GPU */
+    double seqs_at_mean, seqs_at_full, seqs_at_max_model_len; /* B_kv per replica */
+    double max_concurrency;          /* C_sat = replicas · min(B_kv(n̄), max_num_seqs) */
+    bool startup_ok;                 /* vLLM's check at the model's own context */
+    double startup_need_gib;         /* KV that check needs at the model's context */
+    int max_model_len_fit;           /* largest max_model_len that passes it */
+    /* performance at the requested concurrency (or at saturation) */
+    gpuecon_infer_point at;
+    double output_tokens_per_s, tpot_ms, ttft_ms; /* copies of at.* */
+    double c_knee;               /* aggregate concurrency reaching 90% of saturated throughput */
+    double saturated_tokens_per_s; /* X at C_sat */
+    double ttft0_ms;             /* isolated prompt on an empty server (L4) */
+    /* economics (zero without a TCO profile) */
+    double usd_per_gpu_hour, usd_per_mtok, joules_per_token;
+} gpuecon_infer_result;
+
+/* Serving capacity, throughput and latency of one deployment (inference-model.md §3–§9).
+ * Errors: GPUECON_E_INPUT (bad value, TP that does not divide the heads under vLLM's
+ * replication rule, a prompt longer than the model's context, acceptance outside [0, 1)),
+ * GPUECON_E_INFEASIBLE (weights + reserves + one full-length request exceed the memory, or an
+ * explicit max_model_len fails vLLM's startup check); *out then holds the memory figures and
+ * shortfall_gb. */
+GPUECON_API int gpuecon_infer(const gpuecon_infer_request *req, gpuecon_infer_result *out,
+                              gpuecon_error *err);
+/* The same deployment at n concurrencies (each > 0, all replicas together). */
+GPUECON_API int gpuecon_infer_sweep(const gpuecon_infer_request *req, const double *concurrency,
+                                    size_t n, gpuecon_infer_point *points, gpuecon_error *err);
+/* A concurrency grid for a sweep: replicas × 1, 2, 4, ... up to past the saturation point.
+ * Returns the number written (<= cap). */
+GPUECON_API size_t gpuecon_infer_grid(const gpuecon_infer_result *r, double *out, size_t cap);
+
+/* KV-cache bytes per token on one GPU at tensor-parallel degree tp (K2–K4): all layers
+ * (long_context false) or only the global layers (the marginal bytes past the windows). */
+GPUECON_API double gpuecon_kv_bytes_per_token(const gpuecon_model *m, int tp, gpuecon_precision kv,
+                                              bool long_context);
+/* LoRA parameters of one adapter of rank r on the given projections (LR1). */
+GPUECON_API double gpuecon_lora_params(const gpuecon_model *m, int rank, unsigned modules);
+/* Distinct routed experts per MoE layer hit by `tokens` tokens under uniform routing (M1). */
+GPUECON_API double gpuecon_moe_experts_touched(const gpuecon_model *m, double tokens);
+/* Speculative decoding (Leviathan et al. 2023): expected tokens per verify step (SD1), the
+ * per-position α implied by vLLM's draft acceptance rate (SD2), and the closed-form speedup
+ * E/(1 + γk) (SD5). */
+GPUECON_API double gpuecon_spec_expected_tokens(double alpha, int k);
+GPUECON_API double gpuecon_spec_alpha_from_rate(double rate, int k);
+GPUECON_API double gpuecon_spec_speedup(double alpha, int k, double gamma);
+
+typedef enum gpuecon_ft_method { GPUECON_FT_LORA, GPUECON_FT_FULL } gpuecon_ft_method;
+typedef enum gpuecon_ft_strategy { GPUECON_FT_DDP, GPUECON_FT_FSDP } gpuecon_ft_strategy;
+
+typedef struct gpuecon_finetune_request {
+    const gpuecon_model *model;   /* required */
+    const gpuecon_system *system; /* required */
+    const gpuecon_profile *tco;   /* NULL: no cost */
+    int gpus;
+    gpuecon_ft_method method;
+    int lora_rank;                /* LoRA only */
+    double lora_alpha;            /* LoRA scaling α/r: changes neither memory nor speed */
+    unsigned lora_modules;        /* GPUECON_LORA_* bits */
+    gpuecon_ft_strategy strategy; /* DDP: full replica per GPU; FSDP: FULL_SHARD (ZeRO-3) */
+    bool recompute;               /* full activation checkpointing per layer */
+    int mbs;                      /* sequences per micro-batch per GPU */
+    int seq;                      /* tokens per sequence (packed) */
+    gpuecon_precision precision;  /* matmul precision (bf16, fp8); master state stays as stated */
+    bool vision;                  /* load the vision tower too (multimodal checkpoint) */
+    double efficiency;            /* η_train override; 0: the profile's */
+    gpuecon_serving_profile profile;
+    double pue;                   /* 0: the system's */
+} gpuecon_finetune_request;
+
+/* Defaults: LoRA rank 16, alpha 32, all seven projections, FSDP, no recompute, micro-batch 2,
+ * sequence 2048, bf16, vision tower loaded when the model has one, generic profile. */
+GPUECON_API void gpuecon_finetune_request_init(gpuecon_finetune_request *r);
+
+typedef struct gpuecon_finetune_result {
+    double trainable_params, frozen_params;
+    /* memory per GPU, GiB */
+    double weights_gib, grads_gib, optimizer_gib, states_gib; /* states = the three above */
+    double activations_gib, logits_gib, buffers_gib, memory_gib_per_gpu, hbm_gib;
+    bool fits;
+    double shortfall_gb;
+    /* speed */
+    double model_flops_per_token;    /* without recompute: ≈ 4·P (LoRA) or 6·P (full) + attention */
+    double flops_per_token;          /* executed, recompute included */
+    double tokens_per_step;          /* all GPUs, one micro-batch each */
+    double compute_s, comm_s, step_s;
+    double tokens_per_s, tokens_per_s_per_gpu, mfu;
+    double usd_per_gpu_hour, usd_per_mtok, joules_per_token;
+} gpuecon_finetune_result;
+
+/* Memory per GPU and speed of LoRA or full fine-tuning (docs/model.md §6.9). Errors:
+ * GPUECON_E_INPUT for bad values; GPUECON_E_INFEASIBLE when it does not fit (the result is
+ * still filled, fits = false, shortfall_gb > 0). */
+GPUECON_API int gpuecon_finetune(const gpuecon_finetune_request *req, gpuecon_finetune_result *out,
+                                 gpuecon_error *err);
+
 /* ==== compare, break-even, sensitivity (issue 7) ===================================== */
+
+typedef enum gpuecon_workload_kind {
+    GPUECON_WORKLOAD_TRAIN,
+    GPUECON_WORKLOAD_SERVE
+} gpuecon_workload_kind;
+
+/* What has to be done: train a model on a token budget, or serve it at a load. */
+typedef struct gpuecon_workload {
+    gpuecon_workload_kind kind;
+    const char *model;
+    gpuecon_precision precision;  /* training GEMMs; serving weights */
+    /* training */
+    double tokens;                /* token budget at the reference batch */
+    int seq;
+    int gbs;                      /* global batch in sequences (the reference batch) */
+    double batch_tokens;          /* alternative to gbs: tokens per global batch */
+    double critical_batch_tokens; /* McCandlish B_crit in tokens; 0: no batch penalty */
+    double target_days;           /* 0: platforms give their GPU count */
+    /* serving */
+    int prompt_len, output_len;
+    int concurrency;              /* sequences in flight per deployment; 0: best under the target */
+    double tpot_ms_target;        /* latency target per output token; 0: none */
+    gpuecon_precision kv;         /* KV-cache precision */
+    double serve_tokens;          /* output tokens to serve, for totals; 0: none */
+    const gpuecon_source *src;
+} gpuecon_workload;
+
+/* One platform to compare: a system, its size, its economics and reliability, and optionally
+ * a measured throughput that replaces the prediction. Zero/NULL fields take defaults. */
+typedef struct gpuecon_platform {
+    const char *name;             /* label; default: the system name */
+    const char *system;
+    int gpus;                     /* active GPUs (training) or GPUs deployed (serving) */
+    const char *profile;          /* TCO profile; default hyperscaler */
+    const char *tier;             /* operator tier best|typical|poor; default typical */
+    double pue;                   /* facility PUE override */
+    double electricity_usd_per_kwh; /* price override */
+    double tco_usd_per_gpu_hour;  /* TCO override */
+    double measured_tokens_per_s; /* per GPU; replaces the prediction (see src[]) */
+    double mtbi_gpu_days;         /* reliability override */
+    int spares_per_domain;        /* -1: system default */
+    int spare_domains;            /* spare nodes/racks in the pool */
+    bool spares_do_other_work;    /* spare GPUs earn elsewhere (not charged to the job) */
+    int tp, pp, cp, ep;           /* parallel sizes; 0: searched (training) / chosen (serving) */
+    gpuecon_precision precision;  /* override of the workload's precision (e.g. bf16 on A100) */
+    gpuecon_precision kv;         /* serving: KV precision override */
+    double published_tokens_per_s;/* per GPU, shown beside the prediction, not used */
+    const gpuecon_source *src;
+} gpuecon_platform;
+
+typedef struct gpuecon_comparison {
+    const char *name, *title;
+    gpuecon_workload workload;
+    const gpuecon_platform *platforms;
+    size_t n_platforms;
+} gpuecon_comparison;
+
+typedef struct gpuecon_scenario gpuecon_scenario;
+
+/* Loads a scenario file (docs/scenarios.md). path NULL: the built-in default scenario.
+ * Names are checked against the catalog; errors name path:line:col. */
+GPUECON_API int gpuecon_scenario_load(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const char *path,
+                                      gpuecon_scenario **out, gpuecon_error *err);
+GPUECON_API int gpuecon_scenario_load_buffer(gpuecon_ctx *ctx, const gpuecon_catalog *cat,
+                                             const char *name, const char *buf, size_t len,
+                                             gpuecon_scenario **out, gpuecon_error *err);
+GPUECON_API void gpuecon_scenario_free(gpuecon_scenario *sc);
+GPUECON_API const char *gpuecon_scenario_name(const gpuecon_scenario *sc);
+GPUECON_API const char *gpuecon_scenario_title(const gpuecon_scenario *sc);
+GPUECON_API size_t gpuecon_scenario_count(const gpuecon_scenario *sc);
+GPUECON_API const gpuecon_comparison *gpuecon_scenario_at(const gpuecon_scenario *sc, size_t i);
+/* Same quality, not just same tokens (McCandlish et al. 2018, "An Empirical Model of
+ * Large-Batch Training", eq. 2.11): training at batch B (tokens) needs E = E_min·(1 + B/B_crit)
+ * tokens and S = S_min·(1 + B_crit/B) steps. These return the factors (1 + B/B_crit) and
+ * (1 + B_crit/B); both are 1 when critical_batch_tokens <= 0 (no penalty). */
+GPUECON_API double gpuecon_batch_token_factor(double batch_tokens, double critical_batch_tokens);
+GPUECON_API double gpuecon_batch_step_factor(double batch_tokens, double critical_batch_tokens);
+
+/* Provenance of a workload or platform field ("measured_tokens_per_s", ...). */
+GPUECON_API int gpuecon_scenario_field(const gpuecon_scenario *sc, size_t comparison, int platform,
+                                       const char *field, gpuecon_field *out);
 
 #ifdef __cplusplus
 }

@@ -133,7 +133,7 @@ int cmd_cost(cli *c, int argc, char **argv)
         tbl_str(tb, "tokens");
         tbl_num(tb, tokens, 0);
         tbl_str(tb, "");
-        tbl_str(tb, fmt_si(b, sizeof b, tokens, "tokens"));
+        tbl_fmt(tb, "%s tokens", fmt_si(b, sizeof b, tokens, ""));
         tbl_row(tb);
         tbl_str(tb, "GPU-hours");
         tbl_num(tb, k.gpu_hours, 0);
@@ -143,7 +143,7 @@ int cmd_cost(cli *c, int argc, char **argv)
         tbl_str(tb, "total cost");
         tbl_num(tb, k.total_usd, 0);
         tbl_str(tb, "$");
-        tbl_str(tb, fmt_si(b, sizeof b, k.total_usd, "$"));
+        tbl_fmt(tb, "$%s", fmt_si(b, sizeof b, k.total_usd, ""));
         tbl_row(tb);
         tbl_str(tb, "energy");
         tbl_num(tb, k.energy_mwh, 1);

@@ -1,13 +1,538 @@
 /*
- * cmd_infer.c — `gpuecon infer` (not implemented yet; see the open issues).
+ * cmd_infer.c — `gpuecon infer`: serving capacity, throughput, latency and cost per token of
+ * one deployment (docs/model.md §6), at one concurrency or over a sweep.
+ *
+ * The library does the model (gpuecon_infer, gpuecon_infer_sweep); this file maps options to
+ * a request, prints memory / KV / performance / cost as a table or one JSON object, and with
+ * --sweep a throughput and TPOT curve against concurrency (--plot FILE.svg through gnuplot).
+ * An infeasible request exits 3 with the shortfall in GB (and, with --json, the memory figures).
  */
-#include "cli.h"
+#include "cmd_infer.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const prec_names[] = {"bf16", "fp8", "fp4", NULL};
+static const char *const kv_names[] = {"bf16", "fp8", NULL};
+static const char *const engine_names[] = {"legacy", "v0.21", NULL};
+static const char *const roofline_names[] = {"split", "fused", NULL};
+static const char *const onoff_names[] = {"on", "off", NULL};
+
+int cmd_infer_lora_modules(const char *option, const char *s, unsigned *out)
+{
+    static const char *const names[] = {"q", "k", "v", "o", "gate", "up", "down"};
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", s);
+    unsigned bits = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        bool found = false;
+        if (!strcmp(tok, "all"))
+            bits |= GPUECON_LORA_ALL, found = true;
+        else if (!strcmp(tok, "attn"))
+            bits |= GPUECON_LORA_Q | GPUECON_LORA_K | GPUECON_LORA_V | GPUECON_LORA_O, found = true;
+        else if (!strcmp(tok, "mlp"))
+            bits |= GPUECON_LORA_GATE | GPUECON_LORA_UP | GPUECON_LORA_DOWN, found = true;
+        for (unsigned i = 0; i < 7 && !found; i++)
+            if (!strcmp(tok, names[i]))
+                bits |= 1u << i, found = true;
+        if (!found)
+            return cli_usage_error(option, "'%s' is not a projection (allowed: q, k, v, o, gate, up, "
+                                           "down, or all, attn, mlp; comma-separated)", tok);
+    }
+    if (!bits)
+        return cli_usage_error(option, "needs at least one projection (e.g. q,k,v,o or all)");
+    *out = bits;
+    return 0;
+}
+
+int cmd_infer_serving_profile(const char *option, const char *name, gpuecon_serving_profile *out)
+{
+    const gpuecon_serving_profile *p = gpuecon_serving_profile_find(name);
+    if (p) {
+        *out = *p;
+        return 0;
+    }
+    const char *names[16];
+    size_t n = 0;
+    char list[256] = "";
+    for (; n < gpuecon_serving_profile_count() && n < 16; n++) {
+        names[n] = gpuecon_serving_profile_at(n)->name;
+        strncat(list, n ? ", " : "", sizeof list - strlen(list) - 1);
+        strncat(list, names[n], sizeof list - strlen(list) - 1);
+    }
+    const char *near = gpuecon_suggest(name, names, n);
+    if (near)
+        return cli_usage_error(option, "'%s' is not a profile; did you mean '%s'? (allowed: %s)", name,
+                               near, list);
+    return cli_usage_error(option, "'%s' is not a profile (allowed: %s)", name, list);
+}
+
+void cmd_infer_row(tbl *tb, const char *quantity, double v, int decimals, const char *unit, const char *note)
+{
+    tbl_row(tb);
+    tbl_str(tb, quantity);
+    tbl_num(tb, v, decimals);
+    tbl_str(tb, unit);
+    tbl_str(tb, note ? note : "");
+}
+
+/* ---- options -> request ---------------------------------------------------------------- */
+
+typedef struct infer_args {
+    const char *model, *system, *profile, *serving, *lora_mods, *plot;
+    int gpus, tp, weights, kv, draft, lora_rank, max_loras, engine, roofline, ep;
+    int max_num_seqs, max_num_batched_tokens, max_model_len, block_size;
+    double prompt_len, output_len, output_cv, prefix_hit, concurrency, accept, accept_rate, draft_gb;
+    double gpu_mem_util, activation_gib, cuda_graph_gib, pue;
+    bool sweep;
+    int_list grid;
+} infer_args;
+
+static int check_args(const opt *o, size_t n, const infer_args *a)
+{
+    if (!opt_seen(o, n, "--system"))
+        return cli_usage_error("--system", "is required (gpuecon catalog systems lists them)");
+    if (opt_seen(o, n, "--concurrency") && !(a->concurrency > 0))
+        return cli_usage_error("--concurrency", "%g must be above 0 (requests in the system, all "
+                                                "replicas together)", a->concurrency);
+    if (opt_seen(o, n, "--concurrency") && (a->sweep || opt_seen(o, n, "--grid")))
+        return cli_usage_error("--concurrency", "give either --concurrency or --sweep/--grid");
+    if (opt_seen(o, n, "--accept") && opt_seen(o, n, "--accept-rate"))
+        return cli_usage_error("--accept-rate", "give either --accept (per-position α) or --accept-rate");
+    bool acc = opt_seen(o, n, "--accept") || opt_seen(o, n, "--accept-rate");
+    if (a->draft > 0 && !acc)
+        return cli_usage_error("--draft", "needs --accept A (per-position acceptance α) or "
+                                          "--accept-rate A (vLLM's draft acceptance rate)");
+    if (acc && a->draft == 0)
+        return cli_usage_error(opt_seen(o, n, "--accept") ? "--accept" : "--accept-rate",
+                               "needs --draft K (the draft length)");
+    if (opt_seen(o, n, "--plot") && !a->sweep && !opt_seen(o, n, "--grid"))
+        return cli_usage_error("--plot", "needs --sweep (or --grid LIST)");
+    return 0;
+}
+
+static int build_request(cli *c, const opt *o, size_t n, const infer_args *a, gpuecon_infer_request *r)
+{
+    int rc;
+    gpuecon_infer_request_init(r);
+    if ((rc = cli_model(c, "--model", a->model, &r->model)) ||
+        (rc = cli_system(c, "--system", a->system, &r->system)) ||
+        (rc = cli_profile(c, "--profile", a->profile, &r->tco)) ||
+        (rc = cmd_infer_serving_profile("--serving-profile", a->serving, &r->profile)))
+        return rc;
+    if (a->lora_mods && (rc = cmd_infer_lora_modules("--lora-modules", a->lora_mods, &r->lora_modules)))
+        return rc;
+    r->gpus = opt_seen(o, n, "--gpus") ? a->gpus : r->system->gpus_per_node;
+    r->tp = opt_seen(o, n, "--tp") ? a->tp : 0;
+    r->expert_parallel = a->ep == 0;
+    r->weights = (gpuecon_precision)a->weights;
+    r->kv = (gpuecon_precision)a->kv;
+    r->prompt_len = a->prompt_len;
+    r->output_len = a->output_len;
+    r->output_cv = a->output_cv;
+    r->prefix_hit = a->prefix_hit;
+    r->concurrency = opt_seen(o, n, "--concurrency") ? a->concurrency : 0;
+    r->draft_k = a->draft;
+    r->acceptance_is_rate = opt_seen(o, n, "--accept-rate");
+    r->acceptance = r->acceptance_is_rate ? a->accept_rate : a->accept;
+    r->draft_gb = opt_seen(o, n, "--draft-gb") ? a->draft_gb : -1;
+    r->lora_rank = a->lora_rank;
+    r->max_loras = a->max_loras;
+    r->engine = (gpuecon_engine_mode)a->engine;
+    r->roofline = (gpuecon_roofline)a->roofline;
+    r->gpu_mem_util = a->gpu_mem_util;
+    r->max_num_seqs = a->max_num_seqs;
+    r->max_num_batched_tokens = a->max_num_batched_tokens;
+    r->max_model_len = a->max_model_len;
+    r->block_size = a->block_size;
+    r->activation_gib = opt_seen(o, n, "--activation-gib") ? a->activation_gib : -1;
+    r->cuda_graph_gib = opt_seen(o, n, "--cuda-graph-gib") ? a->cuda_graph_gib : -1;
+    r->pue = a->pue;
+    return 0;
+}
+
+/* ---- JSON --------------------------------------------------------------------------- */
+
+static json_t *step_json(const gpuecon_infer_step *s)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "decode_tokens", cli_real(s->decode_tokens));
+    json_object_set_new(j, "prefill_tokens", cli_real(s->prefill_tokens));
+    json_object_set_new(j, "weights_ms", cli_real(s->weights_s * 1e3));
+    json_object_set_new(j, "gemm_ms", cli_real(s->gemm_s * 1e3));
+    json_object_set_new(j, "kv_ms", cli_real(s->kv_s * 1e3));
+    json_object_set_new(j, "attention_ms", cli_real(s->attn_s * 1e3));
+    json_object_set_new(j, "model_ms", cli_real(s->model_s * 1e3));
+    json_object_set_new(j, "overhead_ms", cli_real(s->overhead_s * 1e3));
+    json_object_set_new(j, "lora_ms", cli_real(s->lora_s * 1e3));
+    json_object_set_new(j, "comm_ms", cli_real(s->comm_s * 1e3));
+    json_object_set_new(j, "draft_ms", cli_real(s->draft_s * 1e3));
+    json_object_set_new(j, "step_ms", cli_real(s->step_s * 1e3));
+    return j;
+}
+
+static json_t *point_json(const gpuecon_infer_point *p)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "concurrency", cli_real(p->concurrency));
+    json_object_set_new(j, "batch_per_replica", cli_real(p->batch));
+    json_object_set_new(j, "binding", json_string(gpuecon_binding_name(p->binding)));
+    json_object_set_new(j, "output_tokens_per_s", cli_real(p->output_tokens_per_s));
+    json_object_set_new(j, "output_tokens_per_s_per_gpu", cli_real(p->output_tokens_per_s_per_gpu));
+    json_object_set_new(j, "total_tokens_per_s", cli_real(p->total_tokens_per_s));
+    json_object_set_new(j, "tpot_ms", cli_real(p->tpot_ms));
+    json_object_set_new(j, "tpot_run_ms", cli_real(p->tpot_run_ms));
+    json_object_set_new(j, "ttft_ms", cli_real(p->ttft_ms));
+    json_object_set_new(j, "usd_per_mtok", cli_real(p->usd_per_mtok));
+    json_object_set_new(j, "joules_per_token", cli_real(p->joules_per_token));
+    json_object_set_new(j, "step", step_json(&p->step));
+    return j;
+}
+
+static json_t *memory_json(const gpuecon_infer_result *o)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "hbm_gib", cli_real(o->hbm_gib));
+    json_object_set_new(j, "gpu_mem_util", cli_real(o->gpu_mem_util));
+    json_object_set_new(j, "requested_gib", cli_real(o->requested_gib));
+    json_object_set_new(j, "weights_gib", cli_real(o->weights_gib));
+    json_object_set_new(j, "vision_gib", cli_real(o->vision_gib));
+    json_object_set_new(j, "lora_gib", cli_real(o->lora_gib));
+    json_object_set_new(j, "draft_gib", cli_real(o->draft_gib));
+    json_object_set_new(j, "activation_gib", cli_real(o->activation_gib));
+    json_object_set_new(j, "cuda_graph_gib", cli_real(o->cuda_graph_gib));
+    json_object_set_new(j, "kv_avail_gib", cli_real(o->kv_avail_gib));
+    return j;
+}
+
+static json_t *result_json(const gpuecon_infer_request *r, const gpuecon_infer_result *o)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "model", json_string(r->model->name));
+    json_object_set_new(j, "system", json_string(r->system->name));
+    json_object_set_new(j, "gpus", json_integer(o->gpus));
+    json_object_set_new(j, "tp", json_integer(o->tp));
+    json_object_set_new(j, "replicas", json_integer(o->replicas));
+    json_object_set_new(j, "expert_parallel", json_boolean(o->expert_parallel));
+    json_object_set_new(j, "weights", json_string(gpuecon_precision_name(r->weights)));
+    json_object_set_new(j, "kv", json_string(gpuecon_precision_name(r->kv)));
+    json_object_set_new(j, "serving_profile", json_pack("{s:s, s:b, s:s}", "name", r->profile.name,
+                                                        "fitted_to_blog", r->profile.fitted_to_blog,
+                                                        "note", r->profile.note ? r->profile.note : ""));
+    json_object_set_new(j, "tco_profile", r->tco ? json_string(r->tco->name) : json_null());
+    json_object_set_new(j, "fits", json_boolean(o->fits));
+    json_object_set_new(j, "shortfall_gb", cli_real(o->shortfall_gb));
+    json_object_set_new(j, "memory", memory_json(o));
+    json_object_set_new(j, "kv_bytes_per_token", cli_real(o->kv_bytes_per_token));
+    json_object_set_new(j, "kv_bytes_per_token_long", cli_real(o->kv_bytes_per_token_long));
+    if (!o->fits) { /* every contract key is present; null where there is no value */
+        const char *keys[] = {"kv_capacity_tokens", "max_concurrency", "output_tokens_per_s",
+                              "tpot_ms", "ttft_ms", "usd_per_mtok"};
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+            json_object_set_new(j, keys[i], json_null());
+        return j;
+    }
+    json_object_set_new(j, "kv_capacity_tokens", cli_real(o->kv_capacity_tokens));
+    json_object_set_new(j, "kv_blocks", cli_real(o->kv_blocks));
+    json_object_set_new(j, "max_concurrency", cli_real(o->max_concurrency));
+    json_object_set_new(j, "seqs_per_replica", json_pack("{s:o, s:o, s:o}", "at_mean_context",
+                                                         cli_real(o->seqs_at_mean), "at_prompt_plus_output",
+                                                         cli_real(o->seqs_at_full), "at_max_model_len",
+                                                         cli_real(o->seqs_at_max_model_len)));
+    json_object_set_new(j, "engine", json_pack("{s:i, s:i, s:i, s:b, s:b, s:o, s:i}", "max_num_batched_tokens",
+                                               o->max_num_batched_tokens, "max_num_seqs", o->max_num_seqs,
+                                               "max_model_len", o->max_model_len, "max_model_len_lowered",
+                                               o->max_model_len_lowered, "startup_ok_at_model_context",
+                                               o->startup_ok, "startup_need_gib", cli_real(o->startup_need_gib),
+                                               "max_model_len_fit", o->max_model_len_fit));
+    json_object_set_new(j, "expected_tokens_per_step", cli_real(o->expected_tokens));
+    json_object_set_new(j, "acceptance_alpha", cli_real(o->alpha));
+    json_object_set_new(j, "output_tokens_per_s", cli_real(o->output_tokens_per_s));
+    json_object_set_new(j, "tpot_ms", cli_real(o->tpot_ms));
+    json_object_set_new(j, "ttft_ms", cli_real(o->ttft_ms));
+    json_object_set_new(j, "usd_per_mtok", r->tco ? cli_real(o->usd_per_mtok) : json_null());
+    json_object_set_new(j, "joules_per_token", cli_real(o->joules_per_token));
+    json_object_set_new(j, "usd_per_gpu_hour", r->tco ? cli_real(o->usd_per_gpu_hour) : json_null());
+    json_object_set_new(j, "at", point_json(&o->at));
+    json_object_set_new(j, "saturation", json_pack("{s:o, s:o, s:o, s:o}", "max_concurrency",
+                                                   cli_real(o->max_concurrency), "c_knee", cli_real(o->c_knee),
+                                                   "output_tokens_per_s", cli_real(o->saturated_tokens_per_s),
+                                                   "ttft0_ms", cli_real(o->ttft0_ms)));
+    return j;
+}
+
+/* ---- tables ------------------------------------------------------------------------ */
+
+static void header(FILE *f, const gpuecon_infer_request *r, const gpuecon_infer_result *o)
+{
+    fprintf(f, "%s on %s: %d GPU%s = %d replica%s x TP %d%s, weights %s, KV %s", r->model->name,
+            r->system->name, o->gpus, o->gpus > 1 ? "s" : "", o->replicas, o->replicas > 1 ? "s" : "",
+            o->tp, o->expert_parallel ? " (experts EP)" : "", gpuecon_precision_name(r->weights),
+            gpuecon_precision_name(r->kv));
+    if (r->lora_rank > 0)
+        fprintf(f, ", LoRA r%d", r->lora_rank);
+    if (r->draft_k > 0)
+        fprintf(f, ", draft %d (E %.3f tokens/step)", r->draft_k, o->expected_tokens);
+    fprintf(f, "\nprompt %g / output %g tokens; serving profile %s%s\n", r->prompt_len, r->output_len,
+            r->profile.name,
+            r->profile.fitted_to_blog ? " (constants fitted to the VESSL blog: agreement with its "
+                                        "figures is partly circular)" : "");
+    if (o->fits && o->max_model_len_lowered)
+        fprintf(f, "note: vLLM would refuse %s's full context (%.2f GiB of KV needed, %.2f free); "
+                   "modelled with --max-model-len %d\n",
+                r->model->name, o->startup_need_gib, o->kv_avail_gib, o->max_model_len);
+    fputc('\n', f);
+}
+
+static void memory_rows(tbl *tb, const gpuecon_infer_result *o)
+{
+    char b[160];
+    snprintf(b, sizeof b, "%.2f x %.2f GiB", o->gpu_mem_util, o->hbm_gib);
+    cmd_infer_row(tb, "usable memory per GPU", o->requested_gib, 2, "GiB", b);
+    snprintf(b, sizeof b, "vision %.2f, LoRA %.2f, drafter %.2f GiB incl.", o->vision_gib, o->lora_gib,
+             o->draft_gib);
+    cmd_infer_row(tb, "  weights", o->weights_gib, 2, "GiB", b);
+    cmd_infer_row(tb, "  activations (profile run)", o->activation_gib, 2, "GiB", "");
+    cmd_infer_row(tb, "  CUDA graphs", o->cuda_graph_gib, 2, "GiB", "");
+    cmd_infer_row(tb, "  KV cache", o->kv_avail_gib, 2, "GiB", "");
+    if (!o->fits)
+        return;
+    if (o->kv_bytes_per_token_long < o->kv_bytes_per_token)
+        snprintf(b, sizeof b, "per GPU; %.0f B past the sliding windows", o->kv_bytes_per_token_long);
+    else
+        snprintf(b, sizeof b, "per GPU; every layer attends globally");
+    cmd_infer_row(tb, "KV bytes per token", o->kv_bytes_per_token, 0, "B", b);
+    cmd_infer_row(tb, "KV capacity", o->kv_capacity_tokens, 0, "tokens", "per replica");
+    snprintf(b, sizeof b, "per replica at the mean context %.1f tokens", o->mean_context);
+    cmd_infer_row(tb, "sequences that fit", o->seqs_at_mean, 1, "seqs", b);
+    snprintf(b, sizeof b, "per replica at max_model_len %d", o->max_model_len);
+    cmd_infer_row(tb, "  at full context", o->seqs_at_max_model_len, 2, "seqs", b);
+    cmd_infer_row(tb, "max concurrency", o->max_concurrency, 0, "seqs", "all replicas (C_sat)");
+}
+
+static void perf_rows(tbl *tb, const gpuecon_infer_request *r, const gpuecon_infer_result *o)
+{
+    const gpuecon_infer_point *p = &o->at;
+    char b[200];
+    snprintf(b, sizeof b, "%.1f running per replica, bound by %s", p->batch, gpuecon_binding_name(p->binding));
+    cmd_infer_row(tb, "concurrency", p->concurrency, 0, "requests", b);
+    snprintf(b, sizeof b, "%.1f per GPU", p->output_tokens_per_s_per_gpu);
+    cmd_infer_row(tb, "output throughput", p->output_tokens_per_s, 0, "tok/s", b);
+    snprintf(b, sizeof b, "running %.1f ms", p->tpot_run_ms);
+    cmd_infer_row(tb, "TPOT", p->tpot_ms, 1, "ms", b);
+    cmd_infer_row(tb, "TTFT", p->ttft_ms, 1, "ms", "");
+    const gpuecon_infer_step *s = &p->step;
+    snprintf(b, sizeof b, "weights %.2f | GEMM %.2f | KV %.2f | attn %.2f | ovh %.2f | LoRA %.2f | "
+                          "comm %.2f | draft %.2f", s->weights_s * 1e3, s->gemm_s * 1e3, s->kv_s * 1e3,
+             s->attn_s * 1e3, s->overhead_s * 1e3, s->lora_s * 1e3, s->comm_s * 1e3, s->draft_s * 1e3);
+    cmd_infer_row(tb, "step time", s->step_s * 1e3, 2, "ms", b);
+    cmd_infer_row(tb, "saturated throughput", o->saturated_tokens_per_s, 0, "tok/s", "at max concurrency");
+    cmd_infer_row(tb, "knee concurrency", o->c_knee, 0, "requests", "90% of saturated throughput");
+    cmd_infer_row(tb, "TTFT of a lone prompt", o->ttft0_ms, 1, "ms", "empty server");
+    if (r->tco) {
+        snprintf(b, sizeof b, "%s TCO %.3f $/GPU-h", r->tco->name, o->usd_per_gpu_hour);
+        cmd_infer_row(tb, "$ per 1M output tokens", o->usd_per_mtok, 4, "$/Mtok", b);
+    }
+    cmd_infer_row(tb, "energy per output token", o->joules_per_token, 3, "J", "utility side");
+}
+
+static int print_result(cli *c, const gpuecon_infer_request *r, const gpuecon_infer_result *o)
+{
+    tbl *tb = tbl_new();
+    tbl_col(tb, "quantity", 'l');
+    tbl_col(tb, "value", 'r');
+    tbl_col(tb, "unit", 'l');
+    tbl_col(tb, "note", 'l');
+    memory_rows(tb, o);
+    if (o->fits)
+        perf_rows(tb, r, o);
+    FILE *f = cli_out(c);
+    if (!f) {
+        tbl_free(tb);
+        return EXIT_USAGE;
+    }
+    if (c->format == FMT_CSV) {
+        tbl_csv(tb, f);
+    } else {
+        header(f, r, o);
+        tbl_print(tb, f);
+    }
+    tbl_free(tb);
+    cli_close_out(c, f);
+    return EXIT_OK;
+}
+
+/* ---- sweep ----------------------------------------------------------------------- */
+
+static int plot_sweep(const char *path, const gpuecon_infer_request *r, const double *x,
+                      const gpuecon_infer_point *p, size_t n)
+{
+    double y1[64], y2[64];
+    for (size_t i = 0; i < n; i++) {
+        y1[i] = p[i].output_tokens_per_s;
+        y2[i] = p[i].tpot_ms;
+    }
+    char title[256], err[256];
+    snprintf(title, sizeof title, "%s on %s (%s weights, %s KV)", r->model->name, r->system->name,
+             gpuecon_precision_name(r->weights), gpuecon_precision_name(r->kv));
+    plot_series s[2] = {{"output tokens/s", x, y1, n, false}, {"TPOT (ms)", x, y2, n, true}};
+    plot_spec spec = {title, "concurrent requests", "output tokens/s", "TPOT (ms)", true, false, 0, 0};
+    if (plot_svg(path, &spec, s, 2, err, sizeof err))
+        return cli_usage_error("--plot", "%s", err);
+    return 0;
+}
+
+static int print_sweep(cli *c, const gpuecon_infer_request *r, gpuecon_infer_result *o, const double *x,
+                       const gpuecon_infer_point *p, size_t n)
+{
+    if (c->format == FMT_JSON) {
+        json_t *j = result_json(r, o), *arr = json_array();
+        for (size_t i = 0; i < n; i++)
+            json_array_append_new(arr, point_json(&p[i]));
+        json_object_set_new(j, "points", arr);
+        return cli_emit_json(c, j);
+    }
+    tbl *tb = tbl_new();
+    const char *cols[] = {"concurrency", "per replica", "bound by", "step ms", "output tok/s",
+                          "tok/s/GPU", "TPOT ms", "TTFT ms", "$/Mtok"};
+    for (size_t i = 0; i < 9; i++)
+        tbl_col(tb, cols[i], i == 2 ? 'l' : 'r');
+    for (size_t i = 0; i < n; i++) {
+        tbl_row(tb);
+        tbl_num(tb, x[i], 0);
+        tbl_num(tb, p[i].batch, 1);
+        tbl_str(tb, gpuecon_binding_name(p[i].binding));
+        tbl_num(tb, p[i].step.step_s * 1e3, 2);
+        tbl_num(tb, p[i].output_tokens_per_s, 0);
+        tbl_num(tb, p[i].output_tokens_per_s_per_gpu, 1);
+        tbl_num(tb, p[i].tpot_ms, 1);
+        tbl_num(tb, p[i].ttft_ms, 1);
+        tbl_num(tb, p[i].usd_per_mtok, 4);
+    }
+    FILE *f = cli_out(c);
+    if (!f) {
+        tbl_free(tb);
+        return EXIT_USAGE;
+    }
+    if (c->format == FMT_CSV) {
+        tbl_csv(tb, f);
+    } else {
+        header(f, r, o);
+        tbl_print(tb, f);
+        fprintf(f, "\nKV capacity %.0f tokens per replica; saturation at %.0f requests (%.0f tok/s), "
+                   "knee at %.0f\n",
+                o->kv_capacity_tokens, o->max_concurrency, o->saturated_tokens_per_s, o->c_knee);
+    }
+    tbl_free(tb);
+    cli_close_out(c, f);
+    return EXIT_OK;
+}
+
+static int run_sweep(cli *c, const infer_args *a, const gpuecon_infer_request *r, gpuecon_infer_result *o)
+{
+    double x[64];
+    size_t n = 0;
+    if (a->grid.n > 0)
+        for (int i = 0; i < a->grid.n; i++)
+            x[n++] = a->grid.v[i];
+    else
+        n = gpuecon_infer_grid(o, x, 64);
+    gpuecon_infer_point p[64];
+    gpuecon_error err;
+    gpuecon_error_clear(&err);
+    if (gpuecon_infer_sweep(r, x, n, p, &err))
+        return cli_fail(&err);
+    int rc = a->plot ? plot_sweep(a->plot, r, x, p, n) : 0;
+    return rc ? rc : print_sweep(c, r, o, x, p, n);
+}
+
+static int execute(cli *c, const opt *opts, size_t nopts, const infer_args *a)
+{
+    if (c->format == FMT_HTML)
+        return cli_usage_error("--format", "html is only for compare");
+    gpuecon_infer_request r;
+    int rc = build_request(c, opts, nopts, a, &r);
+    if (rc)
+        return rc;
+    gpuecon_infer_result o;
+    gpuecon_error err;
+    gpuecon_error_clear(&err);
+    rc = gpuecon_infer(&r, &o, &err);
+    if (rc == GPUECON_E_INFEASIBLE && o.hbm_gib > 0) {
+        if (c->format == FMT_JSON) { /* the JSON still says why (DESIGN.md) */
+            json_t *j = result_json(&r, &o);
+            json_object_set_new(j, "reason", json_string(err.message));
+            cli_emit_json(c, j);
+        }
+        return cli_fail(&err);
+    }
+    if (rc)
+        return cli_fail(&err);
+    if (a->sweep || a->grid.n > 0)
+        return run_sweep(c, a, &r, &o);
+    if (c->format == FMT_JSON)
+        return cli_emit_json(c, result_json(&r, &o));
+    return print_result(c, &r, &o);
+}
 
 int cmd_infer(cli *c, int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    (void)c;
-    fputs("gpuecon: infer: not implemented yet\n", stderr);
-    return EXIT_INTERNAL;
+    infer_args a = {0};
+    a.profile = "hyperscaler";
+    a.serving = "generic";
+    a.prompt_len = 230;
+    a.output_len = 203;
+    a.max_loras = 1;
+    a.block_size = 16;
+    opt opts[] = {
+        {"--model", O_STR, &a.model, 0, 0, NULL, "M", "model (gpuecon catalog models)", false},
+        {"--system", O_STR, &a.system, 0, 0, NULL, "S", "system (gpuecon catalog systems)", false},
+        {"--gpus", O_INT, &a.gpus, 1, 1e6, NULL, "N", "GPUs in all (default: one server)", false},
+        {"--tp", O_INT, &a.tp, 1, 1024, NULL, "T", "tensor-parallel GPUs per replica (default: smallest that fits)", false},
+        {"--weights", O_CHOICE, &a.weights, 0, 0, prec_names, "P", "weight precision of the body linears", false},
+        {"--kv", O_CHOICE, &a.kv, 0, 0, kv_names, "P", "KV-cache precision", false},
+        {"--prompt-len", O_DOUBLE, &a.prompt_len, 1, 1e8, NULL, "P", "mean prompt tokens (ShareGPT 230)", false},
+        {"--output-len", O_DOUBLE, &a.output_len, 1, 1e8, NULL, "O", "mean output tokens (ShareGPT 203)", false},
+        {"--output-cv", O_DOUBLE, &a.output_cv, 0, 10, NULL, "F", "coefficient of variation of the output length", false},
+        {"--prefix-hit", O_DOUBLE, &a.prefix_hit, 0, 0.99, NULL, "F", "prefix-cache hit rate on prompt tokens", false},
+        {"--concurrency", O_DOUBLE, &a.concurrency, -1e12, 1e9, NULL, "C", "requests in the system, all replicas (default: saturation)", false},
+        {"--sweep", O_FLAG, &a.sweep, 0, 0, NULL, NULL, "throughput and TPOT against concurrency", false},
+        {"--grid", O_LIST, &a.grid, 1, 1e9, NULL, "LIST", "concurrencies for the sweep (1,2,4,...,1024)", false},
+        {"--plot", O_STR, &a.plot, 0, 0, NULL, "FILE.svg", "with --sweep: SVG chart through gnuplot", false},
+        {"--draft", O_INT, &a.draft, 0, 16, NULL, "K", "speculative / MTP draft length", false},
+        {"--accept", O_DOUBLE, &a.accept, -1e12, 1e12, NULL, "A", "per-position acceptance α, [0, 1)", false},
+        {"--accept-rate", O_DOUBLE, &a.accept_rate, -1e12, 1e12, NULL, "A", "vLLM's draft acceptance rate, [0, 1)", false},
+        {"--draft-gb", O_DOUBLE, &a.draft_gb, 0, 1e4, NULL, "G", "drafter weights, GB (default: MTP modules or 0.9)", false},
+        {"--lora-rank", O_INT, &a.lora_rank, 0, 4096, NULL, "R", "LoRA adapter rank (0: none)", false},
+        {"--lora-modules", O_STR, &a.lora_mods, 0, 0, NULL, "LIST", "adapted projections (default all: q,k,v,o,gate,up,down)", false},
+        {"--max-loras", O_INT, &a.max_loras, 1, 1024, NULL, "N", "preallocated adapter slots", false},
+        {"--serving-profile", O_STR, &a.serving, 0, 0, NULL, "NAME", "efficiency constants: generic | vessl-gemma4", false},
+        {"--engine", O_CHOICE, &a.engine, 0, 0, engine_names, "E", "vLLM memory accounting", false},
+        {"--roofline", O_CHOICE, &a.roofline, 0, 0, roofline_names, "R", "how roofline terms combine", false},
+        {"--ep", O_CHOICE, &a.ep, 0, 0, onoff_names, "on|off", "MoE expert parallelism inside a replica (default on)", false},
+        {"--gpu-mem-util", O_DOUBLE, &a.gpu_mem_util, 0.05, 1, NULL, "F", "vLLM gpu_memory_utilization", false},
+        {"--max-num-seqs", O_INT, &a.max_num_seqs, 1, 65536, NULL, "N", "vLLM max_num_seqs", false},
+        {"--max-num-batched-tokens", O_INT, &a.max_num_batched_tokens, 16, 1e7, NULL, "N", "vLLM max_num_batched_tokens", false},
+        {"--max-model-len", O_INT, &a.max_model_len, 1, 1e9, NULL, "N", "vLLM max_model_len (default: the model's, lowered to fit)", false},
+        {"--block-size", O_INT, &a.block_size, 1, 1024, NULL, "N", "KV block size, tokens", false},
+        {"--activation-gib", O_DOUBLE, &a.activation_gib, 0, 1e4, NULL, "G", "peak activation memory from the vLLM log", false},
+        {"--cuda-graph-gib", O_DOUBLE, &a.cuda_graph_gib, 0, 1e4, NULL, "G", "CUDA-graph memory from the vLLM log", false},
+        {"--profile", O_STR, &a.profile, 0, 0, NULL, "P", "TCO profile for $/Mtok (default hyperscaler)", false},
+        {"--pue", O_DOUBLE, &a.pue, 1, 3, NULL, "F", "facility PUE (default: the system's)", false},
+    };
+    static const cmd_usage usage = {
+        "infer --model M --system S [--gpus N] [--tp T] [--weights bf16|fp8|fp4] [--kv bf16|fp8]\n"
+        "       [--prompt-len P --output-len O] [--concurrency C | --sweep [--plot FILE.svg]]\n"
+        "       [--draft K --accept A] [--lora-rank R] [--serving-profile NAME] [--profile P]",
+        "Serving capacity, throughput, latency and cost per output token of a vLLM-like engine:\n"
+        "memory per GPU (weights, activations, CUDA graphs, KV cache), KV capacity and the\n"
+        "sequences that fit, throughput/TPOT/TTFT at a concurrency (all replicas = gpus/tp),\n"
+        "the saturation point and what binds, $/Mtok and J/token (docs/model.md §6).",
+        "gpuecon infer --model gemma4-31b --system hgx-b200 --gpus 8 --tp 1 --weights fp8 --kv fp8 --sweep"};
+    const size_t nopts = sizeof opts / sizeof opts[0];
+    int rc = opts_parse(c, argc, argv, opts, nopts, &usage, NULL, 0, NULL);
+    if (rc || (rc = check_args(opts, nopts, &a)) || (rc = cli_load_catalog(c)))
+        return rc;
+    return execute(c, opts, nopts, &a);
 }

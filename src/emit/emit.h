@@ -60,4 +60,40 @@ bool plot_available(void);
 int plot_svg(const char *path, const plot_spec *spec, const plot_series *series, size_t n,
              char *errbuf, size_t errcap);
 
+/* ---- svg.c: a growable string, and charts drawn as inline SVG ---- */
+typedef struct strbuf {
+    char *s;
+    size_t len, cap;
+} strbuf;
+
+void sb_init(strbuf *b);
+void sb_free(strbuf *b);
+void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends s with <, >, &, " and ' escaped for HTML/XML. */
+void sb_escape(strbuf *b, const char *s);
+
+#define SVG_MAX_PARTS 8
+typedef struct svg_bar {
+    const char *label;
+    double value;
+    const char *note; /* may be NULL */
+} svg_bar;
+typedef struct svg_stack {
+    const char *label;
+    double parts[SVG_MAX_PARTS];
+} svg_stack;
+typedef struct svg_tornado_row {
+    const char *label;
+    double low, high; /* the output when the input moves down / up (NAN: not shown) */
+} svg_tornado_row;
+
+void svg_bars(strbuf *b, const char *title, const char *unit, const svg_bar *bars, size_t n);
+void svg_stacked(strbuf *b, const char *title, const char *unit, const char *const *parts, size_t nparts,
+                 const svg_stack *rows, size_t n);
+void svg_tornado(strbuf *b, const char *title, double base, const svg_tornado_row *rows, size_t n,
+                 const char *unit);
+
+/* A table as an HTML <table> (escaped). */
+void tbl_html(const tbl *t, strbuf *b);
+
 #endif

@@ -214,3 +214,28 @@ void tbl_csv(const tbl *t, FILE *f)
         fputc('\n', f);
     }
 }
+
+void tbl_html(const tbl *t, strbuf *b)
+{
+    sb_printf(b, "<table>\n<thead><tr>");
+    for (int c = 0; c < t->ncol; c++) {
+        sb_printf(b, "<th%s>", t->align[c] == 'r' ? " class=\"num\"" : "");
+        sb_escape(b, t->names[c]);
+        sb_printf(b, "</th>");
+    }
+    sb_printf(b, "</tr></thead>\n<tbody>\n");
+    for (size_t r = 0; r < t->nrow; r++) {
+        const trow *row = &t->rows[r];
+        if (row->sep)
+            continue;
+        sb_printf(b, "<tr>");
+        for (int c = 0; c < t->ncol; c++) {
+            sb_printf(b, "<td%s>", t->align[c] == 'r' ? " class=\"num\"" : "");
+            if (c < row->n)
+                sb_escape(b, row->cells[c].text);
+            sb_printf(b, "</td>");
+        }
+        sb_printf(b, "</tr>\n");
+    }
+    sb_printf(b, "</tbody></table>\n");
+}

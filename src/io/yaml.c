@@ -68,6 +68,45 @@ static int find_alias(ynode *n, ynode **where)
     return 0;
 }
 
+/* Offset of the first byte that is not well-formed UTF-8 (RFC 3629: no overlong forms, no
+ * surrogates, nothing above U+10FFFF), or len. YAML text must be Unicode; checking here keeps
+ * malformed bytes away from libfyaml, which can loop forever on some of them (found by
+ * fuzzing: a '%' directive line holding bytes 0x9a 0x8c). */
+static size_t utf8_invalid_at(const unsigned char *s, size_t len)
+{
+    size_t i = 0;
+    while (i < len) {
+        unsigned c = s[i];
+        size_t n;
+        unsigned min;
+        if (c < 0x80) {
+            i++;
+            continue;
+        } else if (c >= 0xC2 && c <= 0xDF) {
+            n = 1;
+            min = 0x80;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            n = 2;
+            min = 0x800;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            n = 3;
+            min = 0x10000;
+        } else {
+            return i;
+        }
+        unsigned cp = c & (0x3F >> n);
+        for (size_t k = 1; k <= n; k++) {
+            if (i + k >= len || (s[i + k] & 0xC0) != 0x80)
+                return i;
+            cp = (cp << 6) | (s[i + k] & 0x3F);
+        }
+        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            return i;
+        i += n + 1;
+    }
+    return len;
+}
+
 int yaml_parse(gpuecon_ctx *ctx, const char *name, const char *buf, size_t len, yaml_doc **out,
                gpuecon_error *err)
 {
@@ -91,6 +130,22 @@ int yaml_parse(gpuecon_ctx *ctx, const char *name, const char *buf, size_t len, 
         return err_set(err, GPUECON_E_PARSE, name, 1, 1,
                        len ? "the file contains a NUL byte; expected YAML text"
                            : "the file is empty; expected a YAML mapping");
+    }
+    size_t badpos = utf8_invalid_at((const unsigned char *)buf, len);
+    if (badpos < len) {
+        int line = 1, col = 1;
+        for (size_t i = 0; i < badpos; i++) {
+            if (buf[i] == '\n') {
+                line++;
+                col = 1;
+            } else if (((unsigned char)buf[i] & 0xC0) != 0x80) {
+                col++;
+            }
+        }
+        fy_diag_destroy(diag);
+        return err_set(err, GPUECON_E_PARSE, name, line, col,
+                       "byte 0x%02x is not valid UTF-8; YAML files must be UTF-8 text",
+                       (unsigned char)buf[badpos]);
     }
     struct fy_document *fyd = fy_document_build_from_string(&pc, buf, len);
     if (!fyd) {
@@ -242,6 +297,19 @@ ynode *yaml_map_value(ynode *n, size_t i)
 {
     struct fy_node_pair *p = fy_node_mapping_get_by_index(n, (int)i);
     return p ? fy_node_pair_value(p) : NULL;
+}
+
+ynode *yaml_map_key_node(ynode *n, const char *key)
+{
+    size_t m = yaml_map_len(n);
+    for (size_t i = 0; i < m; i++) {
+        size_t len;
+        ynode *k = yaml_map_key(n, i);
+        const char *s = yaml_scalar(k, &len);
+        if (s && len == strlen(key) && memcmp(s, key, len) == 0)
+            return k;
+    }
+    return NULL;
 }
 
 ynode *yaml_map_get(ynode *n, const char *key)

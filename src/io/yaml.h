@@ -38,6 +38,8 @@ ynode *yaml_seq_at(ynode *n, size_t i);
 size_t yaml_map_len(ynode *n);
 ynode *yaml_map_key(ynode *n, size_t i);
 ynode *yaml_map_value(ynode *n, size_t i);
+/* The key node `key` of mapping n (for locating an empty value), or NULL. */
+ynode *yaml_map_key_node(ynode *n, const char *key);
 /* Value of the key `key` in mapping n, or NULL. */
 ynode *yaml_map_get(ynode *n, const char *key);
 /* 1-based location of a node (first scalar inside a collection); 0,0 when unknown. */

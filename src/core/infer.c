@@ -1,0 +1,537 @@
+/*
+ * infer.c — serving capacity, throughput, latency and cost of one deployment: a vLLM-like
+ * engine (paged KV cache, continuous batching, chunked prefill) on N GPUs split into replicas
+ * of TP GPUs (reference/inference-model.md; docs/model.md §6).
+ *
+ * Memory follows vLLM's own accounting (weights + profiled activations + CUDA graphs inside
+ * gpu_memory_utilization, the rest is KV cache). Throughput is a steady-state mean field:
+ * B = min(C/replicas, KV capacity, max_num_seqs) sequences per replica, each step timed by
+ * infer_step.c. Key choice: everything a concurrency point needs is computed once in
+ * prepare(), so a sweep is a loop of cheap pure calls with no allocation.
+ */
+#include "infer.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define SHAREGPT_IN 230.0  /* vLLM PR #18566: 229,711 input tokens / 1,000 prompts */
+#define SHAREGPT_OUT 203.0 /* ... 203,068 output tokens */
+#define DRAFTER_BYTES 0.9e9 /* Gemma-4-31B MTP assistant (< 1 GB, NVIDIA forum), the default */
+
+void gpuecon_infer_request_init(gpuecon_infer_request *r)
+{
+    memset(r, 0, sizeof *r);
+    r->tp = 1;
+    r->expert_parallel = true;
+    r->weights = GPUECON_BF16;
+    r->kv = GPUECON_BF16;
+    r->prompt_len = SHAREGPT_IN;
+    r->output_len = SHAREGPT_OUT;
+    r->draft_gb = -1;
+    r->lora_modules = GPUECON_LORA_ALL;
+    r->max_loras = 1;
+    r->profile = *gpuecon_serving_profile_at(0);
+    r->engine = GPUECON_ENGINE_LEGACY;
+    r->roofline = GPUECON_ROOFLINE_SPLIT;
+    r->block_size = 16;
+    r->activation_gib = -1;
+    r->cuda_graph_gib = -1;
+}
+
+const char *gpuecon_binding_name(gpuecon_binding b)
+{
+    switch (b) {
+    case GPUECON_BIND_OFFERED_LOAD: return "offered_load";
+    case GPUECON_BIND_KV_CAPACITY: return "kv_capacity";
+    case GPUECON_BIND_MAX_NUM_SEQS: return "max_num_seqs";
+    }
+    return "unknown";
+}
+
+/* ---- input checks ---------------------------------------------------------------------- */
+
+static int check_profile(const gpuecon_serving_profile *p, gpuecon_error *err)
+{
+    int rc;
+    if ((rc = err_check_range(err, "profile eta_bw", p->eta_bw, 1e-3, 1)) ||
+        (rc = err_check_range(err, "profile eta_kv", p->eta_kv, 1e-3, 1)) ||
+        (rc = err_check_range(err, "profile eta_c", p->eta_c, 1e-3, 1)) ||
+        (rc = err_check_range(err, "profile eta_link_small", p->eta_link_small, 1e-3, 1)) ||
+        (rc = err_check_range(err, "profile eta_link_large", p->eta_link_large, 1e-3, 1)) ||
+        (rc = err_check_range(err, "profile step overhead", p->step_overhead_s, 0, 1)) ||
+        (rc = err_check_range(err, "profile sequence overhead", p->seq_overhead_s, 0, 1)) ||
+        (rc = err_check_range(err, "profile LoRA module time", p->lora_module_s, 0, 1)) ||
+        (rc = err_check_range(err, "profile draft step time", p->draft_step_s, 0, 1)) ||
+        (rc = err_check_range(err, "profile all-reduce latency", p->allreduce_latency_s, 0, 1)) ||
+        (rc = err_check_range(err, "profile all-reduce latency", p->allreduce_latency_ampere_s, 0, 1)) ||
+        (rc = err_check_range(err, "profile CUDA-graph memory", p->cuda_graph_gib, 0, 1024)))
+        return rc;
+    return GPUECON_OK;
+}
+
+static int check_lengths(const gpuecon_infer_request *r, gpuecon_error *err)
+{
+    const gpuecon_model *m = r->model;
+    int rc;
+    if ((rc = err_check_range(err, "--prompt-len", r->prompt_len, 1, 1e8)) ||
+        (rc = err_check_range(err, "--output-len", r->output_len, 1, 1e8)))
+        return rc;
+    if (m->max_seq > 0 && r->prompt_len > m->max_seq)
+        return err_set(err, GPUECON_E_INPUT, "--prompt-len", 0, 0,
+                       "%g tokens is longer than %s's context of %d tokens", r->prompt_len,
+                       m->name, m->max_seq);
+    if (m->max_seq > 0 && r->prompt_len + r->output_len > m->max_seq)
+        return err_set(err, GPUECON_E_INPUT, "--output-len", 0, 0,
+                       "prompt %g + output %g tokens exceed %s's context of %d tokens",
+                       r->prompt_len, r->output_len, m->name, m->max_seq);
+    if (r->max_model_len > 0 && m->max_seq > 0 && r->max_model_len > m->max_seq)
+        return err_set(err, GPUECON_E_INPUT, "--max-model-len", 0, 0,
+                       "%d is longer than %s's context of %d tokens", r->max_model_len, m->name,
+                       m->max_seq);
+    if (r->max_model_len > 0 && r->max_model_len < r->prompt_len + r->output_len)
+        return err_set(err, GPUECON_E_INPUT, "--max-model-len", 0, 0,
+                       "%d is shorter than prompt + output (%g tokens)", r->max_model_len,
+                       r->prompt_len + r->output_len);
+    return GPUECON_OK;
+}
+
+static int check_request(const gpuecon_infer_request *r, gpuecon_error *err)
+{
+    if (!r || !r->model || !r->system || !r->system->gpu)
+        return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a model and a system are required");
+    int rc;
+    if ((rc = err_check_range(err, "--gpus", r->gpus, 1, 1e6)) ||
+        (rc = err_check_range(err, "--tp", r->tp, 0, 1e6)) ||
+        (rc = err_check_range(err, "--output-cv", r->output_cv, 0, 10)) ||
+        (rc = err_check_range(err, "--prefix-hit", r->prefix_hit, 0, 0.99)) ||
+        (rc = err_check_range(err, "--concurrency", r->concurrency, 0, 1e9)) ||
+        (rc = err_check_range(err, "--draft", r->draft_k, 0, 16)) ||
+        (rc = err_check_range(err, "--lora-rank", r->lora_rank, 0, 4096)) ||
+        (rc = err_check_range(err, "--max-loras", r->max_loras, 1, 1024)) ||
+        (rc = err_check_range(err, "--gpu-mem-util", r->gpu_mem_util, 0, 1)) ||
+        (rc = err_check_range(err, "--max-num-batched-tokens", r->max_num_batched_tokens, 0, 1e7)) ||
+        (rc = err_check_range(err, "--max-num-seqs", r->max_num_seqs, 0, 65536)) ||
+        (rc = err_check_range(err, "--max-model-len", r->max_model_len, 0, 1e9)) ||
+        (rc = err_check_range(err, "--block-size", r->block_size, 1, 1024)) ||
+        (rc = err_check_range(err, "--pue", r->pue, 0, 3)))
+        return rc;
+    if (r->pue != 0 && r->pue < 1)
+        return err_check_range(err, "--pue", r->pue, 1, 3);
+    if (!(r->acceptance >= 0 && r->acceptance < 1))
+        return err_set(err, GPUECON_E_INPUT, r->acceptance_is_rate ? "--accept-rate" : "--accept", 0, 0,
+                       "%g is outside [0, 1): an acceptance is a probability below 1", r->acceptance);
+    if (r->draft_gb >= 0 && (rc = err_check_range(err, "--draft-gb", r->draft_gb, 0, 1e4)))
+        return rc;
+    if (r->weights != GPUECON_BF16 && r->weights != GPUECON_FP8 && r->weights != GPUECON_FP4)
+        return err_set(err, GPUECON_E_INPUT, "--weights", 0, 0, "allowed: bf16, fp8, fp4");
+    if (r->kv != GPUECON_BF16 && r->kv != GPUECON_FP8)
+        return err_set(err, GPUECON_E_INPUT, "--kv", 0, 0, "%s KV cache is not modelled; allowed: bf16, fp8",
+                       gpuecon_precision_name(r->kv));
+    if (r->lora_rank > 0 && (r->lora_modules & GPUECON_LORA_ALL) == 0)
+        return err_set(err, GPUECON_E_INPUT, "--lora-modules", 0, 0,
+                       "a LoRA adapter needs at least one of q, k, v, o, gate, up, down");
+    if (r->activation_gib >= 0 && (rc = err_check_range(err, "--activation-gib", r->activation_gib, 0, 1e4)))
+        return rc;
+    if (r->cuda_graph_gib >= 0 && (rc = err_check_range(err, "--cuda-graph-gib", r->cuda_graph_gib, 0, 1e4)))
+        return rc;
+    if ((rc = check_profile(&r->profile, err)) || (rc = check_lengths(r, err)))
+        return rc;
+    if (r->tp > 0) {
+        if (r->gpus % r->tp)
+            return err_set(err, GPUECON_E_INPUT, "--tp", 0, 0, "%d does not divide --gpus %d", r->tp, r->gpus);
+        if (r->tp > r->system->scaleup_gpus)
+            return err_set(err, GPUECON_E_INPUT, "--tp", 0, 0,
+                           "%d exceeds %s's NVLink domain of %d GPUs (TP across the network is not modelled)",
+                           r->tp, r->system->name, r->system->scaleup_gpus);
+        return infer_check_tp(r->model, r->tp, err);
+    }
+    return GPUECON_OK;
+}
+
+/* ---- memory and capacity (W1, A1, G1, K1, K5–K7, startup check) ------------------------ */
+
+static double peak_flops(const gpuecon_gpu *g, gpuecon_precision w)
+{
+    double f16 = gpuecon_gpu_peak_flops(g, GPUECON_BF16);
+    double f8 = gpuecon_gpu_peak_flops(g, GPUECON_FP8);
+    double f4 = gpuecon_gpu_peak_flops(g, GPUECON_FP4);
+    if (w == GPUECON_FP4 && f4 > 0)
+        return f4;
+    if (w != GPUECON_BF16 && f8 > 0)
+        return f8; /* FP8 W8A8; FP4 weight-only falls back to FP8 math */
+    return f16;    /* e.g. A100: FP8 weights run weight-only (Marlin) with BF16 math */
+}
+
+/* Drafter bytes: given, the model's own MTP modules, or the Gemma-4 assistant's 0.9 GB. */
+static double drafter_bytes(const gpuecon_infer_request *r, const infer_arch *a, double b_w)
+{
+    if (r->draft_k <= 0)
+        return 0;
+    if (r->draft_gb >= 0)
+        return r->draft_gb * 1e9;
+    return a->mtp > 0 ? a->mtp * b_w : DRAFTER_BYTES;
+}
+
+static void engine_defaults(const gpuecon_infer_request *r, gpuecon_infer_result *o)
+{
+    const gpuecon_gpu *g = r->system->gpu;
+    bool big = g->hbm_gib >= 70 && strcmp(g->arch, "ampere") != 0; /* vLLM get_batch_defaults */
+    o->max_num_batched_tokens = r->max_num_batched_tokens > 0 ? r->max_num_batched_tokens : big ? 8192 : 2048;
+    o->max_num_seqs = r->max_num_seqs > 0 ? r->max_num_seqs : big ? 1024 : 256;
+    o->gpu_mem_util = r->gpu_mem_util > 0 ? r->gpu_mem_util : r->engine == GPUECON_ENGINE_V021 ? 0.92 : 0.90;
+    o->block_size = r->block_size;
+}
+
+static void memory(const gpuecon_infer_request *r, const infer_arch *a, gpuecon_infer_result *o)
+{
+    const gpuecon_model *m = r->model;
+    double tp = o->tp, b_w = gpuecon_precision_bytes(r->weights);
+    o->body_params = a->body;
+    o->dup_v_params = a->dupv;
+    o->embedding_params = a->emb_mem;
+    o->lora_params = a->lora;
+    o->hbm_gib = r->system->gpu->hbm_gib;
+    o->requested_gib = o->gpu_mem_util * o->hbm_gib;
+    double draft = drafter_bytes(r, a, b_w);
+    o->draft_bytes = draft;
+    bool own_mtp = r->draft_gb < 0 && a->mtp > 0;
+    o->draft_gib = (own_mtp ? draft / tp : draft) / INFER_GIB;
+    o->lora_gib = r->lora_rank > 0 ? r->max_loras * a->lora * 2 / tp / INFER_GIB : 0;
+    o->vision_gib = a->vision * 2 / INFER_GIB; /* replicated on every TP rank */
+    o->weights_gib = ((a->body + a->dupv) * b_w / tp + a->emb_mem * 2 / tp) / INFER_GIB +
+                     o->vision_gib + o->lora_gib + o->draft_gib;
+    if (r->activation_gib >= 0) {
+        o->activation_gib = r->activation_gib;
+    } else { /* A1 */
+        double nbt = o->max_num_batched_tokens, smax = o->max_num_seqs;
+        double act = nbt * (2 * a->ffn_inner / tp + 4.0 * m->hidden) * 2 + smax * (m->vocab / tp) * 4 * 2;
+        o->activation_gib = act / INFER_GIB + 0.5 + (a->vision > 0 ? 1.0 : 0);
+    }
+    if (r->cuda_graph_gib >= 0)
+        o->cuda_graph_gib = r->cuda_graph_gib;
+    else
+        o->cuda_graph_gib = r->engine == GPUECON_ENGINE_V021 ? r->profile.cuda_graph_gib : 0;
+    o->kv_avail_gib = o->requested_gib - o->weights_gib - o->activation_gib - o->cuda_graph_gib;
+}
+
+static int describe_shortfall(const gpuecon_infer_request *r, const gpuecon_infer_result *o, double need_b,
+                              gpuecon_error *err)
+{
+    int limit = r->gpus < r->system->scaleup_gpus ? r->gpus : r->system->scaleup_gpus;
+    bool more_tp = false;
+    for (int tp = o->tp + 1; tp <= limit && !more_tp; tp++)
+        more_tp = r->gpus % tp == 0 && infer_check_tp(r->model, tp, NULL) == GPUECON_OK;
+    bool more_gpus = !more_tp && r->gpus < r->system->scaleup_gpus;
+    bool fp4 = gpuecon_gpu_peak_flops(r->system->gpu, GPUECON_FP4) > 0;
+    char hint[160];
+    snprintf(hint, sizeof hint, "; try %s%s%s",
+             more_tp ? "a larger --tp" : more_gpus ? "more GPUs per replica (--gpus N --tp N)"
+                                                   : "a system with more memory per replica",
+             r->weights == GPUECON_BF16 ? " or --weights fp8" : "",
+             r->weights == GPUECON_FP8 && fp4 ? " or --weights fp4" : "");
+    return err_set(err, GPUECON_E_INFEASIBLE, "", 0, 0,
+                   "%s does not fit on %s at TP %d: %.2f GB per GPU short (%.2f x %.2f GiB usable; "
+                   "weights %.2f GiB, activations %.2f GiB, CUDA graphs %.2f GiB, one %g-token "
+                   "request's KV %.3f GiB)%s",
+                   r->model->name, r->system->name, o->tp, o->shortfall_gb, o->gpu_mem_util,
+                   o->hbm_gib, o->weights_gib, o->activation_gib, o->cuda_graph_gib,
+                   r->prompt_len + r->output_len, need_b / INFER_GIB, hint);
+}
+
+/* vLLM's startup check at the model's context; lowers max_model_len when it is the default. */
+static int context_check(const gpuecon_infer_request *r, const infer_arch *a, gpuecon_infer_result *o,
+                         gpuecon_error *err)
+{
+    double kv = o->kv_avail_gib * INFER_GIB, bs = o->block_size, nbt = o->max_num_batched_tokens;
+    double ctx = r->model->max_seq > 0 ? r->model->max_seq : ceil(r->prompt_len + r->output_len);
+    o->startup_need_gib = infer_startup_bytes(a, ctx, bs, nbt) / INFER_GIB;
+    o->startup_ok = o->startup_need_gib <= o->kv_avail_gib;
+    /* the largest max_model_len that passes: the need rises with it, so bisect */
+    double lo = 0, hi = ctx;
+    if (infer_startup_bytes(a, hi, bs, nbt) <= kv)
+        lo = hi;
+    while (hi - lo > 1) {
+        double mid = floor((lo + hi) / 2);
+        if (infer_startup_bytes(a, mid, bs, nbt) <= kv)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    o->max_model_len_fit = (int)lo;
+    if (r->max_model_len > 0) {
+        double need = infer_startup_bytes(a, r->max_model_len, bs, nbt);
+        if (need > kv) {
+            o->fits = false;
+            o->shortfall_gb = (need - kv) / 1e9;
+            return err_set(err, GPUECON_E_INFEASIBLE, "--max-model-len", 0, 0,
+                           "%d needs %.2f GiB of KV cache per GPU and %.2f GiB are free, so vLLM "
+                           "would refuse to start; the largest that fits is %d",
+                           r->max_model_len, need / INFER_GIB, o->kv_avail_gib, o->max_model_len_fit);
+        }
+        o->max_model_len = r->max_model_len;
+    } else if (o->startup_ok) {
+        o->max_model_len = (int)ctx;
+    } else {
+        o->max_model_len = (int)(floor(o->max_model_len_fit / bs) * bs);
+        o->max_model_len_lowered = true;
+        double len = ceil(r->prompt_len + r->output_len);
+        if (o->max_model_len < len) { /* the sliding layers' reserve alone does not fit */
+            double need = infer_startup_bytes(a, len, bs, nbt);
+            o->fits = false;
+            o->shortfall_gb = (need - kv) / 1e9;
+            return err_set(err, GPUECON_E_INFEASIBLE, "", 0, 0,
+                           "%s on %s at TP %d: vLLM would refuse to start even with max_model_len "
+                           "%g: it needs %.2f GiB of KV cache per GPU, %.2f GiB are free (%.2f GB short)",
+                           r->model->name, r->system->name, o->tp, len, need / INFER_GIB,
+                           o->kv_avail_gib, o->shortfall_gb);
+        }
+    }
+    return GPUECON_OK;
+}
+
+static void workload(const gpuecon_infer_request *r, gpuecon_infer_result *o)
+{
+    o->prompt_len = r->prompt_len;
+    o->output_len = r->output_len;
+    o->mean_context = r->prompt_len + r->output_len * (1 + r->output_cv * r->output_cv) / 2;
+    if (r->draft_k <= 0) {
+        o->expected_tokens = 1;
+        o->alpha = 0;
+    } else if (r->acceptance_is_rate) { /* SD2 */
+        o->expected_tokens = 1 + r->draft_k * r->acceptance;
+        o->alpha = gpuecon_spec_alpha_from_rate(r->acceptance, r->draft_k);
+    } else { /* SD1 */
+        o->alpha = r->acceptance;
+        o->expected_tokens = gpuecon_spec_expected_tokens(r->acceptance, r->draft_k);
+    }
+}
+
+static void build_env(const gpuecon_infer_request *r, const infer_arch *a, const gpuecon_infer_result *o,
+                      infer_env *e)
+{
+    const gpuecon_gpu *g = r->system->gpu;
+    memset(e, 0, sizeof *e);
+    e->a = a;
+    e->prof = r->profile;
+    e->roofline = r->roofline;
+    e->bw = g->hbm_tbps * 1e12;
+    e->f_prec = peak_flops(g, r->weights);
+    e->f16 = gpuecon_gpu_peak_flops(g, GPUECON_BF16);
+    e->link_bps = r->system->scaleup_gbps * 1e9;
+    e->ar_latency_s = strcmp(g->arch, "ampere") == 0 ? r->profile.allreduce_latency_ampere_s
+                                                     : r->profile.allreduce_latency_s;
+    e->b_w = gpuecon_precision_bytes(r->weights);
+    e->tp = o->tp;
+    e->ep = o->expert_parallel ? o->tp : 1;
+    e->k = r->draft_k;
+    e->E = o->expected_tokens;
+    e->rho = r->prompt_len / r->output_len;
+    e->hit = r->prefix_hit;
+    e->l_in = r->prompt_len;
+    e->nbar = o->mean_context;
+    e->draft_read_bytes = r->draft_k > 0 ? o->draft_bytes + a->head * 2 : 0;
+}
+
+/* Everything but the concurrency point, at one TP degree. */
+static int prepare(const gpuecon_infer_request *r, int tp, infer_arch *a, infer_env *e,
+                   gpuecon_infer_result *o, gpuecon_error *err)
+{
+    memset(o, 0, sizeof *o);
+    int rc = infer_check_tp(r->model, tp, err);
+    if (rc)
+        return rc;
+    o->gpus = r->gpus;
+    o->tp = tp;
+    o->replicas = r->gpus / tp;
+    o->expert_parallel = r->expert_parallel && r->model->experts > 0 && tp > 1;
+    engine_defaults(r, o);
+    workload(r, o);
+    infer_arch_build(r->model, tp, gpuecon_precision_bytes(r->kv), r->lora_rank, r->lora_modules, a);
+    memory(r, a, o);
+    double bs = o->block_size, kv = o->kv_avail_gib * INFER_GIB;
+    o->kv_bytes_per_token = a->kv_short;
+    o->kv_bytes_per_token_long = a->kv_long;
+    double need = infer_seq_bytes(a, r->prompt_len + r->output_len, bs);
+    if (kv < need) {
+        o->shortfall_gb = (need - kv) / 1e9;
+        return describe_shortfall(r, o, need, err);
+    }
+    o->fits = true;
+    if ((rc = context_check(r, a, o, err)))
+        return rc;
+    o->kv_capacity_tokens = kv / a->kv_short;
+    o->kv_blocks = floor(kv / (bs * a->kv_short));
+    o->seq_bytes = infer_seq_bytes(a, o->mean_context, bs);
+    o->seqs_at_mean = kv / o->seq_bytes;
+    o->seqs_at_full = kv / need;
+    o->seqs_at_max_model_len = kv / infer_seq_bytes(a, o->max_model_len, bs);
+    o->max_concurrency = o->replicas * floor(fmin(o->seqs_at_mean, o->max_num_seqs));
+    build_env(r, a, o, e);
+    return GPUECON_OK;
+}
+
+/* ---- one concurrency point (X1–X4, L1–L3) ----------------------------------------------- */
+
+static double replica_rate(const infer_env *e, double B)
+{
+    gpuecon_infer_step s;
+    infer_step(e, B, 0, &s);
+    return B * e->E / s.step_s;
+}
+
+static void economics(const gpuecon_infer_request *r, const gpuecon_infer_result *o, gpuecon_infer_point *pt)
+{
+    if (!r->tco || pt->output_tokens_per_s_per_gpu <= 0)
+        return;
+    gpuecon_tco t;
+    gpuecon_cost c;
+    double pue = r->pue > 0 ? r->pue : r->system->pue;
+    if (gpuecon_tco_compute(r->tco, r->system, r->pue, &t, NULL) == GPUECON_OK &&
+        gpuecon_cost_compute(t.usd_per_gpu_hour, r->system->it_w_per_gpu, pue,
+                             pt->output_tokens_per_s_per_gpu, 0, &c, NULL) == GPUECON_OK) {
+        pt->usd_per_mtok = c.usd_per_mtok;
+        pt->joules_per_token = c.joules_per_token;
+    }
+    (void)o;
+}
+
+static void point(const gpuecon_infer_request *r, const infer_env *e, const gpuecon_infer_result *o,
+                  double C, gpuecon_infer_point *pt)
+{
+    memset(pt, 0, sizeof *pt);
+    double nrep = o->replicas, c_rep = C / nrep, smax = o->max_num_seqs, bkv = o->seqs_at_mean;
+    double B = fmin(c_rep, fmin(bkv, smax));
+    pt->concurrency = C;
+    pt->batch = B;
+    if (bkv <= fmin(c_rep, smax))
+        pt->binding = GPUECON_BIND_KV_CAPACITY;
+    else if (smax < c_rep && smax < bkv)
+        pt->binding = GPUECON_BIND_MAX_NUM_SEQS;
+    else
+        pt->binding = GPUECON_BIND_OFFERED_LOAD;
+    infer_step(e, B, 0, &pt->step);
+    double x_rep = B * e->E / pt->step.step_s;
+    pt->output_tokens_per_s = nrep * x_rep;
+    pt->output_tokens_per_s_per_gpu = pt->output_tokens_per_s / o->gpus;
+    pt->total_tokens_per_s = pt->output_tokens_per_s * (1 + e->rho);
+    pt->tpot_run_ms = pt->step.step_s / e->E * 1e3;
+    pt->tpot_ms = pt->tpot_run_ms;
+    if (pt->binding == GPUECON_BIND_KV_CAPACITY) /* L2: admitted requests share X_rep */
+        pt->tpot_ms = fmax(pt->tpot_run_ms, fmin(c_rep, smax) / x_rep * 1e3);
+    /* L3: the step that carries this prompt's chunks, plus a Little's-law wait for a slot */
+    double fresh = r->prompt_len * (1 - r->prefix_hit);
+    double chunk = fmin(fresh, o->max_num_batched_tokens - B * (e->k + 1));
+    if (chunk < o->block_size)
+        chunk = fmin(fresh, o->block_size);
+    gpuecon_infer_step s2;
+    infer_step(e, B, chunk, &s2);
+    double wait = fmax(0, c_rep - B) * r->output_len / x_rep;
+    pt->ttft_ms = (s2.step_s * ceil(fresh / chunk) + wait) * 1e3;
+    economics(r, o, pt);
+}
+
+/* X6: smallest B whose throughput is 90% of the saturated one. */
+static void saturation(const infer_env *e, gpuecon_infer_result *o)
+{
+    double b_sat = fmin(o->seqs_at_mean, o->max_num_seqs);
+    double x_sat = replica_rate(e, b_sat);
+    o->saturated_tokens_per_s = o->replicas * x_sat;
+    o->c_knee = o->replicas * b_sat;
+    for (int b = 1; b <= (int)ceil(b_sat); b++) {
+        double bb = fmin(b, b_sat);
+        if (replica_rate(e, bb) >= 0.9 * x_sat) {
+            o->c_knee = o->replicas * bb;
+            break;
+        }
+    }
+    o->ttft0_ms = infer_ttft0_s(e) * 1e3;
+}
+
+/* TP given, or the smallest divisor of the GPU count inside the NVLink domain that fits. */
+static int resolve(const gpuecon_infer_request *r, infer_arch *a, infer_env *e, gpuecon_infer_result *o,
+                   gpuecon_error *err)
+{
+    if (r->tp > 0)
+        return prepare(r, r->tp, a, e, o, err);
+    int rc = GPUECON_E_INPUT, limit = r->gpus < r->system->scaleup_gpus ? r->gpus : r->system->scaleup_gpus;
+    bool any = false;
+    for (int tp = 1; tp <= limit; tp++) {
+        if (r->gpus % tp || infer_check_tp(r->model, tp, NULL) != GPUECON_OK)
+            continue;
+        any = true;
+        rc = prepare(r, tp, a, e, o, err);
+        if (rc != GPUECON_E_INFEASIBLE)
+            return rc;
+    }
+    if (!any)
+        return err_set(err, GPUECON_E_INPUT, "--tp", 0, 0,
+                       "no TP degree dividing %d GPUs (within %s's NVLink domain) splits %s's heads",
+                       r->gpus, r->system->name, r->model->name);
+    return rc;
+}
+
+int gpuecon_infer(const gpuecon_infer_request *req, gpuecon_infer_result *out, gpuecon_error *err)
+{
+    if (!out)
+        return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a result record is required");
+    memset(out, 0, sizeof *out);
+    int rc = check_request(req, err);
+    if (rc)
+        return rc;
+    infer_arch a;
+    infer_env e;
+    if ((rc = resolve(req, &a, &e, out, err)))
+        return rc;
+    saturation(&e, out);
+    double C = req->concurrency > 0 ? req->concurrency
+                                    : out->replicas * fmin(out->seqs_at_mean, out->max_num_seqs);
+    point(req, &e, out, C, &out->at);
+    out->output_tokens_per_s = out->at.output_tokens_per_s;
+    out->tpot_ms = out->at.tpot_ms;
+    out->ttft_ms = out->at.ttft_ms;
+    out->usd_per_mtok = out->at.usd_per_mtok;
+    out->joules_per_token = out->at.joules_per_token;
+    if (req->tco) {
+        gpuecon_tco t;
+        if (gpuecon_tco_compute(req->tco, req->system, req->pue, &t, NULL) == GPUECON_OK)
+            out->usd_per_gpu_hour = t.usd_per_gpu_hour;
+    }
+    return GPUECON_OK;
+}
+
+int gpuecon_infer_sweep(const gpuecon_infer_request *req, const double *concurrency, size_t n,
+                        gpuecon_infer_point *points, gpuecon_error *err)
+{
+    int rc = check_request(req, err);
+    if (rc)
+        return rc;
+    if (n > 0 && (!concurrency || !points))
+        return err_set(err, GPUECON_E_INPUT, "", 0, 0, "concurrency and points arrays are required");
+    for (size_t i = 0; i < n; i++)
+        if (!(concurrency[i] > 0) || concurrency[i] > 1e9)
+            return err_set(err, GPUECON_E_INPUT, "--concurrency", 0, 0,
+                           "%g is out of range; allowed above 0 up to 1e9", concurrency[i]);
+    infer_arch a;
+    infer_env e;
+    gpuecon_infer_result o;
+    if ((rc = resolve(req, &a, &e, &o, err)))
+        return rc;
+    for (size_t i = 0; i < n; i++)
+        point(req, &e, &o, concurrency[i], &points[i]);
+    return GPUECON_OK;
+}
+
+size_t gpuecon_infer_grid(const gpuecon_infer_result *r, double *out, size_t cap)
+{
+    size_t n = 0;
+    if (!r || !out || r->replicas <= 0)
+        return 0;
+    double sat = r->replicas * fmin(r->seqs_at_mean, r->max_num_seqs);
+    for (double c = r->replicas; n < cap; c *= 2) {
+        out[n++] = c;
+        if (c >= 2 * sat)
+            break;
+    }
+    return n;
+}

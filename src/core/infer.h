@@ -1,0 +1,87 @@
+/*
+ * infer.h — private declarations shared by the serving model's files (never installed).
+ *
+ * infer_arch.c turns a model into the sums the serving formulas need (parameters by role,
+ * KV bytes and attention FLOPs per token grouped by attention window, at one TP degree);
+ * infer_step.c times one engine step; infer.c does memory, capacity, throughput and latency.
+ * Formula ids (P1, K3, R4, ...) are those of reference/inference-model.md and docs/model.md §6.
+ */
+#ifndef GPUECON_INFER_H
+#define GPUECON_INFER_H
+
+#include "core.h"
+
+#define INFER_MAX_GROUPS 8
+#define INFER_GIB 1073741824.0
+
+/* Layers with the same attention window, summed per GPU at one TP degree. */
+typedef struct infer_group {
+    double window;       /* tokens kept per sequence; INFINITY for global attention */
+    double kv_bytes;     /* Σ b_l: KV bytes per token of these layers (K3) */
+    double attn_decode;  /* Σ attention FLOPs per (query, key) pair, decode form (R4) */
+    double attn_prefill; /* same, prefill form (differs for MLA: absorbed vs expanded) */
+} infer_group;
+
+/* A model's parameters by role and its KV/attention sums at one TP degree and KV precision. */
+typedef struct infer_arch {
+    const gpuecon_model *m;
+    int tp;
+    double attn, dense_ffn, shared, router, routed; /* whole model, as gpuecon_model_params */
+    double body;      /* P_body: every transformer-block linear (P1) */
+    double active;    /* linears touched per token: body with top_k of the routed experts */
+    double dupv;      /* P_dupv: v_proj vLLM builds as a copy of k_proj on K=V layers */
+    double emb_mem;   /* embedding (+ untied LM head) held in 16-bit */
+    double head;      /* LM head read per step: V·H */
+    double vision, mtp;
+    double expert;    /* one routed expert's weights (mats·H·I_e) */
+    int moe_layers, layers;
+    double lora;      /* P_lora of the adapter (LR1), 0 without one */
+    int lora_modules; /* adapted modules per layer (m_lora in O2) */
+    double ffn_inner; /* widest FFN activation per token (A1) */
+    int ngroups;
+    infer_group g[INFER_MAX_GROUPS];
+    double kv_short, kv_long; /* K4 */
+} infer_arch;
+
+/* Validates TP against the heads (vLLM: TP divides the query heads; KV heads divide by TP or,
+ * when fewer, are replicated, which needs TP a multiple of them). */
+int infer_check_tp(const gpuecon_model *m, int tp, gpuecon_error *err);
+void infer_arch_build(const gpuecon_model *m, int tp, double kv_elem_bytes, int lora_rank,
+                      unsigned lora_modules, infer_arch *a);
+/* Σ_l b_l·min(n, W_l): KV bytes one sequence of n tokens keeps (R3 per sequence). */
+double infer_kv_resident(const infer_arch *a, double n);
+/* K6: R_seq(n) = Σ_l b_l·(min(n, W_l) + bs/2). */
+double infer_seq_bytes(const infer_arch *a, double n, double block_size);
+/* vLLM's startup check (check_enough_kv_cache_memory): bytes a request of max_model_len needs. */
+double infer_startup_bytes(const infer_arch *a, double max_model_len, double block_size,
+                           double max_batched_tokens);
+/* Number of set bits among the seven LoRA projections. */
+int infer_popcount7(unsigned bits);
+
+/* What one engine step of a replica depends on, fixed for a request (built by infer.c). */
+typedef struct infer_env {
+    const infer_arch *a;
+    gpuecon_serving_profile prof;
+    gpuecon_roofline roofline;
+    double bw;           /* HBM B/s */
+    double f_prec;       /* FLOP/s of the weight GEMMs at the weight precision (§2.2) */
+    double f16;          /* BF16 FLOP/s (attention math) */
+    double link_bps;     /* NVLink B/s per GPU per direction */
+    double ar_latency_s; /* α_ar */
+    double b_w;          /* bytes per body weight */
+    int tp, ep;          /* ep > 1: experts spread over the replica, all-to-all per MoE layer */
+    double k, E;         /* draft length, expected tokens per verify step */
+    double rho, hit;     /* L_in/L_out, prefix-cache hit rate */
+    double l_in, nbar;   /* prompt length, mean live context */
+    double draft_read_bytes; /* per draft step, whole replica (O3) */
+} infer_env;
+
+/* ---- infer_step.c ---- */
+/* S1 for B running sequences per replica; `chunk` extra prefill tokens ride along (L3). */
+void infer_step(const infer_env *e, double B, double chunk, gpuecon_infer_step *s);
+/* C1: one all-reduce of `bytes` across the TP group (0 when TP = 1). */
+double infer_allreduce_s(const infer_env *e, double bytes);
+/* L4: an isolated prompt on an empty server. */
+double infer_ttft0_s(const infer_env *e);
+
+#endif

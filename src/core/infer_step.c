@@ -1,0 +1,136 @@
+/*
+ * infer_step.c — the time of one engine step of one replica (inference-model.md §4):
+ * a per-operator roofline (weights and KV reads against HBM bandwidth, GEMM and attention
+ * FLOPs against the tensor peak; LLM-Viewer's method), TP all-reduces per layer (Vidur's
+ * two per layer of tokens·H·2 B; NCCL's ring cost), MoE all-to-alls under expert parallelism,
+ * and the fixed per-step, per-sequence, LoRA and draft costs.
+ *
+ * Key choice: the step is a pure function of the batch B and an optional extra prefill chunk,
+ * so throughput curves, TTFT and the knee search are all just calls of infer_step.
+ */
+#include "infer.h"
+
+#include <math.h>
+#include <string.h>
+
+static double link_time(const infer_env *e, double bytes)
+{
+    double eta = bytes <= e->prof.link_small_bytes ? e->prof.eta_link_small : e->prof.eta_link_large;
+    return bytes / (eta * e->link_bps);
+}
+
+/* C1: t_ar(S) = α_ar + S·2(TP−1)/TP / (η_link(S)·B_link). */
+double infer_allreduce_s(const infer_env *e, double bytes)
+{
+    if (e->tp <= 1)
+        return 0;
+    double tp = e->tp;
+    return e->ar_latency_s + link_time(e, bytes) * 2 * (tp - 1) / tp;
+}
+
+/* Dispatch or combine of one MoE layer under expert parallelism: each rank sends its 1/EP
+ * slice of the tokens, top_k copies of H bf16 values each, (EP−1)/EP of them off-GPU. */
+static double alltoall_s(const infer_env *e, double tokens)
+{
+    double ep = e->ep;
+    double bytes = tokens / ep * e->a->m->top_k * e->a->m->hidden * 2 * (ep - 1) / ep;
+    return e->ar_latency_s + link_time(e, bytes);
+}
+
+/* C2 (and its EP variant): communication of one step that processes `tokens` tokens. */
+static double comm_s(const infer_env *e, double tokens)
+{
+    if (e->tp <= 1)
+        return 0;
+    const infer_arch *a = e->a;
+    double ar = infer_allreduce_s(e, tokens * a->m->hidden * 2);
+    if (e->ep > 1 && a->moe_layers > 0) {
+        double dense = a->layers - a->moe_layers;
+        return 2 * dense * ar + a->moe_layers * (ar + 2 * alltoall_s(e, tokens));
+    }
+    return 2 * a->layers * ar;
+}
+
+/* R1 / M2: weight bytes one GPU streams in a step of `tokens` tokens. */
+static double weight_bytes(const infer_env *e, double tokens)
+{
+    const infer_arch *a = e->a;
+    double touched = a->moe_layers > 0
+                         ? a->moe_layers * gpuecon_moe_experts_touched(a->m, tokens) * a->expert
+                         : 0;
+    double held = a->body - a->routed + a->dupv + touched;
+    return (held * e->b_w + a->head * 2 + a->lora * 2) / e->tp;
+}
+
+static double lora_s(const infer_env *e)
+{
+    return e->a->lora > 0 ? e->a->layers * e->a->lora_modules * e->prof.lora_module_s : 0;
+}
+
+static double draft_s(const infer_env *e)
+{
+    if (e->k <= 0)
+        return 0;
+    return e->k * (e->prof.draft_step_s + e->draft_read_bytes / e->tp / (e->bw * e->prof.eta_bw));
+}
+
+void infer_step(const infer_env *e, double B, double chunk, gpuecon_infer_step *s)
+{
+    const infer_arch *a = e->a;
+    const gpuecon_serving_profile *p = &e->prof;
+    memset(s, 0, sizeof *s);
+    /* T1: decode/verify positions and the steady-state prefill that rides along */
+    double dec = B * (e->k + 1);
+    double pre = B * e->E * e->rho * (1 - e->hit) + chunk;
+    double tok = dec + pre;
+    s->decode_tokens = dec;
+    s->prefill_tokens = pre;
+    s->weight_bytes = weight_bytes(e, tok);
+    /* R2: the LM head runs only on the sampled positions */
+    s->gemm_flops = 2 * (a->active + a->dupv + a->lora) / e->tp * tok + 2 * a->head / e->tp * dec;
+    /* R3, R4 */
+    double kv = 0, attn = 0;
+    for (int i = 0; i < a->ngroups; i++) {
+        const infer_group *g = &a->g[i];
+        double ctx = fmin(e->nbar, g->window);
+        kv += g->kv_bytes * ctx;
+        attn += g->attn_decode * ctx * dec + g->attn_prefill * fmin(e->l_in / 2, g->window) * pre;
+    }
+    s->kv_bytes = B * kv;
+    s->attn_flops = attn;
+    /* R5 */
+    s->weights_s = s->weight_bytes / (e->bw * p->eta_bw);
+    s->gemm_s = s->gemm_flops / (e->f_prec * p->eta_c);
+    s->kv_s = s->kv_bytes / (e->bw * p->eta_kv);
+    s->attn_s = s->attn_flops / (e->f16 * p->eta_c);
+    /* R6 split / R7 fused */
+    if (e->roofline == GPUECON_ROOFLINE_FUSED)
+        s->model_s = fmax(s->weights_s + s->kv_s, s->gemm_s + s->attn_s);
+    else
+        s->model_s = fmax(s->weights_s, s->gemm_s) + fmax(s->kv_s, s->attn_s);
+    /* O1–O3, C2, S1 */
+    s->overhead_s = p->step_overhead_s + p->seq_overhead_s * B;
+    s->lora_s = lora_s(e);
+    s->comm_s = comm_s(e, tok);
+    s->draft_s = draft_s(e);
+    s->step_s = s->model_s + s->overhead_s + s->lora_s + s->comm_s + s->draft_s;
+}
+
+/* Causal query-key pairs of a prompt of n tokens in a layer with window w. */
+static double prompt_pairs(double n, double w)
+{
+    if (n <= w)
+        return n * (n + 1) / 2;
+    return w * (w + 1) / 2 + (n - w) * w;
+}
+
+double infer_ttft0_s(const infer_env *e)
+{
+    const infer_arch *a = e->a;
+    double n = e->l_in;
+    double flops = 2 * (a->active + a->dupv + a->lora) / e->tp * n + 2 * a->head / e->tp;
+    for (int i = 0; i < a->ngroups; i++)
+        flops += a->g[i].attn_prefill * prompt_pairs(n, a->g[i].window);
+    double t = fmax(weight_bytes(e, n) / (e->bw * e->prof.eta_bw), flops / (e->f_prec * e->prof.eta_c));
+    return t + e->prof.step_overhead_s + comm_s(e, n) + lora_s(e);
+}

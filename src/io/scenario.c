@@ -1,0 +1,453 @@
+/*
+ * scenario.c — scenario files for `gpuecon compare`: one or more comparisons, each a workload
+ * (train a model on a token budget, or serve it at a load) and the platforms to compare.
+ *
+ * Objects are read through the same schema tables as the catalog (schema_load_object), so
+ * scenario numbers carry source and stage too, unknown fields get the nearest valid name, and
+ * every error names path:line:col. Names are checked against the catalog at load time, and
+ * inputs that contradict each other (a GPU count that the fixed parallel layout cannot use)
+ * are refused here, before any model runs.
+ */
+#include "schema.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *catalog_embedded(const char *path, size_t *len);
+
+typedef struct sobj {
+    gpuecon_source *src;
+    uint64_t present;
+} sobj;
+
+typedef struct scomparison {
+    sobj workload;
+    sobj *platforms;
+} scomparison;
+
+struct gpuecon_scenario {
+    gpuecon_ctx *ctx;
+    arena a;
+    const char *name, *title;
+    gpuecon_comparison *cmp;
+    scomparison *meta;
+    size_t n;
+};
+
+static const char *const kind_names[] = {"train", "serve", NULL};
+static const char *const precision_names[] = {"bf16", "fp8", "fp4", NULL};
+static const char *const tier_names[] = {"best", "typical", "poor", NULL};
+
+#define W(f) offsetof(gpuecon_workload, f)
+static const fdesc workload_fields[] = {
+    {"kind", FT_ENUM, W(kind), 0, 0, 0, 0, NULL, F_REQ, "", "train or serve", kind_names},
+    {"model", FT_TEXT, W(model), 0, 0, 0, 0, NULL, F_REQ | F_NAME, "", "catalog model", NULL},
+    {"precision", FT_ENUM, W(precision), 0, 0, 0, GPUECON_BF16, NULL, 0, "",
+     "training GEMM precision / serving weight precision", precision_names},
+    {"tokens", FT_NUM, W(tokens), 0, 1e6, 1e16, 0, NULL, 0, "tokens",
+     "training token budget at the reference batch", NULL},
+    {"seq", FT_INT, W(seq), 0, 1, 1e7, 0, NULL, 0, "", "training sequence length", NULL},
+    {"gbs", FT_INT, W(gbs), 0, 1, 1e8, 0, NULL, 0, "", "global batch in sequences", NULL},
+    {"batch_tokens", FT_NUM, W(batch_tokens), 0, 1, 1e12, 0, NULL, 0, "tokens",
+     "global batch in tokens (instead of gbs)", NULL},
+    {"critical_batch_tokens", FT_NUM, W(critical_batch_tokens), 0, 1, 1e12, 0, NULL, 0, "tokens",
+     "critical batch size B_crit (McCandlish et al. 2018); absent: no penalty", NULL},
+    {"target_days", FT_NUM, W(target_days), 0, 0.01, 1e4, 0, NULL, 0, "days",
+     "finish within this many days (sizes each platform)", NULL},
+    {"prompt_len", FT_INT, W(prompt_len), 0, 1, 1e7, 230, NULL, 0, "tokens",
+     "mean prompt length (default ShareGPT 230)", NULL},
+    {"output_len", FT_INT, W(output_len), 0, 1, 1e7, 203, NULL, 0, "tokens",
+     "mean output length (default ShareGPT 203)", NULL},
+    {"concurrency", FT_INT, W(concurrency), 0, 1, 1e8, 0, NULL, 0, "",
+     "sequences in flight per deployment (absent: best under the latency target)", NULL},
+    {"tpot_ms_target", FT_NUM, W(tpot_ms_target), 0, 0.1, 1e6, 0, NULL, 0, "ms",
+     "latency target per output token", NULL},
+    {"kv", FT_ENUM, W(kv), 0, 0, 0, GPUECON_BF16, NULL, 0, "", "KV-cache precision", precision_names},
+    {"serve_tokens", FT_NUM, W(serve_tokens), 0, 1, 1e18, 0, NULL, 0, "tokens",
+     "output tokens to serve, for totals", NULL},
+};
+#undef W
+
+#define P(f) offsetof(gpuecon_platform, f)
+static const fdesc platform_fields[] = {
+    {"name", FT_TEXT, P(name), 0, 0, 0, 0, NULL, 0, "", "label (default: the system)", NULL},
+    {"system", FT_TEXT, P(system), 0, 0, 0, 0, NULL, F_REQ | F_NAME, "", "catalog system", NULL},
+    {"gpus", FT_INT, P(gpus), 0, 1, 1e7, 0, NULL, 0, "", "active GPUs (train) / GPUs deployed (serve)", NULL},
+    {"profile", FT_TEXT, P(profile), 0, 0, 0, 0, "hyperscaler", F_NAME, "", "TCO profile", NULL},
+    {"tier", FT_TEXT, P(tier), 0, 0, 0, 0, "typical", 0, "", "operator tier", tier_names},
+    {"pue", FT_NUM, P(pue), 0, 1, 3, 0, NULL, 0, "", "facility PUE", NULL},
+    {"electricity_usd_per_kwh", FT_NUM, P(electricity_usd_per_kwh), 0, 0.001, 10, 0, NULL, 0,
+     "USD/kWh", "electricity price", NULL},
+    {"tco_usd_per_gpu_hour", FT_NUM, P(tco_usd_per_gpu_hour), 0, 0.01, 1000, 0, NULL, 0, "USD/GPU-h",
+     "TCO per GPU-hour (replaces the profile's)", NULL},
+    {"measured_tokens_per_s", FT_NUM, P(measured_tokens_per_s), 0, 1e-3, 1e9, 0, NULL, 0,
+     "tokens/s/GPU", "measured throughput per GPU (replaces the prediction)", NULL},
+    {"mtbi_gpu_days", FT_NUM, P(mtbi_gpu_days), 0, 1, 1e7, 0, NULL, 0, "GPU-days",
+     "mean time between interruptions per GPU (replaces the tier's)", NULL},
+    {"spares_per_domain", FT_INT, P(spares_per_domain), 0, -1, 1000, -1, NULL, 0, "",
+     "hot spares in each scale-up domain (-1: system default)", NULL},
+    {"spare_domains", FT_INT, P(spare_domains), 0, 0, 1e5, 0, NULL, 0, "",
+     "spare nodes or racks in the pool", NULL},
+    {"spares_do_other_work", FT_BOOL, P(spares_do_other_work), 0, 0, 1, 0, NULL, 0, "",
+     "spare GPUs earn elsewhere (their cost is not charged to the job)", NULL},
+    {"tp", FT_INT, P(tp), 0, 0, 4096, 0, NULL, 0, "", "tensor parallel size (0: chosen)", NULL},
+    {"pp", FT_INT, P(pp), 0, 0, 4096, 0, NULL, 0, "", "pipeline parallel size (0: chosen)", NULL},
+    {"cp", FT_INT, P(cp), 0, 0, 4096, 0, NULL, 0, "", "context parallel size (0: chosen)", NULL},
+    {"ep", FT_INT, P(ep), 0, 0, 65536, 0, NULL, 0, "", "expert parallel size (0: chosen)", NULL},
+    {"precision", FT_ENUM, P(precision), 0, 0, 0, GPUECON_BF16, NULL, 0, "",
+     "precision on this platform (default: the workload's)", precision_names},
+    {"kv", FT_ENUM, P(kv), 0, 0, 0, GPUECON_BF16, NULL, 0, "", "serving KV precision (default: workload's)",
+     precision_names},
+    {"published_tokens_per_s", FT_NUM, P(published_tokens_per_s), 0, 1e-3, 1e9, 0, NULL, 0, "tokens/s/GPU",
+     "a published throughput shown beside the prediction (not used)", NULL},
+};
+#undef P
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static int name_error(const gpuecon_catalog *cat, gpuecon_kind kind, const char *name,
+                      const yaml_doc *doc, ynode *node, const char *field, gpuecon_error *err)
+{
+    gpuecon_error tmp;
+    if (gpuecon_catalog_find(cat, kind, name, field, NULL, &tmp) == GPUECON_OK)
+        return GPUECON_OK;
+    return yaml_error(doc, schema_node(node, field), err, GPUECON_E_INPUT, "%s: %s", field, tmp.message);
+}
+
+static bool present(const sobj *o, const fdesc *fields, size_t n, const char *name)
+{
+    int j = schema_field_index(fields, n, name);
+    return j >= 0 && (o->present >> j) & 1u;
+}
+
+static int check_workload(const gpuecon_catalog *cat, gpuecon_workload *w, const sobj *o,
+                          const yaml_doc *doc, ynode *node, gpuecon_error *err)
+{
+    int rc = name_error(cat, GPUECON_KIND_MODEL, w->model, doc, node, "model", err);
+    if (rc)
+        return rc;
+    if (w->kind == GPUECON_WORKLOAD_TRAIN) {
+        if (w->tokens <= 0)
+            return yaml_error(doc, node, err, GPUECON_E_PARSE,
+                              "a training workload needs 'tokens:' (the token budget)");
+        if (w->seq <= 0)
+            return yaml_error(doc, node, err, GPUECON_E_PARSE,
+                              "a training workload needs 'seq:' (the sequence length)");
+        if (w->gbs > 0 && w->batch_tokens > 0)
+            return yaml_error(doc, schema_node(node, "batch_tokens"), err, GPUECON_E_INPUT,
+                              "give gbs (sequences) or batch_tokens, not both");
+        if (w->batch_tokens > 0) {
+            double g = w->batch_tokens / w->seq;
+            if (g < 1 || g != (double)(int)g)
+                return yaml_error(doc, schema_node(node, "batch_tokens"), err, GPUECON_E_INPUT,
+                                  "batch_tokens (%g) must be a whole multiple of seq (%d)",
+                                  w->batch_tokens, w->seq);
+            w->gbs = (int)g;
+        }
+        if (w->gbs <= 0)
+            return yaml_error(doc, node, err, GPUECON_E_PARSE,
+                              "a training workload needs 'gbs:' or 'batch_tokens:'");
+        const gpuecon_model *m = gpuecon_catalog_model(cat, w->model);
+        if (m->max_seq > 0 && w->seq > m->max_seq)
+            return yaml_error(doc, schema_node(node, "seq"), err, GPUECON_E_INPUT,
+                              "seq (%d) exceeds %s's context of %d tokens", w->seq, m->name, m->max_seq);
+    } else {
+        const gpuecon_model *m = gpuecon_catalog_model(cat, w->model);
+        if (m->max_seq > 0 && w->prompt_len + w->output_len > m->max_seq)
+            return yaml_error(doc, schema_node(node, "prompt_len"), err, GPUECON_E_INPUT,
+                              "prompt_len + output_len (%d) exceeds %s's context of %d tokens",
+                              w->prompt_len + w->output_len, m->name, m->max_seq);
+        if (present(o, workload_fields, COUNT(workload_fields), "tokens"))
+            return yaml_error(doc, schema_node(node, "tokens"), err, GPUECON_E_INPUT,
+                              "tokens is for training; a serving workload uses serve_tokens");
+    }
+    return GPUECON_OK;
+}
+
+static int check_platform(const gpuecon_catalog *cat, const gpuecon_workload *w, gpuecon_platform *p,
+                          const sobj *o, const yaml_doc *doc, ynode *node, gpuecon_error *err)
+{
+    int rc;
+    if ((rc = name_error(cat, GPUECON_KIND_SYSTEM, p->system, doc, node, "system", err)) ||
+        (rc = name_error(cat, GPUECON_KIND_PROFILE, p->profile, doc, node, "profile", err)))
+        return rc;
+    if (!p->name)
+        p->name = p->system;
+    if (!p->gpus && !(w->kind == GPUECON_WORKLOAD_TRAIN && w->target_days > 0))
+        return yaml_error(doc, node, err, GPUECON_E_PARSE,
+                          "platform '%s' needs 'gpus:' (or the workload a target_days)", p->name);
+    if (!present(o, platform_fields, COUNT(platform_fields), "kv"))
+        p->kv = w->kv;
+    if (!present(o, platform_fields, COUNT(platform_fields), "precision"))
+        p->precision = w->precision;
+    const gpuecon_gpu *g = gpuecon_catalog_system(cat, p->system)->gpu;
+    if (gpuecon_gpu_peak_flops(g, p->precision) <= 0 && w->kind == GPUECON_WORKLOAD_TRAIN)
+        return yaml_error(doc, schema_node(node, present(o, platform_fields, COUNT(platform_fields), "precision")
+                                                     ? "precision" : "system"),
+                          err, GPUECON_E_INPUT, "%s has no %s tensor cores; give this platform precision: bf16",
+                          g->name, gpuecon_precision_name(p->precision));
+    const gpuecon_model *m = gpuecon_catalog_model(cat, w->model);
+    if (p->tp && m->heads % p->tp && w->kind == GPUECON_WORKLOAD_TRAIN)
+        return yaml_error(doc, schema_node(node, "tp"), err, GPUECON_E_INPUT,
+                          "tp (%d) must divide the model's %d attention heads", p->tp, m->heads);
+    int fixed = (p->tp ? p->tp : 1) * (p->pp ? p->pp : 1) * (p->cp ? p->cp : 1);
+    if (p->gpus && p->gpus % fixed)
+        return yaml_error(doc, schema_node(node, "gpus"), err, GPUECON_E_INPUT,
+                          "gpus (%d) is not a multiple of tp x pp x cp (%d): the layout cannot use "
+                          "them all", p->gpus, fixed);
+    if (p->ep && (m->experts == 0 || m->experts % p->ep))
+        return yaml_error(doc, schema_node(node, "ep"), err, GPUECON_E_INPUT,
+                          "ep (%d) must divide the model's %d experts", p->ep, m->experts);
+    if (w->kind == GPUECON_WORKLOAD_TRAIN && p->gpus && p->tp && p->pp && p->cp) {
+        int dp = p->gpus / fixed;
+        if (w->gbs % dp)
+            return yaml_error(doc, schema_node(node, "gpus"), err, GPUECON_E_INPUT,
+                              "the global batch (%d sequences) does not divide over %d data-parallel "
+                              "replicas (gpus %d / tp x pp x cp %d)", w->gbs, dp, p->gpus, fixed);
+    }
+    if (p->pp && p->pp > m->layers)
+        return yaml_error(doc, schema_node(node, "pp"), err, GPUECON_E_INPUT,
+                          "pp (%d) exceeds the model's %d layers", p->pp, m->layers);
+    if (w->kind == GPUECON_WORKLOAD_SERVE && p->gpus && p->tp && p->gpus % p->tp)
+        return yaml_error(doc, schema_node(node, "tp"), err, GPUECON_E_INPUT,
+                          "gpus (%d) is not a multiple of tp (%d)", p->gpus, p->tp);
+    return GPUECON_OK;
+}
+
+static int check_keys(const yaml_doc *doc, ynode *map, const char *const *allowed, gpuecon_error *err)
+{
+    size_t n = 0;
+    while (allowed[n])
+        n++;
+    for (size_t i = 0; i < yaml_map_len(map); i++) {
+        char key[64];
+        ynode *k = yaml_map_key(map, i);
+        if (!yaml_scalar_copy(k, key, sizeof key))
+            return yaml_error(doc, k, err, GPUECON_E_PARSE, "keys must be short names");
+        size_t j = 0;
+        while (j < n && strcmp(allowed[j], key))
+            j++;
+        if (j == n) {
+            const char *near = gpuecon_suggest(key, allowed, n);
+            return near ? yaml_error(doc, k, err, GPUECON_E_PARSE, "unknown field '%s'; did you mean '%s'?",
+                                     key, near)
+                        : yaml_error(doc, k, err, GPUECON_E_PARSE,
+                                     "unknown field '%s' (see docs/scenarios.md)", key);
+        }
+    }
+    return GPUECON_OK;
+}
+
+static int text_field(gpuecon_scenario *sc, const yaml_doc *doc, ynode *map, const char *key,
+                      const char **out, gpuecon_error *err)
+{
+    ynode *v = yaml_map_get(map, key);
+    *out = NULL;
+    if (!v)
+        return GPUECON_OK;
+    size_t len;
+    const char *s = yaml_scalar(v, &len);
+    if (!s || len > 512)
+        return yaml_error(doc, v, err, GPUECON_E_PARSE, "%s: expected text (at most 512 bytes)", key);
+    *out = arena_strndup(&sc->a, s, len);
+    return *out ? GPUECON_OK : yaml_error(doc, v, err, GPUECON_E_NOMEM, "out of memory");
+}
+
+static int load_comparison(gpuecon_scenario *sc, const gpuecon_catalog *cat, const yaml_doc *doc,
+                           ynode *node, gpuecon_source defsrc, size_t idx, gpuecon_error *err)
+{
+    static const char *const keys[] = {"name", "title", "workload", "platforms", "source", "stage", NULL};
+    gpuecon_comparison *c = &sc->cmp[idx];
+    scomparison *meta = &sc->meta[idx];
+    int rc;
+    if (yaml_type(node) != Y_MAP)
+        return yaml_error(doc, node, err, GPUECON_E_PARSE, "a comparison is a mapping with workload: and platforms:");
+    if ((rc = check_keys(doc, node, keys, err)) || (rc = text_field(sc, doc, node, "name", &c->name, err)) ||
+        (rc = text_field(sc, doc, node, "title", &c->title, err)))
+        return rc;
+    ynode *w = yaml_map_get(node, "workload"), *pl = yaml_map_get(node, "platforms");
+    if (!w)
+        return yaml_error(doc, node, err, GPUECON_E_PARSE, "missing 'workload:'");
+    meta->workload.src = arena_alloc(&sc->a, COUNT(workload_fields) * sizeof(gpuecon_source));
+    if (!meta->workload.src)
+        return yaml_error(doc, node, err, GPUECON_E_NOMEM, "out of memory");
+    if ((rc = schema_load_object(&sc->a, workload_fields, COUNT(workload_fields), &c->workload,
+                                 meta->workload.src, &meta->workload.present, doc, w, defsrc, NULL, err)) ||
+        (rc = check_workload(cat, &c->workload, &meta->workload, doc, w, err)))
+        return rc;
+    c->workload.src = meta->workload.src;
+    if (!pl || yaml_type(pl) != Y_SEQ || yaml_seq_len(pl) < 1)
+        return yaml_error(doc, pl ? yaml_map_key_node(node, "platforms") : node, err, GPUECON_E_PARSE,
+                          "'platforms:' must be a list of at least one platform");
+    if (!c->name)
+        c->name = c->workload.model;
+    size_t n = yaml_seq_len(pl);
+    if (n > 64)
+        return yaml_error(doc, pl, err, GPUECON_E_INPUT, "at most 64 platforms per comparison");
+    gpuecon_platform *ps = arena_alloc(&sc->a, n * sizeof *ps);
+    meta->platforms = arena_alloc(&sc->a, n * sizeof *meta->platforms);
+    if (!ps || !meta->platforms)
+        return yaml_error(doc, pl, err, GPUECON_E_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        ynode *pn = yaml_seq_at(pl, i);
+        sobj *o = &meta->platforms[i];
+        o->src = arena_alloc(&sc->a, COUNT(platform_fields) * sizeof(gpuecon_source));
+        if (!o->src)
+            return yaml_error(doc, pn, err, GPUECON_E_NOMEM, "out of memory");
+        if ((rc = schema_load_object(&sc->a, platform_fields, COUNT(platform_fields), &ps[i], o->src,
+                                     &o->present, doc, pn, defsrc, NULL, err)) ||
+            (rc = check_platform(cat, &c->workload, &ps[i], o, doc, pn, err)))
+            return rc;
+        ps[i].src = o->src;
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(ps[j].name, ps[i].name))
+                return yaml_error(doc, schema_node(pn, "name"), err, GPUECON_E_INPUT,
+                                  "two platforms are called '%s'; give each a distinct name:", ps[i].name);
+    }
+    c->platforms = ps;
+    c->n_platforms = n;
+    return GPUECON_OK;
+}
+
+static int load_doc(gpuecon_scenario *sc, const gpuecon_catalog *cat, const yaml_doc *doc, gpuecon_error *err)
+{
+    static const char *const keys[] = {"name", "title", "description", "comparisons", "workload",
+                                       "platforms", "source", "stage", NULL};
+    ynode *root = yaml_root(doc);
+    if (yaml_type(root) != Y_MAP)
+        return yaml_error(doc, root, err, GPUECON_E_PARSE,
+                          "a scenario is a mapping with 'comparisons:' (or 'workload:' and 'platforms:')");
+    int rc;
+    if ((rc = check_keys(doc, root, keys, err)) || (rc = text_field(sc, doc, root, "name", &sc->name, err)) ||
+        (rc = text_field(sc, doc, root, "title", &sc->title, err)))
+        return rc;
+    gpuecon_source defsrc = {arena_strdup(&sc->a, yaml_name(doc)), GPUECON_STAGE_ASSUMPTION};
+    ynode *list = yaml_map_get(root, "comparisons");
+    bool single = yaml_map_get(root, "workload") || yaml_map_get(root, "platforms");
+    if (list && single)
+        return yaml_error(doc, list, err, GPUECON_E_PARSE,
+                          "give either 'comparisons:' or one 'workload:' with 'platforms:', not both");
+    if (list && (yaml_type(list) != Y_SEQ || yaml_seq_len(list) < 1 || yaml_seq_len(list) > 64))
+        return yaml_error(doc, yaml_map_key_node(root, "comparisons"), err, GPUECON_E_PARSE,
+                          "'comparisons:' must be a list of 1 to 64 comparisons");
+    if (!list && !single)
+        return yaml_error(doc, root, err, GPUECON_E_PARSE,
+                          "missing 'comparisons:' (or 'workload:' and 'platforms:')");
+    sc->n = list ? yaml_seq_len(list) : 1;
+    sc->cmp = arena_alloc(&sc->a, sc->n * sizeof *sc->cmp);
+    sc->meta = arena_alloc(&sc->a, sc->n * sizeof *sc->meta);
+    if (!sc->cmp || !sc->meta)
+        return yaml_error(doc, root, err, GPUECON_E_NOMEM, "out of memory");
+    for (size_t i = 0; i < sc->n; i++) {
+        if (list)
+            rc = load_comparison(sc, cat, doc, yaml_seq_at(list, i), defsrc, i, err);
+        else
+            rc = load_comparison(sc, cat, doc, root, defsrc, i, err);
+        if (rc)
+            return rc;
+    }
+    if (!sc->name)
+        sc->name = sc->cmp[0].name;
+    return GPUECON_OK;
+}
+
+int gpuecon_scenario_load_buffer(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const char *name,
+                                 const char *buf, size_t len, gpuecon_scenario **out, gpuecon_error *err)
+{
+    *out = NULL;
+    if (!ctx || !cat || !buf)
+        return err_set(err, GPUECON_E_INPUT, name, 0, 0, "context, catalog and text are required");
+    gpuecon_scenario *sc = ctx_alloc(ctx, sizeof *sc);
+    if (!sc)
+        return err_set(err, GPUECON_E_NOMEM, name, 0, 0, "out of memory");
+    sc->ctx = ctx;
+    arena_init(&sc->a, ctx);
+    yaml_doc *doc;
+    int rc = yaml_parse(ctx, name, buf, len, &doc, err);
+    if (rc == GPUECON_OK) {
+        rc = load_doc(sc, cat, doc, err);
+        yaml_free(doc);
+    }
+    if (rc) {
+        gpuecon_scenario_free(sc);
+        return rc;
+    }
+    *out = sc;
+    return GPUECON_OK;
+}
+
+int gpuecon_scenario_load(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const char *path,
+                          gpuecon_scenario **out, gpuecon_error *err)
+{
+    *out = NULL;
+    if (!ctx)
+        return err_set(err, GPUECON_E_INPUT, "", 0, 0, "no context");
+    if (!path) {
+        static const char *def = "data/scenarios/default.yaml";
+        size_t len;
+        const char *buf = catalog_embedded(def, &len);
+        if (!buf)
+            return err_set(err, GPUECON_E_INTERNAL, def, 0, 0, "the default scenario is not built in");
+        return gpuecon_scenario_load_buffer(ctx, cat, def, buf, len, out, err);
+    }
+    char *buf;
+    size_t len;
+    int rc = yaml_read_file(ctx, path, &buf, &len, err);
+    if (rc)
+        return rc;
+    rc = gpuecon_scenario_load_buffer(ctx, cat, path, buf, len, out, err);
+    ctx_free(ctx, buf, len + 1);
+    return rc;
+}
+
+void gpuecon_scenario_free(gpuecon_scenario *sc)
+{
+    if (!sc)
+        return;
+    arena_free(&sc->a);
+    ctx_free(sc->ctx, sc, sizeof *sc);
+}
+
+const char *gpuecon_scenario_name(const gpuecon_scenario *sc) { return sc ? sc->name : NULL; }
+const char *gpuecon_scenario_title(const gpuecon_scenario *sc) { return sc ? sc->title : NULL; }
+size_t gpuecon_scenario_count(const gpuecon_scenario *sc) { return sc ? sc->n : 0; }
+
+const gpuecon_comparison *gpuecon_scenario_at(const gpuecon_scenario *sc, size_t i)
+{
+    return sc && i < sc->n ? &sc->cmp[i] : NULL;
+}
+
+int gpuecon_scenario_field(const gpuecon_scenario *sc, size_t comparison, int platform, const char *field,
+                           gpuecon_field *out)
+{
+    if (!sc || comparison >= sc->n || !field || !out)
+        return GPUECON_E_NOTFOUND;
+    const gpuecon_comparison *c = &sc->cmp[comparison];
+    const fdesc *fields = platform < 0 ? workload_fields : platform_fields;
+    size_t nf = platform < 0 ? COUNT(workload_fields) : COUNT(platform_fields);
+    if (platform >= (int)c->n_platforms)
+        return GPUECON_E_NOTFOUND;
+    const sobj *o = platform < 0 ? &sc->meta[comparison].workload : &sc->meta[comparison].platforms[platform];
+    const void *obj = platform < 0 ? (const void *)&c->workload : (const void *)&c->platforms[platform];
+    int j = schema_field_index(fields, nf, field);
+    if (j < 0)
+        return GPUECON_E_NOTFOUND;
+    const fdesc *f = &fields[j];
+    memset(out, 0, sizeof *out);
+    out->name = f->name;
+    out->unit = f->unit ? f->unit : "";
+    out->doc = f->doc ? f->doc : "";
+    out->present = (o->present >> j) & 1u;
+    out->source = o->src[j];
+    const char *p = (const char *)obj + f->off;
+    switch (f->type) {
+    case FT_NUM: out->type = GPUECON_FIELD_NUMBER; out->number = *(const double *)p; break;
+    case FT_INT: out->type = GPUECON_FIELD_INTEGER; out->number = *(const int *)p; break;
+    case FT_BOOL: out->type = GPUECON_FIELD_BOOL; out->number = *(const bool *)p; break;
+    case FT_TEXT: out->type = GPUECON_FIELD_TEXT; out->text = *(const char *const *)p; break;
+    case FT_ENUM: out->type = GPUECON_FIELD_TEXT; out->text = f->choices[*(const int *)p]; break;
+    case FT_KEYED: break;
+    }
+    return GPUECON_OK;
+}
