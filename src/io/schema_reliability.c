@@ -80,21 +80,32 @@ static void copy_field(const fdesc *f, void *dst, const void *src)
     memcpy((char *)dst + f->off, (const char *)src + f->off, n);
 }
 
-/* The entry named `name` that comes before `node` in this file's list, or NULL. */
+/* An entry's name node; `name:` usually comes first, so look there before searching. */
+static ynode *entry_name(ynode *n)
+{
+    size_t len;
+    if (yaml_type(n) != Y_MAP)
+        return NULL;
+    const char *k = yaml_scalar(yaml_map_key(n, 0), &len); /* NULL for an empty mapping */
+    if (k && len == 4 && memcmp(k, "name", 4) == 0)
+        return yaml_map_value(n, 0);
+    return yaml_map_get(n, "name");
+}
+
+/* The entry named `name` that comes before `node` in this file's list, or NULL. Earlier
+ * names are unique (a duplicate is refused before the next entry is read), so the first
+ * match is the one. Linear in the entries before `node`. */
 static ynode *earlier_entry(const yaml_doc *doc, ynode *node, const char *name)
 {
-    ynode *list = yaml_map_get(yaml_root(doc), "reliability");
-    ynode *found = NULL;
-    for (size_t i = 0; list && i < yaml_seq_len(list); i++) {
-        ynode *n = yaml_seq_at(list, i);
-        if (n == node)
-            break;
-        char buf[64];
-        ynode *nm = yaml_type(n) == Y_MAP ? yaml_map_get(n, "name") : NULL;
-        if (nm && yaml_scalar_copy(nm, buf, sizeof buf) && strcmp(buf, name) == 0)
-            found = n;
+    ynode *list = yaml_map_get(yaml_root(doc), "reliability"), *n;
+    size_t want = strlen(name), len;
+    void *it = NULL;
+    while (list && yaml_type(list) == Y_SEQ && (n = yaml_seq_next(list, &it)) && n != node) {
+        const char *s = yaml_scalar(entry_name(n), &len);
+        if (s && len == want && memcmp(s, name, len) == 0)
+            return n;
     }
-    return found;
+    return NULL;
 }
 
 /* Fills the fields of r that are absent (bit clear in *present) from its `like` entry. */

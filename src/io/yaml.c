@@ -285,6 +285,7 @@ bool yaml_scalar_plain(ynode *n)
 
 size_t yaml_seq_len(ynode *n) { return (size_t)fy_node_sequence_item_count(n); }
 ynode *yaml_seq_at(ynode *n, size_t i) { return fy_node_sequence_get_by_index(n, (int)i); }
+ynode *yaml_seq_next(ynode *n, void **iter) { return fy_node_sequence_iterate(n, iter); }
 size_t yaml_map_len(ynode *n) { return (size_t)fy_node_mapping_item_count(n); }
 
 ynode *yaml_map_key(ynode *n, size_t i)

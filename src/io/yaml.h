@@ -35,6 +35,8 @@ bool yaml_scalar_copy(ynode *n, char *buf, size_t cap);
 bool yaml_scalar_plain(ynode *n);
 size_t yaml_seq_len(ynode *n);
 ynode *yaml_seq_at(ynode *n, size_t i);
+/* Items of sequence n in order, in linear time: start with *iter = NULL; NULL at the end. */
+ynode *yaml_seq_next(ynode *n, void **iter);
 size_t yaml_map_len(ynode *n);
 ynode *yaml_map_key(ynode *n, size_t i);
 ynode *yaml_map_value(ynode *n, size_t i);
