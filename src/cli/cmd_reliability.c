@@ -416,9 +416,12 @@ static int emit_table(cli *c, const gpuecon_reliability_request *q, const gpueco
                 r->active_gpus);
         if (r->active_gpus != r->requested_gpus)
             fprintf(f, " (%d requested, rounded up to whole domains)", r->requested_gpus);
-        fprintf(f, " in %d domains of %d (%d active each) + %d spare domains; %.1f days\n",
-                r->domains, r->domain_gpus, r->active_per_domain, r->spare_domains,
-                q->duration_s / 86400);
+        fprintf(f, " in %d domains of %d (%d active each) + %d spare domains; ", r->domains,
+                r->domain_gpus, r->active_per_domain, r->spare_domains);
+        if (q->tokens > 0)
+            fprintf(f, "until %.4g tokens are trained\n", q->tokens);
+        else
+            fprintf(f, "%.1f days\n", q->duration_s / 86400);
         fprintf(f, "MTBI %g GPU-days [%s]; detect %.0f s, restart %.0f s, %s checkpoint write %.0f s%s\n\n",
                 q->mtbi_gpu_days, gpuecon_stage_name(tier_source(c, tier, "mtbi_gpu_days").stage), q->detect_s, q->restart_s,
                 q->async_ckpt ? "async" : "sync", q->ckpt_write_s,
@@ -469,6 +472,30 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* The Monte Carlo on a context with the command's seed and thread count (same callbacks). */
+static int simulate(cli *c, const relopts *o, const gpuecon_reliability_request *q,
+                    gpuecon_reliability_mc *mc, double *elapsed)
+{
+    memset(mc, 0, sizeof *mc);
+    if (q->trials <= 0)
+        return 0;
+    gpuecon_ctx_config cfg = *gpuecon_ctx_get_config(c->ctx);
+    if (o->seed >= 0)
+        cfg.seed = (uint64_t)o->seed;
+    cfg.threads = o->threads;
+    gpuecon_ctx *ctx = gpuecon_ctx_new(&cfg);
+    if (!ctx)
+        return EXIT_INTERNAL;
+    gpuecon_error err;
+    gpuecon_error_clear(&err);
+    double t0 = now_s();
+    int rc = gpuecon_reliability_simulate(ctx, q, mc, &err);
+    *elapsed = now_s() - t0;
+    cli_progress_done(c);
+    gpuecon_ctx_free(ctx);
+    return rc ? cli_fail(&err) : 0;
 }
 
 int cmd_reliability(cli *c, int argc, char **argv)
@@ -539,24 +566,9 @@ int cmd_reliability(cli *c, int argc, char **argv)
     if (gpuecon_reliability_analytic(&q, &r, &err))
         return cli_fail(&err);
     gpuecon_reliability_mc mc;
-    memset(&mc, 0, sizeof mc);
     double elapsed = 0;
-    if (q.trials > 0) {
-        gpuecon_ctx_config cfg = *gpuecon_ctx_get_config(c->ctx);
-        if (o.seed >= 0)
-            cfg.seed = (uint64_t)o.seed;
-        cfg.threads = o.threads;
-        gpuecon_ctx *ctx = gpuecon_ctx_new(&cfg);
-        if (!ctx)
-            return EXIT_INTERNAL;
-        double t0 = now_s();
-        rc = gpuecon_reliability_simulate(ctx, &q, &mc, &err);
-        elapsed = now_s() - t0;
-        cli_progress_done(c);
-        gpuecon_ctx_free(ctx);
-        if (rc)
-            return cli_fail(&err);
-    }
+    if ((rc = simulate(c, &o, &q, &mc, &elapsed)))
+        return rc;
     if (c->format == FMT_JSON)
         return emit_json(c, &q, tier, &r, &mc, elapsed, &e);
     return emit_table(c, &q, tier, &r, &mc, elapsed, &e);

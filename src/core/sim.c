@@ -673,6 +673,13 @@ int gpuecon_reliability_simulate(gpuecon_ctx *ctx, const gpuecon_reliability_req
         return err_set(err, GPUECON_E_INPUT, "--active-gpus", 0, 0, "too many units to simulate");
     simcfg c;
     build_cfg(&m, &c);
+    /* each fault brings a repair, each interruption up to three job transitions */
+    double per_trial = (2 * c.R + 3 * m.Lambda) * c.T;
+    if (per_trial > 1e9)
+        return err_set(err, GPUECON_E_INPUT, m.work > 0 ? "--tokens" : "--days", 0, 0,
+                       "one trial would simulate about %.2g events (%.0f faults a day for %.0f "
+                       "days); at most 1e9: shorten the job or raise --mtbi-gpu-days",
+                       per_trial, c.R * DAY_S, c.T / DAY_S);
     int nt = 1;
 #ifdef _OPENMP
     nt = ctx->cfg.threads > 0 ? ctx->cfg.threads : omp_get_max_threads();
