@@ -89,12 +89,37 @@ static int run(const gpuecon_catalog *cat, const char *name, int trials, int thr
     return 0;
 }
 
+/* Per-call cost of the closed form (compare root-finds through it). */
+static int analytic_speed(const gpuecon_catalog *cat)
+{
+    const gpuecon_reliability *t = gpuecon_catalog_reliability(cat, "gb200-nvl72/typical");
+    gpuecon_reliability_request q;
+    gpuecon_reliability_result r;
+    if (!t || gpuecon_reliability_request_init(&q, gpuecon_catalog_system(cat, t->system), t, 100000, NULL))
+        return 1;
+    double us[REPEATS], sink = 0;
+    for (int k = 0; k < REPEATS; k++) {
+        double t0 = now_s();
+        for (int i = 0; i < 100000; i++) {
+            q.mtbi_gpu_days = 1000 + i % 2000;
+            if (gpuecon_reliability_analytic(&q, &r, NULL))
+                return 1;
+            sink += r.ettr;
+        }
+        us[k] = (now_s() - t0) / 100000 * 1e6;
+    }
+    printf("gpuecon_reliability_analytic: median %.2f us per call (checksum %.3f)\n", median(us, REPEATS), sink);
+    return 0;
+}
+
 int main(void)
 {
     gpuecon_ctx *ctx = gpuecon_ctx_new(NULL);
     gpuecon_catalog *cat;
     gpuecon_error err;
     if (!ctx || gpuecon_catalog_new(ctx, &cat, &err))
+        return 1;
+    if (analytic_speed(cat))
         return 1;
     const char *tiers[] = {"hgx-h100/typical", "gb200-nvl72/typical", "hgx-h100/poor",
                            "gb200-nvl72/poor"};
