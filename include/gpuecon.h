@@ -466,6 +466,8 @@ typedef struct gpuecon_fclass_params {
     int blast;         /* gpuecon_blast */
     double mttr_min_h; /* repair time of the failed unit, uniform in [min, max] hours */
     double mttr_max_h;
+    double detect_extra_s;  /* added to the tier's detection for faults of this class */
+    double restart_extra_s; /* added to the tier's restart after faults of this class */
 } gpuecon_fclass_params;
 
 /* One operator tier's reliability inputs for one system (data/reliability.yaml). */

@@ -153,6 +153,8 @@ static json_t *classes_json(cli *c, const gpuecon_reliability_request *q,
         json_object_set_new(j, "per_day", cli_real(r->class_per_day[k]));
         json_object_set_new(j, "mttr_min_h", cli_real(p->mttr_min_h * q->mttr_scale));
         json_object_set_new(j, "mttr_max_h", cli_real(p->mttr_max_h * q->mttr_scale));
+        json_object_set_new(j, "detect_extra_s", cli_real(p->detect_extra_s));
+        json_object_set_new(j, "restart_extra_s", cli_real(p->restart_extra_s));
         char field[48];
         snprintf(field, sizeof field, "%s_share", name);
         json_object_set_new(j, "share_source", cli_source_json(tier_source(c, tier, field)));

@@ -5,6 +5,7 @@
  *   Λ   = G·Σ_{node,job} λ_c + K·D·Σ_{domain} λ_c      interruptions of the running job
  *   G1  = (1 − Λ·(t_d + t_r + W + τ/2 + lag)) / (1 + δ/τ) / (1 + Λ·q)          Kokolis et al.
  *   G2  = τ / [(e^{(τ+δ+w)/M} − e^{w/M})·(M + D_f)],  D_f = t_d + q + M(e^{t_r/M} − 1) + W
+ *         (per-class detection and restart extras enter as their means over the classes)
  *         (Daly 2006 for a blocking write, w = 0; w = commit lag of an asynchronous write)
  *   G3  = 1 − Λ·(t_d + q + t_r + W + τ/2 + lag) − δ/τ                         SemiAnalysis
  * Waiting for hardware: with a spare pool (S ≥ 1) the job is blocked with probability
@@ -206,6 +207,11 @@ static int prepare_failures(const gpuecon_reliability_request *q, rel_model *m, 
         if ((rc = err_check_range(err, what, p->mttr_min_h, 0, 8760)) ||
             (rc = err_check_range(err, what, p->mttr_max_h, p->mttr_min_h, 8760)))
             return rc;
+        snprintf(what, sizeof what, "%s extra detection/restart (s)",
+                 gpuecon_fclass_name((gpuecon_fclass)c));
+        if ((rc = err_check_range(err, what, p->detect_extra_s, 0, 1e6)) ||
+            (rc = err_check_range(err, what, p->restart_extra_s, 0, 1e6)))
+            return rc;
         if (p->blast < GPUECON_BLAST_NODE || p->blast > GPUECON_BLAST_JOB)
             return err_set(err, GPUECON_E_INPUT, "blast", 0, 0, "%d is not a blast radius", p->blast);
         sum += p->share;
@@ -222,6 +228,8 @@ static int prepare_failures(const gpuecon_reliability_request *q, rel_model *m, 
         m->lam_gpu[c] = m->share[c] * lam;
         m->mttr_lo[c] = q->fclass[c].mttr_min_h * 3600 * q->mttr_scale;
         m->mttr_hi[c] = q->fclass[c].mttr_max_h * 3600 * q->mttr_scale;
+        m->det_extra[c] = q->fclass[c].detect_extra_s;
+        m->rst_extra[c] = q->fclass[c].restart_extra_s;
         double mean = (m->mttr_lo[c] + m->mttr_hi[c]) / 2;
         if (m->blast[c] == GPUECON_BLAST_NODE) {
             ru += m->s * m->lam_gpu[c];
@@ -238,6 +246,9 @@ static int prepare_failures(const gpuecon_reliability_request *q, rel_model *m, 
     m->mttr_unit = ru > 0 ? eu / ru : 0;
     m->mttr_dom = rd > 0 ? ed / rd : 0;
     m->Lambda = (double)m->K * m->a * ru + (double)m->K * rd + m->lam_job;
+    for (int c = 0; c < GPUECON_FCLASS_COUNT; c++)
+        m->p_int[c] = m->lam_gpu[c] * (m->blast[c] == GPUECON_BLAST_DOMAIN ? (double)m->K * m->D : m->G) /
+                      m->Lambda;
     m->weibull_shape = q->weibull_shape;
     return GPUECON_OK;
 }
@@ -306,6 +317,26 @@ int reliability_prepare(const gpuecon_reliability_request *req, rel_model *m, gp
 
 /* ---- the goodput forms ------------------------------------------------------------------------ */
 
+/* Mean detection and restart over the classes of the interrupting fault. A fault during a
+ * restart starts the restart of its own class: with R_c = t_r + extra_c, b_c = 1 − e^{−R_c/M},
+ * the expected restart time is T = Σ p_c·M·b_c / (1 − Σ p_c·b_c) (= M(e^{R/M} − 1) for one
+ * class). First order (G1, G3): the plain means. */
+static void class_means(const rel_model *m, double M, double *detect, double *restart,
+                        double *restart1)
+{
+    double num = 0, pb = 0;
+    *detect = m->t_detect_only;
+    *restart1 = m->t_restart;
+    for (int c = 0; c < GPUECON_FCLASS_COUNT; c++) {
+        double b = M > 0 ? -expm1(-(m->t_restart + m->rst_extra[c]) / M) : 0;
+        num += m->p_int[c] * M * b;
+        pb += m->p_int[c] * b;
+        *detect += m->p_int[c] * m->det_extra[c];
+        *restart1 += m->p_int[c] * m->rst_extra[c];
+    }
+    *restart = pb < 1 ? num / (1 - pb) : INFINITY;
+}
+
 /* G2 and its lost-time split per committed checkpoint. Synchronous: n_f = e^{(τ+δ)/M} − 1
  * failures per segment, each costing D_f plus the attempt it destroyed (on average
  * M − (τ+δ)/n_f). Asynchronous with commit lag w ≤ τ: after a commit the job is already w
@@ -314,12 +345,12 @@ int reliability_prepare(const gpuecon_reliability_request *req, rel_model *m, gp
  * n_f·(M + D_f), which is Daly's form when w = 0. */
 static double form_g2(const rel_model *m, double W, gpuecon_lost_time *lost)
 {
-    double M = 1 / m->Lambda;
+    double M = 1 / m->Lambda, detect, restart, r1;
+    class_means(m, M, &detect, &restart, &r1);
     double nf = expm1((m->tau + m->delta + m->lag) / M) - expm1(m->lag / M);
-    double restart = M * expm1(m->t_restart / M);
-    double Df = m->t_detect + restart + W;
+    double Df = detect + m->t_queue + restart + W;
     double seg = nf * (M + Df);
-    lost->detect = nf * m->t_detect / seg;
+    lost->detect = nf * (detect + m->t_queue) / seg;
     lost->restart = nf * restart / seg;
     lost->wait = nf * W / seg;
     lost->ckpt = m->delta / seg;
@@ -331,7 +362,9 @@ static double form_g2(const rel_model *m, double W, gpuecon_lost_time *lost)
 static double form_g1(const rel_model *m, double W, gpuecon_lost_time *lost)
 {
     double L = m->Lambda, a = 1 / (1 + L * m->t_queue), b = 1 / (1 + m->delta / m->tau);
-    double terms[4] = {m->t_detect_only, m->t_restart, m->tau / 2 + m->lag, W};
+    double detect, restart, r1;
+    class_means(m, 0, &detect, &restart, &r1);
+    double terms[4] = {detect, r1, m->tau / 2 + m->lag, W};
     double U = terms[0] + terms[1] + terms[2] + terms[3];
     double scale = L * U > 1 ? 1 / (L * U) : 1; /* past Λ·U = 1 the form says 0 */
     double f = a * b * L * scale;
@@ -346,8 +379,9 @@ static double form_g1(const rel_model *m, double W, gpuecon_lost_time *lost)
 /* G3 (SemiAnalysis-style): 1 − Λ·t_loss − δ/τ. */
 static double form_g3(const rel_model *m, double W, gpuecon_lost_time *lost)
 {
-    double L = m->Lambda;
-    double terms[5] = {m->t_detect, m->t_restart, m->tau / 2 + m->lag, W, 0};
+    double L = m->Lambda, detect, restart, r1;
+    class_means(m, 0, &detect, &restart, &r1);
+    double terms[5] = {detect + m->t_queue, r1, m->tau / 2 + m->lag, W, 0};
     terms[4] = m->delta / m->tau / L; /* so that L·terms[4] = δ/τ */
     double total = L * (terms[0] + terms[1] + terms[2] + terms[3] + terms[4]);
     double scale = total > 1 ? 1 / total : 1;

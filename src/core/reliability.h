@@ -20,6 +20,8 @@ typedef struct rel_model {
     int blast[GPUECON_FCLASS_COUNT];
     double lam_gpu[GPUECON_FCLASS_COUNT]; /* per GPU: share/MTBI */
     double mttr_lo[GPUECON_FCLASS_COUNT], mttr_hi[GPUECON_FCLASS_COUNT];
+    double det_extra[GPUECON_FCLASS_COUNT], rst_extra[GPUECON_FCLASS_COUNT];
+    double p_int[GPUECON_FCLASS_COUNT]; /* share of Λ by class */
     double lam_unit;  /* per unit (node/tray), node-blast classes */
     double lam_dom;   /* per domain, domain-blast classes */
     double lam_job;   /* per job, job-blast classes: G·Σ */

@@ -146,7 +146,7 @@ typedef struct simcfg {
     double cum[NC];            /* class of a fault of that stream */
     double eta_unit, eta_dom;  /* Weibull scales (0: that clock does not exist) */
     double inv_shape;
-    double cum_unit[NC], cum_dom[NC]; /* class of a unit / domain fault (Weibull) */
+    double cum_unit[NC], cum_dom[NC], cum_job[NC]; /* class of a unit / domain / job fault */
     int nunits;                /* ndom·nsub */
     double T;                  /* wall-clock end: horizon, or 50× the budget's work */
 } simcfg;
@@ -162,6 +162,7 @@ typedef struct simws {
 
 typedef struct job {
     int phase;
+    int cls;                   /* class of the fault that interrupted the job last */
     double ph_start, ph_end, run_start, run_end;
     double Pc;                 /* committed progress (at the end: all progress) */
     double t_detect, t_restart, t_wait, t_lost, t_ckpt;
@@ -296,18 +297,19 @@ static void assemble(simws *w, job *j, const rel_model *m, double t)
         j->phase = WAIT;
     } else {
         j->phase = RESTART;
-        j->ph_end = t + m->t_restart;
+        j->ph_end = t + m->t_restart + m->rst_extra[j->cls];
     }
 }
 
-static void interrupt(simws *w, job *j, const rel_model *m, double t)
+static void interrupt(simws *w, job *j, const rel_model *m, double t, int k)
 {
     j->interruptions++;
+    j->cls = k;
     if (j->phase == RUN) {
         run_account(j, m, t, false);
         j->phase = DETECT;
         j->ph_start = t;
-        j->ph_end = t + m->t_detect;
+        j->ph_end = t + m->t_detect + m->det_extra[k];
     } else if (j->phase == RESTART) {
         j->t_restart += t - j->ph_start;
         assemble(w, j, m, t);
@@ -337,8 +339,9 @@ static bool phase_end(simws *w, job *j, const rel_model *m, double t)
 
 /* ---- faults and repairs ------------------------------------------------------------------------------ */
 
-static bool fail_unit(const simcfg *c, simws *w, rng *r, double t, int i, int k, int32_t id,
-                      bool running)
+/* Fault handlers return the class of a fault that interrupts the job, or -1. */
+static int fail_unit(const simcfg *c, simws *w, rng *r, double t, int i, int k, int32_t id,
+                     bool running)
 {
     const rel_model *m = c->m;
     int d = w->down[i];
@@ -346,43 +349,43 @@ static bool fail_unit(const simcfg *c, simws *w, rng *r, double t, int i, int k,
     w->down[i] = (uint16_t)(d + 1);
     heap_push(w->rep, &w->nrep, t + mttr(r, m, k), id);
     refresh(w, m, i);
-    return hit;
+    return hit ? k : -1;
 }
 
-static bool fail_domain(const simcfg *c, simws *w, rng *r, double t, int i, int k, bool running)
+static int fail_domain(const simcfg *c, simws *w, rng *r, double t, int i, int k, bool running)
 {
     w->drained[i] = 1;
     heap_push(w->rep, &w->nrep, t + mttr(r, c->m, k), -(i + 1));
     refresh(w, c->m, i);
-    return running && w->assigned[i];
+    return running && w->assigned[i] ? k : -1;
 }
 
-/* Exponential lifetimes: one fault of the superposed stream. Returns true if it interrupts. */
-static bool fail_exp(const simcfg *c, simws *w, rng *r, double t, bool running)
+/* Exponential lifetimes: one fault of the superposed stream. */
+static int fail_exp(const simcfg *c, simws *w, rng *r, double t, bool running)
 {
     const rel_model *m = c->m;
     int k = pick_class(r, c->cum);
     if (m->blast[k] == GPUECON_BLAST_JOB)
-        return running;
+        return running ? k : -1;
     int i = rng_below(r, m->ndom);
     if (w->drained[i])
-        return false;
+        return -1;
     if (m->blast[k] == GPUECON_BLAST_DOMAIN)
         return fail_domain(c, w, r, t, i, k, running);
     if (rng_below(r, m->nsub) < w->down[i]) /* hit a unit already in repair */
-        return false;
+        return -1;
     return fail_unit(c, w, r, t, i, k, i * m->nsub, running);
 }
 
 /* Weibull lifetimes: the earliest life clock fires. */
-static bool fail_weibull(const simcfg *c, simws *w, rng *r, double t, bool running)
+static int fail_weibull(const simcfg *c, simws *w, rng *r, double t, bool running)
 {
     hent e = heap_pop(w->clk, &w->nclk);
     if (e.id < c->nunits) {
         int i = e.id / c->m->nsub;
         if (w->drained[i]) { /* absorbed by the drained domain; a new life */
             heap_push(w->clk, &w->nclk, t + life(r, c->eta_unit, c->inv_shape), e.id);
-            return false;
+            return -1;
         }
         return fail_unit(c, w, r, t, i, pick_class(r, c->cum_unit), e.id, running);
     }
@@ -466,18 +469,19 @@ static void run_trial(const simcfg *c, simws *w, uint64_t seed, int trial, trial
                 assemble(w, &j, m, t);
             }
         } else {
-            bool running = j.phase == RUN || j.phase == RESTART, hit;
+            bool running = j.phase == RUN || j.phase == RESTART;
+            int hit;
             if (!c->weibull) {
                 next_f = t + rng_exp(&r, c->R);
                 hit = fail_exp(c, w, &r, t, running);
             } else if (next_sw == t) {
                 next_sw = t + rng_exp(&r, m->lam_job);
-                hit = running;
+                hit = running ? pick_class(&r, c->cum_job) : -1;
             } else {
                 hit = fail_weibull(c, w, &r, t, running);
             }
-            if (hit)
-                interrupt(w, &j, m, t);
+            if (hit >= 0)
+                interrupt(w, &j, m, t, hit);
         }
     }
     finish(m, &j, c->T, events, o);
@@ -507,18 +511,20 @@ static void build_cfg(const rel_model *m, simcfg *c)
     c->weibull = m->weibull_shape != 1;
     c->nunits = m->ndom * m->nsub;
     c->T = m->work > 0 ? 50 * m->work : m->horizon;
-    double all[NC], unit[NC], dom[NC];
+    double all[NC], unit[NC], dom[NC], jobc[NC];
     double gpus = (double)m->ndom * m->D;
     for (int k = 0; k < NC; k++) {
         bool per_job = m->blast[k] == GPUECON_BLAST_JOB;
         all[k] = m->lam_gpu[k] * (per_job ? m->G : gpus);
         unit[k] = m->blast[k] == GPUECON_BLAST_NODE ? m->lam_gpu[k] : 0;
         dom[k] = m->blast[k] == GPUECON_BLAST_DOMAIN ? m->lam_gpu[k] : 0;
+        jobc[k] = per_job ? m->lam_gpu[k] : 0;
         c->R += all[k];
     }
     cumulate(c->cum, all);
     cumulate(c->cum_unit, unit);
     cumulate(c->cum_dom, dom);
+    cumulate(c->cum_job, jobc);
     double g = tgamma(1 + 1 / m->weibull_shape);
     c->inv_shape = 1 / m->weibull_shape;
     c->eta_unit = m->lam_unit > 0 ? 1 / (m->lam_unit * g) : 0;

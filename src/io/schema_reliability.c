@@ -1,7 +1,7 @@
 /*
  * schema_reliability.c — field table of data/reliability.yaml: one entry per system and
- * operator tier, with the failure classes flattened into per-class fields
- * (gpu_share, gpu_blast, gpu_mttr_min_h, gpu_mttr_max_h, host_share, ...).
+ * operator tier, with the failure classes flattened into per-class fields (gpu_share,
+ * gpu_blast, gpu_mttr_min_h, gpu_mttr_max_h, gpu_detect_extra_s, gpu_restart_extra_s, ...).
  *
  * Key choice: `like: OTHER` fills every field an entry leaves out from an entry defined
  * earlier in the same file (or already in the catalog), keeping that entry's source and
@@ -32,7 +32,11 @@ static const char *const blast_names[] = {"node", "domain", "job", NULL};
     {c "_mttr_min_h", FT_NUM, R(fclass[i].mttr_min_h), 0, 0, 8760, lo_, NULL, 0, "h",           \
      "shortest repair of a unit after a " c " fault", NULL},                                    \
     {c "_mttr_max_h", FT_NUM, R(fclass[i].mttr_max_h), 0, 0, 8760, hi_, NULL, 0, "h",           \
-     "longest repair (uniform between min and max)", NULL}
+     "longest repair (uniform between min and max)", NULL},                                     \
+    {c "_detect_extra_s", FT_NUM, R(fclass[i].detect_extra_s), 0, 0, 1e6, 0, NULL, 0, "s",      \
+     "added to detect_s for " c " faults", NULL},                                               \
+    {c "_restart_extra_s", FT_NUM, R(fclass[i].restart_extra_s), 0, 0, 1e6, 0, NULL, 0, "s",    \
+     "added to restart_s after " c " faults", NULL}
 
 /* Defaults (for user entries without `like`): Llama 3 Table 5's mix, no rack drains. */
 static const fdesc reliability_fields[] = {

@@ -32,10 +32,10 @@ static void request(void **state, gpuecon_reliability_request *q, const char *na
     assert_int_equal(gpuecon_reliability_request_init(q, sys(state, name), t, gpus, NULL), GPUECON_OK);
     q->mtbi_gpu_days = mtbi;
     for (int k = 0; k < GPUECON_FCLASS_COUNT; k++)
-        q->fclass[k] = (gpuecon_fclass_params){0, GPUECON_BLAST_NODE, 1, 4};
+        q->fclass[k] = (gpuecon_fclass_params){0, GPUECON_BLAST_NODE, 1, 4, 0, 0};
     q->fclass[GPUECON_FCLASS_GPU].share = 1 - drain;
-    q->fclass[GPUECON_FCLASS_SWITCH] = (gpuecon_fclass_params){drain / 2, GPUECON_BLAST_DOMAIN, 1, 4};
-    q->fclass[GPUECON_FCLASS_BACKPLANE] = (gpuecon_fclass_params){drain / 2, GPUECON_BLAST_DOMAIN, 8, 24};
+    q->fclass[GPUECON_FCLASS_SWITCH] = (gpuecon_fclass_params){drain / 2, GPUECON_BLAST_DOMAIN, 1, 4, 0, 0};
+    q->fclass[GPUECON_FCLASS_BACKPLANE] = (gpuecon_fclass_params){drain / 2, GPUECON_BLAST_DOMAIN, 8, 24, 0, 0};
     q->queue_s = 0;
     q->async_ckpt = false;
 }
@@ -359,6 +359,43 @@ static void test_checkpoint_policy(void **state)
     assert_close(analytic(&q).ckpt_interval_s, 600, 0);
 }
 
+/* Per-class detection and restart. M = 3,600 s (16,384 GPUs, MTBI 682.67 GPU-days), half the
+ * interruptions are GPU faults (tier times: t_d 300 s, t_r 600 s), half software hangs found
+ * 600 s later and restarting 1,200 s longer. A fault during a restart restarts it with its own
+ * class: b_A = 1 − e^{−600/3600} = 0.153518, b_B = 1 − e^{−1800/3600} = 0.393469,
+ * T = 0.5·3600·(b_A + b_B)/(1 − 0.5·(b_A + b_B)) = 1355.22 s; mean detection 600 s;
+ * τ 1,800, δ 30: n_f = e^{1830/3600} − 1 = 0.662518, g2 = 1800/(n_f·(3600 + 600 + 1355.22))
+ * = 0.48907. G1 = (1 − (600 + 600 + 600 + 900)/3600)/(1 + 30/1800) = 0.24590. */
+static void test_class_times(void **state)
+{
+    gpuecon_reliability_request q;
+    request(state, &q, "hgx-h100", 16384, 16384.0 * 3600 / 86400, 0);
+    q.fclass[GPUECON_FCLASS_GPU].share = 0.5;
+    q.fclass[GPUECON_FCLASS_SOFTWARE] =
+        (gpuecon_fclass_params){0.5, GPUECON_BLAST_JOB, 0, 0, 600, 1200};
+    q.detect_s = 300;
+    q.restart_s = 600;
+    q.ckpt_interval_s = 1800;
+    q.ckpt_write_s = 30;
+    q.spare_domains = 64;
+    gpuecon_reliability_result r = analytic(&q);
+    assert_close(r.job_mtti_h, 1, 1e-12);
+    assert_close(r.g2, 0.48907, 1e-4);
+    assert_close(r.g1, 0.24590, 1e-4);
+    assert_close(r.ettr + r.lost.detect + r.lost.restart + r.lost.recompute + r.lost.ckpt + r.lost.wait,
+                 1, 1e-12);
+    /* one class: the mixed form reduces to M(e^{R/M} − 1) */
+    q.fclass[GPUECON_FCLASS_SOFTWARE].detect_extra_s = 0;
+    q.fclass[GPUECON_FCLASS_SOFTWARE].restart_extra_s = 0;
+    double nf = expm1(1830.0 / 3600), Df = 300 + 3600 * expm1(600.0 / 3600);
+    assert_close(analytic(&q).g2, 1800 / (nf * (3600 + Df)), 1e-12);
+    /* bad extras name the class */
+    gpuecon_error err;
+    q.fclass[GPUECON_FCLASS_HOST].restart_extra_s = -1;
+    assert_int_equal(gpuecon_reliability_analytic(&q, &r, &err), GPUECON_E_INPUT);
+    assert_string_equal(err.where, "host extra detection/restart (s)");
+}
+
 /* ---- bad input ------------------------------------------------------------------------------------ */
 
 static void expect_bad(const gpuecon_reliability_request *q, const char *where)
@@ -439,8 +476,9 @@ static void test_catalog_tiers(void **state)
             assert_near(sum, 1, 1e-4);
             gpuecon_field f;
             const char *fields[] = {"mtbi_gpu_days", "gpu_share", "detect_s", "restart_s",
-                                    "spares_per_domain", "backplane_share"};
-            for (size_t j = 0; j < 6; j++) {
+                                    "spares_per_domain", "backplane_share", "software_detect_extra_s",
+                                    "backplane_restart_extra_s", "network_mttr_max_h"};
+            for (size_t j = 0; j < 9; j++) {
                 assert_int_equal(gpuecon_catalog_field(cat, GPUECON_KIND_RELIABILITY, name, fields[j], &f),
                                  GPUECON_OK);
                 if (!f.present || !f.source.text || strstr(f.source.text, "default"))
@@ -569,6 +607,7 @@ int main(void)
         cmocka_unit_test(test_mc_b_analytic),
         cmocka_unit_test(test_economics),
         cmocka_unit_test(test_checkpoint_policy),
+        cmocka_unit_test(test_class_times),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_catalog_tiers),
         cmocka_unit_test(test_catalog_like),

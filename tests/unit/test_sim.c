@@ -35,10 +35,10 @@ static void request(void **state, gpuecon_reliability_request *q, const char *na
     assert_int_equal(gpuecon_reliability_request_init(q, sys(state, name), t, gpus, NULL), GPUECON_OK);
     q->mtbi_gpu_days = mtbi;
     for (int k = 0; k < GPUECON_FCLASS_COUNT; k++)
-        q->fclass[k] = (gpuecon_fclass_params){0, GPUECON_BLAST_NODE, 1, 4};
+        q->fclass[k] = (gpuecon_fclass_params){0, GPUECON_BLAST_NODE, 1, 4, 0, 0};
     q->fclass[GPUECON_FCLASS_GPU].share = 1 - drain;
-    q->fclass[GPUECON_FCLASS_SWITCH] = (gpuecon_fclass_params){drain / 2, GPUECON_BLAST_DOMAIN, 1, 4};
-    q->fclass[GPUECON_FCLASS_BACKPLANE] = (gpuecon_fclass_params){drain / 2, GPUECON_BLAST_DOMAIN, 8, 24};
+    q->fclass[GPUECON_FCLASS_SWITCH] = (gpuecon_fclass_params){drain / 2, GPUECON_BLAST_DOMAIN, 1, 4, 0, 0};
+    q->fclass[GPUECON_FCLASS_BACKPLANE] = (gpuecon_fclass_params){drain / 2, GPUECON_BLAST_DOMAIN, 8, 24, 0, 0};
     q->detect_s = 5 * MIN;
     q->restart_s = 10 * MIN;
     q->queue_s = 0;
@@ -157,6 +157,23 @@ static void test_catalog_defaults(void **state)
         gpuecon_reliability_mc mc = simulate(state, &q);
         agrees(tiers[i], &mc, a);
     }
+}
+
+/* Class-specific detection and restart (software hangs found late and restarting long): the
+ * Monte Carlo takes each phase's length from the class of the fault that caused it. */
+static void test_class_times(void **state)
+{
+    gpuecon_reliability_request q;
+    request(state, &q, "hgx-h100", 16384, 2000, 0, 32);
+    q.fclass[GPUECON_FCLASS_GPU].share = 0.6;
+    q.fclass[GPUECON_FCLASS_SOFTWARE] = (gpuecon_fclass_params){0.3, GPUECON_BLAST_JOB, 0, 0, 1800, 600};
+    q.fclass[GPUECON_FCLASS_HOST] = (gpuecon_fclass_params){0.1, GPUECON_BLAST_NODE, 1, 4, 0, 1200};
+    double a = analytic(&q, NULL);
+    gpuecon_reliability_mc mc = simulate(state, &q);
+    agrees("class times", &mc, a);
+    q.weibull_shape = 1.0001; /* the clock path picks job classes too */
+    mc = simulate(state, &q);
+    agrees("class times, Weibull 1.0001", &mc, a);
 }
 
 /* A token budget: each trial runs until trained; days = work/ETTR. 1e12 tokens at
@@ -340,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_mc_c),
         cmocka_unit_test(test_mc_d),
         cmocka_unit_test(test_catalog_defaults),
+        cmocka_unit_test(test_class_times),
         cmocka_unit_test(test_days_to_train),
         cmocka_unit_test(test_weibull),
         cmocka_unit_test(test_async),
