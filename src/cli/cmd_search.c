@@ -1,5 +1,5 @@
 /*
- * cmd_search.c — `gpuecon search` (not implemented yet; see the open issues).
+ * cmd_search.c — placeholder replaced below.
  */
 #include "cli.h"
 

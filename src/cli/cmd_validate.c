@@ -1,13 +1,139 @@
 /*
- * cmd_validate.c — `gpuecon validate` (not implemented yet; see the open issues).
+ * cmd_validate.c — `gpuecon validate`: the training model's predicted tokens/s/GPU against
+ * every published run with a known configuration, the error of each, their median and max,
+ * and the efficiency parameters in use. Exits 1 when the calibration targets are missed
+ * (median |error| <= 10%, no case worse than 25%), so CTest guards the calibration.
  */
 #include "cli.h"
 
+#include <math.h>
+#include <string.h>
+
+#define TARGET_MEDIAN 0.10
+#define TARGET_MAX 0.25
+
+static const char *const group_names[] = {"all", "narayanan", "dgxc", "vtrain", "seed", NULL};
+
+static void summary_json(json_t *j, const char *prefix, const gpuecon_validate_summary *s)
+{
+    char k[64];
+    snprintf(k, sizeof k, "%smedian_abs_err", prefix);
+    json_object_set_new(j, k, cli_real(s->median_abs_err));
+    snprintf(k, sizeof k, "%smax_abs_err", prefix);
+    json_object_set_new(j, k, cli_real(s->max_abs_err));
+    snprintf(k, sizeof k, "%smean_abs_err", prefix);
+    json_object_set_new(j, k, cli_real(s->mean_abs_err));
+    snprintf(k, sizeof k, "%sn", prefix);
+    json_object_set_new(j, k, json_integer((json_int_t)s->n));
+    snprintf(k, sizeof k, "%sworst", prefix);
+    json_object_set_new(j, k, json_string(s->worst_id));
+}
+
+static json_t *efficiency_json(void)
+{
+    size_t n;
+    const gpuecon_efficiency *e = gpuecon_efficiency_table(&n);
+    json_t *arr = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(
+            arr, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:s}", "arch", e[i].arch,
+                           "gemm_bf16", cli_real(e[i].gemm_bf16), "gemm_fp8", cli_real(e[i].gemm_fp8), "gemm_fp4",
+                           cli_real(e[i].gemm_fp4), "attn_flash", cli_real(e[i].attn_flash), "hbm",
+                           cli_real(e[i].hbm), "kernel_s", cli_real(e[i].kernel_s), "layer_host_s",
+                           cli_real(e[i].layer_host_s), "scaleup_busbw", cli_real(e[i].scaleup_busbw),
+                           "scaleout_busbw", cli_real(e[i].scaleout_busbw), "stage", gpuecon_stage_name(e[i].stage),
+                           "source", e[i].source));
+    return arr;
+}
+
 int cmd_validate(cli *c, int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    (void)c;
-    fputs("gpuecon: validate: not implemented yet\n", stderr);
-    return EXIT_INTERNAL;
+    int group = 0;
+    opt opts[] = {
+        {"--group", O_CHOICE, &group, 0, 0, group_names, "G", "rows to list (the summary covers all)", false},
+    };
+    static const cmd_usage usage = {
+        "validate [--group all|narayanan|dgxc|vtrain|seed]",
+        "Predicted vs published tokens/s/GPU for every calibration run with a known\n"
+        "configuration: the 109 vTrain A100 runs, Narayanan et al. SC21 (A01-A10), the NVIDIA\n"
+        "DGX Cloud H100 recipes (A26-A35) and, held out of the fit, the seed's S3/S4 scaling\n"
+        "figures. Exit 1 when the median |error| exceeds 10% or any case 25%.",
+        "gpuecon validate --group dgxc"};
+    const size_t nopts = sizeof opts / sizeof opts[0];
+    int rc = opts_parse(c, argc, argv, opts, nopts, &usage, NULL, 0, NULL);
+    if (rc)
+        return rc;
+    if ((rc = cli_load_catalog(c)))
+        return rc;
+    static gpuecon_validate_row rows[GPUECON_VALIDATE_MAX];
+    size_t n = 0;
+    gpuecon_validate_summary all, fit;
+    gpuecon_error err;
+    gpuecon_error_clear(&err);
+    if (gpuecon_validate(c->ctx, c->cat, NULL, 0, rows, GPUECON_VALIDATE_MAX, &n, &all, &fit, &err))
+        return cli_fail(&err);
+    int exit_code = all.median_abs_err <= TARGET_MEDIAN && all.max_abs_err <= TARGET_MAX ? EXIT_OK : EXIT_INTERNAL;
+    const char *gname = group_names[group];
+    if (c->format == FMT_JSON) {
+        json_t *arr = json_array();
+        for (size_t i = 0; i < n; i++) {
+            const gpuecon_validate_row *r = &rows[i];
+            if (group && strcmp(r->group, gname))
+                continue;
+            json_array_append_new(
+                arr, json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:b, s:b}", "id", r->id, "group", r->group,
+                               "what", r->what, "config", r->config, "source", r->source, "published",
+                               cli_real(r->published), "predicted", cli_real(r->predicted), "rel_err",
+                               cli_real(r->rel_err), "fitted_on", r->fitted_on, "fits", r->fits));
+        }
+        json_t *j = json_object();
+        json_object_set_new(j, "metric", json_string("tokens_per_s_per_gpu"));
+        json_object_set_new(j, "rows", arr);
+        summary_json(j, "", &all);
+        summary_json(j, "fit_", &fit);
+        json_object_set_new(j, "target_median_abs_err", cli_real(TARGET_MEDIAN));
+        json_object_set_new(j, "target_max_abs_err", cli_real(TARGET_MAX));
+        json_object_set_new(j, "efficiency", efficiency_json());
+        rc = cli_emit_json(c, j);
+        return rc ? rc : exit_code;
+    }
+    if (c->format == FMT_HTML)
+        return cli_usage_error("--format", "html is only for compare");
+    tbl *t = tbl_new();
+    const char *cols[] = {"id", "run", "config", "published", "predicted", "error", "fit", "fits"};
+    for (int i = 0; i < 8; i++)
+        tbl_col(t, cols[i], (i >= 3 && i <= 5) ? 'r' : 'l');
+    for (size_t i = 0; i < n; i++) {
+        const gpuecon_validate_row *r = &rows[i];
+        if (group && strcmp(r->group, gname))
+            continue;
+        tbl_row(t);
+        tbl_str(t, r->id);
+        tbl_str(t, r->what);
+        tbl_str(t, r->config);
+        tbl_num(t, r->published, 1);
+        tbl_num(t, r->predicted, 1);
+        tbl_fmt(t, "%+.1f%%", 100 * r->rel_err);
+        tbl_str(t, r->fitted_on ? "yes" : "held out");
+        tbl_str(t, r->fits ? "yes" : "NO");
+    }
+    FILE *f = cli_out(c);
+    if (!f) {
+        tbl_free(t);
+        return EXIT_USAGE;
+    }
+    if (c->format == FMT_CSV)
+        tbl_csv(t, f);
+    else {
+        fprintf(f, "Training model vs published runs, tokens/s/GPU (docs/model.md §3)\n\n");
+        tbl_print(t, f);
+        fprintf(f, "\nall %zu cases: median |error| %.1f%%, mean %.1f%%, max %.1f%% (%s)\n", all.n,
+                100 * all.median_abs_err, 100 * all.mean_abs_err, 100 * all.max_abs_err, all.worst_id);
+        fprintf(f, "fitted on %zu: median %.1f%%, max %.1f%% (%s); targets: median <= %.0f%%, max <= %.0f%%: %s\n",
+                fit.n, 100 * fit.median_abs_err, 100 * fit.max_abs_err, fit.worst_id, 100 * TARGET_MEDIAN,
+                100 * TARGET_MAX, exit_code == EXIT_OK ? "met" : "MISSED");
+    }
+    tbl_free(t);
+    cli_close_out(c, f);
+    return exit_code;
 }
