@@ -148,6 +148,11 @@ static void run_item(const train_static *st, const gpuecon_train_request *req, c
                 for (int v = vlo; v <= vhi; v++) {
                     if ((long)v * it->pp > L || (v > 1 && it->pp == 1))
                         continue;
+                    /* searched interleaving: layers split evenly over the pp·vpp chunks, or
+                     * evenly once the embedding and the loss count as a layer each */
+                    int ch = v * it->pp;
+                    if (!fixed(req->vpp) && v > 1 && L % ch && (L + 2) % ch)
+                        continue;
                     for (int z = zlo; z <= zhi; z++) {
                         train_cfg c = {it->tp, it->cp, it->pp, v, it->dp, mbs[mi], z,
                                        (gpuecon_recompute)rcs[ri], ovs[oi]};
