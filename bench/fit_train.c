@@ -35,7 +35,7 @@ static double *field(gpuecon_efficiency *e, const char *key)
              {"attn_flash", offsetof(gpuecon_efficiency, attn_flash)},
              {"hbm", offsetof(gpuecon_efficiency, hbm)},
              {"kernel_s", offsetof(gpuecon_efficiency, kernel_s)},
-             {"layer_host_s", offsetof(gpuecon_efficiency, layer_host_s)},
+             {"speed_cv", offsetof(gpuecon_efficiency, speed_cv)},
              {"scaleup_busbw", offsetof(gpuecon_efficiency, scaleup_busbw)},
              {"scaleout_busbw", offsetof(gpuecon_efficiency, scaleout_busbw)},
              {"coll_launch_s", offsetof(gpuecon_efficiency, coll_launch_s)}};

@@ -519,8 +519,9 @@ typedef struct gpuecon_efficiency {
     double attn_flash;           /* flash-attention kernel fraction of the BF16 peak */
     double hbm;                  /* achieved fraction of HBM bandwidth (elementwise, norms) */
     double kernel_s;             /* fixed time per kernel (launch, ramp, tail), seconds */
-    double layer_host_s;         /* host time per layer per micro-batch (fwd+bwd) that the
-                                    GPU waits for when its own work is shorter */
+    double speed_cv;             /* GPU-to-GPU speed variability (coefficient of variation of
+                                    per-GPU compute speed): a synchronous step runs at the
+                                    pace of the slowest of its N GPUs */
     double scaleup_busbw;        /* achievable busbw / scaleup_gbps (NVLink, xGMI) */
     double scaleout_busbw;       /* achievable busbw / scaleout_gbps (InfiniBand, Ethernet) */
     double coll_launch_s;        /* fixed cost of one collective call */
@@ -623,7 +624,7 @@ typedef struct gpuecon_train_breakdown {
     double pp_comm_s;     /* pipeline point-to-point transfers on the critical path */
     double dp_comm_s;     /* data-parallel gradient reduce / parameter gather not hidden */
     double optimizer_s;   /* Adam step over the local parameter shard */
-    double host_s;        /* GPU idle waiting for the host (launch-bound small kernels) */
+    double straggler_s;   /* the slowest of the job's GPUs: compute x speed_cv x E[max of N] */
 } gpuecon_train_breakdown;
 
 typedef struct gpuecon_train_memory {
@@ -635,6 +636,7 @@ typedef struct gpuecon_train_memory {
     double capacity_gib;      /* the GPU's hbm_gib */
     bool fits;
     const char *overflow_term;/* when !fits: the largest term ("activations", ...) */
+    double overflow_term_gib; /* its size */
     double overflow_gib;      /* total - capacity (> 0 when !fits) */
     int stage;                /* the pipeline stage that needs the most */
 } gpuecon_train_memory;

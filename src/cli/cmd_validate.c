@@ -1,8 +1,9 @@
 /*
  * cmd_validate.c — `gpuecon validate`: the training model's predicted tokens/s/GPU against
  * every published run with a known configuration, the error of each, their median and max,
- * and the efficiency parameters in use. Exits 1 when the calibration targets are missed
- * (median |error| <= 10%, no case worse than 25%), so CTest guards the calibration.
+ * and the efficiency parameters in use. A report: it exits 0 and says whether the
+ * calibration targets (median |error| <= 10%, no case worse than 25%) are met; the JSON
+ * carries the numbers for CTest to guard (tests/cli.cmake).
  */
 #include "cli.h"
 
@@ -39,8 +40,8 @@ static json_t *efficiency_json(void)
             arr, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:s}", "arch", e[i].arch,
                            "gemm_bf16", cli_real(e[i].gemm_bf16), "gemm_fp8", cli_real(e[i].gemm_fp8), "gemm_fp4",
                            cli_real(e[i].gemm_fp4), "attn_flash", cli_real(e[i].attn_flash), "hbm",
-                           cli_real(e[i].hbm), "kernel_s", cli_real(e[i].kernel_s), "layer_host_s",
-                           cli_real(e[i].layer_host_s), "scaleup_busbw", cli_real(e[i].scaleup_busbw),
+                           cli_real(e[i].hbm), "kernel_s", cli_real(e[i].kernel_s), "speed_cv",
+                           cli_real(e[i].speed_cv), "scaleup_busbw", cli_real(e[i].scaleup_busbw),
                            "scaleout_busbw", cli_real(e[i].scaleout_busbw), "stage", gpuecon_stage_name(e[i].stage),
                            "source", e[i].source));
     return arr;
@@ -57,7 +58,7 @@ int cmd_validate(cli *c, int argc, char **argv)
         "Predicted vs published tokens/s/GPU for every calibration run with a known\n"
         "configuration: the 109 vTrain A100 runs, Narayanan et al. SC21 (A01-A10), the NVIDIA\n"
         "DGX Cloud H100 recipes (A26-A35) and, held out of the fit, the seed's S3/S4 scaling\n"
-        "figures. Exit 1 when the median |error| exceeds 10% or any case 25%.",
+        "figures, with the median and largest |error| against the targets (10%, 25%).",
         "gpuecon validate --group dgxc"};
     const size_t nopts = sizeof opts / sizeof opts[0];
     int rc = opts_parse(c, argc, argv, opts, nopts, &usage, NULL, 0, NULL);
@@ -72,7 +73,10 @@ int cmd_validate(cli *c, int argc, char **argv)
     gpuecon_error_clear(&err);
     if (gpuecon_validate(c->ctx, c->cat, NULL, 0, rows, GPUECON_VALIDATE_MAX, &n, &all, &fit, &err))
         return cli_fail(&err);
-    int exit_code = all.median_abs_err <= TARGET_MEDIAN && all.max_abs_err <= TARGET_MAX ? EXIT_OK : EXIT_INTERNAL;
+    bool median_ok = all.median_abs_err <= TARGET_MEDIAN, max_ok = all.max_abs_err <= TARGET_MAX;
+    int over = 0;
+    for (size_t i = 0; i < n; i++)
+        over += fabs(rows[i].rel_err) > TARGET_MAX;
     const char *gname = group_names[group];
     if (c->format == FMT_JSON) {
         json_t *arr = json_array();
@@ -93,9 +97,11 @@ int cmd_validate(cli *c, int argc, char **argv)
         summary_json(j, "fit_", &fit);
         json_object_set_new(j, "target_median_abs_err", cli_real(TARGET_MEDIAN));
         json_object_set_new(j, "target_max_abs_err", cli_real(TARGET_MAX));
+        json_object_set_new(j, "median_target_met", json_boolean(median_ok));
+        json_object_set_new(j, "max_target_met", json_boolean(max_ok));
+        json_object_set_new(j, "cases_over_max", json_integer(over));
         json_object_set_new(j, "efficiency", efficiency_json());
-        rc = cli_emit_json(c, j);
-        return rc ? rc : exit_code;
+        return cli_emit_json(c, j);
     }
     if (c->format == FMT_HTML)
         return cli_usage_error("--format", "html is only for compare");
@@ -129,11 +135,16 @@ int cmd_validate(cli *c, int argc, char **argv)
         tbl_print(t, f);
         fprintf(f, "\nall %zu cases: median |error| %.1f%%, mean %.1f%%, max %.1f%% (%s)\n", all.n,
                 100 * all.median_abs_err, 100 * all.mean_abs_err, 100 * all.max_abs_err, all.worst_id);
-        fprintf(f, "fitted on %zu: median %.1f%%, max %.1f%% (%s); targets: median <= %.0f%%, max <= %.0f%%: %s\n",
-                fit.n, 100 * fit.median_abs_err, 100 * fit.max_abs_err, fit.worst_id, 100 * TARGET_MEDIAN,
-                100 * TARGET_MAX, exit_code == EXIT_OK ? "met" : "MISSED");
+        fprintf(f, "fitted on %zu: median %.1f%%, max %.1f%% (%s)\n", fit.n, 100 * fit.median_abs_err,
+                100 * fit.max_abs_err, fit.worst_id);
+        fprintf(f, "targets: median <= %.0f%% %s; every case <= %.0f%% %s (%d over", 100 * TARGET_MEDIAN,
+                median_ok ? "met" : "MISSED", 100 * TARGET_MAX, max_ok ? "met" : "MISSED", over);
+        for (size_t i = 0, k = 0; i < n; i++)
+            if (fabs(rows[i].rel_err) > TARGET_MAX)
+                fprintf(f, "%s%s", k++ ? ", " : ": ", rows[i].id);
+        fprintf(f, ")\n");
     }
     tbl_free(t);
     cli_close_out(c, f);
-    return exit_code;
+    return EXIT_OK;
 }

@@ -141,7 +141,7 @@ json_t *train_cli_result_json(const gpuecon_train_result *r)
     json_object_set_new(bd, "pp_comm_s", cli_real(b->pp_comm_s));
     json_object_set_new(bd, "dp_comm_s", cli_real(b->dp_comm_s));
     json_object_set_new(bd, "optimizer_s", cli_real(b->optimizer_s));
-    json_object_set_new(bd, "host_s", cli_real(b->host_s));
+    json_object_set_new(bd, "straggler_s", cli_real(b->straggler_s));
     json_object_set_new(j, "breakdown", bd);
     const gpuecon_train_memory *m = &r->mem;
     json_t *mem = json_object();
@@ -157,6 +157,7 @@ json_t *train_cli_result_json(const gpuecon_train_result *r)
     json_object_set_new(mem, "stage", json_integer(m->stage));
     json_object_set_new(mem, "overflow_term", m->overflow_term ? json_string(m->overflow_term) : json_null());
     json_object_set_new(mem, "overflow_gib", cli_real(m->overflow_gib));
+    json_object_set_new(mem, "overflow_term_gib", cli_real(m->overflow_term_gib));
     json_object_set_new(j, "memory", mem);
     json_object_set_new(j, "stage_layers",
                         json_pack("{s:i, s:i, s:i}", "first", r->stage_layers_first, "max", r->stage_layers_max,
@@ -189,8 +190,7 @@ void train_cli_print_result(FILE *f, const gpuecon_train_result *r)
     row(t, "pipeline comm", b->pp_comm_s, st, "point-to-point activations on the critical path");
     row(t, "data-parallel comm", b->dp_comm_s, st, "exposed gradient reduce / parameter gather");
     row(t, "optimizer", b->optimizer_s, st, "Adam over the local shard");
-    if (b->host_s > 0)
-        row(t, "host-bound idle", b->host_s, st, "GPU waiting for kernel launches");
+    row(t, "slowest GPU", b->straggler_s, st, "a synchronous step waits for the slowest of the GPUs");
     tbl_sep(t);
     row(t, "step", st, st, "");
     tbl_print(t, f);

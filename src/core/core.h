@@ -25,7 +25,7 @@ char *ctx_strdup(gpuecon_ctx *ctx, const char *s);
 int err_set(gpuecon_error *err, int code, const char *where, int line, int col,
             const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 int err_vset(gpuecon_error *err, int code, const char *where, int line, int col,
-             const char *fmt, va_list ap);
+             const char *fmt, va_list ap) __attribute__((format(printf, 6, 0)));
 /* Range check of a named input: GPUECON_OK or GPUECON_E_INPUT with "<what>: v is ..." */
 int err_check_range(gpuecon_error *err, const char *what, double v, double lo, double hi);
 

@@ -387,5 +387,5 @@ int gpuecon_train_predict(gpuecon_ctx *ctx, const gpuecon_train_request *req, gp
                    "nothing fits in %.1f GiB per GPU: the smallest overflow is %.1f GiB (%s needs %.1f GiB; "
                    "largest term: %s %.1f GiB)", out->mem.capacity_gib, out->mem.overflow_gib, cfg,
                    out->mem.total_gib, out->mem.overflow_term ? out->mem.overflow_term : "?",
-                   out->mem.activations_gib > out->mem.weights_gib ? out->mem.activations_gib : out->mem.weights_gib);
+                   out->mem.overflow_term_gib);
 }

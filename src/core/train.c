@@ -30,6 +30,34 @@ void gpuecon_train_request_init(gpuecon_train_request *req)
     req->attn_impl = GPUECON_ATTN_IMPL_FLASH;
 }
 
+/* Inverse of the standard normal CDF, Acklam's rational approximation (|rel err| < 1.2e-9). */
+static double inv_norm(double p)
+{
+    static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+                               1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00};
+    static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                               6.680131188771972e+01, -1.328068155288572e+01};
+    static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+                               -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00};
+    static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
+                               3.754408661907416e+00};
+    if (p < 0.02425) {
+        double q = sqrt(-2 * log(p));
+        return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+               ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+    }
+    if (p > 1 - 0.02425)
+        return -inv_norm(1 - p);
+    double q = p - 0.5, r = q * q;
+    return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+           (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+}
+
+double train_expected_max_normal(int n)
+{
+    return n <= 1 ? 0 : inv_norm((n - 0.375) / (n + 0.25));
+}
+
 static bool searched(int v)
 {
     return v == GPUECON_SEARCH || v == 0;
@@ -126,7 +154,7 @@ static int check_efficiency(const gpuecon_efficiency *e, gpuecon_precision p, gp
     double g = gemm_eff(e, p);
     if (!(g > 0 && g <= 1) || !(e->attn_flash > 0 && e->attn_flash <= 1) || !(e->hbm > 0 && e->hbm <= 1) ||
         !(e->scaleup_busbw > 0 && e->scaleup_busbw <= 1) || !(e->scaleout_busbw > 0 && e->scaleout_busbw <= 1) ||
-        !(e->kernel_s >= 0) || !(e->layer_host_s >= 0) || !(e->coll_launch_s >= 0))
+        !(e->kernel_s >= 0) || !(e->speed_cv >= 0 && e->speed_cv < 0.5) || !(e->coll_launch_s >= 0))
         return err_set(err, GPUECON_E_INPUT, "efficiency", 0, 0,
                        "efficiencies of %s must lie in (0, 1] and times be >= 0", e->arch ? e->arch : "?");
     return GPUECON_OK;
@@ -168,6 +196,7 @@ int train_prepare(const gpuecon_train_request *req, train_static *st, gpuecon_er
     st->hbm_bps = st->gpu->hbm_tbps * 1e12 * st->eff.hbm;
     st->capacity = st->gpu->hbm_gib * 1073741824.0;
     st->reserve = gpuecon_memory_reserve_bytes(st->gpu);
+    st->straggler = st->eff.speed_cv * train_expected_max_normal(req->gpus);
     st->h = m->hidden;
     st->a = m->heads;
     st->f = m->ffn_hidden;
@@ -337,9 +366,6 @@ void train_layer(const train_static *st, int tp, int cp, int mbs, gpuecon_recomp
     }
     out->tp_s = layer_tp(st, &lp, T, tp, tp_overlap, rc);
     out->cp_s = layer_cp(st, &lp, T, tp, cp, rc);
-    double gpu = out->fwd_s + out->bwd_s + out->recompute_s + out->tp_s + out->cp_s;
-    double host = st->eff.layer_host_s * (rc == GPUECON_RECOMPUTE_FULL ? 4.0 / 3.0 : 1.0);
-    out->host_s = host > gpu ? host - gpu : 0;
     out->act_bytes = mem_layer_act(st->h, st->a, st->kv, st->d, st->f, st->mats, s_loc, mbs, tp, st->sp, rc,
                                    st->attn, st->dropout);
     out->work_bytes = rc == GPUECON_RECOMPUTE_NONE
@@ -427,6 +453,7 @@ double train_memory(const train_static *st, const train_layer_cost *lc, const tr
         mem->fits = best <= st->capacity;
         mem->overflow_gib = mem->fits ? 0 : mem->total_gib - mem->capacity_gib;
         mem->overflow_term = NULL;
+        mem->overflow_term_gib = 0;
         if (!mem->fits) {
             const char *names[] = {"weights", "gradients", "optimizer states", "activations", "transient buffers"};
             double v[] = {mem->weights_gib + mem->fp8_copy_gib, mem->grads_gib, mem->optimizer_gib,
@@ -436,6 +463,7 @@ double train_memory(const train_static *st, const train_layer_cost *lc, const tr
                 if (v[i] > v[k])
                     k = i;
             mem->overflow_term = names[k];
+            mem->overflow_term_gib = v[k];
         }
     }
     return best;
@@ -517,12 +545,17 @@ static void dp_time(const train_static *st, const train_layer_cost *lc, const tr
     out->optimizer = bytes / st->hbm_bps + 10 * st->eff.kernel_s;
 }
 
+static double extra_of(const train_layer_cost *lc, const train_cfg *c, int stage)
+{
+    return (stage == 0 ? lc->emb_s : 0) + (stage == c->pp - 1 ? lc->head_s : 0);
+}
+
 double train_eval(const train_static *st, const train_layer_cost *lc, const train_cfg *c,
                   gpuecon_train_result *out)
 {
     int micro = st->gbs / (c->dp * c->mbs);
     int stages[3], ns = stage_list(c->pp, stages);
-    double per_layer = lc->fwd_s + lc->bwd_s + lc->recompute_s + lc->tp_s + lc->cp_s + lc->host_s;
+    double per_layer = lc->fwd_s + lc->bwd_s + lc->recompute_s + lc->tp_s + lc->cp_s;
     double t_max = -1, p_max = -1;
     int s_max = 0, l_max = 0, l_pmax = 0;
     for (int i = 0; i < ns; i++) {
@@ -542,7 +575,11 @@ double train_eval(const train_static *st, const train_layer_cost *lc, const trai
     }
     dp_parts dp;
     dp_time(st, lc, c, micro, p_max, l_pmax, &dp);
-    double step = micro * t_max + bubble + pp_comm + dp.exposed + dp.optimizer;
+    /* the slowest GPU: its compute (stage work, the bubble's share of it, optimizer) runs
+     * speed_cv x E[max of N standard normals] longer than the mean GPU's */
+    double comp = l_max * (lc->fwd_s + lc->bwd_s + lc->recompute_s) + extra_of(lc, c, s_max);
+    double straggler = st->straggler * (micro * comp * (1 + (double)(c->pp - 1) / (c->vpp * micro)) + dp.optimizer);
+    double step = micro * t_max + bubble + pp_comm + dp.exposed + dp.optimizer + straggler;
     if (!out)
         return step;
     memset(out, 0, sizeof *out);
@@ -557,11 +594,10 @@ double train_eval(const train_static *st, const train_layer_cost *lc, const trai
     out->par = (gpuecon_parallel){c->tp, c->pp, c->vpp, c->cp, 1, c->dp, c->mbs, micro, c->rc, c->zero,
                                   c->tp_overlap, st->sp && c->tp > 1};
     gpuecon_train_breakdown *b = &out->bd;
-    double extra = (s_max == 0 ? lc->emb_s : 0) + (s_max == c->pp - 1 ? lc->head_s : 0);
-    b->compute_s = micro * (l_max * (lc->fwd_s + lc->bwd_s + lc->recompute_s) + extra);
+    b->compute_s = micro * comp;
     b->tp_comm_s = micro * l_max * lc->tp_s;
     b->cp_comm_s = micro * l_max * lc->cp_s;
-    b->host_s = micro * l_max * lc->host_s;
+    b->straggler_s = straggler;
     b->pp_bubble_s = bubble;
     b->pp_comm_s = pp_comm;
     b->dp_comm_s = dp.exposed;

@@ -60,6 +60,7 @@ typedef struct train_static {
     double peak, peak_bf16;      /* FLOP/s */
     double hbm_bps;              /* achieved bytes/s */
     double capacity, reserve;    /* bytes */
+    double straggler;            /* speed_cv x E[max of gpus standard normals] */
     /* model shape, averaged over layers (dense models: exact) */
     double h, a, kv, d, f, V;
     double mats;                 /* FFN matrices: 2 or 3 */
@@ -77,7 +78,6 @@ typedef struct train_layer_cost {
     bool tp_overlap;
     double fwd_s, bwd_s, recompute_s;   /* GPU compute incl. kernel overheads */
     double tp_s, cp_s;                  /* exposed communication */
-    double host_s;                      /* exposed host time */
     double hw_flops;                    /* executed FLOPs */
     double act_bytes;                   /* kept for backward */
     double work_bytes;                  /* transient working set */
@@ -105,5 +105,7 @@ double train_eval(const train_static *st, const train_layer_cost *lc, const trai
 /* Checks the fixed sizes of a request against the model and GPU count (GPUECON_E_INPUT
  * naming the constraint). */
 int train_check_request(const gpuecon_train_request *req, gpuecon_error *err);
+/* E[max of n standard normal draws] (Blom's approximation, Phi^-1((n - 0.375)/(n + 0.25))). */
+double train_expected_max_normal(int n);
 
 #endif
