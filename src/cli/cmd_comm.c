@@ -55,6 +55,71 @@ static void plot(const char *path, const gpuecon_system *s, const char *op, int 
         fprintf(stderr, "gpuecon: --plot: %s\n", err);
 }
 
+typedef struct comm_out {
+    const gpuecon_system *s;
+    int op, gpus, stride;
+    bool sweep;
+    const double *sizes;
+    const gpuecon_coll_result *res;
+    int n;
+} comm_out;
+
+static int emit_json(cli *c, const comm_out *o)
+{
+    gpuecon_link_model lm;
+    gpuecon_link_model_for(o->s, &lm);
+    json_t *j = o->sweep ? json_object() : row_json(o->sizes[0], &o->res[0]);
+    json_object_set_new(j, "system", json_string(o->s->name));
+    json_object_set_new(j, "op", json_string(op_names[o->op]));
+    json_object_set_new(j, "gpus", json_integer(o->gpus));
+    json_object_set_new(j, "stride", json_integer(o->stride));
+    json_object_set_new(j, "busbw_factor", cli_real(gpuecon_busbw_factor((gpuecon_coll_op)o->op, o->gpus)));
+    json_object_set_new(j, "link_model", json_pack("{s:o, s:o, s:o}", "scaleup_eff", cli_real(lm.scaleup_eff),
+                                                     "scaleout_eff", cli_real(lm.scaleout_eff), "launch_s",
+                                                     cli_real(lm.launch_s)));
+    if (o->sweep) {
+        json_t *arr = json_array();
+        for (int i = 0; i < o->n; i++)
+            json_array_append_new(arr, row_json(o->sizes[i], &o->res[i]));
+        json_object_set_new(j, "rows", arr);
+    }
+    return cli_emit_json(c, j);
+}
+
+static int emit_table(cli *c, const comm_out *o)
+{
+    if (c->format == FMT_HTML)
+        return cli_usage_error("--format", "html is only for compare");
+    gpuecon_link_model lm;
+    gpuecon_link_model_for(o->s, &lm);
+    tbl *t = tbl_new();
+    const char *cols[] = {"size", "time us", "algbw GB/s", "busbw GB/s", "bottleneck", "algo", "domains x per"};
+    for (int i = 0; i < 7; i++)
+        tbl_col(t, cols[i], i >= 1 && i <= 3 ? 'r' : 'l');
+    for (int i = 0; i < o->n; i++)
+        row_tbl(t, o->sizes[i], &o->res[i]);
+    FILE *f = cli_out(c);
+    if (!f) {
+        tbl_free(t);
+        return EXIT_USAGE;
+    }
+    if (c->format == FMT_CSV)
+        tbl_csv(t, f);
+    else {
+        fprintf(f, "%s of %d GPUs (stride %d) on %s: %d per %d-GPU domain, NVLink %.0f GB/s x %.2f, network %.1f GB/s "
+                   "x %.2f per GPU\n\n",
+                op_names[o->op], o->gpus, o->stride, o->s->name, o->res[0].per_domain, o->s->scaleup_gpus,
+                o->s->scaleup_gbps, lm.scaleup_eff, o->s->scaleout_gbps, lm.scaleout_eff);
+        tbl_print(t, f);
+        if (o->op == GPUECON_ALL_TO_ALL && !o->sweep)
+            fprintf(f, "\nintra-domain share %.1f us on NVLink, inter-domain share %.1f us on the network (overlapped)\n",
+                    o->res[0].intra_s * 1e6, o->res[0].inter_s * 1e6);
+    }
+    tbl_free(t);
+    cli_close_out(c, f);
+    return EXIT_OK;
+}
+
 int cmd_comm(cli *c, int argc, char **argv)
 {
     const char *system = NULL, *plot_path = NULL;
@@ -116,52 +181,7 @@ int cmd_comm(cli *c, int argc, char **argv)
             y[i] = res[i].busbw_gbps;
         plot(plot_path, s, op_names[op], gpus, sizes, y, (size_t)n);
     }
-    gpuecon_link_model lm;
-    gpuecon_link_model_for(s, &lm);
-    if (c->format == FMT_JSON) {
-        json_t *j = sweep ? json_object() : row_json(sizes[0], &res[0]);
-        json_object_set_new(j, "system", json_string(s->name));
-        json_object_set_new(j, "op", json_string(op_names[op]));
-        json_object_set_new(j, "gpus", json_integer(gpus));
-        json_object_set_new(j, "stride", json_integer(stride));
-        json_object_set_new(j, "busbw_factor", cli_real(gpuecon_busbw_factor((gpuecon_coll_op)op, gpus)));
-        json_object_set_new(j, "link_model", json_pack("{s:o, s:o, s:o}", "scaleup_eff", cli_real(lm.scaleup_eff),
-                                                         "scaleout_eff", cli_real(lm.scaleout_eff), "launch_s",
-                                                         cli_real(lm.launch_s)));
-        if (sweep) {
-            json_t *arr = json_array();
-            for (int i = 0; i < n; i++)
-                json_array_append_new(arr, row_json(sizes[i], &res[i]));
-            json_object_set_new(j, "rows", arr);
-        }
-        return cli_emit_json(c, j);
-    }
-    if (c->format == FMT_HTML)
-        return cli_usage_error("--format", "html is only for compare");
-    tbl *t = tbl_new();
-    const char *cols[] = {"size", "time us", "algbw GB/s", "busbw GB/s", "bottleneck", "algo", "domains x per"};
-    for (int i = 0; i < 7; i++)
-        tbl_col(t, cols[i], i >= 1 && i <= 3 ? 'r' : 'l');
-    for (int i = 0; i < n; i++)
-        row_tbl(t, sizes[i], &res[i]);
-    FILE *f = cli_out(c);
-    if (!f) {
-        tbl_free(t);
-        return EXIT_USAGE;
-    }
-    if (c->format == FMT_CSV)
-        tbl_csv(t, f);
-    else {
-        fprintf(f, "%s of %d GPUs (stride %d) on %s: %d per %d-GPU domain, NVLink %.0f GB/s x %.2f, network %.1f GB/s "
-                   "x %.2f per GPU\n\n",
-                op_names[op], gpus, stride, s->name, res[0].per_domain, s->scaleup_gpus, s->scaleup_gbps,
-                lm.scaleup_eff, s->scaleout_gbps, lm.scaleout_eff);
-        tbl_print(t, f);
-        if (op == GPUECON_ALL_TO_ALL && !sweep)
-            fprintf(f, "\nintra-domain share %.1f us on NVLink, inter-domain share %.1f us on the network (overlapped)\n",
-                    res[0].intra_s * 1e6, res[0].inter_s * 1e6);
-    }
-    tbl_free(t);
-    cli_close_out(c, f);
-    return EXIT_OK;
+    comm_out co = {s, op, gpus, stride, sweep, sizes, res, n};
+    return c->format == FMT_JSON ? emit_json(c, &co) : emit_table(c, &co);
 }
+

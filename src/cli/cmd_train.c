@@ -137,6 +137,52 @@ static void sweep_plot(cli *c, const train_args *a, const gpuecon_train_request 
         fprintf(stderr, "gpuecon: wrote %s\n", a->plot);
 }
 
+static int sweep_table(cli *c, const train_args *a, const gpuecon_train_request *req, const sweep_row *rows, int n)
+{
+    tbl *t = tbl_new();
+    const char *cols[] = {"GPUs", "gbs", "tp", "cp", "pp", "vpp", "dp", "mbs", "tok/s/GPU", "MFU", "step s",
+                          "exposed comm s", "bubble s", "GiB/GPU", "fits"};
+    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
+        tbl_col(t, cols[i], i == 14 ? 'l' : 'r');
+    for (int i = 0; i < n; i++) {
+        const gpuecon_train_result *r = &rows[i].r;
+        const gpuecon_train_breakdown *b = &r->bd;
+        tbl_row(t);
+        tbl_num(t, rows[i].gpus, 0);
+        tbl_num(t, rows[i].gbs, 0);
+        int v[] = {r->par.tp, r->par.cp, r->par.pp, r->par.vpp, r->par.dp, r->par.mbs};
+        for (int k = 0; k < 6; k++)
+            tbl_num(t, v[k], 0);
+        tbl_num(t, r->tokens_per_s_per_gpu, 1);
+        tbl_pct(t, r->mfu, 1);
+        tbl_num(t, r->step_time_s, 3);
+        tbl_num(t, b->tp_comm_s + b->cp_comm_s + b->pp_comm_s + b->dp_comm_s, 3);
+        tbl_num(t, b->pp_bubble_s, 3);
+        tbl_num(t, r->memory_gib_per_gpu, 1);
+        tbl_str(t, rows[i].fits ? "yes" : "NO");
+    }
+    FILE *f = cli_out(c);
+    if (!f) {
+        tbl_free(t);
+        return EXIT_USAGE;
+    }
+    if (c->format == FMT_CSV)
+        tbl_csv(t, f);
+    else {
+        fprintf(f, "%s on %s, %s, seq %d, %s scaling (%s)\n\n", req->model->name, req->system->name,
+                gpuecon_precision_name(req->precision), req->seq, a->strong ? "strong" : "weak",
+                a->strong ? "global batch fixed" : "batch per GPU fixed");
+        tbl_print(t, f);
+        if (n >= 2 && rows[0].ok && rows[n - 1].ok)
+            fprintf(f, "\n%d -> %d GPUs: tokens/s/GPU %+.1f%%, MFU %.1f%% -> %.1f%%\n", rows[0].gpus,
+                    rows[n - 1].gpus, 100 * (rows[n - 1].r.tokens_per_s_per_gpu / rows[0].r.tokens_per_s_per_gpu - 1),
+                    100 * rows[0].r.mfu, 100 * rows[n - 1].r.mfu);
+    }
+    tbl_free(t);
+    cli_close_out(c, f);
+    return EXIT_OK;
+}
+
 static int sweep(cli *c, const train_args *a, gpuecon_train_request *req)
 {
     int n = a->sweep.n, base = a->gpus > 0 ? a->gpus : a->sweep.v[0];
@@ -184,48 +230,8 @@ static int sweep(cli *c, const train_args *a, gpuecon_train_request *req)
         int rc = cli_emit_json(c, root);
         return rc ? rc : worst;
     }
-    tbl *t = tbl_new();
-    const char *cols[] = {"GPUs", "gbs", "tp", "cp", "pp", "vpp", "dp", "mbs", "tok/s/GPU", "MFU", "step s",
-                          "exposed comm s", "bubble s", "GiB/GPU", "fits"};
-    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
-        tbl_col(t, cols[i], i == 14 ? 'l' : 'r');
-    for (int i = 0; i < n; i++) {
-        const gpuecon_train_result *r = &rows[i].r;
-        const gpuecon_train_breakdown *b = &r->bd;
-        tbl_row(t);
-        tbl_num(t, rows[i].gpus, 0);
-        tbl_num(t, rows[i].gbs, 0);
-        int v[] = {r->par.tp, r->par.cp, r->par.pp, r->par.vpp, r->par.dp, r->par.mbs};
-        for (int k = 0; k < 6; k++)
-            tbl_num(t, v[k], 0);
-        tbl_num(t, r->tokens_per_s_per_gpu, 1);
-        tbl_pct(t, r->mfu, 1);
-        tbl_num(t, r->step_time_s, 3);
-        tbl_num(t, b->tp_comm_s + b->cp_comm_s + b->pp_comm_s + b->dp_comm_s, 3);
-        tbl_num(t, b->pp_bubble_s, 3);
-        tbl_num(t, r->memory_gib_per_gpu, 1);
-        tbl_str(t, rows[i].fits ? "yes" : "NO");
-    }
-    FILE *f = cli_out(c);
-    if (!f) {
-        tbl_free(t);
-        return EXIT_USAGE;
-    }
-    if (c->format == FMT_CSV)
-        tbl_csv(t, f);
-    else {
-        fprintf(f, "%s on %s, %s, seq %d, %s scaling (%s)\n\n", req->model->name, req->system->name,
-                gpuecon_precision_name(req->precision), req->seq, a->strong ? "strong" : "weak",
-                a->strong ? "global batch fixed" : "batch per GPU fixed");
-        tbl_print(t, f);
-        if (n >= 2 && rows[0].ok && rows[n - 1].ok)
-            fprintf(f, "\n%d -> %d GPUs: tokens/s/GPU %+.1f%%, MFU %.1f%% -> %.1f%%\n", rows[0].gpus,
-                    rows[n - 1].gpus, 100 * (rows[n - 1].r.tokens_per_s_per_gpu / rows[0].r.tokens_per_s_per_gpu - 1),
-                    100 * rows[0].r.mfu, 100 * rows[n - 1].r.mfu);
-    }
-    tbl_free(t);
-    cli_close_out(c, f);
-    return worst;
+    int rc = sweep_table(c, a, req, rows, n);
+    return rc ? rc : worst;
 }
 
 int cmd_train(cli *c, int argc, char **argv)

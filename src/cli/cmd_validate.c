@@ -47,6 +47,87 @@ static json_t *efficiency_json(void)
     return arr;
 }
 
+typedef struct vreport {
+    const gpuecon_validate_row *rows;
+    size_t n;
+    const gpuecon_validate_summary *all, *fit;
+    const char *group; /* NULL: all */
+    bool median_ok, max_ok;
+    int over;
+} vreport;
+
+static int emit_json(cli *c, const vreport *v)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; i < v->n; i++) {
+        const gpuecon_validate_row *r = &v->rows[i];
+        if (v->group && strcmp(r->group, v->group))
+            continue;
+        json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:b, s:b}", "id", r->id, "group",
+                                             r->group, "what", r->what, "config", r->config, "source", r->source,
+                                             "published", cli_real(r->published), "predicted", cli_real(r->predicted),
+                                             "rel_err", cli_real(r->rel_err), "fitted_on", r->fitted_on, "fits", r->fits));
+    }
+    json_t *j = json_object();
+    json_object_set_new(j, "metric", json_string("tokens_per_s_per_gpu"));
+    json_object_set_new(j, "rows", arr);
+    summary_json(j, "", v->all);
+    summary_json(j, "fit_", v->fit);
+    json_object_set_new(j, "target_median_abs_err", cli_real(TARGET_MEDIAN));
+    json_object_set_new(j, "target_max_abs_err", cli_real(TARGET_MAX));
+    json_object_set_new(j, "median_target_met", json_boolean(v->median_ok));
+    json_object_set_new(j, "max_target_met", json_boolean(v->max_ok));
+    json_object_set_new(j, "cases_over_max", json_integer(v->over));
+    json_object_set_new(j, "efficiency", efficiency_json());
+    return cli_emit_json(c, j);
+}
+
+static int emit_table(cli *c, const vreport *v)
+{
+    tbl *t = tbl_new();
+    const char *cols[] = {"id", "run", "config", "published", "predicted", "error", "fit", "fits"};
+    for (int i = 0; i < 8; i++)
+        tbl_col(t, cols[i], (i >= 3 && i <= 5) ? 'r' : 'l');
+    for (size_t i = 0; i < v->n; i++) {
+        const gpuecon_validate_row *r = &v->rows[i];
+        if (v->group && strcmp(r->group, v->group))
+            continue;
+        tbl_row(t);
+        tbl_str(t, r->id);
+        tbl_str(t, r->what);
+        tbl_str(t, r->config);
+        tbl_num(t, r->published, 1);
+        tbl_num(t, r->predicted, 1);
+        tbl_fmt(t, "%+.1f%%", 100 * r->rel_err);
+        tbl_str(t, r->fitted_on ? "yes" : "held out");
+        tbl_str(t, r->fits ? "yes" : "NO");
+    }
+    FILE *f = cli_out(c);
+    if (!f) {
+        tbl_free(t);
+        return EXIT_USAGE;
+    }
+    if (c->format == FMT_CSV) {
+        tbl_csv(t, f);
+    } else {
+        fprintf(f, "Training model vs published runs, tokens/s/GPU (docs/model.md §3)\n\n");
+        tbl_print(t, f);
+        fprintf(f, "\nall %zu cases: median |error| %.1f%%, mean %.1f%%, max %.1f%% (%s)\n", v->all->n,
+                100 * v->all->median_abs_err, 100 * v->all->mean_abs_err, 100 * v->all->max_abs_err, v->all->worst_id);
+        fprintf(f, "fitted on %zu: median %.1f%%, max %.1f%% (%s)\n", v->fit->n, 100 * v->fit->median_abs_err,
+                100 * v->fit->max_abs_err, v->fit->worst_id);
+        fprintf(f, "targets: median <= %.0f%% %s; every case <= %.0f%% %s (%d over", 100 * TARGET_MEDIAN,
+                v->median_ok ? "met" : "MISSED", 100 * TARGET_MAX, v->max_ok ? "met" : "MISSED", v->over);
+        for (size_t i = 0, k = 0; i < v->n; i++)
+            if (fabs(v->rows[i].rel_err) > TARGET_MAX)
+                fprintf(f, "%s%s", k++ ? ", " : ": ", v->rows[i].id);
+        fprintf(f, ")\n");
+    }
+    tbl_free(t);
+    cli_close_out(c, f);
+    return EXIT_OK;
+}
+
 int cmd_validate(cli *c, int argc, char **argv)
 {
     int group = 0;
@@ -77,74 +158,11 @@ int cmd_validate(cli *c, int argc, char **argv)
     int over = 0;
     for (size_t i = 0; i < n; i++)
         over += fabs(rows[i].rel_err) > TARGET_MAX;
-    const char *gname = group_names[group];
-    if (c->format == FMT_JSON) {
-        json_t *arr = json_array();
-        for (size_t i = 0; i < n; i++) {
-            const gpuecon_validate_row *r = &rows[i];
-            if (group && strcmp(r->group, gname))
-                continue;
-            json_array_append_new(
-                arr, json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:b, s:b}", "id", r->id, "group", r->group,
-                               "what", r->what, "config", r->config, "source", r->source, "published",
-                               cli_real(r->published), "predicted", cli_real(r->predicted), "rel_err",
-                               cli_real(r->rel_err), "fitted_on", r->fitted_on, "fits", r->fits));
-        }
-        json_t *j = json_object();
-        json_object_set_new(j, "metric", json_string("tokens_per_s_per_gpu"));
-        json_object_set_new(j, "rows", arr);
-        summary_json(j, "", &all);
-        summary_json(j, "fit_", &fit);
-        json_object_set_new(j, "target_median_abs_err", cli_real(TARGET_MEDIAN));
-        json_object_set_new(j, "target_max_abs_err", cli_real(TARGET_MAX));
-        json_object_set_new(j, "median_target_met", json_boolean(median_ok));
-        json_object_set_new(j, "max_target_met", json_boolean(max_ok));
-        json_object_set_new(j, "cases_over_max", json_integer(over));
-        json_object_set_new(j, "efficiency", efficiency_json());
-        return cli_emit_json(c, j);
-    }
+    vreport v = {rows, n, &all, &fit, group ? group_names[group] : NULL, median_ok, max_ok, over};
+    if (c->format == FMT_JSON)
+        return emit_json(c, &v);
     if (c->format == FMT_HTML)
         return cli_usage_error("--format", "html is only for compare");
-    tbl *t = tbl_new();
-    const char *cols[] = {"id", "run", "config", "published", "predicted", "error", "fit", "fits"};
-    for (int i = 0; i < 8; i++)
-        tbl_col(t, cols[i], (i >= 3 && i <= 5) ? 'r' : 'l');
-    for (size_t i = 0; i < n; i++) {
-        const gpuecon_validate_row *r = &rows[i];
-        if (group && strcmp(r->group, gname))
-            continue;
-        tbl_row(t);
-        tbl_str(t, r->id);
-        tbl_str(t, r->what);
-        tbl_str(t, r->config);
-        tbl_num(t, r->published, 1);
-        tbl_num(t, r->predicted, 1);
-        tbl_fmt(t, "%+.1f%%", 100 * r->rel_err);
-        tbl_str(t, r->fitted_on ? "yes" : "held out");
-        tbl_str(t, r->fits ? "yes" : "NO");
-    }
-    FILE *f = cli_out(c);
-    if (!f) {
-        tbl_free(t);
-        return EXIT_USAGE;
-    }
-    if (c->format == FMT_CSV)
-        tbl_csv(t, f);
-    else {
-        fprintf(f, "Training model vs published runs, tokens/s/GPU (docs/model.md §3)\n\n");
-        tbl_print(t, f);
-        fprintf(f, "\nall %zu cases: median |error| %.1f%%, mean %.1f%%, max %.1f%% (%s)\n", all.n,
-                100 * all.median_abs_err, 100 * all.mean_abs_err, 100 * all.max_abs_err, all.worst_id);
-        fprintf(f, "fitted on %zu: median %.1f%%, max %.1f%% (%s)\n", fit.n, 100 * fit.median_abs_err,
-                100 * fit.max_abs_err, fit.worst_id);
-        fprintf(f, "targets: median <= %.0f%% %s; every case <= %.0f%% %s (%d over", 100 * TARGET_MEDIAN,
-                median_ok ? "met" : "MISSED", 100 * TARGET_MAX, max_ok ? "met" : "MISSED", over);
-        for (size_t i = 0, k = 0; i < n; i++)
-            if (fabs(rows[i].rel_err) > TARGET_MAX)
-                fprintf(f, "%s%s", k++ ? ", " : ": ", rows[i].id);
-        fprintf(f, ")\n");
-    }
-    tbl_free(t);
-    cli_close_out(c, f);
-    return EXIT_OK;
+    return emit_table(c, &v);
 }
+

@@ -134,7 +134,7 @@ static void run_item(const train_static *st, const gpuecon_train_request *req, c
         if (it->tp > 1)
             ovs[nov++] = 1;
     }
-    int vlo = 1, vhi = it->pp > 1 ? L / it->pp : 1;
+    int vlo = 1, vhi = it->pp > 1 ? (L + 2) / it->pp : 1;
     if (fixed(req->vpp))
         vlo = vhi = req->vpp;
     int zlo = 0, zhi = 3;
@@ -146,7 +146,7 @@ static void run_item(const train_static *st, const gpuecon_train_request *req, c
                 train_layer_cost lc;
                 train_layer(st, it->tp, it->cp, mbs[mi], (gpuecon_recompute)rcs[ri], ovs[oi], &lc);
                 for (int v = vlo; v <= vhi; v++) {
-                    if ((long)v * it->pp > L || (v > 1 && it->pp == 1))
+                    if ((long)v * it->pp > L + 2 || (v > 1 && it->pp == 1))
                         continue;
                     /* searched interleaving: layers split evenly over the pp·vpp chunks, or
                      * evenly once the embedding and the loss count as a layer each */
@@ -198,7 +198,7 @@ static size_t build_items(const train_static *st, const gpuecon_train_request *r
             for (int p = 1; p <= rest2 && p <= m->layers; p++) {
                 if (rest2 % p || (fixed(req->pp) && p != req->pp))
                     continue;
-                if (fixed(req->vpp) && ((long)p * req->vpp > m->layers || (req->vpp > 1 && p == 1)))
+                if (fixed(req->vpp) && ((long)p * req->vpp > m->layers + 2 || (req->vpp > 1 && p == 1)))
                     continue;
                 int dp = rest2 / p;
                 if (st->gbs % dp)
@@ -236,44 +236,29 @@ static void describe(const train_static *st, const train_cfg *c, gpuecon_train_r
     train_eval(st, &lc, c, out);
 }
 
-int gpuecon_train_search(gpuecon_ctx *ctx, const gpuecon_train_request *req, const gpuecon_search_options *opt,
-                         gpuecon_search_result *out, gpuecon_error *err)
+static int check_options(gpuecon_search_options *o, gpuecon_error *err)
 {
-    if (!ctx || !req || !out)
-        return err_set(err, GPUECON_E_INPUT, "", 0, 0, "context, request and result are required");
-    memset(out, 0, sizeof *out);
-    out->ctx_ = ctx;
-    gpuecon_search_options o = opt ? *opt : (gpuecon_search_options){0};
-    if (o.top_k == 0)
-        o.top_k = 10;
-    int rc;
-    if ((rc = err_check_range(err, "--top", o.top_k, 1, 10000)))
+    if (o->top_k == 0)
+        o->top_k = 10;
+    int rc = err_check_range(err, "--top", o->top_k, 1, 10000);
+    if (rc)
         return rc;
-    if (o.shard_count < 0 || o.shard_index < 0 || (o.shard_count > 0 && o.shard_index >= o.shard_count))
-        return err_set(err, GPUECON_E_INPUT, "--shard", 0, 0, "shard %d of %d: need 0 <= k < n", o.shard_index,
-                       o.shard_count);
-    if (o.objective == GPUECON_OBJECTIVE_COST && !(o.usd_per_gpu_hour > 0))
+    if (o->shard_count < 0 || o->shard_index < 0 || (o->shard_count > 0 && o->shard_index >= o->shard_count))
+        return err_set(err, GPUECON_E_INPUT, "--shard", 0, 0, "shard %d of %d: need 0 <= k < n", o->shard_index,
+                       o->shard_count);
+    if (o->objective == GPUECON_OBJECTIVE_COST && !(o->usd_per_gpu_hour > 0))
         return err_set(err, GPUECON_E_INPUT, "--objective", 0, 0, "cost needs a price per GPU-hour (--profile)");
-    train_static st;
-    if ((rc = train_prepare(req, &st, err)))
-        return rc;
-    size_t n_items = build_items(&st, req, NULL, 0);
-    item *items = ctx_alloc(ctx, (n_items ? n_items : 1) * sizeof *items);
-    int nt = nthreads(ctx);
-    worker *ws = ctx_alloc(ctx, (size_t)nt * sizeof *ws);
-    cand *heaps = ctx_alloc(ctx, (size_t)nt * (size_t)o.top_k * sizeof *heaps);
-    if (!items || !ws || !heaps) {
-        ctx_free(ctx, items, (n_items ? n_items : 1) * sizeof *items);
-        ctx_free(ctx, ws, (size_t)nt * sizeof *ws);
-        ctx_free(ctx, heaps, (size_t)nt * (size_t)o.top_k * sizeof *heaps);
-        return err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory");
-    }
-    build_items(&st, req, items, n_items);
-    for (int t = 0; t < nt; t++)
-        ws[t].h = (heap){heaps + (size_t)t * o.top_k, 0, o.top_k};
+    return GPUECON_OK;
+}
+
+/* Runs the items of this shard on nt threads; returns non-zero when canceled. */
+static int run_items(gpuecon_ctx *ctx, const train_static *st, const gpuecon_train_request *req,
+                     const gpuecon_search_options *o, const item *items, size_t n_items, worker *ws, int nt)
+{
     const gpuecon_ctx_config *cfg = &ctx->cfg;
     volatile int cancel = 0;
     long done = 0;
+    (void)nt;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
 #endif
@@ -283,9 +268,9 @@ int gpuecon_train_search(gpuecon_ctx *ctx, const gpuecon_train_request *req, con
 #else
         int tid = 0;
 #endif
-        if (cancel || (o.shard_count > 0 && i % o.shard_count != o.shard_index))
+        if (cancel || (o->shard_count > 0 && i % o->shard_count != o->shard_index))
             continue;
-        run_item(&st, req, &items[i], o.usd_per_gpu_hour, o.objective, &ws[tid]);
+        run_item(st, req, &items[i], o->usd_per_gpu_hour, o->objective, &ws[tid]);
 #ifdef _OPENMP
 #pragma omp atomic
 #endif
@@ -293,48 +278,78 @@ int gpuecon_train_search(gpuecon_ctx *ctx, const gpuecon_train_request *req, con
         if (tid == 0 && cfg->progress && cfg->progress(cfg->progress_ud, (double)done, (double)n_items))
             cancel = 1;
     }
-    /* merge: all kept candidates, sorted under the total order */
+    return cancel;
+}
+
+/* Merges the workers' heaps under the total order and describes the kept configurations
+ * (or, when none fits, the nearest miss). */
+static int collect(gpuecon_ctx *ctx, const train_static *st, const gpuecon_search_options *o, const worker *ws,
+                   int nt, cand *all, gpuecon_search_result *out, gpuecon_error *err)
+{
     size_t total = 0;
+    bool have_over = false;
+    cand over = {0};
     for (int t = 0; t < nt; t++) {
         out->configs_evaluated += ws[t].evaluated;
         out->configs_feasible += ws[t].feasible;
         for (int j = 0; j < ws[t].h.n; j++)
-            heaps[total++] = ws[t].h.v[j];
-    }
-    qsort(heaps, total, sizeof *heaps, cand_qsort);
-    size_t keep = total < (size_t)o.top_k ? total : (size_t)o.top_k;
-    bool have_over = false;
-    cand over = {0};
-    for (int t = 0; t < nt; t++) {
+            all[total++] = ws[t].h.v[j];
         cand a = {-ws[t].min_over, ws[t].over_cfg};
         if (ws[t].have_over && (!have_over || cand_cmp(&a, &over) < 0))
             over = a, have_over = true;
     }
-    rc = GPUECON_OK;
-    if (cancel)
-        rc = err_set(err, GPUECON_E_CANCELED, "", 0, 0, "search canceled");
-    if (!rc && keep) {
+    qsort(all, total, sizeof *all, cand_qsort);
+    size_t keep = total < (size_t)o->top_k ? total : (size_t)o->top_k;
+    if (keep) {
         out->best = ctx_alloc(ctx, keep * sizeof *out->best);
         out->usd_per_mtok = ctx_alloc(ctx, keep * sizeof *out->usd_per_mtok);
-        if (!out->best || !out->usd_per_mtok) {
-            rc = err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory");
-            keep = 0;
-        }
-        for (size_t i = 0; i < keep; i++) {
-            describe(&st, &heaps[i].c, &out->best[i]);
-            out->usd_per_mtok[i] = o.usd_per_gpu_hour > 0
-                                       ? o.usd_per_gpu_hour / (out->best[i].tokens_per_s_per_gpu * 3600) * 1e6
-                                       : 0;
-        }
         out->n_best = keep;
-    }
-    if (!rc && !keep && have_over) {
+        if (!out->best || !out->usd_per_mtok)
+            return err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory");
+        for (size_t i = 0; i < keep; i++) {
+            describe(st, &all[i].c, &out->best[i]);
+            double price = o->usd_per_gpu_hour;
+            out->usd_per_mtok[i] = price > 0 ? price / (out->best[i].tokens_per_s_per_gpu * 3600) * 1e6 : 0;
+        }
+    } else if (have_over) {
         out->have_overflow = true;
-        describe(&st, &over.c, &out->least_overflow);
+        describe(st, &over.c, &out->least_overflow);
     }
-    ctx_free(ctx, items, (n_items ? n_items : 1) * sizeof *items);
+    return GPUECON_OK;
+}
+
+int gpuecon_train_search(gpuecon_ctx *ctx, const gpuecon_train_request *req, const gpuecon_search_options *opt,
+                         gpuecon_search_result *out, gpuecon_error *err)
+{
+    if (!ctx || !req || !out)
+        return err_set(err, GPUECON_E_INPUT, "", 0, 0, "context, request and result are required");
+    memset(out, 0, sizeof *out);
+    out->ctx_ = ctx;
+    gpuecon_search_options o = opt ? *opt : (gpuecon_search_options){0};
+    train_static st;
+    int rc = check_options(&o, err);
+    if (rc || (rc = train_prepare(req, &st, err)))
+        return rc;
+    size_t n_items = build_items(&st, req, NULL, 0), n_alloc = n_items ? n_items : 1;
+    int nt = nthreads(ctx);
+    size_t n_heap = (size_t)nt * (size_t)o.top_k;
+    item *items = ctx_alloc(ctx, n_alloc * sizeof *items);
+    worker *ws = ctx_alloc(ctx, (size_t)nt * sizeof *ws);
+    cand *heaps = ctx_alloc(ctx, n_heap * sizeof *heaps);
+    if (!items || !ws || !heaps) {
+        rc = err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory");
+    } else {
+        build_items(&st, req, items, n_items);
+        for (int t = 0; t < nt; t++)
+            ws[t].h = (heap){heaps + (size_t)t * o.top_k, 0, o.top_k};
+        if (run_items(ctx, &st, req, &o, items, n_items, ws, nt))
+            rc = err_set(err, GPUECON_E_CANCELED, "", 0, 0, "search canceled");
+        else
+            rc = collect(ctx, &st, &o, ws, nt, heaps, out, err);
+    }
+    ctx_free(ctx, items, n_alloc * sizeof *items);
     ctx_free(ctx, ws, (size_t)nt * sizeof *ws);
-    ctx_free(ctx, heaps, (size_t)nt * (size_t)o.top_k * sizeof *heaps);
+    ctx_free(ctx, heaps, n_heap * sizeof *heaps);
     if (rc)
         gpuecon_search_result_free(out);
     return rc;
@@ -344,7 +359,7 @@ void gpuecon_search_result_free(gpuecon_search_result *r)
 {
     if (!r || !r->ctx_)
         return;
-    ctx_free(r->ctx_, r->best, r->n_best * sizeof *r->best);
+    ctx_free(r->ctx_, r->best, r->n_best * sizeof *r->best); /* ctx_free ignores NULL */
     ctx_free(r->ctx_, r->usd_per_mtok, r->n_best * sizeof *r->usd_per_mtok);
     r->best = NULL;
     r->usd_per_mtok = NULL;

@@ -109,9 +109,10 @@ int train_check_request(const gpuecon_train_request *req, gpuecon_error *err)
     if (!searched(vpp)) {
         if (vpp < 1)
             return err_set(err, GPUECON_E_INPUT, "--vpp", 0, 0, "%d: virtual stages per GPU must be at least 1", vpp);
-        if (!searched(pp) && (long)pp * vpp > m->layers)
+        if (!searched(pp) && (long)pp * vpp > m->layers + 2)
             return err_set(err, GPUECON_E_INPUT, "--vpp", 0, 0,
-                           "pp x vpp = %d virtual stages is above the %d layers of %s", pp * vpp, m->layers, m->name);
+                           "pp x vpp = %d virtual stages is above the %d layers of %s plus the embedding and "
+                           "the loss", pp * vpp, m->layers, m->name);
         if (!searched(pp) && pp == 1 && vpp > 1)
             return err_set(err, GPUECON_E_INPUT, "--vpp", 0, 0, "interleaving (vpp %d) needs pipeline parallelism (pp > 1)", vpp);
     }

@@ -127,6 +127,11 @@ static void test_stage_layers(void **state)
         sum += mem_stage_layers(126, 9, 7, s);
     assert_int_equal(sum, 126);
     assert_int_equal(mem_stage_layers(80, 1, 1, 0), 80);
+    /* 128 chunks for 126 layers: the first and last chunk hold only the embedding and the
+     * loss; every other chunk one layer (PP 16 x VPP 8: 7, 8, 7 layers per stage) */
+    assert_int_equal(mem_stage_layers(126, 16, 8, 0), 7);
+    assert_int_equal(mem_stage_layers(126, 16, 8, 1), 8);
+    assert_int_equal(mem_stage_layers(126, 16, 8, 15), 7);
 }
 
 /* The reserve: 1.5 GiB plus 2% of capacity: H100 79.65 GiB -> 3.093 GiB. */

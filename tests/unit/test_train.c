@@ -197,7 +197,7 @@ static void test_bad_input(void **state)
     expect_input(state, &q, "--vpp", "needs pipeline parallelism");
     q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
     q.pp = 8, q.vpp = 13;
-    expect_input(state, &q, "--vpp", "104 virtual stages is above the 96 layers");
+    expect_input(state, &q, "--vpp", "104 virtual stages is above the 96 layers of gpt3-175b plus the embedding");
     q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
     q.ep = 2;
     expect_input(state, &q, "--ep", "dense");
