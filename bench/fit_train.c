@@ -5,6 +5,8 @@
  *
  *   fit_train show [ARCH.KEY=VALUE ...]            rows and errors with the given values
  *   fit_train fit ARCH KEY,KEY,... [ARCH.KEY=V ...] Nelder-Mead on those keys of ARCH
+ *   FIT_EXCLUDE=A,B,... leaves rows out of the loss (a group name or an id prefix), for
+ *   hold-out checks: fit on one data set, look at the errors of the other.
  *
  * The loss is the mean absolute log error of tokens/s/GPU over the fitted rows of the
  * architecture, each data set (vtrain, narayanan, dgxc) weighted equally, with each row's
@@ -77,6 +79,19 @@ static size_t run(void)
     return n;
 }
 
+static bool excluded(const gpuecon_validate_row *r)
+{
+    const char *ex = getenv("FIT_EXCLUDE");
+    if (!ex || !*ex)
+        return false;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", ex);
+    for (char *s = strtok(buf, ","); s; s = strtok(NULL, ","))
+        if (!strcmp(r->group, s) || !strncmp(r->id, s, strlen(s)))
+            return true;
+    return false;
+}
+
 static bool on_arch(const gpuecon_validate_row *r, const char *arch)
 {
     bool ampere = strstr(r->what, "a100") || strstr(r->what, "A100");
@@ -95,7 +110,8 @@ static double loss(const char *arch)
         double s = 0;
         int k = 0;
         for (size_t i = 0; i < n; i++) {
-            if (!rows[i].fitted_on || strcmp(rows[i].group, groups[g]) || !on_arch(&rows[i], arch))
+            if (!rows[i].fitted_on || strcmp(rows[i].group, groups[g]) || !on_arch(&rows[i], arch) ||
+                excluded(&rows[i]))
                 continue;
             double e = fabs(log1p(rows[i].rel_err));
             s += e < 0.3 ? e : 0.3;
