@@ -484,7 +484,7 @@ GPUECON_API double gpuecon_busbw_factor(gpuecon_coll_op op, int gpus);
 
 /* Achieved fraction of the link bandwidth and per-hop latency, per link level, as used by
  * every collective. gpuecon_link_model() returns the built-in values for a system
- * (docs/model.md §3.2); callers may pass their own to gpuecon_collective_ex. */
+ * (docs/model.md §3.3); callers may pass their own to gpuecon_collective_ex. */
 typedef struct gpuecon_link_model {
     double scaleup_eff;   /* achievable busbw / scaleup_gbps */
     double scaleout_eff;  /* achievable busbw / scaleout_gbps */
@@ -529,8 +529,8 @@ typedef struct gpuecon_efficiency {
     const char *source;          /* which data, which document */
 } gpuecon_efficiency;
 
-/* The built-in parameters for a GPU (by arch; an unknown arch gets hopper's, marked
- * assumption). Never NULL. */
+/* The built-in parameters for a GPU (by arch; an unknown arch gets Hopper's row,
+ * whose source says what it was fitted on). Never NULL. */
 GPUECON_API const gpuecon_efficiency *gpuecon_efficiency_for(const gpuecon_gpu *gpu);
 /* Every built-in row, for documentation and `gpuecon validate`. */
 GPUECON_API const gpuecon_efficiency *gpuecon_efficiency_table(size_t *n);
@@ -553,7 +553,7 @@ GPUECON_API const char *gpuecon_recompute_name(gpuecon_recompute r);
 /* Activation bytes one transformer layer keeps for backward, per micro-batch of `mbs`
  * sequences of `seq_local` tokens (the sequence share of one context-parallel rank), with
  * tensor parallelism tp, sequence parallelism on/off and a recompute policy. Korthikanti et
- * al. 2022 Table 2, generalised to GQA, gated MLPs and flash attention (docs/model.md §3.4):
+ * al. 2022 Table 2, generalised to GQA, gated MLPs and flash attention (docs/model.md §3.2):
  *   no recompute, no TP:  s·b·h·(34 + 5·a·s/h)  (GPT, MHA, 4h GELU MLP, dropout, unfused)
  *   TP + SP:              s·b·h·(34 + 5·a·s/h)/t;   TP without SP: s·b·h·(10 + 24/t + 5as/(ht))
  *   selective:            the 5as/h term is dropped;  full: 2·s·b·h (/t with SP). */
@@ -572,7 +572,7 @@ GPUECON_API void gpuecon_param_bytes_per_param(int zero, int shards, gpuecon_pre
  * 1F1B, times (1 + (p-1)/(p·v)) with v > 1 virtual stages (Korthikanti et al. §4.2.3). */
 GPUECON_API double gpuecon_inflight_microbatches(int pp, int vpp, int microbatches);
 /* Allocator and workspace reserve kept free on every GPU (CUDA context, cuBLAS and NCCL
- * workspaces, caching-allocator fragmentation), bytes; docs/model.md §3.4. */
+ * workspaces, caching-allocator fragmentation), bytes; docs/model.md §3.2. */
 GPUECON_API double gpuecon_memory_reserve_bytes(const gpuecon_gpu *gpu);
 
 /* ---- the training step (src/core/train.c) and the search (src/core/search.c) ---- */

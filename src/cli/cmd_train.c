@@ -256,6 +256,8 @@ int cmd_train(cli *c, int argc, char **argv)
     const gpuecon_profile *prof;
     if ((rc = train_cli_request(c, &a, opts, n, &req, &prof)))
         return rc;
+    if (a.plot && !a.sweep.n)
+        return cli_usage_error("--plot", "charts a sweep: give --sweep-gpus too");
     if (a.threads > 0) {
         gpuecon_ctx_config cfg = *gpuecon_ctx_get_config(c->ctx);
         cfg.threads = a.threads;
@@ -269,7 +271,5 @@ int cmd_train(cli *c, int argc, char **argv)
         gpuecon_ctx_free(nc);
         return rc;
     }
-    if (a.plot && !a.sweep.n)
-        return cli_usage_error("--plot", "charts a sweep: give --sweep-gpus too");
     return a.sweep.n ? sweep(c, &a, &req) : single(c, &a, &req, prof);
 }
