@@ -429,6 +429,313 @@ GPUECON_API int gpuecon_reproduce(const gpuecon_catalog *cat, gpuecon_repro_row 
 
 /* ==== collectives and training (issue 3, 4) ========================================== */
 
+/* ---- collectives on a two-level topology (src/core/comm.c) ----
+ * A system has scale-up domains of system->scaleup_gpus GPUs (NVLink, scaleup_gbps per GPU per
+ * direction) joined by a scale-out network (scaleout_gbps per GPU per direction, one NIC per
+ * GPU, rail-optimised). Ranks are numbered domain by domain. A group is described by its size
+ * and its stride: the rank distance between consecutive members (TP: 1; CP: tp; PP: tp·cp;
+ * DP: tp·cp·pp, the Megatron order TP innermost, then CP, PP, DP outermost). A group inside
+ * one domain runs on NVLink; a larger one is limited by its slowest level (hierarchical).
+ * Times follow the NCCL-tests alpha-beta convention (nccl-tests doc/PERFORMANCE.md):
+ *   time = latency + S·f(n)/busbw, algbw = S/time, busbw = algbw·f(n),
+ *   f = 2(n-1)/n all-reduce; (n-1)/n all-gather, reduce-scatter, all-to-all; 1 send-recv,
+ * where S is nccl-tests' size: the full buffer (all-gather output, reduce-scatter input,
+ * all-to-all per-rank send buffer, send-recv message). */
+typedef enum gpuecon_coll_op {
+    GPUECON_ALL_REDUCE,
+    GPUECON_ALL_GATHER,
+    GPUECON_REDUCE_SCATTER,
+    GPUECON_ALL_TO_ALL,
+    GPUECON_SEND_RECV,
+    GPUECON_COLL_OP_COUNT
+} gpuecon_coll_op;
+
+typedef enum gpuecon_coll_algo {
+    GPUECON_ALGO_AUTO, /* the faster of ring and tree (all-reduce only; others use ring) */
+    GPUECON_ALGO_RING,
+    GPUECON_ALGO_TREE
+} gpuecon_coll_algo;
+
+typedef enum gpuecon_link_level {
+    GPUECON_LEVEL_LOCAL,    /* one GPU: no traffic */
+    GPUECON_LEVEL_SCALEUP,  /* NVLink / xGMI inside the domain */
+    GPUECON_LEVEL_SCALEOUT  /* InfiniBand / Ethernet between domains */
+} gpuecon_link_level;
+
+typedef struct gpuecon_coll_result {
+    double time_s;
+    double algbw_gbps;          /* S / time */
+    double busbw_gbps;          /* algbw · f(n) */
+    double latency_s;           /* the alpha part of time_s */
+    gpuecon_link_level level;   /* the level that limits the bandwidth */
+    gpuecon_coll_algo algo;     /* ring or tree, as chosen */
+    int per_domain;             /* members of the group in one scale-up domain */
+    int domains;                /* scale-up domains the group spans */
+    /* all-to-all split (issue 4 builds the hierarchical MoE dispatch on it): the time of
+     * the intra-domain share (NVLink) and the inter-domain share (network), which overlap;
+     * time_s = max of the two plus latency. Zero for the other operations. */
+    double intra_s, inter_s;
+} gpuecon_coll_result;
+
+GPUECON_API const char *gpuecon_coll_op_name(gpuecon_coll_op op);   /* "all-reduce", ... */
+GPUECON_API const char *gpuecon_link_level_name(gpuecon_link_level level);
+/* nccl-tests bus-bandwidth factor f(n) of an operation (1 for send-recv). */
+GPUECON_API double gpuecon_busbw_factor(gpuecon_coll_op op, int gpus);
+
+/* Achieved fraction of the link bandwidth and per-hop latency, per link level, as used by
+ * every collective. gpuecon_link_model() returns the built-in values for a system
+ * (docs/model.md §3.3); callers may pass their own to gpuecon_collective_ex. */
+typedef struct gpuecon_link_model {
+    double scaleup_eff;   /* achievable busbw / scaleup_gbps */
+    double scaleout_eff;  /* achievable busbw / scaleout_gbps */
+    double launch_s;      /* fixed cost of one collective call (kernel launch, setup) */
+} gpuecon_link_model;
+
+GPUECON_API void gpuecon_link_model_for(const gpuecon_system *s, gpuecon_link_model *out);
+
+/* Time of one collective of `bytes` (nccl-tests size S, above) over a group of `gpus` ranks
+ * spaced `stride` ranks apart (stride >= 1; the group must fit in the numbering, i.e. it is
+ * the group of ranks r, r+stride, ...). For send-recv, gpus must be 2 and the peer is
+ * `stride` ranks away. Errors: GPUECON_E_INPUT for gpus < 1, stride < 1, bytes < 0 or not
+ * finite, a system without bandwidths. */
+GPUECON_API int gpuecon_collective(const gpuecon_system *s, gpuecon_coll_op op, int gpus, int stride,
+                                   double bytes, gpuecon_coll_algo algo, gpuecon_coll_result *out,
+                                   gpuecon_error *err);
+/* The same with explicit link efficiencies (NULL: gpuecon_link_model_for). */
+GPUECON_API int gpuecon_collective_ex(const gpuecon_system *s, const gpuecon_link_model *lm,
+                                      gpuecon_coll_op op, int gpus, int stride, double bytes,
+                                      gpuecon_coll_algo algo, gpuecon_coll_result *out,
+                                      gpuecon_error *err);
+
+/* ---- efficiency parameters of the training model (src/core/calib.c) ----
+ * The few numbers not derived from the catalog: achieved fractions of peak, fitted on the
+ * calibration data or assumed, per GPU architecture (docs/model.md §3.3 lists each value with
+ * the data it came from). */
+typedef struct gpuecon_efficiency {
+    const char *arch;            /* ampere, hopper, blackwell, blackwell-ultra, cdna3 */
+    double gemm_bf16;            /* large-GEMM fraction of the dense BF16 peak */
+    double gemm_fp8;             /* large-GEMM fraction of the dense FP8 peak */
+    double gemm_fp4;             /* large-GEMM fraction of the dense FP4 peak */
+    double attn_flash;           /* flash-attention kernel fraction of the BF16 peak */
+    double hbm;                  /* achieved fraction of HBM bandwidth (elementwise, norms) */
+    double kernel_s;             /* fixed time per kernel (launch, ramp, tail), seconds */
+    double speed_cv;             /* GPU-to-GPU speed variability (coefficient of variation of
+                                    per-GPU compute speed): a synchronous step runs at the
+                                    pace of the slowest of its N GPUs */
+    double scaleup_busbw;        /* achievable busbw / scaleup_gbps (NVLink, xGMI) */
+    double scaleout_busbw;       /* achievable busbw / scaleout_gbps (InfiniBand, Ethernet) */
+    double coll_launch_s;        /* fixed cost of one collective call */
+    gpuecon_stage stage;         /* fitted or assumption */
+    const char *source;          /* which data, which document */
+} gpuecon_efficiency;
+
+/* The built-in parameters for a GPU (by arch; an unknown arch gets Hopper's row,
+ * whose source says what it was fitted on). Never NULL. */
+GPUECON_API const gpuecon_efficiency *gpuecon_efficiency_for(const gpuecon_gpu *gpu);
+/* Every built-in row, for documentation and `gpuecon validate`. */
+GPUECON_API const gpuecon_efficiency *gpuecon_efficiency_table(size_t *n);
+
+/* ---- memory per GPU (src/core/memory.c) ----
+ * Small functions, reusable by fine-tuning (issue 6). Bytes, not GiB. */
+typedef enum gpuecon_recompute {
+    GPUECON_RECOMPUTE_NONE,
+    GPUECON_RECOMPUTE_SELECTIVE, /* attention core (Korthikanti et al. 2022 §4.1) */
+    GPUECON_RECOMPUTE_FULL       /* every layer from its input ("uniform", 1 layer) */
+} gpuecon_recompute;
+
+typedef enum gpuecon_attn_impl {
+    GPUECON_ATTN_IMPL_FLASH,     /* fused flash-style kernel: no s×s scores in memory */
+    GPUECON_ATTN_IMPL_UNFUSED    /* QK^T, softmax, dropout, AV as separate kernels (2021) */
+} gpuecon_attn_impl;
+
+GPUECON_API const char *gpuecon_recompute_name(gpuecon_recompute r);
+
+/* Activation bytes one transformer layer keeps for backward, per micro-batch of `mbs`
+ * sequences of `seq_local` tokens (the sequence share of one context-parallel rank), with
+ * tensor parallelism tp, sequence parallelism on/off and a recompute policy. Korthikanti et
+ * al. 2022 Table 2, generalised to GQA, gated MLPs and flash attention (docs/model.md §3.2):
+ *   no recompute, no TP:  s·b·h·(34 + 5·a·s/h)  (GPT, MHA, 4h GELU MLP, dropout, unfused)
+ *   TP + SP:              s·b·h·(34 + 5·a·s/h)/t;   TP without SP: s·b·h·(10 + 24/t + 5as/(ht))
+ *   selective:            the 5as/h term is dropped;  full: 2·s·b·h (/t with SP). */
+GPUECON_API double gpuecon_layer_activation_bytes(const gpuecon_model *m, int layer, int seq_local,
+                                                  int mbs, int tp, bool sp, gpuecon_recompute r,
+                                                  gpuecon_attn_impl impl, bool dropout);
+/* Bytes per parameter of weights, gradients and Adam states, with ZeRO stage `zero` (0-3)
+ * sharding over `shards` ranks (data × context parallel): weights 2 (+1 FP8 copy), fp32
+ * gradients 4, fp32 master + m + v 12. */
+typedef struct gpuecon_param_bytes {
+    double weights, grads, optimizer, fp8_copy;
+} gpuecon_param_bytes;
+GPUECON_API void gpuecon_param_bytes_per_param(int zero, int shards, gpuecon_precision p,
+                                               gpuecon_param_bytes *out);
+/* Micro-batches whose activations the first pipeline stage holds at peak: min(m, p) for
+ * 1F1B, times (1 + (p-1)/(p·v)) with v > 1 virtual stages (Korthikanti et al. §4.2.3). */
+GPUECON_API double gpuecon_inflight_microbatches(int pp, int vpp, int microbatches);
+/* Allocator and workspace reserve kept free on every GPU (CUDA context, cuBLAS and NCCL
+ * workspaces, caching-allocator fragmentation), bytes; docs/model.md §3.2. */
+GPUECON_API double gpuecon_memory_reserve_bytes(const gpuecon_gpu *gpu);
+
+/* ---- the training step (src/core/train.c) and the search (src/core/search.c) ---- */
+
+#define GPUECON_SEARCH (-1) /* "search this dimension" for the int fields below */
+
+typedef struct gpuecon_train_request {
+    const gpuecon_model *model;
+    const gpuecon_system *system;
+    int gpus;
+    gpuecon_precision precision;
+    int seq;                  /* tokens per sequence */
+    int gbs;                  /* global batch, sequences */
+    /* parallel sizes: GPUECON_SEARCH or 0 = search; otherwise fixed */
+    int tp, pp, vpp, cp, ep, mbs;
+    int recompute;            /* GPUECON_SEARCH or a gpuecon_recompute */
+    int zero;                 /* GPUECON_SEARCH or 0..3 (FSDP = 3) */
+    int tp_overlap;           /* GPUECON_SEARCH, 0 or 1 (TP communication overlapped with GEMMs) */
+    /* framework behaviour (defaults from gpuecon_train_request_init: modern Megatron/NeMo) */
+    bool sequence_parallel;   /* SP with TP > 1 (Korthikanti et al.); default true */
+    bool dp_overlap;          /* DP gradient reduce and parameter gather overlapped; default true */
+    bool dropout;             /* dropout masks kept (GPT-3 style); default false */
+    int grad_reduce_bytes;    /* bytes per gradient in the DP reduction; 0: 4 (fp32) for bf16,
+                                 2 for fp8/fp4, as the NeMo recipes do */
+    gpuecon_attn_impl attn_impl; /* default flash */
+    const gpuecon_efficiency *eff; /* NULL: gpuecon_efficiency_for(system->gpu) */
+} gpuecon_train_request;
+
+/* Fills every searchable field with GPUECON_SEARCH and the framework defaults above; the
+ * caller then sets model, system, gpus, precision, seq, gbs and any fixed sizes. */
+GPUECON_API void gpuecon_train_request_init(gpuecon_train_request *req);
+
+typedef struct gpuecon_parallel {
+    int tp, pp, vpp, cp, ep, dp, mbs;
+    int microbatches;         /* per step per data-parallel rank: gbs / (dp · mbs) */
+    gpuecon_recompute recompute;
+    int zero;
+    bool tp_overlap;
+    bool sequence_parallel;
+} gpuecon_parallel;
+
+/* Step time split; the parts add up to step_time_s. Communication is the exposed part only. */
+typedef struct gpuecon_train_breakdown {
+    double compute_s;     /* GEMMs, attention, elementwise, recompute of all micro-batches */
+    double tp_comm_s;     /* tensor-parallel collectives not hidden behind GEMMs */
+    double cp_comm_s;     /* context-parallel ring exchange not hidden behind attention */
+    double ep_comm_s;     /* expert-parallel all-to-all (issue 4; 0 for dense models) */
+    double pp_bubble_s;   /* pipeline fill and drain: (p-1)/v of a micro-batch's stage time */
+    double pp_comm_s;     /* pipeline point-to-point transfers on the critical path */
+    double dp_comm_s;     /* data-parallel gradient reduce / parameter gather not hidden */
+    double optimizer_s;   /* Adam step over the local parameter shard */
+    double straggler_s;   /* the slowest of the job's GPUs: compute x speed_cv x E[max of N] */
+} gpuecon_train_breakdown;
+
+typedef struct gpuecon_train_memory {
+    double weights_gib, grads_gib, optimizer_gib, fp8_copy_gib;
+    double activations_gib;   /* held for backward at the peak of the schedule */
+    double transient_gib;     /* working set of one layer (recompute) and the logits */
+    double reserve_gib;       /* allocator and workspace reserve */
+    double total_gib;
+    double capacity_gib;      /* the GPU's hbm_gib */
+    bool fits;
+    const char *overflow_term;/* when !fits: the largest term ("activations", ...) */
+    double overflow_term_gib; /* its size */
+    double overflow_gib;      /* total - capacity (> 0 when !fits) */
+    int stage;                /* the pipeline stage that needs the most */
+} gpuecon_train_memory;
+
+typedef struct gpuecon_train_result {
+    double tokens_per_s_per_gpu;
+    double mfu;               /* model FLOPs with FULL attention (NVIDIA/NeMo dense convention,
+                                 gpuecon_train_flops) over the dense peak at the precision */
+    double mfu_causal;        /* the same with causal attention counted (half) */
+    double hfu;               /* FLOPs the GPUs execute, incl. recompute and causal masking */
+    double model_flops_per_token;
+    double peak_flops;        /* per GPU at the training precision */
+    double step_time_s;
+    double memory_gib_per_gpu;
+    bool fits;
+    gpuecon_parallel par;
+    gpuecon_train_breakdown bd;
+    gpuecon_train_memory mem;
+    int stage_layers_first, stage_layers_max, stage_layers_last; /* transformer layers */
+} gpuecon_train_result;
+
+/* Predicts one training step. Sizes left to search are searched (gpuecon_train_search with
+ * top 1, objective throughput) and the best configuration is returned.
+ * Errors: GPUECON_E_INPUT for impossible sizes, naming the constraint ("--tp: 3 does not
+ * divide the 96 attention heads", "--pp: 200 is above the 126 layers", product of sizes not
+ * equal to gpus, gbs not divisible by dp·mbs, ...); GPUECON_E_INFEASIBLE when nothing fits
+ * in memory: *out then holds the configuration with the smallest overflow (fits = false,
+ * mem.overflow_term and mem.overflow_gib say why) and err names that overflow. */
+GPUECON_API int gpuecon_train_predict(gpuecon_ctx *ctx, const gpuecon_train_request *req,
+                                      gpuecon_train_result *out, gpuecon_error *err);
+
+typedef enum gpuecon_objective {
+    GPUECON_OBJECTIVE_THROUGHPUT, /* tokens/s/GPU, highest first */
+    GPUECON_OBJECTIVE_COST        /* $ per 1M tokens, lowest first (needs usd_per_gpu_hour) */
+} gpuecon_objective;
+
+typedef struct gpuecon_search_options {
+    int top_k;                 /* configurations kept (1 .. 10000); 0 = 10 */
+    gpuecon_objective objective;
+    double usd_per_gpu_hour;   /* for GPUECON_OBJECTIVE_COST and usd_per_mtok in results */
+    int shard_index, shard_count; /* evaluate shard k of n (0 <= k < n); 0/0 = everything */
+} gpuecon_search_options;
+
+typedef struct gpuecon_search_result {
+    gpuecon_train_result *best; /* n_best entries, best first; owned by the result */
+    size_t n_best;
+    double *usd_per_mtok;       /* parallel to best; 0 when no price was given */
+    uint64_t configs_evaluated; /* every configuration considered (memory-checked) */
+    uint64_t configs_feasible;  /* those that fit in memory (and were timed) */
+    double elapsed_s;           /* left 0 by the library (it reads no clock); the CLI sets it */
+    bool have_overflow;         /* nothing fit: least_overflow holds the nearest miss */
+    gpuecon_train_result least_overflow;
+    gpuecon_ctx *ctx_;          /* private: for gpuecon_search_result_free */
+} gpuecon_search_result;
+
+/* Ranks every configuration of the space (tp, pp, vpp, cp, dp, mbs, recompute, zero,
+ * tp_overlap; fixed sizes in req restrict it) by the objective. Memory is checked first and
+ * configurations that do not fit are not timed. Runs on ctx's threads (OpenMP); the result is
+ * identical for any thread count and shards merge exactly. The caller owns *out and releases
+ * it with gpuecon_search_result_free. Errors as gpuecon_train_predict, except that an empty
+ * feasible set is not an error here (n_best = 0, have_overflow = true). */
+GPUECON_API int gpuecon_train_search(gpuecon_ctx *ctx, const gpuecon_train_request *req,
+                                     const gpuecon_search_options *opt, gpuecon_search_result *out,
+                                     gpuecon_error *err);
+GPUECON_API void gpuecon_search_result_free(gpuecon_search_result *r);
+
+/* ---- validation against published runs (src/core/validate.c) ---- */
+typedef struct gpuecon_validate_row {
+    char id[24];            /* A01..A10, A26.., V001..V109 (vTrain rows), S3/S4 */
+    char group[16];         /* narayanan | dgxc | vtrain | seed */
+    char what[96];          /* model, GPUs, precision */
+    char config[64];        /* TP/PP/VP/CP/DP/MBS */
+    char source[160];
+    double published;       /* tokens/s/GPU as published or derived from the publication */
+    double predicted;
+    double rel_err;         /* predicted/published - 1 */
+    bool fitted_on;         /* used to fit the efficiency parameters */
+    bool fits;              /* the model's memory check for the published configuration */
+} gpuecon_validate_row;
+
+typedef struct gpuecon_validate_summary {
+    size_t n;
+    double median_abs_err, max_abs_err, mean_abs_err;
+    char worst_id[24];
+} gpuecon_validate_summary;
+
+/* Predicts every calibration case with a known configuration (docs/model.md §3.6) and
+ * compares with the published throughput. eff_table (n_eff rows; NULL: built-in) replaces
+ * the efficiency row of each matching arch — the fitting tool (bench/fit_train.c) uses it.
+ * Writes up to cap rows (GPUECON_VALIDATE_MAX is enough), sets *n; the summary covers every
+ * row written (sum_fit: the rows fitted on; either may be NULL). */
+#define GPUECON_VALIDATE_MAX 160
+GPUECON_API int gpuecon_validate(gpuecon_ctx *ctx, const gpuecon_catalog *cat,
+                                 const gpuecon_efficiency *eff_table, size_t n_eff,
+                                 gpuecon_validate_row *rows, size_t cap, size_t *n,
+                                 gpuecon_validate_summary *sum, gpuecon_validate_summary *sum_fit,
+                                 gpuecon_error *err);
+
+
 /* ==== reliability and goodput (issue 5) ============================================== */
 /*
  * A synchronous training job on G active GPUs occupies K whole NVLink domains (D GPUs each,

@@ -1,13 +1,275 @@
 /*
- * cmd_train.c — `gpuecon train` (not implemented yet; see the open issues).
+ * cmd_train.c — `gpuecon train`: the predicted training step of one job (omitted parallel
+ * sizes are searched), with the breakdown of step time and memory, the cost of a run with
+ * --profile/--tokens, and scaling sweeps over GPU counts (--sweep-gpus, weak by default:
+ * the batch per GPU stays; --strong keeps the global batch) with an optional chart.
  */
-#include "cli.h"
+#include "train_cli.h"
+
+#include <math.h>
+#include <string.h>
+
+static json_t *cost_json(const gpuecon_cost *k, double usd_h)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "tco_usd_per_gpu_hour", cli_real(usd_h));
+    json_object_set_new(j, "usd_per_mtok", cli_real(k->usd_per_mtok));
+    json_object_set_new(j, "joules_per_token", cli_real(k->joules_per_token));
+    json_object_set_new(j, "pue", cli_real(k->pue));
+    if (k->tokens > 0) {
+        json_object_set_new(j, "tokens", cli_real(k->tokens));
+        json_object_set_new(j, "gpu_hours", cli_real(k->gpu_hours));
+        json_object_set_new(j, "total_usd", cli_real(k->total_usd));
+        json_object_set_new(j, "energy_mwh", cli_real(k->energy_mwh));
+    }
+    return j;
+}
+
+static int predict(cli *c, const gpuecon_train_request *req, gpuecon_train_result *r, bool *infeasible)
+{
+    gpuecon_error err;
+    gpuecon_error_clear(&err);
+    int rc = gpuecon_train_predict(c->ctx, req, r, &err);
+    cli_progress_done(c);
+    *infeasible = rc == GPUECON_E_INFEASIBLE;
+    if (rc && !*infeasible)
+        return cli_fail(&err);
+    if (*infeasible)
+        cli_fail(&err);
+    return 0;
+}
+
+static int single(cli *c, const train_args *a, gpuecon_train_request *req, const gpuecon_profile *prof)
+{
+    gpuecon_train_result r;
+    bool infeasible;
+    int rc = predict(c, req, &r, &infeasible);
+    if (rc)
+        return rc;
+    int exit_code = infeasible ? EXIT_INFEASIBLE : EXIT_OK;
+    gpuecon_cost k = {0};
+    double usd_h = 0;
+    if (prof && !infeasible && (rc = train_cli_cost(req, prof, a->pue, a->tokens, r.tokens_per_s_per_gpu, &k, &usd_h)))
+        return rc;
+    double days = a->tokens > 0 ? a->tokens / (r.tokens_per_s_per_gpu * req->gpus) / 86400 : 0;
+    if (c->format == FMT_JSON) {
+        json_t *j = train_cli_result_json(&r);
+        json_object_set_new(j, "model", json_string(req->model->name));
+        json_object_set_new(j, "system", json_string(req->system->name));
+        json_object_set_new(j, "gpus", json_integer(req->gpus));
+        json_object_set_new(j, "precision", json_string(gpuecon_precision_name(req->precision)));
+        json_object_set_new(j, "seq", json_integer(req->seq));
+        json_object_set_new(j, "gbs", json_integer(req->gbs));
+        if (prof && !infeasible) {
+            json_t *cj = cost_json(&k, usd_h);
+            if (days > 0)
+                json_object_set_new(cj, "days", cli_real(days));
+            json_object_set_new(j, "cost", cj);
+        }
+        rc = cli_emit_json(c, j);
+        return rc ? rc : exit_code;
+    }
+    if (c->format == FMT_HTML)
+        return cli_usage_error("--format", "html is only for compare");
+    FILE *f = cli_out(c);
+    if (!f)
+        return EXIT_USAGE;
+    char cfg[128];
+    train_cli_config(&r.par, cfg, sizeof cfg);
+    if (c->format == FMT_CSV) {
+        fprintf(f, "tokens_per_s_per_gpu,mfu,step_time_s,memory_gib_per_gpu,fits,tp,cp,pp,vpp,dp,mbs,recompute,zero,"
+                   "tp_overlap\n%.6g,%.6g,%.6g,%.6g,%s,%d,%d,%d,%d,%d,%d,%s,%d,%d\n",
+                r.tokens_per_s_per_gpu, r.mfu, r.step_time_s, r.memory_gib_per_gpu, r.fits ? "true" : "false",
+                r.par.tp, r.par.cp, r.par.pp, r.par.vpp, r.par.dp, r.par.mbs, gpuecon_recompute_name(r.par.recompute),
+                r.par.zero, r.par.tp_overlap);
+        cli_close_out(c, f);
+        return exit_code;
+    }
+    fprintf(f, "%s on %d x %s (%s), %s, seq %d, global batch %d\n", req->model->name, req->gpus, req->system->name,
+            req->system->gpu_name, gpuecon_precision_name(req->precision), req->seq, req->gbs);
+    fprintf(f, "parallelism: %s, %d micro-batches, %s recompute, ZeRO-%d%s%s\n\n", cfg, r.par.microbatches,
+            gpuecon_recompute_name(r.par.recompute), r.par.zero, r.par.sequence_parallel ? ", SP" : "",
+            r.par.tp_overlap ? ", TP overlap" : "");
+    fprintf(f, "throughput   %.1f tokens/s/GPU (%.4g tokens/s in all)\n", r.tokens_per_s_per_gpu,
+            r.tokens_per_s_per_gpu * req->gpus);
+    fprintf(f, "MFU          %.1f%% (full-attention model FLOPs vs %s peak; %.1f%% counting causal attention)\n",
+            100 * r.mfu, gpuecon_precision_name(req->precision), 100 * r.mfu_causal);
+    fprintf(f, "step time    %.3f s\n\n", r.step_time_s);
+    train_cli_print_result(f, &r);
+    if (prof && !infeasible) {
+        fprintf(f, "\ncost (%s): $%.3f per GPU-hour, $%.4f per 1M tokens, %.2f J/token", prof->name, usd_h,
+                k.usd_per_mtok, k.joules_per_token);
+        if (a->tokens > 0)
+            fprintf(f, "; %.4g tokens: %.1f days, $%.4g, %.4g GPU-hours, %.1f MWh", a->tokens, days, k.total_usd,
+                    k.gpu_hours, k.energy_mwh);
+        fputc('\n', f);
+    }
+    cli_close_out(c, f);
+    return exit_code;
+}
+
+typedef struct sweep_row {
+    int gpus, gbs;
+    bool ok, fits;
+    gpuecon_train_result r;
+} sweep_row;
+
+static void sweep_plot(cli *c, const train_args *a, const gpuecon_train_request *req, const sweep_row *rows, int n)
+{
+    double x[64], y[64], y2[64];
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (rows[i].ok) {
+            x[k] = rows[i].gpus;
+            y[k] = rows[i].r.tokens_per_s_per_gpu;
+            y2[k] = 100 * rows[i].r.mfu;
+            k++;
+        }
+    char title[200];
+    snprintf(title, sizeof title, "%s on %s, %s, %s scaling", req->model->name, req->system->name,
+             gpuecon_precision_name(req->precision), a->strong ? "strong" : "weak");
+    plot_series s[2] = {{"tokens/s/GPU", x, y, (size_t)k, false}, {"MFU (%)", x, y2, (size_t)k, true}};
+    plot_spec spec = {title, "GPUs", "tokens/s per GPU", "MFU (%)", true, false, 0, 0};
+    char errbuf[256];
+    if (plot_svg(a->plot, &spec, s, 2, errbuf, sizeof errbuf))
+        fprintf(stderr, "gpuecon: --plot: %s\n", errbuf);
+    else if (c->format == FMT_TABLE)
+        fprintf(stderr, "gpuecon: wrote %s\n", a->plot);
+}
+
+static int sweep_table(cli *c, const train_args *a, const gpuecon_train_request *req, const sweep_row *rows, int n)
+{
+    tbl *t = tbl_new();
+    const char *cols[] = {"GPUs", "gbs", "tp", "cp", "pp", "vpp", "dp", "mbs", "tok/s/GPU", "MFU", "step s",
+                          "exposed comm s", "bubble s", "GiB/GPU", "fits"};
+    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
+        tbl_col(t, cols[i], i == 14 ? 'l' : 'r');
+    for (int i = 0; i < n; i++) {
+        const gpuecon_train_result *r = &rows[i].r;
+        const gpuecon_train_breakdown *b = &r->bd;
+        tbl_row(t);
+        tbl_num(t, rows[i].gpus, 0);
+        tbl_num(t, rows[i].gbs, 0);
+        int v[] = {r->par.tp, r->par.cp, r->par.pp, r->par.vpp, r->par.dp, r->par.mbs};
+        for (int k = 0; k < 6; k++)
+            tbl_num(t, v[k], 0);
+        tbl_num(t, r->tokens_per_s_per_gpu, 1);
+        tbl_pct(t, r->mfu, 1);
+        tbl_num(t, r->step_time_s, 3);
+        tbl_num(t, b->tp_comm_s + b->cp_comm_s + b->pp_comm_s + b->dp_comm_s, 3);
+        tbl_num(t, b->pp_bubble_s, 3);
+        tbl_num(t, r->memory_gib_per_gpu, 1);
+        tbl_str(t, rows[i].fits ? "yes" : "NO");
+    }
+    FILE *f = cli_out(c);
+    if (!f) {
+        tbl_free(t);
+        return EXIT_USAGE;
+    }
+    if (c->format == FMT_CSV)
+        tbl_csv(t, f);
+    else {
+        fprintf(f, "%s on %s, %s, seq %d, %s scaling (%s)\n\n", req->model->name, req->system->name,
+                gpuecon_precision_name(req->precision), req->seq, a->strong ? "strong" : "weak",
+                a->strong ? "global batch fixed" : "batch per GPU fixed");
+        tbl_print(t, f);
+        if (n >= 2 && rows[0].ok && rows[n - 1].ok)
+            fprintf(f, "\n%d -> %d GPUs: tokens/s/GPU %+.1f%%, MFU %.1f%% -> %.1f%%\n", rows[0].gpus,
+                    rows[n - 1].gpus, 100 * (rows[n - 1].r.tokens_per_s_per_gpu / rows[0].r.tokens_per_s_per_gpu - 1),
+                    100 * rows[0].r.mfu, 100 * rows[n - 1].r.mfu);
+    }
+    tbl_free(t);
+    cli_close_out(c, f);
+    return EXIT_OK;
+}
+
+static int sweep(cli *c, const train_args *a, gpuecon_train_request *req)
+{
+    int n = a->sweep.n, base = a->gpus > 0 ? a->gpus : a->sweep.v[0];
+    sweep_row rows[64];
+    int worst = EXIT_OK;
+    for (int i = 0; i < n; i++) {
+        sweep_row *w = &rows[i];
+        memset(w, 0, sizeof *w);
+        w->gpus = a->sweep.v[i];
+        long gbs = a->strong ? req->gbs : (long)a->gbs * w->gpus / base;
+        if (!a->strong && ((long)a->gbs * w->gpus) % base)
+            return cli_usage_error("--sweep-gpus", "%d GPUs: weak scaling needs gbs x gpus / %d to be whole "
+                                   "(gbs %d); pick multiples of %d or use --strong", w->gpus, base, a->gbs, base);
+        w->gbs = (int)gbs;
+        gpuecon_train_request q = *req;
+        q.gpus = w->gpus;
+        q.gbs = w->gbs;
+        gpuecon_error err;
+        gpuecon_error_clear(&err);
+        int rc = gpuecon_train_predict(c->ctx, &q, &w->r, &err);
+        cli_progress_done(c);
+        if (rc == GPUECON_OK || rc == GPUECON_E_INFEASIBLE) {
+            w->ok = rc == GPUECON_OK;
+            w->fits = w->ok;
+            if (!w->ok)
+                worst = EXIT_INFEASIBLE;
+        } else {
+            fprintf(stderr, "gpuecon: %d GPUs: ", w->gpus);
+            return cli_fail(&err);
+        }
+    }
+    if (a->plot)
+        sweep_plot(c, a, req, rows, n);
+    if (c->format == FMT_JSON) {
+        json_t *arr = json_array();
+        for (int i = 0; i < n; i++) {
+            json_t *j = train_cli_result_json(&rows[i].r);
+            json_object_set_new(j, "gpus", json_integer(rows[i].gpus));
+            json_object_set_new(j, "gbs", json_integer(rows[i].gbs));
+            json_array_append_new(arr, j);
+        }
+        json_t *root = json_pack("{s:s, s:s, s:s, s:s, s:o}", "model", req->model->name, "system", req->system->name,
+                                 "precision", gpuecon_precision_name(req->precision), "scaling",
+                                 a->strong ? "strong" : "weak", "rows", arr);
+        int rc = cli_emit_json(c, root);
+        return rc ? rc : worst;
+    }
+    int rc = sweep_table(c, a, req, rows, n);
+    return rc ? rc : worst;
+}
 
 int cmd_train(cli *c, int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    (void)c;
-    fputs("gpuecon: train: not implemented yet\n", stderr);
-    return EXIT_INTERNAL;
+    train_args a;
+    opt opts[TRAIN_MAX_OPTS];
+    size_t n = train_cli_opts(&a, opts, false);
+    static const cmd_usage usage = {
+        "train --model M --system S --gpus N --seq L --gbs B [--precision bf16|fp8|fp4] [--mbs --tp --pp --vpp\n"
+        "       --cp --ep --recompute none|selective|full --zero 0..3] [--profile P --tokens T]\n"
+        "       [--sweep-gpus LIST [--strong] [--plot FILE.svg]]",
+        "Predicted training step of a dense transformer: tokens/s/GPU, MFU, step time with its\n"
+        "breakdown (compute, exposed communication, pipeline bubble) and memory per GPU. Sizes\n"
+        "left out are searched and the fastest configuration that fits is shown. Exit 3 when\n"
+        "nothing fits (the output then shows the nearest miss).",
+        "gpuecon train --model gpt3-175b --system hgx-h100 --gpus 128 --precision fp8 --seq 2048 --gbs 256 "
+        "--tp 4 --pp 8 --vpp 12 --mbs 1"};
+    int rc = opts_parse(c, argc, argv, opts, n, &usage, NULL, 0, NULL);
+    if (rc)
+        return rc;
+    gpuecon_train_request req;
+    const gpuecon_profile *prof;
+    if ((rc = train_cli_request(c, &a, opts, n, &req, &prof)))
+        return rc;
+    if (a.plot && !a.sweep.n)
+        return cli_usage_error("--plot", "charts a sweep: give --sweep-gpus too");
+    if (a.threads > 0) {
+        gpuecon_ctx_config cfg = *gpuecon_ctx_get_config(c->ctx);
+        cfg.threads = a.threads;
+        gpuecon_ctx *nc = gpuecon_ctx_new(&cfg);
+        if (!nc)
+            return EXIT_INTERNAL;
+        gpuecon_ctx *old = c->ctx;
+        c->ctx = nc;
+        rc = a.sweep.n ? sweep(c, &a, &req) : single(c, &a, &req, prof);
+        c->ctx = old;
+        gpuecon_ctx_free(nc);
+        return rc;
+    }
+    return a.sweep.n ? sweep(c, &a, &req) : single(c, &a, &req, prof);
 }

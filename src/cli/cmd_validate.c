@@ -1,13 +1,168 @@
 /*
- * cmd_validate.c — `gpuecon validate` (not implemented yet; see the open issues).
+ * cmd_validate.c — `gpuecon validate`: the training model's predicted tokens/s/GPU against
+ * every published run with a known configuration, the error of each, their median and max,
+ * and the efficiency parameters in use. A report: it exits 0 and says whether the
+ * calibration targets (median |error| <= 10%, no case worse than 25%) are met; the JSON
+ * carries the numbers for CTest to guard (tests/cli.cmake).
  */
 #include "cli.h"
 
+#include <math.h>
+#include <string.h>
+
+#define TARGET_MEDIAN 0.10
+#define TARGET_MAX 0.25
+
+static const char *const group_names[] = {"all", "narayanan", "dgxc", "vtrain", "seed", NULL};
+
+static void summary_json(json_t *j, const char *prefix, const gpuecon_validate_summary *s)
+{
+    char k[64];
+    snprintf(k, sizeof k, "%smedian_abs_err", prefix);
+    json_object_set_new(j, k, cli_real(s->median_abs_err));
+    snprintf(k, sizeof k, "%smax_abs_err", prefix);
+    json_object_set_new(j, k, cli_real(s->max_abs_err));
+    snprintf(k, sizeof k, "%smean_abs_err", prefix);
+    json_object_set_new(j, k, cli_real(s->mean_abs_err));
+    snprintf(k, sizeof k, "%sn", prefix);
+    json_object_set_new(j, k, json_integer((json_int_t)s->n));
+    snprintf(k, sizeof k, "%sworst", prefix);
+    json_object_set_new(j, k, json_string(s->worst_id));
+}
+
+static json_t *efficiency_json(void)
+{
+    size_t n;
+    const gpuecon_efficiency *e = gpuecon_efficiency_table(&n);
+    json_t *arr = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(
+            arr, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:s}", "arch", e[i].arch,
+                           "gemm_bf16", cli_real(e[i].gemm_bf16), "gemm_fp8", cli_real(e[i].gemm_fp8), "gemm_fp4",
+                           cli_real(e[i].gemm_fp4), "attn_flash", cli_real(e[i].attn_flash), "hbm",
+                           cli_real(e[i].hbm), "kernel_s", cli_real(e[i].kernel_s), "speed_cv",
+                           cli_real(e[i].speed_cv), "scaleup_busbw", cli_real(e[i].scaleup_busbw),
+                           "scaleout_busbw", cli_real(e[i].scaleout_busbw), "stage", gpuecon_stage_name(e[i].stage),
+                           "source", e[i].source));
+    return arr;
+}
+
+typedef struct vreport {
+    const gpuecon_validate_row *rows;
+    size_t n;
+    const gpuecon_validate_summary *all, *fit;
+    const char *group; /* NULL: all */
+    bool median_ok, max_ok;
+    int over;
+} vreport;
+
+static int emit_json(cli *c, const vreport *v)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; i < v->n; i++) {
+        const gpuecon_validate_row *r = &v->rows[i];
+        if (v->group && strcmp(r->group, v->group))
+            continue;
+        json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:b, s:b}", "id", r->id, "group",
+                                             r->group, "what", r->what, "config", r->config, "source", r->source,
+                                             "published", cli_real(r->published), "predicted", cli_real(r->predicted),
+                                             "rel_err", cli_real(r->rel_err), "fitted_on", r->fitted_on, "fits", r->fits));
+    }
+    json_t *j = json_object();
+    json_object_set_new(j, "metric", json_string("tokens_per_s_per_gpu"));
+    json_object_set_new(j, "rows", arr);
+    summary_json(j, "", v->all);
+    summary_json(j, "fit_", v->fit);
+    json_object_set_new(j, "target_median_abs_err", cli_real(TARGET_MEDIAN));
+    json_object_set_new(j, "target_max_abs_err", cli_real(TARGET_MAX));
+    json_object_set_new(j, "median_target_met", json_boolean(v->median_ok));
+    json_object_set_new(j, "max_target_met", json_boolean(v->max_ok));
+    json_object_set_new(j, "cases_over_max", json_integer(v->over));
+    json_object_set_new(j, "efficiency", efficiency_json());
+    return cli_emit_json(c, j);
+}
+
+static int emit_table(cli *c, const vreport *v)
+{
+    tbl *t = tbl_new();
+    const char *cols[] = {"id", "run", "config", "published", "predicted", "error", "fit", "fits"};
+    for (int i = 0; i < 8; i++)
+        tbl_col(t, cols[i], (i >= 3 && i <= 5) ? 'r' : 'l');
+    for (size_t i = 0; i < v->n; i++) {
+        const gpuecon_validate_row *r = &v->rows[i];
+        if (v->group && strcmp(r->group, v->group))
+            continue;
+        tbl_row(t);
+        tbl_str(t, r->id);
+        tbl_str(t, r->what);
+        tbl_str(t, r->config);
+        tbl_num(t, r->published, 1);
+        tbl_num(t, r->predicted, 1);
+        tbl_fmt(t, "%+.1f%%", 100 * r->rel_err);
+        tbl_str(t, r->fitted_on ? "yes" : "held out");
+        tbl_str(t, r->fits ? "yes" : "NO");
+    }
+    FILE *f = cli_out(c);
+    if (!f) {
+        tbl_free(t);
+        return EXIT_USAGE;
+    }
+    if (c->format == FMT_CSV) {
+        tbl_csv(t, f);
+    } else {
+        fprintf(f, "Training model vs published runs, tokens/s/GPU (docs/model.md §3)\n\n");
+        tbl_print(t, f);
+        fprintf(f, "\nall %zu cases: median |error| %.1f%%, mean %.1f%%, max %.1f%% (%s)\n", v->all->n,
+                100 * v->all->median_abs_err, 100 * v->all->mean_abs_err, 100 * v->all->max_abs_err, v->all->worst_id);
+        fprintf(f, "fitted on %zu: median %.1f%%, max %.1f%% (%s)\n", v->fit->n, 100 * v->fit->median_abs_err,
+                100 * v->fit->max_abs_err, v->fit->worst_id);
+        fprintf(f, "targets: median <= %.0f%% %s; every case <= %.0f%% %s (%d over", 100 * TARGET_MEDIAN,
+                v->median_ok ? "met" : "MISSED", 100 * TARGET_MAX, v->max_ok ? "met" : "MISSED", v->over);
+        for (size_t i = 0, k = 0; i < v->n; i++)
+            if (fabs(v->rows[i].rel_err) > TARGET_MAX)
+                fprintf(f, "%s%s", k++ ? ", " : ": ", v->rows[i].id);
+        fprintf(f, ")\n");
+    }
+    tbl_free(t);
+    cli_close_out(c, f);
+    return EXIT_OK;
+}
+
 int cmd_validate(cli *c, int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    (void)c;
-    fputs("gpuecon: validate: not implemented yet\n", stderr);
-    return EXIT_INTERNAL;
+    int group = 0;
+    opt opts[] = {
+        {"--group", O_CHOICE, &group, 0, 0, group_names, "G", "rows to list (the summary covers all)", false},
+    };
+    static const cmd_usage usage = {
+        "validate [--group all|narayanan|dgxc|vtrain|seed]",
+        "Predicted vs published tokens/s/GPU for every calibration run with a known\n"
+        "configuration: the 109 vTrain A100 runs, Narayanan et al. SC21 (A01-A10), the NVIDIA\n"
+        "DGX Cloud H100 recipes (A26-A35) and, held out of the fit, the seed's S3/S4 scaling\n"
+        "figures, with the median and largest |error| against the targets (10%, 25%).",
+        "gpuecon validate --group dgxc"};
+    const size_t nopts = sizeof opts / sizeof opts[0];
+    int rc = opts_parse(c, argc, argv, opts, nopts, &usage, NULL, 0, NULL);
+    if (rc)
+        return rc;
+    if ((rc = cli_load_catalog(c)))
+        return rc;
+    static gpuecon_validate_row rows[GPUECON_VALIDATE_MAX];
+    size_t n = 0;
+    gpuecon_validate_summary all, fit;
+    gpuecon_error err;
+    gpuecon_error_clear(&err);
+    if (gpuecon_validate(c->ctx, c->cat, NULL, 0, rows, GPUECON_VALIDATE_MAX, &n, &all, &fit, &err))
+        return cli_fail(&err);
+    bool median_ok = all.median_abs_err <= TARGET_MEDIAN, max_ok = all.max_abs_err <= TARGET_MAX;
+    int over = 0;
+    for (size_t i = 0; i < n; i++)
+        over += fabs(rows[i].rel_err) > TARGET_MAX;
+    vreport v = {rows, n, &all, &fit, group ? group_names[group] : NULL, median_ok, max_ok, over};
+    if (c->format == FMT_JSON)
+        return emit_json(c, &v);
+    if (c->format == FMT_HTML)
+        return cli_usage_error("--format", "html is only for compare");
+    return emit_table(c, &v);
 }
+

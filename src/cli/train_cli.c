@@ -1,0 +1,240 @@
+/*
+ * train_cli.c — the options, request and output shared by `gpuecon train` and `search`.
+ *
+ * Sizes left out are searched (the request carries GPUECON_SEARCH); framework behaviour
+ * (sequence parallelism, DP overlap, attention kernel, dropout) defaults to a modern
+ * Megatron/NeMo run and can be switched to reproduce older ones.
+ */
+#include "train_cli.h"
+
+#include <string.h>
+
+static const char *const prec_names[] = {"bf16", "fp8", "fp4", NULL};
+static const char *const rc_names[] = {"none", "selective", "full", NULL};
+static const char *const onoff[] = {"off", "on", NULL};
+static const char *const attn_names[] = {"flash", "unfused", NULL};
+static const char *const obj_names[] = {"throughput", "cost", NULL};
+
+size_t train_cli_opts(train_args *a, opt *o, bool search)
+{
+    memset(a, 0, sizeof *a);
+    a->recompute = a->tp_overlap = a->zero = -1;
+    a->sp = a->dp_overlap = 1;
+    a->top = 10;
+    size_t n = 0;
+#define OPT(...) o[n++] = (opt){__VA_ARGS__, false}
+    OPT("--model", O_STR, &a->model, 0, 0, NULL, "M", "model (gpuecon catalog models) or --model-file");
+    OPT("--system", O_STR, &a->system, 0, 0, NULL, "S", "system (gpuecon catalog systems)");
+    OPT("--gpus", O_INT, &a->gpus, 1, 4194304, NULL, "N", "GPUs in the job");
+    OPT("--precision", O_CHOICE, &a->precision, 0, 0, prec_names, "P", "GEMM precision (default bf16)");
+    OPT("--seq", O_INT, &a->seq, 1, 16777216, NULL, "L", "tokens per sequence");
+    OPT("--gbs", O_INT, &a->gbs, 1, 67108864, NULL, "B", "global batch, sequences per step");
+    OPT("--mbs", O_INT, &a->mbs, 1, 65536, NULL, "N", "micro-batch, sequences (default: searched)");
+    OPT("--tp", O_INT, &a->tp, 1, 65536, NULL, "N", "tensor parallel size (default: searched)");
+    OPT("--pp", O_INT, &a->pp, 1, 65536, NULL, "N", "pipeline parallel size (default: searched)");
+    OPT("--vpp", O_INT, &a->vpp, 1, 65536, NULL, "N", "virtual stages per GPU, interleaving (default: searched)");
+    OPT("--cp", O_INT, &a->cp, 1, 65536, NULL, "N", "context parallel size (default: searched)");
+    OPT("--ep", O_INT, &a->ep, 1, 65536, NULL, "N", "expert parallel size (dense models: 1)");
+    OPT("--recompute", O_CHOICE, &a->recompute, 0, 0, rc_names, "R", "activation recompute (default: searched)");
+    OPT("--zero", O_INT, &a->zero, 0, 3, NULL, "Z", "ZeRO stage; 3 = FSDP (default: searched)");
+    OPT("--tp-overlap", O_CHOICE, &a->tp_overlap, 0, 0, onoff, "X", "TP communication overlapped with GEMMs (default: searched)");
+    OPT("--sp", O_CHOICE, &a->sp, 0, 0, onoff, "X", "sequence parallelism with TP (default on)");
+    OPT("--dp-overlap", O_CHOICE, &a->dp_overlap, 0, 0, onoff, "X", "DP traffic overlapped with compute (default on)");
+    OPT("--attention", O_CHOICE, &a->attention, 0, 0, attn_names, "K", "attention kernel (default flash)");
+    OPT("--dropout", O_FLAG, &a->dropout, 0, 0, NULL, NULL, "keep dropout masks (GPT-3 style)");
+    OPT("--profile", O_STR, &a->profile, 0, 0, NULL, "P", "TCO profile for cost and energy");
+    OPT("--tokens", O_DOUBLE, &a->tokens, 1, 1e18, NULL, "T", "training tokens for totals (15T)");
+    OPT("--pue", O_DOUBLE, &a->pue, 1, 3, NULL, "F", "facility PUE (default: system's)");
+    OPT("--threads", O_INT, &a->threads, 1, 4096, NULL, "N", "search threads (default: all cores)");
+    if (search) {
+        OPT("--top", O_INT, &a->top, 1, 10000, NULL, "K", "configurations to list (default 10)");
+        OPT("--objective", O_CHOICE, &a->objective, 0, 0, obj_names, "O", "rank by (default throughput)");
+        OPT("--shard", O_STR, &a->shard, 0, 0, NULL, "K/N", "evaluate shard K of N (0-based)");
+    } else {
+        OPT("--sweep-gpus", O_LIST, &a->sweep, 1, 4194304, NULL, "LIST", "GPU counts, e.g. 64,128,...,2048");
+        OPT("--strong", O_FLAG, &a->strong, 0, 0, NULL, NULL, "sweep keeps the global batch (default: batch per GPU)");
+        OPT("--plot", O_STR, &a->plot, 0, 0, NULL, "FILE.svg", "chart of the sweep (needs gnuplot)");
+    }
+#undef OPT
+    return n;
+}
+
+int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t n, gpuecon_train_request *req,
+                      const gpuecon_profile **profile)
+{
+    int rc;
+    if (!opt_seen(opts, n, "--model") && !c->model_file)
+        return cli_usage_error("--model", "is required (gpuecon catalog models, or --model-file FILE)");
+    if (!opt_seen(opts, n, "--system"))
+        return cli_usage_error("--system", "is required (gpuecon catalog systems lists them)");
+    if (!opt_seen(opts, n, "--gpus") && !(opt_seen(opts, n, "--sweep-gpus")))
+        return cli_usage_error("--gpus", "is required (the GPUs in the job)");
+    if (!opt_seen(opts, n, "--seq"))
+        return cli_usage_error("--seq", "is required (tokens per sequence, e.g. 2048 or 8192)");
+    if (!opt_seen(opts, n, "--gbs"))
+        return cli_usage_error("--gbs", "is required (global batch in sequences)");
+    if ((rc = cli_load_catalog(c)))
+        return rc;
+    gpuecon_train_request_init(req);
+    if ((rc = cli_model(c, "--model", a->model, &req->model)) ||
+        (rc = cli_system(c, "--system", a->system, &req->system)))
+        return rc;
+    *profile = NULL;
+    if (a->profile && (rc = cli_profile(c, "--profile", a->profile, profile)))
+        return rc;
+    if (opt_seen(opts, n, "--tokens") && !a->profile)
+        return cli_usage_error("--tokens", "needs --profile P for the cost of the run");
+    req->gpus = a->gpus;
+    req->precision = (gpuecon_precision)a->precision;
+    req->seq = a->seq;
+    req->gbs = a->gbs;
+    req->mbs = a->mbs ? a->mbs : GPUECON_SEARCH;
+    req->tp = a->tp ? a->tp : GPUECON_SEARCH;
+    req->pp = a->pp ? a->pp : GPUECON_SEARCH;
+    req->vpp = a->vpp ? a->vpp : GPUECON_SEARCH;
+    req->cp = a->cp ? a->cp : GPUECON_SEARCH;
+    req->ep = a->ep ? a->ep : GPUECON_SEARCH;
+    req->recompute = a->recompute;
+    req->zero = a->zero;
+    req->tp_overlap = a->tp_overlap;
+    req->sequence_parallel = a->sp == 1;
+    req->dp_overlap = a->dp_overlap == 1;
+    req->attn_impl = (gpuecon_attn_impl)a->attention;
+    req->dropout = a->dropout;
+    return 0;
+}
+
+void train_cli_config(const gpuecon_parallel *p, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "tp %d cp %d pp %d vpp %d dp %d mbs %d", p->tp, p->cp, p->pp, p->vpp, p->dp, p->mbs);
+}
+
+json_t *train_cli_result_json(const gpuecon_train_result *r)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "tokens_per_s_per_gpu", cli_real(r->tokens_per_s_per_gpu));
+    json_object_set_new(j, "mfu", cli_real(r->mfu));
+    json_object_set_new(j, "mfu_convention",
+                        json_string("model FLOPs per token with full (non-causal) attention and the LM head "
+                                    "(NVIDIA/NeMo dense-model convention) over the dense peak at the "
+                                    "training precision"));
+    json_object_set_new(j, "mfu_causal", cli_real(r->mfu_causal));
+    json_object_set_new(j, "hfu", cli_real(r->hfu));
+    json_object_set_new(j, "model_flops_per_token", cli_real(r->model_flops_per_token));
+    json_object_set_new(j, "step_time_s", cli_real(r->step_time_s));
+    json_object_set_new(j, "memory_gib_per_gpu", cli_real(r->memory_gib_per_gpu));
+    json_object_set_new(j, "fits", json_boolean(r->fits));
+    const gpuecon_parallel *p = &r->par;
+    json_object_set_new(j, "parallelism",
+                        json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:i, s:b, s:b}", "tp", p->tp, "pp",
+                                  p->pp, "vpp", p->vpp, "cp", p->cp, "ep", p->ep, "dp", p->dp, "mbs", p->mbs,
+                                  "microbatches", p->microbatches, "recompute", gpuecon_recompute_name(p->recompute),
+                                  "zero", p->zero, "tp_overlap", p->tp_overlap, "sequence_parallel",
+                                  p->sequence_parallel));
+    const gpuecon_train_breakdown *b = &r->bd;
+    json_t *bd = json_object();
+    json_object_set_new(bd, "compute_s", cli_real(b->compute_s));
+    json_object_set_new(bd, "tp_comm_s", cli_real(b->tp_comm_s));
+    json_object_set_new(bd, "cp_comm_s", cli_real(b->cp_comm_s));
+    json_object_set_new(bd, "ep_comm_s", cli_real(b->ep_comm_s));
+    json_object_set_new(bd, "pp_bubble_s", cli_real(b->pp_bubble_s));
+    json_object_set_new(bd, "pp_comm_s", cli_real(b->pp_comm_s));
+    json_object_set_new(bd, "dp_comm_s", cli_real(b->dp_comm_s));
+    json_object_set_new(bd, "optimizer_s", cli_real(b->optimizer_s));
+    json_object_set_new(bd, "straggler_s", cli_real(b->straggler_s));
+    json_object_set_new(j, "breakdown", bd);
+    const gpuecon_train_memory *m = &r->mem;
+    json_t *mem = json_object();
+    json_object_set_new(mem, "weights_gib", cli_real(m->weights_gib));
+    json_object_set_new(mem, "fp8_copy_gib", cli_real(m->fp8_copy_gib));
+    json_object_set_new(mem, "grads_gib", cli_real(m->grads_gib));
+    json_object_set_new(mem, "optimizer_gib", cli_real(m->optimizer_gib));
+    json_object_set_new(mem, "activations_gib", cli_real(m->activations_gib));
+    json_object_set_new(mem, "transient_gib", cli_real(m->transient_gib));
+    json_object_set_new(mem, "reserve_gib", cli_real(m->reserve_gib));
+    json_object_set_new(mem, "total_gib", cli_real(m->total_gib));
+    json_object_set_new(mem, "capacity_gib", cli_real(m->capacity_gib));
+    json_object_set_new(mem, "stage", json_integer(m->stage));
+    json_object_set_new(mem, "overflow_term", m->overflow_term ? json_string(m->overflow_term) : json_null());
+    json_object_set_new(mem, "overflow_gib", cli_real(m->overflow_gib));
+    json_object_set_new(mem, "overflow_term_gib", cli_real(m->overflow_term_gib));
+    json_object_set_new(j, "memory", mem);
+    json_object_set_new(j, "stage_layers",
+                        json_pack("{s:i, s:i, s:i}", "first", r->stage_layers_first, "max", r->stage_layers_max,
+                                  "last", r->stage_layers_last));
+    return j;
+}
+
+static void row(tbl *t, const char *what, double s, double step, const char *how)
+{
+    tbl_row(t);
+    tbl_str(t, what);
+    tbl_num(t, s, 3);
+    tbl_pct(t, step > 0 ? s / step : 0, 1);
+    tbl_str(t, how);
+}
+
+void train_cli_print_result(FILE *f, const gpuecon_train_result *r)
+{
+    const gpuecon_train_breakdown *b = &r->bd;
+    tbl *t = tbl_new();
+    tbl_col(t, "step time", 'l');
+    tbl_col(t, "s", 'r');
+    tbl_col(t, "share", 'r');
+    tbl_col(t, "what", 'l');
+    double st = r->step_time_s;
+    row(t, "compute", b->compute_s, st, "GEMMs, attention, elementwise, recompute (slowest stage)");
+    row(t, "tensor-parallel comm", b->tp_comm_s, st, "exposed all-gather / reduce-scatter / all-reduce");
+    row(t, "context-parallel comm", b->cp_comm_s, st, "exposed ring exchange of K, V");
+    row(t, "pipeline bubble", b->pp_bubble_s, st, "(p-1)/v of a micro-batch's stage time");
+    row(t, "pipeline comm", b->pp_comm_s, st, "point-to-point activations on the critical path");
+    row(t, "data-parallel comm", b->dp_comm_s, st, "exposed gradient reduce / parameter gather");
+    row(t, "optimizer", b->optimizer_s, st, "Adam over the local shard");
+    row(t, "slowest GPU", b->straggler_s, st, "a synchronous step waits for the slowest of the GPUs");
+    tbl_sep(t);
+    row(t, "step", st, st, "");
+    tbl_print(t, f);
+    tbl_free(t);
+    fputc('\n', f);
+    const gpuecon_train_memory *m = &r->mem;
+    tbl *u = tbl_new();
+    tbl_col(u, "memory (stage)", 'l');
+    tbl_col(u, "GiB", 'r');
+    const char *names[] = {"weights", "FP8 weight copy", "gradients", "optimizer states", "activations",
+                           "transient (recompute, logits)", "reserve (allocator, workspaces)"};
+    double v[] = {m->weights_gib, m->fp8_copy_gib, m->grads_gib, m->optimizer_gib, m->activations_gib,
+                  m->transient_gib, m->reserve_gib};
+    for (int i = 0; i < 7; i++) {
+        if (i == 1 && v[i] == 0)
+            continue;
+        tbl_row(u);
+        tbl_str(u, names[i]);
+        tbl_num(u, v[i], 2);
+    }
+    tbl_sep(u);
+    tbl_row(u);
+    tbl_fmt(u, "total (stage %d)", m->stage);
+    tbl_num(u, m->total_gib, 2);
+    tbl_row(u);
+    tbl_str(u, "capacity");
+    tbl_num(u, m->capacity_gib, 2);
+    tbl_print(u, f);
+    tbl_free(u);
+    if (!m->fits)
+        fprintf(f, "\ndoes NOT fit: %.2f GiB over; largest term: %s\n", m->overflow_gib,
+                m->overflow_term ? m->overflow_term : "?");
+}
+
+int train_cli_cost(const gpuecon_train_request *req, const gpuecon_profile *p, double pue, double tokens,
+                   double tok_s, gpuecon_cost *cost, double *usd_per_gpu_hour)
+{
+    gpuecon_error err;
+    gpuecon_error_clear(&err);
+    gpuecon_tco t;
+    double epue = pue > 0 ? pue : req->system->pue;
+    if (gpuecon_tco_compute(p, req->system, pue, &t, &err) ||
+        gpuecon_cost_compute(t.usd_per_gpu_hour, req->system->it_w_per_gpu, epue, tok_s, tokens, cost, &err))
+        return cli_fail(&err);
+    *usd_per_gpu_hour = t.usd_per_gpu_hour;
+    return 0;
+}

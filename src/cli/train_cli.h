@@ -1,0 +1,42 @@
+/*
+ * train_cli.h — what `gpuecon train` and `gpuecon search` share: their option table, the
+ * request built from it, and the JSON / table form of one predicted configuration.
+ */
+#ifndef GPUECON_TRAIN_CLI_H
+#define GPUECON_TRAIN_CLI_H
+
+#include "cli.h"
+
+typedef struct train_args {
+    const char *model, *system, *profile;
+    int gpus, seq, gbs, mbs, tp, pp, vpp, cp, ep, zero, threads;
+    int precision, recompute, tp_overlap, sp, dp_overlap, attention;
+    bool dropout, strong;
+    double tokens, pue;
+    int_list sweep;
+    const char *plot;
+    /* search only */
+    int top, objective;
+    const char *shard;
+} train_args;
+
+#define TRAIN_MAX_OPTS 40
+
+/* Fills opts with the options common to train and search (plus train's or search's own)
+ * and returns how many. */
+size_t train_cli_opts(train_args *a, opt *opts, bool search);
+/* After parsing: loads the catalog, looks up model/system/profile, builds the request.
+ * Returns 0 or an exit code (message printed). */
+int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t nopts, gpuecon_train_request *req,
+                      const gpuecon_profile **profile);
+/* One predicted configuration as a JSON object with DESIGN.md's keys. */
+json_t *train_cli_result_json(const gpuecon_train_result *r);
+/* "tp 4 cp 1 pp 8 vpp 12 dp 4 mbs 1" */
+void train_cli_config(const gpuecon_parallel *p, char *buf, size_t cap);
+/* Prints the breakdown and memory tables of one result. */
+void train_cli_print_result(FILE *f, const gpuecon_train_result *r);
+/* Cost of a predicted throughput under a profile: fills cost; 0 or an exit code. */
+int train_cli_cost(const gpuecon_train_request *req, const gpuecon_profile *p, double pue, double tokens,
+                   double tok_s, gpuecon_cost *cost, double *usd_per_gpu_hour);
+
+#endif

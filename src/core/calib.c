@@ -1,0 +1,95 @@
+/*
+ * calib.c — the efficiency parameters of the training model, one row per GPU architecture.
+ *
+ * These are the only numbers in the step model that do not come from the catalog or from
+ * the model's shape: what fraction of a datasheet peak real kernels reach. Five were fitted
+ * (bench/fit_train.c, trimmed-L1 loss on log throughput) on the calibration runs only
+ * (../shared/reference/calibration/): three for A100 with 2021-23 Megatron-LM on the vTrain
+ * and Narayanan runs, two for H100 with 2024-25 NeMo on the DGX Cloud recipes. One was read
+ * off measured nccl-tests data; the rest are assumptions with a source. A fitted row holds
+ * for its generation *and its software era*: ampere's describes eager-mode Megatron (large
+ * per-kernel overhead, unfused attention), hopper's a fused, overlapped NeMo stack.
+ * docs/model.md §3.3 lists each value with its data; `gpuecon validate` shows the errors.
+ * Rows without calibration data copy Hopper's and say so.
+ */
+#include "train.h"
+
+#include <string.h>
+
+#define SINHA "Sinha et al. SC22 ('Not All GPUs Are Created Equal'): ~8% speed spread across a cluster"
+
+static const gpuecon_efficiency table[] = {
+    {
+        .arch = "ampere",
+        .gemm_bf16 = 0.771,     /* fitted: 109 vTrain A100 runs + Narayanan A01-A10 */
+        .gemm_fp8 = 0,          /* no FP8 tensor cores */
+        .gemm_fp4 = 0,
+        .attn_flash = 0.55,     /* assumption: FlashAttention-2 (Dao 2023) reaches 50-73% on A100 */
+        .hbm = 0.671,           /* fitted (same runs): memory-bound kernels of 2021-23 Megatron */
+        .kernel_s = 19.0e-6,    /* fitted (same runs): per-kernel launch and framework overhead */
+        .speed_cv = 0.015,      /* assumption: SINHA */
+        .scaleup_busbw = 0.74,  /* measured: vTrain trace/a100/AR_GPU8_1M_1024M_LUT, nccl-tests
+                                   all-reduce on 8 A100, 64-300 MB: 212-222 GB/s of 300 */
+        .scaleout_busbw = 0.90, /* assumption: InfiniBand busbw ~90% of line rate */
+        .coll_launch_s = 10e-6, /* assumption; with 3 us per hop it gives the 53 us intercept of
+                                   the same measured all-reduce */
+        .stage = GPUECON_STAGE_FITTED,
+        .source = "vTrain A100 runs (109) and Narayanan et al. SC21 Table 1 (A01-A10), Megatron-LM 2021-23",
+    },
+    {
+        .arch = "hopper",
+        .gemm_bf16 = 0.609,     /* fitted: DGX Cloud H100 BF16 runs A27, A29, A31, A35 */
+        .gemm_fp8 = 0.490,      /* fitted: DGX Cloud H100 FP8 runs A26, A29, A30, A33, A34, A35 */
+        .gemm_fp4 = 0,
+        .attn_flash = 0.60,     /* assumption: FlashAttention-3 (Shah et al. 2024) ~75% forward,
+                                   ~55% backward of the H100 BF16 peak */
+        .hbm = 0.85,            /* assumption: fused elementwise kernels ~85% of HBM3 bandwidth */
+        .kernel_s = 3e-6,       /* assumption: kernel launch with CUDA graphs / TE fusion */
+        .speed_cv = 0.015,      /* assumption: SINHA */
+        .scaleup_busbw = 0.80,  /* assumption: nccl-tests all-reduce ~360 GB/s of NVLink4 450 */
+        .scaleout_busbw = 0.90, /* assumption: NDR InfiniBand busbw ~90% of line rate */
+        .coll_launch_s = 10e-6,
+        .stage = GPUECON_STAGE_FITTED,
+        .source = "NVIDIA dgxc-benchmarking H100 recipes A26-A35 (GPT-3 175B, Llama 3.1 8B/70B), NeMo 24.11-25.04",
+    },
+    {
+        .arch = "blackwell",
+        .gemm_bf16 = 0.609, .gemm_fp8 = 0.490, .gemm_fp4 = 0.42,
+        .attn_flash = 0.60, .hbm = 0.85, .kernel_s = 3e-6, .speed_cv = 0.015,
+        .scaleup_busbw = 0.80, .scaleout_busbw = 0.90, .coll_launch_s = 10e-6,
+        .stage = GPUECON_STAGE_ASSUMPTION,
+        .source = "no calibration run: Hopper's fitted fractions; FP4 assumed at 0.85 x the FP8 fraction",
+    },
+    {
+        .arch = "blackwell-ultra",
+        .gemm_bf16 = 0.609, .gemm_fp8 = 0.490, .gemm_fp4 = 0.42,
+        .attn_flash = 0.60, .hbm = 0.85, .kernel_s = 3e-6, .speed_cv = 0.015,
+        .scaleup_busbw = 0.80, .scaleout_busbw = 0.90, .coll_launch_s = 10e-6,
+        .stage = GPUECON_STAGE_ASSUMPTION,
+        .source = "no calibration run: Hopper's fitted fractions; FP4 assumed at 0.85 x the FP8 fraction",
+    },
+    {
+        .arch = "cdna3",
+        .gemm_bf16 = 0.609, .gemm_fp8 = 0.490, .gemm_fp4 = 0,
+        .attn_flash = 0.60, .hbm = 0.85, .kernel_s = 3e-6, .speed_cv = 0.015,
+        .scaleup_busbw = 0.80, .scaleout_busbw = 0.90, .coll_launch_s = 10e-6,
+        .stage = GPUECON_STAGE_ASSUMPTION,
+        .source = "no calibration run: Hopper's fitted fractions (ROCm software maturity not modelled)",
+    },
+};
+
+const gpuecon_efficiency *gpuecon_efficiency_table(size_t *n)
+{
+    if (n)
+        *n = sizeof table / sizeof table[0];
+    return table;
+}
+
+const gpuecon_efficiency *gpuecon_efficiency_for(const gpuecon_gpu *gpu)
+{
+    if (gpu && gpu->arch)
+        for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+            if (strcmp(table[i].arch, gpu->arch) == 0)
+                return &table[i];
+    return &table[1]; /* hopper */
+}

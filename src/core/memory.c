@@ -1,0 +1,135 @@
+/*
+ * memory.c — bytes per GPU during training: model states, activations, reserve.
+ *
+ * Activations follow Korthikanti et al. 2022 ("Reducing Activation Recomputation in Large
+ * Transformer Models", Table 2 and §4), written per term so that grouped-query attention,
+ * gated MLPs and flash attention change exactly the terms they touch. In units of s·b·h
+ * bytes (16-bit activations, one byte per dropout-mask element), one layer keeps:
+ *   split by TP only with sequence parallelism (the "10" of 10 + 24/t):
+ *     2 (input of LayerNorm 1) + 2 (input of LayerNorm 2) + 2 (QKV input) + 2 (MLP input)
+ *     + 1 + 1 (attention and MLP dropout masks, when dropout is on)
+ *   always split by TP (the "24/t"):
+ *     2·(q + k) for QK^T and 2·v for AV, 2·o for the output projection input
+ *     (q = o = heads·head_dim/h, k = v = kv_heads·head_dim/h; MHA: 2+2+2+2 = 8)
+ *     MLP: 2r (activation input) + 2r (second GEMM input), 4r for gated (r = ffn/h)
+ *   unfused attention only (the "5as/h"): softmax output 2, dropout mask 1, dropout out 2,
+ *     per a·s/h; flash attention keeps only the row log-sum-exp, 4 bytes per head and token.
+ * GPT-3 with dropout, MHA, 4h GELU: 10 + 24 = 34 — Korthikanti's 34 + 5as/h.
+ * Selective recompute drops the attention-core terms; full recompute keeps the layer input.
+ */
+#include "train.h"
+
+#include <math.h>
+#include <string.h>
+
+const char *gpuecon_recompute_name(gpuecon_recompute r)
+{
+    switch (r) {
+    case GPUECON_RECOMPUTE_NONE: return "none";
+    case GPUECON_RECOMPUTE_SELECTIVE: return "selective";
+    case GPUECON_RECOMPUTE_FULL: return "full";
+    }
+    return "unknown";
+}
+
+/* Activation bytes of one layer in the shape terms of the header comment. */
+double mem_layer_act(double h, double heads, double kv, double hd, double ffn, double mats, double s,
+                     double b, double tp, bool sp, gpuecon_recompute rc, gpuecon_attn_impl impl,
+                     bool dropout)
+{
+    double sbh = s * b * h;
+    double seq_div = (sp && tp > 1) ? tp : 1;
+    if (rc == GPUECON_RECOMPUTE_FULL)
+        return 2 * sbh / seq_div;
+    double q = heads * hd / h, k = kv * hd / h, r = ffn / h;
+    double replicated = 2 + 2 + 2 + 2 + (dropout ? 2 : 0);
+    double split = 2 * (q + k) + 2 * k + 2 * q + (mats > 2 ? 6 * r : 4 * r);
+    double core = 0;
+    if (impl == GPUECON_ATTN_IMPL_UNFUSED)
+        core = (dropout ? 5 : 2) * heads * s / h;
+    else
+        core = 4 * heads / h; /* fp32 log-sum-exp per head and token */
+    if (rc == GPUECON_RECOMPUTE_SELECTIVE)
+        core = 0;
+    return sbh * (replicated / seq_div + (split + core) / tp);
+}
+
+double gpuecon_layer_activation_bytes(const gpuecon_model *m, int layer, int seq_local, int mbs, int tp,
+                                      bool sp, gpuecon_recompute r, gpuecon_attn_impl impl, bool dropout)
+{
+    if (!m || layer < 0 || layer >= m->layers || seq_local < 1 || mbs < 1 || tp < 1)
+        return 0;
+    gpuecon_layer l;
+    gpuecon_model_layer(m, layer, &l);
+    return mem_layer_act(m->hidden, m->heads, l.kv_heads, l.head_dim, m->ffn_hidden,
+                         gpuecon_ffn_matrices(m->ffn), seq_local, mbs, tp, sp, r, impl, dropout);
+}
+
+void gpuecon_param_bytes_per_param(int zero, int shards, gpuecon_precision p, gpuecon_param_bytes *out)
+{
+    double n = shards > 1 ? shards : 1;
+    out->weights = 2;                                   /* bf16 weights */
+    out->fp8_copy = p == GPUECON_BF16 ? 0 : 1;          /* FP8 (or FP4) GEMM copy */
+    out->grads = 4;                                     /* fp32 gradient buffer */
+    out->optimizer = 12;                                /* fp32 master, Adam m and v */
+    if (zero >= 1)
+        out->optimizer /= n;
+    if (zero >= 2)
+        out->grads /= n;
+    if (zero >= 3) {
+        out->weights /= n;
+        out->fp8_copy /= n;
+    }
+}
+
+int mem_stage_layers(int layers, int pp, int vpp, int stage)
+{
+    if (pp < 1 || vpp < 1 || stage < 0 || stage >= pp)
+        return 0;
+    int chunks = pp * vpp, base = layers / chunks, rem = layers % chunks;
+    int r1 = rem < chunks - 2 ? rem : chunks - 2; /* extras on chunks 1..r1 */
+    int extra = 0;
+    if (stage == 0) {
+        extra = pp > 0 ? r1 / pp : 0;
+        if (extra > vpp - 1)
+            extra = vpp - 1;
+    } else if (r1 >= stage) {
+        extra = (r1 - stage) / pp + 1;
+        if (extra > vpp)
+            extra = vpp;
+    }
+    if (rem == chunks - 1 && stage == pp - 1 && chunks >= 2)
+        extra++; /* the last chunk gets one too */
+    if (chunks == 1)
+        extra = rem;
+    return vpp * base + extra;
+}
+
+double mem_inflight(int pp, int vpp, int microbatches, int stage)
+{
+    if (pp <= 1)
+        return 1;
+    if (vpp <= 1) {
+        int n = pp - stage;
+        return microbatches < n ? microbatches : n;
+    }
+    /* Megatron's interleaved schedule: 2(p-s-1) + (v-1)p warm-up chunks, plus one */
+    double chunks = 2.0 * (pp - stage - 1) + (double)(vpp - 1) * pp + 1;
+    double all = (double)microbatches * vpp;
+    return (chunks < all ? chunks : all) / vpp;
+}
+
+double gpuecon_inflight_microbatches(int pp, int vpp, int microbatches)
+{
+    if (pp < 1 || vpp < 1 || microbatches < 1)
+        return 0;
+    return mem_inflight(pp, vpp, microbatches, 0);
+}
+
+double gpuecon_memory_reserve_bytes(const gpuecon_gpu *gpu)
+{
+    /* CUDA context, cuBLAS/cuDNN workspaces and NCCL buffers of a few communicators:
+     * about 1.5 GiB, plus 2% of capacity for the caching allocator's fragmentation. */
+    double cap = gpu ? gpu->hbm_gib : 80;
+    return (1.5 + 0.02 * cap) * 1073741824.0;
+}

@@ -1,0 +1,406 @@
+/*
+ * search.c — the space of parallel configurations, ranked fast.
+ *
+ * Work items are (tp, cp, pp) triples, which fix dp; inside one, each (mbs, recompute,
+ * tp-overlap) gives one layer cost (train_layer), and every (vpp, zero) on top of it is
+ * checked for memory first and timed only when it fits (train_memory, train_eval: a few
+ * hundred flops, no allocation). Threads (OpenMP) take items dynamically and keep their own
+ * top-k heap; heaps merge under a total order (objective, then the configuration itself), so
+ * the result is the same for any thread count, and shards (item index mod n) merge exactly.
+ * A mixture-of-experts extension adds its dimensions (ep, expert tp) as another loop level
+ * inside an item, with its own layer cost.
+ */
+#include "train.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define MAXDIV 512
+
+typedef struct cand {
+    double score; /* higher is better */
+    train_cfg c;
+} cand;
+
+/* Total order: score descending, then smaller sizes first, field by field. */
+static int cand_cmp(const cand *a, const cand *b)
+{
+    if (a->score != b->score)
+        return a->score > b->score ? -1 : 1;
+    const int x[] = {a->c.tp, a->c.cp, a->c.pp, a->c.vpp, a->c.mbs, (int)a->c.rc, a->c.zero, a->c.tp_overlap};
+    const int y[] = {b->c.tp, b->c.cp, b->c.pp, b->c.vpp, b->c.mbs, (int)b->c.rc, b->c.zero, b->c.tp_overlap};
+    for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
+        if (x[i] != y[i])
+            return x[i] < y[i] ? -1 : 1;
+    return 0;
+}
+
+/* A bounded heap whose root is the worst kept candidate. */
+typedef struct heap {
+    cand *v;
+    int n, cap;
+} heap;
+
+static void heap_push(heap *h, const cand *c)
+{
+    if (h->n == h->cap) {
+        if (cand_cmp(c, &h->v[0]) >= 0)
+            return; /* not better than the worst kept */
+        h->v[0] = *c;
+        for (int i = 0;;) { /* sift down: children worse than parent move up */
+            int l = 2 * i + 1, r = l + 1, w = i;
+            if (l < h->n && cand_cmp(&h->v[l], &h->v[w]) > 0)
+                w = l;
+            if (r < h->n && cand_cmp(&h->v[r], &h->v[w]) > 0)
+                w = r;
+            if (w == i)
+                break;
+            cand t = h->v[i];
+            h->v[i] = h->v[w];
+            h->v[w] = t;
+            i = w;
+        }
+        return;
+    }
+    int i = h->n++;
+    h->v[i] = *c;
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (cand_cmp(&h->v[i], &h->v[p]) <= 0)
+            break;
+        cand t = h->v[i];
+        h->v[i] = h->v[p];
+        h->v[p] = t;
+        i = p;
+    }
+}
+
+typedef struct item {
+    int tp, cp, pp, dp;
+} item;
+
+/* Per-thread state: the heap, counters and the nearest miss. */
+typedef struct worker {
+    heap h;
+    uint64_t evaluated, feasible;
+    double min_over;
+    train_cfg over_cfg;
+    bool have_over;
+    char pad[64];
+} worker;
+
+static int divisors(int n, int *out, int cap)
+{
+    int k = 0;
+    for (int d = 1; d <= n && k < cap; d++)
+        if (n % d == 0)
+            out[k++] = d;
+    return k;
+}
+
+static bool fixed(int v)
+{
+    return v != GPUECON_SEARCH && v != 0;
+}
+
+static void run_item(const train_static *st, const gpuecon_train_request *req, const item *it, double price,
+                     gpuecon_objective obj, worker *w)
+{
+    int local = st->gbs / it->dp, L = st->m->layers;
+    int mbs[MAXDIV], nm;
+    if (fixed(req->mbs)) {
+        if (local % req->mbs)
+            return;
+        mbs[0] = req->mbs, nm = 1;
+    } else {
+        nm = divisors(local, mbs, MAXDIV);
+    }
+    int rcs[3], nrc = 0;
+    if (req->recompute != GPUECON_SEARCH)
+        rcs[nrc++] = req->recompute;
+    else
+        for (int r = 0; r < 3; r++)
+            rcs[nrc++] = r;
+    int ovs[2], nov = 0;
+    if (req->tp_overlap != GPUECON_SEARCH)
+        ovs[nov++] = it->tp > 1 ? req->tp_overlap : 0;
+    else {
+        ovs[nov++] = 0;
+        if (it->tp > 1)
+            ovs[nov++] = 1;
+    }
+    int vlo = 1, vhi = it->pp > 1 ? (L + 2) / it->pp : 1;
+    if (fixed(req->vpp))
+        vlo = vhi = req->vpp;
+    int zlo = 0, zhi = 3;
+    if (req->zero != GPUECON_SEARCH)
+        zlo = zhi = req->zero;
+    for (int mi = 0; mi < nm; mi++)
+        for (int ri = 0; ri < nrc; ri++)
+            for (int oi = 0; oi < nov; oi++) {
+                train_layer_cost lc;
+                train_layer(st, it->tp, it->cp, mbs[mi], (gpuecon_recompute)rcs[ri], ovs[oi], &lc);
+                for (int v = vlo; v <= vhi; v++) {
+                    if ((long)v * it->pp > L + 2 || (v > 1 && it->pp == 1))
+                        continue;
+                    /* searched interleaving: layers split evenly over the pp·vpp chunks, or
+                     * evenly once the embedding and the loss count as a layer each */
+                    int ch = v * it->pp;
+                    if (!fixed(req->vpp) && v > 1 && L % ch && (L + 2) % ch)
+                        continue;
+                    for (int z = zlo; z <= zhi; z++) {
+                        train_cfg c = {it->tp, it->cp, it->pp, v, it->dp, mbs[mi], z,
+                                       (gpuecon_recompute)rcs[ri], ovs[oi]};
+                        w->evaluated++;
+                        double mem = train_memory(st, &lc, &c, NULL);
+                        if (mem > st->capacity) {
+                            double over = mem - st->capacity;
+                            cand a = {-over, c}, b = {-w->min_over, w->over_cfg};
+                            if (!w->have_over || cand_cmp(&a, &b) < 0)
+                                w->min_over = over, w->over_cfg = c, w->have_over = true;
+                            continue;
+                        }
+                        w->feasible++;
+                        double step = train_eval(st, &lc, &c, NULL);
+                        double tps = (double)st->gbs * st->seq / step / st->gpus;
+                        cand k = {obj == GPUECON_OBJECTIVE_COST && price > 0 ? -price / (tps * 3600) * 1e6 : tps, c};
+                        heap_push(&w->h, &k);
+                    }
+                }
+            }
+}
+
+/* Every (tp, cp, pp) with an integral dp that divides the batch. */
+static size_t build_items(const train_static *st, const gpuecon_train_request *req, item *out, size_t cap)
+{
+    const gpuecon_model *m = st->m;
+    int tps[MAXDIV], nt = 0, n = st->gpus;
+    if (fixed(req->tp))
+        tps[nt++] = req->tp;
+    else
+        for (int t = 1; t <= n && nt < MAXDIV; t++)
+            if (n % t == 0 && m->heads % t == 0 && m->kv_heads % t == 0)
+                tps[nt++] = t;
+    size_t k = 0;
+    for (int i = 0; i < nt; i++) {
+        int rest = n / tps[i];
+        if (n % tps[i])
+            continue;
+        for (int c = 1; c <= rest; c++) {
+            if (rest % c || (fixed(req->cp) && c != req->cp) || (c > 1 && st->seq % (2 * c)))
+                continue;
+            int rest2 = rest / c;
+            for (int p = 1; p <= rest2 && p <= m->layers; p++) {
+                if (rest2 % p || (fixed(req->pp) && p != req->pp))
+                    continue;
+                if (fixed(req->vpp) && ((long)p * req->vpp > m->layers + 2 || (req->vpp > 1 && p == 1)))
+                    continue;
+                int dp = rest2 / p;
+                if (st->gbs % dp)
+                    continue;
+                if (k < cap)
+                    out[k] = (item){tps[i], c, p, dp};
+                k++;
+            }
+        }
+    }
+    return k;
+}
+
+static int nthreads(gpuecon_ctx *ctx)
+{
+#ifdef _OPENMP
+    int t = ctx && ctx->cfg.threads > 0 ? ctx->cfg.threads : omp_get_max_threads();
+    return t > 0 ? t : 1;
+#else
+    (void)ctx;
+    return 1;
+#endif
+}
+
+static int cand_qsort(const void *a, const void *b)
+{
+    return cand_cmp(a, b);
+}
+
+/* Fills a full result for one configuration. */
+static void describe(const train_static *st, const train_cfg *c, gpuecon_train_result *out)
+{
+    train_layer_cost lc;
+    train_layer(st, c->tp, c->cp, c->mbs, c->rc, c->tp_overlap, &lc);
+    train_eval(st, &lc, c, out);
+}
+
+static int check_options(gpuecon_search_options *o, gpuecon_error *err)
+{
+    if (o->top_k == 0)
+        o->top_k = 10;
+    int rc = err_check_range(err, "--top", o->top_k, 1, 10000);
+    if (rc)
+        return rc;
+    if (o->shard_count < 0 || o->shard_index < 0 || (o->shard_count > 0 && o->shard_index >= o->shard_count))
+        return err_set(err, GPUECON_E_INPUT, "--shard", 0, 0, "shard %d of %d: need 0 <= k < n", o->shard_index,
+                       o->shard_count);
+    if (o->objective == GPUECON_OBJECTIVE_COST && !(o->usd_per_gpu_hour > 0))
+        return err_set(err, GPUECON_E_INPUT, "--objective", 0, 0, "cost needs a price per GPU-hour (--profile)");
+    return GPUECON_OK;
+}
+
+/* Runs the items of this shard on nt threads; returns non-zero when canceled. */
+static int run_items(gpuecon_ctx *ctx, const train_static *st, const gpuecon_train_request *req,
+                     const gpuecon_search_options *o, const item *items, size_t n_items, worker *ws, int nt)
+{
+    const gpuecon_ctx_config *cfg = &ctx->cfg;
+    volatile int cancel = 0;
+    long done = 0;
+    (void)nt;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
+#endif
+    for (long i = 0; i < (long)n_items; i++) {
+#ifdef _OPENMP
+        int tid = omp_get_thread_num();
+#else
+        int tid = 0;
+#endif
+        if (cancel || (o->shard_count > 0 && i % o->shard_count != o->shard_index))
+            continue;
+        run_item(st, req, &items[i], o->usd_per_gpu_hour, o->objective, &ws[tid]);
+#ifdef _OPENMP
+#pragma omp atomic
+#endif
+        done++;
+        if (tid == 0 && cfg->progress && cfg->progress(cfg->progress_ud, (double)done, (double)n_items))
+            cancel = 1;
+    }
+    return cancel;
+}
+
+/* Merges the workers' heaps under the total order and describes the kept configurations
+ * (or, when none fits, the nearest miss). */
+static int collect(gpuecon_ctx *ctx, const train_static *st, const gpuecon_search_options *o, const worker *ws,
+                   int nt, cand *all, gpuecon_search_result *out, gpuecon_error *err)
+{
+    size_t total = 0;
+    bool have_over = false;
+    cand over = {0};
+    for (int t = 0; t < nt; t++) {
+        out->configs_evaluated += ws[t].evaluated;
+        out->configs_feasible += ws[t].feasible;
+        for (int j = 0; j < ws[t].h.n; j++)
+            all[total++] = ws[t].h.v[j];
+        cand a = {-ws[t].min_over, ws[t].over_cfg};
+        if (ws[t].have_over && (!have_over || cand_cmp(&a, &over) < 0))
+            over = a, have_over = true;
+    }
+    qsort(all, total, sizeof *all, cand_qsort);
+    size_t keep = total < (size_t)o->top_k ? total : (size_t)o->top_k;
+    if (keep) {
+        out->best = ctx_alloc(ctx, keep * sizeof *out->best);
+        out->usd_per_mtok = ctx_alloc(ctx, keep * sizeof *out->usd_per_mtok);
+        out->n_best = keep;
+        if (!out->best || !out->usd_per_mtok)
+            return err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory");
+        for (size_t i = 0; i < keep; i++) {
+            describe(st, &all[i].c, &out->best[i]);
+            double price = o->usd_per_gpu_hour;
+            out->usd_per_mtok[i] = price > 0 ? price / (out->best[i].tokens_per_s_per_gpu * 3600) * 1e6 : 0;
+        }
+    } else if (have_over) {
+        out->have_overflow = true;
+        describe(st, &over.c, &out->least_overflow);
+    }
+    return GPUECON_OK;
+}
+
+int gpuecon_train_search(gpuecon_ctx *ctx, const gpuecon_train_request *req, const gpuecon_search_options *opt,
+                         gpuecon_search_result *out, gpuecon_error *err)
+{
+    if (!ctx || !req || !out)
+        return err_set(err, GPUECON_E_INPUT, "", 0, 0, "context, request and result are required");
+    memset(out, 0, sizeof *out);
+    out->ctx_ = ctx;
+    gpuecon_search_options o = opt ? *opt : (gpuecon_search_options){0};
+    train_static st;
+    int rc = check_options(&o, err);
+    if (rc || (rc = train_prepare(req, &st, err)))
+        return rc;
+    size_t n_items = build_items(&st, req, NULL, 0), n_alloc = n_items ? n_items : 1;
+    int nt = nthreads(ctx);
+    size_t n_heap = (size_t)nt * (size_t)o.top_k;
+    item *items = ctx_alloc(ctx, n_alloc * sizeof *items);
+    worker *ws = ctx_alloc(ctx, (size_t)nt * sizeof *ws);
+    cand *heaps = ctx_alloc(ctx, n_heap * sizeof *heaps);
+    if (!items || !ws || !heaps) {
+        rc = err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory");
+    } else {
+        build_items(&st, req, items, n_items);
+        for (int t = 0; t < nt; t++)
+            ws[t].h = (heap){heaps + (size_t)t * o.top_k, 0, o.top_k};
+        if (run_items(ctx, &st, req, &o, items, n_items, ws, nt))
+            rc = err_set(err, GPUECON_E_CANCELED, "", 0, 0, "search canceled");
+        else
+            rc = collect(ctx, &st, &o, ws, nt, heaps, out, err);
+    }
+    ctx_free(ctx, items, n_alloc * sizeof *items);
+    ctx_free(ctx, ws, (size_t)nt * sizeof *ws);
+    ctx_free(ctx, heaps, n_heap * sizeof *heaps);
+    if (rc)
+        gpuecon_search_result_free(out);
+    return rc;
+}
+
+void gpuecon_search_result_free(gpuecon_search_result *r)
+{
+    if (!r || !r->ctx_)
+        return;
+    ctx_free(r->ctx_, r->best, r->n_best * sizeof *r->best); /* ctx_free ignores NULL */
+    ctx_free(r->ctx_, r->usd_per_mtok, r->n_best * sizeof *r->usd_per_mtok);
+    r->best = NULL;
+    r->usd_per_mtok = NULL;
+    r->n_best = 0;
+}
+
+static void cfg_text(const gpuecon_parallel *p, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "tp %d cp %d pp %d vpp %d dp %d mbs %d, %s recompute, ZeRO-%d", p->tp, p->cp, p->pp,
+             p->vpp, p->dp, p->mbs, gpuecon_recompute_name(p->recompute), p->zero);
+}
+
+int gpuecon_train_predict(gpuecon_ctx *ctx, const gpuecon_train_request *req, gpuecon_train_result *out,
+                          gpuecon_error *err)
+{
+    if (!out)
+        return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a result is required");
+    memset(out, 0, sizeof *out);
+    gpuecon_search_options o = {.top_k = 1};
+    gpuecon_search_result r;
+    int rc = gpuecon_train_search(ctx, req, &o, &r, err);
+    if (rc)
+        return rc;
+    if (r.n_best) {
+        *out = r.best[0];
+        gpuecon_search_result_free(&r);
+        return GPUECON_OK;
+    }
+    if (!r.have_overflow) {
+        gpuecon_search_result_free(&r);
+        return err_set(err, GPUECON_E_INPUT, "--gbs", 0, 0,
+                       "no parallel configuration of %d GPUs divides the global batch of %d sequences "
+                       "(dp must divide gbs, and tp, cp, pp must fit the model)", req->gpus, req->gbs);
+    }
+    *out = r.least_overflow;
+    gpuecon_search_result_free(&r);
+    char cfg[160];
+    cfg_text(&out->par, cfg, sizeof cfg);
+    return err_set(err, GPUECON_E_INFEASIBLE, "memory", 0, 0,
+                   "nothing fits in %.1f GiB per GPU: the smallest overflow is %.1f GiB (%s needs %.1f GiB; "
+                   "largest term: %s %.1f GiB)", out->mem.capacity_gib, out->mem.overflow_gib, cfg,
+                   out->mem.total_gib, out->mem.overflow_term ? out->mem.overflow_term : "?",
+                   out->mem.overflow_term_gib);
+}

@@ -1,0 +1,310 @@
+/*
+ * validate.c — the training model against every published run with a known configuration.
+ *
+ * Three calibration sets (../shared/reference/calibration/): the 109 A100 Megatron-LM runs of
+ * vTrain (data/calibration/vtrain-a100-multinode.csv, compiled in), Narayanan et al. SC21
+ * Table 1 (A01-A10) and the NVIDIA DGX Cloud H100 recipes (A26-A35); and, held out of the
+ * fit, the seed's weak-scaling figures S3 and S4. Each case states the framework behaviour
+ * of its run (attention kernel, sequence parallelism, DP overlap, gradient precision), read
+ * from the run's scripts, never tuned: a case differs from another only by what was run.
+ */
+#include "train.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *catalog_embedded(const char *path, size_t *len); /* catalog.c */
+
+typedef enum { FW_MEGATRON_2021, FW_NEMO_2024 } framework;
+
+typedef struct vcase {
+    const char *id, *group, *source;
+    const char *model;        /* catalog name, or NULL for an inline GPT shape */
+    int layers, hidden, heads;
+    const char *system;
+    int gpus;
+    gpuecon_precision prec;
+    int seq, gbs, tp, pp, vpp, cp, mbs;
+    framework fw;
+    bool dp_overlap, dropout;
+    double published;         /* tokens/s/GPU; < 0: TFLOP/s per GPU by Narayanan eq. (3) */
+    double mfu;               /* > 0: published is derived from this MFU (seed figures) */
+    bool fit;
+} vcase;
+
+#define NARA "Narayanan et al. SC21 Table 1 (Megatron-LM cases_april2021.png; sc21/run_table_1.sh)"
+#define DGXC "NVIDIA/dgxc-benchmarking README"
+
+static const vcase cases[] = {
+    /* Narayanan 2021: fp16, full ("uniform") recompute, torch DDP (overlapped) up to 18B,
+     * Megatron local DDP (not overlapped) above; published: achieved TFLOP/s per GPU */
+    {"A01", "narayanan", NARA, NULL, 24, 2304, 24, "hgx-a100", 32, GPUECON_BF16, 2048, 512, 1, 1, 1, 1, 16, FW_MEGATRON_2021, true, true, -137, 0, true},
+    {"A02", "narayanan", NARA, NULL, 30, 3072, 32, "hgx-a100", 64, GPUECON_BF16, 2048, 512, 2, 1, 1, 1, 16, FW_MEGATRON_2021, true, true, -138, 0, true},
+    {"A03", "narayanan", NARA, NULL, 36, 4096, 32, "hgx-a100", 128, GPUECON_BF16, 2048, 512, 4, 1, 1, 1, 16, FW_MEGATRON_2021, true, true, -142, 0, true},
+    {"A04", "narayanan", NARA, NULL, 40, 6144, 48, "hgx-a100", 256, GPUECON_BF16, 2048, 1024, 8, 1, 1, 1, 8, FW_MEGATRON_2021, true, true, -135, 0, true},
+    {"A05", "narayanan", NARA, NULL, 48, 8192, 64, "hgx-a100", 512, GPUECON_BF16, 2048, 1536, 8, 2, 1, 1, 4, FW_MEGATRON_2021, false, true, -138, 0, true},
+    {"A06", "narayanan", NARA, NULL, 60, 10240, 80, "hgx-a100", 1024, GPUECON_BF16, 2048, 1792, 8, 4, 3, 1, 2, FW_MEGATRON_2021, false, true, -140, 0, true},
+    {"A07", "narayanan", NARA, NULL, 80, 12288, 96, "hgx-a100", 1536, GPUECON_BF16, 2048, 2304, 8, 8, 2, 1, 2, FW_MEGATRON_2021, false, true, -148, 0, true},
+    {"A08", "narayanan", NARA, NULL, 96, 16384, 128, "hgx-a100", 1920, GPUECON_BF16, 2048, 2160, 8, 16, 2, 1, 1, FW_MEGATRON_2021, false, true, -155, 0, true},
+    {"A09", "narayanan", NARA, NULL, 105, 20480, 128, "hgx-a100", 2520, GPUECON_BF16, 2048, 2520, 8, 35, 3, 1, 1, FW_MEGATRON_2021, false, true, -163, 0, true},
+    {"A10", "narayanan", NARA, NULL, 128, 25600, 160, "hgx-a100", 3072, GPUECON_BF16, 2048, 3072, 8, 64, 1, 1, 1, FW_MEGATRON_2021, false, true, -163, 0, true},
+    /* DGX Cloud H100, NeMo: flash attention, SP, TP comm overlap, distributed optimizer,
+     * overlapped DP, no recompute; tokens/s/GPU = aggregate / GPUs */
+    {"A26", "dgxc", DGXC " v25.02 nemo_megatron/README_175b.md", "gpt3-175b", 0, 0, 0, "hgx-h100", 128, GPUECON_FP8, 2048, 256, 4, 8, 12, 1, 1, FW_NEMO_2024, true, true, 728.0, 0, true},
+    {"A27", "dgxc", DGXC " v25.02 nemo_megatron/README_175b.md", "gpt3-175b", 0, 0, 0, "hgx-h100", 128, GPUECON_BF16, 2048, 256, 4, 8, 12, 1, 1, FW_NEMO_2024, true, true, 493.0, 0, true},
+    {"A29-fp8", "dgxc", DGXC " v24.11.1 nemo_megatron/README_175b.md", "gpt3-175b", 0, 0, 0, "hgx-h100", 128, GPUECON_FP8, 2048, 256, 4, 8, 12, 1, 1, FW_NEMO_2024, true, true, 691.9, 0, true},
+    {"A29-bf16", "dgxc", DGXC " v24.11.1 nemo_megatron/README_175b.md", "gpt3-175b", 0, 0, 0, "hgx-h100", 128, GPUECON_BF16, 2048, 256, 4, 8, 12, 1, 1, FW_NEMO_2024, true, true, 459.7, 0, true},
+    {"A30", "dgxc", DGXC " v25.02 llama3.1/README_70b.md", "llama3-70b", 0, 0, 0, "hgx-h100", 64, GPUECON_FP8, 8192, 128, 4, 4, 5, 2, 1, FW_NEMO_2024, true, false, 1566.8, 0, true},
+    {"A31", "dgxc", DGXC " v25.02 llama3.1/README_70b.md", "llama3-70b", 0, 0, 0, "hgx-h100", 64, GPUECON_BF16, 8192, 128, 4, 4, 5, 2, 1, FW_NEMO_2024, true, false, 1121.2, 0, true},
+    {"A33", "dgxc", DGXC " v25.04 llama3.1/README.md", "llama3-70b", 0, 0, 0, "hgx-h100", 64, GPUECON_FP8, 8192, 128, 4, 8, 5, 1, 1, FW_NEMO_2024, true, false, 1661.7, 0, true},
+    {"A34", "dgxc", DGXC " v25.04 llama3.1/README.md", "llama3-8b", 0, 0, 0, "hgx-h100", 128, GPUECON_FP8, 8192, 2048, 1, 1, 1, 2, 1, FW_NEMO_2024, true, false, 13739.2, 0, true},
+    {"A35-bf16", "dgxc", DGXC " v25.04 llama3.1/README.md", "llama3-8b", 0, 0, 0, "hgx-h100", 128, GPUECON_BF16, 8192, 2048, 1, 1, 1, 2, 1, FW_NEMO_2024, true, false, 10630.3, 0, true},
+    {"A35-fp8-8", "dgxc", DGXC " v25.04 llama3.1/README.md", "llama3-8b", 0, 0, 0, "hgx-h100", 8, GPUECON_FP8, 8192, 128, 1, 1, 1, 2, 1, FW_NEMO_2024, true, false, 14048.5, 0, true},
+    /* seed figures, held out: weak scaling of Llama 3.1 405B (BF16) and 70B (FP8) */
+    {"S3-576", "seed", "seed-figures.md S3 (dgxc llama3.1 405B recipe: TP8 PP9 CP2 VP7)", "llama3-405b", 0, 0, 0, "hgx-h100", 576, GPUECON_BF16, 8192, 252, 8, 9, 7, 2, 1, FW_NEMO_2024, true, false, 0, 0.545, false},
+    {"S3-2304", "seed", "seed-figures.md S3 (dgxc llama3.1 405B recipe: TP8 PP9 CP2 VP7)", "llama3-405b", 0, 0, 0, "hgx-h100", 2304, GPUECON_BF16, 8192, 1008, 8, 9, 7, 2, 1, FW_NEMO_2024, true, false, 0, 0.542, false},
+    {"S4-64", "seed", "seed-figures.md S4 (dgxc llama3.1 70B recipe: TP4 PP4 CP2 VP5)", "llama3-70b", 0, 0, 0, "hgx-h100", 64, GPUECON_FP8, 8192, 128, 4, 4, 5, 2, 1, FW_NEMO_2024, true, false, 1567, 0, false},
+    {"S4-2048", "seed", "seed-figures.md S4 (dgxc llama3.1 70B recipe: TP4 PP4 CP2 VP5)", "llama3-70b", 0, 0, 0, "hgx-h100", 2048, GPUECON_FP8, 8192, 4096, 4, 4, 5, 2, 1, FW_NEMO_2024, true, false, 1462, 0, false},
+};
+
+/* A GPT shape of the 2021-23 papers: 4h GELU MLP, MHA, tied embeddings. */
+static void gpt_shape(gpuecon_model *m, int layers, int hidden, int heads, int seq, int vocab, char *name,
+                      size_t cap)
+{
+    memset(m, 0, sizeof *m);
+    snprintf(name, cap, "gpt-L%d-h%d", layers, hidden);
+    m->name = name;
+    m->layers = layers;
+    m->hidden = hidden;
+    m->heads = heads;
+    m->kv_heads = heads;
+    m->head_dim = hidden / heads;
+    m->ffn_hidden = 4 * hidden;
+    m->ffn = GPUECON_FFN_GELU;
+    m->vocab = vocab;
+    m->tied_embeddings = true;
+    m->max_seq = seq;
+    m->attention = GPUECON_ATTN_MHA;
+}
+
+/* Narayanan et al. eq. (3): FLOPs per token with full recompute, 96·l·h²·(1 + s/6h + V/16lh). */
+static double narayanan_tokens(double tflops, const gpuecon_model *m, double seq)
+{
+    double l = m->layers, h = m->hidden, V = m->vocab;
+    return tflops * 1e12 / (96 * l * h * h * (1 + seq / (6 * h) + V / (16 * l * h)));
+}
+
+static const gpuecon_efficiency *pick_eff(const gpuecon_gpu *gpu, const gpuecon_efficiency *tab, size_t n)
+{
+    for (size_t i = 0; tab && i < n; i++)
+        if (gpu && gpu->arch && tab[i].arch && strcmp(tab[i].arch, gpu->arch) == 0)
+            return &tab[i];
+    return gpuecon_efficiency_for(gpu);
+}
+
+typedef struct run_in {
+    const gpuecon_model *model;
+    const gpuecon_system *sys;
+    int gpus, seq, gbs, tp, pp, vpp, cp, mbs;
+    gpuecon_precision prec;
+    framework fw;
+    bool dp_overlap, dropout;
+} run_in;
+
+static int predict(gpuecon_ctx *ctx, const run_in *in, const gpuecon_efficiency *tab, size_t n_eff,
+                   gpuecon_train_result *r, gpuecon_error *err)
+{
+    gpuecon_train_request q;
+    gpuecon_train_request_init(&q);
+    q.model = in->model;
+    q.system = in->sys;
+    q.gpus = in->gpus;
+    q.precision = in->prec;
+    q.seq = in->seq;
+    q.gbs = in->gbs;
+    q.tp = in->tp, q.pp = in->pp, q.vpp = in->vpp, q.cp = in->cp, q.mbs = in->mbs, q.ep = 1;
+    q.dp_overlap = in->dp_overlap;
+    q.dropout = in->dropout;
+    q.eff = pick_eff(in->sys->gpu, tab, n_eff);
+    if (in->fw == FW_MEGATRON_2021) {
+        q.recompute = GPUECON_RECOMPUTE_FULL;
+        q.zero = 0;
+        q.tp_overlap = 0;
+        q.sequence_parallel = false;
+        q.attn_impl = GPUECON_ATTN_IMPL_UNFUSED;
+        q.grad_reduce_bytes = 2;
+    } else {
+        q.recompute = GPUECON_RECOMPUTE_NONE;
+        q.zero = 1;
+        q.tp_overlap = in->tp > 1;
+    }
+    int rc = gpuecon_train_predict(ctx, &q, r, err);
+    return rc == GPUECON_E_INFEASIBLE ? GPUECON_OK : rc;
+}
+
+static void fill_row(gpuecon_validate_row *row, const run_in *in, const gpuecon_train_result *r, double published)
+{
+    snprintf(row->what, sizeof row->what, "%s, %d x %s, %s", in->model->name, in->gpus, in->sys->gpu_name,
+             gpuecon_precision_name(in->prec));
+    snprintf(row->config, sizeof row->config, "TP%d PP%d VP%d CP%d DP%d MBS%d", in->tp, in->pp, in->vpp, in->cp,
+             r->par.dp, in->mbs);
+    row->published = published;
+    row->predicted = r->tokens_per_s_per_gpu;
+    row->rel_err = published > 0 ? r->tokens_per_s_per_gpu / published - 1 : 0;
+    row->fits = r->fits;
+}
+
+static int run_cases(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_efficiency *tab, size_t n_eff,
+                     gpuecon_validate_row *rows, size_t cap, size_t *n, gpuecon_error *err)
+{
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0] && *n < cap; i++) {
+        const vcase *v = &cases[i];
+        gpuecon_model local;
+        char name[48];
+        run_in in = {NULL, gpuecon_catalog_system(cat, v->system), v->gpus, v->seq, v->gbs, v->tp, v->pp, v->vpp,
+                     v->cp, v->mbs, v->prec, v->fw, v->dp_overlap, v->dropout};
+        if (v->model)
+            in.model = gpuecon_catalog_model(cat, v->model);
+        else {
+            gpt_shape(&local, v->layers, v->hidden, v->heads, v->seq, 51200, name, sizeof name);
+            in.model = &local;
+        }
+        if (!in.model || !in.sys)
+            return err_set(err, GPUECON_E_NOTFOUND, v->id, 0, 0, "the catalog lacks %s or %s",
+                           v->model ? v->model : "(inline)", v->system);
+        gpuecon_train_result r;
+        int rc = predict(ctx, &in, tab, n_eff, &r, err);
+        if (rc)
+            return rc;
+        double pub = v->published;
+        if (pub < 0)
+            pub = narayanan_tokens(-pub, in.model, v->seq);
+        if (v->mfu > 0) /* NeMo's MFU convention: full attention, LM head, dense peak */
+            pub = gpuecon_tokens_per_s_from_mfu(v->mfu, r.model_flops_per_token, r.peak_flops);
+        gpuecon_validate_row *row = &rows[(*n)++];
+        memset(row, 0, sizeof *row);
+        snprintf(row->id, sizeof row->id, "%s", v->id);
+        snprintf(row->group, sizeof row->group, "%s", v->group);
+        snprintf(row->source, sizeof row->source, "%s", v->source);
+        row->fitted_on = v->fit;
+        fill_row(row, &in, &r, pub);
+    }
+    return GPUECON_OK;
+}
+
+/* The vTrain CSV: params, GPUs, global batch, micro batch, hidden, heads, layers, sequence,
+ * TP, DP, PP, iteration time (ms). Run with Megatron-DeepSpeed (vTrain data/README.md),
+ * activation checkpointing on and no gradient bucketing (use_checkpoint true,
+ * use_gradient_bucket false in every vTrain validation config), 1F1B: the framework of
+ * Narayanan's larger runs — 16-bit, full recompute, unfused attention, DP not overlapped. */
+static int run_vtrain(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_efficiency *tab, size_t n_eff,
+                      gpuecon_validate_row *rows, size_t cap, size_t *n, gpuecon_error *err)
+{
+    static const char path[] = "data/calibration/vtrain-a100-multinode.csv";
+    size_t len;
+    const char *p = catalog_embedded(path, &len), *end = p ? p + len : NULL;
+    if (!p)
+        return err_set(err, GPUECON_E_INTERNAL, path, 0, 0, "not compiled in");
+    const gpuecon_system *base = gpuecon_catalog_system(cat, "hgx-a100");
+    if (!base)
+        return err_set(err, GPUECON_E_NOTFOUND, "hgx-a100", 0, 0, "the catalog lacks hgx-a100");
+    /* vTrain's cluster as its validation configs describe it
+     * (config/validation/multi/config_val_<model>_<tp>_<dp>_<pp>_<mbs>.json): nodes of 8 A100
+     * with inter_node_bandwidth 800 Gbit/s per node, 12.5 GB/s per GPU (half of a DGX A100's
+     * 8 x 200 Gbit/s); NVLink as any HGX A100 */
+    gpuecon_system vsys = *base;
+    vsys.name = "a100-vtrain-cluster";
+    vsys.scaleout_gbps = 800.0 / 8 / 8;
+    const gpuecon_system *sys = &vsys;
+    p = memchr(p, '\n', (size_t)(end - p)); /* header */
+    int line = 1, k = 0;
+    while (p && ++p < end && *n < cap) {
+        line++;
+        double f[12];
+        char *q = (char *)p;
+        int got = 0;
+        for (; got < 12; got++) {
+            f[got] = strtod(q, &q);
+            if (got < 11 && *q != ',')
+                break;
+            q++;
+        }
+        if (got < 11)
+            return err_set(err, GPUECON_E_PARSE, path, line, 1, "expected 12 numbers");
+        gpuecon_model m;
+        char name[48];
+        gpt_shape(&m, (int)f[6], (int)f[4], (int)f[5], (int)f[7], 50257, name, sizeof name); /* GPT-2 BPE */
+        run_in in = {&m, sys, (int)f[1], (int)f[7], (int)f[2], (int)f[8], (int)f[10], 1, 1, (int)f[3], GPUECON_BF16,
+                     FW_MEGATRON_2021, false, true};
+        gpuecon_train_result r;
+        int rc = predict(ctx, &in, tab, n_eff, &r, err);
+        if (rc) {
+            snprintf(err->where, sizeof err->where, "%s", path);
+            err->line = line;
+            return rc;
+        }
+        gpuecon_validate_row *row = &rows[(*n)++];
+        memset(row, 0, sizeof *row);
+        snprintf(row->id, sizeof row->id, "V%03d", ++k);
+        snprintf(row->group, sizeof row->group, "vtrain");
+        snprintf(row->source, sizeof row->source, "vTrain (Bang et al. MICRO 2024) %s line %d", path, line);
+        row->fitted_on = true;
+        double tok = f[2] * f[7] / (f[11] / 1000) / f[1];
+        fill_row(row, &in, &r, tok);
+        snprintf(row->what, sizeof row->what, "GPT %.1fB, %d x A100, fp16", f[0], (int)f[1]);
+        p = memchr(p, '\n', (size_t)(end - p));
+    }
+    return GPUECON_OK;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void summarize(const gpuecon_validate_row *rows, size_t n, bool fit_only, gpuecon_validate_summary *s)
+{
+    double e[GPUECON_VALIDATE_MAX];
+    size_t k = 0;
+    memset(s, 0, sizeof *s);
+    double sum = 0;
+    for (size_t i = 0; i < n && k < GPUECON_VALIDATE_MAX; i++) {
+        if (fit_only && !rows[i].fitted_on)
+            continue;
+        e[k] = fabs(rows[i].rel_err);
+        sum += e[k];
+        if (e[k] > s->max_abs_err) {
+            s->max_abs_err = e[k];
+            snprintf(s->worst_id, sizeof s->worst_id, "%s", rows[i].id);
+        }
+        k++;
+    }
+    s->n = k;
+    if (!k)
+        return;
+    qsort(e, k, sizeof e[0], cmp_double);
+    s->median_abs_err = k % 2 ? e[k / 2] : (e[k / 2 - 1] + e[k / 2]) / 2;
+    s->mean_abs_err = sum / k;
+}
+
+int gpuecon_validate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_efficiency *eff_table,
+                     size_t n_eff, gpuecon_validate_row *rows, size_t cap, size_t *n,
+                     gpuecon_validate_summary *sum, gpuecon_validate_summary *sum_fit, gpuecon_error *err)
+{
+    if (!ctx || !cat || !rows || !n)
+        return err_set(err, GPUECON_E_INPUT, "", 0, 0, "context, catalog, rows and count are required");
+    *n = 0;
+    int rc = run_cases(ctx, cat, eff_table, n_eff, rows, cap, n, err);
+    if (!rc)
+        rc = run_vtrain(ctx, cat, eff_table, n_eff, rows, cap, n, err);
+    if (rc)
+        return rc;
+    if (sum)
+        summarize(rows, *n, false, sum);
+    if (sum_fit)
+        summarize(rows, *n, true, sum_fit);
+    return GPUECON_OK;
+}

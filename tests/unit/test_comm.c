@@ -1,0 +1,180 @@
+/*
+ * test_comm.c — collectives against the nccl-tests formulas (doc/PERFORMANCE.md), worked by
+ * hand with an explicit link model (efficiency 0.8 on NVLink, 0.9 on the network, 10 us
+ * launch) so the expectations do not depend on fitted values. Catalog latencies: 3 us per
+ * NVLink hop, 6 us per network hop; HGX H100: 8 GPUs x 450 GB/s, 50 GB/s network per GPU.
+ */
+#include "test_util.h"
+
+#include <string.h>
+
+static const gpuecon_link_model LM = {0.8, 0.9, 10e-6};
+
+static const gpuecon_system *sys(void **state, const char *name)
+{
+    const gpuecon_system *s = gpuecon_catalog_system(CAT(state), name);
+    assert_non_null(s);
+    return s;
+}
+
+static void coll(const gpuecon_system *s, gpuecon_coll_op op, int n, int stride, double bytes,
+                 gpuecon_coll_algo algo, gpuecon_coll_result *r)
+{
+    gpuecon_error err;
+    int rc = gpuecon_collective_ex(s, &LM, op, n, stride, bytes, algo, r, &err);
+    if (rc)
+        fail_msg("%s", err.message);
+}
+
+/* nccl-tests bus-bandwidth factors. */
+static void test_busbw_factors(void **state)
+{
+    (void)state;
+    assert_close(gpuecon_busbw_factor(GPUECON_ALL_REDUCE, 8), 2.0 * 7 / 8, 1e-15);
+    assert_close(gpuecon_busbw_factor(GPUECON_ALL_GATHER, 8), 7.0 / 8, 1e-15);
+    assert_close(gpuecon_busbw_factor(GPUECON_REDUCE_SCATTER, 4), 3.0 / 4, 1e-15);
+    assert_close(gpuecon_busbw_factor(GPUECON_ALL_TO_ALL, 64), 63.0 / 64, 1e-15);
+    assert_close(gpuecon_busbw_factor(GPUECON_SEND_RECV, 2), 1, 1e-15);
+    assert_true(gpuecon_busbw_factor(GPUECON_ALL_REDUCE, 1) == 0);
+}
+
+/* 1 GB all-reduce on one HGX H100 node: ring of 8, 2·7 steps of 3 us, busbw 0.8 x 450.
+ *   t = 10 us + 14 x 3 us + 1e9 x 1.75 / 360e9 = 52e-6 + 4.861111e-3 = 4.913111e-3 s
+ *   algbw = 1e9 / t = 203.53 GB/s, busbw = algbw x 1.75 = 356.19 GB/s */
+static void test_allreduce_one_node(void **state)
+{
+    gpuecon_coll_result r;
+    coll(sys(state, "hgx-h100"), GPUECON_ALL_REDUCE, 8, 1, 1e9, GPUECON_ALGO_RING, &r);
+    assert_close(r.time_s, 4.913111e-3, 1e-6);
+    assert_close(r.algbw_gbps, 1e9 / 4.913111e-3 / 1e9, 1e-6);
+    assert_close(r.busbw_gbps, r.algbw_gbps * 1.75, 1e-12);
+    assert_int_equal(r.level, GPUECON_LEVEL_SCALEUP);
+    assert_int_equal(r.domains, 1);
+    assert_int_equal(r.per_domain, 8);
+}
+
+/* 16 GPUs over two nodes: 8 rings leave each node through 8 NICs, so busbw is
+ * min(0.8 x 450, 8 x 0.9 x 50) = min(360, 360) = 360 GB/s; the steps take the network hop
+ * latency. t = 10 us + 30 x 6 us + 1e9 x (2 x 15/16) / 360e9 = 190e-6 + 5.208333e-3. */
+static void test_allreduce_two_nodes(void **state)
+{
+    gpuecon_coll_result r;
+    coll(sys(state, "hgx-h100"), GPUECON_ALL_REDUCE, 16, 1, 1e9, GPUECON_ALGO_RING, &r);
+    assert_close(r.time_s, 190e-6 + 5.208333e-3, 1e-6);
+    assert_int_equal(r.domains, 2);
+    assert_int_equal(r.per_domain, 8);
+}
+
+/* A data-parallel group of 4 with stride 8 (TP8 inside each node): one member per node,
+ * each ring hop on one NIC: busbw 45 GB/s. Reduce-scatter of 8 GB:
+ *   t = 10 us + 3 x 6 us + 8e9 x (3/4) / 45e9 = 28e-6 + 0.1333333 s */
+static void test_strided_group(void **state)
+{
+    gpuecon_coll_result r;
+    coll(sys(state, "hgx-h100"), GPUECON_REDUCE_SCATTER, 4, 8, 8e9, GPUECON_ALGO_AUTO, &r);
+    assert_close(r.time_s, 28e-6 + 0.13333333, 1e-6);
+    assert_int_equal(r.per_domain, 1);
+    assert_int_equal(r.domains, 4);
+    assert_int_equal(r.level, GPUECON_LEVEL_SCALEOUT);
+    /* stride 2 in an 8-GPU node: 4 members per node, 2 nodes, busbw min(360, 4 x 45) = 180 */
+    coll(sys(state, "hgx-h100"), GPUECON_ALL_GATHER, 8, 2, 8e9, GPUECON_ALGO_AUTO, &r);
+    assert_int_equal(r.per_domain, 4);
+    assert_close(r.time_s, 10e-6 + 7 * 6e-6 + 8e9 * (7.0 / 8) / 180e9, 1e-9);
+}
+
+/* Tree all-reduce across 128 nodes (stride 8): depth log2(128) = 7, latency
+ * 10 us + 2 x 7 x 6 us = 94 us against the ring's 10 us + 254 x 6 us = 1534 us; at 1 MB
+ * both move 1e6 x 2 x 127/128 / 45e9 = 44.10 us. */
+static void test_tree_latency(void **state)
+{
+    gpuecon_coll_result ring, tree, best;
+    const gpuecon_system *s = sys(state, "hgx-h100");
+    coll(s, GPUECON_ALL_REDUCE, 128, 8, 1e6, GPUECON_ALGO_RING, &ring);
+    coll(s, GPUECON_ALL_REDUCE, 128, 8, 1e6, GPUECON_ALGO_TREE, &tree);
+    coll(s, GPUECON_ALL_REDUCE, 128, 8, 1e6, GPUECON_ALGO_AUTO, &best);
+    double bw = 1e6 * 2 * 127.0 / 128 / 45e9;
+    assert_close(ring.time_s, 1534e-6 + bw, 1e-9);
+    assert_close(tree.time_s, 94e-6 + bw, 1e-9);
+    assert_int_equal(best.algo, GPUECON_ALGO_TREE);
+    assert_close(best.time_s, tree.time_s, 1e-15);
+}
+
+/* All-to-all of 64 GPUs, 256 MB send buffer per GPU. HGX H100 (8 per node): 7/64 of it on
+ * NVLink at 360 GB/s, 56/64 on the NIC at 45 GB/s; GB200 NVL72: 63/64 on NVLink at
+ * 0.8 x 900 = 720 GB/s, nothing on the network. Ratio of the bandwidth terms:
+ * (56/64 / 45) / (63/64 / 720) = 0.019444 / 0.0013672 = 14.22 (S9: "~18x" with NCCL's
+ * lower all-to-all efficiency on InfiniBand). */
+static void test_all_to_all_split(void **state)
+{
+    gpuecon_coll_result h, g;
+    double S = 256e6;
+    coll(sys(state, "hgx-h100"), GPUECON_ALL_TO_ALL, 64, 1, S, GPUECON_ALGO_AUTO, &h);
+    coll(sys(state, "gb200-nvl72"), GPUECON_ALL_TO_ALL, 64, 1, S, GPUECON_ALGO_AUTO, &g);
+    assert_close(h.intra_s, S * 7 / 64 / 360e9, 1e-12);
+    assert_close(h.inter_s, S * 56 / 64 / 45e9, 1e-12);
+    assert_close(h.time_s, 10e-6 + 6e-6 + h.inter_s, 1e-12);
+    assert_close(g.intra_s, S * 63 / 64 / 720e9, 1e-12);
+    assert_true(g.inter_s == 0);
+    assert_close(g.time_s, 10e-6 + 3e-6 + g.intra_s, 1e-12);
+    assert_close(h.inter_s / g.intra_s, 14.2222, 1e-4);
+    assert_int_equal(h.level, GPUECON_LEVEL_SCALEOUT);
+    assert_int_equal(g.level, GPUECON_LEVEL_SCALEUP);
+}
+
+/* Send-recv: neighbours 4 ranks apart share a node (NVLink), 8 apart do not. 100 MB:
+ * 10 + 3 us + 100e6 / 360e9 = 290.78 us; 10 + 6 us + 100e6 / 45e9 = 2238.2 us. */
+static void test_send_recv(void **state)
+{
+    gpuecon_coll_result a, b;
+    coll(sys(state, "hgx-h100"), GPUECON_SEND_RECV, 2, 4, 100e6, GPUECON_ALGO_AUTO, &a);
+    coll(sys(state, "hgx-h100"), GPUECON_SEND_RECV, 2, 8, 100e6, GPUECON_ALGO_AUTO, &b);
+    assert_close(a.time_s, 13e-6 + 100e6 / 360e9, 1e-12);
+    assert_close(b.time_s, 16e-6 + 100e6 / 45e9, 1e-12);
+    assert_close(a.busbw_gbps, a.algbw_gbps, 1e-15);
+}
+
+/* The built-in A100 NVLink efficiency reproduces vTrain's measured nccl-tests all-reduce on
+ * 8 A100 (trace/a100/AR_GPU8_1M_1024M_LUT): 64 MiB in 579.9 us, 256 MiB in 2162.3 us. */
+static void test_a100_measured(void **state)
+{
+    gpuecon_coll_result r;
+    gpuecon_error err;
+    const gpuecon_system *s = sys(state, "hgx-a100");
+    assert_int_equal(gpuecon_collective(s, GPUECON_ALL_REDUCE, 8, 1, 67108864, GPUECON_ALGO_AUTO, &r, &err), 0);
+    assert_close(r.time_s, 579.9e-6, 0.05);
+    assert_int_equal(gpuecon_collective(s, GPUECON_ALL_REDUCE, 8, 1, 268435456, GPUECON_ALGO_AUTO, &r, &err), 0);
+    assert_close(r.time_s, 2162.3e-6, 0.05);
+}
+
+static void test_bad_input(void **state)
+{
+    gpuecon_coll_result r;
+    gpuecon_error err;
+    const gpuecon_system *s = sys(state, "hgx-h100");
+    assert_int_equal(gpuecon_collective(s, GPUECON_ALL_REDUCE, 0, 1, 1e6, 0, &r, &err), GPUECON_E_INPUT);
+    assert_string_equal(err.where, "--gpus");
+    assert_int_equal(gpuecon_collective(s, GPUECON_ALL_REDUCE, 8, 1, -1, 0, &r, &err), GPUECON_E_INPUT);
+    assert_int_equal(gpuecon_collective(s, GPUECON_ALL_REDUCE, 8, 1, NAN, 0, &r, &err), GPUECON_E_INPUT);
+    assert_int_equal(gpuecon_collective(s, GPUECON_ALL_REDUCE, 8, 0, 1e6, 0, &r, &err), GPUECON_E_INPUT);
+    assert_int_equal(gpuecon_collective(s, GPUECON_SEND_RECV, 4, 1, 1e6, 0, &r, &err), GPUECON_E_INPUT);
+    assert_non_null(strstr(err.message, "send-recv is between 2 GPUs"));
+    gpuecon_link_model bad = {1.5, 0.9, 0};
+    assert_int_equal(gpuecon_collective_ex(s, &bad, GPUECON_ALL_REDUCE, 8, 1, 1e6, 0, &r, &err), GPUECON_E_INPUT);
+    assert_int_equal(gpuecon_collective(s, (gpuecon_coll_op)99, 8, 1, 1e6, 0, &r, &err), GPUECON_E_INPUT);
+    /* one GPU: nothing to do */
+    assert_int_equal(gpuecon_collective(s, GPUECON_ALL_REDUCE, 1, 1, 1e6, 0, &r, &err), 0);
+    assert_true(r.time_s == 0);
+    assert_int_equal(r.level, GPUECON_LEVEL_LOCAL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_busbw_factors),    cmocka_unit_test(test_allreduce_one_node),
+        cmocka_unit_test(test_allreduce_two_nodes), cmocka_unit_test(test_strided_group),
+        cmocka_unit_test(test_tree_latency),     cmocka_unit_test(test_all_to_all_split),
+        cmocka_unit_test(test_send_recv),        cmocka_unit_test(test_a100_measured),
+        cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
+}

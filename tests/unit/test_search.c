@@ -1,0 +1,178 @@
+/*
+ * test_search.c — the configuration search: identical results for any thread count, shards
+ * that merge exactly, fixed sizes respected, ranking order, memory pruning, nothing-fits.
+ */
+#include "test_util.h"
+
+#include <string.h>
+
+static gpuecon_train_request gpt3_64(void **state)
+{
+    gpuecon_train_request q;
+    gpuecon_train_request_init(&q);
+    q.model = gpuecon_catalog_model(CAT(state), "gpt3-175b");
+    q.system = gpuecon_catalog_system(CAT(state), "hgx-h100");
+    q.gpus = 64, q.seq = 2048, q.gbs = 256;
+    return q;
+}
+
+static bool same_par(const gpuecon_parallel *a, const gpuecon_parallel *b)
+{
+    return a->tp == b->tp && a->cp == b->cp && a->pp == b->pp && a->vpp == b->vpp && a->dp == b->dp &&
+           a->mbs == b->mbs && a->recompute == b->recompute && a->zero == b->zero && a->tp_overlap == b->tp_overlap;
+}
+
+static void run(gpuecon_ctx **keep, int threads, const gpuecon_train_request *q, const gpuecon_search_options *o,
+                gpuecon_search_result *r)
+{
+    gpuecon_ctx_config cfg = {0};
+    cfg.threads = threads;
+    *keep = gpuecon_ctx_new(&cfg);
+    gpuecon_error err;
+    if (gpuecon_train_search(*keep, q, o, r, &err))
+        fail_msg("search: %s", err.message);
+}
+
+/* One, three and four threads give bit-identical rankings and counts. */
+static void test_thread_invariance(void **state)
+{
+    gpuecon_train_request q = gpt3_64(state);
+    gpuecon_search_options o = {.top_k = 25};
+    gpuecon_ctx *c1, *c3, *c4;
+    gpuecon_search_result a, b, c;
+    run(&c1, 1, &q, &o, &a);
+    run(&c3, 3, &q, &o, &b);
+    run(&c4, 4, &q, &o, &c);
+    assert_int_equal(a.n_best, 25);
+    assert_int_equal(a.n_best, b.n_best);
+    assert_int_equal(a.n_best, c.n_best);
+    assert_true(a.configs_evaluated == b.configs_evaluated && a.configs_evaluated == c.configs_evaluated);
+    assert_true(a.configs_feasible == b.configs_feasible && a.configs_feasible == c.configs_feasible);
+    for (size_t i = 0; i < a.n_best; i++) {
+        assert_true(same_par(&a.best[i].par, &b.best[i].par));
+        assert_true(same_par(&a.best[i].par, &c.best[i].par));
+        assert_true(a.best[i].step_time_s == b.best[i].step_time_s);
+        assert_true(a.best[i].step_time_s == c.best[i].step_time_s);
+        if (i)
+            assert_true(a.best[i].tokens_per_s_per_gpu <= a.best[i - 1].tokens_per_s_per_gpu);
+        assert_true(a.best[i].fits);
+    }
+    assert_true(a.configs_feasible > 0 && a.configs_feasible < a.configs_evaluated);
+    assert_true(a.elapsed_s == 0); /* the library reads no clock */
+    gpuecon_search_result_free(&a);
+    gpuecon_search_result_free(&b);
+    gpuecon_search_result_free(&c);
+    gpuecon_ctx_free(c1);
+    gpuecon_ctx_free(c3);
+    gpuecon_ctx_free(c4);
+}
+
+/* Four shards evaluate disjoint parts whose counts add up to the whole, and the best of
+ * the shards' bests is the overall best. */
+static void test_shards(void **state)
+{
+    gpuecon_train_request q = gpt3_64(state);
+    gpuecon_search_options o = {.top_k = 1};
+    gpuecon_ctx *ctx;
+    gpuecon_search_result all;
+    run(&ctx, 2, &q, &o, &all);
+    uint64_t evaluated = 0, feasible = 0;
+    double best = 0;
+    gpuecon_parallel best_par = {0};
+    for (int k = 0; k < 4; k++) {
+        gpuecon_search_options s = {.top_k = 1, .shard_index = k, .shard_count = 4};
+        gpuecon_ctx *c;
+        gpuecon_search_result r;
+        run(&c, 2, &q, &s, &r);
+        evaluated += r.configs_evaluated;
+        feasible += r.configs_feasible;
+        if (r.n_best && r.best[0].tokens_per_s_per_gpu > best) {
+            best = r.best[0].tokens_per_s_per_gpu;
+            best_par = r.best[0].par;
+        }
+        gpuecon_search_result_free(&r);
+        gpuecon_ctx_free(c);
+    }
+    assert_true(evaluated == all.configs_evaluated);
+    assert_true(feasible == all.configs_feasible);
+    assert_true(best == all.best[0].tokens_per_s_per_gpu);
+    assert_true(same_par(&best_par, &all.best[0].par));
+    gpuecon_search_result_free(&all);
+    gpuecon_ctx_free(ctx);
+}
+
+/* Fixed sizes restrict the space: every result keeps them; fewer configurations. */
+static void test_fixed_sizes(void **state)
+{
+    gpuecon_train_request q = gpt3_64(state);
+    gpuecon_search_options o = {.top_k = 50};
+    gpuecon_ctx *c1, *c2;
+    gpuecon_search_result all, some;
+    run(&c1, 2, &q, &o, &all);
+    q.tp = 8;
+    q.recompute = GPUECON_RECOMPUTE_FULL;
+    run(&c2, 2, &q, &o, &some);
+    assert_true(some.configs_evaluated < all.configs_evaluated);
+    assert_true(some.n_best > 0);
+    for (size_t i = 0; i < some.n_best; i++) {
+        assert_int_equal(some.best[i].par.tp, 8);
+        assert_int_equal(some.best[i].par.recompute, GPUECON_RECOMPUTE_FULL);
+        assert_int_equal(some.best[i].par.tp * some.best[i].par.cp * some.best[i].par.pp * some.best[i].par.dp, 64);
+        assert_int_equal(256 % (some.best[i].par.dp * some.best[i].par.mbs), 0);
+    }
+    /* the unrestricted best is at least as fast */
+    assert_true(all.best[0].tokens_per_s_per_gpu >= some.best[0].tokens_per_s_per_gpu);
+    gpuecon_search_result_free(&all);
+    gpuecon_search_result_free(&some);
+    gpuecon_ctx_free(c1);
+    gpuecon_ctx_free(c2);
+}
+
+/* Nothing fits: no ranking, the nearest miss reported; the cost objective ranks by $/Mtok. */
+static void test_nothing_fits_and_cost(void **state)
+{
+    gpuecon_train_request q = gpt3_64(state);
+    q.model = gpuecon_catalog_model(CAT(state), "llama3-405b");
+    q.gpus = 8, q.seq = 8192, q.gbs = 8;
+    gpuecon_search_options o = {.top_k = 5};
+    gpuecon_ctx *ctx;
+    gpuecon_search_result r;
+    run(&ctx, 1, &q, &o, &r);
+    assert_int_equal(r.n_best, 0);
+    assert_true(r.have_overflow);
+    assert_true(r.configs_feasible == 0 && r.configs_evaluated > 0);
+    assert_true(r.least_overflow.mem.overflow_gib > 0);
+    gpuecon_search_result_free(&r);
+    gpuecon_ctx_free(ctx);
+
+    q = gpt3_64(state);
+    gpuecon_search_options c = {.top_k = 3, .objective = GPUECON_OBJECTIVE_COST, .usd_per_gpu_hour = 2.0};
+    run(&ctx, 1, &q, &c, &r);
+    assert_int_equal(r.n_best, 3);
+    for (size_t i = 0; i < r.n_best; i++) {
+        assert_close(r.usd_per_mtok[i], 2.0 / (r.best[i].tokens_per_s_per_gpu * 3600) * 1e6, 1e-12);
+        if (i)
+            assert_true(r.usd_per_mtok[i] >= r.usd_per_mtok[i - 1]);
+    }
+    gpuecon_search_result_free(&r);
+    gpuecon_search_result_free(&r); /* a second free is harmless */
+    gpuecon_ctx_free(ctx);
+    gpuecon_search_options bad = {.top_k = 3, .objective = GPUECON_OBJECTIVE_COST};
+    gpuecon_error err;
+    ctx = gpuecon_ctx_new(NULL);
+    assert_int_equal(gpuecon_train_search(ctx, &q, &bad, &r, &err), GPUECON_E_INPUT);
+    gpuecon_search_options shard = {.top_k = 3, .shard_index = 4, .shard_count = 4};
+    assert_int_equal(gpuecon_train_search(ctx, &q, &shard, &r, &err), GPUECON_E_INPUT);
+    gpuecon_ctx_free(ctx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_thread_invariance),
+        cmocka_unit_test(test_shards),
+        cmocka_unit_test(test_fixed_sizes),
+        cmocka_unit_test(test_nothing_fits_and_cost),
+    };
+    return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
+}

@@ -1,0 +1,280 @@
+/*
+ * test_train.c — the training step: hardware FLOPs against Narayanan et al.'s published
+ * formula, the MFU convention, the pipeline bubble, recompute, the breakdown adding up to
+ * the step, every bad-input rule (GPUECON_E_INPUT naming the constraint) and infeasible
+ * requests (GPUECON_E_INFEASIBLE with the smallest overflow).
+ */
+#include "test_util.h"
+
+#include "train.h"
+
+#include <string.h>
+
+static gpuecon_train_request req_for(void **state, const char *model, const char *system, int gpus, int seq, int gbs)
+{
+    gpuecon_train_request q;
+    gpuecon_train_request_init(&q);
+    q.model = gpuecon_catalog_model(CAT(state), model);
+    q.system = gpuecon_catalog_system(CAT(state), system);
+    assert_non_null(q.model);
+    assert_non_null(q.system);
+    q.gpus = gpus;
+    q.seq = seq;
+    q.gbs = gbs;
+    return q;
+}
+
+static void fix(gpuecon_train_request *q, int tp, int cp, int pp, int vpp, int mbs, int rc, int zero)
+{
+    q->tp = tp, q->cp = cp, q->pp = pp, q->vpp = vpp, q->mbs = mbs, q->recompute = rc, q->zero = zero;
+    q->tp_overlap = 0;
+}
+
+static gpuecon_train_result predict_ok(gpuecon_train_request *q)
+{
+    gpuecon_ctx *ctx = gpuecon_ctx_new(NULL);
+    gpuecon_train_result r;
+    gpuecon_error err;
+    int rc = gpuecon_train_predict(ctx, q, &r, &err);
+    gpuecon_ctx_free(ctx);
+    if (rc)
+        fail_msg("predict: %s: %s", err.where, err.message);
+    return r;
+}
+
+/* A GPT of the 2021 papers in the model-file format: 4h GELU MLP, MHA, 51,200 vocabulary. */
+static const gpuecon_model *gpt(void **state, int layers, int hidden, int heads)
+{
+    char buf[256];
+    int n = snprintf(buf, sizeof buf,
+                     "name: gpt-test-%d\nlayers: %d\nhidden: %d\nheads: %d\nffn: gelu\nvocab: 51200\n"
+                     "tied_embeddings: true\nmax_seq: 2048\npublished_params: %g\n",
+                     hidden, layers, hidden, heads, 12.0 * layers * hidden * hidden + 51200.0 * hidden);
+    const gpuecon_model *m = NULL;
+    gpuecon_error err;
+    if (gpuecon_catalog_load_model_buffer(CAT(state), "gpt-test.yaml", buf, (size_t)n, &m, &err))
+        fail_msg("%s", err.message);
+    return m;
+}
+
+/* With full recompute and unfused attention the GPUs execute Narayanan et al. (SC21) eq. (3):
+ * 96·l·h²·(1 + s/(6h) + V/(16·l·h)) FLOPs per token (four passes over the layers' GEMMs and
+ * the s×s attention products, three over the logits). For 1.7B (l 24, h 2304, s 2048):
+ * 96 x 24 x 2304² x (1 + 2048/13824 + 51200/884736) = 1.22302e10 x 1.206019 = 1.47503e10. */
+static void test_narayanan_flops(void **state)
+{
+    const gpuecon_model *m = gpt(state, 24, 2304, 24);
+    gpuecon_train_request q;
+    gpuecon_train_request_init(&q);
+    q.model = m;
+    q.system = gpuecon_catalog_system(CAT(state), "hgx-a100");
+    q.gpus = 32, q.seq = 2048, q.gbs = 512;
+    fix(&q, 1, 1, 1, 1, 16, GPUECON_RECOMPUTE_FULL, 0);
+    q.attn_impl = GPUECON_ATTN_IMPL_UNFUSED;
+    q.sequence_parallel = false;
+    gpuecon_train_result r = predict_ok(&q);
+    double l = 24, h = 2304, s = 2048, V = 51200;
+    double expect = 96 * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
+    assert_close(expect, 1.47503e10, 1e-5);
+    double per_token = r.hfu * r.peak_flops * r.step_time_s * q.gpus / ((double)q.gbs * q.seq);
+    assert_close(per_token, expect, 1e-9);
+    /* the same with pipeline stages: the average over stages is unchanged */
+    fix(&q, 2, 1, 4, 1, 2, GPUECON_RECOMPUTE_FULL, 0);
+    r = predict_ok(&q);
+    per_token = r.hfu * r.peak_flops * r.step_time_s * q.gpus / ((double)q.gbs * q.seq);
+    assert_close(per_token, expect, 1e-9);
+}
+
+/* MFU = tokens/s/GPU x model FLOPs per token (full attention, gpuecon_train_flops) / peak at
+ * the training precision (NVIDIA's dense-model convention, docs/model.md §1). */
+static void test_mfu_convention(void **state)
+{
+    gpuecon_train_request q = req_for(state, "llama3-70b", "hgx-h100", 64, 8192, 128);
+    fix(&q, 4, 2, 4, 5, 1, GPUECON_RECOMPUTE_NONE, 1);
+    q.precision = GPUECON_FP8;
+    gpuecon_train_result r = predict_ok(&q);
+    gpuecon_flops f;
+    gpuecon_train_flops(q.model, 8192, GPUECON_ATTN_COUNT_FULL, false, &f);
+    assert_close(r.mfu, r.tokens_per_s_per_gpu * f.total / 1979e12, 1e-12);
+    gpuecon_train_flops(q.model, 8192, GPUECON_ATTN_COUNT_CAUSAL, false, &f);
+    assert_close(r.mfu_causal, r.tokens_per_s_per_gpu * f.total / 1979e12, 1e-12);
+    assert_close(r.tokens_per_s_per_gpu, 128.0 * 8192 / r.step_time_s / 64, 1e-12);
+    /* FP8 GEMMs run faster than BF16 ones on the same configuration */
+    q.precision = GPUECON_BF16;
+    gpuecon_train_result b = predict_ok(&q);
+    assert_true(r.tokens_per_s_per_gpu > 1.1 * b.tokens_per_s_per_gpu);
+}
+
+/* The parts of the breakdown add up to the step; the bubble is (p-1)/(v·m) of the
+ * micro-batches' stage time (Narayanan et al. SC21 §2.2): GPT-3 175B, p 8, v 12, m 64. */
+static void test_breakdown_and_bubble(void **state)
+{
+    gpuecon_train_request q = req_for(state, "gpt3-175b", "hgx-h100", 128, 2048, 256);
+    fix(&q, 4, 1, 8, 12, 1, GPUECON_RECOMPUTE_NONE, 1);
+    q.tp_overlap = 1;
+    gpuecon_train_result r = predict_ok(&q);
+    const gpuecon_train_breakdown *b = &r.bd;
+    double sum = b->compute_s + b->tp_comm_s + b->cp_comm_s + b->ep_comm_s + b->pp_bubble_s + b->pp_comm_s +
+                 b->dp_comm_s + b->optimizer_s + b->straggler_s;
+    assert_close(sum, r.step_time_s, 1e-12);
+    assert_int_equal(r.par.microbatches, 64);
+    double stage_work = b->compute_s + b->tp_comm_s + b->cp_comm_s;
+    assert_close(b->pp_bubble_s / stage_work, 7.0 / (12 * 64), 1e-12);
+    /* 1F1B without interleaving: bubble (p-1)/m */
+    q.vpp = 1;
+    r = predict_ok(&q);
+    stage_work = r.bd.compute_s + r.bd.tp_comm_s + r.bd.cp_comm_s;
+    assert_close(r.bd.pp_bubble_s / stage_work, 7.0 / 64, 1e-12);
+    assert_int_equal(r.stage_layers_max, 12);
+}
+
+/* Per layer: backward GEMMs are twice the forward ones, full recompute adds one forward
+ * pass of compute; its executed FLOPs: 3 G + 3.5 A without, 4 G + 4.5 A with recompute
+ * (G forward GEMM FLOPs, A forward attention FLOPs; a flash backward is 2.5 A). */
+static void test_recompute(void **state)
+{
+    gpuecon_train_request q = req_for(state, "llama3-8b", "hgx-h100", 8, 8192, 64);
+    train_static st;
+    gpuecon_error err;
+    assert_int_equal(train_prepare(&q, &st, &err), 0);
+    train_layer_cost none, full, sel;
+    train_layer(&st, 1, 1, 1, GPUECON_RECOMPUTE_NONE, false, &none);
+    train_layer(&st, 1, 1, 1, GPUECON_RECOMPUTE_FULL, false, &full);
+    train_layer(&st, 1, 1, 1, GPUECON_RECOMPUTE_SELECTIVE, false, &sel);
+    assert_close(full.recompute_s, none.fwd_s, 1e-15);
+    assert_true(sel.recompute_s == 0); /* flash attention recomputes inside its backward */
+    double T = 8192, h = 4096, kv = 8 * 128, f = 14336;
+    double G = 2 * T * (h * (h + 2 * kv) + h * h + h * 2 * f + f * h);
+    double A = 4 * T * (8193.0 / 2) * 32 * 128;
+    assert_close(none.hw_flops, 3 * G + 3.5 * A, 1e-12);
+    assert_close(full.hw_flops, 4 * G + 4.5 * A, 1e-12);
+    assert_true(full.act_bytes < sel.act_bytes);
+    assert_close(full.act_bytes, 2 * T * h, 1e-12);
+}
+
+static void expect_input(void **state, gpuecon_train_request *q, const char *where, const char *what)
+{
+    (void)state;
+    gpuecon_ctx *ctx = gpuecon_ctx_new(NULL);
+    gpuecon_train_result r;
+    gpuecon_error err;
+    gpuecon_error_clear(&err);
+    int rc = gpuecon_train_predict(ctx, q, &r, &err);
+    gpuecon_ctx_free(ctx);
+    if (rc != GPUECON_E_INPUT)
+        fail_msg("expected GPUECON_E_INPUT for %s, got %d (%s)", where, rc, err.message);
+    assert_string_equal(err.where, where);
+    if (!strstr(err.message, what))
+        fail_msg("%s: '%s' lacks '%s'", where, err.message, what);
+}
+
+/* Every impossible size is refused with the constraint named. */
+static void test_bad_input(void **state)
+{
+    gpuecon_train_request q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
+    q.tp = 5;
+    expect_input(state, &q, "--tp", "5 does not divide the 96 attention heads");
+    q = req_for(state, "llama3-70b", "hgx-h100", 64, 8192, 128);
+    q.tp = 16;
+    expect_input(state, &q, "--tp", "16 does not divide the 8 key-value heads");
+    q = req_for(state, "llama3-405b", "hgx-h100", 1024, 8192, 128);
+    q.pp = 200;
+    expect_input(state, &q, "--pp", "200 is above the 126 layers");
+    q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
+    q.tp = 8, q.pp = 16;
+    expect_input(state, &q, "--gpus", "tp x cp x pp = 128 does not divide the 64 GPUs");
+    q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 100);
+    q.tp = 8, q.pp = 1, q.cp = 1;
+    expect_input(state, &q, "--gbs", "100 sequences do not divide into dp 8 x mbs 1");
+    q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
+    q.mbs = 3;
+    expect_input(state, &q, "--mbs", "not divisible by mbs 3");
+    q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
+    q.cp = 3;
+    expect_input(state, &q, "--cp", "2 x cp = 6 equal chunks");
+    q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
+    q.pp = 1, q.vpp = 2;
+    expect_input(state, &q, "--vpp", "needs pipeline parallelism");
+    q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
+    q.pp = 8, q.vpp = 13;
+    expect_input(state, &q, "--vpp", "104 virtual stages is above the 96 layers of gpt3-175b plus the embedding");
+    q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
+    q.ep = 2;
+    expect_input(state, &q, "--ep", "dense");
+    q = req_for(state, "deepseek-v3", "hgx-h100", 64, 4096, 256);
+    expect_input(state, &q, "--model", "mixture-of-experts");
+    q = req_for(state, "gpt3-175b", "hgx-a100", 64, 2048, 256);
+    q.precision = GPUECON_FP8;
+    expect_input(state, &q, "--precision", "a100-80g has no fp8 tensor cores");
+    q = req_for(state, "gpt3-175b", "hgx-h100", 0, 2048, 256);
+    expect_input(state, &q, "--gpus", "out of range");
+    q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
+    q.zero = 5;
+    expect_input(state, &q, "--zero", "allowed 0 to 3");
+    /* nothing in the space divides the batch: 7 sequences on 64 GPUs of a 2-layer model */
+    q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 7);
+    q.tp = 1, q.cp = 1;
+    q.model = gpt(state, 2, 1536, 3);
+    expect_input(state, &q, "--gbs", "no parallel configuration of 64 GPUs divides the global batch of 7");
+}
+
+/* Llama 3.1 405B cannot train on one 8-GPU H100 node: E_INFEASIBLE, the nearest miss in the
+ * result with its overflow and largest term. */
+static void test_infeasible(void **state)
+{
+    gpuecon_train_request q = req_for(state, "llama3-405b", "hgx-h100", 8, 8192, 8);
+    gpuecon_ctx *ctx = gpuecon_ctx_new(NULL);
+    gpuecon_train_result r;
+    gpuecon_error err;
+    int rc = gpuecon_train_predict(ctx, &q, &r, &err);
+    gpuecon_ctx_free(ctx);
+    assert_int_equal(rc, GPUECON_E_INFEASIBLE);
+    assert_false(r.fits);
+    assert_true(r.mem.overflow_gib > 0);
+    assert_non_null(r.mem.overflow_term);
+    assert_close(r.mem.overflow_gib, r.mem.total_gib - r.mem.capacity_gib, 1e-12);
+    assert_non_null(strstr(err.message, "nothing fits"));
+    /* 405B x 18 bytes over 8 GPUs is 850 GiB of model states alone */
+    assert_true(r.mem.total_gib > 100);
+}
+
+/* Memory of a published configuration: Llama 3.1 405B on 576 H100 (TP8 PP9 CP2 VP7, no
+ * recompute), which ran, fits in 80 GB, and its activations are Korthikanti's per-layer
+ * bytes x 14 layers x 9 (1 + 8/63) in-flight micro-batches. */
+static void test_published_config_fits(void **state)
+{
+    gpuecon_train_request q = req_for(state, "llama3-405b", "hgx-h100", 576, 8192, 252);
+    fix(&q, 8, 2, 9, 7, 1, GPUECON_RECOMPUTE_NONE, 1);
+    q.tp_overlap = 1;
+    gpuecon_train_result r = predict_ok(&q);
+    assert_true(r.fits);
+    double layer = gpuecon_layer_activation_bytes(q.model, 0, 4096, 1, 8, true, GPUECON_RECOMPUTE_NONE,
+                                                  GPUECON_ATTN_IMPL_FLASH, false);
+    assert_int_equal(r.mem.stage, 0);
+    assert_close(r.mem.activations_gib * 1073741824.0, layer * 14 * 9 * (1 + 8.0 / 63), 1e-12);
+}
+
+/* Seed figure S3: Llama 3.1 405B BF16 weak scaling 576 -> 2,304 GPUs keeps MFU nearly flat
+ * (54.5% -> 54.2%); the model must not move it by more than 2 points either. */
+static void test_s3_flat(void **state)
+{
+    gpuecon_train_request q = req_for(state, "llama3-405b", "hgx-h100", 576, 8192, 252);
+    fix(&q, 8, 2, 9, 7, 1, GPUECON_RECOMPUTE_NONE, 1);
+    q.tp_overlap = 1;
+    gpuecon_train_result a = predict_ok(&q);
+    q.gpus = 2304, q.gbs = 1008;
+    gpuecon_train_result b = predict_ok(&q);
+    assert_true(fabs(b.mfu - a.mfu) < 0.02);
+    assert_true(b.mfu <= a.mfu);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_narayanan_flops),   cmocka_unit_test(test_mfu_convention),
+        cmocka_unit_test(test_breakdown_and_bubble), cmocka_unit_test(test_recompute),
+        cmocka_unit_test(test_bad_input),         cmocka_unit_test(test_infeasible),
+        cmocka_unit_test(test_published_config_fits), cmocka_unit_test(test_s3_flat),
+    };
+    return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
+}
