@@ -1265,6 +1265,124 @@ GPUECON_API const gpuecon_comparison *gpuecon_scenario_at(const gpuecon_scenario
 GPUECON_API double gpuecon_batch_token_factor(double batch_tokens, double critical_batch_tokens);
 GPUECON_API double gpuecon_batch_step_factor(double batch_tokens, double critical_batch_tokens);
 
+/* ---- comparing platforms (src/core/compare.c, decide.c) ---- */
+
+typedef struct gpuecon_compare_options {
+    int trials;              /* Monte Carlo trials per training platform; 0: analytic only */
+    bool no_sensitivity;     /* skip break-even and sensitivity */
+    double step;             /* sensitivity step, relative; 0: 0.20 */
+} gpuecon_compare_options;
+
+/* Cost of one million tokens split by where it goes (training: effective; serving: raw). */
+enum {
+    GPUECON_COST_CAPITAL,   /* capex recovery and capex-proportional opex */
+    GPUECON_COST_COLO,      /* data-hall rent */
+    GPUECON_COST_POWER,     /* electricity */
+    GPUECON_COST_OTHER,     /* fixed, and the gap between a published TCO and the derived one */
+    GPUECON_COST_FAILURES,  /* work lost to failures: raw·(1/ETTR − 1) */
+    GPUECON_COST_SPARES,    /* spare GPUs charged to the job */
+    GPUECON_COST_PARTS
+};
+
+typedef struct gpuecon_platform_result {
+    const char *name, *system;
+    bool feasible;              /* false: see why; the numbers below are then NaN */
+    char why[256];
+    int gpus;                   /* active GPUs (training) / GPUs deployed (serving) */
+    /* throughput */
+    double tokens_per_s_per_gpu;          /* the one used */
+    bool measured;                        /* a scenario measurement replaced the prediction */
+    gpuecon_source throughput_source;
+    double predicted_tokens_per_s_per_gpu;/* NaN when the model could not predict */
+    char predicted_note[200];             /* layout, or why there is no prediction */
+    double published_tokens_per_s_per_gpu;/* shown for reference; 0 when none */
+    double mfu;                           /* at the used throughput (training) */
+    gpuecon_parallel par;                 /* of the prediction (training) */
+    /* economics */
+    double tco_usd_per_gpu_hour;          /* after PUE and electricity overrides */
+    gpuecon_source tco_source;
+    double usd_per_mtok;                  /* at 100% goodput */
+    double joules_per_token, pue;
+    double cost_parts[GPUECON_COST_PARTS];/* $ per 1M tokens by cause, summing to the ranked cost */
+    /* reliability (training) */
+    double ettr, interruptions_per_day, job_mtti_h;
+    int provisioned_gpus;
+    double mtbi_gpu_days;
+    gpuecon_source mtbi_source;
+    bool spares_charged;
+    double effective_usd_per_mtok;        /* with or without spare cost, as the platform says */
+    double effective_usd_per_mtok_with_spares, effective_usd_per_mtok_without_spares;
+    bool mc;                              /* Monte Carlo ran */
+    gpuecon_reliability_mc mc_result;
+    /* same quality (McCandlish): the batch this layout trains at and the tokens it needs */
+    double batch_tokens, token_factor, tokens;
+    /* totals */
+    double days_to_train;                 /* serving: days to serve the workload's tokens */
+    double total_usd, energy_mwh;
+    double rank_usd_per_mtok;             /* what the ranking compares: effective $/Mtok × the
+                                             batch token factor (training); raw $/Mtok (serving) */
+    /* serving */
+    double concurrency, output_tokens_per_s, tpot_ms, ttft_ms;
+    int tp, replicas;
+} gpuecon_platform_result;
+
+/* The value of one uncertain input at which the ranking between the two best platforms flips. */
+typedef struct gpuecon_breakeven {
+    int platform;             /* index into platforms */
+    int rival;
+    const char *input;        /* mtbi_gpu_days, tco_usd_per_gpu_hour, tokens_per_s_per_gpu, pue,
+                                 electricity_usd_per_kwh, spare_policy */
+    const char *unit;
+    double current, value;    /* value: NaN when no flip within a factor of 100 */
+    bool found;
+    double ratio;             /* value / current */
+    gpuecon_source source;    /* of the current value */
+    char text[360];
+} gpuecon_breakeven;
+
+/* One input moved down and up: the cost ratio (cheapest / runner-up) at each end. */
+typedef struct gpuecon_sensitivity {
+    int platform;
+    const char *input;
+    double low, high;         /* the input's two values */
+    double ratio_low, ratio_high, swing; /* swing = |ratio_high − ratio_low| */
+    const char *range;        /* "±20%" or where a documented range came from */
+    gpuecon_source source;
+} gpuecon_sensitivity;
+
+typedef struct gpuecon_comparison_result {
+    const char *name, *title;
+    gpuecon_workload_kind kind;
+    gpuecon_platform_result *platforms;
+    size_t n_platforms;
+    int cheapest, fastest, runner_up; /* -1 when none */
+    double base_ratio;        /* cheapest's ranked cost / runner-up's */
+    char verdict[1200];
+    char caveats[1200];       /* inputs the verdict rests on that are projections/assumptions */
+    bool batch_penalty;       /* the workload gave a critical batch */
+    gpuecon_breakeven *breakeven;
+    size_t n_breakeven;
+    gpuecon_sensitivity *sensitivity;
+    size_t n_sensitivity;
+} gpuecon_comparison_result;
+
+typedef struct gpuecon_compare_result {
+    gpuecon_comparison_result *cmp;
+    size_t n;
+    gpuecon_ctx *ctx_;        /* private */
+} gpuecon_compare_result;
+
+/* Evaluates every platform of every comparison end to end (throughput from the training or
+ * serving model unless measured; TCO; energy; reliability; same-quality batch penalty;
+ * totals), ranks them, and finds break-even values and sensitivities. A platform that cannot
+ * run the workload (does not fit, no prediction and no measurement) is reported with
+ * feasible = false, not as an error. Progress (Monte Carlo) goes to ctx's callback. The caller
+ * frees *out with gpuecon_compare_free. */
+GPUECON_API int gpuecon_compare(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_scenario *sc,
+                                const gpuecon_compare_options *opt, gpuecon_compare_result **out,
+                                gpuecon_error *err);
+GPUECON_API void gpuecon_compare_free(gpuecon_compare_result *r);
+
 /* Provenance of a workload or platform field ("measured_tokens_per_s", ...). */
 GPUECON_API int gpuecon_scenario_field(const gpuecon_scenario *sc, size_t comparison, int platform,
                                        const char *field, gpuecon_field *out);

@@ -88,6 +88,9 @@ json_t *cli_source_json(gpuecon_source s);
 /* Rounds to 10 significant digits for JSON (no 0.30000000000000004). */
 json_t *cli_real(double v);
 
+/* Monotonic seconds, for elapsed times the CLI reports (the library reads no clock). */
+double cli_now_s(void);
+
 /* Progress callback for the library (ud = the cli): draws a bar on stderr when stderr is a
  * terminal, nothing otherwise. Never cancels. cli_progress_done erases the bar. */
 int cli_progress(void *ud, double done, double total);

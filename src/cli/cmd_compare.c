@@ -1,13 +1,418 @@
 /*
- * cmd_compare.c — `gpuecon compare` (not implemented yet; see the open issues).
+ * cmd_compare.c — `gpuecon compare [SCENARIO.yaml]`: the main job. Platforms side by side
+ * for each workload of a scenario, with reliability, energy, the verdict, what would change
+ * it (break-even and sensitivity) and the provenance of every input the verdict rests on.
+ * Terminal tables by default; --json, --csv, and --format html -o report.html (report.c).
  */
 #include "cli.h"
+#include "report.h"
+
+#include <math.h>
+#include <string.h>
+
+static void money(tbl *t, double v)
+{
+    double a = fabs(v);
+    if (!isfinite(v))
+        tbl_str(t, "n/a");
+    else if (a >= 1e6)
+        tbl_fmt(t, "$%.2fM", v / 1e6);
+    else if (a >= 1e3)
+        tbl_fmt(t, "$%.1fk", v / 1e3);
+    else
+        tbl_fmt(t, "$%.4g", v);
+}
+
+static void num(tbl *t, double v, int dec)
+{
+    if (!isfinite(v))
+        tbl_str(t, "n/a");
+    else
+        tbl_num(t, v, dec);
+}
+
+void compare_platform_table(const gpuecon_comparison_result *cr, tbl *t)
+{
+    bool train = cr->kind == GPUECON_WORKLOAD_TRAIN;
+    bool totals = false;
+    for (size_t i = 0; i < cr->n_platforms; i++)
+        totals |= cr->platforms[i].feasible && isfinite(cr->platforms[i].total_usd);
+    tbl_col(t, "platform", 'l');
+    tbl_col(t, "GPUs", 'r');
+    tbl_col(t, train ? "tok/s/GPU" : "out tok/s/GPU", 'r');
+    tbl_col(t, "basis", 'l');
+    tbl_col(t, "predicted", 'r');
+    if (train) {
+        tbl_col(t, "MFU", 'r');
+    } else {
+        tbl_col(t, "in flight", 'r');
+        tbl_col(t, "TPOT ms", 'r');
+    }
+    tbl_col(t, "$/GPU-h", 'r');
+    tbl_col(t, "$/Mtok", 'r');
+    if (train) {
+        tbl_col(t, "ETTR", 'r');
+        tbl_col(t, "eff $/Mtok", 'r');
+        tbl_col(t, "no-spare $/Mtok", 'r');
+    }
+    tbl_col(t, "J/tok", 'r');
+    if (totals) {
+        tbl_col(t, "days", 'r');
+        tbl_col(t, "total", 'r');
+        tbl_col(t, "MWh", 'r');
+    }
+    for (size_t i = 0; i < cr->n_platforms; i++) {
+        const gpuecon_platform_result *p = &cr->platforms[i];
+        tbl_row(t);
+        tbl_fmt(t, "%s%s", p->name, (int)i == cr->cheapest ? " *" : "");
+        tbl_num(t, p->gpus, 0);
+        if (!p->feasible) {
+            tbl_str(t, "-");
+            tbl_fmt(t, "infeasible: %.60s", p->why);
+            continue;
+        }
+        num(t, p->tokens_per_s_per_gpu, p->tokens_per_s_per_gpu < 100 ? 1 : 0);
+        tbl_str(t, p->measured ? gpuecon_stage_name(p->throughput_source.stage) : "predicted");
+        num(t, p->predicted_tokens_per_s_per_gpu, 0);
+        if (train) {
+            tbl_pct(t, p->mfu, 1);
+        } else {
+            num(t, p->concurrency, 0);
+            num(t, p->tpot_ms, 1);
+        }
+        num(t, p->tco_usd_per_gpu_hour, 3);
+        num(t, p->usd_per_mtok, 4);
+        if (train) {
+            num(t, p->ettr, 3);
+            num(t, p->effective_usd_per_mtok_with_spares, 4);
+            num(t, p->effective_usd_per_mtok_without_spares, 4);
+        }
+        num(t, p->joules_per_token, 3);
+        if (totals) {
+            num(t, p->days_to_train, 1);
+            money(t, p->total_usd);
+            num(t, p->energy_mwh, 0);
+        }
+    }
+}
+
+static void print_comparison(cli *c, const gpuecon_comparison_result *cr, FILE *f)
+{
+    bool train = cr->kind == GPUECON_WORKLOAD_TRAIN;
+    fprintf(f, "\n== %s\n\n", cr->title ? cr->title : cr->name);
+    tbl *t = tbl_new();
+    compare_platform_table(cr, t);
+    tbl_print(t, f);
+    tbl_free(t);
+    fprintf(f, "%s", train ? "\n* cheapest. eff $/Mtok: including work lost to failures and spare GPUs charged to "
+                             "the job; no-spare: spares earning other work.\n"
+                           : "\n* cheapest per output token.\n");
+    for (size_t i = 0; i < cr->n_platforms; i++) {
+        const gpuecon_platform_result *p = &cr->platforms[i];
+        if (p->feasible && p->predicted_note[0])
+            fprintf(f, "  %s: %s\n", p->name, p->predicted_note);
+        if (train && p->feasible)
+            fprintf(f, "    %d GPUs provisioned for %d active; %.2f interruptions/day (MTTI %.2f h)\n",
+                    p->provisioned_gpus, p->gpus, p->interruptions_per_day, p->job_mtti_h);
+        if (p->mc)
+            fprintf(f, "    Monte Carlo (%d trials): ETTR P10/P50/P90 %.3f / %.3f / %.3f; days P10/P50/P90 %.1f / "
+                       "%.1f / %.1f\n",
+                    p->mc_result.trials, p->mc_result.ettr_p10, p->mc_result.ettr_p50, p->mc_result.ettr_p90,
+                    p->mc_result.days_p10, p->mc_result.days_p50, p->mc_result.days_p90);
+        if (train && p->feasible && p->token_factor != 1)
+            fprintf(f, "    batch %.3g tokens: %.3fx the workload's tokens for the same quality\n", p->batch_tokens,
+                    p->token_factor);
+    }
+    if (train && !cr->batch_penalty)
+        fprintf(f, "  (no critical batch size given: every platform is charged the same tokens)\n");
+    fprintf(f, "\nverdict: %s\n", cr->verdict);
+    if (cr->caveats[0])
+        fprintf(f, "rests on projections/assumptions: %s\n", cr->caveats);
+    if (cr->n_breakeven) {
+        fprintf(f, "\nwhat would change the verdict:\n");
+        for (size_t i = 0; i < cr->n_breakeven; i++)
+            if (cr->breakeven[i].found)
+                fprintf(f, "  - %s\n", cr->breakeven[i].text);
+        for (size_t i = 0; i < cr->n_breakeven; i++)
+            if (!cr->breakeven[i].found)
+                fprintf(f, "  - %s\n", cr->breakeven[i].text);
+    }
+    if (cr->n_sensitivity) {
+        const gpuecon_platform_result *a = &cr->platforms[cr->cheapest], *b = &cr->platforms[cr->runner_up];
+        fprintf(f, "\nsensitivity of the cost ratio %s / %s = %.3f (each input moved alone):\n", a->name, b->name,
+                cr->base_ratio);
+        tbl *s = tbl_new();
+        tbl_col(s, "input", 'l');
+        tbl_col(s, "low", 'r');
+        tbl_col(s, "high", 'r');
+        tbl_col(s, "ratio at low", 'r');
+        tbl_col(s, "ratio at high", 'r');
+        tbl_col(s, "range", 'l');
+        tbl_col(s, "stage", 'l');
+        for (size_t i = 0; i < cr->n_sensitivity; i++) {
+            const gpuecon_sensitivity *r = &cr->sensitivity[i];
+            tbl_row(s);
+            tbl_fmt(s, "%s %s", cr->platforms[r->platform].name, r->input);
+            tbl_fmt(s, "%.4g", r->low);
+            tbl_fmt(s, "%.4g", r->high);
+            tbl_fmt(s, "%.3f", r->ratio_low);
+            tbl_fmt(s, "%.3f", r->ratio_high);
+            tbl_str(s, r->range);
+            tbl_str(s, gpuecon_stage_name(r->source.stage));
+        }
+        tbl_print(s, f);
+        tbl_free(s);
+    }
+    (void)c;
+}
+
+/* ---- JSON ---------------------------------------------------------------------------------- */
+
+static json_t *platform_json(const gpuecon_platform_result *p, const char *comparison)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "name", json_string(p->name));
+    if (comparison)
+        json_object_set_new(o, "comparison", json_string(comparison));
+    json_object_set_new(o, "system", json_string(p->system));
+    json_object_set_new(o, "feasible", json_boolean(p->feasible));
+    if (!p->feasible)
+        json_object_set_new(o, "why", json_string(p->why));
+    json_object_set_new(o, "gpus", json_integer(p->gpus));
+    json_object_set_new(o, "tokens_per_s_per_gpu", cli_real(p->tokens_per_s_per_gpu));
+    json_object_set_new(o, "throughput_basis", json_string(p->measured ? "measured" : "predicted"));
+    json_object_set_new(o, "throughput_source", cli_source_json(p->throughput_source));
+    json_object_set_new(o, "predicted_tokens_per_s_per_gpu", cli_real(p->predicted_tokens_per_s_per_gpu));
+    json_object_set_new(o, "prediction", json_string(p->predicted_note));
+    json_object_set_new(o, "mfu", cli_real(p->mfu));
+    json_object_set_new(o, "tco_usd_per_gpu_hour", cli_real(p->tco_usd_per_gpu_hour));
+    json_object_set_new(o, "tco_source", cli_source_json(p->tco_source));
+    json_object_set_new(o, "usd_per_mtok", cli_real(p->usd_per_mtok));
+    json_object_set_new(o, "effective_usd_per_mtok", cli_real(p->effective_usd_per_mtok));
+    json_object_set_new(o, "effective_usd_per_mtok_with_spares", cli_real(p->effective_usd_per_mtok_with_spares));
+    json_object_set_new(o, "effective_usd_per_mtok_without_spares",
+                        cli_real(p->effective_usd_per_mtok_without_spares));
+    json_object_set_new(o, "rank_usd_per_mtok", cli_real(p->rank_usd_per_mtok));
+    json_object_set_new(o, "joules_per_token", cli_real(p->joules_per_token));
+    json_object_set_new(o, "pue", cli_real(p->pue));
+    json_object_set_new(o, "ettr", cli_real(p->ettr));
+    json_object_set_new(o, "interruptions_per_day", cli_real(p->interruptions_per_day));
+    json_object_set_new(o, "provisioned_gpus", json_integer(p->provisioned_gpus));
+    json_object_set_new(o, "mtbi_gpu_days", cli_real(p->mtbi_gpu_days));
+    json_object_set_new(o, "mtbi_source", cli_source_json(p->mtbi_source));
+    json_object_set_new(o, "spares_charged", json_boolean(p->spares_charged));
+    json_object_set_new(o, "batch_tokens", cli_real(p->batch_tokens));
+    json_object_set_new(o, "token_factor", cli_real(p->token_factor));
+    json_object_set_new(o, "tokens", cli_real(p->tokens));
+    json_object_set_new(o, "days_to_train", cli_real(p->days_to_train));
+    json_object_set_new(o, "total_usd", cli_real(p->total_usd));
+    json_object_set_new(o, "energy_mwh", cli_real(p->energy_mwh));
+    static const char *const parts[GPUECON_COST_PARTS] = {"capital", "colo", "power", "other", "failures", "spares"};
+    json_t *cp = json_object();
+    for (int k = 0; k < GPUECON_COST_PARTS; k++)
+        json_object_set_new(cp, parts[k], cli_real(p->cost_parts[k]));
+    json_object_set_new(o, "cost_parts_usd_per_mtok", cp);
+    if (p->mc)
+        json_object_set_new(o, "mc",
+                            json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "trials", p->mc_result.trials,
+                                      "ettr_mean", cli_real(p->mc_result.ettr_mean), "ettr_p10",
+                                      cli_real(p->mc_result.ettr_p10), "ettr_p50", cli_real(p->mc_result.ettr_p50),
+                                      "ettr_p90", cli_real(p->mc_result.ettr_p90), "days_p10",
+                                      cli_real(p->mc_result.days_p10), "days_p50", cli_real(p->mc_result.days_p50),
+                                      "days_p90", cli_real(p->mc_result.days_p90)));
+    if (p->concurrency > 0) {
+        json_object_set_new(o, "concurrency", cli_real(p->concurrency));
+        json_object_set_new(o, "output_tokens_per_s", cli_real(p->output_tokens_per_s));
+        json_object_set_new(o, "tpot_ms", cli_real(p->tpot_ms));
+        json_object_set_new(o, "ttft_ms", cli_real(p->ttft_ms));
+    }
+    return o;
+}
+
+static json_t *breakeven_json(const gpuecon_comparison_result *cr, const gpuecon_breakeven *b, const char *cmp)
+{
+    json_t *o = json_object();
+    if (cmp)
+        json_object_set_new(o, "comparison", json_string(cmp));
+    json_object_set_new(o, "platform", json_string(cr->platforms[b->platform].name));
+    json_object_set_new(o, "rival", json_string(cr->platforms[b->rival].name));
+    json_object_set_new(o, "input", json_string(b->input));
+    json_object_set_new(o, "unit", json_string(b->unit));
+    json_object_set_new(o, "current", cli_real(b->current));
+    json_object_set_new(o, "breakeven", cli_real(b->value));
+    json_object_set_new(o, "found", json_boolean(b->found));
+    json_object_set_new(o, "ratio", cli_real(b->ratio));
+    json_object_set_new(o, "source", cli_source_json(b->source));
+    json_object_set_new(o, "text", json_string(b->text));
+    return o;
+}
+
+static json_t *comparison_json(const gpuecon_comparison_result *cr)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "name", json_string(cr->name));
+    json_object_set_new(o, "title", json_string(cr->title ? cr->title : cr->name));
+    json_object_set_new(o, "kind", json_string(cr->kind == GPUECON_WORKLOAD_TRAIN ? "train" : "serve"));
+    json_t *ps = json_array();
+    for (size_t i = 0; i < cr->n_platforms; i++)
+        json_array_append_new(ps, platform_json(&cr->platforms[i], NULL));
+    json_object_set_new(o, "platforms", ps);
+    json_object_set_new(o, "cheapest", cr->cheapest >= 0 ? json_string(cr->platforms[cr->cheapest].name) : json_null());
+    json_object_set_new(o, "fastest", cr->fastest >= 0 ? json_string(cr->platforms[cr->fastest].name) : json_null());
+    json_object_set_new(o, "cost_ratio", cli_real(cr->base_ratio));
+    json_object_set_new(o, "verdict", json_string(cr->verdict));
+    json_object_set_new(o, "caveats", json_string(cr->caveats));
+    json_object_set_new(o, "batch_penalty", json_boolean(cr->batch_penalty));
+    json_t *be = json_array();
+    for (size_t i = 0; i < cr->n_breakeven; i++)
+        json_array_append_new(be, breakeven_json(cr, &cr->breakeven[i], NULL));
+    json_object_set_new(o, "breakeven", be);
+    json_t *se = json_array();
+    for (size_t i = 0; i < cr->n_sensitivity; i++) {
+        const gpuecon_sensitivity *s = &cr->sensitivity[i];
+        json_array_append_new(se, json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:s, s:o}", "platform",
+                                            cr->platforms[s->platform].name, "input", s->input, "low", cli_real(s->low),
+                                            "high", cli_real(s->high), "ratio_low", cli_real(s->ratio_low),
+                                            "ratio_high", cli_real(s->ratio_high), "swing", cli_real(s->swing),
+                                            "range", s->range, "source", cli_source_json(s->source)));
+    }
+    json_object_set_new(o, "sensitivity", se);
+    return o;
+}
+
+static int emit_json(cli *c, const gpuecon_scenario *sc, const gpuecon_compare_result *r, double elapsed)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "scenario", json_string(gpuecon_scenario_name(sc)));
+    json_object_set_new(j, "title", json_string(gpuecon_scenario_title(sc) ? gpuecon_scenario_title(sc) : ""));
+    json_t *cmps = json_array(), *all = json_array(), *be = json_array();
+    char verdict[8192] = "";
+    for (size_t i = 0; i < r->n; i++) {
+        const gpuecon_comparison_result *cr = &r->cmp[i];
+        json_array_append_new(cmps, comparison_json(cr));
+        for (size_t k = 0; k < cr->n_platforms; k++)
+            json_array_append_new(all, platform_json(&cr->platforms[k], cr->name));
+        for (size_t k = 0; k < cr->n_breakeven; k++)
+            json_array_append_new(be, breakeven_json(cr, &cr->breakeven[k], cr->name));
+        size_t len = strlen(verdict);
+        snprintf(verdict + len, sizeof verdict - len, "%s%s: %s", i ? "\n" : "", cr->name, cr->verdict);
+    }
+    json_object_set_new(j, "comparisons", cmps);
+    json_object_set_new(j, "platforms", all);
+    json_object_set_new(j, "verdict", json_string(verdict));
+    json_object_set_new(j, "breakeven", be);
+    json_object_set_new(j, "elapsed_s", cli_real(elapsed));
+    return cli_emit_json(c, j);
+}
+
+static int emit_csv(cli *c, const gpuecon_compare_result *r)
+{
+    tbl *t = tbl_new();
+    static const char *const cols[] = {"comparison", "platform", "system", "feasible", "gpus", "tokens_per_s_per_gpu",
+                                       "throughput_basis", "predicted_tokens_per_s_per_gpu", "tco_usd_per_gpu_hour",
+                                       "usd_per_mtok", "ettr", "effective_usd_per_mtok",
+                                       "effective_usd_per_mtok_without_spares", "joules_per_token", "days_to_train",
+                                       "total_usd", "energy_mwh", "tpot_ms"};
+    for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
+        tbl_col(t, cols[k], 'l');
+    for (size_t i = 0; i < r->n; i++)
+        for (size_t k = 0; k < r->cmp[i].n_platforms; k++) {
+            const gpuecon_platform_result *p = &r->cmp[i].platforms[k];
+            tbl_row(t);
+            tbl_str(t, r->cmp[i].name);
+            tbl_str(t, p->name);
+            tbl_str(t, p->system);
+            tbl_str(t, p->feasible ? "true" : "false");
+            tbl_fmt(t, "%d", p->gpus);
+            double v[] = {p->tokens_per_s_per_gpu, NAN, p->predicted_tokens_per_s_per_gpu, p->tco_usd_per_gpu_hour,
+                          p->usd_per_mtok, p->ettr, p->effective_usd_per_mtok,
+                          p->effective_usd_per_mtok_without_spares, p->joules_per_token, p->days_to_train,
+                          p->total_usd, p->energy_mwh, p->tpot_ms};
+            for (size_t q = 0; q < sizeof v / sizeof v[0]; q++) {
+                if (q == 1)
+                    tbl_str(t, p->measured ? "measured" : "predicted");
+                else if (isfinite(v[q]))
+                    tbl_fmt(t, "%.10g", v[q]);
+                else
+                    tbl_str(t, "");
+            }
+        }
+    FILE *f = cli_out(c);
+    if (!f) {
+        tbl_free(t);
+        return EXIT_USAGE;
+    }
+    tbl_csv(t, f);
+    tbl_free(t);
+    cli_close_out(c, f);
+    return EXIT_OK;
+}
 
 int cmd_compare(cli *c, int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    (void)c;
-    fputs("gpuecon: compare: not implemented yet\n", stderr);
-    return EXIT_INTERNAL;
+    int trials = 0, seed = -1;
+    bool no_sens = false;
+    opt opts[] = {
+        {"--trials", O_INT, &trials, 0, 1000000, NULL, "T", "Monte Carlo trials per training platform (0: analytic)", false},
+        {"--seed", O_INT, &seed, 0, 2147483647, NULL, "S", "Monte Carlo seed", false},
+        {"--no-sensitivity", O_FLAG, &no_sens, 0, 0, NULL, NULL, "skip break-even and sensitivity", false},
+    };
+    static const cmd_usage usage = {
+        "compare [SCENARIO.yaml] [--format table|json|csv|html] [-o FILE] [--trials T]",
+        "Compares platforms end to end for each workload of a scenario (default: the built-in\n"
+        "one from the seed documents): throughput, $ per 1M tokens, J/token, goodput under\n"
+        "failures and spares, days, total $ and MWh; the verdict, the break-even value of each\n"
+        "uncertain input, a sensitivity table, and the provenance of what the verdict rests on.\n"
+        "Scenario format: docs/scenarios.md.",
+        "gpuecon compare data/scenarios/default.yaml --format html -o report.html"};
+    const char *pos[1];
+    int npos = 0;
+    int rc = opts_parse(c, argc, argv, opts, sizeof opts / sizeof opts[0], &usage, pos, 1, &npos);
+    if (rc)
+        return rc;
+    if ((rc = cli_load_catalog(c)))
+        return rc;
+    gpuecon_error err;
+    gpuecon_error_clear(&err);
+    gpuecon_ctx_config cfg = *gpuecon_ctx_get_config(c->ctx);
+    if (seed >= 0)
+        cfg.seed = (uint64_t)seed;
+    gpuecon_ctx *ctx = gpuecon_ctx_new(&cfg);
+    if (!ctx)
+        return EXIT_INTERNAL;
+    gpuecon_scenario *sc = NULL;
+    gpuecon_compare_result *r = NULL;
+    double t0 = cli_now_s();
+    gpuecon_compare_options o = {trials, no_sens, 0};
+    if (gpuecon_scenario_load(ctx, c->cat, npos ? pos[0] : NULL, &sc, &err) ||
+        gpuecon_compare(ctx, c->cat, sc, &o, &r, &err)) {
+        cli_progress_done(c);
+        gpuecon_scenario_free(sc);
+        gpuecon_ctx_free(ctx);
+        return cli_fail(&err);
+    }
+    cli_progress_done(c);
+    double elapsed = cli_now_s() - t0;
+    if (c->format == FMT_JSON) {
+        rc = emit_json(c, sc, r, elapsed);
+    } else if (c->format == FMT_CSV) {
+        rc = emit_csv(c, r);
+    } else if (c->format == FMT_HTML) {
+        rc = report_html(c, sc, r);
+    } else {
+        FILE *f = cli_out(c);
+        rc = f ? EXIT_OK : EXIT_USAGE;
+        if (f) {
+            fprintf(f, "%s\n", gpuecon_scenario_title(sc) ? gpuecon_scenario_title(sc) : gpuecon_scenario_name(sc));
+            for (size_t i = 0; i < r->n; i++)
+                print_comparison(c, &r->cmp[i], f);
+            fprintf(f, "\n(%.2f s; 'gpuecon compare --help' for options, --format html -o FILE for a report)\n",
+                    elapsed);
+            cli_close_out(c, f);
+        }
+    }
+    gpuecon_compare_free(r);
+    gpuecon_scenario_free(sc);
+    gpuecon_ctx_free(ctx);
+    return rc;
 }

@@ -12,7 +12,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static const char *const tier_names[] = {"best", "typical", "poor", NULL};
 static const char *const form_names[] = {"g2", "g1", "g3", NULL};
@@ -469,13 +468,6 @@ static int economics(cli *c, const relopts *o, const gpuecon_system *s, gpuecon_
     return 0;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* The Monte Carlo on a context with the command's seed and thread count (same callbacks). */
 static int simulate(cli *c, const relopts *o, const gpuecon_reliability_request *q,
                     gpuecon_reliability_mc *mc, double *elapsed)
@@ -492,9 +484,9 @@ static int simulate(cli *c, const relopts *o, const gpuecon_reliability_request 
         return EXIT_INTERNAL;
     gpuecon_error err;
     gpuecon_error_clear(&err);
-    double t0 = now_s();
+    double t0 = cli_now_s();
     int rc = gpuecon_reliability_simulate(ctx, q, mc, &err);
-    *elapsed = now_s() - t0;
+    *elapsed = cli_now_s() - t0;
     cli_progress_done(c);
     gpuecon_ctx_free(ctx);
     return rc ? cli_fail(&err) : 0;

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 int cli_exit_code(int status)
@@ -160,4 +161,11 @@ void cli_progress_done(cli *c)
         fputs("\r\033[K", stderr);
     if (c)
         c->progress_pct = -1;
+}
+
+double cli_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }

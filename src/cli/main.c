@@ -28,7 +28,7 @@ static const command commands[] = {
     {"compare", cmd_compare, "platforms side by side for a workload, with break-even"},
 };
 
-#define DEFAULT_COMMAND "reproduce"
+#define DEFAULT_COMMAND "compare"
 
 static void usage(FILE *f)
 {

@@ -1,5 +1,6 @@
 /*
- * decide.c — what would change the verdict: root finding for break-even values, and the
+ * decide.c — the verdict and what would change it: ranking of evaluated platforms
+ * (compare.c), root finding for break-even values, one-at-a-time sensitivity, and the
  * batch-size penalty of McCandlish et al. (2018) that puts platforms on the same quality.
  *
  * Break-even inputs (MTBI, TCO, throughput, PUE, electricity price) are positive and the
@@ -7,9 +8,13 @@
  * wide multiplicative bracket brackets exactly one root; the Illinois method (Dowell and
  * Jarratt 1971) in log x converges superlinearly and never leaves the bracket.
  */
+#include "compare.h"
 #include "decide.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 bool decide_root(decide_fn f, void *ud, double lo, double hi, double rtol, double *root, int *evals)
 {
@@ -19,6 +24,16 @@ bool decide_root(decide_fn f, void *ud, double lo, double hi, double rtol, doubl
     double a = log(lo), b = log(hi);
     double fa = f(lo, ud), fb = f(hi, ud);
     n += 2;
+    /* an end where f is undefined (e.g. no goodput left at a tiny MTBI) moves inwards until f
+       is defined, so the bracket covers every input value the model can evaluate */
+    for (int k = 0; k < 60 && !isfinite(fa) && b - a > rtol; k++, n++) {
+        a += (b - a) / 8;
+        fa = f(exp(a), ud);
+    }
+    for (int k = 0; k < 60 && !isfinite(fb) && b - a > rtol; k++, n++) {
+        b -= (b - a) / 8;
+        fb = f(exp(b), ud);
+    }
     if (evals)
         *evals = n;
     if (!isfinite(fa) || !isfinite(fb))
@@ -75,4 +90,420 @@ double gpuecon_batch_step_factor(double batch_tokens, double critical_batch_toke
     if (!(critical_batch_tokens > 0) || !(batch_tokens > 0))
         return 1;
     return 1 + critical_batch_tokens / batch_tokens;
+}
+
+/* ==== ranking, verdict, break-even, sensitivity ============================================ */
+
+typedef struct input_desc {
+    int k;
+    const char *name, *unit, *label;
+    bool cost_rises; /* the ranked cost rises with the input */
+    bool train_only;
+} input_desc;
+
+static const input_desc inputs[] = {
+    {IN_MTBI, "mtbi_gpu_days", "GPU-days", "MTBI", false, true},
+    {IN_TCO, "tco_usd_per_gpu_hour", "$/GPU-h", "TCO", true, false},
+    {IN_TOKS, "tokens_per_s_per_gpu", "tok/s/GPU", "throughput", false, false},
+    {IN_PUE, "pue", "", "PUE", true, false},
+    {IN_PE, "electricity_usd_per_kwh", "$/kWh", "electricity price", true, false},
+};
+#define N_INPUTS (sizeof inputs / sizeof inputs[0])
+
+typedef struct root_ctx {
+    const pstate *ps;
+    int k;
+    double target;
+} root_ctx;
+
+static double gap(double x, void *ud)
+{
+    root_ctx *r = ud;
+    double in[IN_COUNT];
+    memcpy(in, r->ps->in, sizeof in);
+    in[r->k] = x;
+    return compare_rank_cost(r->ps, in, NULL) / r->target - 1;
+}
+
+static gpuecon_source input_source(const gpuecon_catalog *cat, const pstate *ps,
+                                   const gpuecon_platform_result *res, int k)
+{
+    gpuecon_field f;
+    switch (k) {
+    case IN_TOKS: return res->throughput_source;
+    case IN_TCO: return res->tco_source;
+    case IN_MTBI: return res->mtbi_source;
+    case IN_PUE:
+        if (ps->pl->pue > 0)
+            return scenario_source(ps->pl, "pue");
+        if (gpuecon_catalog_field(cat, GPUECON_KIND_PROFILE, ps->prof->name, "pue", &f) == 0)
+            return f.source;
+        break;
+    case IN_PE:
+        if (ps->pl->electricity_usd_per_kwh > 0)
+            return scenario_source(ps->pl, "electricity_usd_per_kwh");
+        if (gpuecon_catalog_field(cat, GPUECON_KIND_PROFILE, ps->prof->name, "electricity_usd_per_kwh", &f) == 0)
+            return f.source;
+        break;
+    }
+    return (gpuecon_source){"scenario", GPUECON_STAGE_ASSUMPTION};
+}
+
+static void fmt_value(char *buf, size_t cap, double v, const char *unit)
+{
+    if (!strcmp(unit, "$/GPU-h") || !strcmp(unit, "$/kWh"))
+        snprintf(buf, cap, "$%.3f%s", v, unit + 1);
+    else if (v >= 100)
+        snprintf(buf, cap, "%.0f%s%s", v, *unit ? " " : "", unit);
+    else
+        snprintf(buf, cap, "%.3g%s%s", v, *unit ? " " : "", unit);
+}
+
+static void breakeven_one(const gpuecon_catalog *cat, const gpuecon_comparison_result *cr, const pstate *ps,
+                          int p, int q, const input_desc *d, gpuecon_breakeven *be)
+{
+    const gpuecon_platform_result *rp = &cr->platforms[p], *rq = &cr->platforms[q];
+    memset(be, 0, sizeof *be);
+    be->platform = p;
+    be->rival = q;
+    be->input = d->name;
+    be->unit = d->unit;
+    be->current = ps[p].in[d->k];
+    be->source = input_source(cat, &ps[p], rp, d->k);
+    root_ctx rc = {&ps[p], d->k, rq->rank_usd_per_mtok};
+    double lo = be->current / 100, hi = be->current * 100;
+    if (d->k == IN_PUE) {
+        lo = 1.0;
+        hi = 3.0;
+    }
+    be->found = decide_root(gap, &rc, lo, hi, 1e-9, &be->value, NULL);
+    if (!be->found)
+        be->value = NAN;
+    be->ratio = be->value / be->current;
+    char cur[48], val[48];
+    fmt_value(cur, sizeof cur, be->current, d->unit);
+    fmt_value(val, sizeof val, be->value, d->unit);
+    bool winner = p == cr->cheapest;
+    /* winner loses when its cost rises; the runner-up wins when its cost falls */
+    const char *dir = (winner == d->cost_rises) ? "rises above" : "falls below";
+    if (!be->found)
+        snprintf(be->text, sizeof be->text, "%s's %s alone cannot %s (tried %s; today %s)", rp->name, d->label,
+                 winner ? "lose it the lead" : "make it cheapest",
+                 d->k == IN_PUE ? "PUE 1.0 to 3.0" : "100x below to 100x above", cur);
+    else if (winner)
+        snprintf(be->text, sizeof be->text, "%s stops being cheaper than %s if its %s %s %s; today's %s is %s (%s)",
+                 rp->name, rq->name, d->label, dir, val, gpuecon_stage_name(be->source.stage), cur,
+                 be->source.text ? be->source.text : "");
+    else
+        snprintf(be->text, sizeof be->text, "%s becomes cheaper than %s if its %s %s %s; today's %s is %s (%s)",
+                 rp->name, rq->name, d->label, dir, val, gpuecon_stage_name(be->source.stage), cur,
+                 be->source.text ? be->source.text : "");
+}
+
+static void breakeven_spares(const gpuecon_comparison_result *cr, const pstate *ps, int p, int q,
+                             gpuecon_breakeven *be)
+{
+    const gpuecon_platform_result *rp = &cr->platforms[p], *rq = &cr->platforms[q];
+    memset(be, 0, sizeof *be);
+    be->platform = p;
+    be->rival = q;
+    be->input = "spare_policy";
+    be->unit = "";
+    be->current = ps[p].in[IN_SPARES];
+    be->value = 1 - be->current;
+    be->ratio = NAN;
+    be->source = scenario_source(ps[p].pl, "spares_do_other_work");
+    double in[IN_COUNT];
+    memcpy(in, ps[p].in, sizeof in);
+    in[IN_SPARES] = be->value;
+    double other = compare_rank_cost(&ps[p], in, NULL);
+    bool winner = p == cr->cheapest;
+    be->found = winner ? other > rq->rank_usd_per_mtok : other < rq->rank_usd_per_mtok;
+    snprintf(be->text, sizeof be->text, "with its %d spare GPUs %s, %s %s at $%.4g per 1M tokens (vs %s's $%.4g)",
+             rp->provisioned_gpus - rp->gpus, be->value > 0.5 ? "charged to the job" : "earning other work",
+             rp->name, be->found ? (winner ? "would lose the lead" : "would become cheapest")
+                                 : (winner ? "would stay cheapest" : "would still not be cheapest"),
+             other, rq->name, rq->rank_usd_per_mtok);
+}
+
+static double tier_mtbi(const gpuecon_catalog *cat, const char *system, const char *tier)
+{
+    char name[160];
+    snprintf(name, sizeof name, "%s/%s", system, tier);
+    const gpuecon_reliability *r = gpuecon_catalog_reliability(cat, name);
+    return r ? r->mtbi_gpu_days : NAN;
+}
+
+static void sensitivity_one(const gpuecon_catalog *cat, const gpuecon_comparison_result *cr, const pstate *ps,
+                            int p, const input_desc *d, double step, gpuecon_sensitivity *s)
+{
+    memset(s, 0, sizeof *s);
+    s->platform = p;
+    s->input = d->name;
+    double cur = ps[p].in[d->k];
+    s->low = cur * (1 - step);
+    s->high = cur * (1 + step);
+    s->range = "±20%";
+    if (d->k == IN_PUE && s->low < 1.0)
+        s->low = 1.0;
+    if (d->k == IN_MTBI && ps[p].pl->mtbi_gpu_days <= 0) {
+        double lo = tier_mtbi(cat, ps[p].pl->system, "poor"), hi = tier_mtbi(cat, ps[p].pl->system, "best");
+        if (isfinite(lo) && isfinite(hi) && lo < hi) {
+            s->low = lo;
+            s->high = hi;
+            s->range = "operator tiers poor to best";
+        }
+    }
+    s->source = input_source(cat, &ps[p], &cr->platforms[p], d->k);
+    int c = cr->cheapest, r = cr->runner_up;
+    double in[IN_COUNT];
+    double v[2] = {s->low, s->high}, ratio[2];
+    for (int i = 0; i < 2; i++) {
+        memcpy(in, ps[p].in, sizeof in);
+        in[d->k] = v[i];
+        double mine = compare_rank_cost(&ps[p], in, NULL);
+        double cc = p == c ? mine : cr->platforms[c].rank_usd_per_mtok;
+        double rr = p == r ? mine : cr->platforms[r].rank_usd_per_mtok;
+        ratio[i] = cc / rr;
+    }
+    s->ratio_low = ratio[0];
+    s->ratio_high = ratio[1];
+    s->swing = fabs(ratio[1] - ratio[0]);
+}
+
+static int by_swing(const void *a, const void *b)
+{
+    double x = ((const gpuecon_sensitivity *)a)->swing, y = ((const gpuecon_sensitivity *)b)->swing;
+    return (x < y) - (x > y);
+}
+
+static void rank(gpuecon_comparison_result *cr)
+{
+    cr->cheapest = cr->runner_up = cr->fastest = -1;
+    for (size_t i = 0; i < cr->n_platforms; i++) {
+        const gpuecon_platform_result *p = &cr->platforms[i];
+        if (!p->feasible || !isfinite(p->rank_usd_per_mtok))
+            continue;
+        if (cr->cheapest < 0 || p->rank_usd_per_mtok < cr->platforms[cr->cheapest].rank_usd_per_mtok) {
+            cr->runner_up = cr->cheapest;
+            cr->cheapest = (int)i;
+        } else if (cr->runner_up < 0 || p->rank_usd_per_mtok < cr->platforms[cr->runner_up].rank_usd_per_mtok) {
+            cr->runner_up = (int)i;
+        }
+        double speed = cr->kind == GPUECON_WORKLOAD_TRAIN ? -p->days_to_train : p->output_tokens_per_s;
+        if (cr->kind == GPUECON_WORKLOAD_TRAIN && !isfinite(p->days_to_train))
+            speed = p->tokens_per_s_per_gpu * p->gpus * p->ettr;
+        const gpuecon_platform_result *f = cr->fastest >= 0 ? &cr->platforms[cr->fastest] : NULL;
+        double fspeed = !f ? 0
+                        : cr->kind == GPUECON_WORKLOAD_TRAIN
+                            ? (isfinite(f->days_to_train) ? -f->days_to_train : f->tokens_per_s_per_gpu * f->gpus * f->ettr)
+                            : f->output_tokens_per_s;
+        if (!f || speed > fspeed)
+            cr->fastest = (int)i;
+    }
+    cr->base_ratio = cr->runner_up >= 0 ? cr->platforms[cr->cheapest].rank_usd_per_mtok /
+                                              cr->platforms[cr->runner_up].rank_usd_per_mtok
+                                        : NAN;
+}
+
+static void verdict(gpuecon_comparison_result *cr)
+{
+    char *v = cr->verdict;
+    size_t cap = sizeof cr->verdict;
+    if (cr->cheapest < 0) {
+        snprintf(v, cap, "No platform can run this workload (see each platform's reason).");
+        return;
+    }
+    const gpuecon_platform_result *c = &cr->platforms[cr->cheapest], *f = &cr->platforms[cr->fastest];
+    bool train = cr->kind == GPUECON_WORKLOAD_TRAIN;
+    int n = snprintf(v, cap, "%s is cheapest at $%.4g per 1M %s%s", c->name, c->rank_usd_per_mtok,
+                     train ? "tokens" : "output tokens",
+                     train ? (c->token_factor != 1 ? " (effective, same-quality tokens)" : " (effective: failures and spares included)") : "");
+    if (cr->runner_up >= 0) {
+        const gpuecon_platform_result *r = &cr->platforms[cr->runner_up];
+        n += snprintf(v + n, cap - (size_t)n, ", %.0f%% below %s ($%.4g)", 100 * (1 - cr->base_ratio), r->name,
+                      r->rank_usd_per_mtok);
+    }
+    if (train && isfinite(c->total_usd))
+        n += snprintf(v + n, cap - (size_t)n, "; the run costs $%.3gM", c->total_usd / 1e6);
+    n += snprintf(v + n, cap - (size_t)n, ". ");
+    const gpuecon_platform_result *second = NULL;
+    for (size_t i = 0; i < cr->n_platforms; i++) {
+        const gpuecon_platform_result *p = &cr->platforms[i];
+        if ((int)i == cr->fastest || !p->feasible)
+            continue;
+        if (!second || (train ? p->days_to_train < second->days_to_train
+                              : p->output_tokens_per_s > second->output_tokens_per_s))
+            second = p;
+    }
+    const char *also = cr->fastest == cr->cheapest ? "It is also fastest" : NULL;
+    if (train && isfinite(f->days_to_train)) {
+        n += snprintf(v + n, cap - (size_t)n, "%s%s%s: %.1f days", also ? also : f->name, also ? "" : " is fastest",
+                      "", f->days_to_train);
+        if (second)
+            snprintf(v + n, cap - (size_t)n, " vs %.1f on %s (%.2fx faster).", second->days_to_train, second->name,
+                     second->days_to_train / f->days_to_train);
+        else
+            snprintf(v + n, cap - (size_t)n, ".");
+    } else if (!train) {
+        n += snprintf(v + n, cap - (size_t)n, "%s%s: %.0f output tok/s", also ? also : f->name,
+                      also ? " (highest throughput)" : " has the highest throughput", f->output_tokens_per_s);
+        if (second)
+            snprintf(v + n, cap - (size_t)n, " vs %.0f on %s (%.2fx).", second->output_tokens_per_s, second->name,
+                     f->output_tokens_per_s / second->output_tokens_per_s);
+        else
+            snprintf(v + n, cap - (size_t)n, ".");
+    }
+}
+
+static void caveats(const gpuecon_catalog *cat, gpuecon_comparison_result *cr, const pstate *ps)
+{
+    /* each (input, source) once, with the platforms that rest on it */
+    struct {
+        const char *label, *text;
+        gpuecon_stage stage;
+        char who[160];
+    } seen[16];
+    size_t ns = 0;
+    int who[2] = {cr->cheapest, cr->runner_up};
+    for (int w = 0; w < 2; w++) {
+        int p = who[w];
+        if (p < 0 || !cr->platforms[p].feasible)
+            continue;
+        for (size_t d = 0; d < N_INPUTS; d++) {
+            if (inputs[d].train_only && cr->kind != GPUECON_WORKLOAD_TRAIN)
+                continue;
+            gpuecon_source s = input_source(cat, &ps[p], &cr->platforms[p], inputs[d].k);
+            const char *label = inputs[d].label;
+            if (inputs[d].k == IN_TCO && !ps[p].tco.uses_published && ps[p].pl->tco_usd_per_gpu_hour <= 0) {
+                gpuecon_field f;
+                if (gpuecon_catalog_field(cat, GPUECON_KIND_SYSTEM, ps[p].sys->name, "capex_usd_per_gpu", &f) == 0)
+                    s = f.source;
+                label = "TCO (from capex)";
+            }
+            if (s.stage != GPUECON_STAGE_PROJECTION && s.stage != GPUECON_STAGE_ASSUMPTION)
+                continue;
+            size_t k = 0;
+            while (k < ns && !(seen[k].label == label && seen[k].text == s.text))
+                k++;
+            if (k == ns && ns < 16) {
+                seen[ns].label = label;
+                seen[ns].text = s.text ? s.text : "";
+                seen[ns].stage = s.stage;
+                seen[ns].who[0] = '\0';
+                ns++;
+            }
+            if (k < ns) {
+                size_t len = strlen(seen[k].who);
+                snprintf(seen[k].who + len, sizeof seen[k].who - len, "%s%s", len ? " and " : "",
+                         cr->platforms[p].name);
+            }
+        }
+    }
+    size_t n = 0, cap = sizeof cr->caveats;
+    cr->caveats[0] = '\0';
+    for (size_t k = 0; k < ns && n < cap; k++)
+        n += (size_t)snprintf(cr->caveats + n, cap - n, "%s%s of %s is %s (%s)", k ? "; " : "", seen[k].label,
+                              seen[k].who, gpuecon_stage_name(seen[k].stage), seen[k].text);
+}
+
+static int analyse(const gpuecon_catalog *cat, gpuecon_comparison_result *cr, const pstate *ps, double step,
+                   gpuecon_ctx *ctx, gpuecon_error *err)
+{
+    int c = cr->cheapest, r = cr->runner_up;
+    if (c < 0 || r < 0)
+        return GPUECON_OK;
+    cr->breakeven = ctx_alloc(ctx, 2 * (N_INPUTS + 1) * sizeof *cr->breakeven);
+    cr->sensitivity = ctx_alloc(ctx, 2 * N_INPUTS * sizeof *cr->sensitivity);
+    if (!cr->breakeven || !cr->sensitivity)
+        return err_set(err, GPUECON_E_NOMEM, "compare", 0, 0, "out of memory");
+    int who[2] = {c, r};
+    for (int w = 0; w < 2; w++) {
+        for (size_t d = 0; d < N_INPUTS; d++) {
+            if (inputs[d].train_only && cr->kind != GPUECON_WORKLOAD_TRAIN)
+                continue;
+            breakeven_one(cat, cr, ps, who[w], who[1 - w], &inputs[d], &cr->breakeven[cr->n_breakeven++]);
+            sensitivity_one(cat, cr, ps, who[w], &inputs[d], step, &cr->sensitivity[cr->n_sensitivity++]);
+        }
+        if (cr->kind == GPUECON_WORKLOAD_TRAIN && cr->platforms[who[w]].provisioned_gpus > cr->platforms[who[w]].gpus)
+            breakeven_spares(cr, ps, who[w], who[1 - w], &cr->breakeven[cr->n_breakeven++]);
+    }
+    qsort(cr->sensitivity, cr->n_sensitivity, sizeof *cr->sensitivity, by_swing);
+    return GPUECON_OK;
+}
+
+static int one_comparison(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c,
+                          const gpuecon_compare_options *opt, gpuecon_comparison_result *cr, gpuecon_error *err)
+{
+    cr->name = c->name;
+    cr->title = c->title;
+    cr->kind = c->workload.kind;
+    cr->batch_penalty = c->workload.critical_batch_tokens > 0;
+    cr->n_platforms = c->n_platforms;
+    cr->platforms = ctx_alloc(ctx, c->n_platforms * sizeof *cr->platforms);
+    pstate *ps = ctx_alloc(ctx, c->n_platforms * sizeof *ps);
+    if (!cr->platforms || !ps) {
+        ctx_free(ctx, ps, c->n_platforms * sizeof *ps);
+        return err_set(err, GPUECON_E_NOMEM, "compare", 0, 0, "out of memory");
+    }
+    int rc = GPUECON_OK;
+    for (size_t i = 0; i < c->n_platforms && rc == GPUECON_OK; i++) {
+        rc = compare_platform(ctx, cat, c, i, &ps[i], &cr->platforms[i], err);
+        if (rc == GPUECON_OK && opt && opt->trials > 0)
+            rc = compare_monte_carlo(ctx, &ps[i], opt->trials, &cr->platforms[i], err);
+    }
+    if (rc == GPUECON_OK) {
+        rank(cr);
+        verdict(cr);
+        caveats(cat, cr, ps);
+        if (!(opt && opt->no_sensitivity))
+            rc = analyse(cat, cr, ps, opt && opt->step > 0 ? opt->step : 0.2, ctx, err);
+    }
+    ctx_free(ctx, ps, c->n_platforms * sizeof *ps);
+    return rc;
+}
+
+int gpuecon_compare(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_scenario *sc,
+                    const gpuecon_compare_options *opt, gpuecon_compare_result **out, gpuecon_error *err)
+{
+    *out = NULL;
+    if (!ctx || !cat || !sc)
+        return err_set(err, GPUECON_E_INPUT, "compare", 0, 0, "context, catalog and scenario are required");
+    if (opt && (opt->trials < 0 || opt->trials > 1000000))
+        return err_set(err, GPUECON_E_INPUT, "--trials", 0, 0, "%d is out of range; allowed 0 to 1000000",
+                       opt->trials);
+    gpuecon_compare_result *r = ctx_alloc(ctx, sizeof *r);
+    if (!r)
+        return err_set(err, GPUECON_E_NOMEM, "compare", 0, 0, "out of memory");
+    r->ctx_ = ctx;
+    r->n = gpuecon_scenario_count(sc);
+    r->cmp = ctx_alloc(ctx, r->n * sizeof *r->cmp);
+    if (!r->cmp) {
+        gpuecon_compare_free(r);
+        return err_set(err, GPUECON_E_NOMEM, "compare", 0, 0, "out of memory");
+    }
+    for (size_t i = 0; i < r->n; i++) {
+        int rc = one_comparison(ctx, cat, gpuecon_scenario_at(sc, i), opt, &r->cmp[i], err);
+        if (rc) {
+            gpuecon_compare_free(r);
+            return rc;
+        }
+    }
+    *out = r;
+    return GPUECON_OK;
+}
+
+void gpuecon_compare_free(gpuecon_compare_result *r)
+{
+    if (!r)
+        return;
+    gpuecon_ctx *ctx = r->ctx_;
+    for (size_t i = 0; r->cmp && i < r->n; i++) {
+        gpuecon_comparison_result *c = &r->cmp[i];
+        ctx_free(ctx, c->platforms, c->n_platforms * sizeof *c->platforms);
+        ctx_free(ctx, c->breakeven, 2 * (N_INPUTS + 1) * sizeof *c->breakeven);
+        ctx_free(ctx, c->sensitivity, 2 * N_INPUTS * sizeof *c->sensitivity);
+    }
+    ctx_free(ctx, r->cmp, r->n * sizeof *r->cmp);
+    ctx_free(ctx, r, sizeof *r);
 }

@@ -8,6 +8,7 @@
  * inputs that contradict each other (a GPU count that the fixed parallel layout cannot use)
  * are refused here, before any model runs.
  */
+#include "compare.h"
 #include "schema.h"
 
 #include <stddef.h>
@@ -450,4 +451,12 @@ int gpuecon_scenario_field(const gpuecon_scenario *sc, size_t comparison, int pl
     case FT_KEYED: break;
     }
     return GPUECON_OK;
+}
+
+gpuecon_source scenario_source(const gpuecon_platform *pl, const char *field)
+{
+    int j = schema_field_index(platform_fields, COUNT(platform_fields), field);
+    if (j < 0 || !pl->src)
+        return (gpuecon_source){"scenario", GPUECON_STAGE_ASSUMPTION};
+    return pl->src[j];
 }

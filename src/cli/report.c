@@ -1,0 +1,194 @@
+/*
+ * report.c — `gpuecon compare --format html`: one self-contained HTML file.
+ *
+ * Everything is inline: CSS, and SVG charts drawn by src/emit/svg.c (cost per million tokens
+ * by platform, where that cost goes, the sensitivity tornado, how far each break-even lies).
+ * There is no script and no external resource, so the file opens anywhere, offline, and a
+ * browser has nothing to complain about (tests/report_chromium.sh checks it in Chromium).
+ */
+#include "report.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const css =
+    "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:2em auto;max-width:1180px;"
+    "color:#222;line-height:1.4;padding:0 1em}"
+    "h1{font-size:1.6em}h2{font-size:1.3em;border-bottom:2px solid #4e79a7;padding-bottom:.2em;margin-top:2em}"
+    "h3{font-size:1.05em;margin-top:1.5em}"
+    "table{border-collapse:collapse;margin:.8em 0;font-size:.88em}"
+    "th,td{border:1px solid #ccc;padding:.25em .5em;text-align:left}th{background:#f0f3f7}"
+    "td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}"
+    ".verdict{background:#eef6ee;border-left:5px solid #59a14f;padding:.6em 1em;margin:1em 0}"
+    ".caveat{background:#fdf6e3;border-left:5px solid #edc948;padding:.6em 1em}"
+    ".muted{color:#666;font-size:.9em}svg{max-width:100%;height:auto;display:block;margin:.6em 0}"
+    "ul.be li{margin:.3em 0}.stage{font-size:.8em;padding:0 .4em;border-radius:3px;background:#eee}"
+    ".stage-assumption,.stage-projection{background:#fde2e2}.stage-measured,.stage-datasheet{background:#e2f0e2}";
+
+static void stage_span(strbuf *b, gpuecon_source s)
+{
+    sb_printf(b, "<span class=\"stage stage-%s\">%s</span>", gpuecon_stage_name(s.stage), gpuecon_stage_name(s.stage));
+}
+
+static void charts(strbuf *b, const gpuecon_comparison_result *cr)
+{
+    bool train = cr->kind == GPUECON_WORKLOAD_TRAIN;
+    svg_bar bars[64];
+    svg_stack stacks[64];
+    size_t n = 0;
+    for (size_t i = 0; i < cr->n_platforms && n < 64; i++) {
+        const gpuecon_platform_result *p = &cr->platforms[i];
+        bars[n] = (svg_bar){p->name, p->feasible ? p->rank_usd_per_mtok : NAN,
+                            p->feasible ? ((int)i == cr->cheapest ? "cheapest" : NULL) : "infeasible"};
+        stacks[n].label = p->name;
+        for (int k = 0; k < SVG_MAX_PARTS; k++)
+            stacks[n].parts[k] = k < GPUECON_COST_PARTS && p->feasible ? p->cost_parts[k] : 0;
+        n++;
+    }
+    svg_bars(b, train ? "Cost per 1M tokens, effective (failures and spares included)" : "Cost per 1M output tokens",
+             "$", bars, n);
+    static const char *const parts[GPUECON_COST_PARTS] = {"capital", "colocation", "power",
+                                                          "other / published TCO gap", "lost to failures",
+                                                          "spare GPUs"};
+    svg_stacked(b, "Where the cost of 1M tokens goes", "$", parts, train ? GPUECON_COST_PARTS : 4, stacks, n);
+    if (cr->n_sensitivity) {
+        svg_tornado_row rows[32];
+        char labels[32][96];
+        size_t m = 0;
+        for (size_t i = 0; i < cr->n_sensitivity && m < 32; i++, m++) {
+            const gpuecon_sensitivity *s = &cr->sensitivity[i];
+            snprintf(labels[m], sizeof labels[m], "%s %s (%.3g to %.3g)", cr->platforms[s->platform].name, s->input,
+                     s->low, s->high);
+            rows[m] = (svg_tornado_row){labels[m], s->ratio_low, s->ratio_high};
+        }
+        char title[160];
+        snprintf(title, sizeof title, "Sensitivity of the cost ratio %s / %s", cr->platforms[cr->cheapest].name,
+                 cr->platforms[cr->runner_up].name);
+        svg_tornado(b, title, cr->base_ratio, rows, m, "");
+    }
+    if (cr->n_breakeven) {
+        svg_bar be[32];
+        char labels[32][96];
+        size_t m = 0;
+        for (size_t i = 0; i < cr->n_breakeven && m < 32; i++) {
+            const gpuecon_breakeven *e = &cr->breakeven[i];
+            if (!e->found || !isfinite(e->ratio))
+                continue;
+            snprintf(labels[m], sizeof labels[m], "%s %s", cr->platforms[e->platform].name, e->input);
+            be[m] = (svg_bar){labels[m], 100 * e->ratio, e->ratio < 1 ? "must fall" : "must rise"};
+            m++;
+        }
+        if (m)
+            svg_bars(b, "Break-even value as % of today's value (how far each flip is)", "%", be, m);
+    }
+}
+
+static void provenance(strbuf *b, const gpuecon_comparison_result *cr)
+{
+    sb_printf(b, "<h3>Provenance of the inputs</h3><table><thead><tr><th>platform</th><th>input</th>"
+                 "<th class=\"num\">value</th><th>stage</th><th>source</th></tr></thead><tbody>\n");
+    for (size_t i = 0; i < cr->n_platforms; i++) {
+        const gpuecon_platform_result *p = &cr->platforms[i];
+        if (!p->feasible)
+            continue;
+        struct {
+            const char *what;
+            double v;
+            gpuecon_source s;
+        } rows[] = {{"throughput, tok/s/GPU", p->tokens_per_s_per_gpu, p->throughput_source},
+                    {"TCO, $/GPU-h", p->tco_usd_per_gpu_hour, p->tco_source},
+                    {"MTBI, GPU-days", p->mtbi_gpu_days, p->mtbi_source}};
+        for (size_t k = 0; k < 3; k++) {
+            if (k == 2 && cr->kind != GPUECON_WORKLOAD_TRAIN)
+                continue;
+            sb_printf(b, "<tr><td>");
+            sb_escape(b, p->name);
+            sb_printf(b, "</td><td>%s</td><td class=\"num\">%.4g</td><td>", rows[k].what, rows[k].v);
+            stage_span(b, rows[k].s);
+            sb_printf(b, "</td><td>");
+            sb_escape(b, rows[k].s.text ? rows[k].s.text : "");
+            sb_printf(b, "</td></tr>\n");
+        }
+    }
+    sb_printf(b, "</tbody></table>\n");
+}
+
+static void section(strbuf *b, const gpuecon_comparison_result *cr)
+{
+    sb_printf(b, "<section id=\"");
+    sb_escape(b, cr->name);
+    sb_printf(b, "\"><h2>");
+    sb_escape(b, cr->title ? cr->title : cr->name);
+    sb_printf(b, "</h2>\n<div class=\"verdict\"><strong>Verdict.</strong> ");
+    sb_escape(b, cr->verdict);
+    sb_printf(b, "</div>\n");
+    if (cr->caveats[0]) {
+        sb_printf(b, "<p class=\"caveat\"><strong>Rests on projections or assumptions:</strong> ");
+        sb_escape(b, cr->caveats);
+        sb_printf(b, "</p>\n");
+    }
+    tbl *t = tbl_new();
+    compare_platform_table(cr, t);
+    tbl_html(t, b);
+    tbl_free(t);
+    if (cr->kind == GPUECON_WORKLOAD_TRAIN && !cr->batch_penalty)
+        sb_printf(b, "<p class=\"muted\">No critical batch size given: every platform is charged the same token "
+                     "budget (no same-quality batch penalty).</p>\n");
+    for (size_t i = 0; i < cr->n_platforms; i++) {
+        const gpuecon_platform_result *p = &cr->platforms[i];
+        sb_printf(b, "<p class=\"muted\">");
+        sb_escape(b, p->name);
+        sb_printf(b, ": ");
+        sb_escape(b, p->feasible ? p->predicted_note : p->why);
+        sb_printf(b, "</p>\n");
+    }
+    charts(b, cr);
+    if (cr->n_breakeven) {
+        sb_printf(b, "<h3>What would change the verdict</h3><ul class=\"be\">\n");
+        for (size_t i = 0; i < cr->n_breakeven; i++) {
+            sb_printf(b, "<li>");
+            sb_escape(b, cr->breakeven[i].text);
+            sb_printf(b, "</li>\n");
+        }
+        sb_printf(b, "</ul>\n");
+    }
+    provenance(b, cr);
+    sb_printf(b, "</section>\n");
+}
+
+int report_html(cli *c, const gpuecon_scenario *sc, const gpuecon_compare_result *r)
+{
+    strbuf b;
+    sb_init(&b);
+    const char *title = gpuecon_scenario_title(sc) ? gpuecon_scenario_title(sc) : gpuecon_scenario_name(sc);
+    sb_printf(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>gpuecon: ");
+    sb_escape(&b, title);
+    sb_printf(&b, "</title><style>%s</style></head>\n<body>\n<h1>", css);
+    sb_escape(&b, title);
+    sb_printf(&b, "</h1>\n<p class=\"muted\">gpuecon %s, scenario <code>", GPUECON_VERSION);
+    sb_escape(&b, gpuecon_scenario_name(sc));
+    sb_printf(&b, "</code>. Every number comes from the formulas of docs/model.md applied to catalog inputs whose "
+                  "source and stage are listed below each comparison.</p>\n<ul>\n");
+    for (size_t i = 0; i < r->n; i++) {
+        sb_printf(&b, "<li><a href=\"#");
+        sb_escape(&b, r->cmp[i].name);
+        sb_printf(&b, "\">");
+        sb_escape(&b, r->cmp[i].title ? r->cmp[i].title : r->cmp[i].name);
+        sb_printf(&b, "</a></li>\n");
+    }
+    sb_printf(&b, "</ul>\n");
+    for (size_t i = 0; i < r->n; i++)
+        section(&b, &r->cmp[i]);
+    sb_printf(&b, "<p class=\"muted\">Charts are drawn as inline SVG by gpuecon itself; the report needs no "
+                  "network and no scripts.</p>\n</body></html>\n");
+    FILE *f = cli_out(c);
+    if (!f) {
+        sb_free(&b);
+        return EXIT_USAGE;
+    }
+    fwrite(b.s, 1, b.len, f);
+    cli_close_out(c, f);
+    sb_free(&b);
+    return EXIT_OK;
+}

@@ -1,0 +1,16 @@
+/*
+ * report.h — the HTML report of `gpuecon compare` (report.c), and the platform table it shares
+ * with the terminal output (cmd_compare.c).
+ */
+#ifndef GPUECON_REPORT_H
+#define GPUECON_REPORT_H
+
+#include "cli.h"
+
+/* The platforms of one comparison as a table (terminal, CSV and HTML use the same cells). */
+void compare_platform_table(const gpuecon_comparison_result *cr, tbl *t);
+/* Writes one self-contained HTML file (inline CSS and SVG, no scripts, no network) to -o FILE
+ * (or stdout). Returns an exit code. */
+int report_html(cli *c, const gpuecon_scenario *sc, const gpuecon_compare_result *r);
+
+#endif

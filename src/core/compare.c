@@ -1,0 +1,344 @@
+/*
+ * compare.c — platforms side by side for one workload, end to end.
+ *
+ * For each platform: throughput (the scenario's measurement, else the training or serving
+ * model's prediction, shown side by side), TCO per GPU-hour with PUE and electricity
+ * overrides, cost and energy per token, goodput under failures and spares (reliability
+ * model), the same-quality batch penalty, days, dollars and MWh. The evaluation of one
+ * platform's ranked cost is a pure function of a few uncertain inputs (pstate + inputs), so
+ * decide.c can move each input and find where the verdict flips.
+ */
+#include "compare.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const gpuecon_reliability *find_tier(const gpuecon_catalog *cat, const char *system, const char *tier)
+{
+    char name[160];
+    snprintf(name, sizeof name, "%s/%s", system, tier ? tier : "typical");
+    return gpuecon_catalog_reliability(cat, name);
+}
+
+gpuecon_source compare_profile_source(const gpuecon_profile *p, const char *system)
+{
+    for (size_t i = 0; i < p->n_published; i++)
+        if (!strcmp(p->published_usd_per_gpu_hour[i].key, system))
+            return p->published_usd_per_gpu_hour[i].source;
+    return (gpuecon_source){"derived from capex (docs/model.md §2.1)", GPUECON_STAGE_DERIVED};
+}
+
+/* The ranked cost of a platform at inputs `in` (and its parts when res is not NULL). */
+double compare_rank_cost(const pstate *ps, const double *in, gpuecon_platform_result *res)
+{
+    /* the TCO's electricity term moves with the facility PUE and the price */
+    double pue_tco = ps->pue0 + in[IN_PUE] - ps->pue_ref;
+    double tco = in[IN_TCO] + ps->kw * (pue_tco * in[IN_PE] - ps->pue0 * ps->pe0);
+    if (!(tco > 0) || !(in[IN_TOKS] > 0))
+        return NAN;
+    double raw = tco / (in[IN_TOKS] * 3600) * 1e6;
+    double scale = raw / tco; /* $/Mtok per $/GPU-h */
+    double parts[GPUECON_COST_PARTS] = {0};
+    parts[GPUECON_COST_CAPITAL] = ps->tco.capital_usd_per_hour * scale;
+    parts[GPUECON_COST_COLO] = ps->tco.colo_usd_per_hour * scale;
+    parts[GPUECON_COST_POWER] = ps->kw * pue_tco * in[IN_PE] * scale;
+    parts[GPUECON_COST_OTHER] = raw - parts[GPUECON_COST_CAPITAL] - parts[GPUECON_COST_COLO] -
+                                parts[GPUECON_COST_POWER];
+    double rank = raw, eff = raw, with = raw, without = raw;
+    gpuecon_reliability_result rr;
+    memset(&rr, 0, sizeof rr);
+    if (ps->train) {
+        gpuecon_reliability_request req = ps->rreq;
+        req.mtbi_gpu_days = in[IN_MTBI];
+        req.tokens_per_s_per_gpu = in[IN_TOKS];
+        req.usd_per_mtok = raw;
+        req.tokens = ps->tokens;
+        gpuecon_error e;
+        if (gpuecon_reliability_analytic(&req, &rr, &e) || !(rr.ettr > 0))
+            return NAN;
+        if (gpuecon_effective_usd_per_mtok(raw, rr.ettr, rr.provisioned_gpus, rr.active_gpus, &with,
+                                           &without, &e))
+            return NAN;
+        bool charged = in[IN_SPARES] > 0.5;
+        eff = charged ? with : without;
+        parts[GPUECON_COST_FAILURES] = without - raw;
+        parts[GPUECON_COST_SPARES] = charged ? with - without : 0;
+        rank = eff * ps->token_factor;
+    }
+    if (res) {
+        res->tco_usd_per_gpu_hour = tco;
+        res->usd_per_mtok = raw;
+        res->effective_usd_per_mtok = eff;
+        res->effective_usd_per_mtok_with_spares = with;
+        res->effective_usd_per_mtok_without_spares = without;
+        res->spares_charged = in[IN_SPARES] > 0.5;
+        res->rank_usd_per_mtok = rank;
+        memcpy(res->cost_parts, parts, sizeof parts);
+        if (ps->train) {
+            res->ettr = rr.ettr;
+            res->interruptions_per_day = rr.interruptions_per_day;
+            res->job_mtti_h = rr.job_mtti_h;
+            res->provisioned_gpus = rr.provisioned_gpus;
+            res->gpus = rr.active_gpus;
+        } else {
+            res->ettr = 1;
+        }
+    }
+    return rank;
+}
+
+/* ---- throughput ---------------------------------------------------------------------------- */
+
+/* Training prediction with the workload's batch; when this many GPUs cannot use it (every
+ * layout needs more sequences than the batch has), the batch doubles until one can, as weak
+ * scaling does — and the same-quality penalty then charges for it. */
+static void predict_train(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpuecon_platform *pl,
+                          const gpuecon_model *m, const gpuecon_system *sys, int gpus,
+                          gpuecon_platform_result *res, int *gbs_used)
+{
+    gpuecon_train_request req;
+    gpuecon_train_request_init(&req);
+    req.model = m;
+    req.system = sys;
+    req.gpus = gpus;
+    req.precision = pl->precision;
+    req.seq = w->seq;
+    if (pl->tp)
+        req.tp = pl->tp;
+    if (pl->pp)
+        req.pp = pl->pp;
+    if (pl->cp)
+        req.cp = pl->cp;
+    if (pl->ep)
+        req.ep = pl->ep;
+    gpuecon_train_result tr;
+    gpuecon_error e;
+    int rc = GPUECON_E_INPUT;
+    *gbs_used = w->gbs;
+    for (int k = 0; k < 7 && rc == GPUECON_E_INPUT; k++) {
+        req.gbs = w->gbs << k;
+        rc = gpuecon_train_predict(ctx, &req, &tr, &e);
+        if (rc == GPUECON_OK || rc == GPUECON_E_INFEASIBLE)
+            *gbs_used = req.gbs;
+    }
+    if (rc == GPUECON_OK) {
+        res->predicted_tokens_per_s_per_gpu = tr.tokens_per_s_per_gpu;
+        res->par = tr.par;
+        snprintf(res->predicted_note, sizeof res->predicted_note,
+                 "predicted layout TP%d PP%d VPP%d CP%d EP%d DP%d, micro-batch %d, recompute %s, "
+                 "ZeRO %d, batch %d", tr.par.tp, tr.par.pp, tr.par.vpp, tr.par.cp, tr.par.ep, tr.par.dp,
+                 tr.par.mbs, gpuecon_recompute_name(tr.par.recompute), tr.par.zero, req.gbs);
+    } else {
+        res->predicted_tokens_per_s_per_gpu = NAN;
+        snprintf(res->predicted_note, sizeof res->predicted_note, "no prediction: %.180s", e.message);
+    }
+}
+
+static void predict_serve(const gpuecon_workload *w, const gpuecon_platform *pl, const gpuecon_model *m,
+                          const gpuecon_system *sys, gpuecon_platform_result *res)
+{
+    gpuecon_infer_request req;
+    gpuecon_infer_request_init(&req);
+    req.model = m;
+    req.system = sys;
+    req.gpus = pl->gpus;
+    req.tp = pl->tp;
+    req.weights = pl->precision;
+    req.kv = pl->kv;
+    req.prompt_len = w->prompt_len;
+    req.output_len = w->output_len;
+    req.concurrency = w->concurrency;
+    gpuecon_infer_result ir;
+    gpuecon_error e;
+    int rc = gpuecon_infer(&req, &ir, &e);
+    if (rc == GPUECON_OK && w->tpot_ms_target > 0 && w->concurrency == 0) {
+        /* the largest load that meets the latency target: TPOT grows with concurrency */
+        double c[64];
+        size_t n = gpuecon_infer_grid(&ir, c, 64);
+        gpuecon_infer_point pts[64];
+        if (n && gpuecon_infer_sweep(&req, c, n, pts, &e) == GPUECON_OK) {
+            double best = 0;
+            for (size_t i = 0; i < n; i++)
+                if (pts[i].tpot_ms <= w->tpot_ms_target && pts[i].output_tokens_per_s > best) {
+                    best = pts[i].output_tokens_per_s;
+                    req.concurrency = c[i];
+                }
+            if (best > 0)
+                rc = gpuecon_infer(&req, &ir, &e);
+            else
+                snprintf(res->predicted_note, sizeof res->predicted_note,
+                         "no load meets TPOT <= %g ms; shown at the lowest load", w->tpot_ms_target);
+        }
+    }
+    if (rc != GPUECON_OK) {
+        res->predicted_tokens_per_s_per_gpu = NAN;
+        snprintf(res->predicted_note, sizeof res->predicted_note, "no prediction: %.180s", e.message);
+        return;
+    }
+    res->predicted_tokens_per_s_per_gpu = ir.output_tokens_per_s / ir.gpus;
+    res->concurrency = ir.at.concurrency;
+    res->output_tokens_per_s = ir.output_tokens_per_s;
+    res->tpot_ms = ir.tpot_ms;
+    res->ttft_ms = ir.ttft_ms;
+    res->tp = ir.tp;
+    res->replicas = ir.replicas;
+    if (!res->predicted_note[0])
+        snprintf(res->predicted_note, sizeof res->predicted_note, "%d x TP%d, %s weights, %s KV, %g in flight",
+                 ir.replicas, ir.tp, gpuecon_precision_name(pl->precision), gpuecon_precision_name(pl->kv),
+                 ir.at.concurrency);
+}
+
+/* ---- one platform --------------------------------------------------------------------------- */
+
+static int setup(const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t pi, pstate *ps,
+                 gpuecon_platform_result *res, gpuecon_error *err)
+{
+    const gpuecon_platform *pl = &c->platforms[pi];
+    memset(ps, 0, sizeof *ps);
+    ps->pl = pl;
+    ps->sys = gpuecon_catalog_system(cat, pl->system);
+    ps->prof = gpuecon_catalog_profile(cat, pl->profile);
+    ps->train = c->workload.kind == GPUECON_WORKLOAD_TRAIN;
+    if (!ps->sys || !ps->prof)
+        return err_set(err, GPUECON_E_INPUT, pl->name, 0, 0, "unknown system or profile");
+    int rc = gpuecon_tco_compute(ps->prof, ps->sys, 0, &ps->tco, err);
+    if (rc)
+        return rc;
+    ps->kw = ps->sys->it_w_per_gpu / 1000;
+    ps->pue0 = ps->tco.pue;
+    ps->pe0 = ps->prof->electricity_usd_per_kwh;
+    ps->in[IN_TCO] = pl->tco_usd_per_gpu_hour > 0 ? pl->tco_usd_per_gpu_hour : ps->tco.usd_per_gpu_hour;
+    ps->pue_ref = pl->pue > 0 ? ps->pue0 : ps->sys->pue;
+    ps->in[IN_PUE] = pl->pue > 0 ? pl->pue : ps->sys->pue;
+    ps->in[IN_PE] = pl->electricity_usd_per_kwh > 0 ? pl->electricity_usd_per_kwh : ps->pe0;
+    ps->in[IN_SPARES] = pl->spares_do_other_work ? 0 : 1;
+    ps->token_factor = 1;
+    res->name = pl->name;
+    res->system = pl->system;
+    res->gpus = pl->gpus;
+    res->pue = pl->pue > 0 ? pl->pue : ps->sys->pue;
+    res->published_tokens_per_s_per_gpu = pl->published_tokens_per_s;
+    res->feasible = true;
+    return GPUECON_OK;
+}
+
+static int setup_reliability(const gpuecon_catalog *cat, pstate *ps, gpuecon_platform_result *res,
+                             gpuecon_error *err)
+{
+    const gpuecon_platform *pl = ps->pl;
+    ps->tier = find_tier(cat, pl->system, pl->tier);
+    if (!ps->tier)
+        return err_set(err, GPUECON_E_INPUT, pl->name, 0, 0,
+                       "no reliability tier '%s/%s' in the catalog (reliability.yaml)", pl->system, pl->tier);
+    int rc = gpuecon_reliability_request_init(&ps->rreq, ps->sys, ps->tier, pl->gpus, err);
+    if (rc)
+        return rc;
+    if (pl->spares_per_domain >= 0)
+        ps->rreq.spares_per_domain = pl->spares_per_domain;
+    if (pl->spare_domains > 0)
+        ps->rreq.spare_domains = pl->spare_domains;
+    ps->rreq.spare_cost = pl->spares_do_other_work ? GPUECON_SPARES_FREE : GPUECON_SPARES_CHARGED;
+    ps->in[IN_MTBI] = pl->mtbi_gpu_days > 0 ? pl->mtbi_gpu_days : ps->tier->mtbi_gpu_days;
+    gpuecon_field f;
+    res->mtbi_gpu_days = ps->in[IN_MTBI];
+    res->mtbi_source = ps->tier->src[0];
+    if (gpuecon_catalog_field(cat, GPUECON_KIND_RELIABILITY, ps->tier->name, "mtbi_gpu_days", &f) == 0)
+        res->mtbi_source = f.source;
+    if (pl->mtbi_gpu_days > 0)
+        res->mtbi_source = scenario_source(pl, "mtbi_gpu_days");
+    return GPUECON_OK;
+}
+
+static void fail_platform(gpuecon_platform_result *res, const char *why)
+{
+    res->feasible = false;
+    snprintf(res->why, sizeof res->why, "%s", why);
+    double nan = NAN;
+    res->tokens_per_s_per_gpu = res->usd_per_mtok = res->effective_usd_per_mtok = nan;
+    res->effective_usd_per_mtok_with_spares = res->effective_usd_per_mtok_without_spares = nan;
+    res->joules_per_token = res->ettr = res->days_to_train = res->total_usd = res->energy_mwh = nan;
+    res->rank_usd_per_mtok = res->mfu = res->tco_usd_per_gpu_hour = nan;
+}
+
+int compare_platform(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t pi,
+                     pstate *ps, gpuecon_platform_result *res, gpuecon_error *err)
+{
+    const gpuecon_workload *w = &c->workload;
+    const gpuecon_platform *pl = &c->platforms[pi];
+    int rc = setup(cat, c, pi, ps, res, err);
+    if (rc)
+        return rc;
+    const gpuecon_model *m = gpuecon_catalog_model(cat, w->model);
+    res->tco_source = ps->tco.uses_published ? compare_profile_source(ps->prof, ps->sys->name)
+                                             : (gpuecon_source){"derived from capex (docs/model.md §2.1)",
+                                                                GPUECON_STAGE_DERIVED};
+    if (pl->tco_usd_per_gpu_hour > 0)
+        res->tco_source = scenario_source(pl, "tco_usd_per_gpu_hour");
+    int gbs = w->gbs;
+    if (ps->train) {
+        if ((rc = setup_reliability(cat, ps, res, err)))
+            return rc;
+        predict_train(ctx, w, pl, m, ps->sys, pl->gpus, res, &gbs);
+    } else {
+        predict_serve(w, pl, m, ps->sys, res);
+    }
+    if (pl->measured_tokens_per_s > 0) {
+        ps->in[IN_TOKS] = pl->measured_tokens_per_s;
+        res->measured = true;
+        res->throughput_source = scenario_source(pl, "measured_tokens_per_s");
+        gbs = w->gbs; /* a measurement is taken at the workload's batch */
+    } else if (isfinite(res->predicted_tokens_per_s_per_gpu) && res->predicted_tokens_per_s_per_gpu > 0) {
+        ps->in[IN_TOKS] = res->predicted_tokens_per_s_per_gpu;
+        res->throughput_source = (gpuecon_source){"gpuecon prediction (docs/model.md §3, §6)", GPUECON_STAGE_DERIVED};
+    } else {
+        fail_platform(res, res->predicted_note);
+        return GPUECON_OK;
+    }
+    res->tokens_per_s_per_gpu = ps->in[IN_TOKS];
+    res->joules_per_token = ps->sys->it_w_per_gpu * ps->in[IN_PUE] / ps->in[IN_TOKS];
+    if (ps->train) {
+        gpuecon_flops f;
+        gpuecon_train_flops(m, w->seq, GPUECON_ATTN_COUNT_FULL, false, &f);
+        res->mfu = gpuecon_mfu(ps->in[IN_TOKS], f.total, gpuecon_gpu_peak_flops(ps->sys->gpu, pl->precision));
+        res->batch_tokens = (double)gbs * w->seq;
+        ps->token_factor = gpuecon_batch_token_factor(res->batch_tokens, w->critical_batch_tokens) /
+                           gpuecon_batch_token_factor((double)w->gbs * w->seq, w->critical_batch_tokens);
+        res->token_factor = ps->token_factor;
+        res->tokens = w->tokens * ps->token_factor;
+        ps->tokens = res->tokens;
+    } else {
+        res->token_factor = 1;
+        res->tokens = w->serve_tokens;
+    }
+    if (!isfinite(compare_rank_cost(ps, ps->in, res))) {
+        fail_platform(res, "the reliability model gives no goodput at these inputs");
+        return GPUECON_OK;
+    }
+    double cluster_tok_s = ps->in[IN_TOKS] * res->gpus * res->ettr;
+    if (res->tokens > 0) {
+        res->days_to_train = res->tokens / cluster_tok_s / 86400;
+        res->total_usd = res->tokens / 1e6 * res->effective_usd_per_mtok;
+        res->energy_mwh = res->tokens * res->joules_per_token / res->ettr / 3.6e9;
+    } else {
+        res->days_to_train = res->total_usd = res->energy_mwh = NAN;
+    }
+    return GPUECON_OK;
+}
+
+int compare_monte_carlo(gpuecon_ctx *ctx, const pstate *ps, int trials, gpuecon_platform_result *res,
+                        gpuecon_error *err)
+{
+    if (!ps->train || !res->feasible || trials <= 0)
+        return GPUECON_OK;
+    gpuecon_reliability_request req = ps->rreq;
+    req.mtbi_gpu_days = ps->in[IN_MTBI];
+    req.tokens_per_s_per_gpu = ps->in[IN_TOKS];
+    req.usd_per_mtok = res->usd_per_mtok;
+    req.tokens = res->tokens;
+    req.trials = trials;
+    int rc = gpuecon_reliability_simulate(ctx, &req, &res->mc_result, err);
+    if (rc == GPUECON_OK)
+        res->mc = true;
+    return rc;
+}

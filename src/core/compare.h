@@ -1,0 +1,52 @@
+/*
+ * compare.h — private state shared by compare.c (evaluation of one platform) and decide.c
+ * (ranking, verdict, break-even, sensitivity).
+ */
+#ifndef GPUECON_COMPARE_H
+#define GPUECON_COMPARE_H
+
+#include "decide.h"
+
+/* The uncertain inputs of one platform that break-even and sensitivity move. */
+enum {
+    IN_TOKS,   /* tokens/s per GPU */
+    IN_TCO,    /* TCO $/GPU-h before the PUE and electricity adjustment */
+    IN_MTBI,   /* GPU-days (training) */
+    IN_PUE,
+    IN_PE,     /* electricity $/kWh */
+    IN_SPARES, /* 1: spare GPUs charged to the job, 0: they earn other work */
+    IN_COUNT
+};
+
+typedef struct pstate {
+    const gpuecon_platform *pl;
+    const gpuecon_system *sys;
+    const gpuecon_profile *prof;
+    const gpuecon_reliability *tier;
+    bool train;
+    gpuecon_tco tco;                  /* the profile's, at its own PUE */
+    double kw;                        /* IT kW per GPU */
+    double pue0, pe0;                 /* PUE and price inside the profile's TCO */
+    double pue_ref;                   /* facility PUE at which the TCO's electricity term uses
+                                         pue0: the system's PUE, or pue0 when the platform
+                                         overrides the PUE (docs/model.md §7.2) */
+    gpuecon_reliability_request rreq; /* training */
+    double token_factor;              /* same-quality tokens / workload tokens */
+    double tokens;
+    double in[IN_COUNT];
+} pstate;
+
+/* Evaluates platform pi of comparison c into res and leaves its state in ps. */
+int compare_platform(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t pi,
+                     pstate *ps, gpuecon_platform_result *res, gpuecon_error *err);
+/* The ranked cost ($/Mtok, see gpuecon_platform_result.rank_usd_per_mtok) at inputs `in`;
+ * fills res's economic and reliability fields when res is not NULL. NaN when undefined. */
+double compare_rank_cost(const pstate *ps, const double *in, gpuecon_platform_result *res);
+int compare_monte_carlo(gpuecon_ctx *ctx, const pstate *ps, int trials, gpuecon_platform_result *res,
+                        gpuecon_error *err);
+/* Provenance of a profile's published TCO for a system (compare.c). */
+gpuecon_source compare_profile_source(const gpuecon_profile *p, const char *system);
+/* Provenance of a platform's scenario field (scenario.c). */
+gpuecon_source scenario_source(const gpuecon_platform *pl, const char *field);
+
+#endif
