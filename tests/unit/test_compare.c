@@ -1,0 +1,234 @@
+/*
+ * test_compare.c — compare end to end: every number of a platform must equal what the
+ * underlying models give for the same inputs (cost, reliability, serving), and the break-even
+ * values must be where the ranking really flips (hand-derived where the cost is linear in the
+ * input, round trip otherwise).
+ */
+#include "test_util.h"
+
+#include <string.h>
+
+static const char *TRAIN =
+    "name: t\n"
+    "workload: {kind: train, model: llama3-405b, tokens: 15e12, seq: 8192, gbs: 2048}\n"
+    "platforms:\n"
+    "  - {name: H100, system: hgx-h100, gpus: 16384, measured_tokens_per_s: 202.3, mtbi_gpu_days: 3500}\n"
+    "  - {name: GB200, system: gb200-nvl72, gpus: 16384, measured_tokens_per_s: 480, mtbi_gpu_days: 2000}\n";
+
+static gpuecon_compare_result *run(void **state, gpuecon_ctx *ctx, const char *yaml, gpuecon_scenario **sc)
+{
+    gpuecon_error err;
+    gpuecon_compare_result *r = NULL;
+    if (gpuecon_scenario_load_buffer(ctx, CAT(state), "t.yaml", yaml, strlen(yaml), sc, &err) ||
+        gpuecon_compare(ctx, CAT(state), *sc, NULL, &r, &err))
+        fail_msg("%s:%d:%d: %s", err.where, err.line, err.column, err.message);
+    return r;
+}
+
+/* The platform's numbers are the building blocks' numbers. */
+static void test_train_consistency(void **state)
+{
+    gpuecon_ctx *ctx = gpuecon_ctx_new(NULL);
+    gpuecon_scenario *sc;
+    gpuecon_compare_result *r = run(state, ctx, TRAIN, &sc);
+    const gpuecon_comparison_result *cr = &r->cmp[0];
+    assert_int_equal(cr->n_platforms, 2);
+    const gpuecon_platform_result *h = &cr->platforms[0], *g = &cr->platforms[1];
+    /* cost: published TCO $1.42 at 202.3 tok/s -> $1.9498/M (seed S3) */
+    assert_close(h->usd_per_mtok, 1.42 / (202.3 * 3600) * 1e6, 1e-12);
+    assert_close(h->joules_per_token, 1375 * 1.3 / 202.3, 1e-12);
+    assert_close(g->joules_per_token, 1885 * 1.1 / 480, 1e-12);
+    /* reliability: the same request through the reliability model */
+    const gpuecon_system *hs = gpuecon_catalog_system(CAT(state), "hgx-h100");
+    const gpuecon_reliability *tier = gpuecon_catalog_reliability(CAT(state), "hgx-h100/typical");
+    gpuecon_reliability_request q;
+    gpuecon_reliability_result rr;
+    gpuecon_error err;
+    assert_int_equal(gpuecon_reliability_request_init(&q, hs, tier, 16384, &err), 0);
+    q.mtbi_gpu_days = 3500;
+    assert_int_equal(gpuecon_reliability_analytic(&q, &rr, &err), 0);
+    assert_close(h->ettr, rr.ettr, 1e-12);
+    assert_int_equal(h->provisioned_gpus, rr.provisioned_gpus);
+    /* effective: raw·Π/ETTR with spares charged, raw/ETTR without (S10) */
+    assert_close(h->effective_usd_per_mtok_with_spares,
+                 h->usd_per_mtok * rr.provisioned_gpus / rr.active_gpus / rr.ettr, 1e-12);
+    assert_close(h->effective_usd_per_mtok_without_spares, h->usd_per_mtok / rr.ettr, 1e-12);
+    assert_close(h->effective_usd_per_mtok, h->effective_usd_per_mtok_with_spares, 0);
+    /* NVL72 runs 64 of 72: 256 racks -> 18,432 GPUs at least */
+    assert_true(g->provisioned_gpus >= 256 * 72);
+    /* totals */
+    assert_close(h->days_to_train, 15e12 / (202.3 * 16384 * h->ettr) / 86400, 1e-12);
+    assert_close(h->total_usd, 15e12 / 1e6 * h->effective_usd_per_mtok, 1e-12);
+    assert_close(h->energy_mwh, 15e12 * h->joules_per_token / h->ettr / 3.6e9, 1e-12);
+    assert_close(h->token_factor, 1, 0); /* no critical batch: no penalty */
+    /* ranking */
+    int cheap = h->rank_usd_per_mtok < g->rank_usd_per_mtok ? 0 : 1;
+    assert_int_equal(cr->cheapest, cheap);
+    assert_int_equal(cr->runner_up, 1 - cheap);
+    assert_int_equal(cr->fastest, h->days_to_train < g->days_to_train ? 0 : 1);
+    assert_non_null(strstr(cr->verdict, cr->platforms[cheap].name));
+    gpuecon_compare_free(r);
+    gpuecon_scenario_free(sc);
+    gpuecon_ctx_free(ctx);
+}
+
+static const gpuecon_breakeven *find_be(const gpuecon_comparison_result *cr, int p, const char *input)
+{
+    for (size_t i = 0; i < cr->n_breakeven; i++)
+        if (cr->breakeven[i].platform == p && !strcmp(cr->breakeven[i].input, input))
+            return &cr->breakeven[i];
+    return NULL;
+}
+
+/* The ranked cost is proportional to TCO and inversely to throughput, so the break-even TCO
+ * and throughput are the current values scaled by the cost ratio (by hand). */
+static void test_breakeven_linear(void **state)
+{
+    gpuecon_ctx *ctx = gpuecon_ctx_new(NULL);
+    gpuecon_scenario *sc;
+    gpuecon_compare_result *r = run(state, ctx, TRAIN, &sc);
+    const gpuecon_comparison_result *cr = &r->cmp[0];
+    int c = cr->cheapest, q = cr->runner_up;
+    double rc = cr->platforms[c].rank_usd_per_mtok, rq = cr->platforms[q].rank_usd_per_mtok;
+    const gpuecon_breakeven *b = find_be(cr, q, "tco_usd_per_gpu_hour");
+    assert_non_null(b);
+    assert_true(b->found);
+    assert_close(b->value, b->current * rc / rq, 1e-7);
+    b = find_be(cr, c, "tco_usd_per_gpu_hour");
+    assert_close(b->value, b->current * rq / rc, 1e-7);
+    b = find_be(cr, q, "tokens_per_s_per_gpu");
+    assert_close(b->value, b->current * rq / rc, 1e-7);
+    b = find_be(cr, c, "tokens_per_s_per_gpu");
+    assert_close(b->value, b->current * rc / rq, 1e-7);
+    /* PUE moves the TCO's electricity term, kw·pe per unit of PUE:
+       TCO* = TCO·rc/rq  ->  PUE* = PUE + (TCO* − TCO)/(kw·pe) for the runner-up */
+    const gpuecon_system *s = gpuecon_catalog_system(CAT(state), cr->platforms[q].system);
+    double tco = cr->platforms[q].tco_usd_per_gpu_hour;
+    double want = s->pue + (tco * rc / rq - tco) / (s->it_w_per_gpu / 1000 * 0.087);
+    b = find_be(cr, q, "pue");
+    if (want >= 1.0) {
+        assert_true(b->found);
+        assert_close(b->value, want, 1e-6);
+    } else {
+        assert_false(b->found);
+    }
+    gpuecon_compare_free(r);
+    gpuecon_scenario_free(sc);
+    gpuecon_ctx_free(ctx);
+}
+
+/* MTBI enters through the reliability model (not linear): at the break-even MTBI the two
+ * ranked costs must be equal (round trip through a second scenario). */
+static void test_breakeven_mtbi_round_trip(void **state)
+{
+    gpuecon_ctx *ctx = gpuecon_ctx_new(NULL);
+    gpuecon_scenario *sc;
+    gpuecon_compare_result *r = run(state, ctx, TRAIN, &sc);
+    const gpuecon_comparison_result *cr = &r->cmp[0];
+    int c = cr->cheapest;
+    const gpuecon_breakeven *b = find_be(cr, c, "mtbi_gpu_days");
+    assert_non_null(b);
+    assert_true(b->found);
+    assert_true(b->value < b->current); /* the winner loses the lead when failures get worse */
+    double rival = cr->platforms[cr->runner_up].rank_usd_per_mtok;
+    char yaml[1024];
+    snprintf(yaml, sizeof yaml,
+             "workload: {kind: train, model: llama3-405b, tokens: 15e12, seq: 8192, gbs: 2048}\n"
+             "platforms:\n  - {name: X, system: %s, gpus: 16384, measured_tokens_per_s: %.17g, mtbi_gpu_days: %.17g}\n",
+             cr->platforms[c].system, cr->platforms[c].tokens_per_s_per_gpu, b->value);
+    gpuecon_scenario *sc2;
+    gpuecon_compare_result *r2 = run(state, ctx, yaml, &sc2);
+    assert_close(r2->cmp[0].platforms[0].rank_usd_per_mtok, rival, 1e-6);
+    gpuecon_compare_free(r2);
+    gpuecon_scenario_free(sc2);
+    gpuecon_compare_free(r);
+    gpuecon_scenario_free(sc);
+    gpuecon_ctx_free(ctx);
+}
+
+/* Serving numbers are the serving model's. */
+static void test_serving(void **state)
+{
+    const char *yaml = "workload: {kind: serve, model: gemma4-31b, precision: fp8, concurrency: 512}\n"
+                       "platforms:\n"
+                       "  - {name: H100, system: hgx-h100, gpus: 8, tp: 1}\n";
+    gpuecon_ctx *ctx = gpuecon_ctx_new(NULL);
+    gpuecon_scenario *sc;
+    gpuecon_compare_result *r = run(state, ctx, yaml, &sc);
+    const gpuecon_platform_result *h = &r->cmp[0].platforms[0];
+    gpuecon_infer_request q;
+    gpuecon_infer_result ir;
+    gpuecon_error err;
+    gpuecon_infer_request_init(&q);
+    q.model = gpuecon_catalog_model(CAT(state), "gemma4-31b");
+    q.system = gpuecon_catalog_system(CAT(state), "hgx-h100");
+    q.gpus = 8;
+    q.tp = 1;
+    q.weights = GPUECON_FP8;
+    q.concurrency = 512;
+    assert_int_equal(gpuecon_infer(&q, &ir, &err), 0);
+    assert_close(h->tokens_per_s_per_gpu, ir.output_tokens_per_s / 8, 1e-12);
+    assert_close(h->tpot_ms, ir.tpot_ms, 1e-12);
+    assert_close(h->usd_per_mtok, 1.42 / (ir.output_tokens_per_s / 8 * 3600) * 1e6, 1e-12);
+    assert_close(h->ettr, 1, 0);
+    gpuecon_compare_free(r);
+    gpuecon_scenario_free(sc);
+    gpuecon_ctx_free(ctx);
+}
+
+/* A platform that cannot hold the model is reported in the table, not an error. */
+static void test_infeasible_reported(void **state)
+{
+    const char *yaml = "workload: {kind: serve, model: llama3-405b}\n"
+                       "platforms:\n"
+                       "  - {name: small, system: hgx-a100, gpus: 1, tp: 1}\n"
+                       "  - {name: big, system: hgx-b200, gpus: 8, tp: 8, precision: fp8}\n";
+    gpuecon_ctx *ctx = gpuecon_ctx_new(NULL);
+    gpuecon_scenario *sc;
+    gpuecon_compare_result *r = run(state, ctx, yaml, &sc);
+    const gpuecon_comparison_result *cr = &r->cmp[0];
+    assert_false(cr->platforms[0].feasible); /* 405B bf16 = 811 GB on one 80 GB GPU */
+    assert_non_null(strstr(cr->platforms[0].why, "no prediction"));
+    assert_true(cr->platforms[1].feasible);
+    assert_int_equal(cr->cheapest, 1);
+    assert_int_equal(cr->runner_up, -1);
+    assert_int_equal(cr->n_breakeven, 0);
+    gpuecon_compare_free(r);
+    gpuecon_scenario_free(sc);
+    gpuecon_ctx_free(ctx);
+}
+
+/* Spares earning other work: the effective cost drops by Π, and the flag is honoured. */
+static void test_spare_policy(void **state)
+{
+    const char *yaml = "workload: {kind: train, model: llama3-405b, tokens: 15e12, seq: 8192, gbs: 2048}\n"
+                       "platforms:\n"
+                       "  - {name: G, system: gb200-nvl72, gpus: 16384, measured_tokens_per_s: 480,"
+                       " spares_do_other_work: true}\n";
+    gpuecon_ctx *ctx = gpuecon_ctx_new(NULL);
+    gpuecon_scenario *sc;
+    gpuecon_compare_result *r = run(state, ctx, yaml, &sc);
+    const gpuecon_platform_result *g = &r->cmp[0].platforms[0];
+    assert_false(g->spares_charged);
+    assert_close(g->effective_usd_per_mtok, g->effective_usd_per_mtok_without_spares, 0);
+    assert_close(g->effective_usd_per_mtok_with_spares / g->effective_usd_per_mtok_without_spares,
+                 (double)g->provisioned_gpus / g->gpus, 1e-12);
+    assert_close(g->cost_parts[GPUECON_COST_SPARES], 0, 0);
+    double sum = 0;
+    for (int k = 0; k < GPUECON_COST_PARTS; k++)
+        sum += g->cost_parts[k];
+    assert_close(sum, g->effective_usd_per_mtok, 1e-12);
+    gpuecon_compare_free(r);
+    gpuecon_scenario_free(sc);
+    gpuecon_ctx_free(ctx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_train_consistency), cmocka_unit_test(test_breakeven_linear),
+        cmocka_unit_test(test_breakeven_mtbi_round_trip), cmocka_unit_test(test_serving),
+        cmocka_unit_test(test_infeasible_reported), cmocka_unit_test(test_spare_policy),
+    };
+    return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
+}
