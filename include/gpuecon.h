@@ -1273,12 +1273,14 @@ typedef struct gpuecon_compare_options {
     double step;             /* sensitivity step, relative; 0: 0.20 */
 } gpuecon_compare_options;
 
-/* Cost of one million tokens split by where it goes (training: effective; serving: raw). */
+/* Cost of one million tokens split by where it goes (training: effective; serving: raw).
+ * Electricity is computed at the platform's PUE and price; the rest of the TCO is split in the
+ * proportions of the profile's derived TCO (a published TCO has no split of its own). */
 enum {
     GPUECON_COST_CAPITAL,   /* capex recovery and capex-proportional opex */
     GPUECON_COST_COLO,      /* data-hall rent */
     GPUECON_COST_POWER,     /* electricity */
-    GPUECON_COST_OTHER,     /* fixed, and the gap between a published TCO and the derived one */
+    GPUECON_COST_OTHER,     /* fixed $/GPU-h (staff, licences, support) */
     GPUECON_COST_FAILURES,  /* work lost to failures: raw·(1/ETTR − 1) */
     GPUECON_COST_SPARES,    /* spare GPUs charged to the job */
     GPUECON_COST_PARTS

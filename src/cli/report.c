@@ -48,7 +48,7 @@ static void charts(strbuf *b, const gpuecon_comparison_result *cr)
     svg_bars(b, train ? "Cost per 1M tokens, effective (failures and spares included)" : "Cost per 1M output tokens",
              "$", bars, n);
     static const char *const parts[GPUECON_COST_PARTS] = {"capital", "colocation", "power",
-                                                          "other / published TCO gap", "lost to failures",
+                                                          "fixed", "lost to failures",
                                                           "spare GPUs"};
     svg_stacked(b, "Where the cost of 1M tokens goes", "$", parts, train ? GPUECON_COST_PARTS : 4, stacks, n);
     if (cr->n_sensitivity) {

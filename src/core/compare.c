@@ -39,12 +39,16 @@ double compare_rank_cost(const pstate *ps, const double *in, gpuecon_platform_re
         return NAN;
     double raw = tco / (in[IN_TOKS] * 3600) * 1e6;
     double scale = raw / tco; /* $/Mtok per $/GPU-h */
+    /* where the raw cost goes: electricity at this PUE and price; the rest of the TCO split
+       like the profile's derived TCO (a published TCO carries no split of its own) */
     double parts[GPUECON_COST_PARTS] = {0};
-    parts[GPUECON_COST_CAPITAL] = ps->tco.capital_usd_per_hour * scale;
-    parts[GPUECON_COST_COLO] = ps->tco.colo_usd_per_hour * scale;
-    parts[GPUECON_COST_POWER] = ps->kw * pue_tco * in[IN_PE] * scale;
-    parts[GPUECON_COST_OTHER] = raw - parts[GPUECON_COST_CAPITAL] - parts[GPUECON_COST_COLO] -
-                                parts[GPUECON_COST_POWER];
+    double power = ps->kw * pue_tco * in[IN_PE];
+    double rest = ps->tco.capital_usd_per_hour + ps->tco.colo_usd_per_hour + ps->tco.fixed_usd_per_hour;
+    double share = rest > 0 ? (tco - power) / rest : 0;
+    parts[GPUECON_COST_CAPITAL] = ps->tco.capital_usd_per_hour * share * scale;
+    parts[GPUECON_COST_COLO] = ps->tco.colo_usd_per_hour * share * scale;
+    parts[GPUECON_COST_OTHER] = ps->tco.fixed_usd_per_hour * share * scale;
+    parts[GPUECON_COST_POWER] = power * scale;
     double rank = raw, eff = raw, with = raw, without = raw;
     gpuecon_reliability_result rr;
     memset(&rr, 0, sizeof rr);
@@ -191,7 +195,7 @@ static void predict_serve(const gpuecon_workload *w, const gpuecon_platform *pl,
 
 /* ---- one platform --------------------------------------------------------------------------- */
 
-static int setup(const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t pi, pstate *ps,
+static int setup(const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t pi, int gpus, pstate *ps,
                  gpuecon_platform_result *res, gpuecon_error *err)
 {
     const gpuecon_platform *pl = &c->platforms[pi];
@@ -216,14 +220,14 @@ static int setup(const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t
     ps->token_factor = 1;
     res->name = pl->name;
     res->system = pl->system;
-    res->gpus = pl->gpus;
+    res->gpus = gpus;
     res->pue = pl->pue > 0 ? pl->pue : ps->sys->pue;
     res->published_tokens_per_s_per_gpu = pl->published_tokens_per_s;
     res->feasible = true;
     return GPUECON_OK;
 }
 
-static int setup_reliability(const gpuecon_catalog *cat, pstate *ps, gpuecon_platform_result *res,
+static int setup_reliability(const gpuecon_catalog *cat, pstate *ps, int gpus, gpuecon_platform_result *res,
                              gpuecon_error *err)
 {
     const gpuecon_platform *pl = ps->pl;
@@ -231,7 +235,7 @@ static int setup_reliability(const gpuecon_catalog *cat, pstate *ps, gpuecon_pla
     if (!ps->tier)
         return err_set(err, GPUECON_E_INPUT, pl->name, 0, 0,
                        "no reliability tier '%s/%s' in the catalog (reliability.yaml)", pl->system, pl->tier);
-    int rc = gpuecon_reliability_request_init(&ps->rreq, ps->sys, ps->tier, pl->gpus, err);
+    int rc = gpuecon_reliability_request_init(&ps->rreq, ps->sys, ps->tier, gpus, err);
     if (rc)
         return rc;
     if (pl->spares_per_domain >= 0)
@@ -261,12 +265,14 @@ static void fail_platform(gpuecon_platform_result *res, const char *why)
     res->rank_usd_per_mtok = res->mfu = res->tco_usd_per_gpu_hour = nan;
 }
 
-int compare_platform(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t pi,
-                     pstate *ps, gpuecon_platform_result *res, gpuecon_error *err)
+/* Evaluates the platform at `gpus` active GPUs. */
+static int evaluate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t pi, int gpus,
+                    pstate *ps, gpuecon_platform_result *res, gpuecon_error *err)
 {
     const gpuecon_workload *w = &c->workload;
     const gpuecon_platform *pl = &c->platforms[pi];
-    int rc = setup(cat, c, pi, ps, res, err);
+    memset(res, 0, sizeof *res);
+    int rc = setup(cat, c, pi, gpus, ps, res, err);
     if (rc)
         return rc;
     const gpuecon_model *m = gpuecon_catalog_model(cat, w->model);
@@ -277,9 +283,9 @@ int compare_platform(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
         res->tco_source = scenario_source(pl, "tco_usd_per_gpu_hour");
     int gbs = w->gbs;
     if (ps->train) {
-        if ((rc = setup_reliability(cat, ps, res, err)))
+        if ((rc = setup_reliability(cat, ps, gpus, res, err)))
             return rc;
-        predict_train(ctx, w, pl, m, ps->sys, pl->gpus, res, &gbs);
+        predict_train(ctx, w, pl, m, ps->sys, gpus, res, &gbs);
     } else {
         predict_serve(w, pl, m, ps->sys, res);
     }
@@ -324,6 +330,65 @@ int compare_platform(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
         res->days_to_train = res->total_usd = res->energy_mwh = NAN;
     }
     return GPUECON_OK;
+}
+
+/* GPUs in whole scale-up domains of active GPUs (HGX: 8; NVL72: 72 less its hot spares). */
+static int domain_unit(const gpuecon_catalog *cat, const gpuecon_platform *pl, const gpuecon_system *sys)
+{
+    const gpuecon_reliability *t = find_tier(cat, pl->system, pl->tier);
+    int spares = pl->spares_per_domain >= 0 ? pl->spares_per_domain : t ? t->spares_per_domain : 0;
+    int unit = sys->scaleup_gpus - spares;
+    return unit > 0 ? unit : sys->scaleup_gpus;
+}
+
+/* The smallest size of the form unit·2^a or unit·3·2^a that is at least `need` GPUs: sizes a
+ * parallel layout can use (data parallelism must divide a power-of-two batch), at most 50%
+ * apart so a target is never overshot by more than a third. */
+static long layout_size(double need, int unit)
+{
+    for (long m = 1; m <= 1L << 40; m *= 2) { /* 1, 2, 3, 4, 6, 8, 12, 16, 24, ... */
+        if ((double)unit * m >= need)
+            return unit * m;
+        if (m >= 2 && (double)unit * (3 * m / 2) >= need)
+            return unit * (3 * m / 2);
+    }
+    return -1;
+}
+
+int compare_platform(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t pi,
+                     pstate *ps, gpuecon_platform_result *res, gpuecon_error *err)
+{
+    const gpuecon_platform *pl = &c->platforms[pi];
+    const gpuecon_workload *w = &c->workload;
+    if (pl->gpus > 0 || w->kind != GPUECON_WORKLOAD_TRAIN || !(w->target_days > 0))
+        return evaluate(ctx, cat, c, pi, pl->gpus, ps, res, err);
+    /* Size the platform to finish within target_days: the smallest number of whole domains whose
+       goodput trains the (same-quality) tokens in time. Throughput, goodput and the batch change
+       slowly with size, so a few fixed-point steps from a first guess converge. */
+    const gpuecon_system *sys = gpuecon_catalog_system(cat, pl->system);
+    int unit = domain_unit(cat, pl, sys), gpus = unit * (1024 / unit > 0 ? 1024 / unit : 1);
+    int rc = GPUECON_OK, best = 0;
+    for (int it = 0; it < 16; it++) {
+        if ((rc = evaluate(ctx, cat, c, pi, gpus, ps, res, err)) || !res->feasible)
+            return rc;
+        bool meets = res->days_to_train <= w->target_days * (1 + 1e-9);
+        if (meets && (best == 0 || gpus < best))
+            best = gpus;
+        long sized = layout_size(gpus * res->days_to_train / w->target_days, unit);
+        if (sized < 0 || sized > 10000000)
+            return err_set(err, GPUECON_E_INFEASIBLE, pl->name, 0, 0,
+                           "finishing in %g days would need more than 10 million GPUs", w->target_days);
+        int next = (int)sized;
+        if (meets && next >= gpus)
+            return GPUECON_OK; /* converged: this size meets the target and no smaller one should */
+        if (next == gpus || (best && next >= best))
+            break;
+        gpus = next;
+    }
+    /* oscillating between sizes: settle on the smallest one that met the target */
+    if (best && gpus != best)
+        rc = evaluate(ctx, cat, c, pi, best, ps, res, err);
+    return rc;
 }
 
 int compare_monte_carlo(gpuecon_ctx *ctx, const pstate *ps, int trials, gpuecon_platform_result *res,

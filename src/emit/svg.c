@@ -79,6 +79,19 @@ static void header(strbuf *b, int w, int h, const char *title)
     sb_printf(b, "</text>");
 }
 
+/* Left margin for row labels: about 6.6 px per character of the longest label at 12 px. */
+static int label_margin(const char *const *labels, size_t n, size_t stride, int min)
+{
+    size_t longest = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *l = *(const char *const *)((const char *)labels + i * stride);
+        size_t len = l ? strlen(l) : 0;
+        longest = len > longest ? len : longest;
+    }
+    int m = (int)(longest * 6.6) + 16;
+    return m < min ? min : m > 520 ? 520 : m;
+}
+
 static double nice_max(double v)
 {
     if (!(v > 0) || !isfinite(v))
@@ -90,7 +103,7 @@ static double nice_max(double v)
 
 void svg_bars(strbuf *b, const char *title, const char *unit, const svg_bar *bars, size_t n)
 {
-    const int left = 190, width = 720, row = 26, top = 36;
+    const int left = label_margin(&bars[0].label, n, sizeof *bars, 120), width = left + 560, row = 26, top = 36;
     int h = top + (int)n * row + 30;
     double max = 0;
     for (size_t i = 0; i < n; i++)
@@ -126,7 +139,7 @@ void svg_bars(strbuf *b, const char *title, const char *unit, const svg_bar *bar
 void svg_stacked(strbuf *b, const char *title, const char *unit, const char *const *parts, size_t nparts,
                  const svg_stack *rows, size_t n)
 {
-    const int left = 190, width = 720, row = 26, top = 36;
+    const int left = label_margin(&rows[0].label, n, sizeof *rows, 120), width = left + 560, row = 26, top = 36;
     int h = top + (int)n * row + 50;
     double max = 0;
     for (size_t i = 0; i < n; i++) {
@@ -162,7 +175,7 @@ void svg_stacked(strbuf *b, const char *title, const char *unit, const char *con
                   lx, ly - 10, palette[k % 10], lx + 16, ly);
         sb_escape(b, parts[k]);
         sb_printf(b, "</text>");
-        lx += 24 + 7 * (int)strlen(parts[k]);
+        lx += 30 + (int)(6.6 * (double)strlen(parts[k]));
     }
     sb_printf(b, "</svg>\n");
 }
@@ -170,7 +183,7 @@ void svg_stacked(strbuf *b, const char *title, const char *unit, const char *con
 void svg_tornado(strbuf *b, const char *title, double base, const svg_tornado_row *rows, size_t n,
                  const char *unit)
 {
-    const int left = 300, width = 760, row = 26, top = 44;
+    const int left = label_margin(&rows[0].label, n, sizeof *rows, 120), width = left + 480, row = 26, top = 44;
     int h = top + (int)n * row + 30;
     double lo = base, hi = base;
     for (size_t i = 0; i < n; i++) {
@@ -189,6 +202,8 @@ void svg_tornado(strbuf *b, const char *title, double base, const svg_tornado_ro
     header(b, width, h, title);
     sb_printf(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">base %.4g %s</text>", XPOS(base), top - 6,
               base, unit ? unit : "");
+    sb_printf(b, "<text x=\"%d\" y=\"%d\" fill=\"#555\">blue: the input at its low end; red: at its high end</text>",
+              width - 330, 20);
     for (size_t i = 0; i < n; i++) {
         int y = top + (int)i * row;
         sb_printf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", left - 8, y + 16);
