@@ -41,10 +41,11 @@ fuzz:
 	@scripts/deps.sh --test
 	@CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DGPUECON_SANITIZE=ON -DGPUECON_FUZZ=ON -DGPUECON_TESTS=OFF >/dev/null
 	@cmake --build build-fuzz -j $(JOBS)
-	@for f in build-fuzz/tests/fuzz/fuzz_*; do \
-	  mkdir -p build-fuzz/corpus-$$(basename $$f); \
-	  $$f -runs=$(FUZZ_RUNS) -max_len=4096 build-fuzz/corpus-$$(basename $$f) tests/fuzz/corpus tests/cases || exit 1; \
-	done
+	@mkdir -p build-fuzz/corpus-catalog build-fuzz/corpus-scenario
+	build-fuzz/tests/fuzz/fuzz_catalog -runs=$(FUZZ_RUNS) -max_len=4096 -timeout=10 -print_final_stats=1 \
+	  build-fuzz/corpus-catalog tests/fuzz/corpus tests/cases
+	build-fuzz/tests/fuzz/fuzz_scenario -runs=$(FUZZ_RUNS) -max_len=4096 -timeout=10 -print_final_stats=1 \
+	  build-fuzz/corpus-scenario tests/fuzz/corpus-scenario
 
 clean:
 	rm -rf build build-test build-clang build-bench build-fuzz

@@ -2,6 +2,7 @@
  * bench_infer.c — how long the serving and fine-tuning models take per call (issue 7's
  * compare will call them for every platform and scenario). Prints medians over repeats.
  */
+#include "bench.h"
 #include "gpuecon.h"
 
 #include <stdio.h>
@@ -15,18 +16,6 @@ static double now(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp);
-    return v[n / 2];
 }
 
 int main(void)
@@ -79,9 +68,9 @@ int main(void)
         t_ft[i] = (t3 - t2) / 1000;
     }
     printf("gpuecon_infer (memory, capacity, saturation, knee, one point): median %.1f us\n",
-           median(t_infer, REPEATS) * 1e6);
-    printf("gpuecon_infer_sweep (%zu concurrencies): median %.1f us\n", n, median(t_sweep, REPEATS) * 1e6);
-    printf("gpuecon_finetune: median %.2f us\n", median(t_ft, REPEATS) * 1e6);
+           bench_median(t_infer, REPEATS) * 1e6);
+    printf("gpuecon_infer_sweep (%zu concurrencies): median %.1f us\n", n, bench_median(t_sweep, REPEATS) * 1e6);
+    printf("gpuecon_finetune: median %.2f us\n", bench_median(t_ft, REPEATS) * 1e6);
     printf("(checksum %.6g)\n", sink);
     gpuecon_catalog_free(cat);
     gpuecon_ctx_free(ctx);

@@ -6,6 +6,7 @@
  * Each is the median of 7 runs (the machines are shared and noisy). Never run by ctest;
  * `make bench` runs it through bench/run.sh.
  */
+#include "bench.h"
 #include "gpuecon.h"
 
 #include <stdio.h>
@@ -13,19 +14,6 @@
 #include <time.h>
 
 #define RUNS 7
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 typedef struct job {
     const char *label, *model, *system;
@@ -49,19 +37,19 @@ static double time_search(const gpuecon_catalog *cat, const job *j, int threads,
     for (int i = 0; i < RUNS; i++) {
         gpuecon_search_result r;
         gpuecon_error err;
-        double t0 = now_s();
+        double t0 = bench_now_s();
         if (gpuecon_train_search(ctx, &q, &o, &r, &err)) {
             fprintf(stderr, "bench_search: %s\n", err.message);
             exit(1);
         }
-        t[i] = now_s() - t0;
+        t[i] = bench_now_s() - t0;
         *evaluated = r.configs_evaluated;
         if (r.n_best)
             *best = r.best[0];
         gpuecon_search_result_free(&r);
     }
     gpuecon_ctx_free(ctx);
-    qsort(t, RUNS, sizeof t[0], cmp);
+    qsort(t, RUNS, sizeof t[0], bench_cmp);
     return t[RUNS / 2];
 }
 

@@ -4,6 +4,7 @@
  * in-rack and pool spares) on 2 threads; peak memory at 100 and 3,000 trials.
  * Prints medians of REPEATS runs (the machines are shared and noisy).
  */
+#include "bench.h"
 #include "gpuecon.h"
 
 #include <stdio.h>
@@ -29,25 +30,6 @@ static void *counting_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     return realloc(ptr, nsize);
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp);
-    return v[n / 2];
-}
-
 /* Runs `trials` trials of a 90-day job on 100,000 GPUs of tier `name` with `threads`
  * threads, REPEATS times; prints the median time and events per second per thread. */
 static int run(const gpuecon_catalog *cat, const char *name, int trials, int threads, size_t *peak)
@@ -70,9 +52,9 @@ static int run(const gpuecon_catalog *cat, const char *name, int trials, int thr
         cfg.threads = threads;
         cfg.seed = 1234;
         gpuecon_ctx *ctx = gpuecon_ctx_new(&cfg);
-        double t0 = now_s();
+        double t0 = bench_now_s();
         int rc = gpuecon_reliability_simulate(ctx, &q, &mc, &err);
-        secs[r] = now_s() - t0;
+        secs[r] = bench_now_s() - t0;
         gpuecon_ctx_free(ctx);
         if (rc) {
             fprintf(stderr, "bench_sim: %s: %s\n", err.where, err.message);
@@ -82,10 +64,11 @@ static int run(const gpuecon_catalog *cat, const char *name, int trials, int thr
         if (peak)
             *peak = c.peak;
     }
+    double med = bench_median(secs, REPEATS), min = secs[0]; /* sorted by bench_median */
     printf("%-22s %5d trials %d thread%s: median %.3f s (min %.3f), %.1f M events/s per thread, "
            "%.0f events/trial, ETTR %.4f\n",
-           name, trials, threads, threads > 1 ? "s" : " ", median(secs, REPEATS), secs[0],
-           median(rate, REPEATS) / 1e6, mc.events / trials, mc.ettr_mean);
+           name, trials, threads, threads > 1 ? "s" : " ", med, min, bench_median(rate, REPEATS) / 1e6,
+           mc.events / trials, mc.ettr_mean);
     return 0;
 }
 
@@ -99,16 +82,16 @@ static int analytic_speed(const gpuecon_catalog *cat)
         return 1;
     double us[REPEATS], sink = 0;
     for (int k = 0; k < REPEATS; k++) {
-        double t0 = now_s();
+        double t0 = bench_now_s();
         for (int i = 0; i < 100000; i++) {
             q.mtbi_gpu_days = 1000 + i % 2000;
             if (gpuecon_reliability_analytic(&q, &r, NULL))
                 return 1;
             sink += r.ettr;
         }
-        us[k] = (now_s() - t0) / 100000 * 1e6;
+        us[k] = (bench_now_s() - t0) / 100000 * 1e6;
     }
-    printf("gpuecon_reliability_analytic: median %.2f us per call (checksum %.3f)\n", median(us, REPEATS), sink);
+    printf("gpuecon_reliability_analytic: median %.2f us per call (checksum %.3f)\n", bench_median(us, REPEATS), sink);
     return 0;
 }
 

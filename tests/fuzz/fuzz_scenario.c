@@ -1,0 +1,43 @@
+/*
+ * fuzz_scenario.c — libFuzzer harness for scenario files (gpuecon compare). The whole input is
+ * a scenario; it must load or fail with a located error. A scenario that loads is then run
+ * through compare without sensitivity (the models must take whatever the loader accepted).
+ */
+#include "gpuecon.h"
+
+#include <stdint.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static gpuecon_ctx *ctx;
+    static gpuecon_catalog *cat;
+    gpuecon_error err;
+    if (!ctx) { /* the catalog is read-only here: build it once */
+        ctx = gpuecon_ctx_new(NULL);
+        if (!ctx || gpuecon_catalog_new(ctx, &cat, &err))
+            __builtin_trap();
+    }
+    gpuecon_scenario *sc = NULL;
+    int rc = gpuecon_scenario_load_buffer(ctx, cat, "fuzz.yaml", (const char *)data, size, &sc, &err);
+    if (rc) {
+        if (!err.message[0] || sc)
+            __builtin_trap();
+        return 0;
+    }
+    /* keep the work per input bounded: only small scenarios are evaluated */
+    size_t platforms = 0;
+    for (size_t i = 0; i < gpuecon_scenario_count(sc); i++)
+        platforms += gpuecon_scenario_at(sc, i)->n_platforms;
+    if (platforms <= 4) {
+        gpuecon_compare_options opt = {0, true, 0};
+        gpuecon_compare_result *r = NULL;
+        if (gpuecon_compare(ctx, cat, sc, &opt, &r, &err) == GPUECON_OK && !r)
+            __builtin_trap();
+        gpuecon_compare_free(r);
+    }
+    gpuecon_scenario_free(sc);
+    return 0;
+}
