@@ -33,6 +33,7 @@ static const gpuecon_efficiency table[] = {
         .scaleout_busbw = 0.90, /* assumption: InfiniBand busbw ~90% of line rate */
         .coll_launch_s = 10e-6, /* assumption; with 3 us per hop it gives the 53 us intercept of
                                    the same measured all-reduce */
+        .scaleout_a2a = 0.60, .grouped_gemm = 0.80, .moe_host_s = 0, /* as hopper (no MoE data) */
         .stage = GPUECON_STAGE_FITTED,
         .source = "vTrain A100 runs (109) and Narayanan et al. SC21 Table 1 (A01-A10), Megatron-LM 2021-23",
     },
@@ -49,6 +50,10 @@ static const gpuecon_efficiency table[] = {
         .scaleup_busbw = 0.80,  /* assumption: nccl-tests all-reduce ~360 GB/s of NVLink4 450 */
         .scaleout_busbw = 0.90, /* assumption: NDR InfiniBand busbw ~90% of line rate */
         .coll_launch_s = 10e-6,
+        .scaleout_a2a = 0.60,   /* assumption from measurements: NCCL all-to-all on 8 x 400G H100/H800
+                                   nodes, 24-28 GB/s busbw at 64 GPUs (docs/model.md §4.1) */
+        .grouped_gemm = 0.80,   /* fitted (MoE runs A38, A39, S6, S8) */
+        .moe_host_s = 0,        /* fitted (eager-mode runs) */
         .stage = GPUECON_STAGE_FITTED,
         .source = "NVIDIA dgxc-benchmarking H100 recipes A26-A35 (GPT-3 175B, Llama 3.1 8B/70B), NeMo 24.11-25.04",
     },
@@ -57,6 +62,7 @@ static const gpuecon_efficiency table[] = {
         .gemm_bf16 = 0.609, .gemm_fp8 = 0.490, .gemm_fp4 = 0.42,
         .attn_flash = 0.60, .hbm = 0.85, .kernel_s = 3e-6, .speed_cv = 0.015,
         .scaleup_busbw = 0.80, .scaleout_busbw = 0.90, .coll_launch_s = 10e-6,
+        .scaleout_a2a = 0.60, .grouped_gemm = 0.80, .moe_host_s = 0,
         .stage = GPUECON_STAGE_ASSUMPTION,
         .source = "no calibration run: Hopper's fitted fractions; FP4 assumed at 0.85 x the FP8 fraction",
     },
@@ -65,6 +71,7 @@ static const gpuecon_efficiency table[] = {
         .gemm_bf16 = 0.609, .gemm_fp8 = 0.490, .gemm_fp4 = 0.42,
         .attn_flash = 0.60, .hbm = 0.85, .kernel_s = 3e-6, .speed_cv = 0.015,
         .scaleup_busbw = 0.80, .scaleout_busbw = 0.90, .coll_launch_s = 10e-6,
+        .scaleout_a2a = 0.60, .grouped_gemm = 0.80, .moe_host_s = 0,
         .stage = GPUECON_STAGE_ASSUMPTION,
         .source = "no calibration run: Hopper's fitted fractions; FP4 assumed at 0.85 x the FP8 fraction",
     },
@@ -73,6 +80,7 @@ static const gpuecon_efficiency table[] = {
         .gemm_bf16 = 0.609, .gemm_fp8 = 0.490, .gemm_fp4 = 0,
         .attn_flash = 0.60, .hbm = 0.85, .kernel_s = 3e-6, .speed_cv = 0.015,
         .scaleup_busbw = 0.80, .scaleout_busbw = 0.90, .coll_launch_s = 10e-6,
+        .scaleout_a2a = 0.60, .grouped_gemm = 0.80, .moe_host_s = 0,
         .stage = GPUECON_STAGE_ASSUMPTION,
         .source = "no calibration run: Hopper's fitted fractions (ROCm software maturity not modelled)",
     },
