@@ -536,6 +536,8 @@ typedef struct gpuecon_efficiency {
     double grouped_gemm;         /* grouped expert GEMMs: fraction of the dense GEMM efficiency */
     double moe_host_s;           /* eager frameworks (no CUDA graphs): host time of one MoE layer's
                                     forward; a layer pass cannot run faster than its launches */
+    double moe_load_cv;          /* dropless routing: per-expert token-load coefficient of variation
+                                    within a micro-batch (the same in every row: a router property) */
     gpuecon_stage stage;         /* fitted or assumption */
     const char *source;          /* which data, which document */
 } gpuecon_efficiency;

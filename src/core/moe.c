@@ -17,11 +17,6 @@
 #include <math.h>
 #include <string.h>
 
-/* Per-expert token-load coefficient of variation within one micro-batch (dropless routing):
- * assumption, the spread at which Switch Transformer's capacity factor of 1.25 drops about 1%
- * of tokens (Fedus et al. 2022, §2.2: capacity factors 1.0-1.25 keep drops small).
- * docs/model.md §4.2. */
-#define MOE_LOAD_CV 0.2
 /* Share of the SMs that communication kernels take while they overlap compute: DeepSeek-V3
  * dedicates 20 of the H800's 132 SMs to dispatch/combine (arXiv:2412.19437 §3.2.2). */
 #define MOE_COMM_SM_SHARE (20.0 / 132.0)
@@ -72,6 +67,7 @@ int moe_prepare(const gpuecon_train_request *req, train_static *st, gpuecon_erro
 {
     const gpuecon_model *m = req->model;
     if (!(st->eff.grouped_gemm >= 0 && st->eff.grouped_gemm <= 1) || !(st->eff.moe_host_s >= 0) ||
+        !(st->eff.moe_load_cv >= 0 && st->eff.moe_load_cv <= 2) ||
         !(st->eff.scaleout_a2a >= 0 && st->eff.scaleout_a2a <= 1))
         return err_set(err, GPUECON_E_INPUT, "efficiency", 0, 0,
                        "MoE efficiencies of %s must lie in [0, 1] and the host time be >= 0",
@@ -93,7 +89,7 @@ int moe_prepare(const gpuecon_train_request *req, train_static *st, gpuecon_erro
     st->mtp = req->mtp < 0 ? m->mtp_layers : req->mtp;
     st->cf = req->capacity_factor;
     st->imbalance = req->moe_imbalance;
-    st->load_cv = MOE_LOAD_CV;
+    st->load_cv = st->eff.moe_load_cv;
     st->a2a_overlap = req->a2a_overlap;
     st->eager = !req->cuda_graphs;
     return GPUECON_OK;
@@ -231,7 +227,11 @@ void moe_layer(const train_static *st, int ep, int etp, train_layer_cost *lc)
     double fwd_c = pass * (full ? 2 : 1);
     lc->m_ep_s = fwd_c + pass;
     lc->m_ep_ovl_s = overlap_exposed(pass, lc->m_bwd_s) * (full ? 2 : 1) + overlap_exposed(pass, lc->m_fwd_s);
-    lc->m_host_s = st->eager ? st->eff.moe_host_s * (3 + (full ? 1 : 0)) : 0;
+    /* eager: the host launches the layer's kernels one by one (backward about twice the
+     * forward's); moe_host_s is the host time per modelled kernel */
+    double kernels = lc->attn_kernels + (st->mla ? 6 : 0) + 1 + 2 + (st->fs > 0 ? 2 + (tp > 1 ? 2 : 0) : 0) + nk_f +
+                     (st->cf > 0 ? 4 : 0) + (ep > 1 ? 2 : 0) + (etp > 1 ? 2 : 0);
+    lc->m_host_s = st->eager ? st->eff.moe_host_s * kernels * (3 + (full ? 1 : 0)) : 0;
     /* activations: the attention half, then the block's inputs, router scores, expert inputs
      * and activations, expert outputs (for the routing-probability gradient), shared expert */
     double block = 0;

@@ -454,6 +454,7 @@ void train_layer(const train_static *st, int tp, int cp, int mbs, gpuecon_recomp
         out->hw_flops += lp.flops_up;
     }
     out->attn_tp_s = train_tp_pair(st, T, tp, tp_overlap, rc, lp.g_qkv, lp.g_proj, lp.ag_attn_bytes);
+    out->attn_kernels = (st->mla ? (st->q_rank > 0 ? 5 : 4) : 2) + 1 + lp.nk_attn_f + (tp > 1 ? 2 : 0);
     out->tp_s = out->attn_tp_s + train_tp_pair(st, T, tp, tp_overlap, rc, lp.g_fc1, lp.g_fc2,
                                                T * st->h * (st->prec == GPUECON_BF16 ? 2 : 1));
     out->cp_s = layer_cp(st, &lp, T, tp, cp, rc);

@@ -106,6 +106,7 @@ typedef struct train_layer_cost {
     double pp_msg_bytes;                /* one pipeline transfer */
     /* the attention half alone (MoE layers reuse it) */
     double attn_fwd_s, attn_bwd_s, attn_rc_s, attn_tp_s, attn_hw_flops, attn_act_bytes, attn_work_bytes;
+    double attn_kernels;                /* kernels its forward launches (GEMMs, core, elementwise, TP) */
     /* MoE layer for an expert layout (moe_layer) */
     int ep, etp;
     double m_fwd_s, m_bwd_s, m_rc_s, m_tp_s, m_hw_flops, m_act_bytes, m_work_bytes;

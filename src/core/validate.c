@@ -84,34 +84,37 @@ typedef struct mcase {
     int rc;              /* recompute, or GPUECON_SEARCH */
     double published;    /* tokens/s/GPU */
     bool fit;
+    bool unfused;        /* attention core not fused (GB200 DeepSeek recipes recompute core_attn) */
 } mcase;
 
 #define DSV3_MAY DGXC " v25.05 deepseek_v3/pretraining/README.md (NeMo 25.04.01: token drop, no CUDA graphs)"
 #define L4_MAY DGXC " v25.05 llama4/README.md"
+/* S6 July gives no layout; the dgxc release after v25.05 (deepseek_v3/pretrain/README.md) keeps
+ * the same layouts, so the July figures are taken as the same jobs on newer software: CUDA
+ * graphs and dispatch/combine overlapped with compute (docs/model.md §4.5) */
+#define DSV3_JUL "seed-figures.md S6 July 2025 (SemiAnalysis); layout of dgxc deepseek_v3/pretrain/README.md"
 static const mcase moe_cases[] = {
     {"A38", DSV3_MAY, "deepseek-v3", "hgx-h100", 1024, GPUECON_BF16, 4096, 8192, 2, 16, 1, 1, 64, 1, 1, 1.0, 0,
-     false, false, GPUECON_RECOMPUTE_SELECTIVE, 629.7, true},
+     false, false, GPUECON_RECOMPUTE_SELECTIVE, 629.7, true, false},
     {"A39", DSV3_MAY, "deepseek-v3", "gb200-nvl72", 128, GPUECON_BF16, 4096, 1024, 2, 4, 1, 1, 32, 1, 1, 1.0, 0,
-     false, false, GPUECON_RECOMPUTE_SELECTIVE, 959.0, true},
-    {"S6-Jul-H100", "seed-figures.md S6 July 2025 (SemiAnalysis); layout searched, NeMo recipe token drop",
-     "deepseek-v3", "hgx-h100", 1024, GPUECON_BF16, 4096, 8192, 0, 0, 0, 0, 0, 0, 0, 1.0, -1, true, false,
-     GPUECON_SEARCH, 842, true},
-    {"S6-Jul-GB200", "seed-figures.md S6 July 2025 (SemiAnalysis); layout searched, NeMo recipe token drop",
-     "deepseek-v3", "gb200-nvl72", 256, GPUECON_BF16, 4096, 2048, 0, 0, 0, 0, 0, 0, 0, 1.0, -1, true, false,
-     GPUECON_SEARCH, 2138, true},
+     false, false, GPUECON_RECOMPUTE_SELECTIVE, 959.0, true, true},
+    {"S6-Jul-H100", DSV3_JUL, "deepseek-v3", "hgx-h100", 1024, GPUECON_BF16, 4096, 8192, 2, 16, 1, 1, 64, 1, 1, 1.0,
+     1, true, false, GPUECON_RECOMPUTE_SELECTIVE, 842, true, false},
+    {"S6-Jul-GB200", DSV3_JUL, "deepseek-v3", "gb200-nvl72", 128, GPUECON_BF16, 4096, 1024, 2, 4, 1, 1, 32, 1, 1, 1.0,
+     1, true, false, GPUECON_RECOMPUTE_SELECTIVE, 2138, true, true},
     {"S8-H100", L4_MAY " (FP8 with CUDA graphs); seed S8", "llama4-maverick", "hgx-h100", 512, GPUECON_FP8, 8192,
-     1024, 4, 1, 1, 1, 128, 4, 1, 0, 0, true, true, GPUECON_RECOMPUTE_NONE, 4251.1, true},
+     1024, 4, 1, 1, 1, 128, 4, 1, 0, 0, true, true, GPUECON_RECOMPUTE_NONE, 4251.1, true, false},
     {"S8-GB200", L4_MAY "; seed S8", "llama4-maverick", "gb200-nvl72", 128, GPUECON_FP8, 8192, 1024, 1, 2, 12, 1,
-     64, 1, 1, 0, 0, false, false, GPUECON_RECOMPUTE_NONE, 10756.8, true},
+     64, 1, 1, 0, 0, false, false, GPUECON_RECOMPUTE_NONE, 10756.8, true, false},
     /* held out: the same READMEs' other runs, never fitted on */
     {"A38-512", DSV3_MAY, "deepseek-v3", "hgx-h100", 512, GPUECON_BF16, 4096, 4096, 2, 8, 1, 1, 64, 1, 1, 1.0, 0,
-     false, false, GPUECON_RECOMPUTE_SELECTIVE, 669.4, false},
+     false, false, GPUECON_RECOMPUTE_SELECTIVE, 669.4, false, false},
     {"A39-512", DSV3_MAY, "deepseek-v3", "gb200-nvl72", 512, GPUECON_BF16, 4096, 4096, 2, 4, 1, 1, 64, 1, 1, 1.0, 0,
-     false, false, GPUECON_RECOMPUTE_SELECTIVE, 956.1, false},
+     false, false, GPUECON_RECOMPUTE_SELECTIVE, 956.1, false, true},
     {"L4-H100-bf16", L4_MAY, "llama4-maverick", "hgx-h100", 512, GPUECON_BF16, 8192, 1024, 4, 1, 1, 1, 128, 4, 1, 0,
-     0, false, true, GPUECON_RECOMPUTE_NONE, 3702.8, false},
+     0, false, true, GPUECON_RECOMPUTE_NONE, 3702.8, false, false},
     {"L4-GB200-bf16", L4_MAY, "llama4-maverick", "gb200-nvl72", 128, GPUECON_BF16, 8192, 1024, 1, 2, 12, 1, 64, 1,
-     1, 0, 0, false, false, GPUECON_RECOMPUTE_NONE, 8419.9, false},
+     1, 0, 0, false, false, GPUECON_RECOMPUTE_NONE, 8419.9, false, false},
 };
 
 /* A GPT shape of the 2021-23 papers: 4h GELU MLP, MHA, tied embeddings. */
@@ -324,6 +327,7 @@ static int run_moe(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_e
         q.a2a_overlap = v->a2a < 0 ? GPUECON_SEARCH : v->a2a;
         q.cuda_graphs = v->graphs;
         q.recompute = v->rc;
+        q.attn_impl = v->unfused ? GPUECON_ATTN_IMPL_UNFUSED : GPUECON_ATTN_IMPL_FLASH;
         if (v->tp)
             q.tp_overlap = v->tp_overlap && v->tp > 1, q.zero = 1;
         q.eff = pick_eff(q.system->gpu, tab, n_eff);
