@@ -68,6 +68,8 @@ size_t train_cli_opts(train_args *a, opt *o, bool search)
         OPT("--strong", O_FLAG, &a->strong, 0, 0, NULL, NULL, "sweep keeps the global batch (default: batch per GPU)");
         OPT("--plot", O_STR, &a->plot, 0, 0, NULL, "FILE.svg", "chart of the sweep (needs gnuplot)");
         OPT("--vs", O_STR, &a->vs, 0, 0, NULL, "S", "the same job on system S: end-to-end vs all-to-all ratio");
+        OPT("--vs-gpus", O_INT, &a->vs_gpus, 1, 4194304, NULL, "N",
+            "GPUs on the --vs system (default: the same; the batch per GPU is kept)");
     }
 #undef OPT
     return n;

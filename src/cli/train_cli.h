@@ -9,7 +9,7 @@
 
 typedef struct train_args {
     const char *model, *system, *profile;
-    int gpus, seq, gbs, mbs, tp, pp, vpp, cp, ep, etp, zero, threads;
+    int gpus, seq, gbs, mbs, tp, pp, vpp, cp, ep, etp, zero, threads, vs_gpus;
     int precision, recompute, tp_overlap, sp, dp_overlap, attention;
     int a2a_overlap, mtp, cuda_graphs;
     bool dropout, strong, exhaustive;
@@ -39,6 +39,10 @@ void train_cli_config(const gpuecon_parallel *p, char *buf, size_t cap);
 void train_cli_print_result(FILE *f, const gpuecon_train_result *r);
 /* The MoE part of a result as JSON (null for dense models). */
 json_t *train_cli_moe_json(const gpuecon_train_result *r);
+/* train --vs S (train_vs.c): the same job on system S, end-to-end and all-to-all ratios; adds
+ * "vs" to j and/or prints to f (either may be NULL). 0 or an exit code. */
+int train_vs(cli *c, const train_args *a, const gpuecon_train_request *req, const gpuecon_train_result *mine,
+             json_t *j, FILE *f);
 /* Cost of a predicted throughput under a profile: fills cost; 0 or an exit code. */
 int train_cli_cost(const gpuecon_train_request *req, const gpuecon_profile *p, double pue, double tokens,
                    double tok_s, gpuecon_cost *cost, double *usd_per_gpu_hour);

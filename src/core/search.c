@@ -191,6 +191,30 @@ static int count_vz(const train_static *st, const gpuecon_train_request *req, co
     return n * (req->zero != GPUECON_SEARCH ? 1 : 4);
 }
 
+/* Whether anything of a skipped block fits (memory only), so the micro-batch loop still
+ * stops where the exhaustive search would. */
+static uint64_t any_fits(const train_static *st, const gpuecon_train_request *req, const item *it,
+                         const train_layer_cost *lc, train_cfg c)
+{
+    int L = st->m->layers;
+    int vlo = 1, vhi = it->pp > 1 ? (L + 2) / it->pp : 1;
+    if (fixed(req->vpp))
+        vlo = vhi = req->vpp;
+    int zlo = req->zero != GPUECON_SEARCH ? req->zero : 0, zhi = req->zero != GPUECON_SEARCH ? req->zero : 3;
+    for (int v = vlo; v <= vhi; v++) {
+        int ch = v * it->pp;
+        if ((long)ch > L + 2 || (v > 1 && it->pp == 1) || (!fixed(req->vpp) && v > 1 && L % ch && (L + 2) % ch))
+            continue;
+        c.vpp = v;
+        stage_set ss;
+        train_stages(st, &c, &ss);
+        for (c.zero = zhi; c.zero >= zlo; c.zero--)
+            if (train_memory_of(st, lc, &c, &ss, NULL) <= st->capacity)
+                return 1;
+    }
+    return 0;
+}
+
 /* Every (vpp, zero, all-to-all overlap) on one layer cost: memory first (the overlap does not
  * change it), timed only when it fits. Returns how many fitted. */
 static uint64_t run_vz(const train_static *st, const gpuecon_train_request *req, const item *it,
@@ -328,7 +352,8 @@ static void run_item(const train_static *st, const gpuecon_train_request *req, c
                         double ub = score_of(st, step_bound(st, &lc, &c, nao > 1 || aos[0]), price, obj);
                         if (ub < w->gthr || (w->lk_n == w->lk_cap && ub < w->lk[0])) {
                             w->pruned += (uint64_t)nvz * nao;
-                            fit++; /* unknown: keep going */
+                            if (!fit) /* only whether this micro-batch fits at all matters */
+                                fit = any_fits(st, req, it, &lc, c);
                             continue;
                         }
                     }
