@@ -28,6 +28,7 @@ static json_t *row_json(double bytes, const gpuecon_coll_result *r)
     json_object_set_new(j, "domains", json_integer(r->domains));
     json_object_set_new(j, "intra_s", cli_real(r->intra_s));
     json_object_set_new(j, "inter_s", cli_real(r->inter_s));
+    json_object_set_new(j, "intra_fraction", cli_real(r->intra_fraction));
     return j;
 }
 
