@@ -705,10 +705,14 @@ typedef struct gpuecon_train_result {
 } gpuecon_train_result;
 
 /* Predicts one training step. Sizes left to search are searched (gpuecon_train_search with
- * top 1, objective throughput) and the best configuration is returned.
+ * top 1, objective throughput) and the best configuration is returned. Mixture-of-experts
+ * models (experts > 0) add their expert layer, layout and all-to-all (docs/model.md §4;
+ * result.moe, breakdown.ep_comm_s).
  * Errors: GPUECON_E_INPUT for impossible sizes, naming the constraint ("--tp: 3 does not
  * divide the 96 attention heads", "--pp: 200 is above the 126 layers", product of sizes not
- * equal to gpus, gbs not divisible by dp·mbs, ...); GPUECON_E_INFEASIBLE when nothing fits
+ * equal to gpus, gbs not divisible by dp·mbs, "--ep: 48 does not divide the 256 routed
+ * experts", "--ep: ep x etp = 64 does not divide tp x cp x dp (gpus / pp) = 32", "top_k: ... must
+ * be between 1 and its 8 experts", ...); GPUECON_E_INFEASIBLE when nothing fits
  * in memory: *out then holds the configuration with the smallest overflow (fits = false,
  * mem.overflow_term and mem.overflow_gib say why) and err names that overflow. */
 GPUECON_API int gpuecon_train_predict(gpuecon_ctx *ctx, const gpuecon_train_request *req,
@@ -744,8 +748,10 @@ typedef struct gpuecon_search_result {
 } gpuecon_search_result;
 
 /* Ranks every configuration of the space (tp, pp, vpp, cp, dp, mbs, recompute, zero,
- * tp_overlap; fixed sizes in req restrict it) by the objective. Memory is checked first and
- * configurations that do not fit are not timed. Runs on ctx's threads (OpenMP); the result is
+ * tp_overlap; for MoE models also ep, etp and a2a_overlap; fixed sizes in req restrict it) by
+ * the objective. Memory is checked first and configurations that do not fit are not timed;
+ * unless opt->exhaustive, blocks whose optimistic bound cannot enter the top k are skipped
+ * (configs_pruned), which leaves the ranking unchanged. Runs on ctx's threads (OpenMP); the result is
  * identical for any thread count and shards merge exactly. The caller owns *out and releases
  * it with gpuecon_search_result_free. Errors as gpuecon_train_predict, except that an empty
  * feasible set is not an error here (n_best = 0, have_overflow = true). */
