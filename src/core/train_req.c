@@ -72,6 +72,9 @@ int train_check_request(const gpuecon_train_request *req, gpuecon_error *err)
     if (m->experts == 0 && !searched(req->ep) && req->ep != 1)
         return err_set(err, GPUECON_E_INPUT, "--ep", 0, 0,
                        "expert parallelism needs a mixture-of-experts model; %s is dense (use 1)", m->name);
+    if (m->experts == 0 && req->mtp > 0)
+        return err_set(err, GPUECON_E_INPUT, "--mtp", 0, 0,
+                       "multi-token prediction is modelled for mixture-of-experts models; %s is dense", m->name);
     if (m->experts == 0 && !searched(req->etp) && req->etp != 1)
         return err_set(err, GPUECON_E_INPUT, "--etp", 0, 0,
                        "expert tensor parallelism needs a mixture-of-experts model; %s is dense (use 1)", m->name);

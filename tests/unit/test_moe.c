@@ -312,6 +312,9 @@ static void test_bad_input(void **state)
     q = req_for(state, "mixtral-8x7b", "hgx-h100", 64, 4096, 256);
     q.a2a_overlap = 2;
     expect_input(&q, "--a2a-overlap", "allowed 0 or 1");
+    q = req_for(state, "llama3-8b", "hgx-h100", 64, 4096, 256);
+    q.mtp = 1;
+    expect_input(&q, "--mtp", "multi-token prediction is modelled for mixture-of-experts models");
 }
 
 int main(void)
