@@ -471,10 +471,13 @@ typedef struct gpuecon_coll_result {
     gpuecon_coll_algo algo;     /* ring or tree, as chosen */
     int per_domain;             /* members of the group in one scale-up domain */
     int domains;                /* scale-up domains the group spans */
-    /* all-to-all split (issue 4 builds the hierarchical MoE dispatch on it): the time of
-     * the intra-domain share (NVLink) and the inter-domain share (network), which overlap;
-     * time_s = max of the two plus latency. Zero for the other operations. */
+    /* all-to-all (issue 4): the time of the intra-domain share (NVLink, including the hop
+     * that moves inter-domain traffic to the GPU on the destination's rail) and of the
+     * inter-domain share (network), which overlap: time_s = latency + max of the two. The
+     * fraction of the send buffer that stays inside the domain, (g-1)/n. Zero for the
+     * other operations. */
     double intra_s, inter_s;
+    double intra_fraction;
 } gpuecon_coll_result;
 
 GPUECON_API const char *gpuecon_coll_op_name(gpuecon_coll_op op);   /* "all-reduce", ... */
@@ -489,6 +492,9 @@ typedef struct gpuecon_link_model {
     double scaleup_eff;   /* achievable busbw / scaleup_gbps */
     double scaleout_eff;  /* achievable busbw / scaleout_gbps */
     double launch_s;      /* fixed cost of one collective call (kernel launch, setup) */
+    double a2a_scaleout_eff; /* achievable all-to-all bandwidth per NIC / scaleout_gbps: many
+                                concurrent peer flows on a fat tree (docs/model.md §4.1);
+                                0 = scaleout_eff */
 } gpuecon_link_model;
 
 GPUECON_API void gpuecon_link_model_for(const gpuecon_system *s, gpuecon_link_model *out);
@@ -525,6 +531,13 @@ typedef struct gpuecon_efficiency {
     double scaleup_busbw;        /* achievable busbw / scaleup_gbps (NVLink, xGMI) */
     double scaleout_busbw;       /* achievable busbw / scaleout_gbps (InfiniBand, Ethernet) */
     double coll_launch_s;        /* fixed cost of one collective call */
+    /* mixture of experts (issue 4, docs/model.md §4.3) */
+    double scaleout_a2a;         /* achievable all-to-all bandwidth per NIC / scaleout_gbps */
+    double grouped_gemm;         /* grouped expert GEMMs: fraction of the dense GEMM efficiency */
+    double moe_host_s;           /* eager frameworks (no CUDA graphs): host time of one MoE layer's
+                                    forward; a layer pass cannot run faster than its launches */
+    double moe_load_cv;          /* dropless routing: per-expert token-load coefficient of variation
+                                    within a micro-batch (the same in every row: a router property) */
     gpuecon_stage stage;         /* fitted or assumption */
     const char *source;          /* which data, which document */
 } gpuecon_efficiency;
@@ -591,6 +604,20 @@ typedef struct gpuecon_train_request {
     int recompute;            /* GPUECON_SEARCH or a gpuecon_recompute */
     int zero;                 /* GPUECON_SEARCH or 0..3 (FSDP = 3) */
     int tp_overlap;           /* GPUECON_SEARCH, 0 or 1 (TP communication overlapped with GEMMs) */
+    /* mixture of experts (issue 4; dense models: ep = etp = 1). Experts use their own layout
+     * (Megatron's MoE parallel folding): ep x etp divides tp x cp x dp, the ranks of one
+     * pipeline stage, which MoE jobs number tp, cp, dp innermost and pp outermost. */
+    int etp;                  /* expert tensor parallel: GPUECON_SEARCH or fixed (divides the expert FFN) */
+    int a2a_overlap;          /* GPUECON_SEARCH, 0 or 1: dispatch/combine hidden behind another
+                                 micro-batch's compute (DualPipe, Megatron EP overlap) */
+    double capacity_factor;   /* 0: dropless routing (the busiest GPU sets the pace); > 0: every
+                                 expert processes exactly cf x its mean tokens (drop and pad) */
+    double moe_imbalance;     /* dropless: busiest GPU's tokens / mean (>= 1); 0: derived from the
+                                 per-expert load spread (docs/model.md §4.2) */
+    int mtp;                  /* multi-token-prediction modules trained: -1 = the model's
+                                 mtp_layers (default), 0 = none, n */
+    bool cuda_graphs;         /* layers captured in CUDA graphs (default true); false: eager, each
+                                 MoE layer pass is at least its host launch time */
     /* framework behaviour (defaults from gpuecon_train_request_init: modern Megatron/NeMo) */
     bool sequence_parallel;   /* SP with TP > 1 (Korthikanti et al.); default true */
     bool dp_overlap;          /* DP gradient reduce and parameter gather overlapped; default true */
@@ -607,6 +634,9 @@ GPUECON_API void gpuecon_train_request_init(gpuecon_train_request *req);
 
 typedef struct gpuecon_parallel {
     int tp, pp, vpp, cp, ep, dp, mbs;
+    int etp;                  /* expert tensor parallel (1 for dense models) */
+    int edp;                  /* expert data parallel: tp·cp·dp / (ep·etp) */
+    bool a2a_overlap;
     int microbatches;         /* per step per data-parallel rank: gbs / (dp · mbs) */
     gpuecon_recompute recompute;
     int zero;
@@ -641,6 +671,21 @@ typedef struct gpuecon_train_memory {
     int stage;                /* the pipeline stage that needs the most */
 } gpuecon_train_memory;
 
+/* What the mixture-of-experts layers of a configuration do (issue 4; zero for dense models). */
+typedef struct gpuecon_train_moe {
+    int moe_layers;           /* MoE layers in the model (plus MTP modules trained) */
+    int local_experts;        /* routed experts per GPU: experts / ep */
+    double tokens_per_expert; /* rows of one local expert's GEMM per micro-batch (load factor incl.) */
+    double load_factor;       /* capacity factor, or the busiest GPU's tokens / mean when dropless */
+    double grouped_gemm_eff;  /* achieved fraction of peak of the expert GEMMs */
+    double a2a_bytes;         /* one dispatch: bytes each GPU sends (nccl-tests size S) */
+    double a2a_s;             /* time of one dispatch all-to-all */
+    double a2a_intra_fraction;/* share of those bytes that stays inside the scale-up domain */
+    int ep_domains;           /* scale-up domains one expert-parallel group spans */
+    double a2a_total_s;       /* the layer's four all-to-alls (+ ETP gathers) per micro-batch */
+    double a2a_exposed_s;     /* the part not hidden behind compute */
+} gpuecon_train_moe;
+
 typedef struct gpuecon_train_result {
     double tokens_per_s_per_gpu;
     double mfu;               /* model FLOPs with FULL attention (NVIDIA/NeMo dense convention,
@@ -655,14 +700,19 @@ typedef struct gpuecon_train_result {
     gpuecon_parallel par;
     gpuecon_train_breakdown bd;
     gpuecon_train_memory mem;
+    gpuecon_train_moe moe;
     int stage_layers_first, stage_layers_max, stage_layers_last; /* transformer layers */
 } gpuecon_train_result;
 
 /* Predicts one training step. Sizes left to search are searched (gpuecon_train_search with
- * top 1, objective throughput) and the best configuration is returned.
+ * top 1, objective throughput) and the best configuration is returned. Mixture-of-experts
+ * models (experts > 0) add their expert layer, layout and all-to-all (docs/model.md §4;
+ * result.moe, breakdown.ep_comm_s).
  * Errors: GPUECON_E_INPUT for impossible sizes, naming the constraint ("--tp: 3 does not
  * divide the 96 attention heads", "--pp: 200 is above the 126 layers", product of sizes not
- * equal to gpus, gbs not divisible by dp·mbs, ...); GPUECON_E_INFEASIBLE when nothing fits
+ * equal to gpus, gbs not divisible by dp·mbs, "--ep: 48 does not divide the 256 routed
+ * experts", "--ep: ep x etp = 64 does not divide tp x cp x dp (gpus / pp) = 32", "top_k: ... must
+ * be between 1 and its 8 experts", ...); GPUECON_E_INFEASIBLE when nothing fits
  * in memory: *out then holds the configuration with the smallest overflow (fits = false,
  * mem.overflow_term and mem.overflow_gib say why) and err names that overflow. */
 GPUECON_API int gpuecon_train_predict(gpuecon_ctx *ctx, const gpuecon_train_request *req,
@@ -678,6 +728,9 @@ typedef struct gpuecon_search_options {
     gpuecon_objective objective;
     double usd_per_gpu_hour;   /* for GPUECON_OBJECTIVE_COST and usd_per_mtok in results */
     int shard_index, shard_count; /* evaluate shard k of n (0 <= k < n); 0/0 = everything */
+    bool exhaustive;           /* time every configuration that fits; default false: skip the
+                                  blocks whose lower bound cannot enter the top k (issue 4,
+                                  docs/model.md §3.5) */
 } gpuecon_search_options;
 
 typedef struct gpuecon_search_result {
@@ -686,6 +739,8 @@ typedef struct gpuecon_search_result {
     double *usd_per_mtok;       /* parallel to best; 0 when no price was given */
     uint64_t configs_evaluated; /* every configuration considered (memory-checked) */
     uint64_t configs_feasible;  /* those that fit in memory (and were timed) */
+    uint64_t configs_pruned;    /* skipped unevaluated: an optimistic bound on their throughput
+                                   ranked them below the top k of their (tp, cp, pp) item */
     double elapsed_s;           /* left 0 by the library (it reads no clock); the CLI sets it */
     bool have_overflow;         /* nothing fit: least_overflow holds the nearest miss */
     gpuecon_train_result least_overflow;
@@ -693,8 +748,10 @@ typedef struct gpuecon_search_result {
 } gpuecon_search_result;
 
 /* Ranks every configuration of the space (tp, pp, vpp, cp, dp, mbs, recompute, zero,
- * tp_overlap; fixed sizes in req restrict it) by the objective. Memory is checked first and
- * configurations that do not fit are not timed. Runs on ctx's threads (OpenMP); the result is
+ * tp_overlap; for MoE models also ep, etp and a2a_overlap; fixed sizes in req restrict it) by
+ * the objective. Memory is checked first and configurations that do not fit are not timed;
+ * unless opt->exhaustive, blocks whose optimistic bound cannot enter the top k are skipped
+ * (configs_pruned), which leaves the ranking unchanged. Runs on ctx's threads (OpenMP); the result is
  * identical for any thread count and shards merge exactly. The caller owns *out and releases
  * it with gpuecon_search_result_free. Errors as gpuecon_train_predict, except that an empty
  * feasible set is not an error here (n_best = 0, have_overflow = true). */
@@ -723,17 +780,22 @@ typedef struct gpuecon_validate_summary {
     char worst_id[24];
 } gpuecon_validate_summary;
 
-/* Predicts every calibration case with a known configuration (docs/model.md §3.6) and
- * compares with the published throughput. eff_table (n_eff rows; NULL: built-in) replaces
- * the efficiency row of each matching arch — the fitting tool (bench/fit_train.c) uses it.
- * Writes up to cap rows (GPUECON_VALIDATE_MAX is enough), sets *n; the summary covers every
- * row written (sum_fit: the rows fitted on; either may be NULL). */
+/* Predicts every calibration case with a known configuration (docs/model.md §3.6, and the
+ * mixture-of-experts runs of §4.5, group "moe") and compares with the published throughput.
+ * eff_table (n_eff rows; NULL: built-in) replaces the efficiency row of each matching arch —
+ * the fitting tool (bench/fit_train.c) uses it. Writes up to cap rows (GPUECON_VALIDATE_MAX is
+ * enough), sets *n; the summary covers every dense row written, as issue 3's targets do
+ * (sum_fit: the rows fitted on; either may be NULL); gpuecon_validate_summarize gives others. */
 #define GPUECON_VALIDATE_MAX 160
 GPUECON_API int gpuecon_validate(gpuecon_ctx *ctx, const gpuecon_catalog *cat,
                                  const gpuecon_efficiency *eff_table, size_t n_eff,
                                  gpuecon_validate_row *rows, size_t cap, size_t *n,
                                  gpuecon_validate_summary *sum, gpuecon_validate_summary *sum_fit,
                                  gpuecon_error *err);
+/* Summary of the rows of `group` (every row when NULL), or of every row but that group when
+ * exclude is true; fit_only keeps the rows fitted on. */
+GPUECON_API void gpuecon_validate_summarize(const gpuecon_validate_row *rows, size_t n, const char *group,
+                                            bool exclude, bool fit_only, gpuecon_validate_summary *out);
 
 
 /* ==== reliability and goodput (issue 5) ============================================== */

@@ -2,7 +2,8 @@
  * cmd_comm.c — `gpuecon comm`: one collective on a system's two-level network, as
  * nccl-tests would report it (time, algorithm bandwidth, bus bandwidth), so the collective
  * model can be checked on its own; --sweep-bytes prints the nccl-tests size sweep and
- * --plot charts it.
+ * --plot charts it; --vs S sets the same collective on system S beside it, with the ratio
+ * of the times (seed S9: ~18x for a 64-GPU all-to-all inside an NVL72).
  */
 #include "cli.h"
 
@@ -27,10 +28,11 @@ static json_t *row_json(double bytes, const gpuecon_coll_result *r)
     json_object_set_new(j, "domains", json_integer(r->domains));
     json_object_set_new(j, "intra_s", cli_real(r->intra_s));
     json_object_set_new(j, "inter_s", cli_real(r->inter_s));
+    json_object_set_new(j, "intra_fraction", cli_real(r->intra_fraction));
     return j;
 }
 
-static void row_tbl(tbl *t, double bytes, const gpuecon_coll_result *r)
+static void row_tbl(tbl *t, double bytes, const gpuecon_coll_result *r, const gpuecon_coll_result *vs)
 {
     char b[32];
     tbl_row(t);
@@ -41,28 +43,43 @@ static void row_tbl(tbl *t, double bytes, const gpuecon_coll_result *r)
     tbl_str(t, gpuecon_link_level_name(r->level));
     tbl_str(t, r->algo == GPUECON_ALGO_TREE ? "tree" : "ring");
     tbl_fmt(t, "%d x %d", r->domains, r->per_domain);
+    if (vs) {
+        tbl_num(t, vs->time_s * 1e6, 1);
+        tbl_str(t, gpuecon_link_level_name(vs->level));
+        tbl_fmt(t, "%.2fx", r->time_s > 0 ? vs->time_s / r->time_s : 0);
+    }
 }
 
-static void plot(const char *path, const gpuecon_system *s, const char *op, int gpus, const double *x,
-                 const double *y, size_t n)
+static void plot(const char *path, const gpuecon_system *s, const gpuecon_system *vs, const char *op, int gpus,
+                 const double *x, const double *y, const double *y2, size_t n)
 {
-    char title[160];
-    snprintf(title, sizeof title, "%s, %d GPUs on %s", op, gpus, s->name);
-    plot_series ser = {"bus bandwidth (GB/s)", x, y, n, false};
-    plot_spec spec = {title, "bytes", "GB/s", NULL, true, false, 0, 0};
+    char title[160], l1[96], l2[96];
+    snprintf(title, sizeof title, "%s, %d GPUs%s%s", op, gpus, vs ? "" : " on ", vs ? "" : s->name);
+    snprintf(l1, sizeof l1, "%s bus bandwidth (GB/s)", s->name);
+    snprintf(l2, sizeof l2, "%s bus bandwidth (GB/s)", vs ? vs->name : "");
+    plot_series ser[2] = {{l1, x, y, n, false}, {l2, x, y2, n, false}};
+    plot_spec spec = {title, "bytes", "GB/s", NULL, true, true, 0, 0};
     char err[256];
-    if (plot_svg(path, &spec, &ser, 1, err, sizeof err))
+    if (plot_svg(path, &spec, ser, vs ? 2 : 1, err, sizeof err))
         fprintf(stderr, "gpuecon: --plot: %s\n", err);
 }
 
 typedef struct comm_out {
-    const gpuecon_system *s;
+    const gpuecon_system *s, *vs;
     int op, gpus, stride;
     bool sweep;
     const double *sizes;
-    const gpuecon_coll_result *res;
+    const gpuecon_coll_result *res, *vres;
     int n;
 } comm_out;
+
+static json_t *vs_json(const comm_out *o, int i)
+{
+    json_t *j = row_json(o->sizes[i], &o->vres[i]);
+    json_object_set_new(j, "system", json_string(o->vs->name));
+    json_object_set_new(j, "ratio", cli_real(o->res[i].time_s > 0 ? o->vres[i].time_s / o->res[i].time_s : 0));
+    return j;
+}
 
 static int emit_json(cli *c, const comm_out *o)
 {
@@ -74,14 +91,21 @@ static int emit_json(cli *c, const comm_out *o)
     json_object_set_new(j, "gpus", json_integer(o->gpus));
     json_object_set_new(j, "stride", json_integer(o->stride));
     json_object_set_new(j, "busbw_factor", cli_real(gpuecon_busbw_factor((gpuecon_coll_op)o->op, o->gpus)));
-    json_object_set_new(j, "link_model", json_pack("{s:o, s:o, s:o}", "scaleup_eff", cli_real(lm.scaleup_eff),
+    json_object_set_new(j, "link_model", json_pack("{s:o, s:o, s:o, s:o}", "scaleup_eff", cli_real(lm.scaleup_eff),
                                                      "scaleout_eff", cli_real(lm.scaleout_eff), "launch_s",
-                                                     cli_real(lm.launch_s)));
+                                                     cli_real(lm.launch_s), "a2a_scaleout_eff",
+                                                     cli_real(lm.a2a_scaleout_eff)));
     if (o->sweep) {
         json_t *arr = json_array();
-        for (int i = 0; i < o->n; i++)
-            json_array_append_new(arr, row_json(o->sizes[i], &o->res[i]));
+        for (int i = 0; i < o->n; i++) {
+            json_t *r = row_json(o->sizes[i], &o->res[i]);
+            if (o->vs)
+                json_object_set_new(r, "vs", vs_json(o, i));
+            json_array_append_new(arr, r);
+        }
         json_object_set_new(j, "rows", arr);
+    } else if (o->vs) {
+        json_object_set_new(j, "vs", vs_json(o, 0));
     }
     return cli_emit_json(c, j);
 }
@@ -96,8 +120,15 @@ static int emit_table(cli *c, const comm_out *o)
     const char *cols[] = {"size", "time us", "algbw GB/s", "busbw GB/s", "bottleneck", "algo", "domains x per"};
     for (int i = 0; i < 7; i++)
         tbl_col(t, cols[i], i >= 1 && i <= 3 ? 'r' : 'l');
+    char vcol[96];
+    if (o->vs) {
+        snprintf(vcol, sizeof vcol, "%s us", o->vs->name);
+        tbl_col(t, vcol, 'r');
+        tbl_col(t, "its bottleneck", 'l');
+        tbl_col(t, "ratio", 'r');
+    }
     for (int i = 0; i < o->n; i++)
-        row_tbl(t, o->sizes[i], &o->res[i]);
+        row_tbl(t, o->sizes[i], &o->res[i], o->vs ? &o->vres[i] : NULL);
     FILE *f = cli_out(c);
     if (!f) {
         tbl_free(t);
@@ -107,13 +138,26 @@ static int emit_table(cli *c, const comm_out *o)
         tbl_csv(t, f);
     else {
         fprintf(f, "%s of %d GPUs (stride %d) on %s: %d per %d-GPU domain, NVLink %.0f GB/s x %.2f, network %.1f GB/s "
-                   "x %.2f per GPU\n\n",
+                   "x %.2f per GPU%s\n\n",
                 op_names[o->op], o->gpus, o->stride, o->s->name, o->res[0].per_domain, o->s->scaleup_gpus,
-                o->s->scaleup_gbps, lm.scaleup_eff, o->s->scaleout_gbps, lm.scaleout_eff);
+                o->s->scaleup_gbps, lm.scaleup_eff, o->s->scaleout_gbps,
+                o->op == GPUECON_ALL_TO_ALL && lm.a2a_scaleout_eff > 0 ? lm.a2a_scaleout_eff : lm.scaleout_eff,
+                o->op == GPUECON_ALL_TO_ALL ? " (all-to-all: many peer flows per NIC)" : "");
         tbl_print(t, f);
         if (o->op == GPUECON_ALL_TO_ALL && !o->sweep)
-            fprintf(f, "\nintra-domain share %.1f us on NVLink, inter-domain share %.1f us on the network (overlapped)\n",
-                    o->res[0].intra_s * 1e6, o->res[0].inter_s * 1e6);
+            fprintf(f, "\nintra-domain share %.1f us on NVLink (%.0f%% of the bytes stay in the domain), inter-domain "
+                       "share %.1f us on the network (overlapped); latency %.1f us\n",
+                    o->res[0].intra_s * 1e6, 100 * o->res[0].intra_fraction, o->res[0].inter_s * 1e6,
+                    o->res[0].latency_s * 1e6);
+        if (o->vs) {
+            int k = o->n - 1;
+            fprintf(f, "\n%s is %.1fx faster than %s at %s", o->s->name,
+                    o->res[k].time_s > 0 ? o->vres[k].time_s / o->res[k].time_s : 0, o->vs->name,
+                    o->sweep ? "the largest size" : "this size");
+            if (o->sweep)
+                fprintf(f, ", %.1fx at the smallest (latency)", o->res[0].time_s > 0 ? o->vres[0].time_s / o->res[0].time_s : 0);
+            fputc('\n', f);
+        }
     }
     tbl_free(t);
     cli_close_out(c, f);
@@ -122,7 +166,7 @@ static int emit_table(cli *c, const comm_out *o)
 
 int cmd_comm(cli *c, int argc, char **argv)
 {
-    const char *system = NULL, *plot_path = NULL;
+    const char *system = NULL, *plot_path = NULL, *vs_name = NULL;
     int op = 0, algo = 0, gpus = 0, stride = 1;
     double bytes = 0;
     bool sweep = false;
@@ -135,10 +179,11 @@ int cmd_comm(cli *c, int argc, char **argv)
         {"--algo", O_CHOICE, &algo, 0, 0, algo_names, "A", "algorithm (default auto)", false},
         {"--sweep-bytes", O_FLAG, &sweep, 0, 0, NULL, NULL, "sizes 8 B to 8 GB, x2 (as nccl-tests -b 8 -e 8G -f 2)", false},
         {"--plot", O_STR, &plot_path, 0, 0, NULL, "FILE.svg", "chart of the sweep (needs gnuplot)", false},
+        {"--vs", O_STR, &vs_name, 0, 0, NULL, "S", "the same collective on system S, and the ratio of the times", false},
     };
     static const cmd_usage usage = {
         "comm --system S --op all-reduce|all-gather|reduce-scatter|all-to-all|send-recv --gpus N\n"
-        "     (--bytes B | --sweep-bytes [--plot FILE.svg]) [--stride K] [--algo auto|ring|tree]",
+        "     (--bytes B | --sweep-bytes [--plot FILE.svg]) [--stride K] [--algo auto|ring|tree] [--vs S2]",
         "Time of one collective on the system's scale-up domain and network, alpha-beta as\n"
         "nccl-tests reports it: algbw = bytes/time, busbw = algbw x 2(n-1)/n (all-reduce),\n"
         "(n-1)/n (all-gather, reduce-scatter, all-to-all), 1 (send-recv).",
@@ -159,8 +204,8 @@ int cmd_comm(cli *c, int argc, char **argv)
         return cli_usage_error("--plot", "charts a sweep: give --sweep-bytes too");
     if ((rc = cli_load_catalog(c)))
         return rc;
-    const gpuecon_system *s;
-    if ((rc = cli_system(c, "--system", system, &s)))
+    const gpuecon_system *s, *vs = NULL;
+    if ((rc = cli_system(c, "--system", system, &s)) || (vs_name && (rc = cli_system(c, "--vs", vs_name, &vs))))
         return rc;
     double sizes[64];
     int n = 0;
@@ -169,19 +214,23 @@ int cmd_comm(cli *c, int argc, char **argv)
             sizes[n++] = b;
     else
         sizes[n++] = bytes;
-    gpuecon_coll_result res[64];
+    gpuecon_coll_result res[64], vres[64];
     gpuecon_error err;
     gpuecon_error_clear(&err);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         if (gpuecon_collective(s, (gpuecon_coll_op)op, gpus, stride, sizes[i], (gpuecon_coll_algo)algo, &res[i], &err))
             return cli_fail(&err);
-    if (plot_path) {
-        double y[64];
-        for (int i = 0; i < n; i++)
-            y[i] = res[i].busbw_gbps;
-        plot(plot_path, s, op_names[op], gpus, sizes, y, (size_t)n);
+        if (vs &&
+            gpuecon_collective(vs, (gpuecon_coll_op)op, gpus, stride, sizes[i], (gpuecon_coll_algo)algo, &vres[i], &err))
+            return cli_fail(&err);
     }
-    comm_out co = {s, op, gpus, stride, sweep, sizes, res, n};
+    if (plot_path) {
+        double y[64], y2[64];
+        for (int i = 0; i < n; i++)
+            y[i] = res[i].busbw_gbps, y2[i] = vs ? vres[i].busbw_gbps : 0;
+        plot(plot_path, s, vs, op_names[op], gpus, sizes, y, y2, (size_t)n);
+    }
+    comm_out co = {s, vs, op, gpus, stride, sweep, sizes, res, vs ? vres : NULL, n};
     return c->format == FMT_JSON ? emit_json(c, &co) : emit_table(c, &co);
 }
 

@@ -31,7 +31,7 @@ static int parse_shard(const char *s, int *k, int *n)
     return 0;
 }
 
-static void table_row(tbl *t, int rank, const gpuecon_train_result *r, double usd)
+static void table_row(tbl *t, int rank, const gpuecon_train_result *r, double usd, bool moe)
 {
     const gpuecon_parallel *p = &r->par;
     const gpuecon_train_breakdown *b = &r->bd;
@@ -40,13 +40,18 @@ static void table_row(tbl *t, int rank, const gpuecon_train_result *r, double us
     int v[] = {p->tp, p->cp, p->pp, p->vpp, p->dp, p->mbs};
     for (int k = 0; k < 6; k++)
         tbl_num(t, v[k], 0);
+    if (moe) {
+        tbl_num(t, p->ep, 0);
+        tbl_num(t, p->etp, 0);
+        tbl_str(t, p->a2a_overlap ? "on" : "off");
+    }
     tbl_str(t, gpuecon_recompute_name(p->recompute));
     tbl_num(t, p->zero, 0);
     tbl_str(t, p->tp_overlap ? "on" : "off");
     tbl_num(t, r->tokens_per_s_per_gpu, 1);
     tbl_pct(t, r->mfu, 1);
     tbl_num(t, r->step_time_s, 3);
-    tbl_num(t, b->tp_comm_s + b->cp_comm_s + b->pp_comm_s + b->dp_comm_s, 3);
+    tbl_num(t, b->tp_comm_s + b->cp_comm_s + b->ep_comm_s + b->pp_comm_s + b->dp_comm_s, 3);
     tbl_num(t, b->pp_bubble_s, 3);
     tbl_num(t, r->memory_gib_per_gpu, 1);
     if (usd > 0)
@@ -72,6 +77,7 @@ static int emit(cli *c, const gpuecon_train_request *req, const gpuecon_search_r
         json_object_set_new(root, "best", arr);
         json_object_set_new(root, "configs_evaluated", json_integer((json_int_t)r->configs_evaluated));
         json_object_set_new(root, "configs_feasible", json_integer((json_int_t)r->configs_feasible));
+        json_object_set_new(root, "configs_pruned", json_integer((json_int_t)r->configs_pruned));
         json_object_set_new(root, "elapsed_s", cli_real(r->elapsed_s));
         json_object_set_new(root, "configs_per_s", cli_real(r->elapsed_s > 0 ? r->configs_evaluated / r->elapsed_s : 0));
         if (o->shard_count > 0)
@@ -83,13 +89,17 @@ static int emit(cli *c, const gpuecon_train_request *req, const gpuecon_search_r
     if (c->format == FMT_HTML)
         return cli_usage_error("--format", "html is only for compare");
     tbl *t = tbl_new();
-    const char *cols[] = {"#", "tp", "cp", "pp", "vpp", "dp", "mbs", "recompute", "zero", "tp-ovl", "tok/s/GPU",
-                          "MFU", "step s", "exposed comm s", "bubble s", "GiB/GPU", "$/Mtok"};
+    bool moe = req->model->experts > 0;
+    const char *cols[] = {"#", "tp", "cp", "pp", "vpp", "dp", "mbs", "ep", "etp", "a2a-ovl", "recompute", "zero",
+                          "tp-ovl", "tok/s/GPU", "MFU", "step s", "exposed comm s", "bubble s", "GiB/GPU", "$/Mtok"};
     size_t nc = sizeof cols / sizeof cols[0] - (o->usd_per_gpu_hour > 0 ? 0 : 1);
-    for (size_t i = 0; i < nc; i++)
-        tbl_col(t, cols[i], (i == 7 || i == 9) ? 'l' : 'r');
+    for (size_t i = 0; i < nc; i++) {
+        if (!moe && i >= 7 && i <= 9)
+            continue;
+        tbl_col(t, cols[i], (i == 9 || i == 10 || i == 12) ? 'l' : 'r');
+    }
     for (size_t i = 0; i < r->n_best; i++)
-        table_row(t, (int)i + 1, &r->best[i], r->usd_per_mtok[i]);
+        table_row(t, (int)i + 1, &r->best[i], r->usd_per_mtok[i], moe);
     FILE *f = cli_out(c);
     if (!f) {
         tbl_free(t);
@@ -102,8 +112,10 @@ static int emit(cli *c, const gpuecon_train_request *req, const gpuecon_search_r
                 req->system->name, gpuecon_precision_name(req->precision), req->seq, req->gbs, r->n_best,
                 a->objective ? "cost per token" : "tokens/s/GPU");
         tbl_print(t, f);
-        fprintf(f, "\n%llu configurations evaluated, %llu fit in memory, %.3f s (%.3g configurations/s)\n",
-                (unsigned long long)r->configs_evaluated, (unsigned long long)r->configs_feasible, r->elapsed_s,
+        fprintf(f, "\n%llu configurations evaluated, %llu fit in memory, %llu skipped by the bound, %.3f s "
+                   "(%.3g configurations/s)\n",
+                (unsigned long long)r->configs_evaluated, (unsigned long long)r->configs_feasible,
+                (unsigned long long)r->configs_pruned, r->elapsed_s,
                 r->elapsed_s > 0 ? r->configs_evaluated / r->elapsed_s : 0);
     }
     tbl_free(t);
@@ -113,7 +125,8 @@ static int emit(cli *c, const gpuecon_train_request *req, const gpuecon_search_r
 
 static int run(cli *c, const train_args *a, const gpuecon_train_request *req, const gpuecon_profile *prof)
 {
-    gpuecon_search_options o = {.top_k = a->top, .objective = (gpuecon_objective)a->objective};
+    gpuecon_search_options o = {.top_k = a->top, .objective = (gpuecon_objective)a->objective,
+                                .exhaustive = a->exhaustive};
     if (a->shard && parse_shard(a->shard, &o.shard_index, &o.shard_count))
         return EXIT_USAGE;
     if (prof) {
@@ -157,7 +170,7 @@ int cmd_search(cli *c, int argc, char **argv)
     size_t n = train_cli_opts(&a, opts, true);
     static const cmd_usage usage = {
         "search --model M --system S --gpus N --seq L --gbs B [--precision P] [fixed sizes as in train]\n"
-        "       [--top K] [--objective throughput|cost --profile P] [--shard K/N] [--threads N]",
+        "       [--top K] [--objective throughput|cost --profile P] [--shard K/N] [--threads N] [--exhaustive]",
         "Ranks every parallel configuration (tp, cp, pp, vpp, dp, micro-batch, recompute, ZeRO\n"
         "stage, TP-comm overlap) of a training job; sizes given are kept fixed. Configurations\n"
         "that do not fit in memory are counted but not timed. Exit 3 when none fits.",

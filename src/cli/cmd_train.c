@@ -66,6 +66,10 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
                 json_object_set_new(cj, "days", cli_real(days));
             json_object_set_new(j, "cost", cj);
         }
+        if (a->vs && (rc = train_vs(c, a, req, &r, j, NULL))) {
+            json_decref(j);
+            return rc;
+        }
         rc = cli_emit_json(c, j);
         return rc ? rc : exit_code;
     }
@@ -103,6 +107,10 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
             fprintf(f, "; %.4g tokens: %.1f days, $%.4g, %.4g GPU-hours, %.1f MWh", a->tokens, days, k.total_usd,
                     k.gpu_hours, k.energy_mwh);
         fputc('\n', f);
+    }
+    if (a->vs && (rc = train_vs(c, a, req, &r, NULL, f))) {
+        cli_close_out(c, f);
+        return rc;
     }
     cli_close_out(c, f);
     return exit_code;
@@ -242,11 +250,14 @@ int cmd_train(cli *c, int argc, char **argv)
     static const cmd_usage usage = {
         "train --model M --system S --gpus N --seq L --gbs B [--precision bf16|fp8|fp4] [--mbs --tp --pp --vpp\n"
         "       --cp --ep --recompute none|selective|full --zero 0..3] [--profile P --tokens T]\n"
-        "       [--sweep-gpus LIST [--strong] [--plot FILE.svg]]",
-        "Predicted training step of a dense transformer: tokens/s/GPU, MFU, step time with its\n"
-        "breakdown (compute, exposed communication, pipeline bubble) and memory per GPU. Sizes\n"
-        "left out are searched and the fastest configuration that fits is shown. Exit 3 when\n"
-        "nothing fits (the output then shows the nearest miss).",
+        "       [--etp N --a2a-overlap on|off --capacity-factor F --imbalance F --mtp N --cuda-graphs on|off]\n"
+        "       [--sweep-gpus LIST [--strong] [--plot FILE.svg]] [--vs S [--vs-gpus N]]",
+        "Predicted training step of a dense or mixture-of-experts transformer: tokens/s/GPU, MFU,\n"
+        "step time with its breakdown (compute, exposed communication incl. the expert all-to-all,\n"
+        "pipeline bubble) and memory per GPU. Sizes left out are searched and the fastest\n"
+        "configuration that fits is shown. --vs S runs the same job on system S and sets the\n"
+        "end-to-end ratio beside the all-to-all-only one. Exit 3 when nothing fits (the output\n"
+        "then shows the nearest miss).",
         "gpuecon train --model gpt3-175b --system hgx-h100 --gpus 128 --precision fp8 --seq 2048 --gbs 256 "
         "--tp 4 --pp 8 --vpp 12 --mbs 1"};
     int rc = opts_parse(c, argc, argv, opts, n, &usage, NULL, 0, NULL);
@@ -258,6 +269,10 @@ int cmd_train(cli *c, int argc, char **argv)
         return rc;
     if (a.plot && !a.sweep.n)
         return cli_usage_error("--plot", "charts a sweep: give --sweep-gpus too");
+    if (a.vs && a.sweep.n)
+        return cli_usage_error("--vs", "compares one job, not a sweep (leave out --sweep-gpus)");
+    if (a.vs_gpus && !a.vs)
+        return cli_usage_error("--vs-gpus", "needs --vs S (the system to compare with)");
     if (a.threads > 0) {
         gpuecon_ctx_config cfg = *gpuecon_ctx_get_config(c->ctx);
         cfg.threads = a.threads;

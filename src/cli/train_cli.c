@@ -18,8 +18,9 @@ static const char *const obj_names[] = {"throughput", "cost", NULL};
 size_t train_cli_opts(train_args *a, opt *o, bool search)
 {
     memset(a, 0, sizeof *a);
-    a->recompute = a->tp_overlap = a->zero = -1;
-    a->sp = a->dp_overlap = 1;
+    a->recompute = a->tp_overlap = a->zero = a->a2a_overlap = -1;
+    a->sp = a->dp_overlap = a->cuda_graphs = 1;
+    a->mtp = -1;
     a->top = 10;
     size_t n = 0;
 #define OPT(...) o[n++] = (opt){__VA_ARGS__, false}
@@ -34,7 +35,17 @@ size_t train_cli_opts(train_args *a, opt *o, bool search)
     OPT("--pp", O_INT, &a->pp, 1, 65536, NULL, "N", "pipeline parallel size (default: searched)");
     OPT("--vpp", O_INT, &a->vpp, 1, 65536, NULL, "N", "virtual stages per GPU, interleaving (default: searched)");
     OPT("--cp", O_INT, &a->cp, 1, 65536, NULL, "N", "context parallel size (default: searched)");
-    OPT("--ep", O_INT, &a->ep, 1, 65536, NULL, "N", "expert parallel size (dense models: 1)");
+    OPT("--ep", O_INT, &a->ep, 1, 65536, NULL, "N", "expert parallel size (default: searched; dense models: 1)");
+    OPT("--etp", O_INT, &a->etp, 1, 65536, NULL, "N", "expert tensor parallel size (default: searched)");
+    OPT("--a2a-overlap", O_CHOICE, &a->a2a_overlap, 0, 0, onoff, "X",
+        "MoE all-to-all hidden behind another micro-batch's compute (default: searched)");
+    OPT("--capacity-factor", O_DOUBLE, &a->capacity_factor, 0, 16, NULL, "F",
+        "experts padded to F x mean tokens (default 0: dropless, busiest GPU sets the pace)");
+    OPT("--imbalance", O_DOUBLE, &a->imbalance, 0, 16, NULL, "F",
+        "dropless: busiest GPU's tokens / mean (default: derived from the expert-load spread)");
+    OPT("--mtp", O_INT, &a->mtp, 0, 16, NULL, "N", "multi-token-prediction modules trained (default: the model's)");
+    OPT("--cuda-graphs", O_CHOICE, &a->cuda_graphs, 0, 0, onoff, "X",
+        "off: eager framework, an MoE layer pass takes at least its host launch time (default on)");
     OPT("--recompute", O_CHOICE, &a->recompute, 0, 0, rc_names, "R", "activation recompute (default: searched)");
     OPT("--zero", O_INT, &a->zero, 0, 3, NULL, "Z", "ZeRO stage; 3 = FSDP (default: searched)");
     OPT("--tp-overlap", O_CHOICE, &a->tp_overlap, 0, 0, onoff, "X", "TP communication overlapped with GEMMs (default: searched)");
@@ -50,10 +61,15 @@ size_t train_cli_opts(train_args *a, opt *o, bool search)
         OPT("--top", O_INT, &a->top, 1, 10000, NULL, "K", "configurations to list (default 10)");
         OPT("--objective", O_CHOICE, &a->objective, 0, 0, obj_names, "O", "rank by (default throughput)");
         OPT("--shard", O_STR, &a->shard, 0, 0, NULL, "K/N", "evaluate shard K of N (0-based)");
+        OPT("--exhaustive", O_FLAG, &a->exhaustive, 0, 0, NULL, NULL,
+            "time every configuration that fits (default: skip blocks bounded out of the top K)");
     } else {
         OPT("--sweep-gpus", O_LIST, &a->sweep, 1, 4194304, NULL, "LIST", "GPU counts, e.g. 64,128,...,2048");
         OPT("--strong", O_FLAG, &a->strong, 0, 0, NULL, NULL, "sweep keeps the global batch (default: batch per GPU)");
         OPT("--plot", O_STR, &a->plot, 0, 0, NULL, "FILE.svg", "chart of the sweep (needs gnuplot)");
+        OPT("--vs", O_STR, &a->vs, 0, 0, NULL, "S", "the same job on system S: end-to-end vs all-to-all ratio");
+        OPT("--vs-gpus", O_INT, &a->vs_gpus, 1, 4194304, NULL, "N",
+            "GPUs on the --vs system (default: the same; the batch per GPU is kept)");
     }
 #undef OPT
     return n;
@@ -94,6 +110,12 @@ int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t n, gp
     req->vpp = a->vpp ? a->vpp : GPUECON_SEARCH;
     req->cp = a->cp ? a->cp : GPUECON_SEARCH;
     req->ep = a->ep ? a->ep : GPUECON_SEARCH;
+    req->etp = a->etp ? a->etp : GPUECON_SEARCH;
+    req->a2a_overlap = a->a2a_overlap;
+    req->capacity_factor = a->capacity_factor;
+    req->moe_imbalance = a->imbalance;
+    req->mtp = a->mtp;
+    req->cuda_graphs = a->cuda_graphs == 1;
     req->recompute = a->recompute;
     req->zero = a->zero;
     req->tp_overlap = a->tp_overlap;
@@ -106,7 +128,31 @@ int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t n, gp
 
 void train_cli_config(const gpuecon_parallel *p, char *buf, size_t cap)
 {
-    snprintf(buf, cap, "tp %d cp %d pp %d vpp %d dp %d mbs %d", p->tp, p->cp, p->pp, p->vpp, p->dp, p->mbs);
+    if (p->ep > 1 || p->etp > 1)
+        snprintf(buf, cap, "tp %d cp %d pp %d vpp %d dp %d mbs %d; experts ep %d etp %d edp %d", p->tp, p->cp, p->pp,
+                 p->vpp, p->dp, p->mbs, p->ep, p->etp, p->edp);
+    else
+        snprintf(buf, cap, "tp %d cp %d pp %d vpp %d dp %d mbs %d", p->tp, p->cp, p->pp, p->vpp, p->dp, p->mbs);
+}
+
+json_t *train_cli_moe_json(const gpuecon_train_result *r)
+{
+    const gpuecon_train_moe *m = &r->moe;
+    if (m->moe_layers == 0)
+        return json_null();
+    json_t *j = json_object();
+    json_object_set_new(j, "moe_layers", json_integer(m->moe_layers));
+    json_object_set_new(j, "local_experts", json_integer(m->local_experts));
+    json_object_set_new(j, "tokens_per_expert", cli_real(m->tokens_per_expert));
+    json_object_set_new(j, "load_factor", cli_real(m->load_factor));
+    json_object_set_new(j, "grouped_gemm_eff", cli_real(m->grouped_gemm_eff));
+    json_object_set_new(j, "a2a_bytes", cli_real(m->a2a_bytes));
+    json_object_set_new(j, "a2a_s", cli_real(m->a2a_s));
+    json_object_set_new(j, "a2a_intra_fraction", cli_real(m->a2a_intra_fraction));
+    json_object_set_new(j, "ep_domains", json_integer(m->ep_domains));
+    json_object_set_new(j, "a2a_total_s", cli_real(m->a2a_total_s));
+    json_object_set_new(j, "a2a_exposed_s", cli_real(m->a2a_exposed_s));
+    return j;
 }
 
 json_t *train_cli_result_json(const gpuecon_train_result *r)
@@ -126,11 +172,12 @@ json_t *train_cli_result_json(const gpuecon_train_result *r)
     json_object_set_new(j, "fits", json_boolean(r->fits));
     const gpuecon_parallel *p = &r->par;
     json_object_set_new(j, "parallelism",
-                        json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:i, s:b, s:b}", "tp", p->tp, "pp",
-                                  p->pp, "vpp", p->vpp, "cp", p->cp, "ep", p->ep, "dp", p->dp, "mbs", p->mbs,
-                                  "microbatches", p->microbatches, "recompute", gpuecon_recompute_name(p->recompute),
-                                  "zero", p->zero, "tp_overlap", p->tp_overlap, "sequence_parallel",
-                                  p->sequence_parallel));
+                        json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:i, s:b, s:b, s:i, s:i, s:b}", "tp",
+                                  p->tp, "pp", p->pp, "vpp", p->vpp, "cp", p->cp, "ep", p->ep, "dp", p->dp, "mbs",
+                                  p->mbs, "microbatches", p->microbatches, "recompute",
+                                  gpuecon_recompute_name(p->recompute), "zero", p->zero, "tp_overlap", p->tp_overlap,
+                                  "sequence_parallel", p->sequence_parallel, "etp", p->etp, "edp", p->edp,
+                                  "a2a_overlap", p->a2a_overlap));
     const gpuecon_train_breakdown *b = &r->bd;
     json_t *bd = json_object();
     json_object_set_new(bd, "compute_s", cli_real(b->compute_s));
@@ -159,6 +206,7 @@ json_t *train_cli_result_json(const gpuecon_train_result *r)
     json_object_set_new(mem, "overflow_gib", cli_real(m->overflow_gib));
     json_object_set_new(mem, "overflow_term_gib", cli_real(m->overflow_term_gib));
     json_object_set_new(j, "memory", mem);
+    json_object_set_new(j, "moe", train_cli_moe_json(r));
     json_object_set_new(j, "stage_layers",
                         json_pack("{s:i, s:i, s:i}", "first", r->stage_layers_first, "max", r->stage_layers_max,
                                   "last", r->stage_layers_last));
@@ -186,6 +234,8 @@ void train_cli_print_result(FILE *f, const gpuecon_train_result *r)
     row(t, "compute", b->compute_s, st, "GEMMs, attention, elementwise, recompute (slowest stage)");
     row(t, "tensor-parallel comm", b->tp_comm_s, st, "exposed all-gather / reduce-scatter / all-reduce");
     row(t, "context-parallel comm", b->cp_comm_s, st, "exposed ring exchange of K, V");
+    if (r->moe.moe_layers > 0)
+        row(t, "expert-parallel comm", b->ep_comm_s, st, "exposed dispatch / combine all-to-all (4 per MoE layer)");
     row(t, "pipeline bubble", b->pp_bubble_s, st, "(p-1)/v of a micro-batch's stage time");
     row(t, "pipeline comm", b->pp_comm_s, st, "point-to-point activations on the critical path");
     row(t, "data-parallel comm", b->dp_comm_s, st, "exposed gradient reduce / parameter gather");
@@ -223,6 +273,17 @@ void train_cli_print_result(FILE *f, const gpuecon_train_result *r)
     if (!m->fits)
         fprintf(f, "\ndoes NOT fit: %.2f GiB over; largest term: %s\n", m->overflow_gib,
                 m->overflow_term ? m->overflow_term : "?");
+    const gpuecon_train_moe *e = &r->moe;
+    if (e->moe_layers > 0) {
+        char b1[32];
+        fprintf(f, "\nexperts      %d MoE layers; %d routed experts per GPU, %.0f tokens per expert per micro-batch "
+                   "(load factor %.2f), grouped GEMMs at %.1f%% of peak\n",
+                e->moe_layers, e->local_experts, e->tokens_per_expert, e->load_factor, 100 * e->grouped_gemm_eff);
+        fprintf(f, "all-to-all   dispatch of %s per GPU over %d GPUs in %d scale-up domain%s (%.0f%% stays inside): "
+                   "%.3f ms; per MoE layer and micro-batch %.3f ms, exposed %.3f ms\n",
+                fmt_si(b1, sizeof b1, e->a2a_bytes, "B"), r->par.ep, e->ep_domains, e->ep_domains == 1 ? "" : "s",
+                100 * e->a2a_intra_fraction, 1e3 * e->a2a_s, 1e3 * e->a2a_total_s, 1e3 * e->a2a_exposed_s);
+    }
 }
 
 int train_cli_cost(const gpuecon_train_request *req, const gpuecon_profile *p, double pue, double tokens,

@@ -9,10 +9,12 @@
 
 typedef struct train_args {
     const char *model, *system, *profile;
-    int gpus, seq, gbs, mbs, tp, pp, vpp, cp, ep, zero, threads;
+    int gpus, seq, gbs, mbs, tp, pp, vpp, cp, ep, etp, zero, threads, vs_gpus;
     int precision, recompute, tp_overlap, sp, dp_overlap, attention;
-    bool dropout, strong;
-    double tokens, pue;
+    int a2a_overlap, mtp, cuda_graphs;
+    bool dropout, strong, exhaustive;
+    double tokens, pue, capacity_factor, imbalance;
+    const char *vs;
     int_list sweep;
     const char *plot;
     /* search only */
@@ -20,7 +22,7 @@ typedef struct train_args {
     const char *shard;
 } train_args;
 
-#define TRAIN_MAX_OPTS 40
+#define TRAIN_MAX_OPTS 48
 
 /* Fills opts with the options common to train and search (plus train's or search's own)
  * and returns how many. */
@@ -35,6 +37,12 @@ json_t *train_cli_result_json(const gpuecon_train_result *r);
 void train_cli_config(const gpuecon_parallel *p, char *buf, size_t cap);
 /* Prints the breakdown and memory tables of one result. */
 void train_cli_print_result(FILE *f, const gpuecon_train_result *r);
+/* The MoE part of a result as JSON (null for dense models). */
+json_t *train_cli_moe_json(const gpuecon_train_result *r);
+/* train --vs S (train_vs.c): the same job on system S, end-to-end and all-to-all ratios; adds
+ * "vs" to j and/or prints to f (either may be NULL). 0 or an exit code. */
+int train_vs(cli *c, const train_args *a, const gpuecon_train_request *req, const gpuecon_train_result *mine,
+             json_t *j, FILE *f);
 /* Cost of a predicted throughput under a profile: fills cost; 0 or an exit code. */
 int train_cli_cost(const gpuecon_train_request *req, const gpuecon_profile *p, double pue, double tokens,
                    double tok_s, gpuecon_cost *cost, double *usd_per_gpu_hour);

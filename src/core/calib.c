@@ -33,6 +33,7 @@ static const gpuecon_efficiency table[] = {
         .scaleout_busbw = 0.90, /* assumption: InfiniBand busbw ~90% of line rate */
         .coll_launch_s = 10e-6, /* assumption; with 3 us per hop it gives the 53 us intercept of
                                    the same measured all-reduce */
+        .scaleout_a2a = 0.60, .grouped_gemm = 0.944, .moe_host_s = 235e-6, .moe_load_cv = 0.10, /* as hopper */
         .stage = GPUECON_STAGE_FITTED,
         .source = "vTrain A100 runs (109) and Narayanan et al. SC21 Table 1 (A01-A10), Megatron-LM 2021-23",
     },
@@ -49,30 +50,45 @@ static const gpuecon_efficiency table[] = {
         .scaleup_busbw = 0.80,  /* assumption: nccl-tests all-reduce ~360 GB/s of NVLink4 450 */
         .scaleout_busbw = 0.90, /* assumption: NDR InfiniBand busbw ~90% of line rate */
         .coll_launch_s = 10e-6,
+        .scaleout_a2a = 0.60,   /* assumption from measurements: NCCL all-to-all on 8 x 400G H100/H800
+                                   nodes, 24-28 GB/s busbw at 64 GPUs (docs/model.md §4.1) */
+        .grouped_gemm = 0.944,  /* fitted: MoE runs A38, S6 July, S8 (H100) */
+        .moe_host_s = 100e-6,   /* assumption (x86 hosts): the H100 eager runs A38 and Llama 4 BF16
+                                   stay GPU-bound below ~130 us; Grace's fitted value is 235 us */
+        .moe_load_cv = 0.10,    /* assumption within the range the dropless S8 runs allow (0-0.1) */
         .stage = GPUECON_STAGE_FITTED,
         .source = "NVIDIA dgxc-benchmarking H100 recipes A26-A35 (GPT-3 175B, Llama 3.1 8B/70B), NeMo 24.11-25.04",
     },
     {
         .arch = "blackwell",
-        .gemm_bf16 = 0.609, .gemm_fp8 = 0.490, .gemm_fp4 = 0.42,
+        .gemm_bf16 = 0.48,      /* fitted: GB200 MoE runs S6 July (DeepSeek-V3), with the held-out
+                                   Llama 4 Maverick BF16 run within 4% */
+        .gemm_fp8 = 0.386,      /* derived: gemm_bf16 x Hopper's fitted FP8/BF16 ratio 0.805 */
+        .gemm_fp4 = 0.33,       /* assumption: 0.85 x the FP8 fraction */
         .attn_flash = 0.60, .hbm = 0.85, .kernel_s = 3e-6, .speed_cv = 0.015,
         .scaleup_busbw = 0.80, .scaleout_busbw = 0.90, .coll_launch_s = 10e-6,
-        .stage = GPUECON_STAGE_ASSUMPTION,
-        .source = "no calibration run: Hopper's fitted fractions; FP4 assumed at 0.85 x the FP8 fraction",
+        .scaleout_a2a = 0.60, .grouped_gemm = 0.944, /* as hopper */
+        .moe_host_s = 235e-6,   /* fitted: eager GB200 runs A39 (DeepSeek-V3) and S8 (Llama 4) */
+        .moe_load_cv = 0.10,
+        .stage = GPUECON_STAGE_FITTED,
+        .source = "GB200 MoE runs (dgxc DeepSeek-V3 A39 and seed S6 July, Llama 4 Maverick S8); other "
+                  "fractions Hopper's",
     },
     {
         .arch = "blackwell-ultra",
-        .gemm_bf16 = 0.609, .gemm_fp8 = 0.490, .gemm_fp4 = 0.42,
+        .gemm_bf16 = 0.48, .gemm_fp8 = 0.386, .gemm_fp4 = 0.33,
         .attn_flash = 0.60, .hbm = 0.85, .kernel_s = 3e-6, .speed_cv = 0.015,
         .scaleup_busbw = 0.80, .scaleout_busbw = 0.90, .coll_launch_s = 10e-6,
+        .scaleout_a2a = 0.60, .grouped_gemm = 0.944, .moe_host_s = 235e-6, .moe_load_cv = 0.10,
         .stage = GPUECON_STAGE_ASSUMPTION,
-        .source = "no calibration run: Hopper's fitted fractions; FP4 assumed at 0.85 x the FP8 fraction",
+        .source = "no calibration run: Blackwell's fitted fractions",
     },
     {
         .arch = "cdna3",
         .gemm_bf16 = 0.609, .gemm_fp8 = 0.490, .gemm_fp4 = 0,
         .attn_flash = 0.60, .hbm = 0.85, .kernel_s = 3e-6, .speed_cv = 0.015,
         .scaleup_busbw = 0.80, .scaleout_busbw = 0.90, .coll_launch_s = 10e-6,
+        .scaleout_a2a = 0.60, .grouped_gemm = 0.944, .moe_host_s = 235e-6, .moe_load_cv = 0.10,
         .stage = GPUECON_STAGE_ASSUMPTION,
         .source = "no calibration run: Hopper's fitted fractions (ROCm software maturity not modelled)",
     },

@@ -10,7 +10,11 @@
  * PP, DP. g members of the group share a domain; a group spanning several domains runs a
  * ring through each domain's NVLink and out of g NICs in parallel (rail-optimised fabric,
  * one NIC per GPU), so its bus bandwidth is min(B_up, g·B_out); all-to-all splits into an
- * intra-domain share on NVLink and an inter-domain share on the network, which overlap.
+ * intra-domain share on NVLink and an inter-domain share on the network, which overlap
+ * (docs/model.md §4.1): the network share runs at the achievable all-to-all bandwidth of a
+ * NIC (many concurrent peer flows, lower than a ring's), the NVLink share also carries the
+ * hop that moves inter-domain traffic to the GPU on the destination's rail (NCCL PXN), and
+ * every peer costs a little latency, which is what small messages pay.
  */
 #include "train.h"
 
@@ -55,6 +59,7 @@ void gpuecon_link_model_for(const gpuecon_system *s, gpuecon_link_model *out)
     out->scaleup_eff = e->scaleup_busbw;
     out->scaleout_eff = e->scaleout_busbw;
     out->launch_s = e->coll_launch_s;
+    out->a2a_scaleout_eff = e->scaleout_a2a;
 }
 
 void comm_placement(int scaleup_gpus, int gpus, int stride, int *per_domain, int *domains)
@@ -91,10 +96,16 @@ static void collective_core(const comm_link *L, gpuecon_coll_op op, int n, int g
     }
     double f = gpuecon_busbw_factor(op, n);
     if (op == GPUECON_ALL_TO_ALL) {
-        /* each rank sends S/n to every peer: (g-1)/n of S over NVLink, (n-g)/n over its NIC */
-        r->intra_s = bytes * (double)(g - 1) / n / L->b_up;
-        r->inter_s = bytes * (double)(n - g) / n / L->b_out;
-        r->latency_s = L->launch_s + (dom > 1 ? L->a_out : L->a_up);
+        /* each rank sends S/n to every peer: (g-1)/n of S over NVLink, (n-g)/n over its NIC;
+         * (g-1)/g of the latter first hops over NVLink to the GPU on the peer's rail (PXN).
+         * Peers are served concurrently on each level; each costs a quarter of a network hop
+         * (proxy work per connection) or an eighth of an NVLink hop. */
+        double intra = (double)(g - 1) / n, inter = (double)(n - g) / n;
+        r->intra_fraction = intra;
+        r->intra_s = bytes * (intra + inter * (g - 1) / g) / L->b_up;
+        r->inter_s = bytes * inter / L->b_out_a2a;
+        double peers_up = (g - 1) * L->a_up / 8, peers_out = (n - g) * L->a_out / 4;
+        r->latency_s = L->launch_s + (dom > 1 ? L->a_out : L->a_up) + (peers_up > peers_out ? peers_up : peers_out);
         r->time_s = r->latency_s + (r->intra_s > r->inter_s ? r->intra_s : r->inter_s);
         r->level = r->inter_s > r->intra_s ? GPUECON_LEVEL_SCALEOUT : GPUECON_LEVEL_SCALEUP;
     } else {
@@ -151,6 +162,7 @@ void comm_link_init(comm_link *L, const gpuecon_system *s, const gpuecon_link_mo
     L->scaleup_gpus = s->scaleup_gpus > 0 ? s->scaleup_gpus : 1;
     L->b_up = s->scaleup_gbps * 1e9 * lm->scaleup_eff;
     L->b_out = s->scaleout_gbps * 1e9 * lm->scaleout_eff;
+    L->b_out_a2a = s->scaleout_gbps * 1e9 * (lm->a2a_scaleout_eff > 0 ? lm->a2a_scaleout_eff : lm->scaleout_eff);
     L->a_up = s->scaleup_latency_us * 1e-6;
     L->a_out = s->scaleout_latency_us * 1e-6;
     L->launch_s = lm->launch_s;
@@ -200,7 +212,8 @@ int gpuecon_collective_ex(const gpuecon_system *s, const gpuecon_link_model *lm,
         return err_set(err, GPUECON_E_INPUT, s->name ? s->name : "system", 0, 0,
                        "needs scaleup_gbps and scaleout_gbps above 0");
     if (lm && (!(lm->scaleup_eff > 0 && lm->scaleup_eff <= 1) ||
-               !(lm->scaleout_eff > 0 && lm->scaleout_eff <= 1) || !(lm->launch_s >= 0)))
+               !(lm->scaleout_eff > 0 && lm->scaleout_eff <= 1) || !(lm->launch_s >= 0) ||
+               !(lm->a2a_scaleout_eff >= 0 && lm->a2a_scaleout_eff <= 1)))
         return err_set(err, GPUECON_E_INPUT, "link model", 0, 0,
                        "efficiencies must be in (0, 1] and the launch time >= 0");
     comm_link L;

@@ -32,18 +32,20 @@ const char *gpuecon_recompute_name(gpuecon_recompute r)
     return "unknown";
 }
 
-/* Activation bytes of one layer in the shape terms of the header comment. */
-double mem_layer_act(double h, double heads, double kv, double hd, double ffn, double mats, double s,
-                     double b, double tp, bool sp, gpuecon_recompute rc, gpuecon_attn_impl impl,
-                     bool dropout)
+/* Activation bytes of one layer in the shape terms of the header comment, split into the
+ * attention half (LayerNorm 1 and QKV inputs, attention core, projection input; with full
+ * recompute the layer input) and the FFN half (LayerNorm 2 and MLP inputs, MLP terms), so a
+ * mixture-of-experts layer can replace the second. */
+double mem_attn_act(double h, double heads, double kv, double hd, double s, double b, double tp, bool sp,
+                    gpuecon_recompute rc, gpuecon_attn_impl impl, bool dropout)
 {
     double sbh = s * b * h;
     double seq_div = (sp && tp > 1) ? tp : 1;
     if (rc == GPUECON_RECOMPUTE_FULL)
         return 2 * sbh / seq_div;
-    double q = heads * hd / h, k = kv * hd / h, r = ffn / h;
-    double replicated = 2 + 2 + 2 + 2 + (dropout ? 2 : 0);
-    double split = 2 * (q + k) + 2 * k + 2 * q + (mats > 2 ? 6 * r : 4 * r);
+    double q = heads * hd / h, k = kv * hd / h;
+    double replicated = 2 + 2 + (dropout ? 1 : 0);
+    double split = 2 * (q + k) + 2 * k + 2 * q;
     double core = 0;
     if (impl == GPUECON_ATTN_IMPL_UNFUSED)
         core = (dropout ? 5 : 2) * heads * s / h;
@@ -52,6 +54,23 @@ double mem_layer_act(double h, double heads, double kv, double hd, double ffn, d
     if (rc == GPUECON_RECOMPUTE_SELECTIVE)
         core = 0;
     return sbh * (replicated / seq_div + (split + core) / tp);
+}
+
+double mem_mlp_act(double h, double ffn, double mats, double s, double b, double tp, bool sp, gpuecon_recompute rc,
+                   bool dropout)
+{
+    if (rc == GPUECON_RECOMPUTE_FULL)
+        return 0;
+    double sbh = s * b * h, seq_div = (sp && tp > 1) ? tp : 1, r = ffn / h;
+    return sbh * ((2 + 2 + (dropout ? 1 : 0)) / seq_div + (mats > 2 ? 6 * r : 4 * r) / tp);
+}
+
+double mem_layer_act(double h, double heads, double kv, double hd, double ffn, double mats, double s,
+                     double b, double tp, bool sp, gpuecon_recompute rc, gpuecon_attn_impl impl,
+                     bool dropout)
+{
+    return mem_attn_act(h, heads, kv, hd, s, b, tp, sp, rc, impl, dropout) +
+           mem_mlp_act(h, ffn, mats, s, b, tp, sp, rc, dropout);
 }
 
 double gpuecon_layer_activation_bytes(const gpuecon_model *m, int layer, int seq_local, int mbs, int tp,

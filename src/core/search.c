@@ -7,8 +7,9 @@
  * hundred flops, no allocation). Threads (OpenMP) take items dynamically and keep their own
  * top-k heap; heaps merge under a total order (objective, then the configuration itself), so
  * the result is the same for any thread count, and shards (item index mod n) merge exactly.
- * A mixture-of-experts extension adds its dimensions (ep, expert tp) as another loop level
- * inside an item, with its own layer cost.
+ * Mixture-of-experts models add one loop level inside an item: each expert layout (ep,
+ * etp) derives its MoE layer cost (moe_layer) on top of the layer cost, and all-to-all
+ * overlap on/off is one more choice timed on it.
  */
 #include "train.h"
 
@@ -32,8 +33,10 @@ static int cand_cmp(const cand *a, const cand *b)
 {
     if (a->score != b->score)
         return a->score > b->score ? -1 : 1;
-    const int x[] = {a->c.tp, a->c.cp, a->c.pp, a->c.vpp, a->c.mbs, (int)a->c.rc, a->c.zero, a->c.tp_overlap};
-    const int y[] = {b->c.tp, b->c.cp, b->c.pp, b->c.vpp, b->c.mbs, (int)b->c.rc, b->c.zero, b->c.tp_overlap};
+    const int x[] = {a->c.tp, a->c.cp, a->c.pp, a->c.vpp, a->c.mbs, (int)a->c.rc, a->c.zero, a->c.tp_overlap,
+                     a->c.ep, a->c.etp, a->c.a2a_overlap};
+    const int y[] = {b->c.tp, b->c.cp, b->c.pp, b->c.vpp, b->c.mbs, (int)b->c.rc, b->c.zero, b->c.tp_overlap,
+                     b->c.ep, b->c.etp, b->c.a2a_overlap};
     for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
         if (x[i] != y[i])
             return x[i] < y[i] ? -1 : 1;
@@ -87,12 +90,76 @@ typedef struct item {
 /* Per-thread state: the heap, counters and the nearest miss. */
 typedef struct worker {
     heap h;
-    uint64_t evaluated, feasible;
+    uint64_t evaluated, feasible, pruned;
     double min_over;
     train_cfg over_cfg;
     bool have_over;
+    /* the item's own k best scores (a min-heap): a block whose bound falls below the k-th
+     * cannot enter the global top k either, whatever the other items hold */
+    double *lk;
+    int lk_n, lk_cap;
+    bool exhaustive;
+    /* a first, coarse pass (one recompute policy, one micro-batch per item) records its k
+     * best scores in gk; their k-th, merged over workers, bounds the second pass: gthr */
+    bool coarse;
+    double *gk;
+    int gk_n;
+    double gthr;
     char pad[64];
 } worker;
+
+/* Keeps the k best of the scores pushed into a min-heap v of n (capacity cap). */
+static void score_push(double *v, int *np, int cap, double score)
+{
+    int n = *np;
+    if (n == cap) {
+        if (score <= v[0])
+            return;
+        v[0] = score;
+        for (int i = 0;;) {
+            int l = 2 * i + 1, r = l + 1, m = i;
+            if (l < n && v[l] < v[m])
+                m = l;
+            if (r < n && v[r] < v[m])
+                m = r;
+            if (m == i)
+                break;
+            double t = v[i];
+            v[i] = v[m], v[m] = t, i = m;
+        }
+        return;
+    }
+    int i = (*np)++;
+    v[i] = score;
+    while (i > 0 && v[(i - 1) / 2] > v[i]) {
+        double t = v[i];
+        v[i] = v[(i - 1) / 2], v[(i - 1) / 2] = t, i = (i - 1) / 2;
+    }
+}
+
+static double score_of(const train_static *st, double step, double price, gpuecon_objective obj)
+{
+    double tps = (double)st->gbs * st->seq / step / st->gpus;
+    return obj == GPUECON_OBJECTIVE_COST && price > 0 ? -price / (tps * 3600) * 1e6 : tps;
+}
+
+/* A lower bound on the step time of every configuration on one layer cost: the micro-batches
+ * times the mean stage's layers (the slowest stage has at least the mean), with a margin for
+ * stages that mix dense and MoE layers unevenly. */
+static double step_bound(const train_static *st, const train_layer_cost *lc, const train_cfg *c, bool ovl)
+{
+    double per_d = lc->fwd_s + lc->bwd_s + lc->recompute_s + lc->tp_s + lc->cp_s, layers = per_d * st->m->layers;
+    if (st->moe) {
+        double ep = ovl && lc->m_ep_ovl_s < lc->m_ep_s ? lc->m_ep_ovl_s : lc->m_ep_s;
+        double per_m = lc->m_fwd_s + lc->m_bwd_s + lc->m_rc_s + lc->m_tp_s + lc->cp_s + ep;
+        if (lc->m_host_s > per_m)
+            per_m = lc->m_host_s;
+        int nm = moe_layers_in(st, 0, st->m->layers);
+        layers = per_d * (st->m->layers - nm) + per_m * (nm + st->mtp);
+    }
+    double micro = (double)st->gbs / (c->dp * c->mbs);
+    return 0.9 * micro * layers / c->pp;
+}
 
 static int divisors(int n, int *out, int cap)
 {
@@ -108,10 +175,130 @@ static bool fixed(int v)
     return v != GPUECON_SEARCH && v != 0;
 }
 
+/* The (vpp, zero) pairs run_vz visits for an item. */
+static int count_vz(const train_static *st, const gpuecon_train_request *req, const item *it)
+{
+    int L = st->m->layers, n = 0;
+    int vlo = 1, vhi = it->pp > 1 ? (L + 2) / it->pp : 1;
+    if (fixed(req->vpp))
+        vlo = vhi = req->vpp;
+    for (int v = vlo; v <= vhi; v++) {
+        int ch = v * it->pp;
+        if ((long)ch > L + 2 || (v > 1 && it->pp == 1) || (!fixed(req->vpp) && v > 1 && L % ch && (L + 2) % ch))
+            continue;
+        n++;
+    }
+    return n * (req->zero != GPUECON_SEARCH ? 1 : 4);
+}
+
+/* Whether anything of a skipped block fits (memory only), so the micro-batch loop still
+ * stops where the exhaustive search would. */
+static uint64_t any_fits(const train_static *st, const gpuecon_train_request *req, const item *it,
+                         const train_layer_cost *lc, train_cfg c)
+{
+    int L = st->m->layers;
+    int vlo = 1, vhi = it->pp > 1 ? (L + 2) / it->pp : 1;
+    if (fixed(req->vpp))
+        vlo = vhi = req->vpp;
+    int zlo = req->zero != GPUECON_SEARCH ? req->zero : 0, zhi = req->zero != GPUECON_SEARCH ? req->zero : 3;
+    for (int v = vlo; v <= vhi; v++) {
+        int ch = v * it->pp;
+        if ((long)ch > L + 2 || (v > 1 && it->pp == 1) || (!fixed(req->vpp) && v > 1 && L % ch && (L + 2) % ch))
+            continue;
+        c.vpp = v;
+        stage_set ss;
+        train_stages(st, &c, &ss);
+        for (c.zero = zhi; c.zero >= zlo; c.zero--)
+            if (train_memory_of(st, lc, &c, &ss, NULL) <= st->capacity)
+                return 1;
+    }
+    return 0;
+}
+
+/* Every (vpp, zero, all-to-all overlap) on one layer cost: memory first (the overlap does not
+ * change it), timed only when it fits. Returns how many fitted. */
+static uint64_t run_vz(const train_static *st, const gpuecon_train_request *req, const item *it,
+                       const train_layer_cost *lc, train_cfg c, const int *aos, int nao, double price,
+                       gpuecon_objective obj, worker *w)
+{
+    uint64_t fit0 = w->feasible;
+    int L = st->m->layers;
+    int vlo = 1, vhi = it->pp > 1 ? (L + 2) / it->pp : 1;
+    if (fixed(req->vpp))
+        vlo = vhi = req->vpp;
+    int zlo = 0, zhi = 3;
+    if (req->zero != GPUECON_SEARCH)
+        zlo = zhi = req->zero;
+    for (int v = vlo; v <= vhi; v++) {
+        if ((long)v * it->pp > L + 2 || (v > 1 && it->pp == 1))
+            continue;
+        /* searched interleaving: layers split evenly over the pp·vpp chunks, or evenly once
+         * the embedding and the loss count as a layer each */
+        int ch = v * it->pp;
+        if (!fixed(req->vpp) && v > 1 && L % ch && (L + 2) % ch)
+            continue;
+        c.vpp = v;
+        stage_set ss;
+        train_stages(st, &c, &ss);
+        for (int z = zlo; z <= zhi; z++) {
+            c.zero = z;
+            double mem = train_memory_of(st, lc, &c, &ss, NULL);
+            if (w->coarse) {
+                if (mem > st->capacity)
+                    continue;
+            } else
+                w->evaluated += (uint64_t)nao;
+            if (mem > st->capacity) {
+                double over = mem - st->capacity;
+                c.a2a_overlap = aos[0];
+                cand a = {-over, c}, b = {-w->min_over, w->over_cfg};
+                if (!w->have_over || cand_cmp(&a, &b) < 0)
+                    w->min_over = over, w->over_cfg = c, w->have_over = true;
+                continue;
+            }
+            w->feasible += w->coarse ? 0 : (uint64_t)nao;
+            for (int ai = 0; ai < nao; ai++) {
+                c.a2a_overlap = aos[ai];
+                double step = train_eval_of(st, lc, &c, &ss, NULL);
+                double tps = (double)st->gbs * st->seq / step / st->gpus;
+                cand k = {obj == GPUECON_OBJECTIVE_COST && price > 0 ? -price / (tps * 3600) * 1e6 : tps, c};
+                if (w->coarse) {
+                    score_push(w->gk, &w->gk_n, w->lk_cap, k.score);
+                    continue;
+                }
+                heap_push(&w->h, &k);
+                score_push(w->lk, &w->lk_n, w->lk_cap, k.score);
+            }
+        }
+    }
+    return w->feasible - fit0;
+}
+
+/* Expert layouts of an item: etp (1 or tp, as Megatron recipes use it) innermost,
+ * ep (a divisor of the experts) with ep x etp dividing the stage's tp x cp x dp ranks. */
+static int expert_layouts(const train_static *st, const gpuecon_train_request *req, const item *it, int *eps,
+                          int *etps)
+{
+    int block = it->tp * it->cp * it->dp, n = 0;
+    int elo = 1, ehi = it->tp;
+    if (fixed(req->etp))
+        elo = ehi = req->etp;
+    for (int et = elo; et <= ehi; et++) {
+        if ((!fixed(req->etp) && et != 1 && et != it->tp) || (int)st->fe % et || block % et)
+            continue;
+        for (int e = 1; e <= st->E && n < MAXDIV; e++) {
+            if (st->E % e || block % (e * et) || (fixed(req->ep) && e != req->ep))
+                continue;
+            eps[n] = e, etps[n] = et, n++;
+        }
+    }
+    return n;
+}
+
 static void run_item(const train_static *st, const gpuecon_train_request *req, const item *it, double price,
                      gpuecon_objective obj, worker *w)
 {
-    int local = st->gbs / it->dp, L = st->m->layers;
+    int local = st->gbs / it->dp;
     int mbs[MAXDIV], nm;
     if (fixed(req->mbs)) {
         if (local % req->mbs)
@@ -134,44 +321,46 @@ static void run_item(const train_static *st, const gpuecon_train_request *req, c
         if (it->tp > 1)
             ovs[nov++] = 1;
     }
-    int vlo = 1, vhi = it->pp > 1 ? (L + 2) / it->pp : 1;
-    if (fixed(req->vpp))
-        vlo = vhi = req->vpp;
-    int zlo = 0, zhi = 3;
-    if (req->zero != GPUECON_SEARCH)
-        zlo = zhi = req->zero;
-    for (int mi = 0; mi < nm; mi++)
-        for (int ri = 0; ri < nrc; ri++)
-            for (int oi = 0; oi < nov; oi++) {
+    if (w->coarse) { /* the coarse pass: no recompute or the fixed one, the last overlap, the smallest micro-batch */
+        nrc = 1, nm = 1;
+        ovs[0] = ovs[nov - 1], nov = 1;
+    }
+    int eps[MAXDIV], etps[MAXDIV], nl = 1, aos[2] = {0, 1}, nao = 1, nvz = count_vz(st, req, it);
+    w->lk_n = 0;
+    eps[0] = etps[0] = 1;
+    if (st->moe) {
+        nl = expert_layouts(st, req, it, eps, etps);
+        if (st->a2a_overlap != GPUECON_SEARCH)
+            aos[0] = st->a2a_overlap != 0;
+        else
+            nao = 2;
+    }
+    /* memory grows with the micro-batch and nothing else depends on it: once no layout fits
+     * at some micro-batch (for a recompute policy), no larger one can */
+    for (int ri = 0; ri < nrc; ri++)
+        for (int oi = 0; oi < nov; oi++)
+            for (int mi = 0; mi < nm; mi++) {
                 train_layer_cost lc;
                 train_layer(st, it->tp, it->cp, mbs[mi], (gpuecon_recompute)rcs[ri], ovs[oi], &lc);
-                for (int v = vlo; v <= vhi; v++) {
-                    if ((long)v * it->pp > L + 2 || (v > 1 && it->pp == 1))
-                        continue;
-                    /* searched interleaving: layers split evenly over the pp·vpp chunks, or
-                     * evenly once the embedding and the loss count as a layer each */
-                    int ch = v * it->pp;
-                    if (!fixed(req->vpp) && v > 1 && L % ch && (L + 2) % ch)
-                        continue;
-                    for (int z = zlo; z <= zhi; z++) {
-                        train_cfg c = {it->tp, it->cp, it->pp, v, it->dp, mbs[mi], z,
-                                       (gpuecon_recompute)rcs[ri], ovs[oi]};
-                        w->evaluated++;
-                        double mem = train_memory(st, &lc, &c, NULL);
-                        if (mem > st->capacity) {
-                            double over = mem - st->capacity;
-                            cand a = {-over, c}, b = {-w->min_over, w->over_cfg};
-                            if (!w->have_over || cand_cmp(&a, &b) < 0)
-                                w->min_over = over, w->over_cfg = c, w->have_over = true;
+                uint64_t fit = 0;
+                for (int li = 0; li < nl; li++) {
+                    if (st->moe)
+                        moe_layer(st, eps[li], etps[li], &lc);
+                    train_cfg c = {it->tp, it->cp, it->pp, 1, it->dp, mbs[mi], 0, (gpuecon_recompute)rcs[ri],
+                                   ovs[oi], eps[li], etps[li], false};
+                    if (!w->exhaustive && !w->coarse) {
+                        double ub = score_of(st, step_bound(st, &lc, &c, nao > 1 || aos[0]), price, obj);
+                        if (ub < w->gthr || (w->lk_n == w->lk_cap && ub < w->lk[0])) {
+                            w->pruned += (uint64_t)nvz * nao;
+                            if (!fit) /* only whether this micro-batch fits at all matters */
+                                fit = any_fits(st, req, it, &lc, c);
                             continue;
                         }
-                        w->feasible++;
-                        double step = train_eval(st, &lc, &c, NULL);
-                        double tps = (double)st->gbs * st->seq / step / st->gpus;
-                        cand k = {obj == GPUECON_OBJECTIVE_COST && price > 0 ? -price / (tps * 3600) * 1e6 : tps, c};
-                        heap_push(&w->h, &k);
                     }
+                    fit += run_vz(st, req, it, &lc, c, aos, nao, price, obj, w);
                 }
+                if (!fit)
+                    break;
             }
 }
 
@@ -233,6 +422,8 @@ static void describe(const train_static *st, const train_cfg *c, gpuecon_train_r
 {
     train_layer_cost lc;
     train_layer(st, c->tp, c->cp, c->mbs, c->rc, c->tp_overlap, &lc);
+    if (st->moe)
+        moe_layer(st, c->ep, c->etp, &lc);
     train_eval(st, &lc, c, out);
 }
 
@@ -268,17 +459,46 @@ static int run_items(gpuecon_ctx *ctx, const train_static *st, const gpuecon_tra
 #else
         int tid = 0;
 #endif
-        if (cancel || (o->shard_count > 0 && i % o->shard_count != o->shard_index))
+        if (cancel || (!ws[tid].coarse && o->shard_count > 0 && i % o->shard_count != o->shard_index))
             continue;
         run_item(st, req, &items[i], o->usd_per_gpu_hour, o->objective, &ws[tid]);
 #ifdef _OPENMP
 #pragma omp atomic
 #endif
         done++;
-        if (tid == 0 && cfg->progress && cfg->progress(cfg->progress_ud, (double)done, (double)n_items))
+        if (tid == 0 && !ws[tid].coarse && cfg->progress &&
+            cfg->progress(cfg->progress_ud, (double)done, (double)n_items))
             cancel = 1;
     }
     return cancel;
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x > y ? -1 : x < y;
+}
+
+/* The coarse pass over every item (all shards: the bound must not depend on the shard);
+ * the k-th best of its scores, a set that does not depend on the threads, bounds the full
+ * pass: every configuration scored here is scored again there. */
+static void coarse_pass(gpuecon_ctx *ctx, const train_static *st, const gpuecon_train_request *req,
+                        const gpuecon_search_options *o, const item *items, size_t n_items, worker *ws, int nt,
+                        double *gks)
+{
+    for (int t = 0; t < nt; t++)
+        ws[t].coarse = true, ws[t].gk_n = 0;
+    run_items(ctx, st, req, o, items, n_items, ws, nt);
+    size_t n = 0;
+    for (int t = 0; t < nt; t++) { /* compact the workers' best scores to the front */
+        memmove(gks + n, ws[t].gk, (size_t)ws[t].gk_n * sizeof *gks);
+        n += (size_t)ws[t].gk_n;
+        ws[t].coarse = false;
+    }
+    qsort(gks, n, sizeof *gks, cmp_desc);
+    double thr = n >= (size_t)o->top_k ? gks[o->top_k - 1] : -INFINITY;
+    for (int t = 0; t < nt; t++)
+        ws[t].gthr = thr;
 }
 
 /* Merges the workers' heaps under the total order and describes the kept configurations
@@ -292,6 +512,7 @@ static int collect(gpuecon_ctx *ctx, const train_static *st, const gpuecon_searc
     for (int t = 0; t < nt; t++) {
         out->configs_evaluated += ws[t].evaluated;
         out->configs_feasible += ws[t].feasible;
+        out->configs_pruned += ws[t].pruned;
         for (int j = 0; j < ws[t].h.n; j++)
             all[total++] = ws[t].h.v[j];
         cand a = {-ws[t].min_over, ws[t].over_cfg};
@@ -336,12 +557,21 @@ int gpuecon_train_search(gpuecon_ctx *ctx, const gpuecon_train_request *req, con
     item *items = ctx_alloc(ctx, n_alloc * sizeof *items);
     worker *ws = ctx_alloc(ctx, (size_t)nt * sizeof *ws);
     cand *heaps = ctx_alloc(ctx, n_heap * sizeof *heaps);
-    if (!items || !ws || !heaps) {
+    double *lks = ctx_alloc(ctx, n_heap * sizeof *lks), *gks = ctx_alloc(ctx, n_heap * sizeof *gks);
+    if (!items || !ws || !heaps || !lks || !gks) {
         rc = err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory");
     } else {
         build_items(&st, req, items, n_items);
-        for (int t = 0; t < nt; t++)
+        for (int t = 0; t < nt; t++) {
             ws[t].h = (heap){heaps + (size_t)t * o.top_k, 0, o.top_k};
+            ws[t].lk = lks + (size_t)t * o.top_k;
+            ws[t].gk = gks + (size_t)t * o.top_k;
+            ws[t].lk_cap = o.top_k;
+            ws[t].exhaustive = o.exhaustive;
+            ws[t].gthr = -INFINITY;
+        }
+        if (!o.exhaustive)
+            coarse_pass(ctx, &st, req, &o, items, n_items, ws, nt, gks);
         if (run_items(ctx, &st, req, &o, items, n_items, ws, nt))
             rc = err_set(err, GPUECON_E_CANCELED, "", 0, 0, "search canceled");
         else
@@ -350,6 +580,8 @@ int gpuecon_train_search(gpuecon_ctx *ctx, const gpuecon_train_request *req, con
     ctx_free(ctx, items, n_alloc * sizeof *items);
     ctx_free(ctx, ws, (size_t)nt * sizeof *ws);
     ctx_free(ctx, heaps, n_heap * sizeof *heaps);
+    ctx_free(ctx, lks, n_heap * sizeof *lks);
+    ctx_free(ctx, gks, n_heap * sizeof *gks);
     if (rc)
         gpuecon_search_result_free(out);
     return rc;
@@ -368,8 +600,8 @@ void gpuecon_search_result_free(gpuecon_search_result *r)
 
 static void cfg_text(const gpuecon_parallel *p, char *buf, size_t cap)
 {
-    snprintf(buf, cap, "tp %d cp %d pp %d vpp %d dp %d mbs %d, %s recompute, ZeRO-%d", p->tp, p->cp, p->pp,
-             p->vpp, p->dp, p->mbs, gpuecon_recompute_name(p->recompute), p->zero);
+    snprintf(buf, cap, "tp %d cp %d pp %d vpp %d dp %d ep %d etp %d mbs %d, %s recompute, ZeRO-%d", p->tp, p->cp,
+             p->pp, p->vpp, p->dp, p->ep, p->etp, p->mbs, gpuecon_recompute_name(p->recompute), p->zero);
 }
 
 int gpuecon_train_predict(gpuecon_ctx *ctx, const gpuecon_train_request *req, gpuecon_train_result *out,
@@ -392,7 +624,8 @@ int gpuecon_train_predict(gpuecon_ctx *ctx, const gpuecon_train_request *req, gp
         gpuecon_search_result_free(&r);
         return err_set(err, GPUECON_E_INPUT, "--gbs", 0, 0,
                        "no parallel configuration of %d GPUs divides the global batch of %d sequences "
-                       "(dp must divide gbs, and tp, cp, pp must fit the model)", req->gpus, req->gbs);
+                       "(dp must divide gbs, tp, cp, pp must fit the model, and an MoE model's ep x etp must divide "
+                       "tp x cp x dp)", req->gpus, req->gbs);
     }
     *out = r.least_overflow;
     gpuecon_search_result_free(&r);

@@ -1,6 +1,7 @@
 /*
- * train.c — the time and memory of one training step of a dense transformer, from first
- * principles plus the efficiency parameters of calib.c (docs/model.md §3).
+ * train.c — the time and memory of one training step of a transformer, from first
+ * principles plus the efficiency parameters of calib.c (docs/model.md §3; the layers of a
+ * mixture-of-experts model come from moe.c, §4).
  *
  * One layer, one micro-batch, one GPU: the GEMMs (QKV with grouped-query attention, output
  * projection, MLP) on a roofline — the larger of FLOPs at peak·efficiency and bytes at HBM
@@ -18,51 +19,6 @@
 #include <math.h>
 #include <string.h>
 
-void gpuecon_train_request_init(gpuecon_train_request *req)
-{
-    memset(req, 0, sizeof *req);
-    req->precision = GPUECON_BF16;
-    req->tp = req->pp = req->vpp = req->cp = req->ep = req->mbs = GPUECON_SEARCH;
-    req->recompute = req->zero = req->tp_overlap = GPUECON_SEARCH;
-    req->sequence_parallel = true;
-    req->dp_overlap = true;
-    req->dropout = false;
-    req->attn_impl = GPUECON_ATTN_IMPL_FLASH;
-}
-
-/* Inverse of the standard normal CDF, Acklam's rational approximation (|rel err| < 1.2e-9). */
-static double inv_norm(double p)
-{
-    static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
-                               1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00};
-    static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
-                               6.680131188771972e+01, -1.328068155288572e+01};
-    static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
-                               -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00};
-    static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
-                               3.754408661907416e+00};
-    if (p < 0.02425) {
-        double q = sqrt(-2 * log(p));
-        return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
-               ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
-    }
-    if (p > 1 - 0.02425)
-        return -inv_norm(1 - p);
-    double q = p - 0.5, r = q * q;
-    return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
-           (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
-}
-
-double train_expected_max_normal(int n)
-{
-    return n <= 1 ? 0 : inv_norm((n - 0.375) / (n + 0.25));
-}
-
-static bool searched(int v)
-{
-    return v == GPUECON_SEARCH || v == 0;
-}
-
 /* Causal keys per query token averaged over a sequence of s tokens (window w, 0: none). */
 static double causal_keys(double s, double w)
 {
@@ -76,80 +32,6 @@ static double gemm_eff(const gpuecon_efficiency *e, gpuecon_precision p)
     return p == GPUECON_FP8 ? e->gemm_fp8 : p == GPUECON_FP4 ? e->gemm_fp4 : e->gemm_bf16;
 }
 
-int train_check_request(const gpuecon_train_request *req, gpuecon_error *err)
-{
-    const gpuecon_model *m = req->model;
-    if (!m || !req->system || !req->system->gpu)
-        return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a model and a system (with its GPU) are required");
-    int rc;
-    if ((rc = err_check_range(err, "--gpus", req->gpus, 1, 1 << 22)) ||
-        (rc = err_check_range(err, "--seq", req->seq, 1, 1 << 24)) ||
-        (rc = err_check_range(err, "--gbs", req->gbs, 1, 1 << 26)))
-        return rc;
-    if (m->experts > 0)
-        return err_set(err, GPUECON_E_INPUT, "--model", 0, 0,
-                       "%s is a mixture-of-experts model; this model covers dense transformers "
-                       "(MoE training is issue 4)", m->name);
-    if (!searched(req->ep) && req->ep != 1)
-        return err_set(err, GPUECON_E_INPUT, "--ep", 0, 0,
-                       "expert parallelism needs a mixture-of-experts model; %s is dense (use 1)", m->name);
-    int tp = req->tp, pp = req->pp, vpp = req->vpp, cp = req->cp, mbs = req->mbs;
-    if (!searched(tp)) {
-        if (tp < 1 || m->heads % tp)
-            return err_set(err, GPUECON_E_INPUT, "--tp", 0, 0, "%d does not divide the %d attention heads of %s",
-                           tp, m->heads, m->name);
-        if (m->kv_heads % tp)
-            return err_set(err, GPUECON_E_INPUT, "--tp", 0, 0,
-                           "%d does not divide the %d key-value heads of %s (grouped-query attention "
-                           "needs kv_heads %% tp == 0)", tp, m->kv_heads, m->name);
-    }
-    if (!searched(pp) && (pp < 1 || pp > m->layers))
-        return err_set(err, GPUECON_E_INPUT, "--pp", 0, 0, "%d is above the %d layers of %s (allowed 1 to %d)",
-                       pp, m->layers, m->name, m->layers);
-    if (!searched(vpp)) {
-        if (vpp < 1)
-            return err_set(err, GPUECON_E_INPUT, "--vpp", 0, 0, "%d: virtual stages per GPU must be at least 1", vpp);
-        if (!searched(pp) && (long)pp * vpp > m->layers + 2)
-            return err_set(err, GPUECON_E_INPUT, "--vpp", 0, 0,
-                           "pp x vpp = %d virtual stages is above the %d layers of %s plus the embedding and "
-                           "the loss", pp * vpp, m->layers, m->name);
-        if (!searched(pp) && pp == 1 && vpp > 1)
-            return err_set(err, GPUECON_E_INPUT, "--vpp", 0, 0, "interleaving (vpp %d) needs pipeline parallelism (pp > 1)", vpp);
-    }
-    if (!searched(cp) && (cp < 1 || (cp > 1 && req->seq % (2 * cp))))
-        return err_set(err, GPUECON_E_INPUT, "--cp", 0, 0,
-                       "the sequence of %d tokens must split into 2 x cp = %d equal chunks "
-                       "(load-balanced causal context parallelism)", req->seq, 2 * cp);
-    long fixed = 1;
-    if (!searched(tp))
-        fixed *= tp;
-    if (!searched(cp))
-        fixed *= cp;
-    if (!searched(pp))
-        fixed *= pp;
-    if (req->gpus % fixed)
-        return err_set(err, GPUECON_E_INPUT, "--gpus", 0, 0,
-                       "the product tp x cp x pp = %ld does not divide the %d GPUs", fixed, req->gpus);
-    if (!searched(mbs) && (mbs < 1 || req->gbs % mbs))
-        return err_set(err, GPUECON_E_INPUT, "--mbs", 0, 0, "the global batch of %d sequences is not divisible by mbs %d",
-                       req->gbs, mbs);
-    if (!searched(tp) && !searched(cp) && !searched(pp)) {
-        int dp = req->gpus / (int)fixed;
-        long per = (long)dp * (searched(mbs) ? 1 : mbs);
-        if (req->gbs % per)
-            return err_set(err, GPUECON_E_INPUT, "--gbs", 0, 0,
-                           "%d sequences do not divide into dp %d x mbs %d (dp = gpus / (tp x cp x pp))",
-                           req->gbs, dp, searched(mbs) ? 1 : mbs);
-    }
-    if (req->recompute != GPUECON_SEARCH && (req->recompute < 0 || req->recompute > GPUECON_RECOMPUTE_FULL))
-        return err_set(err, GPUECON_E_INPUT, "--recompute", 0, 0, "allowed: none, selective, full");
-    if (req->zero != GPUECON_SEARCH && (req->zero < 0 || req->zero > 3))
-        return err_set(err, GPUECON_E_INPUT, "--zero", 0, 0, "%d: allowed 0 to 3", req->zero);
-    if (req->tp_overlap != GPUECON_SEARCH && req->tp_overlap != 0 && req->tp_overlap != 1)
-        return err_set(err, GPUECON_E_INPUT, "--tp-overlap", 0, 0, "allowed 0 or 1");
-    return GPUECON_OK;
-}
-
 static int check_efficiency(const gpuecon_efficiency *e, gpuecon_precision p, gpuecon_error *err)
 {
     double g = gemm_eff(e, p);
@@ -159,6 +41,23 @@ static int check_efficiency(const gpuecon_efficiency *e, gpuecon_precision p, gp
         return err_set(err, GPUECON_E_INPUT, "efficiency", 0, 0,
                        "efficiencies of %s must lie in (0, 1] and times be >= 0", e->arch ? e->arch : "?");
     return GPUECON_OK;
+}
+
+/* Per-head dims; after its up-projections MLA is multi-head attention with a heads of d_qk,
+ * d_v (DeepSeek-V2 §2.1), its latent ranks kept for the projections. */
+static void prepare_mla(train_static *st, const gpuecon_model *m)
+{
+    st->dqk = st->dv = st->d;
+    if (m->attention != GPUECON_ATTN_MLA)
+        return;
+    st->mla = true;
+    st->kv = st->a;
+    st->dqk = m->qk_nope_head_dim + m->qk_rope_head_dim;
+    st->dv = m->v_head_dim;
+    st->d = (st->dqk + st->dv) / 2;
+    st->q_rank = m->q_lora_rank;
+    st->kv_rank = m->kv_lora_rank;
+    st->rope = m->qk_rope_head_dim;
 }
 
 int train_prepare(const gpuecon_train_request *req, train_static *st, gpuecon_error *err)
@@ -183,7 +82,8 @@ int train_prepare(const gpuecon_train_request *req, train_static *st, gpuecon_er
     if (!(st->s->scaleup_gbps > 0) || !(st->s->scaleout_gbps > 0) || !(st->gpu->hbm_tbps > 0) ||
         !(st->gpu->hbm_gib > 0))
         return err_set(err, GPUECON_E_INPUT, "--system", 0, 0, "%s lacks bandwidths or memory", st->s->name);
-    gpuecon_link_model lm = {st->eff.scaleup_busbw, st->eff.scaleout_busbw, st->eff.coll_launch_s};
+    gpuecon_link_model lm = {st->eff.scaleup_busbw, st->eff.scaleout_busbw, st->eff.coll_launch_s,
+                             st->eff.scaleout_a2a};
     comm_link_init(&st->link, st->s, &lm);
     st->seq = req->seq;
     st->gbs = req->gbs;
@@ -214,57 +114,103 @@ int train_prepare(const gpuecon_train_request *req, train_static *st, gpuecon_er
     st->kv = kv / m->layers;
     st->d = hd / m->layers;
     st->keys_per_query = keys / m->layers;
+    prepare_mla(st, m);
     gpuecon_params p;
     gpuecon_model_params(m, &p);
     st->layer_params = (p.attention + p.dense_ffn + p.norms - st->h) / m->layers;
     st->emb_params = p.embedding;
     st->head_params = (double)m->vocab * m->hidden;
+    if (m->experts > 0 && (rc = moe_prepare(req, st, err)))
+        return rc;
+    /* model FLOPs count the MTP modules that are trained (NVIDIA's DeepSeek-V3 convention) */
+    gpuecon_model mm = *m;
+    mm.mtp_layers = st->mtp;
     gpuecon_flops f;
-    gpuecon_train_flops(m, req->seq, GPUECON_ATTN_COUNT_FULL, false, &f);
+    gpuecon_train_flops(&mm, req->seq, GPUECON_ATTN_COUNT_FULL, st->mtp > 0, &f);
     st->model_flops_per_token = f.total;
-    gpuecon_train_flops(m, req->seq, GPUECON_ATTN_COUNT_CAUSAL, false, &f);
+    gpuecon_train_flops(&mm, req->seq, GPUECON_ATTN_COUNT_CAUSAL, st->mtp > 0, &f);
     st->model_flops_causal = f.total;
     return GPUECON_OK;
 }
 
-/* Roofline time of one kernel: FLOPs at peak·eff or bytes at HBM speed, plus launch. */
-static double kernel(const train_static *st, double flops, double peak_eff, double bytes)
+double train_kernel(const train_static *st, double flops, double peak_eff, double bytes)
 {
     double c = flops / peak_eff, b = bytes / st->hbm_bps;
     return (c > b ? c : b) + st->eff.kernel_s;
 }
 
-/* A GEMM of M×K by K×N at the training precision (inputs ib bytes, bf16 output). */
-static double gemm(const train_static *st, double M, double K, double N, double ib)
+double train_gemm(const train_static *st, double M, double K, double N, double ib)
 {
-    return kernel(st, 2 * M * K * N, st->peak * gemm_eff(&st->eff, st->prec), ib * (M * K + K * N) + 2 * M * N);
+    return train_kernel(st, 2 * M * K * N, st->peak * gemm_eff(&st->eff, st->prec), ib * (M * K + K * N) + 2 * M * N);
 }
 
-/* Exposed part of a communication overlapped with a GEMM split into `chunks` pieces. */
-static double overlapped(double comm, double work, double chunks)
+double train_overlapped(double comm, double work, double chunks)
 {
     double ex = comm - work, first = comm / chunks;
     return ex > first ? ex : first;
 }
 
 typedef struct layer_parts {
-    double g_qkv, g_proj, g_fc1, g_fc2; /* forward GEMM times */
+    double g_qkv, g_proj, g_fc1, g_fc2; /* forward GEMM times (g_qkv: every projection before
+                                           the attention core, MLA's four included) */
     double attn_f, attn_b, attn_flops_f, attn_flops_b;
-    double elem_f, elem_b;
+    double elem_attn_f, elem_mlp_f;     /* forward elementwise of each half (backward 2x) */
+    double nk_attn_f, nk_mlp_f, nk_attn_b, nk_mlp_b; /* their kernels */
+    double flops_attn, flops_mlp;       /* forward GEMM FLOPs of each half */
+    double ag_attn_bytes;               /* all-gather before the attention (MLA: the latents) */
+    double g_up, flops_up;              /* MLA up-projections (recomputed by selective recompute) */
 } layer_parts;
+
+/* The projections before and after the attention core: QKV and output for MHA/GQA; MLA's
+ * down-projections on the sequence shard, the latent all-gather, up-projections on the full
+ * micro-batch (DeepSeek-V2 §2.1; Megatron-LM multi_latent_attention). */
+static void attn_gemms(const train_static *st, double T, double tp, double ib, layer_parts *lp)
+{
+    double h = st->h, al = st->a / tp;
+    if (st->mla) {
+        double seq_div = (st->sp && tp > 1) ? tp : 1, Ts = T / seq_div, q = 0;
+        double kvd = train_gemm(st, Ts, h, st->kv_rank + st->rope, ib);
+        double kvu = train_gemm(st, T, st->kv_rank, al * (st->dqk - st->rope + st->dv), ib);
+        double fl = 2 * Ts * h * (st->kv_rank + st->rope) + 2 * T * st->kv_rank * al * (st->dqk - st->rope + st->dv);
+        lp->g_up = kvu;
+        lp->flops_up = 2 * T * st->kv_rank * al * (st->dqk - st->rope + st->dv);
+        if (st->q_rank > 0) {
+            double qu = train_gemm(st, T, st->q_rank, al * st->dqk, ib);
+            q = train_gemm(st, Ts, h, st->q_rank, ib) + qu;
+            fl += 2 * Ts * h * st->q_rank + 2 * T * st->q_rank * al * st->dqk;
+            lp->g_up += qu;
+            lp->flops_up += 2 * T * st->q_rank * al * st->dqk;
+        } else {
+            q = train_gemm(st, T, h, al * st->dqk, ib);
+            fl += 2 * T * h * al * st->dqk;
+        }
+        lp->g_qkv = q + kvd + kvu;
+        lp->g_proj = train_gemm(st, T, al * st->dv, h, ib);
+        lp->flops_attn = fl + 2 * T * al * st->dv * h;
+        lp->ag_attn_bytes = T * (st->q_rank > 0 ? st->q_rank + st->kv_rank + st->rope : h) *
+                            (st->prec == GPUECON_BF16 ? 2 : 1);
+        return;
+    }
+    double hd = st->d, kvl = st->kv / tp;
+    lp->g_qkv = train_gemm(st, T, h, (al + 2 * kvl) * hd, ib);
+    lp->g_proj = train_gemm(st, T, al * hd, h, ib);
+    lp->flops_attn = 2 * T * h * ((al + 2 * kvl) * hd) + 2 * T * al * hd * h;
+    lp->ag_attn_bytes = T * h * (st->prec == GPUECON_BF16 ? 2 : 1);
+}
 
 static void layer_compute(const train_static *st, double T, double s_loc, double tp, layer_parts *lp)
 {
-    double h = st->h, hd = st->d, al = st->a / tp, kvl = st->kv / tp, fl = st->f / tp;
+    double h = st->h, al = st->a / tp, kvl = st->kv / tp, fl = st->f / tp;
     double ib = gpuecon_precision_bytes(st->prec);
-    lp->g_qkv = gemm(st, T, h, (al + 2 * kvl) * hd, ib);
-    lp->g_proj = gemm(st, T, al * hd, h, ib);
-    lp->g_fc1 = gemm(st, T, h, (st->mats - 1) * fl, ib);
-    lp->g_fc2 = gemm(st, T, fl, h, ib);
+    attn_gemms(st, T, tp, ib, lp);
+    lp->g_fc1 = train_gemm(st, T, h, (st->mats - 1) * fl, ib);
+    lp->g_fc2 = train_gemm(st, T, fl, h, ib);
+    lp->flops_mlp = 2 * T * h * (st->mats - 1) * fl + 2 * T * fl * h;
     double pb = st->peak_bf16;
     if (st->attn == GPUECON_ATTN_IMPL_FLASH) {
-        /* causal flash kernel: 4 FLOPs per (query, key, head, dim) forward, 10 backward */
-        double fl_f = 4 * T * st->keys_per_query * al * hd;
+        /* causal flash kernel: 2 FLOPs per (query, key, head) and dim of QK^T and of AV
+         * forward, 2.5x that backward */
+        double fl_f = 2 * T * st->keys_per_query * al * (st->dqk + st->dv);
         lp->attn_flops_f = fl_f;
         lp->attn_flops_b = 2.5 * fl_f;
         lp->attn_f = fl_f / (pb * st->eff.attn_flash) + st->eff.kernel_s;
@@ -272,10 +218,10 @@ static void layer_compute(const train_static *st, double T, double s_loc, double
     } else {
         /* unfused: QK^T and AV over all s keys (masking computes the full square), scores in
          * HBM; scale-mask-softmax and dropout as elementwise kernels */
-        double keys = st->seq, nsc = T * keys * al; /* score elements */
+        double hd = st->d, keys = st->seq, nsc = T * keys * al; /* score elements */
         double ge = pb * gemm_eff(&st->eff, GPUECON_BF16);
-        double qk = kernel(st, 2 * nsc * hd, ge, 2 * (T * al * hd + keys * kvl * hd) + 2 * nsc);
-        double av = kernel(st, 2 * nsc * hd, ge, 2 * nsc + 2 * (keys * kvl * hd + T * al * hd));
+        double qk = train_kernel(st, 2 * nsc * hd, ge, 2 * (T * al * hd + keys * kvl * hd) + 2 * nsc);
+        double av = train_kernel(st, 2 * nsc * hd, ge, 2 * nsc + 2 * (keys * kvl * hd + T * al * hd));
         double sm_f = nsc * (4 + (st->dropout ? 5 : 0)), sm_b = nsc * (6 + (st->dropout ? 5 : 0));
         lp->attn_flops_f = 4 * nsc * hd;
         lp->attn_flops_b = 8 * nsc * hd;
@@ -283,47 +229,48 @@ static void layer_compute(const train_static *st, double T, double s_loc, double
         lp->attn_b = 2 * (qk + av) + sm_b / st->hbm_bps + (st->dropout ? 2 : 1) * st->eff.kernel_s;
     }
     (void)s_loc;
-    /* norms, bias-dropout-residual, activation, FP8 casts: bytes read + written */
+    /* norms, bias-dropout-residual, activation, FP8 casts: bytes read + written; each half
+     * has one norm and one residual (5 units of 2h, + a dropout mask) */
     double seq_div = (st->sp && tp > 1) ? tp : 1;
-    double hb = 2 * h;
-    double per_tok = (10 + (st->dropout ? 1 : 0)) * hb / seq_div + (st->mats > 2 ? 6 : 4) * fl;
-    double nk_f = 5, nk_b = 8;
+    double hb = 2 * h, half = (5 + (st->dropout ? 0.5 : 0)) * hb / seq_div;
+    double pa = half, pm = half + (st->mats > 2 ? 6 : 4) * fl;
+    lp->nk_attn_f = 2, lp->nk_mlp_f = 3, lp->nk_attn_b = 4, lp->nk_mlp_b = 4;
     if (st->prec != GPUECON_BF16) {
-        per_tok += 3 * (2 * h + al * hd + fl);
-        nk_f += 4;
-        nk_b += 8;
+        pa += 3 * (h + al * st->dv), pm += 3 * (h + fl);
+        lp->nk_attn_f += 2, lp->nk_mlp_f += 2, lp->nk_attn_b += 4, lp->nk_mlp_b += 4;
     }
-    lp->elem_f = T * per_tok / st->hbm_bps + nk_f * st->eff.kernel_s;
-    lp->elem_b = 2 * T * per_tok / st->hbm_bps + nk_b * st->eff.kernel_s;
+    lp->elem_attn_f = T * pa / st->hbm_bps;
+    lp->elem_mlp_f = T * pm / st->hbm_bps;
 }
 
-/* Tensor-parallel traffic of one layer and one micro-batch, exposed part. */
-static double layer_tp(const train_static *st, const layer_parts *lp, double T, int tp, bool overlap,
-                       gpuecon_recompute rc)
+/* Tensor-parallel traffic around one block (attention or FFN) of one micro-batch, exposed
+ * part: the block's first GEMM (g1) and second GEMM (g2); ag_bytes is the forward all-gather
+ * before g1 (the block input; FP8 with FP8 training). */
+double train_tp_pair(const train_static *st, double T, int tp, bool overlap, gpuecon_recompute rc, double g1,
+                     double g2, double ag_bytes)
 {
     if (tp <= 1)
         return 0;
     const comm_link *L = &st->link;
-    double msg = T * st->h * 2, msg_ag = T * st->h * (st->prec == GPUECON_BF16 ? 2 : 1);
-    double f[4], b[4], gf[4] = {lp->g_qkv, lp->g_proj, lp->g_fc1, lp->g_fc2};
+    double msg = T * st->h * 2;
+    double f[2], b[2], gf[2] = {g1, g2};
     if (st->sp) {
-        /* forward: all-gather before QKV and FC1, reduce-scatter after proj and FC2;
-         * backward: the mirror image */
-        double ag = comm_time(L, GPUECON_ALL_GATHER, tp, 1, msg_ag);
+        /* forward: all-gather before g1, reduce-scatter after g2; backward: the mirror image */
+        double ag = comm_time(L, GPUECON_ALL_GATHER, tp, 1, ag_bytes);
         double rs = comm_time(L, GPUECON_REDUCE_SCATTER, tp, 1, msg);
         double ag16 = comm_time(L, GPUECON_ALL_GATHER, tp, 1, msg);
-        f[0] = ag, f[1] = rs, f[2] = ag, f[3] = rs;
-        b[0] = rs, b[1] = ag16, b[2] = rs, b[3] = ag16;
+        f[0] = ag, f[1] = rs;
+        b[0] = rs, b[1] = ag16;
     } else {
-        /* all-reduce after proj and FC2 forward, before QKV and FC1 input grads backward */
+        /* all-reduce after g2 forward, before g1's input gradient backward */
         double ar = comm_time(L, GPUECON_ALL_REDUCE, tp, 1, msg);
-        f[0] = 0, f[1] = ar, f[2] = 0, f[3] = ar;
-        b[0] = ar, b[1] = 0, b[2] = ar, b[3] = 0;
+        f[0] = 0, f[1] = ar;
+        b[0] = ar, b[1] = 0;
     }
     double fwd = 0, bwd = 0;
-    for (int i = 0; i < 4; i++) {
-        fwd += overlap ? overlapped(f[i], gf[i], tp) : f[i];
-        bwd += overlap ? overlapped(b[i], 2 * gf[i], tp) : b[i];
+    for (int i = 0; i < 2; i++) {
+        fwd += overlap ? train_overlapped(f[i], gf[i], tp) : f[i];
+        bwd += overlap ? train_overlapped(b[i], 2 * gf[i], tp) : b[i];
     }
     return fwd + bwd + (rc == GPUECON_RECOMPUTE_FULL ? fwd : 0);
 }
@@ -343,43 +290,71 @@ static double layer_cp(const train_static *st, const layer_parts *lp, double T, 
     return fwd + bwd + (rc == GPUECON_RECOMPUTE_FULL ? fwd : 0);
 }
 
+/* Activations of the attention half (MLA: the gathered latents, Q, K, V and the projection
+ * input of a heads of d_qk, d_v; MHA/GQA: memory.c's terms). */
+static double attn_act(const train_static *st, double s_loc, int mbs, int tp, gpuecon_recompute rc)
+{
+    if (!st->mla || rc == GPUECON_RECOMPUTE_FULL)
+        return mem_attn_act(st->h, st->a, st->kv, st->d, s_loc, mbs, tp, st->sp, rc, st->attn, st->dropout);
+    double T = s_loc * mbs, seq_div = (st->sp && tp > 1) ? tp : 1, al = st->a / tp;
+    double lat = st->q_rank > 0 ? st->q_rank + st->kv_rank + st->rope : st->kv_rank + st->rope;
+    double per_tok = (2 + 2 + (st->dropout ? 1 : 0)) * st->h / seq_div + 2 * lat + 2 * al * st->dv;
+    if (rc != GPUECON_RECOMPUTE_SELECTIVE) /* selective: Q, K, V come back from the latents */
+        per_tok += 2 * al * (2 * st->dqk + st->dv) + 4 * al;
+    return T * per_tok;
+}
+
 void train_layer(const train_static *st, int tp, int cp, int mbs, gpuecon_recompute rc, bool tp_overlap,
                  train_layer_cost *out)
 {
     memset(out, 0, sizeof *out);
     out->tp = tp, out->cp = cp, out->mbs = mbs, out->rc = rc, out->tp_overlap = tp_overlap;
+    out->ep = out->etp = 1;
     double s_loc = (double)st->seq / cp, T = mbs * s_loc;
-    layer_parts lp;
+    layer_parts lp = {0};
     layer_compute(st, T, s_loc, tp, &lp);
-    double gemms = lp.g_qkv + lp.g_proj + lp.g_fc1 + lp.g_fc2;
-    out->fwd_s = gemms + lp.attn_f + lp.elem_f;
-    out->bwd_s = 2 * gemms + lp.attn_b + lp.elem_b;
-    double hl = st->h, al = st->a / tp, kvl = st->kv / tp, fl = st->f / tp;
-    double gemm_flops = 2 * T * hl * ((al + 2 * kvl) * st->d) + 2 * T * al * st->d * hl +
-                        2 * T * hl * (st->mats - 1) * fl + 2 * T * fl * hl;
-    out->hw_flops = 3 * gemm_flops + lp.attn_flops_f + lp.attn_flops_b;
+    double ks = st->eff.kernel_s;
+    out->attn_fwd_s = lp.g_qkv + lp.g_proj + lp.attn_f + lp.elem_attn_f + lp.nk_attn_f * ks;
+    out->attn_bwd_s = 2 * (lp.g_qkv + lp.g_proj) + lp.attn_b + 2 * lp.elem_attn_f + lp.nk_attn_b * ks;
+    double mlp_f = lp.g_fc1 + lp.g_fc2 + lp.elem_mlp_f + lp.nk_mlp_f * ks;
+    double mlp_b = 2 * (lp.g_fc1 + lp.g_fc2) + 2 * lp.elem_mlp_f + lp.nk_mlp_b * ks;
+    out->fwd_s = out->attn_fwd_s + mlp_f;
+    out->bwd_s = out->attn_bwd_s + mlp_b;
+    out->attn_hw_flops = 3 * lp.flops_attn + lp.attn_flops_f + lp.attn_flops_b;
+    out->hw_flops = out->attn_hw_flops + 3 * lp.flops_mlp;
     if (rc == GPUECON_RECOMPUTE_FULL) {
+        out->attn_rc_s = out->attn_fwd_s;
         out->recompute_s = out->fwd_s;
-        out->hw_flops += gemm_flops + lp.attn_flops_f;
+        out->attn_hw_flops += lp.flops_attn + lp.attn_flops_f;
+        out->hw_flops += lp.flops_attn + lp.flops_mlp + lp.attn_flops_f;
     } else if (rc == GPUECON_RECOMPUTE_SELECTIVE && st->attn == GPUECON_ATTN_IMPL_UNFUSED) {
-        out->recompute_s = lp.attn_f;
+        out->attn_rc_s = out->recompute_s = lp.attn_f;
+        out->attn_hw_flops += lp.attn_flops_f;
         out->hw_flops += lp.attn_flops_f;
+    } else if (rc == GPUECON_RECOMPUTE_SELECTIVE && st->mla) {
+        out->attn_rc_s = out->recompute_s = lp.g_up;
+        out->attn_hw_flops += lp.flops_up;
+        out->hw_flops += lp.flops_up;
     }
-    out->tp_s = layer_tp(st, &lp, T, tp, tp_overlap, rc);
+    out->attn_tp_s = train_tp_pair(st, T, tp, tp_overlap, rc, lp.g_qkv, lp.g_proj, lp.ag_attn_bytes);
+    out->attn_kernels = (st->mla ? (st->q_rank > 0 ? 5 : 4) : 2) + 1 + lp.nk_attn_f + (tp > 1 ? 2 : 0);
+    out->tp_s = out->attn_tp_s + train_tp_pair(st, T, tp, tp_overlap, rc, lp.g_fc1, lp.g_fc2,
+                                               T * st->h * (st->prec == GPUECON_BF16 ? 2 : 1));
     out->cp_s = layer_cp(st, &lp, T, tp, cp, rc);
-    out->act_bytes = mem_layer_act(st->h, st->a, st->kv, st->d, st->f, st->mats, s_loc, mbs, tp, st->sp, rc,
-                                   st->attn, st->dropout);
-    out->work_bytes = rc == GPUECON_RECOMPUTE_NONE
-                          ? 0
-                          : mem_layer_act(st->h, st->a, st->kv, st->d, st->f, st->mats, s_loc, mbs, tp, st->sp,
-                                          GPUECON_RECOMPUTE_NONE, st->attn, st->dropout);
+    out->attn_act_bytes = attn_act(st, s_loc, mbs, tp, rc);
+    out->act_bytes = out->attn_act_bytes + mem_mlp_act(st->h, st->f, st->mats, s_loc, mbs, tp, st->sp, rc, st->dropout);
+    if (rc != GPUECON_RECOMPUTE_NONE) {
+        out->attn_work_bytes = attn_act(st, s_loc, mbs, tp, GPUECON_RECOMPUTE_NONE);
+        out->work_bytes = out->attn_work_bytes +
+                          mem_mlp_act(st->h, st->f, st->mats, s_loc, mbs, tp, st->sp, GPUECON_RECOMPUTE_NONE, st->dropout);
+    }
     /* first stage: embedding lookup and its gradient scatter */
     double seq_div = (st->sp && tp > 1) ? tp : 1;
     out->emb_s = 3 * T * st->h * 2 / seq_div / st->hbm_bps + 3 * st->eff.kernel_s;
     /* last stage: final norm, LM head GEMM (forward + 2x backward), vocab-parallel
      * cross-entropy over fp32 logits, and the all-gather / reduce-scatter around the head */
     double Vl = st->V / tp;
-    double head_g = gemm(st, T, st->h, Vl, gpuecon_precision_bytes(st->prec));
+    double head_g = train_gemm(st, T, st->h, Vl, gpuecon_precision_bytes(st->prec));
     double ce = T * Vl * (2 + 4 + 4 + 4 + 2) / st->hbm_bps + 4 * st->eff.kernel_s;
     double head_comm = 0;
     if (tp > 1 && st->sp)
@@ -388,22 +363,47 @@ void train_layer(const train_static *st, int tp, int cp, int mbs, gpuecon_recomp
     out->head_s = 3 * head_g + ce + head_comm + 3 * T * st->h * 2 / seq_div / st->hbm_bps;
     out->head_flops = 6 * T * st->h * Vl;
     out->logits_bytes = T * Vl * (2 + 4);
+    /* an MTP module's projection of [h; embedding] (2h -> h), forward and 2x backward */
+    out->mtp_extra_s = 3 * train_gemm(st, T / seq_div, 2 * st->h, st->h, gpuecon_precision_bytes(st->prec));
     /* Megatron splits the transfer across the TP ranks (scatter-gather; with SP the activation
      * is already split) and all-gathers it on NVLink at the receiver */
     out->pp_msg_bytes = T * st->h * 2 / tp;
 }
 
-/* Parameters held by a pipeline stage (one TP rank). */
-static double stage_params(const train_static *st, int tp, int pp, int stage, int layers)
+
+/* Transformer layers of a stage. MTP modules count as layers of the last stage when the
+ * layers are split (as NeMo's DeepSeek-V3 recipe balances it: 64/pp - 1 layers first,
+ * 64/pp - 2 last). */
+static int stage_layers(const train_static *st, int pp, int vpp, int stage)
 {
-    double p = layers * st->layer_params / tp;
+    int L = mem_stage_layers(st->m->layers + st->mtp, pp, vpp, stage) - (stage == pp - 1 ? st->mtp : 0);
+    return L > 0 ? L : 0;
+}
+
+static void stage_of(const train_static *st, const train_cfg *c, int stage, stage_info *si)
+{
+    int L = stage_layers(st, c->pp, c->vpp, stage);
+    si->L = L;
+    si->M = st->moe ? moe_stage_layers(st, c->pp, c->vpp, stage) : 0;
+    si->mtp = stage == c->pp - 1 ? st->mtp : 0;
+    if (!st->moe) {
+        double p = L * st->layer_params / c->tp;
+        p += si->mtp * (st->layer_params + st->mtp_params) / c->tp;
+        si->p_expert = 0;
+        si->p_dense = p;
+    } else {
+        int moe = si->M + si->mtp;
+        si->p_dense = ((L - si->M) * st->dense_params + moe * st->moe_params + si->mtp * st->mtp_params) / c->tp;
+        si->p_expert = moe * (double)st->E / c->ep * st->expert_params / c->etp;
+    }
     if (stage == 0)
-        p += st->emb_params / tp;
-    if (stage == pp - 1 && (!st->m->tied_embeddings || pp > 1))
-        p += st->head_params / tp;
-    if (stage == pp - 1)
-        p += st->h; /* final norm */
-    return p;
+        si->p_dense += st->emb_params / c->tp;
+    if (stage == c->pp - 1 && (!st->m->tied_embeddings || c->pp > 1))
+        si->p_dense += st->head_params / c->tp;
+    if (stage == c->pp - 1 && si->mtp > 0 && c->pp > 1)
+        si->p_dense += st->emb_params / c->tp; /* MTP embeds the next tokens: a copy */
+    if (stage == c->pp - 1)
+        si->p_dense += st->h; /* final norm */
 }
 
 /* The up to three distinct stages: first, a middle one with the most layers, last. */
@@ -418,29 +418,78 @@ static int stage_list(int pp, int st[3])
     return n;
 }
 
-double train_memory(const train_static *st, const train_layer_cost *lc, const train_cfg *c,
-                    gpuecon_train_memory *mem)
+/* Expert data parallelism: the ranks of one stage that hold the same experts. */
+static int cfg_edp(const train_cfg *c)
 {
-    int stages[3], ns = stage_list(c->pp, stages);
+    return c->tp * c->cp * c->dp / (c->ep * c->etp);
+}
+
+static void fill_memory(const train_static *st, double best, gpuecon_train_memory *mem)
+{
+    mem->capacity_gib = st->capacity / 1073741824.0;
+    mem->fits = best <= st->capacity;
+    mem->overflow_gib = mem->fits ? 0 : mem->total_gib - mem->capacity_gib;
+    mem->overflow_term = NULL;
+    mem->overflow_term_gib = 0;
+    if (!mem->fits) {
+        const char *names[] = {"weights", "gradients", "optimizer states", "activations", "transient buffers"};
+        double v[] = {mem->weights_gib + mem->fp8_copy_gib, mem->grads_gib, mem->optimizer_gib, mem->activations_gib,
+                      mem->transient_gib};
+        int k = 0;
+        for (int i = 1; i < 5; i++)
+            if (v[i] > v[k])
+                k = i;
+        mem->overflow_term = names[k];
+        mem->overflow_term_gib = v[k];
+    }
+}
+
+static void dp_groups(const train_static *st, const train_cfg *c, const stage_info *si, dp_group *a, dp_group *b);
+
+void train_stages(const train_static *st, const train_cfg *c, stage_set *ss)
+{
+    ss->n = stage_list(c->pp, ss->id);
+    ss->pmax = 0;
+    double p_max = -1;
+    for (int i = 0; i < ss->n; i++) {
+        stage_of(st, c, ss->id[i], &ss->si[i]);
+        double p = ss->si[i].p_dense + ss->si[i].p_expert;
+        if (p > p_max)
+            p_max = p, ss->pmax = i;
+    }
+    dp_groups(st, c, &ss->si[ss->pmax], &ss->dpa, &ss->dpb);
+}
+
+double train_memory_of(const train_static *st, const train_layer_cost *lc, const train_cfg *c, const stage_set *ss,
+                       gpuecon_train_memory *mem)
+{
     int micro = st->gbs / (c->dp * c->mbs);
-    gpuecon_param_bytes pb;
+    gpuecon_param_bytes pb, pe;
     gpuecon_param_bytes_per_param(c->zero, c->dp * c->cp, st->prec, &pb);
+    gpuecon_param_bytes_per_param(c->zero, st->moe ? cfg_edp(c) : 1, st->prec, &pe);
+    double per_d = pb.weights + pb.grads + pb.optimizer + pb.fp8_copy;
+    double per_e = pe.weights + pe.grads + pe.optimizer + pe.fp8_copy;
     double best = -1;
-    for (int i = 0; i < ns; i++) {
-        int s = stages[i], L = mem_stage_layers(st->m->layers, c->pp, c->vpp, s);
-        double par = stage_params(st, c->tp, c->pp, s, L);
-        double zero3 = c->zero >= 3 ? 2 * 2 * st->layer_params / c->tp : 0;
-        double act = lc->act_bytes * L * mem_inflight(c->pp, c->vpp, micro, s);
-        double trans = lc->work_bytes + (s == c->pp - 1 ? lc->logits_bytes : 0);
-        double total = par * (pb.weights + pb.grads + pb.optimizer + pb.fp8_copy) + zero3 + act + trans + st->reserve;
+    for (int i = 0; i < ss->n; i++) {
+        stage_info si = ss->si[i];
+        int s = ss->id[i];
+        double zero3 = 0;
+        if (c->zero >= 3)
+            zero3 = st->moe ? 2 * 2 * (st->moe_params / c->tp + (double)st->E / c->ep * st->expert_params / c->etp)
+                            : 2 * 2 * st->layer_params / c->tp;
+        double act = (lc->act_bytes * (si.L - si.M) + lc->m_act_bytes * (si.M + si.mtp)) *
+                     mem_inflight(c->pp, c->vpp, micro, s);
+        double work = lc->m_work_bytes > lc->work_bytes && si.M + si.mtp > 0 ? lc->m_work_bytes : lc->work_bytes;
+        double trans = work + (s == c->pp - 1 ? lc->logits_bytes : 0);
+        double total = si.p_dense * per_d + si.p_expert * per_e + zero3 + act + trans + st->reserve;
         if (total > best) {
             best = total;
             if (mem) {
                 const double G = 1073741824.0;
-                mem->weights_gib = (par * pb.weights + zero3) / G;
-                mem->grads_gib = par * pb.grads / G;
-                mem->optimizer_gib = par * pb.optimizer / G;
-                mem->fp8_copy_gib = par * pb.fp8_copy / G;
+                mem->weights_gib = (si.p_dense * pb.weights + si.p_expert * pe.weights + zero3) / G;
+                mem->grads_gib = (si.p_dense * pb.grads + si.p_expert * pe.grads) / G;
+                mem->optimizer_gib = (si.p_dense * pb.optimizer + si.p_expert * pe.optimizer) / G;
+                mem->fp8_copy_gib = (si.p_dense * pb.fp8_copy + si.p_expert * pe.fp8_copy) / G;
                 mem->activations_gib = act / G;
                 mem->transient_gib = trans / G;
                 mem->reserve_gib = st->reserve / G;
@@ -449,30 +498,29 @@ double train_memory(const train_static *st, const train_layer_cost *lc, const tr
             }
         }
     }
-    if (mem) {
-        mem->capacity_gib = st->capacity / 1073741824.0;
-        mem->fits = best <= st->capacity;
-        mem->overflow_gib = mem->fits ? 0 : mem->total_gib - mem->capacity_gib;
-        mem->overflow_term = NULL;
-        mem->overflow_term_gib = 0;
-        if (!mem->fits) {
-            const char *names[] = {"weights", "gradients", "optimizer states", "activations", "transient buffers"};
-            double v[] = {mem->weights_gib + mem->fp8_copy_gib, mem->grads_gib, mem->optimizer_gib,
-                          mem->activations_gib, mem->transient_gib};
-            int k = 0;
-            for (int i = 1; i < 5; i++)
-                if (v[i] > v[k])
-                    k = i;
-            mem->overflow_term = names[k];
-            mem->overflow_term_gib = v[k];
-        }
-    }
+    if (mem)
+        fill_memory(st, best, mem);
     return best;
 }
 
-/* Members of the data × context parallel group that share a scale-up domain. */
-static int dp_per_domain(int D, const train_cfg *c)
+double train_memory(const train_static *st, const train_layer_cost *lc, const train_cfg *c,
+                    gpuecon_train_memory *mem)
 {
+    stage_set ss;
+    train_stages(st, c, &ss);
+    return train_memory_of(st, lc, c, &ss, mem);
+}
+
+/* Members of the data × context parallel group that share a scale-up domain: dense jobs
+ * number ranks tp, cp, pp, dp (DP outermost); MoE jobs tp, cp, dp, pp (Megatron's
+ * tp-cp-ep-dp-pp), which keeps each expert group on consecutive ranks. */
+static int dp_per_domain(const train_static *st, int D, const train_cfg *c)
+{
+    if (st->moe) {
+        int g, dom;
+        comm_placement(D, c->cp * c->dp, c->tp, &g, &dom);
+        return g;
+    }
     int g_cp = c->tp >= D ? 1 : (D / c->tp < c->cp ? D / c->tp : c->cp);
     long inner = (long)c->tp * c->cp * c->pp;
     int g_dp = 1;
@@ -493,19 +541,49 @@ static double hidden_behind(double total, double window, double floor)
     return ex > floor ? ex : floor;
 }
 
+/* One data-parallel group's traffic for `params` parameters: per-bucket and total times. */
+static void dp_group_time(const train_static *st, int n, int g, double params, double layer_params, dp_group *o)
+{
+    memset(o, 0, sizeof *o);
+    if (n <= 1 || params <= 0)
+        return;
+    const comm_link *L = &st->link;
+    double nb = ceil(params / 40e6);
+    double G = params * st->grad_reduce_bytes / nb, P = params * 2 / nb; /* per bucket */
+    o->rs1 = comm_time_g(L, GPUECON_REDUCE_SCATTER, n, g, G), o->rs = nb * o->rs1;
+    o->ag1 = comm_time_g(L, GPUECON_ALL_GATHER, n, g, P), o->ag = nb * o->ag1;
+    o->ar1 = comm_time_g(L, GPUECON_ALL_REDUCE, n, g, G), o->ar = nb * o->ar1;
+    o->agl = comm_time_g(L, GPUECON_ALL_GATHER, n, g, layer_params * 2);
+    o->rsl = comm_time_g(L, GPUECON_REDUCE_SCATTER, n, g, layer_params * st->grad_reduce_bytes);
+}
+
 /* Data-parallel traffic of the stage with the most parameters, and the optimizer step.
  * Megatron reduces gradients in buckets of 40M parameters as the last micro-batch's backward
  * produces them, and gathers parameters bucket by bucket ahead of the next step's forward;
  * with interleaving each model chunk is reduced after its own last backward, so the window
- * is the schedule's cool-down (warm-up for the gather) and one chunk's share stays exposed. */
-static void dp_time(const train_static *st, const train_layer_cost *lc, const train_cfg *c, int micro,
-                    double params, int layers, dp_parts *out)
+ * is the schedule's cool-down (warm-up for the gather) and one chunk's share stays exposed.
+ * Routed experts reduce over their own (expert data parallel) group, at the same time. */
+static void dp_groups(const train_static *st, const train_cfg *c, const stage_info *si, dp_group *a, dp_group *b)
 {
-    const comm_link *L = &st->link;
-    int n = c->dp * c->cp, g = dp_per_domain(L->scaleup_gpus, c);
-    double nb = ceil(params / 40e6);
-    double G = params * st->grad_reduce_bytes / nb, P = params * 2 / nb; /* per bucket */
-    double wf = layers * lc->fwd_s, wb = layers * lc->bwd_s, chunk = 1;
+    int D = st->link.scaleup_gpus, n = c->dp * c->cp, ne = st->moe ? cfg_edp(c) : 1;
+    double lp_d = st->moe ? st->moe_params / c->tp : st->layer_params / c->tp;
+    dp_group_time(st, n, dp_per_domain(st, D, c), si->p_dense, lp_d, a);
+    if (ne > 1) {
+        int g, dom;
+        comm_placement(D, ne, c->ep * c->etp, &g, &dom);
+        dp_group_time(st, ne, g, si->p_expert, (double)st->E / c->ep * st->expert_params / c->etp, b);
+    } else {
+        memset(b, 0, sizeof *b);
+    }
+}
+
+static void dp_time(const train_static *st, const stage_set *ss, const train_cfg *c, int micro, double stage_fwd,
+                    double stage_bwd, dp_parts *out)
+{
+    int n = c->dp * c->cp, ne = st->moe ? cfg_edp(c) : 1;
+    const stage_info *si = &ss->si[ss->pmax];
+    dp_group a = ss->dpa, b = ss->dpb;
+    double wf = stage_fwd, wb = stage_bwd, chunk = 1;
     if (c->vpp > 1) {
         double warm = 2.0 * (c->pp - 1) + (double)(c->vpp - 1) * c->pp + 1, all = (double)micro * c->vpp;
         double k = (warm < all ? warm : all) / c->vpp; /* stage-equivalents of chunk passes */
@@ -513,106 +591,147 @@ static void dp_time(const train_static *st, const train_layer_cost *lc, const tr
         wb *= k;
         chunk = 1.0 / c->vpp;
     }
+    double rs = a.rs + b.rs, ag = a.ag + b.ag, ar = a.ar + b.ar;
+    double rs1 = fmax(a.rs1, b.rs1), ag1 = fmax(a.ag1, b.ag1), ar1 = fmax(a.ar1, b.ar1);
+    double per_layer_b = si->L > 0 ? stage_bwd / si->L : 0, per_layer_f = si->L > 0 ? stage_fwd / si->L : 0;
     double ex = 0;
-    if (n > 1) {
-        double rs1 = comm_time_g(L, GPUECON_REDUCE_SCATTER, n, g, G), rs = nb * rs1;
-        double ag1 = comm_time_g(L, GPUECON_ALL_GATHER, n, g, P), ag = nb * ag1;
-        double ar1 = comm_time_g(L, GPUECON_ALL_REDUCE, n, g, G), ar = nb * ar1;
-        bool ov = st->dp_overlap;
-        switch (c->zero) {
-        case 0: ex = ov ? hidden_behind(ar, wb, fmax(ar1, ar * chunk)) : ar; break;
-        case 1:
-            ex = ov ? hidden_behind(rs, wb, fmax(rs1, rs * chunk)) + hidden_behind(ag, wf, fmax(ag1, ag * chunk))
-                    : rs + ag;
-            break;
-        case 2:
-            ex = ov ? micro * fmax(rs - layers * lc->bwd_s, 0) + rs1 + hidden_behind(ag, wf, fmax(ag1, ag * chunk))
-                    : micro * rs + ag;
-            break;
-        default: {
-            double lp = st->layer_params / c->tp;
-            double agl = comm_time_g(L, GPUECON_ALL_GATHER, n, g, lp * 2);
-            double rsl = comm_time_g(L, GPUECON_REDUCE_SCATTER, n, g, lp * st->grad_reduce_bytes);
-            double per = ov ? fmax(agl - lc->fwd_s, 0) + fmax(agl + rsl - lc->bwd_s, 0) : 2 * agl + rsl;
-            ex = (double)micro * layers * per + (ov ? agl : 0);
-        }
-        }
+    bool ov = st->dp_overlap;
+    switch (c->zero) {
+    case 0: ex = ov ? hidden_behind(ar, wb, fmax(ar1, ar * chunk)) : ar; break;
+    case 1:
+        ex = ov ? hidden_behind(rs, wb, fmax(rs1, rs * chunk)) + hidden_behind(ag, wf, fmax(ag1, ag * chunk)) : rs + ag;
+        break;
+    case 2:
+        ex = ov ? micro * fmax(rs - stage_bwd, 0) + rs1 + hidden_behind(ag, wf, fmax(ag1, ag * chunk)) : micro * rs + ag;
+        break;
+    default: {
+        double agl = a.agl + b.agl, rsl = a.rsl + b.rsl;
+        double per = ov ? fmax(agl - per_layer_f, 0) + fmax(agl + rsl - per_layer_b, 0) : 2 * agl + rsl;
+        ex = (double)micro * si->L * per + (ov && (n > 1 || ne > 1) ? agl : 0);
+    }
     }
     out->exposed = ex;
     /* Adam over the local shard: read grad, master, m, v (16 B), write master, m, v (12 B),
      * write the bf16 weights (2 B) and the FP8 copy (1 B) */
-    double local = c->zero >= 1 ? params / n : params;
+    double local = c->zero >= 1 ? si->p_dense / n + si->p_expert / ne : si->p_dense + si->p_expert;
     double bytes = local * (30 + (st->prec == GPUECON_BF16 ? 0 : 1));
     out->optimizer = bytes / st->hbm_bps + 10 * st->eff.kernel_s;
 }
 
-static double extra_of(const train_layer_cost *lc, const train_cfg *c, int stage)
+/* One stage's time per micro-batch, split as the breakdown reports it. */
+typedef struct stage_time {
+    double comp, tp, cp, ep, host, total;
+    double fwd, bwd; /* forward and backward compute (the DP overlap windows) */
+} stage_time;
+
+static void stage_time_of(const train_layer_cost *lc, const train_cfg *c, int micro, int stage, const stage_info *si,
+                          stage_time *o)
 {
-    return (stage == 0 ? lc->emb_s : 0) + (stage == c->pp - 1 ? lc->head_s : 0);
+    int nd = si->L - si->M, nm = si->M + si->mtp;
+    double ep = c->a2a_overlap && micro >= 2 ? lc->m_ep_ovl_s : lc->m_ep_s;
+    double gpu_m = lc->m_fwd_s + lc->m_bwd_s + lc->m_rc_s + lc->m_tp_s + lc->cp_s + ep;
+    double host = lc->m_host_s > gpu_m ? lc->m_host_s - gpu_m : 0;
+    o->comp = nd * (lc->fwd_s + lc->bwd_s + lc->recompute_s) + nm * (lc->m_fwd_s + lc->m_bwd_s + lc->m_rc_s);
+    o->fwd = nd * lc->fwd_s + nm * lc->m_fwd_s;
+    o->bwd = nd * lc->bwd_s + nm * lc->m_bwd_s;
+    o->tp = nd * lc->tp_s + nm * lc->m_tp_s;
+    o->cp = (nd + nm) * lc->cp_s;
+    o->ep = nm * ep;
+    o->host = nm * host;
+    if (stage == 0)
+        o->comp += lc->emb_s;
+    if (stage == c->pp - 1)
+        o->comp += lc->head_s + si->mtp * (lc->head_s + lc->mtp_extra_s);
+    o->total = o->comp + o->tp + o->cp + o->ep + o->host;
 }
 
-double train_eval(const train_static *st, const train_layer_cost *lc, const train_cfg *c,
-                  gpuecon_train_result *out)
+static void fill_result(const train_static *st, const train_layer_cost *lc, const train_cfg *c, int micro,
+                        gpuecon_train_result *out)
+{
+    out->tokens_per_s_per_gpu = (double)st->gbs * st->seq / out->step_time_s / st->gpus;
+    out->peak_flops = st->peak;
+    out->model_flops_per_token = st->model_flops_per_token;
+    out->mfu = gpuecon_mfu(out->tokens_per_s_per_gpu, st->model_flops_per_token, st->peak);
+    out->mfu_causal = gpuecon_mfu(out->tokens_per_s_per_gpu, st->model_flops_causal, st->peak);
+    int nm = st->moe ? moe_layers_in(st, 0, st->m->layers) : 0, nd = st->m->layers - nm;
+    double layer_hw = nd * lc->hw_flops + nm * lc->m_hw_flops + st->mtp * (st->moe ? lc->m_hw_flops : lc->hw_flops);
+    double hw = micro * ((layer_hw + lc->head_flops * (1 + st->mtp)) / c->pp);
+    out->hfu = hw / out->step_time_s / st->peak;
+    out->par = (gpuecon_parallel){.tp = c->tp, .pp = c->pp, .vpp = c->vpp, .cp = c->cp, .ep = c->ep, .dp = c->dp,
+                                  .mbs = c->mbs, .etp = c->etp, .edp = st->moe ? cfg_edp(c) : 1,
+                                  .a2a_overlap = st->moe && c->a2a_overlap, .microbatches = micro,
+                                  .recompute = c->rc, .zero = c->zero, .tp_overlap = c->tp_overlap,
+                                  .sequence_parallel = st->sp && c->tp > 1};
+    if (st->moe) {
+        out->moe = lc->info;
+        out->moe.moe_layers = nm + st->mtp;
+        out->moe.a2a_exposed_s = c->a2a_overlap && micro >= 2 ? lc->m_ep_ovl_s : lc->m_ep_s;
+    }
+    train_memory(st, lc, c, &out->mem);
+    out->memory_gib_per_gpu = out->mem.total_gib;
+    out->fits = out->mem.fits;
+    out->stage_layers_first = stage_layers(st, c->pp, c->vpp, 0);
+    out->stage_layers_last = stage_layers(st, c->pp, c->vpp, c->pp - 1);
+    int stages[3], ns = stage_list(c->pp, stages);
+    out->stage_layers_max = out->stage_layers_first;
+    for (int i = 0; i < ns; i++) {
+        int L = stage_layers(st, c->pp, c->vpp, stages[i]);
+        if (L > out->stage_layers_max)
+            out->stage_layers_max = L;
+    }
+}
+
+double train_eval_of(const train_static *st, const train_layer_cost *lc, const train_cfg *c, const stage_set *ss,
+                     gpuecon_train_result *out)
 {
     int micro = st->gbs / (c->dp * c->mbs);
-    int stages[3], ns = stage_list(c->pp, stages);
-    double per_layer = lc->fwd_s + lc->bwd_s + lc->recompute_s + lc->tp_s + lc->cp_s;
-    double t_max = -1, p_max = -1;
-    int s_max = 0, l_max = 0, l_pmax = 0;
-    for (int i = 0; i < ns; i++) {
-        int s = stages[i], L = mem_stage_layers(st->m->layers, c->pp, c->vpp, s);
-        double t = L * per_layer + (s == 0 ? lc->emb_s : 0) + (s == c->pp - 1 ? lc->head_s : 0);
-        if (t > t_max)
-            t_max = t, s_max = s, l_max = L;
-        double p = stage_params(st, c->tp, c->pp, s, L);
-        if (p > p_max)
-            p_max = p, l_pmax = L;
+    stage_time tmax = {0}, tp_max = {0};
+    double t_max = -1;
+    for (int i = 0; i < ss->n; i++) {
+        stage_time t;
+        stage_time_of(lc, c, micro, ss->id[i], &ss->si[i], &t);
+        if (t.total > t_max)
+            t_max = t.total, tmax = t;
+        if (i == ss->pmax)
+            tp_max = t;
     }
     double bubble = (double)(c->pp - 1) / c->vpp * t_max;
     double pp_comm = 0;
     if (c->pp > 1) {
-        double p2p = comm_time(&st->link, GPUECON_SEND_RECV, 2, c->tp * c->cp, lc->pp_msg_bytes);
+        int stride = st->moe ? c->tp * c->cp * c->dp : c->tp * c->cp;
+        double p2p = comm_time(&st->link, GPUECON_SEND_RECV, 2, stride, lc->pp_msg_bytes);
         pp_comm = (c->vpp > 1 ? 2.0 * (c->pp - 1) : 2.0 * (micro + c->pp - 1)) * p2p;
     }
     dp_parts dp;
-    dp_time(st, lc, c, micro, p_max, l_pmax, &dp);
+    dp_time(st, ss, c, micro, tp_max.fwd, tp_max.bwd, &dp);
     /* the slowest GPU: its compute (stage work, the bubble's share of it, optimizer) runs
      * speed_cv x E[max of N standard normals] longer than the mean GPU's */
-    double comp = l_max * (lc->fwd_s + lc->bwd_s + lc->recompute_s) + extra_of(lc, c, s_max);
+    double comp = tmax.comp;
     double straggler = st->straggler * (micro * comp * (1 + (double)(c->pp - 1) / (c->vpp * micro)) + dp.optimizer);
     double step = micro * t_max + bubble + pp_comm + dp.exposed + dp.optimizer + straggler;
     if (!out)
         return step;
     memset(out, 0, sizeof *out);
     out->step_time_s = step;
-    out->tokens_per_s_per_gpu = (double)st->gbs * st->seq / step / st->gpus;
-    out->peak_flops = st->peak;
-    out->model_flops_per_token = st->model_flops_per_token;
-    out->mfu = gpuecon_mfu(out->tokens_per_s_per_gpu, st->model_flops_per_token, st->peak);
-    out->mfu_causal = gpuecon_mfu(out->tokens_per_s_per_gpu, st->model_flops_causal, st->peak);
-    double hw = micro * ((double)st->m->layers / c->pp * lc->hw_flops + lc->head_flops / c->pp);
-    out->hfu = hw / step / st->peak;
-    out->par = (gpuecon_parallel){c->tp, c->pp, c->vpp, c->cp, 1, c->dp, c->mbs, micro, c->rc, c->zero,
-                                  c->tp_overlap, st->sp && c->tp > 1};
     gpuecon_train_breakdown *b = &out->bd;
-    b->compute_s = micro * comp;
-    b->tp_comm_s = micro * l_max * lc->tp_s;
-    b->cp_comm_s = micro * l_max * lc->cp_s;
+    b->compute_s = micro * (comp + tmax.host);
+    b->tp_comm_s = micro * tmax.tp;
+    b->cp_comm_s = micro * tmax.cp;
+    b->ep_comm_s = micro * tmax.ep;
     b->straggler_s = straggler;
     b->pp_bubble_s = bubble;
     b->pp_comm_s = pp_comm;
     b->dp_comm_s = dp.exposed;
     b->optimizer_s = dp.optimizer;
-    train_memory(st, lc, c, &out->mem);
-    out->memory_gib_per_gpu = out->mem.total_gib;
-    out->fits = out->mem.fits;
-    out->stage_layers_first = mem_stage_layers(st->m->layers, c->pp, c->vpp, 0);
-    out->stage_layers_last = mem_stage_layers(st->m->layers, c->pp, c->vpp, c->pp - 1);
-    out->stage_layers_max = out->stage_layers_first;
-    for (int i = 0; i < ns; i++) {
-        int L = mem_stage_layers(st->m->layers, c->pp, c->vpp, stages[i]);
-        if (L > out->stage_layers_max)
-            out->stage_layers_max = L;
-    }
+    fill_result(st, lc, c, micro, out);
     return step;
 }
+
+double train_eval(const train_static *st, const train_layer_cost *lc, const train_cfg *c,
+                  gpuecon_train_result *out)
+{
+    stage_set ss;
+    train_stages(st, c, &ss);
+    return train_eval_of(st, lc, c, &ss, out);
+}
+

@@ -7,7 +7,8 @@
  * depends only on the request (model, system, precision), train_layer() what depends on the
  * per-layer shape (tp, cp, mbs, recompute, tp-overlap), and train_eval() assembles a full
  * configuration (pp, vpp, dp, zero) from those in a few hundred floating-point operations,
- * with no allocation.
+ * with no allocation. Mixture-of-experts models (moe.c) add one level between the two:
+ * moe_layer() derives the MoE layer for an expert layout (ep, etp) on top of train_layer().
  */
 #ifndef GPUECON_TRAIN_H
 #define GPUECON_TRAIN_H
@@ -18,6 +19,7 @@
 typedef struct comm_link {
     int scaleup_gpus;
     double b_up, b_out;   /* achievable bytes/s per GPU per direction */
+    double b_out_a2a;     /* achievable all-to-all bytes/s per NIC */
     double a_up, a_out;   /* per-hop latency, s */
     double launch_s;
 } comm_link;
@@ -32,7 +34,12 @@ double comm_time(const comm_link *L, gpuecon_coll_op op, int n, int stride, doub
 double comm_time_g(const comm_link *L, gpuecon_coll_op op, int n, int g, double bytes);
 
 /* ---- memory.c ---- */
-/* Activation bytes of one layer from its shape (see memory.c). */
+/* Activation bytes of one layer from its shape (see memory.c): the attention half, the FFN
+ * half, and their sum. */
+double mem_attn_act(double h, double heads, double kv, double hd, double s, double b, double tp, bool sp,
+                    gpuecon_recompute rc, gpuecon_attn_impl impl, bool dropout);
+double mem_mlp_act(double h, double ffn, double mats, double s, double b, double tp, bool sp, gpuecon_recompute rc,
+                   bool dropout);
 double mem_layer_act(double h, double heads, double kv, double hd, double ffn, double mats, double s,
                      double b, double tp, bool sp, gpuecon_recompute rc, gpuecon_attn_impl impl,
                      bool dropout);
@@ -69,6 +76,19 @@ typedef struct train_static {
     double emb_params, head_params; /* input embedding, output layer (copy kept when tied) */
     double model_flops_per_token;   /* gpuecon_train_flops FULL */
     double model_flops_causal;
+    /* attention: per-head dims of QK^T and AV; multi-head latent attention's ranks */
+    bool mla;
+    double dqk, dv, q_rank, kv_rank, rope;
+    /* mixture of experts (moe.c); moe false for dense models */
+    bool moe, eager;
+    int E, topk, moe_first, moe_every, mtp;
+    double fe, fs;               /* one routed expert's FFN width; all shared experts' width */
+    double dense_params;         /* one dense layer: attention + FFN + norms */
+    double moe_params;           /* one MoE layer without its routed experts */
+    double expert_params;        /* one routed expert */
+    double mtp_params;           /* one MTP module without its routed experts (2h->h projection, norms) */
+    double cf, imbalance, load_cv;
+    int a2a_overlap;             /* request: GPUECON_SEARCH, 0 or 1 */
 } train_static;
 
 /* What depends on the layer shape: one transformer layer, one micro-batch, one GPU. */
@@ -84,6 +104,16 @@ typedef struct train_layer_cost {
     /* first and last stage extras, per micro-batch */
     double emb_s, head_s, head_flops, logits_bytes;
     double pp_msg_bytes;                /* one pipeline transfer */
+    /* the attention half alone (MoE layers reuse it) */
+    double attn_fwd_s, attn_bwd_s, attn_rc_s, attn_tp_s, attn_hw_flops, attn_act_bytes, attn_work_bytes;
+    double attn_kernels;                /* kernels its forward launches (GEMMs, core, elementwise, TP) */
+    /* MoE layer for an expert layout (moe_layer) */
+    int ep, etp;
+    double m_fwd_s, m_bwd_s, m_rc_s, m_tp_s, m_hw_flops, m_act_bytes, m_work_bytes;
+    double m_ep_s, m_ep_ovl_s;          /* all-to-all (+ETP gathers): exposed without / with overlap */
+    double m_host_s;                    /* eager host time of one layer pass (0 with CUDA graphs) */
+    double mtp_extra_s;                 /* an MTP module's projection GEMM (+ its second LM head: head_s) */
+    gpuecon_train_moe info;
 } train_layer_cost;
 
 /* One configuration's outer sizes. */
@@ -91,6 +121,8 @@ typedef struct train_cfg {
     int tp, cp, pp, vpp, dp, mbs, zero;
     gpuecon_recompute rc;
     bool tp_overlap;
+    int ep, etp;                 /* 1 for dense models */
+    bool a2a_overlap;
 } train_cfg;
 
 int train_prepare(const gpuecon_train_request *req, train_static *st, gpuecon_error *err);
@@ -102,10 +134,59 @@ double train_memory(const train_static *st, const train_layer_cost *lc, const tr
 /* Step time of the configuration; fills out (if non-NULL) completely. */
 double train_eval(const train_static *st, const train_layer_cost *lc, const train_cfg *c,
                   gpuecon_train_result *out);
+/* What one pipeline stage holds: layers, MoE layers among them, and parameters per GPU
+ * sharded with data parallelism (dense) or with expert data parallelism (routed experts);
+ * the up to three distinct stages of a configuration (first, a fullest middle one, last). */
+typedef struct stage_info {
+    int L, M, mtp;
+    double p_dense, p_expert;
+} stage_info;
+typedef struct dp_group { /* one data-parallel group's traffic: per bucket and in all */
+    double rs1, rs, ag1, ag, ar1, ar, agl, rsl;
+} dp_group;
+typedef struct stage_set {
+    int n, id[3];
+    stage_info si[3];
+    int pmax;                    /* the stage with the most parameters (its DP traffic counts) */
+    dp_group dpa, dpb;           /* its dense and routed-expert data-parallel traffic */
+} stage_set;
+/* The stages of c (depends on pp, vpp and the parallel sizes, not on zero or overlaps), and
+ * train_memory / train_eval on them: the search derives them once per (vpp) and reuses them. */
+void train_stages(const train_static *st, const train_cfg *c, stage_set *ss);
+double train_memory_of(const train_static *st, const train_layer_cost *lc, const train_cfg *c, const stage_set *ss,
+                       gpuecon_train_memory *mem);
+double train_eval_of(const train_static *st, const train_layer_cost *lc, const train_cfg *c, const stage_set *ss,
+                     gpuecon_train_result *out);
 /* Checks the fixed sizes of a request against the model and GPU count (GPUECON_E_INPUT
  * naming the constraint). */
 int train_check_request(const gpuecon_train_request *req, gpuecon_error *err);
 /* E[max of n standard normal draws] (Blom's approximation, Phi^-1((n - 0.375)/(n + 0.25))). */
 double train_expected_max_normal(int n);
+/* A GEMM of M x K by K x N at the training precision (inputs ib bytes), on the roofline. */
+double train_gemm(const train_static *st, double M, double K, double N, double ib);
+/* Roofline time of one kernel: FLOPs at peak_eff FLOP/s or bytes at HBM speed, plus launch. */
+double train_kernel(const train_static *st, double flops, double peak_eff, double bytes);
+/* Exposed part of `comm` overlapped with `work` split into `chunks` pieces. */
+double train_overlapped(double comm, double work, double chunks);
+/* Exposed TP collectives around a block (attention or FFN) of one micro-batch of T tokens
+ * whose two forward GEMMs take g1, g2; ag_bytes: the forward all-gather before g1. */
+double train_tp_pair(const train_static *st, double T, int tp, bool overlap, gpuecon_recompute rc, double g1,
+                     double g2, double ag_bytes);
+
+/* ---- moe.c ---- */
+/* Fills the MoE fields of lc (built by train_layer for the same tp, cp, mbs, recompute) for
+ * ep x etp expert parallelism. */
+void moe_layer(const train_static *st, int ep, int etp, train_layer_cost *lc);
+/* Fills the MoE part of st from the request (after the dense part). */
+int moe_prepare(const gpuecon_train_request *req, train_static *st, gpuecon_error *err);
+/* Checks the MoE sizes of a request (GPUECON_E_INPUT naming the constraint). */
+int moe_check_request(const gpuecon_train_request *req, gpuecon_error *err);
+/* MoE layers among layers [a, b) of the model (closed form of gpuecon_model_layer's pattern). */
+int moe_layers_in(const train_static *st, int a, int b);
+/* MoE layers held by pipeline stage `stage` (its vpp chunks, mem_stage_layers' split). */
+int moe_stage_layers(const train_static *st, int pp, int vpp, int stage);
+/* Busiest GPU's tokens over the mean for ep-way expert parallelism (dropless), or the
+ * capacity factor. */
+double moe_load_factor(const train_static *st, int ep);
 
 #endif

@@ -7,6 +7,9 @@
  * fit, the seed's weak-scaling figures S3 and S4. Each case states the framework behaviour
  * of its run (attention kernel, sequence parallelism, DP overlap, gradient precision), read
  * from the run's scripts, never tuned: a case differs from another only by what was run.
+ * Mixture-of-experts runs (group "moe", docs/model.md §4.5) state their framework the same
+ * way: token drop or dropless, eager or CUDA graphs, all-to-all overlap; the seed's July
+ * DeepSeek figures (S6) have no published layout and are searched.
  */
 #include "train.h"
 
@@ -67,6 +70,51 @@ static const vcase cases[] = {
     {"S3-2304", "seed", "seed-figures.md S3 (dgxc llama3.1 405B recipe: TP8 PP9 CP2 VP7)", "llama3-405b", 0, 0, 0, "hgx-h100", 2304, GPUECON_BF16, 8192, 1008, 8, 9, 7, 2, 1, FW_NEMO_2024, true, false, 0, 0.542, false},
     {"S4-64", "seed", "seed-figures.md S4 (dgxc llama3.1 70B recipe: TP4 PP4 CP2 VP5)", "llama3-70b", 0, 0, 0, "hgx-h100", 64, GPUECON_FP8, 8192, 128, 4, 4, 5, 2, 1, FW_NEMO_2024, true, false, 1567, 0, false},
     {"S4-2048", "seed", "seed-figures.md S4 (dgxc llama3.1 70B recipe: TP4 PP4 CP2 VP5)", "llama3-70b", 0, 0, 0, "hgx-h100", 2048, GPUECON_FP8, 8192, 4096, 4, 4, 5, 2, 1, FW_NEMO_2024, true, false, 1462, 0, false},
+};
+
+/* Mixture-of-experts runs. Sizes 0 are searched; a2a -1 searched. */
+typedef struct mcase {
+    const char *id, *source, *model, *system;
+    int gpus;
+    gpuecon_precision prec;
+    int seq, gbs, tp, pp, vpp, cp, ep, etp, mbs;
+    double cf;           /* capacity factor (NeMo's MegatronTokenDropCallback: 1.0, padded); 0 dropless */
+    int a2a;             /* all-to-all overlap: 0, 1, -1 searched */
+    bool graphs, tp_overlap;
+    int rc;              /* recompute, or GPUECON_SEARCH */
+    double published;    /* tokens/s/GPU */
+    bool fit;
+    bool unfused;        /* attention core not fused (GB200 DeepSeek recipes recompute core_attn) */
+} mcase;
+
+#define DSV3_MAY DGXC " v25.05 deepseek_v3/pretraining/README.md (NeMo 25.04.01: token drop, no CUDA graphs)"
+#define L4_MAY DGXC " v25.05 llama4/README.md"
+/* S6 July gives no layout; the dgxc release after v25.05 (deepseek_v3/pretrain/README.md) keeps
+ * the same layouts, so the July figures are taken as the same jobs on newer software: CUDA
+ * graphs and dispatch/combine overlapped with compute (docs/model.md §4.5) */
+#define DSV3_JUL "seed-figures.md S6 July 2025 (SemiAnalysis); layout of dgxc deepseek_v3/pretrain/README.md"
+static const mcase moe_cases[] = {
+    {"A38", DSV3_MAY, "deepseek-v3", "hgx-h100", 1024, GPUECON_BF16, 4096, 8192, 2, 16, 1, 1, 64, 1, 1, 1.0, 0,
+     false, false, GPUECON_RECOMPUTE_SELECTIVE, 629.7, true, false},
+    {"A39", DSV3_MAY, "deepseek-v3", "gb200-nvl72", 128, GPUECON_BF16, 4096, 1024, 2, 4, 1, 1, 32, 1, 1, 1.0, 0,
+     false, false, GPUECON_RECOMPUTE_SELECTIVE, 959.0, true, true},
+    {"S6-Jul-H100", DSV3_JUL, "deepseek-v3", "hgx-h100", 1024, GPUECON_BF16, 4096, 8192, 2, 16, 1, 1, 64, 1, 1, 1.0,
+     1, true, false, GPUECON_RECOMPUTE_SELECTIVE, 842, true, false},
+    {"S6-Jul-GB200", DSV3_JUL, "deepseek-v3", "gb200-nvl72", 128, GPUECON_BF16, 4096, 1024, 2, 4, 1, 1, 32, 1, 1, 1.0,
+     1, true, false, GPUECON_RECOMPUTE_SELECTIVE, 2138, true, true},
+    {"S8-H100", L4_MAY " (FP8 with CUDA graphs); seed S8", "llama4-maverick", "hgx-h100", 512, GPUECON_FP8, 8192,
+     1024, 4, 1, 1, 1, 128, 4, 1, 0, 0, true, true, GPUECON_RECOMPUTE_NONE, 4251.1, true, false},
+    {"S8-GB200", L4_MAY "; seed S8", "llama4-maverick", "gb200-nvl72", 128, GPUECON_FP8, 8192, 1024, 1, 2, 12, 1,
+     64, 1, 1, 0, 0, false, false, GPUECON_RECOMPUTE_NONE, 10756.8, true, false},
+    /* held out: the same READMEs' other runs, never fitted on */
+    {"A38-512", DSV3_MAY, "deepseek-v3", "hgx-h100", 512, GPUECON_BF16, 4096, 4096, 2, 8, 1, 1, 64, 1, 1, 1.0, 0,
+     false, false, GPUECON_RECOMPUTE_SELECTIVE, 669.4, false, false},
+    {"A39-512", DSV3_MAY, "deepseek-v3", "gb200-nvl72", 512, GPUECON_BF16, 4096, 4096, 2, 4, 1, 1, 64, 1, 1, 1.0, 0,
+     false, false, GPUECON_RECOMPUTE_SELECTIVE, 956.1, false, true},
+    {"L4-H100-bf16", L4_MAY, "llama4-maverick", "hgx-h100", 512, GPUECON_BF16, 8192, 1024, 4, 1, 1, 1, 128, 4, 1, 0,
+     0, false, true, GPUECON_RECOMPUTE_NONE, 3702.8, false, false},
+    {"L4-GB200-bf16", L4_MAY, "llama4-maverick", "gb200-nvl72", 128, GPUECON_BF16, 8192, 1024, 1, 2, 12, 1, 64, 1,
+     1, 0, 0, false, false, GPUECON_RECOMPUTE_NONE, 8419.9, false, false},
 };
 
 /* A GPT shape of the 2021-23 papers: 4h GELU MLP, MHA, tied embeddings. */
@@ -259,13 +307,60 @@ static int run_vtrain(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpueco
     return GPUECON_OK;
 }
 
+static int run_moe(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_efficiency *tab, size_t n_eff,
+                   gpuecon_validate_row *rows, size_t cap, size_t *n, gpuecon_error *err)
+{
+    for (size_t i = 0; i < sizeof moe_cases / sizeof moe_cases[0] && *n < cap; i++) {
+        const mcase *v = &moe_cases[i];
+        gpuecon_train_request q;
+        gpuecon_train_request_init(&q);
+        q.model = gpuecon_catalog_model(cat, v->model);
+        q.system = gpuecon_catalog_system(cat, v->system);
+        if (!q.model || !q.system)
+            return err_set(err, GPUECON_E_NOTFOUND, v->id, 0, 0, "the catalog lacks %s or %s", v->model, v->system);
+        q.gpus = v->gpus, q.precision = v->prec, q.seq = v->seq, q.gbs = v->gbs;
+        q.tp = v->tp ? v->tp : GPUECON_SEARCH, q.pp = v->pp ? v->pp : GPUECON_SEARCH;
+        q.vpp = v->vpp ? v->vpp : GPUECON_SEARCH, q.cp = v->cp ? v->cp : GPUECON_SEARCH;
+        q.ep = v->ep ? v->ep : GPUECON_SEARCH, q.etp = v->etp ? v->etp : GPUECON_SEARCH;
+        q.mbs = v->mbs ? v->mbs : GPUECON_SEARCH;
+        q.capacity_factor = v->cf;
+        q.a2a_overlap = v->a2a < 0 ? GPUECON_SEARCH : v->a2a;
+        q.cuda_graphs = v->graphs;
+        q.recompute = v->rc;
+        q.attn_impl = v->unfused ? GPUECON_ATTN_IMPL_UNFUSED : GPUECON_ATTN_IMPL_FLASH;
+        if (v->tp)
+            q.tp_overlap = v->tp_overlap && v->tp > 1, q.zero = 1;
+        q.eff = pick_eff(q.system->gpu, tab, n_eff);
+        gpuecon_train_result r;
+        int rc = gpuecon_train_predict(ctx, &q, &r, err);
+        if (rc && rc != GPUECON_E_INFEASIBLE)
+            return rc;
+        gpuecon_validate_row *row = &rows[(*n)++];
+        memset(row, 0, sizeof *row);
+        snprintf(row->id, sizeof row->id, "%s", v->id);
+        snprintf(row->group, sizeof row->group, "moe");
+        snprintf(row->source, sizeof row->source, "%s", v->source);
+        row->fitted_on = v->fit;
+        snprintf(row->what, sizeof row->what, "%s, %d x %s, %s", q.model->name, v->gpus, q.system->gpu_name,
+                 gpuecon_precision_name(v->prec));
+        snprintf(row->config, sizeof row->config, "TP%d PP%d VP%d EP%d ETP%d DP%d%s", r.par.tp, r.par.pp, r.par.vpp,
+                 r.par.ep, r.par.etp, r.par.dp, v->tp ? "" : " (searched)");
+        row->published = v->published;
+        row->predicted = r.tokens_per_s_per_gpu;
+        row->rel_err = r.tokens_per_s_per_gpu / v->published - 1;
+        row->fits = r.fits;
+    }
+    return GPUECON_OK;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
 }
 
-static void summarize(const gpuecon_validate_row *rows, size_t n, bool fit_only, gpuecon_validate_summary *s)
+void gpuecon_validate_summarize(const gpuecon_validate_row *rows, size_t n, const char *group, bool exclude,
+                                bool fit_only, gpuecon_validate_summary *s)
 {
     double e[GPUECON_VALIDATE_MAX];
     size_t k = 0;
@@ -273,6 +368,8 @@ static void summarize(const gpuecon_validate_row *rows, size_t n, bool fit_only,
     double sum = 0;
     for (size_t i = 0; i < n && k < GPUECON_VALIDATE_MAX; i++) {
         if (fit_only && !rows[i].fitted_on)
+            continue;
+        if (group && (strcmp(rows[i].group, group) == 0) == exclude)
             continue;
         e[k] = fabs(rows[i].rel_err);
         sum += e[k];
@@ -300,11 +397,13 @@ int gpuecon_validate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
     int rc = run_cases(ctx, cat, eff_table, n_eff, rows, cap, n, err);
     if (!rc)
         rc = run_vtrain(ctx, cat, eff_table, n_eff, rows, cap, n, err);
+    if (!rc)
+        rc = run_moe(ctx, cat, eff_table, n_eff, rows, cap, n, err);
     if (rc)
         return rc;
     if (sum)
-        summarize(rows, *n, false, sum);
+        gpuecon_validate_summarize(rows, *n, "moe", true, false, sum);
     if (sum_fit)
-        summarize(rows, *n, true, sum_fit);
+        gpuecon_validate_summarize(rows, *n, "moe", true, true, sum_fit);
     return GPUECON_OK;
 }

@@ -1,6 +1,8 @@
 /*
  * test_search.c — the configuration search: identical results for any thread count, shards
- * that merge exactly, fixed sizes respected, ranking order, memory pruning, nothing-fits.
+ * that merge exactly, fixed sizes respected, ranking order, memory pruning, nothing-fits;
+ * for mixture-of-experts models the expert layouts, and the bounded search giving exactly the
+ * exhaustive ranking.
  */
 #include "test_util.h"
 
@@ -166,6 +168,77 @@ static void test_nothing_fits_and_cost(void **state)
     gpuecon_ctx_free(ctx);
 }
 
+static bool same_moe(const gpuecon_parallel *a, const gpuecon_parallel *b)
+{
+    return same_par(a, b) && a->ep == b->ep && a->etp == b->etp && a->a2a_overlap == b->a2a_overlap;
+}
+
+/* The bound skips only blocks that cannot enter the top k: the bounded search ranks exactly
+ * as the exhaustive one (every model kind, both systems, two objectives), with any threads. */
+static void test_bound_is_exact(void **state)
+{
+    const char *models[] = {"deepseek-v3", "llama4-maverick", "mixtral-8x7b", "gpt3-175b"};
+    const char *systems[] = {"hgx-h100", "gb200-nvl72"};
+    for (int mi = 0; mi < 4; mi++)
+        for (int si = 0; si < 2; si++) {
+            gpuecon_train_request q;
+            gpuecon_train_request_init(&q);
+            q.model = gpuecon_catalog_model(CAT(state), models[mi]);
+            q.system = gpuecon_catalog_system(CAT(state), systems[si]);
+            q.gpus = 128, q.seq = 4096, q.gbs = 512;
+            gpuecon_search_options fast = {.top_k = 10, .objective = si ? GPUECON_OBJECTIVE_COST : 0,
+                                           .usd_per_gpu_hour = 2.0};
+            gpuecon_search_options all = fast;
+            all.exhaustive = true;
+            gpuecon_ctx *c1, *c2;
+            gpuecon_search_result a, b;
+            run(&c1, 2, &q, &fast, &a);
+            run(&c2, 1, &q, &all, &b);
+            assert_int_equal(a.n_best, b.n_best);
+            assert_true(b.configs_pruned == 0);
+            assert_true(a.configs_evaluated <= b.configs_evaluated);
+            for (size_t i = 0; i < a.n_best; i++) {
+                assert_true(a.best[i].step_time_s == b.best[i].step_time_s);
+                assert_true(same_moe(&a.best[i].par, &b.best[i].par));
+            }
+            gpuecon_search_result_free(&a);
+            gpuecon_search_result_free(&b);
+            gpuecon_ctx_free(c1);
+            gpuecon_ctx_free(c2);
+        }
+}
+
+/* MoE layouts: every result keeps ep x etp dividing the stage's ranks and ep dividing the
+ * experts; one and three threads agree on rankings and counts. */
+static void test_moe_layouts(void **state)
+{
+    gpuecon_train_request q;
+    gpuecon_train_request_init(&q);
+    q.model = gpuecon_catalog_model(CAT(state), "deepseek-v3");
+    q.system = gpuecon_catalog_system(CAT(state), "hgx-h100");
+    q.gpus = 256, q.seq = 4096, q.gbs = 1024;
+    gpuecon_search_options o = {.top_k = 20};
+    gpuecon_ctx *c1, *c3;
+    gpuecon_search_result a, b;
+    run(&c1, 1, &q, &o, &a);
+    run(&c3, 3, &q, &o, &b);
+    assert_int_equal(a.n_best, 20);
+    assert_true(a.configs_evaluated == b.configs_evaluated && a.configs_pruned == b.configs_pruned);
+    for (size_t i = 0; i < a.n_best; i++) {
+        const gpuecon_parallel *p = &a.best[i].par;
+        assert_true(same_moe(p, &b.best[i].par));
+        assert_int_equal(256 % p->ep, 0);
+        assert_int_equal((p->tp * p->cp * p->dp) % (p->ep * p->etp), 0);
+        assert_int_equal(p->edp, p->tp * p->cp * p->dp / (p->ep * p->etp));
+        assert_true(p->etp == 1 || p->etp == p->tp);
+        assert_true(a.best[i].fits);
+    }
+    gpuecon_search_result_free(&a);
+    gpuecon_search_result_free(&b);
+    gpuecon_ctx_free(c1);
+    gpuecon_ctx_free(c3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -173,6 +246,8 @@ int main(void)
         cmocka_unit_test(test_shards),
         cmocka_unit_test(test_fixed_sizes),
         cmocka_unit_test(test_nothing_fits_and_cost),
+        cmocka_unit_test(test_bound_is_exact),
+        cmocka_unit_test(test_moe_layouts),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }

@@ -201,8 +201,9 @@ static void test_bad_input(void **state)
     q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
     q.ep = 2;
     expect_input(state, &q, "--ep", "dense");
-    q = req_for(state, "deepseek-v3", "hgx-h100", 64, 4096, 256);
-    expect_input(state, &q, "--model", "mixture-of-experts");
+    q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
+    q.etp = 2;
+    expect_input(state, &q, "--etp", "dense");
     q = req_for(state, "gpt3-175b", "hgx-a100", 64, 2048, 256);
     q.precision = GPUECON_FP8;
     expect_input(state, &q, "--precision", "a100-80g has no fp8 tensor cores");

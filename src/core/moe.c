@@ -1,0 +1,251 @@
+/*
+ * moe.c — the mixture-of-experts layer of the training step (docs/model.md §4).
+ *
+ * A MoE layer is the attention half of train_layer() plus an expert block: a router, the
+ * dispatch all-to-all over the expert-parallel group, grouped expert GEMMs, an optional
+ * shared expert (a tensor-parallel MLP), the combine all-to-all, and the mirror image in
+ * backward — four all-to-alls per layer and micro-batch. Experts use their own layout
+ * (Megatron's "MoE parallel folding"): ep x etp GPUs out of the tp x cp x dp ranks of a
+ * pipeline stage, etp innermost, so an expert group of up to a scale-up domain stays on
+ * NVLink. Key choice: the load is a mechanism, not a constant — with a capacity factor every
+ * expert is padded to cf x its mean tokens; dropless, the busiest of the ep GPUs sets the
+ * pace (per-expert load spread, averaged over a GPU's experts, maximum over ep GPUs), and
+ * both the expert GEMMs and the all-to-all carry that factor.
+ */
+#include "train.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Share of the SMs that communication kernels take while they overlap compute: DeepSeek-V3
+ * dedicates 20 of the H800's 132 SMs to dispatch/combine (arXiv:2412.19437 §3.2.2). */
+#define MOE_COMM_SM_SHARE (20.0 / 132.0)
+/* Rows of one GEMM tile: a grouped GEMM pads each expert's tokens to whole tiles. */
+#define MOE_TILE_M 128.0
+
+static bool searched(int v)
+{
+    return v == GPUECON_SEARCH || v == 0;
+}
+
+int moe_check_request(const gpuecon_train_request *req, gpuecon_error *err)
+{
+    const gpuecon_model *m = req->model;
+    if (m->top_k < 1 || m->top_k > m->experts)
+        return err_set(err, GPUECON_E_INPUT, "top_k", 0, 0, "top_k %d of %s must be between 1 and its %d experts",
+                       m->top_k, m->name, m->experts);
+    if (m->expert_ffn_hidden < 1)
+        return err_set(err, GPUECON_E_INPUT, "expert_ffn_hidden", 0, 0, "%s needs an expert FFN width", m->name);
+    int ep = req->ep, etp = req->etp;
+    if (!searched(ep) && (ep < 1 || m->experts % ep))
+        return err_set(err, GPUECON_E_INPUT, "--ep", 0, 0, "%d does not divide the %d routed experts of %s", ep,
+                       m->experts, m->name);
+    if (!searched(etp) && (etp < 1 || m->expert_ffn_hidden % etp))
+        return err_set(err, GPUECON_E_INPUT, "--etp", 0, 0, "%d does not divide the expert FFN width %d of %s", etp,
+                       m->expert_ffn_hidden, m->name);
+    long prod = (long)(searched(ep) ? 1 : ep) * (searched(etp) ? 1 : etp);
+    bool pp_fixed = !searched(req->pp);
+    long block = pp_fixed ? req->gpus / req->pp : req->gpus;
+    if (block % prod)
+        return err_set(err, GPUECON_E_INPUT, "--ep", 0, 0,
+                       "ep x etp = %ld does not divide %s = %ld: experts are laid out over the ranks of one "
+                       "pipeline stage", prod, pp_fixed ? "tp x cp x dp (gpus / pp)" : "the GPUs", block);
+    if (!(req->capacity_factor == 0 || (req->capacity_factor >= 0.05 && req->capacity_factor <= 16)))
+        return err_set(err, GPUECON_E_INPUT, "--capacity-factor", 0, 0,
+                       "%g: allowed 0 (dropless) or 0.05 to 16", req->capacity_factor);
+    if (!(req->moe_imbalance == 0 || (req->moe_imbalance >= 1 && req->moe_imbalance <= 16)))
+        return err_set(err, GPUECON_E_INPUT, "--imbalance", 0, 0,
+                       "%g: the busiest GPU's tokens over the mean, allowed 1 to 16 (0: derived)", req->moe_imbalance);
+    if (req->mtp < -1 || req->mtp > 16)
+        return err_set(err, GPUECON_E_INPUT, "--mtp", 0, 0, "%d: allowed 0 to 16 modules", req->mtp);
+    if (req->a2a_overlap != GPUECON_SEARCH && req->a2a_overlap != 0 && req->a2a_overlap != 1)
+        return err_set(err, GPUECON_E_INPUT, "--a2a-overlap", 0, 0, "allowed 0 or 1");
+    return GPUECON_OK;
+}
+
+int moe_prepare(const gpuecon_train_request *req, train_static *st, gpuecon_error *err)
+{
+    const gpuecon_model *m = req->model;
+    if (!(st->eff.grouped_gemm >= 0 && st->eff.grouped_gemm <= 1) || !(st->eff.moe_host_s >= 0) ||
+        !(st->eff.moe_load_cv >= 0 && st->eff.moe_load_cv <= 2) ||
+        !(st->eff.scaleout_a2a >= 0 && st->eff.scaleout_a2a <= 1))
+        return err_set(err, GPUECON_E_INPUT, "efficiency", 0, 0,
+                       "MoE efficiencies of %s must lie in [0, 1] and the host time be >= 0",
+                       st->eff.arch ? st->eff.arch : "?");
+    gpuecon_params p;
+    gpuecon_model_params(m, &p);
+    double h = st->h, attn = p.attention / m->layers;
+    st->moe = true;
+    st->E = m->experts;
+    st->topk = m->top_k;
+    st->fe = m->expert_ffn_hidden;
+    st->fs = (double)m->shared_experts * m->shared_ffn_hidden;
+    st->moe_first = m->dense_layers;
+    st->moe_every = m->moe_every > 0 ? m->moe_every : 1;
+    st->dense_params = attn + st->mats * h * st->f + 2 * h;
+    st->moe_params = attn + h * st->E + st->mats * h * st->fs + 2 * h;
+    st->expert_params = st->mats * h * st->fe;
+    st->mtp_params = 2 * h * h + 2 * h;
+    st->mtp = req->mtp < 0 ? m->mtp_layers : req->mtp;
+    st->cf = req->capacity_factor;
+    st->imbalance = req->moe_imbalance;
+    st->load_cv = st->eff.moe_load_cv;
+    st->a2a_overlap = req->a2a_overlap;
+    st->eager = !req->cuda_graphs;
+    return GPUECON_OK;
+}
+
+/* MoE layers among [0, x): layer i is MoE when i >= first and (i - first) % every == every - 1. */
+static int moe_below(const train_static *st, int x)
+{
+    if (x <= st->moe_first)
+        return 0;
+    return st->moe_every == 1 ? x - st->moe_first : (x - st->moe_first) / st->moe_every;
+}
+
+int moe_layers_in(const train_static *st, int a, int b)
+{
+    int L = st->m->layers;
+    b = b < L ? b : L;
+    return b > a ? moe_below(st, b) - moe_below(st, a) : 0;
+}
+
+int moe_stage_layers(const train_static *st, int pp, int vpp, int stage)
+{
+    /* mem_stage_layers' split of the layers and the MTP modules (the last positions): base
+     * layers per chunk, the remainder on chunks 1..r1 (and the last chunk when it is
+     * chunks - 1); stage s holds chunks s, s + pp, ... */
+    int L = st->m->layers + st->mtp, chunks = pp * vpp;
+    if (chunks <= 1)
+        return moe_layers_in(st, 0, L);
+    int base = L / chunks, rem = L % chunks, r1 = rem < chunks - 2 ? rem : chunks - 2, n = 0;
+    for (int j = 0; j < vpp; j++) {
+        int c = stage + j * pp;
+        int start = c * base + (c >= 1 ? (c - 1 < r1 ? c - 1 : r1) : 0);
+        int size = base + (c >= 1 && c <= r1) + (rem == chunks - 1 && c == chunks - 1);
+        n += moe_layers_in(st, start, start + size);
+    }
+    return n;
+}
+
+double moe_load_factor(const train_static *st, int ep)
+{
+    if (st->cf > 0)
+        return st->cf;
+    if (st->imbalance >= 1)
+        return st->imbalance;
+    if (ep <= 1)
+        return 1;
+    /* a GPU's load averages its E/ep experts; the busiest of ep GPUs is E[max] sigmas above */
+    double cv_gpu = st->load_cv / sqrt((double)st->E / ep);
+    return 1 + cv_gpu * train_expected_max_normal(ep);
+}
+
+/* The expert GEMMs of one GPU: `experts` GEMMs of M rows each (padded to whole tiles), at the
+ * grouped-GEMM fraction of the dense GEMM efficiency; one kernel per expert. */
+static double grouped(const train_static *st, int experts, double M, double K, double N, double *flops)
+{
+    double ib = gpuecon_precision_bytes(st->prec), pad = ceil(M / MOE_TILE_M) * MOE_TILE_M;
+    double g = st->eff.grouped_gemm > 0 ? st->eff.grouped_gemm : 1;
+    double eff = st->peak * (st->prec == GPUECON_FP8   ? st->eff.gemm_fp8
+                             : st->prec == GPUECON_FP4 ? st->eff.gemm_fp4
+                                                       : st->eff.gemm_bf16) * g;
+    *flops += experts * 2 * M * K * N;
+    return experts * train_kernel(st, 2 * pad * K * N, eff, ib * (M * K + K * N) + 2 * M * N);
+}
+
+/* Dispatch/combine traffic of one micro-batch (forward; backward is the same): two
+ * all-to-alls over the EP group (stride etp) and, with ETP, the all-gather of the received
+ * tokens and the reduce-scatter of the outputs. */
+static double a2a_pass(const train_static *st, int ep, int etp, double S, double R, gpuecon_train_moe *info)
+{
+    const comm_link *L = &st->link;
+    double a2a = comm_time(L, GPUECON_ALL_TO_ALL, ep, etp, S);
+    int g, dom;
+    comm_placement(L->scaleup_gpus, ep, etp, &g, &dom);
+    info->a2a_bytes = S;
+    info->a2a_s = a2a;
+    info->a2a_intra_fraction = ep > 1 ? (double)(g - 1) / ep : 1;
+    info->ep_domains = dom;
+    double t = 2 * a2a;
+    if (etp > 1)
+        t += comm_time(L, GPUECON_ALL_GATHER, etp, 1, R * st->h * 2) +
+             comm_time(L, GPUECON_REDUCE_SCATTER, etp, 1, R * st->h * 2);
+    return t;
+}
+
+/* Exposed communication `comm` overlapped with another micro-batch's `work`: what sticks out,
+ * plus the compute slowed by the SMs the communication kernels occupy meanwhile. */
+static double overlap_exposed(double comm, double work)
+{
+    double hid = comm < work ? comm : work;
+    return comm - hid + MOE_COMM_SM_SHARE * hid;
+}
+
+void moe_layer(const train_static *st, int ep, int etp, train_layer_cost *lc)
+{
+    const int tp = lc->tp;
+    const bool full = lc->rc == GPUECON_RECOMPUTE_FULL;
+    double T = lc->mbs * (double)st->seq / lc->cp, h = st->h, seq_div = (st->sp && tp > 1) ? tp : 1;
+    double n = T / tp; /* tokens entering the block on this GPU (Megatron needs SP with TP and EP) */
+    double phi = moe_load_factor(st, ep);
+    int El = st->E / ep;
+    double R = n * st->topk * phi * etp, M = R / El; /* rows on this GPU, per local expert */
+    double fw = (st->mats - 1) * st->fe / etp, fo = st->fe / etp, ib = gpuecon_precision_bytes(st->prec);
+    double fl = 0, ks = st->eff.kernel_s;
+    double g = grouped(st, El, M, h, fw, &fl) + grouped(st, El, M, fo, h, &fl);
+    double gemm_flops = fl;
+    double router = train_gemm(st, n, h, st->E, 2);
+    fl += 2 * n * h * st->E;
+    double s1 = 0, s2 = 0, stp = 0, fsl = st->fs / tp;
+    if (st->fs > 0) {
+        s1 = train_gemm(st, T, h, (st->mats - 1) * fsl, ib);
+        s2 = train_gemm(st, T, fsl, h, ib);
+        fl += 2 * T * h * (st->mats - 1) * fsl + 2 * T * fsl * h;
+        stp = train_tp_pair(st, T, tp, lc->tp_overlap, lc->rc, s1, s2, T * h * (st->prec == GPUECON_BF16 ? 2 : 1));
+    }
+    /* norm and residual, routing (fp32 scores), permute and unpermute, activations, casts */
+    double act_w = st->mats > 2 ? 6 : 4;
+    double bytes = T * (5 + (st->dropout ? 0.5 : 0)) * 2 * h / seq_div + n * st->E * 4 * 3 +
+                   2 * (n * h * 2 + n * st->topk * phi * h * 2) + R * act_w * fo + T * act_w * fsl;
+    if (st->prec != GPUECON_BF16)
+        bytes += 3 * (R * (h + fo) + T * (h + fsl));
+    double nk_f = 12 + (st->prec != GPUECON_BF16 ? 4 : 0), nk_b = 16 + (st->prec != GPUECON_BF16 ? 8 : 0);
+    double moe_f = router + g + s1 + s2 + bytes / st->hbm_bps + nk_f * ks;
+    double moe_b = 2 * (router + g + s1 + s2) + 2 * bytes / st->hbm_bps + nk_b * ks;
+    lc->ep = ep, lc->etp = etp;
+    lc->m_fwd_s = lc->attn_fwd_s + moe_f;
+    lc->m_bwd_s = lc->attn_bwd_s + moe_b;
+    lc->m_rc_s = full ? lc->m_fwd_s : lc->attn_rc_s;
+    lc->m_tp_s = lc->attn_tp_s + stp;
+    lc->m_hw_flops = lc->attn_hw_flops + 3 * fl + (full ? fl : 0);
+    /* all-to-all: S bytes per GPU per dispatch (16-bit tokens, the load factor included) */
+    gpuecon_train_moe *info = &lc->info;
+    memset(info, 0, sizeof *info);
+    double S = n * st->topk * phi * h * 2;
+    double pass = ep > 1 || etp > 1 ? a2a_pass(st, ep, etp, S, R, info) : 0;
+    double fwd_c = pass * (full ? 2 : 1);
+    lc->m_ep_s = fwd_c + pass;
+    lc->m_ep_ovl_s = overlap_exposed(pass, lc->m_bwd_s) * (full ? 2 : 1) + overlap_exposed(pass, lc->m_fwd_s);
+    /* eager: the host launches the layer's kernels one by one (backward about twice the
+     * forward's); moe_host_s is the host time per modelled kernel */
+    double kernels = lc->attn_kernels + (st->mla ? 6 : 0) + 1 + 2 + (st->fs > 0 ? 2 + (tp > 1 ? 2 : 0) : 0) + nk_f +
+                     (st->cf > 0 ? 4 : 0) + (ep > 1 ? 2 : 0) + (etp > 1 ? 2 : 0);
+    lc->m_host_s = st->eager ? st->eff.moe_host_s * kernels * (3 + (full ? 1 : 0)) : 0;
+    /* activations: the attention half, then the block's inputs, router scores, expert inputs
+     * and activations, expert outputs (for the routing-probability gradient), shared expert */
+    double block = 0;
+    if (!full)
+        block = T * (4 + (st->dropout ? 1 : 0)) * h / seq_div + n * st->E * 8 + R * (2 * h + act_w * fo) +
+                n * st->topk * phi * h * 2 + T * act_w * fsl;
+    lc->m_act_bytes = lc->attn_act_bytes + block;
+    double full_block = T * 4 * h / seq_div + n * st->E * 8 + R * (2 * h + act_w * fo) + n * st->topk * phi * h * 2 +
+                        T * act_w * fsl;
+    lc->m_work_bytes = (lc->rc != GPUECON_RECOMPUTE_NONE ? lc->attn_work_bytes + full_block : 0) + 2 * S +
+                       (etp > 1 ? R * h * 2 : 0);
+    info->local_experts = El;
+    info->tokens_per_expert = M;
+    info->load_factor = phi;
+    info->grouped_gemm_eff = g > 0 ? gemm_flops / (g * st->peak) : 0;
+    info->a2a_total_s = lc->m_ep_s;
+}

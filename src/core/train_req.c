@@ -1,0 +1,137 @@
+/*
+ * train_req.c — the training request: its defaults (a modern Megatron/NeMo run) and the
+ * checks of its fixed sizes against the model and the GPU count, each refusal naming the
+ * constraint (docs/model.md §3.5, §4.2); and E[max of n normals] for the straggler and the
+ * dropless expert load. Split from train.c, which keeps the step itself.
+ */
+#include "train.h"
+
+#include <math.h>
+#include <string.h>
+
+void gpuecon_train_request_init(gpuecon_train_request *req)
+{
+    memset(req, 0, sizeof *req);
+    req->precision = GPUECON_BF16;
+    req->tp = req->pp = req->vpp = req->cp = req->ep = req->mbs = GPUECON_SEARCH;
+    req->recompute = req->zero = req->tp_overlap = GPUECON_SEARCH;
+    req->sequence_parallel = true;
+    req->dp_overlap = true;
+    req->dropout = false;
+    req->attn_impl = GPUECON_ATTN_IMPL_FLASH;
+    req->etp = req->a2a_overlap = GPUECON_SEARCH;
+    req->capacity_factor = 0;
+    req->moe_imbalance = 0;
+    req->mtp = -1;
+    req->cuda_graphs = true;
+}
+
+/* Inverse of the standard normal CDF, Acklam's rational approximation (|rel err| < 1.2e-9). */
+static double inv_norm(double p)
+{
+    static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+                               1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00};
+    static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                               6.680131188771972e+01, -1.328068155288572e+01};
+    static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+                               -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00};
+    static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
+                               3.754408661907416e+00};
+    if (p < 0.02425) {
+        double q = sqrt(-2 * log(p));
+        return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+               ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+    }
+    if (p > 1 - 0.02425)
+        return -inv_norm(1 - p);
+    double q = p - 0.5, r = q * q;
+    return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+           (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+}
+
+double train_expected_max_normal(int n)
+{
+    return n <= 1 ? 0 : inv_norm((n - 0.375) / (n + 0.25));
+}
+
+static bool searched(int v)
+{
+    return v == GPUECON_SEARCH || v == 0;
+}
+
+int train_check_request(const gpuecon_train_request *req, gpuecon_error *err)
+{
+    const gpuecon_model *m = req->model;
+    if (!m || !req->system || !req->system->gpu)
+        return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a model and a system (with its GPU) are required");
+    int rc;
+    if ((rc = err_check_range(err, "--gpus", req->gpus, 1, 1 << 22)) ||
+        (rc = err_check_range(err, "--seq", req->seq, 1, 1 << 24)) ||
+        (rc = err_check_range(err, "--gbs", req->gbs, 1, 1 << 26)))
+        return rc;
+    if (m->experts == 0 && !searched(req->ep) && req->ep != 1)
+        return err_set(err, GPUECON_E_INPUT, "--ep", 0, 0,
+                       "expert parallelism needs a mixture-of-experts model; %s is dense (use 1)", m->name);
+    if (m->experts == 0 && req->mtp > 0)
+        return err_set(err, GPUECON_E_INPUT, "--mtp", 0, 0,
+                       "multi-token prediction is modelled for mixture-of-experts models; %s is dense", m->name);
+    if (m->experts == 0 && !searched(req->etp) && req->etp != 1)
+        return err_set(err, GPUECON_E_INPUT, "--etp", 0, 0,
+                       "expert tensor parallelism needs a mixture-of-experts model; %s is dense (use 1)", m->name);
+    int tp = req->tp, pp = req->pp, vpp = req->vpp, cp = req->cp, mbs = req->mbs;
+    if (!searched(tp)) {
+        if (tp < 1 || m->heads % tp)
+            return err_set(err, GPUECON_E_INPUT, "--tp", 0, 0, "%d does not divide the %d attention heads of %s",
+                           tp, m->heads, m->name);
+        if (m->kv_heads % tp)
+            return err_set(err, GPUECON_E_INPUT, "--tp", 0, 0,
+                           "%d does not divide the %d key-value heads of %s (grouped-query attention "
+                           "needs kv_heads %% tp == 0)", tp, m->kv_heads, m->name);
+    }
+    if (!searched(pp) && (pp < 1 || pp > m->layers))
+        return err_set(err, GPUECON_E_INPUT, "--pp", 0, 0, "%d is above the %d layers of %s (allowed 1 to %d)",
+                       pp, m->layers, m->name, m->layers);
+    if (!searched(vpp)) {
+        if (vpp < 1)
+            return err_set(err, GPUECON_E_INPUT, "--vpp", 0, 0, "%d: virtual stages per GPU must be at least 1", vpp);
+        if (!searched(pp) && (long)pp * vpp > m->layers + 2)
+            return err_set(err, GPUECON_E_INPUT, "--vpp", 0, 0,
+                           "pp x vpp = %d virtual stages is above the %d layers of %s plus the embedding and "
+                           "the loss", pp * vpp, m->layers, m->name);
+        if (!searched(pp) && pp == 1 && vpp > 1)
+            return err_set(err, GPUECON_E_INPUT, "--vpp", 0, 0, "interleaving (vpp %d) needs pipeline parallelism (pp > 1)", vpp);
+    }
+    if (!searched(cp) && (cp < 1 || (cp > 1 && req->seq % (2 * cp))))
+        return err_set(err, GPUECON_E_INPUT, "--cp", 0, 0,
+                       "the sequence of %d tokens must split into 2 x cp = %d equal chunks "
+                       "(load-balanced causal context parallelism)", req->seq, 2 * cp);
+    long fixed = 1;
+    if (!searched(tp))
+        fixed *= tp;
+    if (!searched(cp))
+        fixed *= cp;
+    if (!searched(pp))
+        fixed *= pp;
+    if (req->gpus % fixed)
+        return err_set(err, GPUECON_E_INPUT, "--gpus", 0, 0,
+                       "the product tp x cp x pp = %ld does not divide the %d GPUs", fixed, req->gpus);
+    if (!searched(mbs) && (mbs < 1 || req->gbs % mbs))
+        return err_set(err, GPUECON_E_INPUT, "--mbs", 0, 0, "the global batch of %d sequences is not divisible by mbs %d",
+                       req->gbs, mbs);
+    if (!searched(tp) && !searched(cp) && !searched(pp)) {
+        int dp = req->gpus / (int)fixed;
+        long per = (long)dp * (searched(mbs) ? 1 : mbs);
+        if (req->gbs % per)
+            return err_set(err, GPUECON_E_INPUT, "--gbs", 0, 0,
+                           "%d sequences do not divide into dp %d x mbs %d (dp = gpus / (tp x cp x pp))",
+                           req->gbs, dp, searched(mbs) ? 1 : mbs);
+    }
+    if (req->recompute != GPUECON_SEARCH && (req->recompute < 0 || req->recompute > GPUECON_RECOMPUTE_FULL))
+        return err_set(err, GPUECON_E_INPUT, "--recompute", 0, 0, "allowed: none, selective, full");
+    if (req->zero != GPUECON_SEARCH && (req->zero < 0 || req->zero > 3))
+        return err_set(err, GPUECON_E_INPUT, "--zero", 0, 0, "%d: allowed 0 to 3", req->zero);
+    if (req->tp_overlap != GPUECON_SEARCH && req->tp_overlap != 0 && req->tp_overlap != 1)
+        return err_set(err, GPUECON_E_INPUT, "--tp-overlap", 0, 0, "allowed 0 or 1");
+    return m->experts > 0 ? moe_check_request(req, err) : GPUECON_OK;
+}
+
