@@ -590,6 +590,8 @@ execute_process(COMMAND ${GPUECON} compare --format html -o ${CMAKE_CURRENT_BINA
 file(READ ${CMAKE_CURRENT_BINARY_DIR}/report.html html LIMIT 200)
 if(NOT rc EQUAL 0 OR NOT html MATCHES "^<!DOCTYPE html>")
   message(FATAL_ERROR "compare --format html did not write a report")
+endif()
+
 # ---- issue 4: mixture-of-experts training, the 72-GPU domain -----------------------------
 # comm: a 64-GPU all-to-all inside one NVL72 vs across HGX H100 nodes, large messages: the
 # seed's "~18x" (S9) within a factor 1.5 (12 to 27); small messages are latency
