@@ -54,6 +54,8 @@ void compare_platform_table(const gpuecon_comparison_result *cr, tbl *t)
         tbl_col(t, "ETTR", 'r');
         tbl_col(t, "eff $/Mtok", 'r');
         tbl_col(t, "no-spare $/Mtok", 'r');
+        if (cr->batch_penalty)
+            tbl_col(t, "same-quality $/Mtok", 'r');
     }
     tbl_col(t, "J/tok", 'r');
     if (totals) {
@@ -86,6 +88,8 @@ void compare_platform_table(const gpuecon_comparison_result *cr, tbl *t)
             num(t, p->ettr, 3);
             num(t, p->effective_usd_per_mtok_with_spares, 4);
             num(t, p->effective_usd_per_mtok_without_spares, 4);
+            if (cr->batch_penalty)
+                num(t, p->rank_usd_per_mtok, 4);
         }
         num(t, p->joules_per_token, 3);
         if (totals) {
@@ -107,6 +111,9 @@ static void print_comparison(cli *c, const gpuecon_comparison_result *cr, FILE *
     fprintf(f, "%s", train ? "\n* cheapest. eff $/Mtok: including work lost to failures and spare GPUs charged to "
                              "the job; no-spare: spares earning other work.\n"
                            : "\n* cheapest per output token.\n");
+    if (train && cr->batch_penalty)
+        fprintf(f, "  same-quality $/Mtok: eff $/Mtok x the extra tokens its batch needs (McCandlish et al. 2018); "
+                   "the ranking uses it.\n");
     for (size_t i = 0; i < cr->n_platforms; i++) {
         const gpuecon_platform_result *p = &cr->platforms[i];
         if (p->feasible && p->predicted_note[0])

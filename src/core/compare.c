@@ -94,9 +94,11 @@ double compare_rank_cost(const pstate *ps, const double *in, gpuecon_platform_re
 
 /* ---- throughput ---------------------------------------------------------------------------- */
 
-/* Training prediction with the workload's batch; when this many GPUs cannot use it (every
- * layout needs more sequences than the batch has), the batch doubles until one can, as weak
- * scaling does — and the same-quality penalty then charges for it. */
+/* Training prediction. The layout trains at the workload's batch when it can; when this many
+ * GPUs cannot use it (every layout needs more sequences than the batch has) the batch doubles
+ * until one can, as weak scaling does. With a critical batch size, larger batches are also
+ * tried (up to 64x) and the one with the lowest cost per same-quality token kept: throughput
+ * divided by McCandlish's token factor (TCO and goodput do not depend on the batch). */
 static void predict_train(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpuecon_platform *pl,
                           const gpuecon_model *m, const gpuecon_system *sys, int gpus,
                           gpuecon_platform_result *res, int *gbs_used)
@@ -116,26 +118,51 @@ static void predict_train(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpu
         req.cp = pl->cp;
     if (pl->ep)
         req.ep = pl->ep;
-    gpuecon_train_result tr;
-    gpuecon_error e;
-    int rc = GPUECON_E_INPUT;
-    *gbs_used = w->gbs;
-    for (int k = 0; k < 7 && rc == GPUECON_E_INPUT; k++) {
+    bool explore = w->critical_batch_tokens > 0 && pl->measured_tokens_per_s <= 0;
+    gpuecon_train_result tr, best;
+    gpuecon_error e, best_err;
+    double best_value = -1;
+    int best_rc = GPUECON_E_INPUT, best_gbs = w->gbs;
+    for (int k = 0; k < 7; k++) {
         req.gbs = w->gbs << k;
-        rc = gpuecon_train_predict(ctx, &req, &tr, &e);
-        if (rc == GPUECON_OK || rc == GPUECON_E_INFEASIBLE)
-            *gbs_used = req.gbs;
+        int rc = gpuecon_train_predict(ctx, &req, &tr, &e);
+        if (rc == GPUECON_E_INPUT && best_rc == GPUECON_E_INPUT) {
+            best_err = e; /* keep the first reason in case no batch works */
+            continue;
+        }
+        if (rc != GPUECON_OK) {
+            if (best_rc != GPUECON_OK && rc == GPUECON_E_INFEASIBLE) {
+                best_rc = rc;
+                best_err = e;
+                best_gbs = req.gbs;
+            }
+            if (best_rc == GPUECON_OK || !explore)
+                break;
+            continue;
+        }
+        double value = tr.tokens_per_s_per_gpu /
+                       gpuecon_batch_token_factor((double)req.gbs * w->seq, w->critical_batch_tokens);
+        if (value > best_value) {
+            best_value = value;
+            best = tr;
+            best_rc = GPUECON_OK;
+            best_gbs = req.gbs;
+        }
+        if (!explore)
+            break;
     }
-    if (rc == GPUECON_OK) {
-        res->predicted_tokens_per_s_per_gpu = tr.tokens_per_s_per_gpu;
-        res->par = tr.par;
+    *gbs_used = best_gbs;
+    if (best_rc == GPUECON_OK) {
+        res->predicted_tokens_per_s_per_gpu = best.tokens_per_s_per_gpu;
+        res->par = best.par;
         snprintf(res->predicted_note, sizeof res->predicted_note,
                  "predicted layout TP%d PP%d VPP%d CP%d EP%d DP%d, micro-batch %d, recompute %s, "
-                 "ZeRO %d, batch %d", tr.par.tp, tr.par.pp, tr.par.vpp, tr.par.cp, tr.par.ep, tr.par.dp,
-                 tr.par.mbs, gpuecon_recompute_name(tr.par.recompute), tr.par.zero, req.gbs);
+                 "ZeRO %d, batch %d", best.par.tp, best.par.pp, best.par.vpp, best.par.cp, best.par.ep,
+                 best.par.dp, best.par.mbs, gpuecon_recompute_name(best.par.recompute), best.par.zero,
+                 best_gbs);
     } else {
         res->predicted_tokens_per_s_per_gpu = NAN;
-        snprintf(res->predicted_note, sizeof res->predicted_note, "no prediction: %.180s", e.message);
+        snprintf(res->predicted_note, sizeof res->predicted_note, "no prediction: %.180s", best_err.message);
     }
 }
 

@@ -324,8 +324,12 @@ static void verdict(gpuecon_comparison_result *cr)
         n += snprintf(v + n, cap - (size_t)n, ", %.0f%% below %s ($%.4g)", 100 * (1 - cr->base_ratio), r->name,
                       r->rank_usd_per_mtok);
     }
-    if (train && isfinite(c->total_usd))
-        n += snprintf(v + n, cap - (size_t)n, "; the run costs $%.3gM", c->total_usd / 1e6);
+    if (train && isfinite(c->total_usd)) {
+        double usd = c->total_usd;
+        n += usd >= 1e6   ? snprintf(v + n, cap - (size_t)n, "; the run costs $%.3gM", usd / 1e6)
+             : usd >= 1e3 ? snprintf(v + n, cap - (size_t)n, "; the run costs $%.3gk", usd / 1e3)
+                          : snprintf(v + n, cap - (size_t)n, "; the run costs $%.0f", usd);
+    }
     n += snprintf(v + n, cap - (size_t)n, ". ");
     const gpuecon_platform_result *second = NULL;
     for (size_t i = 0; i < cr->n_platforms; i++) {

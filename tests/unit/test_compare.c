@@ -223,12 +223,47 @@ static void test_spare_policy(void **state)
     gpuecon_ctx_free(ctx);
 }
 
+/* With a critical batch size, a platform may train at a larger batch when its throughput gain
+ * outweighs the extra tokens: the kept batch maximises tok/s ÷ (1 + B/B_crit), and the
+ * platform is charged (1 + B/B_crit)/(1 + B_ref/B_crit) times the tokens. */
+static void test_batch_penalty(void **state)
+{
+    const char *yaml = "workload: {kind: train, model: llama3-8b, tokens: 2e12, seq: 8192, gbs: 64,"
+                       " critical_batch_tokens: 2e6}\n"
+                       "platforms:\n  - {name: big, system: hgx-h100, gpus: 4096}\n";
+    gpuecon_ctx *ctx = gpuecon_ctx_new(NULL);
+    gpuecon_scenario *sc;
+    gpuecon_compare_result *r = run(state, ctx, yaml, &sc);
+    const gpuecon_platform_result *p = &r->cmp[0].platforms[0];
+    double b = p->batch_tokens, ref = 64.0 * 8192;
+    assert_close(p->token_factor, (1 + b / 2e6) / (1 + ref / 2e6), 1e-12);
+    assert_close(p->tokens, 2e12 * p->token_factor, 1e-12);
+    assert_close(p->rank_usd_per_mtok, p->effective_usd_per_mtok * p->token_factor, 1e-12);
+    /* the kept batch is at least as good as the workload's own, by the same yardstick */
+    gpuecon_train_request q;
+    gpuecon_train_result tr;
+    gpuecon_error err;
+    gpuecon_train_request_init(&q);
+    q.model = gpuecon_catalog_model(CAT(state), "llama3-8b");
+    q.system = gpuecon_catalog_system(CAT(state), "hgx-h100");
+    q.gpus = 4096;
+    q.seq = 8192;
+    q.gbs = 64;
+    assert_int_equal(gpuecon_train_predict(ctx, &q, &tr, &err), 0);
+    assert_true(p->tokens_per_s_per_gpu / (1 + b / 2e6) >= tr.tokens_per_s_per_gpu / (1 + ref / 2e6) * (1 - 1e-12));
+    assert_true(b > ref); /* 4,096 GPUs gain from a larger batch even after the penalty */
+    gpuecon_compare_free(r);
+    gpuecon_scenario_free(sc);
+    gpuecon_ctx_free(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_train_consistency), cmocka_unit_test(test_breakeven_linear),
         cmocka_unit_test(test_breakeven_mtbi_round_trip), cmocka_unit_test(test_serving),
         cmocka_unit_test(test_infeasible_reported), cmocka_unit_test(test_spare_policy),
+        cmocka_unit_test(test_batch_penalty),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }
