@@ -918,7 +918,11 @@ typedef struct gpuecon_reliability_result {
     int spare_domains;
     int spare_gpus;                /* in-domain spares + pool */
     int provisioned_gpus;          /* (domains + spare_domains) · domain_gpus */
-    double provisioned_multiplier; /* Π = provisioned / active */
+    double provisioned_multiplier; /* provisioned / active */
+    double charged_gpus;           /* GPUs the job pays for when spares are charged: its domains
+                                      plus the pool, or its share pct·K of a cluster-wide pool
+                                      when the pool comes from spare_domain_pct (fractional) */
+    double charged_multiplier;     /* Π = charged / active, used for the effective cost */
     /* failures */
     double interruptions_per_day;  /* Λ: rate of faults that interrupt the running job */
     double job_mtti_h;             /* 1/Λ */
@@ -993,7 +997,7 @@ GPUECON_API int gpuecon_reliability_simulate(gpuecon_ctx *ctx, const gpuecon_rel
 
 /* Effective $ per million tokens from a raw one (at 100% goodput): raw·Π/ETTR when spares
  * are charged to the job, raw/ETTR when they earn other work (reliability-tco.md §3.6, S10).
- * Π = provisioned_gpus/active_gpus ≥ 1. GPUECON_E_INPUT for ettr outside (0, 1], raw < 0,
+ * Π = provisioned_gpus/active_gpus ≥ 1 (pass the result's charged_gpus). GPUECON_E_INPUT for ettr outside (0, 1], raw < 0,
  * or provisioned < active. */
 GPUECON_API int gpuecon_effective_usd_per_mtok(double raw_usd_per_mtok, double ettr,
                                                double provisioned_gpus, double active_gpus,
@@ -1371,6 +1375,7 @@ typedef struct gpuecon_platform_result {
     /* reliability (training) */
     double ettr, interruptions_per_day, job_mtti_h;
     int provisioned_gpus;
+    double charged_gpus;                  /* what the job pays for with spares charged */
     double mtbi_gpu_days;
     gpuecon_source mtbi_source;
     bool spares_charged;

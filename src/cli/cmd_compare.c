@@ -119,8 +119,8 @@ static void print_comparison(cli *c, const gpuecon_comparison_result *cr, FILE *
         if (p->feasible && p->predicted_note[0])
             fprintf(f, "  %s: %s\n", p->name, p->predicted_note);
         if (train && p->feasible)
-            fprintf(f, "    %d GPUs provisioned for %d active; %.2f interruptions/day (MTTI %.2f h)\n",
-                    p->provisioned_gpus, p->gpus, p->interruptions_per_day, p->job_mtti_h);
+            fprintf(f, "    %d GPUs provisioned for %d active (%.0f charged); %.2f interruptions/day (MTTI %.2f h)\n",
+                    p->provisioned_gpus, p->gpus, p->charged_gpus, p->interruptions_per_day, p->job_mtti_h);
         if (p->mc)
             fprintf(f, "    Monte Carlo (%d trials): ETTR P10/P50/P90 %.3f / %.3f / %.3f; days P10/P50/P90 %.1f / "
                        "%.1f / %.1f\n",
@@ -205,6 +205,7 @@ static json_t *platform_json(const gpuecon_platform_result *p, const char *compa
     json_object_set_new(o, "ettr", cli_real(p->ettr));
     json_object_set_new(o, "interruptions_per_day", cli_real(p->interruptions_per_day));
     json_object_set_new(o, "provisioned_gpus", json_integer(p->provisioned_gpus));
+    json_object_set_new(o, "charged_gpus", cli_real(p->charged_gpus));
     json_object_set_new(o, "mtbi_gpu_days", cli_real(p->mtbi_gpu_days));
     json_object_set_new(o, "mtbi_source", cli_source_json(p->mtbi_source));
     json_object_set_new(o, "spares_charged", json_boolean(p->spares_charged));

@@ -221,6 +221,8 @@ static int emit_json(cli *c, const gpuecon_reliability_request *q, const gpuecon
     json_object_set_new(j, "spare_gpus", json_integer(r->spare_gpus));
     json_object_set_new(j, "provisioned_gpus", json_integer(r->provisioned_gpus));
     json_object_set_new(j, "provisioned_multiplier", cli_real(r->provisioned_multiplier));
+    json_object_set_new(j, "charged_gpus", cli_real(r->charged_gpus));
+    json_object_set_new(j, "charged_multiplier", cli_real(r->charged_multiplier));
     json_object_set_new(j, "mtbi_gpu_days", cli_real(q->mtbi_gpu_days));
     json_object_set_new(j, "days", cli_real(q->duration_s / 86400));
     json_object_set_new(j, "interruptions_per_day", cli_real(r->interruptions_per_day));
@@ -330,7 +332,10 @@ static void main_table(tbl *t, const gpuecon_reliability_request *q, const gpuec
     snprintf(how, sizeof how, "(%d job + %d spare domains) x %d GPUs; %d spares",
              r->domains, r->spare_domains, r->domain_gpus, r->spare_gpus);
     row(t, "provisioned GPUs", r->provisioned_gpus, NAN, false, 0, "GPUs", how);
-    row(t, "  provisioned / active", r->provisioned_multiplier, NAN, false, 4, "", "Π");
+    row(t, "  provisioned / active", r->provisioned_multiplier, NAN, false, 4, "", "");
+    row(t, "GPUs charged to the job", r->charged_gpus, NAN, false, 0, "GPUs",
+        r->charged_gpus < r->provisioned_gpus ? "its share of a cluster-wide spare pool" : "all provisioned");
+    row(t, "  charged / active", r->charged_multiplier, NAN, false, 4, "", "Π (effective cost)");
     if (q->tokens_per_s_per_gpu > 0)
         row(t, "goodput", r->goodput_tokens_per_s, mc->ettr_mean * q->tokens_per_s_per_gpu * r->active_gpus,
             m, 0, "tok/s", "tok/s/GPU x active GPUs x ETTR");
@@ -338,7 +343,7 @@ static void main_table(tbl *t, const gpuecon_reliability_request *q, const gpuec
         row(t, "$ per 1M tokens, raw", e->cost.usd_per_mtok, NAN, false, 4, "$/Mtok", "at 100% goodput");
         snprintf(how, sizeof how, "x Π / ETTR (spares %s)", spare_cost_names[q->spare_cost]);
         row(t, "$ per 1M tokens, effective", r->effective_usd_per_mtok,
-            e->cost.usd_per_mtok * (q->spare_cost ? 1 : r->provisioned_multiplier) / mc->ettr_mean, m,
+            e->cost.usd_per_mtok * (q->spare_cost ? 1 : r->charged_multiplier) / mc->ettr_mean, m,
             4, "$/Mtok", how);
         row(t, "  with spare cost", r->effective_usd_per_mtok_with_spares, NAN, false, 4, "$/Mtok", "raw x Π / ETTR");
         row(t, "  without spare cost", r->effective_usd_per_mtok_without_spares, NAN, false, 4, "$/Mtok",

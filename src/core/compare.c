@@ -61,7 +61,7 @@ double compare_rank_cost(const pstate *ps, const double *in, gpuecon_platform_re
         gpuecon_error e;
         if (gpuecon_reliability_analytic(&req, &rr, &e) || !(rr.ettr > 0))
             return NAN;
-        if (gpuecon_effective_usd_per_mtok(raw, rr.ettr, rr.provisioned_gpus, rr.active_gpus, &with,
+        if (gpuecon_effective_usd_per_mtok(raw, rr.ettr, rr.charged_gpus, rr.active_gpus, &with,
                                            &without, &e))
             return NAN;
         bool charged = in[IN_SPARES] > 0.5;
@@ -84,6 +84,7 @@ double compare_rank_cost(const pstate *ps, const double *in, gpuecon_platform_re
             res->interruptions_per_day = rr.interruptions_per_day;
             res->job_mtti_h = rr.job_mtti_h;
             res->provisioned_gpus = rr.provisioned_gpus;
+            res->charged_gpus = rr.charged_gpus;
             res->gpus = rr.active_gpus;
         } else {
             res->ettr = 1;

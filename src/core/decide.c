@@ -219,8 +219,8 @@ static void breakeven_spares(const gpuecon_comparison_result *cr, const pstate *
     double other = compare_rank_cost(&ps[p], in, NULL);
     bool winner = p == cr->cheapest;
     be->found = winner ? other > rq->rank_usd_per_mtok : other < rq->rank_usd_per_mtok;
-    snprintf(be->text, sizeof be->text, "with its %d spare GPUs %s, %s %s at $%.4g per 1M tokens (vs %s's $%.4g)",
-             rp->provisioned_gpus - rp->gpus, be->value > 0.5 ? "charged to the job" : "earning other work",
+    snprintf(be->text, sizeof be->text, "with its %.0f spare GPUs %s, %s %s at $%.4g per 1M tokens (vs %s's $%.4g)",
+             rp->charged_gpus - rp->gpus, be->value > 0.5 ? "charged to the job" : "earning other work",
              rp->name, be->found ? (winner ? "would lose the lead" : "would become cheapest")
                                  : (winner ? "would stay cheapest" : "would still not be cheapest"),
              other, rq->name, rq->rank_usd_per_mtok);

@@ -419,7 +419,7 @@ static void economics(const gpuecon_reliability_request *q, const rel_model *m,
     if (q->tokens_per_s_per_gpu > 0)
         r->goodput_tokens_per_s = q->tokens_per_s_per_gpu * m->G * r->ettr;
     if (q->usd_per_mtok > 0 && r->ettr > 0) {
-        r->effective_usd_per_mtok_with_spares = q->usd_per_mtok * r->provisioned_multiplier / r->ettr;
+        r->effective_usd_per_mtok_with_spares = q->usd_per_mtok * r->charged_multiplier / r->ettr;
         r->effective_usd_per_mtok_without_spares = q->usd_per_mtok / r->ettr;
         r->effective_usd_per_mtok = q->spare_cost == GPUECON_SPARES_FREE
                                         ? r->effective_usd_per_mtok_without_spares
@@ -448,6 +448,11 @@ int gpuecon_reliability_analytic(const gpuecon_reliability_request *req,
     r->provisioned_gpus = m.ndom * m.D;
     r->spare_gpus = r->provisioned_gpus - m.G;
     r->provisioned_multiplier = (double)r->provisioned_gpus / m.G;
+    /* a pool sized as a share of the job (spare_domains -1) is a cluster-wide pool the job
+       shares: the job is charged its share, not the whole racks the share rounds up to */
+    double pool = req->spare_domains < 0 ? req->spare_domain_pct / 100 * m.K : m.S;
+    r->charged_gpus = (m.K + pool) * m.D;
+    r->charged_multiplier = r->charged_gpus / m.G;
     r->interruptions_per_day = m.Lambda * DAY_S;
     r->job_mtti_h = 1 / m.Lambda / 3600;
     for (int c = 0; c < GPUECON_FCLASS_COUNT; c++)

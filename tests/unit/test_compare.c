@@ -51,7 +51,7 @@ static void test_train_consistency(void **state)
     assert_int_equal(h->provisioned_gpus, rr.provisioned_gpus);
     /* effective: raw·Π/ETTR with spares charged, raw/ETTR without (S10) */
     assert_close(h->effective_usd_per_mtok_with_spares,
-                 h->usd_per_mtok * rr.provisioned_gpus / rr.active_gpus / rr.ettr, 1e-12);
+                 h->usd_per_mtok * rr.charged_gpus / rr.active_gpus / rr.ettr, 1e-12);
     assert_close(h->effective_usd_per_mtok_without_spares, h->usd_per_mtok / rr.ettr, 1e-12);
     assert_close(h->effective_usd_per_mtok, h->effective_usd_per_mtok_with_spares, 0);
     /* NVL72 runs 64 of 72: 256 racks -> 18,432 GPUs at least */
@@ -212,7 +212,11 @@ static void test_spare_policy(void **state)
     assert_false(g->spares_charged);
     assert_close(g->effective_usd_per_mtok, g->effective_usd_per_mtok_without_spares, 0);
     assert_close(g->effective_usd_per_mtok_with_spares / g->effective_usd_per_mtok_without_spares,
-                 (double)g->provisioned_gpus / g->gpus, 1e-12);
+                 g->charged_gpus / g->gpus, 1e-12);
+    /* NVL72 at 256 racks, 64 of 72 active, a 2% cluster pool (reliability.yaml): charged
+       (256 + 0.02·256)·72 = 18,800.64 GPUs; provisioned with the pool rounded up: 262 racks */
+    assert_close(g->charged_gpus, (256 + 0.02 * 256) * 72, 1e-12);
+    assert_int_equal(g->provisioned_gpus, 262 * 72);
     assert_close(g->cost_parts[GPUECON_COST_SPARES], 0, 0);
     double sum = 0;
     for (int k = 0; k < GPUECON_COST_PARTS; k++)

@@ -337,6 +337,27 @@ static void test_economics(void **state)
 
 /* Checkpoints: auto is Daly's interval for the blocking part; async adds the write time to
  * the work lost per failure and blocks only for the copy. */
+/* A pool sized as a share of the job is a share of a cluster-wide pool: a 2-rack NVL72 job at
+ * 2% is provisioned a whole spare rack (availability) but charged 0.04 of one:
+ * charged = (2 + 0.02·2)·72 = 146.88 GPUs for 128 active (Π = 1.1475); an explicit pool of
+ * 1 rack is charged whole: 3·72 = 216 (Π = 1.6875). */
+static void test_pool_share(void **state)
+{
+    gpuecon_reliability_request q;
+    request(state, &q, "gb200-nvl72", 128, 2000, 0.1);
+    q.spare_domains = -1;
+    q.spare_domain_pct = 2;
+    gpuecon_reliability_result r = analytic(&q);
+    assert_int_equal(r.spare_domains, 1);
+    assert_int_equal(r.provisioned_gpus, 216);
+    assert_close(r.charged_gpus, 146.88, 1e-12);
+    assert_close(r.charged_multiplier, 146.88 / 128, 1e-12);
+    q.spare_domains = 1;
+    r = analytic(&q);
+    assert_close(r.charged_gpus, 216, 1e-12);
+    assert_close(r.charged_multiplier, 216.0 / 128, 1e-12);
+}
+
 static void test_checkpoint_policy(void **state)
 {
     gpuecon_reliability_request q;
@@ -607,6 +628,7 @@ int main(void)
         cmocka_unit_test(test_mc_b_analytic),
         cmocka_unit_test(test_economics),
         cmocka_unit_test(test_checkpoint_policy),
+        cmocka_unit_test(test_pool_share),
         cmocka_unit_test(test_class_times),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_catalog_tiers),
