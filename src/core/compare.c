@@ -121,6 +121,7 @@ static void predict_train(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpu
         req.ep = pl->ep;
     bool explore = w->critical_batch_tokens > 0 && pl->measured_tokens_per_s <= 0;
     gpuecon_train_result tr, best;
+    memset(&best, 0, sizeof best);
     gpuecon_error e, best_err;
     double best_value = -1;
     int best_rc = GPUECON_E_INPUT, best_gbs = w->gbs;
