@@ -1371,7 +1371,7 @@ typedef struct gpuecon_platform_result {
     gpuecon_source tco_source;
     double usd_per_mtok;                  /* at 100% goodput */
     double joules_per_token, pue;
-    double cost_parts[GPUECON_COST_PARTS];/* $ per 1M tokens by cause, summing to the ranked cost */
+    double cost_parts[GPUECON_COST_PARTS];/* $ per 1M tokens by cause: sum = effective $/Mtok */
     /* reliability (training) */
     double ettr, interruptions_per_day, job_mtti_h;
     int provisioned_gpus;

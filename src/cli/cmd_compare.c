@@ -144,6 +144,19 @@ static void print_comparison(cli *c, const gpuecon_comparison_result *cr, FILE *
             if (!cr->breakeven[i].found)
                 fprintf(f, "  - %s\n", cr->breakeven[i].text);
     }
+    fprintf(f, "\nprovenance (stage: source):\n");
+    for (size_t i = 0; i < cr->n_platforms; i++) {
+        const gpuecon_platform_result *p = &cr->platforms[i];
+        if (!p->feasible)
+            continue;
+        fprintf(f, "  %s  throughput %.4g  %s: %s\n", p->name, p->tokens_per_s_per_gpu,
+                gpuecon_stage_name(p->throughput_source.stage), p->throughput_source.text);
+        fprintf(f, "  %*s  TCO $%.3f/GPU-h  %s: %s\n", (int)strlen(p->name), "", p->tco_usd_per_gpu_hour,
+                gpuecon_stage_name(p->tco_source.stage), p->tco_source.text);
+        if (train)
+            fprintf(f, "  %*s  MTBI %.0f GPU-days  %s: %s\n", (int)strlen(p->name), "", p->mtbi_gpu_days,
+                    gpuecon_stage_name(p->mtbi_source.stage), p->mtbi_source.text);
+    }
     if (cr->n_sensitivity) {
         const gpuecon_platform_result *a = &cr->platforms[cr->cheapest], *b = &cr->platforms[cr->runner_up];
         fprintf(f, "\nsensitivity of the cost ratio %s / %s = %.3f (each input moved alone):\n", a->name, b->name,
