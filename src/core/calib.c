@@ -40,7 +40,7 @@ static const gpuecon_efficiency table[] = {
     {
         .arch = "hopper",
         .gemm_bf16 = 0.609,     /* fitted: DGX Cloud H100 BF16 runs A27, A29, A31, A35 */
-        .gemm_fp8 = 0.489,      /* fitted: DGX Cloud H100 FP8 runs A26, A29, A30, A33, A34, A35 */
+        .gemm_fp8 = 0.490,      /* fitted: DGX Cloud H100 FP8 runs A26, A29, A30, A33, A34, A35 */
         .gemm_fp4 = 0,
         .attn_flash = 0.60,     /* assumption: FlashAttention-3 (Shah et al. 2024) ~75% forward,
                                    ~55% backward of the H100 BF16 peak */
