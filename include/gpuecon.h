@@ -433,8 +433,9 @@ GPUECON_API int gpuecon_reproduce(const gpuecon_catalog *cat, gpuecon_repro_row 
  * A system has scale-up domains of system->scaleup_gpus GPUs (NVLink, scaleup_gbps per GPU per
  * direction) joined by a scale-out network (scaleout_gbps per GPU per direction, one NIC per
  * GPU, rail-optimised). Ranks are numbered domain by domain. A group is described by its size
- * and its stride: the rank distance between consecutive members (TP: 1; CP: tp; PP: tp·cp;
- * DP: tp·cp·pp, the Megatron order TP innermost, then CP, PP, DP outermost). A group inside
+ * and its stride: the rank distance between consecutive members (TP: 1; CP: tp; DP: tp·cp;
+ * PP: tp·cp·dp, Megatron's order: TP innermost, then CP, DP, the pipeline stage outermost,
+ * parallel_state.initialize_model_parallel / Megatron-Core tp-cp-ep-dp-pp). A group inside
  * one domain runs on NVLink; a larger one is limited by its slowest level (hierarchical).
  * Times follow the NCCL-tests alpha-beta convention (nccl-tests doc/PERFORMANCE.md):
  *   time = latency + S·f(n)/busbw, algbw = S/time, busbw = algbw·f(n),
@@ -650,7 +651,8 @@ typedef struct gpuecon_train_breakdown {
     double tp_comm_s;     /* tensor-parallel collectives not hidden behind GEMMs */
     double cp_comm_s;     /* context-parallel ring exchange not hidden behind attention */
     double ep_comm_s;     /* expert-parallel all-to-all (issue 4; 0 for dense models) */
-    double pp_bubble_s;   /* pipeline fill and drain: (p-1)/v of a micro-batch's stage time */
+    double pp_bubble_s;   /* pipeline fill and drain: the other stages' time per micro-batch, /v
+                             ((p-1)/v of the stage time when stages are equal) */
     double pp_comm_s;     /* pipeline point-to-point transfers on the critical path */
     double dp_comm_s;     /* data-parallel gradient reduce / parameter gather not hidden */
     double optimizer_s;   /* Adam step over the local parameter shard */

@@ -236,7 +236,7 @@ void train_cli_print_result(FILE *f, const gpuecon_train_result *r)
     row(t, "context-parallel comm", b->cp_comm_s, st, "exposed ring exchange of K, V");
     if (r->moe.moe_layers > 0)
         row(t, "expert-parallel comm", b->ep_comm_s, st, "exposed dispatch / combine all-to-all (4 per MoE layer)");
-    row(t, "pipeline bubble", b->pp_bubble_s, st, "(p-1)/v of a micro-batch's stage time");
+    row(t, "pipeline bubble", b->pp_bubble_s, st, "the other stages' time per micro-batch, /v");
     row(t, "pipeline comm", b->pp_comm_s, st, "point-to-point activations on the critical path");
     row(t, "data-parallel comm", b->dp_comm_s, st, "exposed gradient reduce / parameter gather");
     row(t, "optimizer", b->optimizer_s, st, "Adam over the local shard");

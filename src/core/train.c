@@ -11,8 +11,8 @@
  * over the s×s scores; norms, activations, residuals and FP8 casts against HBM bandwidth.
  * Backward is twice the forward GEMMs; recompute adds a forward. Communication adds only
  * what is not hidden behind compute. A configuration then stacks layers into pipeline
- * stages (the slowest stage sets the pace), adds the bubble (p-1)/v, pipeline transfers,
- * exposed data-parallel traffic and the optimizer step.
+ * stages (the slowest stage sets the pace), adds the bubble (the other stages' time, /v),
+ * pipeline transfers, exposed data-parallel traffic and the optimizer step.
  */
 #include "train.h"
 
@@ -511,22 +511,16 @@ double train_memory(const train_static *st, const train_layer_cost *lc, const tr
     return train_memory_of(st, lc, c, &ss, mem);
 }
 
-/* Members of the data × context parallel group that share a scale-up domain: dense jobs
- * number ranks tp, cp, pp, dp (DP outermost); MoE jobs tp, cp, dp, pp (Megatron's
- * tp-cp-ep-dp-pp), which keeps each expert group on consecutive ranks. */
-static int dp_per_domain(const train_static *st, int D, const train_cfg *c)
+/* Members of the data × context parallel group that share a scale-up domain. Ranks are
+ * numbered as Megatron does (parallel_state.initialize_model_parallel; Megatron-Core's default
+ * order tp-cp-ep-dp-pp; DeepSpeed's pipe-data-model topology): TP innermost, then CP, DP, and
+ * the pipeline stage outermost, so a stage's data-parallel replicas share a node and the
+ * pipeline neighbours are t·c·d ranks apart. */
+static int dp_per_domain(int D, const train_cfg *c)
 {
-    if (st->moe) {
-        int g, dom;
-        comm_placement(D, c->cp * c->dp, c->tp, &g, &dom);
-        return g;
-    }
-    int g_cp = c->tp >= D ? 1 : (D / c->tp < c->cp ? D / c->tp : c->cp);
-    long inner = (long)c->tp * c->cp * c->pp;
-    int g_dp = 1;
-    if ((long)c->tp * c->cp <= D && inner < D)
-        g_dp = (int)(D / inner) < c->dp ? (int)(D / inner) : c->dp;
-    return g_cp * g_dp;
+    int g, dom;
+    comm_placement(D, c->cp * c->dp, c->tp, &g, &dom);
+    return g;
 }
 
 typedef struct dp_parts {
@@ -567,7 +561,7 @@ static void dp_groups(const train_static *st, const train_cfg *c, const stage_in
 {
     int D = st->link.scaleup_gpus, n = c->dp * c->cp, ne = st->moe ? cfg_edp(c) : 1;
     double lp_d = st->moe ? st->moe_params / c->tp : st->layer_params / c->tp;
-    dp_group_time(st, n, dp_per_domain(st, D, c), si->p_dense, lp_d, a);
+    dp_group_time(st, n, dp_per_domain(D, c), si->p_dense, lp_d, a);
     if (ne > 1) {
         int g, dom;
         comm_placement(D, ne, c->ep * c->etp, &g, &dom);
@@ -686,7 +680,7 @@ double train_eval_of(const train_static *st, const train_layer_cost *lc, const t
 {
     int micro = st->gbs / (c->dp * c->mbs);
     stage_time tmax = {0}, tp_max = {0};
-    double t_max = -1;
+    double t_max = -1, t_sum = 0;
     for (int i = 0; i < ss->n; i++) {
         stage_time t;
         stage_time_of(lc, c, micro, ss->id[i], &ss->si[i], &t);
@@ -694,11 +688,19 @@ double train_eval_of(const train_static *st, const train_layer_cost *lc, const t
             t_max = t.total, tmax = t;
         if (i == ss->pmax)
             tp_max = t;
+        t_sum += /* stage 1 stands for every middle stage */ (ss->id[i] == 1 && c->pp > 2 ? c->pp - 2 : 1) * t.total;
     }
-    double bubble = (double)(c->pp - 1) / c->vpp * t_max;
+    /* 1F1B: the first micro-batch's forward and the last one's backward cross every stage,
+     * the slowest stage paces the rest: the bubble is the other stages' time (p-1 times the
+     * stage time when all are equal; Narayanan et al. SC21 §2.2), 1/v of it interleaved */
+    double bubble = (t_sum - t_max) / c->vpp;
     double pp_comm = 0;
     if (c->pp > 1) {
-        int stride = st->moe ? c->tp * c->cp * c->dp : c->tp * c->cp;
+        /* neighbours are t·c·d ranks apart (pipeline outermost): a pipeline spanning more than
+         * one domain has a boundary on the network, and its slowest hop paces every stage */
+        int stride = c->tp * c->cp * c->dp;
+        if ((long)stride * c->pp > st->link.scaleup_gpus)
+            stride = st->link.scaleup_gpus;
         double p2p = comm_time(&st->link, GPUECON_SEND_RECV, 2, stride, lc->pp_msg_bytes);
         pp_comm = (c->vpp > 1 ? 2.0 * (c->pp - 1) : 2.0 * (micro + c->pp - 1)) * p2p;
     }
@@ -707,7 +709,7 @@ double train_eval_of(const train_static *st, const train_layer_cost *lc, const t
     /* the slowest GPU: its compute (stage work, the bubble's share of it, optimizer) runs
      * speed_cv x E[max of N standard normals] longer than the mean GPU's */
     double comp = tmax.comp;
-    double straggler = st->straggler * (micro * comp * (1 + (double)(c->pp - 1) / (c->vpp * micro)) + dp.optimizer);
+    double straggler = st->straggler * (comp * (micro + bubble / t_max) + dp.optimizer);
     double step = micro * t_max + bubble + pp_comm + dp.exposed + dp.optimizer + straggler;
     if (!out)
         return step;

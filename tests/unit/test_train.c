@@ -8,6 +8,7 @@
 
 #include "train.h"
 
+#include <math.h>
 #include <string.h>
 
 static gpuecon_train_request req_for(void **state, const char *model, const char *system, int gpus, int seq, int gbs)
@@ -105,8 +106,27 @@ static void test_mfu_convention(void **state)
     assert_true(r.tokens_per_s_per_gpu > 1.1 * b.tokens_per_s_per_gpu);
 }
 
-/* The parts of the breakdown add up to the step; the bubble is (p-1)/(v·m) of the
- * micro-batches' stage time (Narayanan et al. SC21 §2.2): GPT-3 175B, p 8, v 12, m 64. */
+/* The pipeline bubble of one configuration, by hand from the layer cost: the first
+ * micro-batch's forward and the last one's backward cross every stage while the slowest stage
+ * paces the others, so the bubble is the other stages' time per micro-batch, 1/v of it when
+ * interleaved; with equal stages it is (p-1)/(v·m) of the micro-batches' time (Narayanan
+ * et al. SC21 §2.2). The first stage adds the embedding, the last the LM head and loss. */
+static double bubble_by_hand(const gpuecon_train_request *q, const gpuecon_train_result *r)
+{
+    train_static st;
+    gpuecon_error err;
+    assert_int_equal(train_prepare(q, &st, &err), 0);
+    train_layer_cost lc;
+    train_layer(&st, q->tp, q->cp, q->mbs, q->recompute, q->tp_overlap, &lc);
+    double per = lc.fwd_s + lc.bwd_s + lc.recompute_s + lc.tp_s + lc.cp_s;
+    double first = r->stage_layers_first * per + lc.emb_s, mid = r->stage_layers_max * per;
+    double last = r->stage_layers_last * per + lc.head_s;
+    double slowest = first > mid ? first : mid;
+    slowest = last > slowest ? last : slowest;
+    return (first + (q->pp - 2) * mid + last - slowest) / q->vpp;
+}
+
+/* The parts of the breakdown add up to the step; the bubble: GPT-3 175B, p 8, v 12, m 64. */
 static void test_breakdown_and_bubble(void **state)
 {
     gpuecon_train_request q = req_for(state, "gpt3-175b", "hgx-h100", 128, 2048, 256);
@@ -118,14 +138,51 @@ static void test_breakdown_and_bubble(void **state)
                  b->dp_comm_s + b->optimizer_s + b->straggler_s;
     assert_close(sum, r.step_time_s, 1e-12);
     assert_int_equal(r.par.microbatches, 64);
+    assert_close(b->pp_bubble_s, bubble_by_hand(&q, &r), 1e-12);
+    /* the last stage (LM head) paces: the bubble is a little under (p-1)/(v·m) of its time */
     double stage_work = b->compute_s + b->tp_comm_s + b->cp_comm_s;
-    assert_close(b->pp_bubble_s / stage_work, 7.0 / (12 * 64), 1e-12);
-    /* 1F1B without interleaving: bubble (p-1)/m */
+    assert_true(b->pp_bubble_s < 7.0 / (12 * 64) * stage_work);
+    assert_true(b->pp_bubble_s > 0.95 * 7.0 / (12 * 64) * stage_work);
+    /* 1F1B without interleaving: 12 layers a stage */
     q.vpp = 1;
     r = predict_ok(&q);
-    stage_work = r.bd.compute_s + r.bd.tp_comm_s + r.bd.cp_comm_s;
-    assert_close(r.bd.pp_bubble_s / stage_work, 7.0 / 64, 1e-12);
     assert_int_equal(r.stage_layers_max, 12);
+    assert_close(r.bd.pp_bubble_s, bubble_by_hand(&q, &r), 1e-12);
+    stage_work = r.bd.compute_s + r.bd.tp_comm_s + r.bd.cp_comm_s;
+    assert_true(r.bd.pp_bubble_s < 7.0 / 64 * stage_work && r.bd.pp_bubble_s > 0.95 * 7.0 / 64 * stage_work);
+}
+
+/* Rank placement as Megatron numbers ranks (TP, CP, DP, then the pipeline stage outermost),
+ * Llama 3 8B BF16 on HGX H100 (8 GPUs a node; NVLink 450 GB/s x 0.80 = 360 GB/s, 3 us a hop;
+ * network 50 GB/s x 0.90 = 45 GB/s, 6 us; 10 us a collective), TP2, 4,096 tokens, m 8:
+ * - 16 GPUs, DP4 PP2: the four replicas of a stage share a node, the stages sit in two nodes.
+ *   Pipeline message T·h·2/t = 4096 x 4096 x 2 / 2 = 16,777,216 B over the network:
+ *   10 + 6 + 16.777216e6 / 45e9 x 1e6 = 388.83 us, 2(m + p - 1) = 18 transfers = 6.999 ms.
+ *   The gradient all-reduce (ZeRO-0, 4-byte gradients, not overlapped) stays on NVLink:
+ *   per 40M-parameter bucket 10 + 2 x 3 x 3 = 28 us, plus 4 x P x 1.5 / 360e9 for all P.
+ * - 8 GPUs, DP2 PP2: the whole pipeline in one node: 10 + 3 + 16.777216e6 / 360e9 x 1e6
+ *   = 59.60 us a transfer. */
+static void test_placement(void **state)
+{
+    gpuecon_train_request q = req_for(state, "llama3-8b", "hgx-h100", 16, 4096, 32);
+    fix(&q, 2, 1, 2, 1, 1, GPUECON_RECOMPUTE_NONE, 0);
+    q.dp_overlap = false;
+    gpuecon_train_result r = predict_ok(&q);
+    assert_int_equal(r.par.dp, 4);
+    assert_int_equal(r.par.microbatches, 8);
+    assert_close(r.bd.pp_comm_s, 18 * (16e-6 + 16777216.0 / 45e9), 1e-12);
+    assert_close(r.bd.pp_comm_s, 6.999e-3, 1e-3);
+    train_static st;
+    gpuecon_error err;
+    assert_int_equal(train_prepare(&q, &st, &err), 0);
+    /* the stage with the most parameters: the last (LM head and final norm) */
+    double P = (16 * st.layer_params + st.head_params) / 2 + st.h;
+    double nb = ceil(P / 40e6);
+    assert_close(r.bd.dp_comm_s, nb * 28e-6 + 4 * P * 1.5 / 360e9, 1e-12);
+    q.gpus = 8, q.gbs = 16;
+    r = predict_ok(&q);
+    assert_int_equal(r.par.microbatches, 8);
+    assert_close(r.bd.pp_comm_s, 18 * (13e-6 + 16777216.0 / 360e9), 1e-12);
 }
 
 /* Per layer: backward GEMMs are twice the forward ones, full recompute adds one forward
@@ -273,7 +330,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_narayanan_flops),   cmocka_unit_test(test_mfu_convention),
-        cmocka_unit_test(test_breakdown_and_bubble), cmocka_unit_test(test_recompute),
+        cmocka_unit_test(test_breakdown_and_bubble), cmocka_unit_test(test_placement), cmocka_unit_test(test_recompute),
         cmocka_unit_test(test_bad_input),         cmocka_unit_test(test_infeasible),
         cmocka_unit_test(test_published_config_fits), cmocka_unit_test(test_s3_flat),
     };
