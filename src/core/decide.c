@@ -321,7 +321,8 @@ static void verdict(gpuecon_comparison_result *cr)
                      train ? (c->token_factor != 1 ? " (effective, same-quality tokens)" : " (effective: failures and spares included)") : "");
     if (cr->runner_up >= 0) {
         const gpuecon_platform_result *r = &cr->platforms[cr->runner_up];
-        n += snprintf(v + n, cap - (size_t)n, ", %.0f%% below %s ($%.4g)", 100 * (1 - cr->base_ratio), r->name,
+        double below = 100 * (1 - cr->base_ratio);
+        n += snprintf(v + n, cap - (size_t)n, ", %.*f%% below %s ($%.4g)", below < 10 ? 1 : 0, below, r->name,
                       r->rank_usd_per_mtok);
     }
     if (train && isfinite(c->total_usd)) {
