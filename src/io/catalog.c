@@ -156,32 +156,7 @@ size_t gpuecon_catalog_field_count(gpuecon_kind kind)
 
 static void fill_field(const kdesc *k, const centry *e, size_t j, gpuecon_field *out)
 {
-    const fdesc *f = &k->fields[j];
-    const char *p = (const char *)e->obj + f->off;
-    memset(out, 0, sizeof *out);
-    out->name = f->name;
-    out->unit = f->unit ? f->unit : "";
-    out->doc = f->doc ? f->doc : "";
-    out->present = (e->present >> j) & 1u;
-    out->source = e->src[j];
-    switch (f->type) {
-    case FT_NUM: out->type = GPUECON_FIELD_NUMBER; out->number = *(const double *)p; break;
-    case FT_INT: out->type = GPUECON_FIELD_INTEGER; out->number = *(const int *)p; break;
-    case FT_BOOL: out->type = GPUECON_FIELD_BOOL; out->number = *(const bool *)p; break;
-    case FT_TEXT:
-        out->type = GPUECON_FIELD_TEXT;
-        out->text = *(const char *const *)p;
-        break;
-    case FT_ENUM:
-        out->type = GPUECON_FIELD_TEXT;
-        out->text = f->choices[*(const int *)p];
-        break;
-    case FT_KEYED:
-        out->type = GPUECON_FIELD_KEYED;
-        out->keyed = *(const gpuecon_keyed *const *)p;
-        out->n_keyed = *(const size_t *)((const char *)e->obj + f->count_off);
-        break;
-    }
+    schema_field_get(k->fields, j, e->obj, e->src, e->present, out);
 }
 
 int gpuecon_catalog_field_at(const gpuecon_catalog *cat, gpuecon_kind kind, size_t i, size_t j,

@@ -434,22 +434,7 @@ int gpuecon_scenario_field(const gpuecon_scenario *sc, size_t comparison, int pl
     int j = schema_field_index(fields, nf, field);
     if (j < 0)
         return GPUECON_E_NOTFOUND;
-    const fdesc *f = &fields[j];
-    memset(out, 0, sizeof *out);
-    out->name = f->name;
-    out->unit = f->unit ? f->unit : "";
-    out->doc = f->doc ? f->doc : "";
-    out->present = (o->present >> j) & 1u;
-    out->source = o->src[j];
-    const char *p = (const char *)obj + f->off;
-    switch (f->type) {
-    case FT_NUM: out->type = GPUECON_FIELD_NUMBER; out->number = *(const double *)p; break;
-    case FT_INT: out->type = GPUECON_FIELD_INTEGER; out->number = *(const int *)p; break;
-    case FT_BOOL: out->type = GPUECON_FIELD_BOOL; out->number = *(const bool *)p; break;
-    case FT_TEXT: out->type = GPUECON_FIELD_TEXT; out->text = *(const char *const *)p; break;
-    case FT_ENUM: out->type = GPUECON_FIELD_TEXT; out->text = f->choices[*(const int *)p]; break;
-    case FT_KEYED: break;
-    }
+    schema_field_get(fields, (size_t)j, obj, o->src, o->present, out);
     return GPUECON_OK;
 }
 

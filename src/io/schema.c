@@ -36,6 +36,31 @@ int schema_field_index(const fdesc *fields, size_t nfields, const char *name)
     return -1;
 }
 
+void schema_field_get(const fdesc *fields, size_t j, const void *obj, const gpuecon_source *src,
+                      uint64_t present, gpuecon_field *out)
+{
+    const fdesc *f = &fields[j];
+    const char *p = (const char *)obj + f->off;
+    memset(out, 0, sizeof *out);
+    out->name = f->name;
+    out->unit = f->unit ? f->unit : "";
+    out->doc = f->doc ? f->doc : "";
+    out->present = (present >> j) & 1u;
+    out->source = src[j];
+    switch (f->type) {
+    case FT_NUM: out->type = GPUECON_FIELD_NUMBER; out->number = *(const double *)p; break;
+    case FT_INT: out->type = GPUECON_FIELD_INTEGER; out->number = *(const int *)p; break;
+    case FT_BOOL: out->type = GPUECON_FIELD_BOOL; out->number = *(const bool *)p; break;
+    case FT_TEXT: out->type = GPUECON_FIELD_TEXT; out->text = *(const char *const *)p; break;
+    case FT_ENUM: out->type = GPUECON_FIELD_TEXT; out->text = f->choices[*(const int *)p]; break;
+    case FT_KEYED:
+        out->type = GPUECON_FIELD_KEYED;
+        out->keyed = *(const gpuecon_keyed *const *)p;
+        out->n_keyed = *(const size_t *)((const char *)obj + f->count_off);
+        break;
+    }
+}
+
 bool schema_present(const centry *e, const kdesc *k, const char *field)
 {
     int j = schema_field_index(k->fields, k->nfields, field);

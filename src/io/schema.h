@@ -72,6 +72,9 @@ int schema_load_object(arena *a, const fdesc *fields, size_t nfields, void *obj,
                        uint64_t *present, const yaml_doc *doc, ynode *node, gpuecon_source defsrc,
                        const char *const *extra, gpuecon_error *err);
 
+/* Field j of an object read through `fields` (value, unit, doc, provenance, presence). */
+void schema_field_get(const fdesc *fields, size_t j, const void *obj, const gpuecon_source *src,
+                      uint64_t present, gpuecon_field *out);
 /* Index of field `name` in a table, or -1. */
 int schema_field_index(const fdesc *fields, size_t nfields, const char *name);
 bool schema_present(const centry *e, const kdesc *k, const char *field);
