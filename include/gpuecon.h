@@ -427,7 +427,7 @@ typedef struct gpuecon_repro_row {
 GPUECON_API int gpuecon_reproduce(const gpuecon_catalog *cat, gpuecon_repro_row *rows, size_t cap,
                                   size_t *n, gpuecon_error *err);
 
-/* ==== collectives and training (issue 3, 4) ========================================== */
+/* ==== collectives and training (src/core/comm.c memory.c train.c moe.c search.c) ========= */
 
 /* ---- collectives on a two-level topology (src/core/comm.c) ----
  * A system has scale-up domains of system->scaleup_gpus GPUs (NVLink, scaleup_gbps per GPU per
@@ -472,7 +472,7 @@ typedef struct gpuecon_coll_result {
     gpuecon_coll_algo algo;     /* ring or tree, as chosen */
     int per_domain;             /* members of the group in one scale-up domain */
     int domains;                /* scale-up domains the group spans */
-    /* all-to-all (issue 4): the time of the intra-domain share (NVLink, including the hop
+    /* all-to-all (docs/model.md §4.1): the time of the intra-domain share (NVLink, including the hop
      * that moves inter-domain traffic to the GPU on the destination's rail) and of the
      * inter-domain share (network), which overlap: time_s = latency + max of the two. The
      * fraction of the send buffer that stays inside the domain, (g-1)/n. Zero for the
@@ -532,7 +532,7 @@ typedef struct gpuecon_efficiency {
     double scaleup_busbw;        /* achievable busbw / scaleup_gbps (NVLink, xGMI) */
     double scaleout_busbw;       /* achievable busbw / scaleout_gbps (InfiniBand, Ethernet) */
     double coll_launch_s;        /* fixed cost of one collective call */
-    /* mixture of experts (issue 4, docs/model.md §4.3) */
+    /* mixture of experts (docs/model.md §4.3) */
     double scaleout_a2a;         /* achievable all-to-all bandwidth per NIC / scaleout_gbps */
     double grouped_gemm;         /* grouped expert GEMMs: fraction of the dense GEMM efficiency */
     double moe_host_s;           /* eager frameworks (no CUDA graphs): host time of one MoE layer's
@@ -550,7 +550,7 @@ GPUECON_API const gpuecon_efficiency *gpuecon_efficiency_for(const gpuecon_gpu *
 GPUECON_API const gpuecon_efficiency *gpuecon_efficiency_table(size_t *n);
 
 /* ---- memory per GPU (src/core/memory.c) ----
- * Small functions, reusable by fine-tuning (issue 6). Bytes, not GiB. */
+ * Small functions, reusable (fine-tuning). Bytes, not GiB. */
 typedef enum gpuecon_recompute {
     GPUECON_RECOMPUTE_NONE,
     GPUECON_RECOMPUTE_SELECTIVE, /* attention core (Korthikanti et al. 2022 §4.1) */
@@ -605,7 +605,7 @@ typedef struct gpuecon_train_request {
     int recompute;            /* GPUECON_SEARCH or a gpuecon_recompute */
     int zero;                 /* GPUECON_SEARCH or 0..3 (FSDP = 3) */
     int tp_overlap;           /* GPUECON_SEARCH, 0 or 1 (TP communication overlapped with GEMMs) */
-    /* mixture of experts (issue 4; dense models: ep = etp = 1). Experts use their own layout
+    /* mixture of experts (dense models: ep = etp = 1). Experts use their own layout
      * (Megatron's MoE parallel folding): ep x etp divides tp x cp x dp, the ranks of one
      * pipeline stage, which MoE jobs number tp, cp, dp innermost and pp outermost. */
     int etp;                  /* expert tensor parallel: GPUECON_SEARCH or fixed (divides the expert FFN) */
@@ -650,7 +650,7 @@ typedef struct gpuecon_train_breakdown {
     double compute_s;     /* GEMMs, attention, elementwise, recompute of all micro-batches */
     double tp_comm_s;     /* tensor-parallel collectives not hidden behind GEMMs */
     double cp_comm_s;     /* context-parallel ring exchange not hidden behind attention */
-    double ep_comm_s;     /* expert-parallel all-to-all (issue 4; 0 for dense models) */
+    double ep_comm_s;     /* expert-parallel all-to-all (0 for dense models) */
     double pp_bubble_s;   /* pipeline fill and drain: the other stages' time per micro-batch, /v
                              ((p-1)/v of the stage time when stages are equal) */
     double pp_comm_s;     /* pipeline point-to-point transfers on the critical path */
@@ -673,7 +673,7 @@ typedef struct gpuecon_train_memory {
     int stage;                /* the pipeline stage that needs the most */
 } gpuecon_train_memory;
 
-/* What the mixture-of-experts layers of a configuration do (issue 4; zero for dense models). */
+/* What the mixture-of-experts layers of a configuration do (zero for dense models). */
 typedef struct gpuecon_train_moe {
     int moe_layers;           /* MoE layers in the model (plus MTP modules trained) */
     int local_experts;        /* routed experts per GPU: experts / ep */
@@ -731,7 +731,7 @@ typedef struct gpuecon_search_options {
     double usd_per_gpu_hour;   /* for GPUECON_OBJECTIVE_COST and usd_per_mtok in results */
     int shard_index, shard_count; /* evaluate shard k of n (0 <= k < n); 0/0 = everything */
     bool exhaustive;           /* time every configuration that fits; default false: skip the
-                                  blocks whose lower bound cannot enter the top k (issue 4,
+                                  blocks whose lower bound cannot enter the top k (docs/model.md §4,
                                   docs/model.md §3.5) */
 } gpuecon_search_options;
 
@@ -786,7 +786,7 @@ typedef struct gpuecon_validate_summary {
  * mixture-of-experts runs of §4.5, group "moe") and compares with the published throughput.
  * eff_table (n_eff rows; NULL: built-in) replaces the efficiency row of each matching arch —
  * the fitting tool (bench/fit_train.c) uses it. Writes up to cap rows (GPUECON_VALIDATE_MAX is
- * enough), sets *n; the summary covers every dense row written, as issue 3's targets do
+ * enough), sets *n; the summary covers every dense row written (the dense accuracy targets)
  * (sum_fit: the rows fitted on; either may be NULL); gpuecon_validate_summarize gives others. */
 #define GPUECON_VALIDATE_MAX 160
 GPUECON_API int gpuecon_validate(gpuecon_ctx *ctx, const gpuecon_catalog *cat,
@@ -800,7 +800,7 @@ GPUECON_API void gpuecon_validate_summarize(const gpuecon_validate_row *rows, si
                                             bool exclude, bool fit_only, gpuecon_validate_summary *out);
 
 
-/* ==== reliability and goodput (issue 5) ============================================== */
+/* ==== reliability and goodput (src/core/reliability.c sim.c) ============================= */
 /*
  * A synchronous training job on G active GPUs occupies K whole NVLink domains (D GPUs each,
  * A = D − spares_per_domain of them active) plus a pool of S whole spare domains. Failures
@@ -1018,7 +1018,7 @@ GPUECON_API double gpuecon_poisson_tail(double rho, int s);
  * until none of its units is in repair (reliability-tco.md §3.4). */
 GPUECON_API double gpuecon_busy_period_s(double rate_per_s, double mean_s);
 
-/* ==== serving and fine-tuning (issue 6) ============================================== */
+/* ==== serving and fine-tuning (src/core/infer.c finetune.c) ============================= */
 
 /* Efficiency constants of a serving engine (inference-model.md §6; docs/model.md §6).
  * Built-in profiles: "generic" (engineering estimates) and "vessl-gemma4", whose η_kv, η_c and
@@ -1254,7 +1254,7 @@ typedef struct gpuecon_finetune_result {
 GPUECON_API int gpuecon_finetune(const gpuecon_finetune_request *req, gpuecon_finetune_result *out,
                                  gpuecon_error *err);
 
-/* ==== compare, break-even, sensitivity (issue 7) ===================================== */
+/* ==== scenarios, compare, break-even, sensitivity (src/io/scenario.c, compare.c, decide.c) = */
 
 typedef enum gpuecon_workload_kind {
     GPUECON_WORKLOAD_TRAIN,
