@@ -2,12 +2,12 @@
  * finetune.c — memory per GPU and speed of LoRA or full fine-tuning under DDP or FSDP, with or
  * without activation checkpointing (docs/model.md §6.9; seed figure V3).
  *
- * Self-contained on purpose: the training model (memory.c, train.c) is being written in
- * parallel, so the few formulas fine-tuning needs live here as small functions, each with its
- * source: state bytes per parameter (ZeRO, Rajbhandari et al. 2020 §3.1; PEFT keeps adapters
- * in fp32), saved activations per layer (Korthikanti et al. 2022 §4.1 without dropout and
- * with flash attention), FLOPs per token (2 forward, 2 activation-gradient, 2 weight-gradient
- * per weight; Narayanan et al. 2021), and ring collectives (NCCL). Key choice: FSDP's
+ * The collectives are the training model's (comm.c). Memory follows the Hugging Face / PyTorch
+ * FSDP conventions of the measured runs rather than Megatron's (memory.c): state bytes per
+ * parameter (ZeRO, Rajbhandari et al. 2020 §3.1, with bf16 gradients; PEFT keeps adapters in
+ * fp32), saved activations per layer (Korthikanti et al. 2022 §4.1 without dropout and with
+ * flash attention), FLOPs per token (2 forward, 2 activation-gradient, 2 weight-gradient per
+ * weight; Narayanan et al. 2021). Key choice: FSDP's
  * all-gathers are counted as exposed (not overlapped): that is what makes FSDP without
  * checkpointing land below the 1.5x the FLOP ratio alone would give (V3 measured 1.33x).
  */
@@ -179,17 +179,17 @@ static void flops(const gpuecon_finetune_request *r, gpuecon_finetune_result *o)
     }
 }
 
-/* One ring collective of `bytes` (all-reduce: 2 passes; all-gather, reduce-scatter: 1). */
-static double ring_s(const gpuecon_finetune_request *r, double bytes, double passes, double steps)
+/* `calls` equal collectives moving `bytes` in all (nccl-tests sizes) over the job's GPUs, timed
+ * by the training model's collective model (comm.c: the system's two-level topology). */
+static double coll_s(const gpuecon_finetune_request *r, gpuecon_coll_op op, double bytes, double calls)
 {
-    const gpuecon_system *s = r->system;
-    double n = r->gpus;
-    if (n <= 1)
+    if (r->gpus <= 1 || !(bytes > 0) || !(calls >= 1))
         return 0;
-    bool inside = r->gpus <= s->scaleup_gpus;
-    double bw = (inside ? s->scaleup_gbps : s->scaleout_gbps) * 1e9 * r->profile.eta_link_large;
-    double alpha = (inside ? s->scaleup_latency_us : s->scaleout_latency_us) * 1e-6;
-    return passes * (bytes * (n - 1) / n / bw + steps * (n - 1) * alpha);
+    gpuecon_coll_result c;
+    gpuecon_error e;
+    if (gpuecon_collective(r->system, op, r->gpus, 1, bytes / calls, GPUECON_ALGO_AUTO, &c, &e))
+        return 0; /* unreachable: the request was checked; no communication rather than NaN */
+    return calls * c.time_s;
 }
 
 static void timing(const gpuecon_finetune_request *r, gpuecon_finetune_result *o)
@@ -203,12 +203,12 @@ static void timing(const gpuecon_finetune_request *r, gpuecon_finetune_result *o
     o->compute_s = tokens * o->flops_per_token / (peak * eta);
     double L = r->model->layers, grads = o->trainable_params * g;
     if (r->strategy == GPUECON_FT_DDP) { /* buckets overlap the backward pass but the last */
-        double t_ar = ring_s(r, grads, 2, ceil(grads / DDP_BUCKET));
+        double t_ar = coll_s(r, GPUECON_ALL_REDUCE, grads, ceil(grads / DDP_BUCKET));
         double t_bwd = o->compute_s * 0.5;
-        o->comm_s = fmax(0, t_ar - t_bwd) + ring_s(r, fmin(grads, DDP_BUCKET), 2, 1);
+        o->comm_s = fmax(0, t_ar - t_bwd) + coll_s(r, GPUECON_ALL_REDUCE, fmin(grads, DDP_BUCKET), 1);
     } else { /* all-gather in forward and again in backward, reduce-scatter of gradients */
         double params = (o->frozen_params + o->trainable_params) * 2;
-        o->comm_s = 2 * ring_s(r, params, 1, L) + ring_s(r, grads, 1, L);
+        o->comm_s = 2 * coll_s(r, GPUECON_ALL_GATHER, params, L) + coll_s(r, GPUECON_REDUCE_SCATTER, grads, L);
     }
     o->step_s = o->compute_s + o->comm_s;
     o->tokens_per_s = o->tokens_per_step / o->step_s;
