@@ -4,43 +4,17 @@
  * the step, every bad-input rule (GPUECON_E_INPUT naming the constraint) and infeasible
  * requests (GPUECON_E_INFEASIBLE with the smallest overflow).
  */
-#include "test_util.h"
+#include "train_util.h"
 
 #include "train.h"
 
 #include <math.h>
 #include <string.h>
 
-static gpuecon_train_request req_for(void **state, const char *model, const char *system, int gpus, int seq, int gbs)
-{
-    gpuecon_train_request q;
-    gpuecon_train_request_init(&q);
-    q.model = gpuecon_catalog_model(CAT(state), model);
-    q.system = gpuecon_catalog_system(CAT(state), system);
-    assert_non_null(q.model);
-    assert_non_null(q.system);
-    q.gpus = gpus;
-    q.seq = seq;
-    q.gbs = gbs;
-    return q;
-}
-
 static void fix(gpuecon_train_request *q, int tp, int cp, int pp, int vpp, int mbs, int rc, int zero)
 {
     q->tp = tp, q->cp = cp, q->pp = pp, q->vpp = vpp, q->mbs = mbs, q->recompute = rc, q->zero = zero;
     q->tp_overlap = 0;
-}
-
-static gpuecon_train_result predict_ok(gpuecon_train_request *q)
-{
-    gpuecon_ctx *ctx = gpuecon_ctx_new(NULL);
-    gpuecon_train_result r;
-    gpuecon_error err;
-    int rc = gpuecon_train_predict(ctx, q, &r, &err);
-    gpuecon_ctx_free(ctx);
-    if (rc)
-        fail_msg("predict: %s: %s", err.where, err.message);
-    return r;
 }
 
 /* A GPT of the 2021 papers in the model-file format: 4h GELU MLP, MHA, 51,200 vocabulary. */
@@ -209,71 +183,55 @@ static void test_recompute(void **state)
     assert_close(full.act_bytes, 2 * T * h, 1e-12);
 }
 
-static void expect_input(void **state, gpuecon_train_request *q, const char *where, const char *what)
-{
-    (void)state;
-    gpuecon_ctx *ctx = gpuecon_ctx_new(NULL);
-    gpuecon_train_result r;
-    gpuecon_error err;
-    gpuecon_error_clear(&err);
-    int rc = gpuecon_train_predict(ctx, q, &r, &err);
-    gpuecon_ctx_free(ctx);
-    if (rc != GPUECON_E_INPUT)
-        fail_msg("expected GPUECON_E_INPUT for %s, got %d (%s)", where, rc, err.message);
-    assert_string_equal(err.where, where);
-    if (!strstr(err.message, what))
-        fail_msg("%s: '%s' lacks '%s'", where, err.message, what);
-}
-
 /* Every impossible size is refused with the constraint named. */
 static void test_bad_input(void **state)
 {
     gpuecon_train_request q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
     q.tp = 5;
-    expect_input(state, &q, "--tp", "5 does not divide the 96 attention heads");
+    expect_input(&q, "--tp", "5 does not divide the 96 attention heads");
     q = req_for(state, "llama3-70b", "hgx-h100", 64, 8192, 128);
     q.tp = 16;
-    expect_input(state, &q, "--tp", "16 does not divide the 8 key-value heads");
+    expect_input(&q, "--tp", "16 does not divide the 8 key-value heads");
     q = req_for(state, "llama3-405b", "hgx-h100", 1024, 8192, 128);
     q.pp = 200;
-    expect_input(state, &q, "--pp", "200 is above the 126 layers");
+    expect_input(&q, "--pp", "200 is above the 126 layers");
     q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
     q.tp = 8, q.pp = 16;
-    expect_input(state, &q, "--gpus", "tp x cp x pp = 128 does not divide the 64 GPUs");
+    expect_input(&q, "--gpus", "tp x cp x pp = 128 does not divide the 64 GPUs");
     q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 100);
     q.tp = 8, q.pp = 1, q.cp = 1;
-    expect_input(state, &q, "--gbs", "100 sequences do not divide into dp 8 x mbs 1");
+    expect_input(&q, "--gbs", "100 sequences do not divide into dp 8 x mbs 1");
     q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
     q.mbs = 3;
-    expect_input(state, &q, "--mbs", "not divisible by mbs 3");
+    expect_input(&q, "--mbs", "not divisible by mbs 3");
     q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
     q.cp = 3;
-    expect_input(state, &q, "--cp", "2 x cp = 6 equal chunks");
+    expect_input(&q, "--cp", "2 x cp = 6 equal chunks");
     q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
     q.pp = 1, q.vpp = 2;
-    expect_input(state, &q, "--vpp", "needs pipeline parallelism");
+    expect_input(&q, "--vpp", "needs pipeline parallelism");
     q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
     q.pp = 8, q.vpp = 13;
-    expect_input(state, &q, "--vpp", "104 virtual stages is above the 96 layers of gpt3-175b plus the embedding");
+    expect_input(&q, "--vpp", "104 virtual stages is above the 96 layers of gpt3-175b plus the embedding");
     q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
     q.ep = 2;
-    expect_input(state, &q, "--ep", "dense");
+    expect_input(&q, "--ep", "dense");
     q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
     q.etp = 2;
-    expect_input(state, &q, "--etp", "dense");
+    expect_input(&q, "--etp", "dense");
     q = req_for(state, "gpt3-175b", "hgx-a100", 64, 2048, 256);
     q.precision = GPUECON_FP8;
-    expect_input(state, &q, "--precision", "a100-80g has no fp8 tensor cores");
+    expect_input(&q, "--precision", "a100-80g has no fp8 tensor cores");
     q = req_for(state, "gpt3-175b", "hgx-h100", 0, 2048, 256);
-    expect_input(state, &q, "--gpus", "out of range");
+    expect_input(&q, "--gpus", "out of range");
     q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
     q.zero = 5;
-    expect_input(state, &q, "--zero", "allowed 0 to 3");
+    expect_input(&q, "--zero", "allowed 0 to 3");
     /* nothing in the space divides the batch: 7 sequences on 64 GPUs of a 2-layer model */
     q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 7);
     q.tp = 1, q.cp = 1;
     q.model = gpt(state, 2, 1536, 3);
-    expect_input(state, &q, "--gbs", "no parallel configuration of 64 GPUs divides the global batch of 7");
+    expect_input(&q, "--gbs", "no parallel configuration of 64 GPUs divides the global batch of 7");
 }
 
 /* Llama 3.1 405B cannot train on one 8-GPU H100 node: E_INFEASIBLE, the nearest miss in the
