@@ -19,7 +19,6 @@ struct gpuecon_ctx {
 void *ctx_alloc(gpuecon_ctx *ctx, size_t n);          /* zeroed; NULL on exhaustion */
 void *ctx_realloc(gpuecon_ctx *ctx, void *p, size_t oldn, size_t newn);
 void ctx_free(gpuecon_ctx *ctx, void *p, size_t n);
-char *ctx_strdup(gpuecon_ctx *ctx, const char *s);
 
 /* ---- error.c: filling a caller-owned error record (err may be NULL) ---- */
 int err_set(gpuecon_error *err, int code, const char *where, int line, int col,

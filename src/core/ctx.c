@@ -67,11 +67,3 @@ void ctx_free(gpuecon_ctx *ctx, void *p, size_t n)
         ctx->cfg.alloc(ctx->cfg.alloc_ud, p, n, 0);
 }
 
-char *ctx_strdup(gpuecon_ctx *ctx, const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = ctx_alloc(ctx, n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}

@@ -26,7 +26,6 @@ void tbl_num(tbl *t, double v, int decimals);
 void tbl_pct(tbl *t, double v, int decimals);
 /* A horizontal separator row (terminal only). */
 void tbl_sep(tbl *t);
-size_t tbl_rows(const tbl *t);
 void tbl_print(const tbl *t, FILE *f);
 void tbl_csv(const tbl *t, FILE *f);
 
@@ -35,8 +34,6 @@ void tbl_csv(const tbl *t, FILE *f);
 char *fmt_num(char *buf, size_t cap, double v, int decimals);
 /* Engineering form: 1.2e9 -> "1.20 G" with an SI prefix, 3 significant digits. */
 char *fmt_si(char *buf, size_t cap, double v, const char *unit);
-/* Seconds as "1.2 s", "3.4 ms", "5.6 h", "7.8 d". */
-char *fmt_duration(char *buf, size_t cap, double s);
 /* Writes s as a CSV field (quoted when needed). */
 void csv_field(FILE *f, const char *s);
 

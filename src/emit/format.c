@@ -54,26 +54,6 @@ char *fmt_si(char *buf, size_t cap, double v, const char *unit)
     return buf;
 }
 
-char *fmt_duration(char *buf, size_t cap, double s)
-{
-    double a = fabs(s);
-    if (!isfinite(s))
-        snprintf(buf, cap, "n/a");
-    else if (a >= 86400 * 2)
-        snprintf(buf, cap, "%.1f d", s / 86400);
-    else if (a >= 3600)
-        snprintf(buf, cap, "%.2f h", s / 3600);
-    else if (a >= 60)
-        snprintf(buf, cap, "%.1f min", s / 60);
-    else if (a >= 1)
-        snprintf(buf, cap, "%.2f s", s);
-    else if (a >= 1e-3)
-        snprintf(buf, cap, "%.2f ms", s * 1e3);
-    else
-        snprintf(buf, cap, "%.1f us", s * 1e6);
-    return buf;
-}
-
 void csv_field(FILE *f, const char *s)
 {
     if (!strpbrk(s, ",\"\n\r")) {

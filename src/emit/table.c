@@ -93,7 +93,6 @@ static trow *push_row(tbl *t)
 
 void tbl_row(tbl *t) { push_row(t); }
 void tbl_sep(tbl *t) { push_row(t)->sep = true; }
-size_t tbl_rows(const tbl *t) { return t->nrow; }
 
 static void add_cell(tbl *t, const char *text, const char *raw)
 {

@@ -278,11 +278,6 @@ bool yaml_scalar_copy(ynode *n, char *buf, size_t cap)
     return true;
 }
 
-bool yaml_scalar_plain(ynode *n)
-{
-    return fy_node_get_style(n) == FYNS_PLAIN;
-}
-
 size_t yaml_seq_len(ynode *n) { return (size_t)fy_node_sequence_item_count(n); }
 ynode *yaml_seq_at(ynode *n, size_t i) { return fy_node_sequence_get_by_index(n, (int)i); }
 ynode *yaml_seq_next(ynode *n, void **iter) { return fy_node_sequence_iterate(n, iter); }

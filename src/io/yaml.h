@@ -31,8 +31,6 @@ const char *yaml_scalar(ynode *n, size_t *len);
 /* Copies a scalar into buf (NUL-terminated, truncated); returns false for non-scalars or
  * text longer than cap-1. */
 bool yaml_scalar_copy(ynode *n, char *buf, size_t cap);
-/* True when the scalar was written plain (not quoted): `null`, `~` and numbers. */
-bool yaml_scalar_plain(ynode *n);
 size_t yaml_seq_len(ynode *n);
 ynode *yaml_seq_at(ynode *n, size_t i);
 /* Items of sequence n in order, in linear time: start with *iter = NULL; NULL at the end. */
