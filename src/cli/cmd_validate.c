@@ -14,7 +14,7 @@
 #define TARGET_MAX 0.25
 #define TARGET_MOE 0.15 /* issue 4: each MoE calibration run within 15% */
 
-static const char *const group_names[] = {"all", "narayanan", "dgxc", "vtrain", "seed", "moe", NULL};
+static const char *const group_names[] = {"all", "narayanan", "dgxc", "vtrain", "seed", "heldout", "moe", NULL};
 
 static void summary_json(json_t *j, const char *prefix, const gpuecon_validate_summary *s)
 {
@@ -153,12 +153,13 @@ int cmd_validate(cli *c, int argc, char **argv)
         {"--group", O_CHOICE, &group, 0, 0, group_names, "G", "rows to list (the summary covers all)", false},
     };
     static const cmd_usage usage = {
-        "validate [--group all|narayanan|dgxc|vtrain|seed|moe]",
+        "validate [--group all|narayanan|dgxc|vtrain|seed|heldout|moe]",
         "Predicted vs published tokens/s/GPU for every calibration run with a known\n"
         "configuration: the 109 vTrain A100 runs, Narayanan et al. SC21 (A01-A10), the NVIDIA\n"
         "DGX Cloud H100 recipes (A26-A35) and, held out of the fit, the seed's S3/S4 scaling\n"
-        "figures, with the median and largest |error| against the targets (10%, 25%); and the\n"
-        "mixture-of-experts runs (DeepSeek-V3 A38/A39, S6 July, Llama 4 Maverick S8; target 15%).",
+        "figures and Llama 3.1 405B on GB200 (heldout), with the median and largest |error|\n"
+        "against the targets (10%, 25%); and the mixture-of-experts runs (DeepSeek-V3\n"
+        "A38/A39, S6 July, Llama 4 Maverick S8; target 15%).",
         "gpuecon validate --group dgxc"};
     const size_t nopts = sizeof opts / sizeof opts[0];
     int rc = opts_parse(c, argc, argv, opts, nopts, &usage, NULL, 0, NULL);

@@ -4,7 +4,8 @@
  * Three calibration sets (../shared/reference/calibration/): the 109 A100 Megatron-LM runs of
  * vTrain (data/calibration/vtrain-a100-multinode.csv, compiled in), Narayanan et al. SC21
  * Table 1 (A01-A10) and the NVIDIA DGX Cloud H100 recipes (A26-A35); and, held out of the
- * fit, the seed's weak-scaling figures S3 and S4. Each case states the framework behaviour
+ * fit, the seed's weak-scaling figures S3 and S4 and the Llama 3.1 405B GB200 recipe (group
+ * "heldout": another GPU generation, dense, never fitted on). Each case states the framework behaviour
  * of its run (attention kernel, sequence parallelism, DP overlap, gradient precision), read
  * from the run's scripts, never tuned: a case differs from another only by what was run.
  * Mixture-of-experts runs (group "moe", docs/model.md §4.5) state their framework the same
@@ -70,6 +71,11 @@ static const vcase cases[] = {
     {"S3-2304", "seed", "seed-figures.md S3 (dgxc llama3.1 405B recipe: TP8 PP9 CP2 VP7)", "llama3-405b", 0, 0, 0, "hgx-h100", 2304, GPUECON_BF16, 8192, 1008, 8, 9, 7, 2, 1, FW_NEMO_2024, true, false, 0, 0.542, false},
     {"S4-64", "seed", "seed-figures.md S4 (dgxc llama3.1 70B recipe: TP4 PP4 CP2 VP5)", "llama3-70b", 0, 0, 0, "hgx-h100", 64, GPUECON_FP8, 8192, 128, 4, 4, 5, 2, 1, FW_NEMO_2024, true, false, 1567, 0, false},
     {"S4-2048", "seed", "seed-figures.md S4 (dgxc llama3.1 70B recipe: TP4 PP4 CP2 VP5)", "llama3-70b", 0, 0, 0, "hgx-h100", 2048, GPUECON_FP8, 8192, 4096, 4, 4, 5, 2, 1, FW_NEMO_2024, true, false, 1462, 0, false},
+    /* held out, another GPU: Llama 3.1 405B BF16 on GB200 NVL72 (TP4 PP8 CP2 VP8, GBS = GPUs/2);
+     * step 9.347 s at 128 GPUs (the README's worked example) and 9.479 s at 256 (its
+     * parse_train_timing example); tokens/s/GPU = 8192 x GBS / step / GPUs */
+    {"L405-GB200-128", "heldout", DGXC " llama3.1/README.md (2025, commit 14fb6ae)", "llama3-405b", 0, 0, 0, "gb200-nvl72", 128, GPUECON_BF16, 8192, 64, 4, 8, 8, 2, 1, FW_NEMO_2024, true, false, 8192.0 * 64 / 9.347 / 128, 0, false},
+    {"L405-GB200-256", "heldout", DGXC " llama3.1/README.md (2025, commit 14fb6ae)", "llama3-405b", 0, 0, 0, "gb200-nvl72", 256, GPUECON_BF16, 8192, 128, 4, 8, 8, 2, 1, FW_NEMO_2024, true, false, 8192.0 * 128 / 9.479 / 256, 0, false},
 };
 
 /* Mixture-of-experts runs. Sizes 0 are searched; a2a -1 searched. */
