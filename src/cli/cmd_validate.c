@@ -54,8 +54,9 @@ typedef struct vreport {
     const gpuecon_validate_summary *all, *fit;
     const char *group; /* NULL: all */
     bool median_ok, max_ok;
-    int over;
+    int over;                     /* calibration rows over the max target */
     gpuecon_validate_summary moe, moe_fit;
+    gpuecon_validate_summary held; /* dense rows held out of the fit (seed, heldout) */
 } vreport;
 
 static bool is_moe(const gpuecon_validate_row *r)
@@ -80,6 +81,7 @@ static int emit_json(cli *c, const vreport *v)
     json_object_set_new(j, "rows", arr);
     summary_json(j, "", v->all);
     summary_json(j, "fit_", v->fit);
+    summary_json(j, "held_out_", &v->held);
     json_object_set_new(j, "target_median_abs_err", cli_real(TARGET_MEDIAN));
     json_object_set_new(j, "target_max_abs_err", cli_real(TARGET_MAX));
     json_object_set_new(j, "median_target_met", json_boolean(v->median_ok));
@@ -129,10 +131,13 @@ static int emit_table(cli *c, const vreport *v)
                 100 * v->all->median_abs_err, 100 * v->all->mean_abs_err, 100 * v->all->max_abs_err, v->all->worst_id);
         fprintf(f, "fitted on %zu: median %.1f%%, max %.1f%% (%s)\n", v->fit->n, 100 * v->fit->median_abs_err,
                 100 * v->fit->max_abs_err, v->fit->worst_id);
-        fprintf(f, "targets: median <= %.0f%% %s; every case <= %.0f%% %s (%d over", 100 * TARGET_MEDIAN,
-                v->median_ok ? "met" : "MISSED", 100 * TARGET_MAX, v->max_ok ? "met" : "MISSED", v->over);
+        fprintf(f, "held out of the fit (seed, heldout), %zu: median %.1f%%, max %.1f%% (%s)\n", v->held.n, 100 * v->held.median_abs_err,
+                100 * v->held.max_abs_err, v->held.worst_id);
+        fprintf(f, "targets on the calibration set: median <= %.0f%% %s; every case <= %.0f%% %s (%d over",
+                100 * TARGET_MEDIAN, v->median_ok ? "met" : "MISSED", 100 * TARGET_MAX, v->max_ok ? "met" : "MISSED",
+                v->over);
         for (size_t i = 0, k = 0; i < v->n; i++)
-            if (!is_moe(&v->rows[i]) && fabs(v->rows[i].rel_err) > TARGET_MAX)
+            if (!is_moe(&v->rows[i]) && v->rows[i].fitted_on && fabs(v->rows[i].rel_err) > TARGET_MAX)
                 fprintf(f, "%s%s", k++ ? ", " : ": ", v->rows[i].id);
         fprintf(f, ")\n");
         fprintf(f, "mixture of experts, %zu cases: median |error| %.1f%%, max %.1f%% (%s); the %zu calibration runs: "
@@ -157,9 +162,10 @@ int cmd_validate(cli *c, int argc, char **argv)
         "Predicted vs published tokens/s/GPU for every calibration run with a known\n"
         "configuration: the 109 vTrain A100 runs, Narayanan et al. SC21 (A01-A10), the NVIDIA\n"
         "DGX Cloud H100 recipes (A26-A35) and, held out of the fit, the seed's S3/S4 scaling\n"
-        "figures and Llama 3.1 405B on GB200 (heldout), with the median and largest |error|\n"
-        "against the targets (10%, 25%); and the mixture-of-experts runs (DeepSeek-V3\n"
-        "A38/A39, S6 July, Llama 4 Maverick S8; target 15%).",
+        "figures and, never fitted on, Llama 3.1 405B on GB200 and MT-NLG 530B on A100\n"
+        "(heldout); the median and largest |error| of the calibration set against the\n"
+        "targets (10%, 25%); and the mixture-of-experts runs (DeepSeek-V3 A38/A39, S6\n"
+        "July, Llama 4 Maverick S8; target 15%).",
         "gpuecon validate --group dgxc"};
     const size_t nopts = sizeof opts / sizeof opts[0];
     int rc = opts_parse(c, argc, argv, opts, nopts, &usage, NULL, 0, NULL);
@@ -174,11 +180,18 @@ int cmd_validate(cli *c, int argc, char **argv)
     gpuecon_error_clear(&err);
     if (gpuecon_validate(c->ctx, c->cat, NULL, 0, rows, GPUECON_VALIDATE_MAX, &n, &all, &fit, &err))
         return cli_fail(&err);
-    bool median_ok = all.median_abs_err <= TARGET_MEDIAN, max_ok = all.max_abs_err <= TARGET_MAX;
+    /* the targets are the issue's: on the calibration set (the rows fitted on) */
+    bool median_ok = fit.median_abs_err <= TARGET_MEDIAN, max_ok = fit.max_abs_err <= TARGET_MAX;
     int over = 0;
-    for (size_t i = 0; i < n; i++)
-        over += !is_moe(&rows[i]) && fabs(rows[i].rel_err) > TARGET_MAX;
-    vreport v = {rows, n, &all, &fit, group ? group_names[group] : NULL, median_ok, max_ok, over, {0}, {0}};
+    static gpuecon_validate_row held[GPUECON_VALIDATE_MAX];
+    size_t nheld = 0;
+    for (size_t i = 0; i < n; i++) {
+        over += !is_moe(&rows[i]) && rows[i].fitted_on && fabs(rows[i].rel_err) > TARGET_MAX;
+        if (!is_moe(&rows[i]) && !rows[i].fitted_on)
+            held[nheld++] = rows[i];
+    }
+    vreport v = {rows, n, &all, &fit, group ? group_names[group] : NULL, median_ok, max_ok, over, {0}, {0}, {0}};
+    gpuecon_validate_summarize(held, nheld, NULL, false, false, &v.held);
     gpuecon_validate_summarize(rows, n, "moe", false, false, &v.moe);
     gpuecon_validate_summarize(rows, n, "moe", false, true, &v.moe_fit);
     if (c->format == FMT_JSON)

@@ -4,8 +4,9 @@
  * Three calibration sets (../shared/reference/calibration/): the 109 A100 Megatron-LM runs of
  * vTrain (data/calibration/vtrain-a100-multinode.csv, compiled in), Narayanan et al. SC21
  * Table 1 (A01-A10) and the NVIDIA DGX Cloud H100 recipes (A26-A35); and, held out of the
- * fit, the seed's weak-scaling figures S3 and S4 and the Llama 3.1 405B GB200 recipe (group
- * "heldout": another GPU generation, dense, never fitted on). Each case states the framework behaviour
+ * fit, the seed's weak-scaling figures S3 and S4, and published runs never fitted on (group
+ * "heldout"): Llama 3.1 405B on GB200 (another GPU generation) and MT-NLG 530B on A100
+ * (another framework). Each case states the framework behaviour
  * of its run (attention kernel, sequence parallelism, DP overlap, gradient precision), read
  * from the run's scripts, never tuned: a case differs from another only by what was run.
  * Mixture-of-experts runs (group "moe", docs/model.md §4.5) state their framework the same
@@ -76,6 +77,13 @@ static const vcase cases[] = {
      * parse_train_timing example); tokens/s/GPU = 8192 x GBS / step / GPUs */
     {"L405-GB200-128", "heldout", DGXC " llama3.1/README.md (2025, commit 14fb6ae)", "llama3-405b", 0, 0, 0, "gb200-nvl72", 128, GPUECON_BF16, 8192, 64, 4, 8, 8, 2, 1, FW_NEMO_2024, true, false, 8192.0 * 64 / 9.347 / 128, 0, false},
     {"L405-GB200-256", "heldout", DGXC " llama3.1/README.md (2025, commit 14fb6ae)", "llama3-405b", 0, 0, 0, "gb200-nvl72", 256, GPUECON_BF16, 8192, 128, 4, 8, 8, 2, 1, FW_NEMO_2024, true, false, 8192.0 * 128 / 9.479 / 256, 0, false},
+    /* held out, another framework: MT-NLG 530B (Smith et al. 2022 §2.4) on 280/350/420 DGX A100
+     * (Selene), Megatron-DeepSpeed with DeepSpeed's pipeline (not interleaved), TP8 PP35, MBS 1,
+     * GBS 1920, full recompute; 60.1 / 50.2 / 44.4 s per iteration (126 / 121 / 113 TFLOP/s) */
+#define MTNLG "Smith et al. 2022 (MT-NLG) Sec. 2.4, as restated in cli99/llm-analysis examples/megatron-turing-nlg"
+    {"MTNLG-2240", "heldout", MTNLG, NULL, 105, 20480, 128, "hgx-a100", 2240, GPUECON_BF16, 2048, 1920, 8, 35, 1, 1, 1, FW_MEGATRON_2021, false, true, 1920.0 * 2048 / 60.1 / 2240, 0, false},
+    {"MTNLG-2800", "heldout", MTNLG, NULL, 105, 20480, 128, "hgx-a100", 2800, GPUECON_BF16, 2048, 1920, 8, 35, 1, 1, 1, FW_MEGATRON_2021, false, true, 1920.0 * 2048 / 50.2 / 2800, 0, false},
+    {"MTNLG-3360", "heldout", MTNLG, NULL, 105, 20480, 128, "hgx-a100", 3360, GPUECON_BF16, 2048, 1920, 8, 35, 1, 1, 1, FW_MEGATRON_2021, false, true, 1920.0 * 2048 / 44.4 / 3360, 0, false},
 };
 
 /* Mixture-of-experts runs. Sizes 0 are searched; a2a -1 searched. */
