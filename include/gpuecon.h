@@ -764,7 +764,7 @@ GPUECON_API void gpuecon_search_result_free(gpuecon_search_result *r);
 
 /* ---- validation against published runs (src/core/validate.c) ---- */
 typedef struct gpuecon_validate_row {
-    char id[24];            /* A01..A10, A26.., V001..V109 (vTrain rows), S3/S4, L405-GB200-N, MoE ids */
+    char id[24];            /* A01..A10, A26.., V001..V109 (vTrain rows), S3/S4, L405-GB200-N, MTNLG-N, MoE */
     char group[16];         /* narayanan | dgxc | vtrain | seed | heldout | moe */
     char what[96];          /* model, GPUs, precision */
     char config[64];        /* TP/PP/VP/CP/DP/MBS */
