@@ -18,19 +18,37 @@
 static gpuecon_ctx *ctx;
 static gpuecon_catalog *cat;
 
-/* Every entry's address, kind by kind: what a failed load must not change. */
+/* Every entry's address and the bytes of its struct, kind by kind: what a failed load must not
+ * change (a replacement by name keeps its place, so a failed one must not write into it). */
 typedef struct snap {
     size_t n[GPUECON_KIND_COUNT];
     const void *at[GPUECON_KIND_COUNT][SNAP_MAX];
+    uint64_t sum[GPUECON_KIND_COUNT][SNAP_MAX];
 } snap;
+
+static const size_t entry_size[GPUECON_KIND_COUNT] = {
+    [GPUECON_KIND_GPU] = sizeof(gpuecon_gpu),         [GPUECON_KIND_SYSTEM] = sizeof(gpuecon_system),
+    [GPUECON_KIND_PROFILE] = sizeof(gpuecon_profile), [GPUECON_KIND_MODEL] = sizeof(gpuecon_model),
+    [GPUECON_KIND_RELIABILITY] = sizeof(gpuecon_reliability),
+};
+
+static uint64_t fnv1a(const void *p, size_t n)
+{
+    uint64_t h = 1469598103934665603u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ ((const unsigned char *)p)[i]) * 1099511628211u;
+    return h;
+}
 
 static void take(snap *s)
 {
     memset(s, 0, sizeof *s);
     for (int k = 0; k < GPUECON_KIND_COUNT; k++) {
         s->n[k] = gpuecon_catalog_count(cat, (gpuecon_kind)k);
-        for (size_t i = 0; i < s->n[k] && i < SNAP_MAX; i++)
+        for (size_t i = 0; i < s->n[k] && i < SNAP_MAX; i++) {
             s->at[k][i] = gpuecon_catalog_at(cat, (gpuecon_kind)k, i);
+            s->sum[k][i] = s->at[k][i] ? fnv1a(s->at[k][i], entry_size[k]) : 0;
+        }
     }
 }
 
