@@ -794,10 +794,17 @@ GPUECON_API int gpuecon_validate(gpuecon_ctx *ctx, const gpuecon_catalog *cat,
                                  gpuecon_validate_row *rows, size_t cap, size_t *n,
                                  gpuecon_validate_summary *sum, gpuecon_validate_summary *sum_fit,
                                  gpuecon_error *err);
+/* Which rows a summary covers, by their fitted_on flag. */
+typedef enum gpuecon_validate_fit {
+    GPUECON_ROWS_ALL,
+    GPUECON_ROWS_FITTED,  /* the calibration set: rows the efficiencies were fitted on */
+    GPUECON_ROWS_HELD_OUT /* rows never fitted on */
+} gpuecon_validate_fit;
 /* Summary of the rows of `group` (every row when NULL), or of every row but that group when
- * exclude is true; fit_only keeps the rows fitted on. */
+ * exclude is true, restricted to the rows `fit` selects. */
 GPUECON_API void gpuecon_validate_summarize(const gpuecon_validate_row *rows, size_t n, const char *group,
-                                            bool exclude, bool fit_only, gpuecon_validate_summary *out);
+                                            bool exclude, gpuecon_validate_fit fit,
+                                            gpuecon_validate_summary *out);
 
 
 /* ==== reliability and goodput (src/core/reliability.c sim.c) ============================= */

@@ -183,17 +183,12 @@ int cmd_validate(cli *c, int argc, char **argv)
     /* the targets are the issue's: on the calibration set (the rows fitted on) */
     bool median_ok = fit.median_abs_err <= TARGET_MEDIAN, max_ok = fit.max_abs_err <= TARGET_MAX;
     int over = 0;
-    static gpuecon_validate_row held[GPUECON_VALIDATE_MAX];
-    size_t nheld = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++)
         over += !is_moe(&rows[i]) && rows[i].fitted_on && fabs(rows[i].rel_err) > TARGET_MAX;
-        if (!is_moe(&rows[i]) && !rows[i].fitted_on)
-            held[nheld++] = rows[i];
-    }
     vreport v = {rows, n, &all, &fit, group ? group_names[group] : NULL, median_ok, max_ok, over, {0}, {0}, {0}};
-    gpuecon_validate_summarize(held, nheld, NULL, false, false, &v.held);
-    gpuecon_validate_summarize(rows, n, "moe", false, false, &v.moe);
-    gpuecon_validate_summarize(rows, n, "moe", false, true, &v.moe_fit);
+    gpuecon_validate_summarize(rows, n, "moe", true, GPUECON_ROWS_HELD_OUT, &v.held);
+    gpuecon_validate_summarize(rows, n, "moe", false, GPUECON_ROWS_ALL, &v.moe);
+    gpuecon_validate_summarize(rows, n, "moe", false, GPUECON_ROWS_FITTED, &v.moe_fit);
     if (c->format == FMT_JSON)
         return emit_json(c, &v);
     if (c->format == FMT_HTML)

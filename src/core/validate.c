@@ -374,14 +374,14 @@ static int cmp_double(const void *a, const void *b)
 }
 
 void gpuecon_validate_summarize(const gpuecon_validate_row *rows, size_t n, const char *group, bool exclude,
-                                bool fit_only, gpuecon_validate_summary *s)
+                                gpuecon_validate_fit fit, gpuecon_validate_summary *s)
 {
     double e[GPUECON_VALIDATE_MAX];
     size_t k = 0;
     memset(s, 0, sizeof *s);
     double sum = 0;
     for (size_t i = 0; i < n && k < GPUECON_VALIDATE_MAX; i++) {
-        if (fit_only && !rows[i].fitted_on)
+        if ((fit == GPUECON_ROWS_FITTED && !rows[i].fitted_on) || (fit == GPUECON_ROWS_HELD_OUT && rows[i].fitted_on))
             continue;
         if (group && (strcmp(rows[i].group, group) == 0) == exclude)
             continue;
@@ -416,8 +416,8 @@ int gpuecon_validate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
     if (rc)
         return rc;
     if (sum)
-        gpuecon_validate_summarize(rows, *n, "moe", true, false, sum);
+        gpuecon_validate_summarize(rows, *n, "moe", true, GPUECON_ROWS_ALL, sum);
     if (sum_fit)
-        gpuecon_validate_summarize(rows, *n, "moe", true, true, sum_fit);
+        gpuecon_validate_summarize(rows, *n, "moe", true, GPUECON_ROWS_FITTED, sum_fit);
     return GPUECON_OK;
 }
