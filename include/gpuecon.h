@@ -1461,6 +1461,36 @@ GPUECON_API int gpuecon_compare(gpuecon_ctx *ctx, const gpuecon_catalog *cat, co
                                 gpuecon_error *err);
 GPUECON_API void gpuecon_compare_free(gpuecon_compare_result *r);
 
+/* One training run at a known throughput, costed exactly as compare costs a platform: TCO at
+ * the facility PUE, goodput (ETTR) of the reliability model for the system and operator tier,
+ * spares charged or not, days, dollars and MWh (src/core/compare.c). Fill it with
+ * gpuecon_run_request_init, then set system, profile, gpus, tokens_per_s_per_gpu, tokens. */
+typedef struct gpuecon_run_request {
+    const char *system, *profile; /* catalog names (required) */
+    const char *tier;             /* best | typical | poor (default typical) */
+    const char *model;            /* catalog model, for MFU only (NULL: MFU NaN) */
+    int seq;                      /* sequence length, for MFU only */
+    gpuecon_precision precision;  /* for MFU only (default bf16) */
+    int gpus;                     /* active GPUs: rounded up to whole domains of active GPUs */
+    double tokens_per_s_per_gpu;  /* at full goodput (a prediction or a measurement) */
+    gpuecon_source throughput_source;
+    double tokens;                /* token budget; 0: no totals (days, $, MWh are NaN) */
+    double pue;                   /* facility PUE; 0: the system's */
+    double electricity_usd_per_kwh; /* 0: the profile's */
+    double mtbi_gpu_days;         /* 0: the tier's */
+    int spares_per_domain;        /* -1: the tier's */
+    int spare_domains;            /* 0: the tier's pool */
+    bool spares_do_other_work;    /* spares not charged to the job */
+} gpuecon_run_request;
+
+GPUECON_API void gpuecon_run_request_init(gpuecon_run_request *r);
+/* Fills out (the same record compare fills per platform: ettr, provisioned_gpus,
+ * effective_usd_per_mtok, days_to_train, total_usd, energy_mwh, ...). GPUECON_E_INPUT names
+ * the offending option (--system, --profile, --tier, --gpus, --pue, --mtbi-gpu-days, --tokens);
+ * GPUECON_E_INFEASIBLE when the reliability model leaves no goodput (out->why says so). */
+GPUECON_API int gpuecon_run_cost(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_run_request *req,
+                                 gpuecon_platform_result *out, gpuecon_error *err);
+
 /* Provenance of a workload or platform field ("measured_tokens_per_s", ...). */
 GPUECON_API int gpuecon_scenario_field(const gpuecon_scenario *sc, size_t comparison, int platform,
                                        const char *field, gpuecon_field *out);

@@ -9,18 +9,24 @@
 #include <math.h>
 #include <string.h>
 
-static json_t *cost_json(const gpuecon_cost *k, double usd_h)
+/* The cost of the run: raw figures at full goodput (usd_per_mtok, joules_per_token), and the
+ * totals with the reliability model's goodput and spares, as compare reports them. */
+static json_t *cost_json(const gpuecon_cost *k, double usd_h, const gpuecon_platform_result *run)
 {
     json_t *j = json_object();
     json_object_set_new(j, "tco_usd_per_gpu_hour", cli_real(usd_h));
     json_object_set_new(j, "usd_per_mtok", cli_real(k->usd_per_mtok));
+    json_object_set_new(j, "effective_usd_per_mtok", cli_real(run->effective_usd_per_mtok));
     json_object_set_new(j, "joules_per_token", cli_real(k->joules_per_token));
     json_object_set_new(j, "pue", cli_real(k->pue));
+    json_object_set_new(j, "ettr", cli_real(run->ettr));
     if (k->tokens > 0) {
         json_object_set_new(j, "tokens", cli_real(k->tokens));
-        json_object_set_new(j, "gpu_hours", cli_real(k->gpu_hours));
-        json_object_set_new(j, "total_usd", cli_real(k->total_usd));
-        json_object_set_new(j, "energy_mwh", cli_real(k->energy_mwh));
+        /* GPU-hours the job pays for: charged GPUs (spares included when charged) over the days */
+        json_object_set_new(j, "gpu_hours", cli_real(run->charged_gpus * run->days_to_train * 24));
+        json_object_set_new(j, "total_usd", cli_real(run->total_usd));
+        json_object_set_new(j, "energy_mwh", cli_real(run->energy_mwh));
+        json_object_set_new(j, "total_usd_at_full_goodput", cli_real(k->total_usd));
     }
     return j;
 }
@@ -51,7 +57,23 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
     double usd_h = 0;
     if (prof && !infeasible && (rc = train_cli_cost(req, prof, a->pue, a->tokens, r.tokens_per_s_per_gpu, &k, &usd_h)))
         return rc;
-    double days = a->tokens > 0 ? a->tokens / (r.tokens_per_s_per_gpu * req->gpus) / 86400 : 0;
+    /* the run as compare costs it: goodput under failures, spares, days, dollars, MWh */
+    gpuecon_platform_result run;
+    memset(&run, 0, sizeof run);
+    if (prof && !infeasible) {
+        gpuecon_run_request rq;
+        train_cli_run_request(a, req, prof, r.tokens_per_s_per_gpu, &rq);
+        gpuecon_error err;
+        gpuecon_error_clear(&err);
+        int rrc = gpuecon_run_cost(c->ctx, c->cat, &rq, &run, &err);
+        if (rrc == GPUECON_E_INFEASIBLE)
+            exit_code = EXIT_INFEASIBLE;
+        if (rrc && rrc != GPUECON_E_INFEASIBLE)
+            return cli_fail(&err);
+        if (rrc)
+            cli_fail(&err);
+    }
+    double days = a->tokens > 0 ? run.days_to_train : 0;
     if (c->format == FMT_JSON) {
         json_t *j = train_cli_result_json(&r);
         json_object_set_new(j, "model", json_string(req->model->name));
@@ -61,10 +83,11 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
         json_object_set_new(j, "seq", json_integer(req->seq));
         json_object_set_new(j, "gbs", json_integer(req->gbs));
         if (prof && !infeasible) {
-            json_t *cj = cost_json(&k, usd_h);
+            json_t *cj = cost_json(&k, usd_h, &run);
             if (days > 0)
                 json_object_set_new(cj, "days", cli_real(days));
             json_object_set_new(j, "cost", cj);
+            train_cli_run_json(j, &run, train_cli_tiers[a->tier]);
         }
         if (a->vs && (rc = train_vs(c, a, req, &r, j, NULL))) {
             json_decref(j);
@@ -103,9 +126,14 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
     if (prof && !infeasible) {
         fprintf(f, "\ncost (%s): $%.3f per GPU-hour, $%.4f per 1M tokens, %.2f J/token", prof->name, usd_h,
                 k.usd_per_mtok, k.joules_per_token);
+        fprintf(f, "\nreliability (%s tier, MTBI %.0f GPU-days): ETTR %.1f%%, %d spare GPU%s %s; effective $%.4f "
+                   "per 1M tokens", train_cli_tiers[a->tier], run.mtbi_gpu_days, 100 * run.ettr,
+                run.provisioned_gpus - run.gpus, run.provisioned_gpus - run.gpus == 1 ? "" : "s",
+                run.spares_charged ? "charged to the job" : "earning other work", run.effective_usd_per_mtok);
         if (a->tokens > 0)
-            fprintf(f, "; %.4g tokens: %.1f days, $%.4g, %.4g GPU-hours, %.1f MWh", a->tokens, days, k.total_usd,
-                    k.gpu_hours, k.energy_mwh);
+            fprintf(f, "\n%.4g tokens: %.1f days, $%.4g, %.4g GPU-hours, %.1f MWh (failures, restarts and spares "
+                       "included)", a->tokens, days, run.total_usd, run.charged_gpus * run.days_to_train * 24,
+                    run.energy_mwh);
         fputc('\n', f);
     }
     if (a->vs && (rc = train_vs(c, a, req, &r, NULL, f))) {

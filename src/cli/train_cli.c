@@ -7,6 +7,7 @@
  */
 #include "train_cli.h"
 
+#include <math.h>
 #include <string.h>
 
 static const char *const prec_names[] = {"bf16", "fp8", "fp4", NULL};
@@ -14,6 +15,7 @@ static const char *const rc_names[] = {"none", "selective", "full", NULL};
 static const char *const onoff[] = {"off", "on", NULL};
 static const char *const attn_names[] = {"flash", "unfused", NULL};
 static const char *const obj_names[] = {"throughput", "cost", NULL};
+const char *const train_cli_tiers[] = {"typical", "best", "poor", NULL};
 
 size_t train_cli_opts(train_args *a, opt *o, bool search)
 {
@@ -56,6 +58,10 @@ size_t train_cli_opts(train_args *a, opt *o, bool search)
     OPT("--profile", O_STR, &a->profile, 0, 0, NULL, "P", "TCO profile for cost and energy");
     OPT("--tokens", O_DOUBLE, &a->tokens, 1, 1e18, NULL, "T", "training tokens for totals (15T)");
     OPT("--pue", O_DOUBLE, &a->pue, 1, 3, NULL, "F", "facility PUE (default: system's)");
+    OPT("--tier", O_CHOICE, &a->tier, 0, 0, train_cli_tiers, "T",
+        "operator tier for failures and spares: typical, best, poor (default typical)");
+    OPT("--mtbi-gpu-days", O_DOUBLE, &a->mtbi_gpu_days, 1, 1e7, NULL, "D",
+        "mean time between interruptions per GPU (default: the tier's)");
     OPT("--threads", O_INT, &a->threads, 1, 4096, NULL, "N", "search threads (default: all cores)");
     if (search) {
         OPT("--top", O_INT, &a->top, 1, 10000, NULL, "K", "configurations to list (default 10)");
@@ -100,6 +106,10 @@ int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t n, gp
         return rc;
     if (opt_seen(opts, n, "--tokens") && !a->profile)
         return cli_usage_error("--tokens", "needs --profile P for the cost of the run");
+    if (opt_seen(opts, n, "--tier") && !a->profile)
+        return cli_usage_error("--tier", "needs --profile P (the tier sets the goodput of a costed run)");
+    if (opt_seen(opts, n, "--mtbi-gpu-days") && !a->profile)
+        return cli_usage_error("--mtbi-gpu-days", "needs --profile P (it sets the goodput of a costed run)");
     req->gpus = a->gpus;
     req->precision = (gpuecon_precision)a->precision;
     req->seq = a->seq;
@@ -298,4 +308,38 @@ int train_cli_cost(const gpuecon_train_request *req, const gpuecon_profile *p, d
         return cli_fail(&err);
     *usd_per_gpu_hour = t.usd_per_gpu_hour;
     return 0;
+}
+
+void train_cli_run_request(const train_args *a, const gpuecon_train_request *req, const gpuecon_profile *p,
+                           double tok_s, gpuecon_run_request *run)
+{
+    gpuecon_run_request_init(run);
+    run->system = req->system->name;
+    run->profile = p->name;
+    run->tier = train_cli_tiers[a->tier];
+    run->model = req->model->name;
+    run->seq = req->seq;
+    run->precision = req->precision;
+    run->gpus = req->gpus;
+    run->tokens_per_s_per_gpu = tok_s;
+    run->tokens = a->tokens;
+    run->pue = a->pue;
+    run->mtbi_gpu_days = a->mtbi_gpu_days;
+}
+
+void train_cli_run_json(json_t *j, const gpuecon_platform_result *r, const char *tier)
+{
+    json_object_set_new(j, "ettr", cli_real(r->ettr));
+    json_object_set_new(j, "tier", json_string(tier));
+    json_object_set_new(j, "mtbi_gpu_days", cli_real(r->mtbi_gpu_days));
+    json_object_set_new(j, "interruptions_per_day", cli_real(r->interruptions_per_day));
+    json_object_set_new(j, "provisioned_gpus", json_integer(r->provisioned_gpus));
+    json_object_set_new(j, "spare_gpus", json_integer(r->provisioned_gpus - r->gpus));
+    json_object_set_new(j, "charged_gpus", cli_real(r->charged_gpus));
+    json_object_set_new(j, "effective_usd_per_mtok", cli_real(r->effective_usd_per_mtok));
+    if (isfinite(r->days_to_train)) {
+        json_object_set_new(j, "days_to_train", cli_real(r->days_to_train));
+        json_object_set_new(j, "total_usd", cli_real(r->total_usd));
+        json_object_set_new(j, "energy_mwh", cli_real(r->energy_mwh));
+    }
 }

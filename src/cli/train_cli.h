@@ -13,7 +13,8 @@ typedef struct train_args {
     int precision, recompute, tp_overlap, sp, dp_overlap, attention;
     int a2a_overlap, mtp, cuda_graphs;
     bool dropout, strong, exhaustive;
-    double tokens, pue, capacity_factor, imbalance;
+    double tokens, pue, capacity_factor, imbalance, mtbi_gpu_days, target_days;
+    int tier;
     const char *vs;
     int_list sweep;
     const char *plot;
@@ -46,5 +47,12 @@ int train_vs(cli *c, const train_args *a, const gpuecon_train_request *req, cons
 /* Cost of a predicted throughput under a profile: fills cost; 0 or an exit code. */
 int train_cli_cost(const gpuecon_train_request *req, const gpuecon_profile *p, double pue, double tokens,
                    double tok_s, gpuecon_cost *cost, double *usd_per_gpu_hour);
+/* The run request of --profile/--tokens/--tier/--mtbi-gpu-days/--pue for a throughput. */
+void train_cli_run_request(const train_args *a, const gpuecon_train_request *req, const gpuecon_profile *p,
+                           double tok_s, gpuecon_run_request *run);
+/* The run's reliability and totals as JSON keys added to j (days_to_train ettr total_usd
+ * energy_mwh effective_usd_per_mtok spare_gpus provisioned_gpus tier). */
+void train_cli_run_json(json_t *j, const gpuecon_platform_result *r, const char *tier);
+extern const char *const train_cli_tiers[];
 
 #endif

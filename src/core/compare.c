@@ -294,9 +294,10 @@ static void fail_platform(gpuecon_platform_result *res, const char *why)
     res->rank_usd_per_mtok = res->mfu = res->tco_usd_per_gpu_hour = nan;
 }
 
-/* Evaluates the platform at `gpus` active GPUs. */
+/* Evaluates the platform at `gpus` active GPUs. With predict false the platform's measured
+ * throughput is used without running the training or serving model (gpuecon_run_cost). */
 static int evaluate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t pi, int gpus,
-                    pstate *ps, gpuecon_platform_result *res, gpuecon_error *err)
+                    bool predict, pstate *ps, gpuecon_platform_result *res, gpuecon_error *err)
 {
     const gpuecon_workload *w = &c->workload;
     const gpuecon_platform *pl = &c->platforms[pi];
@@ -304,7 +305,7 @@ static int evaluate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
     int rc = setup(cat, c, pi, gpus, ps, res, err);
     if (rc)
         return rc;
-    const gpuecon_model *m = gpuecon_catalog_model(cat, w->model);
+    const gpuecon_model *m = w->model ? gpuecon_catalog_model(cat, w->model) : NULL;
     res->tco_source = ps->tco.uses_published ? compare_profile_source(ps->prof, ps->sys->name)
                                              : (gpuecon_source){"derived from capex (docs/model.md §2.1)",
                                                                 GPUECON_STAGE_DERIVED};
@@ -314,10 +315,13 @@ static int evaluate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
     if (ps->train) {
         if ((rc = setup_reliability(cat, ps, gpus, res, err)))
             return rc;
-        predict_train(ctx, w, pl, m, ps->sys, gpus, res, &gbs);
-    } else {
+        if (predict)
+            predict_train(ctx, w, pl, m, ps->sys, gpus, res, &gbs);
+    } else if (predict) {
         predict_serve(w, pl, m, ps->sys, res);
     }
+    if (!predict)
+        res->predicted_tokens_per_s_per_gpu = NAN;
     if (pl->measured_tokens_per_s > 0) {
         ps->in[IN_TOKS] = pl->measured_tokens_per_s;
         res->measured = true;
@@ -334,8 +338,11 @@ static int evaluate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
     res->joules_per_token = ps->sys->it_w_per_gpu * ps->in[IN_PUE] / ps->in[IN_TOKS];
     if (ps->train) {
         gpuecon_flops f;
-        gpuecon_train_flops(m, w->seq, GPUECON_ATTN_COUNT_FULL, false, &f);
-        res->mfu = gpuecon_mfu(ps->in[IN_TOKS], f.total, gpuecon_gpu_peak_flops(ps->sys->gpu, pl->precision));
+        res->mfu = NAN;
+        if (m && w->seq > 0) {
+            gpuecon_train_flops(m, w->seq, GPUECON_ATTN_COUNT_FULL, false, &f);
+            res->mfu = gpuecon_mfu(ps->in[IN_TOKS], f.total, gpuecon_gpu_peak_flops(ps->sys->gpu, pl->precision));
+        }
         res->batch_tokens = (double)gbs * w->seq;
         ps->token_factor = gpuecon_batch_token_factor(res->batch_tokens, w->critical_batch_tokens) /
                            gpuecon_batch_token_factor((double)w->gbs * w->seq, w->critical_batch_tokens);
@@ -390,7 +397,7 @@ int compare_platform(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
     const gpuecon_platform *pl = &c->platforms[pi];
     const gpuecon_workload *w = &c->workload;
     if (pl->gpus > 0 || w->kind != GPUECON_WORKLOAD_TRAIN || !(w->target_days > 0))
-        return evaluate(ctx, cat, c, pi, pl->gpus, ps, res, err);
+        return evaluate(ctx, cat, c, pi, pl->gpus, true, ps, res, err);
     /* Size the platform to finish within target_days: the smallest number of whole domains whose
        goodput trains the (same-quality) tokens in time. Throughput, goodput and the batch change
        slowly with size, so a few fixed-point steps from a first guess converge. */
@@ -398,7 +405,7 @@ int compare_platform(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
     int unit = domain_unit(cat, pl, sys), gpus = unit * (1024 / unit > 0 ? 1024 / unit : 1);
     int rc = GPUECON_OK, best = 0;
     for (int it = 0; it < 16; it++) {
-        if ((rc = evaluate(ctx, cat, c, pi, gpus, ps, res, err)) || !res->feasible)
+        if ((rc = evaluate(ctx, cat, c, pi, gpus, true, ps, res, err)) || !res->feasible)
             return rc;
         bool meets = res->days_to_train <= w->target_days * (1 + 1e-9);
         if (meets && (best == 0 || gpus < best))
@@ -416,7 +423,7 @@ int compare_platform(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
     }
     /* oscillating between sizes: settle on the smallest one that met the target */
     if (best && gpus != best)
-        rc = evaluate(ctx, cat, c, pi, best, ps, res, err);
+        rc = evaluate(ctx, cat, c, pi, best, true, ps, res, err);
     return rc;
 }
 
@@ -435,4 +442,77 @@ int compare_monte_carlo(gpuecon_ctx *ctx, const pstate *ps, int trials, gpuecon_
     if (rc == GPUECON_OK)
         res->mc = true;
     return rc;
+}
+
+/* ---- one run of a known throughput (train --tokens, the target-days search) ---------------- */
+
+void gpuecon_run_request_init(gpuecon_run_request *r)
+{
+    memset(r, 0, sizeof *r);
+    r->tier = "typical";
+    r->spares_per_domain = -1;
+    r->precision = GPUECON_BF16;
+    r->throughput_source = (gpuecon_source){"gpuecon prediction (docs/model.md §3, §6)", GPUECON_STAGE_DERIVED};
+}
+
+int gpuecon_run_cost(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_run_request *req,
+                     gpuecon_platform_result *out, gpuecon_error *err)
+{
+    if (!ctx || !cat || !req || !out)
+        return err_set(err, GPUECON_E_INPUT, "run", 0, 0, "context, catalog, request and result are required");
+    int rc;
+    if ((rc = gpuecon_catalog_find(cat, GPUECON_KIND_SYSTEM, req->system, "--system", NULL, err)) ||
+        (rc = gpuecon_catalog_find(cat, GPUECON_KIND_PROFILE, req->profile, "--profile", NULL, err)))
+        return rc;
+    if (req->gpus < 1 || req->gpus > 10000000)
+        return err_set(err, GPUECON_E_INPUT, "--gpus", 0, 0, "%d is out of range; allowed 1 to 10,000,000", req->gpus);
+    if (!(req->tokens_per_s_per_gpu > 0) || !isfinite(req->tokens_per_s_per_gpu))
+        return err_set(err, GPUECON_E_INPUT, "tokens_per_s_per_gpu", 0, 0, "must be a positive number");
+    if (!(req->tokens >= 0) || !isfinite(req->tokens))
+        return err_set(err, GPUECON_E_INPUT, "--tokens", 0, 0, "must be a positive number (or 0: no totals)");
+    if (req->pue != 0 && !(req->pue >= 1 && req->pue <= 3))
+        return err_set(err, GPUECON_E_INPUT, "--pue", 0, 0, "%g is out of range; allowed 1 to 3", req->pue);
+    if (req->mtbi_gpu_days != 0 && !(req->mtbi_gpu_days >= 1 && req->mtbi_gpu_days <= 1e7))
+        return err_set(err, GPUECON_E_INPUT, "--mtbi-gpu-days", 0, 0, "%g is out of range; allowed 1 to 1e7",
+                       req->mtbi_gpu_days);
+    const char *tier = req->tier ? req->tier : "typical";
+    if (!find_tier(cat, req->system, tier))
+        return err_set(err, GPUECON_E_INPUT, "--tier", 0, 0,
+                       "no reliability tier '%s/%s' in the catalog; allowed best, typical, poor", req->system, tier);
+    gpuecon_platform pl;
+    memset(&pl, 0, sizeof pl);
+    pl.name = pl.system = req->system;
+    pl.gpus = req->gpus;
+    pl.profile = req->profile;
+    pl.tier = tier;
+    pl.pue = req->pue;
+    pl.electricity_usd_per_kwh = req->electricity_usd_per_kwh;
+    pl.measured_tokens_per_s = req->tokens_per_s_per_gpu;
+    pl.mtbi_gpu_days = req->mtbi_gpu_days;
+    pl.spares_per_domain = req->spares_per_domain;
+    pl.spare_domains = req->spare_domains;
+    pl.spares_do_other_work = req->spares_do_other_work;
+    pl.precision = req->precision;
+    gpuecon_comparison c;
+    memset(&c, 0, sizeof c);
+    c.name = "run";
+    c.workload.kind = GPUECON_WORKLOAD_TRAIN;
+    c.workload.model = req->model;
+    c.workload.precision = req->precision;
+    c.workload.tokens = req->tokens;
+    c.workload.seq = req->seq;
+    c.workload.gbs = 1;
+    c.platforms = &pl;
+    c.n_platforms = 1;
+    pstate ps;
+    if ((rc = evaluate(ctx, cat, &c, 0, req->gpus, false, &ps, out, err)))
+        return rc;
+    out->name = out->system = cat ? gpuecon_catalog_system(cat, req->system)->name : req->system;
+    out->measured = false;
+    out->throughput_source = req->throughput_source;
+    if (req->mtbi_gpu_days > 0)
+        out->mtbi_source = (gpuecon_source){"given with the request (--mtbi-gpu-days)", GPUECON_STAGE_ASSUMPTION};
+    if (!out->feasible)
+        return err_set(err, GPUECON_E_INFEASIBLE, req->system, 0, 0, "%s", out->why);
+    return GPUECON_OK;
 }
