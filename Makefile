@@ -7,6 +7,8 @@
 #   make fuzz     build the libFuzzer harnesses with clang and run each for FUZZ_RUNS inputs
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 FUZZ_RUNS ?= 1000000
+# cmake --build runs make three levels deep; its "Entering directory" lines are noise.
+MAKEFLAGS += --no-print-directory
 
 .PHONY: all run test clang bench fuzz deps clean
 

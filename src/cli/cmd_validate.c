@@ -3,7 +3,7 @@
  * every published run with a known configuration, the error of each, their median and max,
  * and the efficiency parameters in use. A report: it exits 0 and says whether the
  * calibration targets (median |error| <= 10%, no case worse than 25%) are met; the JSON
- * carries the numbers for CTest to guard (tests/cli.cmake).
+ * carries the numbers for CTest to guard (tests/cli/).
  */
 #include "cli.h"
 

@@ -1,0 +1,53 @@
+# Shared helpers of the command-line contract tests (tests/cli/*.cmake). Each part runs as its
+# own CTest: cmake -DGPUECON=... -DSRC=... -P tests/cli/<part>.cmake
+# Each check runs gpuecon and asserts the exit code, and a JSON key or a message.
+function(run expected_rc)
+  execute_process(COMMAND ${GPUECON} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err TIMEOUT 60)
+  if(NOT rc EQUAL expected_rc)
+    message(FATAL_ERROR "gpuecon ${ARGN}: exit ${rc}, expected ${expected_rc}\nstdout: ${out}\nstderr: ${err}")
+  endif()
+  set(OUT "${out}" PARENT_SCOPE)
+  set(ERR "${err}" PARENT_SCOPE)
+endfunction()
+
+function(expect_err pattern)
+  if(NOT ERR MATCHES "${pattern}")
+    message(FATAL_ERROR "stderr does not match '${pattern}':\n${ERR}")
+  endif()
+endfunction()
+
+function(expect_out pattern)
+  if(NOT OUT MATCHES "${pattern}")
+    message(FATAL_ERROR "stdout does not match '${pattern}':\n${OUT}")
+  endif()
+endfunction()
+
+# json_near(KEY_PATH... EXPECTED REL): the number at KEY_PATH in OUT is within REL (relative)
+# of EXPECTED. CMake has no floating point, so awk (Debian's required mawk) does the compare.
+function(json_near)
+  set(args ${ARGN})
+  list(POP_BACK args rel)
+  list(POP_BACK args expected)
+  string(JSON v GET "${OUT}" ${args})
+  string(REGEX MATCH "^-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$" okv "${v}")
+  if(NOT okv)
+    message(FATAL_ERROR "${args} = '${v}' is not a number")
+  endif()
+  execute_process(COMMAND awk "BEGIN { v=${v}; e=${expected}; r=(v/e-1); if (r<0) r=-r; exit (r <= ${rel}) ? 0 : 1 }"
+                  RESULT_VARIABLE bad)
+  if(bad)
+    message(FATAL_ERROR "${args} = ${v}, expected ${expected} within ${rel}")
+  endif()
+endfunction()
+
+# json_le(KEY_PATH... LIMIT): the number at KEY_PATH is at most LIMIT.
+function(json_le)
+  set(args ${ARGN})
+  list(POP_BACK args limit)
+  string(JSON v GET "${OUT}" ${args})
+  execute_process(COMMAND awk "BEGIN { exit (${v} <= ${limit}) ? 0 : 1 }" RESULT_VARIABLE bad)
+  if(bad)
+    message(FATAL_ERROR "${args} = ${v}, expected at most ${limit}")
+  endif()
+endfunction()
