@@ -13,28 +13,49 @@
 #include <math.h>
 #include <string.h>
 
-static double link_time(const infer_env *e, double bytes)
+/* NCCL's ring protocols on NVLink (NVIDIA/nccl src/graph/tuning.cc at 01afd20a: baseLat and
+ * hwLat[NVLINK] of Ring in µs; LL moves 8-byte words carrying a 4-byte flag, busBw/4 for an
+ * all-reduce; LL128 0.92 of Simple's). Latency = base + steps·hop. */
+static const struct {
+    double base_us, hop_us, bw_factor;
+} nccl_ring[] = {{3.6, 0.47, 0.25}, {10.0, 1.9, 0.92}, {8.4, 3.4, 1.0}};
+
+/* C1: the fastest protocol valid at this size, as NCCL's tuner picks one (min over
+ * ncclTopoGetAlgoTime): vLLM's one-shot custom all-reduce (α_ar + S·f/(η_small·B), valid up
+ * to link_small_bytes), else NCCL's ring in LL, LL128 or Simple at η_large·B. Each candidate
+ * is affine in S and the set of valid ones only shrinks as S grows, so the time never falls
+ * as a message grows. `steps` = NCCL's ring steps (2(n−1) all-reduce, n−1 all-to-all), `f`
+ * the bus-bandwidth factor, `one_shot` whether the custom kernel applies. */
+static double collective_s(const infer_env *e, double bytes, double steps, double f, bool one_shot)
 {
-    double eta = bytes <= e->prof.link_small_bytes ? e->prof.eta_link_small : e->prof.eta_link_large;
-    return bytes / (eta * e->link_bps);
+    const gpuecon_serving_profile *p = &e->prof;
+    double best = INFINITY;
+    if (one_shot && bytes <= p->link_small_bytes)
+        best = e->ar_latency_s + bytes * f / (p->eta_link_small * e->link_bps);
+    for (size_t i = 0; i < sizeof nccl_ring / sizeof nccl_ring[0]; i++) {
+        double lat = (nccl_ring[i].base_us + steps * nccl_ring[i].hop_us) * 1e-6;
+        double t = lat + bytes * f / (nccl_ring[i].bw_factor * p->eta_link_large * e->link_bps);
+        best = fmin(best, t);
+    }
+    return best;
 }
 
-/* C1: t_ar(S) = α_ar + S·2(TP−1)/TP / (η_link(S)·B_link). */
 double infer_allreduce_s(const infer_env *e, double bytes)
 {
     if (e->tp <= 1)
         return 0;
     double tp = e->tp;
-    return e->ar_latency_s + link_time(e, bytes) * 2 * (tp - 1) / tp;
+    return collective_s(e, bytes, 2 * (tp - 1), 2 * (tp - 1) / tp, true);
 }
 
 /* Dispatch or combine of one MoE layer under expert parallelism: each rank sends its 1/EP
- * slice of the tokens, top_k copies of H bf16 values each, (EP−1)/EP of them off-GPU. */
+ * slice of the tokens, top_k copies of H bf16 values each, (EP−1)/EP of them off-GPU
+ * (NCCL point-to-point: EP−1 steps, no one-shot kernel). */
 static double alltoall_s(const infer_env *e, double tokens)
 {
     double ep = e->ep;
-    double bytes = tokens / ep * e->a->m->top_k * e->a->m->hidden * 2 * (ep - 1) / ep;
-    return e->ar_latency_s + link_time(e, bytes);
+    double bytes = tokens / ep * e->a->m->top_k * e->a->m->hidden * 2;
+    return collective_s(e, bytes, ep - 1, (ep - 1) / ep, false);
 }
 
 /* C2 (and its EP variant): communication of one step that processes `tokens` tokens. */
