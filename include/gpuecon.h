@@ -1491,6 +1491,51 @@ GPUECON_API void gpuecon_run_request_init(gpuecon_run_request *r);
 GPUECON_API int gpuecon_run_cost(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_run_request *req,
                                  gpuecon_platform_result *out, gpuecon_error *err);
 
+/* ---- deadlines: the fewest GPUs that finish by a date (src/core/target.c) ---- */
+
+/* One size of the GPUs / days / dollars trade. */
+typedef struct gpuecon_target_row {
+    int gpus;                     /* active GPUs */
+    bool ok;                      /* false: this size cannot run the job (why) */
+    char why[200];
+    double tokens_per_s_per_gpu, ettr, days_to_train, total_usd, energy_mwh;
+    int provisioned_gpus;         /* with hot spares and spare nodes/racks */
+    gpuecon_parallel par;         /* the layout the search picked at this size */
+} gpuecon_target_row;
+
+#define GPUECON_TARGET_ROWS 24
+
+typedef struct gpuecon_target_result {
+    bool met;                     /* a size up to the limit meets the deadline */
+    int gpus_needed;              /* the fewest active GPUs that do (0 when none) */
+    int unit;                     /* granularity: active GPUs per scale-up domain */
+    double target_days;
+    int nearest_gpus;             /* not met: the fastest size tried */
+    double nearest_days;
+    char why[200];                /* not met and no size runs: the reason */
+    gpuecon_train_result train;   /* at gpus_needed (or the nearest miss) */
+    gpuecon_platform_result run;  /* its days, dollars, MWh, ETTR, spares */
+    gpuecon_target_row rows[GPUECON_TARGET_ROWS]; /* the trade table around the answer, by GPUs */
+    size_t n_rows;
+    int evaluations;              /* sizes predicted */
+} gpuecon_target_result;
+
+/* Active GPUs per scale-up domain for the run's system and tier (HGX: 8; NVL72: 72 less the
+ * tier's hot spares, 64), the granularity of gpuecon_train_target; < 0 on error. */
+GPUECON_API int gpuecon_target_unit(const gpuecon_catalog *cat, const gpuecon_run_request *run,
+                                    gpuecon_error *err);
+/* The fewest active GPUs, in whole domains of gpuecon_target_unit, whose run (treq at that
+ * size: the layout search picks the layout; rreq: profile, tier, tokens, ...) finishes within
+ * target_days including failures, restarts and spares (gpuecon_run_cost). The result is
+ * checked: gpus_needed meets the deadline and gpus_needed − unit does not. Sizes up to
+ * max_gpus (0: 1,000,000). GPUECON_E_INPUT for a deadline <= 0 or no token budget;
+ * GPUECON_E_INFEASIBLE when no size meets it (out->nearest_gpus/nearest_days: the fastest tried;
+ * out->rows still holds the trade table). */
+GPUECON_API int gpuecon_train_target(gpuecon_ctx *ctx, const gpuecon_catalog *cat,
+                                     const gpuecon_train_request *treq, const gpuecon_run_request *rreq,
+                                     double target_days, int max_gpus, gpuecon_target_result *out,
+                                     gpuecon_error *err);
+
 /* Provenance of a workload or platform field ("measured_tokens_per_s", ...). */
 GPUECON_API int gpuecon_scenario_field(const gpuecon_scenario *sc, size_t comparison, int platform,
                                        const char *field, gpuecon_field *out);

@@ -94,3 +94,83 @@ run(2 ${run_args} --mtbi-gpu-days 0)
 expect_err("--mtbi-gpu-days")
 run(2 train --model llama3-70b --system hgx-h100 --gpus 64 --seq 8192 --gbs 128 --tier best)
 expect_err("--tier: needs --profile")
+
+# ---- (3) deadlines: train --target-days D ------------------------------------------------------
+# round trip: the answer, fed back through train --gpus, finishes within D days; one domain
+# fewer does not (it misses, or no layout can use that many GPUs: exit 2 or 3). Several models
+# and systems; the unit is 8 GPUs per HGX node and 72 - 8 hot spares = 64 per NVL72 rack.
+function(round_trip unit days)
+  set(base ${ARGN})
+  run(0 ${base} --target-days ${days} --json)
+  string(JSON met GET "${OUT}" met)
+  string(JSON n GET "${OUT}" gpus_needed)
+  string(JSON u GET "${OUT}" unit)
+  string(JSON d GET "${OUT}" days_to_train)
+  string(JSON toks GET "${OUT}" tokens_per_s_per_gpu)
+  string(JSON ettr GET "${OUT}" ettr)
+  foreach(key ettr total_usd energy_mwh provisioned_gpus trade)
+    string(JSON v GET "${OUT}" ${key})
+  endforeach()
+  check("${base}: met, unit ${unit}" "\"${met}\" == \"ON\" && ${u} == ${unit} && ${n} % ${unit} == 0 && ${d} <= ${days}")
+  run(0 ${base} --gpus ${n} --json)
+  string(JSON d1 GET "${OUT}" days_to_train)
+  string(JSON t1 GET "${OUT}" tokens_per_s_per_gpu)
+  string(JSON e1 GET "${OUT}" ettr)
+  check("train --gpus ${n} meets ${days} days" "${d1} <= ${days} && ${d1} == ${d}")
+  near("${d1}" "TOK / (${n} * ${t1} * ${e1}) / 86400" 1e-6)
+  check("days = tokens / (GPUs x tok/s/GPU x ETTR)" "${NEAR}")
+  math(EXPR fewer "${n} - ${unit}")
+  if(fewer GREATER 0)
+    execute_process(COMMAND ${GPUECON} ${base} --gpus ${fewer} --json RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                    ERROR_VARIABLE err TIMEOUT 120)
+    if(rc EQUAL 0)
+      string(JSON d0 GET "${out}" days_to_train)
+      check("train --gpus ${fewer} misses ${days} days" "${d0} > ${days}")
+    elseif(NOT (rc EQUAL 2 OR rc EQUAL 3))
+      message(FATAL_ERROR "train --gpus ${fewer}: exit ${rc}\n${err}")
+    endif()
+  endif()
+endfunction()
+
+# days = tokens / (GPUs x tok/s/GPU x ETTR) / 86400: checked inside with the run's own tokens
+macro(near a b rel)
+  string(REPLACE "TOK" "${TOKENS}" bb "${b}")
+  set(NEAR "((${a})/(${bb}) - 1 <= ${rel} && 1 - (${a})/(${bb}) <= ${rel})")
+endmacro()
+
+set(TOKENS 15e12)
+round_trip(8 90 train --model llama3-70b --system hgx-h100 --precision fp8 --seq 8192 --gbs 1024
+           --profile hyperscaler --tokens 15T)
+round_trip(8 30 train --model llama3-8b --system hgx-b200 --precision fp8 --seq 8192 --gbs 512
+           --profile neocloud --tokens 15T --tier poor)
+set(TOKENS 14.8e12)
+round_trip(64 60 train --model deepseek-v3 --system gb200-nvl72 --seq 4096 --gbs 15360
+           --profile hyperscaler --tokens 14.8T)
+set(TOKENS 3e11)
+round_trip(8 20 train --model gpt3-175b --system hgx-h200 --precision fp8 --seq 2048 --gbs 1536
+           --profile hyperscaler --tokens 300e9 --tier best)
+
+# the fewest GPUs grows as the deadline shortens
+set(base train --model llama3-70b --system hgx-h100 --precision fp8 --seq 8192 --gbs 1024
+    --profile hyperscaler --tokens 15T --json)
+run(0 ${base} --target-days 90)
+string(JSON n90 GET "${OUT}" gpus_needed)
+run(0 ${base} --target-days 45)
+string(JSON n45 GET "${OUT}" gpus_needed)
+check("a shorter deadline needs more GPUs" "${n45} > ${n90}")
+# no size up to the limit: exit 3 with the nearest miss
+run(3 ${base} --target-days 5 --max-gpus 512)
+string(JSON met GET "${OUT}" met)
+string(JSON ng GET "${OUT}" nearest_gpus)
+string(JSON nd GET "${OUT}" nearest_days)
+check("nearest miss" "\"${met}\" == \"OFF\" && ${ng} <= 512 && ${nd} > 5")
+expect_err("--target-days: no size up to 512 GPUs finishes in 5 days; the nearest miss is")
+# bad input
+run(2 ${base} --target-days 0)
+expect_err("--target-days")
+run(2 ${base} --target-days -3)
+expect_err("--target-days")
+run(2 train --model llama3-70b --system hgx-h100 --seq 8192 --gbs 1024 --target-days 30)
+expect_err("--target-days: needs --profile P and --tokens T")
+run(2 ${base} --gpus 64 --max-gpus 64)
+expect_err("--max-gpus: bounds the --target-days search")

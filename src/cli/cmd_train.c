@@ -279,13 +279,15 @@ int cmd_train(cli *c, int argc, char **argv)
         "train --model M --system S --gpus N --seq L --gbs B [--precision bf16|fp8|fp4] [--mbs --tp --pp --vpp\n"
         "       --cp --ep --recompute none|selective|full --zero 0..3] [--profile P --tokens T]\n"
         "       [--etp N --a2a-overlap on|off --capacity-factor F --imbalance F --mtp N --cuda-graphs on|off]\n"
+        "       [--tier best|typical|poor --mtbi-gpu-days D] [--target-days D [--max-gpus N] [--plot FILE.svg]]\n"
         "       [--sweep-gpus LIST [--strong] [--plot FILE.svg]] [--vs S [--vs-gpus N]]",
         "Predicted training step of a dense or mixture-of-experts transformer: tokens/s/GPU, MFU,\n"
         "step time with its breakdown (compute, exposed communication incl. the expert all-to-all,\n"
         "pipeline bubble) and memory per GPU. Sizes left out are searched and the fastest\n"
         "configuration that fits is shown. --vs S runs the same job on system S and sets the\n"
         "end-to-end ratio beside the all-to-all-only one. Exit 3 when nothing fits (the output\n"
-        "then shows the nearest miss).",
+        "then shows the nearest miss). --target-days D: the fewest GPUs, in whole nodes or racks, that\n"
+        "train --tokens within D days with failures, restarts and spares (exit 3 with the nearest miss).",
         "gpuecon train --model gpt3-175b --system hgx-h100 --gpus 128 --precision fp8 --seq 2048 --gbs 256 "
         "--tp 4 --pp 8 --vpp 12 --mbs 1"};
     int rc = opts_parse(c, argc, argv, opts, n, &usage, NULL, 0, NULL);
@@ -295,8 +297,12 @@ int cmd_train(cli *c, int argc, char **argv)
     const gpuecon_profile *prof;
     if ((rc = train_cli_request(c, &a, opts, n, &req, &prof)))
         return rc;
-    if (a.plot && !a.sweep.n)
-        return cli_usage_error("--plot", "charts a sweep: give --sweep-gpus too");
+    if (a.plot && !a.sweep.n && !(a.target_days > 0))
+        return cli_usage_error("--plot", "charts a sweep or a deadline: give --sweep-gpus or --target-days too");
+    if (a.target_days > 0 && (a.sweep.n || a.vs))
+        return cli_usage_error("--target-days", "sizes one job: leave out --sweep-gpus and --vs");
+    if (a.max_gpus && !(a.target_days > 0))
+        return cli_usage_error("--max-gpus", "bounds the --target-days search: give --target-days too");
     if (a.vs && a.sweep.n)
         return cli_usage_error("--vs", "compares one job, not a sweep (leave out --sweep-gpus)");
     if (a.vs_gpus && !a.vs)
@@ -309,10 +315,14 @@ int cmd_train(cli *c, int argc, char **argv)
             return EXIT_INTERNAL;
         gpuecon_ctx *old = c->ctx;
         c->ctx = nc;
-        rc = a.sweep.n ? sweep(c, &a, &req) : single(c, &a, &req, prof);
+        rc = a.target_days > 0 ? train_target(c, &a, &req, prof)
+             : a.sweep.n       ? sweep(c, &a, &req)
+                               : single(c, &a, &req, prof);
         c->ctx = old;
         gpuecon_ctx_free(nc);
         return rc;
     }
+    if (a.target_days > 0)
+        return train_target(c, &a, &req, prof);
     return a.sweep.n ? sweep(c, &a, &req) : single(c, &a, &req, prof);
 }

@@ -74,6 +74,10 @@ size_t train_cli_opts(train_args *a, opt *o, bool search)
         OPT("--strong", O_FLAG, &a->strong, 0, 0, NULL, NULL, "sweep keeps the global batch (default: batch per GPU)");
         OPT("--plot", O_STR, &a->plot, 0, 0, NULL, "FILE.svg", "chart of the sweep (needs gnuplot)");
         OPT("--vs", O_STR, &a->vs, 0, 0, NULL, "S", "the same job on system S: end-to-end vs all-to-all ratio");
+        OPT("--target-days", O_DOUBLE, &a->target_days, 1e-6, 1e6, NULL, "D",
+            "the fewest GPUs that train --tokens within D days, failures and spares included");
+        OPT("--max-gpus", O_INT, &a->max_gpus, 1, 10000000, NULL, "N",
+            "--target-days: largest size to consider (default 1,000,000)");
         OPT("--vs-gpus", O_INT, &a->vs_gpus, 1, 4194304, NULL, "N",
             "GPUs on the --vs system (default: the same; the batch per GPU is kept)");
     }
@@ -89,7 +93,9 @@ int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t n, gp
         return cli_usage_error("--model", "is required (gpuecon catalog models, or --model-file FILE)");
     if (!opt_seen(opts, n, "--system"))
         return cli_usage_error("--system", "is required (gpuecon catalog systems lists them)");
-    if (!opt_seen(opts, n, "--gpus") && !(opt_seen(opts, n, "--sweep-gpus")))
+    if (opt_seen(opts, n, "--target-days") && !(a->target_days > 0))
+        return cli_usage_error("--target-days", "%g: a deadline must be a positive number of days", a->target_days);
+    if (!opt_seen(opts, n, "--gpus") && !opt_seen(opts, n, "--sweep-gpus") && !opt_seen(opts, n, "--target-days"))
         return cli_usage_error("--gpus", "is required (the GPUs in the job)");
     if (!opt_seen(opts, n, "--seq"))
         return cli_usage_error("--seq", "is required (tokens per sequence, e.g. 2048 or 8192)");

@@ -14,7 +14,7 @@ typedef struct train_args {
     int a2a_overlap, mtp, cuda_graphs;
     bool dropout, strong, exhaustive;
     double tokens, pue, capacity_factor, imbalance, mtbi_gpu_days, target_days;
-    int tier;
+    int tier, max_gpus;
     const char *vs;
     int_list sweep;
     const char *plot;
@@ -54,5 +54,7 @@ void train_cli_run_request(const train_args *a, const gpuecon_train_request *req
  * energy_mwh effective_usd_per_mtok spare_gpus provisioned_gpus tier). */
 void train_cli_run_json(json_t *j, const gpuecon_platform_result *r, const char *tier);
 extern const char *const train_cli_tiers[];
+/* train --target-days (train_target.c): the fewest GPUs that finish by the deadline. */
+int train_target(cli *c, const train_args *a, gpuecon_train_request *req, const gpuecon_profile *prof);
 
 #endif
