@@ -70,6 +70,9 @@ typedef void *(*gpuecon_alloc_fn)(void *ud, void *ptr, size_t osize, size_t nsiz
 /* Progress: return non-zero to cancel the running computation (it then returns
  * GPUECON_E_CANCELED). `done` and `total` are in the computation's own units. */
 typedef int (*gpuecon_progress_fn)(void *ud, double done, double total);
+/* Monotonic seconds from the caller's clock (the library reads none): only differences
+ * are used, for the elapsed times some commands report. */
+typedef double (*gpuecon_clock_fn)(void *ud);
 
 typedef struct gpuecon_ctx_config {
     gpuecon_alloc_fn alloc;       /* NULL: malloc/realloc/free */
@@ -79,6 +82,8 @@ typedef struct gpuecon_ctx_config {
     gpuecon_progress_fn progress; /* may be NULL */
     void *progress_ud;
     size_t max_file_bytes;        /* 0: 4 MiB; larger input files are refused */
+    gpuecon_clock_fn clock;       /* may be NULL: elapsed times are then reported as 0 */
+    void *clock_ud;
 } gpuecon_ctx_config;
 
 /* Returns NULL only when memory is exhausted. cfg may be NULL (all defaults). */
@@ -1539,6 +1544,45 @@ GPUECON_API int gpuecon_train_target(gpuecon_ctx *ctx, const gpuecon_catalog *ca
 /* Provenance of a workload or platform field ("measured_tokens_per_s", ...). */
 GPUECON_API int gpuecon_scenario_field(const gpuecon_scenario *sc, size_t comparison, int platform,
                                        const char *field, gpuecon_field *out);
+
+/* ==== requests: one entry point for every front end (src/cmd/request.c) ============== */
+
+/* A request is a JSON object
+ *   {"command": "train", "options": {"model": "llama3-70b", "gpus": 512, ...}, "args": [...]}
+ * with the command line's option names less the leading dashes, inner dashes as underscores
+ * ("--tokens-per-s" is "tokens_per_s"); numbers as JSON numbers (or strings in the command
+ * line's syntax: "15T", "64,128,...,1024"), flags as true/false, lists as arrays; "args"
+ * holds the positional arguments (catalog's kind and name, compare's scenario file). Global
+ * options: "format" ("json" by default, "table", "csv", "html"), "catalog" (a directory),
+ * "model_file", "help". docs/api/ has the JSON Schemas of requests and responses. */
+typedef struct gpuecon_command_info {
+    const char *name;    /* "train" */
+    const char *summary; /* one line */
+} gpuecon_command_info;
+
+/* The i-th command (0-based), NULL past the last. */
+GPUECON_API const gpuecon_command_info *gpuecon_command_at(size_t i);
+
+/* Runs a request. *response_json gets what `gpuecon <command> --json` prints (byte for byte,
+ * elapsed times aside), or the table/CSV/HTML text for another "format", or the help text for
+ * "help": true; release it with gpuecon_free. Returns GPUECON_OK, or a negative status with
+ * err filled (where: the option as the command line spells it, e.g. "--gpus", or "request"
+ * for the request's own shape; line/column for JSON syntax errors). Some failures still come
+ * with a response (an infeasible training job returns its nearest miss with
+ * GPUECON_E_INFEASIBLE); *response_json is NULL otherwise. */
+GPUECON_API int gpuecon_request(gpuecon_ctx *ctx, const char *request_json, char **response_json,
+                                gpuecon_error *err);
+/* The same, with *notes (may be NULL) receiving what a command line would show on stderr
+ * (errors and warnings, one "gpuecon: ..." line each; "" when none); free with gpuecon_free. */
+GPUECON_API int gpuecon_request_full(gpuecon_ctx *ctx, const char *request_json, char **output, char **notes,
+                                     gpuecon_error *err);
+/* Turns a command line (argv[0] = the command, then its options and arguments, without -o)
+ * into a request, checking every option as gpuecon_request would and with the same error
+ * records. *request_json (release with gpuecon_free) is compact JSON. */
+GPUECON_API int gpuecon_request_from_argv(gpuecon_ctx *ctx, int argc, char **argv, char **request_json,
+                                          gpuecon_error *err);
+/* Releases a string returned by the request functions. NULL is a no-op. */
+GPUECON_API void gpuecon_free(void *p);
 
 #ifdef __cplusplus
 }

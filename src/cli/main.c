@@ -1,42 +1,96 @@
 /*
- * main.c — the gpuecon command: global options, subcommand dispatch, exit codes.
+ * main.c — the gpuecon command: a thin client of the library's request interface. It turns
+ * argv into a request (gpuecon_request_from_argv), runs it (gpuecon_request_full), and
+ * prints the output on stdout or -o FILE and the notes on stderr; the exit code follows the
+ * status: 0 success, 1 internal error, 2 usage or input error, 3 infeasible.
  *
- * With no subcommand gpuecon runs its main job (see DEFAULT_COMMAND).
+ * The CLI owns what only a program has: stdout/stderr, -o FILE, the clock, the progress bar
+ * on a terminal. With no subcommand gpuecon runs its main job (see DEFAULT_COMMAND).
  */
-#include "cli.h"
+#include "gpuecon.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct command {
-    const char *name;
-    int (*run)(cli *c, int argc, char **argv);
-    const char *summary;
-} command;
-
-static const command commands[] = {
-    {"catalog", cmd_catalog, "list GPUs, systems, TCO profiles, models with their sources"},
-    {"cost", cmd_cost, "$ per 1M tokens, J/token, totals from a measured throughput"},
-    {"reproduce", cmd_reproduce, "recompute every arithmetic figure of the seed documents"},
-    {"comm", cmd_comm, "time of one collective on a system's two-level network"},
-    {"train", cmd_train, "predicted training step: throughput, MFU, memory, breakdown"},
-    {"search", cmd_search, "rank the feasible parallel configurations of a training job"},
-    {"validate", cmd_validate, "predicted vs published on the calibration set"},
-    {"reliability", cmd_reliability, "goodput of a long job under failures, checkpoints, spares"},
-    {"infer", cmd_infer, "serving capacity, throughput, latency and cost per token"},
-    {"finetune", cmd_finetune, "LoRA or full fine-tuning memory and speed"},
-    {"compare", cmd_compare, "platforms side by side for a workload, with break-even"},
-};
+#include <time.h>
+#include <unistd.h>
 
 #define DEFAULT_COMMAND "compare"
+
+enum { EXIT_OK = 0, EXIT_INTERNAL = 1, EXIT_USAGE = 2, EXIT_INFEASIBLE = 3 };
+
+typedef struct progress {
+    const char *cmd;
+    int pct; /* last percentage drawn, -1 when none */
+} progress;
+
+static int exit_code(int status)
+{
+    switch (status) {
+    case GPUECON_OK: return EXIT_OK;
+    case GPUECON_E_INPUT:
+    case GPUECON_E_PARSE:
+    case GPUECON_E_IO:
+    case GPUECON_E_NOTFOUND: return EXIT_USAGE;
+    case GPUECON_E_INFEASIBLE: return EXIT_INFEASIBLE;
+    default: return EXIT_INTERNAL;
+    }
+}
+
+static int fail(const gpuecon_error *e)
+{
+    if (e->where[0] && e->line > 0)
+        fprintf(stderr, "gpuecon: %s:%d:%d: %s\n", e->where, e->line, e->column, e->message);
+    else if (e->where[0])
+        fprintf(stderr, "gpuecon: %s: %s\n", e->where, e->message);
+    else
+        fprintf(stderr, "gpuecon: %s\n", e->message[0] ? e->message : gpuecon_status_name(e->code));
+    return exit_code(e->code);
+}
+
+/* Draws a bar on stderr when stderr is a terminal, nothing otherwise. Never cancels. */
+static int draw_progress(void *ud, double done, double total)
+{
+    progress *p = ud;
+    if (total <= 0 || !isatty(STDERR_FILENO))
+        return 0;
+    int pct = (int)(100 * done / total);
+    if (pct == p->pct)
+        return 0;
+    p->pct = pct;
+    int filled = pct * 40 / 100;
+    fprintf(stderr, "\r%s [", p->cmd);
+    for (int i = 0; i < 40; i++)
+        fputs(i < filled ? "#" : "-", stderr);
+    fprintf(stderr, "] %3d%%", pct);
+    fflush(stderr);
+    return 0;
+}
+
+static void erase_progress(progress *p)
+{
+    if (p->pct >= 0 && isatty(STDERR_FILENO))
+        fputs("\r\033[K", stderr);
+    p->pct = -1;
+}
+
+static double monotonic_s(void *ud)
+{
+    (void)ud;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 static void usage(FILE *f)
 {
     fprintf(f, "gpuecon %s — what it really costs to train or serve a model on a GPU platform\n\n"
                "usage: gpuecon [command] [options]     (no command: %s)\n\ncommands:\n",
             GPUECON_VERSION, DEFAULT_COMMAND);
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
+    const gpuecon_command_info *ci;
+    for (size_t i = 0; (ci = gpuecon_command_at(i)); i++)
+        fprintf(f, "  %-12s %s\n", ci->name, ci->summary);
     fprintf(f, "\nglobal options: --json --csv --format F -o FILE --catalog DIR --model-file FILE\n"
                "run 'gpuecon COMMAND --help' for a command's options; docs/cli.md has them all.\n");
 }
@@ -45,6 +99,66 @@ static bool takes_value(const char *a)
 {
     return !strcmp(a, "--format") || !strcmp(a, "-o") || !strcmp(a, "--output") ||
            !strcmp(a, "--catalog") || !strcmp(a, "--model-file");
+}
+
+/* -o FILE / --output FILE / -o=FILE: where the output goes; removed from the arguments. */
+static int take_output(char **args, int *n, const char **out_path)
+{
+    int k = 0;
+    for (int i = 0; i < *n; i++) {
+        const char *a = args[i];
+        bool opt = !strcmp(a, "-o") || !strcmp(a, "--output");
+        bool inl = !strncmp(a, "-o=", 3) || !strncmp(a, "--output=", 9);
+        if (opt && i + 1 >= *n) {
+            fprintf(stderr, "gpuecon: %s: needs a value\n", a);
+            return EXIT_USAGE;
+        }
+        if (opt)
+            *out_path = args[++i];
+        else if (inl)
+            *out_path = strchr(a, '=') + 1;
+        else
+            args[k++] = args[i];
+    }
+    *n = k;
+    args[k] = NULL;
+    return 0;
+}
+
+static int write_output(const char *path, const char *text)
+{
+    if (!text || !*text)
+        return 0;
+    if (!path || !strcmp(path, "-")) {
+        fputs(text, stdout);
+        return 0;
+    }
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "gpuecon: -o: cannot write %s: %s\n", path, strerror(errno));
+        return EXIT_USAGE;
+    }
+    fputs(text, f);
+    return fclose(f) ? EXIT_INTERNAL : 0;
+}
+
+static int run(gpuecon_ctx *ctx, progress *pg, char **args, int n, const char *out_path)
+{
+    gpuecon_error err;
+    char *req = NULL, *out = NULL, *notes = NULL;
+    if (gpuecon_request_from_argv(ctx, n, args, &req, &err))
+        return fail(&err);
+    int st = gpuecon_request_full(ctx, req, &out, &notes, &err);
+    erase_progress(pg);
+    gpuecon_free(req);
+    if (notes)
+        fputs(notes, stderr);
+    else if (st)
+        fail(&err);
+    int rc = write_output(out_path, out);
+    gpuecon_free(out);
+    gpuecon_free(notes);
+    return rc ? rc : exit_code(st);
 }
 
 int main(int argc, char **argv)
@@ -69,48 +183,31 @@ int main(int argc, char **argv)
             return EXIT_OK;
         }
     }
-    const char *name = ci ? argv[ci] : DEFAULT_COMMAND;
-    const command *cmd = NULL;
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(commands[i].name, name))
-            cmd = &commands[i];
-    if (!cmd) {
-        const char *names[32];
-        size_t n = sizeof commands / sizeof commands[0];
-        for (size_t i = 0; i < n; i++)
-            names[i] = commands[i].name;
-        const char *near = gpuecon_suggest(name, names, n);
-        if (near)
-            fprintf(stderr, "gpuecon: %s: unknown command; did you mean '%s'? (gpuecon --help)\n", name,
-                    near);
-        else
-            fprintf(stderr, "gpuecon: %s: unknown command (gpuecon --help lists them)\n", name);
-        return EXIT_USAGE;
-    }
     /* argv for the command: its name, then every other argument in order */
-    char **args = malloc(sizeof *args * (size_t)(argc + 1));
+    char **args = malloc(sizeof *args * (size_t)(argc + 2));
     if (!args)
         return EXIT_INTERNAL;
     int n = 0;
-    args[n++] = (char *)cmd->name;
+    args[n++] = ci ? argv[ci] : (char *)DEFAULT_COMMAND;
     for (int i = 1; i < argc; i++)
         if (i != ci)
             args[n++] = argv[i];
     args[n] = NULL;
-
-    cli c = {0};
-    c.progress_pct = -1;
-    gpuecon_ctx_config cfg = {0};
-    cfg.seed = 0x9e3779b97f4a7c15ULL;
-    cfg.progress = cli_progress;
-    cfg.progress_ud = &c;
-    c.ctx = gpuecon_ctx_new(&cfg);
-    c.cmd = cmd->name;
-    int rc = c.ctx ? cmd->run(&c, n, args) : EXIT_INTERNAL;
-    if (rc == EXIT_HELP)
-        rc = EXIT_OK;
-    gpuecon_catalog_free(c.cat);
-    gpuecon_ctx_free(c.ctx);
+    const char *out_path = NULL;
+    int nopt = n - 1;
+    int rc = take_output(args + 1, &nopt, &out_path);
+    if (!rc) {
+        n = nopt + 1;
+        progress pg = {args[0], -1};
+        gpuecon_ctx_config cfg = {0};
+        cfg.seed = 0x9e3779b97f4a7c15ULL;
+        cfg.progress = draw_progress;
+        cfg.progress_ud = &pg;
+        cfg.clock = monotonic_s;
+        gpuecon_ctx *ctx = gpuecon_ctx_new(&cfg);
+        rc = ctx ? run(ctx, &pg, args, n, out_path) : EXIT_INTERNAL;
+        gpuecon_ctx_free(ctx);
+    }
     free(args);
     return rc;
 }

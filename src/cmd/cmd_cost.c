@@ -54,9 +54,9 @@ int cmd_cost(cli *c, int argc, char **argv)
     if (rc)
         return rc;
     if (!opt_seen(opts, nopts, "--system"))
-        return cli_usage_error("--system", "is required (gpuecon catalog systems lists them)");
+        return cli_usage_error(c, "--system", "is required (gpuecon catalog systems lists them)");
     if (!opt_seen(opts, nopts, "--tokens-per-s"))
-        return cli_usage_error("--tokens-per-s", "is required (a throughput per GPU, tokens/s)");
+        return cli_usage_error(c, "--tokens-per-s", "is required (a throughput per GPU, tokens/s)");
     if ((rc = cli_load_catalog(c)))
         return rc;
     const gpuecon_system *s;
@@ -71,7 +71,7 @@ int cmd_cost(cli *c, int argc, char **argv)
     double energy_pue = pue > 0 ? pue : s->pue;
     if (gpuecon_tco_compute(p, s, pue, &t, &err) ||
         gpuecon_cost_compute(t.usd_per_gpu_hour, s->it_w_per_gpu, energy_pue, tok_s, tokens, &k, &err))
-        return cli_fail(&err);
+        return cli_fail(c, &err);
 
     if (c->format == FMT_JSON) {
         json_t *j = json_object();
@@ -94,7 +94,7 @@ int cmd_cost(cli *c, int argc, char **argv)
         return cli_emit_json(c, j);
     }
     if (c->format == FMT_HTML)
-        return cli_usage_error("--format", "html is only for compare");
+        return cli_usage_error(c, "--format", "html is only for compare");
 
     tbl *tb = tbl_new();
     tbl_col(tb, "quantity", 'l');

@@ -25,14 +25,14 @@ typedef struct relopts {
 } relopts;
 
 /* Sets the share of domain-draining classes to f, rescaling the others (--rack-drain-fraction). */
-static int set_drain_fraction(gpuecon_reliability_request *q, double f)
+static int set_drain_fraction(cli *c, gpuecon_reliability_request *q, double f)
 {
     double d = 0;
     for (int k = 0; k < GPUECON_FCLASS_COUNT; k++)
         if (q->fclass[k].blast == GPUECON_BLAST_DOMAIN)
             d += q->fclass[k].share;
     if (q->system->scaleup_gpus == q->system->gpus_per_node && f > 0)
-        return cli_usage_error("--rack-drain-fraction",
+        return cli_usage_error(c, "--rack-drain-fraction",
                                "%s's NVLink domain is one %d-GPU node, so a drain is a node "
                                "fault; allowed only 0 here",
                                q->system->name, q->system->gpus_per_node);
@@ -43,7 +43,7 @@ static int set_drain_fraction(gpuecon_reliability_request *q, double f)
         d = 2e-12;
     }
     if (d >= 1 && f < 1)
-        return cli_usage_error("--rack-drain-fraction", "every class of this tier drains the rack");
+        return cli_usage_error(c, "--rack-drain-fraction", "every class of this tier drains the rack");
     for (int k = 0; k < GPUECON_FCLASS_COUNT; k++)
         q->fclass[k].share *= q->fclass[k].blast == GPUECON_BLAST_DOMAIN ? f / d : (1 - f) / (1 - d);
     return 0;
@@ -57,13 +57,13 @@ static int build_request(cli *c, const relopts *o, const opt *opts, size_t nopts
     snprintf(name, sizeof name, "%s/%s", s->name, tier_names[o->tier]);
     *tier = gpuecon_catalog_reliability(c->cat, name);
     if (!*tier)
-        return cli_usage_error("--tier", "no reliability entry '%s' in the catalog; add one to "
+        return cli_usage_error(c, "--tier", "no reliability entry '%s' in the catalog; add one to "
                                          "reliability.yaml (e.g. like: hgx-h100/%s)",
                                name, tier_names[o->tier]);
     gpuecon_error err;
     gpuecon_error_clear(&err);
     if (gpuecon_reliability_request_init(q, s, *tier, o->gpus, &err))
-        return cli_fail(&err);
+        return cli_fail(c, &err);
 #define SEEN(n) opt_seen(opts, nopts, n)
     if (SEEN("--mtbi-gpu-days"))
         q->mtbi_gpu_days = o->mtbi;
@@ -80,14 +80,14 @@ static int build_request(cli *c, const relopts *o, const opt *opts, size_t nopts
     if (SEEN("--ckpt-block-s"))
         q->ckpt_block_s = o->block;
     if (o->async && o->sync)
-        return cli_usage_error("--async-ckpt", "cannot be given with --sync-ckpt");
+        return cli_usage_error(c, "--async-ckpt", "cannot be given with --sync-ckpt");
     if (o->async || o->sync)
         q->async_ckpt = o->async;
     if (SEEN("--ckpt-interval-s")) {
         char *end;
         double v = strcmp(o->interval, "auto") == 0 ? 0 : strtod(o->interval, &end);
         if (strcmp(o->interval, "auto") && (end == o->interval || *end || !isfinite(v) || v <= 0))
-            return cli_usage_error("--ckpt-interval-s",
+            return cli_usage_error(c, "--ckpt-interval-s",
                                    "'%s' is not allowed; give seconds above 0 or auto", o->interval);
         q->ckpt_interval_s = v;
     }
@@ -100,7 +100,7 @@ static int build_request(cli *c, const relopts *o, const opt *opts, size_t nopts
     if (SEEN("--weibull-shape"))
         q->weibull_shape = o->shape;
     if (SEEN("--rack-drain-fraction")) {
-        int rc = set_drain_fraction(q, o->drain);
+        int rc = set_drain_fraction(c, q, o->drain);
         if (rc)
             return rc;
     }
@@ -459,7 +459,7 @@ static int economics(cli *c, const relopts *o, const gpuecon_system *s, gpuecon_
     if (!o->profile)
         return 0;
     if (!(o->tok_s > 0))
-        return cli_usage_error("--profile", "needs --tokens-per-s (the throughput to price)");
+        return cli_usage_error(c, "--profile", "needs --tokens-per-s (the throughput to price)");
     int rc = cli_profile(c, "--profile", o->profile, &e->profile);
     if (rc)
         return rc;
@@ -467,7 +467,7 @@ static int economics(cli *c, const relopts *o, const gpuecon_system *s, gpuecon_
     gpuecon_error_clear(&err);
     if (gpuecon_tco_compute(e->profile, s, 0, &e->tco, &err) ||
         gpuecon_cost_compute(e->tco.usd_per_gpu_hour, s->it_w_per_gpu, s->pue, o->tok_s, 0, &e->cost, &err))
-        return cli_fail(&err);
+        return cli_fail(c, &err);
     q->usd_per_mtok = e->cost.usd_per_mtok;
     e->have = true;
     return 0;
@@ -489,12 +489,11 @@ static int simulate(cli *c, const relopts *o, const gpuecon_reliability_request 
         return EXIT_INTERNAL;
     gpuecon_error err;
     gpuecon_error_clear(&err);
-    double t0 = cli_now_s();
+    double t0 = cli_now_s(c);
     int rc = gpuecon_reliability_simulate(ctx, q, mc, &err);
-    *elapsed = cli_now_s() - t0;
-    cli_progress_done(c);
+    *elapsed = cli_now_s(c) - t0;
     gpuecon_ctx_free(ctx);
-    return rc ? cli_fail(&err) : 0;
+    return rc ? cli_fail(c, &err) : 0;
 }
 
 int cmd_reliability(cli *c, int argc, char **argv)
@@ -541,13 +540,13 @@ int cmd_reliability(cli *c, int argc, char **argv)
     if (rc)
         return rc;
     if (!o.system)
-        return cli_usage_error("--system", "is required (gpuecon catalog systems lists them)");
+        return cli_usage_error(c, "--system", "is required (gpuecon catalog systems lists them)");
     if (!opt_seen(opts, nopts, "--active-gpus"))
-        return cli_usage_error("--active-gpus", "is required (the GPUs doing the job's work)");
+        return cli_usage_error(c, "--active-gpus", "is required (the GPUs doing the job's work)");
     if (o.tokens > 0 && !(o.tok_s > 0))
-        return cli_usage_error("--tokens", "needs --tokens-per-s (to turn tokens into work)");
+        return cli_usage_error(c, "--tokens", "needs --tokens-per-s (to turn tokens into work)");
     if (c->format == FMT_HTML)
-        return cli_usage_error("--format", "html is only for compare");
+        return cli_usage_error(c, "--format", "html is only for compare");
     if ((rc = cli_load_catalog(c)))
         return rc;
     const gpuecon_system *s;
@@ -563,7 +562,7 @@ int cmd_reliability(cli *c, int argc, char **argv)
     gpuecon_error_clear(&err);
     gpuecon_reliability_result r;
     if (gpuecon_reliability_analytic(&q, &r, &err))
-        return cli_fail(&err);
+        return cli_fail(c, &err);
     gpuecon_reliability_mc mc;
     double elapsed = 0;
     if ((rc = simulate(c, &o, &q, &mc, &elapsed)))

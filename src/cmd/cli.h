@@ -1,9 +1,13 @@
 /*
- * cli.h — what the subcommands share: the run state, declarative option parsing, catalog
- * look-ups with exit codes, and output in table/JSON/CSV form.
+ * cli.h — the command layer of the library (src/cmd): what the commands share. A command
+ * (train, cost, compare, ...) takes its options from a request (gpuecon_request) or from a
+ * command line turned into a request (gpuecon_request_from_argv), computes through the
+ * public API, and writes its output (JSON, table, CSV or HTML) into an in-memory stream.
  *
- * The CLI owns stderr, exit codes and terminals; it reaches the library only through
- * gpuecon.h. Exit codes: 0 success, 1 internal error, 2 usage or input error, 3 infeasible.
+ * Nothing here prints or exits: what a command line tool would print on stderr goes to
+ * c->notes (in order), the last error also into c->err. Commands return the exit codes below,
+ * which request.c turns into a gpuecon_status. "cli" names the shape of the input (options
+ * with the command line's names), not the program.
  */
 #ifndef GPUECON_CLI_H
 #define GPUECON_CLI_H
@@ -17,6 +21,12 @@
 enum { EXIT_OK = 0, EXIT_INTERNAL = 1, EXIT_USAGE = 2, EXIT_INFEASIBLE = 3 };
 /* Returned by opts_parse when help was printed: the command should exit 0. */
 #define EXIT_HELP (-1)
+/* Returned by opts_parse in CLI_ARGV mode once the request is built: the command stops. */
+#define EXIT_BUILT (-2)
+
+/* How opts_parse finds the options: in a request's "options" object, or on a command line
+ * that it turns into such an object (c->built). */
+typedef enum { CLI_REQUEST, CLI_ARGV } cli_mode;
 
 typedef enum { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_HTML } out_format;
 
@@ -24,13 +34,19 @@ typedef struct cli {
     gpuecon_ctx *ctx;
     gpuecon_catalog *cat;
     out_format format;
-    const char *out_path;       /* -o FILE */
     const char *catalog_dir;    /* --catalog DIR */
     const char *model_file;     /* --model-file FILE */
     const gpuecon_model *file_model; /* the model loaded from --model-file */
     bool format_given;
     const char *cmd;            /* subcommand name, for messages */
-    int progress_pct;           /* last percentage drawn by cli_progress, -1 when none */
+    cli_mode mode;
+    json_t *req_opts;           /* CLI_REQUEST: the request's "options" (borrowed; may be NULL) */
+    json_t *req_args;           /* CLI_REQUEST: the request's "args" (borrowed; may be NULL) */
+    json_t *built;              /* CLI_ARGV: the request being built (owned by request.c) */
+    json_t *keep;               /* strings made from the request that options point into */
+    FILE *out;                  /* the command's output (an open_memstream) */
+    FILE *notes;                /* what a terminal would show on stderr (an open_memstream) */
+    gpuecon_error err;          /* the last error reported through cli_fail/cli_usage_error */
 } cli;
 
 /* ---- opts.c: declarative options ---- */
@@ -58,19 +74,24 @@ typedef struct cmd_usage {
     const char *example;  /* may be NULL */
 } cmd_usage;
 
-/* Parses argv[1..] of a subcommand. Global options (--json --csv --format -o --catalog
- * --model-file -h) are accepted anywhere. Positional arguments are collected into pos
- * (up to maxpos). Returns 0, EXIT_HELP after printing help, or EXIT_USAGE after printing
- * the error. */
+/* Reads a command's options. CLI_REQUEST: from c->req_opts / c->req_args (JSON values of the
+ * option's type, or strings in the command line's syntax). CLI_ARGV: from argv[1..] — global
+ * options (--json --csv --format --catalog --model-file -h) anywhere — building c->built and
+ * returning EXIT_BUILT. Positional arguments are collected into pos (up to maxpos). Returns 0,
+ * EXIT_HELP after writing help to the output, EXIT_BUILT, or EXIT_USAGE with c->err set. */
 int opts_parse(cli *c, int argc, char **argv, opt *opts, size_t nopts, const cmd_usage *usage,
                const char **pos, int maxpos, int *npos);
 bool opt_seen(const opt *opts, size_t nopts, const char *name);
 
 /* ---- common.c ---- */
-/* Prints "gpuecon: where:line:col: message" and returns the exit code for err->code. */
-int cli_fail(const gpuecon_error *err);
-/* Prints "gpuecon: <where>: message" (printf-style) and returns EXIT_USAGE. */
-int cli_usage_error(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Records err in c->err, writes "gpuecon: where:line:col: message" to c->notes and returns
+ * the exit code for err->code. */
+int cli_fail(cli *c, const gpuecon_error *err);
+/* Records an input error (where = option or argument, message printf-style) and writes
+ * "gpuecon: <where>: message" to c->notes. Returns EXIT_USAGE. */
+int cli_usage_error(cli *c, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The same with a status of the caller's choice (e.g. GPUECON_E_INFEASIBLE); returns its exit code. */
+int cli_error(cli *c, int status, const char *where, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 int cli_exit_code(int status);
 /* Loads the catalog (built-in + --catalog + --model-file). Returns 0 or an exit code. */
 int cli_load_catalog(cli *c);
@@ -78,7 +99,7 @@ int cli_load_catalog(cli *c);
 int cli_system(cli *c, const char *option, const char *name, const gpuecon_system **out);
 int cli_profile(cli *c, const char *option, const char *name, const gpuecon_profile **out);
 int cli_model(cli *c, const char *option, const char *name, const gpuecon_model **out);
-/* Where output goes: stdout or -o FILE. */
+/* Where output goes: the request's output stream (never NULL once the run has started). */
 FILE *cli_out(cli *c);
 void cli_close_out(cli *c, FILE *f);
 /* Writes a JSON object to the output (and consumes the reference). Returns 0 or 1. */
@@ -88,13 +109,9 @@ json_t *cli_source_json(gpuecon_source s);
 /* Rounds to 10 significant digits for JSON (no 0.30000000000000004). */
 json_t *cli_real(double v);
 
-/* Monotonic seconds, for elapsed times the CLI reports (the library reads no clock). */
-double cli_now_s(void);
-
-/* Progress callback for the library (ud = the cli): draws a bar on stderr when stderr is a
- * terminal, nothing otherwise. Never cancels. cli_progress_done erases the bar. */
-int cli_progress(void *ud, double done, double total);
-void cli_progress_done(cli *c);
+/* Seconds from the context's clock callback (gpuecon_ctx_config.clock), 0 without one: the
+ * library reads no clock itself. Only differences are meaningful. */
+double cli_now_s(const cli *c);
 
 /* ---- subcommands (one file each: cmd_<name>.c) ---- */
 int cmd_catalog(cli *c, int argc, char **argv);

@@ -40,7 +40,7 @@ int cmd_reproduce(cli *c, int argc, char **argv)
     gpuecon_error err;
     gpuecon_error_clear(&err);
     if (gpuecon_reproduce(c->cat, rows, MAX_ROWS, &n, &err))
-        return cli_fail(&err);
+        return cli_fail(c, &err);
     int passed = 0, total = 0, flagged = 0;
     for (size_t i = 0; i < n; i++) {
         if (!rows[i].consistent) {
@@ -74,7 +74,7 @@ int cmd_reproduce(cli *c, int argc, char **argv)
         return rc ? rc : exit_code;
     }
     if (c->format == FMT_HTML)
-        return cli_usage_error("--format", "html is only for compare");
+        return cli_usage_error(c, "--format", "html is only for compare");
     tbl *t = tbl_new();
     tbl_col(t, "id", 'l');
     tbl_col(t, "figure", 'l');

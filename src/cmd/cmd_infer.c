@@ -18,7 +18,7 @@ static const char *const engine_names[] = {"legacy", "v0.21", NULL};
 static const char *const roofline_names[] = {"split", "fused", NULL};
 static const char *const onoff_names[] = {"on", "off", NULL};
 
-int cmd_infer_lora_modules(const char *option, const char *s, unsigned *out)
+int cmd_infer_lora_modules(cli *c, const char *option, const char *s, unsigned *out)
 {
     static const char *const names[] = {"q", "k", "v", "o", "gate", "up", "down"};
     char buf[256];
@@ -37,16 +37,16 @@ int cmd_infer_lora_modules(const char *option, const char *s, unsigned *out)
             if (!strcmp(tok, names[i]))
                 bits |= 1u << i, found = true;
         if (!found)
-            return cli_usage_error(option, "'%s' is not a projection (allowed: q, k, v, o, gate, up, "
+            return cli_usage_error(c, option, "'%s' is not a projection (allowed: q, k, v, o, gate, up, "
                                            "down, or all, attn, mlp; comma-separated)", tok);
     }
     if (!bits)
-        return cli_usage_error(option, "needs at least one projection (e.g. q,k,v,o or all)");
+        return cli_usage_error(c, option, "needs at least one projection (e.g. q,k,v,o or all)");
     *out = bits;
     return 0;
 }
 
-int cmd_infer_serving_profile(const char *option, const char *name, gpuecon_serving_profile *out)
+int cmd_infer_serving_profile(cli *c, const char *option, const char *name, gpuecon_serving_profile *out)
 {
     const gpuecon_serving_profile *p = gpuecon_serving_profile_find(name);
     if (p) {
@@ -63,9 +63,9 @@ int cmd_infer_serving_profile(const char *option, const char *name, gpuecon_serv
     }
     const char *near = gpuecon_suggest(name, names, n);
     if (near)
-        return cli_usage_error(option, "'%s' is not a profile; did you mean '%s'? (allowed: %s)", name,
+        return cli_usage_error(c, option, "'%s' is not a profile; did you mean '%s'? (allowed: %s)", name,
                                near, list);
-    return cli_usage_error(option, "'%s' is not a profile (allowed: %s)", name, list);
+    return cli_usage_error(c, option, "'%s' is not a profile (allowed: %s)", name, list);
 }
 
 void cmd_infer_row(tbl *tb, const char *quantity, double v, int decimals, const char *unit, const char *note)
@@ -89,26 +89,26 @@ typedef struct infer_args {
     int_list grid;
 } infer_args;
 
-static int check_args(const opt *o, size_t n, const infer_args *a)
+static int check_args(cli *c, const opt *o, size_t n, const infer_args *a)
 {
     if (!opt_seen(o, n, "--system"))
-        return cli_usage_error("--system", "is required (gpuecon catalog systems lists them)");
+        return cli_usage_error(c, "--system", "is required (gpuecon catalog systems lists them)");
     if (opt_seen(o, n, "--concurrency") && !(a->concurrency > 0))
-        return cli_usage_error("--concurrency", "%g must be above 0 (requests in the system, all "
+        return cli_usage_error(c, "--concurrency", "%g must be above 0 (requests in the system, all "
                                                 "replicas together)", a->concurrency);
     if (opt_seen(o, n, "--concurrency") && (a->sweep || opt_seen(o, n, "--grid")))
-        return cli_usage_error("--concurrency", "give either --concurrency or --sweep/--grid");
+        return cli_usage_error(c, "--concurrency", "give either --concurrency or --sweep/--grid");
     if (opt_seen(o, n, "--accept") && opt_seen(o, n, "--accept-rate"))
-        return cli_usage_error("--accept-rate", "give either --accept (per-position α) or --accept-rate");
+        return cli_usage_error(c, "--accept-rate", "give either --accept (per-position α) or --accept-rate");
     bool acc = opt_seen(o, n, "--accept") || opt_seen(o, n, "--accept-rate");
     if (a->draft > 0 && !acc)
-        return cli_usage_error("--draft", "needs --accept A (per-position acceptance α) or "
+        return cli_usage_error(c, "--draft", "needs --accept A (per-position acceptance α) or "
                                           "--accept-rate A (vLLM's draft acceptance rate)");
     if (acc && a->draft == 0)
-        return cli_usage_error(opt_seen(o, n, "--accept") ? "--accept" : "--accept-rate",
+        return cli_usage_error(c, opt_seen(o, n, "--accept") ? "--accept" : "--accept-rate",
                                "needs --draft K (the draft length)");
     if (opt_seen(o, n, "--plot") && !a->sweep && !opt_seen(o, n, "--grid"))
-        return cli_usage_error("--plot", "needs --sweep (or --grid LIST)");
+        return cli_usage_error(c, "--plot", "needs --sweep (or --grid LIST)");
     return 0;
 }
 
@@ -119,9 +119,9 @@ static int build_request(cli *c, const opt *o, size_t n, const infer_args *a, gp
     if ((rc = cli_model(c, "--model", a->model, &r->model)) ||
         (rc = cli_system(c, "--system", a->system, &r->system)) ||
         (rc = cli_profile(c, "--profile", a->profile, &r->tco)) ||
-        (rc = cmd_infer_serving_profile("--serving-profile", a->serving, &r->profile)))
+        (rc = cmd_infer_serving_profile(c, "--serving-profile", a->serving, &r->profile)))
         return rc;
-    if (a->lora_mods && (rc = cmd_infer_lora_modules("--lora-modules", a->lora_mods, &r->lora_modules)))
+    if (a->lora_mods && (rc = cmd_infer_lora_modules(c, "--lora-modules", a->lora_mods, &r->lora_modules)))
         return rc;
     r->gpus = opt_seen(o, n, "--gpus") ? a->gpus : r->system->gpus_per_node;
     r->tp = opt_seen(o, n, "--tp") ? a->tp : 0;
@@ -365,7 +365,7 @@ static int print_result(cli *c, const gpuecon_infer_request *r, const gpuecon_in
 
 /* ---- sweep ----------------------------------------------------------------------- */
 
-static int plot_sweep(const char *path, const gpuecon_infer_request *r, const double *x,
+static int plot_sweep(cli *c, const char *path, const gpuecon_infer_request *r, const double *x,
                       const gpuecon_infer_point *p, size_t n)
 {
     double y1[64], y2[64];
@@ -379,7 +379,7 @@ static int plot_sweep(const char *path, const gpuecon_infer_request *r, const do
     plot_series s[2] = {{"output tokens/s", x, y1, n, false}, {"TPOT (ms)", x, y2, n, true}};
     plot_spec spec = {title, "concurrent requests", "output tokens/s", "TPOT (ms)", true, false, 0, 0};
     if (plot_svg(path, &spec, s, 2, err, sizeof err))
-        return cli_usage_error("--plot", "%s", err);
+        return cli_usage_error(c, "--plot", "%s", err);
     return 0;
 }
 
@@ -442,15 +442,15 @@ static int run_sweep(cli *c, const infer_args *a, const gpuecon_infer_request *r
     gpuecon_error err;
     gpuecon_error_clear(&err);
     if (gpuecon_infer_sweep(r, x, n, p, &err))
-        return cli_fail(&err);
-    int rc = a->plot ? plot_sweep(a->plot, r, x, p, n) : 0;
+        return cli_fail(c, &err);
+    int rc = a->plot ? plot_sweep(c, a->plot, r, x, p, n) : 0;
     return rc ? rc : print_sweep(c, r, o, x, p, n);
 }
 
 static int execute(cli *c, const opt *opts, size_t nopts, const infer_args *a)
 {
     if (c->format == FMT_HTML)
-        return cli_usage_error("--format", "html is only for compare");
+        return cli_usage_error(c, "--format", "html is only for compare");
     gpuecon_infer_request r;
     int rc = build_request(c, opts, nopts, a, &r);
     if (rc)
@@ -465,10 +465,10 @@ static int execute(cli *c, const opt *opts, size_t nopts, const infer_args *a)
             json_object_set_new(j, "reason", json_string(err.message));
             cli_emit_json(c, j);
         }
-        return cli_fail(&err);
+        return cli_fail(c, &err);
     }
     if (rc)
-        return cli_fail(&err);
+        return cli_fail(c, &err);
     if (a->sweep || a->grid.n > 0)
         return run_sweep(c, a, &r, &o);
     if (c->format == FMT_JSON)
@@ -532,7 +532,7 @@ int cmd_infer(cli *c, int argc, char **argv)
         "gpuecon infer --model gemma4-31b --system hgx-b200 --gpus 8 --tp 1 --weights fp8 --kv fp8 --sweep"};
     const size_t nopts = sizeof opts / sizeof opts[0];
     int rc = opts_parse(c, argc, argv, opts, nopts, &usage, NULL, 0, NULL);
-    if (rc || (rc = check_args(opts, nopts, &a)) || (rc = cli_load_catalog(c)))
+    if (rc || (rc = check_args(c, opts, nopts, &a)) || (rc = cli_load_catalog(c)))
         return rc;
     return execute(c, opts, nopts, &a);
 }

@@ -36,12 +36,11 @@ static int predict(cli *c, const gpuecon_train_request *req, gpuecon_train_resul
     gpuecon_error err;
     gpuecon_error_clear(&err);
     int rc = gpuecon_train_predict(c->ctx, req, r, &err);
-    cli_progress_done(c);
     *infeasible = rc == GPUECON_E_INFEASIBLE;
     if (rc && !*infeasible)
-        return cli_fail(&err);
+        return cli_fail(c, &err);
     if (*infeasible)
-        cli_fail(&err);
+        cli_fail(c, &err);
     return 0;
 }
 
@@ -55,7 +54,7 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
     int exit_code = infeasible ? EXIT_INFEASIBLE : EXIT_OK;
     gpuecon_cost k = {0};
     double usd_h = 0;
-    if (prof && !infeasible && (rc = train_cli_cost(req, prof, a->pue, a->tokens, r.tokens_per_s_per_gpu, &k, &usd_h)))
+    if (prof && !infeasible && (rc = train_cli_cost(c, req, prof, a->pue, a->tokens, r.tokens_per_s_per_gpu, &k, &usd_h)))
         return rc;
     /* the run as compare costs it: goodput under failures, spares, days, dollars, MWh */
     gpuecon_platform_result run;
@@ -69,9 +68,9 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
         if (rrc == GPUECON_E_INFEASIBLE)
             exit_code = EXIT_INFEASIBLE;
         if (rrc && rrc != GPUECON_E_INFEASIBLE)
-            return cli_fail(&err);
+            return cli_fail(c, &err);
         if (rrc)
-            cli_fail(&err);
+            cli_fail(c, &err);
     }
     double days = a->tokens > 0 ? run.days_to_train : 0;
     if (c->format == FMT_JSON) {
@@ -97,7 +96,7 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
         return rc ? rc : exit_code;
     }
     if (c->format == FMT_HTML)
-        return cli_usage_error("--format", "html is only for compare");
+        return cli_usage_error(c, "--format", "html is only for compare");
     FILE *f = cli_out(c);
     if (!f)
         return EXIT_USAGE;
@@ -168,9 +167,9 @@ static void sweep_plot(cli *c, const train_args *a, const gpuecon_train_request 
     plot_spec spec = {title, "GPUs", "tokens/s per GPU", "MFU (%)", true, false, 0, 0};
     char errbuf[256];
     if (plot_svg(a->plot, &spec, s, 2, errbuf, sizeof errbuf))
-        fprintf(stderr, "gpuecon: --plot: %s\n", errbuf);
+        fprintf(c->notes, "gpuecon: --plot: %s\n", errbuf);
     else if (c->format == FMT_TABLE)
-        fprintf(stderr, "gpuecon: wrote %s\n", a->plot);
+        fprintf(c->notes, "gpuecon: wrote %s\n", a->plot);
 }
 
 static int sweep_table(cli *c, const train_args *a, const gpuecon_train_request *req, const sweep_row *rows, int n)
@@ -230,7 +229,7 @@ static int sweep(cli *c, const train_args *a, gpuecon_train_request *req)
         w->gpus = a->sweep.v[i];
         long gbs = a->strong ? req->gbs : (long)a->gbs * w->gpus / base;
         if (!a->strong && ((long)a->gbs * w->gpus) % base)
-            return cli_usage_error("--sweep-gpus", "%d GPUs: weak scaling needs gbs x gpus / %d to be whole "
+            return cli_usage_error(c, "--sweep-gpus", "%d GPUs: weak scaling needs gbs x gpus / %d to be whole "
                                    "(gbs %d); pick multiples of %d or use --strong", w->gpus, base, a->gbs, base);
         w->gbs = (int)gbs;
         gpuecon_train_request q = *req;
@@ -239,15 +238,14 @@ static int sweep(cli *c, const train_args *a, gpuecon_train_request *req)
         gpuecon_error err;
         gpuecon_error_clear(&err);
         int rc = gpuecon_train_predict(c->ctx, &q, &w->r, &err);
-        cli_progress_done(c);
         if (rc == GPUECON_OK || rc == GPUECON_E_INFEASIBLE) {
             w->ok = rc == GPUECON_OK;
             w->fits = w->ok;
             if (!w->ok)
                 worst = EXIT_INFEASIBLE;
         } else {
-            fprintf(stderr, "gpuecon: %d GPUs: ", w->gpus);
-            return cli_fail(&err);
+            fprintf(c->notes, "gpuecon: %d GPUs: ", w->gpus);
+            return cli_fail(c, &err);
         }
     }
     if (a->plot)
@@ -298,15 +296,15 @@ int cmd_train(cli *c, int argc, char **argv)
     if ((rc = train_cli_request(c, &a, opts, n, &req, &prof)))
         return rc;
     if (a.plot && !a.sweep.n && !(a.target_days > 0))
-        return cli_usage_error("--plot", "charts a sweep or a deadline: give --sweep-gpus or --target-days too");
+        return cli_usage_error(c, "--plot", "charts a sweep or a deadline: give --sweep-gpus or --target-days too");
     if (a.target_days > 0 && (a.sweep.n || a.vs))
-        return cli_usage_error("--target-days", "sizes one job: leave out --sweep-gpus and --vs");
+        return cli_usage_error(c, "--target-days", "sizes one job: leave out --sweep-gpus and --vs");
     if (a.max_gpus && !(a.target_days > 0))
-        return cli_usage_error("--max-gpus", "bounds the --target-days search: give --target-days too");
+        return cli_usage_error(c, "--max-gpus", "bounds the --target-days search: give --target-days too");
     if (a.vs && a.sweep.n)
-        return cli_usage_error("--vs", "compares one job, not a sweep (leave out --sweep-gpus)");
+        return cli_usage_error(c, "--vs", "compares one job, not a sweep (leave out --sweep-gpus)");
     if (a.vs_gpus && !a.vs)
-        return cli_usage_error("--vs-gpus", "needs --vs S (the system to compare with)");
+        return cli_usage_error(c, "--vs-gpus", "needs --vs S (the system to compare with)");
     if (a.threads > 0) {
         gpuecon_ctx_config cfg = *gpuecon_ctx_get_config(c->ctx);
         cfg.threads = a.threads;

@@ -90,17 +90,17 @@ int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t n, gp
 {
     int rc;
     if (!opt_seen(opts, n, "--model") && !c->model_file)
-        return cli_usage_error("--model", "is required (gpuecon catalog models, or --model-file FILE)");
+        return cli_usage_error(c, "--model", "is required (gpuecon catalog models, or --model-file FILE)");
     if (!opt_seen(opts, n, "--system"))
-        return cli_usage_error("--system", "is required (gpuecon catalog systems lists them)");
+        return cli_usage_error(c, "--system", "is required (gpuecon catalog systems lists them)");
     if (opt_seen(opts, n, "--target-days") && !(a->target_days > 0))
-        return cli_usage_error("--target-days", "%g: a deadline must be a positive number of days", a->target_days);
+        return cli_usage_error(c, "--target-days", "%g: a deadline must be a positive number of days", a->target_days);
     if (!opt_seen(opts, n, "--gpus") && !opt_seen(opts, n, "--sweep-gpus") && !opt_seen(opts, n, "--target-days"))
-        return cli_usage_error("--gpus", "is required (the GPUs in the job)");
+        return cli_usage_error(c, "--gpus", "is required (the GPUs in the job)");
     if (!opt_seen(opts, n, "--seq"))
-        return cli_usage_error("--seq", "is required (tokens per sequence, e.g. 2048 or 8192)");
+        return cli_usage_error(c, "--seq", "is required (tokens per sequence, e.g. 2048 or 8192)");
     if (!opt_seen(opts, n, "--gbs"))
-        return cli_usage_error("--gbs", "is required (global batch in sequences)");
+        return cli_usage_error(c, "--gbs", "is required (global batch in sequences)");
     if ((rc = cli_load_catalog(c)))
         return rc;
     gpuecon_train_request_init(req);
@@ -111,11 +111,11 @@ int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t n, gp
     if (a->profile && (rc = cli_profile(c, "--profile", a->profile, profile)))
         return rc;
     if (opt_seen(opts, n, "--tokens") && !a->profile)
-        return cli_usage_error("--tokens", "needs --profile P for the cost of the run");
+        return cli_usage_error(c, "--tokens", "needs --profile P for the cost of the run");
     if (opt_seen(opts, n, "--tier") && !a->profile)
-        return cli_usage_error("--tier", "needs --profile P (the tier sets the goodput of a costed run)");
+        return cli_usage_error(c, "--tier", "needs --profile P (the tier sets the goodput of a costed run)");
     if (opt_seen(opts, n, "--mtbi-gpu-days") && !a->profile)
-        return cli_usage_error("--mtbi-gpu-days", "needs --profile P (it sets the goodput of a costed run)");
+        return cli_usage_error(c, "--mtbi-gpu-days", "needs --profile P (it sets the goodput of a costed run)");
     req->gpus = a->gpus;
     req->precision = (gpuecon_precision)a->precision;
     req->seq = a->seq;
@@ -302,7 +302,7 @@ void train_cli_print_result(FILE *f, const gpuecon_train_result *r)
     }
 }
 
-int train_cli_cost(const gpuecon_train_request *req, const gpuecon_profile *p, double pue, double tokens,
+int train_cli_cost(cli *c, const gpuecon_train_request *req, const gpuecon_profile *p, double pue, double tokens,
                    double tok_s, gpuecon_cost *cost, double *usd_per_gpu_hour)
 {
     gpuecon_error err;
@@ -311,7 +311,7 @@ int train_cli_cost(const gpuecon_train_request *req, const gpuecon_profile *p, d
     double epue = pue > 0 ? pue : req->system->pue;
     if (gpuecon_tco_compute(p, req->system, pue, &t, &err) ||
         gpuecon_cost_compute(t.usd_per_gpu_hour, req->system->it_w_per_gpu, epue, tok_s, tokens, cost, &err))
-        return cli_fail(&err);
+        return cli_fail(c, &err);
     *usd_per_gpu_hour = t.usd_per_gpu_hour;
     return 0;
 }

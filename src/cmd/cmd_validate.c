@@ -179,7 +179,7 @@ int cmd_validate(cli *c, int argc, char **argv)
     gpuecon_error err;
     gpuecon_error_clear(&err);
     if (gpuecon_validate(c->ctx, c->cat, NULL, 0, rows, GPUECON_VALIDATE_MAX, &n, &all, &fit, &err))
-        return cli_fail(&err);
+        return cli_fail(c, &err);
     /* the targets are the issue's: on the calibration set (the rows fitted on) */
     bool median_ok = fit.median_abs_err <= TARGET_MEDIAN, max_ok = fit.max_abs_err <= TARGET_MAX;
     int over = 0;
@@ -192,7 +192,7 @@ int cmd_validate(cli *c, int argc, char **argv)
     if (c->format == FMT_JSON)
         return emit_json(c, &v);
     if (c->format == FMT_HTML)
-        return cli_usage_error("--format", "html is only for compare");
+        return cli_usage_error(c, "--format", "html is only for compare");
     return emit_table(c, &v);
 }
 

@@ -176,7 +176,7 @@ static int one_entry(cli *c, gpuecon_kind k, const char *name)
     gpuecon_error err;
     gpuecon_error_clear(&err);
     if (gpuecon_catalog_find(c->cat, k, name, "catalog", &obj, &err))
-        return cli_fail(&err);
+        return cli_fail(c, &err);
     size_t idx = 0;
     while (gpuecon_catalog_at(c->cat, k, idx) != obj)
         idx++;
@@ -247,7 +247,7 @@ int cmd_catalog(cli *c, int argc, char **argv)
             k++;
         if (!kind_names[k]) {
             const char *near = gpuecon_suggest(pos[0], kind_names, GPUECON_KIND_COUNT);
-            return cli_usage_error(pos[0], "not a catalog kind%s%s%s (allowed: gpus, systems, profiles, "
+            return cli_usage_error(c, pos[0], "not a catalog kind%s%s%s (allowed: gpus, systems, profiles, "
                                            "models, reliability)",
                                    near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
         }
@@ -256,7 +256,7 @@ int cmd_catalog(cli *c, int argc, char **argv)
     if (npos == 2)
         return one_entry(c, (gpuecon_kind)first, pos[1]);
     if (c->format == FMT_HTML)
-        return cli_usage_error("--format", "html is only for compare");
+        return cli_usage_error(c, "--format", "html is only for compare");
     if (c->format == FMT_JSON) {
         json_t *arr = json_array();
         for (int k = first; k <= last; k++)
@@ -265,7 +265,7 @@ int cmd_catalog(cli *c, int argc, char **argv)
         return cli_emit_json(c, json_pack("{s:o}", "entries", arr));
     }
     if (c->format == FMT_CSV && first != last)
-        return cli_usage_error("--csv", "needs one kind, e.g. gpuecon catalog gpus --csv");
+        return cli_usage_error(c, "--csv", "needs one kind, e.g. gpuecon catalog gpus --csv");
     FILE *f = cli_out(c);
     if (!f)
         return EXIT_USAGE;

@@ -182,9 +182,9 @@ static int build(cli *c, const opt *o, size_t n, const ft_args *a, gpuecon_finet
     if ((rc = cli_model(c, "--model", a->model, &r->model)) ||
         (rc = cli_system(c, "--system", a->system, &r->system)) ||
         (rc = cli_profile(c, "--profile", a->profile, &r->tco)) ||
-        (rc = cmd_infer_serving_profile("--efficiency-profile", a->eff_profile, &r->profile)))
+        (rc = cmd_infer_serving_profile(c, "--efficiency-profile", a->eff_profile, &r->profile)))
         return rc;
-    if (a->lora_mods && (rc = cmd_infer_lora_modules("--lora-modules", a->lora_mods, &r->lora_modules)))
+    if (a->lora_mods && (rc = cmd_infer_lora_modules(c, "--lora-modules", a->lora_mods, &r->lora_modules)))
         return rc;
     r->gpus = opt_seen(o, n, "--gpus") ? a->gpus : r->system->gpus_per_node;
     r->method = (gpuecon_ft_method)a->method;
@@ -242,13 +242,13 @@ int cmd_finetune(cli *c, int argc, char **argv)
     if (rc)
         return rc;
     if (!opt_seen(opts, nopts, "--system"))
-        return cli_usage_error("--system", "is required (gpuecon catalog systems lists them)");
+        return cli_usage_error(c, "--system", "is required (gpuecon catalog systems lists them)");
     if (!opt_seen(opts, nopts, "--method"))
-        return cli_usage_error("--method", "is required (lora or full)");
+        return cli_usage_error(c, "--method", "is required (lora or full)");
     if ((rc = cli_load_catalog(c)))
         return rc;
     if (c->format == FMT_HTML)
-        return cli_usage_error("--format", "html is only for compare");
+        return cli_usage_error(c, "--format", "html is only for compare");
     gpuecon_finetune_request r;
     if ((rc = build(c, opts, nopts, &a, &r)))
         return rc;
@@ -257,9 +257,9 @@ int cmd_finetune(cli *c, int argc, char **argv)
     gpuecon_error_clear(&err);
     rc = gpuecon_finetune(&r, &o, &err);
     if (rc && rc != GPUECON_E_INFEASIBLE)
-        return cli_fail(&err);
+        return cli_fail(c, &err);
     int out = c->format == FMT_JSON ? cli_emit_json(c, result_json(&r, &o)) : print(c, &r, &o, a.compare);
     if (rc)
-        return cli_fail(&err);
+        return cli_fail(c, &err);
     return out;
 }

@@ -33,7 +33,7 @@ static int run(cli *c, const train_args *a, const gpuecon_train_request *req, co
     q.system = v->other;
     q.gpus = a->vs_gpus > 0 ? a->vs_gpus : req->gpus;
     if ((long)req->gbs * q.gpus % req->gpus)
-        return cli_usage_error("--vs-gpus", "%d GPUs: the batch per GPU (%d sequences on %d GPUs) must stay whole",
+        return cli_usage_error(c, "--vs-gpus", "%d GPUs: the batch per GPU (%d sequences on %d GPUs) must stay whole",
                                q.gpus, req->gbs, req->gpus);
     q.gbs = (int)((long)req->gbs * q.gpus / req->gpus);
     q.tp = q.pp = q.vpp = q.cp = q.ep = q.etp = q.mbs = GPUECON_SEARCH;
@@ -42,10 +42,9 @@ static int run(cli *c, const train_args *a, const gpuecon_train_request *req, co
     gpuecon_error err;
     gpuecon_error_clear(&err);
     rc = gpuecon_train_predict(c->ctx, &q, &v->r, &err);
-    cli_progress_done(c);
     if (rc && rc != GPUECON_E_INFEASIBLE) {
-        fprintf(stderr, "gpuecon: --vs %s: ", v->other->name);
-        return cli_fail(&err);
+        fprintf(c->notes, "gpuecon: --vs %s: ", v->other->name);
+        return cli_fail(c, &err);
     }
     v->fits = rc == GPUECON_OK;
     if (mine->moe.moe_layers > 0 && mine->par.ep * mine->par.etp > 1 && mine->moe.a2a_bytes > 0) {

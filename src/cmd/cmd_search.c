@@ -8,24 +8,16 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int parse_shard(const char *s, int *k, int *n)
+static int parse_shard(cli *c, const char *s, int *k, int *n)
 {
     char *end;
     long a = strtol(s, &end, 10);
     if (end == s || *end != '/')
-        return cli_usage_error("--shard", "'%s': expected K/N, e.g. 0/4", s);
+        return cli_usage_error(c, "--shard", "'%s': expected K/N, e.g. 0/4", s);
     long b = strtol(end + 1, &end, 10);
     if (*end || b < 1 || b > 1 << 20 || a < 0 || a >= b)
-        return cli_usage_error("--shard", "'%s': expected K/N with 0 <= K < N", s);
+        return cli_usage_error(c, "--shard", "'%s': expected K/N with 0 <= K < N", s);
     *k = (int)a;
     *n = (int)b;
     return 0;
@@ -87,7 +79,7 @@ static int emit(cli *c, const gpuecon_train_request *req, const gpuecon_search_r
         return cli_emit_json(c, root);
     }
     if (c->format == FMT_HTML)
-        return cli_usage_error("--format", "html is only for compare");
+        return cli_usage_error(c, "--format", "html is only for compare");
     tbl *t = tbl_new();
     bool moe = req->model->experts > 0;
     const char *cols[] = {"#", "tp", "cp", "pp", "vpp", "dp", "mbs", "ep", "etp", "a2a-ovl", "recompute", "zero",
@@ -127,37 +119,35 @@ static int run(cli *c, const train_args *a, const gpuecon_train_request *req, co
 {
     gpuecon_search_options o = {.top_k = a->top, .objective = (gpuecon_objective)a->objective,
                                 .exhaustive = a->exhaustive};
-    if (a->shard && parse_shard(a->shard, &o.shard_index, &o.shard_count))
+    if (a->shard && parse_shard(c, a->shard, &o.shard_index, &o.shard_count))
         return EXIT_USAGE;
     if (prof) {
         gpuecon_cost k;
-        int rc = train_cli_cost(req, prof, a->pue, 0, 1, &k, &o.usd_per_gpu_hour);
+        int rc = train_cli_cost(c, req, prof, a->pue, 0, 1, &k, &o.usd_per_gpu_hour);
         if (rc)
             return rc;
     } else if (o.objective == GPUECON_OBJECTIVE_COST) {
-        return cli_usage_error("--objective", "cost needs --profile P (the price of a GPU-hour)");
+        return cli_usage_error(c, "--objective", "cost needs --profile P (the price of a GPU-hour)");
     }
     gpuecon_search_result r;
     gpuecon_error err;
     gpuecon_error_clear(&err);
-    double t0 = now_s();
+    double t0 = cli_now_s(c);
     int rc = gpuecon_train_search(c->ctx, req, &o, &r, &err);
-    double dt = now_s() - t0;
-    cli_progress_done(c);
+    double dt = cli_now_s(c) - t0;
     if (rc)
-        return cli_fail(&err);
+        return cli_fail(c, &err);
     r.elapsed_s = dt;
     rc = emit(c, req, &r, a, &o);
     if (!rc && r.n_best == 0) {
         if (r.have_overflow)
-            fprintf(stderr, "gpuecon: memory: nothing fits in %.1f GiB per GPU; the smallest overflow is %.1f GiB "
-                            "(largest term: %s)\n",
-                    r.least_overflow.mem.capacity_gib, r.least_overflow.mem.overflow_gib,
-                    r.least_overflow.mem.overflow_term ? r.least_overflow.mem.overflow_term : "?");
+            rc = cli_error(c, GPUECON_E_INFEASIBLE, "memory",
+                           "nothing fits in %.1f GiB per GPU; the smallest overflow is %.1f GiB (largest term: %s)",
+                           r.least_overflow.mem.capacity_gib, r.least_overflow.mem.overflow_gib,
+                           r.least_overflow.mem.overflow_term ? r.least_overflow.mem.overflow_term : "?");
         else
-            fprintf(stderr, "gpuecon: --gbs: no parallel configuration of %d GPUs divides the global batch of %d\n",
-                    req->gpus, req->gbs);
-        rc = r.have_overflow ? EXIT_INFEASIBLE : EXIT_USAGE;
+            rc = cli_usage_error(c, "--gbs", "no parallel configuration of %d GPUs divides the global batch of %d",
+                                 req->gpus, req->gbs);
     }
     gpuecon_search_result_free(&r);
     return rc;

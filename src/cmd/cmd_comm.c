@@ -50,7 +50,7 @@ static void row_tbl(tbl *t, double bytes, const gpuecon_coll_result *r, const gp
     }
 }
 
-static void plot(const char *path, const gpuecon_system *s, const gpuecon_system *vs, const char *op, int gpus,
+static void plot(cli *c, const char *path, const gpuecon_system *s, const gpuecon_system *vs, const char *op, int gpus,
                  const double *x, const double *y, const double *y2, size_t n)
 {
     char title[160], l1[96], l2[96];
@@ -61,7 +61,7 @@ static void plot(const char *path, const gpuecon_system *s, const gpuecon_system
     plot_spec spec = {title, "bytes", "GB/s", NULL, true, true, 0, 0};
     char err[256];
     if (plot_svg(path, &spec, ser, vs ? 2 : 1, err, sizeof err))
-        fprintf(stderr, "gpuecon: --plot: %s\n", err);
+        fprintf(c->notes, "gpuecon: --plot: %s\n", err);
 }
 
 typedef struct comm_out {
@@ -113,7 +113,7 @@ static int emit_json(cli *c, const comm_out *o)
 static int emit_table(cli *c, const comm_out *o)
 {
     if (c->format == FMT_HTML)
-        return cli_usage_error("--format", "html is only for compare");
+        return cli_usage_error(c, "--format", "html is only for compare");
     gpuecon_link_model lm;
     gpuecon_link_model_for(o->s, &lm);
     tbl *t = tbl_new();
@@ -193,15 +193,15 @@ int cmd_comm(cli *c, int argc, char **argv)
     if (rc)
         return rc;
     if (!opt_seen(opts, nopts, "--system"))
-        return cli_usage_error("--system", "is required (gpuecon catalog systems lists them)");
+        return cli_usage_error(c, "--system", "is required (gpuecon catalog systems lists them)");
     if (!opt_seen(opts, nopts, "--op"))
-        return cli_usage_error("--op", "is required (all-reduce, all-gather, reduce-scatter, all-to-all, send-recv)");
+        return cli_usage_error(c, "--op", "is required (all-reduce, all-gather, reduce-scatter, all-to-all, send-recv)");
     if (!opt_seen(opts, nopts, "--gpus"))
-        return cli_usage_error("--gpus", "is required (ranks in the group)");
+        return cli_usage_error(c, "--gpus", "is required (ranks in the group)");
     if (!sweep && !opt_seen(opts, nopts, "--bytes"))
-        return cli_usage_error("--bytes", "is required (or --sweep-bytes)");
+        return cli_usage_error(c, "--bytes", "is required (or --sweep-bytes)");
     if (plot_path && !sweep)
-        return cli_usage_error("--plot", "charts a sweep: give --sweep-bytes too");
+        return cli_usage_error(c, "--plot", "charts a sweep: give --sweep-bytes too");
     if ((rc = cli_load_catalog(c)))
         return rc;
     const gpuecon_system *s, *vs = NULL;
@@ -219,16 +219,16 @@ int cmd_comm(cli *c, int argc, char **argv)
     gpuecon_error_clear(&err);
     for (int i = 0; i < n; i++) {
         if (gpuecon_collective(s, (gpuecon_coll_op)op, gpus, stride, sizes[i], (gpuecon_coll_algo)algo, &res[i], &err))
-            return cli_fail(&err);
+            return cli_fail(c, &err);
         if (vs &&
             gpuecon_collective(vs, (gpuecon_coll_op)op, gpus, stride, sizes[i], (gpuecon_coll_algo)algo, &vres[i], &err))
-            return cli_fail(&err);
+            return cli_fail(c, &err);
     }
     if (plot_path) {
         double y[64], y2[64];
         for (int i = 0; i < n; i++)
             y[i] = res[i].busbw_gbps, y2[i] = vs ? vres[i].busbw_gbps : 0;
-        plot(plot_path, s, vs, op_names[op], gpus, sizes, y, y2, (size_t)n);
+        plot(c, plot_path, s, vs, op_names[op], gpus, sizes, y, y2, (size_t)n);
     }
     comm_out co = {s, vs, op, gpus, stride, sweep, sizes, res, vs ? vres : NULL, n};
     return c->format == FMT_JSON ? emit_json(c, &co) : emit_table(c, &co);

@@ -1,15 +1,12 @@
 /*
- * common.c — what every subcommand needs: error reporting with exit codes, catalog loading
- * and look-ups, and the output sink (stdout or -o FILE) for tables and JSON.
+ * common.c — what every command needs: error records with exit codes, catalog loading and
+ * look-ups, and the output stream for tables and JSON.
  */
 #include "cli.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 int cli_exit_code(int status)
 {
@@ -24,26 +21,52 @@ int cli_exit_code(int status)
     }
 }
 
-int cli_fail(const gpuecon_error *err)
+static void note_error(cli *c, const gpuecon_error *e)
 {
-    if (err->where[0] && err->line > 0)
-        fprintf(stderr, "gpuecon: %s:%d:%d: %s\n", err->where, err->line, err->column, err->message);
-    else if (err->where[0])
-        fprintf(stderr, "gpuecon: %s: %s\n", err->where, err->message);
+    if (e->where[0] && e->line > 0)
+        fprintf(c->notes, "gpuecon: %s:%d:%d: %s\n", e->where, e->line, e->column, e->message);
+    else if (e->where[0])
+        fprintf(c->notes, "gpuecon: %s: %s\n", e->where, e->message);
     else
-        fprintf(stderr, "gpuecon: %s\n", err->message[0] ? err->message : gpuecon_status_name(err->code));
-    return cli_exit_code(err->code);
+        fprintf(c->notes, "gpuecon: %s\n", e->message[0] ? e->message : gpuecon_status_name(e->code));
 }
 
-int cli_usage_error(const char *where, const char *fmt, ...)
+int cli_fail(cli *c, const gpuecon_error *err)
+{
+    c->err = *err;
+    if (c->err.code == GPUECON_OK)
+        c->err.code = GPUECON_E_INTERNAL;
+    note_error(c, &c->err);
+    return cli_exit_code(c->err.code);
+}
+
+static int verror(cli *c, int status, const char *where, const char *fmt, va_list ap)
+{
+    gpuecon_error *e = &c->err;
+    gpuecon_error_clear(e);
+    e->code = status;
+    snprintf(e->where, sizeof e->where, "%s", where ? where : "");
+    vsnprintf(e->message, sizeof e->message, fmt, ap);
+    note_error(c, e);
+    return cli_exit_code(status);
+}
+
+int cli_usage_error(cli *c, const char *where, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "gpuecon: %s: ", where);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    int rc = verror(c, GPUECON_E_INPUT, where, fmt, ap);
     va_end(ap);
-    return EXIT_USAGE;
+    return rc;
+}
+
+int cli_error(cli *c, int status, const char *where, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = verror(c, status, where, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 int cli_load_catalog(cli *c)
@@ -51,11 +74,11 @@ int cli_load_catalog(cli *c)
     gpuecon_error err;
     gpuecon_error_clear(&err);
     if (!c->cat && gpuecon_catalog_new(c->ctx, &c->cat, &err))
-        return cli_fail(&err);
+        return cli_fail(c, &err);
     if (c->catalog_dir && gpuecon_catalog_load_dir(c->cat, c->catalog_dir, &err))
-        return cli_fail(&err);
+        return cli_fail(c, &err);
     if (c->model_file && gpuecon_catalog_load_model_file(c->cat, c->model_file, &c->file_model, &err))
-        return cli_fail(&err);
+        return cli_fail(c, &err);
     return 0;
 }
 
@@ -64,9 +87,9 @@ static int lookup(cli *c, gpuecon_kind kind, const char *option, const char *nam
     gpuecon_error err;
     gpuecon_error_clear(&err);
     if (!name)
-        return cli_usage_error(option, "is required");
+        return cli_usage_error(c, option, "is required");
     if (gpuecon_catalog_find(c->cat, kind, name, option, out, &err))
-        return cli_fail(&err);
+        return cli_fail(c, &err);
     return 0;
 }
 
@@ -87,39 +110,32 @@ int cli_model(cli *c, const char *option, const char *name, const gpuecon_model 
         return 0;
     }
     if (!name)
-        return cli_usage_error(option, "is required (or give --model-file FILE)");
+        return cli_usage_error(c, option, "is required (or give --model-file FILE)");
     return lookup(c, GPUECON_KIND_MODEL, option, name, (const void **)out);
 }
 
 FILE *cli_out(cli *c)
 {
-    if (!c->out_path || !strcmp(c->out_path, "-"))
-        return stdout;
-    FILE *f = fopen(c->out_path, "w");
-    if (!f)
-        cli_usage_error("-o", "cannot write %s: %s", c->out_path, strerror(errno));
-    return f;
+    return c->out;
 }
 
 void cli_close_out(cli *c, FILE *f)
 {
-    if (f && f != stdout)
-        fclose(f);
     (void)c;
+    (void)f;
 }
 
 int cli_emit_json(cli *c, json_t *root)
 {
+    if (!root)
+        return cli_error(c, GPUECON_E_NOMEM, "", "out of memory while building the JSON output");
     FILE *f = cli_out(c);
-    if (!f) {
-        json_decref(root);
-        return EXIT_USAGE;
-    }
     int rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
     fputc('\n', f);
     json_decref(root);
-    cli_close_out(c, f);
-    return rc ? EXIT_INTERNAL : EXIT_OK;
+    if (rc)
+        return cli_error(c, GPUECON_E_NOMEM, "", "out of memory while writing the JSON output");
+    return EXIT_OK;
 }
 
 json_t *cli_source_json(gpuecon_source s)
@@ -137,35 +153,8 @@ json_t *cli_real(double v)
     return json_real(strtod(buf, NULL));
 }
 
-int cli_progress(void *ud, double done, double total)
+double cli_now_s(const cli *c)
 {
-    cli *c = ud;
-    if (!c || total <= 0 || !isatty(STDERR_FILENO))
-        return 0;
-    int pct = (int)(100 * done / total);
-    if (pct == c->progress_pct)
-        return 0;
-    c->progress_pct = pct;
-    int filled = pct * 40 / 100;
-    fprintf(stderr, "\r%s [", c->cmd ? c->cmd : "gpuecon");
-    for (int i = 0; i < 40; i++)
-        fputs(i < filled ? "#" : "-", stderr);
-    fprintf(stderr, "] %3d%%", pct);
-    fflush(stderr);
-    return 0;
-}
-
-void cli_progress_done(cli *c)
-{
-    if (c && c->progress_pct >= 0 && isatty(STDERR_FILENO))
-        fputs("\r\033[K", stderr);
-    if (c)
-        c->progress_pct = -1;
-}
-
-double cli_now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+    const gpuecon_ctx_config *cfg = gpuecon_ctx_get_config(c->ctx);
+    return cfg && cfg->clock ? cfg->clock(cfg->clock_ud) : 0;
 }

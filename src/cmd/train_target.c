@@ -30,7 +30,7 @@ static json_t *row_json(const gpuecon_target_row *r, double days)
     return j;
 }
 
-static void plot(const train_args *a, const gpuecon_train_request *req, const gpuecon_target_result *t)
+static void plot(cli *c, const train_args *a, const gpuecon_train_request *req, const gpuecon_target_result *t)
 {
     double x[GPUECON_TARGET_ROWS], y[GPUECON_TARGET_ROWS], y2[GPUECON_TARGET_ROWS], dx[2], dy[2];
     size_t k = 0;
@@ -53,9 +53,9 @@ static void plot(const train_args *a, const gpuecon_train_request *req, const gp
     plot_spec spec = {title, "active GPUs", "days (failures and spares included)", "$M", false, false, 0, 0};
     char errbuf[256];
     if (plot_svg(a->plot, &spec, s, 3, errbuf, sizeof errbuf))
-        fprintf(stderr, "gpuecon: --plot: %s\n", errbuf);
+        fprintf(c->notes, "gpuecon: --plot: %s\n", errbuf);
     else
-        fprintf(stderr, "gpuecon: wrote %s\n", a->plot);
+        fprintf(c->notes, "gpuecon: wrote %s\n", a->plot);
 }
 
 static void print_table(FILE *f, const gpuecon_target_result *t)
@@ -92,7 +92,7 @@ static void print_table(FILE *f, const gpuecon_target_result *t)
 int train_target(cli *c, const train_args *a, gpuecon_train_request *req, const gpuecon_profile *prof)
 {
     if (!prof || !(a->tokens > 0))
-        return cli_usage_error("--target-days", "needs --profile P and --tokens T (the budget to finish)");
+        return cli_usage_error(c, "--target-days", "needs --profile P and --tokens T (the budget to finish)");
     gpuecon_run_request run;
     train_cli_run_request(a, req, prof, 1, &run);
     gpuecon_target_result *t = calloc(1, sizeof *t);
@@ -101,16 +101,15 @@ int train_target(cli *c, const train_args *a, gpuecon_train_request *req, const 
     gpuecon_error err;
     gpuecon_error_clear(&err);
     int rc = gpuecon_train_target(c->ctx, c->cat, req, &run, a->target_days, a->max_gpus, t, &err);
-    cli_progress_done(c);
     if (rc && rc != GPUECON_E_INFEASIBLE) {
         free(t);
-        return cli_fail(&err);
+        return cli_fail(c, &err);
     }
     int exit_code = rc ? EXIT_INFEASIBLE : EXIT_OK;
     if (rc)
-        cli_fail(&err);
+        cli_fail(c, &err);
     if (a->plot)
-        plot(a, req, t);
+        plot(c, a, req, t);
     const gpuecon_platform_result *p = &t->run;
     if (c->format == FMT_JSON) {
         json_t *j = json_object();

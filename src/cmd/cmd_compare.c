@@ -373,7 +373,9 @@ int cmd_compare(cli *c, int argc, char **argv)
 {
     int trials = 0, seed = -1;
     bool no_sens = false;
+    const char *doc = NULL;
     opt opts[] = {
+        {"--scenario", O_STR, &doc, 0, 0, NULL, "YAML", "the scenario document itself instead of a file (requests: text or a JSON object)", false},
         {"--trials", O_INT, &trials, 0, 1000000, NULL, "T", "Monte Carlo trials per training platform (0: analytic)", false},
         {"--seed", O_INT, &seed, 0, 2147483647, NULL, "S", "Monte Carlo seed", false},
         {"--no-sensitivity", O_FLAG, &no_sens, 0, 0, NULL, NULL, "skip break-even and sensitivity", false},
@@ -403,17 +405,20 @@ int cmd_compare(cli *c, int argc, char **argv)
         return EXIT_INTERNAL;
     gpuecon_scenario *sc = NULL;
     gpuecon_compare_result *r = NULL;
-    double t0 = cli_now_s();
+    double t0 = cli_now_s(c);
     gpuecon_compare_options o = {trials, no_sens, 0};
-    if (gpuecon_scenario_load(ctx, c->cat, npos ? pos[0] : NULL, &sc, &err) ||
-        gpuecon_compare(ctx, c->cat, sc, &o, &r, &err)) {
-        cli_progress_done(c);
+    if (doc && npos) {
+        gpuecon_ctx_free(ctx);
+        return cli_usage_error(c, "--scenario", "give the scenario inline or as a file, not both");
+    }
+    int lrc = doc ? gpuecon_scenario_load_buffer(ctx, c->cat, "scenario", doc, strlen(doc), &sc, &err)
+                  : gpuecon_scenario_load(ctx, c->cat, npos ? pos[0] : NULL, &sc, &err);
+    if (lrc || gpuecon_compare(ctx, c->cat, sc, &o, &r, &err)) {
         gpuecon_scenario_free(sc);
         gpuecon_ctx_free(ctx);
-        return cli_fail(&err);
+        return cli_fail(c, &err);
     }
-    cli_progress_done(c);
-    double elapsed = cli_now_s() - t0;
+    double elapsed = cli_now_s(c) - t0;
     if (c->format == FMT_JSON) {
         rc = emit_json(c, sc, r, elapsed);
     } else if (c->format == FMT_CSV) {

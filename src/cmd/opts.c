@@ -1,0 +1,516 @@
+/*
+ * opts.c — declarative command-line options.
+ *
+ * Each subcommand lists its options (name, type, destination, allowed range, help) in a table;
+ * this file parses argv against it, checks every value (finite, in range, one of the choices)
+ * and prints help, so every command rejects bad input the same way:
+ *   gpuecon: --pue: 0.9 is out of range; allowed 1 to 3
+ */
+#include "cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const format_names[] = {"table", "json", "csv", "html", NULL};
+
+static const char *const global_names[] = {"--json", "--csv", "--format", "-o", "--output",
+                                           "--catalog", "--model-file", "--help", "-h", NULL};
+
+bool opt_seen(const opt *opts, size_t nopts, const char *name)
+{
+    for (size_t i = 0; i < nopts; i++)
+        if (strcmp(opts[i].name, name) == 0)
+            return opts[i].seen;
+    return false;
+}
+
+/* A number with an optional SI-style suffix: 15e12, 15T, 300B, 2.5M, 64k. */
+static bool parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || errno == ERANGE)
+        return false;
+    if (*end) {
+        static const struct {
+            char c;
+            double mult;
+        } sfx[] = {{'k', 1e3}, {'K', 1e3}, {'M', 1e6}, {'G', 1e9}, {'B', 1e9}, {'T', 1e12}, {'P', 1e15}};
+        bool found = false;
+        for (size_t i = 0; i < sizeof sfx / sizeof sfx[0]; i++)
+            if (end[0] == sfx[i].c && end[1] == '\0') {
+                v *= sfx[i].mult;
+                found = true;
+            }
+        if (!found)
+            return false;
+    }
+    if (!isfinite(v))
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_int(const char *s, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (end == s || *end || errno == ERANGE)
+        return false;
+    *out = v;
+    return true;
+}
+
+static int range_error(cli *c, const char *name, const char *value, double lo, double hi)
+{
+    return cli_usage_error(c, name, "%s is out of range; allowed %g to %g", value, lo, hi);
+}
+
+static int parse_list(cli *c, const opt *o, const char *s, int_list *l)
+{
+    l->n = 0;
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", s);
+    char *save = NULL;
+    bool ellipsis = false;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (strcmp(tok, "...") == 0) {
+            if (l->n < 2 || ellipsis)
+                return cli_usage_error(c, o->name, "'...' needs two values before it, e.g. 64,128,...,2048");
+            ellipsis = true;
+            continue;
+        }
+        long long v;
+        if (!parse_int(tok, &v))
+            return cli_usage_error(c, o->name, "'%s' is not a whole number (expected a list like 64,128,256)", tok);
+        if (v < o->lo || v > o->hi)
+            return range_error(c, o->name, tok, o->lo, o->hi);
+        if (ellipsis) {
+            ellipsis = false;
+            int a = l->v[l->n - 2], b = l->v[l->n - 1];
+            bool geometric = a > 0 && b % a == 0 && b / a > 1;
+            if (b <= a)
+                return cli_usage_error(c, o->name, "'...' needs increasing values before it");
+            for (long long x = geometric ? (long long)b * (b / a) : 2LL * b - a; x < v;
+                 x = geometric ? x * (b / a) : x + (b - a)) {
+                if (l->n >= 63)
+                    return cli_usage_error(c, o->name, "too many values (at most 64)");
+                l->v[l->n++] = (int)x;
+            }
+        }
+        if (l->n >= 64)
+            return cli_usage_error(c, o->name, "too many values (at most 64)");
+        l->v[l->n++] = (int)v;
+    }
+    if (ellipsis)
+        return cli_usage_error(c, o->name, "'...' needs a last value after it");
+    if (l->n == 0)
+        return cli_usage_error(c, o->name, "expected a list of whole numbers");
+    return 0;
+}
+
+static int choice_error(cli *c, const char *name, const char *value, const char *const *choices)
+{
+    char list[256] = "";
+    size_t n = 0;
+    for (; choices[n]; n++) {
+        strncat(list, n ? ", " : "", sizeof list - strlen(list) - 1);
+        strncat(list, choices[n], sizeof list - strlen(list) - 1);
+    }
+    const char *near = gpuecon_suggest(value, choices, n);
+    if (near)
+        return cli_usage_error(c, name, "'%s' is not allowed; did you mean '%s'? (allowed: %s)", value,
+                               near, list);
+    return cli_usage_error(c, name, "'%s' is not allowed (allowed: %s)", value, list);
+}
+
+static int set_value(cli *c, opt *o, const char *v)
+{
+    switch (o->kind) {
+    case O_FLAG: *(bool *)o->dst = true; return 0;
+    case O_DOUBLE: {
+        double d;
+        if (!parse_double(v, &d))
+            return cli_usage_error(c, o->name, "'%s' is not a finite number", v);
+        if (d < o->lo || d > o->hi)
+            return range_error(c, o->name, v, o->lo, o->hi);
+        *(double *)o->dst = d;
+        return 0;
+    }
+    case O_INT: {
+        long long d;
+        if (!parse_int(v, &d))
+            return cli_usage_error(c, o->name, "'%s' is not a whole number", v);
+        if (d < o->lo || d > o->hi)
+            return range_error(c, o->name, v, o->lo, o->hi);
+        *(int *)o->dst = (int)d;
+        return 0;
+    }
+    case O_STR:
+        if (!*v)
+            return cli_usage_error(c, o->name, "needs a value");
+        *(const char **)o->dst = v;
+        return 0;
+    case O_CHOICE:
+        for (int i = 0; o->choices[i]; i++)
+            if (strcmp(o->choices[i], v) == 0) {
+                *(int *)o->dst = i;
+                return 0;
+            }
+        return choice_error(c, o->name, v, o->choices);
+    case O_LIST: return parse_list(c, o, v, o->dst);
+    }
+    return 0;
+}
+
+static void print_help(cli *c, const opt *opts, size_t nopts, const cmd_usage *u)
+{
+    FILE *f = cli_out(c);
+    fprintf(f, "usage: gpuecon %s\n\n%s\n\noptions:\n", u->synopsis, u->about);
+    for (size_t i = 0; i < nopts; i++) {
+        const opt *o = &opts[i];
+        char left[64];
+        snprintf(left, sizeof left, "%s%s%s", o->name, o->kind == O_FLAG ? "" : " ",
+                 o->kind == O_FLAG ? "" : (o->metavar ? o->metavar : "X"));
+        fprintf(f, "  %-24s %s", left, o->help ? o->help : "");
+        /* a range wider than +-1e11 is checked by the command itself, with its own message */
+        if ((o->kind == O_DOUBLE || o->kind == O_INT || o->kind == O_LIST) && o->lo > -1e11 && o->hi < 1e11)
+            fprintf(f, " [%g to %g]", o->lo, o->hi);
+        if (o->kind == O_CHOICE) {
+            fputs(" [", f);
+            for (int k = 0; o->choices[k]; k++)
+                fprintf(f, "%s%s", k ? "|" : "", o->choices[k]);
+            fputs("]", f);
+        }
+        fputc('\n', f);
+    }
+    fputs("\nglobal options:\n"
+          "  --json                   one JSON object on stdout\n"
+          "  --csv                    the main table as CSV\n"
+          "  --format F               table | json | csv | html\n"
+          "  -o FILE                  write the output to FILE\n"
+          "  --catalog DIR            add or override catalog entries from DIR/*.yaml\n"
+          "  --model-file FILE        add a model in the model-file format\n"
+          "  -h, --help               this help\n",
+          f);
+    if (u->example)
+        fprintf(f, "\nexample:\n  %s\n", u->example);
+}
+
+static int unknown_option(cli *c, const char *name, const opt *opts, size_t nopts)
+{
+    const char *names[128];
+    size_t n = 0;
+    for (size_t i = 0; i < nopts && n < 100; i++)
+        names[n++] = opts[i].name;
+    for (size_t i = 0; global_names[i]; i++)
+        names[n++] = global_names[i];
+    const char *near = gpuecon_suggest(name, names, n);
+    if (near)
+        return cli_usage_error(c, name, "unknown option; did you mean %s? (see --help)", near);
+    return cli_usage_error(c, name, "unknown option (see --help)");
+}
+
+/* The request value of an option just parsed from the command line (its destination). */
+static json_t *value_json(const opt *o, const char *v)
+{
+    switch (o->kind) {
+    case O_FLAG: return json_true();
+    case O_DOUBLE: return json_real(*(const double *)o->dst);
+    case O_INT: return json_integer(*(const int *)o->dst);
+    case O_STR: return json_string(v);
+    case O_CHOICE: return json_string(o->choices[*(const int *)o->dst]);
+    case O_LIST: {
+        const int_list *l = o->dst;
+        json_t *a = json_array();
+        for (int k = 0; k < l->n; k++)
+            json_array_append_new(a, json_integer(l->v[k]));
+        return a;
+    }
+    }
+    return NULL;
+}
+
+/* "--tokens-per-s" -> "tokens_per_s" (the request's name for an option). */
+static void request_name(const char *opt_name, char *buf, size_t cap)
+{
+    const char *s = opt_name + strspn(opt_name, "-");
+    size_t k = 0;
+    for (; s[k] && k + 1 < cap; k++)
+        buf[k] = s[k] == '-' ? '_' : s[k];
+    buf[k] = '\0';
+}
+
+static int built_set(cli *c, const char *opt_name, json_t *v)
+{
+    char key[64];
+    request_name(opt_name, key, sizeof key);
+    json_t *o = json_object_get(c->built, "options");
+    if (!v || json_object_set_new(o, key, v))
+        return cli_error(c, GPUECON_E_NOMEM, "", "out of memory while building the request");
+    return 0;
+}
+
+static bool is_global_with_value(const char *name)
+{
+    return !strcmp(name, "--format") || !strcmp(name, "-o") || !strcmp(name, "--output") ||
+           !strcmp(name, "--catalog") || !strcmp(name, "--model-file");
+}
+
+static int set_global(cli *c, const char *name, const char *val)
+{
+    if (!strcmp(name, "--format")) {
+        int k = 0;
+        while (format_names[k] && strcmp(format_names[k], val))
+            k++;
+        if (!format_names[k])
+            return choice_error(c, name, val, format_names);
+        c->format = (out_format)k;
+        c->format_given = true;
+    } else if (!strcmp(name, "-o") || !strcmp(name, "--output")) {
+        return cli_usage_error(c, name, "is for the command line only: a request returns its output");
+    } else if (!strcmp(name, "--catalog")) {
+        c->catalog_dir = val;
+    } else {
+        c->model_file = val;
+    }
+    return 0;
+}
+
+/* CLI_ARGV: checks argv as the command line always did, and records each option in
+ * c->built["options"] (the positional arguments in c->built["args"]). */
+static int argv_parse(cli *c, int argc, char **argv, opt *opts, size_t nopts, int maxpos)
+{
+    int np = 0;
+    json_t *args = json_object_get(c->built, "args");
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] != '-' || a[1] == '\0' || (isdigit((unsigned char)a[1]) && a[0] == '-')) {
+            if (np >= maxpos)
+                return cli_usage_error(c, a, "unexpected argument (see gpuecon %s --help)", c->cmd);
+            np++;
+            if (json_array_append_new(args, json_string(a)))
+                return cli_error(c, GPUECON_E_NOMEM, "", "out of memory while building the request");
+            continue;
+        }
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            /* help stops the parse, as it always did: the request is help alone */
+            json_object_clear(json_object_get(c->built, "options"));
+            json_array_clear(args);
+            return built_set(c, "help", json_true()) ? EXIT_INTERNAL : EXIT_BUILT;
+        }
+        char name[64];
+        const char *eq = strchr(a, '=');
+        size_t len = eq ? (size_t)(eq - a) : strlen(a);
+        if (len >= sizeof name)
+            return cli_usage_error(c, a, "unknown option");
+        memcpy(name, a, len);
+        name[len] = '\0';
+        const char *inline_val = eq ? eq + 1 : NULL;
+        if (!strcmp(name, "--json") || !strcmp(name, "--csv")) {
+            if (inline_val)
+                return cli_usage_error(c, name, "takes no value");
+            if (built_set(c, "format", json_string(name + 2)))
+                return EXIT_INTERNAL;
+            continue;
+        }
+        bool takes = is_global_with_value(name);
+        opt *o = NULL;
+        for (size_t k = 0; k < nopts && !takes; k++)
+            if (!strcmp(opts[k].name, name))
+                o = &opts[k];
+        if (!takes && !o)
+            return unknown_option(c, name, opts, nopts);
+        const char *val = inline_val;
+        if ((takes || o->kind != O_FLAG) && !val) {
+            if (i + 1 >= argc)
+                return cli_usage_error(c, name, "needs a value%s%s", o && o->metavar ? " " : "",
+                                       o && o->metavar ? o->metavar : "");
+            val = argv[++i];
+        }
+        if (takes) {
+            int rc = set_global(c, name, val);
+            if (rc)
+                return rc;
+            if (built_set(c, name, json_string(val)))
+                return EXIT_INTERNAL;
+            continue;
+        }
+        if (o->kind == O_FLAG && inline_val)
+            return cli_usage_error(c, name, "takes no value");
+        if (o->seen)
+            return cli_usage_error(c, name, "given twice");
+        o->seen = true;
+        int rc = set_value(c, o, val);
+        if (rc)
+            return rc;
+        if (built_set(c, o->name, value_json(o, val)))
+            return EXIT_INTERNAL;
+    }
+    /* a request answers in JSON unless told otherwise; a command line prints a table */
+    if (!json_object_get(json_object_get(c->built, "options"), "format") &&
+        built_set(c, "format", json_string("table")))
+        return EXIT_INTERNAL;
+    return EXIT_BUILT;
+}
+
+static int type_error(cli *c, const opt *o, const char *want)
+{
+    return cli_usage_error(c, o->name, "expected %s in the request", want);
+}
+
+static int number_value(cli *c, opt *o, const json_t *v)
+{
+    char text[40];
+    if (!json_is_number(v))
+        return type_error(c, o, o->kind == O_INT ? "a whole number" : "a number");
+    double d = json_number_value(v);
+    snprintf(text, sizeof text, "%.15g", d);
+    if (o->kind == O_INT && (!json_is_integer(v) && d != floor(d)))
+        return cli_usage_error(c, o->name, "'%s' is not a whole number", text);
+    if (!isfinite(d) || d < o->lo || d > o->hi)
+        return range_error(c, o->name, text, o->lo, o->hi);
+    if (o->kind == O_INT)
+        *(int *)o->dst = json_is_integer(v) ? (int)json_integer_value(v) : (int)d;
+    else
+        *(double *)o->dst = d;
+    return 0;
+}
+
+static int list_value(cli *c, opt *o, const json_t *v)
+{
+    int_list *l = o->dst;
+    if (!json_is_array(v))
+        return type_error(c, o, "an array of whole numbers");
+    if (json_array_size(v) == 0)
+        return cli_usage_error(c, o->name, "expected a list of whole numbers");
+    if (json_array_size(v) > 64)
+        return cli_usage_error(c, o->name, "too many values (at most 64)");
+    l->n = 0;
+    size_t k;
+    const json_t *x;
+    json_array_foreach(v, k, x) {
+        char text[40];
+        if (!json_is_integer(x))
+            return type_error(c, o, "an array of whole numbers");
+        long long n = json_integer_value(x);
+        snprintf(text, sizeof text, "%lld", n);
+        if (n < o->lo || n > o->hi)
+            return range_error(c, o->name, text, o->lo, o->hi);
+        l->v[l->n++] = (int)n;
+    }
+    return 0;
+}
+
+/* One option of a request: a JSON value of the option's type, or a string in the command
+ * line's syntax (so "15T", "64,128,...,1024" and "fp8" work as they do there). */
+static int json_value(cli *c, opt *o, const json_t *v)
+{
+    if (o->kind == O_FLAG) {
+        if (!json_is_boolean(v))
+            return type_error(c, o, "true or false");
+        *(bool *)o->dst = json_is_true(v);
+        o->seen = json_is_true(v);
+        return 0;
+    }
+    o->seen = true;
+    if (json_is_string(v))
+        return set_value(c, o, json_string_value(v));
+    if (o->kind == O_STR && (json_is_object(v) || json_is_array(v))) {
+        /* a document inline (a scenario): its JSON text, which the YAML loaders read */
+        char *t = json_dumps(v, JSON_COMPACT | JSON_REAL_PRECISION(17));
+        if (!t || !c->keep || json_array_append_new(c->keep, json_string(t))) {
+            free(t);
+            return cli_error(c, GPUECON_E_NOMEM, "", "out of memory while reading the request");
+        }
+        free(t);
+        *(const char **)o->dst = json_string_value(json_array_get(c->keep, json_array_size(c->keep) - 1));
+        return 0;
+    }
+    switch (o->kind) {
+    case O_DOUBLE:
+    case O_INT: return number_value(c, o, v);
+    case O_LIST: return list_value(c, o, v);
+    default: return type_error(c, o, "a string");
+    }
+}
+
+static int request_global(cli *c, const char *name, const json_t *v)
+{
+    if (!strcmp(name, "--json") || !strcmp(name, "--csv")) {
+        if (!json_is_boolean(v))
+            return cli_usage_error(c, name, "expected true or false in the request");
+        if (json_is_true(v)) {
+            c->format = name[2] == 'j' ? FMT_JSON : FMT_CSV;
+            c->format_given = true;
+        }
+        return 0;
+    }
+    if (!json_is_string(v))
+        return cli_usage_error(c, name, "expected a string in the request");
+    return set_global(c, name, json_string_value(v));
+}
+
+/* CLI_REQUEST: the options come from c->req_opts and the positional arguments from c->req_args. */
+static int request_parse(cli *c, opt *opts, size_t nopts, const cmd_usage *usage, const char **pos, int maxpos,
+                         int *npos)
+{
+    const json_t *help = json_object_get(c->req_opts, "help");
+    if (help && !json_is_boolean(help))
+        return cli_usage_error(c, "--help", "expected true or false in the request");
+    if (json_is_true(help)) {
+        print_help(c, opts, nopts, usage);
+        return EXIT_HELP;
+    }
+    const char *key;
+    json_t *v;
+    json_object_foreach(c->req_opts, key, v) {
+        char name[72];
+        snprintf(name, sizeof name, "--%s", key);
+        for (char *p = name + 2; *p; p++)
+            if (*p == '_')
+                *p = '-';
+        if (!strcmp(name, "--help"))
+            continue;
+        if (!strcmp(name, "--json") || !strcmp(name, "--csv") || is_global_with_value(name)) {
+            int rc = request_global(c, name, v);
+            if (rc)
+                return rc;
+            continue;
+        }
+        opt *o = NULL;
+        for (size_t k = 0; k < nopts; k++)
+            if (!strcmp(opts[k].name, name))
+                o = &opts[k];
+        if (!o)
+            return unknown_option(c, name, opts, nopts);
+        int rc = json_value(c, o, v);
+        if (rc)
+            return rc;
+    }
+    int np = 0;
+    size_t k;
+    json_array_foreach(c->req_args, k, v) {
+        if (!json_is_string(v))
+            return cli_usage_error(c, "args", "expected strings in the request");
+        if (np >= maxpos)
+            return cli_usage_error(c, json_string_value(v), "unexpected argument (see gpuecon %s --help)", c->cmd);
+        pos[np++] = json_string_value(v);
+    }
+    if (npos)
+        *npos = np;
+    return 0;
+}
+
+int opts_parse(cli *c, int argc, char **argv, opt *opts, size_t nopts, const cmd_usage *usage,
+               const char **pos, int maxpos, int *npos)
+{
+    if (c->mode == CLI_ARGV)
+        return argv_parse(c, argc, argv, opts, nopts, maxpos);
+    return request_parse(c, opts, nopts, usage, pos, maxpos, npos);
+}

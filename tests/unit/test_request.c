@@ -1,0 +1,294 @@
+/*
+ * test_request.c — the request interface (src/cmd/request.c): a request written by hand
+ * with typed JSON values gives byte for byte the output of the same command line turned
+ * into a request (what the CLI runs), errors carry the same record either way, and the
+ * request's own shape is checked.
+ *
+ * The one number asserted is worked by hand: H100 at 728 tok/s/GPU with the hyperscaler
+ * profile's published owned TCO of $1.42/GPU-h (SemiAnalysis, 20 Aug 2025) costs
+ * 1.42 / (728 x 3600) x 1e6 = $0.5418 per 1M tokens; asserted within 1%.
+ */
+#include "test_util.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+static gpuecon_ctx *new_ctx(void)
+{
+    gpuecon_ctx_config cfg = {0};
+    cfg.seed = 0x9e3779b97f4a7c15ULL;
+    gpuecon_ctx *ctx = gpuecon_ctx_new(&cfg);
+    assert_non_null(ctx);
+    return ctx;
+}
+
+/* Runs the command line argv (argv[0] = command) through gpuecon_request_from_argv and
+ * gpuecon_request; returns the status, the output in *out. */
+static int run_argv(gpuecon_ctx *ctx, const char *line, char **out, gpuecon_error *err)
+{
+    char buf[1024], *argv[64];
+    int argc = 0;
+    snprintf(buf, sizeof buf, "%s", line);
+    char *save = NULL;
+    for (char *t = strtok_r(buf, " ", &save); t && argc < 63; t = strtok_r(NULL, " ", &save))
+        argv[argc++] = t;
+    argv[argc] = NULL;
+    char *req = NULL;
+    *out = NULL;
+    int st = gpuecon_request_from_argv(ctx, argc, argv, &req, err);
+    if (st)
+        return st;
+    st = gpuecon_request(ctx, req, out, err);
+    gpuecon_free(req);
+    return st;
+}
+
+typedef struct pair {
+    const char *argv;
+    const char *json;
+} pair;
+
+/* The same request both ways. Values in the JSON are typed as a user writes them. */
+static const pair pairs[] = {
+    {"cost --system hgx-h100 --profile hyperscaler --tokens-per-s 728 --pue 1.3 --json",
+     "{\"command\": \"cost\", \"options\": {\"system\": \"hgx-h100\", \"profile\": \"hyperscaler\","
+     " \"tokens_per_s\": 728, \"pue\": 1.3}}"},
+    {"cost --system hgx-h100 --tokens-per-s 202.3 --tokens 15T",
+     "{\"command\": \"cost\", \"options\": {\"system\": \"hgx-h100\", \"tokens_per_s\": 202.3,"
+     " \"tokens\": 15e12, \"format\": \"table\"}}"},
+    {"train --model gpt3-175b --system hgx-h100 --gpus 128 --precision fp8 --seq 2048 --gbs 256 --tp 4 --pp 8 "
+     "--vpp 12 --mbs 1 --json",
+     "{\"command\": \"train\", \"options\": {\"model\": \"gpt3-175b\", \"system\": \"hgx-h100\", \"gpus\": 128,"
+     " \"precision\": \"fp8\", \"seq\": 2048, \"gbs\": 256, \"tp\": 4, \"pp\": 8, \"vpp\": 12, \"mbs\": 1}}"},
+    {"infer --model gemma4-31b --system hgx-h100 --weights fp8 --kv fp8 --json",
+     "{\"command\": \"infer\", \"options\": {\"model\": \"gemma4-31b\", \"system\": \"hgx-h100\","
+     " \"weights\": \"fp8\", \"kv\": \"fp8\"}}"},
+    {"comm --system hgx-h100 --op all-reduce --gpus 8 --bytes 1G --json",
+     "{\"command\": \"comm\", \"options\": {\"system\": \"hgx-h100\", \"op\": \"all-reduce\", \"gpus\": 8,"
+     " \"bytes\": 1e9}}"},
+    {"reliability --system hgx-h100 --mtbi-gpu-days 2111.5 --active-gpus 16384 --days 54 --json",
+     "{\"command\": \"reliability\", \"options\": {\"system\": \"hgx-h100\", \"mtbi_gpu_days\": 2111.5,"
+     " \"active_gpus\": 16384, \"days\": 54}}"},
+    {"catalog systems hgx-h100 --json",
+     "{\"command\": \"catalog\", \"args\": [\"systems\", \"hgx-h100\"], \"options\": {\"format\": \"json\"}}"},
+    {"catalog gpus --csv", "{\"command\": \"catalog\", \"args\": [\"gpus\"], \"options\": {\"csv\": true}}"},
+    {"reproduce --json", "{\"command\": \"reproduce\"}"},
+};
+
+static void test_argv_and_json_agree(void **state)
+{
+    (void)state;
+    gpuecon_ctx *ctx = new_ctx();
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        gpuecon_error e1, e2;
+        char *a = NULL, *b = NULL;
+        int s1 = run_argv(ctx, pairs[i].argv, &a, &e1);
+        int s2 = gpuecon_request(ctx, pairs[i].json, &b, &e2);
+        if (s1 || s2)
+            print_error("%s: %d %s: %s / %d %s: %s\n", pairs[i].argv, s1, e1.where, e1.message, s2, e2.where,
+                        e2.message);
+        assert_int_equal(s1, GPUECON_OK);
+        assert_int_equal(s2, GPUECON_OK);
+        assert_non_null(a);
+        assert_non_null(b);
+        assert_true(strlen(a) > 40);
+        if (strcmp(a, b))
+            print_error("%s: outputs differ\n", pairs[i].argv);
+        assert_string_equal(a, b);
+        gpuecon_free(a);
+        gpuecon_free(b);
+    }
+    gpuecon_ctx_free(ctx);
+}
+
+/* The response is the JSON of `cost --json`, with the seed's figure in it. */
+static void test_cost_value(void **state)
+{
+    (void)state;
+    gpuecon_ctx *ctx = new_ctx();
+    char *out = NULL;
+    gpuecon_error err;
+    assert_int_equal(gpuecon_request(ctx, pairs[0].json, &out, &err), GPUECON_OK);
+    json_error_t je;
+    json_t *j = json_loads(out, 0, &je);
+    assert_non_null(j);
+    assert_close(json_number_value(json_object_get(j, "usd_per_mtok")), 0.542, 0.01);
+    assert_string_equal(json_string_value(json_object_get(j, "system")), "hgx-h100");
+    json_decref(j);
+    gpuecon_free(out);
+    gpuecon_ctx_free(ctx);
+}
+
+typedef struct bad {
+    const char *argv;          /* NULL: no command-line form */
+    const char *json;
+    int code;
+    const char *where, *message; /* message: a prefix */
+} bad;
+
+static const bad bads[] = {
+    {"cost --sytem hgx-h100", "{\"command\": \"cost\", \"options\": {\"sytem\": \"hgx-h100\"}}", GPUECON_E_INPUT,
+     "--sytem", "unknown option; did you mean --system?"},
+    {"cost --system hgx-h100 --tokens-per-s 100 --pue 0.9",
+     "{\"command\": \"cost\", \"options\": {\"system\": \"hgx-h100\", \"tokens_per_s\": 100, \"pue\": 0.9}}",
+     GPUECON_E_INPUT, "--pue", "0.9 is out of range; allowed 1 to 3"},
+    {"cost --system hgx-h100", "{\"command\": \"cost\", \"options\": {\"system\": \"hgx-h100\"}}", GPUECON_E_INPUT,
+     "--tokens-per-s", "is required"},
+    {"frobnicate", "{\"command\": \"frobnicate\"}", GPUECON_E_INPUT, "frobnicate", "unknown command"},
+    {"cost --system hgx-h10 --tokens-per-s 100",
+     "{\"command\": \"cost\", \"options\": {\"system\": \"hgx-h10\", \"tokens_per_s\": 100}}", GPUECON_E_NOTFOUND,
+     "--system", ""},
+    {"infer --model gemma4-31b --system hgx-h100 --gpus many",
+     "{\"command\": \"infer\", \"options\": {\"model\": \"gemma4-31b\", \"system\": \"hgx-h100\", \"gpus\": \"many\"}}",
+     GPUECON_E_INPUT, "--gpus", "'many' is not a whole number"},
+    {NULL, "{\"command\": \"infer\", \"options\": {\"gpus\": 2.5}}", GPUECON_E_INPUT, "--gpus",
+     "'2.5' is not a whole number"},
+    {NULL, "{\"command\": \"cost\", \"options\": {\"tokens_per_s\": true}}", GPUECON_E_INPUT, "--tokens-per-s",
+     "expected a number"},
+    {NULL, "{\"command\": \"compare\", \"options\": {\"no_sensitivity\": 1}}", GPUECON_E_INPUT, "--no-sensitivity",
+     "expected true or false"},
+    {NULL, "{\"command\": \"cost\", \"opts\": {}}", GPUECON_E_INPUT, "request", "unknown key 'opts'"},
+    {NULL, "{\"options\": {}}", GPUECON_E_INPUT, "request", "\"command\" is required"},
+    {NULL, "[1, 2]", GPUECON_E_INPUT, "request", "expected a JSON object"},
+    {NULL, "{\"command\": \"cost\", \"options\": {\"pue\": 1.3, \"pue\": 1.2}}", GPUECON_E_PARSE, "request",
+     "duplicate object key"},
+    {NULL, "{\"command\": \"catalog\", \"args\": [\"gpus\", \"h100\", \"x\"]}", GPUECON_E_INPUT, "x",
+     "unexpected argument"},
+};
+
+static void check_bad(const char *label, int st, const gpuecon_error *e, const bad *b)
+{
+    if (st != b->code || strcmp(e->where, b->where) || strncmp(e->message, b->message, strlen(b->message)))
+        print_error("%s: got %d '%s' '%s', expected %d '%s' '%s...'\n", label, st, e->where, e->message, b->code,
+                    b->where, b->message);
+    assert_int_equal(st, b->code);
+    assert_string_equal(e->where, b->where);
+    assert_int_equal(strncmp(e->message, b->message, strlen(b->message)), 0);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    gpuecon_ctx *ctx = new_ctx();
+    for (size_t i = 0; i < sizeof bads / sizeof bads[0]; i++) {
+        gpuecon_error e1, e2;
+        char *out = NULL;
+        int st = gpuecon_request(ctx, bads[i].json, &out, &e2);
+        check_bad(bads[i].json, st, &e2, &bads[i]);
+        assert_null(out);
+        if (bads[i].argv) {
+            st = run_argv(ctx, bads[i].argv, &out, &e1);
+            check_bad(bads[i].argv, st, &e1, &bads[i]);
+            assert_string_equal(e1.message, e2.message);
+            gpuecon_free(out);
+        }
+    }
+    gpuecon_ctx_free(ctx);
+}
+
+/* Malformed JSON: a parse error with its position. */
+static void test_malformed(void **state)
+{
+    (void)state;
+    gpuecon_ctx *ctx = new_ctx();
+    char *out = (char *)"x";
+    gpuecon_error e;
+    assert_int_equal(gpuecon_request(ctx, "{\"command\": \"cost\",\n \"options\": {\"pue\": }}", &out, &e),
+                     GPUECON_E_PARSE);
+    assert_null(out);
+    assert_string_equal(e.where, "request");
+    assert_int_equal(e.line, 2);
+    assert_true(e.column > 10);
+    gpuecon_ctx_free(ctx);
+}
+
+/* Help is a response, and an infeasible job returns its report with E_INFEASIBLE. */
+static void test_help_and_infeasible(void **state)
+{
+    (void)state;
+    gpuecon_ctx *ctx = new_ctx();
+    char *out = NULL;
+    gpuecon_error e;
+    assert_int_equal(gpuecon_request(ctx, "{\"command\": \"cost\", \"options\": {\"help\": true}}", &out, &e),
+                     GPUECON_OK);
+    assert_non_null(out);
+    assert_int_equal(strncmp(out, "usage: gpuecon cost", 19), 0);
+    gpuecon_free(out);
+    char *notes = NULL;
+    int st = gpuecon_request_full(ctx,
+                                  "{\"command\": \"infer\", \"options\": {\"model\": \"llama3-405b\", \"system\":"
+                                  " \"hgx-h100\", \"gpus\": 1, \"tp\": 1}}",
+                                  &out, &notes, &e);
+    assert_int_equal(st, GPUECON_E_INFEASIBLE);
+    assert_non_null(out);
+    assert_non_null(strstr(out, "\"fits\": false"));
+    assert_non_null(strstr(notes, "does not fit"));
+    assert_non_null(strstr(e.message, "does not fit"));
+    gpuecon_free(out);
+    gpuecon_free(notes);
+    gpuecon_ctx_free(ctx);
+}
+
+/* compare: a scenario inline (YAML text, or the same document as a JSON object) answers as
+ * the file does. */
+static void test_compare_inline(void **state)
+{
+    (void)state;
+    gpuecon_ctx *ctx = new_ctx();
+    const char *path = GPUECON_SOURCE_DIR "/tests/cases/scenarios/infeasible.yaml";
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char doc[8192];
+    size_t n = fread(doc, 1, sizeof doc - 1, f);
+    fclose(f);
+    doc[n] = '\0';
+    json_t *a = json_pack("{s:s, s:[s], s:{s:b}}", "command", "compare", "args", path, "options", "no_sensitivity", 1);
+    json_t *b = json_pack("{s:s, s:{s:s, s:b}}", "command", "compare", "options", "scenario", doc, "no_sensitivity", 1);
+    char *ra = json_dumps(a, 0), *rb = json_dumps(b, 0);
+    char *oa = NULL, *ob = NULL;
+    gpuecon_error e;
+    assert_int_equal(gpuecon_request(ctx, ra, &oa, &e), GPUECON_OK);
+    assert_int_equal(gpuecon_request(ctx, rb, &ob, &e), GPUECON_OK);
+    assert_string_equal(oa, ob);
+    assert_non_null(strstr(oa, "\"comparisons\""));
+    /* a JSON object is the same document */
+    const char *yaml = "workload: {kind: serve, model: llama3-405b}\n"
+                       "platforms:\n  - {name: eight B200, system: hgx-b200, gpus: 8, tp: 8, precision: fp8}\n";
+    const char *obj = "{\"command\": \"compare\", \"options\": {\"scenario\": {\"workload\": {\"kind\": \"serve\","
+                      " \"model\": \"llama3-405b\"}, \"platforms\": [{\"name\": \"eight B200\", \"system\":"
+                      " \"hgx-b200\", \"gpus\": 8, \"tp\": 8, \"precision\": \"fp8\"}]}, \"no_sensitivity\": true}}";
+    json_t *y = json_pack("{s:s, s:{s:s, s:b}}", "command", "compare", "options", "scenario", yaml, "no_sensitivity", 1);
+    char *ry = json_dumps(y, 0), *oy = NULL, *oo = NULL;
+    assert_int_equal(gpuecon_request(ctx, ry, &oy, &e), GPUECON_OK);
+    assert_int_equal(gpuecon_request(ctx, obj, &oo, &e), GPUECON_OK);
+    assert_string_equal(oy, oo);
+    assert_non_null(strstr(oy, "eight B200"));
+    free(ry);
+    gpuecon_free(oy);
+    gpuecon_free(oo);
+    json_decref(y);
+    /* both at once is refused */
+    json_object_set_new(a, "options", json_pack("{s:s}", "scenario", doc));
+    char *rc = json_dumps(a, 0), *oc = NULL;
+    assert_int_equal(gpuecon_request(ctx, rc, &oc, &e), GPUECON_E_INPUT);
+    assert_string_equal(e.where, "--scenario");
+    free(ra);
+    free(rb);
+    free(rc);
+    gpuecon_free(oa);
+    gpuecon_free(ob);
+    json_decref(a);
+    json_decref(b);
+    gpuecon_ctx_free(ctx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_argv_and_json_agree), cmocka_unit_test(test_cost_value),
+        cmocka_unit_test(test_errors),              cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_help_and_infeasible), cmocka_unit_test(test_compare_inline),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
