@@ -5,16 +5,24 @@
 #   make clang    build warning-free with clang as well
 #   make bench    build and run the benchmarks (results go in docs/benchmarks.md)
 #   make fuzz     build the libFuzzer harnesses with clang and run each for FUZZ_RUNS inputs
+#   make install PREFIX=/usr/local   install the header, libgpuecon.so/.a, gpuecon.pc, the CMake
+#                 package and the program under PREFIX (DESTDIR is honoured)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 FUZZ_RUNS ?= 1000000
 # cmake --build runs make three levels deep; its "Entering directory" lines are noise.
 MAKEFLAGS += --no-print-directory
+PREFIX ?= /usr/local
 
-.PHONY: all run test clang bench fuzz deps clean
+.PHONY: all run test clang bench fuzz deps clean install
 
 all:
 	@cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGPUECON_TESTS=OFF >/dev/null
 	@cmake --build build -j $(JOBS)
+
+install:
+	@cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGPUECON_TESTS=OFF -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	@cmake --build build -j $(JOBS)
+	@cmake --install build --prefix $(PREFIX)
 
 deps:
 	@scripts/deps.sh
