@@ -40,7 +40,8 @@ int cli_fail(cli *c, const gpuecon_error *err)
     return cli_exit_code(c->err.code);
 }
 
-static int verror(cli *c, int status, const char *where, const char *fmt, va_list ap)
+__attribute__((format(printf, 4, 0))) static int verror(cli *c, int status, const char *where, const char *fmt,
+                                                        va_list ap)
 {
     gpuecon_error *e = &c->err;
     gpuecon_error_clear(e);
