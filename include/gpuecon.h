@@ -1202,6 +1202,95 @@ GPUECON_API int gpuecon_infer_sweep(const gpuecon_infer_request *req, const doub
  * Returns the number written (<= cap). */
 GPUECON_API size_t gpuecon_infer_grid(const gpuecon_infer_result *r, double *out, size_t cap);
 
+/* ---- request-level serving simulation (src/core/infer_sim.c; docs/model.md §6.11) ---- */
+
+typedef enum gpuecon_arrival {
+    GPUECON_ARRIVAL_POISSON, /* exponential gaps at `rate` */
+    GPUECON_ARRIVAL_GAMMA,   /* gamma gaps of shape `burstiness` (vLLM bench --burstiness; < 1 burstier) */
+    GPUECON_ARRIVAL_CLOSED   /* `users` each send the next request when the last one finishes */
+} gpuecon_arrival;
+
+typedef enum gpuecon_lengths {
+    GPUECON_LENGTHS_FIXED,     /* prompt_len / output_len of the serving request, every request */
+    GPUECON_LENGTHS_LOGNORMAL, /* lognormal with those means and prompt_cv / the request's output_cv */
+    GPUECON_LENGTHS_HISTOGRAM  /* drawn from bins[] by weight */
+} gpuecon_lengths;
+
+typedef enum gpuecon_preempt {
+    GPUECON_PREEMPT_RECOMPUTE, /* vLLM V1: drop the KV, re-prefill prompt + output so far */
+    GPUECON_PREEMPT_SWAP       /* copy the KV to host memory and back (swap_gbps per GPU) */
+} gpuecon_preempt;
+
+typedef struct gpuecon_length_bin {
+    double prompt, output; /* tokens, positive integers */
+    double weight;         /* > 0 (a count or a probability) */
+} gpuecon_length_bin;
+
+typedef struct gpuecon_sim_request {
+    gpuecon_infer_request serve;  /* the deployment; prompt_len/output_len are the length means */
+    gpuecon_arrival arrival;
+    double rate;                  /* requests/s, all replicas (Poisson, gamma) */
+    double burstiness;            /* gamma shape; 1 = Poisson */
+    int users;                    /* closed loop: users, all replicas (split evenly) */
+    gpuecon_lengths lengths;
+    double prompt_cv;             /* lognormal prompt CV (output: serve.output_cv) */
+    const gpuecon_length_bin *bins;
+    size_t nbins;
+    long requests;                /* requests per replication, per replica simulated */
+    int replications;             /* independent replications (threads run them) */
+    double warmup;                /* fraction of each replication's first requests not measured */
+    gpuecon_preempt preempt;
+    double swap_gbps;             /* host link per GPU for swap (GB/s) */
+    double ttft_slo_ms, tpot_slo_ms; /* goodput targets; 0: none */
+    double slo_percentile;        /* percentile the targets apply to in `meets_slo` (e.g. 90) */
+} gpuecon_sim_request;
+
+/* 10,000 requests, 1 replication, warm-up 0.1, recompute, swap 25 GB/s (PCIe Gen4 x16 in
+ * practice), Poisson at 0 (must be set) or closed loop, fixed lengths, slo_percentile 90. */
+GPUECON_API void gpuecon_sim_request_init(gpuecon_sim_request *r);
+
+typedef struct gpuecon_sim_stat {
+    double mean, p50, p90, p99, at_slo; /* at_slo: at the request's slo_percentile */
+} gpuecon_sim_stat;
+
+typedef struct gpuecon_sim_result {
+    gpuecon_infer_result deploy;  /* the analytic figures of the deployment */
+    long requests;                /* measured requests, all replications (one replica's) */
+    int replications, threads;
+    uint64_t seed;
+    double window_s;              /* measured simulated seconds per replication (mean) */
+    gpuecon_sim_stat ttft_ms, tpot_ms, itl_ms, e2e_ms, queue_ms;
+    double output_tokens_per_s;   /* all replicas */
+    double output_tokens_per_s_per_gpu;
+    double requests_per_s, goodput_requests_per_s; /* all replicas; goodput: both targets met */
+    double zero_wait_fraction;    /* requests scheduled the instant they arrived */
+    double kv_util;               /* time-mean fraction of the KV pool held */
+    double mean_running;          /* time-mean sequences per step */
+    double preemptions;           /* per replication and replica */
+    double steps;                 /* engine steps per replication */
+    double truncated;             /* requests whose drawn lengths were cut to max_model_len */
+    bool meets_slo;               /* ttft and tpot at slo_percentile within the targets */
+} gpuecon_sim_result;
+
+/* Simulates a continuous-batching scheduler like vLLM V1's on one replica (the router splits
+ * arrivals or users evenly over the replicas; aggregates are scaled back): max_num_seqs,
+ * a token budget per step with chunked prefill, paged KV blocks with preemption, prefix-cache
+ * hits skipping prompt compute; every step timed by the analytic step model (S1). Replications
+ * run on ctx's threads, each with xoshiro256** seeded from (ctx seed, replication): the
+ * result is bit-identical for any thread count. Errors as gpuecon_infer, plus
+ * GPUECON_E_INPUT for a rate <= 0, users < replicas, a burstiness <= 0, a percentile outside
+ * (0, 100), bins with non-positive or non-integer lengths or weights, GPUECON_E_NOMEM,
+ * GPUECON_E_CANCELED (progress callback, in replications). */
+GPUECON_API int gpuecon_infer_simulate(gpuecon_ctx *ctx, const gpuecon_sim_request *req,
+                                       gpuecon_sim_result *out, gpuecon_error *err);
+/* Reads a length histogram (src/io/lengths.c): lines "prompt output [weight]" (commas, spaces
+ * or tabs; '#' comments; an optional header line). Errors name path:line:col: GPUECON_E_IO,
+ * GPUECON_E_INPUT (a length that is not a whole number from 1 to 1e8, a weight <= 0, no bins).
+ * Free with gpuecon_length_bins_free. */
+GPUECON_API int gpuecon_length_bins_load(gpuecon_ctx *ctx, const char *path, gpuecon_length_bin **bins,
+                                         size_t *n, gpuecon_error *err);
+GPUECON_API void gpuecon_length_bins_free(gpuecon_ctx *ctx, gpuecon_length_bin *bins, size_t n);
+
 /* KV-cache bytes per token on one GPU at tensor-parallel degree tp (K2–K4): all layers
  * (long_context false) or only the global layers (the marginal bytes past the windows). */
 GPUECON_API double gpuecon_kv_bytes_per_token(const gpuecon_model *m, int tp, gpuecon_precision kv,

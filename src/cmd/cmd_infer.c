@@ -87,6 +87,7 @@ typedef struct infer_args {
     double gpu_mem_util, activation_gib, cuda_graph_gib, pue;
     bool sweep;
     int_list grid;
+    infer_sim_args sim;
 } infer_args;
 
 static int check_args(cli *c, const opt *o, size_t n, const infer_args *a)
@@ -107,6 +108,15 @@ static int check_args(cli *c, const opt *o, size_t n, const infer_args *a)
     if (acc && a->draft == 0)
         return cli_usage_error(c, opt_seen(o, n, "--accept") ? "--accept" : "--accept-rate",
                                "needs --draft K (the draft length)");
+    if (a->sim.simulate && (a->sweep || opt_seen(o, n, "--grid") || opt_seen(o, n, "--concurrency")))
+        return cli_usage_error(c, "--simulate", "simulates one deployment under arrivals: give --rate or "
+                                             "--users, not --sweep, --grid or --concurrency");
+    static const char *const sim_only[] = {"--rate", "--users", "--arrival", "--burstiness", "--lengths",
+                                           "--prompt-cv", "--requests", "--replications", "--warmup",
+                                           "--preempt", "--swap-gbps", "--seed", "--threads"};
+    for (size_t i = 0; i < sizeof sim_only / sizeof sim_only[0] && !a->sim.simulate; i++)
+        if (opt_seen(o, n, sim_only[i]))
+            return cli_usage_error(c, sim_only[i], "needs --simulate");
     if (opt_seen(o, n, "--plot") && !a->sweep && !opt_seen(o, n, "--grid"))
         return cli_usage_error(c, "--plot", "needs --sweep (or --grid LIST)");
     return 0;
@@ -469,6 +479,8 @@ static int execute(cli *c, const opt *opts, size_t nopts, const infer_args *a)
     }
     if (rc)
         return cli_fail(c, &err);
+    if (a->sim.simulate)
+        return cmd_infer_simulate(c, opts, nopts, &a->sim, &r);
     if (a->sweep || a->grid.n > 0)
         return run_sweep(c, a, &r, &o);
     if (c->format == FMT_JSON)
@@ -485,7 +497,8 @@ int cmd_infer(cli *c, int argc, char **argv)
     a.output_len = 203;
     a.max_loras = 1;
     a.block_size = 16;
-    opt opts[] = {
+    cmd_infer_sim_defaults(&a.sim);
+    opt opts[64] = {
         {"--model", O_STR, &a.model, 0, 0, NULL, "M", "model (gpuecon catalog models)", false},
         {"--system", O_STR, &a.system, 0, 0, NULL, "S", "system (gpuecon catalog systems)", false},
         {"--gpus", O_INT, &a.gpus, 1, 1e6, NULL, "N", "GPUs in all (default: one server)", false},
@@ -524,13 +537,18 @@ int cmd_infer(cli *c, int argc, char **argv)
     static const cmd_usage usage = {
         "infer --model M --system S [--gpus N] [--tp T] [--weights bf16|fp8|fp4] [--kv bf16|fp8]\n"
         "       [--prompt-len P --output-len O] [--concurrency C | --sweep [--plot FILE.svg]]\n"
-        "       [--draft K --accept A] [--lora-rank R] [--serving-profile NAME] [--profile P]",
+        "       [--draft K --accept A] [--lora-rank R] [--serving-profile NAME] [--profile P]\n"
+        "       [--simulate (--rate R [--arrival gamma --burstiness B] | --users N) [--lengths fixed|lognormal|FILE]\n"
+        "        [--ttft-ms T --tpot-ms T --slo-percentile P] [--requests N --replications N --seed N]]",
         "Serving capacity, throughput, latency and cost per output token of a vLLM-like engine:\n"
         "memory per GPU (weights, activations, CUDA graphs, KV cache), KV capacity and the\n"
         "sequences that fit, throughput/TPOT/TTFT at a concurrency (all replicas = gpus/tp),\n"
         "the saturation point and what binds, $/Mtok and J/token (docs/model.md §6).",
         "gpuecon infer --model gemma4-31b --system hgx-b200 --gpus 8 --tp 1 --weights fp8 --kv fp8 --sweep"};
-    const size_t nopts = sizeof opts / sizeof opts[0];
+    size_t nopts = 0;
+    while (nopts < 64 && opts[nopts].name)
+        nopts++;
+    nopts += cmd_infer_sim_opts(&a.sim, opts + nopts, 64 - nopts);
     int rc = opts_parse(c, argc, argv, opts, nopts, &usage, NULL, 0, NULL);
     if (rc || (rc = check_args(c, opts, nopts, &a)) || (rc = cli_load_catalog(c)))
         return rc;

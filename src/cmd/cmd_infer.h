@@ -15,4 +15,18 @@ int cmd_infer_serving_profile(cli *c, const char *option, const char *name, gpue
 void cmd_infer_row(tbl *tb, const char *quantity, double v, int decimals, const char *unit,
                    const char *note);
 
+/* ---- cmd_infer_sim.c: --simulate ---- */
+typedef struct infer_sim_args {
+    bool simulate;
+    int arrival, users, requests, replications, preempt, seed, threads;
+    double rate, burstiness, prompt_cv, warmup, swap_gbps, ttft_ms, tpot_ms, slo_pct;
+    const char *lengths;
+} infer_sim_args;
+
+void cmd_infer_sim_defaults(infer_sim_args *s);
+/* Writes the simulation options into out (up to cap); returns how many there are. */
+size_t cmd_infer_sim_opts(infer_sim_args *s, opt *out, size_t cap);
+/* Runs and prints the simulation of `serve` (already checked by gpuecon_infer). */
+int cmd_infer_simulate(cli *c, const opt *o, size_t n, const infer_sim_args *s, const gpuecon_infer_request *serve);
+
 #endif

@@ -471,19 +471,26 @@ static int resolve(const gpuecon_infer_request *r, infer_arch *a, infer_env *e, 
     return rc;
 }
 
+int infer_prepare(const gpuecon_infer_request *req, infer_arch *a, infer_env *e, gpuecon_infer_result *out,
+                  gpuecon_error *err)
+{
+    memset(out, 0, sizeof *out);
+    int rc = check_request(req, err);
+    if (rc || (rc = resolve(req, a, e, out, err)))
+        return rc;
+    saturation(e, out);
+    return GPUECON_OK;
+}
+
 int gpuecon_infer(const gpuecon_infer_request *req, gpuecon_infer_result *out, gpuecon_error *err)
 {
     if (!out)
         return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a result record is required");
-    memset(out, 0, sizeof *out);
-    int rc = check_request(req, err);
-    if (rc)
-        return rc;
     infer_arch a;
     infer_env e;
-    if ((rc = resolve(req, &a, &e, out, err)))
+    int rc = infer_prepare(req, &a, &e, out, err);
+    if (rc)
         return rc;
-    saturation(&e, out);
     double C = req->concurrency > 0 ? req->concurrency
                                     : out->replicas * fmin(out->seqs_at_mean, out->max_num_seqs);
     point(req, &e, out, C, &out->at);

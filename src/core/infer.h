@@ -76,7 +76,25 @@ typedef struct infer_env {
     double draft_read_bytes; /* per draft step, whole replica (O3) */
 } infer_env;
 
+/* One engine step's work, as a scheduler assembles it (per replica). */
+typedef struct infer_batch {
+    double seqs;                      /* sequences in the step (t_seq·seqs) */
+    double dec;                       /* decode/verify positions: (k+1) per decoding sequence */
+    double pre;                       /* prefill tokens */
+    double kv_ctx[INFER_MAX_GROUPS];  /* Σ over decoding sequences of min(context, W_g) */
+    double pre_ctx[INFER_MAX_GROUPS]; /* Σ over prefill tokens of the keys each attends to, min(·, W_g) */
+} infer_batch;
+
+/* ---- infer.c ---- */
+/* Checks the request, resolves TP, builds the arch and step environment (e->a points at *a)
+ * and fills the result's memory, capacity and saturation figures (not the point `at`).
+ * Errors as gpuecon_infer. */
+int infer_prepare(const gpuecon_infer_request *req, infer_arch *a, infer_env *e, gpuecon_infer_result *out,
+                  gpuecon_error *err);
+
 /* ---- infer_step.c ---- */
+/* S1 for an explicit batch (the simulator's steps); the draft cost only when something decodes. */
+void infer_step_batch(const infer_env *e, const infer_batch *b, gpuecon_infer_step *s);
 /* S1 for B running sequences per replica; `chunk` extra prefill tokens ride along (L3). */
 void infer_step(const infer_env *e, double B, double chunk, gpuecon_infer_step *s);
 /* C1: one all-reduce of `bytes` across the TP group (0 when TP = 1). */

@@ -95,29 +95,25 @@ static double draft_s(const infer_env *e)
     return e->k * (e->prof.draft_step_s + e->draft_read_bytes / e->tp / (e->bw * e->prof.eta_bw));
 }
 
-void infer_step(const infer_env *e, double B, double chunk, gpuecon_infer_step *s)
+void infer_step_batch(const infer_env *e, const infer_batch *b, gpuecon_infer_step *s)
 {
     const infer_arch *a = e->a;
     const gpuecon_serving_profile *p = &e->prof;
     memset(s, 0, sizeof *s);
-    /* T1: decode/verify positions and the steady-state prefill that rides along */
-    double dec = B * (e->k + 1);
-    double pre = B * e->E * e->rho * (1 - e->hit) + chunk;
-    double tok = dec + pre;
+    double dec = b->dec, pre = b->pre, tok = dec + pre;
     s->decode_tokens = dec;
     s->prefill_tokens = pre;
     s->weight_bytes = weight_bytes(e, tok);
     /* R2: the LM head runs only on the sampled positions */
     s->gemm_flops = 2 * (a->active + a->dupv + a->lora) / e->tp * tok + 2 * a->head / e->tp * dec;
-    /* R3, R4 */
+    /* R3, R4: every decoding sequence verifies k + 1 positions against its own context */
     double kv = 0, attn = 0;
     for (int i = 0; i < a->ngroups; i++) {
         const infer_group *g = &a->g[i];
-        double ctx = fmin(e->nbar, g->window);
-        kv += g->kv_bytes * ctx;
-        attn += g->attn_decode * ctx * dec + g->attn_prefill * fmin(e->l_in / 2, g->window) * pre;
+        kv += g->kv_bytes * b->kv_ctx[i];
+        attn += g->attn_decode * b->kv_ctx[i] * (e->k + 1) + g->attn_prefill * b->pre_ctx[i];
     }
-    s->kv_bytes = B * kv;
+    s->kv_bytes = kv;
     s->attn_flops = attn;
     /* R5 */
     s->weights_s = s->weight_bytes / (e->bw * p->eta_bw);
@@ -130,11 +126,27 @@ void infer_step(const infer_env *e, double B, double chunk, gpuecon_infer_step *
     else
         s->model_s = fmax(s->weights_s, s->gemm_s) + fmax(s->kv_s, s->attn_s);
     /* O1–O3, C2, S1 */
-    s->overhead_s = p->step_overhead_s + p->seq_overhead_s * B;
+    s->overhead_s = p->step_overhead_s + p->seq_overhead_s * b->seqs;
     s->lora_s = lora_s(e);
     s->comm_s = comm_s(e, tok);
-    s->draft_s = draft_s(e);
+    s->draft_s = b->dec > 0 ? draft_s(e) : 0;
     s->step_s = s->model_s + s->overhead_s + s->lora_s + s->comm_s + s->draft_s;
+}
+
+/* T1: B running sequences in the mean field: each decodes (k+1) positions against the mean
+ * context n̄, and the steady-state prefill B·E·ρ(1−h) rides along at half a prompt of context. */
+void infer_step(const infer_env *e, double B, double chunk, gpuecon_infer_step *s)
+{
+    infer_batch b;
+    memset(&b, 0, sizeof b);
+    b.seqs = B;
+    b.dec = B * (e->k + 1);
+    b.pre = B * e->E * e->rho * (1 - e->hit) + chunk;
+    for (int i = 0; i < e->a->ngroups; i++) {
+        b.kv_ctx[i] = B * fmin(e->nbar, e->a->g[i].window);
+        b.pre_ctx[i] = b.pre * fmin(e->l_in / 2, e->a->g[i].window);
+    }
+    infer_step_batch(e, &b, s);
 }
 
 /* Causal query-key pairs of a prompt of n tokens in a layer with window w. */

@@ -1,0 +1,485 @@
+/*
+ * infer_sim.c — one replication of one replica of a continuous-batching server, request by
+ * request (docs/model.md §6.11).
+ *
+ * The scheduler follows vLLM V1's `Scheduler.schedule` (vllm/v1/core/sched/scheduler.py):
+ * each step first serves the running requests in admission order — a decoding request takes
+ * k + 1 positions (1 without speculation), a prefilling one the rest of its prompt up to the
+ * step's token budget (chunked prefill, max_num_batched_tokens) — allocating the KV blocks the
+ * new tokens need; when the pool is empty it preempts the newest running request (recompute:
+ * its KV is dropped and it re-prefills prompt + output so far; swap: its KV goes to host
+ * memory and comes back, priced on the host link). Then, if nothing was preempted, it admits
+ * waiting requests first come first served while fewer than max_num_seqs run and budget and
+ * blocks remain. Prefix-cache hits count as computed prompt tokens (no compute; their blocks
+ * are held, which is conservative). Each step is timed by the analytic step model
+ * (infer_step_batch: roofline, communication, overheads, drafts) on the batch it actually
+ * holds: every decoding sequence reads its own context, every prefill chunk attends to the
+ * tokens before it. A step's last prefill chunk samples the request's next token.
+ *
+ * Key choice: time advances step by step (an engine has no other events), and idles to the next
+ * arrival when nothing waits, so one request on an empty server starts the instant it arrives
+ * and a one-step-per-request server is exactly an M/D/1 or M/G/1 queue. The work per step is
+ * O(running requests) with no allocation.
+ */
+#include "infer_sim.h"
+
+#include <string.h>
+
+enum { F_MEASURED = 1, F_STARTED = 2, F_SWAPPED = 4 };
+
+typedef struct sreq {
+    double arrive, first, last;
+    int prompt, output;
+    int need; /* tokens to have computed before decoding: prompt, or prompt + output so far */
+    int done; /* computed of need (prefix-cache hits included) */
+    int gen;  /* output tokens produced */
+    int ctx;  /* tokens with KV in the pool */
+    double held;
+    int cap;  /* tokens the held blocks cover (no allocation until ctx exceeds it) */
+    int flags;
+} sreq;
+
+typedef struct sim_ws {
+    const sim_cfg *c;
+    rng r;
+    sreq *q;
+    int *run, *take, *wait;
+    long n, issued, finished, whead, wcount, measure_from;
+    int nrun;
+    double t, next_arrival, used, swap_bytes;
+    double t_a, t_b; /* measurement window: arrival of the first measured and of the last request */
+    bool have_a, have_b;
+    sim_rep *out;
+    sim_hist *h;
+} sim_ws;
+
+/* ---- distributions ---------------------------------------------------------------------- */
+
+static double normal(rng *r)
+{
+    double u = rng_u01(r), v = rng_u01(r);
+    return sqrt(-2 * log1p(-u)) * cos(6.283185307179586 * v);
+}
+
+/* Marsaglia & Tsang (2000); shape < 1 through Gamma(a + 1)·U^(1/a). Mean a·scale. */
+static double gamma_draw(rng *r, double a, double scale)
+{
+    double boost = 1;
+    if (a < 1) {
+        boost = pow(1 - rng_u01(r), 1 / a);
+        a += 1;
+    }
+    double d = a - 1.0 / 3, c = 1 / sqrt(9 * d);
+    for (;;) {
+        double x = normal(r), v = 1 + c * x;
+        if (v <= 0)
+            continue;
+        v = v * v * v;
+        double u = 1 - rng_u01(r);
+        if (log(u) < 0.5 * x * x + d - d * v + d * log(v))
+            return d * v * scale * boost;
+    }
+}
+
+static int lognormal_len(rng *r, double mean, double cv)
+{
+    if (cv <= 0)
+        return (int)fmax(1, round(mean));
+    double s2 = log1p(cv * cv), x = exp(log(mean) - s2 / 2 + sqrt(s2) * normal(r));
+    return (int)fmin(1e8, fmax(1, round(x)));
+}
+
+static void draw_lengths(sim_ws *w, int *p, int *o)
+{
+    const sim_cfg *c = w->c;
+    const gpuecon_sim_request *q = c->req;
+    if (q->lengths == GPUECON_LENGTHS_HISTOGRAM) {
+        double u = rng_u01(&w->r) * c->cdf[q->nbins - 1];
+        size_t lo = 0, hi = q->nbins - 1;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (c->cdf[mid] > u)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        *p = (int)q->bins[lo].prompt;
+        *o = (int)q->bins[lo].output;
+    } else {
+        bool ln = q->lengths == GPUECON_LENGTHS_LOGNORMAL;
+        *p = ln ? lognormal_len(&w->r, q->serve.prompt_len, q->prompt_cv) : (int)fmax(1, round(q->serve.prompt_len));
+        *o = ln ? lognormal_len(&w->r, q->serve.output_len, q->serve.output_cv) : (int)fmax(1, round(q->serve.output_len));
+    }
+    if (*p + *o > c->max_len) { /* the engine refuses longer requests; the client caps them */
+        w->out->truncated++;
+        if (*p > c->max_len - 1)
+            *p = c->max_len - 1;
+        *o = c->max_len - *p;
+    }
+}
+
+static double gap(sim_ws *w)
+{
+    const sim_cfg *c = w->c;
+    if (c->req->arrival == GPUECON_ARRIVAL_GAMMA) /* vLLM bench: gamma(shape b, scale 1/(rate·b)) */
+        return gamma_draw(&w->r, c->req->burstiness, 1 / (c->rate * c->req->burstiness));
+    return rng_exp(&w->r, c->rate);
+}
+
+/* ---- KV pool and attention sums --------------------------------------------------------- */
+
+double sim_seq_bytes(const sim_cfg *c, double n)
+{
+    double b = 0;
+    for (int g = 0; g < c->ngroups; g++) {
+        double w = c->window[g], t = n < w ? n : w;
+        double blocks = ceil(t / c->block) + (n > w ? 1 : 0);
+        b += blocks * c->group_block[g];
+    }
+    return b;
+}
+
+/* Σ_{j = s+1}^{s+n} min(j, w): keys the n new prompt tokens attend to. */
+static double pairs(double s, double n, double w)
+{
+    double e = s + n;
+    if (e <= w)
+        return n * (s + e + 1) / 2;
+    if (s >= w)
+        return n * w;
+    return (w - s) * (s + w + 1) / 2 + (e - w) * w;
+}
+
+/* Tokens the blocks for n tokens cover: the next block boundary, or an earlier window edge
+ * (past which a sliding-window group adds its extra block). */
+static int cover(const sim_cfg *c, int n)
+{
+    int cap = (n + c->block - 1) / c->block * c->block;
+    for (int g = 0; g < c->ngroups; g++)
+        if (n <= c->window[g] && c->window[g] < cap)
+            cap = (int)c->window[g];
+    return cap;
+}
+
+/* ---- requests ---------------------------------------------------------------------------- */
+
+static void issue(sim_ws *w, double t)
+{
+    long i = w->issued++;
+    sreq *q = &w->q[i];
+    memset(q, 0, sizeof *q);
+    q->arrive = t;
+    draw_lengths(w, &q->prompt, &q->output);
+    q->need = q->prompt;
+    if (i >= w->measure_from)
+        q->flags |= F_MEASURED;
+    if (i == w->measure_from)
+        w->t_a = t, w->have_a = true;
+    if (w->issued == w->n)
+        w->t_b = t, w->have_b = true;
+    w->wait[(w->whead + w->wcount++) % w->n] = (int)i;
+}
+
+static void push_front(sim_ws *w, int i)
+{
+    w->whead = (w->whead + w->n - 1) % w->n;
+    w->wait[w->whead] = i;
+    w->wcount++;
+}
+
+static void preempt(sim_ws *w, int i)
+{
+    sreq *q = &w->q[i];
+    w->used -= q->held;
+    if (w->c->req->preempt == GPUECON_PREEMPT_SWAP) {
+        w->swap_bytes += q->held;
+        q->flags |= F_SWAPPED;
+    } else {
+        q->need = q->prompt + q->gen; /* cached prompt blocks are hit again */
+        int hit = (int)floor(w->c->hit * q->prompt);
+        q->done = q->ctx = hit < q->need ? hit : q->need - 1;
+    }
+    q->held = 0;
+    q->cap = 0;
+    w->out->preemptions++;
+    push_front(w, i);
+}
+
+static void record(sim_hist *h, int m, double x)
+{
+    int b = 0;
+    if (x >= 1e-6) {
+        double k = floor(log10(x * 1e6) * SIM_PER_DECADE);
+        b = 1 + (k < SIM_BINS - 2 ? (int)k : SIM_BINS - 2);
+    }
+    h->n[m][b]++;
+    h->sum[m] += x;
+    h->count[m]++;
+}
+
+static void finish(sim_ws *w, sreq *q, double t)
+{
+    const gpuecon_sim_request *r = w->c->req;
+    w->used -= q->held;
+    q->held = 0;
+    w->finished++;
+    if (q->flags & F_MEASURED) {
+        double ttft = q->first - q->arrive, e2e = t - q->arrive;
+        record(w->h, SIM_TTFT, ttft);
+        record(w->h, SIM_E2E, e2e);
+        double tpot = q->output > 1 ? (t - q->first) / (q->output - 1) : 0;
+        if (q->output > 1)
+            record(w->h, SIM_TPOT, tpot);
+        w->out->measured++;
+        if ((r->ttft_slo_ms <= 0 || ttft * 1e3 <= r->ttft_slo_ms) &&
+            (r->tpot_slo_ms <= 0 || tpot * 1e3 <= r->tpot_slo_ms))
+            w->out->good++;
+    }
+    if (r->arrival == GPUECON_ARRIVAL_CLOSED && w->issued < w->n)
+        issue(w, t);
+}
+
+/* ---- one step ----------------------------------------------------------------------------- */
+
+/* Tokens to schedule for request q with `budget` left (0: none fit). */
+static int wanted(const sim_cfg *c, const sreq *q, int budget)
+{
+    if (q->done >= q->need)
+        return budget >= c->k + 1 ? c->k + 1 : 0;
+    int rest = q->need - q->done;
+    return rest < budget ? rest : budget;
+}
+
+static void admit_first(sim_ws *w, sreq *q)
+{
+    if (q->flags & F_STARTED)
+        return;
+    q->flags |= F_STARTED;
+    int hit = (int)floor(w->c->hit * q->prompt);
+    q->done = q->ctx = hit < q->prompt ? hit : q->prompt - 1;
+    if (q->flags & F_MEASURED) {
+        record(w->h, SIM_QUEUE, w->t - q->arrive);
+        if (w->t == q->arrive)
+            w->out->zero_wait++;
+    }
+}
+
+/* Serves the running requests in order while budget and blocks last, preempting from the
+ * back of the list when the pool is full. Returns how many, from the front, are scheduled;
+ * *preempted says whether any request was pushed out. */
+static int schedule(sim_ws *w, int *budget, bool *preempted)
+{
+    const sim_cfg *c = w->c;
+    *preempted = false;
+    for (int i = 0; i < w->nrun; i++) {
+        sreq *q = &w->q[w->run[i]];
+        int take = wanted(c, q, *budget);
+        if (take == 0)
+            return i; /* the rest stay running, unscheduled this step */
+        w->take[i] = take;
+        *budget -= take;
+        if (q->ctx + take <= q->cap)
+            continue; /* the held blocks have room */
+        double need = sim_seq_bytes(c, q->ctx + take) - q->held;
+        while (need > c->pool - w->used && w->nrun > i) {
+            preempt(w, w->run[--w->nrun]);
+            *preempted = true;
+        }
+        if (w->nrun == i) { /* it preempted itself */
+            *budget += take;
+            return i;
+        }
+        q->held += need;
+        q->cap = cover(c, q->ctx + take);
+        w->used += need;
+    }
+    return w->nrun;
+}
+
+/* Admits waiting requests first come first served (after every running one got its share). */
+static void admit(sim_ws *w, int *budget)
+{
+    const sim_cfg *c = w->c;
+    while (w->wcount > 0 && w->nrun < c->max_seqs && *budget > 0) {
+        int i = w->wait[w->whead];
+        sreq *q = &w->q[i];
+        sreq probe = *q;
+        if (!(q->flags & F_STARTED)) {
+            int hit = (int)floor(c->hit * q->prompt);
+            probe.done = probe.ctx = hit < q->prompt ? hit : q->prompt - 1;
+        }
+        int take = wanted(c, &probe, *budget);
+        double need = take > 0 ? sim_seq_bytes(c, probe.ctx + take) : 0;
+        if (take == 0 || need > c->pool - w->used)
+            break;
+        w->whead = (w->whead + 1) % w->n;
+        w->wcount--;
+        admit_first(w, q);
+        if (q->flags & F_SWAPPED) {
+            w->swap_bytes += sim_seq_bytes(c, q->ctx);
+            q->flags &= ~F_SWAPPED;
+        }
+        q->held = need;
+        q->cap = cover(c, probe.ctx + take);
+        w->used += need;
+        w->take[w->nrun] = take;
+        w->run[w->nrun++] = i;
+        *budget -= take;
+    }
+}
+
+static int accepted(sim_ws *w)
+{
+    int a = 1;
+    while (a <= w->c->k && rng_u01(&w->r) < w->c->alpha)
+        a++;
+    return a;
+}
+
+/* Adds the part of a step inside the measurement window. */
+static void window_add(sim_ws *w, double t0, double t1, double tokens, double running, double used)
+{
+    if (!w->have_a)
+        return;
+    double lo = fmax(t0, w->t_a), hi = w->have_b ? fmin(t1, w->t_b) : t1;
+    if (hi <= lo)
+        return;
+    double f = t1 > t0 ? (hi - lo) / (t1 - t0) : 0;
+    w->out->tokens += tokens * f;
+    w->out->kv_time += (hi - lo) * used / w->c->pool;
+    w->out->run_time += (hi - lo) * running;
+}
+
+static double batch_time(sim_ws *w, int nsched)
+{
+    const sim_cfg *c = w->c;
+    infer_batch b;
+    memset(&b, 0, sizeof b);
+    for (int i = 0; i < nsched; i++) {
+        const sreq *q = &w->q[w->run[i]];
+        b.seqs++;
+        if (q->done >= q->need) {
+            b.dec += c->k + 1;
+            for (int g = 0; g < c->ngroups; g++)
+                b.kv_ctx[g] += q->ctx < c->window[g] ? q->ctx : c->window[g];
+        } else {
+            b.pre += w->take[i];
+            for (int g = 0; g < c->ngroups; g++)
+                b.pre_ctx[g] += pairs(q->ctx, w->take[i], c->window[g]);
+        }
+    }
+    gpuecon_infer_step s;
+    infer_step_batch(c->e, &b, &s);
+    double dt = s.step_s + w->swap_bytes / (c->req->swap_gbps * 1e9);
+    w->swap_bytes = 0;
+    return dt;
+}
+
+/* Times the scheduled batch [0, nsched), advances the clock and applies what it produced:
+ * prefill progress, sampled tokens (a draft run accepts a geometric prefix), finishes. */
+static void run_step(sim_ws *w, int nsched)
+{
+    double t0 = w->t, t1 = t0 + batch_time(w, nsched), used = w->used, tokens = 0;
+    w->out->steps++;
+    w->t = t1;
+    int keep = 0, nrun = w->nrun;
+    for (int i = 0; i < nrun; i++) {
+        int id = w->run[i];
+        sreq *q = &w->q[id];
+        int emit = 0;
+        if (i < nsched) {
+            if (q->done < q->need) {
+                q->done += w->take[i];
+                q->ctx += w->take[i];
+                emit = q->done >= q->need;
+            } else {
+                emit = accepted(w);
+                q->ctx += emit;
+            }
+        }
+        if (emit > 0) {
+            emit = emit < q->output - q->gen ? emit : q->output - q->gen;
+            if (q->gen == 0)
+                q->first = t1;
+            else if (q->flags & F_MEASURED)
+                record(w->h, SIM_ITL, t1 - q->last);
+            q->last = t1;
+            q->gen += emit;
+            tokens += emit;
+        }
+        if (q->gen >= q->output) {
+            finish(w, q, t1); /* may re-issue into the waiting queue, never into run[] */
+            continue;
+        }
+        w->run[keep++] = id;
+    }
+    w->nrun = keep;
+    window_add(w, t0, t1, tokens, nsched, used);
+}
+
+void sim_replicate(gpuecon_ctx *ctx, const sim_cfg *c, uint64_t seed, int rep, sim_rep *out, sim_hist *h)
+{
+    memset(out, 0, sizeof *out);
+    memset(h, 0, sizeof *h);
+    sim_ws w;
+    memset(&w, 0, sizeof w);
+    w.c = c;
+    w.out = out;
+    w.h = h;
+    w.n = c->req->requests;
+    w.measure_from = (long)floor(c->req->warmup * (double)w.n);
+    rng_seed(&w.r, seed, (uint64_t)rep);
+    w.q = ctx_alloc(ctx, (size_t)w.n * sizeof *w.q);
+    w.wait = ctx_alloc(ctx, (size_t)w.n * sizeof *w.wait);
+    w.run = ctx_alloc(ctx, (size_t)c->max_seqs * sizeof *w.run);
+    w.take = ctx_alloc(ctx, (size_t)c->max_seqs * sizeof *w.take);
+    if (!w.q || !w.wait || !w.run || !w.take) {
+        out->rc = GPUECON_E_NOMEM;
+    } else {
+        bool closed = c->req->arrival == GPUECON_ARRIVAL_CLOSED;
+        if (closed)
+            for (int u = 0; u < c->users && w.issued < w.n; u++)
+                issue(&w, 0);
+        else
+            w.next_arrival = gap(&w);
+        while (w.finished < w.n) {
+            while (!closed && w.issued < w.n && w.next_arrival <= w.t) {
+                issue(&w, w.next_arrival);
+                w.next_arrival += gap(&w);
+            }
+            if (w.nrun == 0 && w.wcount == 0) { /* idle until the next arrival */
+                w.t = w.next_arrival;
+                continue;
+            }
+            int budget = c->budget;
+            bool preempted;
+            int nsched = schedule(&w, &budget, &preempted);
+            if (!preempted && nsched == w.nrun)
+                admit(&w, &budget), nsched = w.nrun;
+            if (nsched == 0) { /* cannot happen: lengths are capped to what the pool holds */
+                out->rc = GPUECON_E_INTERNAL;
+                break;
+            }
+            run_step(&w, nsched);
+        }
+        out->window_s = w.have_a && w.have_b ? w.t_b - w.t_a : 0;
+    }
+    ctx_free(ctx, w.q, (size_t)w.n * sizeof *w.q);
+    ctx_free(ctx, w.wait, (size_t)w.n * sizeof *w.wait);
+    ctx_free(ctx, w.run, (size_t)c->max_seqs * sizeof *w.run);
+    ctx_free(ctx, w.take, (size_t)c->max_seqs * sizeof *w.take);
+}
+
+double sim_hist_quantile(const sim_hist *h, int m, double q)
+{
+    uint64_t n = h->count[m];
+    if (n == 0)
+        return 0;
+    double target = q / 100 * (double)n, cum = 0;
+    for (int b = 0; b < SIM_BINS; b++) {
+        cum += (double)h->n[m][b];
+        if (cum >= target && h->n[m][b] > 0)
+            return b == 0 ? 0 : 1e-6 * pow(10, (b - 0.5) / SIM_PER_DECADE);
+    }
+    return 1e-6 * pow(10, (double)SIM_DECADES);
+}

@@ -1,0 +1,264 @@
+/*
+ * infer_sim_run.c — gpuecon_infer_simulate: checks a simulation request, prepares the
+ * deployment with the analytic model (memory, KV pool, step environment), runs independent
+ * replications of one replica on threads and merges them (docs/model.md §6.11).
+ *
+ * Key choice: replications run in waves of one per thread and are folded in replication
+ * order (histogram counts are integers; the floating-point sums are added in that order), so
+ * the result is bit-identical for any thread count. The router is assumed to split arrivals
+ * (Poisson thinning is exact for random routing) or users evenly, so one replica is simulated
+ * and its rates are multiplied by the replica count.
+ */
+#include "infer_sim.h"
+
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+void gpuecon_sim_request_init(gpuecon_sim_request *r)
+{
+    memset(r, 0, sizeof *r);
+    gpuecon_infer_request_init(&r->serve);
+    r->arrival = GPUECON_ARRIVAL_POISSON;
+    r->burstiness = 1;
+    r->lengths = GPUECON_LENGTHS_FIXED;
+    r->requests = 10000;
+    r->replications = 1;
+    r->warmup = 0.1;
+    r->preempt = GPUECON_PREEMPT_RECOMPUTE;
+    r->swap_gbps = 25;
+    r->slo_percentile = 90;
+}
+
+static int check_bins(const gpuecon_sim_request *r, gpuecon_error *err)
+{
+    if (r->nbins == 0 || !r->bins)
+        return err_set(err, GPUECON_E_INPUT, "--lengths", 0, 0, "a length histogram needs at least one bin");
+    for (size_t i = 0; i < r->nbins; i++) {
+        const gpuecon_length_bin *b = &r->bins[i];
+        if (!(b->prompt >= 1 && b->prompt <= 1e8 && b->prompt == floor(b->prompt)) ||
+            !(b->output >= 1 && b->output <= 1e8 && b->output == floor(b->output)))
+            return err_set(err, GPUECON_E_INPUT, "--lengths", (int)i + 1, 0,
+                           "bin %zu: lengths must be whole numbers of tokens from 1 to 1e8 (got %g, %g)",
+                           i + 1, b->prompt, b->output);
+        if (!(b->weight > 0 && b->weight < 1e300))
+            return err_set(err, GPUECON_E_INPUT, "--lengths", (int)i + 1, 0,
+                           "bin %zu: the weight must be above 0 (got %g)", i + 1, b->weight);
+    }
+    return GPUECON_OK;
+}
+
+static int check(const gpuecon_sim_request *r, gpuecon_error *err)
+{
+    int rc;
+    if (r->arrival == GPUECON_ARRIVAL_CLOSED) {
+        if (r->users < 1 || r->users > 100000000)
+            return err_set(err, GPUECON_E_INPUT, "--users", 0, 0,
+                           "%d is out of range; allowed 1 to 1e8 concurrent users", r->users);
+    } else if (r->arrival == GPUECON_ARRIVAL_POISSON || r->arrival == GPUECON_ARRIVAL_GAMMA) {
+        if (!(r->rate > 0 && r->rate <= 1e9))
+            return err_set(err, GPUECON_E_INPUT, "--rate", 0, 0,
+                           "%g requests/s is out of range; allowed above 0 up to 1e9", r->rate);
+        if (r->arrival == GPUECON_ARRIVAL_GAMMA &&
+            (rc = err_check_range(err, "--burstiness", r->burstiness, 1e-3, 1e3)))
+            return rc;
+    } else {
+        return err_set(err, GPUECON_E_INPUT, "--arrival", 0, 0, "allowed: poisson, gamma, closed");
+    }
+    if (!(r->slo_percentile > 0 && r->slo_percentile < 100))
+        return err_set(err, GPUECON_E_INPUT, "--slo-percentile", 0, 0,
+                       "%g is outside (0, 100): a percentile of the requests", r->slo_percentile);
+    if ((rc = err_check_range(err, "--requests", (double)r->requests, 10, 1e7)) ||
+        (rc = err_check_range(err, "--replications", r->replications, 1, 10000)) ||
+        (rc = err_check_range(err, "--warmup", r->warmup, 0, 0.9)) ||
+        (rc = err_check_range(err, "--prompt-cv", r->prompt_cv, 0, 10)) ||
+        (rc = err_check_range(err, "--ttft-ms", r->ttft_slo_ms, 0, 1e9)) ||
+        (rc = err_check_range(err, "--tpot-ms", r->tpot_slo_ms, 0, 1e9)))
+        return rc;
+    if (r->preempt == GPUECON_PREEMPT_SWAP && (rc = err_check_range(err, "--swap-gbps", r->swap_gbps, 1e-3, 1e4)))
+        return rc;
+    if (r->preempt != GPUECON_PREEMPT_SWAP && r->preempt != GPUECON_PREEMPT_RECOMPUTE)
+        return err_set(err, GPUECON_E_INPUT, "--preempt", 0, 0, "allowed: recompute, swap");
+    if (r->lengths == GPUECON_LENGTHS_HISTOGRAM)
+        return check_bins(r, err);
+    if (r->lengths != GPUECON_LENGTHS_FIXED && r->lengths != GPUECON_LENGTHS_LOGNORMAL)
+        return err_set(err, GPUECON_E_INPUT, "--lengths", 0, 0, "allowed: fixed, lognormal, or a histogram file");
+    return GPUECON_OK;
+}
+
+static int build_cfg(const gpuecon_sim_request *r, const infer_arch *a, const infer_env *e,
+                     const gpuecon_infer_result *o, sim_cfg *c, gpuecon_error *err)
+{
+    memset(c, 0, sizeof *c);
+    c->e = e;
+    c->req = r;
+    c->pool = o->kv_avail_gib * INFER_GIB;
+    c->ngroups = a->ngroups;
+    c->block = o->block_size;
+    for (int g = 0; g < a->ngroups; g++) {
+        c->window[g] = a->g[g].window;
+        c->group_block[g] = a->g[g].kv_bytes * o->block_size;
+    }
+    c->max_seqs = o->max_num_seqs;
+    c->budget = o->max_num_batched_tokens;
+    c->k = r->serve.draft_k;
+    c->alpha = o->alpha;
+    c->hit = r->serve.prefix_hit;
+    if (c->budget < c->k + 1)
+        return err_set(err, GPUECON_E_INPUT, "--max-num-batched-tokens", 0, 0,
+                       "%d cannot hold one verify step of %d positions", c->budget, c->k + 1);
+    /* the longest request the engine takes: max_model_len and what the pool holds alone */
+    double lo = 2, hi = o->max_model_len;
+    if (sim_seq_bytes(c, hi) > c->pool) {
+        while (hi - lo > 1) {
+            double mid = floor((lo + hi) / 2);
+            if (sim_seq_bytes(c, mid) <= c->pool)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        hi = lo;
+    }
+    c->max_len = (int)hi;
+    if (r->arrival == GPUECON_ARRIVAL_CLOSED) {
+        if (r->users < o->replicas)
+            return err_set(err, GPUECON_E_INPUT, "--users", 0, 0,
+                           "%d users cannot keep %d replicas busy; give at least one per replica",
+                           r->users, o->replicas);
+        c->users = (int)lround((double)r->users / o->replicas);
+    } else {
+        c->rate = r->rate / o->replicas;
+    }
+    return GPUECON_OK;
+}
+
+static void fold(gpuecon_sim_result *out, sim_rep *sum, sim_hist *tot, const sim_rep *r, const sim_hist *h)
+{
+    sum->window_s += r->window_s;
+    sum->tokens += r->tokens;
+    sum->measured += r->measured;
+    sum->good += r->good;
+    sum->zero_wait += r->zero_wait;
+    sum->kv_time += r->kv_time;
+    sum->run_time += r->run_time;
+    sum->preemptions += r->preemptions;
+    sum->steps += r->steps;
+    sum->truncated += r->truncated;
+    for (int m = 0; m < SIM_METRICS; m++) {
+        for (int b = 0; b < SIM_BINS; b++)
+            tot->n[m][b] += h->n[m][b];
+        tot->sum[m] += h->sum[m];
+        tot->count[m] += h->count[m];
+    }
+    out->requests += (long)r->measured;
+}
+
+static void stat(const sim_hist *h, int m, double pct, gpuecon_sim_stat *s)
+{
+    s->mean = h->count[m] ? h->sum[m] / (double)h->count[m] * 1e3 : 0;
+    s->p50 = sim_hist_quantile(h, m, 50) * 1e3;
+    s->p90 = sim_hist_quantile(h, m, 90) * 1e3;
+    s->p99 = sim_hist_quantile(h, m, 99) * 1e3;
+    s->at_slo = sim_hist_quantile(h, m, pct) * 1e3;
+}
+
+static void summarise(const gpuecon_sim_request *r, const sim_rep *s, const sim_hist *h, gpuecon_sim_result *o)
+{
+    double nrep = o->deploy.replicas, reps = r->replications, win = s->window_s;
+    o->window_s = win / reps;
+    stat(h, SIM_TTFT, r->slo_percentile, &o->ttft_ms);
+    stat(h, SIM_TPOT, r->slo_percentile, &o->tpot_ms);
+    stat(h, SIM_ITL, r->slo_percentile, &o->itl_ms);
+    stat(h, SIM_E2E, r->slo_percentile, &o->e2e_ms);
+    stat(h, SIM_QUEUE, r->slo_percentile, &o->queue_ms);
+    if (win > 0) {
+        o->output_tokens_per_s = nrep * s->tokens / win;
+        o->requests_per_s = nrep * s->measured / win;
+        o->goodput_requests_per_s = nrep * s->good / win;
+        o->kv_util = s->kv_time / win;
+        o->mean_running = s->run_time / win;
+    }
+    o->output_tokens_per_s_per_gpu = o->output_tokens_per_s / o->deploy.gpus;
+    o->zero_wait_fraction = s->measured > 0 ? s->zero_wait / s->measured : 0;
+    o->preemptions = s->preemptions / reps;
+    o->steps = s->steps / reps;
+    o->truncated = s->truncated;
+    o->meets_slo = (r->ttft_slo_ms <= 0 || o->ttft_ms.at_slo <= r->ttft_slo_ms) &&
+                   (r->tpot_slo_ms <= 0 || o->tpot_ms.at_slo <= r->tpot_slo_ms);
+}
+
+static int run_waves(gpuecon_ctx *ctx, const sim_cfg *c, gpuecon_sim_result *out, gpuecon_error *err)
+{
+    const gpuecon_sim_request *r = c->req;
+    int nt = 1;
+#ifdef _OPENMP
+    nt = ctx->cfg.threads > 0 ? ctx->cfg.threads : omp_get_max_threads();
+#endif
+    nt = nt < 1 ? 1 : nt > r->replications ? r->replications : nt;
+    sim_rep *reps = ctx_alloc(ctx, (size_t)nt * sizeof *reps);
+    sim_hist *hs = ctx_alloc(ctx, (size_t)(nt + 1) * sizeof *hs);
+    int rc = reps && hs ? GPUECON_OK : GPUECON_E_NOMEM;
+    sim_rep sum;
+    memset(&sum, 0, sizeof sum);
+    uint64_t seed = ctx->cfg.seed;
+    for (int base = 0; rc == GPUECON_OK && base < r->replications; base += nt) {
+        int nw = r->replications - base < nt ? r->replications - base : nt;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
+#endif
+        for (int i = 0; i < nw; i++)
+            sim_replicate(ctx, c, seed, base + i, &reps[i], &hs[i + 1]);
+        for (int i = 0; i < nw && rc == GPUECON_OK; i++) {
+            rc = reps[i].rc;
+            fold(out, &sum, &hs[0], &reps[i], &hs[i + 1]);
+        }
+        if (rc == GPUECON_OK && ctx->cfg.progress &&
+            ctx->cfg.progress(ctx->cfg.progress_ud, base + nw, r->replications))
+            rc = GPUECON_E_CANCELED;
+    }
+    if (rc == GPUECON_OK)
+        summarise(r, &sum, &hs[0], out);
+    out->threads = nt;
+    out->seed = seed;
+    ctx_free(ctx, reps, (size_t)nt * sizeof *reps);
+    ctx_free(ctx, hs, (size_t)(nt + 1) * sizeof *hs);
+    if (rc == GPUECON_E_NOMEM)
+        return err_set(err, rc, "", 0, 0, "out of memory for %ld simulated requests", r->requests);
+    if (rc == GPUECON_E_CANCELED)
+        return err_set(err, rc, "", 0, 0, "simulation canceled");
+    if (rc)
+        return err_set(err, rc, "", 0, 0, "the scheduler stalled (no request could be scheduled)");
+    return GPUECON_OK;
+}
+
+int gpuecon_infer_simulate(gpuecon_ctx *ctx, const gpuecon_sim_request *req, gpuecon_sim_result *out,
+                           gpuecon_error *err)
+{
+    if (!ctx || !req || !out)
+        return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a context, a request and a result are required");
+    memset(out, 0, sizeof *out);
+    int rc = check(req, err);
+    if (rc)
+        return rc;
+    infer_arch a;
+    infer_env e;
+    if ((rc = infer_prepare(&req->serve, &a, &e, &out->deploy, err)))
+        return rc;
+    sim_cfg c;
+    if ((rc = build_cfg(req, &a, &e, &out->deploy, &c, err)))
+        return rc;
+    if (req->lengths == GPUECON_LENGTHS_HISTOGRAM) {
+        c.cdf = ctx_alloc(ctx, req->nbins * sizeof *c.cdf);
+        if (!c.cdf)
+            return err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory for the length histogram");
+        double cum = 0;
+        for (size_t i = 0; i < req->nbins; i++)
+            c.cdf[i] = cum += req->bins[i].weight;
+    }
+    out->replications = req->replications;
+    rc = run_waves(ctx, &c, out, err);
+    if (c.cdf)
+        ctx_free(ctx, c.cdf, req->nbins * sizeof *c.cdf);
+    return rc;
+}

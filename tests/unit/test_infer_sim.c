@@ -1,0 +1,328 @@
+/*
+ * test_infer_sim.c — the request-level serving simulator (src/core/infer_sim*.c) against
+ * exact queueing results and the analytic serving model.
+ *
+ * Exact results used: a server that runs one request per step (max_num_seqs 1, one output
+ * token, a fixed prompt inside the token budget) is an M/D/1 queue, so the mean wait is
+ * Pollaczek–Khinchine's ρD/(2(1−ρ)), the probability of not waiting is 1 − ρ, and the wait
+ * distribution is Erlang's (1909) P(W ≤ x) = (1−ρ)·Σ_{k=0}^{⌊x/D⌋} (λ(kD−x))^k/k!·e^{−λ(kD−x)}.
+ * At saturation, throughput must agree with the mean-field model within 5% (issue 13).
+ */
+#include "test_util.h"
+
+#include <string.h>
+
+static gpuecon_sim_request base(void **state, const char *model, const char *system)
+{
+    gpuecon_sim_request r;
+    gpuecon_sim_request_init(&r);
+    r.serve.model = gpuecon_catalog_model(CAT(state), model);
+    r.serve.system = gpuecon_catalog_system(CAT(state), system);
+    assert_non_null(r.serve.model);
+    assert_non_null(r.serve.system);
+    r.serve.gpus = 1;
+    r.serve.tp = 1;
+    r.serve.weights = GPUECON_FP8;
+    r.serve.kv = GPUECON_FP8;
+    return r;
+}
+
+static gpuecon_sim_result sim(void **state, const gpuecon_sim_request *r)
+{
+    gpuecon_sim_result o;
+    gpuecon_error err;
+    gpuecon_ctx *ctx = ((fixture *)*state)->ctx;
+    int rc = gpuecon_infer_simulate(ctx, r, &o, &err);
+    if (rc)
+        fail_msg("gpuecon_infer_simulate: %s", err.message);
+    return o;
+}
+
+static double erlang_md1_cdf(double x, double lambda, double d)
+{
+    double rho = lambda * d, s = 0;
+    for (int k = 0; k <= (int)floor(x / d); k++) {
+        double y = lambda * (k * d - x);
+        s += pow(y, k) / tgamma(k + 1.0) * exp(-y);
+    }
+    return (1 - rho) * s;
+}
+
+static void test_md1(void **state)
+{
+    gpuecon_sim_request r = base(state, "llama3-8b", "hgx-h100");
+    r.serve.max_num_seqs = 1;
+    r.serve.prompt_len = 512;
+    r.serve.output_len = 1;
+    r.rate = 1e-3; /* nobody ever waits: TTFT = the service time D */
+    r.requests = 500;
+    gpuecon_sim_result lone = sim(state, &r);
+    double d = lone.ttft_ms.mean / 1e3;
+    assert_true(d > 0);
+    assert_close(lone.zero_wait_fraction, 1, 1e-12);
+    assert_close(lone.ttft_ms.p99 / 1e3, d, 3e-3); /* one histogram bin */
+    for (int i = 0; i < 2; i++) {
+        double rho = i ? 0.8 : 0.5, lambda = rho / d;
+        r.rate = lambda;
+        r.requests = 100000;
+        r.replications = 4;
+        gpuecon_sim_result o = sim(state, &r);
+        double wq = rho * d / (2 * (1 - rho));
+        assert_close(o.queue_ms.mean / 1e3, wq, 0.03);
+        assert_close(o.ttft_ms.mean / 1e3, d + wq, 0.02);
+        assert_near(o.zero_wait_fraction, 1 - rho, 0.01);
+        assert_close(o.requests_per_s, lambda, 0.01);
+        /* the median wait from Erlang's distribution, by bisection */
+        double lo = 0, hi = 50 * d;
+        for (int k = 0; k < 60; k++) {
+            double mid = (lo + hi) / 2;
+            if (erlang_md1_cdf(mid, lambda, d) < 0.5)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        assert_close(o.queue_ms.p50 / 1e3, lo, 0.03);
+    }
+}
+
+/* Closed loop past saturation: the simulated throughput against the mean field, where the
+ * mean field's premise holds (the batch is capped by max_num_seqs, so nothing is preempted). */
+static void test_saturation(void **state)
+{
+    struct {
+        const char *model, *system;
+        gpuecon_precision kv;
+        int users;
+    } t[] = {{"llama3-8b", "hgx-h100", GPUECON_BF16, 1500}, {"llama3-8b", "hgx-a100", GPUECON_BF16, 600},
+             {"mixtral-8x7b", "hgx-b200", GPUECON_FP8, 1500}};
+    for (int i = 0; i < 3; i++) {
+        gpuecon_sim_request r = base(state, t[i].model, t[i].system);
+        r.serve.kv = t[i].kv;
+        r.arrival = GPUECON_ARRIVAL_CLOSED;
+        r.users = t[i].users;
+        r.requests = 20000;
+        gpuecon_sim_result o = sim(state, &r);
+        gpuecon_infer_request q = r.serve;
+        q.concurrency = t[i].users;
+        gpuecon_infer_result a;
+        gpuecon_error err;
+        assert_int_equal(gpuecon_infer(&q, &a, &err), GPUECON_OK);
+        assert_int_equal(a.at.binding, GPUECON_BIND_MAX_NUM_SEQS);
+        assert_true(o.preemptions == 0);
+        assert_close(o.output_tokens_per_s, a.output_tokens_per_s, 0.05);
+        assert_close(o.mean_running, a.at.batch, 0.05);
+        assert_close(o.tpot_ms.mean, a.tpot_ms, 0.05);
+    }
+}
+
+/* KV-bound (Gemma-4-31B with bf16 KV on one H100: 127 sequences): the simulator holds as
+ * many sequences as the mean field, but growing sequences preempt the newest and recompute
+ * them, work the mean field ignores (spec §13.2), so it serves less. */
+static void test_kv_bound(void **state)
+{
+    gpuecon_sim_request r = base(state, "gemma4-31b", "hgx-h100");
+    r.serve.kv = GPUECON_BF16;
+    r.arrival = GPUECON_ARRIVAL_CLOSED;
+    r.users = 400;
+    r.requests = 10000;
+    gpuecon_sim_result o = sim(state, &r);
+    gpuecon_infer_request q = r.serve;
+    q.concurrency = r.users;
+    gpuecon_infer_result a;
+    gpuecon_error err;
+    assert_int_equal(gpuecon_infer(&q, &a, &err), GPUECON_OK);
+    assert_int_equal(a.at.binding, GPUECON_BIND_KV_CAPACITY);
+    assert_close(o.mean_running, a.at.batch, 0.05);
+    assert_true(o.preemptions > 0.1 * r.requests);
+    assert_true(o.output_tokens_per_s < a.output_tokens_per_s);
+    assert_true(o.kv_util > 0.9);
+}
+
+static void test_deterministic(void **state)
+{
+    gpuecon_sim_request r = base(state, "llama3-8b", "hgx-h100");
+    r.rate = 40;
+    r.requests = 3000;
+    r.replications = 5;
+    r.lengths = GPUECON_LENGTHS_LOGNORMAL;
+    r.prompt_cv = 1;
+    r.serve.output_cv = 1;
+    gpuecon_ctx_config cfg = {0};
+    gpuecon_sim_result o[3];
+    gpuecon_error err;
+    for (int i = 0; i < 3; i++) {
+        cfg.threads = i == 0 ? 1 : 3;
+        cfg.seed = i == 2 ? 7 : 0;
+        gpuecon_ctx *ctx = gpuecon_ctx_new(&cfg);
+        assert_int_equal(gpuecon_infer_simulate(ctx, &r, &o[i], &err), GPUECON_OK);
+        gpuecon_ctx_free(ctx);
+        o[i].threads = 0;
+    }
+    assert_memory_equal(&o[0], &o[1], sizeof o[0]);
+    assert_true(o[2].ttft_ms.mean != o[0].ttft_ms.mean);
+}
+
+/* Mean lengths: lognormal and a histogram draw what they should (low load, no truncation). */
+static void test_lengths(void **state)
+{
+    gpuecon_sim_request r = base(state, "llama3-8b", "hgx-h100");
+    r.rate = 5;
+    r.requests = 20000;
+    r.lengths = GPUECON_LENGTHS_LOGNORMAL;
+    r.prompt_cv = 0.8;
+    r.serve.output_cv = 0.8;
+    gpuecon_sim_result o = sim(state, &r);
+    assert_close(o.output_tokens_per_s / o.requests_per_s, 203, 0.03);
+    gpuecon_length_bin bins[] = {{100, 50, 3}, {1000, 450, 1}}; /* mean output 0.75·50 + 0.25·450 = 150 */
+    r.lengths = GPUECON_LENGTHS_HISTOGRAM;
+    r.bins = bins;
+    r.nbins = 2;
+    o = sim(state, &r);
+    assert_close(o.output_tokens_per_s / o.requests_per_s, 150, 0.03);
+    assert_true(o.truncated == 0);
+}
+
+/* Burstier arrivals (gamma shape 0.25, CV 2) wait longer than Poisson at the same rate. */
+static void test_bursty_and_goodput(void **state)
+{
+    gpuecon_sim_request r = base(state, "llama3-8b", "hgx-h100");
+    r.rate = 50;
+    r.requests = 20000;
+    gpuecon_sim_result p = sim(state, &r);
+    r.arrival = GPUECON_ARRIVAL_GAMMA;
+    r.burstiness = 0.25;
+    gpuecon_sim_result b = sim(state, &r);
+    assert_close(b.requests_per_s, p.requests_per_s, 0.05);
+    assert_true(b.ttft_ms.p99 > p.ttft_ms.p99);
+    /* goodput: a TTFT target between the two P50s splits the requests */
+    r.ttft_slo_ms = b.ttft_ms.p50;
+    gpuecon_sim_result g = sim(state, &r);
+    assert_near(g.goodput_requests_per_s / g.requests_per_s, 0.5, 0.02);
+}
+
+/* A KV-starved replica preempts; swapping keeps the work, recompute redoes it. */
+static void test_preemption(void **state)
+{
+    gpuecon_sim_request r = base(state, "gemma4-31b", "hgx-h100");
+    r.serve.kv = GPUECON_BF16;
+    r.arrival = GPUECON_ARRIVAL_CLOSED;
+    r.users = 400;
+    r.requests = 5000;
+    r.lengths = GPUECON_LENGTHS_LOGNORMAL;
+    r.serve.output_cv = 1.5;
+    gpuecon_sim_result rc = sim(state, &r);
+    assert_true(rc.preemptions > 0);
+    assert_true(rc.kv_util > 0.8 && rc.kv_util <= 1);
+    r.preempt = GPUECON_PREEMPT_SWAP;
+    gpuecon_sim_result sw = sim(state, &r);
+    assert_true(sw.preemptions > 0);
+    assert_true(sw.ttft_ms.mean != rc.ttft_ms.mean);
+}
+
+/* One user with a draft: TPOT is the analytic verify step over the accepted tokens. */
+static void test_speculative(void **state)
+{
+    gpuecon_sim_request r = base(state, "llama3-70b", "hgx-h200");
+    r.serve.gpus = 8;
+    r.serve.tp = 8;
+    r.serve.draft_k = 2;
+    r.serve.acceptance = 0.7;
+    r.arrival = GPUECON_ARRIVAL_CLOSED;
+    r.users = 1;
+    r.requests = 300;
+    r.serve.output_len = 2000; /* TPOT dominated by decode */
+    gpuecon_sim_result o = sim(state, &r);
+    gpuecon_infer_request q = r.serve;
+    q.concurrency = 1;
+    gpuecon_infer_result a;
+    gpuecon_error err;
+    assert_int_equal(gpuecon_infer(&q, &a, &err), GPUECON_OK);
+    assert_close(o.tpot_ms.mean, a.at.tpot_run_ms, 0.05);
+}
+
+/* Every catalog model on every catalog system simulates (where it fits at all): a closed
+ * loop of 4 users per replica, lognormal lengths; served tokens per request are the drawn mean. */
+static void test_every_model(void **state)
+{
+    const gpuecon_catalog *cat = CAT(state);
+    size_t nm = gpuecon_catalog_count(cat, GPUECON_KIND_MODEL), ns = gpuecon_catalog_count(cat, GPUECON_KIND_SYSTEM);
+    int served = 0;
+    for (size_t i = 0; i < nm; i++)
+        for (size_t s = 0; s < ns; s++) {
+            gpuecon_sim_request r;
+            gpuecon_sim_request_init(&r);
+            r.serve.model = gpuecon_catalog_at(cat, GPUECON_KIND_MODEL, i);
+            r.serve.system = gpuecon_catalog_at(cat, GPUECON_KIND_SYSTEM, s);
+            r.serve.gpus = 8;
+            r.serve.tp = 0;
+            r.serve.weights = GPUECON_FP8;
+            r.arrival = GPUECON_ARRIVAL_CLOSED;
+            r.users = 64;
+            r.requests = 200;
+            r.lengths = GPUECON_LENGTHS_LOGNORMAL;
+            r.prompt_cv = r.serve.output_cv = 0.5;
+            gpuecon_sim_result o;
+            gpuecon_error err;
+            int rc = gpuecon_infer_simulate(((fixture *)*state)->ctx, &r, &o, &err);
+            if (rc == GPUECON_E_INFEASIBLE)
+                continue;
+            if (rc)
+                fail_msg("%s on %s: %s", r.serve.model->name, r.serve.system->name, err.message);
+            served++;
+            assert_true(o.output_tokens_per_s > 0 && o.ttft_ms.p50 > 0 && o.tpot_ms.p50 > 0);
+            assert_true(o.ttft_ms.p50 <= o.ttft_ms.p90 && o.ttft_ms.p90 <= o.ttft_ms.p99);
+            assert_true(o.e2e_ms.mean > o.ttft_ms.mean);
+        }
+    assert_true(served >= 40);
+}
+
+static void expect_input(void **state, const gpuecon_sim_request *r, const char *where)
+{
+    gpuecon_sim_result o;
+    gpuecon_error err;
+    assert_int_equal(gpuecon_infer_simulate(((fixture *)*state)->ctx, r, &o, &err), GPUECON_E_INPUT);
+    assert_string_equal(err.where, where);
+}
+
+static void test_bad_input(void **state)
+{
+    gpuecon_sim_request r = base(state, "llama3-8b", "hgx-h100");
+    r.rate = 0;
+    expect_input(state, &r, "--rate");
+    r.rate = -3;
+    expect_input(state, &r, "--rate");
+    r.rate = 10;
+    r.slo_percentile = 0;
+    expect_input(state, &r, "--slo-percentile");
+    r.slo_percentile = 100;
+    expect_input(state, &r, "--slo-percentile");
+    r.slo_percentile = 99;
+    gpuecon_length_bin bad[] = {{100, 50, 1}, {1.5, 20, 1}};
+    r.lengths = GPUECON_LENGTHS_HISTOGRAM;
+    r.bins = bad;
+    r.nbins = 2;
+    expect_input(state, &r, "--lengths");
+    bad[1].prompt = -3;
+    expect_input(state, &r, "--lengths");
+    bad[1].prompt = 3;
+    bad[1].weight = 0;
+    expect_input(state, &r, "--lengths");
+    r.lengths = GPUECON_LENGTHS_FIXED;
+    r.arrival = GPUECON_ARRIVAL_CLOSED;
+    r.users = 4;
+    r.serve.gpus = 8;
+    expect_input(state, &r, "--users");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_md1),           cmocka_unit_test(test_saturation),
+        cmocka_unit_test(test_kv_bound),
+        cmocka_unit_test(test_deterministic), cmocka_unit_test(test_lengths),
+        cmocka_unit_test(test_bursty_and_goodput), cmocka_unit_test(test_preemption),
+        cmocka_unit_test(test_speculative),   cmocka_unit_test(test_every_model),
+        cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
+}
