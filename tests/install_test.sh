@@ -33,13 +33,17 @@ check() { # name program
 "$cc" "${flags[@]}" -o "$tmp/hello_so" "$src/tests/install/hello.c" $(pkg-config --cflags --libs gpuecon) \
   -Wl,-rpath,"$libdir"
 check "pkg-config (shared)" "$tmp/hello_so"
-ldd "$tmp/hello_so" | grep -q "libgpuecon.so.0 => $libdir" || { echo "hello_so does not use the installed .so"; exit 1; }
+# (ldd's output is read whole first: `ldd | grep -q` under pipefail fails at random when grep
+# exits early and ldd dies of SIGPIPE)
+deps=$(ldd "$tmp/hello_so")
+grep -qF "libgpuecon.so.0 => $libdir" <<<"$deps" || { echo "hello_so does not use the installed .so: $deps"; exit 1; }
 # static, through pkg-config --static
 static_libs=$(pkg-config --static --libs gpuecon | sed 's/-lgpuecon/-l:libgpuecon.a/')
 # shellcheck disable=SC2086
 "$cc" "${flags[@]}" -o "$tmp/hello_a" "$src/tests/install/hello.c" $(pkg-config --cflags gpuecon) $static_libs
 check "pkg-config --static" "$tmp/hello_a"
-if ldd "$tmp/hello_a" | grep -q libgpuecon; then echo "hello_a links the shared library"; exit 1; fi
+deps=$(ldd "$tmp/hello_a")
+if grep -q libgpuecon <<<"$deps"; then echo "hello_a links the shared library"; exit 1; fi
 # the CMake package
 CC=$cc CFLAGS="${flags[*]}" cmake -S "$src/tests/install" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$tmp/consumer" >/dev/null
