@@ -63,7 +63,7 @@ void *ctx_realloc(gpuecon_ctx *ctx, void *p, size_t oldn, size_t newn)
 
 void ctx_free(gpuecon_ctx *ctx, void *p, size_t n)
 {
-    if (p)
-        ctx->cfg.alloc(ctx->cfg.alloc_ud, p, n, 0);
+    if (p) /* ctx_alloc hands out at least one byte */
+        ctx->cfg.alloc(ctx->cfg.alloc_ud, p, n ? n : 1, 0);
 }
 

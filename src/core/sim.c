@@ -512,9 +512,10 @@ static bool mem_alloc(simmem *a, gpuecon_ctx *ctx, const simcfg *c, int nws)
     a->slots = ctx_alloc(ctx, WAVE * sizeof *a->slots);
     a->hist = ctx_alloc(ctx, NBINS * sizeof *a->hist);
     a->ws = ctx_alloc(ctx, (size_t)nws * sizeof *a->ws);
+    if (a->ws) /* recorded at once: mem_free must free what was allocated, with its size */
+        a->nws = nws;
     if (!a->slots || !a->hist || !a->ws)
         return false;
-    a->nws = nws;
     for (int t = 0; t < nws; t++) {
         simws *w = &a->ws[t];
         w->down = ctx_alloc(ctx, a->ndom * sizeof *w->down);

@@ -324,6 +324,69 @@ static void test_memory_bounded(void **state)
     assert_int_equal(small, large);
 }
 
+/* A size-tracking allocator (issue 14, item 8): remembers the size of every block it hands
+ * out, fails the fail_at-th allocation, and counts every free or resize whose old size is not
+ * the size it allocated. */
+typedef struct tracker {
+    void *ptr[256];
+    size_t size[256];
+    int n, allocs, fail_at, mismatches;
+} tracker;
+
+static void *tracking_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    tracker *t = ud;
+    if (ptr) {
+        int i = 0;
+        while (i < t->n && t->ptr[i] != ptr)
+            i++;
+        if (i == t->n || t->size[i] != osize)
+            t->mismatches++;
+        if (i < t->n) {
+            t->ptr[i] = t->ptr[t->n - 1], t->size[i] = t->size[t->n - 1];
+            t->n--;
+        }
+    }
+    if (nsize == 0) {
+        free(ptr);
+        return NULL;
+    }
+    if (!ptr && ++t->allocs == t->fail_at)
+        return NULL;
+    void *p = realloc(ptr, nsize);
+    if (p && t->n < 256)
+        t->ptr[t->n] = p, t->size[t->n++] = nsize;
+    return p;
+}
+
+static void test_failed_allocation_frees_matching_sizes(void **state)
+{
+    gpuecon_reliability_request q;
+    request(state, &q, "hgx-h100", 1024, 2111.5, 0, 16);
+    q.duration_s = 2 * DAY;
+    q.trials = 8;
+    int failures = 0;
+    for (int k = 1; k <= 40; k++) {
+        tracker t = {0};
+        gpuecon_ctx_config cfg = {0};
+        cfg.alloc = tracking_alloc;
+        cfg.alloc_ud = &t;
+        cfg.threads = 2;
+        gpuecon_ctx *ctx = gpuecon_ctx_new(&cfg);
+        assert_non_null(ctx);
+        t.fail_at = t.allocs + k; /* the k-th allocation of the simulation fails */
+        gpuecon_reliability_mc mc;
+        gpuecon_error err;
+        int rc = gpuecon_reliability_simulate(ctx, &q, &mc, &err);
+        assert_true(rc == GPUECON_OK || rc == GPUECON_E_NOMEM);
+        failures += rc == GPUECON_E_NOMEM;
+        gpuecon_ctx_free(ctx);
+        assert_int_equal(t.mismatches, 0);
+        assert_int_equal(t.n, 0); /* everything was freed */
+    }
+    assert_true(failures >= 5); /* the workspaces, slots and histogram each failed once */
+}
+
 static int cancel_after_first(void *ud, double done, double total)
 {
     int *calls = ud;
@@ -364,6 +427,7 @@ int main(void)
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_memory_bounded),
         cmocka_unit_test(test_cancel),
+        cmocka_unit_test(test_failed_allocation_frees_matching_sizes),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }
