@@ -9,13 +9,22 @@
 #include "embedded.h"
 #include "schema.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+/* Entries sorted by name (then by position), so that n names are checked in O(n log n). */
+typedef struct nameref {
+    const char *name;
+    size_t index;
+} nameref;
+
 typedef struct kindlist {
     centry *items;
-    size_t n, cap;
+    nameref *byname; /* the n entries sorted by name (bycap allocated), for look-ups */
+    size_t n, cap, bycap;
 } kindlist;
 
 struct gpuecon_catalog {
@@ -45,15 +54,44 @@ arena *catalog_arena(gpuecon_catalog *cat)
 
 /* ---- lookups ------------------------------------------------------------------------- */
 
+static int nameref_cmp(const void *pa, const void *pb)
+{
+    const nameref *a = pa, *b = pb;
+    int c = strcmp(a->name, b->name);
+    return c ? c : a->index < b->index ? -1 : a->index > b->index;
+}
+
+static nameref *sorted_names(gpuecon_ctx *ctx, const centry *e, size_t n)
+{
+    nameref *r = ctx_alloc(ctx, (n ? n : 1) * sizeof *r);
+    if (!r)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        r[i] = (nameref){e[i].name, i};
+    qsort(r, n, sizeof *r, nameref_cmp);
+    return r;
+}
+
+static centry *find_sorted(const nameref *r, size_t n, centry *items, const char *name)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(r[mid].name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && !strcmp(r[lo].name, name) ? &items[r[lo].index] : NULL;
+}
+
+
 static centry *find_entry(const gpuecon_catalog *cat, gpuecon_kind kind, const char *name)
 {
     if (!cat || !name || (unsigned)kind >= GPUECON_KIND_COUNT)
         return NULL;
     const kindlist *l = &cat->kinds[kind];
-    for (size_t i = 0; i < l->n; i++)
-        if (strcmp(l->items[i].name, name) == 0)
-            return &l->items[i];
-    return NULL;
+    return l->byname ? find_sorted(l->byname, l->n, l->items, name) : NULL;
 }
 
 static const void *find_obj(const gpuecon_catalog *cat, gpuecon_kind kind, const char *name)
@@ -216,26 +254,50 @@ static int read_entry(gpuecon_catalog *cat, gpuecon_kind kind, const yaml_doc *d
     return GPUECON_OK;
 }
 
+/* Adds the staged entries (their names unique among themselves) to the catalog, replacing
+ * entries of the same name; O((n + existing) log existing). */
 static int commit(gpuecon_catalog *cat, gpuecon_kind kind, centry *staged, size_t n,
                   gpuecon_error *err)
 {
     kindlist *l = &cat->kinds[kind];
-    for (size_t i = 0; i < n; i++) {
-        centry *old = find_entry(cat, kind, staged[i].name);
-        if (old) {
-            *old = staged[i];
-            continue;
+    size_t n0 = l->n;
+    nameref *idx = sorted_names(cat->ctx, l->items, n0);
+    if (!idx)
+        return err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory");
+    size_t grow = 0;
+    for (size_t i = 0; i < n; i++)
+        grow += !find_sorted(idx, n0, l->items, staged[i].name);
+    if (n0 + grow > l->cap) { /* reserve first: a failure must leave the catalog unchanged */
+        size_t cap = l->cap ? l->cap : 16;
+        while (cap < n0 + grow)
+            cap *= 2;
+        centry *items = ctx_realloc(cat->ctx, l->items, l->cap * sizeof *items, cap * sizeof *items);
+        if (!items) {
+            ctx_free(cat->ctx, idx, (n0 ? n0 : 1) * sizeof *idx);
+            return err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory");
         }
-        if (l->n == l->cap) {
-            size_t cap = l->cap ? 2 * l->cap : 16;
-            centry *items = ctx_realloc(cat->ctx, l->items, l->cap * sizeof *items, cap * sizeof *items);
-            if (!items)
-                return err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory");
-            l->items = items;
-            l->cap = cap;
-        }
-        l->items[l->n++] = staged[i];
+        l->items = items;
+        l->cap = cap;
     }
+    nameref *byname = ctx_alloc(cat->ctx, l->cap * sizeof *byname);
+    if (!byname) {
+        ctx_free(cat->ctx, idx, (n0 ? n0 : 1) * sizeof *idx);
+        return err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        centry *old = find_sorted(idx, n0, l->items, staged[i].name);
+        if (old)
+            *old = staged[i];
+        else
+            l->items[l->n++] = staged[i];
+    }
+    ctx_free(cat->ctx, idx, (n0 ? n0 : 1) * sizeof *idx);
+    for (size_t i = 0; i < l->n; i++)
+        byname[i] = (nameref){l->items[i].name, i};
+    qsort(byname, l->n, sizeof *byname, nameref_cmp);
+    ctx_free(cat->ctx, l->byname, l->bycap * sizeof *l->byname);
+    l->byname = byname;
+    l->bycap = l->cap;
     resolve(cat);
     return GPUECON_OK;
 }
@@ -244,6 +306,29 @@ static int commit(gpuecon_catalog *cat, gpuecon_kind kind, centry *staged, size_
 static gpuecon_source user_source(gpuecon_catalog *cat, const char *name)
 {
     return (gpuecon_source){arena_strdup(&cat->a, name), GPUECON_STAGE_ASSUMPTION};
+}
+
+/* The first entry (in file order) whose name an earlier entry of the same file already has:
+ * reported at its name; O(n log n). Returns 0 when the names are unique. */
+static int twice_in_file(gpuecon_catalog *cat, const kdesc *k, const yaml_doc *doc, ynode *list,
+                         const centry *staged, size_t n, gpuecon_error *err)
+{
+    nameref *r = sorted_names(cat->ctx, staged, n);
+    if (!r)
+        return err_set(err, GPUECON_E_NOMEM, yaml_name(doc), 0, 0, "out of memory");
+    size_t dup = n;
+    for (size_t i = 1; i < n; i++)
+        if (!strcmp(r[i].name, r[i - 1].name) && r[i].index < dup)
+            dup = r[i].index;
+    ctx_free(cat->ctx, r, (n ? n : 1) * sizeof *r);
+    if (dup == n)
+        return GPUECON_OK;
+    void *it = NULL;
+    ynode *node = NULL;
+    for (size_t i = 0; i <= dup; i++)
+        node = yaml_seq_next(list, &it);
+    return yaml_error(doc, schema_node(node, "name"), err, GPUECON_E_INPUT,
+                      "%s '%s' is defined twice in this file", k->singular, staged[dup].name);
 }
 
 int gpuecon_catalog_load_buffer(gpuecon_catalog *cat, gpuecon_kind kind, const char *name,
@@ -272,15 +357,16 @@ int gpuecon_catalog_load_buffer(gpuecon_catalog *cat, gpuecon_kind kind, const c
         return err_set(err, GPUECON_E_NOMEM, name, 0, 0, "out of memory");
     }
     gpuecon_source defsrc = user_source(cat, name);
-    for (size_t i = 0; i < n && rc == GPUECON_OK; i++) {
-        ynode *node = yaml_seq_at(list, i);
-        rc = read_entry(cat, kind, doc, node, defsrc, &staged[i], err);
-        for (size_t j = 0; j < i && rc == GPUECON_OK; j++)
-            if (strcmp(staged[j].name, staged[i].name) == 0)
-                rc = yaml_error(doc, schema_node(node, "name"), err, GPUECON_E_INPUT,
-                                "%s '%s' is defined twice in this file", k->singular,
-                                staged[i].name);
-    }
+    void *it = NULL;
+    ynode *node;
+    size_t nread = 0;
+    while (rc == GPUECON_OK && nread < n && (node = yaml_seq_next(list, &it)))
+        if ((rc = read_entry(cat, kind, doc, node, defsrc, &staged[nread], err)) == GPUECON_OK)
+            nread++;
+    /* a name given twice among the entries read is reported first, as the earlier reader did */
+    int drc = twice_in_file(cat, k, doc, list, staged, nread, err);
+    if (drc)
+        rc = drc;
     if (rc == GPUECON_OK)
         rc = commit(cat, kind, staged, n, err);
     ctx_free(cat->ctx, staged, (n ? n : 1) * sizeof *staged);
@@ -308,7 +394,9 @@ int gpuecon_catalog_load_dir(gpuecon_catalog *cat, const char *dir, gpuecon_erro
     struct stat st;
     if (!cat || !dir)
         return err_set(err, GPUECON_E_INPUT, "--catalog", 0, 0, "no folder given");
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+    if (stat(dir, &st) != 0)
+        return err_set(err, GPUECON_E_IO, dir, 0, 0, "cannot open the folder: %s", strerror(errno));
+    if (!S_ISDIR(st.st_mode))
         return err_set(err, GPUECON_E_IO, dir, 0, 0, "not a folder");
     int found = 0;
     for (int kind = 0; kind < GPUECON_KIND_COUNT; kind++) {
@@ -316,8 +404,16 @@ int gpuecon_catalog_load_dir(gpuecon_catalog *cat, const char *dir, gpuecon_erro
         int w = snprintf(path, sizeof path, "%s/%s.yaml", dir, schema_kind((gpuecon_kind)kind)->key);
         if (w < 0 || (size_t)w >= sizeof path)
             return err_set(err, GPUECON_E_INPUT, dir, 0, 0, "folder path too long");
-        if (stat(path, &st) != 0)
-            continue;
+        /* only "no such file" means absent: a dangling link, a link loop or a folder that
+           cannot be searched is an error, never a kind silently left out */
+        if (lstat(path, &st) != 0) {
+            if (errno == ENOENT)
+                continue;
+            return err_set(err, GPUECON_E_IO, path, 0, 0, "cannot read: %s", strerror(errno));
+        }
+        if (S_ISLNK(st.st_mode) && stat(path, &st) != 0)
+            return err_set(err, GPUECON_E_IO, path, 0, 0, "a symbolic link that cannot be followed: %s",
+                           strerror(errno));
         found++;
         int rc = gpuecon_catalog_load_file(cat, (gpuecon_kind)kind, path, err);
         if (rc)
@@ -412,7 +508,10 @@ void gpuecon_catalog_free(gpuecon_catalog *cat)
     if (!cat)
         return;
     for (int kind = 0; kind < GPUECON_KIND_COUNT; kind++)
+    {
         ctx_free(cat->ctx, cat->kinds[kind].items, cat->kinds[kind].cap * sizeof(centry));
+        ctx_free(cat->ctx, cat->kinds[kind].byname, cat->kinds[kind].bycap * sizeof(nameref));
+    }
     arena_free(&cat->a);
     ctx_free(cat->ctx, cat, sizeof *cat);
 }

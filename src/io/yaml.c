@@ -7,12 +7,23 @@
 #include "yaml.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libfyaml.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Limits that keep every later walk of a document short: no schema has more than ~60 fields,
+ * and a catalog of 65,536 entries is far above any real one. */
+#define MAX_MAP_KEYS 1024
+#define MAX_SEQ_ITEMS 65536
 
 struct yaml_doc {
     gpuecon_ctx *ctx;
+    struct fy_diag *diag;
+    struct fy_parser *fyp; /* owns fyd */
     struct fy_document *fyd;
     char name[256];
 };
@@ -68,6 +79,99 @@ static int find_alias(ynode *n, ynode **where)
     return 0;
 }
 
+typedef struct keyref {
+    const char *s;
+    size_t len, index;
+    ynode *node;
+} keyref;
+
+static int keyref_cmp(const void *pa, const void *pb)
+{
+    const keyref *a = pa, *b = pb;
+    size_t n = a->len < b->len ? a->len : b->len;
+    int c = memcmp(a->s, b->s, n);
+    if (c || a->len != b->len)
+        return c ? c : a->len < b->len ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* The first problem of mapping m's keys: too many, or a scalar key given twice (the later
+ * one, in file order). Sorting makes it O(k log k); libfyaml's own check is quadratic, so it
+ * is turned off (FYPCF_ALLOW_DUPLICATE_KEYS) and this one runs instead. */
+static const char *map_keys_problem(ynode *m, ynode **where, const keyref **first, keyref *buf)
+{
+    size_t k = 0;
+    void *it = NULL;
+    struct fy_node_pair *p;
+    while ((p = fy_node_mapping_iterate(m, &it))) {
+        ynode *key = fy_node_pair_key(p);
+        if (k == MAX_MAP_KEYS) {
+            *where = key ? key : m;
+            return "too many keys";
+        }
+        size_t len;
+        const char *s = key && fy_node_get_type(key) == FYNT_SCALAR ? fy_node_get_scalar(key, &len) : NULL;
+        if (s)
+            buf[k] = (keyref){s, len, k, key}, k++;
+    }
+    qsort(buf, k, sizeof *buf, keyref_cmp);
+    const keyref *dup = NULL;
+    for (size_t i = 1; i < k; i++)
+        if (buf[i].len == buf[i - 1].len && !memcmp(buf[i].s, buf[i - 1].s, buf[i].len) &&
+            (!dup || buf[i].index < dup->index))
+            dup = &buf[i], *first = &buf[i - 1];
+    if (!dup)
+        return NULL;
+    while (*first > buf && (*first)[-1].len == dup->len && !memcmp((*first)[-1].s, dup->s, dup->len))
+        (*first)--;
+    *where = dup->node;
+    return "duplicate key";
+}
+
+/* Walks the tree for the limits above and duplicate keys; reports the first problem. */
+static int check_tree(const yaml_doc *doc, ynode *n, keyref *buf, int depth, gpuecon_error *err)
+{
+    if (depth > 64)
+        return yaml_error(doc, n, err, GPUECON_E_PARSE, "nested more than 64 levels deep");
+    if (fy_node_get_type(n) == FYNT_SEQUENCE) {
+        void *it = NULL;
+        ynode *c;
+        size_t i = 0;
+        while ((c = fy_node_sequence_iterate(n, &it))) {
+            if (++i > MAX_SEQ_ITEMS)
+                return yaml_error(doc, c, err, GPUECON_E_PARSE,
+                                  "more than %d items in one list", MAX_SEQ_ITEMS);
+            int rc = check_tree(doc, c, buf, depth + 1, err);
+            if (rc)
+                return rc;
+        }
+    } else if (fy_node_get_type(n) == FYNT_MAPPING) {
+        ynode *where = NULL;
+        const keyref *first = NULL;
+        const char *why = map_keys_problem(n, &where, &first, buf);
+        if (why && first) {
+            int line, col;
+            yaml_where(first->node, &line, &col);
+            return yaml_error(doc, where, err, GPUECON_E_PARSE,
+                              "duplicate key '%.*s' (first given at line %d); each key may appear once",
+                              (int)(first->len < 80 ? first->len : 80), first->s, line);
+        }
+        if (why)
+            return yaml_error(doc, where, err, GPUECON_E_PARSE,
+                              "key %d of one mapping: a mapping holds at most %d keys",
+                              MAX_MAP_KEYS + 1, MAX_MAP_KEYS);
+        void *it = NULL;
+        struct fy_node_pair *p;
+        while ((p = fy_node_mapping_iterate(n, &it))) {
+            ynode *v = fy_node_pair_value(p);
+            int rc = v ? check_tree(doc, v, buf, depth + 1, err) : 0;
+            if (rc)
+                return rc;
+        }
+    }
+    return GPUECON_OK;
+}
+
 /* Offset of the first byte that is not well-formed UTF-8 (RFC 3629: no overlong forms, no
  * surrogates, nothing above U+10FFFF), or len. YAML text must be Unicode; checking here keeps
  * malformed bytes away from libfyaml, which can loop forever on some of them (found by
@@ -107,76 +211,97 @@ static size_t utf8_invalid_at(const unsigned char *s, size_t len)
     return len;
 }
 
+/* Text that libfyaml must never see: empty, NUL bytes, malformed UTF-8. */
+static int check_text(const char *name, const char *buf, size_t len, gpuecon_error *err)
+{
+    if (len == 0 || memchr(buf, '\0', len))
+        return err_set(err, GPUECON_E_PARSE, name, 1, 1,
+                       len ? "the file contains a NUL byte; expected YAML text"
+                           : "the file is empty; expected a YAML mapping");
+    size_t badpos = utf8_invalid_at((const unsigned char *)buf, len);
+    if (badpos == len)
+        return GPUECON_OK;
+    int line = 1, col = 1;
+    for (size_t i = 0; i < badpos; i++) {
+        if (buf[i] == '\n') {
+            line++;
+            col = 1;
+        } else if (((unsigned char)buf[i] & 0xC0) != 0x80) {
+            col++;
+        }
+    }
+    return err_set(err, GPUECON_E_PARSE, name, line, col,
+                   "byte 0x%02x is not valid UTF-8; YAML files must be UTF-8 text",
+                   (unsigned char)buf[badpos]);
+}
+
+/* Parses the one document of buf into doc (whose diag collects libfyaml's errors); a syntax
+ * error anywhere, or a second document, is an error. */
+static int load_one_document(yaml_doc *doc, const char *buf, size_t len, gpuecon_error *err)
+{
+    struct fy_parse_cfg pc;
+    memset(&pc, 0, sizeof pc);
+    /* duplicate keys are checked by check_tree in O(k log k); libfyaml's check is quadratic */
+    pc.flags = FYPCF_QUIET | FYPCF_COLLECT_DIAG | FYPCF_ALLOW_DUPLICATE_KEYS;
+    pc.diag = doc->diag;
+    doc->fyp = fy_parser_create(&pc);
+    if (!doc->fyp || fy_parser_set_string(doc->fyp, buf, len))
+        return err_set(err, GPUECON_E_NOMEM, doc->name, 0, 0, "out of memory");
+    doc->fyd = fy_parse_load_document(doc->fyp);
+    struct fy_document *second = doc->fyd ? fy_parse_load_document(doc->fyp) : NULL;
+    void *eit = NULL;
+    struct fy_diag_error *e = fy_diag_errors_iterate(doc->diag, &eit);
+    int line = 1, col = 1;
+    if (second && !e && fy_document_root(second))
+        yaml_where(fy_document_root(second), &line, &col);
+    if (second)
+        fy_parse_document_destroy(doc->fyp, second);
+    if (e || !doc->fyd)
+        return err_set(err, GPUECON_E_PARSE, doc->name, e && e->line > 0 ? e->line : 1,
+                       e && e->column > 0 ? e->column : 1, "invalid YAML%s%s", e ? ": " : "",
+                       e && e->msg ? e->msg : "");
+    if (second)
+        return err_set(err, GPUECON_E_PARSE, doc->name, line > 0 ? line : 1, col > 0 ? col : 1,
+                       "a second YAML document (after '---'); a file holds exactly one");
+    if (!fy_document_root(doc->fyd))
+        return err_set(err, GPUECON_E_PARSE, doc->name, 1, 1, "the file holds no YAML document");
+    keyref *kbuf = ctx_alloc(doc->ctx, MAX_MAP_KEYS * sizeof *kbuf);
+    if (!kbuf)
+        return err_set(err, GPUECON_E_NOMEM, doc->name, 0, 0, "out of memory");
+    int rc = check_tree(doc, fy_document_root(doc->fyd), kbuf, 0, err);
+    ctx_free(doc->ctx, kbuf, MAX_MAP_KEYS * sizeof *kbuf);
+    return rc;
+}
+
 int yaml_parse(gpuecon_ctx *ctx, const char *name, const char *buf, size_t len, yaml_doc **out,
                gpuecon_error *err)
 {
     *out = NULL;
+    int rc = check_text(name, buf, len, err);
+    if (rc)
+        return rc;
     struct fy_diag_cfg dc;
     fy_diag_cfg_default(&dc);
     dc.fp = NULL;
     dc.output_fn = diag_discard;
     dc.colorize = false;
-    struct fy_diag *diag = fy_diag_create(&dc);
-    if (!diag)
-        return err_set(err, GPUECON_E_NOMEM, name, 0, 0, "out of memory");
-    fy_diag_set_collect_errors(diag, true);
-
-    struct fy_parse_cfg pc;
-    memset(&pc, 0, sizeof pc);
-    pc.flags = FYPCF_QUIET | FYPCF_COLLECT_DIAG;
-    pc.diag = diag;
-    if (len == 0 || memchr(buf, '\0', len)) {
-        fy_diag_destroy(diag);
-        return err_set(err, GPUECON_E_PARSE, name, 1, 1,
-                       len ? "the file contains a NUL byte; expected YAML text"
-                           : "the file is empty; expected a YAML mapping");
-    }
-    size_t badpos = utf8_invalid_at((const unsigned char *)buf, len);
-    if (badpos < len) {
-        int line = 1, col = 1;
-        for (size_t i = 0; i < badpos; i++) {
-            if (buf[i] == '\n') {
-                line++;
-                col = 1;
-            } else if (((unsigned char)buf[i] & 0xC0) != 0x80) {
-                col++;
-            }
-        }
-        fy_diag_destroy(diag);
-        return err_set(err, GPUECON_E_PARSE, name, line, col,
-                       "byte 0x%02x is not valid UTF-8; YAML files must be UTF-8 text",
-                       (unsigned char)buf[badpos]);
-    }
-    struct fy_document *fyd = fy_document_build_from_string(&pc, buf, len);
-    if (!fyd) {
-        void *it = NULL;
-        struct fy_diag_error *e = fy_diag_errors_iterate(diag, &it);
-        if (e)
-            err_set(err, GPUECON_E_PARSE, name, e->line > 0 ? e->line : 1,
-                    e->column > 0 ? e->column : 1, "invalid YAML: %s", e->msg ? e->msg : "?");
-        else
-            err_set(err, GPUECON_E_PARSE, name, 1, 1, "invalid YAML");
-        fy_diag_destroy(diag);
-        return GPUECON_E_PARSE;
-    }
-    fy_diag_destroy(diag);
     yaml_doc *doc = ctx_alloc(ctx, sizeof *doc);
-    if (!doc) {
-        fy_document_destroy(fyd);
+    if (!doc || !(doc->diag = fy_diag_create(&dc))) {
+        if (doc)
+            ctx_free(ctx, doc, sizeof *doc);
         return err_set(err, GPUECON_E_NOMEM, name, 0, 0, "out of memory");
     }
+    fy_diag_set_collect_errors(doc->diag, true);
     doc->ctx = ctx;
-    doc->fyd = fyd;
     snprintf(doc->name, sizeof doc->name, "%s", name);
-    ynode *root = fy_document_root(fyd);
-    if (!root) {
+    if ((rc = load_one_document(doc, buf, len, err))) {
         yaml_free(doc);
-        return err_set(err, GPUECON_E_PARSE, name, 1, 1, "the file holds no YAML document");
+        return rc;
     }
     ynode *bad = NULL;
-    if (find_alias(root, &bad)) {
-        int rc = yaml_error(doc, bad, err, GPUECON_E_PARSE,
-                            "YAML anchors and aliases are not supported; write the value out");
+    if (find_alias(fy_document_root(doc->fyd), &bad)) {
+        rc = yaml_error(doc, bad, err, GPUECON_E_PARSE,
+                        "YAML anchors and aliases are not supported; write the value out");
         yaml_free(doc);
         return rc;
     }
@@ -188,9 +313,22 @@ int yaml_read_file(gpuecon_ctx *ctx, const char *path, char **buf, size_t *len, 
 {
     *buf = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* non-blocking, so that a FIFO cannot hang the open; then only a regular file is read */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
         return err_set(err, GPUECON_E_IO, path, 0, 0, "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        const char *what = S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a FIFO"
+                         : S_ISSOCK(st.st_mode) ? "a socket" : "a device or special file";
+        close(fd);
+        return err_set(err, GPUECON_E_IO, path, 0, 0, "is %s; expected a regular YAML file", what);
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        return err_set(err, GPUECON_E_NOMEM, path, 0, 0, "out of memory");
+    }
     size_t cap = ctx->cfg.max_file_bytes;
     size_t n = 0, size = 4096;
     char *b = ctx_alloc(ctx, size);
@@ -242,7 +380,12 @@ void yaml_free(yaml_doc *doc)
 {
     if (!doc)
         return;
-    fy_document_destroy(doc->fyd);
+    if (doc->fyd)
+        fy_parse_document_destroy(doc->fyp, doc->fyd);
+    if (doc->fyp)
+        fy_parser_destroy(doc->fyp);
+    if (doc->diag)
+        fy_diag_destroy(doc->diag);
     ctx_free(doc->ctx, doc, sizeof *doc);
 }
 
