@@ -84,12 +84,21 @@ typedef struct gpuecon_ctx_config {
     size_t max_file_bytes;        /* 0: 4 MiB; larger input files are refused */
     gpuecon_clock_fn clock;       /* may be NULL: elapsed times are then reported as 0 */
     void *clock_ud;
+    double max_work_s;            /* 0: 60. A computation whose estimated work is above this many
+                                     CPU-seconds (docs/cli.md "Work budget") is refused up front
+                                     with GPUECON_E_INPUT, naming the estimate */
 } gpuecon_ctx_config;
+
+/* The default work budget, estimated CPU-seconds (about a minute of one core). */
+#define GPUECON_DEFAULT_MAX_WORK_S 60.0
 
 /* Returns NULL only when memory is exhausted. cfg may be NULL (all defaults). */
 GPUECON_API gpuecon_ctx *gpuecon_ctx_new(const gpuecon_ctx_config *cfg);
 GPUECON_API void gpuecon_ctx_free(gpuecon_ctx *ctx);
 GPUECON_API const gpuecon_ctx_config *gpuecon_ctx_get_config(const gpuecon_ctx *ctx);
+/* Sets the work budget (max_work_s above) of an existing context; 0 restores the default.
+ * Not thread-safe against a computation running on ctx. */
+GPUECON_API void gpuecon_ctx_set_max_work(gpuecon_ctx *ctx, double seconds);
 
 /* ==== provenance ==================================================================== */
 
@@ -1643,7 +1652,8 @@ GPUECON_API int gpuecon_scenario_field(const gpuecon_scenario *sc, size_t compar
  * line's syntax: "15T", "64,128,...,1024"), flags as true/false, lists as arrays; "args"
  * holds the positional arguments (catalog's kind and name, compare's scenario file). Global
  * options: "format" ("json" by default, "table", "csv", "html"), "catalog" (a directory),
- * "model_file", "help". docs/api/ has the JSON Schemas of requests and responses. */
+ * "model_file", "max_work" (the work budget of this request, CPU-seconds), "help". docs/api/
+ * has the JSON Schemas of requests and responses. */
 typedef struct gpuecon_command_info {
     const char *name;    /* "train" */
     const char *summary; /* one line */

@@ -10,6 +10,7 @@
 #include "gpuecon.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,29 @@
 
 #define DEFAULT_COMMAND "compare"
 
-enum { EXIT_OK = 0, EXIT_INTERNAL = 1, EXIT_USAGE = 2, EXIT_INFEASIBLE = 3 };
+enum { EXIT_OK = 0, EXIT_INTERNAL = 1, EXIT_USAGE = 2, EXIT_INFEASIBLE = 3, EXIT_CANCELED = 130 };
+
+/* Ctrl-C: the first SIGINT only sets this flag, which draw_progress returns as "cancel", so the
+ * library stops at its next progress report and gpuecon exits 130 before writing any output;
+ * a second SIGINT ends the program at once (the default action). The program's one piece of
+ * mutable global state: a signal handler can set nothing else. */
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+static void catch_interrupt(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+}
 
 typedef struct progress {
     const char *cmd;
@@ -34,6 +57,7 @@ static int exit_code(int status)
     case GPUECON_E_IO:
     case GPUECON_E_NOTFOUND: return EXIT_USAGE;
     case GPUECON_E_INFEASIBLE: return EXIT_INFEASIBLE;
+    case GPUECON_E_CANCELED: return EXIT_CANCELED;
     default: return EXIT_INTERNAL;
     }
 }
@@ -49,10 +73,12 @@ static int fail(const gpuecon_error *e)
     return exit_code(e->code);
 }
 
-/* Draws a bar on stderr when stderr is a terminal, nothing otherwise. Never cancels. */
+/* Draws a bar on stderr when stderr is a terminal, nothing otherwise. Cancels after Ctrl-C. */
 static int draw_progress(void *ud, double done, double total)
 {
     progress *p = ud;
+    if (interrupted)
+        return 1;
     if (total <= 0 || !isatty(STDERR_FILENO))
         return 0;
     int pct = (int)(100 * done / total);
@@ -91,14 +117,14 @@ static void usage(FILE *f)
     const gpuecon_command_info *ci;
     for (size_t i = 0; (ci = gpuecon_command_at(i)); i++)
         fprintf(f, "  %-12s %s\n", ci->name, ci->summary);
-    fprintf(f, "\nglobal options: --json --csv --format F -o FILE --catalog DIR --model-file FILE\n"
+    fprintf(f, "\nglobal options: --json --csv --format F -o FILE --catalog DIR --model-file FILE --max-work S\n"
                "run 'gpuecon COMMAND --help' for a command's options; docs/cli.md has them all.\n");
 }
 
 static bool takes_value(const char *a)
 {
     return !strcmp(a, "--format") || !strcmp(a, "-o") || !strcmp(a, "--output") ||
-           !strcmp(a, "--catalog") || !strcmp(a, "--model-file");
+           !strcmp(a, "--catalog") || !strcmp(a, "--model-file") || !strcmp(a, "--max-work");
 }
 
 /* -o FILE / --output FILE / -o=FILE: where the output goes; removed from the arguments. */
@@ -199,6 +225,7 @@ int main(int argc, char **argv)
     if (!rc) {
         n = nopt + 1;
         progress pg = {args[0], -1};
+        catch_interrupt();
         gpuecon_ctx_config cfg = {0};
         cfg.seed = 0x9e3779b97f4a7c15ULL;
         cfg.progress = draw_progress;

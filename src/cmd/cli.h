@@ -18,7 +18,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
-enum { EXIT_OK = 0, EXIT_INTERNAL = 1, EXIT_USAGE = 2, EXIT_INFEASIBLE = 3 };
+enum { EXIT_OK = 0, EXIT_INTERNAL = 1, EXIT_USAGE = 2, EXIT_INFEASIBLE = 3, EXIT_CANCELED = 130 };
 /* Returned by opts_parse when help was printed: the command should exit 0. */
 #define EXIT_HELP (-1)
 /* Returned by opts_parse in CLI_ARGV mode once the request is built: the command stops. */

@@ -59,6 +59,7 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
     /* the run as compare costs it: goodput under failures, spares, days, dollars, MWh */
     gpuecon_platform_result run;
     memset(&run, 0, sizeof run);
+    bool run_ok = false; /* the run's figures exist (no NaN reaches the output) */
     if (prof && !infeasible) {
         gpuecon_run_request rq;
         train_cli_run_request(a, req, prof, r.tokens_per_s_per_gpu, &rq);
@@ -71,6 +72,7 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
             return cli_fail(c, &err);
         if (rrc)
             cli_fail(c, &err);
+        run_ok = rrc == GPUECON_OK;
     }
     double days = a->tokens > 0 ? run.days_to_train : 0;
     if (c->format == FMT_JSON) {
@@ -125,11 +127,12 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
     if (prof && !infeasible) {
         fprintf(f, "\ncost (%s): $%.3f per GPU-hour, $%.4f per 1M tokens, %.2f J/token", prof->name, usd_h,
                 k.usd_per_mtok, k.joules_per_token);
-        fprintf(f, "\nreliability (%s tier, MTBI %.0f GPU-days): ETTR %.1f%%, %d spare GPU%s %s; effective $%.4f "
+        if (run_ok)
+            fprintf(f, "\nreliability (%s tier, MTBI %.0f GPU-days): ETTR %.1f%%, %d spare GPU%s %s; effective $%.4f "
                    "per 1M tokens", train_cli_tiers[a->tier], run.mtbi_gpu_days, 100 * run.ettr,
                 run.provisioned_gpus - run.gpus, run.provisioned_gpus - run.gpus == 1 ? "" : "s",
                 run.spares_charged ? "charged to the job" : "earning other work", run.effective_usd_per_mtok);
-        if (a->tokens > 0)
+        if (run_ok && a->tokens > 0)
             fprintf(f, "\n%.4g tokens: %.1f days, $%.4g, %.4g GPU-hours, %.1f MWh (failures, restarts and spares "
                        "included)", a->tokens, days, run.total_usd, run.charged_gpus * run.days_to_train * 24,
                     run.energy_mwh);

@@ -17,6 +17,7 @@ int cli_exit_code(int status)
     case GPUECON_E_IO:
     case GPUECON_E_NOTFOUND: return EXIT_USAGE;
     case GPUECON_E_INFEASIBLE: return EXIT_INFEASIBLE;
+    case GPUECON_E_CANCELED: return EXIT_CANCELED;
     default: return EXIT_INTERNAL;
     }
 }

@@ -17,7 +17,7 @@
 static const char *const format_names[] = {"table", "json", "csv", "html", NULL};
 
 static const char *const global_names[] = {"--json", "--csv", "--format", "-o", "--output",
-                                           "--catalog", "--model-file", "--help", "-h", NULL};
+                                           "--catalog", "--model-file", "--max-work", "--help", "-h", NULL};
 
 bool opt_seen(const opt *opts, size_t nopts, const char *name)
 {
@@ -196,6 +196,7 @@ static void print_help(cli *c, const opt *opts, size_t nopts, const cmd_usage *u
           "  -o FILE                  write the output to FILE\n"
           "  --catalog DIR            add or override catalog entries from DIR/*.yaml\n"
           "  --model-file FILE        add a model in the model-file format\n"
+          "  --max-work S             refuse work estimated above S CPU-seconds [default 60]\n"
           "  -h, --help               this help\n",
           f);
     if (u->example)
@@ -259,7 +260,7 @@ static int built_set(cli *c, const char *opt_name, json_t *v)
 static bool is_global_with_value(const char *name)
 {
     return !strcmp(name, "--format") || !strcmp(name, "-o") || !strcmp(name, "--output") ||
-           !strcmp(name, "--catalog") || !strcmp(name, "--model-file");
+           !strcmp(name, "--catalog") || !strcmp(name, "--model-file") || !strcmp(name, "--max-work");
 }
 
 static int set_global(cli *c, const char *name, const char *val)
@@ -276,6 +277,15 @@ static int set_global(cli *c, const char *name, const char *val)
         return cli_usage_error(c, name, "is for the command line only: a request returns its output");
     } else if (!strcmp(name, "--catalog")) {
         c->catalog_dir = val;
+    } else if (!strcmp(name, "--max-work")) {
+        /* the work budget of this request (docs/cli.md "Work budget"); the request functions
+           restore the context's own budget afterwards */
+        double w;
+        if (!parse_double(val, &w))
+            return cli_usage_error(c, name, "'%s' is not a number of CPU-seconds; allowed 0.01 to 1e+07", val);
+        if (w < 0.01 || w > 1e7)
+            return range_error(c, name, val, 0.01, 1e7);
+        gpuecon_ctx_set_max_work(c->ctx, w);
     } else {
         c->model_file = val;
     }
@@ -450,6 +460,11 @@ static int request_global(cli *c, const char *name, const json_t *v)
             c->format_given = true;
         }
         return 0;
+    }
+    if (!strcmp(name, "--max-work") && json_is_number(v)) {
+        char text[40];
+        snprintf(text, sizeof text, "%.17g", json_number_value(v));
+        return set_global(c, name, text);
     }
     if (!json_is_string(v))
         return cli_usage_error(c, name, "expected a string in the request");

@@ -6,7 +6,8 @@
  *
  * Options keep the command line's names without the leading dashes and with inner dashes
  * as underscores ("--tokens-per-s 728" is "tokens_per_s": 728); flags are true/false; the
- * global options are "format" ("json", "table", "csv", "html"), "catalog" and "model_file".
+ * global options are "format" ("json", "table", "csv", "html"), "catalog", "model_file" and
+ * "max_work" (this request's work budget).
  */
 #include "cli.h"
 
@@ -192,7 +193,9 @@ int gpuecon_request_full(gpuecon_ctx *ctx, const char *request_json, char **outp
     }
     r.c.req_opts = json_object_get(req, "options");
     r.c.req_args = json_object_get(req, "args");
+    double budget = gpuecon_ctx_get_config(ctx)->max_work_s; /* "max_work" is per request */
     int rc = cmd->run(&r.c, 0, NULL);
+    gpuecon_ctx_set_max_work(ctx, budget);
     st = run_status(&r.c, rc);
     if (err && st)
         *err = r.c.err;
@@ -222,7 +225,9 @@ int gpuecon_request_from_argv(gpuecon_ctx *ctx, int argc, char **argv, char **re
     if (!run_open(&r, ctx, cmd, CLI_ARGV)) {
         r.c.built = json_pack("{s:s, s:{}, s:[]}", "command", cmd->info.name, "options", "args");
         if (r.c.built) {
+            double budget = gpuecon_ctx_get_config(ctx)->max_work_s; /* checked, not kept */
             int rc = cmd->run(&r.c, argc, argv);
+            gpuecon_ctx_set_max_work(ctx, budget);
             if (rc == EXIT_BUILT) {
                 *request_json = json_dumps(r.c.built, JSON_COMPACT | JSON_REAL_PRECISION(17));
                 st = *request_json ? GPUECON_OK : GPUECON_E_NOMEM;

@@ -30,6 +30,8 @@ gpuecon_ctx *gpuecon_ctx_new(const gpuecon_ctx_config *cfg)
         c.alloc = default_alloc;
     if (c.max_file_bytes == 0)
         c.max_file_bytes = (size_t)4 << 20;
+    if (!(c.max_work_s > 0))
+        c.max_work_s = GPUECON_DEFAULT_MAX_WORK_S;
     gpuecon_ctx *ctx = c.alloc(c.alloc_ud, NULL, 0, sizeof *ctx);
     if (!ctx)
         return NULL;
@@ -41,6 +43,12 @@ void gpuecon_ctx_free(gpuecon_ctx *ctx)
 {
     if (ctx)
         ctx->cfg.alloc(ctx->cfg.alloc_ud, ctx, sizeof *ctx, 0);
+}
+
+void gpuecon_ctx_set_max_work(gpuecon_ctx *ctx, double seconds)
+{
+    if (ctx)
+        ctx->cfg.max_work_s = seconds > 0 ? seconds : GPUECON_DEFAULT_MAX_WORK_S;
 }
 
 const gpuecon_ctx_config *gpuecon_ctx_get_config(const gpuecon_ctx *ctx)

@@ -18,8 +18,13 @@
 #include "reliability.h"
 
 #include <math.h>
+
 #include <stdio.h>
 #include <string.h>
+
+/* A time that does not end (a repair queue that never drains, a restart that never completes):
+ * 1e18 s, 3e10 years, so that results stay finite (docs/model.md §5). */
+#define REL_UNBOUNDED_S 1e18
 
 #define DAY_S 86400.0
 
@@ -90,7 +95,7 @@ double gpuecon_busy_period_s(double rate_per_s, double mean_s)
         return 0;
     if (!(rate_per_s > 0))
         return mean_s;
-    return expm1(rate_per_s * mean_s) / rate_per_s;
+    return fmin(expm1(rate_per_s * mean_s) / rate_per_s, REL_UNBOUNDED_S);
 }
 
 int gpuecon_effective_usd_per_mtok(double raw_usd_per_mtok, double ettr, double provisioned_gpus,
@@ -334,7 +339,8 @@ static void class_means(const rel_model *m, double M, double *detect, double *re
         *detect += m->p_int[c] * m->det_extra[c];
         *restart1 += m->p_int[c] * m->rst_extra[c];
     }
-    *restart = pb < 1 ? num / (1 - pb) : INFINITY;
+    /* pb → 1: a restart almost never completes; capped so that no infinity reaches a result */
+    *restart = pb < 1 ? fmin(num / (1 - pb), REL_UNBOUNDED_S) : REL_UNBOUNDED_S;
 }
 
 /* G2 and its lost-time split per committed checkpoint. Synchronous: n_f = e^{(τ+δ)/M} − 1
@@ -349,12 +355,14 @@ static double form_g2(const rel_model *m, double W, gpuecon_lost_time *lost)
     class_means(m, M, &detect, &restart, &r1);
     double nf = expm1((m->tau + m->delta + m->lag) / M) - expm1(m->lag / M);
     double Df = detect + m->t_queue + restart + W;
-    double seg = nf * (M + Df);
-    lost->detect = nf * (detect + m->t_queue) / seg;
-    lost->restart = nf * restart / seg;
-    lost->wait = nf * W / seg;
+    double seg = nf * (M + Df), per = M + Df;
+    /* the per-failure shares with nf cancelled, so that nf = ∞ (e^{(τ+δ)/M} past the range of
+       a double: the segment never completes) gives the limits, not ∞/∞ */
+    lost->detect = (detect + m->t_queue) / per;
+    lost->restart = restart / per;
+    lost->wait = W / per;
     lost->ckpt = m->delta / seg;
-    lost->recompute = (nf * M - m->tau - m->delta) / seg;
+    lost->recompute = M / per - (m->tau + m->delta) / seg;
     return m->tau / seg;
 }
 
@@ -426,7 +434,7 @@ static void economics(const gpuecon_reliability_request *q, const rel_model *m,
                                         : r->effective_usd_per_mtok_with_spares;
     }
     if (m->work > 0)
-        r->days_to_train = r->ettr > 0 ? m->work / r->ettr / DAY_S : INFINITY;
+        r->days_to_train = fmin(r->ettr > 0 ? m->work / r->ettr : REL_UNBOUNDED_S, REL_UNBOUNDED_S) / DAY_S;
 }
 
 int gpuecon_reliability_analytic(const gpuecon_reliability_request *req,

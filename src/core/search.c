@@ -161,13 +161,22 @@ static double step_bound(const train_static *st, const train_layer_cost *lc, con
     return 0.9 * micro * layers / c->pp;
 }
 
+/* The divisors of n in increasing order, at most cap of them (the smallest), in O(sqrt n):
+ * a global batch of 2^26 sequences must not cost 2^26 trial divisions per layout. */
 static int divisors(int n, int *out, int cap)
 {
-    int k = 0;
-    for (int d = 1; d <= n && k < cap; d++)
-        if (n % d == 0)
-            out[k++] = d;
-    return k;
+    int lo = 0, hi = 0, big[1024]; /* n < 2^31 has fewer than 1,600 divisors, half above sqrt n */
+    for (int d = 1; (long long)d * d <= n; d++) {
+        if (n % d)
+            continue;
+        if (lo < cap)
+            out[lo++] = d;
+        if (d != n / d && hi < 1024)
+            big[hi++] = n / d;
+    }
+    for (int i = hi - 1; i >= 0 && lo < cap; i--)
+        out[lo++] = big[i];
+    return lo;
 }
 
 static bool fixed(int v)

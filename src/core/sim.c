@@ -612,6 +612,17 @@ static void summarise(const acc *s, const uint32_t *hist, const rel_model *m,
     out->quantile_resolution = 1.0 / NBINS;
 }
 
+/* Estimated CPU-seconds of a simulation (docs/cli.md "Work budget"): the workspaces are
+ * allocated once (~110 ns a unit), each trial resets them (~4 ns a unit) and handles its events
+ * at ~25 ns each while the units fit in cache, more as they outgrow it (~165 ns at 1.25M units).
+ * Fitted on Release builds, one core of the 2-core EPYC of docs/benchmarks.md, within a factor
+ * 1.5 from 8 to 10M GPUs. */
+static double sim_work_s(const simcfg *c, double events_per_trial, int trials)
+{
+    double u = c->nunits;
+    return 1.1e-7 * u + trials * (4e-9 * u + events_per_trial * 2.5e-8 * (1 + u / 2e5));
+}
+
 int gpuecon_reliability_simulate(gpuecon_ctx *ctx, const gpuecon_reliability_request *req,
                                  gpuecon_reliability_mc *out, gpuecon_error *err)
 {
@@ -632,6 +643,13 @@ int gpuecon_reliability_simulate(gpuecon_ctx *ctx, const gpuecon_reliability_req
                        "one trial would simulate about %.2g events (%.0f faults a day for %.0f "
                        "days); at most 1e9: shorten the job or raise --mtbi-gpu-days",
                        per_trial, c.R * DAY_S, c.T / DAY_S);
+    double work = sim_work_s(&c, per_trial, req->trials);
+    if (work > ctx->cfg.max_work_s)
+        return err_set(err, GPUECON_E_INPUT, req->trials > 1 ? "--trials" : m.work > 0 ? "--tokens" : "--days",
+                       0, 0, "the simulation would take about %.2g CPU-seconds (%d trials of about %.2g "
+                       "events on %d units), above the work budget of %g s; use fewer trials or a "
+                       "shorter job, or raise the budget with --max-work", work, req->trials, per_trial,
+                       c.nunits, ctx->cfg.max_work_s);
     int nt = 1;
 #ifdef _OPENMP
     nt = ctx->cfg.threads > 0 ? ctx->cfg.threads : omp_get_max_threads();
