@@ -110,6 +110,7 @@ typedef enum gpuecon_stage {
     GPUECON_STAGE_ASSUMPTION,
     GPUECON_STAGE_DERIVED, /* arithmetic on other sourced numbers */
     GPUECON_STAGE_FITTED,  /* calibrated on reference/calibration data */
+    GPUECON_STAGE_USER_INPUT, /* given by the user for this run (e.g. --usd-per-gpu-hour) */
     GPUECON_STAGE_COUNT
 } gpuecon_stage;
 
@@ -391,10 +392,11 @@ typedef struct gpuecon_tco {
     double fixed_usd_per_hour;
     double derived_usd_per_gpu_hour;
     double published_usd_per_gpu_hour; /* 0 when the profile has none for this system */
-    double usd_per_gpu_hour;       /* the one used: published when present, else derived */
+    double usd_per_gpu_hour;       /* the one used: the user's price, else published, else derived */
     bool uses_published;
     double pue;                    /* PUE used in the power term */
     double it_w_per_gpu;
+    bool user_price;               /* usd_per_gpu_hour is the caller's (gpuecon_tco_price) */
 } gpuecon_tco;
 
 /* Capital recovery factor r/(1−(1+r)^−L) (1/L when r = 0). */
@@ -403,6 +405,12 @@ GPUECON_API double gpuecon_crf(double rate, double life_years);
  * pue_override > 0 replaces the profile's PUE. */
 GPUECON_API int gpuecon_tco_compute(const gpuecon_profile *p, const gpuecon_system *s,
                                     double pue_override, gpuecon_tco *out, gpuecon_error *err);
+/* The price of a GPU-hour: gpuecon_tco_compute's TCO, unless usd_per_gpu_hour > 0 — the
+ * caller's own rate (a rental or negotiated price, --usd-per-gpu-hour) — which then is the
+ * one used (user_price true, uses_published false); the profile's terms stay alongside for
+ * reference, and p may then be NULL (terms 0). usd_per_gpu_hour must be at most 1000. */
+GPUECON_API int gpuecon_tco_price(const gpuecon_profile *p, const gpuecon_system *s, double pue_override,
+                                  double usd_per_gpu_hour, gpuecon_tco *out, gpuecon_error *err);
 
 typedef struct gpuecon_cost {
     double tokens_per_s_per_gpu;
@@ -1092,6 +1100,7 @@ typedef struct gpuecon_infer_request {
     const gpuecon_model *model;     /* required */
     const gpuecon_system *system;   /* required */
     const gpuecon_profile *tco;     /* TCO profile for $/Mtok; NULL: no cost */
+    double usd_per_gpu_hour;        /* > 0: the user's price per GPU-hour instead of the profile's TCO */
     int gpus;                       /* all GPUs; replicas = gpus / tp */
     int tp;                         /* tensor-parallel degree; 0: smallest that fits */
     bool expert_parallel;           /* MoE: experts spread over the replica (EP = TP), all-to-all */
@@ -1322,6 +1331,7 @@ typedef struct gpuecon_finetune_request {
     const gpuecon_model *model;   /* required */
     const gpuecon_system *system; /* required */
     const gpuecon_profile *tco;   /* NULL: no cost */
+    double usd_per_gpu_hour;      /* > 0: the user's price per GPU-hour instead of the profile's TCO */
     int gpus;
     gpuecon_ft_method method;
     int lora_rank;                /* LoRA only */
@@ -1402,7 +1412,8 @@ typedef struct gpuecon_platform {
     const char *tier;             /* operator tier best|typical|poor; default typical */
     double pue;                   /* facility PUE override */
     double electricity_usd_per_kwh; /* price override */
-    double tco_usd_per_gpu_hour;  /* TCO override */
+    double tco_usd_per_gpu_hour;  /* TCO override (older spelling of usd_per_gpu_hour) */
+    double usd_per_gpu_hour;      /* the user's price per GPU-hour (rental or negotiated) */
     double measured_tokens_per_s; /* per GPU; replaces the prediction (see src[]) */
     double mtbi_gpu_days;         /* reliability override */
     int spares_per_domain;        /* -1: system default */
@@ -1584,6 +1595,7 @@ typedef struct gpuecon_run_request {
     int spares_per_domain;        /* -1: the tier's */
     int spare_domains;            /* 0: the tier's pool */
     bool spares_do_other_work;    /* spares not charged to the job */
+    double usd_per_gpu_hour;      /* > 0: the user's price per GPU-hour, replacing the profile's TCO */
 } gpuecon_run_request;
 
 GPUECON_API void gpuecon_run_request_init(gpuecon_run_request *r);

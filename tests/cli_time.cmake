@@ -92,8 +92,9 @@ run(2 ${run_args} --tier worst)
 expect_err("--tier")
 run(2 ${run_args} --mtbi-gpu-days 0)
 expect_err("--mtbi-gpu-days")
-run(2 train --model llama3-70b --system hgx-h100 --gpus 64 --seq 8192 --gbs 128 --tier best)
-expect_err("--tier: needs --profile")
+# a tier without --profile costs the run under the default profile (hyperscaler)
+run(0 train --model llama3-70b --system hgx-h100 --gpus 64 --seq 8192 --gbs 128 --tier best)
+expect_out("cost \\(hyperscaler\\)")
 
 # ---- (3) deadlines: train --target-days D ------------------------------------------------------
 # round trip: the answer, fed back through train --gpus, finishes within D days; one domain

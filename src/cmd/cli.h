@@ -106,6 +106,15 @@ void cli_close_out(cli *c, FILE *f);
 int cli_emit_json(cli *c, json_t *root);
 /* A source as JSON {"source": ..., "stage": ...}. */
 json_t *cli_source_json(gpuecon_source s);
+/* The profile a command prices with when it is asked for a cost without --profile. */
+#define CLI_DEFAULT_PROFILE "hyperscaler"
+/* The option every pricing command carries, and the provenance of its value. */
+#define CLI_OPT_USD_PER_GPU_HOUR(dst)                                                              \
+    {"--usd-per-gpu-hour", O_DOUBLE, (dst), 0.001, 1000, NULL, "X",                                \
+     "your price per GPU-hour (rental or negotiated); replaces the profile's TCO", false}
+#define CLI_USER_PRICE_SOURCE "--usd-per-gpu-hour (the user's rate for this run)"
+/* {"source": CLI_USER_PRICE_SOURCE, "stage": "user-input"} */
+json_t *cli_user_price_json(void);
 /* Rounds to 10 significant digits for JSON (no 0.30000000000000004). */
 json_t *cli_real(double v);
 

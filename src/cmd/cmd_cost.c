@@ -17,7 +17,7 @@ static json_t *tco_json(const gpuecon_tco *t, const gpuecon_profile *p, const gp
     json_object_set_new(j, "uses_published", json_boolean(t->uses_published));
     json_object_set_new(j, "derived_usd_per_gpu_hour", cli_real(t->derived_usd_per_gpu_hour));
     json_object_set_new(j, "published_usd_per_gpu_hour",
-                        t->uses_published ? cli_real(t->published_usd_per_gpu_hour) : json_null());
+                        t->published_usd_per_gpu_hour > 0 ? cli_real(t->published_usd_per_gpu_hour) : json_null());
     json_object_set_new(j, "capital_usd_per_hour", cli_real(t->capital_usd_per_hour));
     json_object_set_new(j, "colo_usd_per_hour", cli_real(t->colo_usd_per_hour));
     json_object_set_new(j, "power_usd_per_hour", cli_real(t->power_usd_per_hour));
@@ -29,25 +29,28 @@ static json_t *tco_json(const gpuecon_tco *t, const gpuecon_profile *p, const gp
         if (!strcmp(p->published_usd_per_gpu_hour[i].key, s->name))
             json_object_set_new(j, "published_source",
                                 cli_source_json(p->published_usd_per_gpu_hour[i].source));
+    if (t->user_price)
+        json_object_set_new(j, "used_source", cli_user_price_json());
     return j;
 }
 
 int cmd_cost(cli *c, int argc, char **argv)
 {
     const char *system = NULL, *profile = "hyperscaler";
-    double tok_s = 0, pue = 0, tokens = 0;
+    double tok_s = 0, pue = 0, tokens = 0, usd_h = 0;
     opt opts[] = {
         {"--system", O_STR, &system, 0, 0, NULL, "S", "system (gpuecon catalog systems)", false},
         {"--profile", O_STR, &profile, 0, 0, NULL, "P", "TCO profile (default hyperscaler)", false},
         {"--tokens-per-s", O_DOUBLE, &tok_s, 1e-3, 1e9, NULL, "X", "throughput per GPU, tokens/s", false},
         {"--pue", O_DOUBLE, &pue, 1, 3, NULL, "F", "facility PUE (default: system's for energy, profile's for TCO)", false},
         {"--tokens", O_DOUBLE, &tokens, 1, 1e18, NULL, "N", "token budget for totals (15e12, 15T)", false},
+        CLI_OPT_USD_PER_GPU_HOUR(&usd_h),
     };
     static const cmd_usage usage = {
-        "cost --system S [--profile P] --tokens-per-s X [--pue F] [--tokens N]",
-        "Cost and energy of a throughput: TCO per GPU-hour (published and derived),\n"
-        "$ per 1M tokens, utility J/token, tokens/s per MW, and with --tokens the GPU-hours,\n"
-        "total $ and MWh of a run.",
+        "cost --system S [--profile P | --usd-per-gpu-hour X] --tokens-per-s X [--pue F] [--tokens N]",
+        "Cost and energy of a throughput: TCO per GPU-hour (published and derived, or your own\n"
+        "rate with --usd-per-gpu-hour), $ per 1M tokens, utility J/token, tokens/s per MW, and\n"
+        "with --tokens the GPU-hours, total $ and MWh of a run.",
         "gpuecon cost --system hgx-h100 --profile hyperscaler --tokens-per-s 728 --pue 1.3"};
     const size_t nopts = sizeof opts / sizeof opts[0];
     int rc = opts_parse(c, argc, argv, opts, nopts, &usage, NULL, 0, NULL);
@@ -69,7 +72,7 @@ int cmd_cost(cli *c, int argc, char **argv)
     gpuecon_tco t;
     gpuecon_cost k;
     double energy_pue = pue > 0 ? pue : s->pue;
-    if (gpuecon_tco_compute(p, s, pue, &t, &err) ||
+    if (gpuecon_tco_price(p, s, pue, usd_h, &t, &err) ||
         gpuecon_cost_compute(t.usd_per_gpu_hour, s->it_w_per_gpu, energy_pue, tok_s, tokens, &k, &err))
         return cli_fail(c, &err);
 
@@ -105,7 +108,9 @@ int cmd_cost(cli *c, int argc, char **argv)
     tbl_str(tb, "TCO per GPU-hour (used)");
     tbl_num(tb, t.usd_per_gpu_hour, 3);
     tbl_str(tb, "$/GPU-h");
-    tbl_str(tb, t.uses_published ? "published by the profile" : "derived (no published value)");
+    tbl_str(tb, t.user_price       ? "your rate (--usd-per-gpu-hour)"
+                : t.uses_published ? "published by the profile"
+                                   : "derived (no published value)");
     tbl_row(tb);
     tbl_str(tb, "  derived from capex");
     tbl_num(tb, t.derived_usd_per_gpu_hour, 3);

@@ -17,7 +17,7 @@ static const char *const prec_names[] = {"bf16", "fp8", NULL};
 typedef struct ft_args {
     const char *model, *system, *profile, *eff_profile, *lora_mods;
     int gpus, method, lora_rank, strategy, mbs, seq, precision;
-    double lora_alpha, efficiency, pue, tokens;
+    double lora_alpha, efficiency, pue, tokens, usd_per_gpu_hour;
     bool recompute, no_vision, compare;
 } ft_args;
 
@@ -62,6 +62,10 @@ static json_t *result_json(const gpuecon_finetune_request *r, const gpuecon_fine
     json_object_set_new(j, "comm_s", cli_real(o->comm_s));
     json_object_set_new(j, "mfu", cli_real(o->mfu));
     json_object_set_new(j, "usd_per_mtok", r->tco ? cli_real(o->usd_per_mtok) : json_null());
+    if (r->usd_per_gpu_hour > 0) {
+        json_object_set_new(j, "usd_per_gpu_hour", cli_real(o->usd_per_gpu_hour));
+        json_object_set_new(j, "usd_per_gpu_hour_source", cli_user_price_json());
+    }
     json_object_set_new(j, "joules_per_token", cli_real(o->joules_per_token));
     return j;
 }
@@ -91,7 +95,8 @@ static void result_rows(tbl *tb, const gpuecon_finetune_request *r, const gpueco
     snprintf(b, sizeof b, "%.1f per GPU, MFU %.1f%%", o->tokens_per_s_per_gpu, o->mfu * 100);
     cmd_infer_row(tb, "throughput", o->tokens_per_s, 0, "tok/s", b);
     if (r->tco)
-        cmd_infer_row(tb, "$ per 1M training tokens", o->usd_per_mtok, 4, "$/Mtok", r->tco->name);
+        cmd_infer_row(tb, "$ per 1M training tokens", o->usd_per_mtok, 4, "$/Mtok",
+                      r->usd_per_gpu_hour > 0 ? "your rate (--usd-per-gpu-hour)" : r->tco->name);
     cmd_infer_row(tb, "energy per token", o->joules_per_token, 3, "J", "utility side");
 }
 
@@ -198,6 +203,7 @@ static int build(cli *c, const opt *o, size_t n, const ft_args *a, gpuecon_finet
     r->vision = !a->no_vision;
     r->efficiency = a->efficiency;
     r->pue = a->pue;
+    r->usd_per_gpu_hour = a->usd_per_gpu_hour;
     return 0;
 }
 
@@ -230,6 +236,7 @@ int cmd_finetune(cli *c, int argc, char **argv)
         {"--compare", O_FLAG, &a.compare, 0, 0, NULL, NULL, "DDP/FSDP x checkpointing side by side", false},
         {"--profile", O_STR, &a.profile, 0, 0, NULL, "P", "TCO profile (default hyperscaler)", false},
         {"--pue", O_DOUBLE, &a.pue, 1, 3, NULL, "F", "facility PUE (default: the system's)", false},
+        CLI_OPT_USD_PER_GPU_HOUR(&a.usd_per_gpu_hour),
     };
     static const cmd_usage usage = {
         "finetune --model M --system S [--gpus N] --method lora|full [--lora-rank R] [--strategy ddp|fsdp]\n"

@@ -84,7 +84,7 @@ typedef struct infer_args {
     int gpus, tp, weights, kv, draft, lora_rank, max_loras, engine, roofline, ep;
     int max_num_seqs, max_num_batched_tokens, max_model_len, block_size;
     double prompt_len, output_len, output_cv, prefix_hit, concurrency, accept, accept_rate, draft_gb;
-    double gpu_mem_util, activation_gib, cuda_graph_gib, pue;
+    double gpu_mem_util, activation_gib, cuda_graph_gib, pue, usd_per_gpu_hour;
     bool sweep;
     int_list grid;
     infer_sim_args sim;
@@ -133,6 +133,7 @@ static int build_request(cli *c, const opt *o, size_t n, const infer_args *a, gp
         return rc;
     if (a->lora_mods && (rc = cmd_infer_lora_modules(c, "--lora-modules", a->lora_mods, &r->lora_modules)))
         return rc;
+    r->usd_per_gpu_hour = a->usd_per_gpu_hour;
     r->gpus = opt_seen(o, n, "--gpus") ? a->gpus : r->system->gpus_per_node;
     r->tp = opt_seen(o, n, "--tp") ? a->tp : 0;
     r->expert_parallel = a->ep == 0;
@@ -264,6 +265,8 @@ static json_t *result_json(const gpuecon_infer_request *r, const gpuecon_infer_r
     json_object_set_new(j, "usd_per_mtok", r->tco ? cli_real(o->usd_per_mtok) : json_null());
     json_object_set_new(j, "joules_per_token", cli_real(o->joules_per_token));
     json_object_set_new(j, "usd_per_gpu_hour", r->tco ? cli_real(o->usd_per_gpu_hour) : json_null());
+    if (r->usd_per_gpu_hour > 0)
+        json_object_set_new(j, "usd_per_gpu_hour_source", cli_user_price_json());
     json_object_set_new(j, "at", point_json(&o->at));
     json_object_set_new(j, "saturation", json_pack("{s:o, s:o, s:o, s:o}", "max_concurrency",
                                                    cli_real(o->max_concurrency), "c_knee", cli_real(o->c_knee),
@@ -341,7 +344,8 @@ static void perf_rows(tbl *tb, const gpuecon_infer_request *r, const gpuecon_inf
     cmd_infer_row(tb, "knee concurrency", o->c_knee, 0, "requests", "90% of saturated throughput");
     cmd_infer_row(tb, "TTFT of a lone prompt", o->ttft0_ms, 1, "ms", "empty server");
     if (r->tco) {
-        snprintf(b, sizeof b, "%s TCO %.3f $/GPU-h", r->tco->name, o->usd_per_gpu_hour);
+        snprintf(b, sizeof b, "%s%s %.3f $/GPU-h", r->usd_per_gpu_hour > 0 ? "your rate" : r->tco->name,
+                 r->usd_per_gpu_hour > 0 ? "" : " TCO", o->usd_per_gpu_hour);
         cmd_infer_row(tb, "$ per 1M output tokens", o->usd_per_mtok, 4, "$/Mtok", b);
     }
     cmd_infer_row(tb, "energy per output token", o->joules_per_token, 3, "J", "utility side");
@@ -533,6 +537,7 @@ int cmd_infer(cli *c, int argc, char **argv)
         {"--cuda-graph-gib", O_DOUBLE, &a.cuda_graph_gib, 0, 1e4, NULL, "G", "CUDA-graph memory from the vLLM log", false},
         {"--profile", O_STR, &a.profile, 0, 0, NULL, "P", "TCO profile for $/Mtok (default hyperscaler)", false},
         {"--pue", O_DOUBLE, &a.pue, 1, 3, NULL, "F", "facility PUE (default: the system's)", false},
+        CLI_OPT_USD_PER_GPU_HOUR(&a.usd_per_gpu_hour),
     };
     static const cmd_usage usage = {
         "infer --model M --system S [--gpus N] [--tp T] [--weights bf16|fp8|fp4] [--kv bf16|fp8]\n"

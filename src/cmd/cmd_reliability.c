@@ -20,7 +20,7 @@ static const char *const spare_cost_names[] = {"charged", "free", NULL};
 typedef struct relopts {
     const char *system, *interval, *profile;
     int tier, gpus, spd, spare_domains, trials, seed, threads, form, spare_cost;
-    double mtbi, days, detect, restart, queue, write, block, drain, mttr_scale, shape, tok_s, tokens;
+    double mtbi, days, detect, restart, queue, write, block, drain, mttr_scale, shape, tok_s, tokens, usd_h;
     bool async, sync;
 } relopts;
 
@@ -259,6 +259,8 @@ static int emit_json(cli *c, const gpuecon_reliability_request *q, const gpuecon
     if (e->have) {
         json_object_set_new(j, "profile", json_string(e->profile->name));
         json_object_set_new(j, "tco_usd_per_gpu_hour", cli_real(e->tco.usd_per_gpu_hour));
+        if (e->tco.user_price)
+            json_object_set_new(j, "tco_source", cli_user_price_json());
         json_object_set_new(j, "usd_per_mtok", cli_real(e->cost.usd_per_mtok));
         json_object_set_new(j, "spare_cost", json_string(spare_cost_names[q->spare_cost]));
         json_object_set_new(j, "effective_usd_per_mtok", cli_real(r->effective_usd_per_mtok));
@@ -456,16 +458,17 @@ static int economics(cli *c, const relopts *o, const gpuecon_system *s, gpuecon_
                      econ *e)
 {
     memset(e, 0, sizeof *e);
-    if (!o->profile)
+    if (!o->profile && !(o->usd_h > 0))
         return 0;
     if (!(o->tok_s > 0))
-        return cli_usage_error(c, "--profile", "needs --tokens-per-s (the throughput to price)");
-    int rc = cli_profile(c, "--profile", o->profile, &e->profile);
+        return cli_usage_error(c, o->profile ? "--profile" : "--usd-per-gpu-hour",
+                               "needs --tokens-per-s (the throughput to price)");
+    int rc = cli_profile(c, "--profile", o->profile ? o->profile : CLI_DEFAULT_PROFILE, &e->profile);
     if (rc)
         return rc;
     gpuecon_error err;
     gpuecon_error_clear(&err);
-    if (gpuecon_tco_compute(e->profile, s, 0, &e->tco, &err) ||
+    if (gpuecon_tco_price(e->profile, s, 0, o->usd_h, &e->tco, &err) ||
         gpuecon_cost_compute(e->tco.usd_per_gpu_hour, s->it_w_per_gpu, s->pue, o->tok_s, 0, &e->cost, &err))
         return cli_fail(c, &err);
     q->usd_per_mtok = e->cost.usd_per_mtok;
@@ -522,7 +525,9 @@ int cmd_reliability(cli *c, int argc, char **argv)
         {"--trials", O_INT, &o.trials, 0, 1e8, NULL, "T", "Monte Carlo trials (0: none; default 1000)", false},
         {"--seed", O_INT, &o.seed, 0, 2147483647, NULL, "S", "Monte Carlo seed", false},
         {"--threads", O_INT, &o.threads, 0, 1024, NULL, "N", "threads (0: all; results never depend on it)", false},
-        {"--profile", O_STR, &o.profile, 0, 0, NULL, "P", "TCO profile for the effective $/Mtok", false},
+        {"--profile", O_STR, &o.profile, 0, 0, NULL, "P",
+         "TCO profile for the effective $/Mtok (default " CLI_DEFAULT_PROFILE " with --usd-per-gpu-hour)", false},
+        CLI_OPT_USD_PER_GPU_HOUR(&o.usd_h),
         {"--tokens-per-s", O_DOUBLE, &o.tok_s, 1e-3, 1e9, NULL, "X", "throughput per GPU at full goodput", false},
         {"--tokens", O_DOUBLE, &o.tokens, 1, 1e18, NULL, "N", "token budget: days to train (needs --tokens-per-s)", false},
         {"--spare-cost", O_CHOICE, &o.spare_cost, 0, 0, spare_cost_names, "C", "spares charged to the job or free", false},

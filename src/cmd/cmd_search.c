@@ -123,11 +123,9 @@ static int run(cli *c, const train_args *a, const gpuecon_train_request *req, co
         return EXIT_USAGE;
     if (prof) {
         gpuecon_cost k;
-        int rc = train_cli_cost(c, req, prof, a->pue, 0, 1, &k, &o.usd_per_gpu_hour);
+        int rc = train_cli_cost(c, req, prof, a->pue, a->usd_per_gpu_hour, 0, 1, &k, &o.usd_per_gpu_hour);
         if (rc)
             return rc;
-    } else if (o.objective == GPUECON_OBJECTIVE_COST) {
-        return cli_usage_error(c, "--objective", "cost needs --profile P (the price of a GPU-hour)");
     }
     gpuecon_search_result r;
     gpuecon_error err;

@@ -54,7 +54,7 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
     int exit_code = infeasible ? EXIT_INFEASIBLE : EXIT_OK;
     gpuecon_cost k = {0};
     double usd_h = 0;
-    if (prof && !infeasible && (rc = train_cli_cost(c, req, prof, a->pue, a->tokens, r.tokens_per_s_per_gpu, &k, &usd_h)))
+    if (prof && !infeasible && (rc = train_cli_cost(c, req, prof, a->pue, a->usd_per_gpu_hour, a->tokens, r.tokens_per_s_per_gpu, &k, &usd_h)))
         return rc;
     /* the run as compare costs it: goodput under failures, spares, days, dollars, MWh */
     gpuecon_platform_result run;
@@ -85,6 +85,8 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
         json_object_set_new(j, "gbs", json_integer(req->gbs));
         if (prof && !infeasible) {
             json_t *cj = cost_json(&k, usd_h, &run);
+            if (a->usd_per_gpu_hour > 0)
+                json_object_set_new(cj, "tco_source", cli_user_price_json());
             if (days > 0)
                 json_object_set_new(cj, "days", cli_real(days));
             json_object_set_new(j, "cost", cj);
@@ -125,7 +127,8 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
     fprintf(f, "step time    %.3f s\n\n", r.step_time_s);
     train_cli_print_result(f, &r);
     if (prof && !infeasible) {
-        fprintf(f, "\ncost (%s): $%.3f per GPU-hour, $%.4f per 1M tokens, %.2f J/token", prof->name, usd_h,
+        fprintf(f, "\ncost (%s): $%.3f per GPU-hour, $%.4f per 1M tokens, %.2f J/token",
+                a->usd_per_gpu_hour > 0 ? "your rate, --usd-per-gpu-hour" : prof->name, usd_h,
                 k.usd_per_mtok, k.joules_per_token);
         if (run_ok)
             fprintf(f, "\nreliability (%s tier, MTBI %.0f GPU-days): ETTR %.1f%%, %d spare GPU%s %s; effective $%.4f "
@@ -278,7 +281,7 @@ int cmd_train(cli *c, int argc, char **argv)
     size_t n = train_cli_opts(&a, opts, false);
     static const cmd_usage usage = {
         "train --model M --system S --gpus N --seq L --gbs B [--precision bf16|fp8|fp4] [--mbs --tp --pp --vpp\n"
-        "       --cp --ep --recompute none|selective|full --zero 0..3] [--profile P --tokens T]\n"
+        "       --cp --ep --recompute none|selective|full --zero 0..3] [--profile P --usd-per-gpu-hour X --tokens T]\n"
         "       [--etp N --a2a-overlap on|off --capacity-factor F --imbalance F --mtp N --cuda-graphs on|off]\n"
         "       [--tier best|typical|poor --mtbi-gpu-days D] [--target-days D [--max-gpus N] [--plot FILE.svg]]\n"
         "       [--sweep-gpus LIST [--strong] [--plot FILE.svg]] [--vs S [--vs-gpus N]]",

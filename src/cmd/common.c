@@ -146,6 +146,12 @@ json_t *cli_source_json(gpuecon_source s)
                      gpuecon_stage_name(s.stage));
 }
 
+json_t *cli_user_price_json(void)
+{
+    gpuecon_source s = {CLI_USER_PRICE_SOURCE, GPUECON_STAGE_USER_INPUT};
+    return cli_source_json(s);
+}
+
 json_t *cli_real(double v)
 {
     if (!isfinite(v))

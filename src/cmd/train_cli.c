@@ -55,7 +55,10 @@ size_t train_cli_opts(train_args *a, opt *o, bool search)
     OPT("--dp-overlap", O_CHOICE, &a->dp_overlap, 0, 0, onoff, "X", "DP traffic overlapped with compute (default on)");
     OPT("--attention", O_CHOICE, &a->attention, 0, 0, attn_names, "K", "attention kernel (default flash)");
     OPT("--dropout", O_FLAG, &a->dropout, 0, 0, NULL, NULL, "keep dropout masks (GPT-3 style)");
-    OPT("--profile", O_STR, &a->profile, 0, 0, NULL, "P", "TCO profile for cost and energy");
+    OPT("--profile", O_STR, &a->profile, 0, 0, NULL, "P",
+        "TCO profile for cost and energy (default " CLI_DEFAULT_PROFILE " when a cost is asked for)");
+    OPT("--usd-per-gpu-hour", O_DOUBLE, &a->usd_per_gpu_hour, 0.001, 1000, NULL, "X",
+        "your price per GPU-hour (rental or negotiated); replaces the profile's TCO");
     OPT("--tokens", O_DOUBLE, &a->tokens, 1, 1e18, NULL, "T", "training tokens for totals (15T)");
     OPT("--pue", O_DOUBLE, &a->pue, 1, 3, NULL, "F", "facility PUE (default: system's)");
     OPT("--tier", O_CHOICE, &a->tier, 0, 0, train_cli_tiers, "T",
@@ -107,15 +110,13 @@ int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t n, gp
     if ((rc = cli_model(c, "--model", a->model, &req->model)) ||
         (rc = cli_system(c, "--system", a->system, &req->system)))
         return rc;
+    /* a cost asked for in any way prices with --profile, or the default profile */
     *profile = NULL;
-    if (a->profile && (rc = cli_profile(c, "--profile", a->profile, profile)))
+    bool priced = a->profile || opt_seen(opts, n, "--tokens") || opt_seen(opts, n, "--tier") ||
+                  opt_seen(opts, n, "--mtbi-gpu-days") || opt_seen(opts, n, "--usd-per-gpu-hour") ||
+                  opt_seen(opts, n, "--target-days") || (opt_seen(opts, n, "--objective") && a->objective == 1);
+    if (priced && (rc = cli_profile(c, "--profile", a->profile ? a->profile : CLI_DEFAULT_PROFILE, profile)))
         return rc;
-    if (opt_seen(opts, n, "--tokens") && !a->profile)
-        return cli_usage_error(c, "--tokens", "needs --profile P for the cost of the run");
-    if (opt_seen(opts, n, "--tier") && !a->profile)
-        return cli_usage_error(c, "--tier", "needs --profile P (the tier sets the goodput of a costed run)");
-    if (opt_seen(opts, n, "--mtbi-gpu-days") && !a->profile)
-        return cli_usage_error(c, "--mtbi-gpu-days", "needs --profile P (it sets the goodput of a costed run)");
     req->gpus = a->gpus;
     req->precision = (gpuecon_precision)a->precision;
     req->seq = a->seq;
@@ -302,14 +303,14 @@ void train_cli_print_result(FILE *f, const gpuecon_train_result *r)
     }
 }
 
-int train_cli_cost(cli *c, const gpuecon_train_request *req, const gpuecon_profile *p, double pue, double tokens,
-                   double tok_s, gpuecon_cost *cost, double *usd_per_gpu_hour)
+int train_cli_cost(cli *c, const gpuecon_train_request *req, const gpuecon_profile *p, double pue, double usd_h,
+                   double tokens, double tok_s, gpuecon_cost *cost, double *usd_per_gpu_hour)
 {
     gpuecon_error err;
     gpuecon_error_clear(&err);
     gpuecon_tco t;
     double epue = pue > 0 ? pue : req->system->pue;
-    if (gpuecon_tco_compute(p, req->system, pue, &t, &err) ||
+    if (gpuecon_tco_price(p, req->system, pue, usd_h, &t, &err) ||
         gpuecon_cost_compute(t.usd_per_gpu_hour, req->system->it_w_per_gpu, epue, tok_s, tokens, cost, &err))
         return cli_fail(c, &err);
     *usd_per_gpu_hour = t.usd_per_gpu_hour;
@@ -331,6 +332,7 @@ void train_cli_run_request(const train_args *a, const gpuecon_train_request *req
     run->tokens = a->tokens;
     run->pue = a->pue;
     run->mtbi_gpu_days = a->mtbi_gpu_days;
+    run->usd_per_gpu_hour = a->usd_per_gpu_hour;
 }
 
 void train_cli_run_json(json_t *j, const gpuecon_platform_result *r, const char *tier)

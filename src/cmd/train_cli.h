@@ -13,7 +13,7 @@ typedef struct train_args {
     int precision, recompute, tp_overlap, sp, dp_overlap, attention;
     int a2a_overlap, mtp, cuda_graphs;
     bool dropout, strong, exhaustive;
-    double tokens, pue, capacity_factor, imbalance, mtbi_gpu_days, target_days;
+    double tokens, pue, capacity_factor, imbalance, mtbi_gpu_days, target_days, usd_per_gpu_hour;
     int tier, max_gpus;
     const char *vs;
     int_list sweep;
@@ -45,7 +45,7 @@ json_t *train_cli_moe_json(const gpuecon_train_result *r);
 int train_vs(cli *c, const train_args *a, const gpuecon_train_request *req, const gpuecon_train_result *mine,
              json_t *j, FILE *f);
 /* Cost of a predicted throughput under a profile: fills cost; 0 or an exit code. */
-int train_cli_cost(cli *c, const gpuecon_train_request *req, const gpuecon_profile *p, double pue, double tokens,
+int train_cli_cost(cli *c, const gpuecon_train_request *req, const gpuecon_profile *p, double pue, double usd_h, double tokens,
                    double tok_s, gpuecon_cost *cost, double *usd_per_gpu_hour);
 /* The run request of --profile/--tokens/--tier/--mtbi-gpu-days/--pue for a throughput. */
 void train_cli_run_request(const train_args *a, const gpuecon_train_request *req, const gpuecon_profile *p,

@@ -241,7 +241,11 @@ static int setup(const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t
     ps->kw = ps->sys->it_w_per_gpu / 1000;
     ps->pue0 = ps->tco.pue;
     ps->pe0 = ps->prof->electricity_usd_per_kwh;
-    ps->in[IN_TCO] = pl->tco_usd_per_gpu_hour > 0 ? pl->tco_usd_per_gpu_hour : ps->tco.usd_per_gpu_hour;
+    if (pl->usd_per_gpu_hour > 0 && pl->tco_usd_per_gpu_hour > 0)
+        return err_set(err, GPUECON_E_INPUT, pl->name, 0, 0,
+                       "usd_per_gpu_hour and tco_usd_per_gpu_hour both given; give one (the price of a GPU-hour)");
+    double price = compare_platform_price(pl, NULL);
+    ps->in[IN_TCO] = price > 0 ? price : ps->tco.usd_per_gpu_hour;
     ps->pue_ref = pl->pue > 0 ? ps->pue0 : ps->sys->pue;
     ps->in[IN_PUE] = pl->pue > 0 ? pl->pue : ps->sys->pue;
     ps->in[IN_PE] = pl->electricity_usd_per_kwh > 0 ? pl->electricity_usd_per_kwh : ps->pe0;
@@ -309,8 +313,9 @@ static int evaluate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
     res->tco_source = ps->tco.uses_published ? compare_profile_source(ps->prof, ps->sys->name)
                                              : (gpuecon_source){"derived from capex (docs/model.md §2.1)",
                                                                 GPUECON_STAGE_DERIVED};
-    if (pl->tco_usd_per_gpu_hour > 0)
-        res->tco_source = scenario_source(pl, "tco_usd_per_gpu_hour");
+    const char *price_field;
+    if (compare_platform_price(pl, &price_field) > 0)
+        res->tco_source = scenario_source(pl, price_field);
     int gbs = w->gbs;
     if (ps->train) {
         if ((rc = setup_reliability(cat, ps, gpus, res, err)))
@@ -455,6 +460,14 @@ void gpuecon_run_request_init(gpuecon_run_request *r)
     r->throughput_source = (gpuecon_source){"gpuecon prediction (docs/model.md §3, §6)", GPUECON_STAGE_DERIVED};
 }
 
+double compare_platform_price(const gpuecon_platform *pl, const char **field)
+{
+    bool own = pl->usd_per_gpu_hour > 0;
+    if (field)
+        *field = own ? "usd_per_gpu_hour" : "tco_usd_per_gpu_hour";
+    return own ? pl->usd_per_gpu_hour : pl->tco_usd_per_gpu_hour;
+}
+
 int gpuecon_run_cost(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_run_request *req,
                      gpuecon_platform_result *out, gpuecon_error *err)
 {
@@ -475,6 +488,9 @@ int gpuecon_run_cost(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
     if (req->mtbi_gpu_days != 0 && !(req->mtbi_gpu_days >= 1 && req->mtbi_gpu_days <= 1e7))
         return err_set(err, GPUECON_E_INPUT, "--mtbi-gpu-days", 0, 0, "%g is out of range; allowed 1 to 1e7",
                        req->mtbi_gpu_days);
+    if (req->usd_per_gpu_hour != 0 && !(req->usd_per_gpu_hour >= 0.001 && req->usd_per_gpu_hour <= 1000))
+        return err_set(err, GPUECON_E_INPUT, "--usd-per-gpu-hour", 0, 0, "%g is out of range; allowed 0.001 to 1000",
+                       req->usd_per_gpu_hour);
     const char *tier = req->tier ? req->tier : "typical";
     if (!find_tier(cat, req->system, tier))
         return err_set(err, GPUECON_E_INPUT, "--tier", 0, 0,
@@ -493,6 +509,7 @@ int gpuecon_run_cost(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
     pl.spare_domains = req->spare_domains;
     pl.spares_do_other_work = req->spares_do_other_work;
     pl.precision = req->precision;
+    pl.usd_per_gpu_hour = req->usd_per_gpu_hour;
     gpuecon_comparison c;
     memset(&c, 0, sizeof c);
     c.name = "run";
@@ -512,6 +529,8 @@ int gpuecon_run_cost(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
     out->throughput_source = req->throughput_source;
     if (req->mtbi_gpu_days > 0)
         out->mtbi_source = (gpuecon_source){"given with the request (--mtbi-gpu-days)", GPUECON_STAGE_ASSUMPTION};
+    if (req->usd_per_gpu_hour > 0)
+        out->tco_source = (gpuecon_source){"given with the request (--usd-per-gpu-hour)", GPUECON_STAGE_USER_INPUT};
     if (!out->feasible)
         return err_set(err, GPUECON_E_INFEASIBLE, req->system, 0, 0, "%s", out->why);
     return GPUECON_OK;

@@ -46,6 +46,9 @@ int compare_monte_carlo(gpuecon_ctx *ctx, const pstate *ps, int trials, gpuecon_
                         gpuecon_error *err);
 /* Provenance of a profile's published TCO for a system (compare.c). */
 gpuecon_source compare_profile_source(const gpuecon_profile *p, const char *system);
+/* The platform's own price per GPU-hour (usd_per_gpu_hour, or its older spelling
+ * tco_usd_per_gpu_hour), 0 when it has none; *field names the one given (compare.c). */
+double compare_platform_price(const gpuecon_platform *pl, const char **field);
 /* Provenance of a platform's scenario field (scenario.c). */
 gpuecon_source scenario_source(const gpuecon_platform *pl, const char *field);
 

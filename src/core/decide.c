@@ -380,7 +380,7 @@ static void caveats(const gpuecon_catalog *cat, gpuecon_comparison_result *cr, c
                 continue;
             gpuecon_source s = input_source(cat, &ps[p], &cr->platforms[p], inputs[d].k);
             const char *label = inputs[d].label;
-            if (inputs[d].k == IN_TCO && !ps[p].tco.uses_published && ps[p].pl->tco_usd_per_gpu_hour <= 0) {
+            if (inputs[d].k == IN_TCO && !ps[p].tco.uses_published && compare_platform_price(ps[p].pl, NULL) <= 0) {
                 gpuecon_field f;
                 if (gpuecon_catalog_field(cat, GPUECON_KIND_SYSTEM, ps[p].sys->name, "capex_usd_per_gpu", &f) == 0)
                     s = f.source;

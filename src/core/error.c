@@ -69,7 +69,7 @@ const char *gpuecon_stage_name(gpuecon_stage stage)
 {
     static const char *const names[GPUECON_STAGE_COUNT] = {
         "datasheet", "measured", "publisher-reported", "projection",
-        "assumption", "derived", "fitted"};
+        "assumption", "derived", "fitted", "user-input"};
     return (unsigned)stage < GPUECON_STAGE_COUNT ? names[stage] : "unknown";
 }
 

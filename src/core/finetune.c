@@ -219,12 +219,12 @@ static void timing(const gpuecon_finetune_request *r, gpuecon_finetune_result *o
 
 static void economics(const gpuecon_finetune_request *r, gpuecon_finetune_result *o)
 {
-    if (!r->tco)
+    if (!r->tco && !(r->usd_per_gpu_hour > 0))
         return;
     gpuecon_tco t;
     gpuecon_cost c;
     double pue = r->pue > 0 ? r->pue : r->system->pue;
-    if (gpuecon_tco_compute(r->tco, r->system, r->pue, &t, NULL) == GPUECON_OK &&
+    if (gpuecon_tco_price(r->tco, r->system, r->pue, r->usd_per_gpu_hour, &t, NULL) == GPUECON_OK &&
         gpuecon_cost_compute(t.usd_per_gpu_hour, r->system->it_w_per_gpu, pue, o->tokens_per_s_per_gpu, 0,
                              &c, NULL) == GPUECON_OK) {
         o->usd_per_gpu_hour = t.usd_per_gpu_hour;

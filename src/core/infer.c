@@ -382,12 +382,12 @@ static double replica_rate(const infer_env *e, double B)
 
 static void economics(const gpuecon_infer_request *r, const gpuecon_infer_result *o, gpuecon_infer_point *pt)
 {
-    if (!r->tco || pt->output_tokens_per_s_per_gpu <= 0)
+    if ((!r->tco && !(r->usd_per_gpu_hour > 0)) || pt->output_tokens_per_s_per_gpu <= 0)
         return;
     gpuecon_tco t;
     gpuecon_cost c;
     double pue = r->pue > 0 ? r->pue : r->system->pue;
-    if (gpuecon_tco_compute(r->tco, r->system, r->pue, &t, NULL) == GPUECON_OK &&
+    if (gpuecon_tco_price(r->tco, r->system, r->pue, r->usd_per_gpu_hour, &t, NULL) == GPUECON_OK &&
         gpuecon_cost_compute(t.usd_per_gpu_hour, r->system->it_w_per_gpu, pue,
                              pt->output_tokens_per_s_per_gpu, 0, &c, NULL) == GPUECON_OK) {
         pt->usd_per_mtok = c.usd_per_mtok;
@@ -499,9 +499,9 @@ int gpuecon_infer(const gpuecon_infer_request *req, gpuecon_infer_result *out, g
     out->ttft_ms = out->at.ttft_ms;
     out->usd_per_mtok = out->at.usd_per_mtok;
     out->joules_per_token = out->at.joules_per_token;
-    if (req->tco) {
+    if (req->tco || req->usd_per_gpu_hour > 0) {
         gpuecon_tco t;
-        if (gpuecon_tco_compute(req->tco, req->system, req->pue, &t, NULL) == GPUECON_OK)
+        if (gpuecon_tco_price(req->tco, req->system, req->pue, req->usd_per_gpu_hour, &t, NULL) == GPUECON_OK)
             out->usd_per_gpu_hour = t.usd_per_gpu_hour;
     }
     return GPUECON_OK;

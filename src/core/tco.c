@@ -66,3 +66,27 @@ int gpuecon_tco_compute(const gpuecon_profile *p, const gpuecon_system *s, doubl
     out->usd_per_gpu_hour = pub ? pub->value : out->derived_usd_per_gpu_hour;
     return GPUECON_OK;
 }
+
+int gpuecon_tco_price(const gpuecon_profile *p, const gpuecon_system *s, double pue_override,
+                      double usd_per_gpu_hour, gpuecon_tco *out, gpuecon_error *err)
+{
+    if (usd_per_gpu_hour <= 0)
+        return gpuecon_tco_compute(p, s, pue_override, out, err);
+    int rc = err_check_range(err, "--usd-per-gpu-hour", usd_per_gpu_hour, 0.001, 1000);
+    if (rc)
+        return rc;
+    if (p) {
+        if ((rc = gpuecon_tco_compute(p, s, pue_override, out, err)))
+            return rc;
+    } else {
+        if (!s || !out)
+            return err_set(err, GPUECON_E_INPUT, "", 0, 0, "system is required");
+        memset(out, 0, sizeof *out);
+        out->pue = pue_override > 0 ? pue_override : s->pue;
+        out->it_w_per_gpu = s->it_w_per_gpu;
+    }
+    out->usd_per_gpu_hour = usd_per_gpu_hour;
+    out->uses_published = false;
+    out->user_price = true;
+    return GPUECON_OK;
+}

@@ -82,6 +82,8 @@ static const fdesc platform_fields[] = {
      "USD/kWh", "electricity price", NULL},
     {"tco_usd_per_gpu_hour", FT_NUM, P(tco_usd_per_gpu_hour), 0, 0.01, 1000, 0, NULL, 0, "USD/GPU-h",
      "TCO per GPU-hour (replaces the profile's)", NULL},
+    {"usd_per_gpu_hour", FT_NUM, P(usd_per_gpu_hour), 0, 0.001, 1000, 0, NULL, 0, "USD/GPU-h",
+     "your price per GPU-hour, rental or negotiated (replaces the profile's TCO)", NULL},
     {"measured_tokens_per_s", FT_NUM, P(measured_tokens_per_s), 0, 1e-3, 1e9, 0, NULL, 0,
      "tokens/s/GPU", "measured throughput per GPU (replaces the prediction)", NULL},
     {"mtbi_gpu_days", FT_NUM, P(mtbi_gpu_days), 0, 1, 1e7, 0, NULL, 0, "GPU-days",

@@ -15,13 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const stage_names[] = {"datasheet", "measured", "publisher-reported",
-                                          "projection", "assumption", "derived", "fitted", NULL};
-
+/* The names are gpuecon_stage_name's (one table, in src/core/error.c). */
 bool schema_stage_parse(const char *s, gpuecon_stage *out)
 {
-    for (int i = 0; stage_names[i]; i++)
-        if (strcmp(s, stage_names[i]) == 0) {
+    for (int i = 0; i < GPUECON_STAGE_COUNT; i++)
+        if (strcmp(s, gpuecon_stage_name((gpuecon_stage)i)) == 0) {
             *out = (gpuecon_stage)i;
             return true;
         }
@@ -172,7 +170,7 @@ static int read_provenance(arena *a, const yaml_doc *doc, ynode *n, gpuecon_sour
             yaml_scalar_copy(t, shown, sizeof shown);
             return yaml_error(doc, t, err, GPUECON_E_INPUT,
                               "stage: '%s' is not allowed (allowed: datasheet, measured, "
-                              "publisher-reported, projection, assumption, derived, fitted)",
+                              "publisher-reported, projection, assumption, derived, fitted, user-input)",
                               shown);
         }
     }
