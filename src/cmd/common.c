@@ -113,6 +113,14 @@ int cli_model(cli *c, const char *option, const char *name, const gpuecon_model 
     }
     if (!name)
         return cli_usage_error(c, option, "is required (or give --model-file FILE)");
+    /* a path or a Hugging Face id ("org/name") is not a catalog name */
+    size_t n = strlen(name);
+    bool file_like = strchr(name, '/') || (n > 5 && (!strcmp(name + n - 5, ".json") || !strcmp(name + n - 5, ".yaml")));
+    if (file_like && !gpuecon_catalog_model(c->cat, name))
+        return cli_usage_error(c, option,
+                               "'%s' is not a catalog model; for a Hugging Face model give its config.json with "
+                               "--model-file FILE (a model file works too, docs/catalog.md)",
+                               name);
     return lookup(c, GPUECON_KIND_MODEL, option, name, (const void **)out);
 }
 

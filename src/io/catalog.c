@@ -7,6 +7,7 @@
  * catalog; a replacement keeps the old entry's memory alive, so earlier pointers stay valid.
  */
 #include "embedded.h"
+#include "hf.h"
 #include "schema.h"
 
 #include <errno.h>
@@ -437,13 +438,33 @@ int gpuecon_catalog_load_model_buffer(gpuecon_catalog *cat, const char *name, co
     int rc = yaml_parse(cat->ctx, name, buf, len, &doc, err);
     if (rc)
         return rc;
+    /* a Hugging Face config.json: read through its model-file form (hf.c) */
+    char *hf_text = NULL;
+    if (hf_is_config(doc)) {
+        size_t hf_len;
+        rc = hf_model_yaml(doc, name, &hf_text, &hf_len, err);
+        yaml_free(doc);
+        if (rc || (rc = yaml_parse(cat->ctx, name, hf_text, hf_len, &doc, err))) {
+            free(hf_text);
+            return rc;
+        }
+    }
     centry e;
     rc = read_entry(cat, GPUECON_KIND_MODEL, doc, yaml_root(doc), user_source(cat, name), &e, err);
     if (rc == GPUECON_OK)
         rc = commit(cat, GPUECON_KIND_MODEL, &e, 1, err);
     if (rc == GPUECON_OK && out)
         *out = e.obj;
+    if (rc && hf_text && err) {
+        /* a check of the model the config maps to: its position is in the mapped text */
+        static const char note[] = " (in the model this config.json maps to, docs/catalog.md)";
+        size_t n = strlen(err->message);
+        if (n + sizeof note <= sizeof err->message)
+            memcpy(err->message + n, note, sizeof note);
+        err->line = err->column = 0;
+    }
     yaml_free(doc);
+    free(hf_text);
     return rc;
 }
 
