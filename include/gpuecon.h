@@ -1692,6 +1692,13 @@ GPUECON_API int gpuecon_request_full(gpuecon_ctx *ctx, const char *request_json,
  * records. *request_json (release with gpuecon_free) is compact JSON. */
 GPUECON_API int gpuecon_request_from_argv(gpuecon_ctx *ctx, int argc, char **argv, char **request_json,
                                           gpuecon_error *err);
+/* A command's options as JSON: {"command": ..., "options": [{"name": "tokens_per_s", "option":
+ * "--tokens-per-s", "kind": "flag|number|integer|string|choice|list", "help": ..., "minimum",
+ * "maximum" (numbers, lists), "choices" (choice)}, ...], "positional": N} — for front ends that
+ * build forms or check arguments, and for docs/api/request.schema.json. The global options
+ * (format, catalog, model_file, help) are not listed. Free with gpuecon_free. */
+GPUECON_API int gpuecon_command_options(gpuecon_ctx *ctx, const char *name, char **options_json,
+                                        gpuecon_error *err);
 /* Releases a string returned by the request functions. NULL is a no-op. */
 GPUECON_API void gpuecon_free(void *p);
 

@@ -7,7 +7,7 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config libfyaml-dev libjansson-dev)
 for arg in "$@"; do
   case "$arg" in
-    --test) pkgs+=(libcmocka-dev clang libomp-dev) ;;
+    --test) pkgs+=(libcmocka-dev clang libomp-dev python3 python3-venv python3-jsonschema) ;;
     --optional) pkgs+=(gnuplot-nox chromium) ;;
     *) echo "scripts/deps.sh: unknown argument $arg (allowed: --test --optional)" >&2; exit 2 ;;
   esac

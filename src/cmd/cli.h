@@ -26,7 +26,7 @@ enum { EXIT_OK = 0, EXIT_INTERNAL = 1, EXIT_USAGE = 2, EXIT_INFEASIBLE = 3, EXIT
 
 /* How opts_parse finds the options: in a request's "options" object, or on a command line
  * that it turns into such an object (c->built). */
-typedef enum { CLI_REQUEST, CLI_ARGV } cli_mode;
+typedef enum { CLI_REQUEST, CLI_ARGV, CLI_DESCRIBE } cli_mode;
 
 typedef enum { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_HTML } out_format;
 
@@ -42,7 +42,8 @@ typedef struct cli {
     cli_mode mode;
     json_t *req_opts;           /* CLI_REQUEST: the request's "options" (borrowed; may be NULL) */
     json_t *req_args;           /* CLI_REQUEST: the request's "args" (borrowed; may be NULL) */
-    json_t *built;              /* CLI_ARGV: the request being built (owned by request.c) */
+    json_t *built;              /* CLI_ARGV: the request being built; CLI_DESCRIBE: the option
+                                 * table as JSON (owned by request.c) */
     json_t *keep;               /* strings made from the request that options point into */
     FILE *out;                  /* the command's output (an open_memstream) */
     FILE *notes;                /* what a terminal would show on stderr (an open_memstream) */

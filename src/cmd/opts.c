@@ -522,9 +522,43 @@ static int request_parse(cli *c, opt *opts, size_t nopts, const cmd_usage *usage
     return 0;
 }
 
+/* CLI_DESCRIBE: the option table as JSON, for front ends and docs/api/request.schema.json. */
+static int describe(cli *c, const opt *opts, size_t nopts, int maxpos)
+{
+    static const char *const kinds[] = {"flag", "number", "integer", "string", "choice", "list"};
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < nopts; i++) {
+        const opt *o = &opts[i];
+        char key[64];
+        request_name(o->name, key, sizeof key);
+        json_t *j = json_pack("{s:s, s:s, s:s, s:s}", "name", key, "option", o->name, "kind", kinds[o->kind],
+                              "help", o->help ? o->help : "");
+        if (j && (o->kind == O_DOUBLE || o->kind == O_INT || o->kind == O_LIST)) {
+            json_object_set_new(j, "minimum", json_real(o->lo));
+            json_object_set_new(j, "maximum", json_real(o->hi));
+        }
+        if (j && o->kind == O_CHOICE) {
+            json_t *ch = json_array();
+            for (int k = 0; o->choices[k]; k++)
+                json_array_append_new(ch, json_string(o->choices[k]));
+            json_object_set_new(j, "choices", ch);
+        }
+        if (!j || json_array_append_new(a, j)) {
+            json_decref(a);
+            a = NULL;
+        }
+    }
+    if (!a || json_object_set_new(c->built, "options", a) ||
+        json_object_set_new(c->built, "positional", json_integer(maxpos)))
+        return cli_error(c, GPUECON_E_NOMEM, "", "out of memory while describing the options");
+    return EXIT_BUILT;
+}
+
 int opts_parse(cli *c, int argc, char **argv, opt *opts, size_t nopts, const cmd_usage *usage,
                const char **pos, int maxpos, int *npos)
 {
+    if (c->mode == CLI_DESCRIBE)
+        return describe(c, opts, nopts, maxpos);
     if (c->mode == CLI_ARGV)
         return argv_parse(c, argc, argv, opts, nopts, maxpos);
     return request_parse(c, opts, nopts, usage, pos, maxpos, npos);

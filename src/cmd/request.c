@@ -246,3 +246,34 @@ int gpuecon_request_from_argv(gpuecon_ctx *ctx, int argc, char **argv, char **re
         set_error(err, GPUECON_E_NOMEM, "", "out of memory");
     return st;
 }
+
+int gpuecon_command_options(gpuecon_ctx *ctx, const char *name, char **options_json, gpuecon_error *err)
+{
+    *options_json = NULL;
+    gpuecon_error_clear(err);
+    if (!ctx || !name) {
+        set_error(err, GPUECON_E_INPUT, "", "needs a context and a command");
+        return GPUECON_E_INPUT;
+    }
+    const command *cmd = find_command(name, err);
+    if (!cmd)
+        return GPUECON_E_INPUT;
+    run r;
+    int st = GPUECON_E_NOMEM;
+    if (!run_open(&r, ctx, cmd, CLI_DESCRIBE)) {
+        r.c.built = json_pack("{s:s}", "command", cmd->info.name);
+        char *argv[] = {(char *)cmd->info.name, NULL};
+        if (r.c.built && cmd->run(&r.c, 1, argv) == EXIT_BUILT) {
+            *options_json = json_dumps(r.c.built, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+            st = *options_json ? GPUECON_OK : GPUECON_E_NOMEM;
+        } else if (err) {
+            *err = r.c.err;
+            st = r.c.err.code ? r.c.err.code : GPUECON_E_INTERNAL;
+        }
+        json_decref(r.c.built);
+    }
+    run_close(&r, NULL, NULL);
+    if (st == GPUECON_E_NOMEM && err && err->code == GPUECON_OK)
+        set_error(err, GPUECON_E_NOMEM, "", "out of memory");
+    return st;
+}

@@ -1,0 +1,259 @@
+"""gpuecon for Python: every command of the gpuecon library as a function.
+
+    >>> import gpuecon
+    >>> r = gpuecon.cost(system="hgx-h100", tokens_per_s=728, pue=1.3)
+    >>> round(r["usd_per_mtok"], 3)
+    0.542
+
+Keyword arguments are the command line's options with dashes as underscores
+(``--tokens-per-s`` is ``tokens_per_s``); flags are ``True``; lists are Python lists. Each
+function returns the dict that ``gpuecon <command> --json`` prints (the library builds it:
+gpuecon_request in libgpuecon). Errors raise :class:`Error` with ``where``, ``line``,
+``column``, ``message`` and, for a bad keyword argument, ``argument``.
+
+The shared library is found as: ``$GPUECON_LIBRARY``; the copy bundled by ``pip install``; an
+installed ``libgpuecon.so.0`` (``make install``). Standard library only; ``to_dataframe`` uses
+pandas when it is installed.
+"""
+import ctypes
+import ctypes.util
+import json
+import os
+
+__all__ = ["Error", "Result", "request", "to_dataframe", "catalog", "cost", "reproduce", "comm", "train",
+           "search", "validate", "reliability", "infer", "finetune", "compare", "commands", "library_path"]
+__version__ = "0.1.0"
+
+# The seed the gpuecon program uses, so that Monte Carlo results match the command line.
+_SEED = 0x9E3779B97F4A7C15
+
+
+class _Error(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_int), ("where", ctypes.c_char * 256), ("line", ctypes.c_int),
+                ("column", ctypes.c_int), ("message", ctypes.c_char * 512)]
+
+
+class _Config(ctypes.Structure):
+    _fields_ = [("alloc", ctypes.c_void_p), ("alloc_ud", ctypes.c_void_p), ("seed", ctypes.c_uint64),
+                ("threads", ctypes.c_int), ("progress", ctypes.c_void_p), ("progress_ud", ctypes.c_void_p),
+                ("max_file_bytes", ctypes.c_size_t), ("clock", ctypes.c_void_p), ("clock_ud", ctypes.c_void_p)]
+
+
+class _CommandInfo(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("summary", ctypes.c_char_p)]
+
+
+class Error(Exception):
+    """A gpuecon error: ``where`` (an option as the command line spells it, a file, or
+    ``request``), ``line`` and ``column`` (1-based, 0 when none), ``message``, ``code`` (the
+    library's status) and ``argument`` (the keyword argument it concerns, when one does)."""
+
+    def __init__(self, code, where, line, column, message, argument=None):
+        self.code, self.where, self.line, self.column = code, where, line, column
+        self.message, self.argument = message, argument
+        head = argument or where
+        if where and line > 0:
+            head = "%s:%d:%d" % (where, line, column)
+        super().__init__("%s: %s" % (head, message) if head else message)
+
+
+def _find_library():
+    here = os.path.dirname(os.path.abspath(__file__))
+    candidates = [os.environ.get("GPUECON_LIBRARY"), os.path.join(here, "libgpuecon.so.0"),
+                  ctypes.util.find_library("gpuecon"), "libgpuecon.so.0"]
+    errors = []
+    for path in candidates:
+        if not path:
+            continue
+        try:
+            return ctypes.CDLL(path), path
+        except OSError as e:
+            errors.append(str(e))
+    raise ImportError("gpuecon: libgpuecon.so.0 not found (set GPUECON_LIBRARY, or `make install`): "
+                      + "; ".join(errors))
+
+
+_lib, library_path = _find_library()
+_lib.gpuecon_ctx_new.restype = ctypes.c_void_p
+_lib.gpuecon_ctx_new.argtypes = [ctypes.POINTER(_Config)]
+_lib.gpuecon_ctx_free.argtypes = [ctypes.c_void_p]
+_lib.gpuecon_request.restype = ctypes.c_int
+_lib.gpuecon_request.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p),
+                                 ctypes.POINTER(_Error)]
+_lib.gpuecon_free.argtypes = [ctypes.c_void_p]
+_lib.gpuecon_command_at.restype = ctypes.POINTER(_CommandInfo)
+_lib.gpuecon_command_at.argtypes = [ctypes.c_size_t]
+
+
+def commands():
+    """The library's commands: a dict name -> one-line summary."""
+    out, i = {}, 0
+    while True:
+        p = _lib.gpuecon_command_at(i)
+        if not p:
+            return out
+        out[p.contents.name.decode()] = p.contents.summary.decode()
+        i += 1
+
+
+def _option_name(where):
+    """"--tokens-per-s" -> "tokens_per_s" (the keyword argument of an option)."""
+    if where.startswith("--"):
+        return where[2:].replace("-", "_")
+    return None
+
+
+def _raw(command, options, args, fmt):
+    opts = {}
+    for k, v in options.items():
+        if v is None or v is False:
+            continue
+        if isinstance(v, tuple):
+            v = list(v)
+        opts[k] = v
+    if fmt != "json":
+        opts["format"] = fmt
+    req = {"command": command, "options": opts}
+    if args:
+        req["args"] = [str(a) for a in args]
+    try:
+        text = json.dumps(req)
+    except (TypeError, ValueError) as e:
+        raise Error(-1, "request", 0, 0, "an argument is not JSON-serialisable: %s" % e) from None
+    cfg = _Config(seed=_SEED)
+    ctx = _lib.gpuecon_ctx_new(ctypes.byref(cfg))
+    if not ctx:
+        raise MemoryError("gpuecon: out of memory")
+    out = ctypes.c_void_p()
+    err = _Error()
+    try:
+        status = _lib.gpuecon_request(ctx, text.encode(), ctypes.byref(out), ctypes.byref(err))
+        body = ctypes.string_at(out.value).decode() if out.value else None
+    finally:
+        if out.value:
+            _lib.gpuecon_free(out)
+        _lib.gpuecon_ctx_free(ctx)
+    return status, body, err
+
+
+def request(command, *args, format="json", **options):
+    """Runs any command: ``request("train", model=..., gpus=512)``. Returns the parsed JSON
+    (a dict), or the text for ``format="table"``, ``"csv"`` or ``"html"``. An infeasible
+    request (the model does not fit) raises :class:`Error` with ``code`` -6 and the report in
+    ``error.result``."""
+    status, body, err = _raw(command, options, args, format)
+    result = json.loads(body) if body is not None and format == "json" else body
+    if status != 0:
+        where = err.where.decode(errors="replace")
+        arg = _option_name(where)
+        e = Error(status, where, err.line, err.column, err.message.decode(errors="replace"),
+                  arg if arg in options or arg == "help" else None)
+        e.result = result
+        raise e
+    return result
+
+
+class Result(dict):
+    """A compare result: the JSON dict, which renders its HTML report in Jupyter."""
+
+    def __init__(self, data, html_request):
+        super().__init__(data)
+        self._html_request = html_request
+
+    def _repr_html_(self):
+        return self._html_request()
+
+
+def catalog(kind=None, name=None, **options):
+    """GPUs, systems, profiles, models, reliability tiers: ``catalog("systems")``."""
+    return request("catalog", *[a for a in (kind, name) if a is not None], **options)
+
+
+def cost(**options):
+    """$ per 1M tokens, J/token and totals of a throughput (system, tokens_per_s, ...)."""
+    return request("cost", **options)
+
+
+def reproduce(**options):
+    """The seed documents' arithmetic figures recomputed."""
+    return request("reproduce", **options)
+
+
+def comm(**options):
+    """Time of one collective on a system's network (system, op, gpus, bytes)."""
+    return request("comm", **options)
+
+
+def train(**options):
+    """The predicted training step of a job (model, system, gpus, seq, gbs, ...)."""
+    return request("train", **options)
+
+
+def search(**options):
+    """Ranked parallel configurations of a training job."""
+    return request("search", **options)
+
+
+def validate(**options):
+    """Predicted vs published throughput on the calibration set."""
+    return request("validate", **options)
+
+
+def reliability(**options):
+    """Goodput of a long job under failures, checkpoints and spares (system, active_gpus, ...)."""
+    return request("reliability", **options)
+
+
+def infer(**options):
+    """Serving capacity, throughput, latency and cost per token (model, system, ...)."""
+    return request("infer", **options)
+
+
+def finetune(**options):
+    """LoRA or full fine-tuning memory and speed (model, system, method, ...)."""
+    return request("finetune", **options)
+
+
+def compare(scenario=None, **options):
+    """Platforms side by side. ``scenario``: a path to a scenario file, a dict (the document
+    itself) or YAML text; None: the built-in default. The result renders its HTML report in
+    Jupyter."""
+    args = []
+    if isinstance(scenario, dict):
+        options["scenario"] = scenario
+    elif isinstance(scenario, str) and ("\n" in scenario or not os.path.exists(scenario)) and ":" in scenario:
+        options["scenario"] = scenario
+    elif scenario is not None:
+        args.append(os.fspath(scenario))
+    data = request("compare", *args, **options)
+    return Result(data, lambda: request("compare", *args, format="html", **options))
+
+
+# The list in each command's JSON that is its main table.
+_TABLES = ("rows", "best", "entries", "points", "sweep", "platforms", "comparisons", "classes")
+
+
+def to_dataframe(result, key=None):
+    """The main table of a result (``rows``, ``best``, ``entries``, ``points``, ...; or
+    ``key``) as a pandas DataFrame when pandas is installed, else as a list of dicts. Nested
+    values are flattened with dotted names ("memory.total_gib")."""
+    if key is None:
+        key = next((k for k in _TABLES if isinstance(result.get(k), list)), None)
+        if key is None:
+            raise Error(-1, "to_dataframe", 0, 0, "no table in this result (keys: %s)" % ", ".join(result))
+    rows = [_flatten(r) if isinstance(r, dict) else {"value": r} for r in result[key]]
+    try:
+        import pandas
+    except ImportError:
+        return rows
+    return pandas.DataFrame(rows)
+
+
+def _flatten(d, prefix=""):
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, dict):
+            out.update(_flatten(v, prefix + k + "."))
+        else:
+            out[prefix + k] = v
+    return out

@@ -1,0 +1,115 @@
+"""Tests of the Python package (run by CTest as python_unittest; standard library unittest).
+
+Expected numbers are hand arithmetic: H100 at 728 tok/s/GPU under the hyperscaler profile's
+published owned TCO of $1.42/GPU-h (SemiAnalysis, 20 Aug 2025) is 1.42 / (728 x 3600) x 1e6 =
+$0.5418 per 1M tokens; at a rented $2.49/GPU-h it is 2.49 / 2.6208 = $0.9501.
+"""
+import json
+import os
+import subprocess
+import unittest
+
+import gpuecon
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CLI = os.environ.get("GPUECON_CLI")
+
+
+class Commands(unittest.TestCase):
+    def test_cost(self):
+        r = gpuecon.cost(system="hgx-h100", tokens_per_s=728, pue=1.3)
+        self.assertAlmostEqual(r["usd_per_mtok"], 0.5418, delta=0.0005)
+        r = gpuecon.cost(system="hgx-h100", tokens_per_s=728, usd_per_gpu_hour=2.49)
+        self.assertAlmostEqual(r["usd_per_mtok"], 0.9501, delta=0.0005)
+        self.assertEqual(r["tco"]["used_source"]["stage"], "user-input")
+
+    def test_every_command_is_a_function(self):
+        names = set(gpuecon.commands())
+        self.assertEqual(names, {"catalog", "cost", "reproduce", "comm", "train", "search", "validate",
+                                 "reliability", "infer", "finetune", "compare"})
+        for n in names:
+            self.assertTrue(callable(getattr(gpuecon, n)), n)
+
+    def test_train_and_infer(self):
+        r = gpuecon.train(model="gpt3-175b", system="hgx-h100", gpus=128, precision="fp8", seq=2048, gbs=256,
+                          tp=4, pp=8, vpp=12, mbs=1)
+        self.assertGreater(r["tokens_per_s_per_gpu"], 100)
+        self.assertTrue(r["fits"])
+        r = gpuecon.infer(model="gemma4-31b", system="hgx-h100", weights="fp8", kv="fp8", sweep=True,
+                          grid=[1, 4, 16])
+        self.assertEqual(len(r["points"]), 3)
+        rows = gpuecon.to_dataframe(r)
+        self.assertEqual(len(rows), 3)
+
+    def test_same_json_as_the_cli(self):
+        if not CLI:
+            self.skipTest("GPUECON_CLI not set")
+        argv = ["comm", "--system", "hgx-h100", "--op", "all-reduce", "--gpus", "8", "--bytes", "1G", "--json"]
+        out = subprocess.run([CLI] + argv, capture_output=True, check=True, text=True).stdout
+        self.assertEqual(json.loads(out), gpuecon.comm(system="hgx-h100", op="all-reduce", gpus=8, bytes=1e9))
+
+    def test_catalog_and_dataframe(self):
+        r = gpuecon.catalog("systems")
+        names = [e["name"] for e in r["entries"]]
+        self.assertIn("hgx-h100", names)
+        rows = gpuecon.to_dataframe(r)
+        self.assertEqual(len(rows), len(names))
+        one = gpuecon.catalog("systems", "hgx-h100")
+        self.assertEqual(one["entries"][0]["name"], "hgx-h100")
+
+    def test_compare_renders_html(self):
+        doc = {"workload": {"kind": "serve", "model": "llama3-70b"},
+               "platforms": [{"system": "hgx-h100", "gpus": 8, "tp": 8, "precision": "fp8"}]}
+        r = gpuecon.compare(doc, no_sensitivity=True)
+        self.assertIsInstance(r, dict)
+        self.assertIn("comparisons", r)
+        html = r._repr_html_()
+        self.assertTrue(html.startswith("<!DOCTYPE html>"))
+        path = os.path.join(ROOT, "tests", "cases", "scenarios", "infeasible.yaml")
+        r = gpuecon.compare(path, no_sensitivity=True)
+        self.assertFalse(r["comparisons"][0]["platforms"][0]["feasible"])
+
+    def test_hugging_face_config(self):
+        path = os.path.join(ROOT, "tests", "cases", "hf", "qwen3-8b.json")
+        r = gpuecon.infer(model_file=path, system="hgx-h100")
+        self.assertEqual(r["model"], "qwen3-8b")
+
+
+class Errors(unittest.TestCase):
+    def test_bad_value_names_the_argument(self):
+        with self.assertRaises(gpuecon.Error) as cm:
+            gpuecon.cost(system="hgx-h100", tokens_per_s=728, pue=0.9)
+        e = cm.exception
+        self.assertEqual((e.argument, e.where), ("pue", "--pue"))
+        self.assertEqual(e.message, "0.9 is out of range; allowed 1 to 3")
+        self.assertEqual(str(e), "pue: 0.9 is out of range; allowed 1 to 3")
+
+    def test_unknown_argument(self):
+        with self.assertRaises(gpuecon.Error) as cm:
+            gpuecon.cost(sytem="hgx-h100", tokens_per_s=1)
+        self.assertEqual(cm.exception.argument, "sytem")
+        self.assertIn("did you mean --system", cm.exception.message)
+
+    def test_missing_and_wrong_type(self):
+        with self.assertRaises(gpuecon.Error) as cm:
+            gpuecon.cost(system="hgx-h100")
+        self.assertEqual(cm.exception.where, "--tokens-per-s")
+        with self.assertRaises(gpuecon.Error) as cm:
+            gpuecon.infer(model="gemma4-31b", system="hgx-h100", gpus=2.5)
+        self.assertEqual(cm.exception.argument, "gpus")
+
+    def test_file_errors_carry_the_position(self):
+        with self.assertRaises(gpuecon.Error) as cm:
+            gpuecon.catalog("models", model_file=os.path.join(ROOT, "tests", "cases", "bad-model-typo.yaml"))
+        self.assertGreater(cm.exception.line, 0)
+        self.assertGreater(cm.exception.column, 0)
+
+    def test_infeasible_keeps_the_report(self):
+        with self.assertRaises(gpuecon.Error) as cm:
+            gpuecon.infer(model="llama3-405b", system="hgx-h100", gpus=1, tp=1)
+        self.assertEqual(cm.exception.code, -6)
+        self.assertFalse(cm.exception.result["fits"])
+
+
+if __name__ == "__main__":
+    unittest.main()

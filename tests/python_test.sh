@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The Python package against the library just built. Usage:
+#   python_test.sh unittest|pip SOURCE_DIR LIBGPUECON.so GPUECON_CLI CC SANITIZE(ON|OFF)
+# unittest: python/tests with PYTHONPATH=python. pip: `pip install --no-index ./python` into a
+# fresh venv (nothing fetched: the build backend is in-tree), then the tests against the
+# installed copy, from outside the source tree.
+# With SANITIZE=ON the library is ASan/UBSan-instrumented: their runtimes are preloaded into
+# Python (leak checking off: the interpreter keeps memory until exit by design).
+set -euo pipefail
+mode=$1 src=$2 lib=$3 cli=$4 cc=$5 san=$6
+py=$(command -v python3)
+export GPUECON_LIBRARY=$lib GPUECON_CLI=$cli
+if [ "$san" = ON ]; then
+  export LD_PRELOAD="$("$cc" -print-file-name=libasan.so):$("$cc" -print-file-name=libubsan.so)"
+  export ASAN_OPTIONS=detect_leaks=0
+fi
+case "$mode" in
+  unittest)
+    PYTHONPATH=$src/python exec "$py" -m unittest discover -s "$src/python/tests" -v ;;
+  pip)
+    "$py" -c "import venv, ensurepip" 2>/dev/null || { echo "python3-venv is not installed"; exit 77; }
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' EXIT
+    LD_PRELOAD= "$py" -m venv "$tmp/venv"
+    LD_PRELOAD= "$tmp/venv/bin/pip" install --no-index --quiet "$src/python"
+    unset GPUECON_LIBRARY # the installed package must find its bundled copy
+    cd "$tmp"
+    "$tmp/venv/bin/python" -c "import gpuecon, sys; sys.exit(0 if gpuecon.library_path.startswith('$tmp') else 1)" ||
+      { echo "the installed package does not use its bundled library"; exit 1; }
+    exec "$tmp/venv/bin/python" -m unittest discover -s "$src/python/tests" -t "$src/python/tests" ;;
+esac
