@@ -1309,6 +1309,71 @@ GPUECON_API int gpuecon_length_bins_load(gpuecon_ctx *ctx, const char *path, gpu
                                          size_t *n, gpuecon_error *err);
 GPUECON_API void gpuecon_length_bins_free(gpuecon_ctx *ctx, gpuecon_length_bin *bins, size_t n);
 
+/* ---- serving configuration search (src/core/infer_search.c; docs/model.md §6.12) ---- */
+
+typedef enum gpuecon_serve_objective {
+    GPUECON_SERVE_THROUGHPUT, /* max output tokens/s per GPU */
+    GPUECON_SERVE_COST        /* min $ per million output tokens (needs base.tco) */
+} gpuecon_serve_objective;
+
+#define GPUECON_SERVE_TOP 16
+#define GPUECON_SERVE_FRONTIER 256
+
+typedef struct gpuecon_serve_search_request {
+    gpuecon_infer_request base;  /* model, system, lengths, acceptance, profile, tco, LoRA */
+    const int *gpus;             /* GPU counts to try; NULL/0: base.gpus */
+    size_t ngpus;
+    double ttft_ms, tpot_ms;     /* targets; 0: none */
+    double slo_percentile;       /* where the simulator checks the targets (90) */
+    double rate;                 /* requests/s to serve, all GPUs; 0: not given */
+    double concurrency;          /* requests in the system; 0: the most the targets allow */
+    gpuecon_serve_objective objective;
+    int max_draft;               /* draft lengths 0..max_draft when base.acceptance > 0 */
+    int confirm;                 /* best configurations re-checked by the simulator (3) */
+    long sim_requests;           /* requests per confirmation (4000) */
+    int top;                     /* entries of best[] (5, at most GPUECON_SERVE_TOP) */
+} gpuecon_serve_search_request;
+
+typedef struct gpuecon_serve_config {
+    int gpus, tp, replicas, draft_k, max_num_seqs, max_num_batched_tokens;
+    gpuecon_precision weights, kv;
+    bool expert_parallel;
+    double concurrency;                /* requests in the system at this operating point */
+    double output_tokens_per_s;        /* all GPUs */
+    double output_tokens_per_s_per_gpu;
+    double tokens_per_s_per_user;      /* 1000 / TPOT */
+    double ttft_ms, tpot_ms;           /* analytic (means), or simulated at the percentile */
+    double usd_per_mtok;
+    bool simulated;                    /* ttft_ms/tpot_ms come from the simulator */
+    bool meets;                        /* the targets hold */
+    double analytic_ttft_ms, analytic_tpot_ms;
+} gpuecon_serve_config;
+
+typedef struct gpuecon_serve_search_result {
+    gpuecon_serve_config best[GPUECON_SERVE_TOP]; /* ranked by the objective */
+    int nbest;
+    gpuecon_serve_config frontier[GPUECON_SERVE_FRONTIER]; /* tokens/s/GPU against tokens/s/user */
+    int nfrontier;
+    long configs_evaluated;
+    bool feasible;
+    gpuecon_serve_config closest;      /* when infeasible: the least relative miss */
+    double miss_ttft_ms, miss_tpot_ms; /* by how much it misses (0 where it meets) */
+} gpuecon_serve_search_result;
+
+GPUECON_API void gpuecon_serve_search_request_init(gpuecon_serve_search_request *r);
+/* Searches TP (divisors of each GPU count within the NVLink domain that split the heads),
+ * weight precision (bf16, fp8, fp4 where the GPU has FP4), KV precision, draft length,
+ * max_num_seqs (64..1024), max_num_batched_tokens (2048..16384) and, for MoE, expert
+ * parallelism; replicas = gpus/TP. Each configuration is timed by the analytic model at its
+ * operating point: the given concurrency; or the least concurrency that serves `rate`; or the
+ * largest that meets the targets. The best `confirm` are re-run by the simulator (Poisson at
+ * `rate`, or a closed loop at the concurrency) and ranked by what it finds at
+ * slo_percentile. GPUECON_E_INFEASIBLE when no configuration meets the targets (*out then
+ * holds `closest` and the misses); GPUECON_E_INPUT for a target < 0, a percentile outside
+ * (0, 100), a rate < 0, the cost objective without a TCO profile. */
+GPUECON_API int gpuecon_infer_search(gpuecon_ctx *ctx, const gpuecon_serve_search_request *req,
+                                     gpuecon_serve_search_result *out, gpuecon_error *err);
+
 /* KV-cache bytes per token on one GPU at tensor-parallel degree tp (K2–K4): all layers
  * (long_context false) or only the global layers (the marginal bytes past the windows). */
 GPUECON_API double gpuecon_kv_bytes_per_token(const gpuecon_model *m, int tp, gpuecon_precision kv,

@@ -88,6 +88,7 @@ typedef struct infer_args {
     bool sweep;
     int_list grid;
     infer_sim_args sim;
+    infer_search_args search;
 } infer_args;
 
 static int check_args(cli *c, const opt *o, size_t n, const infer_args *a)
@@ -105,7 +106,7 @@ static int check_args(cli *c, const opt *o, size_t n, const infer_args *a)
     if (a->draft > 0 && !acc)
         return cli_usage_error(c, "--draft", "needs --accept A (per-position acceptance α) or "
                                           "--accept-rate A (vLLM's draft acceptance rate)");
-    if (acc && a->draft == 0)
+    if (acc && a->draft == 0 && !a->search.search)
         return cli_usage_error(c, opt_seen(o, n, "--accept") ? "--accept" : "--accept-rate",
                                "needs --draft K (the draft length)");
     if (a->sim.simulate && (a->sweep || opt_seen(o, n, "--grid") || opt_seen(o, n, "--concurrency")))
@@ -114,10 +115,18 @@ static int check_args(cli *c, const opt *o, size_t n, const infer_args *a)
     static const char *const sim_only[] = {"--rate", "--users", "--arrival", "--burstiness", "--lengths",
                                            "--prompt-cv", "--requests", "--replications", "--warmup",
                                            "--preempt", "--swap-gbps", "--seed", "--threads"};
-    for (size_t i = 0; i < sizeof sim_only / sizeof sim_only[0] && !a->sim.simulate; i++)
-        if (opt_seen(o, n, sim_only[i]))
-            return cli_usage_error(c, sim_only[i], "needs --simulate");
-    if (opt_seen(o, n, "--plot") && !a->sweep && !opt_seen(o, n, "--grid"))
+    if (a->search.search && (a->sim.simulate || a->sweep || opt_seen(o, n, "--grid")))
+        return cli_usage_error(c, "--search", "give it alone: not with --simulate, --sweep or --grid");
+    for (size_t i = 0; i < sizeof sim_only / sizeof sim_only[0] && !a->sim.simulate; i++) {
+        bool search_too = i == 0 || i >= 11; /* --rate, --seed, --threads serve --search as well */
+        if (opt_seen(o, n, sim_only[i]) && !(search_too && a->search.search))
+            return cli_usage_error(c, sim_only[i], search_too ? "needs --simulate or --search" : "needs --simulate");
+    }
+    static const char *const search_only[] = {"--objective", "--search-gpus", "--max-draft", "--confirm", "--top"};
+    for (size_t i = 0; i < sizeof search_only / sizeof search_only[0] && !a->search.search; i++)
+        if (opt_seen(o, n, search_only[i]))
+            return cli_usage_error(c, search_only[i], "needs --search");
+    if (opt_seen(o, n, "--plot") && !a->sweep && !opt_seen(o, n, "--grid") && !a->search.search)
         return cli_usage_error(c, "--plot", "needs --sweep (or --grid LIST)");
     return 0;
 }
@@ -485,6 +494,8 @@ static int execute(cli *c, const opt *opts, size_t nopts, const infer_args *a)
         return cli_fail(c, &err);
     if (a->sim.simulate)
         return cmd_infer_simulate(c, opts, nopts, &a->sim, &r);
+    if (a->search.search)
+        return cmd_infer_search(c, opts, nopts, &a->search, &a->sim, a->plot, &r);
     if (a->sweep || a->grid.n > 0)
         return run_sweep(c, a, &r, &o);
     if (c->format == FMT_JSON)
@@ -502,6 +513,7 @@ int cmd_infer(cli *c, int argc, char **argv)
     a.max_loras = 1;
     a.block_size = 16;
     cmd_infer_sim_defaults(&a.sim);
+    cmd_infer_search_defaults(&a.search);
     opt opts[64] = {
         {"--model", O_STR, &a.model, 0, 0, NULL, "M", "model (gpuecon catalog models)", false},
         {"--system", O_STR, &a.system, 0, 0, NULL, "S", "system (gpuecon catalog systems)", false},
@@ -544,7 +556,9 @@ int cmd_infer(cli *c, int argc, char **argv)
         "       [--prompt-len P --output-len O] [--concurrency C | --sweep [--plot FILE.svg]]\n"
         "       [--draft K --accept A] [--lora-rank R] [--serving-profile NAME] [--profile P]\n"
         "       [--simulate (--rate R [--arrival gamma --burstiness B] | --users N) [--lengths fixed|lognormal|FILE]\n"
-        "        [--ttft-ms T --tpot-ms T --slo-percentile P] [--requests N --replications N --seed N]]",
+        "        [--ttft-ms T --tpot-ms T --slo-percentile P] [--requests N --replications N --seed N]]\n"
+        "       [--search --ttft-ms T --tpot-ms T [--rate R | --concurrency C] [--objective throughput|cost]\n"
+        "        [--search-gpus LIST] [--max-draft K --accept A] [--plot FILE.svg]]",
         "Serving capacity, throughput, latency and cost per output token of a vLLM-like engine:\n"
         "memory per GPU (weights, activations, CUDA graphs, KV cache), KV capacity and the\n"
         "sequences that fit, throughput/TPOT/TTFT at a concurrency (all replicas = gpus/tp),\n"
@@ -554,6 +568,7 @@ int cmd_infer(cli *c, int argc, char **argv)
     while (nopts < 64 && opts[nopts].name)
         nopts++;
     nopts += cmd_infer_sim_opts(&a.sim, opts + nopts, 64 - nopts);
+    nopts += cmd_infer_search_opts(&a.search, opts + nopts, 64 - nopts);
     int rc = opts_parse(c, argc, argv, opts, nopts, &usage, NULL, 0, NULL);
     if (rc || (rc = check_args(c, opts, nopts, &a)) || (rc = cli_load_catalog(c)))
         return rc;

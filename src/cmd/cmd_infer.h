@@ -29,4 +29,17 @@ size_t cmd_infer_sim_opts(infer_sim_args *s, opt *out, size_t cap);
 /* Runs and prints the simulation of `serve` (already checked by gpuecon_infer). */
 int cmd_infer_simulate(cli *c, const opt *o, size_t n, const infer_sim_args *s, const gpuecon_infer_request *serve);
 
+/* ---- cmd_infer_search.c: --search ---- */
+typedef struct infer_search_args {
+    bool search;
+    int objective, max_draft, confirm, top;
+    int_list gpus;
+} infer_search_args;
+
+void cmd_infer_search_defaults(infer_search_args *s);
+size_t cmd_infer_search_opts(infer_search_args *s, opt *out, size_t cap);
+/* Runs and prints the search around `serve` (targets, rate, seed and threads from sim). */
+int cmd_infer_search(cli *c, const opt *o, size_t n, const infer_search_args *s, const infer_sim_args *sim,
+                     const char *plot, const gpuecon_infer_request *serve);
+
 #endif

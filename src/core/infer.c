@@ -396,8 +396,8 @@ static void economics(const gpuecon_infer_request *r, const gpuecon_infer_result
     (void)o;
 }
 
-static void point(const gpuecon_infer_request *r, const infer_env *e, const gpuecon_infer_result *o,
-                  double C, gpuecon_infer_point *pt)
+void infer_point(const gpuecon_infer_request *r, const infer_env *e, const gpuecon_infer_result *o,
+                 double C, gpuecon_infer_point *pt)
 {
     memset(pt, 0, sizeof *pt);
     double nrep = o->replicas, c_rep = C / nrep, smax = o->max_num_seqs, bkv = o->seqs_at_mean;
@@ -471,15 +471,21 @@ static int resolve(const gpuecon_infer_request *r, infer_arch *a, infer_env *e, 
     return rc;
 }
 
-int infer_prepare(const gpuecon_infer_request *req, infer_arch *a, infer_env *e, gpuecon_infer_result *out,
-                  gpuecon_error *err)
+int infer_prepare_core(const gpuecon_infer_request *req, infer_arch *a, infer_env *e, gpuecon_infer_result *out,
+                       gpuecon_error *err)
 {
     memset(out, 0, sizeof *out);
     int rc = check_request(req, err);
-    if (rc || (rc = resolve(req, a, e, out, err)))
-        return rc;
-    saturation(e, out);
-    return GPUECON_OK;
+    return rc ? rc : resolve(req, a, e, out, err);
+}
+
+int infer_prepare(const gpuecon_infer_request *req, infer_arch *a, infer_env *e, gpuecon_infer_result *out,
+                  gpuecon_error *err)
+{
+    int rc = infer_prepare_core(req, a, e, out, err);
+    if (!rc)
+        saturation(e, out);
+    return rc;
 }
 
 int gpuecon_infer(const gpuecon_infer_request *req, gpuecon_infer_result *out, gpuecon_error *err)
@@ -493,7 +499,7 @@ int gpuecon_infer(const gpuecon_infer_request *req, gpuecon_infer_result *out, g
         return rc;
     double C = req->concurrency > 0 ? req->concurrency
                                     : out->replicas * fmin(out->seqs_at_mean, out->max_num_seqs);
-    point(req, &e, out, C, &out->at);
+    infer_point(req, &e, out, C, &out->at);
     out->output_tokens_per_s = out->at.output_tokens_per_s;
     out->tpot_ms = out->at.tpot_ms;
     out->ttft_ms = out->at.ttft_ms;
@@ -525,7 +531,7 @@ int gpuecon_infer_sweep(const gpuecon_infer_request *req, const double *concurre
     if ((rc = resolve(req, &a, &e, &o, err)))
         return rc;
     for (size_t i = 0; i < n; i++)
-        point(req, &e, &o, concurrency[i], &points[i]);
+        infer_point(req, &e, &o, concurrency[i], &points[i]);
     return GPUECON_OK;
 }
 

@@ -91,6 +91,14 @@ typedef struct infer_batch {
  * Errors as gpuecon_infer. */
 int infer_prepare(const gpuecon_infer_request *req, infer_arch *a, infer_env *e, gpuecon_infer_result *out,
                   gpuecon_error *err);
+/* The same without the saturation figures (knee, saturated throughput, TTFT_0): the search's
+ * per-configuration preparation. */
+int infer_prepare_core(const gpuecon_infer_request *req, infer_arch *a, infer_env *e, gpuecon_infer_result *out,
+                       gpuecon_error *err);
+
+/* X1–X4, L1–L3 and cost at concurrency C (all replicas) of a prepared deployment. */
+void infer_point(const gpuecon_infer_request *r, const infer_env *e, const gpuecon_infer_result *o,
+                 double C, gpuecon_infer_point *pt);
 
 /* ---- infer_step.c ---- */
 /* S1 for an explicit batch (the simulator's steps); the draft cost only when something decodes. */

@@ -1,0 +1,455 @@
+/*
+ * infer_search.c — which serving configuration meets the latency targets at the best
+ * throughput per GPU or the lowest cost (docs/model.md §6.12).
+ *
+ * Every configuration (GPU count × TP × weight and KV precision × draft length × max_num_seqs
+ * × max_num_batched_tokens × expert parallelism) is prepared once by the analytic model
+ * (memory, KV pool, step environment) and then timed at a few concurrencies: a doubling grid
+ * for the Pareto frontier of tokens/s/GPU against tokens/s/user, and its operating point — the
+ * given concurrency, the least that serves the given rate, or the largest whose mean TTFT and
+ * TPOT meet the targets (both only grow with the load, §6.4, so bisection finds it). The best
+ * few are then re-run by the request-level simulator (§6.11) and ranked by what it finds at
+ * the chosen percentile; one that misses there is retried at 15% less load, twice.
+ *
+ * Key choice: the analytic screen uses means and the simulator supplies the percentiles, so
+ * the screen stays at microseconds per configuration and only the winners pay for a simulation.
+ */
+#include "infer.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_CAND 24
+
+typedef struct fpoint {
+    double x, y; /* tokens/s/user, tokens/s/GPU */
+    int gpus, tp, k, smax, nbt;
+    signed char w, kv, ep;
+    double C;
+} fpoint;
+
+typedef struct search {
+    gpuecon_ctx *ctx;
+    const gpuecon_serve_search_request *q;
+    gpuecon_serve_search_result *out;
+    fpoint *pts;
+    size_t npts, cap;
+    gpuecon_serve_config cand[MAX_CAND];
+    double score[MAX_CAND];
+    int ncand, keep;
+    double closest_miss;
+    bool nomem;
+} search;
+
+void gpuecon_serve_search_request_init(gpuecon_serve_search_request *r)
+{
+    memset(r, 0, sizeof *r);
+    gpuecon_infer_request_init(&r->base);
+    r->slo_percentile = 90;
+    r->objective = GPUECON_SERVE_THROUGHPUT;
+    r->confirm = 3;
+    r->sim_requests = 4000;
+    r->top = 5;
+}
+
+static int check(const gpuecon_serve_search_request *q, gpuecon_error *err)
+{
+    int rc;
+    if ((rc = err_check_range(err, "--ttft-ms", q->ttft_ms, 0, 1e9)) ||
+        (rc = err_check_range(err, "--tpot-ms", q->tpot_ms, 0, 1e9)) ||
+        (rc = err_check_range(err, "--concurrency", q->concurrency, 0, 1e9)) ||
+        (rc = err_check_range(err, "--max-draft", q->max_draft, 0, 8)) ||
+        (rc = err_check_range(err, "--confirm", q->confirm, 0, MAX_CAND)) ||
+        (rc = err_check_range(err, "--top", q->top, 1, GPUECON_SERVE_TOP)) ||
+        (rc = err_check_range(err, "--sim-requests", (double)q->sim_requests, 100, 1e7)))
+        return rc;
+    if (!(q->rate >= 0 && q->rate <= 1e9))
+        return err_set(err, GPUECON_E_INPUT, "--rate", 0, 0, "%g requests/s is out of range; allowed above 0 up to 1e9",
+                       q->rate);
+    if (q->rate > 0 && q->concurrency > 0)
+        return err_set(err, GPUECON_E_INPUT, "--rate", 0, 0, "give either a rate or a concurrency");
+    if (!(q->slo_percentile > 0 && q->slo_percentile < 100))
+        return err_set(err, GPUECON_E_INPUT, "--slo-percentile", 0, 0,
+                       "%g is outside (0, 100): a percentile of the requests", q->slo_percentile);
+    if (q->objective == GPUECON_SERVE_COST && !q->base.tco)
+        return err_set(err, GPUECON_E_INPUT, "--objective", 0, 0, "cost needs a TCO profile (--profile)");
+    if (!q->base.model || !q->base.system || !q->base.system->gpu)
+        return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a model and a system are required");
+    for (size_t i = 0; i < q->ngpus; i++)
+        if (q->gpus[i] < 1 || q->gpus[i] > 1000000)
+            return err_set(err, GPUECON_E_INPUT, "--gpus", 0, 0, "%d is out of range; allowed 1 to 1e6", q->gpus[i]);
+    return GPUECON_OK;
+}
+
+static bool meets(const gpuecon_serve_search_request *q, double ttft, double tpot)
+{
+    return (q->ttft_ms <= 0 || ttft <= q->ttft_ms) && (q->tpot_ms <= 0 || tpot <= q->tpot_ms);
+}
+
+static double miss(const gpuecon_serve_search_request *q, double ttft, double tpot)
+{
+    double m = 0;
+    if (q->ttft_ms > 0)
+        m = fmax(m, ttft / q->ttft_ms - 1);
+    if (q->tpot_ms > 0)
+        m = fmax(m, tpot / q->tpot_ms - 1);
+    return m;
+}
+
+static void fill(gpuecon_serve_config *c, const gpuecon_infer_request *r, const gpuecon_infer_result *o,
+                 const gpuecon_infer_point *p)
+{
+    memset(c, 0, sizeof *c);
+    c->gpus = o->gpus;
+    c->tp = o->tp;
+    c->replicas = o->replicas;
+    c->draft_k = r->draft_k;
+    c->max_num_seqs = o->max_num_seqs;
+    c->max_num_batched_tokens = o->max_num_batched_tokens;
+    c->weights = r->weights;
+    c->kv = r->kv;
+    c->expert_parallel = o->expert_parallel;
+    c->concurrency = p->concurrency;
+    c->output_tokens_per_s = p->output_tokens_per_s;
+    c->output_tokens_per_s_per_gpu = p->output_tokens_per_s_per_gpu;
+    c->tokens_per_s_per_user = p->tpot_ms > 0 ? 1e3 / p->tpot_ms : 0;
+    c->ttft_ms = c->analytic_ttft_ms = p->ttft_ms;
+    c->tpot_ms = c->analytic_tpot_ms = p->tpot_ms;
+    c->usd_per_mtok = p->usd_per_mtok;
+}
+
+static void add_point(search *s, double x, double y, const gpuecon_infer_request *r, double C)
+{
+    if (s->npts == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 1024;
+        fpoint *p = ctx_realloc(s->ctx, s->pts, s->cap * sizeof *p, cap * sizeof *p);
+        if (!p) {
+            s->nomem = true;
+            return;
+        }
+        s->pts = p;
+        s->cap = cap;
+    }
+    s->pts[s->npts++] = (fpoint){x, y, r->gpus, r->tp, r->draft_k, r->max_num_seqs,
+                                 r->max_num_batched_tokens, (signed char)r->weights, (signed char)r->kv,
+                                 (signed char)r->expert_parallel, C};
+}
+
+static double objective(const search *s, const gpuecon_serve_config *c)
+{
+    return s->q->objective == GPUECON_SERVE_COST ? -c->usd_per_mtok : c->output_tokens_per_s_per_gpu;
+}
+
+/* Keeps the best s->keep meeting configurations, ordered by score (ties: first found). */
+static void offer(search *s, const gpuecon_serve_config *c)
+{
+    double sc = objective(s, c);
+    int i = s->ncand;
+    if (i == s->keep && !(sc > s->score[i - 1]))
+        return;
+    if (i == s->keep)
+        i--;
+    while (i > 0 && sc > s->score[i - 1]) {
+        s->cand[i] = s->cand[i - 1];
+        s->score[i] = s->score[i - 1];
+        i--;
+    }
+    s->cand[i] = *c;
+    s->score[i] = sc;
+    if (s->ncand < s->keep)
+        s->ncand++;
+}
+
+/* The operating point of one prepared configuration: see the file comment. */
+static double operating_c(const search *s, const gpuecon_infer_request *r, const infer_env *e,
+                          const gpuecon_infer_result *o, gpuecon_infer_point *p)
+{
+    const gpuecon_serve_search_request *q = s->q;
+    double lo = o->replicas, hi = fmax(lo, o->max_concurrency);
+    if (q->concurrency > 0)
+        return q->concurrency;
+    if (q->rate > 0) { /* the least concurrency whose throughput serves the rate (Little) */
+        double need = q->rate * r->output_len;
+        infer_point(r, e, o, hi, p);
+        if (p->output_tokens_per_s < need)
+            return -1;
+        lo = 1e-3;
+        for (int i = 0; i < 40 && hi - lo > 1e-3 * hi; i++) {
+            double mid = 0.5 * (lo + hi);
+            infer_point(r, e, o, mid, p);
+            if (p->output_tokens_per_s >= need)
+                hi = mid;
+            else
+                lo = mid;
+        }
+        return hi;
+    }
+    infer_point(r, e, o, lo, p);
+    if (!meets(q, p->ttft_ms, p->tpot_ms))
+        return lo; /* misses even at one request per replica */
+    infer_point(r, e, o, hi, p);
+    if (meets(q, p->ttft_ms, p->tpot_ms))
+        return hi;
+    for (int i = 0; i < 30 && hi - lo > 0.5; i++) {
+        double mid = 0.5 * (lo + hi);
+        infer_point(r, e, o, mid, p);
+        if (meets(q, p->ttft_ms, p->tpot_ms))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return floor(lo);
+}
+
+static void evaluate(search *s, const gpuecon_infer_request *r)
+{
+    infer_arch a;
+    infer_env e;
+    gpuecon_infer_result o;
+    if (infer_prepare_core(r, &a, &e, &o, NULL) != GPUECON_OK)
+        return;
+    s->out->configs_evaluated++;
+    gpuecon_infer_point p;
+    gpuecon_serve_config c;
+    for (double C = o.replicas;; C *= 2) {
+        C = fmin(C, o.max_concurrency);
+        infer_point(r, &e, &o, C, &p);
+        add_point(s, p.tpot_ms > 0 ? 1e3 / p.tpot_ms : 0, p.output_tokens_per_s_per_gpu, r, C);
+        if (C >= o.max_concurrency)
+            break;
+    }
+    double C = operating_c(s, r, &e, &o, &p);
+    if (C < 0) { /* cannot serve the rate at all: a miss measured by the throughput short */
+        infer_point(r, &e, &o, o.max_concurrency, &p);
+        fill(&c, r, &o, &p);
+        double m = s->q->rate * r->output_len / p.output_tokens_per_s - 1;
+        if (m < s->closest_miss)
+            s->closest_miss = m, s->out->closest = c;
+        return;
+    }
+    infer_point(r, &e, &o, C, &p);
+    fill(&c, r, &o, &p);
+    c.meets = meets(s->q, c.ttft_ms, c.tpot_ms);
+    if (c.meets)
+        offer(s, &c);
+    else if (miss(s->q, c.ttft_ms, c.tpot_ms) < s->closest_miss)
+        s->closest_miss = miss(s->q, c.ttft_ms, c.tpot_ms), s->out->closest = c;
+}
+
+static void enumerate(search *s, int gpus)
+{
+    const gpuecon_serve_search_request *q = s->q;
+    const gpuecon_system *sys = q->base.system;
+    const gpuecon_precision ws[] = {GPUECON_BF16, GPUECON_FP8, GPUECON_FP4};
+    const int seqs[] = {64, 128, 256, 512, 1024}, nbt[] = {2048, 4096, 8192, 16384};
+    bool fp4 = gpuecon_gpu_peak_flops(sys->gpu, GPUECON_FP4) > 0, moe = q->base.model->experts > 0;
+    int kmax = q->base.acceptance > 0 ? q->max_draft : 0;
+    for (int tp = 1; tp <= gpus && tp <= sys->scaleup_gpus; tp++) {
+        if (gpus % tp || infer_check_tp(q->base.model, tp, NULL) != GPUECON_OK)
+            continue;
+        for (int w = 0; w < (fp4 ? 3 : 2); w++)
+            for (int kv = 0; kv < 2; kv++)
+                for (int k = 0; k <= kmax; k++)
+                    for (int ep = 0; ep < (moe && tp > 1 ? 2 : 1); ep++)
+                        for (int i = 0; i < 5; i++)
+                            for (int j = 0; j < 4; j++) {
+                                gpuecon_infer_request r = q->base;
+                                r.gpus = gpus;
+                                r.tp = tp;
+                                r.weights = ws[w];
+                                r.kv = kv ? GPUECON_FP8 : GPUECON_BF16;
+                                r.draft_k = k;
+                                r.expert_parallel = ep == 0;
+                                r.max_num_seqs = seqs[i];
+                                r.max_num_batched_tokens = nbt[j];
+                                r.concurrency = 0;
+                                evaluate(s, &r);
+                            }
+    }
+}
+
+static int by_x_desc(const void *a, const void *b)
+{
+    const fpoint *p = a, *q = b;
+    return (p->x < q->x) - (p->x > q->x);
+}
+
+/* Upper-right Pareto set of (tokens/s/user, tokens/s/GPU), at most GPUECON_SERVE_FRONTIER
+ * points (evenly thinned when longer); each point's configuration is re-timed to fill it. */
+static void frontier(search *s)
+{
+    qsort(s->pts, s->npts, sizeof *s->pts, by_x_desc);
+    size_t n = 0;
+    double ymax = -1;
+    for (size_t i = 0; i < s->npts; i++)
+        if (s->pts[i].y > ymax) {
+            ymax = s->pts[i].y;
+            s->pts[n++] = s->pts[i];
+        }
+    size_t step = (n + GPUECON_SERVE_FRONTIER - 1) / GPUECON_SERVE_FRONTIER;
+    step = step ? step : 1;
+    int k = 0;
+    for (size_t i = 0; i < n && k < GPUECON_SERVE_FRONTIER; i += step) {
+        const fpoint *f = &s->pts[i];
+        gpuecon_infer_request r = s->q->base;
+        r.gpus = f->gpus;
+        r.tp = f->tp;
+        r.draft_k = f->k;
+        r.max_num_seqs = f->smax;
+        r.max_num_batched_tokens = f->nbt;
+        r.weights = (gpuecon_precision)f->w;
+        r.kv = (gpuecon_precision)f->kv;
+        r.expert_parallel = f->ep;
+        infer_arch a;
+        infer_env e;
+        gpuecon_infer_result o;
+        gpuecon_infer_point p;
+        if (infer_prepare_core(&r, &a, &e, &o, NULL) != GPUECON_OK)
+            continue;
+        infer_point(&r, &e, &o, f->C, &p);
+        fill(&s->out->frontier[k++], &r, &o, &p);
+    }
+    s->out->nfrontier = k;
+}
+
+/* Re-runs one candidate in the simulator; backs off the load when it misses. */
+static int confirm(search *s, gpuecon_serve_config *c, gpuecon_error *err)
+{
+    const gpuecon_serve_search_request *q = s->q;
+    gpuecon_sim_request r;
+    gpuecon_sim_request_init(&r);
+    r.serve = q->base;
+    r.serve.gpus = c->gpus;
+    r.serve.tp = c->tp;
+    r.serve.weights = c->weights;
+    r.serve.kv = c->kv;
+    r.serve.draft_k = c->draft_k;
+    r.serve.expert_parallel = c->expert_parallel;
+    r.serve.max_num_seqs = c->max_num_seqs;
+    r.serve.max_num_batched_tokens = c->max_num_batched_tokens;
+    r.lengths = q->base.output_cv > 0 ? GPUECON_LENGTHS_LOGNORMAL : GPUECON_LENGTHS_FIXED;
+    r.requests = q->sim_requests;
+    r.ttft_slo_ms = q->ttft_ms;
+    r.tpot_slo_ms = q->tpot_ms;
+    r.slo_percentile = q->slo_percentile;
+    double users = c->concurrency;
+    for (int attempt = 0; attempt < 3; attempt++) {
+        if (q->rate > 0) {
+            r.arrival = GPUECON_ARRIVAL_POISSON;
+            r.rate = q->rate;
+        } else {
+            r.arrival = GPUECON_ARRIVAL_CLOSED;
+            r.users = (int)fmax(c->replicas, round(users));
+        }
+        gpuecon_sim_result o;
+        int rc = gpuecon_infer_simulate(s->ctx, &r, &o, err);
+        if (rc)
+            return rc;
+        c->simulated = true;
+        c->ttft_ms = o.ttft_ms.at_slo;
+        c->tpot_ms = o.tpot_ms.at_slo;
+        c->output_tokens_per_s = o.output_tokens_per_s;
+        c->output_tokens_per_s_per_gpu = o.output_tokens_per_s_per_gpu;
+        c->tokens_per_s_per_user = c->tpot_ms > 0 ? 1e3 / c->tpot_ms : 0;
+        c->concurrency = q->rate > 0 ? o.mean_running * c->replicas : r.users;
+        c->meets = meets(q, c->ttft_ms, c->tpot_ms);
+        if (c->meets || q->rate > 0 || q->concurrency > 0 || r.users <= c->replicas)
+            break;
+        users *= 0.85;
+    }
+    return GPUECON_OK;
+}
+
+/* Confirms candidates in rank order with the simulator (at most 2·confirm runs); those that
+ * still meet the targets are ranked by what the simulator found, then unconfirmed ones. */
+static int finish(search *s, gpuecon_error *err)
+{
+    const gpuecon_serve_search_request *q = s->q;
+    gpuecon_serve_search_result *out = s->out;
+    int k = 0, runs = 0, nconf = 0;
+    for (int i = 0; i < s->ncand && k < q->top; i++) {
+        gpuecon_serve_config c = s->cand[i];
+        if (runs < 2 * q->confirm && nconf < q->confirm) {
+            double x0 = c.output_tokens_per_s_per_gpu, usd0 = c.usd_per_mtok;
+            int rc = confirm(s, &c, err);
+            if (rc)
+                return rc;
+            runs++;
+            if (usd0 > 0 && c.output_tokens_per_s_per_gpu > 0) /* cost scales with 1/throughput */
+                c.usd_per_mtok = usd0 * x0 / c.output_tokens_per_s_per_gpu;
+            if (!c.meets) {
+                double m = miss(q, c.ttft_ms, c.tpot_ms);
+                if (m < s->closest_miss)
+                    s->closest_miss = m, out->closest = c;
+                continue;
+            }
+            nconf++;
+        }
+        /* insert by score among the simulated ones; unconfirmed ones stay after them */
+        double sc = objective(s, &c);
+        int j = k++;
+        while (j > 0 && (c.simulated && (!out->best[j - 1].simulated || sc > objective(s, &out->best[j - 1])))) {
+            out->best[j] = out->best[j - 1];
+            j--;
+        }
+        out->best[j] = c;
+    }
+    out->nbest = k;
+    out->feasible = k > 0;
+    if (!out->feasible) {
+        for (int i = 0; i < nconf; i++) { /* confirmed misses can be the closest too */
+            double m = miss(q, s->cand[i].ttft_ms, s->cand[i].tpot_ms);
+            if (m < s->closest_miss)
+                s->closest_miss = m, out->closest = s->cand[i];
+        }
+        out->miss_ttft_ms = q->ttft_ms > 0 ? fmax(0, out->closest.ttft_ms - q->ttft_ms) : 0;
+        out->miss_tpot_ms = q->tpot_ms > 0 ? fmax(0, out->closest.tpot_ms - q->tpot_ms) : 0;
+        if (q->rate > 0 && out->miss_ttft_ms == 0 && out->miss_tpot_ms == 0)
+            return err_set(err, GPUECON_E_INFEASIBLE, "--rate", 0, 0,
+                           "no configuration serves %g requests/s; the closest (TP %d, %d replicas) "
+                           "reaches %.3g requests/s", q->rate, out->closest.tp, out->closest.replicas,
+                           out->closest.output_tokens_per_s / q->base.output_len);
+        return err_set(err, GPUECON_E_INFEASIBLE, "", 0, 0,
+                       "no configuration meets the targets; the closest (TP %d x %d replicas, %s "
+                       "weights, %s KV, draft %d) has TTFT %.1f ms, TPOT %.2f ms: %.1f ms and %.2f ms over",
+                       out->closest.tp, out->closest.replicas, gpuecon_precision_name(out->closest.weights),
+                       gpuecon_precision_name(out->closest.kv), out->closest.draft_k, out->closest.ttft_ms,
+                       out->closest.tpot_ms, out->miss_ttft_ms, out->miss_tpot_ms);
+    }
+    return GPUECON_OK;
+}
+
+int gpuecon_infer_search(gpuecon_ctx *ctx, const gpuecon_serve_search_request *req,
+                         gpuecon_serve_search_result *out, gpuecon_error *err)
+{
+    if (!ctx || !req || !out)
+        return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a context, a request and a result are required");
+    memset(out, 0, sizeof *out);
+    int rc = check(req, err);
+    if (rc)
+        return rc;
+    search s;
+    memset(&s, 0, sizeof s);
+    s.ctx = ctx;
+    s.q = req;
+    s.out = out;
+    s.keep = req->top > req->confirm ? req->top : req->confirm;
+    s.keep = s.keep + req->confirm < MAX_CAND ? s.keep + req->confirm : MAX_CAND;
+    s.closest_miss = INFINITY;
+    if (req->ngpus == 0)
+        enumerate(&s, req->base.gpus);
+    for (size_t i = 0; i < req->ngpus; i++)
+        enumerate(&s, req->gpus[i]);
+    if (s.nomem)
+        rc = err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory for the frontier");
+    else if (out->configs_evaluated == 0)
+        rc = err_set(err, GPUECON_E_INFEASIBLE, "", 0, 0, "%s fits on %s in no configuration searched",
+                     req->base.model->name, req->base.system->name);
+    else {
+        frontier(&s);
+        rc = finish(&s, err);
+    }
+    ctx_free(ctx, s.pts, s.cap * sizeof *s.pts);
+    return rc;
+}

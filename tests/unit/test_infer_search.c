@@ -1,0 +1,167 @@
+/*
+ * test_infer_search.c — the serving configuration search (src/core/infer_search.c).
+ *
+ * Properties checked: the winner meets the targets (in the simulator, at the percentile) and no
+ * configuration evaluated on its own beats it analytically at the same fixed concurrency; the
+ * frontier is a Pareto set; an unreachable target is infeasible with the closest miss; every
+ * catalog model × system can be searched; bad input names the option.
+ */
+#include "test_util.h"
+
+#include <string.h>
+
+static gpuecon_serve_search_request base(void **state, const char *model, const char *system)
+{
+    gpuecon_serve_search_request q;
+    gpuecon_serve_search_request_init(&q);
+    q.base.model = gpuecon_catalog_model(CAT(state), model);
+    q.base.system = gpuecon_catalog_system(CAT(state), system);
+    q.base.gpus = 8;
+    q.base.tco = gpuecon_catalog_profile(CAT(state), "hyperscaler");
+    return q;
+}
+
+static int search(void **state, const gpuecon_serve_search_request *q, gpuecon_serve_search_result *o,
+                  gpuecon_error *err)
+{
+    return gpuecon_infer_search(((fixture *)*state)->ctx, q, o, err);
+}
+
+static void test_targets_met(void **state)
+{
+    gpuecon_serve_search_request q = base(state, "llama3-70b", "hgx-h200");
+    q.base.prompt_len = 2000;
+    q.base.output_len = 500;
+    q.ttft_ms = 1000;
+    q.tpot_ms = 30;
+    q.base.acceptance = 0.7;
+    q.max_draft = 2;
+    static gpuecon_serve_search_result o;
+    gpuecon_error err;
+    assert_int_equal(search(state, &q, &o, &err), GPUECON_OK);
+    assert_true(o.feasible && o.nbest >= 1);
+    /* 4 TP × 2 weights × 2 KV × 3 drafts × 5 × 4 engine limits; infeasible ones are skipped */
+    assert_true(o.configs_evaluated > 500 && o.configs_evaluated <= 960);
+    assert_true(o.best[0].simulated);
+    assert_true(o.best[0].ttft_ms <= 1000 && o.best[0].tpot_ms <= 30);
+    for (int i = 1; i < o.nbest; i++)
+        if (o.best[i].simulated)
+            assert_true(o.best[i].output_tokens_per_s_per_gpu <= o.best[i - 1].output_tokens_per_s_per_gpu);
+    /* the frontier: faster per user means less per GPU */
+    assert_true(o.nfrontier >= 3);
+    for (int i = 1; i < o.nfrontier; i++) {
+        assert_true(o.frontier[i].tokens_per_s_per_user < o.frontier[i - 1].tokens_per_s_per_user);
+        assert_true(o.frontier[i].output_tokens_per_s_per_gpu > o.frontier[i - 1].output_tokens_per_s_per_gpu);
+    }
+}
+
+/* At a fixed concurrency and no targets the winner is the best single configuration: none of a
+ * hand-picked set evaluated with gpuecon_infer does better. */
+static void test_fixed_concurrency_best(void **state)
+{
+    gpuecon_serve_search_request q = base(state, "llama3-8b", "hgx-h100");
+    q.concurrency = 64;
+    q.confirm = 0;
+    static gpuecon_serve_search_result o;
+    gpuecon_error err;
+    assert_int_equal(search(state, &q, &o, &err), GPUECON_OK);
+    assert_true(!o.best[0].simulated);
+    int tps[] = {1, 2, 4, 8};
+    for (int t = 0; t < 4; t++)
+        for (int w = 0; w < 2; w++) {
+            gpuecon_infer_request r = q.base;
+            r.tp = tps[t];
+            r.weights = w ? GPUECON_FP8 : GPUECON_BF16;
+            r.kv = GPUECON_FP8;
+            r.concurrency = 64;
+            gpuecon_infer_result a;
+            assert_int_equal(gpuecon_infer(&r, &a, &err), GPUECON_OK);
+            assert_true(a.at.output_tokens_per_s_per_gpu <= o.best[0].output_tokens_per_s_per_gpu * (1 + 1e-12));
+        }
+    /* cost objective: the cheapest per Mtok */
+    q.objective = GPUECON_SERVE_COST;
+    static gpuecon_serve_search_result c;
+    assert_int_equal(search(state, &q, &c, &err), GPUECON_OK);
+    for (int i = 1; i < c.nbest; i++)
+        assert_true(c.best[i].usd_per_mtok >= c.best[i - 1].usd_per_mtok);
+}
+
+static void test_infeasible(void **state)
+{
+    gpuecon_serve_search_request q = base(state, "llama3-70b", "hgx-h200");
+    q.base.prompt_len = 2000;
+    q.ttft_ms = 20; /* a 2,000-token prefill of a 70B model takes longer than that on 8 H200s */
+    q.tpot_ms = 2;
+    static gpuecon_serve_search_result o;
+    gpuecon_error err;
+    assert_int_equal(search(state, &q, &o, &err), GPUECON_E_INFEASIBLE);
+    assert_false(o.feasible);
+    assert_true(o.miss_ttft_ms > 0 && o.closest.tp >= 1);
+    assert_non_null(strstr(err.message, "closest"));
+    /* a rate no configuration can serve */
+    q = base(state, "llama3-70b", "hgx-h200");
+    q.rate = 1e6;
+    assert_int_equal(search(state, &q, &o, &err), GPUECON_E_INFEASIBLE);
+    assert_non_null(strstr(err.message, "requests/s"));
+}
+
+static void test_every_model(void **state)
+{
+    const gpuecon_catalog *cat = CAT(state);
+    size_t nm = gpuecon_catalog_count(cat, GPUECON_KIND_MODEL), ns = gpuecon_catalog_count(cat, GPUECON_KIND_SYSTEM);
+    int served = 0;
+    static gpuecon_serve_search_result o;
+    for (size_t i = 0; i < nm; i++)
+        for (size_t s = 0; s < ns; s++) {
+            gpuecon_serve_search_request q;
+            gpuecon_serve_search_request_init(&q);
+            q.base.model = gpuecon_catalog_at(cat, GPUECON_KIND_MODEL, i);
+            q.base.system = gpuecon_catalog_at(cat, GPUECON_KIND_SYSTEM, s);
+            q.base.gpus = 8;
+            q.tpot_ms = 200;
+            q.confirm = i % 3 == 0 ? 1 : 0;
+            q.sim_requests = 300;
+            gpuecon_error err;
+            int rc = search(state, &q, &o, &err);
+            if (rc == GPUECON_E_INFEASIBLE)
+                continue;
+            if (rc)
+                fail_msg("%s on %s: %s", q.base.model->name, q.base.system->name, err.message);
+            served++;
+            assert_true(o.nbest >= 1 && o.best[0].tpot_ms <= 200 && o.nfrontier >= 1);
+        }
+    assert_true(served >= 40);
+}
+
+static void test_bad_input(void **state)
+{
+    gpuecon_serve_search_request q = base(state, "llama3-8b", "hgx-h100");
+    static gpuecon_serve_search_result o;
+    gpuecon_error err;
+    q.slo_percentile = 100;
+    assert_int_equal(search(state, &q, &o, &err), GPUECON_E_INPUT);
+    assert_string_equal(err.where, "--slo-percentile");
+    q.slo_percentile = 90;
+    q.rate = -1;
+    assert_int_equal(search(state, &q, &o, &err), GPUECON_E_INPUT);
+    assert_string_equal(err.where, "--rate");
+    q.rate = 0;
+    q.ttft_ms = -5;
+    assert_int_equal(search(state, &q, &o, &err), GPUECON_E_INPUT);
+    assert_string_equal(err.where, "--ttft-ms");
+    q.ttft_ms = 0;
+    q.base.tco = NULL;
+    q.objective = GPUECON_SERVE_COST;
+    assert_int_equal(search(state, &q, &o, &err), GPUECON_E_INPUT);
+    assert_string_equal(err.where, "--objective");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_targets_met), cmocka_unit_test(test_fixed_concurrency_best),
+        cmocka_unit_test(test_infeasible),  cmocka_unit_test(test_every_model),
+        cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
+}
