@@ -66,7 +66,8 @@ static void describe(char *buf, size_t cap, const gpuecon_serve_config *c)
 static void why(char *buf, size_t cap, const gpuecon_serve_search_request *q, const gpuecon_serve_search_result *o)
 {
     if (o->nbest < 2) {
-        snprintf(buf, cap, "no runner-up: one configuration meets the targets");
+        snprintf(buf, cap, o->nbest ? "no runner-up: one configuration meets the targets"
+                                    : "no configuration meets the targets");
         return;
     }
     const gpuecon_serve_config *a = &o->best[0], *b = &o->best[1];
