@@ -100,9 +100,9 @@ double compare_rank_cost(const pstate *ps, const double *in, gpuecon_platform_re
  * until one can, as weak scaling does. With a critical batch size, larger batches are also
  * tried (up to 64x) and the one with the lowest cost per same-quality token kept: throughput
  * divided by McCandlish's token factor (TCO and goodput do not depend on the batch). */
-static void predict_train(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpuecon_platform *pl,
-                          const gpuecon_model *m, const gpuecon_system *sys, int gpus,
-                          gpuecon_platform_result *res, int *gbs_used)
+static int predict_train(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpuecon_platform *pl,
+                         const gpuecon_model *m, const gpuecon_system *sys, int gpus,
+                         gpuecon_platform_result *res, int *gbs_used, gpuecon_error *err)
 {
     gpuecon_train_request req;
     gpuecon_train_request_init(&req);
@@ -128,6 +128,11 @@ static void predict_train(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpu
     for (int k = 0; k < 7; k++) {
         req.gbs = w->gbs << k;
         int rc = gpuecon_train_predict(ctx, &req, &tr, &e);
+        if (rc == GPUECON_E_NOMEM || rc == GPUECON_E_CANCELED || rc == GPUECON_E_INTERNAL) {
+            if (err)
+                *err = e; /* not a property of the platform: the whole comparison fails */
+            return rc;
+        }
         if (rc == GPUECON_E_INPUT && best_rc == GPUECON_E_INPUT) {
             best_err = e; /* keep the first reason in case no batch works */
             continue;
@@ -166,6 +171,7 @@ static void predict_train(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpu
         res->predicted_tokens_per_s_per_gpu = NAN;
         snprintf(res->predicted_note, sizeof res->predicted_note, "no prediction: %.180s", best_err.message);
     }
+    return GPUECON_OK;
 }
 
 static void predict_serve(const gpuecon_workload *w, const gpuecon_platform *pl, const gpuecon_model *m,
@@ -321,7 +327,8 @@ static int evaluate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
         if ((rc = setup_reliability(cat, ps, gpus, res, err)))
             return rc;
         if (predict)
-            predict_train(ctx, w, pl, m, ps->sys, gpus, res, &gbs);
+            if ((rc = predict_train(ctx, w, pl, m, ps->sys, gpus, res, &gbs, err)))
+                return rc;
     } else if (predict) {
         predict_serve(w, pl, m, ps->sys, res);
     }

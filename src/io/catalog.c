@@ -358,6 +358,11 @@ int gpuecon_catalog_load_buffer(gpuecon_catalog *cat, gpuecon_kind kind, const c
         return err_set(err, GPUECON_E_NOMEM, name, 0, 0, "out of memory");
     }
     gpuecon_source defsrc = user_source(cat, name);
+    if (!defsrc.text) {
+        ctx_free(cat->ctx, staged, (n ? n : 1) * sizeof *staged);
+        yaml_free(doc);
+        return err_set(err, GPUECON_E_NOMEM, name, 0, 0, "out of memory");
+    }
     void *it = NULL;
     ynode *node;
     size_t nread = 0;
@@ -390,11 +395,80 @@ int gpuecon_catalog_load_file(gpuecon_catalog *cat, gpuecon_kind kind, const cha
     return rc;
 }
 
+/* What a load of several files may change: each kind's entry and name arrays, copied so that a
+ * failure in a later file puts back what an earlier one replaced (all or nothing). Taking it
+ * is the only allocation; putting it back cannot fail (the arrays only ever grow). */
+typedef struct snapshot {
+    centry *items[GPUECON_KIND_COUNT];
+    nameref *byname[GPUECON_KIND_COUNT];
+    size_t n[GPUECON_KIND_COUNT];
+} snapshot;
+
+static void snapshot_drop(gpuecon_catalog *cat, snapshot *s)
+{
+    for (int k = 0; k < GPUECON_KIND_COUNT; k++) {
+        size_t n = s->n[k] ? s->n[k] : 1;
+        ctx_free(cat->ctx, s->items[k], n * sizeof *s->items[k]);
+        ctx_free(cat->ctx, s->byname[k], n * sizeof *s->byname[k]);
+    }
+}
+
+static int snapshot_take(gpuecon_catalog *cat, snapshot *s)
+{
+    memset(s, 0, sizeof *s);
+    for (int k = 0; k < GPUECON_KIND_COUNT; k++) {
+        const kindlist *l = &cat->kinds[k];
+        size_t n = l->n ? l->n : 1;
+        s->n[k] = l->n;
+        s->items[k] = ctx_alloc(cat->ctx, n * sizeof *s->items[k]);
+        s->byname[k] = ctx_alloc(cat->ctx, n * sizeof *s->byname[k]);
+        if (!s->items[k] || !s->byname[k]) {
+            snapshot_drop(cat, s);
+            return GPUECON_E_NOMEM;
+        }
+        if (l->n) {
+            memcpy(s->items[k], l->items, l->n * sizeof *l->items);
+            memcpy(s->byname[k], l->byname, l->n * sizeof *l->byname);
+        }
+    }
+    return GPUECON_OK;
+}
+
+static void snapshot_restore(gpuecon_catalog *cat, snapshot *s)
+{
+    for (int k = 0; k < GPUECON_KIND_COUNT; k++) {
+        kindlist *l = &cat->kinds[k];
+        if (s->n[k]) {
+            memcpy(l->items, s->items[k], s->n[k] * sizeof *l->items);
+            memcpy(l->byname, s->byname[k], s->n[k] * sizeof *l->byname);
+        }
+        l->n = s->n[k];
+    }
+    resolve(cat);
+    snapshot_drop(cat, s);
+}
+
+static int load_dir_files(gpuecon_catalog *cat, const char *dir, gpuecon_error *err);
+
 int gpuecon_catalog_load_dir(gpuecon_catalog *cat, const char *dir, gpuecon_error *err)
 {
-    struct stat st;
     if (!cat || !dir)
         return err_set(err, GPUECON_E_INPUT, "--catalog", 0, 0, "no folder given");
+    snapshot snap;
+    if (snapshot_take(cat, &snap))
+        return err_set(err, GPUECON_E_NOMEM, dir, 0, 0, "out of memory");
+    int rc = load_dir_files(cat, dir, err);
+    if (rc)
+        snapshot_restore(cat, &snap);
+    else
+        snapshot_drop(cat, &snap);
+    return rc;
+}
+
+/* Loads each kind's file of dir in turn (gpus.yaml first: systems name their GPU). */
+static int load_dir_files(gpuecon_catalog *cat, const char *dir, gpuecon_error *err)
+{
+    struct stat st;
     if (stat(dir, &st) != 0)
         return err_set(err, GPUECON_E_IO, dir, 0, 0, "cannot open the folder: %s", strerror(errno));
     if (!S_ISDIR(st.st_mode))
@@ -450,7 +524,9 @@ int gpuecon_catalog_load_model_buffer(gpuecon_catalog *cat, const char *name, co
         }
     }
     centry e;
-    rc = read_entry(cat, GPUECON_KIND_MODEL, doc, yaml_root(doc), user_source(cat, name), &e, err);
+    gpuecon_source defsrc = user_source(cat, name);
+    rc = defsrc.text ? read_entry(cat, GPUECON_KIND_MODEL, doc, yaml_root(doc), defsrc, &e, err)
+                     : err_set(err, GPUECON_E_NOMEM, name, 0, 0, "out of memory");
     if (rc == GPUECON_OK)
         rc = commit(cat, GPUECON_KIND_MODEL, &e, 1, err);
     if (rc == GPUECON_OK && out)
