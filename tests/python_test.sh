@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Python package against the library just built. Usage:
-#   python_test.sh unittest|pip SOURCE_DIR LIBGPUECON.so GPUECON_CLI CC SANITIZE(ON|OFF)
-# unittest: python/tests with PYTHONPATH=python. pip: `pip install --no-index ./python` into a
+#   python_test.sh unittest|schema|pip SOURCE_DIR LIBGPUECON.so GPUECON_CLI CC SANITIZE(ON|OFF)
+# unittest: python/tests with PYTHONPATH=python. schema: tests/api_schema_test.py (docs/api/
+# against the program; skipped, exit 77, without python3-jsonschema). pip: `pip install --no-index ./python` into a
 # fresh venv (nothing fetched: the build backend is in-tree), then the tests against the
 # installed copy, from outside the source tree.
 # With SANITIZE=ON the library is ASan/UBSan-instrumented: their runtimes are preloaded into
@@ -17,6 +18,8 @@ fi
 case "$mode" in
   unittest)
     PYTHONPATH=$src/python exec "$py" -m unittest discover -s "$src/python/tests" -v ;;
+  schema)
+    PYTHONPATH=$src/python exec "$py" "$src/tests/api_schema_test.py" "$cli" ;;
   pip)
     "$py" -c "import venv, ensurepip" 2>/dev/null || { echo "python3-venv is not installed"; exit 77; }
     tmp=$(mktemp -d)

@@ -21,7 +21,8 @@ import json
 import os
 
 __all__ = ["Error", "Result", "request", "to_dataframe", "catalog", "cost", "reproduce", "comm", "train",
-           "search", "validate", "reliability", "infer", "finetune", "compare", "commands", "library_path"]
+           "search", "validate", "reliability", "infer", "finetune", "compare", "commands", "command_options",
+           "library_path"]
 __version__ = "0.1.0"
 
 # The seed the gpuecon program uses, so that Monte Carlo results match the command line.
@@ -36,7 +37,8 @@ class _Error(ctypes.Structure):
 class _Config(ctypes.Structure):
     _fields_ = [("alloc", ctypes.c_void_p), ("alloc_ud", ctypes.c_void_p), ("seed", ctypes.c_uint64),
                 ("threads", ctypes.c_int), ("progress", ctypes.c_void_p), ("progress_ud", ctypes.c_void_p),
-                ("max_file_bytes", ctypes.c_size_t), ("clock", ctypes.c_void_p), ("clock_ud", ctypes.c_void_p)]
+                ("max_file_bytes", ctypes.c_size_t), ("clock", ctypes.c_void_p), ("clock_ud", ctypes.c_void_p),
+                ("max_work_s", ctypes.c_double)]  # gpuecon_ctx_config in include/gpuecon.h, field for field
 
 
 class _CommandInfo(ctypes.Structure):
@@ -81,6 +83,9 @@ _lib.gpuecon_request.restype = ctypes.c_int
 _lib.gpuecon_request.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p),
                                  ctypes.POINTER(_Error)]
 _lib.gpuecon_free.argtypes = [ctypes.c_void_p]
+_lib.gpuecon_command_options.restype = ctypes.c_int
+_lib.gpuecon_command_options.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p),
+                                         ctypes.POINTER(_Error)]
 _lib.gpuecon_command_at.restype = ctypes.POINTER(_CommandInfo)
 _lib.gpuecon_command_at.argtypes = [ctypes.c_size_t]
 
@@ -94,6 +99,23 @@ def commands():
             return out
         out[p.contents.name.decode()] = p.contents.summary.decode()
         i += 1
+
+
+def command_options(command):
+    """A command's options: a list of dicts (name, option, kind, help, minimum, maximum,
+    choices), as the library's option table has them."""
+    ctx = _lib.gpuecon_ctx_new(None)
+    out, err = ctypes.c_void_p(), _Error()
+    try:
+        status = _lib.gpuecon_command_options(ctx, command.encode(), ctypes.byref(out), ctypes.byref(err))
+        body = ctypes.string_at(out.value).decode() if out.value else None
+    finally:
+        if out.value:
+            _lib.gpuecon_free(out)
+        _lib.gpuecon_ctx_free(ctx)
+    if status:
+        raise Error(status, err.where.decode(), err.line, err.column, err.message.decode())
+    return json.loads(body)
 
 
 def _option_name(where):
