@@ -163,6 +163,9 @@ typedef struct gpuecon_system {
     double pue;                 /* default facility PUE for energy figures */
     const char *cooling;        /* air | liquid */
     double capex_usd_per_gpu;   /* all-in capital cost per GPU (hyperscaler pricing) */
+    double host_link_gbps;      /* CPU-GPU link per GPU per direction, GB/s, as achievable for
+                                   activation offload (NVLink-C2C and LPDDR share on Grace, PCIe
+                                   on x86); 0: unknown, offload refused */
     const gpuecon_source *src;
 } gpuecon_system;
 
@@ -216,6 +219,8 @@ typedef struct gpuecon_model {
     int experts, top_k, expert_ffn_hidden, shared_experts, shared_ffn_hidden;
     int dense_layers;       /* leading dense layers */
     int moe_every;          /* after the dense layers, every n-th layer is MoE (1: all) */
+    int routing_groups;     /* node-limited routing: expert groups (DeepSeek-V3 n_expert_groups 8; 0: none) */
+    int groups_per_token;   /* groups one token may reach (n_limited_groups 4) */
     /* attention */
     gpuecon_attention attention;
     int q_lora_rank, kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim, v_head_dim; /* MLA */
@@ -253,10 +258,11 @@ typedef enum gpuecon_kind {
     GPUECON_KIND_PROFILE,
     GPUECON_KIND_MODEL,
     GPUECON_KIND_RELIABILITY,
+    GPUECON_KIND_STACK,
     GPUECON_KIND_COUNT
 } gpuecon_kind;
 
-/* "gpus", "systems", "profiles", "models", "reliability": the file stem and the YAML key. */
+/* "gpus", "systems", "profiles", "models", "reliability", "stacks": the file stem and the YAML key. */
 GPUECON_API const char *gpuecon_kind_name(gpuecon_kind kind);
 
 /* Creates a catalog holding the built-in default (compiled into the library). */
@@ -295,6 +301,8 @@ GPUECON_API const gpuecon_gpu *gpuecon_catalog_gpu(const gpuecon_catalog *cat, c
 GPUECON_API const gpuecon_system *gpuecon_catalog_system(const gpuecon_catalog *cat, const char *name);
 GPUECON_API const gpuecon_profile *gpuecon_catalog_profile(const gpuecon_catalog *cat, const char *name);
 GPUECON_API const gpuecon_model *gpuecon_catalog_model(const gpuecon_catalog *cat, const char *name);
+typedef struct gpuecon_stack gpuecon_stack;
+GPUECON_API const gpuecon_stack *gpuecon_catalog_stack(const gpuecon_catalog *cat, const char *name);
 
 /* Look-up with a helpful error: GPUECON_E_NOTFOUND with "unknown system 'hgx-h10'; did you
  * mean 'hgx-h100'?" and the list of known names. `what` names the option for err->where. */
@@ -537,6 +545,60 @@ GPUECON_API int gpuecon_collective_ex(const gpuecon_system *s, const gpuecon_lin
                                       gpuecon_coll_algo algo, gpuecon_coll_result *out,
                                       gpuecon_error *err);
 
+/* FP8 scaling recipes of Transformer Engine (docs/model.md §3.7): what each costs in
+ * quantization kernels and which GPUs run it. */
+typedef enum gpuecon_fp8_recipe {
+    GPUECON_FP8_DELAYED,    /* per-tensor scale from an amax history: one cast pass */
+    GPUECON_FP8_TENSORWISE, /* per-tensor current scaling: amax pass + cast pass (reads twice) */
+    GPUECON_FP8_MXFP8,      /* 1x32 block scales (Blackwell only): row- and column-wise casts */
+    GPUECON_FP8_BLOCKWISE   /* 1x128 / 128x128 blocks (DeepSeek-V3): row- and column-wise casts */
+} gpuecon_fp8_recipe;
+GPUECON_API const char *gpuecon_fp8_recipe_name(gpuecon_fp8_recipe r);
+
+/* Mixture-of-experts token dispatchers (docs/model.md §4.9). */
+typedef enum gpuecon_dispatcher {
+    GPUECON_DISPATCH_NCCL_A2A, /* NCCL all-to-all: top_k copies of each token, permute before */
+    GPUECON_DISPATCH_DEEPEP,   /* DeepEP: one copy per destination node, NVLink forwarding */
+    GPUECON_DISPATCH_HYBRIDEP  /* HybridEP: as DeepEP, TMA/IBGDA, native multi-node NVLink */
+} gpuecon_dispatcher;
+GPUECON_API const char *gpuecon_dispatcher_name(gpuecon_dispatcher d);
+
+/* ---- mixture-of-experts dispatch (src/core/dispatch.c; docs/model.md §4.9) ----
+ * One dispatch (or combine) of an expert-parallel group, as the frameworks do it. NCCL's
+ * all-to-all sends top_k copies of every token (gpuecon_collective's all-to-all, the
+ * load factor included). Deduplicating dispatchers (DeepEP, HybridEP) send a token once per
+ * destination scale-up domain over the network (to the GPU on the same rail) and forward it
+ * over NVLink to the GPUs holding its experts, each GPU once; node-limited routing (the
+ * model's routing groups) caps the domains a token reaches. Bandwidths: the line rates of the
+ * system times each dispatcher's achieved fraction from its published kernel benchmarks. */
+typedef struct gpuecon_dispatch_request {
+    gpuecon_dispatcher dispatcher;
+    int ep;                   /* ranks of the expert-parallel group (>= 1) */
+    int stride;               /* their spacing in the rank numbering (etp; >= 1) */
+    double tokens;            /* tokens each rank routes */
+    int top_k, experts;       /* routing: experts per token, routed experts (ep divides them) */
+    int groups, groups_per_token; /* node-limited routing (0: none) */
+    double hidden;            /* elements per token */
+    double bytes_per_elem;    /* 2 (BF16), 1 + scales (FP8) */
+    double load_factor;       /* busiest rank's tokens / mean (1: balanced) */
+} gpuecon_dispatch_request;
+typedef struct gpuecon_dispatch_result {
+    double time_s;
+    double inter_bytes;       /* bytes one rank sends over its NIC */
+    double intra_bytes;       /* bytes one rank moves over NVLink (direct and forwarded) */
+    double copies_per_token;  /* copies of a token that leave its GPU (NCCL: top_k x (n-1)/n) */
+    double remote_domains;    /* expected destination domains other than its own, per token */
+    double intra_fraction;    /* share of the dispatch bytes that stays in the scale-up domain */
+    int domains;              /* scale-up domains the group spans */
+} gpuecon_dispatch_result;
+/* Time and traffic of one dispatch on system s (lm: NULL = gpuecon_link_model_for).
+ * Errors: GPUECON_E_INPUT for ep < 1, stride < 1, tokens < 0, top_k outside 1..experts,
+ * experts not divisible by ep, groups_per_token outside 1..groups, hidden or bytes <= 0,
+ * load_factor < 1, an unknown dispatcher, a system without bandwidths. */
+GPUECON_API int gpuecon_moe_dispatch(const gpuecon_system *s, const gpuecon_link_model *lm,
+                                     const gpuecon_dispatch_request *q, gpuecon_dispatch_result *out,
+                                     gpuecon_error *err);
+
 /* ---- efficiency parameters of the training model (src/core/calib.c) ----
  * The few numbers not derived from the catalog: achieved fractions of peak, fitted on the
  * calibration data or assumed, per GPU architecture (docs/model.md §3.3 lists each value with
@@ -585,6 +647,23 @@ typedef enum gpuecon_attn_impl {
     GPUECON_ATTN_IMPL_UNFUSED    /* QK^T, softmax, dropout, AV as separate kernels (2021) */
 } gpuecon_attn_impl;
 
+/* A framework stack (data/stacks.yaml): the framework facts that change speed or memory.
+ * gpuecon_train_request_apply_stack copies them into a request; single options override. */
+struct gpuecon_stack {
+    const char *name;
+    const char *framework;    /* what it is: framework, release, recipe family */
+    int grad_reduce;          /* 0 fp32, 1 bf16: gradient buffer and DP reduction */
+    bool fp8_param;           /* FP8-only weights (fp8_param_gather) with delayed/current/MXFP8 */
+    int optimizer_states;     /* 0 fp32 Adam m and v, 1 bf16 (precision-aware optimizer) */
+    int fp8_recipe;           /* gpuecon_fp8_recipe */
+    bool tp_overlap, dp_overlap, ep_overlap; /* which overlaps exist (PP transfers: always, §3.4) */
+    int attention;            /* gpuecon_attn_impl */
+    bool sequence_parallel, dropout, cuda_graphs;
+    int dispatcher;           /* gpuecon_dispatcher */
+    bool fp8_dispatch;        /* dispatch tokens in FP8 (combine stays BF16) */
+    const gpuecon_source *src;
+};
+
 GPUECON_API const char *gpuecon_recompute_name(gpuecon_recompute r);
 
 /* Activation bytes one transformer layer keeps for backward, per micro-batch of `mbs`
@@ -605,6 +684,14 @@ typedef struct gpuecon_param_bytes {
 } gpuecon_param_bytes;
 GPUECON_API void gpuecon_param_bytes_per_param(int zero, int shards, gpuecon_precision p,
                                                gpuecon_param_bytes *out);
+/* The same as the recipes have it (Megatron-LM docs/user-guide/features/dist_optimizer.md;
+ * docs/model.md §3.2): grads of grad_bytes (4: grad_reduce_in_fp32, 2: BF16), Adam m and v of
+ * state_bytes each (4, or 2 with the precision-aware optimizer) beside the fp32 master;
+ * fp8_param: FP8-only weights (1 B, no BF16 copy); transpose: Hopper keeps a column-wise FP8
+ * copy too (+1 B), Blackwell reads column-wise natively. */
+GPUECON_API void gpuecon_param_bytes_ex(int zero, int shards, gpuecon_precision p, int grad_bytes,
+                                        int state_bytes, bool fp8_param, bool transpose,
+                                        gpuecon_param_bytes *out);
 /* Micro-batches whose activations the first pipeline stage holds at peak: min(m, p) for
  * 1F1B, times (1 + (p-1)/(p·v)) with v > 1 virtual stages (Korthikanti et al. §4.2.3). */
 GPUECON_API double gpuecon_inflight_microbatches(int pp, int vpp, int microbatches);
@@ -650,7 +737,29 @@ typedef struct gpuecon_train_request {
                                  2 for fp8/fp4, as the NeMo recipes do */
     gpuecon_attn_impl attn_impl; /* default flash */
     const gpuecon_efficiency *eff; /* NULL: gpuecon_efficiency_for(system->gpu) */
+    /* recipe memory and kernels (docs/model.md §3.2, §3.7); defaults reproduce a stack with
+     * FP32 Adam states, BF16+FP8 dual weights and delayed scaling */
+    const gpuecon_stack *stack; /* the stack applied (named in outputs); NULL: none */
+    bool fp8_param;           /* FP8-only weights (fp8_param_gather; FP8 runs only) */
+    int optim_state_bytes;    /* 0 or 4: fp32 Adam m, v; 2: precision-aware optimizer */
+    gpuecon_fp8_recipe fp8_recipe; /* default delayed */
+    int offload_layers;       /* activations of N layers per pipeline stage kept in host memory
+                                 (Megatron cpu_offloading_num_layers); GPUECON_SEARCH: the fewest
+                                 that fit; default 0 */
+    gpuecon_dispatcher dispatcher; /* MoE dispatch (default nccl-a2a) */
+    bool fp8_dispatch;        /* MoE dispatch in FP8 */
+    bool balanced_routing;    /* forced-balanced routing (the published MoE benchmarks): no
+                                 load imbalance applies */
+    bool recompute_moe;       /* with selective recompute, the MoE blocks too (Megatron
+                                 recompute_modules "moe"): block forward and dispatch again in
+                                 backward, only the block input kept */
 } gpuecon_train_request;
+
+/* Copies a stack's framework facts into a request (overlaps, SP, attention, dropout, CUDA
+ * graphs, gradient precision, FP8-only weights, optimizer states, FP8 recipe, dispatcher);
+ * tp_overlap and a2a_overlap become GPUECON_SEARCH where the stack has the overlap, 0 where
+ * it lacks it. Sets req->stack. The caller applies single options afterwards. */
+GPUECON_API void gpuecon_train_request_apply_stack(gpuecon_train_request *req, const gpuecon_stack *stack);
 
 /* Fills every searchable field with GPUECON_SEARCH and the framework defaults above; the
  * caller then sets model, system, gpus, precision, seq, gbs and any fixed sizes. */
@@ -666,6 +775,7 @@ typedef struct gpuecon_parallel {
     int zero;
     bool tp_overlap;
     bool sequence_parallel;
+    int offload_layers;       /* activations of this many layers per stage in host memory */
 } gpuecon_parallel;
 
 /* Step time split; the parts add up to step_time_s. Communication is the exposed part only. */
@@ -680,6 +790,7 @@ typedef struct gpuecon_train_breakdown {
     double dp_comm_s;     /* data-parallel gradient reduce / parameter gather not hidden */
     double optimizer_s;   /* Adam step over the local parameter shard */
     double straggler_s;   /* the slowest of the job's GPUs: compute x speed_cv x E[max of N] */
+    double offload_s;     /* activation offload to host memory not hidden behind compute */
 } gpuecon_train_breakdown;
 
 typedef struct gpuecon_train_memory {
@@ -694,6 +805,7 @@ typedef struct gpuecon_train_memory {
     double overflow_term_gib; /* its size */
     double overflow_gib;      /* total - capacity (> 0 when !fits) */
     int stage;                /* the pipeline stage that needs the most */
+    double offloaded_gib;     /* activations kept in host memory (that stage) */
 } gpuecon_train_memory;
 
 /* What the mixture-of-experts layers of a configuration do (zero for dense models). */
@@ -797,6 +909,8 @@ typedef struct gpuecon_validate_row {
     double rel_err;         /* predicted/published - 1 */
     bool fitted_on;         /* used to fit the efficiency parameters */
     bool fits;              /* the model's memory check for the published configuration */
+    char cls[32];           /* generation x precision x dense/moe: "hopper-fp8-dense" */
+    char note[200];         /* a model-independent inconsistency of the published figure, if any */
 } gpuecon_validate_row;
 
 typedef struct gpuecon_validate_summary {
@@ -811,7 +925,7 @@ typedef struct gpuecon_validate_summary {
  * the fitting tool (bench/fit_train.c) uses it. Writes up to cap rows (GPUECON_VALIDATE_MAX is
  * enough), sets *n; the summary covers every dense row written (the dense accuracy targets)
  * (sum_fit: the rows fitted on; either may be NULL); gpuecon_validate_summarize gives others. */
-#define GPUECON_VALIDATE_MAX 160
+#define GPUECON_VALIDATE_MAX 192
 GPUECON_API int gpuecon_validate(gpuecon_ctx *ctx, const gpuecon_catalog *cat,
                                  const gpuecon_efficiency *eff_table, size_t n_eff,
                                  gpuecon_validate_row *rows, size_t cap, size_t *n,
@@ -828,6 +942,22 @@ typedef enum gpuecon_validate_fit {
 GPUECON_API void gpuecon_validate_summarize(const gpuecon_validate_row *rows, size_t n, const char *group,
                                             bool exclude, gpuecon_validate_fit fit,
                                             gpuecon_validate_summary *out);
+/* Accuracy of one generation x precision x dense/moe group (row.cls). */
+typedef struct gpuecon_validate_group {
+    char name[32];
+    size_t n;
+    double median_abs_err, p90_abs_err, max_abs_err;
+    double signed_median_err; /* median of predicted/published - 1: a systematic sign shows here */
+} gpuecon_validate_group;
+/* The groups of the rows `fit` selects, in the order they first appear (at most cap; returns
+ * how many exist). Percentiles by linear interpolation between order statistics (P90 of n
+ * sorted errors: e[0.9·(n−1)]). */
+GPUECON_API size_t gpuecon_validate_groups(const gpuecon_validate_row *rows, size_t n, gpuecon_validate_fit fit,
+                                           gpuecon_validate_group *out, size_t cap);
+/* The q-quantile (0..1) of |rel_err| of the rows of `group` (a set name or a class, NULL: all)
+ * that `fit` selects; 0 when none. */
+GPUECON_API double gpuecon_validate_quantile(const gpuecon_validate_row *rows, size_t n, const char *group,
+                                             gpuecon_validate_fit fit, double q);
 
 
 /* ==== reliability and goodput (src/core/reliability.c sim.c) ============================= */
@@ -1465,6 +1595,7 @@ typedef struct gpuecon_workload {
     double tpot_ms_target;        /* latency target per output token; 0: none */
     gpuecon_precision kv;         /* KV-cache precision */
     double serve_tokens;          /* output tokens to serve, for totals; 0: none */
+    const char *stack;            /* training framework stack (data/stacks.yaml); NULL: the default */
     const gpuecon_source *src;
 } gpuecon_workload;
 
@@ -1489,6 +1620,7 @@ typedef struct gpuecon_platform {
     gpuecon_precision precision;  /* override of the workload's precision (e.g. bf16 on A100) */
     gpuecon_precision kv;         /* serving: KV precision override */
     double published_tokens_per_s;/* per GPU, shown beside the prediction, not used */
+    const char *stack;            /* framework stack on this platform; NULL: the workload's */
     const gpuecon_source *src;
 } gpuecon_platform;
 
@@ -1526,6 +1658,8 @@ typedef struct gpuecon_compare_options {
     int trials;              /* Monte Carlo trials per training platform; 0: analytic only */
     bool no_sensitivity;     /* skip break-even and sensitivity */
     double step;             /* sensitivity step, relative; 0: 0.20 */
+    const char *stack;       /* stack of workloads and platforms that name none; NULL:
+                                megatron-bridge-2026 (docs/model.md §3.7) */
 } gpuecon_compare_options;
 
 /* Cost of one million tokens split by where it goes (training: effective; serving: raw).
@@ -1555,6 +1689,10 @@ typedef struct gpuecon_platform_result {
     double published_tokens_per_s_per_gpu;/* shown for reference; 0 when none */
     double mfu;                           /* at the used throughput (training) */
     gpuecon_parallel par;                 /* of the prediction (training) */
+    const char *stack;                    /* the framework stack of the prediction (training) */
+    double throughput_p90_rel;            /* predicted throughput's band: P90 |error| of the nearest
+                                             validate group (0 when measured or serving) */
+    char throughput_group[32];            /* that group, "hopper-bf16-moe" (* where widened) */
     /* economics */
     double tco_usd_per_gpu_hour;          /* after PUE and electricity overrides */
     gpuecon_source tco_source;

@@ -1,5 +1,5 @@
 /*
- * cmd_catalog.c — `gpuecon catalog [gpus|systems|profiles|models|reliability] [NAME]`.
+ * cmd_catalog.c — `gpuecon catalog [gpus|systems|profiles|models|reliability|stacks] [NAME]`.
  *
  * Lists entries with their key specifications and where each number comes from. The columns
  * are field names read through the library's schema, so a new field needs no code here.
@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-static const char *const kind_names[] = {"gpus", "systems", "profiles", "models", "reliability", NULL};
+static const char *const kind_names[] = {"gpus", "systems", "profiles", "models", "reliability", "stacks", NULL};
 
 /* Columns of the summary table per kind (field names). */
 static const char *const *columns(gpuecon_kind k)
@@ -24,7 +24,10 @@ static const char *const *columns(gpuecon_kind k)
     static const char *const model[] = {"layers", "hidden", "heads", "kv_heads", "ffn_hidden", "ffn",
                                         "vocab", "experts", "top_k", NULL};
     static const char *const rel[] = {"system", "tier", "mtbi_gpu_days", NULL};
+    static const char *const stack[] = {"grad_reduce", "fp8_param", "optimizer_states", "fp8_recipe", "tp_overlap",
+                                        "dp_overlap", "ep_overlap", "attention", "cuda_graphs", "dispatcher", NULL};
     switch (k) {
+    case GPUECON_KIND_STACK: return stack;
     case GPUECON_KIND_GPU: return gpu;
     case GPUECON_KIND_SYSTEM: return sys;
     case GPUECON_KIND_PROFILE: return prof;
@@ -228,7 +231,7 @@ static int one_entry(cli *c, gpuecon_kind k, const char *name)
 int cmd_catalog(cli *c, int argc, char **argv)
 {
     static const cmd_usage usage = {
-        "catalog [gpus|systems|profiles|models|reliability] [NAME]",
+        "catalog [gpus|systems|profiles|models|reliability|stacks] [NAME]",
         "Lists the catalog (built-in, plus --catalog DIR and --model-file FILE) with key\n"
         "specifications and the source and stage of every number. With NAME, every field of\n"
         "one entry.",
@@ -248,7 +251,7 @@ int cmd_catalog(cli *c, int argc, char **argv)
         if (!kind_names[k]) {
             const char *near = gpuecon_suggest(pos[0], kind_names, GPUECON_KIND_COUNT);
             return cli_usage_error(c, pos[0], "not a catalog kind%s%s%s (allowed: gpus, systems, profiles, "
-                                           "models, reliability)",
+                                           "models, reliability, stacks)",
                                    near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
         }
         first = last = k;

@@ -117,7 +117,11 @@ static void print_comparison(cli *c, const gpuecon_comparison_result *cr, FILE *
     for (size_t i = 0; i < cr->n_platforms; i++) {
         const gpuecon_platform_result *p = &cr->platforms[i];
         if (p->feasible && p->predicted_note[0])
-            fprintf(f, "  %s: %s\n", p->name, p->predicted_note);
+            fprintf(f, "  %s: %s%s%s\n", p->name, p->predicted_note, train && p->stack ? "; stack " : "",
+                    train && p->stack ? p->stack : "");
+        if (p->feasible && p->throughput_p90_rel > 0)
+            fprintf(f, "    throughput predicted %.0f tok/s/GPU ±%.1f%% (validate group %s, P90 |error|)\n",
+                    p->tokens_per_s_per_gpu, 100 * p->throughput_p90_rel, p->throughput_group);
         if (train && p->feasible)
             fprintf(f, "    %d GPUs provisioned for %d active (%.0f charged); %.2f interruptions/day (MTTI %.2f h)\n",
                     p->provisioned_gpus, p->gpus, p->charged_gpus, p->interruptions_per_day, p->job_mtti_h);
@@ -204,6 +208,11 @@ static json_t *platform_json(const gpuecon_platform_result *p, const char *compa
     json_object_set_new(o, "throughput_source", cli_source_json(p->throughput_source));
     json_object_set_new(o, "predicted_tokens_per_s_per_gpu", cli_real(p->predicted_tokens_per_s_per_gpu));
     json_object_set_new(o, "prediction", json_string(p->predicted_note));
+    json_object_set_new(o, "stack", p->stack ? json_string(p->stack) : json_null());
+    json_object_set_new(o, "throughput_uncertainty",
+                        p->throughput_p90_rel > 0 ? json_pack("{s:o, s:s}", "p90_rel", cli_real(p->throughput_p90_rel),
+                                                              "group", p->throughput_group)
+                                                  : json_null());
     json_object_set_new(o, "mfu", cli_real(p->mfu));
     json_object_set_new(o, "tco_usd_per_gpu_hour", cli_real(p->tco_usd_per_gpu_hour));
     json_object_set_new(o, "tco_source", cli_source_json(p->tco_source));
@@ -373,8 +382,10 @@ int cmd_compare(cli *c, int argc, char **argv)
 {
     int trials = 0, seed = -1;
     bool no_sens = false;
-    const char *doc = NULL;
+    const char *doc = NULL, *stack = NULL;
     opt opts[] = {
+        {"--stack", O_STR, &stack, 0, 0, NULL, "NAME",
+         "framework stack of platforms whose scenario names none (default " CLI_DEFAULT_STACK ")", false},
         {"--scenario", O_STR, &doc, 0, 0, NULL, "YAML", "the scenario document itself instead of a file (requests: text or a JSON object)", false},
         {"--trials", O_INT, &trials, 0, 1000000, NULL, "T", "Monte Carlo trials per training platform (0: analytic)", false},
         {"--seed", O_INT, &seed, 0, 2147483647, NULL, "S", "Monte Carlo seed", false},
@@ -406,7 +417,7 @@ int cmd_compare(cli *c, int argc, char **argv)
     gpuecon_scenario *sc = NULL;
     gpuecon_compare_result *r = NULL;
     double t0 = cli_now_s(c);
-    gpuecon_compare_options o = {trials, no_sens, 0};
+    gpuecon_compare_options o = {trials, no_sens, 0, stack};
     if (doc && npos) {
         gpuecon_ctx_free(ctx);
         return cli_usage_error(c, "--scenario", "give the scenario inline or as a file, not both");

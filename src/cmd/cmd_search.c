@@ -65,6 +65,7 @@ static int emit(cli *c, const gpuecon_train_request *req, const gpuecon_search_r
         json_object_set_new(root, "model", json_string(req->model->name));
         json_object_set_new(root, "system", json_string(req->system->name));
         json_object_set_new(root, "gpus", json_integer(req->gpus));
+        json_object_set_new(root, "stack", req->stack ? json_string(req->stack->name) : json_null());
         json_object_set_new(root, "objective", json_string(a->objective ? "cost" : "throughput"));
         json_object_set_new(root, "best", arr);
         json_object_set_new(root, "configs_evaluated", json_integer((json_int_t)r->configs_evaluated));
@@ -103,6 +104,8 @@ static int emit(cli *c, const gpuecon_train_request *req, const gpuecon_search_r
         fprintf(f, "%s on %d x %s, %s, seq %d, global batch %d: best %zu by %s\n\n", req->model->name, req->gpus,
                 req->system->name, gpuecon_precision_name(req->precision), req->seq, req->gbs, r->n_best,
                 a->objective ? "cost per token" : "tokens/s/GPU");
+        if (req->stack)
+            fprintf(f, "stack: %s (%s)\n\n", req->stack->name, req->stack->framework);
         tbl_print(t, f);
         fprintf(f, "\n%llu configurations evaluated, %llu fit in memory, %llu skipped by the bound, %.3f s "
                    "(%.3g configurations/s)\n",

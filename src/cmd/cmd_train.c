@@ -83,6 +83,7 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
         json_object_set_new(j, "precision", json_string(gpuecon_precision_name(req->precision)));
         json_object_set_new(j, "seq", json_integer(req->seq));
         json_object_set_new(j, "gbs", json_integer(req->gbs));
+        json_object_set_new(j, "stack", req->stack ? json_string(req->stack->name) : json_null());
         if (prof && !infeasible) {
             json_t *cj = cost_json(&k, usd_h, &run);
             if (a->usd_per_gpu_hour > 0)
@@ -117,6 +118,8 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
     }
     fprintf(f, "%s on %d x %s (%s), %s, seq %d, global batch %d\n", req->model->name, req->gpus, req->system->name,
             req->system->gpu_name, gpuecon_precision_name(req->precision), req->seq, req->gbs);
+    if (req->stack)
+        fprintf(f, "stack: %s (%s)\n", req->stack->name, req->stack->framework);
     fprintf(f, "parallelism: %s, %d micro-batches, %s recompute, ZeRO-%d%s%s\n\n", cfg, r.par.microbatches,
             gpuecon_recompute_name(r.par.recompute), r.par.zero, r.par.sequence_parallel ? ", SP" : "",
             r.par.tp_overlap ? ", TP overlap" : "");

@@ -100,6 +100,11 @@ int cli_system(cli *c, const char *option, const char *name, const gpuecon_syste
     return lookup(c, GPUECON_KIND_SYSTEM, option, name, (const void **)out);
 }
 
+int cli_stack(cli *c, const char *option, const char *name, const gpuecon_stack **out)
+{
+    return lookup(c, GPUECON_KIND_STACK, option, name, (const void **)out);
+}
+
 int cli_profile(cli *c, const char *option, const char *name, const gpuecon_profile **out)
 {
     return lookup(c, GPUECON_KIND_PROFILE, option, name, (const void **)out);

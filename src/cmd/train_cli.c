@@ -16,6 +16,9 @@ static const char *const onoff[] = {"off", "on", NULL};
 static const char *const attn_names[] = {"flash", "unfused", NULL};
 static const char *const obj_names[] = {"throughput", "cost", NULL};
 const char *const train_cli_tiers[] = {"typical", "best", "poor", NULL};
+static const char *const recipe_names[] = {"delayed", "tensorwise", "mxfp8", "blockwise", NULL};
+static const char *const dispatch_names[] = {"nccl-a2a", "deepep", "hybridep", NULL};
+static const char *const prec16_names[] = {"fp32", "bf16", NULL};
 
 size_t train_cli_opts(train_args *a, opt *o, bool search)
 {
@@ -24,6 +27,7 @@ size_t train_cli_opts(train_args *a, opt *o, bool search)
     a->sp = a->dp_overlap = a->cuda_graphs = 1;
     a->mtp = -1;
     a->top = 10;
+    a->offload_layers = -1;
     size_t n = 0;
 #define OPT(...) o[n++] = (opt){__VA_ARGS__, false}
     OPT("--model", O_STR, &a->model, 0, 0, NULL, "M", "model (gpuecon catalog models) or --model-file");
@@ -55,6 +59,20 @@ size_t train_cli_opts(train_args *a, opt *o, bool search)
     OPT("--dp-overlap", O_CHOICE, &a->dp_overlap, 0, 0, onoff, "X", "DP traffic overlapped with compute (default on)");
     OPT("--attention", O_CHOICE, &a->attention, 0, 0, attn_names, "K", "attention kernel (default flash)");
     OPT("--dropout", O_FLAG, &a->dropout, 0, 0, NULL, NULL, "keep dropout masks (GPT-3 style)");
+    OPT("--stack", O_STR, &a->stack, 0, 0, NULL, "NAME",
+        "framework stack (gpuecon catalog stacks; default " CLI_DEFAULT_STACK "); single options override it");
+    OPT("--offload-layers", O_INT, &a->offload_layers, 0, 65536, NULL, "N",
+        "activations of N layers per stage in host memory (default: the fewest that fit)");
+    OPT("--fp8-recipe", O_CHOICE, &a->fp8_recipe, 0, 0, recipe_names, "R", "FP8 scaling recipe (default: the stack's)");
+    OPT("--dispatcher", O_CHOICE, &a->dispatcher, 0, 0, dispatch_names, "D", "MoE token dispatcher (default: the stack's)");
+    OPT("--fp8-param", O_CHOICE, &a->fp8_param, 0, 0, onoff, "X", "FP8-only weights in FP8 runs (default: the stack's)");
+    OPT("--grad-reduce", O_CHOICE, &a->grad_reduce, 0, 0, prec16_names, "P", "gradient precision (default: the stack's)");
+    OPT("--optimizer-states", O_CHOICE, &a->optimizer_states, 0, 0, prec16_names, "P",
+        "Adam m and v precision; bf16 = precision-aware optimizer (default: the stack's)");
+    OPT("--balanced-routing", O_FLAG, &a->balanced_routing, 0, 0, NULL, NULL,
+        "forced-balanced MoE routing (the published benchmarks): no load imbalance");
+    OPT("--recompute-moe", O_FLAG, &a->recompute_moe, 0, 0, NULL, NULL,
+        "selective recompute includes the MoE blocks (Megatron recompute_modules moe)");
     OPT("--profile", O_STR, &a->profile, 0, 0, NULL, "P",
         "TCO profile for cost and energy (default " CLI_DEFAULT_PROFILE " when a cost is asked for)");
     OPT("--usd-per-gpu-hour", O_DOUBLE, &a->usd_per_gpu_hour, 0.001, 1000, NULL, "X",
@@ -132,14 +150,48 @@ int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t n, gp
     req->capacity_factor = a->capacity_factor;
     req->moe_imbalance = a->imbalance;
     req->mtp = a->mtp;
-    req->cuda_graphs = a->cuda_graphs == 1;
     req->recompute = a->recompute;
     req->zero = a->zero;
-    req->tp_overlap = a->tp_overlap;
-    req->sequence_parallel = a->sp == 1;
-    req->dp_overlap = a->dp_overlap == 1;
-    req->attn_impl = (gpuecon_attn_impl)a->attention;
-    req->dropout = a->dropout;
+    return train_cli_apply_stack(c, a, opts, n, req);
+}
+
+int train_cli_apply_stack(cli *c, const train_args *a, const opt *opts, size_t n, gpuecon_train_request *req)
+{
+    const gpuecon_stack *k;
+    int rc = cli_stack(c, "--stack", a->stack ? a->stack : CLI_DEFAULT_STACK, &k);
+    if (rc)
+        return rc;
+    gpuecon_train_request_apply_stack(req, k);
+#define SEEN(name) opt_seen(opts, n, name)
+    if (SEEN("--a2a-overlap"))
+        req->a2a_overlap = a->a2a_overlap;
+    if (SEEN("--cuda-graphs"))
+        req->cuda_graphs = a->cuda_graphs == 1;
+    if (SEEN("--tp-overlap"))
+        req->tp_overlap = a->tp_overlap;
+    if (SEEN("--sp"))
+        req->sequence_parallel = a->sp == 1;
+    if (SEEN("--dp-overlap"))
+        req->dp_overlap = a->dp_overlap == 1;
+    if (SEEN("--attention"))
+        req->attn_impl = (gpuecon_attn_impl)a->attention;
+    if (SEEN("--dropout"))
+        req->dropout = a->dropout;
+    if (SEEN("--fp8-recipe"))
+        req->fp8_recipe = (gpuecon_fp8_recipe)a->fp8_recipe;
+    if (SEEN("--dispatcher"))
+        req->dispatcher = (gpuecon_dispatcher)a->dispatcher;
+    if (SEEN("--fp8-param"))
+        req->fp8_param = a->fp8_param == 1;
+    if (SEEN("--grad-reduce"))
+        req->grad_reduce_bytes = a->grad_reduce == 1 ? 2 : 4;
+    if (SEEN("--optimizer-states"))
+        req->optim_state_bytes = a->optimizer_states == 1 ? 2 : 4;
+#undef SEEN
+    req->balanced_routing = a->balanced_routing;
+    req->recompute_moe = a->recompute_moe;
+    req->offload_layers = a->offload_layers >= 0 ? a->offload_layers
+                          : req->system && req->system->host_link_gbps > 0 ? GPUECON_SEARCH : 0;
     return 0;
 }
 
@@ -195,6 +247,7 @@ json_t *train_cli_result_json(const gpuecon_train_result *r)
                                   gpuecon_recompute_name(p->recompute), "zero", p->zero, "tp_overlap", p->tp_overlap,
                                   "sequence_parallel", p->sequence_parallel, "etp", p->etp, "edp", p->edp,
                                   "a2a_overlap", p->a2a_overlap));
+    json_object_set_new(json_object_get(j, "parallelism"), "offload_layers", json_integer(p->offload_layers));
     const gpuecon_train_breakdown *b = &r->bd;
     json_t *bd = json_object();
     json_object_set_new(bd, "compute_s", cli_real(b->compute_s));
@@ -206,6 +259,7 @@ json_t *train_cli_result_json(const gpuecon_train_result *r)
     json_object_set_new(bd, "dp_comm_s", cli_real(b->dp_comm_s));
     json_object_set_new(bd, "optimizer_s", cli_real(b->optimizer_s));
     json_object_set_new(bd, "straggler_s", cli_real(b->straggler_s));
+    json_object_set_new(bd, "offload_s", cli_real(b->offload_s));
     json_object_set_new(j, "breakdown", bd);
     const gpuecon_train_memory *m = &r->mem;
     json_t *mem = json_object();
@@ -219,6 +273,7 @@ json_t *train_cli_result_json(const gpuecon_train_result *r)
     json_object_set_new(mem, "total_gib", cli_real(m->total_gib));
     json_object_set_new(mem, "capacity_gib", cli_real(m->capacity_gib));
     json_object_set_new(mem, "stage", json_integer(m->stage));
+    json_object_set_new(mem, "offloaded_gib", cli_real(m->offloaded_gib));
     json_object_set_new(mem, "overflow_term", m->overflow_term ? json_string(m->overflow_term) : json_null());
     json_object_set_new(mem, "overflow_gib", cli_real(m->overflow_gib));
     json_object_set_new(mem, "overflow_term_gib", cli_real(m->overflow_term_gib));
@@ -258,6 +313,8 @@ void train_cli_print_result(FILE *f, const gpuecon_train_result *r)
     row(t, "data-parallel comm", b->dp_comm_s, st, "exposed gradient reduce / parameter gather");
     row(t, "optimizer", b->optimizer_s, st, "Adam over the local shard");
     row(t, "slowest GPU", b->straggler_s, st, "a synchronous step waits for the slowest of the GPUs");
+    if (r->par.offload_layers > 0)
+        row(t, "activation offload", b->offload_s, st, "host-memory copies not hidden behind compute");
     tbl_sep(t);
     row(t, "step", st, st, "");
     tbl_print(t, f);
@@ -287,6 +344,9 @@ void train_cli_print_result(FILE *f, const gpuecon_train_result *r)
     tbl_num(u, m->capacity_gib, 2);
     tbl_print(u, f);
     tbl_free(u);
+    if (m->offloaded_gib > 0)
+        fprintf(f, "\nactivations of %d layers per stage offloaded to host memory: %.2f GiB\n",
+                r->par.offload_layers, m->offloaded_gib);
     if (!m->fits)
         fprintf(f, "\ndoes NOT fit: %.2f GiB over; largest term: %s\n", m->overflow_gib,
                 m->overflow_term ? m->overflow_term : "?");

@@ -12,6 +12,9 @@ typedef struct train_args {
     int gpus, seq, gbs, mbs, tp, pp, vpp, cp, ep, etp, zero, threads, vs_gpus;
     int precision, recompute, tp_overlap, sp, dp_overlap, attention;
     int a2a_overlap, mtp, cuda_graphs;
+    const char *stack;
+    int offload_layers, fp8_recipe, dispatcher, fp8_param, grad_reduce, optimizer_states;
+    bool balanced_routing, recompute_moe;
     bool dropout, strong, exhaustive;
     double tokens, pue, capacity_factor, imbalance, mtbi_gpu_days, target_days, usd_per_gpu_hour;
     int tier, max_gpus;
@@ -23,7 +26,7 @@ typedef struct train_args {
     const char *shard;
 } train_args;
 
-#define TRAIN_MAX_OPTS 48
+#define TRAIN_MAX_OPTS 64
 
 /* Fills opts with the options common to train and search (plus train's or search's own)
  * and returns how many. */
@@ -32,6 +35,11 @@ size_t train_cli_opts(train_args *a, opt *opts, bool search);
  * Returns 0 or an exit code (message printed). */
 int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t nopts, gpuecon_train_request *req,
                       const gpuecon_profile **profile);
+/* Applies --stack (default CLI_DEFAULT_STACK) to req, then the single options the user gave
+ * (--tp-overlap, --dp-overlap, --sp, --attention, --dropout, --cuda-graphs, --a2a-overlap,
+ * --fp8-recipe, --dispatcher, --fp8-param, --grad-reduce, --optimizer-states) and offload.
+ * 0 or an exit code (unknown stack: 2, with the nearest names). */
+int train_cli_apply_stack(cli *c, const train_args *a, const opt *opts, size_t n, gpuecon_train_request *req);
 /* One predicted configuration as a JSON object with DESIGN.md's keys. */
 json_t *train_cli_result_json(const gpuecon_train_result *r);
 /* "tp 4 cp 1 pp 8 vpp 12 dp 4 mbs 1" */

@@ -160,6 +160,8 @@ void comm_link_init(comm_link *L, const gpuecon_system *s, const gpuecon_link_mo
         lm = &def;
     }
     L->scaleup_gpus = s->scaleup_gpus > 0 ? s->scaleup_gpus : 1;
+    L->up_line = s->scaleup_gbps * 1e9;
+    L->out_line = s->scaleout_gbps * 1e9;
     L->b_up = s->scaleup_gbps * 1e9 * lm->scaleup_eff;
     L->b_out = s->scaleout_gbps * 1e9 * lm->scaleout_eff;
     L->b_out_a2a = s->scaleout_gbps * 1e9 * (lm->a2a_scaleout_eff > 0 ? lm->a2a_scaleout_eff : lm->scaleout_eff);

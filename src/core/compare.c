@@ -100,12 +100,15 @@ double compare_rank_cost(const pstate *ps, const double *in, gpuecon_platform_re
  * until one can, as weak scaling does. With a critical batch size, larger batches are also
  * tried (up to 64x) and the one with the lowest cost per same-quality token kept: throughput
  * divided by McCandlish's token factor (TCO and goodput do not depend on the batch). */
-static int predict_train(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpuecon_platform *pl,
-                         const gpuecon_model *m, const gpuecon_system *sys, int gpus,
-                         gpuecon_platform_result *res, int *gbs_used, gpuecon_error *err)
+static int predict_train(gpuecon_ctx *ctx, const gpuecon_workload *w, const pstate *ps, const gpuecon_model *m,
+                         int gpus, gpuecon_platform_result *res, int *gbs_used, gpuecon_error *err)
 {
+    const gpuecon_platform *pl = ps->pl;
+    const gpuecon_system *sys = ps->sys;
     gpuecon_train_request req;
     gpuecon_train_request_init(&req);
+    gpuecon_train_request_apply_stack(&req, ps->stack);
+    req.offload_layers = sys->host_link_gbps > 0 ? GPUECON_SEARCH : 0;
     req.model = m;
     req.system = sys;
     req.gpus = gpus;
@@ -230,12 +233,18 @@ static void predict_serve(const gpuecon_workload *w, const gpuecon_platform *pl,
 
 /* ---- one platform --------------------------------------------------------------------------- */
 
-static int setup(const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t pi, int gpus, pstate *ps,
-                 gpuecon_platform_result *res, gpuecon_error *err)
+static int setup(const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t pi, int gpus, const char *dstack,
+                 pstate *ps, gpuecon_platform_result *res, gpuecon_error *err)
 {
     const gpuecon_platform *pl = &c->platforms[pi];
     memset(ps, 0, sizeof *ps);
     ps->pl = pl;
+    const char *sn = pl->stack ? pl->stack : c->workload.stack ? c->workload.stack : dstack ? dstack
+                                                                                          : "megatron-bridge-2026";
+    ps->stack = gpuecon_catalog_stack(cat, sn);
+    if (!ps->stack)
+        return gpuecon_catalog_find(cat, GPUECON_KIND_STACK, sn, "--stack", NULL, err);
+    res->stack = c->workload.kind == GPUECON_WORKLOAD_TRAIN ? ps->stack->name : NULL;
     ps->sys = gpuecon_catalog_system(cat, pl->system);
     ps->prof = gpuecon_catalog_profile(cat, pl->profile);
     ps->train = c->workload.kind == GPUECON_WORKLOAD_TRAIN;
@@ -307,12 +316,12 @@ static void fail_platform(gpuecon_platform_result *res, const char *why)
 /* Evaluates the platform at `gpus` active GPUs. With predict false the platform's measured
  * throughput is used without running the training or serving model (gpuecon_run_cost). */
 static int evaluate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t pi, int gpus,
-                    bool predict, pstate *ps, gpuecon_platform_result *res, gpuecon_error *err)
+                    bool predict, const char *dstack, pstate *ps, gpuecon_platform_result *res, gpuecon_error *err)
 {
     const gpuecon_workload *w = &c->workload;
     const gpuecon_platform *pl = &c->platforms[pi];
     memset(res, 0, sizeof *res);
-    int rc = setup(cat, c, pi, gpus, ps, res, err);
+    int rc = setup(cat, c, pi, gpus, dstack, ps, res, err);
     if (rc)
         return rc;
     const gpuecon_model *m = w->model ? gpuecon_catalog_model(cat, w->model) : NULL;
@@ -327,7 +336,7 @@ static int evaluate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
         if ((rc = setup_reliability(cat, ps, gpus, res, err)))
             return rc;
         if (predict)
-            if ((rc = predict_train(ctx, w, pl, m, ps->sys, gpus, res, &gbs, err)))
+            if ((rc = predict_train(ctx, w, ps, m, gpus, res, &gbs, err)))
                 return rc;
     } else if (predict) {
         predict_serve(w, pl, m, ps->sys, res);
@@ -404,12 +413,12 @@ static long layout_size(double need, int unit)
 }
 
 int compare_platform(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t pi,
-                     pstate *ps, gpuecon_platform_result *res, gpuecon_error *err)
+                     const char *dstack, pstate *ps, gpuecon_platform_result *res, gpuecon_error *err)
 {
     const gpuecon_platform *pl = &c->platforms[pi];
     const gpuecon_workload *w = &c->workload;
     if (pl->gpus > 0 || w->kind != GPUECON_WORKLOAD_TRAIN || !(w->target_days > 0))
-        return evaluate(ctx, cat, c, pi, pl->gpus, true, ps, res, err);
+        return evaluate(ctx, cat, c, pi, pl->gpus, true, dstack, ps, res, err);
     /* Size the platform to finish within target_days: the smallest number of whole domains whose
        goodput trains the (same-quality) tokens in time. Throughput, goodput and the batch change
        slowly with size, so a few fixed-point steps from a first guess converge. */
@@ -417,7 +426,7 @@ int compare_platform(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
     int unit = domain_unit(cat, pl, sys), gpus = unit * (1024 / unit > 0 ? 1024 / unit : 1);
     int rc = GPUECON_OK, best = 0;
     for (int it = 0; it < 16; it++) {
-        if ((rc = evaluate(ctx, cat, c, pi, gpus, true, ps, res, err)) || !res->feasible)
+        if ((rc = evaluate(ctx, cat, c, pi, gpus, true, dstack, ps, res, err)) || !res->feasible)
             return rc;
         bool meets = res->days_to_train <= w->target_days * (1 + 1e-9);
         if (meets && (best == 0 || gpus < best))
@@ -435,7 +444,7 @@ int compare_platform(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
     }
     /* oscillating between sizes: settle on the smallest one that met the target */
     if (best && gpus != best)
-        rc = evaluate(ctx, cat, c, pi, best, true, ps, res, err);
+        rc = evaluate(ctx, cat, c, pi, best, true, dstack, ps, res, err);
     return rc;
 }
 
@@ -529,7 +538,7 @@ int gpuecon_run_cost(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
     c.platforms = &pl;
     c.n_platforms = 1;
     pstate ps;
-    if ((rc = evaluate(ctx, cat, &c, 0, req->gpus, false, &ps, out, err)))
+    if ((rc = evaluate(ctx, cat, &c, 0, req->gpus, false, NULL, &ps, out, err)))
         return rc;
     out->name = out->system = cat ? gpuecon_catalog_system(cat, req->system)->name : req->system;
     out->measured = false;

@@ -32,13 +32,34 @@ typedef struct pstate {
                                          overrides the PUE (docs/model.md §7.2) */
     gpuecon_reliability_request rreq; /* training */
     double token_factor;              /* same-quality tokens / workload tokens */
+    const gpuecon_stack *stack;       /* training framework stack */
     double tokens;
     double in[IN_COUNT];
 } pstate;
 
-/* Evaluates platform pi of comparison c into res and leaves its state in ps. */
+/* uncertainty.c: the validate rows a comparison's bands come from (computed once per compare). */
+typedef struct compare_bands {
+    gpuecon_validate_row *rows;
+    size_t n;
+    bool ready, moe, vtrain; /* the rows held: MoE or dense (with the vTrain A100 set or not) */
+} compare_bands;
+/* Fills b with the validate rows of one kind (moe or dense, vTrain only when an A100 platform
+ * needs it), keeping what it holds when that already matches. */
+int compare_bands_fill(gpuecon_ctx *ctx, const gpuecon_catalog *cat, bool moe, bool vtrain, compare_bands *b,
+                       gpuecon_error *err);
+void compare_bands_free(gpuecon_ctx *ctx, compare_bands *b);
+/* Sets throughput_p90_rel / throughput_group of every feasible training platform whose
+ * throughput is predicted (not measured): the P90 |error| of its nearest validate group. */
+void compare_uncertainty(const compare_bands *b, const gpuecon_catalog *cat, const gpuecon_comparison *c,
+                         gpuecon_comparison_result *cr, const pstate *ps);
+/* Appends to the verdict whether the cheapest's and runner-up's bands reach their throughput
+ * break-even (after the break-even analysis). */
+void compare_uncertainty_verdict(gpuecon_comparison_result *cr);
+
+/* Evaluates platform pi of comparison c into res and leaves its state in ps. The training
+ * stack is the platform's, else the workload's, else default_stack, else megatron-bridge-2026. */
 int compare_platform(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t pi,
-                     pstate *ps, gpuecon_platform_result *res, gpuecon_error *err);
+                     const char *default_stack, pstate *ps, gpuecon_platform_result *res, gpuecon_error *err);
 /* The ranked cost ($/Mtok, see gpuecon_platform_result.rank_usd_per_mtok) at inputs `in`;
  * fills res's economic and reliability fields when res is not NULL. NaN when undefined. */
 double compare_rank_cost(const pstate *ps, const double *in, gpuecon_platform_result *res);

@@ -437,8 +437,28 @@ static int analyse(const gpuecon_catalog *cat, gpuecon_comparison_result *cr, co
     return GPUECON_OK;
 }
 
+/* The validate rows a comparison's bands need: its kind, and vTrain (A100) only when an A100
+ * platform's throughput is predicted. */
+static int fill_bands(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c, const pstate *ps,
+                      compare_bands *b, gpuecon_error *err)
+{
+    if (c->workload.kind != GPUECON_WORKLOAD_TRAIN)
+        return GPUECON_OK;
+    bool any = false, a100 = false;
+    for (size_t i = 0; i < c->n_platforms; i++)
+        if (!(c->platforms[i].measured_tokens_per_s > 0)) {
+            any = true;
+            a100 |= ps[i].sys && ps[i].sys->gpu && ps[i].sys->gpu->arch && !strcmp(ps[i].sys->gpu->arch, "ampere");
+        }
+    if (!any)
+        return GPUECON_OK;
+    const gpuecon_model *m = c->workload.model ? gpuecon_catalog_model(cat, c->workload.model) : NULL;
+    return compare_bands_fill(ctx, cat, m && m->experts > 0, a100, b, err);
+}
+
 static int one_comparison(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c,
-                          const gpuecon_compare_options *opt, gpuecon_comparison_result *cr, gpuecon_error *err)
+                          const gpuecon_compare_options *opt, compare_bands *bands, gpuecon_comparison_result *cr,
+                          gpuecon_error *err)
 {
     cr->name = c->name;
     cr->title = c->title;
@@ -453,16 +473,21 @@ static int one_comparison(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gp
     }
     int rc = GPUECON_OK;
     for (size_t i = 0; i < c->n_platforms && rc == GPUECON_OK; i++) {
-        rc = compare_platform(ctx, cat, c, i, &ps[i], &cr->platforms[i], err);
+        rc = compare_platform(ctx, cat, c, i, opt ? opt->stack : NULL, &ps[i], &cr->platforms[i], err);
         if (rc == GPUECON_OK && opt && opt->trials > 0)
             rc = compare_monte_carlo(ctx, &ps[i], opt->trials, &cr->platforms[i], err);
     }
+    if (rc == GPUECON_OK)
+        rc = fill_bands(ctx, cat, c, ps, bands, err);
     if (rc == GPUECON_OK) {
+        compare_uncertainty(bands, cat, c, cr, ps);
         rank(cr);
         verdict(cr);
         caveats(cat, cr, ps);
         if (!(opt && opt->no_sensitivity))
             rc = analyse(cat, cr, ps, opt && opt->step > 0 ? opt->step : 0.2, ctx, err);
+        if (rc == GPUECON_OK)
+            compare_uncertainty_verdict(cr);
     }
     ctx_free(ctx, ps, c->n_platforms * sizeof *ps);
     return rc;
@@ -487,13 +512,16 @@ int gpuecon_compare(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
         gpuecon_compare_free(r);
         return err_set(err, GPUECON_E_NOMEM, "compare", 0, 0, "out of memory");
     }
+    compare_bands bands = {0};
     for (size_t i = 0; i < r->n; i++) {
-        int rc = one_comparison(ctx, cat, gpuecon_scenario_at(sc, i), opt, &r->cmp[i], err);
+        int rc = one_comparison(ctx, cat, gpuecon_scenario_at(sc, i), opt, &bands, &r->cmp[i], err);
         if (rc) {
+            compare_bands_free(ctx, &bands);
             gpuecon_compare_free(r);
             return rc;
         }
     }
+    compare_bands_free(ctx, &bands);
     *out = r;
     return GPUECON_OK;
 }

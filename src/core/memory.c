@@ -16,6 +16,8 @@
  *     per a·s/h; flash attention keeps only the row log-sum-exp, 4 bytes per head and token.
  * GPT-3 with dropout, MHA, 4h GELU: 10 + 24 = 34 — Korthikanti's 34 + 5as/h.
  * Selective recompute drops the attention-core terms; full recompute keeps the layer input.
+ * FP8 runs save FP8 copies of the linear inputs (mem_fp8_act_delta); model states follow the
+ * distributed optimizer's bytes per parameter by precision (gpuecon_param_bytes_ex).
  */
 #include "train.h"
 
@@ -84,13 +86,19 @@ double gpuecon_layer_activation_bytes(const gpuecon_model *m, int layer, int seq
                          gpuecon_ffn_matrices(m->ffn), seq_local, mbs, tp, sp, r, impl, dropout);
 }
 
-void gpuecon_param_bytes_per_param(int zero, int shards, gpuecon_precision p, gpuecon_param_bytes *out)
+void gpuecon_param_bytes_ex(int zero, int shards, gpuecon_precision p, int grad_bytes, int state_bytes,
+                            bool fp8_param, bool transpose, gpuecon_param_bytes *out)
 {
-    double n = shards > 1 ? shards : 1;
-    out->weights = 2;                                   /* bf16 weights */
-    out->fp8_copy = p == GPUECON_BF16 ? 0 : 1;          /* FP8 (or FP4) GEMM copy */
-    out->grads = 4;                                     /* fp32 gradient buffer */
-    out->optimizer = 12;                                /* fp32 master, Adam m and v */
+    double n = shards > 1 ? shards : 1, low = gpuecon_precision_bytes(p);
+    bool lowp = p != GPUECON_BF16;
+    /* FP8-only weights (fp8_param_gather): the FP8 tensor is the parameter, no BF16 copy;
+     * otherwise BF16 weights plus Transformer Engine's FP8 copy (dual precision). Hopper keeps
+     * a column-wise (transposed) FP8 copy beside it; Blackwell reads column-wise natively
+     * (TE docs performance_considerations.rst). */
+    out->weights = lowp && fp8_param ? 0 : 2;
+    out->fp8_copy = lowp ? low * (transpose ? 2 : 1) : 0;
+    out->grads = grad_bytes > 0 ? grad_bytes : 4;            /* main_grad: fp32 or param dtype */
+    out->optimizer = 4 + 2 * (state_bytes > 0 ? state_bytes : 4); /* fp32 master + m + v */
     if (zero >= 1)
         out->optimizer /= n;
     if (zero >= 2)
@@ -99,6 +107,25 @@ void gpuecon_param_bytes_per_param(int zero, int shards, gpuecon_precision p, gp
         out->weights /= n;
         out->fp8_copy /= n;
     }
+}
+
+void gpuecon_param_bytes_per_param(int zero, int shards, gpuecon_precision p, gpuecon_param_bytes *out)
+{
+    gpuecon_param_bytes_ex(zero, shards, p, 4, 4, false, false, out);
+}
+
+double mem_fp8_act_delta(double h, double heads, double hd, double ffn, double s, double b, double tp, bool sp,
+                         gpuecon_recompute rc)
+{
+    if (rc == GPUECON_RECOMPUTE_FULL)
+        return 0;
+    /* Transformer Engine saves the FP8 (column-wise) copy of each linear layer's input for
+     * wgrad instead of the BF16 one (TE module/linear.py): QKV and FC1 inputs 2 -> 1 byte,
+     * FC2 input 2r -> r; the projection keeps its FP8 input beside the BF16 attention output
+     * the fused attention saves (Megatron-LM DeepSeek-V3 GB200 doc §2.2.2: "1.5 times"), +1;
+     * the SwiGLU/GELU input stays BF16 (activation_func_fp8_input_store false). */
+    double sbh = s * b * h, seq_div = (sp && tp > 1) ? tp : 1, q = heads * hd / h, r = ffn / h;
+    return sbh * (-2.0 / seq_div + (q - r) / tp);
 }
 
 int mem_stage_layers(int layers, int pp, int vpp, int stage)

@@ -92,6 +92,12 @@ int moe_prepare(const gpuecon_train_request *req, train_static *st, gpuecon_erro
     st->load_cv = st->eff.moe_load_cv;
     st->a2a_overlap = req->a2a_overlap;
     st->eager = !req->cuda_graphs;
+    st->dispatcher = req->dispatcher;
+    st->fp8_dispatch = req->fp8_dispatch;
+    st->balanced = req->balanced_routing;
+    st->recompute_moe = req->recompute_moe;
+    st->groups = m->routing_groups;
+    st->groups_per_token = m->groups_per_token;
     return GPUECON_OK;
 }
 
@@ -134,7 +140,7 @@ double moe_load_factor(const train_static *st, int ep)
         return st->cf;
     if (st->imbalance >= 1)
         return st->imbalance;
-    if (ep <= 1)
+    if (ep <= 1 || st->balanced)
         return 1;
     /* a GPU's load averages its E/ep experts; the busiest of ep GPUs is E[max] sigmas above */
     double cv_gpu = st->load_cv / sqrt((double)st->E / ep);
@@ -154,20 +160,27 @@ static double grouped(const train_static *st, int experts, double M, double K, d
     return experts * train_kernel(st, 2 * pad * K * N, eff, ib * (M * K + K * N) + 2 * M * N);
 }
 
-/* Dispatch/combine traffic of one micro-batch (forward; backward is the same): two
- * all-to-alls over the EP group (stride etp) and, with ETP, the all-gather of the received
- * tokens and the reduce-scatter of the outputs. */
-static double a2a_pass(const train_static *st, int ep, int etp, double S, double R, gpuecon_train_moe *info)
+/* Dispatch/combine traffic of one micro-batch (forward; backward is the same): a dispatch and
+ * a combine over the EP group (stride etp) with the stack's dispatcher (dispatch.c; FP8
+ * dispatch with 1x128 scales, combine in BF16) and, with ETP, the all-gather of the received
+ * tokens and the reduce-scatter of the outputs. n tokens per GPU, phi the load factor. */
+static double a2a_pass(const train_static *st, int ep, int etp, double n, double phi, double R,
+                       gpuecon_train_moe *info)
 {
     const comm_link *L = &st->link;
-    double a2a = comm_time(L, GPUECON_ALL_TO_ALL, ep, etp, S);
+    gpuecon_dispatch_request q = {st->dispatcher, ep, etp, n, st->topk, st->E, st->groups, st->groups_per_token,
+                                  st->h, st->fp8_dispatch ? 1 + 4.0 / 128 : 2, phi};
+    gpuecon_dispatch_result d, c;
+    double a2a = comm_dispatch(L, &q, &d);
+    q.bytes_per_elem = 2;
+    double comb = st->fp8_dispatch ? comm_dispatch(L, &q, &c) : a2a;
     int g, dom;
     comm_placement(L->scaleup_gpus, ep, etp, &g, &dom);
-    info->a2a_bytes = S;
+    info->a2a_bytes = n * st->topk * phi * st->h * 2; /* the NCCL all-to-all's size */
     info->a2a_s = a2a;
-    info->a2a_intra_fraction = ep > 1 ? (double)(g - 1) / ep : 1;
+    info->a2a_intra_fraction = ep > 1 ? d.intra_fraction : 1;
     info->ep_domains = dom;
-    double t = 2 * a2a;
+    double t = a2a + comb;
     if (etp > 1)
         t += comm_time(L, GPUECON_ALL_GATHER, etp, 1, R * st->h * 2) +
              comm_time(L, GPUECON_REDUCE_SCATTER, etp, 1, R * st->h * 2);
@@ -186,6 +199,9 @@ void moe_layer(const train_static *st, int ep, int etp, train_layer_cost *lc)
 {
     const int tp = lc->tp;
     const bool full = lc->rc == GPUECON_RECOMPUTE_FULL;
+    /* Megatron's recompute_modules "moe": the MoE block (router, dispatch, experts, combine)
+     * runs its forward again in backward, keeping only its input */
+    const bool rmoe = lc->rc == GPUECON_RECOMPUTE_SELECTIVE && st->recompute_moe;
     double T = lc->mbs * (double)st->seq / lc->cp, h = st->h, seq_div = (st->sp && tp > 1) ? tp : 1;
     double n = T / tp; /* tokens entering the block on this GPU (Megatron needs SP with TP and EP) */
     double phi = moe_load_factor(st, ep);
@@ -206,27 +222,31 @@ void moe_layer(const train_static *st, int ep, int etp, train_layer_cost *lc)
     }
     /* norm and residual, routing (fp32 scores), permute and unpermute, activations, casts */
     double act_w = st->mats > 2 ? 6 : 4;
-    double bytes = T * (5 + (st->dropout ? 0.5 : 0)) * 2 * h / seq_div + n * st->E * 4 * 3 +
-                   2 * (n * h * 2 + n * st->topk * phi * h * 2) + R * act_w * fo + T * act_w * fsl;
+    /* the flex dispatchers (DeepEP, HybridEP) permute inside the dispatch kernel instead of
+     * copying top_k times (Megatron-LM DeepSeek-V3 GB200 doc §2.1.1) */
+    double permute = st->dispatcher == GPUECON_DISPATCH_NCCL_A2A ? 2 * (n * h * 2 + n * st->topk * phi * h * 2) : 0;
+    double bytes = T * (5 + (st->dropout ? 0.5 : 0)) * 2 * h / seq_div + n * st->E * 4 * 3 + permute +
+                   R * act_w * fo + T * act_w * fsl;
     if (st->prec != GPUECON_BF16)
-        bytes += 3 * (R * (h + fo) + T * (h + fsl));
+        bytes += st->cast_bytes * (R * (h + fo) + T * (h + fsl));
     double nk_f = 12 + (st->prec != GPUECON_BF16 ? 4 : 0), nk_b = 16 + (st->prec != GPUECON_BF16 ? 8 : 0);
     double moe_f = router + g + s1 + s2 + bytes / st->hbm_bps + nk_f * ks;
     double moe_b = 2 * (router + g + s1 + s2) + 2 * bytes / st->hbm_bps + nk_b * ks;
     lc->ep = ep, lc->etp = etp;
     lc->m_fwd_s = lc->attn_fwd_s + moe_f;
     lc->m_bwd_s = lc->attn_bwd_s + moe_b;
-    lc->m_rc_s = full ? lc->m_fwd_s : lc->attn_rc_s;
+    lc->m_rc_s = full ? lc->m_fwd_s : lc->attn_rc_s + (rmoe ? moe_f : 0);
     lc->m_tp_s = lc->attn_tp_s + stp;
-    lc->m_hw_flops = lc->attn_hw_flops + 3 * fl + (full ? fl : 0);
+    lc->m_hw_flops = lc->attn_hw_flops + 3 * fl + (full || rmoe ? fl : 0);
     /* all-to-all: S bytes per GPU per dispatch (16-bit tokens, the load factor included) */
     gpuecon_train_moe *info = &lc->info;
     memset(info, 0, sizeof *info);
     double S = n * st->topk * phi * h * 2;
-    double pass = ep > 1 || etp > 1 ? a2a_pass(st, ep, etp, S, R, info) : 0;
-    double fwd_c = pass * (full ? 2 : 1);
+    double pass = ep > 1 || etp > 1 ? a2a_pass(st, ep, etp, n, phi, R, info) : 0;
+    double again = full || rmoe ? 2 : 1;
+    double fwd_c = pass * again;
     lc->m_ep_s = fwd_c + pass;
-    lc->m_ep_ovl_s = overlap_exposed(pass, lc->m_bwd_s) * (full ? 2 : 1) + overlap_exposed(pass, lc->m_fwd_s);
+    lc->m_ep_ovl_s = overlap_exposed(pass, lc->m_bwd_s) * again + overlap_exposed(pass, lc->m_fwd_s);
     /* eager: the host launches the layer's kernels one by one (backward about twice the
      * forward's); moe_host_s is the host time per modelled kernel */
     double kernels = lc->attn_kernels + (st->mla ? 6 : 0) + 1 + 2 + (st->fs > 0 ? 2 + (tp > 1 ? 2 : 0) : 0) + nk_f +
@@ -235,9 +255,13 @@ void moe_layer(const train_static *st, int ep, int etp, train_layer_cost *lc)
     /* activations: the attention half, then the block's inputs, router scores, expert inputs
      * and activations, expert outputs (for the routing-probability gradient), shared expert */
     double block = 0;
-    if (!full)
-        block = T * (4 + (st->dropout ? 1 : 0)) * h / seq_div + n * st->E * 8 + R * (2 * h + act_w * fo) +
-                n * st->topk * phi * h * 2 + T * act_w * fsl;
+    /* FP8: Transformer Engine saves the FP8 inputs of the expert FC1 and FC2 (memory.c) */
+    double low = st->prec != GPUECON_BF16 ? 1 : 0;
+    if (rmoe)
+        block = T * 2 * h / seq_div;
+    else if (!full)
+        block = T * (4 + (st->dropout ? 1 : 0)) * h / seq_div + n * st->E * 8 + R * ((2 - low) * h + (act_w - low) * fo) +
+                n * st->topk * phi * h * 2 + T * (act_w - low) * fsl;
     lc->m_act_bytes = lc->attn_act_bytes + block;
     double full_block = T * 4 * h / seq_div + n * st->E * 8 + R * (2 * h + act_w * fo) + n * st->topk * phi * h * 2 +
                         T * act_w * fsl;

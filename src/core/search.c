@@ -34,9 +34,9 @@ static int cand_cmp(const cand *a, const cand *b)
     if (a->score != b->score)
         return a->score > b->score ? -1 : 1;
     const int x[] = {a->c.tp, a->c.cp, a->c.pp, a->c.vpp, a->c.mbs, (int)a->c.rc, a->c.zero, a->c.tp_overlap,
-                     a->c.ep, a->c.etp, a->c.a2a_overlap};
+                     a->c.ep, a->c.etp, a->c.a2a_overlap, a->c.offload};
     const int y[] = {b->c.tp, b->c.cp, b->c.pp, b->c.vpp, b->c.mbs, (int)b->c.rc, b->c.zero, b->c.tp_overlap,
-                     b->c.ep, b->c.etp, b->c.a2a_overlap};
+                     b->c.ep, b->c.etp, b->c.a2a_overlap, b->c.offload};
     for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
         if (x[i] != y[i])
             return x[i] < y[i] ? -1 : 1;
@@ -200,6 +200,21 @@ static int count_vz(const train_static *st, const gpuecon_train_request *req, co
     return n * (req->zero != GPUECON_SEARCH ? 1 : 4);
 }
 
+/* Memory of c; with searched offload (--offload-layers left to search) and c over capacity,
+ * c->offload becomes the fewest layers per stage that make it fit: memory falls and exposed
+ * offload time rises with them, so the fewest is the best of that dimension (exact). */
+static double mem_offload(const train_static *st, const train_layer_cost *lc, train_cfg *c, const stage_set *ss)
+{
+    double mem = train_memory_of(st, lc, c, ss, NULL);
+    if (st->offload != GPUECON_SEARCH || mem <= st->capacity || !(st->host_bps > 0))
+        return mem;
+    int n = train_offload_needed(st, lc, c, ss);
+    if (n <= 0)
+        return mem;
+    c->offload = n;
+    return train_memory_of(st, lc, c, ss, NULL);
+}
+
 /* Whether anything of a skipped block fits (memory only), so the micro-batch loop still
  * stops where the exhaustive search would. */
 static uint64_t any_fits(const train_static *st, const gpuecon_train_request *req, const item *it,
@@ -217,9 +232,11 @@ static uint64_t any_fits(const train_static *st, const gpuecon_train_request *re
         c.vpp = v;
         stage_set ss;
         train_stages(st, &c, &ss);
-        for (c.zero = zhi; c.zero >= zlo; c.zero--)
-            if (train_memory_of(st, lc, &c, &ss, NULL) <= st->capacity)
+        for (c.zero = zhi; c.zero >= zlo; c.zero--) {
+            train_cfg k = c;
+            if (mem_offload(st, lc, &k, &ss) <= st->capacity)
                 return 1;
+        }
     }
     return 0;
 }
@@ -249,9 +266,11 @@ static uint64_t run_vz(const train_static *st, const gpuecon_train_request *req,
         c.vpp = v;
         stage_set ss;
         train_stages(st, &c, &ss);
+        int off0 = c.offload;
         for (int z = zlo; z <= zhi; z++) {
             c.zero = z;
-            double mem = train_memory_of(st, lc, &c, &ss, NULL);
+            c.offload = off0;
+            double mem = mem_offload(st, lc, &c, &ss);
             if (w->coarse) {
                 if (mem > st->capacity)
                     continue;
@@ -356,7 +375,7 @@ static void run_item(const train_static *st, const gpuecon_train_request *req, c
                     if (st->moe)
                         moe_layer(st, eps[li], etps[li], &lc);
                     train_cfg c = {it->tp, it->cp, it->pp, 1, it->dp, mbs[mi], 0, (gpuecon_recompute)rcs[ri],
-                                   ovs[oi], eps[li], etps[li], false};
+                                   ovs[oi], eps[li], etps[li], false, st->offload > 0 ? st->offload : 0};
                     if (!w->exhaustive && !w->coarse) {
                         double ub = score_of(st, step_bound(st, &lc, &c, nao > 1 || aos[0]), price, obj);
                         if (ub < w->gthr || (w->lk_n == w->lk_cap && ub < w->lk[0])) {

@@ -60,6 +60,22 @@ static void prepare_mla(train_static *st, const gpuecon_model *m)
     st->rope = m->qk_rope_head_dim;
 }
 
+/* The recipe's memory and kernel facts (docs/model.md §3.2, §3.7). Quantization bytes per
+ * element: delayed scaling reads BF16 and writes FP8 (3); current scaling reads the tensor
+ * twice, for the amax and for the cast (TE fp8_current_scaling.rst), 5; MXFP8 and blockwise
+ * write row- and column-wise FP8 copies and their block scales (4 + 2/32, 4 + 2/128). */
+static void train_prepare_recipe(const gpuecon_train_request *req, train_static *st)
+{
+    static const double cast[] = {3, 5, 4 + 2.0 / 32, 4 + 2.0 / 128};
+    bool low = req->precision != GPUECON_BF16;
+    st->fp8_param = low && req->fp8_param;
+    st->fp8_transpose = low && st->gpu->arch && strcmp(st->gpu->arch, "hopper") == 0;
+    st->optim_state_bytes = req->optim_state_bytes > 0 ? req->optim_state_bytes : 4;
+    st->cast_bytes = cast[(unsigned)req->fp8_recipe < 4 ? req->fp8_recipe : 0];
+    st->host_bps = req->system->host_link_gbps * 1e9;
+    st->offload = req->offload_layers;
+}
+
 int train_prepare(const gpuecon_train_request *req, train_static *st, gpuecon_error *err)
 {
     int rc = train_check_request(req, err);
@@ -94,6 +110,7 @@ int train_prepare(const gpuecon_train_request *req, train_static *st, gpuecon_er
     st->attn = req->attn_impl;
     st->grad_reduce_bytes = req->grad_reduce_bytes > 0 ? req->grad_reduce_bytes
                                                        : (req->precision == GPUECON_BF16 ? 4 : 2);
+    train_prepare_recipe(req, st);
     st->hbm_bps = st->gpu->hbm_tbps * 1e12 * st->eff.hbm;
     st->capacity = st->gpu->hbm_gib * 1073741824.0;
     st->reserve = gpuecon_memory_reserve_bytes(st->gpu);
@@ -236,7 +253,7 @@ static void layer_compute(const train_static *st, double T, double s_loc, double
     double pa = half, pm = half + (st->mats > 2 ? 6 : 4) * fl;
     lp->nk_attn_f = 2, lp->nk_mlp_f = 3, lp->nk_attn_b = 4, lp->nk_mlp_b = 4;
     if (st->prec != GPUECON_BF16) {
-        pa += 3 * (h + al * st->dv), pm += 3 * (h + fl);
+        pa += st->cast_bytes * (h + al * st->dv), pm += st->cast_bytes * (h + fl);
         lp->nk_attn_f += 2, lp->nk_mlp_f += 2, lp->nk_attn_b += 4, lp->nk_mlp_b += 4;
     }
     lp->elem_attn_f = T * pa / st->hbm_bps;
@@ -343,6 +360,14 @@ void train_layer(const train_static *st, int tp, int cp, int mbs, gpuecon_recomp
     out->cp_s = layer_cp(st, &lp, T, tp, cp, rc);
     out->attn_act_bytes = attn_act(st, s_loc, mbs, tp, rc);
     out->act_bytes = out->attn_act_bytes + mem_mlp_act(st->h, st->f, st->mats, s_loc, mbs, tp, st->sp, rc, st->dropout);
+    if (st->prec != GPUECON_BF16 && !st->mla) {
+        /* FP8 copies of the linear inputs; the attention half's share (QKV input -1, projection
+         * input +q) also counts for MoE layers */
+        double d = mem_fp8_act_delta(st->h, st->a, st->d, st->f, s_loc, mbs, tp, st->sp, rc);
+        double seq_div = (st->sp && tp > 1) ? tp : 1, sbh = s_loc * mbs * st->h;
+        out->act_bytes += d;
+        out->attn_act_bytes += rc == GPUECON_RECOMPUTE_FULL ? 0 : sbh * (-1 / seq_div + st->a * st->d / st->h / tp);
+    }
     if (rc != GPUECON_RECOMPUTE_NONE) {
         out->attn_work_bytes = attn_act(st, s_loc, mbs, tp, GPUECON_RECOMPUTE_NONE);
         out->work_bytes = out->attn_work_bytes +
@@ -424,6 +449,16 @@ static int cfg_edp(const train_cfg *c)
     return c->tp * c->cp * c->dp / (c->ep * c->etp);
 }
 
+/* Share of a stage's activations kept in host memory: c->offload of its layers (MTP modules
+ * count as layers). */
+static double offload_share(const train_cfg *c, const stage_info *si)
+{
+    int L = si->L + si->mtp;
+    if (c->offload <= 0 || L <= 0)
+        return 0;
+    return c->offload >= L ? 1 : (double)c->offload / L;
+}
+
 static void fill_memory(const train_static *st, double best, gpuecon_train_memory *mem)
 {
     mem->capacity_gib = st->capacity / 1073741824.0;
@@ -465,8 +500,11 @@ double train_memory_of(const train_static *st, const train_layer_cost *lc, const
 {
     int micro = st->gbs / (c->dp * c->mbs);
     gpuecon_param_bytes pb, pe;
-    gpuecon_param_bytes_per_param(c->zero, c->dp * c->cp, st->prec, &pb);
-    gpuecon_param_bytes_per_param(c->zero, st->moe ? cfg_edp(c) : 1, st->prec, &pe);
+    int gb = (int)st->grad_reduce_bytes;
+    gpuecon_param_bytes_ex(c->zero, c->dp * c->cp, st->prec, gb, st->optim_state_bytes, st->fp8_param,
+                           st->fp8_transpose, &pb);
+    gpuecon_param_bytes_ex(c->zero, st->moe ? cfg_edp(c) : 1, st->prec, gb, st->optim_state_bytes, st->fp8_param,
+                           st->fp8_transpose, &pe);
     double per_d = pb.weights + pb.grads + pb.optimizer + pb.fp8_copy;
     double per_e = pe.weights + pe.grads + pe.optimizer + pe.fp8_copy;
     double best = -1;
@@ -479,6 +517,8 @@ double train_memory_of(const train_static *st, const train_layer_cost *lc, const
                             : 2 * 2 * st->layer_params / c->tp;
         double act = (lc->act_bytes * (si.L - si.M) + lc->m_act_bytes * (si.M + si.mtp)) *
                      mem_inflight(c->pp, c->vpp, micro, s);
+        double off = act * offload_share(c, &si);
+        act -= off;
         double work = lc->m_work_bytes > lc->work_bytes && si.M + si.mtp > 0 ? lc->m_work_bytes : lc->work_bytes;
         double trans = work + (s == c->pp - 1 ? lc->logits_bytes : 0);
         double total = si.p_dense * per_d + si.p_expert * per_e + zero3 + act + trans + st->reserve;
@@ -495,6 +535,7 @@ double train_memory_of(const train_static *st, const train_layer_cost *lc, const
                 mem->reserve_gib = st->reserve / G;
                 mem->total_gib = total / G;
                 mem->stage = s;
+                mem->offloaded_gib = off / G;
             }
         }
     }
@@ -614,12 +655,12 @@ static void dp_time(const train_static *st, const stage_set *ss, const train_cfg
 
 /* One stage's time per micro-batch, split as the breakdown reports it. */
 typedef struct stage_time {
-    double comp, tp, cp, ep, host, total;
+    double comp, tp, cp, ep, host, off, total;
     double fwd, bwd; /* forward and backward compute (the DP overlap windows) */
 } stage_time;
 
-static void stage_time_of(const train_layer_cost *lc, const train_cfg *c, int micro, int stage, const stage_info *si,
-                          stage_time *o)
+static void stage_time_of(const train_static *st, const train_layer_cost *lc, const train_cfg *c, int micro,
+                          int stage, const stage_info *si, stage_time *o)
 {
     int nd = si->L - si->M, nm = si->M + si->mtp;
     double ep = c->a2a_overlap && micro >= 2 ? lc->m_ep_ovl_s : lc->m_ep_s;
@@ -636,7 +677,40 @@ static void stage_time_of(const train_layer_cost *lc, const train_cfg *c, int mi
         o->comp += lc->emb_s;
     if (stage == c->pp - 1)
         o->comp += lc->head_s + si->mtp * (lc->head_s + lc->mtp_extra_s);
-    o->total = o->comp + o->tp + o->cp + o->ep + o->host;
+    /* activation offload (Megatron cpu_offloading): each offloaded layer's activations go to
+     * host memory during the forward and come back ahead of the backward, overlapped with the
+     * stage's compute; only what the link cannot move in that time is exposed */
+    o->off = 0;
+    double share = offload_share(c, si);
+    if (share > 0 && st->host_bps > 0) {
+        double t = share * (nd * lc->act_bytes + nm * lc->m_act_bytes) / st->host_bps;
+        o->off = fmax(t - o->fwd, 0) + fmax(t - o->bwd, 0);
+    }
+    o->total = o->comp + o->tp + o->cp + o->ep + o->host + o->off;
+}
+
+int train_offload_needed(const train_static *st, const train_layer_cost *lc, const train_cfg *c, const stage_set *ss)
+{
+    train_cfg k = *c;
+    k.offload = 0;
+    if (train_memory_of(st, lc, &k, ss, NULL) <= st->capacity)
+        return 0;
+    int hi = 0;
+    for (int i = 0; i < ss->n; i++)
+        if (ss->si[i].L + ss->si[i].mtp > hi)
+            hi = ss->si[i].L + ss->si[i].mtp;
+    k.offload = hi;
+    if (hi == 0 || train_memory_of(st, lc, &k, ss, NULL) > st->capacity)
+        return -1;
+    int lo = 0; /* memory falls with the offloaded layers: lo does not fit, hi does */
+    while (hi - lo > 1) {
+        k.offload = (lo + hi) / 2;
+        if (train_memory_of(st, lc, &k, ss, NULL) <= st->capacity)
+            hi = k.offload;
+        else
+            lo = k.offload;
+    }
+    return hi;
 }
 
 static void fill_result(const train_static *st, const train_layer_cost *lc, const train_cfg *c, int micro,
@@ -655,7 +729,7 @@ static void fill_result(const train_static *st, const train_layer_cost *lc, cons
                                   .mbs = c->mbs, .etp = c->etp, .edp = st->moe ? cfg_edp(c) : 1,
                                   .a2a_overlap = st->moe && c->a2a_overlap, .microbatches = micro,
                                   .recompute = c->rc, .zero = c->zero, .tp_overlap = c->tp_overlap,
-                                  .sequence_parallel = st->sp && c->tp > 1};
+                                  .sequence_parallel = st->sp && c->tp > 1, .offload_layers = c->offload};
     if (st->moe) {
         out->moe = lc->info;
         out->moe.moe_layers = nm + st->mtp;
@@ -683,7 +757,7 @@ double train_eval_of(const train_static *st, const train_layer_cost *lc, const t
     double t_max = -1, t_sum = 0;
     for (int i = 0; i < ss->n; i++) {
         stage_time t;
-        stage_time_of(lc, c, micro, ss->id[i], &ss->si[i], &t);
+        stage_time_of(st, lc, c, micro, ss->id[i], &ss->si[i], &t);
         if (t.total > t_max)
             t_max = t.total, tmax = t;
         if (i == ss->pmax)
@@ -717,6 +791,7 @@ double train_eval_of(const train_static *st, const train_layer_cost *lc, const t
     out->step_time_s = step;
     gpuecon_train_breakdown *b = &out->bd;
     b->compute_s = micro * (comp + tmax.host);
+    b->offload_s = micro * tmax.off;
     b->tp_comm_s = micro * tmax.tp;
     b->cp_comm_s = micro * tmax.cp;
     b->ep_comm_s = micro * tmax.ep;

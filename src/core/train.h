@@ -18,6 +18,7 @@
 /* ---- comm.c ---- */
 typedef struct comm_link {
     int scaleup_gpus;
+    double up_line, out_line; /* line rates, bytes/s per GPU per direction */
     double b_up, b_out;   /* achievable bytes/s per GPU per direction */
     double b_out_a2a;     /* achievable all-to-all bytes/s per NIC */
     double a_up, a_out;   /* per-hop latency, s */
@@ -33,6 +34,10 @@ double comm_time(const comm_link *L, gpuecon_coll_op op, int n, int stride, doub
  * such as data × context parallel). */
 double comm_time_g(const comm_link *L, gpuecon_coll_op op, int n, int g, double bytes);
 
+/* ---- dispatch.c ---- */
+/* One MoE dispatch on a prepared link (gpuecon_moe_dispatch without the checks). */
+double comm_dispatch(const comm_link *L, const gpuecon_dispatch_request *q, gpuecon_dispatch_result *out);
+
 /* ---- memory.c ---- */
 /* Activation bytes of one layer from its shape (see memory.c): the attention half, the FFN
  * half, and their sum. */
@@ -43,6 +48,10 @@ double mem_mlp_act(double h, double ffn, double mats, double s, double b, double
 double mem_layer_act(double h, double heads, double kv, double hd, double ffn, double mats, double s,
                      double b, double tp, bool sp, gpuecon_recompute rc, gpuecon_attn_impl impl,
                      bool dropout);
+/* Change of one dense layer's activation bytes when FP8 linear layers save FP8 inputs
+ * (Transformer Engine), <= 0 for Llama-style shapes; 0 with full recompute. */
+double mem_fp8_act_delta(double h, double heads, double hd, double ffn, double s, double b, double tp, bool sp,
+                         gpuecon_recompute rc);
 /* Layers of pipeline stage `stage` when `layers` are split over pp·vpp chunks, the
  * remainder going to the middle chunks first (the first and last stage carry the embedding
  * and the loss). */
@@ -64,6 +73,12 @@ typedef struct train_static {
     bool sp, dp_overlap, dropout;
     gpuecon_attn_impl attn;
     double grad_reduce_bytes;
+    /* recipe memory and kernels (docs/model.md §3.2, §3.7) */
+    bool fp8_param, fp8_transpose; /* FP8-only weights; Hopper's column-wise FP8 copy */
+    int optim_state_bytes;       /* Adam m and v: 4 or 2 (precision-aware optimizer) */
+    double cast_bytes;           /* bytes moved per element quantized by the FP8 recipe */
+    double host_bps;             /* CPU-GPU link, achievable bytes/s per direction */
+    int offload;                 /* request: layers offloaded per stage, or GPUECON_SEARCH */
     double peak, peak_bf16;      /* FLOP/s */
     double hbm_bps;              /* achieved bytes/s */
     double capacity, reserve;    /* bytes */
@@ -89,6 +104,10 @@ typedef struct train_static {
     double mtp_params;           /* one MTP module without its routed experts (2h->h projection, norms) */
     double cf, imbalance, load_cv;
     int a2a_overlap;             /* request: GPUECON_SEARCH, 0 or 1 */
+    gpuecon_dispatcher dispatcher;
+    bool fp8_dispatch, balanced; /* FP8 dispatch; forced-balanced routing (no imbalance) */
+    bool recompute_moe;          /* selective recompute includes the MoE blocks */
+    int groups, groups_per_token;/* node-limited routing of the model */
 } train_static;
 
 /* What depends on the layer shape: one transformer layer, one micro-batch, one GPU. */
@@ -123,6 +142,7 @@ typedef struct train_cfg {
     bool tp_overlap;
     int ep, etp;                 /* 1 for dense models */
     bool a2a_overlap;
+    int offload;                 /* activations of this many layers per stage in host memory */
 } train_cfg;
 
 int train_prepare(const gpuecon_train_request *req, train_static *st, gpuecon_error *err);
@@ -157,6 +177,10 @@ double train_memory_of(const train_static *st, const train_layer_cost *lc, const
                        gpuecon_train_memory *mem);
 double train_eval_of(const train_static *st, const train_layer_cost *lc, const train_cfg *c, const stage_set *ss,
                      gpuecon_train_result *out);
+/* The fewest layers per stage whose activations must go to host memory for c to fit
+ * (c->offload ignored), 0 when it fits as is, -1 when no offload makes it fit. */
+int train_offload_needed(const train_static *st, const train_layer_cost *lc, const train_cfg *c,
+                         const stage_set *ss);
 /* Checks the fixed sizes of a request against the model and GPU count (GPUECON_E_INPUT
  * naming the constraint). */
 int train_check_request(const gpuecon_train_request *req, gpuecon_error *err);
@@ -188,5 +212,21 @@ int moe_stage_layers(const train_static *st, int pp, int vpp, int stage);
 /* Busiest GPU's tokens over the mean for ep-way expert parallelism (dropless), or the
  * capacity factor. */
 double moe_load_factor(const train_static *st, int ep);
+
+/* ---- validate.c, validate_recipes.c ---- */
+typedef const gpuecon_efficiency *(*validate_pick_fn)(const gpuecon_gpu *gpu, const gpuecon_efficiency *tab,
+                                                      size_t n);
+/* Sets row->cls from the GPU generation, precision and dense/moe. */
+void validate_set_class(gpuecon_validate_row *row, const gpuecon_gpu *gpu, gpuecon_precision p, bool moe);
+/* The 2024-26 recipe runs (calibration A41-A67), each with its stack; kind -1 every row, 0 the
+ * dense ones, 1 the MoE ones. */
+int validate_recipe_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, validate_pick_fn pick,
+                         const gpuecon_efficiency *tab, size_t n_eff, int kind, gpuecon_validate_row *rows,
+                         size_t cap, size_t *n, gpuecon_error *err);
+/* gpuecon_validate's rows of one kind only (dense: the named cases, vTrain when `vtrain`, the
+ * dense recipe rows; moe: the MoE cases and recipe rows), built-in efficiencies: what compare's
+ * uncertainty bands need, at a fraction of the cost. */
+int validate_kind(gpuecon_ctx *ctx, const gpuecon_catalog *cat, bool moe, bool vtrain, gpuecon_validate_row *rows,
+                  size_t cap, size_t *n, gpuecon_error *err);
 
 #endif

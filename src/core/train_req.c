@@ -24,6 +24,77 @@ void gpuecon_train_request_init(gpuecon_train_request *req)
     req->moe_imbalance = 0;
     req->mtp = -1;
     req->cuda_graphs = true;
+    req->fp8_recipe = GPUECON_FP8_DELAYED;
+    req->dispatcher = GPUECON_DISPATCH_NCCL_A2A;
+}
+
+const char *gpuecon_fp8_recipe_name(gpuecon_fp8_recipe r)
+{
+    static const char *const n[] = {"delayed", "tensorwise", "mxfp8", "blockwise"};
+    return (unsigned)r < 4 ? n[r] : "unknown";
+}
+
+const char *gpuecon_dispatcher_name(gpuecon_dispatcher d)
+{
+    static const char *const n[] = {"nccl-a2a", "deepep", "hybridep"};
+    return (unsigned)d < 3 ? n[d] : "unknown";
+}
+
+void gpuecon_train_request_apply_stack(gpuecon_train_request *req, const gpuecon_stack *k)
+{
+    if (!req || !k)
+        return;
+    req->stack = k;
+    req->tp_overlap = k->tp_overlap ? GPUECON_SEARCH : 0;
+    req->dp_overlap = k->dp_overlap;
+    req->a2a_overlap = k->ep_overlap ? GPUECON_SEARCH : 0;
+    req->attn_impl = (gpuecon_attn_impl)k->attention;
+    req->sequence_parallel = k->sequence_parallel;
+    req->dropout = k->dropout;
+    req->cuda_graphs = k->cuda_graphs;
+    req->grad_reduce_bytes = k->grad_reduce == 1 ? 2 : 4;
+    req->fp8_param = k->fp8_param;
+    req->optim_state_bytes = k->optimizer_states == 1 ? 2 : 4;
+    req->fp8_recipe = (gpuecon_fp8_recipe)k->fp8_recipe;
+    req->dispatcher = (gpuecon_dispatcher)k->dispatcher;
+    req->fp8_dispatch = k->fp8_dispatch;
+}
+
+/* The recipe fields of a request against its GPU and model (GPUECON_E_INPUT naming the
+ * constraint): MXFP8 needs Blackwell, FP8-only weights need an FP8 recipe with them, a
+ * dispatcher other than NCCL needs experts, offload needs a host link. */
+static int check_recipe(const gpuecon_train_request *req, gpuecon_error *err)
+{
+    const gpuecon_gpu *g = req->system->gpu;
+    bool blackwell = g->arch && strncmp(g->arch, "blackwell", 9) == 0;
+    if ((unsigned)req->fp8_recipe > GPUECON_FP8_BLOCKWISE)
+        return err_set(err, GPUECON_E_INPUT, "--fp8-recipe", 0, 0, "allowed: delayed, tensorwise, mxfp8, blockwise");
+    if (req->precision == GPUECON_FP8 && req->fp8_recipe == GPUECON_FP8_MXFP8 && !blackwell)
+        return err_set(err, GPUECON_E_INPUT, "--fp8-recipe", 0, 0,
+                       "mxfp8 needs Blackwell tensor cores (1x32 block scales); %s is %s: use tensorwise, "
+                       "delayed or blockwise", g->name, g->arch ? g->arch : "?");
+    if ((unsigned)req->dispatcher > GPUECON_DISPATCH_HYBRIDEP)
+        return err_set(err, GPUECON_E_INPUT, "--dispatcher", 0, 0, "allowed: nccl-a2a, deepep, hybridep");
+    if (req->optim_state_bytes != 0 && req->optim_state_bytes != 2 && req->optim_state_bytes != 4)
+        return err_set(err, GPUECON_E_INPUT, "--optimizer-states", 0, 0, "allowed: fp32 (4 bytes) or bf16 (2)");
+    if (req->grad_reduce_bytes < 0 || req->grad_reduce_bytes > 4 || req->grad_reduce_bytes == 3)
+        return err_set(err, GPUECON_E_INPUT, "--grad-reduce", 0, 0, "allowed: fp32 (4 bytes), bf16 (2) or fp8 (1)");
+    int off = req->offload_layers;
+    if (off != GPUECON_SEARCH && (off < 0 || off > req->model->layers))
+        return err_set(err, GPUECON_E_INPUT, "--offload-layers", 0, 0, "%d: allowed 0 to the %d layers of %s", off,
+                       req->model->layers, req->model->name);
+    if (off != 0 && !(req->system->host_link_gbps > 0))
+        return err_set(err, GPUECON_E_INPUT, "--offload-layers", 0, 0,
+                       "%s has no host_link_gbps (CPU-GPU link) in the catalog; offload cannot be timed",
+                       req->system->name);
+    if (off > 0 && req->pp > 0) {
+        int per = (req->model->layers + req->pp - 1) / req->pp;
+        if (off > per)
+            return err_set(err, GPUECON_E_INPUT, "--offload-layers", 0, 0,
+                           "%d layers is more than a pipeline stage holds (%d layers over pp %d: at most %d)", off,
+                           req->model->layers, req->pp, per);
+    }
+    return GPUECON_OK;
 }
 
 /* Inverse of the standard normal CDF, Acklam's rational approximation (|rel err| < 1.2e-9). */
@@ -132,6 +203,8 @@ int train_check_request(const gpuecon_train_request *req, gpuecon_error *err)
         return err_set(err, GPUECON_E_INPUT, "--zero", 0, 0, "%d: allowed 0 to 3", req->zero);
     if (req->tp_overlap != GPUECON_SEARCH && req->tp_overlap != 0 && req->tp_overlap != 1)
         return err_set(err, GPUECON_E_INPUT, "--tp-overlap", 0, 0, "allowed 0 or 1");
+    if ((rc = check_recipe(req, err)))
+        return rc;
     return m->experts > 0 ? moe_check_request(req, err) : GPUECON_OK;
 }
 

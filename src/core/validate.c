@@ -206,8 +206,37 @@ static int predict(gpuecon_ctx *ctx, const run_in *in, const gpuecon_efficiency 
     return rc == GPUECON_E_INFEASIBLE ? GPUECON_OK : rc;
 }
 
+void validate_set_class(gpuecon_validate_row *row, const gpuecon_gpu *gpu, gpuecon_precision p, bool moe)
+{
+    snprintf(row->cls, sizeof row->cls, "%s-%s-%s", gpu && gpu->arch ? gpu->arch : "?", gpuecon_precision_name(p),
+             moe ? "moe" : "dense");
+}
+
+/* vTrain runs whose published step contradicts a neighbour that differs in one respect
+ * (docs/model.md §3.6): the inconsistency is in the data, whatever the model. */
+static const struct {
+    const char *id, *note;
+} vtrain_notes[] = {
+    {"V016", "V017 is the same run at MBS 32 (2 micro-batches): 4,972 ms against this run's 9,839 ms, same FLOPs and "
+             "DP traffic"},
+    {"V014", "TP4 at MBS 4-32 within 4-6%, TP2 and TP16 at MBS 2 on trend: only this TP4 MBS-2 run is slow"},
+    {"V021", "the TP8 step grows 3.3 s from MBS 4 to 2 but 0.4 s from 8 to 4 (same FLOPs per step)"},
+    {"V042", "V048 (the same at MBS 3, larger bubble) takes 19,067 ms, V047 (TP4 PP8 MBS 2) 16,071 ms, this one "
+             "21,890 ms"},
+    {"V044", "V050/V075 (TP4/TP8 PP16 MBS 2) take 14,530 / 15,639 ms, on trend; this TP2 run 23,748 ms"},
+    {"V051", "V074 (TP1 PP16 MBS 3: twice the work per micro-batch per GPU) takes 19,991 ms, this TP2 run 26,189 ms"},
+};
+
+static void vtrain_note(gpuecon_validate_row *row)
+{
+    for (size_t i = 0; i < sizeof vtrain_notes / sizeof vtrain_notes[0]; i++)
+        if (strcmp(row->id, vtrain_notes[i].id) == 0)
+            snprintf(row->note, sizeof row->note, "%s", vtrain_notes[i].note);
+}
+
 static void fill_row(gpuecon_validate_row *row, const run_in *in, const gpuecon_train_result *r, double published)
 {
+    validate_set_class(row, in->sys->gpu, in->prec, false);
     snprintf(row->what, sizeof row->what, "%s, %d x %s, %s", in->model->name, in->gpus, in->sys->gpu_name,
              gpuecon_precision_name(in->prec));
     snprintf(row->config, sizeof row->config, "TP%d PP%d VP%d CP%d DP%d MBS%d", in->tp, in->pp, in->vpp, in->cp,
@@ -316,6 +345,7 @@ static int run_vtrain(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpueco
         double tok = f[2] * f[7] / (f[11] / 1000) / f[1];
         fill_row(row, &in, &r, tok);
         snprintf(row->what, sizeof row->what, "GPT %.1fB, %d x A100, fp16", f[0], (int)f[1]);
+        vtrain_note(row);
         p = memchr(p, '\n', (size_t)(end - p));
     }
     return GPUECON_OK;
@@ -363,6 +393,7 @@ static int run_moe(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_e
         row->predicted = r.tokens_per_s_per_gpu;
         row->rel_err = r.tokens_per_s_per_gpu / v->published - 1;
         row->fits = r.fits;
+        validate_set_class(row, q.system->gpu, v->prec, true);
     }
     return GPUECON_OK;
 }
@@ -401,6 +432,69 @@ void gpuecon_validate_summarize(const gpuecon_validate_row *rows, size_t n, cons
     s->mean_abs_err = sum / k;
 }
 
+static bool row_in(const gpuecon_validate_row *r, const char *group, gpuecon_validate_fit fit)
+{
+    if ((fit == GPUECON_ROWS_FITTED && !r->fitted_on) || (fit == GPUECON_ROWS_HELD_OUT && r->fitted_on))
+        return false;
+    return !group || strcmp(r->group, group) == 0 || strcmp(r->cls, group) == 0;
+}
+
+/* The q-quantile of k sorted values, linear between order statistics. */
+static double quantile(const double *e, size_t k, double q)
+{
+    if (!k)
+        return 0;
+    double x = q * (double)(k - 1);
+    size_t i = (size_t)x;
+    return i + 1 < k ? e[i] + (x - (double)i) * (e[i + 1] - e[i]) : e[k - 1];
+}
+
+double gpuecon_validate_quantile(const gpuecon_validate_row *rows, size_t n, const char *group,
+                                 gpuecon_validate_fit fit, double q)
+{
+    double e[GPUECON_VALIDATE_MAX];
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < GPUECON_VALIDATE_MAX; i++)
+        if (row_in(&rows[i], group, fit))
+            e[k++] = fabs(rows[i].rel_err);
+    qsort(e, k, sizeof e[0], cmp_double);
+    return quantile(e, k, q);
+}
+
+size_t gpuecon_validate_groups(const gpuecon_validate_row *rows, size_t n, gpuecon_validate_fit fit,
+                               gpuecon_validate_group *out, size_t cap)
+{
+    const char *names[GPUECON_VALIDATE_MAX];
+    size_t ng = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!row_in(&rows[i], NULL, fit) || !rows[i].cls[0])
+            continue;
+        size_t j = 0;
+        while (j < ng && strcmp(names[j], rows[i].cls))
+            j++;
+        if (j == ng && ng < GPUECON_VALIDATE_MAX)
+            names[ng++] = rows[i].cls;
+    }
+    for (size_t g = 0; g < ng && g < cap; g++) {
+        double a[GPUECON_VALIDATE_MAX], sg[GPUECON_VALIDATE_MAX];
+        size_t k = 0;
+        for (size_t i = 0; i < n && k < GPUECON_VALIDATE_MAX; i++)
+            if (row_in(&rows[i], NULL, fit) && strcmp(rows[i].cls, names[g]) == 0)
+                a[k] = fabs(rows[i].rel_err), sg[k++] = rows[i].rel_err;
+        qsort(a, k, sizeof a[0], cmp_double);
+        qsort(sg, k, sizeof sg[0], cmp_double);
+        gpuecon_validate_group *o = &out[g];
+        memset(o, 0, sizeof *o);
+        snprintf(o->name, sizeof o->name, "%s", names[g]);
+        o->n = k;
+        o->median_abs_err = quantile(a, k, 0.5);
+        o->p90_abs_err = quantile(a, k, 0.9);
+        o->max_abs_err = k ? a[k - 1] : 0;
+        o->signed_median_err = quantile(sg, k, 0.5);
+    }
+    return ng;
+}
+
 int gpuecon_validate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_efficiency *eff_table,
                      size_t n_eff, gpuecon_validate_row *rows, size_t cap, size_t *n,
                      gpuecon_validate_summary *sum, gpuecon_validate_summary *sum_fit, gpuecon_error *err)
@@ -413,6 +507,8 @@ int gpuecon_validate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
         rc = run_vtrain(ctx, cat, eff_table, n_eff, rows, cap, n, err);
     if (!rc)
         rc = run_moe(ctx, cat, eff_table, n_eff, rows, cap, n, err);
+    if (!rc)
+        rc = validate_recipe_rows(ctx, cat, pick_eff, eff_table, n_eff, -1, rows, cap, n, err);
     if (rc)
         return rc;
     if (sum)
@@ -420,4 +516,16 @@ int gpuecon_validate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
     if (sum_fit)
         gpuecon_validate_summarize(rows, *n, "moe", true, GPUECON_ROWS_FITTED, sum_fit);
     return GPUECON_OK;
+}
+
+int validate_kind(gpuecon_ctx *ctx, const gpuecon_catalog *cat, bool moe, bool vtrain, gpuecon_validate_row *rows,
+                  size_t cap, size_t *n, gpuecon_error *err)
+{
+    *n = 0;
+    int rc = moe ? run_moe(ctx, cat, NULL, 0, rows, cap, n, err) : run_cases(ctx, cat, NULL, 0, rows, cap, n, err);
+    if (!rc && !moe && vtrain)
+        rc = run_vtrain(ctx, cat, NULL, 0, rows, cap, n, err);
+    if (!rc)
+        rc = validate_recipe_rows(ctx, cat, pick_eff, NULL, 0, moe ? 1 : 0, rows, cap, n, err);
+    return rc;
 }

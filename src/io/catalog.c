@@ -38,7 +38,7 @@ const kdesc *schema_kind(gpuecon_kind kind)
 {
     static const kdesc *const kinds[GPUECON_KIND_COUNT] = {
         &schema_kind_gpu, &schema_kind_system, &schema_kind_profile, &schema_kind_model,
-        &schema_kind_reliability};
+        &schema_kind_reliability, &schema_kind_stack};
     return (unsigned)kind < GPUECON_KIND_COUNT ? kinds[kind] : NULL;
 }
 
@@ -117,6 +117,11 @@ const gpuecon_model *gpuecon_catalog_model(const gpuecon_catalog *cat, const cha
 {
     return find_obj(cat, GPUECON_KIND_MODEL, name);
 }
+const gpuecon_stack *gpuecon_catalog_stack(const gpuecon_catalog *cat, const char *name)
+{
+    return find_obj(cat, GPUECON_KIND_STACK, name);
+}
+
 const gpuecon_reliability *gpuecon_catalog_reliability(const gpuecon_catalog *cat, const char *name)
 {
     return find_obj(cat, GPUECON_KIND_RELIABILITY, name);
@@ -497,7 +502,7 @@ static int load_dir_files(gpuecon_catalog *cat, const char *dir, gpuecon_error *
     if (!found)
         return err_set(err, GPUECON_E_INPUT, dir, 0, 0,
                        "holds none of gpus.yaml, systems.yaml, profiles.yaml, models.yaml, "
-                       "reliability.yaml");
+                       "reliability.yaml, stacks.yaml");
     return GPUECON_OK;
 }
 

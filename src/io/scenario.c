@@ -67,6 +67,7 @@ static const fdesc workload_fields[] = {
     {"kv", FT_ENUM, W(kv), 0, 0, 0, GPUECON_BF16, NULL, 0, "", "KV-cache precision", precision_names},
     {"serve_tokens", FT_NUM, W(serve_tokens), 0, 1, 1e18, 0, NULL, 0, "tokens",
      "output tokens to serve, for totals", NULL},
+    {"stack", FT_TEXT, W(stack), 0, 0, 0, 0, NULL, F_NAME, "", "training framework stack (data/stacks.yaml)", NULL},
 };
 #undef W
 
@@ -104,6 +105,7 @@ static const fdesc platform_fields[] = {
      precision_names},
     {"published_tokens_per_s", FT_NUM, P(published_tokens_per_s), 0, 1e-3, 1e9, 0, NULL, 0, "tokens/s/GPU",
      "a published throughput shown beside the prediction (not used)", NULL},
+    {"stack", FT_TEXT, P(stack), 0, 0, 0, 0, NULL, F_NAME, "", "framework stack here (default: the workload's)", NULL},
 };
 #undef P
 
@@ -128,6 +130,8 @@ static int check_workload(const gpuecon_catalog *cat, gpuecon_workload *w, const
                           const yaml_doc *doc, ynode *node, gpuecon_error *err)
 {
     int rc = name_error(cat, GPUECON_KIND_MODEL, w->model, doc, node, "model", err);
+    if (!rc && w->stack)
+        rc = name_error(cat, GPUECON_KIND_STACK, w->stack, doc, node, "stack", err);
     if (rc)
         return rc;
     if (w->kind == GPUECON_WORKLOAD_TRAIN) {
@@ -173,7 +177,8 @@ static int check_platform(const gpuecon_catalog *cat, const gpuecon_workload *w,
 {
     int rc;
     if ((rc = name_error(cat, GPUECON_KIND_SYSTEM, p->system, doc, node, "system", err)) ||
-        (rc = name_error(cat, GPUECON_KIND_PROFILE, p->profile, doc, node, "profile", err)))
+        (rc = name_error(cat, GPUECON_KIND_PROFILE, p->profile, doc, node, "profile", err)) ||
+        (p->stack && (rc = name_error(cat, GPUECON_KIND_STACK, p->stack, doc, node, "stack", err))))
         return rc;
     if (!p->name)
         p->name = p->system;

@@ -420,6 +420,8 @@ static const fdesc system_fields[] = {
     NUM(gpuecon_system, pue, 1, 3, 1.3, F_REQ, "", "default facility PUE for energy"),
     TEXT(gpuecon_system, cooling, F_REQ, cooling_names, NULL, "air or liquid"),
     NUM(gpuecon_system, capex_usd_per_gpu, 100, 1e7, 0, F_REQ, "USD", "all-in capital cost per GPU"),
+    NUM(gpuecon_system, host_link_gbps, 0, 10000, 0, 0, "GB/s",
+        "CPU-GPU link per GPU per direction for activation offload (0: unknown)"),
 };
 
 static int system_validate(struct gpuecon_catalog *cat, centry *e, const yaml_doc *doc, ynode *node,
@@ -498,6 +500,8 @@ static const fdesc model_fields[] = {
     INT(gpuecon_model, shared_ffn_hidden, 0, 10000000, 0, 0, "inner size of one shared expert (default expert_ffn_hidden)"),
     INT(gpuecon_model, dense_layers, 0, 1000, 0, 0, "leading dense layers of an MoE model"),
     INT(gpuecon_model, moe_every, 1, 1000, 1, 0, "after dense_layers, every n-th layer is MoE"),
+    INT(gpuecon_model, routing_groups, 0, 4096, 0, 0, "node-limited routing: expert groups (0: none)"),
+    INT(gpuecon_model, groups_per_token, 0, 4096, 0, 0, "node-limited routing: groups a token may reach"),
     ENUM(gpuecon_model, attention, attention_names, GPUECON_ATTN_MHA, "mha | gqa | mla"),
     INT(gpuecon_model, q_lora_rank, 0, 100000, 0, 0, "MLA query compression rank (0: none)"),
     INT(gpuecon_model, kv_lora_rank, 0, 100000, 0, 0, "MLA key/value compression rank"),
@@ -553,6 +557,11 @@ static int model_validate(struct gpuecon_catalog *cat, centry *e, const yaml_doc
         if (m->dense_layers >= m->layers)
             return MODEL_ERR("dense_layers", "dense_layers (%d) must be below layers (%d)",
                              m->dense_layers, m->layers);
+        if (m->routing_groups > 0 && (m->experts % m->routing_groups || m->groups_per_token < 1 ||
+                                      m->groups_per_token > m->routing_groups))
+            return MODEL_ERR("routing_groups", "routing_groups (%d) must divide experts (%d) and "
+                             "groups_per_token (%d) lie in 1..routing_groups", m->routing_groups,
+                             m->experts, m->groups_per_token);
     } else if (m->top_k || m->shared_experts || m->expert_ffn_hidden) {
         return MODEL_ERR("experts", "top_k, shared_experts and expert_ffn_hidden need experts > 0");
     }

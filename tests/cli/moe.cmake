@@ -26,10 +26,11 @@ expect_out("at the smallest \\(latency\\)")
 run(2 comm --system gb200-nvl72 --vs hgx-h10 --op all-to-all --gpus 64 --bytes 1G)
 expect_err("--vs: unknown system 'hgx-h10'")
 
-# train: DeepSeek-V3 A38 (dgxc: 1,024 H100, TP2 PP16 EP64, 629.7 tokens/s/GPU), MoE keys
+# train: DeepSeek-V3 A38 (dgxc: 1,024 H100, TP2 PP16 EP64, 629.7 tokens/s/GPU, NeMo 25.04 with the
+# NCCL alltoall dispatcher: the nemo-2024 stack), MoE keys
 run(0 train --model deepseek-v3 --system hgx-h100 --gpus 1024 --seq 4096 --gbs 8192 --tp 2 --pp 16 --vpp 1
     --cp 1 --ep 64 --etp 1 --mbs 1 --capacity-factor 1 --a2a-overlap off --cuda-graphs off --recompute selective
-    --zero 1 --tp-overlap off --json)
+    --zero 1 --tp-overlap off --stack nemo-2024 --json)
 json_near(tokens_per_s_per_gpu 629.7 0.15)
 json_near(parallelism ep 64 0)
 json_near(parallelism edp 1 0)

@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             small = small && c->platforms[k].gpus <= 1024;
     }
     if (platforms <= 4 && small) {
-        gpuecon_compare_options opt = {0, true, 0};
+        gpuecon_compare_options opt = {0, true, 0, NULL};
         gpuecon_compare_result *r = NULL;
         if (gpuecon_compare(ctx, cat, sc, &opt, &r, &err) == GPUECON_OK && !r)
             __builtin_trap();

@@ -1,0 +1,38 @@
+/*
+ * schema_stack.c — field table of data/stacks.yaml: one entry per framework stack (Megatron-LM
+ * 2021 ... Megatron-Bridge 2026, and the fine-tuning stacks), each field the framework fact it
+ * states with its own source (docs/model.md §3.7 has the table of presets).
+ */
+#include "schema.h"
+
+#include <stddef.h>
+
+static const char *const prec_names[] = {"fp32", "bf16", NULL};
+static const char *const recipe_names[] = {"delayed", "tensorwise", "mxfp8", "blockwise", NULL};
+static const char *const attn_names[] = {"flash", "unfused", NULL};
+static const char *const dispatch_names[] = {"nccl-a2a", "deepep", "hybridep", NULL};
+
+#define S(f) offsetof(gpuecon_stack, f)
+#define SBOOL(f, def, doc) {#f, FT_BOOL, S(f), 0, 0, 1, def, NULL, 0, "", doc, NULL}
+#define SENUM(f, ch, def, doc) {#f, FT_ENUM, S(f), 0, 0, 0, def, NULL, 0, "", doc, ch}
+
+static const fdesc stack_fields[] = {
+    {"name", FT_TEXT, S(name), 0, 0, 0, 0, NULL, F_REQ | F_NAME, "", "catalog name", NULL},
+    {"framework", FT_TEXT, S(framework), 0, 0, 0, 0, "", 0, "", "framework, release and recipe family", NULL},
+    SENUM(grad_reduce, prec_names, 0, "gradient buffer and data-parallel reduction precision"),
+    SBOOL(fp8_param, 0, "FP8-only weights (fp8_param_gather) in FP8 runs"),
+    SENUM(optimizer_states, prec_names, 0, "Adam m and v precision (bf16: precision-aware optimizer)"),
+    SENUM(fp8_recipe, recipe_names, 0, "FP8 scaling recipe"),
+    SBOOL(tp_overlap, 1, "tensor-parallel communication overlapped with GEMMs"),
+    SBOOL(dp_overlap, 1, "data-parallel reduce and gather overlapped with compute"),
+    SBOOL(ep_overlap, 0, "expert all-to-all overlapped with another micro-batch (delayed wgrad)"),
+    SENUM(attention, attn_names, 0, "attention kernel"),
+    SBOOL(sequence_parallel, 1, "sequence parallelism with tensor parallelism"),
+    SBOOL(dropout, 0, "dropout masks kept"),
+    SBOOL(cuda_graphs, 1, "layers captured in CUDA graphs"),
+    SENUM(dispatcher, dispatch_names, 0, "mixture-of-experts token dispatcher"),
+    SBOOL(fp8_dispatch, 0, "dispatch tokens in FP8 (combine stays BF16)"),
+};
+
+const kdesc schema_kind_stack = {"stacks", "stack", sizeof(gpuecon_stack), offsetof(gpuecon_stack, src),
+                                 stack_fields, sizeof stack_fields / sizeof stack_fields[0], NULL};

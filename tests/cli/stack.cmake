@@ -1,0 +1,110 @@
+# Command-line contract, part 'stack' (run by CTest as cli_stack): issue 11's framework stacks,
+# recipe memory, activation offload, dispatchers and validate groups.
+include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
+
+set(L8 --model llama3-8b --system hgx-h100 --gpus 8 --seq 8192 --gbs 128)
+# every output names the stack; the default is megatron-bridge-2026
+run(0 train ${L8} --json)
+string(JSON s GET "${OUT}" stack)
+if(NOT s STREQUAL "megatron-bridge-2026")
+  message(FATAL_ERROR "default stack is '${s}'")
+endif()
+string(JSON v GET "${OUT}" breakdown offload_s)
+string(JSON v GET "${OUT}" memory offloaded_gib)
+string(JSON v GET "${OUT}" parallelism offload_layers)
+run(0 train ${L8} --stack megatron-2022)
+expect_out("stack: megatron-2022")
+run(0 search ${L8} --stack nemo-2024 --top 2 --json)
+string(JSON s GET "${OUT}" stack)
+if(NOT s STREQUAL "nemo-2024")
+  message(FATAL_ERROR "search stack is '${s}'")
+endif()
+# a stack without TP overlap never overlaps; a single option overrides the stack
+run(0 train ${L8} --tp 8 --stack megatron-2023 --json)
+string(JSON v GET "${OUT}" parallelism tp_overlap)
+if(NOT v STREQUAL "OFF" AND NOT v STREQUAL "false")
+  message(FATAL_ERROR "megatron-2023 overlapped TP: ${v}")
+endif()
+run(0 train ${L8} --tp 8 --stack megatron-2023 --tp-overlap on --json)
+string(JSON v GET "${OUT}" parallelism tp_overlap)
+if(NOT v STREQUAL "ON" AND NOT v STREQUAL "true")
+  message(FATAL_ERROR "--tp-overlap on did not override the stack: ${v}")
+endif()
+
+# bad input: unknown stack with the nearest name, MXFP8 on Hopper, offload beyond a stage
+run(2 train ${L8} --stack megatron-brige)
+expect_err("--stack: unknown stack 'megatron-brige'; did you mean 'megatron-bridge-2026'")
+run(2 train ${L8} --precision fp8 --fp8-recipe mxfp8)
+expect_err("--fp8-recipe: mxfp8 needs Blackwell")
+run(2 train --model llama3-70b --system hgx-h100 --gpus 64 --seq 8192 --gbs 128 --pp 4 --offload-layers 30)
+expect_err("--offload-layers: 30 layers is more than a pipeline stage holds")
+run(2 train ${L8} --dispatcher nccl)
+expect_err("--dispatcher")
+
+# Llama 3 70B FP8 on 64 GB200 with FSDP, MBS 2 and 40 of 80 layers offloaded to Grace
+# (Megatron-Bridge perf_recipes/llama/gb200/llama3.py) fits and names the offload
+run(0 train --model llama3-70b --system gb200-nvl72 --gpus 64 --seq 8192 --gbs 128 --precision fp8 --tp 1
+    --pp 1 --cp 1 --mbs 2 --zero 3 --recompute none --offload-layers 40)
+expect_out("activations of 40 layers per stage offloaded to host memory")
+
+# the catalog lists the stacks with their sources
+run(0 catalog stacks)
+expect_out("megatron-bridge-2026")
+
+# compare: the stack of every training platform, from --stack when the scenario names none
+run(0 compare --stack nemo-2024 --no-sensitivity --json)
+string(JSON s GET "${OUT}" platforms 0 stack)
+if(NOT s STREQUAL "nemo-2024")
+  message(FATAL_ERROR "compare --stack: platform 0 stack '${s}'")
+endif()
+run(2 compare --stack nope --no-sensitivity)
+expect_err("--stack: unknown stack 'nope'")
+
+# validate by groups: generation x precision x dense/moe, with n, median, P90, max, signed median
+run(0 validate --json)
+string(JSON ng LENGTH "${OUT}" groups)
+if(ng LESS 6)
+  message(FATAL_ERROR "validate: ${ng} groups")
+endif()
+foreach(key name n median_abs_err p90_abs_err max_abs_err signed_median_err)
+  string(JSON v GET "${OUT}" groups 0 ${key})
+endforeach()
+string(JSON v GET "${OUT}" vtrain_p95_abs_err)
+run(0 validate --group hopper-fp8-dense --json)
+string(JSON c GET "${OUT}" rows 0 class)
+if(NOT c STREQUAL "hopper-fp8-dense")
+  message(FATAL_ERROR "validate --group hopper-fp8-dense lists ${c}")
+endif()
+run(0 validate)
+expect_out("V016 \\+85%: V017 is the same run at MBS 32")
+run(2 validate --group hopper-fp9-dense)
+expect_err("--group: 'hopper-fp9-dense' is neither a set nor a group; did you mean 'hopper-fp8-dense'")
+
+# compare carries the validate band of a predicted throughput: the P90 |error| of the nearest
+# group (same generation, precision, dense/MoE), and says whether it reaches the break-even
+run(0 validate --json)
+set(VAL "${OUT}")
+string(JSON ng LENGTH "${VAL}" groups)
+math(EXPR last "${ng} - 1")
+set(p90 "")
+foreach(i RANGE ${last})
+  string(JSON name GET "${VAL}" groups ${i} name)
+  if(name STREQUAL "hopper-fp8-dense")
+    string(JSON p90 GET "${VAL}" groups ${i} p90_abs_err)
+  endif()
+endforeach()
+run(0 compare ${SRC}/tests/cases/scenarios/predicted-l70.yaml --json --no-sensitivity)
+string(JSON g GET "${OUT}" platforms 0 throughput_uncertainty group)
+if(NOT g STREQUAL "hopper-fp8-dense")
+  message(FATAL_ERROR "compare: H100 band from group '${g}'")
+endif()
+json_near(platforms 0 throughput_uncertainty p90_rel ${p90} 1e-9)
+run(0 compare ${SRC}/tests/cases/scenarios/predicted-l70.yaml)
+expect_out("throughput predicted [0-9]+ tok/s/GPU ±[0-9.]+% \\(validate group hopper-fp8-dense")
+expect_out("the prediction's own uncertainty (could|cannot) flip the verdict")
+# a measured throughput carries no band
+run(0 compare --json --no-sensitivity)
+string(JSON t GET "${OUT}" platforms 0 throughput_uncertainty)
+if(NOT t STREQUAL "null" AND NOT t STREQUAL "")
+  message(FATAL_ERROR "compare: measured throughput has a band '${t}'")
+endif()
