@@ -417,7 +417,7 @@ int cmd_compare(cli *c, int argc, char **argv)
     gpuecon_scenario *sc = NULL;
     gpuecon_compare_result *r = NULL;
     double t0 = cli_now_s(c);
-    gpuecon_compare_options o = {trials, no_sens, 0, stack};
+    gpuecon_compare_options o = {trials, no_sens, 0, stack, false};
     if (doc && npos) {
         gpuecon_ctx_free(ctx);
         return cli_usage_error(c, "--scenario", "give the scenario inline or as a file, not both");

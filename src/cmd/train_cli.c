@@ -62,7 +62,9 @@ size_t train_cli_opts(train_args *a, opt *o, bool search)
     OPT("--stack", O_STR, &a->stack, 0, 0, NULL, "NAME",
         "framework stack (gpuecon catalog stacks; default " CLI_DEFAULT_STACK "); single options override it");
     OPT("--offload-layers", O_INT, &a->offload_layers, 0, 65536, NULL, "N",
-        "activations of N layers per stage in host memory (default: the fewest that fit)");
+        "activations of N layers per stage in host memory (default 0)");
+    OPT("--offload-search", O_FLAG, &a->offload_search, 0, 0, NULL, NULL,
+        "search the offloaded layers too: the fewest that make each layout fit without recompute");
     OPT("--fp8-recipe", O_CHOICE, &a->fp8_recipe, 0, 0, recipe_names, "R", "FP8 scaling recipe (default: the stack's)");
     OPT("--dispatcher", O_CHOICE, &a->dispatcher, 0, 0, dispatch_names, "D", "MoE token dispatcher (default: the stack's)");
     OPT("--fp8-param", O_CHOICE, &a->fp8_param, 0, 0, onoff, "X", "FP8-only weights in FP8 runs (default: the stack's)");
@@ -190,8 +192,9 @@ int train_cli_apply_stack(cli *c, const train_args *a, const opt *opts, size_t n
 #undef SEEN
     req->balanced_routing = a->balanced_routing;
     req->recompute_moe = a->recompute_moe;
-    req->offload_layers = a->offload_layers >= 0 ? a->offload_layers
-                          : req->system && req->system->host_link_gbps > 0 ? GPUECON_SEARCH : 0;
+    if (a->offload_search && a->offload_layers >= 0)
+        return cli_usage_error(c, "--offload-search", "give --offload-layers N or --offload-search, not both");
+    req->offload_layers = a->offload_search ? GPUECON_SEARCH : a->offload_layers > 0 ? a->offload_layers : 0;
     return 0;
 }
 

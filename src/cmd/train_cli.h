@@ -14,7 +14,7 @@ typedef struct train_args {
     int a2a_overlap, mtp, cuda_graphs;
     const char *stack;
     int offload_layers, fp8_recipe, dispatcher, fp8_param, grad_reduce, optimizer_states;
-    bool balanced_routing, recompute_moe;
+    bool balanced_routing, recompute_moe, offload_search;
     bool dropout, strong, exhaustive;
     double tokens, pue, capacity_factor, imbalance, mtbi_gpu_days, target_days, usd_per_gpu_hour;
     int tier, max_gpus;

@@ -108,7 +108,6 @@ static int predict_train(gpuecon_ctx *ctx, const gpuecon_workload *w, const psta
     gpuecon_train_request req;
     gpuecon_train_request_init(&req);
     gpuecon_train_request_apply_stack(&req, ps->stack);
-    req.offload_layers = sys->host_link_gbps > 0 ? GPUECON_SEARCH : 0;
     req.model = m;
     req.system = sys;
     req.gpus = gpus;

@@ -477,7 +477,7 @@ static int one_comparison(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gp
         if (rc == GPUECON_OK && opt && opt->trials > 0)
             rc = compare_monte_carlo(ctx, &ps[i], opt->trials, &cr->platforms[i], err);
     }
-    if (rc == GPUECON_OK)
+    if (rc == GPUECON_OK && !(opt && opt->no_uncertainty))
         rc = fill_bands(ctx, cat, c, ps, bands, err);
     if (rc == GPUECON_OK) {
         compare_uncertainty(bands, cat, c, cr, ps);

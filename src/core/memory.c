@@ -179,3 +179,29 @@ double gpuecon_memory_reserve_bytes(const gpuecon_gpu *gpu)
     double cap = gpu ? gpu->hbm_gib : 80;
     return (1.5 + 0.02 * cap) * 1073741824.0;
 }
+
+/* Memory falls with each offloaded layer (offload_share in train.c), so the fewest that fit is
+ * found by bisection between none and a whole stage. */
+int train_offload_needed(const train_static *st, const train_layer_cost *lc, const train_cfg *c, const stage_set *ss)
+{
+    train_cfg k = *c;
+    k.offload = 0;
+    if (train_memory_of(st, lc, &k, ss, NULL) <= st->capacity)
+        return 0;
+    int hi = 0;
+    for (int i = 0; i < ss->n; i++)
+        if (ss->si[i].L + ss->si[i].mtp > hi)
+            hi = ss->si[i].L + ss->si[i].mtp;
+    k.offload = hi;
+    if (hi == 0 || train_memory_of(st, lc, &k, ss, NULL) > st->capacity)
+        return -1;
+    int lo = 0; /* memory falls with the offloaded layers: lo does not fit, hi does */
+    while (hi - lo > 1) {
+        k.offload = (lo + hi) / 2;
+        if (train_memory_of(st, lc, &k, ss, NULL) <= st->capacity)
+            hi = k.offload;
+        else
+            lo = k.offload;
+    }
+    return hi;
+}

@@ -200,13 +200,15 @@ static int count_vz(const train_static *st, const gpuecon_train_request *req, co
     return n * (req->zero != GPUECON_SEARCH ? 1 : 4);
 }
 
-/* Memory of c; with searched offload (--offload-layers left to search) and c over capacity,
- * c->offload becomes the fewest layers per stage that make it fit: memory falls and exposed
- * offload time rises with them, so the fewest is the best of that dimension (exact). */
+/* Memory of c; with searched offload (--offload-layers left to search), recompute none and c
+ * over capacity, c->offload becomes the fewest layers per stage that make it fit: memory falls
+ * and exposed offload time rises with them, so the fewest is the best of that dimension (exact). */
 static double mem_offload(const train_static *st, const train_layer_cost *lc, train_cfg *c, const stage_set *ss)
 {
     double mem = train_memory_of(st, lc, c, ss, NULL);
-    if (st->offload != GPUECON_SEARCH || mem <= st->capacity || !(st->host_bps > 0))
+    /* offload stands in for recompute in the recipes (Megatron-Bridge's offloading configs run
+     * without recompute), so the search pairs it with recompute none only */
+    if (st->offload != GPUECON_SEARCH || mem <= st->capacity || !(st->host_bps > 0) || c->rc != GPUECON_RECOMPUTE_NONE)
         return mem;
     int n = train_offload_needed(st, lc, c, ss);
     if (n <= 0)

@@ -108,3 +108,15 @@ string(JSON t GET "${OUT}" platforms 0 throughput_uncertainty)
 if(NOT t STREQUAL "null" AND NOT t STREQUAL "")
   message(FATAL_ERROR "compare: measured throughput has a band '${t}'")
 endif()
+
+# --offload-search: the fewest offloaded layers that make the layout fit (at most the 40 the
+# recipe offloads); with --offload-layers as well: exit 2
+run(0 train --model llama3-70b --system gb200-nvl72 --gpus 64 --seq 8192 --gbs 128 --precision fp8 --tp 1
+    --pp 1 --cp 1 --mbs 2 --zero 3 --recompute none --offload-search --json)
+string(JSON n GET "${OUT}" parallelism offload_layers)
+string(JSON fits GET "${OUT}" fits)
+if(n LESS 1 OR n GREATER 40 OR NOT fits)
+  message(FATAL_ERROR "--offload-search: ${n} layers, fits ${fits}")
+endif()
+run(2 train ${L8} --offload-search --offload-layers 2)
+expect_err("--offload-search: give --offload-layers N or --offload-search, not both")
