@@ -208,11 +208,12 @@ static json_t *platform_json(const gpuecon_platform_result *p, const char *compa
     json_object_set_new(o, "throughput_source", cli_source_json(p->throughput_source));
     json_object_set_new(o, "predicted_tokens_per_s_per_gpu", cli_real(p->predicted_tokens_per_s_per_gpu));
     json_object_set_new(o, "prediction", json_string(p->predicted_note));
-    json_object_set_new(o, "stack", p->stack ? json_string(p->stack) : json_null());
-    json_object_set_new(o, "throughput_uncertainty",
-                        p->throughput_p90_rel > 0 ? json_pack("{s:o, s:s}", "p90_rel", cli_real(p->throughput_p90_rel),
-                                                              "group", p->throughput_group)
-                                                  : json_null());
+    if (p->stack)
+        json_object_set_new(o, "stack", json_string(p->stack));
+    if (p->throughput_p90_rel > 0) /* only for predicted training throughputs */
+        json_object_set_new(o, "throughput_uncertainty",
+                            json_pack("{s:o, s:s}", "p90_rel", cli_real(p->throughput_p90_rel), "group",
+                                      p->throughput_group));
     json_object_set_new(o, "mfu", cli_real(p->mfu));
     json_object_set_new(o, "tco_usd_per_gpu_hour", cli_real(p->tco_usd_per_gpu_hour));
     json_object_set_new(o, "tco_source", cli_source_json(p->tco_source));

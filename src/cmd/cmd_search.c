@@ -65,7 +65,8 @@ static int emit(cli *c, const gpuecon_train_request *req, const gpuecon_search_r
         json_object_set_new(root, "model", json_string(req->model->name));
         json_object_set_new(root, "system", json_string(req->system->name));
         json_object_set_new(root, "gpus", json_integer(req->gpus));
-        json_object_set_new(root, "stack", req->stack ? json_string(req->stack->name) : json_null());
+        if (req->stack)
+            json_object_set_new(root, "stack", json_string(req->stack->name));
         json_object_set_new(root, "objective", json_string(a->objective ? "cost" : "throughput"));
         json_object_set_new(root, "best", arr);
         json_object_set_new(root, "configs_evaluated", json_integer((json_int_t)r->configs_evaluated));

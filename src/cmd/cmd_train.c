@@ -83,7 +83,8 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
         json_object_set_new(j, "precision", json_string(gpuecon_precision_name(req->precision)));
         json_object_set_new(j, "seq", json_integer(req->seq));
         json_object_set_new(j, "gbs", json_integer(req->gbs));
-        json_object_set_new(j, "stack", req->stack ? json_string(req->stack->name) : json_null());
+        if (req->stack)
+            json_object_set_new(j, "stack", json_string(req->stack->name));
         if (prof && !infeasible) {
             json_t *cj = cost_json(&k, usd_h, &run);
             if (a->usd_per_gpu_hour > 0)

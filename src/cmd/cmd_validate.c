@@ -86,7 +86,8 @@ static int emit_json(cli *c, const vreport *v)
                               cli_real(r->published), "predicted", cli_real(r->predicted), "rel_err",
                               cli_real(r->rel_err), "fitted_on", r->fitted_on, "fits", r->fits);
         json_object_set_new(o, "class", json_string(r->cls));
-        json_object_set_new(o, "note", r->note[0] ? json_string(r->note) : json_null());
+        if (r->note[0])
+            json_object_set_new(o, "note", json_string(r->note));
         json_array_append_new(arr, o);
     }
     json_t *ga = json_array();

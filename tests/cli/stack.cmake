@@ -104,8 +104,8 @@ expect_out("throughput predicted [0-9]+ tok/s/GPU ±[0-9.]+% \\(validate group h
 expect_out("the prediction's own uncertainty (could|cannot) flip the verdict")
 # a measured throughput carries no band
 run(0 compare --json --no-sensitivity)
-string(JSON t GET "${OUT}" platforms 0 throughput_uncertainty)
-if(NOT t STREQUAL "null" AND NOT t STREQUAL "")
+string(JSON t ERROR_VARIABLE missing GET "${OUT}" platforms 0 throughput_uncertainty)
+if(NOT missing)
   message(FATAL_ERROR "compare: measured throughput has a band '${t}'")
 endif()
 
