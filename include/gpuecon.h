@@ -1572,6 +1572,24 @@ GPUECON_API int gpuecon_finetune(const gpuecon_finetune_request *req, gpuecon_fi
 
 /* ==== scenarios, compare, break-even, sensitivity (src/io/scenario.c, compare.c, decide.c) = */
 
+/* ---- dates and throughput timelines (src/core/timeline.c) ---- */
+
+/* One dated throughput: in force from `day` on (a software release), until the next point. */
+typedef struct gpuecon_timeline_point {
+    long day;                     /* days since 1970-01-01 (UTC) */
+    char date[11];                /* as written: "2025-05" (its first day) or "2025-05-14" */
+    double tokens_per_s_per_gpu;
+    gpuecon_source source;        /* a projection stays a projection */
+} gpuecon_timeline_point;
+
+#define GPUECON_TIMELINE_MAX 32
+
+/* Parses an ISO date, "YYYY-MM" (the month's first day) or "YYYY-MM-DD", year >= 1970, into
+ * days since 1970-01-01. false for anything else ("2025-13", "yesterday", "2025-02-30"). */
+GPUECON_API bool gpuecon_date_parse(const char *s, long *day);
+/* "YYYY-MM-DD" of a day count (cap >= 11). */
+GPUECON_API void gpuecon_date_format(long day, char *buf, size_t cap);
+
 typedef enum gpuecon_workload_kind {
     GPUECON_WORKLOAD_TRAIN,
     GPUECON_WORKLOAD_SERVE
@@ -1596,6 +1614,10 @@ typedef struct gpuecon_workload {
     gpuecon_precision kv;         /* KV-cache precision */
     double serve_tokens;          /* output tokens to serve, for totals; 0: none */
     const char *stack;            /* training framework stack (data/stacks.yaml); NULL: the default */
+    double budget_usd;            /* training: the most the run may cost; 0: none */
+    bool has_start_date;          /* the run starts on start_day: timelines apply day by day */
+    long start_day;
+    char start_date[11];
     const gpuecon_source *src;
 } gpuecon_workload;
 
@@ -1621,6 +1643,8 @@ typedef struct gpuecon_platform {
     gpuecon_precision kv;         /* serving: KV precision override */
     double published_tokens_per_s;/* per GPU, shown beside the prediction, not used */
     const char *stack;            /* framework stack on this platform; NULL: the workload's */
+    const gpuecon_timeline_point *timeline; /* dated throughputs, strictly increasing dates */
+    size_t n_timeline;
     const gpuecon_source *src;
 } gpuecon_platform;
 
@@ -1721,6 +1745,17 @@ typedef struct gpuecon_platform_result {
     /* serving */
     double concurrency, output_tokens_per_s, tpot_ms, ttft_ms;
     int tp, replicas;
+    /* throughput timeline (training): the points the run used (indices into the platform's
+       timeline), whether one is a projection, and the date this platform's lead would vanish
+       if the rival's software kept improving at its published pace ("" when not computed) */
+    bool timeline;
+    gpuecon_timeline_point points_used[GPUECON_TIMELINE_MAX];
+    size_t n_points_used;
+    bool uses_projection;
+    double start_tokens_per_s_per_gpu;    /* in force on the start date */
+    char advantage_vanishes_date[11];
+    /* deadline and budget (training) */
+    bool meets_target, within_budget;
 } gpuecon_platform_result;
 
 /* The value of one uncertain input at which the ranking between the two best platforms flips. */
@@ -1761,6 +1796,22 @@ typedef struct gpuecon_comparison_result {
     size_t n_breakeven;
     gpuecon_sensitivity *sensitivity;
     size_t n_sensitivity;
+    /* timelines: at each point date of the two best platforms, the leader's performance per
+       TCO over the other's (raw: at full goodput, as the published ratios are; effective:
+       the ranked cost with failures and spares), and whether a point there is a projection */
+    struct {
+        char date[11];
+        double perf_per_tco, effective_ratio;
+        bool projection;
+    } series[2 * GPUECON_TIMELINE_MAX];
+    size_t n_series;
+    int series_leader, series_other; /* platform indices of the ratio */
+    /* timelines: the first date from which the runner-up (at the evaluation) and the cheapest
+       swap places, throughputs interpolated between points ("" = none: JSON null) */
+    char breakeven_date[11];
+    char timeline_text[600];
+    /* deadline and budget: the fastest platform within budget_usd (-1: none or no budget) */
+    int fastest_within_budget;
 } gpuecon_comparison_result;
 
 typedef struct gpuecon_compare_result {

@@ -175,3 +175,122 @@ run(2 train --model llama3-70b --system hgx-h100 --seq 8192 --gbs 1024 --target-
 expect_err("--target-days: needs --profile P and --tokens T")
 run(2 ${base} --gpus 64 --max-gpus 64)
 expect_err("--max-gpus: bounds the --target-days search")
+
+# ---- (1) throughput timelines: a run that spans a release gets the gain from that date on ----
+# 1,024 H100 from 2025-05-01: 600 tok/s/GPU for May's 31 days, then 1,200. With ETTR e the
+# cluster trains 1024 x 600 x e x 86400 tokens a day in May; the rest of the 3e12 tokens at
+# twice that rate.
+file(WRITE "${WORK}/span.yaml" "
+workload: {kind: train, model: llama3-70b, precision: fp8, tokens: 3e12, seq: 8192, gbs: 1024, start_date: 2025-05-01}
+platforms:
+  - name: H100
+    system: hgx-h100
+    gpus: 1024
+    tier: best
+    throughput_timeline:
+      - {date: 2025-05, tokens_per_s_per_gpu: 600, stage: measured, source: test}
+      - {date: 2025-06, tokens_per_s_per_gpu: 1200, stage: measured, source: test}
+")
+run(0 compare "${WORK}/span.yaml" --json)
+string(JSON e GET "${OUT}" comparisons 0 platforms 0 ettr)
+string(JSON d GET "${OUT}" comparisons 0 platforms 0 days_to_train)
+string(JSON usd GET "${OUT}" comparisons 0 platforms 0 total_usd)
+string(JSON ch GET "${OUT}" comparisons 0 platforms 0 charged_gpus)
+string(JSON np LENGTH "${OUT}" comparisons 0 platforms 0 timeline_points_used)
+set(may "(1024 * 600 * ${e} * 86400 * 31)")
+near("${d}" "31 + (3e12 - ${may}) / (1024 * 1200 * ${e} * 86400)" 1e-6)
+check("days over a release" "${NEAR} && ${np} == 2")
+# dollars: TCO $1.42/GPU-h (hyperscaler H100) x charged GPUs x hours, over the two steps
+near("${usd}" "1.42 * ${ch} * 24 * ${d}" 1e-6)
+check("dollars over a release" "${NEAR}")
+# a start after the last point uses it alone
+string(REPLACE "start_date: 2025-05-01" "start_date: 2026-01-15" late "${span_yaml}")
+file(READ "${WORK}/span.yaml" span)
+string(REPLACE "2025-05-01" "2026-01-15" late "${span}")
+file(WRITE "${WORK}/late.yaml" "${late}")
+run(0 compare "${WORK}/late.yaml" --json)
+string(JSON t GET "${OUT}" comparisons 0 platforms 0 tokens_per_s_per_gpu)
+string(JSON np LENGTH "${OUT}" comparisons 0 platforms 0 timeline_points_used)
+check("after the last point" "${t} == 1200 && ${np} == 1")
+
+# ---- (2) the built-in DeepSeek-V3 series: May no advantage, July 1.52x, December a projection --
+run(0 compare --json)
+string(JSON nc LENGTH "${OUT}" comparisons)
+math(EXPR last "${nc} - 1")
+set(k -1)
+foreach(i RANGE ${last})
+  string(JSON nm GET "${OUT}" comparisons ${i} name)
+  if(nm STREQUAL "deepseek-v3-timeline")
+    set(k ${i})
+  endif()
+endforeach()
+check("built-in timeline comparison" "${k} >= 0")
+string(JSON bd GET "${OUT}" comparisons ${k} breakeven_date)
+string(JSON leader GET "${OUT}" comparisons ${k} timeline_series 0 leader)
+string(JSON may GET "${OUT}" comparisons ${k} timeline_series 0 perf_per_tco)
+string(JSON jul GET "${OUT}" comparisons ${k} timeline_series 1 perf_per_tco)
+string(JSON dec GET "${OUT}" comparisons ${k} timeline_series 2 perf_per_tco)
+string(JSON decp GET "${OUT}" comparisons ${k} timeline_series 2 projection)
+string(JSON julp GET "${OUT}" comparisons ${k} timeline_series 1 projection)
+# published: May GB200 $0.684 vs H100 $0.626 per 1M tokens; July 1.52x; both at $2.36 / $1.42 per GPU-h
+near("${may}" "0.626 / 0.684" 0.01)
+check("May: no advantage (${may})" "${NEAR} && ${may} < 1")
+near("${jul}" "1.52" 0.01)
+check("July: 1.52x perf/TCO (${jul})" "${NEAR}")
+near("${dec}" "(1.42 / 842) / (2.36 / 3957)" 1e-6)
+check("December from the projected 3,957 tok/s (${dec})" "${NEAR} && \"${decp}\" == \"ON\" && \"${julp}\" == \"OFF\"")
+check("break-even date between May and July (${bd})" "\"${bd}\" >= \"2025-05-01\" && \"${bd}\" < \"2025-07-01\"")
+if(NOT leader STREQUAL "GB200 NVL72")
+  message(FATAL_ERROR "leader ${leader}")
+endif()
+string(JSON gb GET "${OUT}" comparisons ${k} platforms 1 timeline_points_used 0 date)
+string(JSON gbt GET "${OUT}" comparisons ${k} platforms 1 tokens_per_s_per_gpu)
+check("without a start date: today's (July) point, not the projection" "\"${gb}\" == \"2025-07\" && ${gbt} == 2138")
+run(0 reproduce --json)
+expect_out("DeepSeek Jul-25 timeline")
+expect_out("Dec-25 timeline \\(projection\\)")
+
+# ---- deadline and budget in a scenario -----------------------------------------------------------
+file(WRITE "${WORK}/budget.yaml" "
+workload: {kind: train, model: llama3-70b, precision: fp8, tokens: 15e12, seq: 8192, gbs: 1024,
+           target_days: 100, budget_usd: 4e6}
+platforms:
+  - {name: slow, system: hgx-h100, gpus: 1024, profile: hyperscaler, tier: best, measured_tokens_per_s: 1000}
+  - {name: fast, system: hgx-h100, gpus: 2048, profile: hyperscaler, tier: best, measured_tokens_per_s: 1500}
+")
+# slow: 15e12 / (1024 x 1000 x ~0.98 x 86400) ~ 173 days > 100; fast: ~58 days. Cost per
+# token 1.42 / (tok/s x 3600) x 1e6 x charged/active / ETTR: fast ~ $4.1M (> 4e6) at 1500
+run(0 compare "${WORK}/budget.yaml" --json)
+string(JSON m0 GET "${OUT}" comparisons 0 platforms 0 meets_target)
+string(JSON m1 GET "${OUT}" comparisons 0 platforms 1 meets_target)
+string(JSON u1 GET "${OUT}" comparisons 0 platforms 1 total_usd)
+string(JSON b1 GET "${OUT}" comparisons 0 platforms 1 within_budget)
+check("deadline flags" "\"${m0}\" == \"OFF\" && \"${m1}\" == \"ON\"")
+check("budget flag" "(\"${b1}\" == \"ON\") == (${u1} <= 4e6)")
+expect_out("slow misses the 100-day deadline")
+
+# ---- bad input: path:line:col, exit 2 ----------------------------------------------------------
+foreach(bad "2025-13" "yesterday" "2025-02-30")
+  string(REPLACE "2025-05-01" "${bad}" txt "${span}")
+  file(WRITE "${WORK}/bad-date.yaml" "${txt}")
+  run(2 compare "${WORK}/bad-date.yaml")
+  expect_err("bad-date.yaml:2:[0-9]+: start_date: '${bad}' is not an ISO date")
+endforeach()
+string(REPLACE "date: 2025-06" "date: 2025-04" txt "${span}")
+file(WRITE "${WORK}/bad-order.yaml" "${txt}")
+run(2 compare "${WORK}/bad-order.yaml")
+expect_err("bad-order.yaml:10:[0-9]+: throughput_timeline: 2025-04 comes before the previous point's 2025-05")
+string(REPLACE "date: 2025-06" "date: 2025-05" txt "${span}")
+file(WRITE "${WORK}/bad-dup.yaml" "${txt}")
+run(2 compare "${WORK}/bad-dup.yaml")
+expect_err("bad-dup.yaml:10:[0-9]+: throughput_timeline: 2025-05 repeats")
+string(REPLACE "2025-05-01" "2024-12-01" txt "${span}")
+file(WRITE "${WORK}/bad-start.yaml" "${txt}")
+run(2 compare "${WORK}/bad-start.yaml")
+expect_err("bad-start.yaml:[0-9]+:[0-9]+: start_date 2024-12-01 is before this timeline's first point")
+foreach(field "target_days: 0" "target_days: -5" "budget_usd: 0" "budget_usd: -1")
+  string(REPLACE "start_date: 2025-05-01" "${field}" txt "${span}")
+  file(WRITE "${WORK}/bad-field.yaml" "${txt}")
+  run(2 compare "${WORK}/bad-field.yaml")
+  expect_err("bad-field.yaml:2:[0-9]+:")
+endforeach()

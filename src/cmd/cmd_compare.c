@@ -139,6 +139,14 @@ static void print_comparison(cli *c, const gpuecon_comparison_result *cr, FILE *
     fprintf(f, "\nverdict: %s\n", cr->verdict);
     if (cr->caveats[0])
         fprintf(f, "rests on projections/assumptions: %s\n", cr->caveats);
+    if (cr->timeline_text[0]) {
+        fprintf(f, "\nover time: %s.\n", cr->timeline_text);
+        for (size_t i = 0; i < cr->n_series; i++)
+            fprintf(f, "  %s  %s %.2fx the performance per TCO of %s (%.2fx with failures and spares)%s\n",
+                    cr->series[i].date, cr->platforms[cr->series_leader].name, cr->series[i].perf_per_tco,
+                    cr->platforms[cr->series_other].name, cr->series[i].effective_ratio,
+                    cr->series[i].projection ? "  [projection]" : "");
+    }
     if (cr->n_breakeven) {
         fprintf(f, "\nwhat would change the verdict:\n");
         for (size_t i = 0; i < cr->n_breakeven; i++)
@@ -251,6 +259,22 @@ static json_t *platform_json(const gpuecon_platform_result *p, const char *compa
                                       "ettr_p90", cli_real(p->mc_result.ettr_p90), "days_p10",
                                       cli_real(p->mc_result.days_p10), "days_p50", cli_real(p->mc_result.days_p50),
                                       "days_p90", cli_real(p->mc_result.days_p90)));
+    json_t *tl = json_array();
+    for (size_t i = 0; i < p->n_points_used; i++) {
+        const gpuecon_timeline_point *pt = &p->points_used[i];
+        json_array_append_new(tl, json_pack("{s:s, s:o, s:s, s:o}", "date", pt->date, "tokens_per_s_per_gpu",
+                                            cli_real(pt->tokens_per_s_per_gpu), "stage",
+                                            gpuecon_stage_name(pt->source.stage), "source", cli_source_json(pt->source)));
+    }
+    json_object_set_new(o, "timeline_points_used", tl);
+    if (p->timeline) {
+        json_object_set_new(o, "start_tokens_per_s_per_gpu", cli_real(p->start_tokens_per_s_per_gpu));
+        json_object_set_new(o, "uses_projection", json_boolean(p->uses_projection));
+    }
+    json_object_set_new(o, "meets_target", json_boolean(p->meets_target));
+    json_object_set_new(o, "within_budget", json_boolean(p->within_budget));
+    json_object_set_new(o, "advantage_vanishes_date",
+                        p->advantage_vanishes_date[0] ? json_string(p->advantage_vanishes_date) : json_null());
     if (p->concurrency > 0) {
         json_object_set_new(o, "concurrency", cli_real(p->concurrency));
         json_object_set_new(o, "output_tokens_per_s", cli_real(p->output_tokens_per_s));
@@ -294,6 +318,20 @@ static json_t *comparison_json(const gpuecon_comparison_result *cr)
     json_object_set_new(o, "verdict", json_string(cr->verdict));
     json_object_set_new(o, "caveats", json_string(cr->caveats));
     json_object_set_new(o, "batch_penalty", json_boolean(cr->batch_penalty));
+    json_object_set_new(o, "fastest_within_budget", cr->fastest_within_budget >= 0
+                                                        ? json_string(cr->platforms[cr->fastest_within_budget].name)
+                                                        : json_null());
+    json_object_set_new(o, "breakeven_date", cr->breakeven_date[0] ? json_string(cr->breakeven_date) : json_null());
+    json_object_set_new(o, "timeline", json_string(cr->timeline_text));
+    json_t *ser = json_array();
+    for (size_t i = 0; i < cr->n_series; i++)
+        json_array_append_new(ser, json_pack("{s:s, s:s, s:s, s:o, s:o, s:b}", "date", cr->series[i].date, "leader",
+                                             cr->platforms[cr->series_leader].name, "other",
+                                             cr->platforms[cr->series_other].name, "perf_per_tco",
+                                             cli_real(cr->series[i].perf_per_tco), "effective_ratio",
+                                             cli_real(cr->series[i].effective_ratio), "projection",
+                                             cr->series[i].projection));
+    json_object_set_new(o, "timeline_series", ser);
     json_t *be = json_array();
     for (size_t i = 0; i < cr->n_breakeven; i++)
         json_array_append_new(be, breakeven_json(cr, &cr->breakeven[i], NULL));

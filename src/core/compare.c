@@ -312,6 +312,60 @@ static void fail_platform(gpuecon_platform_result *res, const char *why)
     res->rank_usd_per_mtok = res->mfu = res->tco_usd_per_gpu_hour = nan;
 }
 
+/* The throughput of a platform with a timeline (timeline.c): with a start date, the
+ * equivalent constant throughput of the run over the points in force day by day (the
+ * measurement, if any, before the first point); without one, the latest point that is not a
+ * projection (today's software). Sets in[IN_TOKS] and the points used; true when the platform
+ * failed (then res says why). */
+static bool apply_timeline(pstate *ps, const gpuecon_workload *w, const gpuecon_platform *pl,
+                           gpuecon_platform_result *res)
+{
+    const gpuecon_timeline_point *tp = pl->timeline;
+    size_t n = pl->n_timeline;
+    res->timeline = true;
+    res->measured = true;
+    bool used[GPUECON_TIMELINE_MAX] = {false};
+    double before = pl->measured_tokens_per_s;
+    if (w->has_start_date) {
+        int k0 = timeline_in_force(tp, n, w->start_day);
+        res->start_tokens_per_s_per_gpu = k0 >= 0 ? tp[k0].tokens_per_s_per_gpu : before;
+        /* goodput does not depend on the throughput: evaluate it once at the start's */
+        ps->in[IN_TOKS] = res->start_tokens_per_s_per_gpu;
+        ps->tokens = w->tokens;
+        if (!isfinite(compare_rank_cost(ps, ps->in, res))) {
+            fail_platform(res, "the reliability model gives no goodput at these inputs");
+            return true;
+        }
+        ps->in[IN_TOKS] = timeline_run(tp, n, w->start_day, before, w->tokens, res->gpus * res->ettr * 86400, used);
+    } else {
+        int k = -1;
+        for (size_t i = 0; i < n; i++)
+            if (tp[i].source.stage != GPUECON_STAGE_PROJECTION)
+                k = (int)i;
+        if (k < 0)
+            k = 0;
+        used[k] = true;
+        ps->in[IN_TOKS] = res->start_tokens_per_s_per_gpu = tp[k].tokens_per_s_per_gpu;
+    }
+    if (!(ps->in[IN_TOKS] > 0)) {
+        fail_platform(res, "no throughput is in force on the start date");
+        return true;
+    }
+    res->n_points_used = 0;
+    res->uses_projection = false;
+    gpuecon_source src = {NULL, GPUECON_STAGE_MEASURED};
+    for (size_t i = 0; i < n; i++)
+        if (used[i]) {
+            res->points_used[res->n_points_used++] = tp[i];
+            if (!src.text || tp[i].source.stage == GPUECON_STAGE_PROJECTION ||
+                (src.stage != GPUECON_STAGE_PROJECTION && tp[i].source.stage == GPUECON_STAGE_ASSUMPTION))
+                src = tp[i].source; /* the weakest stage the run rests on */
+            res->uses_projection |= tp[i].source.stage == GPUECON_STAGE_PROJECTION;
+        }
+    res->throughput_source = src;
+    return false;
+}
+
 /* Evaluates the platform at `gpus` active GPUs. With predict false the platform's measured
  * throughput is used without running the training or serving model (gpuecon_run_cost). */
 static int evaluate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t pi, int gpus,
@@ -334,7 +388,7 @@ static int evaluate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
     if (ps->train) {
         if ((rc = setup_reliability(cat, ps, gpus, res, err)))
             return rc;
-        if (predict)
+        if (predict && !pl->n_timeline) /* a timeline's published points are used as they are */
             if ((rc = predict_train(ctx, w, ps, m, gpus, res, &gbs, err)))
                 return rc;
     } else if (predict) {
@@ -342,7 +396,11 @@ static int evaluate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
     }
     if (!predict)
         res->predicted_tokens_per_s_per_gpu = NAN;
-    if (pl->measured_tokens_per_s > 0) {
+    if (ps->train && pl->n_timeline > 0) {
+        gbs = w->gbs; /* published points are taken at the workload's batch, as a measurement */
+        if (apply_timeline(ps, w, pl, res))
+            return GPUECON_OK;
+    } else if (pl->measured_tokens_per_s > 0) {
         ps->in[IN_TOKS] = pl->measured_tokens_per_s;
         res->measured = true;
         res->throughput_source = scenario_source(pl, "measured_tokens_per_s");

@@ -65,6 +65,14 @@ int compare_platform(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
 double compare_rank_cost(const pstate *ps, const double *in, gpuecon_platform_result *res);
 int compare_monte_carlo(gpuecon_ctx *ctx, const pstate *ps, int trials, gpuecon_platform_result *res,
                         gpuecon_error *err);
+/* One comparison evaluated, ranked and analysed into cr (zeroed by the caller); release it
+ * with compare_one_free (decide.c). */
+int compare_one(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c,
+                const gpuecon_compare_options *opt, gpuecon_comparison_result *cr, gpuecon_error *err);
+void compare_one_free(gpuecon_ctx *ctx, gpuecon_comparison_result *cr);
+/* Break-even date, series of ratios at the point dates, and the date the leader's advantage
+ * vanishes, for the two best platforms when either has a timeline (timeline.c). */
+void timeline_dates(gpuecon_comparison_result *cr, const pstate *ps);
 /* Provenance of a profile's published TCO for a system (compare.c). */
 gpuecon_source compare_profile_source(const gpuecon_profile *p, const char *system);
 /* The platform's own price per GPU-hour (usd_per_gpu_hour, or its older spelling

@@ -40,6 +40,19 @@ char *arena_strdup(arena *a, const char *s);
 char *arena_strndup(arena *a, const char *s, size_t n);
 void arena_free(arena *a);
 
+/* ---- timeline.c ---- */
+/* Index of the point in force on `day` (the latest dated on or before it), or -1. */
+int timeline_in_force(const gpuecon_timeline_point *p, size_t n, long day);
+/* Throughput on `day`, interpolated linearly between points; `before` (if > 0, else the
+ * first point's) before the first point; the last point's after it. */
+double timeline_interp(const gpuecon_timeline_point *p, size_t n, long day, double before);
+/* A run of `tokens` from day `start`, at cluster_per_tok tokens per day per tokens/s/GPU
+ * (GPUs · ETTR · 86400), using the point in force each day (`before` ahead of the first):
+ * returns the equivalent constant throughput (tokens-weighted harmonic mean) and marks the
+ * points used; NaN when no throughput is in force at the start. */
+double timeline_run(const gpuecon_timeline_point *p, size_t n, long start, double before, double tokens,
+                    double cluster_per_tok, bool *used);
+
 /* ---- suggest.c ---- */
 size_t suggest_distance(const char *a, const char *b);
 

@@ -412,6 +412,43 @@ static void caveats(const gpuecon_catalog *cat, gpuecon_comparison_result *cr, c
                               seen[k].who, gpuecon_stage_name(seen[k].stage), seen[k].text);
 }
 
+/* Deadline and budget: which platforms meet target_days and fit budget_usd, and the fastest
+ * platform within the budget, appended to the verdict. */
+static void deadline_budget(gpuecon_comparison_result *cr, const gpuecon_workload *w)
+{
+    cr->fastest_within_budget = -1;
+    for (size_t i = 0; i < cr->n_platforms; i++)
+        cr->platforms[i].meets_target = cr->platforms[i].within_budget = cr->platforms[i].feasible;
+    if (cr->kind != GPUECON_WORKLOAD_TRAIN || (!(w->target_days > 0) && !(w->budget_usd > 0)))
+        return;
+    size_t n = strlen(cr->verdict), cap = sizeof cr->verdict;
+    for (size_t i = 0; i < cr->n_platforms; i++) {
+        gpuecon_platform_result *p = &cr->platforms[i];
+        p->meets_target = p->feasible && (!(w->target_days > 0) || p->days_to_train <= w->target_days * (1 + 1e-9));
+        p->within_budget = p->feasible && (!(w->budget_usd > 0) || p->total_usd <= w->budget_usd);
+        if (p->within_budget && p->meets_target &&
+            (cr->fastest_within_budget < 0 || p->days_to_train < cr->platforms[cr->fastest_within_budget].days_to_train))
+            cr->fastest_within_budget = (int)i;
+        if (n < cap && w->target_days > 0 && p->feasible && !p->meets_target)
+            n += (size_t)snprintf(cr->verdict + n, cap - n, " %s misses the %g-day deadline (%.1f days).", p->name,
+                                  w->target_days, p->days_to_train);
+        if (n < cap && w->budget_usd > 0 && p->feasible && !p->within_budget)
+            n += (size_t)snprintf(cr->verdict + n, cap - n, " %s is over the $%.4gM budget ($%.4gM).", p->name,
+                                  w->budget_usd / 1e6, p->total_usd / 1e6);
+    }
+    if (n < cap && w->budget_usd > 0) {
+        const gpuecon_platform_result *f =
+            cr->fastest_within_budget >= 0 ? &cr->platforms[cr->fastest_within_budget] : NULL;
+        if (f)
+            snprintf(cr->verdict + n, cap - n, " Fastest within the $%.4gM budget%s: %s on %d GPUs, %.1f days, $%.4gM.",
+                     w->budget_usd / 1e6, w->target_days > 0 ? " and the deadline" : "", f->name, f->gpus,
+                     f->days_to_train, f->total_usd / 1e6);
+        else
+            snprintf(cr->verdict + n, cap - n, " No platform fits the $%.4gM budget%s.", w->budget_usd / 1e6,
+                     w->target_days > 0 ? " and the deadline" : "");
+    }
+}
+
 static int analyse(const gpuecon_catalog *cat, gpuecon_comparison_result *cr, const pstate *ps, double step,
                    gpuecon_ctx *ctx, gpuecon_error *err)
 {
@@ -483,13 +520,24 @@ static int one_comparison(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gp
         compare_uncertainty(bands, cat, c, cr, ps);
         rank(cr);
         verdict(cr);
+        deadline_budget(cr, &c->workload);
         caveats(cat, cr, ps);
+        timeline_dates(cr, ps);
         if (!(opt && opt->no_sensitivity))
             rc = analyse(cat, cr, ps, opt && opt->step > 0 ? opt->step : 0.2, ctx, err);
         if (rc == GPUECON_OK)
             compare_uncertainty_verdict(cr);
     }
     ctx_free(ctx, ps, c->n_platforms * sizeof *ps);
+    return rc;
+}
+
+int compare_one(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c,
+                const gpuecon_compare_options *opt, gpuecon_comparison_result *cr, gpuecon_error *err)
+{
+    compare_bands bands = {0};
+    int rc = one_comparison(ctx, cat, c, opt, &bands, cr, err);
+    compare_bands_free(ctx, &bands);
     return rc;
 }
 
@@ -526,17 +574,20 @@ int gpuecon_compare(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
     return GPUECON_OK;
 }
 
+void compare_one_free(gpuecon_ctx *ctx, gpuecon_comparison_result *c)
+{
+    ctx_free(ctx, c->platforms, c->n_platforms * sizeof *c->platforms);
+    ctx_free(ctx, c->breakeven, 2 * (N_INPUTS + 1) * sizeof *c->breakeven);
+    ctx_free(ctx, c->sensitivity, 2 * N_INPUTS * sizeof *c->sensitivity);
+}
+
 void gpuecon_compare_free(gpuecon_compare_result *r)
 {
     if (!r)
         return;
     gpuecon_ctx *ctx = r->ctx_;
-    for (size_t i = 0; r->cmp && i < r->n; i++) {
-        gpuecon_comparison_result *c = &r->cmp[i];
-        ctx_free(ctx, c->platforms, c->n_platforms * sizeof *c->platforms);
-        ctx_free(ctx, c->breakeven, 2 * (N_INPUTS + 1) * sizeof *c->breakeven);
-        ctx_free(ctx, c->sensitivity, 2 * N_INPUTS * sizeof *c->sensitivity);
-    }
+    for (size_t i = 0; r->cmp && i < r->n; i++)
+        compare_one_free(ctx, &r->cmp[i]);
     ctx_free(ctx, r->cmp, r->n * sizeof *r->cmp);
     ctx_free(ctx, r, sizeof *r);
 }

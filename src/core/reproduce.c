@@ -6,7 +6,7 @@
  * a change to a formula or a catalog number shows up here. Where the source contradicts
  * itself the row is marked inconsistent and says why instead of being forced to pass.
  */
-#include "core.h"
+#include "compare.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -246,6 +246,61 @@ static void s6_s8(rows *r)
         "'50% cheaper' contradicts $0.061 vs $0.093, a 34% saving");
 }
 
+/* The built-in scenario's DeepSeek-V3 series (deepseek-v3-timeline): GB200 NVL72's performance per
+ * TCO over H100 at each software date, computed by compare from the throughput timelines, against
+ * the ratios of the article's own $/1M-token figures (SemiAnalysis, 20 Aug 2025). */
+static void s6_timeline(rows *r)
+{
+    if (r->rc)
+        return;
+    gpuecon_ctx *ctx = gpuecon_ctx_new(NULL);
+    gpuecon_scenario *sc = NULL;
+    if (!ctx) {
+        r->rc = err_set(r->err, GPUECON_E_NOMEM, "reproduce", 0, 0, "out of memory");
+        return;
+    }
+    r->rc = gpuecon_scenario_load(ctx, r->cat, NULL, &sc, r->err);
+    const gpuecon_comparison *c = NULL;
+    for (size_t i = 0; r->rc == GPUECON_OK && i < gpuecon_scenario_count(sc); i++)
+        if (!strcmp(gpuecon_scenario_at(sc, i)->name, "deepseek-v3-timeline"))
+            c = gpuecon_scenario_at(sc, i);
+    gpuecon_comparison_result cr;
+    memset(&cr, 0, sizeof cr);
+    gpuecon_compare_options opt = {0, true, 0};
+    if (r->rc == GPUECON_OK && !c)
+        r->rc = err_set(r->err, GPUECON_E_INTERNAL, "reproduce", 0, 0, "the built-in scenario lacks deepseek-v3-timeline");
+    if (r->rc == GPUECON_OK)
+        r->rc = compare_one(ctx, r->cat, c, &opt, &cr, r->err);
+    if (r->rc == GPUECON_OK) {
+        static const struct {
+            const char *date, *what, *note;
+            double published;
+            bool projection;
+        } want[] = {
+            {"2025-05", "DeepSeek May-25 timeline: GB200 performance per TCO over H100 (no advantage)",
+             "compare on the built-in timelines; published $0.626 / $0.684", 0.626 / 0.684, false},
+            {"2025-07", "DeepSeek Jul-25 timeline: GB200 performance per TCO over H100", "compare on the built-in timelines",
+             1.52, false},
+            {"2025-12", "DeepSeek Dec-25 timeline (projection): GB200 performance per TCO over H100",
+             "projection: GB200 $0.166 vs H100's July $0.468 (no later H100 figure)", 0.468 / 0.166, true},
+        };
+        bool gb_leads = cr.series_leader >= 0 && !strcmp(cr.platforms[cr.series_leader].system, "gb200-nvl72");
+        for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+            double v = NAN;
+            bool proj = false;
+            for (size_t i = 0; i < cr.n_series; i++)
+                if (!strcmp(cr.series[i].date, want[k].date)) {
+                    v = gb_leads ? cr.series[i].perf_per_tco : 1 / cr.series[i].perf_per_tco;
+                    proj = cr.series[i].projection;
+                }
+            add(r, "S6", want[k].what, want[k].published, v, TOL, proj == want[k].projection, want[k].note);
+        }
+    }
+    compare_one_free(ctx, &cr);
+    gpuecon_scenario_free(sc);
+    gpuecon_ctx_free(ctx);
+}
+
 int gpuecon_reproduce(const gpuecon_catalog *cat, gpuecon_repro_row *out, size_t cap, size_t *n,
                       gpuecon_error *err)
 {
@@ -258,6 +313,7 @@ int gpuecon_reproduce(const gpuecon_catalog *cat, gpuecon_repro_row *out, size_t
     s2(&r);
     s3_s5(&r);
     s6_s8(&r);
+    s6_timeline(&r);
     if (n)
         *n = r.n;
     return r.rc;

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *catalog_embedded(const char *path, size_t *len);
@@ -68,7 +69,11 @@ static const fdesc workload_fields[] = {
     {"serve_tokens", FT_NUM, W(serve_tokens), 0, 1, 1e18, 0, NULL, 0, "tokens",
      "output tokens to serve, for totals", NULL},
     {"stack", FT_TEXT, W(stack), 0, 0, 0, 0, NULL, F_NAME, "", "training framework stack (data/stacks.yaml)", NULL},
+    {"budget_usd", FT_NUM, W(budget_usd), 0, 1, 1e13, 0, NULL, 0, "USD",
+     "the most the training run may cost (the fastest platform within it is named)", NULL},
 };
+static const char *const workload_extra[] = {"start_date", NULL};
+static const char *const platform_extra[] = {"throughput_timeline", NULL};
 #undef W
 
 #define P(f) offsetof(gpuecon_platform, f)
@@ -110,6 +115,8 @@ static const fdesc platform_fields[] = {
 #undef P
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static int check_keys(const yaml_doc *doc, ynode *map, const char *const *allowed, gpuecon_error *err);
 
 static int name_error(const gpuecon_catalog *cat, gpuecon_kind kind, const char *name,
                       const yaml_doc *doc, ynode *node, const char *field, gpuecon_error *err)
@@ -223,6 +230,83 @@ static int check_platform(const gpuecon_catalog *cat, const gpuecon_workload *w,
     return GPUECON_OK;
 }
 
+/* ---- dates and throughput timelines -------------------------------------------------------- */
+
+static int parse_date(const yaml_doc *doc, ynode *v, const char *field, char *text, long *day, gpuecon_error *err)
+{
+    char buf[32] = "";
+    if (!yaml_scalar_copy(v, buf, sizeof buf) || !gpuecon_date_parse(buf, day))
+        return yaml_error(doc, v, err, GPUECON_E_INPUT,
+                          "%s: '%s' is not an ISO date (allowed: YYYY-MM or YYYY-MM-DD, e.g. 2025-05 or "
+                          "2025-07-15)", field, buf);
+    snprintf(text, 11, "%s", buf);
+    return GPUECON_OK;
+}
+
+static int load_point(gpuecon_scenario *sc, const yaml_doc *doc, ynode *pn, gpuecon_source defsrc,
+                      gpuecon_timeline_point *pt, gpuecon_error *err)
+{
+    static const char *const keys[] = {"date", "tokens_per_s_per_gpu", "stage", "source", NULL};
+    if (yaml_type(pn) != Y_MAP)
+        return yaml_error(doc, pn, err, GPUECON_E_PARSE,
+                          "a timeline point is a mapping {date, tokens_per_s_per_gpu, stage, source}");
+    int rc = check_keys(doc, pn, keys, err);
+    ynode *d = yaml_map_get(pn, "date"), *t = yaml_map_get(pn, "tokens_per_s_per_gpu");
+    if (rc)
+        return rc;
+    if (!d || !t)
+        return yaml_error(doc, pn, err, GPUECON_E_PARSE, "a timeline point needs 'date:' and 'tokens_per_s_per_gpu:'");
+    if ((rc = parse_date(doc, d, "date", pt->date, &pt->day, err)))
+        return rc;
+    char buf[64] = "", *end;
+    if (!yaml_scalar_copy(t, buf, sizeof buf) || !((pt->tokens_per_s_per_gpu = strtod(buf, &end)) > 0) || *end ||
+        pt->tokens_per_s_per_gpu > 1e9)
+        return yaml_error(doc, t, err, GPUECON_E_INPUT,
+                          "tokens_per_s_per_gpu: '%s' must be a number above 0 (at most 1e9)", buf);
+    pt->source = defsrc;
+    ynode *st = yaml_map_get(pn, "stage"), *so = yaml_map_get(pn, "source");
+    if (st && (!yaml_scalar_copy(st, buf, sizeof buf) || !schema_stage_parse(buf, &pt->source.stage)))
+        return yaml_error(doc, st, err, GPUECON_E_INPUT,
+                          "stage: '%s' is not allowed (allowed: datasheet, measured, publisher-reported, "
+                          "projection, assumption, derived, fitted)", buf);
+    if (so) {
+        size_t len;
+        const char *txt = yaml_scalar(so, &len);
+        if (!txt || len > 512 || !(pt->source.text = arena_strndup(&sc->a, txt, len)))
+            return yaml_error(doc, so, err, GPUECON_E_PARSE, "source: expected text (at most 512 bytes)");
+    }
+    return GPUECON_OK;
+}
+
+static int load_timeline(gpuecon_scenario *sc, const yaml_doc *doc, ynode *pn, gpuecon_source defsrc,
+                         gpuecon_platform *p, gpuecon_error *err)
+{
+    ynode *tl = yaml_map_get(pn, "throughput_timeline");
+    if (!tl)
+        return GPUECON_OK;
+    size_t n = yaml_type(tl) == Y_SEQ ? yaml_seq_len(tl) : 0;
+    if (n < 1 || n > GPUECON_TIMELINE_MAX)
+        return yaml_error(doc, tl, err, GPUECON_E_PARSE, "throughput_timeline: a list of 1 to %d dated points",
+                          GPUECON_TIMELINE_MAX);
+    gpuecon_timeline_point *pts = arena_alloc(&sc->a, n * sizeof *pts);
+    if (!pts)
+        return yaml_error(doc, tl, err, GPUECON_E_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        ynode *pt = yaml_seq_at(tl, i);
+        int rc = load_point(sc, doc, pt, defsrc, &pts[i], err);
+        if (rc)
+            return rc;
+        if (i > 0 && pts[i].day <= pts[i - 1].day)
+            return yaml_error(doc, yaml_map_get(pt, "date"), err, GPUECON_E_INPUT,
+                              "throughput_timeline: %s %s the previous point's %s; give the points once each, "
+                              "oldest first", pts[i].date, pts[i].day == pts[i - 1].day ? "repeats" : "comes before",
+                              pts[i - 1].date);
+    }
+    p->timeline = pts;
+    p->n_timeline = n;
+    return GPUECON_OK;
+}
+
 static int check_keys(const yaml_doc *doc, ynode *map, const char *const *allowed, gpuecon_error *err)
 {
     size_t n = 0;
@@ -281,9 +365,16 @@ static int load_comparison(gpuecon_scenario *sc, const gpuecon_catalog *cat, con
     if (!meta->workload.src)
         return yaml_error(doc, node, err, GPUECON_E_NOMEM, "out of memory");
     if ((rc = schema_load_object(&sc->a, workload_fields, COUNT(workload_fields), &c->workload,
-                                 meta->workload.src, &meta->workload.present, doc, w, defsrc, NULL, err)) ||
+                                 meta->workload.src, &meta->workload.present, doc, w, defsrc, workload_extra,
+                                 err)) ||
         (rc = check_workload(cat, &c->workload, &meta->workload, doc, w, err)))
         return rc;
+    ynode *sd = yaml_map_get(w, "start_date");
+    if (sd && (rc = parse_date(doc, sd, "start_date", c->workload.start_date, &c->workload.start_day, err)))
+        return rc;
+    c->workload.has_start_date = sd != NULL;
+    if (sd && c->workload.kind != GPUECON_WORKLOAD_TRAIN)
+        return yaml_error(doc, sd, err, GPUECON_E_INPUT, "start_date is for training runs");
     c->workload.src = meta->workload.src;
     if (!pl || yaml_type(pl) != Y_SEQ || yaml_seq_len(pl) < 1)
         return yaml_error(doc, pl ? yaml_map_key_node(node, "platforms") : node, err, GPUECON_E_PARSE,
@@ -304,9 +395,19 @@ static int load_comparison(gpuecon_scenario *sc, const gpuecon_catalog *cat, con
         if (!o->src)
             return yaml_error(doc, pn, err, GPUECON_E_NOMEM, "out of memory");
         if ((rc = schema_load_object(&sc->a, platform_fields, COUNT(platform_fields), &ps[i], o->src,
-                                     &o->present, doc, pn, defsrc, NULL, err)) ||
-            (rc = check_platform(cat, &c->workload, &ps[i], o, doc, pn, err)))
+                                     &o->present, doc, pn, defsrc, platform_extra, err)) ||
+            (rc = check_platform(cat, &c->workload, &ps[i], o, doc, pn, err)) ||
+            (rc = load_timeline(sc, doc, pn, defsrc, &ps[i], err)))
             return rc;
+        const gpuecon_workload *wl = &c->workload;
+        if (ps[i].n_timeline && wl->kind != GPUECON_WORKLOAD_TRAIN)
+            return yaml_error(doc, yaml_map_get(pn, "throughput_timeline"), err, GPUECON_E_INPUT,
+                              "throughput_timeline is for training workloads");
+        if (ps[i].n_timeline && wl->has_start_date && wl->start_day < ps[i].timeline[0].day &&
+            !(ps[i].measured_tokens_per_s > 0))
+            return yaml_error(doc, yaml_map_get(pn, "throughput_timeline"), err, GPUECON_E_INPUT,
+                              "start_date %s is before this timeline's first point (%s) and the platform has no "
+                              "measured_tokens_per_s to use until then", wl->start_date, ps[i].timeline[0].date);
         ps[i].src = o->src;
         for (size_t j = 0; j < i; j++)
             if (!strcmp(ps[j].name, ps[i].name))
