@@ -239,7 +239,7 @@ static int parse_date(const yaml_doc *doc, ynode *v, const char *field, char *te
         return yaml_error(doc, v, err, GPUECON_E_INPUT,
                           "%s: '%s' is not an ISO date (allowed: YYYY-MM or YYYY-MM-DD, e.g. 2025-05 or "
                           "2025-07-15)", field, buf);
-    snprintf(text, 11, "%s", buf);
+    snprintf(text, 11, "%.10s", buf);
     return GPUECON_OK;
 }
 
