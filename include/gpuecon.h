@@ -1718,6 +1718,7 @@ typedef struct gpuecon_platform_result {
     double throughput_p90_rel;            /* predicted throughput's band: P90 |error| of the nearest
                                              validate group (0 when measured or serving) */
     char throughput_group[32];            /* that group, "hopper-bf16-moe" (* where widened) */
+    int predicted_gbs;                    /* the batch (sequences) of the prediction (training) */
     /* economics */
     double tco_usd_per_gpu_hour;          /* after PUE and electricity overrides */
     gpuecon_source tco_source;
@@ -1812,6 +1813,15 @@ typedef struct gpuecon_comparison_result {
     char timeline_text[600];
     /* deadline and budget: the fastest platform within budget_usd (-1: none or no budget) */
     int fastest_within_budget;
+    /* operator tiers (training, platforms at two or more tiers, both kinds of system): the
+       cheapest platform at each tier (best, typical, poor; -1 when the tier has none), whether
+       it is rack-scale (NVLink domain beyond one server: NVL72), and the first tier at which
+       the cheapest kind of system changes from the best tier's ("" = no flip: JSON null) */
+    int tier_cheapest[3];
+    bool tier_rack_scale[3];
+    bool tier_analysis;
+    char flip_tier[8];
+    char tier_text[400];
 } gpuecon_comparison_result;
 
 typedef struct gpuecon_compare_result {

@@ -294,3 +294,43 @@ foreach(field "target_days: 0" "target_days: -5" "budget_usd: 0" "budget_usd: -1
   run(2 compare "${WORK}/bad-field.yaml")
   expect_err("bad-field.yaml:2:[0-9]+:")
 endforeach()
+
+# ---- (6) the closing judgment by operator tier: flip_tier ---------------------------------------
+# Same TCO ($2.00/GPU-h) and spares earning other work, so a platform's cost per token is
+# 2.00 / (tok/s x 3600) x 1e6 / ETTR: NVL72 (3,060 tok/s) beats HGX (3,000) exactly where
+# 3060 x ETTR_NVL72 > 3000 x ETTR_HGX. Its larger blast radius costs it more goodput at worse tiers.
+run(0 compare ${SRC}/tests/cases/scenarios/tier-flip.yaml --json)
+foreach(i RANGE 5)
+  string(JSON e${i} GET "${OUT}" comparisons 0 platforms ${i} ettr)
+  string(JSON c${i} GET "${OUT}" comparisons 0 platforms ${i} effective_usd_per_mtok)
+endforeach()
+near("${c1}" "2.0 / (3060 * 3600) * 1e6 / ${e1}" 1e-6)
+check("NVL72 cost with free spares" "${NEAR}")
+string(JSON flip GET "${OUT}" comparisons 0 flip_tier)
+string(JSON t0 GET "${OUT}" comparisons 0 tiers 0 rack_scale)
+string(JSON nt LENGTH "${OUT}" comparisons 0 tiers)
+# the expected flip tier, derived from the goodputs
+execute_process(COMMAND awk "BEGIN { b = (3060*${e1} > 3000*${e0}); t = (3060*${e3} > 3000*${e2}); p = (3060*${e5} > 3000*${e4});
+                                    f = (t != b) ? \"typical\" : (p != b) ? \"poor\" : \"null\"; print f }"
+                OUTPUT_VARIABLE want OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(NOT flip STREQUAL want OR NOT nt EQUAL 3)
+  message(FATAL_ERROR "flip_tier ${flip}, expected ${want} (tiers: ${nt})")
+endif()
+check("NVL72 leads at the best tier, the flip is real" "\"${t0}\" == \"ON\" && \"${want}\" != \"null\"")
+# the built-in judgment: both workloads report the three tiers and a flip_tier (null or a tier)
+run(0 compare --json)
+foreach(name judgment-dense-70b judgment-moe-deepseek-v3)
+  string(JSON nc LENGTH "${OUT}" comparisons)
+  math(EXPR last "${nc} - 1")
+  set(k -1)
+  foreach(i RANGE ${last})
+    string(JSON nm GET "${OUT}" comparisons ${i} name)
+    if(nm STREQUAL name)
+      set(k ${i})
+    endif()
+  endforeach()
+  string(JSON nt LENGTH "${OUT}" comparisons ${k} tiers)
+  string(JSON ft TYPE "${OUT}" comparisons ${k} flip_tier)
+  string(JSON stage GET "${OUT}" comparisons ${k} platforms 0 throughput_source stage)
+  check("${name}: three tiers, flip_tier, stages" "${k} >= 0 && ${nt} == 3 && (\"${ft}\" == \"NULL\" || \"${ft}\" == \"STRING\") && \"${stage}\" == \"derived\"")
+endforeach()

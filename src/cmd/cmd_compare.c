@@ -139,6 +139,8 @@ static void print_comparison(cli *c, const gpuecon_comparison_result *cr, FILE *
     fprintf(f, "\nverdict: %s\n", cr->verdict);
     if (cr->caveats[0])
         fprintf(f, "rests on projections/assumptions: %s\n", cr->caveats);
+    if (cr->tier_text[0])
+        fprintf(f, "\nby operator tier: %s.\n", cr->tier_text);
     if (cr->timeline_text[0]) {
         fprintf(f, "\nover time: %s.\n", cr->timeline_text);
         for (size_t i = 0; i < cr->n_series; i++)
@@ -321,6 +323,19 @@ static json_t *comparison_json(const gpuecon_comparison_result *cr)
     json_object_set_new(o, "fastest_within_budget", cr->fastest_within_budget >= 0
                                                         ? json_string(cr->platforms[cr->fastest_within_budget].name)
                                                         : json_null());
+    if (cr->tier_analysis) {
+        static const char *const tn[3] = {"best", "typical", "poor"};
+        json_t *tj = json_array();
+        for (int t = 0; t < 3; t++)
+            if (cr->tier_cheapest[t] >= 0)
+                json_array_append_new(tj, json_pack("{s:s, s:s, s:b, s:o}", "tier", tn[t], "cheapest",
+                                                    cr->platforms[cr->tier_cheapest[t]].name, "rack_scale",
+                                                    cr->tier_rack_scale[t], "rank_usd_per_mtok",
+                                                    cli_real(cr->platforms[cr->tier_cheapest[t]].rank_usd_per_mtok)));
+        json_object_set_new(o, "tiers", tj);
+        json_object_set_new(o, "tier_judgment", json_string(cr->tier_text));
+    }
+    json_object_set_new(o, "flip_tier", cr->flip_tier[0] ? json_string(cr->flip_tier) : json_null());
     json_object_set_new(o, "breakeven_date", cr->breakeven_date[0] ? json_string(cr->breakeven_date) : json_null());
     json_object_set_new(o, "timeline", json_string(cr->timeline_text));
     json_t *ser = json_array();

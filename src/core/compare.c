@@ -312,6 +312,23 @@ static void fail_platform(gpuecon_platform_result *res, const char *why)
     res->rank_usd_per_mtok = res->mfu = res->tco_usd_per_gpu_hour = nan;
 }
 
+/* An earlier platform of the comparison whose training prediction is this one's: the same
+ * system, GPU count, precision and fixed sizes, predicted (not from a timeline). NULL if none. */
+static const gpuecon_platform_result *same_prediction(const gpuecon_comparison *c, size_t pi, int gpus,
+                                                      const char *stack, const gpuecon_platform_result *earlier)
+{
+    const gpuecon_platform *a = &c->platforms[pi];
+    for (size_t j = 0; earlier && j < pi; j++) {
+        const gpuecon_platform *b = &c->platforms[j];
+        const gpuecon_platform_result *r = &earlier[j];
+        if (!strcmp(a->system, b->system) && r->gpus == gpus && a->precision == b->precision && a->tp == b->tp &&
+            a->pp == b->pp && a->cp == b->cp && a->ep == b->ep && !b->n_timeline && r->predicted_note[0] &&
+            r->predicted_gbs > 0 && stack && r->stack && !strcmp(stack, r->stack))
+            return r;
+    }
+    return NULL;
+}
+
 /* The throughput of a platform with a timeline (timeline.c): with a start date, the
  * equivalent constant throughput of the run over the points in force day by day (the
  * measurement, if any, before the first point); without one, the latest point that is not a
@@ -369,7 +386,8 @@ static bool apply_timeline(pstate *ps, const gpuecon_workload *w, const gpuecon_
 /* Evaluates the platform at `gpus` active GPUs. With predict false the platform's measured
  * throughput is used without running the training or serving model (gpuecon_run_cost). */
 static int evaluate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t pi, int gpus,
-                    bool predict, const char *dstack, pstate *ps, gpuecon_platform_result *res, gpuecon_error *err)
+                    bool predict, const char *dstack, const gpuecon_platform_result *earlier, pstate *ps,
+                    gpuecon_platform_result *res, gpuecon_error *err)
 {
     const gpuecon_workload *w = &c->workload;
     const gpuecon_platform *pl = &c->platforms[pi];
@@ -388,9 +406,18 @@ static int evaluate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
     if (ps->train) {
         if ((rc = setup_reliability(cat, ps, gpus, res, err)))
             return rc;
-        if (predict && !pl->n_timeline) /* a timeline's published points are used as they are */
+        const gpuecon_platform_result *same =
+            predict && !pl->n_timeline ? same_prediction(c, pi, gpus, res->stack, earlier) : NULL;
+        if (same) { /* the same job on the same system at another tier or price: one prediction */
+            res->predicted_tokens_per_s_per_gpu = same->predicted_tokens_per_s_per_gpu;
+            res->par = same->par;
+            memcpy(res->predicted_note, same->predicted_note, sizeof res->predicted_note);
+            gbs = same->predicted_gbs;
+        } else if (predict && !pl->n_timeline) { /* a timeline's published points are used as they are */
             if ((rc = predict_train(ctx, w, ps, m, gpus, res, &gbs, err)))
                 return rc;
+        }
+        res->predicted_gbs = gbs;
     } else if (predict) {
         predict_serve(w, pl, m, ps->sys, res);
     }
@@ -470,12 +497,13 @@ static long layout_size(double need, int unit)
 }
 
 int compare_platform(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t pi,
-                     const char *dstack, pstate *ps, gpuecon_platform_result *res, gpuecon_error *err)
+                     const char *dstack, const gpuecon_platform_result *earlier, pstate *ps,
+                     gpuecon_platform_result *res, gpuecon_error *err)
 {
     const gpuecon_platform *pl = &c->platforms[pi];
     const gpuecon_workload *w = &c->workload;
     if (pl->gpus > 0 || w->kind != GPUECON_WORKLOAD_TRAIN || !(w->target_days > 0))
-        return evaluate(ctx, cat, c, pi, pl->gpus, true, dstack, ps, res, err);
+        return evaluate(ctx, cat, c, pi, pl->gpus, true, dstack, earlier, ps, res, err);
     /* Size the platform to finish within target_days: the smallest number of whole domains whose
        goodput trains the (same-quality) tokens in time. Throughput, goodput and the batch change
        slowly with size, so a few fixed-point steps from a first guess converge. */
@@ -483,7 +511,7 @@ int compare_platform(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
     int unit = domain_unit(cat, pl, sys), gpus = unit * (1024 / unit > 0 ? 1024 / unit : 1);
     int rc = GPUECON_OK, best = 0;
     for (int it = 0; it < 16; it++) {
-        if ((rc = evaluate(ctx, cat, c, pi, gpus, true, dstack, ps, res, err)) || !res->feasible)
+        if ((rc = evaluate(ctx, cat, c, pi, gpus, true, dstack, earlier, ps, res, err)) || !res->feasible)
             return rc;
         bool meets = res->days_to_train <= w->target_days * (1 + 1e-9);
         if (meets && (best == 0 || gpus < best))
@@ -501,7 +529,7 @@ int compare_platform(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
     }
     /* oscillating between sizes: settle on the smallest one that met the target */
     if (best && gpus != best)
-        rc = evaluate(ctx, cat, c, pi, best, true, dstack, ps, res, err);
+        rc = evaluate(ctx, cat, c, pi, best, true, dstack, earlier, ps, res, err);
     return rc;
 }
 

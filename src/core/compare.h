@@ -57,9 +57,12 @@ void compare_uncertainty(const compare_bands *b, const gpuecon_catalog *cat, con
 void compare_uncertainty_verdict(gpuecon_comparison_result *cr);
 
 /* Evaluates platform pi of comparison c into res and leaves its state in ps. The training
- * stack is the platform's, else the workload's, else default_stack, else megatron-bridge-2026. */
+ * stack is the platform's, else the workload's, else default_stack, else megatron-bridge-2026.
+ * earlier (may be NULL): the results of platforms 0..pi-1, whose training predictions are
+ * reused for the same job on the same system and stack (another tier, profile or price). */
 int compare_platform(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t pi,
-                     const char *default_stack, pstate *ps, gpuecon_platform_result *res, gpuecon_error *err);
+                     const char *default_stack, const gpuecon_platform_result *earlier, pstate *ps,
+                     gpuecon_platform_result *res, gpuecon_error *err);
 /* The ranked cost ($/Mtok, see gpuecon_platform_result.rank_usd_per_mtok) at inputs `in`;
  * fills res's economic and reliability fields when res is not NULL. NaN when undefined. */
 double compare_rank_cost(const pstate *ps, const double *in, gpuecon_platform_result *res);
