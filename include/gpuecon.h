@@ -1645,6 +1645,8 @@ typedef struct gpuecon_platform {
     const char *stack;            /* framework stack on this platform; NULL: the workload's */
     const gpuecon_timeline_point *timeline; /* dated throughputs, strictly increasing dates */
     size_t n_timeline;
+    /* owning vs renting over the cluster's life (training; all 0: not asked) */
+    double rent_usd_per_gpu_hour, life_years, utilisation, workloads_per_year;
     const gpuecon_source *src;
 } gpuecon_platform;
 
@@ -1757,6 +1759,10 @@ typedef struct gpuecon_platform_result {
     char advantage_vanishes_date[11];
     /* deadline and budget (training) */
     bool meets_target, within_budget;
+    /* owning vs renting over the cluster's life (training, with rent_usd_per_gpu_hour) */
+    bool life;
+    char life_why[200];                   /* not empty: why it could not be computed */
+    struct gpuecon_life_result *life_result; /* owned by the compare result */
 } gpuecon_platform_result;
 
 /* The value of one uncertain input at which the ranking between the two best platforms flips. */
@@ -1916,6 +1922,55 @@ GPUECON_API int gpuecon_train_target(gpuecon_ctx *ctx, const gpuecon_catalog *ca
                                      const gpuecon_train_request *treq, const gpuecon_run_request *rreq,
                                      double target_days, int max_gpus, gpuecon_target_result *out,
                                      gpuecon_error *err);
+
+/* ---- the life of an owned cluster (src/core/life.c) ---- */
+
+#define GPUECON_LIFE_YEARS 30
+
+typedef struct gpuecon_life_request {
+    gpuecon_run_request run;      /* the workload run (system, profile, tier, GPUs, tokens, tok/s) */
+    double life_years;            /* 0: the profile's economic life */
+    double utilisation;           /* share of the hours the cluster trains; 0: from workloads_per_year, else 1 */
+    double workloads_per_year;    /* runs of run.tokens a year (sets the utilisation); 0: none */
+    double rent_usd_per_gpu_hour; /* renting the same GPUs, per hour used (required) */
+    const gpuecon_timeline_point *timeline; /* optional: throughput improvements, year by year */
+    size_t n_timeline;
+    bool has_start;               /* the cluster's first day (else the timeline's first point) */
+    long start_day;
+} gpuecon_life_request;
+
+typedef struct gpuecon_life_year {
+    int year;                     /* 1, 2, ... */
+    double tokens_per_s_per_gpu;  /* in force at the start of the year */
+    double tokens;                /* trained that year */
+    double own_usd_per_mtok, rent_usd_per_mtok;
+} gpuecon_life_year;
+
+typedef struct gpuecon_life_result {
+    double life_years, utilisation;
+    int gpus;                     /* active */
+    double charged_gpus;          /* with spares: owned (or rented) alike */
+    double ettr;
+    double capex_usd;             /* paid up front for the charged GPUs */
+    double tco_usd_per_gpu_hour, rent_usd_per_gpu_hour;
+    double own_usd_per_mtok, rent_usd_per_mtok; /* over the life */
+    double tokens, runs;          /* trained over the life; runs of run.tokens */
+    double breakeven_utilisation; /* owning's TCO / rent: above it owning is cheaper (levelised) */
+    int own_beats_rent_month;     /* first month where renting has cost more (present values); -1: never in the life */
+    double own_pv_usd, rent_pv_usd; /* present values at the end of the life */
+    gpuecon_life_year years[GPUECON_LIFE_YEARS];
+    size_t n_years;
+} gpuecon_life_result;
+
+GPUECON_API void gpuecon_life_request_init(gpuecon_life_request *r);
+/* Cost per million tokens of owning the run's GPUs over life_years (the TCO for every hour,
+ * the timeline's throughput in force at the start of each year) against renting them at
+ * rent_usd_per_gpu_hour for the hours used; and the month from which owning has cost less
+ * (capex up front, then colo, fixed, maintenance every month and electricity for the hours
+ * used, against rent, both discounted monthly at the profile's rate). GPUECON_E_INPUT names
+ * the option out of range; GPUECON_E_INFEASIBLE when the workloads do not fit in a year. */
+GPUECON_API int gpuecon_cluster_life(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_life_request *q,
+                                     gpuecon_life_result *out, gpuecon_error *err);
 
 /* Provenance of a workload or platform field ("measured_tokens_per_s", ...). */
 GPUECON_API int gpuecon_scenario_field(const gpuecon_scenario *sc, size_t comparison, int platform,

@@ -130,6 +130,17 @@ static void print_comparison(cli *c, const gpuecon_comparison_result *cr, FILE *
                        "%.1f / %.1f\n",
                     p->mc_result.trials, p->mc_result.ettr_p10, p->mc_result.ettr_p50, p->mc_result.ettr_p90,
                     p->mc_result.days_p10, p->mc_result.days_p50, p->mc_result.days_p90);
+        if (p->life) {
+            const gpuecon_life_result *l = p->life_result;
+            char when[64] = "owning never wins within the life";
+            if (l->own_beats_rent_month > 0)
+                snprintf(when, sizeof when, "owning has cost less from month %d", l->own_beats_rent_month);
+            fprintf(f, "    owned %.3g years at %.0f%% utilisation: $%.4f per 1M tokens vs $%.4f renting at $%.3f/GPU-h; "
+                       "%s\n", l->life_years, 100 * l->utilisation, l->own_usd_per_mtok, l->rent_usd_per_mtok,
+                    l->rent_usd_per_gpu_hour, when);
+        } else if (p->life_why[0]) {
+            fprintf(f, "    owning vs renting: %s\n", p->life_why);
+        }
         if (train && p->feasible && p->token_factor != 1)
             fprintf(f, "    batch %.3g tokens: %.3fx the workload's tokens for the same quality\n", p->batch_tokens,
                     p->token_factor);
@@ -272,6 +283,30 @@ static json_t *platform_json(const gpuecon_platform_result *p, const char *compa
     if (p->timeline) {
         json_object_set_new(o, "start_tokens_per_s_per_gpu", cli_real(p->start_tokens_per_s_per_gpu));
         json_object_set_new(o, "uses_projection", json_boolean(p->uses_projection));
+    }
+    if (p->life || p->life_why[0]) {
+        const gpuecon_life_result *l = p->life_result;
+        json_t *lj = json_object();
+        if (p->life) {
+            json_object_set_new(lj, "life_years", cli_real(l->life_years));
+            json_object_set_new(lj, "utilisation", cli_real(l->utilisation));
+            json_object_set_new(lj, "own_usd_per_mtok", cli_real(l->own_usd_per_mtok));
+            json_object_set_new(lj, "rent_usd_per_mtok", cli_real(l->rent_usd_per_mtok));
+            json_object_set_new(lj, "breakeven_utilisation", cli_real(l->breakeven_utilisation));
+            json_object_set_new(lj, "own_beats_rent_month",
+                                l->own_beats_rent_month > 0 ? json_integer(l->own_beats_rent_month) : json_null());
+            json_object_set_new(lj, "capex_usd", cli_real(l->capex_usd));
+            json_t *ys = json_array();
+            for (size_t i = 0; i < l->n_years; i++)
+                json_array_append_new(ys, json_pack("{s:i, s:o, s:o, s:o}", "year", l->years[i].year,
+                                                    "tokens_per_s_per_gpu", cli_real(l->years[i].tokens_per_s_per_gpu),
+                                                    "own_usd_per_mtok", cli_real(l->years[i].own_usd_per_mtok),
+                                                    "rent_usd_per_mtok", cli_real(l->years[i].rent_usd_per_mtok)));
+            json_object_set_new(lj, "years", ys);
+        } else {
+            json_object_set_new(lj, "why", json_string(p->life_why));
+        }
+        json_object_set_new(o, "life", lj);
     }
     json_object_set_new(o, "meets_target", json_boolean(p->meets_target));
     json_object_set_new(o, "within_budget", json_boolean(p->within_budget));

@@ -288,6 +288,7 @@ int cmd_train(cli *c, int argc, char **argv)
         "       --cp --ep --recompute none|selective|full --zero 0..3] [--profile P --usd-per-gpu-hour X --tokens T]\n"
         "       [--etp N --a2a-overlap on|off --capacity-factor F --imbalance F --mtp N --cuda-graphs on|off]\n"
         "       [--tier best|typical|poor --mtbi-gpu-days D] [--target-days D [--max-gpus N] [--plot FILE.svg]]\n"
+        "       [--rent-usd-per-gpu-hour R [--life-years L] [--utilisation U | --workloads-per-year W]]\n"
         "       [--sweep-gpus LIST [--strong] [--plot FILE.svg]] [--vs S [--vs-gpus N]]",
         "Predicted training step of a dense or mixture-of-experts transformer: tokens/s/GPU, MFU,\n"
         "step time with its breakdown (compute, exposed communication incl. the expert all-to-all,\n"
@@ -309,6 +310,13 @@ int cmd_train(cli *c, int argc, char **argv)
         return cli_usage_error(c, "--plot", "charts a sweep or a deadline: give --sweep-gpus or --target-days too");
     if (a.target_days > 0 && (a.sweep.n || a.vs))
         return cli_usage_error(c, "--target-days", "sizes one job: leave out --sweep-gpus and --vs");
+    if ((a.life_years > 0 || a.utilisation > 0 || a.workloads_per_year > 0) && !(a.rent_usd_per_gpu_hour > 0))
+        return cli_usage_error(c, a.life_years > 0 ? "--life-years" : a.utilisation > 0 ? "--utilisation"
+                                                                                         : "--workloads-per-year",
+                               "compares owning with renting: give --rent-usd-per-gpu-hour R too");
+    if (a.rent_usd_per_gpu_hour > 0 && (a.target_days > 0 || a.sweep.n || a.vs))
+        return cli_usage_error(c, "--rent-usd-per-gpu-hour", "prices one job's cluster: leave out --target-days, "
+                               "--sweep-gpus and --vs");
     if (a.max_gpus && !(a.target_days > 0))
         return cli_usage_error(c, "--max-gpus", "bounds the --target-days search: give --target-days too");
     if (a.vs && a.sweep.n)
@@ -323,13 +331,16 @@ int cmd_train(cli *c, int argc, char **argv)
             return EXIT_INTERNAL;
         gpuecon_ctx *old = c->ctx;
         c->ctx = nc;
-        rc = a.target_days > 0 ? train_target(c, &a, &req, prof)
+        rc = a.rent_usd_per_gpu_hour > 0 ? train_life(c, &a, &req, prof)
+             : a.target_days > 0 ? train_target(c, &a, &req, prof)
              : a.sweep.n       ? sweep(c, &a, &req)
                                : single(c, &a, &req, prof);
         c->ctx = old;
         gpuecon_ctx_free(nc);
         return rc;
     }
+    if (a.rent_usd_per_gpu_hour > 0)
+        return train_life(c, &a, &req, prof);
     if (a.target_days > 0)
         return train_target(c, &a, &req, prof);
     return a.sweep.n ? sweep(c, &a, &req) : single(c, &a, &req, prof);

@@ -101,6 +101,14 @@ size_t train_cli_opts(train_args *a, opt *o, bool search)
             "the fewest GPUs that train --tokens within D days, failures and spares included");
         OPT("--max-gpus", O_INT, &a->max_gpus, 1, 10000000, NULL, "N",
             "--target-days: largest size to consider (default 1,000,000)");
+        OPT("--rent-usd-per-gpu-hour", O_DOUBLE, &a->rent_usd_per_gpu_hour, 0.001, 1000, NULL, "R",
+            "owning the run's GPUs over their life vs renting them at R per GPU-hour used");
+        OPT("--life-years", O_DOUBLE, &a->life_years, 0.1, 30, NULL, "L",
+            "with --rent-usd-per-gpu-hour: the cluster's life (default: the profile's)");
+        OPT("--utilisation", O_DOUBLE, &a->utilisation, 0.001, 1, NULL, "U",
+            "with --rent-usd-per-gpu-hour: share of the hours the cluster trains (default 1)");
+        OPT("--workloads-per-year", O_DOUBLE, &a->workloads_per_year, 0.001, 10000, NULL, "W",
+            "with --rent-usd-per-gpu-hour: runs of --tokens a year (sets the utilisation)");
         OPT("--vs-gpus", O_INT, &a->vs_gpus, 1, 4194304, NULL, "N",
             "GPUs on the --vs system (default: the same; the batch per GPU is kept)");
     }

@@ -17,6 +17,7 @@ typedef struct train_args {
     bool balanced_routing, recompute_moe, offload_search;
     bool dropout, strong, exhaustive;
     double tokens, pue, capacity_factor, imbalance, mtbi_gpu_days, target_days, usd_per_gpu_hour;
+    double life_years, utilisation, workloads_per_year, rent_usd_per_gpu_hour;
     int tier, max_gpus;
     const char *vs;
     int_list sweep;
@@ -62,6 +63,8 @@ void train_cli_run_request(const train_args *a, const gpuecon_train_request *req
  * energy_mwh effective_usd_per_mtok spare_gpus provisioned_gpus tier). */
 void train_cli_run_json(json_t *j, const gpuecon_platform_result *r, const char *tier);
 extern const char *const train_cli_tiers[];
+/* train --rent-usd-per-gpu-hour (train_life.c): owning the cluster over its life vs renting. */
+int train_life(cli *c, const train_args *a, gpuecon_train_request *req, const gpuecon_profile *prof);
 /* train --target-days (train_target.c): the fewest GPUs that finish by the deadline. */
 int train_target(cli *c, const train_args *a, gpuecon_train_request *req, const gpuecon_profile *prof);
 

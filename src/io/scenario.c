@@ -108,6 +108,13 @@ static const fdesc platform_fields[] = {
      "precision on this platform (default: the workload's)", precision_names},
     {"kv", FT_ENUM, P(kv), 0, 0, 0, GPUECON_BF16, NULL, 0, "", "serving KV precision (default: workload's)",
      precision_names},
+    {"rent_usd_per_gpu_hour", FT_NUM, P(rent_usd_per_gpu_hour), 0, 0.001, 1000, 0, NULL, 0, "USD/GPU-h",
+     "renting the same GPUs per hour used: owning vs renting over the cluster's life", NULL},
+    {"life_years", FT_NUM, P(life_years), 0, 0.1, 30, 0, NULL, 0, "years",
+     "the owned cluster's life (default: the profile's)", NULL},
+    {"utilisation", FT_NUM, P(utilisation), 0, 0.001, 1, 0, NULL, 0, "", "share of the hours it trains", NULL},
+    {"workloads_per_year", FT_NUM, P(workloads_per_year), 0, 0.001, 1e4, 0, NULL, 0, "",
+     "runs of this workload a year (sets the utilisation)", NULL},
     {"published_tokens_per_s", FT_NUM, P(published_tokens_per_s), 0, 1e-3, 1e9, 0, NULL, 0, "tokens/s/GPU",
      "a published throughput shown beside the prediction (not used)", NULL},
     {"stack", FT_TEXT, P(stack), 0, 0, 0, 0, NULL, F_NAME, "", "framework stack here (default: the workload's)", NULL},
@@ -400,6 +407,16 @@ static int load_comparison(gpuecon_scenario *sc, const gpuecon_catalog *cat, con
             (rc = load_timeline(sc, doc, pn, defsrc, &ps[i], err)))
             return rc;
         const gpuecon_workload *wl = &c->workload;
+        bool owns = ps[i].life_years > 0 || ps[i].utilisation > 0 || ps[i].workloads_per_year > 0;
+        if ((owns || ps[i].rent_usd_per_gpu_hour > 0) && wl->kind != GPUECON_WORKLOAD_TRAIN)
+            return yaml_error(doc, pn, err, GPUECON_E_INPUT, "owning vs renting is for training workloads");
+        if (owns && !(ps[i].rent_usd_per_gpu_hour > 0))
+            return yaml_error(doc, pn, err, GPUECON_E_INPUT,
+                              "life_years, utilisation and workloads_per_year compare owning with renting: give "
+                              "rent_usd_per_gpu_hour too");
+        if (ps[i].utilisation > 0 && ps[i].workloads_per_year > 0)
+            return yaml_error(doc, schema_node(pn, "workloads_per_year"), err, GPUECON_E_INPUT,
+                              "give utilisation or workloads_per_year, not both");
         if (ps[i].n_timeline && wl->kind != GPUECON_WORKLOAD_TRAIN)
             return yaml_error(doc, yaml_map_get(pn, "throughput_timeline"), err, GPUECON_E_INPUT,
                               "throughput_timeline is for training workloads");
