@@ -17,7 +17,7 @@ static int run(gpuecon_ctx *ctx, const gpuecon_catalog *cat, int trials, double 
     gpuecon_scenario *sc = NULL;
     gpuecon_compare_result *r = NULL;
     double t0 = bench_now_s();
-    gpuecon_compare_options opt = {trials, false, 0, NULL, false};
+    gpuecon_compare_options opt = {.trials = trials};
     if (gpuecon_scenario_load(ctx, cat, NULL, &sc, &err) || gpuecon_compare(ctx, cat, sc, &opt, &r, &err)) {
         fprintf(stderr, "bench_compare: %s: %s\n", err.where, err.message);
         gpuecon_scenario_free(sc);

@@ -1687,6 +1687,7 @@ typedef struct gpuecon_compare_options {
     const char *stack;       /* stack of workloads and platforms that name none; NULL:
                                 megatron-bridge-2026 (docs/model.md §3.7) */
     bool no_uncertainty;     /* skip the validate bands of predicted throughputs (§7.7) */
+    bool trade;              /* training: each platform also at the sizes around its own (trade[]) */
 } gpuecon_compare_options;
 
 /* Cost of one million tokens split by where it goes (training: effective; serving: raw).
@@ -1763,6 +1764,10 @@ typedef struct gpuecon_platform_result {
     bool life;
     char life_why[200];                   /* not empty: why it could not be computed */
     struct gpuecon_life_result *life_result; /* owned by the compare result */
+    /* with options.trade: the GPUs / days / dollars trade, the 1-2-3 grid of whole domains
+       from about a quarter to four times the platform's size (owned by the compare result) */
+    struct gpuecon_target_row *trade;
+    size_t n_trade;
 } gpuecon_platform_result;
 
 /* The value of one uncertain input at which the ranking between the two best platforms flips. */

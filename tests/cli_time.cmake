@@ -394,3 +394,25 @@ string(REPLACE "    rent_usd_per_gpu_hour: 2.5\n" "" txt "${life_yaml}")
 file(WRITE "${WORK}/bad-life.yaml" "${txt}")
 run(2 compare "${WORK}/bad-life.yaml")
 expect_err("bad-life.yaml:[0-9]+:[0-9]+: life_years, utilisation and workloads_per_year compare owning with renting")
+
+# ---- (3) the trade table of each platform: compare --trade ---------------------------------------
+# "fast" runs 2,048 H100 (HGX, 8-GPU nodes): the grid of whole nodes from a quarter to four times
+# its size is 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192; at a measured 1,500 tok/s/GPU
+# each row trains 15e12 tokens in 15e12 / (GPUs x 1500 x ETTR x 86400) days.
+run(0 compare "${WORK}/budget.yaml" --trade --json)
+string(JSON n LENGTH "${OUT}" comparisons 0 platforms 1 trade)
+set(want_sizes 512 768 1024 1536 2048 3072 4096 6144 8192)
+check("nine sizes" "${n} == 9")
+set(i 0)
+foreach(g ${want_sizes})
+  string(JSON rg GET "${OUT}" comparisons 0 platforms 1 trade ${i} gpus)
+  string(JSON rd GET "${OUT}" comparisons 0 platforms 1 trade ${i} days_to_train)
+  string(JSON re GET "${OUT}" comparisons 0 platforms 1 trade ${i} ettr)
+  near("${rd}" "15e12 / (${g} * 1500 * ${re} * 86400)" 1e-6)
+  check("trade row ${i}: ${rg} GPUs" "${rg} == ${g} && ${NEAR}")
+  math(EXPR i "${i} + 1")
+endforeach()
+run(0 compare "${WORK}/budget.yaml" --trade)
+expect_out("fast: GPUs, days and dollars")
+run(2 compare "${WORK}/budget.yaml" --plot "${WORK}/t.svg")
+expect_err("--plot: charts the trade: give --trade too")

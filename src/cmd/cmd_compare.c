@@ -100,6 +100,90 @@ void compare_platform_table(const gpuecon_comparison_result *cr, tbl *t)
     }
 }
 
+static void print_trade(FILE *f, const gpuecon_platform_result *p)
+{
+    fprintf(f, "\n%s: GPUs, days and dollars\n", p->name);
+    tbl *t = tbl_new();
+    const char *cols[] = {"GPUs", "provisioned", "tok/s/GPU", "ETTR", "days", "$M", "MWh"};
+    for (size_t i = 0; i < 7; i++)
+        tbl_col(t, cols[i], 'r');
+    for (size_t i = 0; i < p->n_trade; i++) {
+        const gpuecon_target_row *r = &p->trade[i];
+        tbl_row(t);
+        tbl_num(t, r->gpus, 0);
+        if (!r->ok) {
+            tbl_fmt(t, "cannot run: %.40s", r->why);
+            continue;
+        }
+        tbl_num(t, r->provisioned_gpus, 0);
+        tbl_num(t, r->tokens_per_s_per_gpu, 1);
+        tbl_pct(t, r->ettr, 1);
+        tbl_num(t, r->days_to_train, 1);
+        tbl_num(t, r->total_usd / 1e6, 3);
+        tbl_num(t, r->energy_mwh, 0);
+    }
+    tbl_print(t, f);
+    tbl_free(t);
+}
+
+/* compare --trade --plot: days (left) and $M (right) by GPUs for each platform of the first
+ * training comparison, with its deadline and budget drawn. */
+static void trade_plot(const char *path, const gpuecon_scenario *sc, const gpuecon_compare_result *r)
+{
+    for (size_t k = 0; k < r->n; k++) {
+        const gpuecon_comparison_result *cr = &r->cmp[k];
+        const gpuecon_workload *w = &gpuecon_scenario_at(sc, k)->workload;
+        if (cr->kind != GPUECON_WORKLOAD_TRAIN)
+            continue;
+        enum { MAXS = 2 * 16 + 2 };
+        static double x[MAXS][GPUECON_TARGET_ROWS], y[MAXS][GPUECON_TARGET_ROWS];
+        plot_series s[MAXS];
+        char names[MAXS][96];
+        size_t ns = 0;
+        double xmin = INFINITY, xmax = 0;
+        for (size_t i = 0; i < cr->n_platforms && ns + 2 <= 32; i++) {
+            const gpuecon_platform_result *p = &cr->platforms[i];
+            size_t n = 0;
+            for (size_t j = 0; j < p->n_trade; j++)
+                if (p->trade[j].ok) {
+                    x[ns][n] = x[ns + 1][n] = p->trade[j].gpus;
+                    y[ns][n] = p->trade[j].days_to_train;
+                    y[ns + 1][n] = p->trade[j].total_usd / 1e6;
+                    xmin = fmin(xmin, p->trade[j].gpus);
+                    xmax = fmax(xmax, p->trade[j].gpus);
+                    n++;
+                }
+            if (!n)
+                continue;
+            snprintf(names[ns], sizeof names[ns], "%s days", p->name);
+            snprintf(names[ns + 1], sizeof names[ns + 1], "%s $M", p->name);
+            s[ns] = (plot_series){names[ns], x[ns], y[ns], n, false};
+            s[ns + 1] = (plot_series){names[ns + 1], x[ns + 1], y[ns + 1], n, true};
+            ns += 2;
+        }
+        if (!ns)
+            return;
+        if (w->target_days > 0) {
+            x[ns][0] = xmin, x[ns][1] = xmax, y[ns][0] = y[ns][1] = w->target_days;
+            s[ns] = (plot_series){"deadline (days)", x[ns], y[ns], 2, false};
+            ns++;
+        }
+        if (w->budget_usd > 0) {
+            x[ns][0] = xmin, x[ns][1] = xmax, y[ns][0] = y[ns][1] = w->budget_usd / 1e6;
+            s[ns] = (plot_series){"budget ($M)", x[ns], y[ns], 2, true};
+            ns++;
+        }
+        plot_spec spec = {cr->title ? cr->title : cr->name, "active GPUs", "days to train (failures and spares included)",
+                          "total $M", true, false, 0, 0};
+        char errbuf[256];
+        if (plot_svg(path, &spec, s, ns, errbuf, sizeof errbuf))
+            fprintf(stderr, "gpuecon: --plot: %s\n", errbuf);
+        else
+            fprintf(stderr, "gpuecon: wrote %s\n", path);
+        return;
+    }
+}
+
 static void print_comparison(cli *c, const gpuecon_comparison_result *cr, FILE *f)
 {
     bool train = cr->kind == GPUECON_WORKLOAD_TRAIN;
@@ -150,6 +234,9 @@ static void print_comparison(cli *c, const gpuecon_comparison_result *cr, FILE *
     fprintf(f, "\nverdict: %s\n", cr->verdict);
     if (cr->caveats[0])
         fprintf(f, "rests on projections/assumptions: %s\n", cr->caveats);
+    for (size_t i = 0; i < cr->n_platforms; i++)
+        if (cr->platforms[i].n_trade)
+            print_trade(f, &cr->platforms[i]);
     if (cr->tier_text[0])
         fprintf(f, "\nby operator tier: %s.\n", cr->tier_text);
     if (cr->timeline_text[0]) {
@@ -307,6 +394,20 @@ static json_t *platform_json(const gpuecon_platform_result *p, const char *compa
             json_object_set_new(lj, "why", json_string(p->life_why));
         }
         json_object_set_new(o, "life", lj);
+    }
+    if (p->n_trade) {
+        json_t *tr = json_array();
+        for (size_t i = 0; i < p->n_trade; i++) {
+            const gpuecon_target_row *t = &p->trade[i];
+            json_array_append_new(tr, t->ok ? json_pack("{s:i, s:b, s:i, s:o, s:o, s:o, s:o, s:o}", "gpus", t->gpus,
+                                                        "ok", 1, "provisioned_gpus", t->provisioned_gpus,
+                                                        "tokens_per_s_per_gpu", cli_real(t->tokens_per_s_per_gpu),
+                                                        "ettr", cli_real(t->ettr), "days_to_train",
+                                                        cli_real(t->days_to_train), "total_usd", cli_real(t->total_usd),
+                                                        "energy_mwh", cli_real(t->energy_mwh))
+                                            : json_pack("{s:i, s:b, s:s}", "gpus", t->gpus, "ok", 0, "why", t->why));
+        }
+        json_object_set_new(o, "trade", tr);
     }
     json_object_set_new(o, "meets_target", json_boolean(p->meets_target));
     json_object_set_new(o, "within_budget", json_boolean(p->within_budget));
@@ -470,8 +571,8 @@ static int emit_csv(cli *c, const gpuecon_compare_result *r)
 int cmd_compare(cli *c, int argc, char **argv)
 {
     int trials = 0, seed = -1;
-    bool no_sens = false;
-    const char *doc = NULL, *stack = NULL;
+    bool no_sens = false, trade = false;
+    const char *doc = NULL, *stack = NULL, *plot = NULL;
     opt opts[] = {
         {"--stack", O_STR, &stack, 0, 0, NULL, "NAME",
          "framework stack of platforms whose scenario names none (default " CLI_DEFAULT_STACK ")", false},
@@ -479,6 +580,10 @@ int cmd_compare(cli *c, int argc, char **argv)
         {"--trials", O_INT, &trials, 0, 1000000, NULL, "T", "Monte Carlo trials per training platform (0: analytic)", false},
         {"--seed", O_INT, &seed, 0, 2147483647, NULL, "S", "Monte Carlo seed", false},
         {"--no-sensitivity", O_FLAG, &no_sens, 0, 0, NULL, NULL, "skip break-even and sensitivity", false},
+        {"--trade", O_FLAG, &trade, 0, 0, NULL, NULL,
+         "training: each platform also at the sizes around its own (GPUs, days, dollars)", false},
+        {"--plot", O_STR, &plot, 0, 0, NULL, "FILE.svg", "with --trade: chart of days and dollars by GPUs "
+         "(first training comparison; deadline and budget drawn; needs gnuplot)", false},
     };
     static const cmd_usage usage = {
         "compare [SCENARIO.yaml] [--format table|json|csv|html] [-o FILE] [--trials T]",
@@ -506,7 +611,11 @@ int cmd_compare(cli *c, int argc, char **argv)
     gpuecon_scenario *sc = NULL;
     gpuecon_compare_result *r = NULL;
     double t0 = cli_now_s(c);
-    gpuecon_compare_options o = {trials, no_sens, 0, stack, false};
+    gpuecon_compare_options o = {.trials = trials, .no_sensitivity = no_sens, .stack = stack, .trade = trade};
+    if (plot && !trade) {
+        gpuecon_ctx_free(ctx);
+        return cli_usage_error(c, "--plot", "charts the trade: give --trade too");
+    }
     if (doc && npos) {
         gpuecon_ctx_free(ctx);
         return cli_usage_error(c, "--scenario", "give the scenario inline or as a file, not both");
@@ -519,6 +628,8 @@ int cmd_compare(cli *c, int argc, char **argv)
         return cli_fail(c, &err);
     }
     double elapsed = cli_now_s(c) - t0;
+    if (plot)
+        trade_plot(plot, sc, r);
     if (c->format == FMT_JSON) {
         rc = emit_json(c, sc, r, elapsed);
     } else if (c->format == FMT_CSV) {

@@ -636,3 +636,52 @@ int gpuecon_run_cost(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
         return err_set(err, GPUECON_E_INFEASIBLE, req->system, 0, 0, "%s", out->why);
     return GPUECON_OK;
 }
+
+int compare_trade(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t pi,
+                  gpuecon_platform_result *res, gpuecon_error *err)
+{
+    const gpuecon_platform *pl = &c->platforms[pi];
+    if (c->workload.kind != GPUECON_WORKLOAD_TRAIN || !res->feasible || res->gpus <= 0)
+        return GPUECON_OK;
+    const gpuecon_system *sys = gpuecon_catalog_system(cat, pl->system);
+    int unit = domain_unit(cat, pl, sys);
+    long sizes[GPUECON_TARGET_ROWS];
+    size_t n = 0;
+    for (int k = 0; k < 64 && n < GPUECON_TARGET_ROWS; k++) { /* unit x 1, 2, 3, 4, 6, 8, 12, ... */
+        long m = 1L << ((k + 1) / 2), g = k == 0 ? unit : k % 2 ? unit * m : unit * 3 * (m / 2);
+        if (g > 4L * res->gpus || g > 10000000)
+            break;
+        if (4 * g >= res->gpus)
+            sizes[n++] = g;
+    }
+    res->trade = ctx_alloc(ctx, (n ? n : 1) * sizeof *res->trade);
+    if (!res->trade)
+        return err_set(err, GPUECON_E_NOMEM, "compare", 0, 0, "out of memory");
+    res->n_trade = n;
+    for (size_t i = 0; i < n; i++) {
+        gpuecon_target_row *row = &res->trade[i];
+        memset(row, 0, sizeof *row);
+        row->gpus = (int)sizes[i];
+        pstate ps;
+        gpuecon_platform_result *r = ctx_alloc(ctx, sizeof *r);
+        if (!r)
+            return err_set(err, GPUECON_E_NOMEM, "compare", 0, 0, "out of memory");
+        int rc = evaluate(ctx, cat, c, pi, row->gpus, true, NULL, &ps, r, err);
+        if (rc == GPUECON_OK && r->feasible) {
+            row->ok = true;
+            row->tokens_per_s_per_gpu = r->tokens_per_s_per_gpu;
+            row->ettr = r->ettr;
+            row->days_to_train = r->days_to_train;
+            row->total_usd = r->total_usd;
+            row->energy_mwh = r->energy_mwh;
+            row->provisioned_gpus = r->provisioned_gpus;
+            row->par = r->par;
+        } else if (rc == GPUECON_OK) {
+            snprintf(row->why, sizeof row->why, "%.199s", r->why);
+        }
+        ctx_free(ctx, r, sizeof *r);
+        if (rc)
+            return rc;
+    }
+    return GPUECON_OK;
+}

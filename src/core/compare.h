@@ -73,6 +73,10 @@ int compare_monte_carlo(gpuecon_ctx *ctx, const pstate *ps, int trials, gpuecon_
 int compare_one(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c,
                 const gpuecon_compare_options *opt, gpuecon_comparison_result *cr, gpuecon_error *err);
 void compare_one_free(gpuecon_ctx *ctx, gpuecon_comparison_result *cr);
+/* The GPUs / days / dollars trade of platform pi around its evaluated size (res->trade, from
+ * ctx; compare.c). */
+int compare_trade(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t pi,
+                  gpuecon_platform_result *res, gpuecon_error *err);
 /* Owning vs renting over the cluster's life for a platform with rent_usd_per_gpu_hour (life.c):
  * fills res->life_result (allocated from ctx) or res->life_why. */
 int compare_life(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c, const pstate *ps,

@@ -564,6 +564,8 @@ static int one_comparison(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gp
             rc = compare_monte_carlo(ctx, &ps[i], opt->trials, &cr->platforms[i], err);
         if (rc == GPUECON_OK)
             rc = compare_life(ctx, cat, c, &ps[i], &cr->platforms[i], err);
+        if (rc == GPUECON_OK && opt && opt->trade)
+            rc = compare_trade(ctx, cat, c, i, &cr->platforms[i], err);
     }
     if (rc == GPUECON_OK && !(opt && opt->no_uncertainty))
         rc = fill_bands(ctx, cat, c, ps, bands, err);
@@ -628,8 +630,11 @@ int gpuecon_compare(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
 
 void compare_one_free(gpuecon_ctx *ctx, gpuecon_comparison_result *c)
 {
-    for (size_t i = 0; c->platforms && i < c->n_platforms; i++)
+    for (size_t i = 0; c->platforms && i < c->n_platforms; i++) {
         ctx_free(ctx, c->platforms[i].life_result, sizeof *c->platforms[i].life_result);
+        ctx_free(ctx, c->platforms[i].trade, (c->platforms[i].n_trade ? c->platforms[i].n_trade : 1) *
+                                                 sizeof *c->platforms[i].trade);
+    }
     ctx_free(ctx, c->platforms, c->n_platforms * sizeof *c->platforms);
     ctx_free(ctx, c->breakeven, 2 * (N_INPUTS + 1) * sizeof *c->breakeven);
     ctx_free(ctx, c->sensitivity, 2 * N_INPUTS * sizeof *c->sensitivity);

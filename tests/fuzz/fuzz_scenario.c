@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (platforms <= 4 && small) {
         /* no sensitivity and no validate bands: each would re-run models the corpus does not
            exercise, and a unit must stay within seconds */
-        gpuecon_compare_options opt = {0, true, 0, NULL, true};
+        gpuecon_compare_options opt = {.no_sensitivity = true, .no_uncertainty = true};
         gpuecon_compare_result *r = NULL;
         if (gpuecon_compare(ctx, cat, sc, &opt, &r, &err) == GPUECON_OK && !r)
             __builtin_trap();
