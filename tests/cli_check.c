@@ -20,6 +20,9 @@ static const char *const na_keys[] = {
     "value", /* catalog: a text field the entry does not set */
     "days_to_train", "total_usd", "energy_mwh", /* serving without a token count */
     "days_mean", "days_p10", "days_p50", "days_p90", /* a Monte Carlo without a token count */
+    /* issue 15: dates and choices that do not exist (no crossing, no flip, never) */
+    "breakeven_date", "advantage_vanishes_date", "flip_tier", "fastest_within_budget", "own_beats_rent_month",
+    "predicted_tokens_per_s_per_gpu", /* a platform whose throughput timeline is used as published */
     NULL};
 
 static bool na_key(const char *k)
