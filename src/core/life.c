@@ -73,7 +73,7 @@ int gpuecon_cluster_life(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpu
     const gpuecon_system *sys = gpuecon_catalog_system(cat, run.system);
     const gpuecon_profile *prof = gpuecon_catalog_profile(cat, run.profile);
     gpuecon_tco t;
-    if ((rc = gpuecon_tco_compute(prof, sys, run.pue, &t, err)))
+    if ((rc = gpuecon_tco_price(prof, sys, run.pue, run.usd_per_gpu_hour, &t, err)))
         return rc;
     double life = q->life_years > 0 ? q->life_years : prof->life_years;
     double util = q->utilisation;
