@@ -623,7 +623,7 @@ int gpuecon_run_cost(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
     c.platforms = &pl;
     c.n_platforms = 1;
     pstate ps;
-    if ((rc = evaluate(ctx, cat, &c, 0, req->gpus, false, NULL, &ps, out, err)))
+    if ((rc = evaluate(ctx, cat, &c, 0, req->gpus, false, NULL, NULL, &ps, out, err)))
         return rc;
     out->name = out->system = cat ? gpuecon_catalog_system(cat, req->system)->name : req->system;
     out->measured = false;
@@ -666,7 +666,7 @@ int compare_trade(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_co
         gpuecon_platform_result *r = ctx_alloc(ctx, sizeof *r);
         if (!r)
             return err_set(err, GPUECON_E_NOMEM, "compare", 0, 0, "out of memory");
-        int rc = evaluate(ctx, cat, c, pi, row->gpus, true, NULL, &ps, r, err);
+        int rc = evaluate(ctx, cat, c, pi, row->gpus, true, res->stack, NULL, &ps, r, err);
         if (rc == GPUECON_OK && r->feasible) {
             row->ok = true;
             row->tokens_per_s_per_gpu = r->tokens_per_s_per_gpu;

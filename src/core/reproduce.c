@@ -266,7 +266,7 @@ static void s6_timeline(rows *r)
             c = gpuecon_scenario_at(sc, i);
     gpuecon_comparison_result cr;
     memset(&cr, 0, sizeof cr);
-    gpuecon_compare_options opt = {0, true, 0, false};
+    gpuecon_compare_options opt = {.no_sensitivity = true};
     if (r->rc == GPUECON_OK && !c)
         r->rc = err_set(r->err, GPUECON_E_INTERNAL, "reproduce", 0, 0, "the built-in scenario lacks deepseek-v3-timeline");
     if (r->rc == GPUECON_OK)
