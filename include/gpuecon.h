@@ -1706,14 +1706,14 @@ enum {
 typedef struct gpuecon_platform_result {
     const char *name, *system;
     bool feasible;              /* false: see why; the numbers below are then NaN */
-    char why[256];
+    char why[560];
     int gpus;                   /* active GPUs (training) / GPUs deployed (serving) */
     /* throughput */
     double tokens_per_s_per_gpu;          /* the one used */
     bool measured;                        /* a scenario measurement replaced the prediction */
     gpuecon_source throughput_source;
     double predicted_tokens_per_s_per_gpu;/* NaN when the model could not predict */
-    char predicted_note[200];             /* layout, or why there is no prediction */
+    char predicted_note[560];             /* layout, or why there is no prediction */
     double published_tokens_per_s_per_gpu;/* shown for reference; 0 when none */
     double mfu;                           /* at the used throughput (training) */
     gpuecon_parallel par;                 /* of the prediction (training) */

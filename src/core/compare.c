@@ -99,7 +99,9 @@ double compare_rank_cost(const pstate *ps, const double *in, gpuecon_platform_re
  * GPUs cannot use it (every layout needs more sequences than the batch has) the batch doubles
  * until one can, as weak scaling does. With a critical batch size, larger batches are also
  * tried (up to 64x) and the one with the lowest cost per same-quality token kept: throughput
- * divided by McCandlish's token factor (TCO and goodput do not depend on the batch). */
+ * divided by McCandlish's token factor (TCO and goodput do not depend on the batch).
+ * An input or infeasible status is the platform's answer (res->predicted_note says why);
+ * any other status (no memory, canceled, internal) is returned, with err filled. */
 static int predict_train(gpuecon_ctx *ctx, const gpuecon_workload *w, const pstate *ps, const gpuecon_model *m,
                          int gpus, gpuecon_platform_result *res, int *gbs_used, gpuecon_error *err)
 {
@@ -125,14 +127,16 @@ static int predict_train(gpuecon_ctx *ctx, const gpuecon_workload *w, const psta
     gpuecon_train_result tr, best;
     memset(&best, 0, sizeof best);
     gpuecon_error e, best_err;
+    gpuecon_error_clear(&e);
+    gpuecon_error_clear(&best_err);
     double best_value = -1;
     int best_rc = GPUECON_E_INPUT, best_gbs = w->gbs;
     for (int k = 0; k < 7; k++) {
         req.gbs = w->gbs << k;
         int rc = gpuecon_train_predict(ctx, &req, &tr, &e);
-        if (rc == GPUECON_E_NOMEM || rc == GPUECON_E_CANCELED || rc == GPUECON_E_INTERNAL) {
+        if (rc != GPUECON_OK && rc != GPUECON_E_INPUT && rc != GPUECON_E_INFEASIBLE) {
             if (err)
-                *err = e; /* not a property of the platform: the whole comparison fails */
+                *err = e;
             return rc;
         }
         if (rc == GPUECON_E_INPUT && best_rc == GPUECON_E_INPUT) {
@@ -171,13 +175,14 @@ static int predict_train(gpuecon_ctx *ctx, const gpuecon_workload *w, const psta
                  best_gbs);
     } else {
         res->predicted_tokens_per_s_per_gpu = NAN;
-        snprintf(res->predicted_note, sizeof res->predicted_note, "no prediction: %.180s", best_err.message);
+        snprintf(res->predicted_note, sizeof res->predicted_note, "no prediction: %s", best_err.message);
     }
     return GPUECON_OK;
 }
 
-static void predict_serve(const gpuecon_workload *w, const gpuecon_platform *pl, const gpuecon_model *m,
-                          const gpuecon_system *sys, gpuecon_platform_result *res)
+/* Serving prediction; statuses as for predict_train. */
+static int predict_serve(const gpuecon_workload *w, const gpuecon_platform *pl, const gpuecon_model *m,
+                         const gpuecon_system *sys, gpuecon_platform_result *res, gpuecon_error *err)
 {
     gpuecon_infer_request req;
     gpuecon_infer_request_init(&req);
@@ -192,6 +197,7 @@ static void predict_serve(const gpuecon_workload *w, const gpuecon_platform *pl,
     req.concurrency = w->concurrency;
     gpuecon_infer_result ir;
     gpuecon_error e;
+    gpuecon_error_clear(&e);
     int rc = gpuecon_infer(&req, &ir, &e);
     if (rc == GPUECON_OK && w->tpot_ms_target > 0 && w->concurrency == 0) {
         /* the largest load that meets the latency target: TPOT grows with concurrency */
@@ -212,10 +218,15 @@ static void predict_serve(const gpuecon_workload *w, const gpuecon_platform *pl,
                          "no load meets TPOT <= %g ms; shown at the lowest load", w->tpot_ms_target);
         }
     }
+    if (rc != GPUECON_OK && rc != GPUECON_E_INPUT && rc != GPUECON_E_INFEASIBLE) {
+        if (err)
+            *err = e;
+        return rc;
+    }
     if (rc != GPUECON_OK) {
         res->predicted_tokens_per_s_per_gpu = NAN;
-        snprintf(res->predicted_note, sizeof res->predicted_note, "no prediction: %.180s", e.message);
-        return;
+        snprintf(res->predicted_note, sizeof res->predicted_note, "no prediction: %s", e.message);
+        return GPUECON_OK;
     }
     res->predicted_tokens_per_s_per_gpu = ir.output_tokens_per_s / ir.gpus;
     res->concurrency = ir.at.concurrency;
@@ -228,6 +239,7 @@ static void predict_serve(const gpuecon_workload *w, const gpuecon_platform *pl,
         snprintf(res->predicted_note, sizeof res->predicted_note, "%d x TP%d, %s weights, %s KV, %g in flight",
                  ir.replicas, ir.tp, gpuecon_precision_name(pl->precision), gpuecon_precision_name(pl->kv),
                  ir.at.concurrency);
+    return GPUECON_OK;
 }
 
 /* ---- one platform --------------------------------------------------------------------------- */
@@ -418,8 +430,8 @@ static int evaluate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
                 return rc;
         }
         res->predicted_gbs = gbs;
-    } else if (predict) {
-        predict_serve(w, pl, m, ps->sys, res);
+    } else if (predict && (rc = predict_serve(w, pl, m, ps->sys, res, err))) {
+        return rc;
     }
     if (!predict)
         res->predicted_tokens_per_s_per_gpu = NAN;

@@ -6,6 +6,7 @@
  */
 #include "test_util.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char *TRAIN =
@@ -23,6 +24,73 @@ static gpuecon_compare_result *run(void **state, gpuecon_ctx *ctx, const char *y
         gpuecon_compare(ctx, CAT(state), *sc, NULL, &r, &err))
         fail_msg("%s:%d:%d: %s", err.where, err.line, err.column, err.message);
     return r;
+}
+
+/* An allocator that fails its fail_at-th allocation (counting from when it is armed). */
+typedef struct failing {
+    int allocs, fail_at;
+} failing;
+
+static void *failing_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    failing *f = ud;
+    (void)osize;
+    if (nsize == 0) {
+        free(ptr);
+        return NULL;
+    }
+    if (!ptr && ++f->allocs == f->fail_at)
+        return NULL;
+    return realloc(ptr, nsize);
+}
+
+/* issue 14, item 4: an allocation that fails inside the layout search compare runs must come
+ * back as GPUECON_E_NOMEM, never as an OK result with the platform marked infeasible (its why
+ * was uninitialised stack bytes). Each allocation of the compare is failed in turn. */
+static void test_internal_failure_propagates(void **state)
+{
+    static const char *PRED = "name: p\n"
+                              "workload: {kind: train, model: llama3-8b, tokens: 1e12, seq: 2048, gbs: 64}\n"
+                              "platforms:\n  - {name: H100, system: hgx-h100, gpus: 8}\n";
+    failing f = {0, 0};
+    gpuecon_ctx_config cfg = {0};
+    cfg.alloc = failing_alloc;
+    cfg.alloc_ud = &f;
+    cfg.threads = 1;
+    gpuecon_ctx *ctx = gpuecon_ctx_new(&cfg);
+    gpuecon_scenario *sc = NULL;
+    gpuecon_error err;
+    assert_int_equal(gpuecon_scenario_load_buffer(ctx, CAT(state), "p.yaml", PRED, strlen(PRED), &sc, &err), 0);
+    gpuecon_compare_options opt = {0, true, 0};
+    gpuecon_compare_result *r = NULL;
+    f.allocs = 0;
+    assert_int_equal(gpuecon_compare(ctx, CAT(state), sc, &opt, &r, &err), GPUECON_OK);
+    assert_true(r->cmp[0].platforms[0].feasible);
+    gpuecon_compare_free(r);
+    int total = f.allocs, nomem = 0;
+    assert_true(total > 3);
+    for (int k = 1; k <= total; k += 1 + k / 8) {
+        f.allocs = 0;
+        f.fail_at = k;
+        r = NULL;
+        gpuecon_error_clear(&err);
+        int rc = gpuecon_compare(ctx, CAT(state), sc, &opt, &r, &err);
+        f.fail_at = 0;
+        if (rc == GPUECON_E_NOMEM) {
+            nomem++;
+            assert_null(r);
+            assert_true(strlen(err.message) > 0);
+            continue;
+        }
+        assert_int_equal(rc, GPUECON_OK); /* the failed allocation was not needed */
+        if (!r->cmp[0].platforms[0].feasible)
+            fail_msg("allocation %d of %d failed: OK returned with the platform infeasible: %.80s", k, total,
+                     r->cmp[0].platforms[0].why);
+        gpuecon_compare_free(r);
+    }
+    assert_true(nomem > 0);
+    gpuecon_scenario_free(sc);
+    gpuecon_ctx_free(ctx);
 }
 
 /* The platform's numbers are the building blocks' numbers. */
@@ -267,7 +335,7 @@ int main(void)
         cmocka_unit_test(test_train_consistency), cmocka_unit_test(test_breakeven_linear),
         cmocka_unit_test(test_breakeven_mtbi_round_trip), cmocka_unit_test(test_serving),
         cmocka_unit_test(test_infeasible_reported), cmocka_unit_test(test_spare_policy),
-        cmocka_unit_test(test_batch_penalty),
+        cmocka_unit_test(test_batch_penalty), cmocka_unit_test(test_internal_failure_propagates),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }
