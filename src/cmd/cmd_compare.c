@@ -70,7 +70,7 @@ void compare_platform_table(const gpuecon_comparison_result *cr, tbl *t)
         tbl_num(t, p->gpus, 0);
         if (!p->feasible) {
             tbl_str(t, "-");
-            tbl_fmt(t, "infeasible: %.60s", p->why);
+            tbl_str(t, "infeasible (below)"); /* the whole reason under the table, never cut */
             continue;
         }
         num(t, p->tokens_per_s_per_gpu, p->tokens_per_s_per_gpu < 100 ? 1 : 0);
@@ -192,9 +192,12 @@ static void print_comparison(cli *c, const gpuecon_comparison_result *cr, FILE *
     compare_platform_table(cr, t);
     tbl_print(t, f);
     tbl_free(t);
-    fprintf(f, "%s", train ? "\n* cheapest. eff $/Mtok: including work lost to failures and spare GPUs charged to "
-                             "the job; no-spare: spares earning other work.\n"
-                           : "\n* cheapest per output token.\n");
+    if (cr->cheapest < 0)
+        fprintf(f, "\nno platform is feasible: nothing to rank (exit 3).\n");
+    else
+        fprintf(f, "%s", train ? "\n* cheapest. eff $/Mtok: including work lost to failures and spare GPUs charged to "
+                                 "the job; no-spare: spares earning other work.\n"
+                               : "\n* cheapest per output token.\n");
     if (train && cr->batch_penalty)
         fprintf(f, "  same-quality $/Mtok: eff $/Mtok x the extra tokens its batch needs (McCandlish et al. 2018); "
                    "the ranking uses it.\n");
@@ -206,6 +209,8 @@ static void print_comparison(cli *c, const gpuecon_comparison_result *cr, FILE *
         if (p->feasible && p->throughput_p90_rel > 0)
             fprintf(f, "    throughput predicted %.0f tok/s/GPU ±%.1f%% (validate group %s, P90 |error|)\n",
                     p->tokens_per_s_per_gpu, 100 * p->throughput_p90_rel, p->throughput_group);
+        else if (!p->feasible)
+            fprintf(f, "  %s: infeasible: %s\n", p->name, p->why);
         if (train && p->feasible)
             fprintf(f, "    %d GPUs provisioned for %d active (%.0f charged); %.2f interruptions/day (MTTI %.2f h)\n",
                     p->provisioned_gpus, p->gpus, p->charged_gpus, p->interruptions_per_day, p->job_mtti_h);
@@ -630,6 +635,9 @@ int cmd_compare(cli *c, int argc, char **argv)
     double elapsed = cli_now_s(c) - t0;
     if (plot)
         trade_plot(plot, sc, r);
+    size_t unranked = 0; /* comparisons where no platform is feasible: exit 3 (README) */
+    for (size_t i = 0; i < r->n; i++)
+        unranked += r->cmp[i].cheapest < 0;
     if (c->format == FMT_JSON) {
         rc = emit_json(c, sc, r, elapsed);
     } else if (c->format == FMT_CSV) {
@@ -648,6 +656,10 @@ int cmd_compare(cli *c, int argc, char **argv)
             cli_close_out(c, f);
         }
     }
+    for (size_t i = 0; i < r->n && rc == EXIT_OK; i++)
+        if (r->cmp[i].cheapest < 0)
+            rc = cli_error(c, GPUECON_E_INFEASIBLE, r->cmp[i].name, "no platform is feasible (%zu of %zu "
+                           "comparisons have one)", r->n - unranked, r->n);
     gpuecon_compare_free(r);
     gpuecon_scenario_free(sc);
     gpuecon_ctx_free(ctx);

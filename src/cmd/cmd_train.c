@@ -253,11 +253,20 @@ static int sweep(cli *c, const train_args *a, gpuecon_train_request *req)
             w->fits = w->ok;
             if (!w->ok)
                 worst = EXIT_INFEASIBLE;
-        } else {
-            fprintf(c->notes, "gpuecon: %d GPUs: ", w->gpus);
-            return cli_fail(c, &err);
+        } else { /* one message: "--sweep-gpus: 1 GPUs: --gpus: ..." */
+            gpuecon_error e = err;
+            snprintf(e.where, sizeof e.where, "--sweep-gpus");
+            snprintf(e.message, sizeof e.message, "%d GPUs: %.100s%s%.380s", w->gpus, err.where,
+                     err.where[0] ? ": " : "", err.message);
+            return cli_fail(c, &e);
         }
     }
+    int misses = 0;
+    for (int i = 0; i < n; i++)
+        misses += !rows[i].ok;
+    if (misses) /* exit 3 says why on stderr too */
+        cli_error(c, GPUECON_E_INFEASIBLE, "--sweep-gpus", "%d of the %d sizes do not fit in memory (fits: NO)",
+                  misses, n);
     if (a->plot)
         sweep_plot(c, a, req, rows, n);
     if (c->format == FMT_JSON) {

@@ -27,13 +27,55 @@ bool opt_seen(const opt *opts, size_t nopts, const char *name)
     return false;
 }
 
-/* A number with an optional SI-style suffix: 15e12, 15T, 300B, 2.5M, 64k. */
-static bool parse_double(const char *s, double *out)
+/* s without leading and trailing blanks, in buf (false when it does not fit). */
+static bool trimmed(const char *s, char *buf, size_t cap)
 {
-    char *end;
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        n--;
+    if (n + 1 > cap)
+        return false;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    return true;
+}
+
+/* Whether s is a decimal number: [+-] digits [. digits] [e [+-] digits], then at most one
+ * more character (the caller checks it is a suffix). No hexadecimal, no nan or inf. */
+static bool decimal_form(const char *s)
+{
+    size_t i = s[0] == '+' || s[0] == '-', digits = 0;
+    while (isdigit((unsigned char)s[i]))
+        i++, digits++;
+    if (s[i] == '.')
+        for (i++; isdigit((unsigned char)s[i]); i++)
+            digits++;
+    if (!digits)
+        return false;
+    if (s[i] == 'e' || s[i] == 'E') {
+        i++;
+        i += s[i] == '+' || s[i] == '-';
+        if (!isdigit((unsigned char)s[i]))
+            return false;
+        while (isdigit((unsigned char)s[i]))
+            i++;
+    }
+    return s[i] == '\0' || s[i + 1] == '\0';
+}
+
+/* A decimal number with an optional SI-style suffix: 15e12, 15T, 300B, 2.5M, 64k; blanks
+ * around it are ignored. A value too small for a double (1e-400) reads as 0, one too large
+ * is refused. */
+static bool parse_double(const char *text, double *out)
+{
+    char s[400], *end;
+    if (!trimmed(text, s, sizeof s) || !decimal_form(s))
+        return false;
     errno = 0;
     double v = strtod(s, &end);
-    if (end == s || errno == ERANGE)
+    if (end == s || (errno == ERANGE && fabs(v) > 1))
         return false;
     if (*end) {
         static const struct {
@@ -55,9 +97,11 @@ static bool parse_double(const char *s, double *out)
     return true;
 }
 
-static bool parse_int(const char *s, long long *out)
+static bool parse_int(const char *text, long long *out)
 {
-    char *end;
+    char s[400], *end;
+    if (!trimmed(text, s, sizeof s) || !isdigit((unsigned char)s[s[0] == '+' || s[0] == '-']))
+        return false;
     errno = 0;
     long long v = strtoll(s, &end, 10);
     if (end == s || *end || errno == ERANGE)
@@ -66,9 +110,33 @@ static bool parse_int(const char *s, long long *out)
     return true;
 }
 
+/* A value as messages show it: at most 60 characters (a longer one is cut, with "..."). */
+static const char *shown(const char *v, char *buf, size_t cap)
+{
+    if (strlen(v) <= 60 || cap < 64)
+        return v;
+    snprintf(buf, cap, "%.57s...", v);
+    return buf;
+}
+
 static int range_error(cli *c, const char *name, const char *value, double lo, double hi)
 {
-    return cli_usage_error(c, name, "%s is out of range; allowed %g to %g", value, lo, hi);
+    char b[64];
+    return cli_usage_error(c, name, "%s is out of range; allowed %g to %g", shown(value, b, sizeof b), lo, hi);
+}
+
+/* A value that is not a number of the option's kind, with what is allowed. */
+static int not_a_number(cli *c, const opt *o, const char *v)
+{
+    char b[64], t[64];
+    char first = trimmed(v, t, sizeof t) ? (char)tolower((unsigned char)t[t[0] == '+' || t[0] == '-']) : 0;
+    bool nonfinite = first == 'n' || first == 'i'; /* nan, inf, infinity */
+    const char *what = o->kind == O_INT ? "is not a whole number"
+                       : nonfinite      ? "is not a finite number"
+                                        : "is not a decimal number";
+    if (o->lo > -1e11 && o->hi < 1e11)
+        return cli_usage_error(c, o->name, "'%s' %s; allowed %g to %g", shown(v, b, sizeof b), what, o->lo, o->hi);
+    return cli_usage_error(c, o->name, "'%s' %s", shown(v, b, sizeof b), what);
 }
 
 static int parse_list(cli *c, const opt *o, const char *s, int_list *l)
@@ -86,8 +154,11 @@ static int parse_list(cli *c, const opt *o, const char *s, int_list *l)
             continue;
         }
         long long v;
-        if (!parse_int(tok, &v))
-            return cli_usage_error(c, o->name, "'%s' is not a whole number (expected a list like 64,128,256)", tok);
+        if (!parse_int(tok, &v)) {
+            char b[64];
+            return cli_usage_error(c, o->name, "'%s' is not a whole number (expected a list like 64,128,256 of "
+                                   "values %g to %g)", shown(tok, b, sizeof b), o->lo, o->hi);
+        }
         if (v < o->lo || v > o->hi)
             return range_error(c, o->name, tok, o->lo, o->hi);
         if (ellipsis) {
@@ -123,10 +194,11 @@ static int choice_error(cli *c, const char *name, const char *value, const char 
         strncat(list, choices[n], sizeof list - strlen(list) - 1);
     }
     const char *near = gpuecon_suggest(value, choices, n);
+    char b[64];
     if (near)
-        return cli_usage_error(c, name, "'%s' is not allowed; did you mean '%s'? (allowed: %s)", value,
-                               near, list);
-    return cli_usage_error(c, name, "'%s' is not allowed (allowed: %s)", value, list);
+        return cli_usage_error(c, name, "'%s' is not allowed; did you mean '%s'? (allowed: %s)",
+                               shown(value, b, sizeof b), near, list);
+    return cli_usage_error(c, name, "'%s' is not allowed (allowed: %s)", shown(value, b, sizeof b), list);
 }
 
 static int set_value(cli *c, opt *o, const char *v)
@@ -136,7 +208,7 @@ static int set_value(cli *c, opt *o, const char *v)
     case O_DOUBLE: {
         double d;
         if (!parse_double(v, &d))
-            return cli_usage_error(c, o->name, "'%s' is not a finite number", v);
+            return not_a_number(c, o, v);
         if (d < o->lo || d > o->hi)
             return range_error(c, o->name, v, o->lo, o->hi);
         *(double *)o->dst = d;
@@ -145,7 +217,7 @@ static int set_value(cli *c, opt *o, const char *v)
     case O_INT: {
         long long d;
         if (!parse_int(v, &d))
-            return cli_usage_error(c, o->name, "'%s' is not a whole number", v);
+            return not_a_number(c, o, v);
         if (d < o->lo || d > o->hi)
             return range_error(c, o->name, v, o->lo, o->hi);
         *(int *)o->dst = (int)d;
@@ -298,11 +370,23 @@ static int argv_parse(cli *c, int argc, char **argv, opt *opts, size_t nopts, in
 {
     int np = 0;
     json_t *args = json_object_get(c->built, "args");
+    for (int i = 1; i < argc; i++) { /* a request is JSON: its text must be UTF-8 (found by fuzz_cli) */
+        json_t *utf8 = json_string(argv[i]);
+        if (!utf8) {
+            char where[32];
+            snprintf(where, sizeof where, "argument %d", i);
+            return cli_usage_error(c, where, "not valid UTF-8 text; options and their values must be UTF-8");
+        }
+        json_decref(utf8);
+    }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (a[0] != '-' || a[1] == '\0' || (isdigit((unsigned char)a[1]) && a[0] == '-')) {
-            if (np >= maxpos)
-                return cli_usage_error(c, a, "unexpected argument (see gpuecon %s --help)", c->cmd);
+            if (np >= maxpos) {
+                char b[64];
+                return cli_usage_error(c, shown(a, b, sizeof b), "unexpected argument (see gpuecon %s --help)",
+                                       c->cmd);
+            }
             np++;
             if (json_array_append_new(args, json_string(a)))
                 return cli_error(c, GPUECON_E_NOMEM, "", "out of memory while building the request");
@@ -317,8 +401,10 @@ static int argv_parse(cli *c, int argc, char **argv, opt *opts, size_t nopts, in
         char name[64];
         const char *eq = strchr(a, '=');
         size_t len = eq ? (size_t)(eq - a) : strlen(a);
-        if (len >= sizeof name)
-            return cli_usage_error(c, a, "unknown option");
+        if (len >= sizeof name) {
+            char b[64];
+            return cli_usage_error(c, shown(a, b, sizeof b), "unknown option");
+        }
         memcpy(name, a, len);
         name[len] = '\0';
         const char *inline_val = eq ? eq + 1 : NULL;

@@ -354,13 +354,28 @@ int schema_load_object(arena *a, const fdesc *fields, size_t nfields, void *obj,
             return yaml_error(doc, k, err, GPUECON_E_PARSE,
                               "unknown field '%s' (see docs/catalog.md for the fields)", key);
         }
+        int vline = 0, vcol = 0;
+        if (v)
+            yaml_where(v, &vline, &vcol);
+        if (!v || (yaml_type(v) == Y_SCALAR && vline == 0)) /* "layers:" alone: at the key */
+            return yaml_error(doc, k, err, GPUECON_E_PARSE, "%s: no value given (%s)", key, fields[j].doc);
         src[j] = entry_src;
         if ((rc = load_field(a, &fields[j], obj, &src[j], doc, v, err)))
             return rc;
         *present |= (uint64_t)1 << j;
     }
+    /* an entry that is `like:` another gets its missing fields from it: the kind's validate
+       checks the like first and the required fields after the merge (schema_check_required) */
+    if (schema_field_index(fields, nfields, "like") >= 0 && yaml_map_get(node, "like"))
+        return GPUECON_OK;
+    return schema_check_required(fields, nfields, *present, doc, node, err);
+}
+
+int schema_check_required(const fdesc *fields, size_t nfields, uint64_t present, const yaml_doc *doc,
+                          ynode *node, gpuecon_error *err)
+{
     for (size_t j = 0; j < nfields; j++)
-        if ((fields[j].flags & F_REQ) && !((*present >> j) & 1u))
+        if ((fields[j].flags & F_REQ) && !((present >> j) & 1u))
             return yaml_error(doc, node, err, GPUECON_E_PARSE, "missing required field '%s' (%s)",
                               fields[j].name, fields[j].doc);
     return GPUECON_OK;

@@ -71,6 +71,10 @@ const kdesc *schema_kind(gpuecon_kind kind);
 int schema_load_object(arena *a, const fdesc *fields, size_t nfields, void *obj, gpuecon_source *src,
                        uint64_t *present, const yaml_doc *doc, ynode *node, gpuecon_source defsrc,
                        const char *const *extra, gpuecon_error *err);
+/* GPUECON_E_PARSE at node naming the first required field not in `present`, or 0. An object
+ * with a `like:` key is loaded without this check; its kind runs it after the merge. */
+int schema_check_required(const fdesc *fields, size_t nfields, uint64_t present, const yaml_doc *doc,
+                          ynode *node, gpuecon_error *err);
 
 /* Field j of an object read through `fields` (value, unit, doc, provenance, presence). */
 void schema_field_get(const fdesc *fields, size_t j, const void *obj, const gpuecon_source *src,

@@ -164,7 +164,7 @@ static int reliability_validate(struct gpuecon_catalog *cat, centry *e, const ya
 {
     gpuecon_reliability *r = e->obj;
     int rc = merge_like(cat, doc, node, node, r, e->src, &e->present, 0, err);
-    if (rc)
+    if (rc || (rc = schema_check_required(reliability_fields, NFIELDS, e->present, doc, node, err)))
         return rc;
     const gpuecon_system *s = gpuecon_catalog_system(cat, r->system);
     if (!s) {

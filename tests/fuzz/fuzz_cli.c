@@ -7,7 +7,9 @@
  * crash), and no NaN or infinity reaches the output (tests/cli_check.c). Inputs that name a path
  * (a '/'), an output file (-o, --output) or a gnuplot chart (--plot) are skipped, so the harness
  * writes no files and starts no programs. The work budget is pinned to 1 CPU-second
- * (--max-work) so that each input stays short.
+ * (--max-work) so that each input stays short. compare, validate and reproduce (also the
+ * default command) are skipped: each runs a whole scenario or calibration set, seconds per input
+ * under the sanitizers; fuzz_scenario covers compare's input and the CTests cover the rest.
  */
 #include "cli_check.h"
 
@@ -33,14 +35,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *argv[MAX_ARGS + 4];
     int argc = 0;
     argv[argc++] = "gpuecon";
-    bool json = false, skip = false;
+    bool json = false, skip = false, command = false;
     for (char *save = NULL, *t = strtok_r(text, "\n", &save); t && !skip; t = strtok_r(NULL, "\n", &save)) {
+        if (!command && t[0] != '-') { /* the command (see cli_check_run): the slow ones are skipped */
+            command = true;
+            skip = !strcmp(t, "compare") || !strcmp(t, "validate") || !strcmp(t, "reproduce");
+        }
         skip = argc >= MAX_ARGS || strstr(t, "--plot") || strstr(t, "--max-work") ||
                !strncmp(t, "-o", 2) || !strncmp(t, "--output", 8);
         json = json || !strcmp(t, "--json") || !strcmp(t, "--format=json");
         argv[argc++] = t;
     }
-    if (!skip) {
+    if (!skip && command) {
         argv[argc++] = "--max-work";
         argv[argc++] = "1";
         argv[argc] = NULL;
