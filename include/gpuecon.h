@@ -64,6 +64,8 @@ GPUECON_API void gpuecon_error_clear(gpuecon_error *err);
 /* ==== context ======================================================================= */
 
 typedef struct gpuecon_ctx gpuecon_ctx;
+typedef struct gpuecon_memo gpuecon_memo;
+typedef struct gpuecon_catalog gpuecon_catalog;
 
 /* Lua-style allocator: nsize == 0 frees ptr and returns NULL; otherwise (re)allocates. */
 typedef void *(*gpuecon_alloc_fn)(void *ud, void *ptr, size_t osize, size_t nsize);
@@ -88,6 +90,11 @@ typedef struct gpuecon_ctx_config {
     double max_work_s;            /* 0: 60. A computation whose estimated work is above this many
                                      CPU-seconds (docs/cli.md "Work budget") is refused up front
                                      with GPUECON_E_INPUT, naming the estimate */
+    gpuecon_memo *memo;           /* NULL: none; else training predictions are stored and reused
+                                     (gpuecon_memo_new); not owned by the context */
+    const gpuecon_catalog *catalog; /* NULL: each request loads the built-in catalog (plus its
+                                     "catalog" and "model_file" options); else requests use this
+                                     one, read-only, and refuse those options (gpuecon serve) */
 } gpuecon_ctx_config;
 
 /* The default work budget, estimated CPU-seconds (about a minute of one core). */
@@ -100,6 +107,19 @@ GPUECON_API const gpuecon_ctx_config *gpuecon_ctx_get_config(const gpuecon_ctx *
 /* Sets the work budget (max_work_s above) of an existing context; 0 restores the default.
  * Not thread-safe against a computation running on ctx. */
 GPUECON_API void gpuecon_ctx_set_max_work(gpuecon_ctx *ctx, double seconds);
+
+/* A store of training-step predictions that contexts share through their config's `memo`:
+ * gpuecon_train_predict (and so gpuecon_compare) hands back a stored answer for a request equal
+ * in every field — the same bits the search would find again — instead of searching. For a
+ * front end that re-runs compare as one input moves (gpuecon serve's what-if controls).
+ * Thread-safe. Requests name catalog entries by pointer: use one memo with one catalog, and free
+ * the memo before the catalog. Holds `capacity` answers (0: 256), the oldest replaced first;
+ * cancelled and out-of-memory answers are not stored. Allocates with ctx's allocator (ctx need
+ * not outlive the memo). Returns NULL when memory is exhausted. */
+GPUECON_API gpuecon_memo *gpuecon_memo_new(gpuecon_ctx *ctx, size_t capacity);
+GPUECON_API void gpuecon_memo_free(gpuecon_memo *m);
+/* Lookups answered from the store and lookups that were not, since gpuecon_memo_new. */
+GPUECON_API void gpuecon_memo_stats(gpuecon_memo *m, size_t *hits, size_t *misses);
 
 /* ==== provenance ==================================================================== */
 

@@ -33,6 +33,7 @@ typedef enum { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_HTML } out_format;
 typedef struct cli {
     gpuecon_ctx *ctx;
     gpuecon_catalog *cat;
+    bool cat_borrowed;          /* cat is the context's fixed catalog (config .catalog): not freed */
     out_format format;
     const char *catalog_dir;    /* --catalog DIR */
     const char *model_file;     /* --model-file FILE */

@@ -75,6 +75,16 @@ int cli_load_catalog(cli *c)
 {
     gpuecon_error err;
     gpuecon_error_clear(&err);
+    const gpuecon_catalog *fixed = gpuecon_ctx_get_config(c->ctx)->catalog;
+    if (fixed && !c->cat) {
+        if (c->catalog_dir || c->model_file)
+            return cli_usage_error(c, c->catalog_dir ? "--catalog" : "--model-file",
+                                   "not allowed here: this context serves a fixed catalog (gpuecon serve reads "
+                                   "catalogs from its own command line only)");
+        c->cat = (gpuecon_catalog *)fixed; /* read-only from here on: nothing below loads into it */
+        c->cat_borrowed = true;
+        return 0;
+    }
     if (!c->cat && gpuecon_catalog_new(c->ctx, &c->cat, &err))
         return cli_fail(c, &err);
     if (c->catalog_dir && gpuecon_catalog_load_dir(c->cat, c->catalog_dir, &err))

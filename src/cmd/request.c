@@ -108,7 +108,8 @@ static void run_close(run *r, char **out, char **notes)
         *notes = r->notes_buf;
     else
         free(r->notes_buf);
-    gpuecon_catalog_free(r->c.cat);
+    if (!r->c.cat_borrowed)
+        gpuecon_catalog_free(r->c.cat);
     json_decref(r->c.keep);
 }
 

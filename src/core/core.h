@@ -53,6 +53,14 @@ double timeline_interp(const gpuecon_timeline_point *p, size_t n, long day, doub
 double timeline_run(const gpuecon_timeline_point *p, size_t n, long start, double before, double tokens,
                     double cluster_per_tok, bool *used);
 
+/* ---- memo.c: stored training predictions (gpuecon_memo); thread-safe ---- */
+/* Copies a stored answer to *rc, *res and err (may be NULL); false when there is none. */
+bool memo_get(gpuecon_memo *m, const gpuecon_train_request *req, int *rc, gpuecon_train_result *res,
+              gpuecon_error *err);
+/* Stores an answer (not a cancelled or out-of-memory one), replacing the oldest when full. */
+void memo_put(gpuecon_memo *m, const gpuecon_train_request *req, int rc, const gpuecon_train_result *res,
+              const gpuecon_error *err);
+
 /* ---- suggest.c ---- */
 size_t suggest_distance(const char *a, const char *b);
 

@@ -634,11 +634,10 @@ static void cfg_text(const gpuecon_parallel *p, char *buf, size_t cap)
              p->pp, p->vpp, p->dp, p->ep, p->etp, p->mbs, gpuecon_recompute_name(p->recompute), p->zero);
 }
 
-int gpuecon_train_predict(gpuecon_ctx *ctx, const gpuecon_train_request *req, gpuecon_train_result *out,
-                          gpuecon_error *err)
+/* The search behind gpuecon_train_predict (below), without the memo. */
+static int train_predict(gpuecon_ctx *ctx, const gpuecon_train_request *req, gpuecon_train_result *out,
+                         gpuecon_error *err)
 {
-    if (!out)
-        return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a result is required");
     memset(out, 0, sizeof *out);
     gpuecon_search_options o = {.top_k = 1};
     gpuecon_search_result r;
@@ -666,4 +665,21 @@ int gpuecon_train_predict(gpuecon_ctx *ctx, const gpuecon_train_request *req, gp
                    "largest term: %s %.1f GiB)", out->mem.capacity_gib, out->mem.overflow_gib, cfg,
                    out->mem.total_gib, out->mem.overflow_term ? out->mem.overflow_term : "?",
                    out->mem.overflow_term_gib);
+}
+
+int gpuecon_train_predict(gpuecon_ctx *ctx, const gpuecon_train_request *req, gpuecon_train_result *out,
+                          gpuecon_error *err)
+{
+    if (!out)
+        return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a result is required");
+    gpuecon_memo *m = ctx ? ctx->cfg.memo : NULL;
+    int rc;
+    if (m && req && memo_get(m, req, &rc, out, err))
+        return rc;
+    gpuecon_error local;
+    gpuecon_error_clear(&local);
+    rc = train_predict(ctx, req, out, err ? err : &local);
+    if (m && req)
+        memo_put(m, req, rc, out, err ? err : &local);
+    return rc;
 }
