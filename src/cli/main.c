@@ -8,6 +8,7 @@
  * on a terminal. With no subcommand gpuecon runs its main job (see DEFAULT_COMMAND).
  */
 #include "gpuecon.h"
+#include "serve.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -117,6 +118,7 @@ static void usage(FILE *f)
     const gpuecon_command_info *ci;
     for (size_t i = 0; (ci = gpuecon_command_at(i)); i++)
         fprintf(f, "  %-12s %s\n", ci->name, ci->summary);
+    fprintf(f, "  %-12s %s\n", "serve", "the web app: live what-if on every uncertain input (open the URL)");
     fprintf(f, "\nglobal options: --json --csv --format F -o FILE --catalog DIR --model-file FILE --max-work S\n"
                "run 'gpuecon COMMAND --help' for a command's options; docs/cli.md has them all.\n");
 }
@@ -151,7 +153,7 @@ static int take_output(char **args, int *n, const char **out_path)
     return 0;
 }
 
-static int write_output(const char *path, const char *text)
+static int write_output(const char *path, const char *text, const char *cmd)
 {
     if (!text || !*text)
         return 0;
@@ -164,8 +166,14 @@ static int write_output(const char *path, const char *text)
         fprintf(stderr, "gpuecon: -o: cannot write %s: %s\n", path, strerror(errno));
         return EXIT_USAGE;
     }
-    fputs(text, f);
-    return fclose(f) ? EXIT_INTERNAL : 0;
+    size_t len = strlen(text);
+    bool ok = fwrite(text, 1, len, f) == len;
+    if (fclose(f) || !ok) {
+        fprintf(stderr, "gpuecon: -o: could not finish writing %s: %s\n", path, strerror(errno));
+        return EXIT_INTERNAL;
+    }
+    fprintf(stderr, "gpuecon: wrote %zu bytes (%s) to %s\n", len, cmd, path);
+    return 0;
 }
 
 static int run(gpuecon_ctx *ctx, progress *pg, char **args, int n, const char *out_path)
@@ -181,7 +189,7 @@ static int run(gpuecon_ctx *ctx, progress *pg, char **args, int n, const char *o
         fputs(notes, stderr);
     else if (st)
         fail(&err);
-    int rc = write_output(out_path, out);
+    int rc = write_output(out_path, out, args[0]);
     gpuecon_free(out);
     gpuecon_free(notes);
     return rc ? rc : exit_code(st);
@@ -219,6 +227,11 @@ int main(int argc, char **argv)
         if (i != ci)
             args[n++] = argv[i];
     args[n] = NULL;
+    if (!strcmp(args[0], "serve")) { /* a front end of its own (src/serve), not a library command */
+        int src = serve_main(n, args);
+        free(args);
+        return src;
+    }
     const char *out_path = NULL;
     int nopt = n - 1;
     int rc = take_output(args + 1, &nopt, &out_path);

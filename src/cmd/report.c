@@ -21,9 +21,25 @@ static const char *const css =
     "td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}"
     ".verdict{background:#eef6ee;border-left:5px solid #59a14f;padding:.6em 1em;margin:1em 0}"
     ".caveat{background:#fdf6e3;border-left:5px solid #edc948;padding:.6em 1em}"
-    ".muted{color:#666;font-size:.9em}svg{max-width:100%;height:auto;display:block;margin:.6em 0}"
+    "table.summary td{vertical-align:top}.muted{color:#666;font-size:.9em}svg{max-width:100%;height:auto;display:block;margin:.6em 0}"
     "ul.be li{margin:.3em 0}.stage{font-size:.8em;padding:0 .4em;border-radius:3px;background:#eee}"
     ".stage-assumption,.stage-projection{background:#fde2e2}.stage-measured,.stage-datasheet{background:#e2f0e2}";
+
+const char *report_input_label(const char *input)
+{
+    static const char *const names[][2] = {
+        {"mtbi_gpu_days", "MTBI, GPU-days"},
+        {"tco_usd_per_gpu_hour", "TCO, $/GPU-h"},
+        {"tokens_per_s_per_gpu", "throughput, tok/s/GPU"},
+        {"pue", "PUE"},
+        {"electricity_usd_per_kwh", "electricity, $/kWh"},
+        {"spare_policy", "spares charged to the job"},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(names[i][0], input))
+            return names[i][1];
+    return input;
+}
 
 static void stage_span(strbuf *b, gpuecon_source s)
 {
@@ -57,8 +73,8 @@ static void charts(strbuf *b, const gpuecon_comparison_result *cr)
         size_t m = 0;
         for (size_t i = 0; i < cr->n_sensitivity && m < 32; i++, m++) {
             const gpuecon_sensitivity *s = &cr->sensitivity[i];
-            snprintf(labels[m], sizeof labels[m], "%s %s (%.3g to %.3g)", cr->platforms[s->platform].name, s->input,
-                     s->low, s->high);
+            snprintf(labels[m], sizeof labels[m], "%s %s (%.3g to %.3g)", cr->platforms[s->platform].name,
+                     report_input_label(s->input), s->low, s->high);
             rows[m] = (svg_tornado_row){labels[m], s->ratio_low, s->ratio_high};
         }
         char title[160];
@@ -74,12 +90,14 @@ static void charts(strbuf *b, const gpuecon_comparison_result *cr)
             const gpuecon_breakeven *e = &cr->breakeven[i];
             if (!e->found || !isfinite(e->ratio))
                 continue;
-            snprintf(labels[m], sizeof labels[m], "%s %s", cr->platforms[e->platform].name, e->input);
-            be[m] = (svg_bar){labels[m], 100 * e->ratio, e->ratio < 1 ? "must fall" : "must rise"};
+            snprintf(labels[m], sizeof labels[m], "%s %s", cr->platforms[e->platform].name,
+                     report_input_label(e->input));
+            be[m] = (svg_bar){labels[m], e->ratio, NULL};
             m++;
         }
         if (m)
-            svg_bars(b, "Break-even value as % of today's value (how far each flip is)", "%", be, m);
+            svg_ratios(b, "Break-even as % of today's value, log scale centred at 100% (how far each flip is)", be,
+                       m);
     }
 }
 
@@ -156,6 +174,33 @@ static void section(strbuf *b, const gpuecon_comparison_result *cr)
     sb_printf(b, "</section>\n");
 }
 
+/* The summary across comparisons, at the top: who is cheapest, by how much, who is fastest. */
+static void summary(strbuf *b, const gpuecon_compare_result *r)
+{
+    sb_printf(b, "<h2 id=\"summary\">Summary across comparisons</h2>\n<table class=\"summary\"><thead><tr>"
+                 "<th>comparison</th><th>cheapest</th><th class=\"num\">runner-up costs</th><th>fastest</th>"
+                 "<th>verdict</th></tr></thead><tbody>\n");
+    for (size_t i = 0; i < r->n; i++) {
+        const gpuecon_comparison_result *cr = &r->cmp[i];
+        sb_printf(b, "<tr><td><a href=\"#");
+        sb_escape(b, cr->name);
+        sb_printf(b, "\">");
+        sb_escape(b, cr->title ? cr->title : cr->name);
+        sb_printf(b, "</a></td><td>");
+        sb_escape(b, cr->cheapest >= 0 ? cr->platforms[cr->cheapest].name : "none feasible");
+        if (cr->runner_up >= 0 && cr->base_ratio > 0 && isfinite(cr->base_ratio))
+            sb_printf(b, "</td><td class=\"num\">%.1f%% more", 100 * (1 / cr->base_ratio - 1));
+        else
+            sb_printf(b, "</td><td class=\"num\">n/a");
+        sb_printf(b, "</td><td>");
+        sb_escape(b, cr->fastest >= 0 ? cr->platforms[cr->fastest].name : "n/a");
+        sb_printf(b, "</td><td>");
+        sb_escape(b, cr->verdict);
+        sb_printf(b, "</td></tr>\n");
+    }
+    sb_printf(b, "</tbody></table>\n");
+}
+
 int report_html(cli *c, const gpuecon_scenario *sc, const gpuecon_compare_result *r)
 {
     strbuf b;
@@ -169,15 +214,8 @@ int report_html(cli *c, const gpuecon_scenario *sc, const gpuecon_compare_result
     sb_printf(&b, "</h1>\n<p class=\"muted\">gpuecon %s, scenario <code>", GPUECON_VERSION);
     sb_escape(&b, gpuecon_scenario_name(sc));
     sb_printf(&b, "</code>. Every number comes from the formulas of docs/model.md applied to catalog inputs whose "
-                  "source and stage are listed below each comparison.</p>\n<ul>\n");
-    for (size_t i = 0; i < r->n; i++) {
-        sb_printf(&b, "<li><a href=\"#");
-        sb_escape(&b, r->cmp[i].name);
-        sb_printf(&b, "\">");
-        sb_escape(&b, r->cmp[i].title ? r->cmp[i].title : r->cmp[i].name);
-        sb_printf(&b, "</a></li>\n");
-    }
-    sb_printf(&b, "</ul>\n");
+                  "source and stage are listed below each comparison.</p>\n");
+    summary(&b, r);
     for (size_t i = 0; i < r->n; i++)
         section(&b, &r->cmp[i]);
     sb_printf(&b, "<p class=\"muted\">Charts are drawn as inline SVG by gpuecon itself; the report needs no "

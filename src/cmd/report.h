@@ -13,4 +13,8 @@ void compare_platform_table(const gpuecon_comparison_result *cr, tbl *t);
  * (or stdout). Returns an exit code. */
 int report_html(cli *c, const gpuecon_scenario *sc, const gpuecon_compare_result *r);
 
+/* A human label for a break-even/sensitivity input name ("tco_usd_per_gpu_hour" ->
+ * "TCO, $/GPU-h"); unknown names come back as given. */
+const char *report_input_label(const char *input);
+
 #endif

@@ -89,6 +89,10 @@ void svg_stacked(strbuf *b, const char *title, const char *unit, const char *con
                  const svg_stack *rows, size_t n);
 void svg_tornado(strbuf *b, const char *title, double base, const svg_tornado_row *rows, size_t n,
                  const char *unit);
+/* Ratios (value = ratio to today, label, note unused) as bars from 1 on a log2 axis that is
+ * symmetric about 1, so halving and doubling look equally far; bars below 1 ("must fall") and
+ * above 1 ("must rise") take one colour each, and ticks are labelled in % of today. */
+void svg_ratios(strbuf *b, const char *title, const svg_bar *rows, size_t n);
 
 /* A table as an HTML <table> (escaped). */
 void tbl_html(const tbl *t, strbuf *b);

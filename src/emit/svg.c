@@ -226,3 +226,53 @@ void svg_tornado(strbuf *b, const char *title, double base, const svg_tornado_ro
 #undef XPOS
     sb_printf(b, "</svg>\n");
 }
+
+/* x of ratio r on a log2 axis from 2^-e to 2^e over [left, left + span]. */
+static double ratio_x(double r, int e, int left, double span)
+{
+    return left + span * (log2(r) + e) / (2.0 * e);
+}
+
+void svg_ratios(strbuf *b, const char *title, const svg_bar *rows, size_t n)
+{
+    const int left = label_margin(&rows[0].label, n, sizeof *rows, 120), width = left + 600, row = 26, top = 50;
+    int h = top + (int)n * row + 36;
+    double ext = 1;
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].value > 0 && isfinite(rows[i].value) && fabs(log2(rows[i].value)) > ext)
+            ext = fabs(log2(rows[i].value));
+    int e = (int)ceil(ext * 1.15);
+    e = e < 1 ? 1 : e > 8 ? 8 : e;
+    double span = width - left - 130;
+    header(b, width, h, title);
+    static const char *const fall = "#e15759", *const rise = "#4e79a7";
+    sb_printf(b, "<rect x=\"%d\" y=\"28\" width=\"12\" height=\"12\" fill=\"%s\"/><text x=\"%d\" y=\"38\">must fall"
+                 "</text><rect x=\"%d\" y=\"28\" width=\"12\" height=\"12\" fill=\"%s\"/><text x=\"%d\" y=\"38\">"
+                 "must rise</text>",
+              left, fall, left + 16, left + 100, rise, left + 116);
+    int axis = top + (int)n * row;
+    for (int k = -e; k <= e; k++) {
+        double x = ratio_x(pow(2, k), e, left, span);
+        sb_printf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\"/>", x, top, x, axis,
+                  k ? "#ddd" : "#333");
+        sb_printf(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#555\">%.4g%%</text>", x, axis + 16,
+                  100 * pow(2, k));
+    }
+    for (size_t i = 0; i < n; i++) {
+        int y = top + (int)i * row;
+        double r = rows[i].value;
+        sb_printf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", left - 8, y + 16);
+        sb_escape(b, rows[i].label);
+        sb_printf(b, "</text>");
+        if (!(r > 0) || !isfinite(r))
+            continue;
+        double rc = fmin(fmax(r, pow(2, -e)), pow(2, e));
+        double x0 = ratio_x(1, e, left, span), x1 = ratio_x(rc, e, left, span);
+        double lo = fmin(x0, x1), w = fabs(x1 - x0);
+        sb_printf(b, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"/>", lo, y + 4,
+                  w > 0.5 ? w : 0.5, row - 8, r < 1 ? fall : rise);
+        sb_printf(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"%s\">%.4g%%</text>", r < 1 ? lo - 4 : lo + w + 4,
+                  y + 16, r < 1 ? "end" : "start", 100 * r);
+    }
+    sb_printf(b, "</svg>\n");
+}

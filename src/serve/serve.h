@@ -1,0 +1,34 @@
+/*
+ * serve.h — `gpuecon serve`: an embedded HTTP server (civetweb, from Debian's libcivetweb-dev)
+ * for the page in web/ (compiled in) and the JSON API of api.h.
+ */
+#ifndef GPUECON_SERVE_H
+#define GPUECON_SERVE_H
+
+#include "api.h"
+
+#include <stdio.h>
+
+typedef struct serve_config {
+    api_env env;              /* catalog, scenario, limits (api.h) */
+    const char *listen;       /* HOST:PORT; port 0 picks a free one */
+    int max_concurrent;       /* API requests running at once; more answer 429 */
+    bool quiet;               /* no access log on stderr */
+} serve_config;
+
+/* True when host (of HOST:PORT) is a loopback address: 127.0.0.0/8, ::1, localhost. */
+bool serve_is_loopback(const char *listen);
+
+/* Runs the server until SIGINT or SIGTERM, then finishes the requests in flight and returns 0
+ * (1 when it could not start, with the reason on stderr). Prints the URL on stdout once listening:
+ *   gpuecon serve: listening on http://127.0.0.1:8080/
+ * SIGINT and SIGTERM must be blocked in the calling thread before any other thread starts;
+ * serve_run blocks them itself and waits for them with sigwait(). */
+int serve_run(const serve_config *cfg);
+
+/* `gpuecon serve [options] [SCENARIO.yaml]`: argv[0] is "serve". Parses the options (as every
+ * gpuecon command: errors name the option, exit 2), loads the catalog (built-in + --catalog DIR)
+ * and the scenario once, and runs the server. Returns the exit code. */
+int serve_main(int argc, char **argv);
+
+#endif

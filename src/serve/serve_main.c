@@ -1,0 +1,245 @@
+/*
+ * serve_main.c — the command line of `gpuecon serve [--listen HOST:PORT] [SCENARIO.yaml]`.
+ *
+ * serve is not a library command (the library does no I/O): the CLI hands it over here. It
+ * parses its options, loads the catalog (built-in + --catalog DIR, the only way catalogs reach
+ * the server) and the scenario file once, checks that the scenario loads (so a typo fails here,
+ * with path:line:col, rather than in the browser), and runs server.c. Error lines and exit codes
+ * are the CLI's: "gpuecon: <option or path:line:col>: <what is wrong>", exit 2.
+ */
+#include "serve.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int usage_error(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int usage_error(const char *where, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "gpuecon: %s: ", where);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return 2;
+}
+
+static int fail(const gpuecon_error *e)
+{
+    if (e->where[0] && e->line > 0)
+        fprintf(stderr, "gpuecon: %s:%d:%d: %s\n", e->where, e->line, e->column, e->message);
+    else
+        fprintf(stderr, "gpuecon: %s%s%s\n", e->where, e->where[0] ? ": " : "", e->message);
+    return e->code == GPUECON_E_NOMEM || e->code == GPUECON_E_INTERNAL ? 1 : 2;
+}
+
+static const char help[] =
+    "usage: gpuecon serve [--listen 127.0.0.1:8080] [SCENARIO.yaml] [options]\n\n"
+    "Serves the web app: open the URL it prints. The page edits the scenario (default: the\n"
+    "built-in one), compares its platforms with what-if controls on every input the sensitivity\n"
+    "analysis moves, and exports YAML, the HTML report and CSV. The JSON API (POST\n"
+    "/api/v1/<command>, GET /api/v1/catalog/<kind>, GET /api/v1/scenario) is in docs/cli.md.\n"
+    "It listens on loopback unless --listen names another address, and never reads a file named\n"
+    "over the network: catalogs come from --catalog DIR here.\n\n"
+    "options:\n"
+    "  --listen HOST:PORT    address (default 127.0.0.1:8080; port 0 picks a free one)\n"
+    "  --catalog DIR         catalog files that add to or override the built-in ones\n"
+    "  --max-body BYTES      largest request body (default 1048576; more: 413)\n"
+    "  --max-depth N         deepest JSON nesting in a request (default 32; more: 400)\n"
+    "  --max-concurrent N    API requests at once (default 4; more: 429)\n"
+    "  --budget-s S          work per request, seconds (default 10; then 503)\n"
+    "  --threads N           threads per request (default 0: OpenMP's)\n"
+    "  --quiet               no request log on stderr\n"
+    "  -h, --help            this text\n\n"
+    "example: gpuecon serve my-decision.yaml --catalog ./my-catalog\n";
+
+typedef struct serve_opts {
+    const char *listen, *catalog, *scenario;
+    double max_body, budget;
+    int max_depth, max_conc, threads;
+    bool quiet;
+} serve_opts;
+
+static int number(const char *name, const char *v, double lo, double hi, bool integer, double *out)
+{
+    char *end;
+    errno = 0;
+    double d = strtod(v, &end);
+    if (end == v || *end || errno || !isfinite(d) || (integer && d != floor(d)))
+        return usage_error(name, "'%s' is not %s", v, integer ? "a whole number" : "a finite number");
+    if (d < lo || d > hi)
+        return usage_error(name, "%s is out of range; allowed %g to %g", v, lo, hi);
+    *out = d;
+    return 0;
+}
+
+/* Parses argv[1..]; returns 0, -1 after printing help, or an exit code. */
+static int parse(int argc, char **argv, serve_opts *o)
+{
+    static const struct {
+        const char *name;
+        double lo, hi;
+        bool integer;
+    } nums[] = {{"--max-body", 1024, 64 << 20, true}, {"--budget-s", 0.001, 3600, false},
+                {"--max-depth", 2, 256, true},     {"--max-concurrent", 1, 256, true},
+                {"--threads", 0, 1024, true}};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        char name[64];
+        const char *val = NULL, *eq = strchr(a, '=');
+        snprintf(name, sizeof name, "%.*s", eq && a[0] == '-' ? (int)(eq - a) : (int)strlen(a), a);
+        if (eq && a[0] == '-')
+            val = eq + 1;
+        if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
+            fputs(help, stdout);
+            return -1;
+        }
+        if (!strcmp(name, "--quiet")) {
+            o->quiet = true;
+            continue;
+        }
+        if (a[0] != '-') {
+            if (o->scenario)
+                return usage_error(a, "one scenario file only (already %s)", o->scenario);
+            o->scenario = a;
+            continue;
+        }
+        bool known = !strcmp(name, "--listen") || !strcmp(name, "--catalog");
+        for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++)
+            known |= !strcmp(name, nums[k].name);
+        if (!known)
+            return usage_error(name, "unknown option of serve (gpuecon serve --help lists them)");
+        if (!val && ++i >= argc)
+            return usage_error(name, "needs a value");
+        if (!val)
+            val = argv[i];
+        if (!strcmp(name, "--listen"))
+            o->listen = val;
+        else if (!strcmp(name, "--catalog"))
+            o->catalog = val;
+        for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) {
+            double d = 0;
+            if (strcmp(name, nums[k].name))
+                continue;
+            int rc = number(name, val, nums[k].lo, nums[k].hi, nums[k].integer, &d);
+            if (rc)
+                return rc;
+            double *dst[] = {&o->max_body, &o->budget, NULL, NULL, NULL};
+            int *idst[] = {NULL, NULL, &o->max_depth, &o->max_conc, &o->threads};
+            if (dst[k])
+                *dst[k] = d;
+            else
+                *idst[k] = (int)d;
+        }
+    }
+    return 0;
+}
+
+/* "8080" -> "127.0.0.1:8080"; checks HOST:PORT with a port 0..65535. */
+static int listen_address(const char *in, char *out, size_t cap)
+{
+    const char *colon = strrchr(in, ':');
+    const char *port = colon ? colon + 1 : in;
+    char *end;
+    long p = strtol(port, &end, 10);
+    if (!*port || *end || p < 0 || p > 65535 || (colon && colon == in) || strlen(in) > 120)
+        return usage_error("--listen", "'%s' is not HOST:PORT (e.g. 127.0.0.1:8080; port 0 picks a free one)", in);
+    if (colon)
+        snprintf(out, cap, "%s", in);
+    else
+        snprintf(out, cap, "127.0.0.1:%ld", p);
+    return 0;
+}
+
+static char *slurp(const char *path, size_t cap, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        usage_error(path, "cannot read: %s", strerror(errno));
+        return NULL;
+    }
+    char *buf = malloc(cap + 1);
+    size_t n = buf ? fread(buf, 1, cap + 1, f) : 0;
+    fclose(f);
+    if (buf && n > cap) {
+        usage_error(path, "larger than %zu bytes", cap);
+        free(buf);
+        return NULL;
+    }
+    if (buf) {
+        buf[n] = '\0';
+        *len = n;
+    }
+    return buf;
+}
+
+static const char *base_name(const char *path, char *buf, size_t cap)
+{
+    const char *b = strrchr(path, '/');
+    snprintf(buf, cap, "%s", b ? b + 1 : path);
+    char *dot = strrchr(buf, '.');
+    if (dot && dot != buf)
+        *dot = '\0';
+    return buf;
+}
+
+/* Loads the catalog and checks the scenario, then serves; everything is released after. */
+static int serve_with(const serve_opts *o, const char *addr)
+{
+    gpuecon_ctx_config cc = {0};
+    cc.seed = 0x9e3779b97f4a7c15ULL; /* the CLI's seed, so answers match gpuecon compare */
+    gpuecon_ctx *ctx = gpuecon_ctx_new(&cc);
+    gpuecon_catalog *cat = NULL;
+    gpuecon_error err;
+    gpuecon_error_clear(&err);
+    if (!ctx)
+        return 1;
+    int rc = 0;
+    char *text = NULL, name[256];
+    size_t len = 0;
+    if (gpuecon_catalog_new(ctx, &cat, &err) || (o->catalog && gpuecon_catalog_load_dir(cat, o->catalog, &err)))
+        rc = fail(&err);
+    if (!rc && o->scenario && !(text = slurp(o->scenario, 4u << 20, &len)))
+        rc = 2;
+    if (!rc && text) {
+        gpuecon_scenario *sc = NULL;
+        if (gpuecon_scenario_load_buffer(ctx, cat, o->scenario, text, len, &sc, &err))
+            rc = fail(&err);
+        gpuecon_scenario_free(sc);
+    }
+    serve_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.listen = addr;
+    cfg.max_concurrent = o->max_conc;
+    cfg.quiet = o->quiet;
+    cfg.env = (api_env){cat, text ? base_name(o->scenario, name, sizeof name) : "default", text, len,
+                        (size_t)o->max_body, o->max_depth, o->budget, cc.seed, o->threads, NULL};
+    /* what-if re-runs of compare reuse the training predictions (the searches) of earlier ones */
+    if (!rc && !(cfg.env.memo = gpuecon_memo_new(ctx, 1024)))
+        rc = 1;
+    if (!rc && !serve_is_loopback(addr))
+        fprintf(stderr, "gpuecon serve: warning: listening on %s, which other machines may reach; gpuecon has no "
+                        "authentication (use 127.0.0.1 unless you mean it)\n", addr);
+    if (!rc)
+        rc = serve_run(&cfg);
+    gpuecon_memo_free(cfg.env.memo);
+    gpuecon_catalog_free(cat);
+    gpuecon_ctx_free(ctx);
+    free(text);
+    return rc;
+}
+
+int serve_main(int argc, char **argv)
+{
+    serve_opts o = {"127.0.0.1:8080", NULL, NULL, 1 << 20, 10, 32, 4, 0, false};
+    int rc = parse(argc, argv, &o);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    char addr[160];
+    if ((rc = listen_address(o.listen, addr, sizeof addr)))
+        return rc;
+    return serve_with(&o, addr);
+}

@@ -1,0 +1,243 @@
+/*
+ * server.c — the HTTP side of `gpuecon serve` over civetweb: the page's embedded files, the
+ * API (api.c), the security headers and limits, and graceful shutdown.
+ *
+ * Key choices. civetweb runs with no document root, so it can serve no file from disk; every
+ * response is written here with the same headers (a strict Content-Security-Policy that allows
+ * only the server's own scripts and styles, X-Content-Type-Options: nosniff, no CORS headers,
+ * so browsers refuse cross-origin API calls). At most max_concurrent API requests run at once
+ * (an atomic counter; more answer 429 at once rather than queue); bodies are read only up to
+ * the cap (413). Signals are not handled in a handler: SIGINT/SIGTERM are blocked in every
+ * thread and the main thread waits for them with sigwait(), then mg_stop() lets the requests in
+ * flight finish — no global state.
+ */
+#include "serve.h"
+#include "assets.h"
+
+#include <civetweb.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct server {
+    const serve_config *cfg;
+    atomic_int inflight;
+    atomic_bool draining; /* after SIGINT/SIGTERM: new API requests answer 503 */
+} server;
+
+static const char *const security_headers =
+    "Content-Security-Policy: default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'\r\n"
+    "X-Content-Type-Options: nosniff\r\n"
+    "X-Frame-Options: DENY\r\n"
+    "Referrer-Policy: no-referrer\r\n"
+    "Cache-Control: no-store\r\n";
+
+static const char *reason(int status)
+{
+    switch (status) {
+    case 200: return "OK";
+    case 400: return "Bad Request";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 413: return "Payload Too Large";
+    case 422: return "Unprocessable Content";
+    case 429: return "Too Many Requests";
+    case 500: return "Internal Server Error";
+    case 501: return "Not Implemented";
+    case 503: return "Service Unavailable";
+    default: return "Status";
+    }
+}
+
+static int respond(struct mg_connection *conn, int status, const char *type, const char *body, size_t len,
+                bool head, const char *extra)
+{
+    mg_printf(conn,
+              "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%s%s%s\r\n", status,
+              reason(status), type, len, security_headers, extra ? extra : "",
+              status == 413 ? "Connection: close\r\n" : "");
+    if (!head && len)
+        mg_write(conn, body, len);
+    return status;
+}
+
+static int send_reply(struct mg_connection *conn, api_reply *r, const char *extra)
+{
+    int st = respond(conn, r->status, r->type, r->body, r->len, false, extra);
+    api_reply_free(r);
+    return st;
+}
+
+static int asset(struct mg_connection *conn, const struct mg_request_info *ri)
+{
+    const char *path = ri->local_uri ? ri->local_uri : "/";
+    bool head = !strcmp(ri->request_method, "HEAD");
+    if (strcmp(ri->request_method, "GET") && !head) {
+        api_reply r;
+        api_reply_error(&r, 405, GPUECON_E_INPUT, "method", "only GET for the page's files");
+        return send_reply(conn, &r, "Allow: GET, HEAD\r\n");
+    }
+    if (!strcmp(path, "/"))
+        path = "/index.html";
+    for (const serve_asset *a = serve_assets; a->path; a++)
+        if (!strcmp(a->path, path))
+            return respond(conn, 200, a->type, a->data, a->size, head, NULL);
+    api_reply r;
+    api_reply_error(&r, 404, GPUECON_E_NOTFOUND, path, "no such page");
+    return send_reply(conn, &r, NULL);
+}
+
+/* Reads the body up to cap + 1 bytes; returns the buffer (NUL-terminated) or NULL. */
+static char *read_body(struct mg_connection *conn, size_t cap, size_t *len, bool *over)
+{
+    char *buf = malloc(cap + 2);
+    size_t n = 0;
+    *over = false;
+    if (!buf)
+        return NULL;
+    for (;;) {
+        int got = mg_read(conn, buf + n, cap + 1 - n);
+        if (got <= 0)
+            break;
+        n += (size_t)got;
+        if (n > cap) {
+            *over = true;
+            break;
+        }
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+static int handle(struct mg_connection *conn, void *cbdata)
+{
+    server *s = cbdata;
+    const struct mg_request_info *ri = mg_get_request_info(conn);
+    const char *path = ri->local_uri ? ri->local_uri : "/";
+    if (strncmp(path, "/api/", 5))
+        return asset(conn, ri);
+    api_reply r;
+    if (!strcmp(ri->request_method, "OPTIONS")) {
+        /* no CORS: a preflight gets no Access-Control-Allow-* headers, so cross-origin calls fail */
+        api_reply_error(&r, 405, GPUECON_E_INPUT, "method", "OPTIONS (CORS preflight) is not supported");
+        return send_reply(conn, &r, "Allow: GET, POST\r\n");
+    }
+    const api_env *env = &s->cfg->env;
+    if (ri->content_length > 0 && (unsigned long long)ri->content_length > env->max_body_bytes) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "request body of %lld bytes is over the limit of %zu (gpuecon serve --max-body)",
+                 ri->content_length, env->max_body_bytes);
+        api_reply_error(&r, 413, GPUECON_E_INPUT, "request", msg);
+        return send_reply(conn, &r, NULL);
+    }
+    if (atomic_load(&s->draining)) {
+        api_reply_error(&r, 503, GPUECON_E_CANCELED, "server", "shutting down");
+        return send_reply(conn, &r, "Connection: close\r\n");
+    }
+    if (atomic_fetch_add(&s->inflight, 1) >= s->cfg->max_concurrent) {
+        atomic_fetch_sub(&s->inflight, 1);
+        char msg[160];
+        snprintf(msg, sizeof msg, "%d requests are already running (gpuecon serve --max-concurrent); try again",
+                 s->cfg->max_concurrent);
+        api_reply_error(&r, 429, GPUECON_E_INPUT, "server", msg);
+        return send_reply(conn, &r, "Retry-After: 1\r\n");
+    }
+    size_t len = 0;
+    bool over = false;
+    char *body = read_body(conn, env->max_body_bytes, &len, &over);
+    if (!body) {
+        api_reply_error(&r, 500, GPUECON_E_NOMEM, "", "out of memory");
+    } else if (over) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "request body is over the limit of %zu bytes (gpuecon serve --max-body)",
+                 env->max_body_bytes);
+        api_reply_error(&r, 413, GPUECON_E_INPUT, "request", msg);
+    } else {
+        api_handle(env, ri->request_method, path, body, len, &r);
+    }
+    free(body);
+    int st = send_reply(conn, &r, NULL);
+    atomic_fetch_sub(&s->inflight, 1);
+    if (!s->cfg->quiet)
+        fprintf(stderr, "gpuecon serve: %s %s %d\n", ri->request_method, path, st);
+    return st;
+}
+
+bool serve_is_loopback(const char *listen)
+{
+    if (!strncmp(listen, "127.", 4) || !strncmp(listen, "localhost:", 10) || !strncmp(listen, "[::1]:", 6))
+        return true;
+    return false;
+}
+
+static int log_message(const struct mg_connection *conn, const char *message)
+{
+    (void)conn;
+    fprintf(stderr, "gpuecon serve: %s\n", message);
+    return 1;
+}
+
+int serve_run(const serve_config *cfg)
+{
+    sigset_t sigs;
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGINT);
+    sigaddset(&sigs, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+
+    char threads[16];
+    snprintf(threads, sizeof threads, "%d", cfg->max_concurrent + 4);
+    /* civetweb wants the port after the host; "localhost:P" is not accepted, so map it */
+    char ports[160];
+    if (!strncmp(cfg->listen, "localhost:", 10))
+        snprintf(ports, sizeof ports, "127.0.0.1:%s", cfg->listen + 10);
+    else
+        snprintf(ports, sizeof ports, "%s", cfg->listen);
+    const char *options[] = {"listening_ports", ports, "num_threads", threads, "request_timeout_ms", "60000",
+                             "enable_keep_alive", "yes", "max_request_size", "16384", NULL};
+    server s = {cfg, 0, false};
+    struct mg_callbacks cb;
+    memset(&cb, 0, sizeof cb);
+    cb.log_message = log_message;
+    mg_init_library(0);
+    struct mg_context *ctx = mg_start(&cb, &s, options);
+    if (!ctx) {
+        fprintf(stderr, "gpuecon: --listen: cannot listen on %s (in use, or not an address of this machine)\n",
+                cfg->listen);
+        mg_exit_library();
+        return 1;
+    }
+    mg_set_request_handler(ctx, "/", handle, &s);
+    struct mg_server_port sp[4];
+    int np = mg_get_server_ports(ctx, 4, sp);
+    char host[160];
+    snprintf(host, sizeof host, "%s", ports);
+    char *colon = strrchr(host, ':');
+    if (colon)
+        *colon = '\0';
+    printf("gpuecon serve: listening on http://%s:%d/ (Ctrl-C stops)\n", colon ? host : "127.0.0.1",
+           np > 0 ? sp[0].port : 0);
+    fflush(stdout);
+    int sig = 0;
+    sigwait(&sigs, &sig);
+    fprintf(stderr, "gpuecon serve: %s: finishing the requests in flight\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    /* civetweb stops writing once mg_stop() begins, so let the requests in flight finish first
+     * (each is bounded by the work budget); a second signal stops at once */
+    atomic_store(&s.draining, true);
+    struct timespec tick = {0, 20 * 1000 * 1000};
+    for (double waited = 0; atomic_load(&s.inflight) > 0 && waited < cfg->env.budget_s + 10; waited += 0.02) {
+        sigset_t pending;
+        sigpending(&pending);
+        if (sigismember(&pending, SIGINT) || sigismember(&pending, SIGTERM))
+            break;
+        nanosleep(&tick, NULL);
+    }
+    mg_stop(ctx);
+    mg_exit_library();
+    return 0;
+}

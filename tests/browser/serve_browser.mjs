@@ -1,0 +1,112 @@
+// The browser test of `gpuecon serve`: playwright-core drives Debian's Chromium (/usr/bin/chromium).
+// Usage: node serve_browser.mjs GPUECON_BINARY OUTPUT_DIR
+// Checks: the page loads with no console errors; moving GB200 NVL72's MTBI below its break-even
+// (the value the server's own compare reports) flips the verdict to H100, and moving it above
+// flips it back; the exported YAML carries the what-if and, loaded back, gives the same verdict;
+// a scenario with a bad value on line 8 gets line 8 highlighted in the editor's gutter.
+// A screenshot of each state goes to OUTPUT_DIR (kept by CI as an artefact).
+// Exit 0 pass, 1 fail, 77 skip (no Chromium or no playwright-core: CTest's SKIP_RETURN_CODE).
+import {spawn} from 'node:child_process';
+import {existsSync, mkdirSync, readFileSync, mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {createInterface} from 'node:readline';
+
+const [bin, outDir] = process.argv.slice(2);
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+if (!existsSync(CHROMIUM)) { console.log(`SKIP: ${CHROMIUM} is not installed`); process.exit(77); }
+let chromium;
+try { ({chromium} = await import('playwright-core')); } catch {
+  console.log('SKIP: playwright-core is not installed (npm ci in tests/browser)'); process.exit(77);
+}
+mkdirSync(outDir, {recursive: true});
+
+function fail(msg) { console.error('FAIL: ' + msg); process.exitCode = 1; throw new Error(msg); }
+function check(cond, msg) { if (!cond) fail(msg); console.log('ok: ' + msg); }
+
+const server = spawn(bin, ['serve', '--listen', '127.0.0.1:0', '--quiet'], {stdio: ['ignore', 'pipe', 'inherit']});
+const url = await new Promise((resolve, reject) => {
+  const rl = createInterface({input: server.stdout});
+  rl.on('line', (l) => { const m = l.match(/(http:\/\/127\.0\.0\.1:\d+\/)/); if (m) resolve(m[1]); });
+  server.on('exit', (c) => reject(new Error('server exited ' + c)));
+  setTimeout(() => reject(new Error('server did not start in 20 s')), 20000);
+});
+const profile = mkdtempSync(join(tmpdir(), 'gpuecon-chromium-'));
+// a fresh --user-data-dir (playwright passes it from the first argument)
+const browser = await chromium.launchPersistentContext(profile, {
+  executablePath: CHROMIUM, headless: true, acceptDownloads: true, viewport: {width: 1400, height: 1000},
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+try {
+  const page = browser.pages()[0] || await browser.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="1"]', {timeout: 60000});
+  await page.waitForSelector('#report svg', {timeout: 60000});
+  check(errors.length === 0, `no console errors on load (${errors.join(' | ')})`);
+  const verdict = page.locator('#verdict');
+  check(await verdict.getAttribute('data-cheapest') === 'GB200 NVL72', 'DeepSeek-V3: GB200 NVL72 is cheapest today');
+  check((await page.locator('#summary-table tbody tr').count()) === 4, 'the summary lists the 4 comparisons');
+
+  // the break-even MTBI, as the server computes it (not a number copied into this test)
+  const be = await page.evaluate(async () => {
+    const r = await fetch('/api/v1/compare', {method: 'POST', body: '{}'});
+    const c = (await r.json()).comparisons[0];
+    return c.breakeven.find((b) => b.platform === 'GB200 NVL72' && b.input === 'mtbi_gpu_days').breakeven;
+  });
+  check(be > 100 && be < 2000, `break-even MTBI ${be} GPU-days lies below today's 2000`);
+  const mtbi = page.locator('.ctl[data-platform="GB200 NVL72"][data-input="mtbi_gpu_days"] input[type=number]');
+  check(await page.locator('.ctl[data-platform="GB200 NVL72"][data-input="mtbi_gpu_days"] .mark.be').count() === 1,
+    'the break-even is marked on the MTBI track');
+  await mtbi.fill(String(Math.round(be * 0.9)));
+  await mtbi.dispatchEvent('change');
+  await page.waitForSelector('#verdict[data-cheapest="H100"]', {timeout: 30000});
+  check(true, `MTBI ${Math.round(be * 0.9)} (below break-even) flips the verdict to H100`);
+  await page.screenshot({path: join(outDir, 'serve-flipped.png'), fullPage: true});
+  await mtbi.fill(String(Math.round(be * 1.1)));
+  await mtbi.dispatchEvent('change');
+  await page.waitForSelector('#verdict[data-cheapest="GB200 NVL72"]', {timeout: 30000});
+  check(true, `MTBI ${Math.round(be * 1.1)} (above break-even) flips it back to GB200 NVL72`);
+  await mtbi.fill(String(Math.round(be * 0.9)));
+  await mtbi.dispatchEvent('change');
+  await page.waitForSelector('#verdict[data-cheapest="H100"]', {timeout: 30000});
+
+  // export the edited scenario as YAML and load it back
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#export-yaml')]);
+  const work = mkdtempSync(join(tmpdir(), 'gpuecon-export-'));
+  const saved = join(work, 'exported.yaml');
+  await dl.saveAs(saved);
+  const text = readFileSync(saved, 'utf8');
+  check(text.includes(`value: ${Math.round(be * 0.9)}`) && text.includes('what-if set in gpuecon serve'),
+    'the exported YAML carries the what-if MTBI with its stage');
+  await page.click('#reset');
+  await page.waitForSelector('#verdict[data-cheapest="GB200 NVL72"]', {timeout: 30000});
+  await page.setInputFiles('#load-yaml', saved);
+  await page.waitForSelector('#verdict[data-cheapest="H100"]', {timeout: 60000});
+  check(true, 'the exported YAML, loaded back, gives the flipped verdict');
+  const [dh] = await Promise.all([page.waitForEvent('download'), page.click('#export-html')]);
+  const htmlPath = join(work, 'report.html');
+  await dh.saveAs(htmlPath);
+  check(readFileSync(htmlPath, 'utf8').includes('<svg'), 'the exported HTML report has its charts');
+
+  // a scenario with a bad value on line 8: the error names it and the gutter highlights it
+  const bad = ['name: broken', 'title: "a scenario with one bad value"', 'comparisons:', '  - name: x',
+    '    workload: {kind: train, model: llama3-8b, precision: bf16, tokens: 1e12, seq: 8192, gbs: 512}',
+    '    platforms:', '      - system: hgx-h100', '        gpus: lots', ''].join('\n');
+  await page.fill('#yaml', bad);
+  await page.click('#run');
+  await page.waitForSelector('#gutter div.err', {timeout: 30000});
+  check(await page.locator('#gutter div.err').textContent() === '8', 'the bad line 8 is highlighted');
+  check((await page.locator('#yaml-error').textContent()).includes('scenario:8:15'), 'the error names scenario:8:15');
+  await page.screenshot({path: join(outDir, 'serve-yaml-error.png')});
+  check(errors.filter((e) => !e.includes('400')).length === 0, `no console errors besides the refused scenario (${errors.join(' | ')})`);
+} catch (e) {
+  if (!process.exitCode) { console.error('FAIL: ' + (e.stack || e)); process.exitCode = 1; }
+} finally {
+  await browser.close();
+  server.kill('SIGTERM');
+  rmSync(profile, {recursive: true, force: true});
+}

@@ -1,0 +1,284 @@
+#!/usr/bin/env python3
+"""API tests of `gpuecon serve` against servers this test starts on free loopback ports.
+
+Usage: serve_api.py GPUECON_BINARY
+Each check compares the API with the CLI itself (the same documents, byte for byte where the
+CLI's output has no clock in it) or with a status the API promises (docs/cli.md, serve):
+400 bad request with the CLI's error record, 413 body over the cap, 429 over the concurrency
+cap, 503 over the work budget, 404 unknown paths; security headers; graceful SIGTERM.
+Standard library only.
+"""
+import json
+import os
+import re
+import shutil
+import tempfile
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+
+BIN = os.path.abspath(sys.argv[1])
+FAILS = []
+LONG = """name: long
+comparisons:
+  - name: mc
+    workload: {kind: train, model: llama3-8b, precision: bf16, tokens: 1e12, seq: 8192, gbs: 512}
+    platforms:
+      - system: hgx-h100
+        gpus: 1024
+        measured_tokens_per_s: 9000
+      - system: gb200-nvl72
+        gpus: 1024
+        measured_tokens_per_s: 20000
+"""
+
+
+def check(cond, what):
+    print(("ok: " if cond else "FAIL: ") + what, flush=True)
+    if not cond:
+        FAILS.append(what)
+
+
+def start(*args):
+    p = subprocess.Popen([BIN, "serve", "--listen", "127.0.0.1:0", "--quiet", *args],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = p.stdout.readline()
+    m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+    if not m:
+        print("server did not start:", line, p.stderr.read())
+        sys.exit(1)
+    return p, "http://127.0.0.1:%s" % m.group(1)
+
+
+def call(base, path, body=None, method=None, raw=None, timeout=300):
+    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+    req = urllib.request.Request(base + path, data=data, method=method or ("POST" if data is not None else "GET"))
+    if data is not None:
+        req.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            return r.status, dict(r.headers), r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), e.read()
+
+
+def cli(*args, cwd=None):
+    return subprocess.run([BIN, *args], capture_output=True, text=True, timeout=600, cwd=cwd)
+
+
+def cli_doc(text, *args):
+    """The CLI on a scenario file named `scenario`, the name the API gives a document."""
+    d = tempfile.mkdtemp()
+    try:
+        with open(os.path.join(d, "scenario"), "w") as f:
+            f.write(text)
+        return cli("compare", "scenario", *args, cwd=d)
+    finally:
+        shutil.rmtree(d)
+
+
+def error_of(body):
+    try:
+        return json.loads(body)["error"]
+    except (ValueError, KeyError):
+        return {}
+
+
+def no_clock(doc):
+    """A JSON document without the keys that hold a clock reading (elapsed_s, configs_per_s)."""
+    doc = json.loads(doc) if isinstance(doc, (str, bytes)) else doc
+
+    def strip(v):
+        if isinstance(v, dict):
+            return {k: strip(x) for k, x in v.items() if k not in ("elapsed_s", "configs_per_s")}
+        if isinstance(v, list):
+            return [strip(x) for x in v]
+        return v
+    return strip(doc)
+
+
+# Every command of the library, as a request's options and as the same command line.
+COMMANDS = [
+    ("cost", {"system": "hgx-h100", "profile": "hyperscaler", "tokens_per_s": 800}),
+    ("reproduce", {}),
+    ("comm", {"system": "hgx-h100", "op": "all-reduce", "gpus": 64, "bytes": 1e9}),
+    ("train", {"model": "llama3-8b", "system": "hgx-h100", "gpus": 64, "seq": 8192, "gbs": 512}),
+    ("search", {"model": "llama3-8b", "system": "hgx-h100", "gpus": 64, "seq": 8192, "gbs": 512, "top": 3}),
+    ("validate", {}),
+    ("reliability", {"system": "gb200-nvl72", "active_gpus": 4096}),
+    ("infer", {"model": "llama3-8b", "system": "hgx-h100", "gpus": 8, "tp": 1}),
+    ("finetune", {"model": "llama3-8b", "system": "hgx-h100", "gpus": 8, "method": "lora"}),
+    ("compare", {"no_sensitivity": True}),
+]
+
+
+def argv_of(options):
+    out = []
+    for k, v in options.items():
+        flag = "--" + k.replace("_", "-")
+        if v is True:
+            out.append(flag)
+        else:
+            out += [flag, "%g" % v if isinstance(v, float) else str(v)]
+    return out
+
+
+def headers_and_pages(base):
+    st, h, body = call(base, "/")
+    check(st == 200 and b"<textarea" in body, "GET / serves the page")
+    check("script-src 'self'" in h.get("Content-Security-Policy", ""), "Content-Security-Policy on the page")
+    check(h.get("X-Content-Type-Options") == "nosniff", "X-Content-Type-Options: nosniff")
+    check(not any(k.lower().startswith("access-control") for k in h), "no CORS headers")
+    st, h, _ = call(base, "/vendor/js-yaml.min.js")
+    check(st == 200 and h["Content-Type"].startswith("text/javascript"), "the vendored js-yaml is served")
+    st, _, _ = call(base, "/../data/gpus.yaml")
+    check(st == 404, "no files outside the embedded page")
+    st, h, _ = call(base, "/api/v1/compare", method="OPTIONS")
+    check(st == 405 and not any(k.lower().startswith("access-control") for k in h), "CORS preflight refused")
+
+
+def commands(base):
+    st, _, body = call(base, "/api/v1/scenario")
+    doc = json.loads(body)
+    check(st == 200 and doc["name"] == "default" and "deepseek-v3-train" in doc["yaml"], "GET /api/v1/scenario")
+    for kind in ["gpus", "systems", "profiles", "models", "reliability"]:
+        st, _, body = call(base, "/api/v1/catalog/" + kind)
+        check(st == 200 and body.decode() == cli("catalog", kind, "--json").stdout,
+              "GET /api/v1/catalog/%s is byte-identical to gpuecon catalog %s --json" % (kind, kind))
+    st, _, body = call(base, "/api/v1/catalog", {"args": ["systems", "gb200-nvl72"]})
+    check(st == 200 and body.decode() == cli("catalog", "systems", "gb200-nvl72", "--json").stdout,
+          "POST catalog {args: [systems, gb200-nvl72]} = gpuecon catalog systems gb200-nvl72 --json")
+    for name, options in COMMANDS:
+        st, _, body = call(base, "/api/v1/" + name, {"command": name, "options": options})
+        ref = cli(name, *argv_of(options), "--json")
+        check(st == 200 and ref.returncode == 0 and no_clock(body) == no_clock(ref.stdout),
+              "POST /api/v1/%s = gpuecon %s %s --json (status %d)" % (name, name, " ".join(argv_of(options)), st))
+    st, _, body = call(base, "/api/v1/train", {"options": {"model": "llama3-405b", "system": "hgx-h100", "gpus": 8,
+                                                           "seq": 8192, "gbs": 8}})
+    ref = cli("train", "--model", "llama3-405b", "--system", "hgx-h100", "--gpus", "8", "--seq", "8192", "--gbs", "8")
+    check(st == 422 and ref.returncode == 3 and error_of(body).get("exit_code") == 3,
+          "an infeasible request (405B on 8 GPUs): 422 with the CLI's exit code 3")
+    st, _, body = call(base, "/api/v1/compare", {"command": "compare", "options": {}})
+    check(st == 200 and no_clock(body) == no_clock(cli("compare", "--json").stdout),
+          "POST compare {} = gpuecon compare --json (elapsed_s aside; status %d)" % st)
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases", "scenarios", "infeasible.yaml")
+    with open(path) as f:
+        text = f.read()
+    ref = cli_doc(text, "--json")
+    st, _, body = call(base, "/api/v1/compare", {"options": {"scenario": text}})
+    check(st == 200 and no_clock(body) == no_clock(ref.stdout), "compare with a scenario document as YAML text")
+    st, _, body = call(base, "/api/v1/compare", {"options": {"scenario": json.loads(json.dumps(
+        {"name": "long", "comparisons": [{"name": "mc", "workload": {"kind": "train", "model": "llama3-8b",
+         "precision": "bf16", "tokens": 1e12, "seq": 8192, "gbs": 512}, "platforms": [
+         {"system": "hgx-h100", "gpus": 1024, "measured_tokens_per_s": 9000},
+         {"system": "gb200-nvl72", "gpus": 1024, "measured_tokens_per_s": 20000}]}]}))}})
+    check(st == 200 and no_clock(body) == no_clock(cli_doc(LONG, "--json").stdout),
+          "compare with a scenario document as a JSON object = the same scenario in YAML")
+    st, h, body = call(base, "/api/v1/compare", {"options": {"scenario": LONG, "format": "csv"}})
+    check(st == 200 and h["Content-Type"].startswith("text/csv") and body.decode() == cli_doc(LONG, "--csv").stdout,
+          "compare format csv = gpuecon compare --csv")
+    st, h, body = call(base, "/api/v1/compare", {"options": {"scenario": LONG, "format": "html"}})
+    check(st == 200 and h["Content-Type"].startswith("text/html") and
+          body.decode() == cli_doc(LONG, "--format", "html").stdout, "compare format html = gpuecon compare --format html")
+
+
+def bad_requests(base):
+    st, _, body = call(base, "/api/v1/compare", raw=b'{"options": {"trials": 1,}}')
+    e = error_of(body)
+    check(st == 400 and e.get("where") == "request" and e.get("line") == 1 and e.get("column", 0) > 20,
+          "bad JSON: 400 naming request:1:col (%s)" % e.get("text"))
+    st, _, body = call(base, "/api/v1/compare", raw=b"[1, 2]")
+    check(st == 400 and "JSON object" in error_of(body).get("message", ""), "a request that is not an object: 400")
+    st, _, body = call(base, "/api/v1/compare", {"command": "train", "options": {}})
+    check(st == 400 and error_of(body).get("where") == "request.command", "command in the body must match the URL")
+    st, _, body = call(base, "/api/v1/compare", {"options": {"trails": 5}})
+    e = error_of(body)
+    ref = cli("compare", "--trails", "5")
+    check(st == 400 and "trials" in e.get("message", "") and e.get("text") in ref.stderr,
+          "unknown option: 400 with the CLI's error line (%s)" % e.get("text"))
+    for key, value in [("catalog", "/etc"), ("model_file", "/etc/passwd"), ("plot", "/tmp/x.svg"), ("output", "/tmp/x")]:
+        st, _, body = call(base, "/api/v1/compare", {"options": {key: value}})
+        check(st == 400 and error_of(body).get("where") == "request.options." + key, "option %s (a file) is refused" % key)
+    st, _, body = call(base, "/api/v1/compare", {"args": ["/etc/passwd"]})
+    check(st == 400 and error_of(body).get("where") == "request.args", "a scenario file path in args is refused")
+    st, _, body = call(base, "/api/v1/compare", {"options": {"scenario": "name: x\ncomparisons: [\n"}})
+    e = error_of(body)
+    ref = subprocess.run([BIN, "compare", "/dev/stdin"], input="name: x\ncomparisons: [\n", capture_output=True, text=True)
+    check(st == 400 and e.get("line") == 3 and e.get("exit_code") == ref.returncode == 2 and
+          e.get("message") in ref.stderr, "a broken scenario: the CLI's error record, line 3 (%s)" % e.get("text"))
+    st, _, body = call(base, "/api/v1/compare", raw=b"[" * 100 + b"]" * 100)
+    check(st == 400 and "deeper than 32" in error_of(body).get("message", ""), "nesting deeper than the cap: 400")
+    st, _, body = call(base, "/api/v1/frobnicate", {})
+    ref = cli("frobnicate")
+    check(st == 400 and "unknown command" in error_of(body).get("message", "") and error_of(body).get("text") in ref.stderr,
+          "unknown command: 400 with the CLI's error line")
+    st, _, _ = call(base, "/api/v1/catalog/gadgets")
+    check(st == 404, "unknown catalog kind: 404")
+    st, _, body = call(base, "/api/v1/compare", raw=b" " * (64 * 1024 + 1))
+    check(st == 413, "a body one byte over --max-body: 413")
+    st, _, _ = call(base, "/api/v1/compare", raw=b"{}" + b" " * (64 * 1024 - 2))
+    check(st == 200, "a body exactly at --max-body is accepted")
+
+
+def limits():
+    p, base = start("--max-concurrent", "1", "--budget-s", "1")
+    out = {}
+
+    def long_request():
+        t0 = time.time()
+        out["long"] = call(base, "/api/v1/compare", {"options": {"scenario": LONG, "trials": 1000000}})
+        out["long_s"] = time.time() - t0
+
+    t = threading.Thread(target=long_request)
+    t.start()
+    time.sleep(0.4)
+    st, h, body = call(base, "/api/v1/scenario")
+    check(st == 429 and h.get("Retry-After") == "1", "a second request while one runs (--max-concurrent 1): 429")
+    t.join()
+    st, _, body = out["long"]
+    e = error_of(body)
+    check(st == 503 and e.get("status") == "canceled" and out["long_s"] < 30,
+          "a request over --budget-s 1 is cancelled with 503 after %.1f s (%s)" % (out["long_s"], e.get("message")))
+    st, _, _ = call(base, "/api/v1/scenario")
+    check(st == 200, "the server answers again once the long request is gone")
+    p.send_signal(signal.SIGTERM)
+    check(p.wait(timeout=30) == 0, "SIGTERM: exit 0")
+
+
+def graceful():
+    p, base = start()
+    out = {}
+    t = threading.Thread(target=lambda: out.setdefault("r", call(base, "/api/v1/compare", {"options": {"scenario": LONG, "trials": 20000}})))
+    t.start()
+    time.sleep(0.3)
+    p.send_signal(signal.SIGINT)
+    t.join()
+    check(out["r"][0] == 200, "SIGINT during a request: the request finishes (200)")
+    check(p.wait(timeout=30) == 0, "SIGINT: exit 0 after the request")
+    r = subprocess.run([BIN, "serve", "--listen", "192.0.2.1:0"], capture_output=True, text=True, timeout=30)
+    check("warning" in r.stderr and r.returncode == 1, "a non-loopback --listen warns (and 192.0.2.1 cannot bind)")
+    r = cli("serve", "--listen", "localhost")
+    check(r.returncode == 2 and "--listen" in r.stderr, "--listen without a port is a usage error")
+
+
+def main():
+    # a generous budget: under the sanitizers the built-in compare takes seconds
+    p, base = start("--max-body", "65536", "--budget-s", "600")
+    try:
+        headers_and_pages(base)
+        commands(base)
+        bad_requests(base)
+    finally:
+        p.send_signal(signal.SIGTERM)
+        p.wait(timeout=60)
+    limits()
+    graceful()
+    print("%d failed" % len(FAILS))
+    sys.exit(1 if FAILS else 0)
+
+
+main()

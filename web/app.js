@@ -1,0 +1,371 @@
+/*
+ * app.js — the page of `gpuecon serve`.
+ *
+ * Key choice: the page computes nothing and formats no result of its own. Every number comes
+ * from POST /api/v1/compare (the JSON of `gpuecon compare --json`), and the platform table,
+ * charts and provenance are the library's own HTML report (format "html"), inserted as is.
+ * The page keeps the scenario as a document (parsed from the editor's YAML with the vendored
+ * js-yaml), applies the what-if values to a copy, and sends that copy to the server.
+ */
+'use strict';
+
+const INPUTS = {
+  tokens_per_s_per_gpu: {field: 'measured_tokens_per_s', label: 'throughput, tok/s/GPU', digits: 4},
+  tco_usd_per_gpu_hour: {field: 'tco_usd_per_gpu_hour', label: 'TCO, $/GPU-h', digits: 4},
+  mtbi_gpu_days: {field: 'mtbi_gpu_days', label: 'MTBI, GPU-days', digits: 4},
+  pue: {field: 'pue', label: 'PUE', digits: 3, min: 1, max: 3},
+  electricity_usd_per_kwh: {field: 'electricity_usd_per_kwh', label: 'electricity, $/kWh', digits: 3, min: 0.001},
+  spare_policy: {field: 'spares_do_other_work', label: 'spare GPUs earn other work (not charged to the job)', bool: true},
+};
+const STEPS = 1000;
+
+const state = {
+  doc: null,          // the scenario as loaded from the editor
+  name: 'scenario',
+  overrides: new Map(), // "comparison|platform|field" -> value
+  base: null,         // compare result of the unedited scenario
+  result: null,       // the latest result, comparison by comparison
+  sel: 0,
+  catalog: {},
+  busy: false,
+  pending: false,
+};
+
+const $ = (id) => document.getElementById(id);
+function el(tag, attrs, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === 'class') e.className = v;
+    else if (k === 'text') e.textContent = v;
+    else e.setAttribute(k, v);
+  }
+  for (const k of kids) e.append(k);
+  return e;
+}
+function fmt(v, digits) {
+  if (v === null || v === undefined || !isFinite(v)) return 'n/a';
+  const d = digits || 4;
+  if (Math.abs(v) >= Math.pow(10, d)) return String(Math.round(v));
+  let s = Number(v).toPrecision(d);
+  if (s.includes('e')) return s;
+  if (s.includes('.')) s = s.replace(/0+$/, '').replace(/\.$/, '');
+  return s;
+}
+function status(text) { $('status').textContent = text; }
+
+async function api(command, options) {
+  const r = await fetch('/api/v1/' + command, {
+    method: 'POST', headers: {'Content-Type': 'application/json'},
+    body: JSON.stringify({command, options}),
+  });
+  const type = r.headers.get('Content-Type') || '';
+  const body = type.startsWith('application/json') ? await r.json() : await r.text();
+  return {ok: r.ok, status: r.status, body};
+}
+
+/* ---- the scenario document and the what-ifs ---- */
+
+function platformName(p) { return p.name || p.system; }
+function key(ci, pname, field) { return ci + '|' + pname + '|' + field; }
+
+function effectiveDoc(only) {
+  const d = structuredClone(state.doc);
+  d.comparisons.forEach((c, ci) => {
+    for (const p of c.platforms || []) {
+      for (const [k, v] of state.overrides) {
+        const [kc, kp, field] = k.split('|');
+        if (Number(kc) !== ci || kp !== platformName(p)) continue;
+        if (typeof v === 'object') p[field] = v;
+        else if (typeof v === 'number' && !['gpus'].includes(field))
+          p[field] = {value: v, source: 'what-if set in gpuecon serve', stage: 'assumption'};
+        else p[field] = v;
+      }
+    }
+    for (const [k, v] of state.overrides) {
+      const [kc, kp, field] = k.split('|');
+      if (Number(kc) === ci && kp === '' && field === 'model') c.workload.model = v;
+    }
+  });
+  if (only !== undefined) d.comparisons = [d.comparisons[only]];
+  return d;
+}
+
+/* ---- the editor ---- */
+
+function gutter(errLine) {
+  const n = $('yaml').value.split('\n').length;
+  const g = $('gutter');
+  g.replaceChildren();
+  for (let i = 1; i <= n; i++) g.append(el('div', {class: i === errLine ? 'err' : '', text: String(i)}));
+}
+function showYamlError(e) {
+  const box = $('yaml-error');
+  if (!e) { box.hidden = true; gutter(0); return; }
+  box.hidden = false;
+  box.textContent = e.text || e.message;
+  gutter(e.line || 0);
+  if (e.line > 0) {
+    const lines = $('yaml').value.split('\n');
+    let start = 0;
+    for (let i = 0; i < e.line - 1 && i < lines.length; i++) start += lines[i].length + 1;
+    const ta = $('yaml');
+    ta.focus();
+    ta.setSelectionRange(start + Math.max(0, (e.column || 1) - 1), start + (lines[e.line - 1] || '').length);
+    const row = $('gutter').children[e.line - 1];
+    if (row) row.scrollIntoView({block: 'center'});
+  }
+}
+
+async function runAll() {
+  const text = $('yaml').value;
+  status('running compare…');
+  const t0 = performance.now();
+  const r = await api('compare', {scenario: text});
+  if (!r.ok) {
+    status('the scenario did not load');
+    showYamlError(r.body.error || {message: String(r.body)});
+    return;
+  }
+  showYamlError(null);
+  try {
+    state.doc = jsyaml.load(text);
+  } catch (e) {
+    showYamlError({message: String(e.message), line: e.mark ? e.mark.line + 1 : 0});
+    return;
+  }
+  state.overrides.clear();
+  state.base = r.body;
+  state.result = structuredClone(r.body);
+  if (state.sel >= state.result.comparisons.length) state.sel = 0;
+  $('title').textContent = r.body.title || r.body.scenario;
+  status(`compare ran in ${Math.round(performance.now() - t0)} ms`);
+  render();
+  await loadReport();
+}
+
+async function loadReport() {
+  const r = await api('compare', {scenario: effectiveDoc(state.sel), format: 'html'});
+  if (!r.ok) return;
+  // the report's own <style> would be refused by the page's CSP (style-src 'self'): app.css styles it
+  const html = new DOMParser().parseFromString(r.body.replace(/<style>[\s\S]*?<\/style>/g, ''), 'text/html');
+  const sec = html.querySelector('section');
+  $('report').replaceChildren();
+  if (!sec) return;
+  for (const x of sec.querySelectorAll('h2, .verdict')) x.remove();
+  $('report').append(document.importNode(sec, true));
+}
+
+async function whatIf() {
+  if (state.busy) { state.pending = true; return; }
+  state.busy = true;
+  const ci = state.sel;
+  const t0 = performance.now();
+  const [r] = await Promise.all([api('compare', {scenario: effectiveDoc(ci)}), loadReport()]);
+  const ms = Math.round(performance.now() - t0);
+  state.busy = false;
+  if (r.ok) {
+    state.result.comparisons[ci] = r.body.comparisons[0];
+    status(`what-if: compare re-ran in ${ms} ms (server ${Math.round(1000 * r.body.elapsed_s)} ms)`);
+    render();
+  } else {
+    status('what-if refused: ' + ((r.body.error && r.body.error.text) || r.status));
+  }
+  if (state.pending) { state.pending = false; whatIf(); }
+}
+
+/* ---- rendering ---- */
+
+function renderSummary() {
+  const tb = $('summary-table').tBodies[0];
+  tb.replaceChildren();
+  state.result.comparisons.forEach((c, i) => {
+    const ratio = c.cost_ratio ? `+${((1 / c.cost_ratio - 1) * 100).toFixed(1)}%` : 'n/a';
+    const tr = el('tr', {class: i === state.sel ? 'sel' : ''},
+      el('td', {text: c.title}), el('td', {text: c.cheapest || 'none'}), el('td', {class: 'num', text: ratio}),
+      el('td', {text: c.fastest || 'none'}), el('td', {class: 'v', text: c.verdict}));
+    tr.addEventListener('click', () => select(i));
+    tb.append(tr);
+  });
+}
+
+function renderTabs() {
+  const nav = $('tabs');
+  nav.replaceChildren();
+  state.result.comparisons.forEach((c, i) => {
+    const b = el('button', {type: 'button', class: i === state.sel ? 'active' : '', text: c.name});
+    b.addEventListener('click', () => select(i));
+    nav.append(b);
+  });
+}
+
+function renderVerdict() {
+  const c = state.result.comparisons[state.sel], base = state.base.comparisons[state.sel];
+  const v = $('verdict');
+  v.dataset.cheapest = c.cheapest || '';
+  v.className = 'verdict' + (base && base.cheapest !== c.cheapest ? ' flipped' : '');
+  v.replaceChildren(el('strong', {text: 'Verdict. '}), c.verdict);
+  if (base && base.cheapest !== c.cheapest)
+    v.append(el('p', {text: `With the what-ifs below, the cheapest platform changes from ${base.cheapest} to ${c.cheapest}.`}));
+  if (c.caveats) v.append(el('p', {class: 'muted', text: 'Rests on projections or assumptions: ' + c.caveats}));
+}
+
+function sourceText(s) { return s ? `${s.stage}: ${s.source}` : ''; }
+
+function control(ci, c, pname, input, info) {
+  const spec = INPUTS[input];
+  const k = key(ci, pname, spec.field);
+  const div = el('div', {class: 'ctl' + (state.overrides.has(k) ? ' changed' : ''), 'data-platform': pname, 'data-input': input});
+  const label = `${pname} ${spec.label}`;
+  const stage = info.source ? el('span', {class: 'stage stage-' + info.source.stage, text: info.source.stage}) : '';
+  if (spec.bool) {
+    const cb = el('input', {type: 'checkbox', 'aria-label': label});
+    cb.checked = state.overrides.has(k) ? state.overrides.get(k) : info.current === 0;
+    cb.addEventListener('change', () => { state.overrides.set(k, cb.checked); whatIf(); });
+    div.append(el('div', {class: 'head'}, el('label', {}, cb, ' ' + label), stage));
+    if (info.be) div.append(el('div', {class: 'src', text: info.be.text}));
+    return div;
+  }
+  const today = info.current;
+  const now = state.overrides.has(k) ? state.overrides.get(k) : today;
+  const pts = [today, now, info.low, info.high, info.be && info.be.found ? info.be.breakeven : null].filter((x) => x > 0 && isFinite(x));
+  let lo = Math.min(...pts) / 2, hi = Math.max(...pts) * 2;
+  if (spec.min) lo = Math.max(lo, spec.min);
+  if (spec.max) hi = Math.min(hi, spec.max);
+  const pos = (v) => Math.round(STEPS * Math.log(v / lo) / Math.log(hi / lo));
+  const val = (p) => lo * Math.pow(hi / lo, p / STEPS);
+  const range = el('input', {type: 'range', min: '0', max: String(STEPS), step: '1', 'aria-label': label});
+  range.value = String(pos(now));
+  const num = el('input', {type: 'number', step: 'any', 'aria-label': label + ' value'});
+  num.value = fmt(now, spec.digits);
+  const track = el('div', {class: 'track'}, range);
+  const mark = (v, cls, title) => {
+    const m = el('div', {class: 'mark ' + cls, title});
+    m.style.left = `calc(${(100 * pos(v) / STEPS).toFixed(2)}% - 1px)`;
+    track.append(m);
+  };
+  mark(today, 'today', `today: ${fmt(today, spec.digits)}`);
+  if (info.be && info.be.found) mark(info.be.breakeven, 'be', `break-even: ${fmt(info.be.breakeven, spec.digits)}`);
+  const set = (v) => { state.overrides.set(k, Number(v.toPrecision(6))); div.classList.add('changed'); whatIf(); };
+  range.addEventListener('input', () => { const v = val(Number(range.value)); num.value = fmt(v, spec.digits); set(v); });
+  num.addEventListener('change', () => {
+    const v = Number(num.value);
+    if (!(v > 0)) return;
+    range.value = String(pos(Math.min(hi, Math.max(lo, v))));
+    set(v);
+  });
+  div.append(el('div', {class: 'head'}, el('label', {text: label}),
+    el('span', {}, num, ' today ', el('b', {text: fmt(today, spec.digits)}), ' ', stage,
+      info.be && info.be.found ? el('span', {class: 'be-val', text: ` · break-even ${fmt(info.be.breakeven, spec.digits)}`}) : '')));
+  div.append(track);
+  div.append(el('div', {class: 'src', text: (info.source ? info.source.source : '') + (info.range ? ` · sensitivity range ${info.range}` : '')}));
+  return div;
+}
+
+function renderControls() {
+  const ci = state.sel, c = state.base.comparisons[ci];
+  const box = $('controls');
+  box.replaceChildren();
+  for (const p of c.platforms) {
+    if (!p.feasible) continue;
+    for (const input of Object.keys(INPUTS)) {
+      const be = c.breakeven.find((b) => b.platform === p.name && b.input === input);
+      const se = c.sensitivity.find((s) => s.platform === p.name && s.input === input);
+      if (!be && !se) continue;
+      const current = be ? be.current : (se.low + se.high) / 2;
+      box.append(control(ci, c, p.name, input, {current, be, low: se && se.low, high: se && se.high,
+        range: se && se.range, source: (be || se).source}));
+    }
+  }
+}
+
+function select_(opts, value, label, onchange) {
+  const s = el('select', {'aria-label': label});
+  for (const o of opts) { const op = el('option', {value: o, text: o}); if (o === value) op.selected = true; s.append(op); }
+  s.addEventListener('change', () => onchange(s.value));
+  return el('label', {}, label + ' ', s);
+}
+
+function renderPickers() {
+  const ci = state.sel, d = state.doc.comparisons[ci], box = $('pickers');
+  box.replaceChildren();
+  const names = (kind) => (state.catalog[kind] || []).map((e) => e.name);
+  const ov = (pname, field, dflt) => state.overrides.has(key(ci, pname, field)) ? state.overrides.get(key(ci, pname, field)) : dflt;
+  box.append(select_(names('models'), ov('', 'model', d.workload.model), 'model', (v) => { state.overrides.set(key(ci, '', 'model'), v); whatIf(); }));
+  for (const p of d.platforms || []) {
+    const pn = platformName(p);
+    box.append(select_(names('systems'), ov(pn, 'system', p.system), pn + ' system', (v) => { state.overrides.set(key(ci, pn, 'system'), v); whatIf(); }));
+    box.append(select_(names('profiles'), ov(pn, 'profile', p.profile || 'hyperscaler'), pn + ' TCO profile', (v) => { state.overrides.set(key(ci, pn, 'profile'), v); whatIf(); }));
+    if (d.workload.kind === 'train')
+      box.append(select_(['best', 'typical', 'poor'], ov(pn, 'tier', p.tier || 'typical'), pn + ' operator tier', (v) => { state.overrides.set(key(ci, pn, 'tier'), v); whatIf(); }));
+    const g = el('input', {type: 'number', min: '1', step: '1', 'aria-label': pn + ' GPUs'});
+    g.value = String(ov(pn, 'gpus', typeof p.gpus === 'object' ? p.gpus.value : p.gpus));
+    g.addEventListener('change', () => { if (Number(g.value) >= 1) { state.overrides.set(key(ci, pn, 'gpus'), Math.round(Number(g.value))); whatIf(); } });
+    box.append(el('label', {}, pn + ' GPUs ', g));
+  }
+}
+
+function render() {
+  renderSummary();
+  renderTabs();
+  renderVerdict();
+  renderPickers();
+  renderControls();
+}
+
+function select(i) {
+  state.sel = i;
+  render();
+  loadReport();
+}
+
+/* ---- export and load ---- */
+
+function download(name, type, text) {
+  const a = el('a', {download: name});
+  a.href = URL.createObjectURL(new Blob([text], {type}));
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+function exportYaml() {
+  const d = effectiveDoc();
+  const head = `# ${d.name || state.name}: exported from gpuecon serve` +
+    (state.overrides.size ? ` with ${state.overrides.size} what-if value(s) (stage: assumption)\n` : '\n');
+  download(`${d.name || state.name}.yaml`, 'text/yaml', head + jsyaml.dump(d, {lineWidth: 120}));
+}
+
+async function exportAs(format, ext, type) {
+  const r = await api('compare', {scenario: effectiveDoc(), format});
+  if (r.ok) download(`${state.doc.name || state.name}.${ext}`, type, r.body);
+  else status('export failed: ' + ((r.body.error && r.body.error.text) || r.status));
+}
+
+async function main() {
+  $('yaml').addEventListener('input', () => gutter(0));
+  $('run').addEventListener('click', runAll);
+  $('reset').addEventListener('click', () => { state.overrides.clear(); state.result = structuredClone(state.base); render(); loadReport(); });
+  $('export-yaml').addEventListener('click', exportYaml);
+  $('export-html').addEventListener('click', () => exportAs('html', 'html', 'text/html'));
+  $('export-csv').addEventListener('click', () => exportAs('csv', 'csv', 'text/csv'));
+  $('load-yaml').addEventListener('change', async (ev) => {
+    const f = ev.target.files[0];
+    if (!f) return;
+    $('yaml').value = await f.text();
+    ev.target.value = '';
+    await runAll();
+  });
+  for (const kind of ['models', 'systems', 'profiles']) {
+    const r = await fetch('/api/v1/catalog/' + kind);
+    if (r.ok) state.catalog[kind] = (await r.json()).entries;
+  }
+  const s = await (await fetch('/api/v1/scenario')).json();
+  state.name = s.name;
+  $('yaml').value = s.yaml;
+  gutter(0);
+  await runAll();
+  document.body.dataset.ready = '1';
+}
+
+document.addEventListener('DOMContentLoaded', main);
