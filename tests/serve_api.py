@@ -207,7 +207,7 @@ def bad_requests(base):
     check(st == 400 and error_of(body).get("where") == "request.args", "a scenario file path in args is refused")
     st, _, body = call(base, "/api/v1/compare", {"options": {"scenario": "name: x\ncomparisons: [\n"}})
     e = error_of(body)
-    ref = subprocess.run([BIN, "compare", "/dev/stdin"], input="name: x\ncomparisons: [\n", capture_output=True, text=True)
+    ref = cli_doc("name: x\ncomparisons: [\n")
     check(st == 400 and e.get("line") == 3 and e.get("exit_code") == ref.returncode == 2 and
           e.get("message") in ref.stderr, "a broken scenario: the CLI's error record, line 3 (%s)" % e.get("text"))
     st, _, body = call(base, "/api/v1/compare", raw=b"[" * 100 + b"]" * 100)

@@ -24,7 +24,8 @@
 
 typedef struct server {
     const serve_config *cfg;
-    atomic_int inflight;
+    atomic_int inflight;  /* API requests computing (the --max-concurrent cap) */
+    atomic_int open;      /* API requests not yet answered (what a shutdown waits for) */
     atomic_bool draining; /* after SIGINT/SIGTERM: new API requests answer 503 */
 } server;
 
@@ -147,6 +148,7 @@ static int handle(struct mg_connection *conn, void *cbdata)
         api_reply_error(&r, 429, GPUECON_E_INPUT, "server", msg);
         return send_reply(conn, &r, "Retry-After: 1\r\n");
     }
+    atomic_fetch_add(&s->open, 1);
     size_t len = 0;
     bool over = false;
     char *body = read_body(conn, env->max_body_bytes, &len, &over);
@@ -161,8 +163,9 @@ static int handle(struct mg_connection *conn, void *cbdata)
         api_handle(env, ri->request_method, path, body, len, &r);
     }
     free(body);
+    atomic_fetch_sub(&s->inflight, 1); /* the work is done: a client that reads the answer may send again */
     int st = send_reply(conn, &r, NULL);
-    atomic_fetch_sub(&s->inflight, 1);
+    atomic_fetch_sub(&s->open, 1);
     if (!s->cfg->quiet)
         fprintf(stderr, "gpuecon serve: %s %s %d\n", ri->request_method, path, st);
     return st;
@@ -200,7 +203,7 @@ int serve_run(const serve_config *cfg)
         snprintf(ports, sizeof ports, "%s", cfg->listen);
     const char *options[] = {"listening_ports", ports, "num_threads", threads, "request_timeout_ms", "60000",
                              "enable_keep_alive", "yes", "max_request_size", "16384", NULL};
-    server s = {cfg, 0, false};
+    server s = {cfg, 0, 0, false};
     struct mg_callbacks cb;
     memset(&cb, 0, sizeof cb);
     cb.log_message = log_message;
@@ -230,7 +233,9 @@ int serve_run(const serve_config *cfg)
      * (each is bounded by the work budget); a second signal stops at once */
     atomic_store(&s.draining, true);
     struct timespec tick = {0, 20 * 1000 * 1000};
-    for (double waited = 0; atomic_load(&s.inflight) > 0 && waited < cfg->env.budget_s + 10; waited += 0.02) {
+    for (double waited = 0; (atomic_load(&s.inflight) > 0 || atomic_load(&s.open) > 0) &&
+                            waited < cfg->env.budget_s + 10;
+         waited += 0.02) {
         sigset_t pending;
         sigpending(&pending);
         if (sigismember(&pending, SIGINT) || sigismember(&pending, SIGTERM))
