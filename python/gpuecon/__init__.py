@@ -38,7 +38,8 @@ class _Config(ctypes.Structure):
     _fields_ = [("alloc", ctypes.c_void_p), ("alloc_ud", ctypes.c_void_p), ("seed", ctypes.c_uint64),
                 ("threads", ctypes.c_int), ("progress", ctypes.c_void_p), ("progress_ud", ctypes.c_void_p),
                 ("max_file_bytes", ctypes.c_size_t), ("clock", ctypes.c_void_p), ("clock_ud", ctypes.c_void_p),
-                ("max_work_s", ctypes.c_double)]  # gpuecon_ctx_config in include/gpuecon.h, field for field
+                ("max_work_s", ctypes.c_double), ("memo", ctypes.c_void_p),
+                ("catalog", ctypes.c_void_p)]  # gpuecon_ctx_config in include/gpuecon.h, field for field
 
 
 class _CommandInfo(ctypes.Structure):
