@@ -132,7 +132,7 @@ static void test_compare_twice(void **state)
     gpuecon_error err;
     gpuecon_scenario *sc = NULL;
     gpuecon_compare_result *a = NULL, *b = NULL;
-    gpuecon_compare_options o = {0, false, 0};
+    gpuecon_compare_options o = {.trials = 0, .no_sensitivity = false};
     assert_int_equal(gpuecon_scenario_load(ctx, CAT(state), NULL, &sc, &err), GPUECON_OK);
     assert_int_equal(gpuecon_compare(ctx, CAT(state), sc, &o, &a, &err), GPUECON_OK);
     size_t hits0, misses0, hits1, misses1;
