@@ -61,7 +61,7 @@ static void test_internal_failure_propagates(void **state)
     gpuecon_scenario *sc = NULL;
     gpuecon_error err;
     assert_int_equal(gpuecon_scenario_load_buffer(ctx, CAT(state), "p.yaml", PRED, strlen(PRED), &sc, &err), 0);
-    gpuecon_compare_options opt = {0, true, 0};
+    gpuecon_compare_options opt = {.no_sensitivity = true, .no_uncertainty = true};
     gpuecon_compare_result *r = NULL;
     f.allocs = 0;
     assert_int_equal(gpuecon_compare(ctx, CAT(state), sc, &opt, &r, &err), GPUECON_OK);
