@@ -9,8 +9,51 @@
  */
 #include "bridge.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* civetweb's worker threads have small stacks (Debian's build sets about 100 KiB), and the
+ * library's comparison path keeps its per-platform state on the stack (hundreds of KiB under
+ * ASan), so each request runs on a thread of its own with the stack a main thread would have. */
+#define REQUEST_STACK_BYTES (16u << 20)
+
+typedef struct call {
+    gpuecon_ctx *ctx;
+    const char *text;
+    char *output, *notes;
+    gpuecon_error *err;
+    int st;
+} call;
+
+static void *run_call(void *p)
+{
+    call *c = p;
+    c->st = gpuecon_request_full(c->ctx, c->text, &c->output, &c->notes, c->err);
+    return NULL;
+}
+
+/* gpuecon_request_full on a thread with REQUEST_STACK_BYTES of stack (on the caller's thread
+ * if one cannot be started). */
+static int request_big_stack(gpuecon_ctx *ctx, const char *text, char **output, char **notes,
+                             gpuecon_error *err)
+{
+    call c = {ctx, text, NULL, NULL, err, GPUECON_OK};
+    pthread_attr_t a;
+    pthread_t t;
+    bool started = false;
+    if (!pthread_attr_init(&a)) {
+        started = !pthread_attr_setstacksize(&a, REQUEST_STACK_BYTES) && !pthread_create(&t, &a, run_call, &c);
+        pthread_attr_destroy(&a);
+    }
+    if (started)
+        pthread_join(t, NULL);
+    else
+        run_call(&c);
+    *output = c.output;
+    *notes = c.notes;
+    return c.st;
+}
 
 static const char *media_type(json_t *options)
 {
@@ -46,7 +89,7 @@ int serve_request(const api_env *env, gpuecon_ctx *ctx, const char *command, jso
         return GPUECON_E_NOMEM;
     }
     char *output = NULL, *notes = NULL;
-    int st = gpuecon_request_full(ctx, text, &output, &notes, err);
+    int st = request_big_stack(ctx, text, &output, &notes, err);
     free(text);
     gpuecon_free(notes);
     if (st == GPUECON_OK && !output) {
