@@ -56,6 +56,9 @@ SAMPLES = {
               ["infer", "--model", "llama3-405b", "--system", "hgx-h100", "--gpus", "1", "--tp", "1"]],
     "finetune": [["finetune", "--model", "gemma4-31b", "--system", "hgx-h100", "--method", "lora"],
                  ["finetune", "--model", "gemma4-31b", "--system", "hgx-a100", "--method", "lora", "--compare"]],
+    "rl": [["rl", "--model", "llama3-8b", "--system", "hgx-h100", "--gpus", "16"],
+           ["rl", "--model", "qwen3-235b-a22b", "--system", "gb200-nvl72", "--gpus", "72", "--placement",
+            "disaggregated", "--off-policy", "1", "--gen-weights", "fp8"]],
     "compare": [["compare", "--no-sensitivity"], ["compare", os.path.join(ROOT, "tests", "cases", "scenarios",
                                                                           "infeasible.yaml")]],
 }

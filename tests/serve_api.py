@@ -112,6 +112,7 @@ COMMANDS = [
     ("reliability", {"system": "gb200-nvl72", "active_gpus": 4096}),
     ("infer", {"model": "llama3-8b", "system": "hgx-h100", "gpus": 8, "tp": 1}),
     ("finetune", {"model": "llama3-8b", "system": "hgx-h100", "gpus": 8, "method": "lora"}),
+    ("rl", {"model": "llama3-8b", "system": "hgx-h100", "gpus": 16, "prompts": 16, "samples": 4}),
     ("compare", {"no_sensitivity": True}),
 ]
 

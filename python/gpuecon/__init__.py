@@ -21,7 +21,7 @@ import json
 import os
 
 __all__ = ["Error", "Result", "request", "to_dataframe", "catalog", "cost", "reproduce", "comm", "train",
-           "search", "validate", "reliability", "infer", "finetune", "compare", "commands", "command_options",
+           "search", "validate", "reliability", "infer", "finetune", "rl", "compare", "commands", "command_options",
            "library_path"]
 __version__ = "0.1.0"
 
@@ -235,6 +235,12 @@ def infer(**options):
 def finetune(**options):
     """LoRA or full fine-tuning memory and speed (model, system, method, ...)."""
     return request("finetune", **options)
+
+
+def rl(**options):
+    """One RL post-training step: generation, scoring, training, weight sync, cost (model, system,
+    gpus, prompts, samples, prompt_len, response_len, placement, ...)."""
+    return request("rl", **options)
 
 
 def compare(scenario=None, **options):

@@ -26,7 +26,7 @@ class Commands(unittest.TestCase):
     def test_every_command_is_a_function(self):
         names = set(gpuecon.commands())
         self.assertEqual(names, {"catalog", "cost", "reproduce", "comm", "train", "search", "validate",
-                                 "reliability", "infer", "finetune", "compare"})
+                                 "reliability", "infer", "finetune", "rl", "compare"})
         for n in names:
             self.assertTrue(callable(getattr(gpuecon, n)), n)
 

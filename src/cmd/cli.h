@@ -138,6 +138,7 @@ int cmd_validate(cli *c, int argc, char **argv);
 int cmd_reliability(cli *c, int argc, char **argv);
 int cmd_infer(cli *c, int argc, char **argv);
 int cmd_finetune(cli *c, int argc, char **argv);
+int cmd_rl(cli *c, int argc, char **argv);
 int cmd_compare(cli *c, int argc, char **argv);
 
 #endif

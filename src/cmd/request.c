@@ -30,6 +30,7 @@ static const command commands[] = {
     {{"reliability", "goodput of a long job under failures, checkpoints, spares"}, cmd_reliability},
     {{"infer", "serving capacity, throughput, latency and cost per token"}, cmd_infer},
     {{"finetune", "LoRA or full fine-tuning memory and speed"}, cmd_finetune},
+    {{"rl", "one RL post-training step: generation, scoring, training, weight sync, cost"}, cmd_rl},
     {{"compare", "platforms side by side for a workload, with break-even"}, cmd_compare},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

@@ -186,6 +186,8 @@ int train_offload_needed(const train_static *st, const train_layer_cost *lc, con
 int train_check_request(const gpuecon_train_request *req, gpuecon_error *err);
 /* E[max of n standard normal draws] (Blom's approximation, Phi^-1((n - 0.375)/(n + 0.25))). */
 double train_expected_max_normal(int n);
+/* Inverse standard normal CDF (Acklam, |rel err| < 1.2e-9), p in (0, 1). */
+double train_inv_norm(double p);
 /* A GEMM of M x K by K x N at the training precision (inputs ib bytes), on the roofline. */
 double train_gemm(const train_static *st, double M, double K, double N, double ib);
 /* Roofline time of one kernel: FLOPs at peak_eff FLOP/s or bytes at HBM speed, plus launch. */

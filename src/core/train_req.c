@@ -98,7 +98,7 @@ static int check_recipe(const gpuecon_train_request *req, gpuecon_error *err)
 }
 
 /* Inverse of the standard normal CDF, Acklam's rational approximation (|rel err| < 1.2e-9). */
-static double inv_norm(double p)
+double train_inv_norm(double p)
 {
     static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
                                1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00};
@@ -114,7 +114,7 @@ static double inv_norm(double p)
                ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
     }
     if (p > 1 - 0.02425)
-        return -inv_norm(1 - p);
+        return -train_inv_norm(1 - p);
     double q = p - 0.5, r = q * q;
     return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
            (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
@@ -122,7 +122,7 @@ static double inv_norm(double p)
 
 double train_expected_max_normal(int n)
 {
-    return n <= 1 ? 0 : inv_norm((n - 0.375) / (n + 0.25));
+    return n <= 1 ? 0 : train_inv_norm((n - 0.375) / (n + 0.25));
 }
 
 static bool searched(int v)

@@ -1,0 +1,392 @@
+/*
+ * rl.c — one step of reinforcement-learning post-training (PPO/GRPO as veRL, NeMo-RL and
+ * OpenRLHF run it; docs/model.md §8): generation (rl_gen.c), scoring forward passes,
+ * training, weight sync and, colocated, the memory swap between the engine and the trainer.
+ *
+ * Key choice: every phase reuses a model the library already has — the serving model for
+ * rollouts, the training model (layout searched, stack applied) for the update, the link
+ * efficiencies of the collectives for the weight push, gpuecon_run_cost for TCO, goodput and
+ * energy — and this file only composes them by placement. The breakdown is GPU-time: a phase's
+ * duration times the share of the job's GPUs running it, idle the rest, so it sums to the step
+ * for colocated and disaggregated placements alike; pools[] keep the raw durations.
+ */
+#include "rl.h"
+#include "train.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define GIB 1073741824.0
+#define RL_MAX_SPLITS 48
+#define VLLM_DEFAULT_MEM_UTIL 0.90 /* vLLM gpu_memory_utilization default */
+
+const char *gpuecon_rl_placement_name(gpuecon_rl_placement p)
+{
+    return p == GPUECON_RL_DISAGGREGATED ? "disaggregated" : "colocated";
+}
+
+void gpuecon_rl_request_init(gpuecon_rl_request *r)
+{
+    memset(r, 0, sizeof *r);
+    r->placement = GPUECON_RL_COLOCATED;
+    r->response_cv = 0.6;
+    r->gen_weights = r->kv = r->train_precision = GPUECON_BF16;
+    r->offload = true;
+    r->epochs = r->minibatches = 1;
+    r->serving = *gpuecon_serving_profile_find("generic");
+    r->steps = 1000;
+}
+
+static int check_request(const gpuecon_rl_request *r, gpuecon_error *err)
+{
+    int rc;
+    if (!r || !r->policy || !r->system)
+        return err_set(err, GPUECON_E_INPUT, "--model", 0, 0, "a policy model and a system are required");
+    if (r->samples <= 0)
+        return err_set(err, GPUECON_E_INPUT, "--samples", 0, 0,
+                       "%d: samples per prompt (the GRPO group) must be at least 1", r->samples);
+    if (r->prompts <= 0)
+        return err_set(err, GPUECON_E_INPUT, "--prompts", 0, 0, "%d: prompts per step must be at least 1",
+                       r->prompts);
+    if ((rc = err_check_range(err, "--gpus", r->gpus, 1, 1e6)) ||
+        (rc = err_check_range(err, "--prompt-len", r->prompt_len, 1, 1e8)) ||
+        (rc = err_check_range(err, "--response-len", r->response_len, 1, 1e8)) ||
+        (rc = err_check_range(err, "--response-cv", r->response_cv, 0, 10)) ||
+        (rc = err_check_range(err, "--oversample", r->oversample, 0, 10)) ||
+        (rc = err_check_range(err, "--epochs", r->epochs, 1, 100)) ||
+        (rc = err_check_range(err, "--minibatches", r->minibatches, 1, 1e6)) ||
+        (rc = err_check_range(err, "--off-policy", r->off_policy, 0, 1)) ||
+        (rc = err_check_range(err, "--steps", (double)r->steps, 1, 1e6)))
+        return rc;
+    if ((double)r->prompts * r->samples > 1e7)
+        return err_set(err, GPUECON_E_INPUT, "--prompts", 0, 0, "prompts x samples = %.0f; allowed up to 1e7",
+                       (double)r->prompts * r->samples);
+    long n = (long)r->prompts * r->samples;
+    if (n % r->minibatches)
+        return err_set(err, GPUECON_E_INPUT, "--minibatches", 0, 0,
+                       "%d does not divide the %ld samples of a step (prompts x samples)", r->minibatches, n);
+    if (r->placement == GPUECON_RL_COLOCATED && r->off_policy > 0)
+        return err_set(err, GPUECON_E_INPUT, "--off-policy", 0, 0,
+                       "an off-policy lag needs --placement disaggregated: colocated GPUs cannot generate "
+                       "while they train");
+    if (r->placement == GPUECON_RL_COLOCATED && r->gen_gpus > 0)
+        return err_set(err, GPUECON_E_INPUT, "--gen-gpus", 0, 0, "needs --placement disaggregated");
+    if (r->placement == GPUECON_RL_DISAGGREGATED && r->gpus < 2)
+        return err_set(err, GPUECON_E_INPUT, "--gpus", 0, 0, "disaggregated placement needs at least 2 GPUs");
+    if (r->gen_gpus < 0 || (r->gen_gpus > 0 && r->gen_gpus >= r->gpus))
+        return err_set(err, GPUECON_E_INPUT, "--gen-gpus", 0, 0,
+                       "%d leaves no trainer GPUs; allowed 1 to %d (--gpus minus one)", r->gen_gpus, r->gpus - 1);
+    if (r->gen_weights == GPUECON_FP4 && gpuecon_gpu_peak_flops(r->system->gpu, GPUECON_FP4) <= 0)
+        return err_set(err, GPUECON_E_INPUT, "--gen-weights", 0, 0, "%s has no FP4 tensor cores", r->system->gpu_name);
+    if (gpuecon_gpu_peak_flops(r->system->gpu, r->train_precision) <= 0)
+        return err_set(err, GPUECON_E_INPUT, "--train-precision", 0, 0, "%s has no %s tensor cores",
+                       r->system->gpu_name, gpuecon_precision_name(r->train_precision));
+    if (r->placement == GPUECON_RL_COLOCATED && r->offload && !(r->system->host_link_gbps > 0))
+        return err_set(err, GPUECON_E_INPUT, "--offload", 0, 0,
+                       "%s has no host_link_gbps to offload the trainer over; use --offload off", r->system->name);
+    return GPUECON_OK;
+}
+
+/* ---- scoring: forward passes over every sequence (docs/model.md §8.3) ------------------ */
+
+static void scoring(const gpuecon_rl_request *r, const rl_lengths *L, int gpus, gpuecon_rl_result *o)
+{
+    const gpuecon_model *m[4] = {r->policy, r->reference, r->reward, r->critic};
+    double seq = r->prompt_len + L->kept_mean, flops = 0;
+    o->scoring_models = 0;
+    for (int i = 0; i < 4; i++) {
+        if (!m[i])
+            continue;
+        o->scoring_models++;
+        /* causal: a token of an s-token sequence attends to s/2 keys on average */
+        flops += L->n * seq * gpuecon_infer_flops_per_token(m[i], seq / 2);
+    }
+    double peak = gpuecon_gpu_peak_flops(r->system->gpu, r->train_precision);
+    o->scoring_flops = flops;
+    o->scoring_s = flops / (gpus * peak * r->serving.eta_c);
+}
+
+/* ---- training (docs/model.md §8.4) ----------------------------------------------------- */
+
+static int train_one(gpuecon_ctx *ctx, const gpuecon_rl_request *r, const gpuecon_model *m, int gpus, int seq,
+                     int gbs, gpuecon_train_result *t, gpuecon_error *err)
+{
+    gpuecon_train_request q;
+    gpuecon_train_request_init(&q);
+    if (r->stack)
+        gpuecon_train_request_apply_stack(&q, r->stack);
+    q.model = m;
+    q.system = r->system;
+    q.gpus = gpus;
+    q.precision = r->train_precision;
+    q.seq = seq;
+    q.gbs = gbs;
+    gpuecon_error e;
+    gpuecon_error_clear(&e);
+    int rc = gpuecon_train_predict(ctx, &q, t, &e);
+    if (rc == GPUECON_E_INFEASIBLE || rc == GPUECON_E_INPUT)
+        return err_set(err, GPUECON_E_INFEASIBLE, "--gpus", 0, 0, "trainer pool of %d GPUs cannot train %s: %s",
+                       gpus, m->name, e.message);
+    if (rc && err)
+        *err = e;
+    return rc;
+}
+
+static int training(gpuecon_ctx *ctx, const gpuecon_rl_request *r, const rl_lengths *L, int gpus,
+                    gpuecon_rl_result *o, gpuecon_error *err)
+{
+    o->train_seq = (int)ceil(r->prompt_len + L->kept_mean);
+    o->train_gbs = (int)(L->n / r->minibatches);
+    o->optimizer_steps = r->epochs * r->minibatches;
+    int rc = train_one(ctx, r, r->policy, gpus, o->train_seq, o->train_gbs, &o->train, err);
+    if (rc)
+        return rc;
+    o->training_s = o->optimizer_steps * o->train.step_time_s;
+    memset(&o->critic_train, 0, sizeof o->critic_train);
+    if (r->critic) {
+        if ((rc = train_one(ctx, r, r->critic, gpus, o->train_seq, o->train_gbs, &o->critic_train, err)))
+            return rc;
+        o->training_s += o->optimizer_steps * o->critic_train.step_time_s;
+    }
+    return GPUECON_OK;
+}
+
+static double states_gib(const gpuecon_train_result *t)
+{
+    const gpuecon_train_memory *m = &t->mem;
+    return m->weights_gib + m->grads_gib + m->optimizer_gib + m->fp8_copy_gib;
+}
+
+/* ---- weight sync (docs/model.md §8.5) -------------------------------------------------- */
+
+/* Share of the policy's weights one trainer GPU holds in its layout. */
+static double held_fraction(const gpuecon_model *m, const gpuecon_parallel *p)
+{
+    gpuecon_params pp;
+    gpuecon_model_params(m, &pp);
+    double exp = pp.routed_experts, dense = pp.total - exp;
+    double ds = (double)p->tp * p->pp * (p->zero == 3 ? (double)p->dp * p->cp : 1);
+    double es = (double)(p->ep > 0 ? p->ep : 1) * (p->etp > 0 ? p->etp : 1) * p->pp *
+                (p->zero == 3 && p->edp > 0 ? p->edp : 1);
+    return (dense / ds + exp / es) / pp.total;
+}
+
+static void weight_sync(const gpuecon_rl_request *r, gpuecon_rl_result *o)
+{
+    gpuecon_params pp;
+    gpuecon_model_params(r->policy, &pp);
+    o->sync_bytes = pp.total * (r->sync_fp8 ? 1.0 : 2.0);
+    double h = held_fraction(r->policy, &o->train.par), need = 1.0 / o->gen.tp;
+    gpuecon_link_model lm;
+    gpuecon_link_model_for(r->system, &lm);
+    bool up;
+    if (r->placement == GPUECON_RL_COLOCATED) {
+        /* each GPU gathers the part of its generator shard its trainer shard lacks, from the
+         * 1/h GPUs that together hold one copy */
+        o->sync_recv_bytes_per_gpu = o->sync_bytes * fmax(0, need - h);
+        o->sync_send_bytes_per_gpu = o->sync_recv_bytes_per_gpu;
+        up = 1.0 / h <= r->system->scaleup_gpus + 1e-9;
+    } else {
+        /* pipelined broadcast: every trainer shard leaves its holder once, every generator GPU
+         * receives (and forwards) its shard */
+        o->sync_recv_bytes_per_gpu = o->sync_bytes * need;
+        o->sync_send_bytes_per_gpu = o->sync_bytes * h;
+        up = r->gpus <= r->system->scaleup_gpus;
+    }
+    o->sync_level = up ? GPUECON_LEVEL_SCALEUP : GPUECON_LEVEL_SCALEOUT;
+    double b = up ? r->system->scaleup_gbps * lm.scaleup_eff : r->system->scaleout_gbps * lm.scaleout_eff;
+    o->sync_gbps = b;
+    double bytes = fmax(o->sync_recv_bytes_per_gpu, o->sync_send_bytes_per_gpu);
+    o->weight_sync_s = bytes > 0 ? bytes / (b * 1e9) + lm.launch_s : 0;
+}
+
+/* ---- one placement at one split ------------------------------------------------------- */
+
+static void assemble(const gpuecon_rl_request *r, const rl_lengths *L, gpuecon_rl_result *o)
+{
+    double A = o->generation_s, B = o->scoring_s + o->training_s, S = o->weight_sync_s, W = o->swap_s;
+    gpuecon_rl_breakdown *bd = &o->bd;
+    memset(bd, 0, sizeof *bd);
+    memset(o->pools, 0, sizeof o->pools);
+    if (r->placement == GPUECON_RL_COLOCATED) {
+        o->step_time_s = A + B + S + W;
+        *bd = (gpuecon_rl_breakdown){.generation_s = A, .scoring_s = o->scoring_s, .training_s = o->training_s,
+                                     .weight_sync_s = S, .swap_s = W};
+        o->npools = 1;
+        o->pools[0] = (gpuecon_rl_pool){.role = "colocated", .gpus = r->gpus, .generation_s = A,
+                                        .scoring_s = o->scoring_s, .training_s = o->training_s,
+                                        .weight_sync_s = S, .swap_s = W, .busy_s = o->step_time_s};
+    } else {
+        o->step_time_s = (r->off_policy ? fmax(A, B) : A + B) + S;
+        double g = (double)o->gen_gpus / r->gpus;
+        bd->generation_s = g * A;
+        bd->scoring_s = (1 - g) * o->scoring_s;
+        bd->training_s = (1 - g) * o->training_s;
+        bd->weight_sync_s = S;
+        o->npools = 2;
+        o->pools[0] = (gpuecon_rl_pool){.role = "generator", .gpus = o->gen_gpus, .generation_s = A,
+                                        .weight_sync_s = S, .busy_s = A + S};
+        o->pools[1] = (gpuecon_rl_pool){.role = "trainer", .gpus = o->train_gpus, .scoring_s = o->scoring_s,
+                                        .training_s = o->training_s, .weight_sync_s = S, .busy_s = B + S};
+    }
+    bd->idle_s = fmax(0, o->step_time_s - (bd->generation_s + bd->scoring_s + bd->training_s +
+                                           bd->weight_sync_s + bd->swap_s));
+    for (int i = 0; i < o->npools; i++) {
+        o->pools[i].idle_s = o->step_time_s - o->pools[i].busy_s;
+        o->pools[i].utilisation = o->pools[i].busy_s / o->step_time_s;
+    }
+    o->generated_tokens = L->submitted * L->gen_mean;
+    o->response_tokens = L->n * L->kept_mean;
+    o->trained_tokens = L->n * (r->prompt_len + L->kept_mean);
+    o->generated_tokens_per_s = o->generated_tokens / o->step_time_s;
+    o->trained_tokens_per_s = o->trained_tokens / o->step_time_s;
+}
+
+static int eval_split(gpuecon_ctx *ctx, const gpuecon_rl_request *r, const rl_lengths *L, int gen_gpus,
+                      gpuecon_rl_result *o, gpuecon_error *err)
+{
+    bool colo = r->placement == GPUECON_RL_COLOCATED;
+    o->gen_gpus = colo ? r->gpus : gen_gpus;
+    o->train_gpus = colo ? r->gpus : r->gpus - gen_gpus;
+    int rc = training(ctx, r, L, o->train_gpus, o, err);
+    if (rc)
+        return rc;
+    scoring(r, L, o->train_gpus, o);
+    double mem_util = 0, states = states_gib(&o->train) + (r->critic ? states_gib(&o->critic_train) : 0);
+    o->swap_bytes_per_gpu = o->swap_s = 0;
+    if (colo && r->offload) {
+        o->swap_bytes_per_gpu = states * GIB;
+        o->swap_s = 2 * o->swap_bytes_per_gpu / (r->system->host_link_gbps * 1e9);
+    } else if (colo) {
+        mem_util = VLLM_DEFAULT_MEM_UTIL - states / r->system->gpu->hbm_gib;
+        if (mem_util < 0.05)
+            return err_set(err, GPUECON_E_INFEASIBLE, "--offload", 0, 0,
+                           "the trainer's %.1f GiB of states leave the engine no memory on %.0f GiB GPUs; "
+                           "use --offload on", states, r->system->gpu->hbm_gib);
+    }
+    if ((rc = rl_generation(r, L, o->gen_gpus, mem_util, o, err)))
+        return rc;
+    weight_sync(r, o);
+    assemble(r, L, o);
+    return GPUECON_OK;
+}
+
+/* Whole nodes for the generator, at most RL_MAX_SPLITS sizes. */
+static int search_split(gpuecon_ctx *ctx, const gpuecon_rl_request *r, const rl_lengths *L, gpuecon_rl_result *o,
+                        gpuecon_error *err)
+{
+    int u = r->system->gpus_per_node > 0 ? r->system->gpus_per_node : 1;
+    if (u >= r->gpus)
+        u = 1;
+    while ((r->gpus - 1) / u > RL_MAX_SPLITS)
+        u *= 2;
+    bool found = false;
+    gpuecon_error last;
+    gpuecon_error_clear(&last);
+    err_set(&last, GPUECON_E_INFEASIBLE, "--gpus", 0, 0, "no split tried");
+    o->splits_evaluated = 0;
+    gpuecon_rl_result *t = ctx_alloc(ctx, sizeof *t);
+    if (!t)
+        return err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory");
+    int rc = GPUECON_OK;
+    for (int g = u; g < r->gpus; g += u) {
+        *t = *o;
+        int e = eval_split(ctx, r, L, g, t, &last);
+        o->splits_evaluated++;
+        if (e == GPUECON_E_CANCELED || e == GPUECON_E_NOMEM) {
+            rc = err_set(err, e, last.where, 0, 0, "%s", last.message);
+            break;
+        }
+        if (e)
+            continue;
+        if (!found || t->step_time_s < o->step_time_s) {
+            int n = o->splits_evaluated;
+            *o = *t;
+            o->splits_evaluated = n;
+        }
+        found = true;
+    }
+    ctx_free(ctx, t, sizeof *t);
+    if (rc)
+        return rc;
+    if (!found)
+        return err_set(err, GPUECON_E_INFEASIBLE, last.where, 0, 0,
+                       "no split of %d GPUs in steps of %d gives both pools room (last: %s)", r->gpus, u,
+                       last.message);
+    return GPUECON_OK;
+}
+
+static int economics(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_rl_request *r,
+                     gpuecon_rl_result *o, gpuecon_error *err)
+{
+    o->costed = false;
+    double nan = NAN;
+    o->usd_per_gpu_hour = o->ettr = o->usd_per_step = o->usd_per_mtok_trained = o->raw_usd_per_mtok_trained = nan;
+    o->mwh_per_step = o->mwh_per_mtok_trained = o->run_days = o->run_usd = o->run_mwh = nan;
+    if (!r->profile || !cat)
+        return GPUECON_OK;
+    gpuecon_run_request q;
+    gpuecon_run_request_init(&q);
+    q.system = r->system->name;
+    q.profile = r->profile;
+    if (r->tier)
+        q.tier = r->tier;
+    q.gpus = r->gpus;
+    q.tokens_per_s_per_gpu = o->trained_tokens_per_s / r->gpus;
+    q.tokens = o->trained_tokens * (double)r->steps;
+    q.pue = r->pue;
+    q.usd_per_gpu_hour = r->usd_per_gpu_hour;
+    gpuecon_platform_result *p = ctx_alloc(ctx, sizeof *p);
+    if (!p)
+        return err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory");
+    int rc = gpuecon_run_cost(ctx, cat, &q, p, err);
+    if (!rc) {
+        o->costed = true;
+        o->usd_per_gpu_hour = p->tco_usd_per_gpu_hour;
+        o->ettr = p->ettr;
+        o->provisioned_gpus = p->provisioned_gpus;
+        o->run_days = p->days_to_train;
+        o->run_usd = p->total_usd;
+        o->run_mwh = p->energy_mwh;
+        o->usd_per_step = p->total_usd / r->steps;
+        o->mwh_per_step = p->energy_mwh / r->steps;
+        o->usd_per_mtok_trained = p->effective_usd_per_mtok;
+        o->raw_usd_per_mtok_trained = p->usd_per_mtok;
+        o->mwh_per_mtok_trained = o->mwh_per_step / o->trained_tokens * 1e6;
+    }
+    ctx_free(ctx, p, sizeof *p);
+    return rc;
+}
+
+int gpuecon_rl_predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_rl_request *req,
+                       gpuecon_rl_result *out, gpuecon_error *err)
+{
+    if (!out || !ctx)
+        return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a context and a result record are required");
+    memset(out, 0, sizeof *out);
+    rl_lengths L;
+    int rc = check_request(req, err);
+    if (rc || (rc = rl_lengths_compute(req, &L, err)))
+        return rc;
+    out->samples_submitted = L.submitted;
+    out->response_end = L.end;
+    out->response_capped = L.capped;
+    out->max_response_len = L.cap;
+    out->gen_mean_response = L.gen_mean;
+    out->kept_mean_response = L.kept_mean;
+    out->splits_evaluated = 1;
+    if (req->placement == GPUECON_RL_DISAGGREGATED && req->gen_gpus == 0)
+        rc = search_split(ctx, req, &L, out, err);
+    else
+        rc = eval_split(ctx, req, &L, req->gen_gpus, out, err);
+    if (rc == GPUECON_E_INFEASIBLE && req->placement == GPUECON_RL_DISAGGREGATED && req->gen_gpus > 0) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", err ? err->message : "does not fit");
+        return err_set(err, GPUECON_E_INPUT, "--gen-gpus", 0, 0, "%d generator + %d trainer GPUs: %s",
+                       req->gen_gpus, req->gpus - req->gen_gpus, why);
+    }
+    if (rc)
+        return rc;
+    return economics(ctx, cat, req, out, err);
+}

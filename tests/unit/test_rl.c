@@ -1,0 +1,310 @@
+/*
+ * test_rl.c — the RL step model (src/core/rl.c, rl_gen.c; docs/model.md §7): response-length
+ * order statistics, step composition by placement, weight-sync bytes and times, bad input.
+ *
+ * Expected numbers are derived by hand: lognormal quantiles from mu = ln(mean) − s²/2,
+ * s² = ln(1 + cv²) and the normal quantile (Python's statistics.NormalDist gave the z values
+ * quoted); Llama-3.1-8B's parameter and FLOP counts from its config.json shape; link rates
+ * from data/systems.yaml times the busbw efficiencies of src/core/calib.c (NVLink 0.80,
+ * InfiniBand 0.90, 10 us launch). The serving and training models are tested elsewhere; here
+ * their outputs are inputs, and what is checked is how the RL step composes them.
+ */
+#include "test_util.h"
+
+#include <string.h>
+
+#define GIB 1073741824.0
+/* Llama-3.1-8B: per layer q,o 4096² + k,v 4096·1024 + SwiGLU 3·4096·14336 = 218,103,808;
+ * x 32 layers = 6,979,321,856; + LM head 128,256·4096 = 525,336,576 */
+#define L8B_MATMUL 7504658432.0
+/* + input embedding 525,336,576 + norms (2·32 + 1)·4096 = 266,240 */
+#define L8B_TOTAL 8030261248.0
+
+static const gpuecon_catalog *g_cat;
+static gpuecon_ctx *g_ctx;
+
+static int setup(void **state)
+{
+    int rc = fixture_setup(state);
+    g_cat = CAT(state);
+    g_ctx = ((fixture *)*state)->ctx;
+    return rc;
+}
+
+static gpuecon_rl_request base(const char *model, const char *system, int gpus)
+{
+    gpuecon_rl_request r;
+    gpuecon_rl_request_init(&r);
+    r.policy = gpuecon_catalog_model(g_cat, model);
+    r.system = gpuecon_catalog_system(g_cat, system);
+    assert_non_null(r.policy);
+    assert_non_null(r.system);
+    r.gpus = gpus;
+    r.prompts = 64;
+    r.samples = 8;
+    r.prompt_len = 512;
+    r.response_len = 1024;
+    r.response_cv = 0;
+    r.gen_tp = 1;
+    return r;
+}
+
+static int predict(const gpuecon_rl_request *r, gpuecon_rl_result *o, gpuecon_error *err)
+{
+    gpuecon_error_clear(err);
+    return gpuecon_rl_predict(g_ctx, g_cat, r, o, err);
+}
+
+static void test_lognormal(void **state)
+{
+    (void)state;
+    /* mean 1000, cv 1: s = sqrt(ln 2) = 0.832555, mu = ln 1000 − ln2/2 = 6.561182.
+     * Largest of 1000: p = 999.625/1000.25, z = 3.227290, exp(mu + s z) = 10,384.6 */
+    assert_close(gpuecon_lognormal_order_stat(1000, 1, 1000, 1000), 10384.575, 1e-6);
+    /* 1000th of 1250 (25% over-sampling): p = 999.625/1250.25, exp(...) = 1,423.0 */
+    assert_close(gpuecon_lognormal_order_stat(1000, 1, 1000, 1250), 1422.983, 1e-6);
+    /* E[min(X, 2000)] = 1000·Φ((ln2000 − mu − s²)/s) + 2000·(1 − Φ((ln2000 − mu)/s)) = 873.12 */
+    assert_close(gpuecon_lognormal_capped_mean(1000, 1, 2000), 873.1230, 1e-6);
+    assert_close(gpuecon_lognormal_order_stat(1000, 0, 1000, 1000), 1000, 0);
+    assert_close(gpuecon_lognormal_capped_mean(1000, 0, 800), 800, 0);
+}
+
+/* Colocated, every response exactly R (cv 0): the running batch stays N for R decode steps. */
+static void test_colocated_composition(void **state)
+{
+    (void)state;
+    gpuecon_rl_request r = base("llama3-8b", "hgx-h100", 8);
+    gpuecon_rl_result *o = test_malloc(sizeof *o);
+    gpuecon_error err;
+    assert_int_equal(predict(&r, o, &err), GPUECON_OK);
+    assert_close(o->response_end, 1024, 1e-12);
+    assert_close(o->kept_mean_response, 1024, 1e-12);
+    assert_true(o->gen.max_concurrency >= 512); /* all 512 fit at once: no bulk phase */
+    assert_close(o->gen_bulk_s, 0, 0);
+    /* generation = R x TPOT of the serving model at 512 running sequences */
+    gpuecon_infer_request q;
+    gpuecon_infer_request_init(&q);
+    q.model = r.policy;
+    q.system = r.system;
+    q.gpus = 8;
+    q.tp = 1;
+    q.expert_parallel = true;
+    q.prompt_len = 512;
+    q.output_len = 1024;
+    q.prefix_hit = 7.0 / 8; /* the 8 samples of a prompt share it */
+    q.max_model_len = 131072;
+    double c = 512;
+    gpuecon_infer_point pt;
+    assert_int_equal(gpuecon_infer_sweep(&q, &c, 1, &pt, &err), GPUECON_OK);
+    assert_close(o->generation_s, 1024 * pt.tpot_run_ms * 1e-3, 1e-9);
+    /* scoring: the policy's and the reference's forward, here the policy only (no reference):
+     * 512 x 1536 tokens x (2·7,504,658,432 + attention 2·768·32·256·32 = 402,653,184) FLOPs,
+     * over 8 x 989 TFLOP/s x eta_c 0.40 */
+    double flops = 512.0 * 1536 * (2 * L8B_MATMUL + 402653184.0);
+    assert_close(o->scoring_flops, flops, 1e-9);
+    assert_close(o->scoring_s, flops / (8 * 989e12 * 0.40), 1e-9);
+    assert_int_equal(o->train_seq, 1536);
+    assert_int_equal(o->train_gbs, 512);
+    assert_close(o->training_s, o->train.step_time_s, 1e-12);
+    /* swap: the trainer's weights, grads and optimizer states out to host and back at 25 GB/s */
+    const gpuecon_train_memory *m = &o->train.mem;
+    double states = (m->weights_gib + m->grads_gib + m->optimizer_gib + m->fp8_copy_gib) * GIB;
+    assert_close(o->swap_s, 2 * states / 25e9, 1e-9);
+    /* the step is the sum of its phases; the breakdown is those durations; nobody idles */
+    assert_close(o->step_time_s, o->generation_s + o->scoring_s + o->training_s + o->weight_sync_s + o->swap_s,
+                 1e-12);
+    assert_close(o->bd.generation_s, o->generation_s, 1e-12);
+    assert_close(o->bd.idle_s, 0, 1e-9);
+    assert_int_equal(o->npools, 1);
+    assert_close(o->pools[0].utilisation, 1, 1e-12);
+    /* tokens: 512 x (512 + 1024) trained per step */
+    assert_close(o->trained_tokens, 512.0 * 1536, 1e-12);
+    assert_close(o->trained_tokens_per_s, 512.0 * 1536 / o->step_time_s, 1e-12);
+    /* cost: raw $/Mtok = TCO / (trained tok/s/GPU x 3600) x 1e6; per step = run / steps */
+    assert_true(o->costed == false); /* no profile in the request */
+    r.profile = "hyperscaler";
+    assert_int_equal(predict(&r, o, &err), GPUECON_OK);
+    assert_true(o->costed);
+    assert_close(o->raw_usd_per_mtok_trained, o->usd_per_gpu_hour / (o->trained_tokens_per_s / 8 * 3600) * 1e6,
+                 1e-6);
+    assert_close(o->usd_per_step, o->run_usd / 1000, 1e-12);
+    assert_true(o->ettr > 0.9 && o->ettr <= 1);
+    assert_true(o->usd_per_mtok_trained >= o->raw_usd_per_mtok_trained);
+    test_free(o);
+}
+
+/* Share of Llama-3.1-8B one trainer GPU holds (dense: 1/(tp·pp), ZeRO-3 also 1/(dp·cp)). */
+static double held(const gpuecon_parallel *p)
+{
+    return 1.0 / ((double)p->tp * p->pp * (p->zero == 3 ? (double)p->dp * p->cp : 1));
+}
+
+/* Disaggregated on 16 H100s (two servers): the push crosses the network. */
+static void test_disaggregated_sync(void **state)
+{
+    (void)state;
+    gpuecon_rl_request r = base("llama3-8b", "hgx-h100", 16);
+    r.placement = GPUECON_RL_DISAGGREGATED;
+    r.gen_gpus = 8;
+    gpuecon_rl_result *o = test_malloc(sizeof *o);
+    gpuecon_error err;
+    assert_int_equal(predict(&r, o, &err), GPUECON_OK);
+    assert_int_equal(o->gen_gpus, 8);
+    assert_int_equal(o->train_gpus, 8);
+    /* 8,030,261,248 params x 2 B */
+    assert_close(o->sync_bytes, 2 * L8B_TOTAL, 1e-12);
+    assert_close(o->sync_recv_bytes_per_gpu, 2 * L8B_TOTAL, 1e-12); /* generator TP 1: a full copy */
+    assert_close(o->sync_send_bytes_per_gpu, 2 * L8B_TOTAL * held(&o->train.par), 1e-9);
+    assert_int_equal(o->sync_level, GPUECON_LEVEL_SCALEOUT);
+    /* 16,060,522,496 B at 50 GB/s x 0.90 = 0.35690 s, + 10 us */
+    assert_close(o->weight_sync_s, 2 * L8B_TOTAL / 45e9 + 10e-6, 1e-9);
+    /* synchronous: the phases in sequence */
+    assert_close(o->step_time_s, o->generation_s + o->scoring_s + o->training_s + o->weight_sync_s, 1e-12);
+    /* GPU-time breakdown: half the GPUs generate, half score and train */
+    assert_close(o->bd.generation_s, 0.5 * o->generation_s, 1e-12);
+    assert_close(o->bd.training_s, 0.5 * o->training_s, 1e-12);
+    double sum = o->bd.generation_s + o->bd.scoring_s + o->bd.training_s + o->bd.weight_sync_s + o->bd.swap_s +
+                 o->bd.idle_s;
+    assert_close(sum, o->step_time_s, 1e-12);
+    assert_close(o->bd.idle_s, 0.5 * (o->scoring_s + o->training_s) + 0.5 * o->generation_s, 1e-9);
+    for (int i = 0; i < 2; i++)
+        assert_close(o->pools[i].busy_s + o->pools[i].idle_s, o->step_time_s, 1e-12);
+    /* FP8 push: 1 B per parameter */
+    r.sync_fp8 = true;
+    assert_int_equal(predict(&r, o, &err), GPUECON_OK);
+    assert_close(o->sync_bytes, L8B_TOTAL, 1e-12);
+    assert_close(o->weight_sync_s, L8B_TOTAL / 45e9 + 10e-6, 1e-9);
+    /* one-step off-policy: generation overlaps scoring + training */
+    r.sync_fp8 = false;
+    r.off_policy = 1;
+    assert_int_equal(predict(&r, o, &err), GPUECON_OK);
+    assert_close(o->step_time_s, fmax(o->generation_s, o->scoring_s + o->training_s) + o->weight_sync_s, 1e-12);
+    test_free(o);
+}
+
+/* Inside one NVL72 rack the push stays on NVLink: 900 GB/s x 0.80. */
+static void test_nvlink_sync(void **state)
+{
+    (void)state;
+    gpuecon_rl_request r = base("llama3-8b", "gb200-nvl72", 72);
+    r.placement = GPUECON_RL_DISAGGREGATED;
+    r.gen_gpus = 36;
+    r.gen_tp = 2;
+    gpuecon_rl_result *o = test_malloc(sizeof *o);
+    gpuecon_error err;
+    assert_int_equal(predict(&r, o, &err), GPUECON_OK);
+    assert_int_equal(o->sync_level, GPUECON_LEVEL_SCALEUP);
+    assert_close(o->sync_recv_bytes_per_gpu, L8B_TOTAL, 1e-12); /* 2 B / TP 2 */
+    double bytes = fmax(L8B_TOTAL, 2 * L8B_TOTAL * held(&o->train.par));
+    assert_close(o->weight_sync_s, bytes / 720e9 + 10e-6, 1e-9);
+    test_free(o);
+}
+
+/* Colocated: each GPU gathers what its trainer shard lacks of its generator shard. */
+static void test_colocated_reshard(void **state)
+{
+    (void)state;
+    gpuecon_rl_request r = base("llama3-70b", "hgx-h100", 16);
+    r.gen_tp = 8;
+    gpuecon_rl_result *o = test_malloc(sizeof *o);
+    gpuecon_error err;
+    assert_int_equal(predict(&r, o, &err), GPUECON_OK);
+    gpuecon_params p;
+    gpuecon_model_params(r.policy, &p);
+    double h = held(&o->train.par), need = 1.0 / 8;
+    assert_close(o->sync_recv_bytes_per_gpu, 2 * p.total * fmax(0, need - h), 1e-9);
+    if (o->sync_recv_bytes_per_gpu > 0) {
+        double b = 1 / h <= 8 ? 450e9 * 0.80 : 50e9 * 0.90;
+        assert_close(o->weight_sync_s, o->sync_recv_bytes_per_gpu / b + 10e-6, 1e-9);
+    } else {
+        assert_close(o->weight_sync_s, 0, 0);
+    }
+    test_free(o);
+}
+
+/* Over-sampling: submit 25% more, stop at the 1000th done (mean 1000, cv 1). */
+static void test_oversample(void **state)
+{
+    (void)state;
+    gpuecon_rl_request r = base("llama3-8b", "hgx-h100", 8);
+    r.prompts = 125;
+    r.response_len = 1000;
+    r.response_cv = 1;
+    gpuecon_rl_result *o = test_malloc(sizeof *o);
+    gpuecon_error err;
+    assert_int_equal(predict(&r, o, &err), GPUECON_OK);
+    assert_close(o->response_end, 10384.575, 1e-6); /* the largest of 1000 */
+    double full = o->generation_s;
+    r.oversample = 0.25;
+    assert_int_equal(predict(&r, o, &err), GPUECON_OK);
+    assert_close(o->samples_submitted, 1250, 0);
+    assert_close(o->response_end, 1422.983, 1e-6);
+    assert_true(o->kept_mean_response < o->gen_mean_response); /* the kept are the short ones */
+    assert_true(o->generation_s < full);
+    test_free(o);
+}
+
+/* More samples than slots: the queue runs at the saturated rate until the last wave. */
+static void test_bulk_phase(void **state)
+{
+    (void)state;
+    gpuecon_rl_request r = base("llama3-8b", "hgx-h100", 8);
+    r.prompts = 2048; /* 16,384 samples; at most 8 replicas x 1,024 max_num_seqs run at once */
+    gpuecon_rl_result *o = test_malloc(sizeof *o);
+    gpuecon_error err;
+    assert_int_equal(predict(&r, o, &err), GPUECON_OK);
+    assert_true(o->gen.max_concurrency <= 8192);
+    assert_close(o->gen_bulk_s, (16384 - o->gen.max_concurrency) * 1024 / o->gen.saturated_tokens_per_s, 1e-12);
+    assert_close(o->generation_s, o->gen_bulk_s + o->gen_drain_s, 1e-12);
+    test_free(o);
+}
+
+static void expect_error(gpuecon_rl_request *r, int code, const char *where)
+{
+    gpuecon_rl_result *o = test_malloc(sizeof *o);
+    gpuecon_error err;
+    int rc = predict(r, o, &err);
+    if (rc != code || strcmp(err.where, where))
+        fail_msg("rc %d at '%s' (%s), expected %d at '%s'", rc, err.where, err.message, code, where);
+    test_free(o);
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    gpuecon_rl_request r = base("llama3-8b", "hgx-h100", 16);
+    r.samples = 0;
+    expect_error(&r, GPUECON_E_INPUT, "--samples");
+    r = base("llama3-8b", "hgx-h100", 16);
+    r.prompt_len = 1000;
+    r.response_len = 131000; /* 132,000 > 131,072 */
+    expect_error(&r, GPUECON_E_INPUT, "--response-len");
+    r = base("llama3-8b", "hgx-h100", 16);
+    r.off_policy = 1;
+    expect_error(&r, GPUECON_E_INPUT, "--off-policy");
+    /* 2 trainer GPUs cannot hold 70B's 16 B/param of training states */
+    r = base("llama3-70b", "hgx-h100", 16);
+    r.gen_tp = 0;
+    r.placement = GPUECON_RL_DISAGGREGATED;
+    r.gen_gpus = 14;
+    expect_error(&r, GPUECON_E_INPUT, "--gen-gpus");
+    /* nothing fits: Llama 3.1 405B training states (6.5 TB) on 8 H100s */
+    r = base("llama3-405b", "hgx-h100", 8);
+    r.gen_tp = 0;
+    expect_error(&r, GPUECON_E_INFEASIBLE, "--gpus");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lognormal),
+        cmocka_unit_test(test_colocated_composition),
+        cmocka_unit_test(test_disaggregated_sync),
+        cmocka_unit_test(test_nvlink_sync),
+        cmocka_unit_test(test_colocated_reshard),
+        cmocka_unit_test(test_oversample),
+        cmocka_unit_test(test_bulk_phase),
+        cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests(tests, setup, fixture_teardown);
+}
