@@ -130,7 +130,7 @@ typedef enum gpuecon_stage {
     GPUECON_STAGE_PROJECTION,
     GPUECON_STAGE_ASSUMPTION,
     GPUECON_STAGE_DERIVED, /* arithmetic on other sourced numbers */
-    GPUECON_STAGE_FITTED,  /* calibrated on reference/calibration data */
+    GPUECON_STAGE_FITTED,  /* fitted on the calibration runs (gpuecon validate) */
     GPUECON_STAGE_USER_INPUT, /* given by the user for this run (e.g. --usd-per-gpu-hour) */
     GPUECON_STAGE_COUNT
 } gpuecon_stage;
@@ -430,7 +430,7 @@ typedef struct gpuecon_tco {
 
 /* Capital recovery factor r/(1−(1+r)^−L) (1/L when r = 0). */
 GPUECON_API double gpuecon_crf(double rate, double life_years);
-/* TCO per GPU-hour of system s under profile p (reference/reliability-tco.md §1).
+/* TCO per GPU-hour of system s under profile p.
  * pue_override > 0 replaces the profile's PUE. */
 GPUECON_API int gpuecon_tco_compute(const gpuecon_profile *p, const gpuecon_system *s,
                                     double pue_override, gpuecon_tco *out, gpuecon_error *err);
@@ -463,7 +463,8 @@ GPUECON_API int gpuecon_cost_compute(double usd_per_gpu_hour, double it_w_per_gp
 /* ==== reproduction of the published figures (src/core/reproduce.c) ==================== */
 
 typedef struct gpuecon_repro_row {
-    char id[16];          /* seed-figure id: S1, S2, ... */
+    char id[24];          /* the set of figures: tco, gpt3-175b-h100, deepseek-v3, ... */
+    char source[96];      /* the publication (docs/sources.md) */
     char what[200];
     double published, computed;
     double rel_err;       /* computed/published − 1 */
@@ -473,7 +474,8 @@ typedef struct gpuecon_repro_row {
     char note[240];
 } gpuecon_repro_row;
 
-/* Recomputes every arithmetic figure of reference/seed-figures.md S1–S8 from the catalog.
+/* Recomputes every arithmetic figure of SemiAnalysis's "H100 vs GB200 NVL72 Training
+ * Benchmarks" (20 Aug 2025; docs/sources.md) from the catalog.
  * Writes up to cap rows and sets *n to the number written. */
 GPUECON_API int gpuecon_reproduce(const gpuecon_catalog *cat, gpuecon_repro_row *rows, size_t cap,
                                   size_t *n, gpuecon_error *err);
@@ -919,7 +921,7 @@ GPUECON_API void gpuecon_search_result_free(gpuecon_search_result *r);
 
 /* ---- validation against published runs (src/core/validate.c) ---- */
 typedef struct gpuecon_validate_row {
-    char id[24];            /* A01..A10, A26.., V001..V109 (vTrain rows), S3/S4, L405-GB200-N, MTNLG-N, MoE */
+    char id[24];            /* A01..A10, A26.., V001..V109 (vTrain rows), L405-H100-N, L70-H100-N, L405-GB200-N, MTNLG-N, MoE */
     char group[16];         /* narayanan | dgxc | vtrain | seed | heldout | moe */
     char what[96];          /* model, GPUs, precision */
     char config[64];        /* TP/PP/VP/CP/DP/MBS */
@@ -988,7 +990,7 @@ GPUECON_API double gpuecon_validate_quantile(const gpuecon_validate_row *rows, s
  * has a blast radius and a repair time (MTTR). The analytic model (reliability.c) gives the
  * effective training time ratio (ETTR) in closed form; the Monte Carlo (sim.c) simulates
  * the job exactly and is the reference where the closed forms approximate.
- * Formulas and sources: docs/model.md §5 and reference/reliability-tco.md §3–4.
+ * Formulas and sources: docs/model.md §5.
  */
 
 /* Failure classes (the Llama 3 Table 5 causes grouped by what they take down). */
@@ -1051,8 +1053,8 @@ typedef enum gpuecon_goodput_form {
 } gpuecon_goodput_form;
 
 typedef enum gpuecon_spare_cost {
-    GPUECON_SPARES_CHARGED, /* spare GPUs are paid by the job (S10 "with spare cost") */
-    GPUECON_SPARES_FREE     /* spare GPUs earn other work (S10 "without spare cost") */
+    GPUECON_SPARES_CHARGED, /* spare GPUs are paid by the job (SemiAnalysis 20 Aug 2025, "with spare cost") */
+    GPUECON_SPARES_FREE     /* spare GPUs earn other work (SemiAnalysis, "without spare cost") */
 } gpuecon_spare_cost;
 
 /* Everything the analytic model and the simulator need. Fill it with
@@ -1178,7 +1180,7 @@ GPUECON_API int gpuecon_reliability_simulate(gpuecon_ctx *ctx, const gpuecon_rel
                                              gpuecon_reliability_mc *out, gpuecon_error *err);
 
 /* Effective $ per million tokens from a raw one (at 100% goodput): raw·Π/ETTR when spares
- * are charged to the job, raw/ETTR when they earn other work (reliability-tco.md §3.6, S10).
+ * are charged to the job, raw/ETTR when they earn other work (docs/model.md §5.6).
  * Π = provisioned_gpus/active_gpus ≥ 1 (pass the result's charged_gpus). GPUECON_E_INPUT for ettr outside (0, 1], raw < 0,
  * or provisioned < active. */
 GPUECON_API int gpuecon_effective_usd_per_mtok(double raw_usd_per_mtok, double ettr,
@@ -1195,14 +1197,14 @@ GPUECON_API double gpuecon_daly_interval_s(double write_s, double mtti_s);
 GPUECON_API double gpuecon_poisson_tail(double rho, int s);
 /* Mean busy period of an M/G/∞ queue with arrival rate `rate` and mean service `mean_s`:
  * (e^{rate·mean} − 1)/rate (→ mean_s as rate → 0): how long a job without spares waits
- * until none of its units is in repair (reliability-tco.md §3.4). */
+ * until none of its units is in repair. */
 GPUECON_API double gpuecon_busy_period_s(double rate_per_s, double mean_s);
 
 /* ==== serving and fine-tuning (src/core/infer.c finetune.c) ============================= */
 
-/* Efficiency constants of a serving engine (inference-model.md §6; docs/model.md §6).
+/* Efficiency constants of a serving engine (docs/model.md §6.7).
  * Built-in profiles: "generic" (engineering estimates) and "vessl-gemma4", whose η_kv, η_c and
- * t_d0 were fitted to the VESSL blog's own figures (V7, V8): agreement with those figures is
+ * t_d0 were fitted to the VESSL blog's own figures (MTP increments, FP8 KV, B200 throughput): agreement with those figures is
  * partly circular (fitted_to_blog is true). Copy one into a request and edit it freely. */
 typedef struct gpuecon_serving_profile {
     const char *name;
@@ -1220,7 +1222,7 @@ typedef struct gpuecon_serving_profile {
     double allreduce_latency_ampere_s; /* α_ar on Ampere */
     double cuda_graph_gib;   /* CUDA-graph memory estimate in engine mode v0.21+ */
     double eta_train;        /* fine-tuning: tensor-core utilisation of training matmuls */
-    bool fitted_to_blog;     /* constants fitted to the VESSL blog (V6-V9, V3) */
+    bool fitted_to_blog;     /* constants fitted to the VESSL blog (docs/model.md §6.7) */
     const char *note;        /* where the constants come from */
 } gpuecon_serving_profile;
 
@@ -1281,7 +1283,7 @@ typedef struct gpuecon_infer_request {
     double pue;                     /* 0: the system's PUE for energy */
 } gpuecon_infer_request;
 
-/* Defaults of inference-model.md §2.3: ShareGPT 230/203 tokens, bf16, TP 1, generic profile,
+/* Defaults (docs/model.md §6.1): ShareGPT 230/203 tokens, bf16, TP 1, generic profile,
  * legacy engine, split roofline, LoRA modules all seven (rank 0: off), max_loras 1. */
 GPUECON_API void gpuecon_infer_request_init(gpuecon_infer_request *r);
 
@@ -1356,7 +1358,7 @@ typedef struct gpuecon_infer_result {
     double usd_per_gpu_hour, usd_per_mtok, joules_per_token;
 } gpuecon_infer_result;
 
-/* Serving capacity, throughput and latency of one deployment (inference-model.md §3–§9).
+/* Serving capacity, throughput and latency of one deployment (docs/model.md §6).
  * Errors: GPUECON_E_INPUT (bad value, TP that does not divide the heads under vLLM's
  * replication rule, a prompt longer than the model's context, acceptance outside [0, 1)),
  * GPUECON_E_INFEASIBLE (weights + reserves + one full-length request exceed the memory, or an
@@ -1444,7 +1446,7 @@ typedef struct gpuecon_sim_result {
 /* Simulates a continuous-batching scheduler like vLLM V1's on one replica (the router splits
  * arrivals or users evenly over the replicas; aggregates are scaled back): max_num_seqs,
  * a token budget per step with chunked prefill, paged KV blocks with preemption, prefix-cache
- * hits skipping prompt compute; every step timed by the analytic step model (S1). Replications
+ * hits skipping prompt compute; every step timed by the analytic step model (docs/model.md §6.4, S1). Replications
  * run on ctx's threads, each with xoshiro256** seeded from (ctx seed, replication): the
  * result is bit-identical for any thread count. Errors as gpuecon_infer, plus
  * GPUECON_E_INPUT for a rate <= 0, users < replicas, a burstiness <= 0, a percentile outside

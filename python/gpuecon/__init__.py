@@ -198,7 +198,7 @@ def cost(**options):
 
 
 def reproduce(**options):
-    """The seed documents' arithmetic figures recomputed."""
+    """SemiAnalysis's H100 vs GB200 NVL72 arithmetic figures recomputed (docs/sources.md)."""
     return request("reproduce", **options)
 
 

@@ -3,7 +3,7 @@
  * nccl-tests would report it (time, algorithm bandwidth, bus bandwidth), so the collective
  * model can be checked on its own; --sweep-bytes prints the nccl-tests size sweep and
  * --plot charts it; --vs S sets the same collective on system S beside it, with the ratio
- * of the times (seed S9: ~18x for a 64-GPU all-to-all inside an NVL72).
+ * of the times (SemiAnalysis, 20 Aug 2025: ~18x for a 64-GPU all-to-all inside an NVL72).
  */
 #include "cli.h"
 

@@ -2,8 +2,8 @@
  * cmd_cost.c — `gpuecon cost`: the economics of a measured (or assumed) throughput.
  *
  * TCO per GPU-hour comes from the profile (published when it has a value for the system,
- * derived otherwise; both are shown). Energy uses the system's PUE (the seed's energy tables:
- * 1.3 air, 1.1 liquid) and the TCO's electricity term the profile's (1.35), as the seed does;
+ * derived otherwise; both are shown). Energy uses the system's PUE (SemiAnalysis's energy tables:
+ * 1.3 air, 1.1 liquid) and the TCO's electricity term the profile's (1.35), as the article does;
  * --pue sets both.
  */
 #include "cli.h"

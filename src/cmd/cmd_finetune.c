@@ -3,7 +3,7 @@
  * with DDP or FSDP, with or without activation checkpointing (docs/model.md §6.9).
  *
  * --compare prints the four strategy x checkpointing combinations side by side, which is the
- * argument of seed figure V3: FSDP shards the ~60 GiB of states, the freed memory holds the
+ * argument of VESSL AI's LoRA benchmark: FSDP shards the ~60 GiB of states, the freed memory holds the
  * activations, and without recompute a step costs ~4P instead of ~6P FLOPs per token.
  */
 #include "cmd_infer.h"
@@ -100,7 +100,7 @@ static void result_rows(tbl *tb, const gpuecon_finetune_request *r, const gpueco
     cmd_infer_row(tb, "energy per token", o->joules_per_token, 3, "J", "utility side");
 }
 
-/* The four strategy x checkpointing combinations (V3). */
+/* The four strategy x checkpointing combinations (VESSL AI: FSDP vs DDP). */
 static void compare_rows(tbl *tb, const gpuecon_finetune_request *base)
 {
     for (int s = 0; s < 2; s++)

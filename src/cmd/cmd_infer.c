@@ -483,7 +483,7 @@ static int execute(cli *c, const opt *opts, size_t nopts, const infer_args *a)
     gpuecon_error_clear(&err);
     rc = gpuecon_infer(&r, &o, &err);
     if (rc == GPUECON_E_INFEASIBLE && o.hbm_gib > 0) {
-        if (c->format == FMT_JSON) { /* the JSON still says why (DESIGN.md) */
+        if (c->format == FMT_JSON) { /* the JSON still says why (docs/cli.md) */
             json_t *j = result_json(&r, &o);
             json_object_set_new(j, "reason", json_string(err.message));
             cli_emit_json(c, j);

@@ -5,7 +5,7 @@
  *
  * The tier entry (data/reliability.yaml, "<system>/<tier>") gives every default; options
  * override single fields. With --profile and --tokens-per-s the effective $ per million
- * tokens includes failures and spares (with and without spare cost, seed figure S10).
+ * tokens includes failures and spares (with and without spare cost, as SemiAnalysis, 20 Aug 2025).
  */
 #include "cli.h"
 

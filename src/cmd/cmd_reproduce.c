@@ -1,5 +1,5 @@
 /*
- * cmd_reproduce.c — `gpuecon reproduce`: every arithmetic figure of the seed documents
+ * cmd_reproduce.c — `gpuecon reproduce`: every arithmetic figure of SemiAnalysis's article
  * recomputed from the catalog, with the relative error, and the source's own contradictions
  * shown as such. Exits 0 only when every consistent row is within its tolerance.
  */
@@ -26,9 +26,10 @@ int cmd_reproduce(cli *c, int argc, char **argv)
 {
     static const cmd_usage usage = {
         "reproduce",
-        "Recomputes the arithmetic figures of reference/seed-figures.md (S1-S8): TCO per\n"
-        "GPU-hour, cost per 1M tokens, J/token, MFU, throughput and perf-per-TCO ratios, run\n"
-        "totals. Rows where the source contradicts itself are flagged, not counted.",
+        "Recomputes the arithmetic figures of SemiAnalysis's \"H100 vs GB200 NVL72 Training\n"
+        "Benchmarks\" (20 Aug 2025; docs/sources.md): TCO per GPU-hour, cost per 1M tokens,\n"
+        "J/token, MFU, throughput and perf-per-TCO ratios, run totals. Rows where the source\n"
+        "contradicts itself are flagged, not counted.",
         "gpuecon reproduce --json"};
     int rc = opts_parse(c, argc, argv, NULL, 0, &usage, NULL, 0, NULL);
     if (rc)
@@ -58,6 +59,7 @@ int cmd_reproduce(cli *c, int argc, char **argv)
             const gpuecon_repro_row *r = &rows[i];
             json_t *o = json_object();
             json_object_set_new(o, "id", json_string(r->id));
+            json_object_set_new(o, "source", json_string(r->source));
             json_object_set_new(o, "what", json_string(r->what));
             json_object_set_new(o, "published", cli_real(r->published));
             json_object_set_new(o, "computed", cli_real(r->computed));
@@ -100,7 +102,8 @@ int cmd_reproduce(cli *c, int argc, char **argv)
     if (c->format == FMT_CSV) {
         tbl_csv(t, f);
     } else {
-        fprintf(f, "Seed figures recomputed from the catalog (reference/seed-figures.md)\n\n");
+        fprintf(f, "Published figures recomputed from the catalog (%s; docs/sources.md)\n\n",
+                n ? rows[0].source : "");
         tbl_print(t, f);
         fprintf(f, "\n%d of %d consistent rows within tolerance (1%% unless noted); %d figures where "
                    "the source contradicts itself:\n",

@@ -222,11 +222,11 @@ int cmd_validate(cli *c, int argc, char **argv)
         "validate [--group SET|GENERATION-PRECISION-KIND]",
         "Predicted vs published tokens/s/GPU for every calibration run with a known\n"
         "configuration: the 109 vTrain A100 runs, Narayanan et al. SC21 (A01-A10), the NVIDIA\n"
-        "DGX Cloud H100 recipes (A26-A35) and, held out of the fit, the seed's S3/S4 scaling\n"
+        "DGX Cloud H100 recipes (A26-A35) and, held out of the fit, SemiAnalysis's 405B/70B scaling\n"
         "figures and, never fitted on, Llama 3.1 405B on GB200 and MT-NLG 530B on A100\n"
         "(heldout); the median and largest |error| of the calibration set against the\n"
-        "targets (10%, 25%); and the mixture-of-experts runs (DeepSeek-V3 A38/A39, S6\n"
-        "July, Llama 4 Maverick S8; target 15%).",
+        "targets (10%, 25%); and the mixture-of-experts runs (DeepSeek-V3 A38/A39 and\n"
+        "July 2025, Llama 4 Maverick FP8; target 15%).",
         "gpuecon validate --group dgxc"};
     const size_t nopts = sizeof opts / sizeof opts[0];
     int rc = opts_parse(c, argc, argv, opts, nopts, &usage, NULL, 0, NULL);

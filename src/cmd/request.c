@@ -22,7 +22,7 @@ typedef struct command {
 static const command commands[] = {
     {{"catalog", "list GPUs, systems, TCO profiles, models with their sources"}, cmd_catalog},
     {{"cost", "$ per 1M tokens, J/token, totals from a measured throughput"}, cmd_cost},
-    {{"reproduce", "recompute every arithmetic figure of the seed documents"}, cmd_reproduce},
+    {{"reproduce", "recompute the arithmetic figures of SemiAnalysis's H100 vs GB200 NVL72 article"}, cmd_reproduce},
     {{"comm", "time of one collective on a system's two-level network"}, cmd_comm},
     {{"train", "predicted training step: throughput, MFU, memory, breakdown"}, cmd_train},
     {{"search", "rank the feasible parallel configurations of a training job"}, cmd_search},

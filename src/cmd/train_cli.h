@@ -41,7 +41,7 @@ int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t nopts
  * --fp8-recipe, --dispatcher, --fp8-param, --grad-reduce, --optimizer-states) and offload.
  * 0 or an exit code (unknown stack: 2, with the nearest names). */
 int train_cli_apply_stack(cli *c, const train_args *a, const opt *opts, size_t n, gpuecon_train_request *req);
-/* One predicted configuration as a JSON object with DESIGN.md's keys. */
+/* One predicted configuration as a JSON object with docs/cli.md's keys. */
 json_t *train_cli_result_json(const gpuecon_train_result *r);
 /* "tp 4 cp 1 pp 8 vpp 12 dp 4 mbs 1" */
 void train_cli_config(const gpuecon_parallel *p, char *buf, size_t cap);

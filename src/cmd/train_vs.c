@@ -1,11 +1,11 @@
 /*
  * train_vs.c — `gpuecon train ... --vs S`: the same training job on another system, with the
- * collective-only ratio next to the end-to-end one (seed S9: an all-to-all ~18x faster inside
- * one NVL72 is ~2.5x per GPU end to end, S6 July and S8).
+ * collective-only ratio next to the end-to-end one (SemiAnalysis, 20 Aug 2025: an all-to-all
+ * ~18x faster inside one NVL72 is ~2.5x per GPU end to end for DeepSeek-V3 and Llama 4).
  *
  * The other system gets its own best layout (parallel sizes searched) for the same model,
  * precision and framework settings; --vs-gpus sets its GPU count, and the global batch then
- * keeps the sequences per GPU (weak scaling), as the seed's comparisons do. The collective
+ * keeps the sequences per GPU (weak scaling), as the article's comparisons do. The collective
  * ratio times one dispatch all-to-all of this job's expert group and message on both systems.
  */
 #include "train_cli.h"

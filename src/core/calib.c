@@ -4,7 +4,7 @@
  * These are the only numbers in the step model that do not come from the catalog or from
  * the model's shape: what fraction of a datasheet peak real kernels reach. Five were fitted
  * (bench/fit_train.c, trimmed-L1 loss on log throughput) on the calibration runs only
- * (../shared/reference/calibration/): three for A100 with 2021-23 Megatron-LM on the vTrain
+ * (`gpuecon validate` lists them with their sources): three for A100 with 2021-23 Megatron-LM on the vTrain
  * and Narayanan runs, two for H100 with 2024-25 NeMo on the DGX Cloud recipes. One was read
  * off measured nccl-tests data; the rest are assumptions with a source. A fitted row holds
  * for its generation *and its software era*: ampere's describes eager-mode Megatron (large
@@ -52,26 +52,26 @@ static const gpuecon_efficiency table[] = {
         .coll_launch_s = 10e-6,
         .scaleout_a2a = 0.60,   /* assumption from measurements: NCCL all-to-all on 8 x 400G H100/H800
                                    nodes, 24-28 GB/s busbw at 64 GPUs (docs/model.md §4.1) */
-        .grouped_gemm = 0.944,  /* fitted: MoE runs A38, S6 July, S8 (H100) */
+        .grouped_gemm = 0.944,  /* fitted: MoE runs A38, DSV3-Jul-H100, L4-H100-fp8 */
         .moe_host_s = 100e-6,   /* assumption (x86 hosts): the H100 eager runs A38 and Llama 4 BF16
                                    stay GPU-bound below ~130 us; Grace's fitted value is 235 us */
-        .moe_load_cv = 0.10,    /* assumption within the range the dropless S8 runs allow (0-0.1) */
+        .moe_load_cv = 0.10,    /* assumption within the range the dropless Llama 4 runs allow (0-0.1) */
         .stage = GPUECON_STAGE_FITTED,
         .source = "NVIDIA dgxc-benchmarking H100 recipes A26-A35 (GPT-3 175B, Llama 3.1 8B/70B), NeMo 24.11-25.04",
     },
     {
         .arch = "blackwell",
-        .gemm_bf16 = 0.48,      /* fitted: GB200 MoE runs S6 July (DeepSeek-V3), with the held-out
+        .gemm_bf16 = 0.48,      /* fitted: GB200 MoE run DSV3-Jul-GB200 (DeepSeek-V3), with the held-out
                                    Llama 4 Maverick BF16 run within 4% */
         .gemm_fp8 = 0.386,      /* derived: gemm_bf16 x Hopper's fitted FP8/BF16 ratio 0.805 */
         .gemm_fp4 = 0.33,       /* assumption: 0.85 x the FP8 fraction */
         .attn_flash = 0.60, .hbm = 0.85, .kernel_s = 3e-6, .speed_cv = 0.015,
         .scaleup_busbw = 0.80, .scaleout_busbw = 0.90, .coll_launch_s = 10e-6,
         .scaleout_a2a = 0.60, .grouped_gemm = 0.944, /* as hopper */
-        .moe_host_s = 235e-6,   /* fitted: eager GB200 runs A39 (DeepSeek-V3) and S8 (Llama 4) */
+        .moe_host_s = 235e-6,   /* fitted: eager GB200 runs A39 (DeepSeek-V3) and L4-GB200-fp8 (Llama 4) */
         .moe_load_cv = 0.10,
         .stage = GPUECON_STAGE_FITTED,
-        .source = "GB200 MoE runs (dgxc DeepSeek-V3 A39 and seed S6 July, Llama 4 Maverick S8); other "
+        .source = "GB200 MoE runs (dgxc DeepSeek-V3 A39 and SemiAnalysis July 2025, Llama 4 Maverick FP8); other "
                   "fractions Hopper's",
     },
     {

@@ -25,8 +25,8 @@
 /* Achieved fraction of the line rate, per dispatcher and link, from the kernel benchmarks:
  * network (RDMA): DeepEP normal kernels 43–58 GB/s "bottleneck bandwidth" over CX7 400 Gbit/s
  *   (50 GB/s) at EP 16–64 on H800 (deepseek-ai/DeepEP docs/legacy.md): 0.90; HybridEP 50.6–
- *   76.8 GB/s at 16–64 ranks on H100 with 8 SMs (DeepEP branch hybrid-ep
- *   docs/README_Hybrid-EP.md, kernel only): 0.95;
+ *   76.8 GB/s at 16–64 ranks on H100 with 8 SMs (kernel only; DeepEP branch hybrid-ep,
+ *   DeepEP docs/README_Hybrid-EP.md): 0.95;
  * NVLink of an 8-GPU server: DeepEP intranode 153/158 GB/s of the H800's 200 GB/s per
  *   direction: 0.77 (HybridEP publishes no intranode HGX figure: the same);
  * multi-node NVLink (NVL72): DeepEP about 400 GB/s dispatch and 190 combine at EP 32 of 900

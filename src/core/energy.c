@@ -1,10 +1,10 @@
 /*
- * energy.c — cost and energy of a throughput (reference/reliability-tco.md §2).
+ * energy.c — cost and energy of a throughput (docs/model.md §2.2).
  *
  *   $/Mtok  = TCO_per_GPU_hour / (tok/s/GPU · 3600) · 1e6
  *   J/token = P_IT,all-in · PUE / (tok/s/GPU)          (utility-side energy)
  *
- * The seed figures satisfy these relations with one constant all-in power per platform
+ * SemiAnalysis's figures (20 Aug 2025) satisfy these relations with one constant all-in power per platform
  * (H100 1,375 W, GB200 1,885 W): the check is in `gpuecon reproduce`.
  */
 #include "core.h"

@@ -1,6 +1,6 @@
 /*
  * finetune.c — memory per GPU and speed of LoRA or full fine-tuning under DDP or FSDP, with or
- * without activation checkpointing (docs/model.md §6.9; seed figure V3).
+ * without activation checkpointing (docs/model.md §6.9; VESSL AI's LoRA benchmark).
  *
  * The collectives are the training model's (comm.c). Memory follows the Hugging Face / PyTorch
  * FSDP conventions of the measured runs rather than Megatron's (memory.c): state bytes per
@@ -9,7 +9,7 @@
  * flash attention), FLOPs per token (2 forward, 2 activation-gradient, 2 weight-gradient per
  * weight; Narayanan et al. 2021). Key choice: FSDP's
  * all-gathers are counted as exposed (not overlapped): that is what makes FSDP without
- * checkpointing land below the 1.5x the FLOP ratio alone would give (V3 measured 1.33x).
+ * checkpointing land below the 1.5x the FLOP ratio alone would give (VESSL AI measured 1.33x).
  */
 #include "infer.h"
 

@@ -1,7 +1,7 @@
 /*
  * infer.c — serving capacity, throughput, latency and cost of one deployment: a vLLM-like
  * engine (paged KV cache, continuous batching, chunked prefill) on N GPUs split into replicas
- * of TP GPUs (reference/inference-model.md; docs/model.md §6).
+ * of TP GPUs (docs/model.md §6).
  *
  * Memory follows vLLM's own accounting (weights + profiled activations + CUDA graphs inside
  * gpu_memory_utilization, the rest is KV cache). Throughput is a steady-state mean field:

@@ -4,7 +4,7 @@
  * infer_arch.c turns a model into the sums the serving formulas need (parameters by role,
  * KV bytes and attention FLOPs per token grouped by attention window, at one TP degree);
  * infer_step.c times one engine step; infer.c does memory, capacity, throughput and latency.
- * Formula ids (P1, K3, R4, ...) are those of reference/inference-model.md and docs/model.md §6.
+ * Formula ids (P1, K3, R4, ...) are those of docs/model.md §6.
  */
 #ifndef GPUECON_INFER_H
 #define GPUECON_INFER_H

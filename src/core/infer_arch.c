@@ -2,7 +2,7 @@
  * infer_arch.c — the model arithmetic of serving: parameters by role (P1), KV bytes per token
  * with vLLM's KV-head replication and sliding windows (K2–K4), LoRA adapter size (LR1), MoE
  * expert coverage (M1), speculative-decoding closed forms (SD1, SD2, SD5), and the serving
- * efficiency profiles of inference-model.md §6.
+ * efficiency profiles (docs/model.md §6.7).
  *
  * Key choice: layers are folded into a few groups by attention window, so every per-step sum
  * over layers (KV bytes, KV reads, attention FLOPs) is a loop over at most INFER_MAX_GROUPS
@@ -13,18 +13,18 @@
 #include <math.h>
 #include <string.h>
 
-/* ---- serving profiles (inference-model.md §6) ----------------------------------------- */
+/* ---- serving profiles ----------------------------------------- */
 
 static const gpuecon_serving_profile profiles[] = {
     {"generic", 0.80, 0.50, 0.40, 1.5e-3, 4e-6, 5e-6, 0.5e-3, 0.15, 0.80, 1048576.0, 10e-6, 12e-6,
      0.5, 0.40, false,
-     "engineering estimates of inference-model.md §6 for engines on FlashAttention/FlashInfer; "
+     "engineering estimates (docs/model.md §6.7) for engines on FlashAttention/FlashInfer; "
      "eta_train 0.40 is an assumption (typical bf16 training matmul efficiency)"},
     {"vessl-gemma4", 0.80, 0.25, 0.30, 1.5e-3, 4e-6, 5e-6, 1.5e-3, 0.15, 0.80, 1048576.0, 10e-6,
      12e-6, 0.5, 0.264, true,
      "eta_kv 0.25, eta_c 0.30 and t_d0 1.5 ms were fitted to the VESSL blog's own figures (B200 "
-     "headline pair, FP8-KV gain, MTP increments: V7, V8) and eta_train 0.264 to its A100 FSDP "
-     "4,746 tok/s (V3): agreement with those figures is partly circular"},
+     "headline pair, FP8-KV gain, MTP increments) and eta_train 0.264 to its A100 FSDP "
+     "4,746 tok/s: agreement with those figures is partly circular"},
 };
 
 size_t gpuecon_serving_profile_count(void)

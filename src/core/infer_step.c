@@ -1,5 +1,5 @@
 /*
- * infer_step.c — the time of one engine step of one replica (inference-model.md §4):
+ * infer_step.c — the time of one engine step of one replica (docs/model.md §6.4):
  * a per-operator roofline (weights and KV reads against HBM bandwidth, GEMM and attention
  * FLOPs against the tensor peak; LLM-Viewer's method), TP all-reduces per layer (Vidur's
  * two per layer of tokens·H·2 B; NCCL's ring cost), MoE all-to-alls under expert parallelism,

@@ -1,6 +1,6 @@
 /*
  * reliability.c — closed-form goodput of a long synchronous training job under failures,
- * checkpoints and spares (reference/reliability-tco.md §3, docs/model.md §5).
+ * checkpoints and spares (docs/model.md §5).
  *
  *   Λ   = G·Σ_{node,job} λ_c + K·D·Σ_{domain} λ_c      interruptions of the running job
  *   G1  = (1 − Λ·(t_d + t_r + W + τ/2 + lag)) / (1 + δ/τ) / (1 + Λ·q)          Kokolis et al.
@@ -401,7 +401,7 @@ static double form_g3(const rel_model *m, double W, gpuecon_lost_time *lost)
     return 1 - total * scale;
 }
 
-/* Waiting for hardware (reliability-tco.md §3.4). */
+/* Waiting for hardware (docs/model.md §5.5). */
 static void waiting(const rel_model *m, gpuecon_reliability_result *r)
 {
     double rho_u = m->lam_unit * m->mttr_unit, rho_d = m->lam_dom * m->mttr_dom;

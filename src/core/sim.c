@@ -1,6 +1,6 @@
 /*
  * sim.c — exact discrete-event Monte Carlo of a long synchronous training job under
- * failures, repairs, spares and checkpoints (reference/reliability-tco.md §4).
+ * failures, repairs, spares and checkpoints (docs/model.md §5.7).
  *
  * Hardware: K job domains + S pool domains, each of nsub units (servers or trays). Every GPU
  * fails (exponential by default: one superposed Poisson stream; Weibull: a life clock per

@@ -1,11 +1,11 @@
 /*
- * tco.c — total cost of ownership per available GPU-hour (reference/reliability-tco.md §1).
+ * tco.c — total cost of ownership per available GPU-hour (docs/model.md §2.1).
  *
  *   TCO/h = C·k/8760 + P_IT·c_colo·12/8760 + P_IT·PUE·p_e + F
  *   k     = CRF(r, L)·(1 − RV·(1+r)^−L) + m,   CRF = r / (1 − (1+r)^−L)
  *
  * Both the derived value and the profile's published value (when it has one for the system)
- * are returned; the published one is used for cost when present, as the seed figures do.
+ * are returned; the published one is used for cost when present, as SemiAnalysis's figures do.
  */
 #include "core.h"
 

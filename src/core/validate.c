@@ -1,17 +1,18 @@
 /*
  * validate.c — the training model against every published run with a known configuration.
  *
- * Three calibration sets (../shared/reference/calibration/): the 109 A100 Megatron-LM runs of
+ * Three calibration sets (`gpuecon validate` lists each row with its source): the 109 A100 Megatron-LM runs of
  * vTrain (data/calibration/vtrain-a100-multinode.csv, compiled in), Narayanan et al. SC21
  * Table 1 (A01-A10) and the NVIDIA DGX Cloud H100 recipes (A26-A35); and, held out of the
- * fit, the seed's weak-scaling figures S3 and S4, and published runs never fitted on (group
+ * fit, SemiAnalysis's weak-scaling figures for Llama 3 405B and 70B on H100 (20 Aug 2025),
+ * and published runs never fitted on (group
  * "heldout"): Llama 3.1 405B on GB200 (another GPU generation) and MT-NLG 530B on A100
  * (another framework). Each case states the framework behaviour
  * of its run (attention kernel, sequence parallelism, DP overlap, gradient precision), read
  * from the run's scripts, never tuned: a case differs from another only by what was run.
  * Mixture-of-experts runs (group "moe", docs/model.md §4.5) state their framework the same
- * way: token drop or dropless, eager or CUDA graphs, all-to-all overlap; the seed's July
- * DeepSeek figures (S6) have no published layout and are searched.
+ * way: token drop or dropless, eager or CUDA graphs, all-to-all overlap; SemiAnalysis's July
+ * 2025 DeepSeek-V3 figures have no published layout and are taken at the May layouts.
  */
 #include "train.h"
 
@@ -35,7 +36,7 @@ typedef struct vcase {
     framework fw;
     bool dp_overlap, dropout;
     double published;         /* tokens/s/GPU; < 0: TFLOP/s per GPU by Narayanan eq. (3) */
-    double mfu;               /* > 0: published is derived from this MFU (seed figures) */
+    double mfu;               /* > 0: published is derived from this MFU (SemiAnalysis rows) */
     bool fit;
 } vcase;
 
@@ -67,11 +68,11 @@ static const vcase cases[] = {
     {"A34", "dgxc", DGXC " v25.04 llama3.1/README.md", "llama3-8b", 0, 0, 0, "hgx-h100", 128, GPUECON_FP8, 8192, 2048, 1, 1, 1, 2, 1, FW_NEMO_2024, true, false, 13739.2, 0, true},
     {"A35-bf16", "dgxc", DGXC " v25.04 llama3.1/README.md", "llama3-8b", 0, 0, 0, "hgx-h100", 128, GPUECON_BF16, 8192, 2048, 1, 1, 1, 2, 1, FW_NEMO_2024, true, false, 10630.3, 0, true},
     {"A35-fp8-8", "dgxc", DGXC " v25.04 llama3.1/README.md", "llama3-8b", 0, 0, 0, "hgx-h100", 8, GPUECON_FP8, 8192, 128, 1, 1, 1, 2, 1, FW_NEMO_2024, true, false, 14048.5, 0, true},
-    /* seed figures, held out: weak scaling of Llama 3.1 405B (BF16) and 70B (FP8) */
-    {"S3-576", "seed", "seed-figures.md S3 (dgxc llama3.1 405B recipe: TP8 PP9 CP2 VP7)", "llama3-405b", 0, 0, 0, "hgx-h100", 576, GPUECON_BF16, 8192, 252, 8, 9, 7, 2, 1, FW_NEMO_2024, true, false, 0, 0.545, false},
-    {"S3-2304", "seed", "seed-figures.md S3 (dgxc llama3.1 405B recipe: TP8 PP9 CP2 VP7)", "llama3-405b", 0, 0, 0, "hgx-h100", 2304, GPUECON_BF16, 8192, 1008, 8, 9, 7, 2, 1, FW_NEMO_2024, true, false, 0, 0.542, false},
-    {"S4-64", "seed", "seed-figures.md S4 (dgxc llama3.1 70B recipe: TP4 PP4 CP2 VP5)", "llama3-70b", 0, 0, 0, "hgx-h100", 64, GPUECON_FP8, 8192, 128, 4, 4, 5, 2, 1, FW_NEMO_2024, true, false, 1567, 0, false},
-    {"S4-2048", "seed", "seed-figures.md S4 (dgxc llama3.1 70B recipe: TP4 PP4 CP2 VP5)", "llama3-70b", 0, 0, 0, "hgx-h100", 2048, GPUECON_FP8, 8192, 4096, 4, 4, 5, 2, 1, FW_NEMO_2024, true, false, 1462, 0, false},
+    /* SemiAnalysis 20 Aug 2025, held out: weak scaling of Llama 3.1 405B (BF16) and 70B (FP8) */
+    {"L405-H100-576", "seed", "SemiAnalysis 20 Aug 2025, Llama 3 405B weak scaling (dgxc llama3.1 405B recipe: TP8 PP9 CP2 VP7)", "llama3-405b", 0, 0, 0, "hgx-h100", 576, GPUECON_BF16, 8192, 252, 8, 9, 7, 2, 1, FW_NEMO_2024, true, false, 0, 0.545, false},
+    {"L405-H100-2304", "seed", "SemiAnalysis 20 Aug 2025, Llama 3 405B weak scaling (dgxc llama3.1 405B recipe: TP8 PP9 CP2 VP7)", "llama3-405b", 0, 0, 0, "hgx-h100", 2304, GPUECON_BF16, 8192, 1008, 8, 9, 7, 2, 1, FW_NEMO_2024, true, false, 0, 0.542, false},
+    {"L70-H100-64", "seed", "SemiAnalysis 20 Aug 2025, Llama 3 70B weak scaling (dgxc llama3.1 70B recipe: TP4 PP4 CP2 VP5)", "llama3-70b", 0, 0, 0, "hgx-h100", 64, GPUECON_FP8, 8192, 128, 4, 4, 5, 2, 1, FW_NEMO_2024, true, false, 1567, 0, false},
+    {"L70-H100-2048", "seed", "SemiAnalysis 20 Aug 2025, Llama 3 70B weak scaling (dgxc llama3.1 70B recipe: TP4 PP4 CP2 VP5)", "llama3-70b", 0, 0, 0, "hgx-h100", 2048, GPUECON_FP8, 8192, 4096, 4, 4, 5, 2, 1, FW_NEMO_2024, true, false, 1462, 0, false},
     /* held out, another GPU: Llama 3.1 405B BF16 on GB200 NVL72 (TP4 PP8 CP2 VP8, GBS = GPUs/2);
      * step 9.347 s at 128 GPUs (the README's worked example) and 9.479 s at 256 (its
      * parse_train_timing example); tokens/s/GPU = 8192 x GBS / step / GPUs */
@@ -103,22 +104,22 @@ typedef struct mcase {
 
 #define DSV3_MAY DGXC " v25.05 deepseek_v3/pretraining/README.md (NeMo 25.04.01: token drop, no CUDA graphs)"
 #define L4_MAY DGXC " v25.05 llama4/README.md"
-/* S6 July gives no layout; the dgxc release after v25.05 (deepseek_v3/pretrain/README.md) keeps
+/* The July figures give no layout; the dgxc release after v25.05 (deepseek_v3/pretrain/README.md) keeps
  * the same layouts, so the July figures are taken as the same jobs on newer software: CUDA
  * graphs and dispatch/combine overlapped with compute (docs/model.md §4.5) */
-#define DSV3_JUL "seed-figures.md S6 July 2025 (SemiAnalysis); layout of dgxc deepseek_v3/pretrain/README.md"
+#define DSV3_JUL "SemiAnalysis 20 Aug 2025, DeepSeek-V3 July 2025 software; layout of dgxc deepseek_v3/pretrain/README.md"
 static const mcase moe_cases[] = {
     {"A38", DSV3_MAY, "deepseek-v3", "hgx-h100", 1024, GPUECON_BF16, 4096, 8192, 2, 16, 1, 1, 64, 1, 1, 1.0, 0,
      false, false, GPUECON_RECOMPUTE_SELECTIVE, 629.7, true, false},
     {"A39", DSV3_MAY, "deepseek-v3", "gb200-nvl72", 128, GPUECON_BF16, 4096, 1024, 2, 4, 1, 1, 32, 1, 1, 1.0, 0,
      false, false, GPUECON_RECOMPUTE_SELECTIVE, 959.0, true, true},
-    {"S6-Jul-H100", DSV3_JUL, "deepseek-v3", "hgx-h100", 1024, GPUECON_BF16, 4096, 8192, 2, 16, 1, 1, 64, 1, 1, 1.0,
+    {"DSV3-Jul-H100", DSV3_JUL, "deepseek-v3", "hgx-h100", 1024, GPUECON_BF16, 4096, 8192, 2, 16, 1, 1, 64, 1, 1, 1.0,
      1, true, false, GPUECON_RECOMPUTE_SELECTIVE, 842, true, false},
-    {"S6-Jul-GB200", DSV3_JUL, "deepseek-v3", "gb200-nvl72", 128, GPUECON_BF16, 4096, 1024, 2, 4, 1, 1, 32, 1, 1, 1.0,
+    {"DSV3-Jul-GB200", DSV3_JUL, "deepseek-v3", "gb200-nvl72", 128, GPUECON_BF16, 4096, 1024, 2, 4, 1, 1, 32, 1, 1, 1.0,
      1, true, false, GPUECON_RECOMPUTE_SELECTIVE, 2138, true, true},
-    {"S8-H100", L4_MAY " (FP8 with CUDA graphs); seed S8", "llama4-maverick", "hgx-h100", 512, GPUECON_FP8, 8192,
+    {"L4-H100-fp8", L4_MAY " (FP8 with CUDA graphs); SemiAnalysis 20 Aug 2025, Llama 4 Maverick FP8", "llama4-maverick", "hgx-h100", 512, GPUECON_FP8, 8192,
      1024, 4, 1, 1, 1, 128, 4, 1, 0, 0, true, true, GPUECON_RECOMPUTE_NONE, 4251.1, true, false},
-    {"S8-GB200", L4_MAY "; seed S8", "llama4-maverick", "gb200-nvl72", 128, GPUECON_FP8, 8192, 1024, 1, 2, 12, 1,
+    {"L4-GB200-fp8", L4_MAY "; SemiAnalysis 20 Aug 2025, Llama 4 Maverick FP8", "llama4-maverick", "gb200-nvl72", 128, GPUECON_FP8, 8192, 1024, 1, 2, 12, 1,
      64, 1, 1, 0, 0, false, false, GPUECON_RECOMPUTE_NONE, 10756.8, true, false},
     /* held out: the same READMEs' other runs, never fitted on */
     {"A38-512", DSV3_MAY, "deepseek-v3", "hgx-h100", 512, GPUECON_BF16, 4096, 4096, 2, 8, 1, 1, 64, 1, 1, 1.0, 0,

@@ -16,7 +16,7 @@ string(JSON n LENGTH "${OUT}" comparisons)
 if(NOT n EQUAL 7)
   message(FATAL_ERROR "default scenario: ${n} comparisons, expected 7")
 endif()
-# the published DeepSeek-V3 July throughputs flow through unchanged (S6): $0.307 vs $0.468 raw
+# the published DeepSeek-V3 July throughputs flow through unchanged (SemiAnalysis's DeepSeek-V3 series): $0.307 vs $0.468 raw
 string(JSON name GET "${OUT}" comparisons 0 platforms 1 name)
 json_near(comparisons 0 platforms 1 usd_per_mtok 0.307 0.01)
 json_near(comparisons 0 platforms 0 usd_per_mtok 0.468 0.01)

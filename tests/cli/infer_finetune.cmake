@@ -2,8 +2,8 @@
 include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
 
 # ---- issue 6: infer and finetune -----------------------------------------------------------
-# TC4 (inference-model.md): one H100, fp8 weights and KV, LoRA r16, profile vessl-gemma4, 512
-# requests: KV-bound at 252 sequences, TPOT 211.7 ms (blog V9: ≈192 ms).
+# TC4: one H100, fp8 weights and KV, LoRA r16, profile vessl-gemma4, 512
+# requests: KV-bound at 252 sequences, TPOT 211.7 ms (VESSL blog: ≈192 ms).
 run(0 infer --model gemma4-31b --system hgx-h100 --gpus 1 --tp 1 --weights fp8 --kv fp8
     --lora-rank 16 --serving-profile vessl-gemma4 --concurrency 512 --json)
 foreach(key kv_bytes_per_token kv_capacity_tokens max_concurrency output_tokens_per_s tpot_ms
@@ -19,7 +19,7 @@ string(JSON b GET "${OUT}" at binding)
 if(NOT b STREQUAL "kv_capacity")
   message(FATAL_ERROR "binding ${b}, expected kv_capacity")
 endif()
-# TC2/V6: the A100 keeps ~11.1 GiB for KV after bf16 weights; the model's context is lowered
+# TC2, VESSL blog: the A100 keeps ~11.1 GiB for KV after bf16 weights; the model's context is lowered
 run(0 infer --model gemma4-31b --system hgx-a100 --gpus 1 --lora-rank 16 --json)
 json_near(memory kv_avail_gib 11.118 0.001)
 string(JSON low GET "${OUT}" engine max_model_len_lowered)
@@ -65,7 +65,7 @@ endif()
 run(0 infer --help)
 expect_out("--serving-profile")
 
-# finetune: V3 — DDP ≈60 GiB of states per GPU, FSDP 7.5 GiB, FSDP without checkpointing wins
+# finetune (VESSL blog, FSDP vs DDP): DDP ≈60 GiB of states per GPU, FSDP 7.5 GiB, FSDP without checkpointing wins
 run(0 finetune --model gemma4-31b --system hgx-h100 --method lora --strategy ddp --recompute --json)
 foreach(key tokens_per_s memory_gib_per_gpu fits)
   string(JSON v GET "${OUT}" ${key})

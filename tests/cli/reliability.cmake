@@ -2,7 +2,7 @@
 include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
 
 # ---- issue 5: reliability -------------------------------------------------------------------
-# TC3 (reliability-tco.md §5): Llama 3, MTBI 2,111.5 GPU-days on 16,384 GPUs for 54 days gives
+# TC3: Llama 3, MTBI 2,111.5 GPU-days on 16,384 GPUs for 54 days gives
 # 16384·54/2111.5 = 419 interruptions (±2%) and a job MTTI of 3.09 h.
 run(0 reliability --system hgx-h100 --mtbi-gpu-days 2111.5 --active-gpus 16384 --days 54 --trials 50 --json)
 json_near(interruptions 419 0.02)
@@ -31,7 +31,7 @@ run(0 reliability --system gb200-nvl72 --active-gpus 16384 --mtbi-gpu-days 1000 
     --spare-domains 0 --formula g3 --trials 0 --json)
 json_near(ettr 0.5847 0.001)
 json_near(provisioned_multiplier 1.125 1e-9)
-# economics: GB200 at 2,135.4 tok/s on the hyperscaler profile is $0.307/Mtok raw (S1)
+# economics: GB200 at 2,135.4 tok/s on the hyperscaler profile is $0.307/Mtok raw (SemiAnalysis's TCO)
 run(0 reliability --system gb200-nvl72 --active-gpus 16384 --profile hyperscaler --tokens-per-s 2135.4
     --tokens 15e12 --trials 100 --json)
 json_near(usd_per_mtok 0.307 0.01)

@@ -74,8 +74,8 @@ foreach(i RANGE 4)
   endif()
 endforeach()
 string(JSON v GET "${OUT}" held_out_n)
-# 9 (S3, S4, GB200, MT-NLG) + the 7 dense 2024-26 recipe rows of issue 11 (A41, A43, A44, A49,
+# 9 (Llama 3 405B/70B on H100, GB200, MT-NLG) + the 7 dense 2024-26 recipe rows of issue 11 (A41, A43, A44, A49,
 # A50, A53 x 2), held out until an efficiency is fitted on them
 if(NOT v EQUAL 16)
-  message(FATAL_ERROR "validate: ${v} rows held out of the fit, expected 16 (S3, S4, GB200, MT-NLG, recipes)")
+  message(FATAL_ERROR "validate: ${v} rows held out of the fit, expected 16 (L405-H100, L70-H100, GB200, MT-NLG, recipes)")
 endif()

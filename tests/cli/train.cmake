@@ -50,16 +50,16 @@ endforeach()
 run(0 train --model llama3-8b --system hgx-h100 --gpus 8 --seq 8192 --gbs 64)
 expect_out("pipeline bubble")
 expect_out("optimizer states")
-# S3: Llama 3.1 405B BF16 weak scaling 576 -> 2,304 GPUs, MFU nearly flat
+# SemiAnalysis (20 Aug 2025): Llama 3.1 405B BF16 weak scaling 576 -> 2,304 GPUs, MFU nearly flat
 run(0 train --model llama3-405b --system hgx-h100 --gpus 576 --seq 8192 --gbs 252 --tp 8 --pp 9 --vpp 7
     --cp 2 --mbs 1 --recompute none --zero 1 --tp-overlap on --sweep-gpus 576,1152,2304 --json)
 string(JSON m0 GET "${OUT}" rows 0 mfu)
 string(JSON m2 GET "${OUT}" rows 2 mfu)
 execute_process(COMMAND awk "BEGIN { d = ${m0} - ${m2}; exit (d >= 0 && d < 0.02) ? 0 : 1 }" RESULT_VARIABLE bad)
 if(bad)
-  message(FATAL_ERROR "S3: MFU ${m0} -> ${m2} is not nearly flat")
+  message(FATAL_ERROR "405B weak scaling: MFU ${m0} -> ${m2} is not nearly flat")
 endif()
-# S4: Llama 3 70B FP8 weak scaling 64 -> 2,048 GPUs, throughput per GPU falls a little
+# SemiAnalysis (20 Aug 2025): Llama 3 70B FP8 weak scaling 64 -> 2,048 GPUs, throughput per GPU falls a little
 run(0 train --model llama3-70b --system hgx-h100 --gpus 64 --precision fp8 --seq 8192 --gbs 128 --tp 4
     --pp 4 --vpp 5 --cp 2 --mbs 1 --recompute none --zero 1 --tp-overlap on --sweep-gpus 64,128,...,2048 --json)
 string(JSON n LENGTH "${OUT}" rows)
@@ -69,7 +69,7 @@ string(JSON g5 GET "${OUT}" rows 5 gbs)
 execute_process(COMMAND awk "BEGIN { r = ${t5} / ${t0}; exit (${n} == 6 && ${g5} == 4096 && r < 1 && r > 0.9) ? 0 : 1 }"
                 RESULT_VARIABLE bad)
 if(bad)
-  message(FATAL_ERROR "S4: ${n} rows, tokens/s/GPU ${t0} -> ${t5}, gbs ${g5}")
+  message(FATAL_ERROR "70B weak scaling: ${n} rows, tokens/s/GPU ${t0} -> ${t5}, gbs ${g5}")
 endif()
 run(0 train --model llama3-70b --system hgx-h100 --gpus 64 --seq 8192 --gbs 128 --tp 4 --pp 4 --cp 2
     --sweep-gpus 64,128 --strong --csv)

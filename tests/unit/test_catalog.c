@@ -12,7 +12,7 @@ static int load(gpuecon_catalog *cat, gpuecon_kind kind, const char *yaml, gpuec
     return gpuecon_catalog_load_buffer(cat, kind, "t.yaml", yaml, strlen(yaml), err);
 }
 
-/* DESIGN.md's catalog names must all exist. */
+/* docs/catalog.md's catalog names must all exist. */
 static void test_design_names(void **state)
 {
     const char *gpus[] = {"a100-80g", "h100-sxm", "h200", "b200", "b300", "gb200", "gb300", "mi300x"};

@@ -106,7 +106,7 @@ static void test_tree_latency(void **state)
  * inter = 256e6 x 0.875 / 30e9 = 7466.67 us; latency 10 + 6 + max(7 x 3/8, 56 x 6/4) = 100 us.
  * GB200 NVL72: all 64 in one domain: intra = 256e6 x 63/64 / 720e9 = 350 us, latency
  * 10 + 3 + 63 x 3/8 = 36.625 us. Ratio of the times 7566.67 / 386.625 = 19.57 (bandwidth terms
- * alone 21.33): the seed's "~18x" (S9). */
+ * alone 21.33): SemiAnalysis's "~18x" (20 Aug 2025). */
 static void test_all_to_all_split(void **state)
 {
     gpuecon_coll_result h, g;
@@ -129,10 +129,10 @@ static void test_all_to_all_split(void **state)
     assert_int_equal(g.domains, 1);
 }
 
-/* The built-in all-to-all model against a measurement and the seed's claim:
+/* The built-in all-to-all model against a measurement and SemiAnalysis's claim:
  *  - nccl-tests alltoall_perf, 8 MiB on 64 H800 in 8 nodes of 8 x 400 Gbit/s (NVIDIA/nccl
  *    issue #1531): 337.8 us out of place; gpuecon: 8388608 x 56/64 / 30e9 + 100 us = 344.7 us.
- *  - S9: "~18x faster inside one NVL72" for 64 GPUs; large messages give (56/64 / 30) /
+ *  - SemiAnalysis (20 Aug 2025): "~18x faster inside one NVL72" for 64 GPUs; large messages give (56/64 / 30) /
  *    (63/64 / 720) = 21.3 at the limit: within the issue's factor 1.5 of 18 (12 to 27).
  *  - small messages are latency: 8 KiB takes >= 95% latency on both systems. */
 static void test_all_to_all_builtin(void **state)

@@ -102,7 +102,7 @@ static void test_train_consistency(void **state)
     const gpuecon_comparison_result *cr = &r->cmp[0];
     assert_int_equal(cr->n_platforms, 2);
     const gpuecon_platform_result *h = &cr->platforms[0], *g = &cr->platforms[1];
-    /* cost: published TCO $1.42 at 202.3 tok/s -> $1.9498/M (seed S3) */
+    /* cost: published TCO $1.42 at 202.3 tok/s -> $1.9498/M (SemiAnalysis's Llama 3 405B scaling) */
     assert_close(h->usd_per_mtok, 1.42 / (202.3 * 3600) * 1e6, 1e-12);
     assert_close(h->joules_per_token, 1375 * 1.3 / 202.3, 1e-12);
     assert_close(g->joules_per_token, 1885 * 1.1 / 480, 1e-12);
@@ -117,7 +117,7 @@ static void test_train_consistency(void **state)
     assert_int_equal(gpuecon_reliability_analytic(&q, &rr, &err), 0);
     assert_close(h->ettr, rr.ettr, 1e-12);
     assert_int_equal(h->provisioned_gpus, rr.provisioned_gpus);
-    /* effective: raw·Π/ETTR with spares charged, raw/ETTR without (S10) */
+    /* effective: raw·Π/ETTR with spares charged, raw/ETTR without (SemiAnalysis's reliability advantages) */
     assert_close(h->effective_usd_per_mtok_with_spares,
                  h->usd_per_mtok * rr.charged_gpus / rr.active_gpus / rr.ettr, 1e-12);
     assert_close(h->effective_usd_per_mtok_without_spares, h->usd_per_mtok / rr.ettr, 1e-12);

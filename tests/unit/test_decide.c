@@ -12,7 +12,7 @@ static double hyperbola(double x, void *ud)
     return ab[0] / x - ab[1];
 }
 
-/* 1 − Λ·t for MTBI x: the G3 goodput difference of reliability-tco.md §3.7 */
+/* 1 − Λ·t for MTBI x: the G3 goodput difference of docs/model.md §5 */
 static double g3_gap(double mtbi, void *ud)
 {
     (void)ud;
@@ -45,7 +45,7 @@ static void test_breakeven_mtbi(void **state)
     assert_true(decide_root(g3_gap, NULL, 500, 1e5, 1e-12, &r, NULL));
     double want = 16384.0 * 36.5 / (1440 * (1 - 0.656 * 1.125 * (1 - 16384 / 2000.0 * 36.5 / 1440)));
     assert_close(r, want, 1e-9);
-    /* TC5 reading: S10's poor GB200 tier (1,000 GPU-days) sits right at break-even */
+    /* TC5 reading: SemiAnalysis's poor GB200 tier (1,000 GPU-days) sits right at break-even */
     assert_close(r, 1000, 0.01);
 }
 

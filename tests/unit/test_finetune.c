@@ -1,8 +1,8 @@
 /*
- * test_finetune.c — LoRA/full fine-tuning memory and speed against seed figure V3 and the
- * spec's §12 cross-check (reference/inference-model.md), with the arithmetic by hand.
+ * test_finetune.c — LoRA/full fine-tuning memory and speed against VESSL AI's FSDP figures and the
+ * cross-check of docs/model.md §6.9, with the arithmetic by hand.
  *
- * V3: "FSDP without gradient checkpointing beats DDP + checkpointing: A100 4,746 vs 3,565
+ * VESSL AI: "FSDP without gradient checkpointing beats DDP + checkpointing: A100 4,746 vs 3,565
  * tok/s (+33%). H100 FSDP micro-batch 2: 8,572 tok/s at 7.6 GB per GPU, vs ≈60 GB per GPU
  * for DDP." The vessl-gemma4 profile's eta_train was fitted to the A100 FSDP figure (so that
  * one is circular); the DDP figure and the ratio are out of sample.
@@ -48,7 +48,7 @@ static gpuecon_finetune_result run(const gpuecon_finetune_request *r, int expect
     return o;
 }
 
-/* V3 and spec §12: DDP holds a full bf16 replica (60.0 GiB), FSDP an eighth (7.5 GiB). */
+/* VESSL AI and docs/model.md §6.9: DDP holds a full bf16 replica (60.0 GiB), FSDP an eighth (7.5 GiB). */
 static void test_v3_memory(void **state)
 {
     (void)state;
@@ -76,7 +76,7 @@ static void test_v3_memory(void **state)
     assert_close(run(&fr, GPUECON_OK).activations_gib, (60.0 * 5376 + 120944) * 2 * 4096 / GIB, 1e-12);
 }
 
-/* Why DDP needs checkpointing and FSDP does not (the memory half of V3). */
+/* Why DDP needs checkpointing and FSDP does not (the memory half of VESSL AI's FSDP result). */
 static void test_v3_fits(void **state)
 {
     (void)state;
@@ -147,7 +147,7 @@ static void test_full_states(void **state)
     assert_false(run(&r, GPUECON_E_INFEASIBLE).fits);
 }
 
-/* Where a constant-efficiency model cannot follow the blog (spec §12): the H100 and B200
+/* Where a constant-efficiency model cannot follow the blog (docs/model.md §6.9): the H100 and B200
  * training throughputs. The test asserts the model's values and that the published ones lie
  * outside ±25%, except H100/A100 which passes. */
 static void test_v2_v3_gaps(void **state)
@@ -163,9 +163,9 @@ static void test_v2_v3_gaps(void **state)
      * blog's 8,572 implies 13% MFU, half the A100's 23% */
     assert_close(xh, 14000, 0.02);
     assert_true(xh / 8572 - 1 > 0.25);
-    assert_true(fabs((xh / xa) / 2.5 - 1) <= 0.25); /* V2 H100 ≈2.5x A100: model 2.95x */
-    assert_true((xb / xa) / 4.0 - 1 > 0.25);         /* V2 B200 ≈4.0x A100: model ≈6.6x */
-    assert_true((xb / xh) / 1.6 - 1 > 0.25);         /* V2 B200 ≈1.6x H100: model ≈2.2x */
+    assert_true(fabs((xh / xa) / 2.5 - 1) <= 0.25); /* VESSL AI: H100 ≈2.5x A100: model 2.95x */
+    assert_true((xb / xa) / 4.0 - 1 > 0.25);         /* VESSL AI: B200 ≈4.0x A100: model ≈6.6x */
+    assert_true((xb / xh) / 1.6 - 1 > 0.25);         /* VESSL AI: B200 ≈1.6x H100: model ≈2.2x */
 }
 
 static void expect_input(gpuecon_finetune_request r, const char *where)

@@ -91,7 +91,7 @@ static void test_mixtral(void **state)
                  1e-12);
 }
 
-/* Gemma-4-31B: inference-model.md TC1 exact values. */
+/* Gemma-4-31B: docs/model.md §6 TC1 exact values. */
 static void test_gemma4(void **state)
 {
     gpuecon_params p;
@@ -124,7 +124,7 @@ static void test_maverick_layers(void **state)
 static void test_mfu_inverse(void **state)
 {
     (void)state;
-    /* seed S2: 728 tok/s at 39.5% of 1979 TFLOP/s -> 1.074e12 FLOPs/token */
+    /* SemiAnalysis's GPT-3 175B series: 728 tok/s at 39.5% of 1979 TFLOP/s -> 1.074e12 FLOPs/token */
     double mfu = gpuecon_mfu(728, 1.074e12, 1979e12);
     assert_close(mfu, 728 * 1.074e12 / 1979e12, 1e-15);
     assert_close(gpuecon_tokens_per_s_from_mfu(mfu, 1.074e12, 1979e12), 728, 1e-12);

@@ -1,13 +1,13 @@
 /*
- * test_infer.c — the serving model against reference/inference-model.md TC1–TC10 and the
- * VESSL blog figures V6–V9.
+ * test_infer.c — the serving model against docs/model.md §6 TC1–TC10 and the
+ * VESSL blog's serving figures (docs/sources.md).
  *
  * Expected values are the specification's (derived there by hand or by its reference
  * implementation), re-derived by hand in the comments where the arithmetic is short. Spec
  * tolerances: integer/arithmetic outputs 0.1%, modelled times and throughputs 2%, ratios 0.02
- * absolute. "Blog" checks use the spec's ±25% criterion; where the model fails it (TC10, the
+ * absolute. "Blog" checks use the hand-worked ±25% criterion; where the model fails it (TC10, the
  * 331 ms TPOT) the test asserts the model's value and that the published one lies outside.
- * Profile V (vessl-gemma4) was fitted to the blog itself (spec §6): agreement on the fitted
+ * Profile V (vessl-gemma4) was fitted to the blog itself (docs/model.md §6.7): agreement on the fitted
  * figures (FP8-KV gain, MTP increments, B200 headline pair) is partly circular.
  */
 #include "test_util.h"
@@ -16,13 +16,13 @@
 
 #include <string.h>
 
-#define ARITH 1e-3 /* spec: integer and arithmetic outputs within 0.1% */
-#define MODEL 0.02 /* spec: modelled times and throughputs within 2% */
+#define ARITH 1e-3 /* hand-worked cases: integer and arithmetic outputs within 0.1% */
+#define MODEL 0.02 /* hand-worked cases: modelled times and throughputs within 2% */
 #define GIB 1073741824.0
 
 static const gpuecon_catalog *g_cat;
 
-/* The spec's common inputs: Gemma-4-31B, TP 1, ShareGPT 230/203, legacy engine, split
+/* The hand-worked common inputs: Gemma-4-31B, TP 1, ShareGPT 230/203, legacy engine, split
  * roofline, LoRA r16 on seven projections, profile V. */
 static gpuecon_infer_request req(const char *system, gpuecon_precision w, gpuecon_precision kv, int lora)
 {
@@ -117,9 +117,9 @@ static void test_tc1_kv_bytes(void **state)
     assert_close(gpuecon_kv_bytes_per_token(d, 8, GPUECON_BF16, false), 61 * 576 * 2, 1e-12);
 }
 
-/* Gemma-4-26B-A4B as the spec's TC1 gives it. */
+/* Gemma-4-26B-A4B as the hand-worked TC1 gives it. */
 static const char gemma26[] =
-    "name: gemma4-26b-a4b\nsource: inference-model.md TC1\nstage: datasheet\n"
+    "name: gemma4-26b-a4b\nsource: docs/model.md §6 TC1\nstage: datasheet\n"
     "layers: 30\nhidden: 2816\nheads: 16\nkv_heads: 8\nhead_dim: 256\nffn_hidden: 2112\n"
     "ffn: geglu\nvocab: 262144\ntied_embeddings: true\nmax_seq: 262144\n"
     "experts: 128\ntop_k: 8\nexpert_ffn_hidden: 704\nshared_experts: 1\nshared_ffn_hidden: 2112\n"
@@ -139,14 +139,14 @@ static void test_tc1_moe(void **state)
      * 30·2816·128 = 10,813,440; embedding 262144·2816 = 738,197,504. Active: 8 experts. */
     assert_close(p.total - p.norms, 25232441344.0, 1e-12);
     assert_close(p.active - p.norms, 3821830144.0, 1e-12);
-    assert_close(p.total, 25.23e9, 2e-3);  /* spec 25.23 B; model card 25.2 B */
-    assert_close(p.active, 3.82e9, 2e-3);  /* spec 3.82 B; model card 3.8 B */
+    assert_close(p.total, 25.23e9, 2e-3);  /* hand-worked 25.23 B; model card 25.2 B */
+    assert_close(p.active, 3.82e9, 2e-3);  /* hand-worked 3.82 B; model card 3.8 B */
     /* M1: 128·(1 − (1 − 8/128)^T) */
     assert_close(gpuecon_moe_experts_touched(m, 1), 8.00, ARITH);
     assert_close(gpuecon_moe_experts_touched(m, 16), 82.42, ARITH);
     assert_close(gpuecon_moe_experts_touched(m, 64), 125.94, ARITH);
     /* M2, fp8 body + bf16 LM head, read by a step of T tokens (B = T/2 with prompt = output):
-     * spec 4.56 / 17.84 / 25.60 GB. The spec's M2 leaves out the v_proj copy the weights (W1)
+     * hand-worked 4.56 / 17.84 / 25.60 GB. The hand-worked M2 leaves out the v_proj copy the weights (W1)
      * hold; the model reads it too: + 5 global layers·2816·2·512 = 14,417,920 B. */
     gpuecon_infer_request r = req("hgx-b200", GPUECON_FP8, GPUECON_BF16, 0);
     r.model = m;
@@ -155,7 +155,7 @@ static void test_tc1_moe(void **state)
     for (int i = 0; i < 3; i++) {
         gpuecon_infer_point pt = at(&r, T[i] / 2);
         assert_close(pt.step.decode_tokens + pt.step.prefill_tokens, T[i], 1e-12);
-        assert_close(pt.step.weight_bytes - 14417920.0, spec[i], 2e-3); /* spec rounds to 10 MB */
+        assert_close(pt.step.weight_bytes - 14417920.0, spec[i], 2e-3); /* the hand-worked value rounds to 10 MB */
     }
 }
 
@@ -172,7 +172,7 @@ static void test_tc2_memory(void **state)
     /* A1: 2048·(2·21504 + 4·5376)·2 B + 256·262144·8 B + 0.5 + 1.0 GiB = 2.246 GiB */
     assert_close(o.activation_gib, 2.246, ARITH);
     assert_close(o.kv_avail_gib, 11.118, ARITH);
-    /* V6: "A100 80 GB keeps only ~10 GB for KV": 11.94 GB, within the blog criterion ±25% */
+    /* VESSL blog: "A100 80 GB keeps only ~10 GB for KV": 11.94 GB, within the blog criterion ±25% */
     assert_true(fabs(o.kv_avail_gib * GIB / 1e9 / 10 - 1) <= 0.25);
     const char *sys[] = {"hgx-h100", "hgx-b200"};
     double req_gib[] = {71.683, 161.155}, kv[] = {35.941, 125.413}, kv21[] = {37.034, 128.495};
@@ -224,7 +224,7 @@ static void test_tc3_capacity(void **state)
         assert_close(o.kv_capacity_tokens, t[i].tokens, ARITH);
         /* K6 at n̄ = 230 + 203/2 = 331.5: (50·16384 + 10·8192)·(331.5 + 8) = 305.93 MB (bf16) */
         assert_close(o.seq_bytes, t[i].kv == GPUECON_BF16 ? 305.93e6 : 152.97e6, ARITH);
-        assert_close(o.seqs_at_mean, t[i].b331, 2e-3); /* the spec prints one decimal */
+        assert_close(o.seqs_at_mean, t[i].b331, 2e-3); /* the the hand-worked value prints one decimal */
         assert_close(o.seqs_at_full, t[i].b433, 2e-3);
         r.max_model_len = 4096;
         assert_close(run(&r).seqs_at_max_model_len, t[i].b4096, 5e-3);
@@ -299,7 +299,7 @@ static void test_tc4_h100_curve(void **state)
         assert_close(p[i].step.step_s * 1e3, t[i], MODEL);
         assert_close(p[i].output_tokens_per_s, X[i], MODEL);
         assert_close(p[i].tpot_ms, tpot[i], MODEL);
-        assert_close(p[i].ttft_ms, ttft[i], 0.03); /* spec prints 2 significant digits */
+        assert_close(p[i].ttft_ms, ttft[i], 0.03); /* the hand-worked value prints 2 significant digits */
         assert_int_equal(p[i].binding, bind[i]);
     }
     /* step breakdown at B = 64 (ms): T_w 12.11 = 32.46 GB / (3.35 TB/s·0.8), T_cg 13.88,
@@ -314,9 +314,9 @@ static void test_tc4_h100_curve(void **state)
     gpuecon_infer_result o = run(&r);
     assert_close(o.max_concurrency, 252, 1e-12); /* C_sat */
     assert_close(o.c_knee, 60, 1e-12);
-    /* V8 "H100 saturates near 256" (single-replica reading): 252, within ±25% */
+    /* VESSL blog: "H100 saturates near 256" (single-replica reading): 252, within ±25% */
     assert_true(fabs(o.max_concurrency / 256 - 1) <= 0.25);
-    /* V9 "TPOT ≈192 ms @512": 211.7 (+10%) PASS; "331 ms @1024": 423 (+28%) FAIL, documented */
+    /* VESSL blog: "TPOT ≈192 ms @512": 211.7 (+10%) PASS; "331 ms @1024": 423 (+28%) FAIL, documented */
     assert_true(fabs(p[4].tpot_ms / 192 - 1) <= 0.25);
     assert_true(fabs(331 / p[5].tpot_ms - 1) > 0.2 && p[5].tpot_ms / 331 - 1 > 0.25);
     assert_close(p[5].output_tokens_per_s, p[4].output_tokens_per_s, 1e-12); /* flat 512 -> 1024 */
@@ -372,7 +372,7 @@ static void test_tc5_b200(void **state)
     assert_close(s->kv_s * 1e3, 4.78, MODEL);
     assert_close(s->draft_s * 1e3, 2 * (1.5 + (0.9e9 + 2.0 * 262144 * 5376) / 6.4e12 * 1e3), 1e-9);
     assert_close(run(&r).c_knee, 8 * 164, 1e-12);
-    /* V8 blog: 40,734 tok/s @512 and 52,759 beyond 8,000 (aggregate reading, fitted) */
+    /* VESSL blog: 40,734 tok/s @512 and 52,759 beyond 8,000 (aggregate reading, fitted) */
     assert_true(fabs(p[2].output_tokens_per_s / 40734 - 1) <= 0.25);
     assert_true(fabs(p[6].output_tokens_per_s / 52759 - 1) <= 0.25);
 }
@@ -402,7 +402,7 @@ static void test_tc6_spec(void **state)
     assert_close(gpuecon_spec_expected_tokens(0.80767, 2), 2.460, ARITH);
     assert_close(gpuecon_spec_expected_tokens(0.8077, 3), 2.987, ARITH);
     assert_close(gpuecon_spec_expected_tokens(0.5, 0), 1, 0);
-    /* SD5, γ = 0.195: 1.530 / 1.770 / 1.884 -> +53.0% / +15.7% / +6.5% (V7: +53 / +16 / +7) */
+    /* SD5, γ = 0.195: 1.530 / 1.770 / 1.884 -> +53.0% / +15.7% / +6.5% (VESSL blog: +53 / +16 / +7) */
     double s1 = gpuecon_spec_speedup(0.828, 1, 0.195), s2 = gpuecon_spec_speedup(0.8077, 2, 0.195),
            s3 = gpuecon_spec_speedup(0.8077, 3, 0.195);
     assert_close(s1, 1.530, ARITH);
@@ -425,7 +425,7 @@ static void test_tc6_spec(void **state)
         for (int k = 0; k < 3; k++)
             assert_near(x[k + 1] / x[k] - 1, t[i].inc[k], 0.005);
     }
-    /* V7 at low load (H100, 1 sequence): +53/+16/+7% within ±25% relative */
+    /* VESSL blog MTP figures at low load (H100, 1 sequence): +53/+16/+7% within ±25% relative */
     double x0 = spec_x("hgx-h100", 0, 1), x1 = spec_x("hgx-h100", 1, 1), x2 = spec_x("hgx-h100", 2, 1),
            x3 = spec_x("hgx-h100", 3, 1);
     assert_true(fabs((x1 / x0 - 1) / 0.53 - 1) <= 0.25);
@@ -499,7 +499,7 @@ static void test_tc9_allreduce(void **state)
      * 10 + 14·1.9 µs at 0.92·B, Simple 8.4 + 14·3.4 µs at B. H100 (B = 450 GB/s):
      * 672 KiB: one-shot 27.8, LL 10.18 + 13.38 = 23.6 µs (LL wins);
      * 10.5 MiB: LL128 36.6 + 58.2 = 94.8 (Simple 56.0 + 53.5 = 109.5);
-     * 84 MiB: Simple 56.0 + 428.2 = 484.2 (LL128 502.0). The spec's TC9 (27.8 / 63.5 /
+     * 84 MiB: Simple 56.0 + 428.2 = 484.2 (LL128 502.0). The hand-worked TC9 (27.8 / 63.5 /
      * 438.2) used one latency for both efficiencies, which made time fall at 1 MiB. */
     infer_env e;
     memset(&e, 0, sizeof e);
@@ -540,11 +540,11 @@ static void test_tc9_tp8_vs_tp1(void **state)
              {"hgx-b200", 8, 512, 20414, 25.1}, {"hgx-b200", 1, 512, 34737, 14.7},
              {"hgx-h100", 8, 64, 5427, 0},      {"hgx-h100", 8, 512, 11685, 0},
              {"hgx-h100", 1, 64, 3727, 0},      {"hgx-h100", 1, 512, 17565, 0}};
-    /* TP1 rows are the spec's TC9. The TP8 rows are the spec's steps (C/X: 6.899, 21.59,
+    /* TP1 rows are the hand-worked TC9. The TP8 rows are the hand-worked steps (C/X: 6.899, 21.59,
      * 9.203, 40.03 ms) with its 120 all-reduces of C·(1 + 230/203)·5376·2 B re-timed by the
      * fastest protocol (test_tc9_allreduce): B200 64: 1.628 → 2.934 ms (LL), 512: 4.625 →
      * 8.115 ms (LL128); H100 64: 2.056 → 4.646, 512: 8.050 → 11.837 ms. TP8 still wins at
-     * 64 requests and loses at 512, as the spec says. */
+     * 64 requests and loses at 512, as the hand-worked case says. */
     for (int i = 0; i < 8; i++) {
         gpuecon_infer_request r = req(t[i].sys, GPUECON_FP8, GPUECON_FP8, 16);
         r.gpus = 8;

@@ -117,7 +117,7 @@ static void test_saturation(void **state)
 
 /* KV-bound (Gemma-4-31B with bf16 KV on one H100: 127 sequences): the simulator holds as
  * many sequences as the mean field, but growing sequences preempt the newest and recompute
- * them, work the mean field ignores (spec §13.2), so it serves less. */
+ * them, work the mean field ignores (docs/model.md §6.10), so it serves less. */
 static void test_kv_bound(void **state)
 {
     gpuecon_sim_request r = base(state, "gemma4-31b", "hgx-h100");

@@ -108,7 +108,7 @@ static void test_inflight(void **state)
     assert_true(gpuecon_inflight_microbatches(0, 1, 8) == 0);
 }
 
-/* Uneven layouts (DESIGN.md): Llama 3.1 405B's 126 layers on PP 8 x VPP 8 = 64 chunks put
+/* Uneven layouts (docs/catalog.md): Llama 3.1 405B's 126 layers on PP 8 x VPP 8 = 64 chunks put
  * one layer on the first and last chunk (embedding and loss count as a layer) and two on
  * the others: first stage 1 + 7x2 = 15, middle 8x2 = 16, last 15; on PP 16: 7, 8, 7. */
 static void test_stage_layers(void **state)

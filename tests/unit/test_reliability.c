@@ -1,9 +1,9 @@
 /*
  * test_reliability.c — the analytic goodput model against hand-derived values and the
- * published reproductions TC3–TC5 of reference/reliability-tco.md §5; the reliability
+ * published reproductions TC3–TC5 of docs/model.md §5; the reliability
  * catalog (every system has three tiers, `like:` inheritance keeps provenance); bad input.
  *
- * Units: the spec quotes minutes and hours; the library takes seconds (x60, x3600).
+ * Units: the hand-worked cases quote minutes and hours; the library takes seconds (x60, x3600).
  */
 #include "test_util.h"
 
@@ -21,7 +21,7 @@ static const gpuecon_system *sys(void **state, const char *name)
 }
 
 /* A request on system `name` whose failures are one node-level class with MTTR U[1,4] h
- * (the spec's Monte Carlo topology), drains `drain` of them (half U[1,4] h, half U[8,24] h). */
+ * (the hand-worked Monte Carlo topology), drains `drain` of them (half U[1,4] h, half U[8,24] h). */
 static void request(void **state, gpuecon_reliability_request *q, const char *name, int gpus,
                     double mtbi, double drain)
 {
@@ -151,7 +151,7 @@ static void meta(void **state, gpuecon_reliability_request *q, int gpus, double 
 
 /* 16,000 GPUs (2,000 nodes), r_f 6.5e-3 per node-day = MTBI 1,230.8 GPU-days, u0 = 5 min:
  * Λ = 16000/1230.8 per day = 0.0090275/min. Δt = 60: 1 − 0.0090275·35 = 0.684;
- * Δt = 5: 1 − 0.0090275·7.5 = 0.932. G2 at 60 min: 0.720 (spec). */
+ * Δt = 5: 1 − 0.0090275·7.5 = 0.932. G2 at 60 min: 0.720 (hand-worked). */
 static void test_tc4_meta(void **state)
 {
     gpuecon_reliability_request q;

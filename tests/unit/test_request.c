@@ -102,7 +102,7 @@ static void test_argv_and_json_agree(void **state)
     gpuecon_ctx_free(ctx);
 }
 
-/* The response is the JSON of `cost --json`, with the seed's figure in it. */
+/* The response is the JSON of `cost --json`, with SemiAnalysis's figure in it. */
 static void test_cost_value(void **state)
 {
     (void)state;

@@ -1,11 +1,11 @@
 /*
- * test_sim.c — the Monte Carlo against the analytic model (TC6, reference/reliability-tco.md
- * §4–5: |MC − analytic| ≤ max(3·CI95, 0.005)), and its contract: bit-identical for any
+ * test_sim.c — the Monte Carlo against the analytic model (TC6, docs/model.md §5.8:
+ * |MC − analytic| ≤ max(3·CI95, 0.005)), and its contract: bit-identical for any
  * thread count, memory independent of the trial count, cancelable, lost time adds up.
  *
- * The analytic values are themselves checked against the spec's hand-derived numbers in
+ * The analytic values are themselves checked against the hand-worked hand-derived numbers in
  * test_reliability.c (MC-A G2 0.8362, MC-B 0.389, MC-C 0.7853/0.8221/0.8269, MC-D below).
- * Trial counts are modest (200, as in the spec) so the test stays fast under ASan.
+ * Trial counts are modest (200, as in docs/model.md §5.8) so the test stays fast under ASan.
  */
 #include "test_util.h"
 
@@ -22,7 +22,7 @@ static const gpuecon_system *sys(void **state, const char *name)
     return s;
 }
 
-/* The spec's topology (§4): one node-level class with MTTR U[1,4] h; `drain` of the
+/* The hand-worked topology (§4): one node-level class with MTTR U[1,4] h; `drain` of the
  * interruptions drain the domain, half U[1,4] h, half U[8,24] h. t_d 5, t_r 10, τ 30,
  * δ 0.5 min, 30 days, 200 trials. */
 static void request(void **state, gpuecon_reliability_request *q, const char *name, int gpus,
@@ -84,9 +84,9 @@ static void agrees(const char *what, const gpuecon_reliability_mc *mc, double ex
     assert_true(mc->ettr_ci95 > 0 && mc->ettr_ci95 < 0.02);
 }
 
-/* MC-A: HGX, 2,048 nodes, MTBI 2,111.5, 32 hot-spare nodes: G2 0.8362 (spec MC 0.8360 ± 0.0013);
- * observed interruptions fall below Λ = 7.76/day (spec MC 7.52) as faults during detection
- * are absorbed. MC-B: no spares, busy period: G2 0.389 (spec MC 0.3849 ± 0.0041). */
+/* MC-A: HGX, 2,048 nodes, MTBI 2,111.5, 32 hot-spare nodes: G2 0.8362 (hand-worked MC 0.8360 ± 0.0013);
+ * observed interruptions fall below Λ = 7.76/day (hand-worked MC 7.52) as faults during detection
+ * are absorbed. MC-B: no spares, busy period: G2 0.389 (hand-worked MC 0.3849 ± 0.0041). */
 static void test_mc_a_b(void **state)
 {
     gpuecon_reliability_request q;
@@ -124,7 +124,7 @@ static void test_mc_c(void **state)
 }
 
 /* MC-D: HGX, t_d 5 + t_r 16.5 + τ/2 15 = 36.5 min per interruption, δ 0; MTBI 2,000/3,500/
- * 5,000 → G2 0.8138 / 0.8886 / 0.9206 (spec MC 0.8128 / 0.8881 / 0.9206). */
+ * 5,000 → G2 0.8138 / 0.8886 / 0.9206 (hand-worked MC 0.8128 / 0.8881 / 0.9206). */
 static void test_mc_d(void **state)
 {
     const double mtbi[3] = {2000, 3500, 5000}, g2[3] = {0.8138, 0.8886, 0.9206};

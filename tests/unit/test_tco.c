@@ -1,6 +1,6 @@
 /*
- * test_tco.c — TCO per GPU-hour (reliability-tco.md §1, test case TC2) and cost/energy per
- * token (§2, TC1). Expected values are the spec's hand arithmetic.
+ * test_tco.c — TCO per GPU-hour (docs/model.md §5, test case TC2) and cost/energy per
+ * token (§2, TC1). Expected values are the hand-worked hand arithmetic.
  */
 #include "test_util.h"
 
@@ -42,7 +42,7 @@ static void test_tc2_defaults(void **state)
     assert_near(t.capital_charge_per_year, 0.2905, 5e-5);
     assert_near(t.capital_usd_per_hour, 1.036, 5e-4);
     assert_near(t.colo_usd_per_hour, 0.245, 5e-4);
-    assert_close(t.power_usd_per_hour, 1.375 * 1.35 * 0.087, 1e-12); /* spec prints 0.162 */
+    assert_close(t.power_usd_per_hour, 1.375 * 1.35 * 0.087, 1e-12); /* the hand-worked value prints 0.162 */
     assert_near(t.derived_usd_per_gpu_hour, 1.443, 5e-4);
     assert_true(t.uses_published);
     assert_close(t.usd_per_gpu_hour, 1.42, 1e-12);

@@ -270,7 +270,7 @@ static void test_published_config_fits(void **state)
     assert_close(r.mem.activations_gib * 1073741824.0, layer * 14 * 9 * (1 + 8.0 / 63), 1e-12);
 }
 
-/* Seed figure S3: Llama 3.1 405B BF16 weak scaling 576 -> 2,304 GPUs keeps MFU nearly flat
+/* SemiAnalysis (20 Aug 2025): Llama 3.1 405B BF16 weak scaling 576 -> 2,304 GPUs keeps MFU nearly flat
  * (54.5% -> 54.2%); the model must not move it by more than 2 points either. */
 static void test_s3_flat(void **state)
 {
