@@ -211,6 +211,8 @@ static void print_comparison(cli *c, const gpuecon_comparison_result *cr, FILE *
                     p->tokens_per_s_per_gpu, 100 * p->throughput_p90_rel, p->throughput_group);
         else if (!p->feasible)
             fprintf(f, "  %s: infeasible: %s\n", p->name, p->why);
+        if (train && p->feasible && !p->predicted_note[0])
+            fprintf(f, "  %s:\n", p->name); /* no prediction line above names it */
         if (train && p->feasible)
             fprintf(f, "    %d GPUs provisioned for %d active (%.0f charged); %.2f interruptions/day (MTTI %.2f h)\n",
                     p->provisioned_gpus, p->gpus, p->charged_gpus, p->interruptions_per_day, p->job_mtti_h);

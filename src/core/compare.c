@@ -433,7 +433,7 @@ static int evaluate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
     } else if (predict && (rc = predict_serve(w, pl, m, ps->sys, res, err))) {
         return rc;
     }
-    if (!predict)
+    if (!predict || (ps->train && pl->n_timeline > 0)) /* none made (was 0, read as "predicts 0") */
         res->predicted_tokens_per_s_per_gpu = NAN;
     if (ps->train && pl->n_timeline > 0) {
         gbs = w->gbs; /* published points are taken at the workload's batch, as a measurement */
