@@ -1839,7 +1839,7 @@ typedef struct gpuecon_compare_options {
     double step;             /* sensitivity step, relative; 0: 0.20 */
     const char *stack;       /* stack of workloads and platforms that name none; NULL:
                                 megatron-bridge-2026 (docs/model.md §3.7) */
-    bool no_uncertainty;     /* skip the validate bands of predicted throughputs (§7.7) */
+    bool no_uncertainty;     /* skip the validate bands of predicted throughputs (docs/model.md §7.5) */
     bool trade;              /* training: each platform also at the sizes around its own (trade[]) */
 } gpuecon_compare_options;
 

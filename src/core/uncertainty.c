@@ -1,6 +1,6 @@
 /*
  * uncertainty.c — the uncertainty a predicted throughput carries into a comparison
- * (docs/model.md §7.7): the P90 |error| of the validate group nearest the platform — same GPU
+ * (docs/model.md §7.5): the P90 |error| of the validate group nearest the platform — same GPU
  * generation, precision and dense/MoE; failing three rows there, the same generation and kind,
  * then the same precision and kind, then the kind — and whether that band reaches the
  * break-even throughput, i.e. whether the prediction's own error could flip the verdict.
