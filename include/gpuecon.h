@@ -279,18 +279,20 @@ typedef enum gpuecon_kind {
     GPUECON_KIND_MODEL,
     GPUECON_KIND_RELIABILITY,
     GPUECON_KIND_STACK,
+    GPUECON_KIND_TIMELINE,
     GPUECON_KIND_COUNT
 } gpuecon_kind;
 
-/* "gpus", "systems", "profiles", "models", "reliability", "stacks": the file stem and the YAML key. */
+/* "gpus", "systems", "profiles", "models", "reliability", "stacks", "timelines": the file stem and
+ * the YAML key. */
 GPUECON_API const char *gpuecon_kind_name(gpuecon_kind kind);
 
 /* Creates a catalog holding the built-in default (compiled into the library). */
 GPUECON_API int gpuecon_catalog_new(gpuecon_ctx *ctx, gpuecon_catalog **out, gpuecon_error *err);
 GPUECON_API void gpuecon_catalog_free(gpuecon_catalog *cat);
 
-/* Loads any of gpus.yaml systems.yaml profiles.yaml models.yaml reliability.yaml found in
- * dir; their entries add to or replace (by name) the ones already loaded. Errors name
+/* Loads any of gpus.yaml systems.yaml profiles.yaml models.yaml reliability.yaml stacks.yaml
+ * timelines.yaml found in dir; their entries add to or replace (by name) the ones already loaded. Errors name
  * path:line:col. A directory holding none of these files is an error. */
 GPUECON_API int gpuecon_catalog_load_dir(gpuecon_catalog *cat, const char *dir, gpuecon_error *err);
 /* Loads one catalog file of the given kind (same format as the files in data/). */
@@ -1743,6 +1745,26 @@ GPUECON_API bool gpuecon_date_parse(const char *s, long *day);
 /* "YYYY-MM-DD" of a day count (cap >= 11). */
 GPUECON_API void gpuecon_date_format(long day, char *buf, size_t cap);
 
+/* A throughput timeline of the catalog (data/timelines.yaml, docs/catalog.md): the dated
+ * throughputs of one system x model x precision, each point with its own stage and source.
+ * Scenarios name it (throughput_timeline: NAME) or pick it up by system, model and precision
+ * when a run has a start_date; train --start-date uses it. */
+typedef struct gpuecon_timeline {
+    const char *name;
+    const char *system, *model;   /* catalog names */
+    gpuecon_precision precision;
+    const char *note;             /* the conditions of the points (scale, recipe), may be "" */
+    const gpuecon_timeline_point *points; /* strictly increasing dates, 1 to GPUECON_TIMELINE_MAX */
+    size_t n_points;
+    const gpuecon_source *src;
+} gpuecon_timeline;
+
+/* A timeline by name; NULL when unknown. */
+GPUECON_API const gpuecon_timeline *gpuecon_catalog_timeline(const gpuecon_catalog *cat, const char *name);
+/* The timeline of system x model x precision (the one loaded last when several match), or NULL. */
+GPUECON_API const gpuecon_timeline *gpuecon_catalog_timeline_for(const gpuecon_catalog *cat, const char *system,
+                                                                 const char *model, gpuecon_precision precision);
+
 typedef enum gpuecon_workload_kind {
     GPUECON_WORKLOAD_TRAIN,
     GPUECON_WORKLOAD_SERVE
@@ -2026,12 +2048,16 @@ typedef struct gpuecon_run_request {
     int spare_domains;            /* 0: the tier's pool */
     bool spares_do_other_work;    /* spares not charged to the job */
     double usd_per_gpu_hour;      /* > 0: the user's price per GPU-hour, replacing the profile's TCO */
+    const char *start_date;       /* NULL: none; "YYYY-MM[-DD]": the run starts then, and the catalog's
+                                     timeline of system x model x precision applies day by day from
+                                     its first point (tokens_per_s_per_gpu before it) */
 } gpuecon_run_request;
 
 GPUECON_API void gpuecon_run_request_init(gpuecon_run_request *r);
 /* Fills out (the same record compare fills per platform: ettr, provisioned_gpus,
  * effective_usd_per_mtok, days_to_train, total_usd, energy_mwh, ...). GPUECON_E_INPUT names
- * the offending option (--system, --profile, --tier, --gpus, --pue, --mtbi-gpu-days, --tokens);
+ * the offending option (--system, --profile, --tier, --gpus, --pue, --mtbi-gpu-days, --tokens,
+ * --start-date: not an ISO date, or no catalog timeline for the system, model and precision);
  * GPUECON_E_INFEASIBLE when the reliability model leaves no goodput (out->why says so). */
 GPUECON_API int gpuecon_run_cost(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_run_request *req,
                                  gpuecon_platform_result *out, gpuecon_error *err);

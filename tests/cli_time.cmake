@@ -416,3 +416,60 @@ run(0 compare "${WORK}/budget.yaml" --trade)
 expect_out("fast: GPUs, days and dollars")
 run(2 compare "${WORK}/budget.yaml" --plot "${WORK}/t.svg")
 expect_err("--plot: charts the trade: give --trade too")
+
+# ---- (1) catalog timelines: train --start-date, scenarios naming one, bad files ------------------
+# GPT-3 175B BF16 on 128 H100 (SemiAnalysis, 20 Aug 2025): 313 tok/s/GPU on January 2024 software,
+# 493 from December 2024. A run from 2024-12-01 is wholly at 493, so its days are
+# 300e9 / (128 x 493 x ETTR x 86400).
+set(g3 train --model gpt3-175b --system hgx-h100 --gpus 128 --precision bf16 --seq 2048 --gbs 256 --tp 8 --pp 8
+    --mbs 1 --tokens 300B)
+run(0 ${g3} --start-date 2024-12-01 --json)
+string(JSON d GET "${OUT}" days_to_train)
+string(JSON e GET "${OUT}" ettr)
+string(JSON pd GET "${OUT}" timeline_points_used 0 date)
+string(JSON pt GET "${OUT}" timeline_points_used 0 tokens_per_s_per_gpu)
+string(JSON np LENGTH "${OUT}" timeline_points_used)
+near("${d}" "300e9 / (128 * 493 * ${e} * 86400)" 1e-9)
+check("train --start-date 2024-12-01 at the December point (${d} days)" "${NEAR} && \"${pd}\" == \"2024-12\" && ${pt} == 493 && ${np} == 1")
+run(0 ${g3} --start-date 2024-12-01)
+expect_out("points used: 2024-12 493 \\(publisher-reported\\)")
+run(2 ${g3} --start-date 2024-13)
+expect_err("--start-date: '2024-13' is not an ISO date")
+run(2 ${g3} --start-date yesterday)
+expect_err("--start-date: 'yesterday' is not an ISO date")
+string(REPLACE "hgx-h100" "hgx-h200" g3h "${g3}")
+run(2 ${g3h} --start-date 2024-06)
+expect_err("--start-date: the catalog has no throughput timeline of gpt3-175b on hgx-h200 in bf16")
+string(REPLACE "--tokens;300B" "" g3n "${g3}")
+run(2 ${g3n} --start-date 2024-06)
+expect_err("--start-date: needs --tokens")
+run(0 catalog timelines --json)
+expect_out("\"deepseek-v3-bf16-gb200-nvl72\"")
+run(0 catalog timelines deepseek-v3-bf16-gb200-nvl72)
+expect_out("points\\[2025-12\\] +3,957 +tokens/s/GPU +projection")
+# a --catalog folder with a bad timelines.yaml: path:line:col, exit 2
+file(MAKE_DIRECTORY "${WORK}/tlcat")
+file(WRITE "${WORK}/tlcat/timelines.yaml" "timelines:
+  - name: mine
+    system: hgx-h100
+    model: llama3-70b
+    precision: fp8
+    points:
+      - {date: 2025-03, tokens_per_s_per_gpu: 1000}
+      - {date: 2025-02, tokens_per_s_per_gpu: 1100}
+")
+run(2 --catalog "${WORK}/tlcat" catalog timelines)
+expect_err("tlcat/timelines.yaml:8:[0-9]+: points: 2025-02 comes before the previous point's 2025-03")
+file(WRITE "${WORK}/tlcat/timelines.yaml" "timelines:
+  - {name: mine, system: hgx-h100, model: llama3-70b, precision: fp8,
+     points: [{date: 2025-13, tokens_per_s_per_gpu: 1000}]}
+")
+run(2 --catalog "${WORK}/tlcat" catalog timelines)
+expect_err("tlcat/timelines.yaml:3:[0-9]+: date: '2025-13' is not an ISO date")
+# a scenario naming a catalog timeline of another system: at the name, exit 2
+file(WRITE "${WORK}/tl-other.yaml" "workload: {kind: train, model: deepseek-v3, tokens: 14.8e12, seq: 4096, gbs: 15360}
+platforms:
+  - {name: H100, system: hgx-h100, gpus: 16384, throughput_timeline: deepseek-v3-bf16-gb200-nvl72}
+")
+run(2 compare "${WORK}/tl-other.yaml")
+expect_err("tl-other.yaml:3:[0-9]+: throughput_timeline: 'deepseek-v3-bf16-gb200-nvl72' is deepseek-v3 on gb200-nvl72")

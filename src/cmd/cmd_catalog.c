@@ -1,5 +1,5 @@
 /*
- * cmd_catalog.c — `gpuecon catalog [gpus|systems|profiles|models|reliability|stacks] [NAME]`.
+ * cmd_catalog.c — `gpuecon catalog [gpus|systems|profiles|models|reliability|stacks|timelines] [NAME]`.
  *
  * Lists entries with their key specifications and where each number comes from. The columns
  * are field names read through the library's schema, so a new field needs no code here.
@@ -8,7 +8,8 @@
 
 #include <string.h>
 
-static const char *const kind_names[] = {"gpus", "systems", "profiles", "models", "reliability", "stacks", NULL};
+static const char *const kind_names[] = {"gpus", "systems", "profiles", "models", "reliability", "stacks",
+                                         "timelines", NULL};
 
 /* Columns of the summary table per kind (field names). */
 static const char *const *columns(gpuecon_kind k)
@@ -26,7 +27,9 @@ static const char *const *columns(gpuecon_kind k)
     static const char *const rel[] = {"system", "tier", "mtbi_gpu_days", NULL};
     static const char *const stack[] = {"grad_reduce", "fp8_param", "optimizer_states", "fp8_recipe", "tp_overlap",
                                         "dp_overlap", "ep_overlap", "attention", "cuda_graphs", "dispatcher", NULL};
+    static const char *const timeline[] = {"system", "model", "precision", "note", NULL};
     switch (k) {
+    case GPUECON_KIND_TIMELINE: return timeline;
     case GPUECON_KIND_STACK: return stack;
     case GPUECON_KIND_GPU: return gpu;
     case GPUECON_KIND_SYSTEM: return sys;
@@ -100,6 +103,16 @@ static json_t *entry_json(cli *c, gpuecon_kind k, size_t i)
         gpuecon_model_params(gpuecon_catalog_at(c->cat, k, i), &p);
         json_object_set_new(e, "params_total", cli_real(p.total));
         json_object_set_new(e, "params_active", cli_real(p.active));
+    }
+    if (k == GPUECON_KIND_TIMELINE) {
+        const gpuecon_timeline *t = gpuecon_catalog_at(c->cat, k, i);
+        json_t *pts = json_array();
+        for (size_t j = 0; j < t->n_points; j++)
+            json_array_append_new(pts, json_pack("{s:s, s:o, s:s, s:o}", "date", t->points[j].date,
+                                                 "tokens_per_s_per_gpu", cli_real(t->points[j].tokens_per_s_per_gpu),
+                                                 "stage", gpuecon_stage_name(t->points[j].source.stage), "source",
+                                                 cli_source_json(t->points[j].source)));
+        json_object_set_new(e, "points", pts);
     }
     return e;
 }
@@ -214,6 +227,17 @@ static int one_entry(cli *c, gpuecon_kind k, const char *name)
         tbl_str(t, f.present ? gpuecon_stage_name(f.source.stage) : "default");
         tbl_str(t, f.present ? f.source.text : f.doc);
     }
+    if (k == GPUECON_KIND_TIMELINE) { /* the dated points, each with its own stage and source */
+        const gpuecon_timeline *tl = obj;
+        for (size_t j = 0; j < tl->n_points; j++) {
+            tbl_row(t);
+            tbl_fmt(t, "points[%s]", tl->points[j].date);
+            tbl_num(t, tl->points[j].tokens_per_s_per_gpu, 0);
+            tbl_str(t, "tokens/s/GPU");
+            tbl_str(t, gpuecon_stage_name(tl->points[j].source.stage));
+            tbl_str(t, tl->points[j].source.text ? tl->points[j].source.text : "");
+        }
+    }
     FILE *out = cli_out(c);
     if (!out) {
         tbl_free(t);
@@ -231,7 +255,7 @@ static int one_entry(cli *c, gpuecon_kind k, const char *name)
 int cmd_catalog(cli *c, int argc, char **argv)
 {
     static const cmd_usage usage = {
-        "catalog [gpus|systems|profiles|models|reliability|stacks] [NAME]",
+        "catalog [gpus|systems|profiles|models|reliability|stacks|timelines] [NAME]",
         "Lists the catalog (built-in, plus --catalog DIR and --model-file FILE) with key\n"
         "specifications and the source and stage of every number. With NAME, every field of\n"
         "one entry.",
@@ -251,7 +275,7 @@ int cmd_catalog(cli *c, int argc, char **argv)
         if (!kind_names[k]) {
             const char *near = gpuecon_suggest(pos[0], kind_names, GPUECON_KIND_COUNT);
             return cli_usage_error(c, pos[0], "not a catalog kind%s%s%s (allowed: gpus, systems, profiles, "
-                                           "models, reliability, stacks)",
+                                           "models, reliability, stacks, timelines)",
                                    near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
         }
         first = last = k;

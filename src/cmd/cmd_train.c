@@ -143,6 +143,17 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
             fprintf(f, "\n%.4g tokens: %.1f days, $%.4g, %.4g GPU-hours, %.1f MWh (failures, restarts and spares "
                        "included)", a->tokens, days, run.total_usd, run.charged_gpus * run.days_to_train * 24,
                     run.energy_mwh);
+        if (run_ok && run.timeline) {
+            fprintf(f, "\nfrom %s at the catalog's published software dates: %.1f tokens/s/GPU over the run "
+                       "(the prediction before the first point); points used:", a->start_date, run.tokens_per_s_per_gpu);
+            for (size_t i = 0; i < run.n_points_used; i++)
+                fprintf(f, "%s %s %.0f (%s)", i ? "," : "", run.points_used[i].date,
+                        run.points_used[i].tokens_per_s_per_gpu, gpuecon_stage_name(run.points_used[i].source.stage));
+            if (!run.n_points_used)
+                fprintf(f, " none (the run ends before the first)");
+            if (run.uses_projection)
+                fprintf(f, "\nthis result rests on a projection");
+        }
         fputc('\n', f);
     }
     if (a->vs && (rc = train_vs(c, a, req, &r, NULL, f))) {

@@ -99,6 +99,9 @@ size_t train_cli_opts(train_args *a, opt *o, bool search)
         OPT("--vs", O_STR, &a->vs, 0, 0, NULL, "S", "the same job on system S: end-to-end vs all-to-all ratio");
         OPT("--target-days", O_DOUBLE, &a->target_days, 1e-6, 1e6, NULL, "D",
             "the fewest GPUs that train --tokens within D days, failures and spares included");
+        OPT("--start-date", O_STR, &a->start_date, 0, 0, NULL, "YYYY-MM[-DD]",
+            "with --tokens: the run starts then; the catalog's throughput timeline of this system, model and "
+            "precision applies from its first point on (gpuecon catalog timelines)");
         OPT("--max-gpus", O_INT, &a->max_gpus, 1, 10000000, NULL, "N",
             "--target-days: largest size to consider (default 1,000,000)");
         OPT("--rent-usd-per-gpu-hour", O_DOUBLE, &a->rent_usd_per_gpu_hour, 0.001, 1000, NULL, "R",
@@ -126,6 +129,11 @@ int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t n, gp
         return cli_usage_error(c, "--system", "is required (gpuecon catalog systems lists them)");
     if (opt_seen(opts, n, "--target-days") && !(a->target_days > 0))
         return cli_usage_error(c, "--target-days", "%g: a deadline must be a positive number of days", a->target_days);
+    if (opt_seen(opts, n, "--start-date") && !opt_seen(opts, n, "--tokens"))
+        return cli_usage_error(c, "--start-date", "needs --tokens (the run's length decides which software releases "
+                                                 "it spans)");
+    if (opt_seen(opts, n, "--start-date") && opt_seen(opts, n, "--sweep-gpus"))
+        return cli_usage_error(c, "--start-date", "is for one run (--gpus or --target-days), not --sweep-gpus");
     if (!opt_seen(opts, n, "--gpus") && !opt_seen(opts, n, "--sweep-gpus") && !opt_seen(opts, n, "--target-days"))
         return cli_usage_error(c, "--gpus", "is required (the GPUs in the job)");
     if (!opt_seen(opts, n, "--seq"))
@@ -142,7 +150,7 @@ int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t n, gp
     *profile = NULL;
     bool priced = a->profile || opt_seen(opts, n, "--tokens") || opt_seen(opts, n, "--tier") ||
                   opt_seen(opts, n, "--mtbi-gpu-days") || opt_seen(opts, n, "--usd-per-gpu-hour") ||
-                  opt_seen(opts, n, "--target-days") || (opt_seen(opts, n, "--objective") && a->objective == 1);
+                  opt_seen(opts, n, "--target-days") || opt_seen(opts, n, "--start-date") || (opt_seen(opts, n, "--objective") && a->objective == 1);
     if (priced && (rc = cli_profile(c, "--profile", a->profile ? a->profile : CLI_DEFAULT_PROFILE, profile)))
         return rc;
     req->gpus = a->gpus;
@@ -404,6 +412,7 @@ void train_cli_run_request(const train_args *a, const gpuecon_train_request *req
     run->pue = a->pue;
     run->mtbi_gpu_days = a->mtbi_gpu_days;
     run->usd_per_gpu_hour = a->usd_per_gpu_hour;
+    run->start_date = a->start_date;
 }
 
 void train_cli_run_json(json_t *j, const gpuecon_platform_result *r, const char *tier)
@@ -420,5 +429,18 @@ void train_cli_run_json(json_t *j, const gpuecon_platform_result *r, const char 
         json_object_set_new(j, "days_to_train", cli_real(r->days_to_train));
         json_object_set_new(j, "total_usd", cli_real(r->total_usd));
         json_object_set_new(j, "energy_mwh", cli_real(r->energy_mwh));
+    }
+    if (r->timeline) { /* --start-date: the catalog timeline's points the run used */
+        json_t *tl = json_array();
+        for (size_t i = 0; i < r->n_points_used; i++) {
+            const gpuecon_timeline_point *pt = &r->points_used[i];
+            json_array_append_new(tl, json_pack("{s:s, s:o, s:s, s:o}", "date", pt->date, "tokens_per_s_per_gpu",
+                                                cli_real(pt->tokens_per_s_per_gpu), "stage",
+                                                gpuecon_stage_name(pt->source.stage), "source",
+                                                cli_source_json(pt->source)));
+        }
+        json_object_set_new(j, "timeline_points_used", tl);
+        json_object_set_new(j, "run_tokens_per_s_per_gpu", cli_real(r->tokens_per_s_per_gpu));
+        json_object_set_new(j, "uses_projection", json_boolean(r->uses_projection));
     }
 }

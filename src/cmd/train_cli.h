@@ -19,7 +19,7 @@ typedef struct train_args {
     double tokens, pue, capacity_factor, imbalance, mtbi_gpu_days, target_days, usd_per_gpu_hour;
     double life_years, utilisation, workloads_per_year, rent_usd_per_gpu_hour;
     int tier, max_gpus;
-    const char *vs;
+    const char *vs, *start_date;
     int_list sweep;
     const char *plot;
     /* search only */

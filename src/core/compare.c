@@ -608,6 +608,19 @@ int gpuecon_run_cost(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
     if (!find_tier(cat, req->system, tier))
         return err_set(err, GPUECON_E_INPUT, "--tier", 0, 0,
                        "no reliability tier '%s/%s' in the catalog; allowed best, typical, poor", req->system, tier);
+    long start = 0;
+    const gpuecon_timeline *tl = NULL;
+    if (req->start_date) {
+        if (!gpuecon_date_parse(req->start_date, &start))
+            return err_set(err, GPUECON_E_INPUT, "--start-date", 0, 0,
+                           "'%.40s' is not an ISO date (allowed: YYYY-MM or YYYY-MM-DD, e.g. 2025-05 or 2025-07-15)",
+                           req->start_date);
+        if (!(tl = gpuecon_catalog_timeline_for(cat, req->system, req->model, req->precision)))
+            return err_set(err, GPUECON_E_INPUT, "--start-date", 0, 0,
+                           "the catalog has no throughput timeline of %s on %s in %s ('gpuecon catalog timelines' "
+                           "lists them; --catalog DIR adds a timelines.yaml)", req->model ? req->model : "(no model)",
+                           req->system, gpuecon_precision_name(req->precision));
+    }
     gpuecon_platform pl;
     memset(&pl, 0, sizeof pl);
     pl.name = pl.system = req->system;
@@ -632,6 +645,13 @@ int gpuecon_run_cost(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
     c.workload.tokens = req->tokens;
     c.workload.seq = req->seq;
     c.workload.gbs = 1;
+    if (tl) { /* the given throughput until the timeline's first point, its points from then on */
+        pl.timeline = tl->points;
+        pl.n_timeline = tl->n_points;
+        c.workload.has_start_date = true;
+        c.workload.start_day = start;
+        snprintf(c.workload.start_date, sizeof c.workload.start_date, "%.10s", req->start_date);
+    }
     c.platforms = &pl;
     c.n_platforms = 1;
     pstate ps;
@@ -639,7 +659,8 @@ int gpuecon_run_cost(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
         return rc;
     out->name = out->system = cat ? gpuecon_catalog_system(cat, req->system)->name : req->system;
     out->measured = false;
-    out->throughput_source = req->throughput_source;
+    if (!tl || !out->n_points_used) /* a run wholly before the timeline rests on the given throughput */
+        out->throughput_source = req->throughput_source;
     if (req->mtbi_gpu_days > 0)
         out->mtbi_source = (gpuecon_source){"given with the request (--mtbi-gpu-days)", GPUECON_STAGE_ASSUMPTION};
     if (req->usd_per_gpu_hour > 0)

@@ -38,7 +38,7 @@ const kdesc *schema_kind(gpuecon_kind kind)
 {
     static const kdesc *const kinds[GPUECON_KIND_COUNT] = {
         &schema_kind_gpu, &schema_kind_system, &schema_kind_profile, &schema_kind_model,
-        &schema_kind_reliability, &schema_kind_stack};
+        &schema_kind_reliability, &schema_kind_stack, &schema_kind_timeline};
     return (unsigned)kind < GPUECON_KIND_COUNT ? kinds[kind] : NULL;
 }
 
@@ -125,6 +125,25 @@ const gpuecon_stack *gpuecon_catalog_stack(const gpuecon_catalog *cat, const cha
 const gpuecon_reliability *gpuecon_catalog_reliability(const gpuecon_catalog *cat, const char *name)
 {
     return find_obj(cat, GPUECON_KIND_RELIABILITY, name);
+}
+
+const gpuecon_timeline *gpuecon_catalog_timeline(const gpuecon_catalog *cat, const char *name)
+{
+    return find_obj(cat, GPUECON_KIND_TIMELINE, name);
+}
+
+const gpuecon_timeline *gpuecon_catalog_timeline_for(const gpuecon_catalog *cat, const char *system,
+                                                     const char *model, gpuecon_precision precision)
+{
+    if (!cat || !system || !model)
+        return NULL;
+    const kindlist *l = &cat->kinds[GPUECON_KIND_TIMELINE];
+    for (size_t i = l->n; i-- > 0;) {
+        const gpuecon_timeline *t = l->items[i].obj;
+        if (t->precision == precision && !strcmp(t->system, system) && !strcmp(t->model, model))
+            return t;
+    }
+    return NULL;
 }
 
 size_t gpuecon_catalog_count(const gpuecon_catalog *cat, gpuecon_kind kind)
@@ -250,7 +269,7 @@ static int read_entry(gpuecon_catalog *cat, gpuecon_kind kind, const yaml_doc *d
     if (!out->obj || !out->src || !out->origin)
         return err_set(err, GPUECON_E_NOMEM, yaml_name(doc), 0, 0, "out of memory");
     int rc = schema_load_object(&cat->a, k->fields, k->nfields, out->obj, out->src, &out->present,
-                                doc, node, defsrc, NULL, err);
+                                doc, node, defsrc, k->extra, err);
     if (rc)
         return rc;
     *(const gpuecon_source **)((char *)out->obj + k->src_off) = out->src;
@@ -502,7 +521,7 @@ static int load_dir_files(gpuecon_catalog *cat, const char *dir, gpuecon_error *
     if (!found)
         return err_set(err, GPUECON_E_INPUT, dir, 0, 0,
                        "holds none of gpus.yaml, systems.yaml, profiles.yaml, models.yaml, "
-                       "reliability.yaml, stacks.yaml");
+                       "reliability.yaml, stacks.yaml, timelines.yaml");
     return GPUECON_OK;
 }
 

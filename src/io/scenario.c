@@ -241,74 +241,62 @@ static int check_platform(const gpuecon_catalog *cat, const gpuecon_workload *w,
 
 static int parse_date(const yaml_doc *doc, ynode *v, const char *field, char *text, long *day, gpuecon_error *err)
 {
-    char buf[32] = "";
-    if (!yaml_scalar_copy(v, buf, sizeof buf) || !gpuecon_date_parse(buf, day))
-        return yaml_error(doc, v, err, GPUECON_E_INPUT,
-                          "%s: '%s' is not an ISO date (allowed: YYYY-MM or YYYY-MM-DD, e.g. 2025-05 or "
-                          "2025-07-15)", field, buf);
-    snprintf(text, 11, "%.10s", buf);
-    return GPUECON_OK;
+    return schema_date(doc, v, field, text, day, err);
 }
 
-static int load_point(gpuecon_scenario *sc, const yaml_doc *doc, ynode *pn, gpuecon_source defsrc,
-                      gpuecon_timeline_point *pt, gpuecon_error *err)
-{
-    static const char *const keys[] = {"date", "tokens_per_s_per_gpu", "stage", "source", NULL};
-    if (yaml_type(pn) != Y_MAP)
-        return yaml_error(doc, pn, err, GPUECON_E_PARSE,
-                          "a timeline point is a mapping {date, tokens_per_s_per_gpu, stage, source}");
-    int rc = check_keys(doc, pn, keys, err);
-    ynode *d = yaml_map_get(pn, "date"), *t = yaml_map_get(pn, "tokens_per_s_per_gpu");
-    if (rc)
-        return rc;
-    if (!d || !t)
-        return yaml_error(doc, pn, err, GPUECON_E_PARSE, "a timeline point needs 'date:' and 'tokens_per_s_per_gpu:'");
-    if ((rc = parse_date(doc, d, "date", pt->date, &pt->day, err)))
-        return rc;
-    char buf[64] = "", *end;
-    if (!yaml_scalar_copy(t, buf, sizeof buf) || !((pt->tokens_per_s_per_gpu = strtod(buf, &end)) > 0) || *end ||
-        pt->tokens_per_s_per_gpu > 1e9)
-        return yaml_error(doc, t, err, GPUECON_E_INPUT,
-                          "tokens_per_s_per_gpu: '%s' must be a number above 0 (at most 1e9)", buf);
-    pt->source = defsrc;
-    ynode *st = yaml_map_get(pn, "stage"), *so = yaml_map_get(pn, "source");
-    if (st && (!yaml_scalar_copy(st, buf, sizeof buf) || !schema_stage_parse(buf, &pt->source.stage)))
-        return yaml_error(doc, st, err, GPUECON_E_INPUT,
-                          "stage: '%s' is not allowed (allowed: datasheet, measured, publisher-reported, "
-                          "projection, assumption, derived, fitted)", buf);
-    if (so) {
-        size_t len;
-        const char *txt = yaml_scalar(so, &len);
-        if (!txt || len > 512 || !(pt->source.text = arena_strndup(&sc->a, txt, len)))
-            return yaml_error(doc, so, err, GPUECON_E_PARSE, "source: expected text (at most 512 bytes)");
-    }
-    return GPUECON_OK;
-}
-
-static int load_timeline(gpuecon_scenario *sc, const yaml_doc *doc, ynode *pn, gpuecon_source defsrc,
+/* A catalog timeline's points, copied into the scenario (which may outlive a replaced entry). */
+static int copy_timeline(gpuecon_scenario *sc, const gpuecon_timeline *t, const yaml_doc *doc, ynode *at,
                          gpuecon_platform *p, gpuecon_error *err)
 {
-    ynode *tl = yaml_map_get(pn, "throughput_timeline");
-    if (!tl)
-        return GPUECON_OK;
-    size_t n = yaml_type(tl) == Y_SEQ ? yaml_seq_len(tl) : 0;
-    if (n < 1 || n > GPUECON_TIMELINE_MAX)
-        return yaml_error(doc, tl, err, GPUECON_E_PARSE, "throughput_timeline: a list of 1 to %d dated points",
-                          GPUECON_TIMELINE_MAX);
-    gpuecon_timeline_point *pts = arena_alloc(&sc->a, n * sizeof *pts);
+    gpuecon_timeline_point *pts = arena_alloc(&sc->a, t->n_points * sizeof *pts);
     if (!pts)
-        return yaml_error(doc, tl, err, GPUECON_E_NOMEM, "out of memory");
-    for (size_t i = 0; i < n; i++) {
-        ynode *pt = yaml_seq_at(tl, i);
-        int rc = load_point(sc, doc, pt, defsrc, &pts[i], err);
-        if (rc)
-            return rc;
-        if (i > 0 && pts[i].day <= pts[i - 1].day)
-            return yaml_error(doc, yaml_map_get(pt, "date"), err, GPUECON_E_INPUT,
-                              "throughput_timeline: %s %s the previous point's %s; give the points once each, "
-                              "oldest first", pts[i].date, pts[i].day == pts[i - 1].day ? "repeats" : "comes before",
-                              pts[i - 1].date);
+        return yaml_error(doc, at, err, GPUECON_E_NOMEM, "out of memory");
+    for (size_t i = 0; i < t->n_points; i++) {
+        pts[i] = t->points[i];
+        if (pts[i].source.text && !(pts[i].source.text = arena_strdup(&sc->a, pts[i].source.text)))
+            return yaml_error(doc, at, err, GPUECON_E_NOMEM, "out of memory");
     }
+    p->timeline = pts;
+    p->n_timeline = t->n_points;
+    return GPUECON_OK;
+}
+
+/* throughput_timeline: a list of dated points, or the name of a catalog timeline of the
+ * platform's system, the workload's model and the platform's precision (data/timelines.yaml).
+ * Without one, a training run with a start_date picks up the catalog's timeline of that
+ * system x model x precision when one is in force on the start date (and the platform has no
+ * measured throughput). */
+static int load_timeline(gpuecon_scenario *sc, const gpuecon_catalog *cat, const yaml_doc *doc, ynode *pn,
+                         gpuecon_source defsrc, const gpuecon_workload *wl, gpuecon_platform *p, gpuecon_error *err)
+{
+    ynode *tl = yaml_map_get(pn, "throughput_timeline");
+    if (!tl) {
+        const gpuecon_timeline *t = wl->kind == GPUECON_WORKLOAD_TRAIN && wl->has_start_date &&
+                                            !(p->measured_tokens_per_s > 0)
+                                        ? gpuecon_catalog_timeline_for(cat, p->system, wl->model, p->precision)
+                                        : NULL;
+        return t && t->points[0].day <= wl->start_day ? copy_timeline(sc, t, doc, pn, p, err) : GPUECON_OK;
+    }
+    if (yaml_type(tl) == Y_SCALAR) {
+        char name[128] = "";
+        gpuecon_error tmp;
+        if (!yaml_scalar_copy(tl, name, sizeof name) || !name[0] ||
+            gpuecon_catalog_find(cat, GPUECON_KIND_TIMELINE, name, "throughput_timeline", NULL, &tmp))
+            return yaml_error(doc, tl, err, GPUECON_E_INPUT, "throughput_timeline: %s",
+                              name[0] ? tmp.message : "a list of dated points or a catalog timeline's name");
+        const gpuecon_timeline *t = gpuecon_catalog_timeline(cat, name);
+        if (strcmp(t->system, p->system) || strcmp(t->model, wl->model) || t->precision != p->precision)
+            return yaml_error(doc, tl, err, GPUECON_E_INPUT,
+                              "throughput_timeline: '%s' is %s on %s in %s, this platform is %s on %s in %s", name,
+                              t->model, t->system, gpuecon_precision_name(t->precision), wl->model, p->system,
+                              gpuecon_precision_name(p->precision));
+        return copy_timeline(sc, t, doc, tl, p, err);
+    }
+    gpuecon_timeline_point *pts;
+    size_t n;
+    int rc = schema_timeline_points(&sc->a, doc, tl, "throughput_timeline", defsrc, &pts, &n, err);
+    if (rc)
+        return rc;
     p->timeline = pts;
     p->n_timeline = n;
     return GPUECON_OK;
@@ -404,7 +392,7 @@ static int load_comparison(gpuecon_scenario *sc, const gpuecon_catalog *cat, con
         if ((rc = schema_load_object(&sc->a, platform_fields, COUNT(platform_fields), &ps[i], o->src,
                                      &o->present, doc, pn, defsrc, platform_extra, err)) ||
             (rc = check_platform(cat, &c->workload, &ps[i], o, doc, pn, err)) ||
-            (rc = load_timeline(sc, doc, pn, defsrc, &ps[i], err)))
+            (rc = load_timeline(sc, cat, doc, pn, defsrc, &c->workload, &ps[i], err)))
             return rc;
         const gpuecon_workload *wl = &c->workload;
         bool owns = ps[i].life_years > 0 || ps[i].utilisation > 0 || ps[i].workloads_per_year > 0;

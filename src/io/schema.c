@@ -598,13 +598,13 @@ static int model_validate(struct gpuecon_catalog *cat, centry *e, const yaml_doc
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 const kdesc schema_kind_gpu = {"gpus", "gpu", sizeof(gpuecon_gpu), offsetof(gpuecon_gpu, src),
-                               gpu_fields, COUNT(gpu_fields), gpu_validate};
+                               gpu_fields, COUNT(gpu_fields), gpu_validate, NULL};
 const kdesc schema_kind_system = {"systems", "system", sizeof(gpuecon_system),
                                   offsetof(gpuecon_system, src), system_fields,
-                                  COUNT(system_fields), system_validate};
+                                  COUNT(system_fields), system_validate, NULL};
 const kdesc schema_kind_profile = {"profiles", "profile", sizeof(gpuecon_profile),
                                    offsetof(gpuecon_profile, src), profile_fields,
-                                   COUNT(profile_fields), profile_validate};
+                                   COUNT(profile_fields), profile_validate, NULL};
 const kdesc schema_kind_model = {"models", "model", sizeof(gpuecon_model),
                                  offsetof(gpuecon_model, src), model_fields, COUNT(model_fields),
-                                 model_validate};
+                                 model_validate, NULL};

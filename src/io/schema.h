@@ -49,6 +49,7 @@ struct kdesc {
     const fdesc *fields;
     size_t nfields;
     kvalidate_fn validate;
+    const char *const *extra; /* further keys validate reads itself (NULL-terminated), or NULL */
 };
 
 struct centry {
@@ -60,7 +61,7 @@ struct centry {
 };
 
 extern const kdesc schema_kind_gpu, schema_kind_system, schema_kind_profile, schema_kind_model,
-    schema_kind_reliability, schema_kind_stack;
+    schema_kind_reliability, schema_kind_stack, schema_kind_timeline;
 /* The descriptor of a kind (indexed by gpuecon_kind). */
 const kdesc *schema_kind(gpuecon_kind kind);
 
@@ -86,6 +87,13 @@ bool schema_present(const centry *e, const kdesc *k, const char *field);
  * mapping itself when absent. */
 ynode *schema_node(ynode *entry, const char *name);
 bool schema_stage_parse(const char *s, gpuecon_stage *out);
+/* An ISO date (YYYY-MM or YYYY-MM-DD) at node v into text (11 bytes) and days since 1970-01-01;
+ * GPUECON_E_INPUT at v naming `field` otherwise. */
+int schema_date(const yaml_doc *doc, ynode *v, const char *field, char *text, long *day, gpuecon_error *err);
+/* The dated points of list node tl (1 to GPUECON_TIMELINE_MAX, strictly increasing dates), in
+ * arena a; `field` names the list in messages, defsrc is the points' default provenance. */
+int schema_timeline_points(arena *a, const yaml_doc *doc, ynode *tl, const char *field, gpuecon_source defsrc,
+                           gpuecon_timeline_point **out, size_t *n, gpuecon_error *err);
 /* The catalog's arena, for kinds whose validation loads further objects (catalog.c). */
 arena *catalog_arena(struct gpuecon_catalog *cat);
 

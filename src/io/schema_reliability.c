@@ -210,4 +210,4 @@ static int reliability_validate(struct gpuecon_catalog *cat, centry *e, const ya
 
 const kdesc schema_kind_reliability = {
     "reliability", "reliability entry", sizeof(gpuecon_reliability),
-    offsetof(gpuecon_reliability, src), reliability_fields, NFIELDS, reliability_validate};
+    offsetof(gpuecon_reliability, src), reliability_fields, NFIELDS, reliability_validate, NULL};

@@ -35,4 +35,4 @@ static const fdesc stack_fields[] = {
 };
 
 const kdesc schema_kind_stack = {"stacks", "stack", sizeof(gpuecon_stack), offsetof(gpuecon_stack, src),
-                                 stack_fields, sizeof stack_fields / sizeof stack_fields[0], NULL};
+                                 stack_fields, sizeof stack_fields / sizeof stack_fields[0], NULL, NULL};
