@@ -146,7 +146,7 @@ def commands(base):
     st, _, body = call(base, "/api/v1/scenario")
     doc = json.loads(body)
     check(st == 200 and doc["name"] == "default" and "deepseek-v3-train" in doc["yaml"], "GET /api/v1/scenario")
-    for kind in ["gpus", "systems", "profiles", "models", "reliability"]:
+    for kind in ["gpus", "systems", "profiles", "models", "reliability", "stacks", "timelines"]:
         st, _, body = call(base, "/api/v1/catalog/" + kind)
         check(st == 200 and body.decode() == cli("catalog", kind, "--json").stdout,
               "GET /api/v1/catalog/%s is byte-identical to gpuecon catalog %s --json" % (kind, kind))
