@@ -473,3 +473,53 @@ platforms:
 ")
 run(2 compare "${WORK}/tl-other.yaml")
 expect_err("tl-other.yaml:3:[0-9]+: throughput_timeline: 'deepseek-v3-bf16-gb200-nvl72' is deepseek-v3 on gb200-nvl72")
+
+# ---- (3) budget_usd sizes a platform given without gpus: the fastest run within the budget ----------
+# Fed back as a user would check it: at the size found the run costs at most the budget, one domain
+# more (8 GPUs on HGX, 64 active per NVL72 rack) costs more than it, and the verdict names the faster.
+file(WRITE "${WORK}/budget-size.yaml" "
+workload: {kind: train, model: llama3-70b, precision: fp8, tokens: 15e12, seq: 8192, gbs: 1024, budget_usd: 4.2e6}
+platforms:
+  - {name: h100, system: hgx-h100, profile: hyperscaler, tier: best, measured_tokens_per_s: 1500}
+  - {name: gb200, system: gb200-nvl72, profile: hyperscaler, tier: best, measured_tokens_per_s: 2800}
+")
+run(0 compare "${WORK}/budget-size.yaml" --json)
+string(JSON fw GET "${OUT}" comparisons 0 fastest_within_budget)
+foreach(i 0 1)
+  string(JSON g${i} GET "${OUT}" comparisons 0 platforms ${i} gpus)
+  string(JSON u${i} GET "${OUT}" comparisons 0 platforms ${i} total_usd)
+  string(JSON d${i} GET "${OUT}" comparisons 0 platforms ${i} days_to_train)
+endforeach()
+check("both sized within the budget (${g0} GPUs $${u0}, ${g1} GPUs $${u1})" "${u0} <= 4.2e6 && ${u1} <= 4.2e6")
+math(EXPR g0n "${g0} + 8")
+math(EXPR g1n "${g1} + 64")
+foreach(p "h100;hgx-h100;${g0};${g0n};1500" "gb200;gb200-nvl72;${g1};${g1n};2800")
+  list(GET p 0 nm)
+  list(GET p 1 sys)
+  list(GET p 2 at)
+  list(GET p 3 above)
+  list(GET p 4 tok)
+  file(WRITE "${WORK}/budget-back.yaml" "
+workload: {kind: train, model: llama3-70b, precision: fp8, tokens: 15e12, seq: 8192, gbs: 1024}
+platforms:
+  - {name: at, system: ${sys}, gpus: ${at}, profile: hyperscaler, tier: best, measured_tokens_per_s: ${tok}}
+  - {name: above, system: ${sys}, gpus: ${above}, profile: hyperscaler, tier: best, measured_tokens_per_s: ${tok}}
+")
+  run(0 compare "${WORK}/budget-back.yaml" --json)
+  string(JSON ua GET "${OUT}" comparisons 0 platforms 0 total_usd)
+  string(JSON ub GET "${OUT}" comparisons 0 platforms 1 total_usd)
+  check("${nm}: ${at} GPUs within the budget ($${ua}), ${above} over it ($${ub})" "${ua} <= 4.2e6 && ${ub} > 4.2e6")
+endforeach()
+execute_process(COMMAND awk "BEGIN { print (${d1} < ${d0}) ? \"gb200\" : \"h100\" }" OUTPUT_VARIABLE want
+                OUTPUT_STRIP_TRAILING_WHITESPACE)
+check("fastest within the budget is the one with fewer days (${fw})" "\"${fw}\" == \"${want}\"")
+run(0 compare "${WORK}/budget-size.yaml")
+expect_out("Fastest within the \\$4.2M budget: ")
+# a budget no size meets: the platform is out with its reason, the comparison exits 3
+file(WRITE "${WORK}/budget-none.yaml" "
+workload: {kind: train, model: llama3-70b, precision: fp8, tokens: 15e12, seq: 8192, gbs: 1024, budget_usd: 1000}
+platforms:
+  - {name: h100, system: hgx-h100, profile: hyperscaler, tier: best, measured_tokens_per_s: 1500}
+")
+run(3 compare "${WORK}/budget-none.yaml")
+expect_out("no size fits the \\$0.001M budget: the cheapest tried")

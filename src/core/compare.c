@@ -508,14 +508,78 @@ static long layout_size(double need, int unit)
     return -1;
 }
 
+/* Size a platform to the fastest run within budget_usd: over whole domains on the layout grid
+ * (unit x 1, 2, 3, 4, 6, 8, ...) the size with the fewest days whose total (failures, restarts
+ * and spares included) is within the budget, then bisected in whole domains towards the next
+ * grid size. A run's dollars change slowly with its size (the same GPU-hours, more lost to
+ * communication and failures as it grows) while its days fall, so the fastest within a budget
+ * is where the dollars cross it. No size within it: the platform is infeasible, with the
+ * cheapest size tried in its reason. */
+static int size_for_budget(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t pi,
+                           const char *dstack, const gpuecon_platform_result *earlier, pstate *ps,
+                           gpuecon_platform_result *res, gpuecon_error *err)
+{
+    const gpuecon_platform *pl = &c->platforms[pi];
+    const double budget = c->workload.budget_usd;
+    int unit = domain_unit(cat, pl, gpuecon_catalog_system(cat, pl->system));
+    long best = 0, above = 0, cheapest = 0;
+    double best_days = INFINITY, cheapest_usd = INFINITY;
+    int over = 0, rising = 0, rc;
+#define WITHIN(r) ((r)->feasible && (r)->total_usd <= budget && isfinite((r)->days_to_train))
+    for (long m = 1, k = 0; k < 64; k++) { /* 1, 2, 3, 4, 6, 8, 12, ... */
+        long g = k == 0 ? unit : k % 2 ? unit * (m *= 2) : unit * (3 * m / 2);
+        if (g > 10000000)
+            break;
+        if ((rc = evaluate(ctx, cat, c, pi, (int)g, true, dstack, earlier, ps, res, err)))
+            return rc;
+        if (res->feasible && res->total_usd < cheapest_usd)
+            cheapest_usd = res->total_usd, cheapest = g, rising = 0;
+        else if (!best && cheapest && (!res->feasible || ++rising >= 2))
+            break; /* nothing within it, and the dollars only grow from here */
+        if (WITHIN(res) && res->days_to_train < best_days) {
+            best = g, best_days = res->days_to_train, above = 0, over = 0;
+        } else if (best) {
+            if (!above)
+                above = g;
+            if (!res->feasible || ++over >= 2) /* past the batch's reach, or over the budget twice */
+                break;
+        }
+    }
+    if (!best) {
+        char why[320];
+        if (cheapest)
+            snprintf(why, sizeof why, "no size fits the $%.4gM budget: the cheapest tried, %ld GPUs, costs $%.4gM",
+                     budget / 1e6, cheapest, cheapest_usd / 1e6);
+        else
+            snprintf(why, sizeof why, "no size up to 10 million GPUs is feasible (%.200s)", res->why);
+        if (cheapest && (rc = evaluate(ctx, cat, c, pi, (int)cheapest, true, dstack, earlier, ps, res, err)))
+            return rc; /* the row shows the cheapest size */
+        fail_platform(res, why);
+        return GPUECON_OK;
+    }
+    for (long lo = best, hi = above; hi && hi - lo > unit;) { /* whole domains between two grid sizes */
+        long mid = lo + (hi - lo) / unit / 2 * unit;
+        if ((rc = evaluate(ctx, cat, c, pi, (int)mid, true, dstack, earlier, ps, res, err)))
+            return rc;
+        if (WITHIN(res) && res->days_to_train <= best_days)
+            best = lo = mid, best_days = res->days_to_train;
+        else
+            hi = mid;
+    }
+#undef WITHIN
+    return evaluate(ctx, cat, c, pi, (int)best, true, dstack, earlier, ps, res, err);
+}
+
 int compare_platform(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t pi,
                      const char *dstack, const gpuecon_platform_result *earlier, pstate *ps,
                      gpuecon_platform_result *res, gpuecon_error *err)
 {
     const gpuecon_platform *pl = &c->platforms[pi];
     const gpuecon_workload *w = &c->workload;
-    if (pl->gpus > 0 || w->kind != GPUECON_WORKLOAD_TRAIN || !(w->target_days > 0))
+    if (pl->gpus > 0 || w->kind != GPUECON_WORKLOAD_TRAIN || !(w->target_days > 0 || w->budget_usd > 0))
         return evaluate(ctx, cat, c, pi, pl->gpus, true, dstack, earlier, ps, res, err);
+    if (w->budget_usd > 0) /* the fastest size within the budget (the deadline is then a flag) */
+        return size_for_budget(ctx, cat, c, pi, dstack, earlier, ps, res, err);
     /* Size the platform to finish within target_days: the smallest number of whole domains whose
        goodput trains the (same-quality) tokens in time. Throughput, goodput and the batch change
        slowly with size, so a few fixed-point steps from a first guess converge. */

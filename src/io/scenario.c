@@ -196,9 +196,9 @@ static int check_platform(const gpuecon_catalog *cat, const gpuecon_workload *w,
         return rc;
     if (!p->name)
         p->name = p->system;
-    if (!p->gpus && !(w->kind == GPUECON_WORKLOAD_TRAIN && w->target_days > 0))
+    if (!p->gpus && !(w->kind == GPUECON_WORKLOAD_TRAIN && (w->target_days > 0 || w->budget_usd > 0)))
         return yaml_error(doc, node, err, GPUECON_E_PARSE,
-                          "platform '%s' needs 'gpus:' (or the workload a target_days)", p->name);
+                          "platform '%s' needs 'gpus:' (or the workload a target_days or budget_usd)", p->name);
     if (!present(o, platform_fields, COUNT(platform_fields), "kv"))
         p->kv = w->kv;
     if (!present(o, platform_fields, COUNT(platform_fields), "precision"))
