@@ -219,6 +219,15 @@ def bad_requests(base):
           "unknown command: 400 with the CLI's error line")
     st, _, _ = call(base, "/api/v1/catalog/gadgets")
     check(st == 404, "unknown catalog kind: 404")
+    # the server's --max-work (default 60 CPU-seconds) caps what a request may ask for
+    for value in [61, "1e7"]:
+        st, _, body = call(base, "/api/v1/reproduce", {"options": {"max_work": value}})
+        e = error_of(body)
+        check(st == 400 and e.get("where") == "max_work" and "limit of 60" in e.get("message", ""),
+              "max_work %s above the server's 60: 400 naming the limit" % value)
+    st, _, body = call(base, "/api/v1/cost", {"options": {"max_work": 60, "system": "hgx-h100",
+                                                          "profile": "hyperscaler", "tokens_per_s": 800}})
+    check(st == 200, "max_work at the server's limit is accepted")
     st, _, body = call(base, "/api/v1/compare", raw=b" " * (64 * 1024 + 1))
     check(st == 413, "a body one byte over --max-body: 413")
     st, _, _ = call(base, "/api/v1/compare", raw=b"{}" + b" " * (64 * 1024 - 2))

@@ -30,6 +30,7 @@ typedef struct api_env {
     size_t max_body_bytes;        /* request bodies larger than this answer 413 */
     int max_depth;                /* JSON nesting deeper than this answers 400 */
     double budget_s;              /* work budget per request, seconds of wall time */
+    double max_work_s;            /* estimated CPU-seconds a request may ask for ("max_work"); 0: 60 */
     uint64_t seed;
     int threads;                  /* per request; 0: OpenMP default */
     gpuecon_memo *memo;           /* training predictions shared by all requests (may be NULL) */

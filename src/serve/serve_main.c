@@ -51,6 +51,8 @@ static const char help[] =
     "  --max-depth N         deepest JSON nesting in a request (default 32; more: 400)\n"
     "  --max-concurrent N    API requests at once (default 4; more: 429)\n"
     "  --budget-s S          work per request, seconds (default 10; then 503)\n"
+    "  --max-work S          the most estimated work a request may ask for with \"max_work\",\n"
+    "                        CPU-seconds (default 60, the library's; more: 400)\n"
     "  --threads N           threads per request (default 0: OpenMP's)\n"
     "  --quiet               no request log on stderr\n"
     "  -h, --help            this text\n\n"
@@ -58,7 +60,7 @@ static const char help[] =
 
 typedef struct serve_opts {
     const char *listen, *catalog, *scenario;
-    double max_body, budget;
+    double max_body, budget, max_work;
     int max_depth, max_conc, threads;
     bool quiet;
 } serve_opts;
@@ -85,7 +87,7 @@ static int parse(int argc, char **argv, serve_opts *o)
         bool integer;
     } nums[] = {{"--max-body", 1024, 64 << 20, true}, {"--budget-s", 0.001, 3600, false},
                 {"--max-depth", 2, 256, true},     {"--max-concurrent", 1, 256, true},
-                {"--threads", 0, 1024, true}};
+                {"--threads", 0, 1024, true},      {"--max-work", 0.01, 1e7, false}};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         char name[64];
@@ -127,8 +129,8 @@ static int parse(int argc, char **argv, serve_opts *o)
             int rc = number(name, val, nums[k].lo, nums[k].hi, nums[k].integer, &d);
             if (rc)
                 return rc;
-            double *dst[] = {&o->max_body, &o->budget, NULL, NULL, NULL};
-            int *idst[] = {NULL, NULL, &o->max_depth, &o->max_conc, &o->threads};
+            double *dst[] = {&o->max_body, &o->budget, NULL, NULL, NULL, &o->max_work};
+            int *idst[] = {NULL, NULL, &o->max_depth, &o->max_conc, &o->threads, NULL};
             if (dst[k])
                 *dst[k] = d;
             else
@@ -215,8 +217,17 @@ static int serve_with(const serve_opts *o, const char *addr)
     cfg.listen = addr;
     cfg.max_concurrent = o->max_conc;
     cfg.quiet = o->quiet;
-    cfg.env = (api_env){cat, text ? base_name(o->scenario, name, sizeof name) : "default", text, len,
-                        (size_t)o->max_body, o->max_depth, o->budget, cc.seed, o->threads, NULL};
+    cfg.env = (api_env){.cat = cat,
+                        .scenario_name = text ? base_name(o->scenario, name, sizeof name) : "default",
+                        .scenario_yaml = text,
+                        .scenario_len = len,
+                        .max_body_bytes = (size_t)o->max_body,
+                        .max_depth = o->max_depth,
+                        .budget_s = o->budget,
+                        .max_work_s = o->max_work,
+                        .seed = cc.seed,
+                        .threads = o->threads,
+                        .memo = NULL};
     /* what-if re-runs of compare reuse the training predictions (the searches) of earlier ones */
     if (!rc && !(cfg.env.memo = gpuecon_memo_new(ctx, 1024)))
         rc = 1;
@@ -234,7 +245,8 @@ static int serve_with(const serve_opts *o, const char *addr)
 
 int serve_main(int argc, char **argv)
 {
-    serve_opts o = {"127.0.0.1:8080", NULL, NULL, 1 << 20, 10, 32, 4, 0, false};
+    serve_opts o = {.listen = "127.0.0.1:8080", .max_body = 1 << 20, .budget = 10, .max_work = 60, .max_depth = 32,
+                    .max_conc = 4, .threads = 0, .quiet = false};
     int rc = parse(argc, argv, &o);
     if (rc)
         return rc < 0 ? 0 : rc;

@@ -38,6 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     env.max_body_bytes = 64 * 1024;
     env.max_depth = 32;
     env.budget_s = 0.25;
+    env.max_work_s = 2; /* a request may not raise it (serve --max-work) */
     env.seed = 1;
     env.threads = 1;
     api_reply rep;
