@@ -1959,6 +1959,13 @@ typedef struct gpuecon_breakeven {
     char text[360];
 } gpuecon_breakeven;
 
+/* The human label of a compare input or scenario field ("tco_usd_per_gpu_hour" -> "TCO,
+ * $/GPU-h"): the one table the report, the JSON (breakeven[].label, sensitivity[].label) and
+ * gpuecon serve's page all read. The name itself when it has no label; never NULL. */
+GPUECON_API const char *gpuecon_input_label(const char *input);
+/* Entry i of that table (name and label), for front ends that show them all; false past the end. */
+GPUECON_API bool gpuecon_input_label_at(size_t i, const char **input, const char **label);
+
 /* One input moved down and up: the cost ratio (cheapest / runner-up) at each end. */
 typedef struct gpuecon_sensitivity {
     int platform;

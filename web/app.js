@@ -9,13 +9,18 @@
  */
 'use strict';
 
+/* The inputs with a what-if control: the scenario field each one writes, and how it is shown.
+ * Their human labels come with every compare answer ("labels": the library's one table,
+ * gpuecon_input_label, which the HTML report reads too). `from`: a control that starts from
+ * another input's value and break-even (the price paid starts from the TCO in force). */
 const INPUTS = {
-  tokens_per_s_per_gpu: {field: 'measured_tokens_per_s', label: 'throughput, tok/s/GPU', digits: 4},
-  tco_usd_per_gpu_hour: {field: 'tco_usd_per_gpu_hour', label: 'TCO, $/GPU-h', digits: 4},
-  mtbi_gpu_days: {field: 'mtbi_gpu_days', label: 'MTBI, GPU-days', digits: 4},
-  pue: {field: 'pue', label: 'PUE', digits: 3, min: 1, max: 3},
-  electricity_usd_per_kwh: {field: 'electricity_usd_per_kwh', label: 'electricity, $/kWh', digits: 3, min: 0.001},
-  spare_policy: {field: 'spares_do_other_work', label: 'spare GPUs earn other work (not charged to the job)', bool: true},
+  tokens_per_s_per_gpu: {field: 'measured_tokens_per_s', digits: 4},
+  tco_usd_per_gpu_hour: {field: 'tco_usd_per_gpu_hour', digits: 4},
+  usd_per_gpu_hour: {field: 'usd_per_gpu_hour', digits: 4, from: 'tco_usd_per_gpu_hour', min: 0.001, max: 1000},
+  mtbi_gpu_days: {field: 'mtbi_gpu_days', digits: 4},
+  pue: {field: 'pue', digits: 3, min: 1, max: 3},
+  electricity_usd_per_kwh: {field: 'electricity_usd_per_kwh', digits: 3, min: 0.001},
+  spare_policy: {field: 'spares_do_other_work', bool: true},
 };
 const STEPS = 1000;
 
@@ -29,7 +34,9 @@ const state = {
   catalog: {},
   busy: false,
   pending: false,
+  labels: {},         // input -> human label, from the compare answer
 };
+const LABEL = (input) => state.labels[input] || input;
 
 const $ = (id) => document.getElementById(id);
 function el(tag, attrs, ...kids) {
@@ -83,7 +90,10 @@ function effectiveDoc(only) {
     }
     for (const [k, v] of state.overrides) {
       const [kc, kp, field] = k.split('|');
-      if (Number(kc) === ci && kp === '' && field === 'model') c.workload.model = v;
+      if (Number(kc) !== ci || kp !== '') continue;
+      if (field === 'model') c.workload.model = v;
+      if (field === 'start_date' && v) c.workload.start_date = v;
+      if (field === 'start_date' && !v) delete c.workload.start_date;
     }
   });
   if (only !== undefined) d.comparisons = [d.comparisons[only]];
@@ -134,6 +144,7 @@ async function runAll() {
     return;
   }
   state.overrides.clear();
+  state.labels = r.body.labels || {};
   state.base = r.body;
   state.result = structuredClone(r.body);
   if (state.sel >= state.result.comparisons.length) state.sel = 0;
@@ -215,12 +226,12 @@ function control(ci, c, pname, input, info) {
   const spec = INPUTS[input];
   const k = key(ci, pname, spec.field);
   const div = el('div', {class: 'ctl' + (state.overrides.has(k) ? ' changed' : ''), 'data-platform': pname, 'data-input': input});
-  const label = `${pname} ${spec.label}`;
+  const label = `${pname} ${LABEL(input)}`;
   const stage = info.source ? el('span', {class: 'stage stage-' + info.source.stage, text: info.source.stage}) : '';
-  if (spec.bool) {
+  if (spec.bool) { /* checked: spares charged to the job (current 1), i.e. not doing other work */
     const cb = el('input', {type: 'checkbox', 'aria-label': label});
-    cb.checked = state.overrides.has(k) ? state.overrides.get(k) : info.current === 0;
-    cb.addEventListener('change', () => { state.overrides.set(k, cb.checked); whatIf(); });
+    cb.checked = state.overrides.has(k) ? !state.overrides.get(k) : info.current !== 0;
+    cb.addEventListener('change', () => { state.overrides.set(k, !cb.checked); whatIf(); });
     div.append(el('div', {class: 'head'}, el('label', {}, cb, ' ' + label), stage));
     if (info.be) div.append(el('div', {class: 'src', text: info.be.text}));
     return div;
@@ -265,17 +276,61 @@ function renderControls() {
   const ci = state.sel, c = state.base.comparisons[ci];
   const box = $('controls');
   box.replaceChildren();
+  const dateCtl = dateControl(ci, c);
+  if (dateCtl) box.append(dateCtl);
+  const docPlatforms = (state.doc.comparisons[ci] || {}).platforms || [];
   for (const p of c.platforms) {
     if (!p.feasible) continue;
+    const dp = docPlatforms.find((x) => platformName(x) === p.name) || {};
     for (const input of Object.keys(INPUTS)) {
-      const be = c.breakeven.find((b) => b.platform === p.name && b.input === input);
-      const se = c.sensitivity.find((s) => s.platform === p.name && s.input === input);
+      /* a price the scenario gives as usd_per_gpu_hour replaces the TCO: only its own control moves it */
+      if (input === 'tco_usd_per_gpu_hour' && dp.usd_per_gpu_hour !== undefined) continue;
+      const from = INPUTS[input].from || input;
+      const be = c.breakeven.find((b) => b.platform === p.name && b.input === from);
+      const se = c.sensitivity.find((s) => s.platform === p.name && s.input === from);
       if (!be && !se) continue;
       const current = be ? be.current : (se.low + se.high) / 2;
       box.append(control(ci, c, p.name, input, {current, be, low: se && se.low, high: se && se.high,
         range: se && se.range, source: (be || se).source}));
     }
   }
+}
+
+/* The run's start date, for a comparison whose platforms have throughput timelines: a month
+ * slider from the first software date to a year after the last, with the break-even date marked;
+ * empty is today's software (the latest point that is not a projection). */
+const monthIndex = (d) => Number(d.slice(0, 4)) * 12 + Number(d.slice(5, 7)) - 1;
+const monthText = (i) => `${Math.floor(i / 12)}-${String(i % 12 + 1).padStart(2, '0')}`;
+function dateControl(ci, c) {
+  const dates = (c.timeline_series || []).map((x) => x.date).filter((d) => /^\d{4}-\d{2}/.test(d || ''));
+  if (c.kind !== 'train' || !dates.length) return null;
+  const k = key(ci, '', 'start_date');
+  const w = (state.doc.comparisons[ci] || {}).workload || {};
+  const today = w.start_date ? String(w.start_date).slice(0, 7) : '';
+  const now = state.overrides.has(k) ? state.overrides.get(k) : today;
+  const lo = Math.min(...dates.map(monthIndex)), hi = Math.max(...dates.map(monthIndex)) + 12;
+  const label = LABEL('start_date');
+  const div = el('div', {class: 'ctl' + (state.overrides.has(k) ? ' changed' : ''), 'data-input': 'start_date'});
+  const range = el('input', {type: 'range', min: String(lo), max: String(hi), step: '1', 'aria-label': label});
+  range.value = String(now ? Math.min(hi, Math.max(lo, monthIndex(now))) : lo);
+  const shown = el('b', {text: now || "today's software"});
+  const track = el('div', {class: 'track'}, range);
+  const mark = (d, cls, title) => {
+    const m = el('div', {class: 'mark ' + cls, title});
+    m.style.left = `calc(${(100 * (monthIndex(d) - lo) / (hi - lo)).toFixed(2)}% - 1px)`;
+    track.append(m);
+  };
+  if (today) mark(today, 'today', `today: ${today}`);
+  if (c.breakeven_date) mark(c.breakeven_date, 'be', `break-even: ${c.breakeven_date}`);
+  const set = (v) => { state.overrides.set(k, v); div.classList.add('changed'); shown.textContent = v || "today's software"; whatIf(); };
+  range.addEventListener('change', () => set(monthText(Number(range.value))));
+  const clear = el('button', {type: 'button', text: "today's software"});
+  clear.addEventListener('click', () => set(''));
+  div.append(el('div', {class: 'head'}, el('label', {text: label}), el('span', {}, shown, ' ', clear,
+    c.breakeven_date ? el('span', {class: 'be-val', text: ` · break-even ${c.breakeven_date}`}) : '')));
+  div.append(track);
+  div.append(el('div', {class: 'src', text: 'software dates: ' + dates.join(', ') + (c.timeline ? ' · ' + c.timeline : '')}));
+  return div;
 }
 
 function select_(opts, value, label, onchange) {
@@ -290,17 +345,17 @@ function renderPickers() {
   box.replaceChildren();
   const names = (kind) => (state.catalog[kind] || []).map((e) => e.name);
   const ov = (pname, field, dflt) => state.overrides.has(key(ci, pname, field)) ? state.overrides.get(key(ci, pname, field)) : dflt;
-  box.append(select_(names('models'), ov('', 'model', d.workload.model), 'model', (v) => { state.overrides.set(key(ci, '', 'model'), v); whatIf(); }));
+  box.append(select_(names('models'), ov('', 'model', d.workload.model), LABEL('model'), (v) => { state.overrides.set(key(ci, '', 'model'), v); whatIf(); }));
   for (const p of d.platforms || []) {
     const pn = platformName(p);
-    box.append(select_(names('systems'), ov(pn, 'system', p.system), pn + ' system', (v) => { state.overrides.set(key(ci, pn, 'system'), v); whatIf(); }));
-    box.append(select_(names('profiles'), ov(pn, 'profile', p.profile || 'hyperscaler'), pn + ' TCO profile', (v) => { state.overrides.set(key(ci, pn, 'profile'), v); whatIf(); }));
+    box.append(select_(names('systems'), ov(pn, 'system', p.system), pn + ' ' + LABEL('system'), (v) => { state.overrides.set(key(ci, pn, 'system'), v); whatIf(); }));
+    box.append(select_(names('profiles'), ov(pn, 'profile', p.profile || 'hyperscaler'), pn + ' ' + LABEL('profile'), (v) => { state.overrides.set(key(ci, pn, 'profile'), v); whatIf(); }));
     if (d.workload.kind === 'train')
-      box.append(select_(['best', 'typical', 'poor'], ov(pn, 'tier', p.tier || 'typical'), pn + ' operator tier', (v) => { state.overrides.set(key(ci, pn, 'tier'), v); whatIf(); }));
+      box.append(select_(['best', 'typical', 'poor'], ov(pn, 'tier', p.tier || 'typical'), pn + ' ' + LABEL('tier'), (v) => { state.overrides.set(key(ci, pn, 'tier'), v); whatIf(); }));
     const g = el('input', {type: 'number', min: '1', step: '1', 'aria-label': pn + ' GPUs'});
     g.value = String(ov(pn, 'gpus', typeof p.gpus === 'object' ? p.gpus.value : p.gpus));
     g.addEventListener('change', () => { if (Number(g.value) >= 1) { state.overrides.set(key(ci, pn, 'gpus'), Math.round(Number(g.value))); whatIf(); } });
-    box.append(el('label', {}, pn + ' GPUs ', g));
+    box.append(el('label', {}, pn + ' ' + LABEL('gpus') + ' ', g));
   }
 }
 

@@ -437,6 +437,7 @@ static json_t *breakeven_json(const gpuecon_comparison_result *cr, const gpuecon
     json_object_set_new(o, "platform", json_string(cr->platforms[b->platform].name));
     json_object_set_new(o, "rival", json_string(cr->platforms[b->rival].name));
     json_object_set_new(o, "input", json_string(b->input));
+    json_object_set_new(o, "label", json_string(gpuecon_input_label(b->input)));
     json_object_set_new(o, "unit", json_string(b->unit));
     json_object_set_new(o, "current", cli_real(b->current));
     json_object_set_new(o, "breakeven", cli_real(b->value));
@@ -497,8 +498,9 @@ static json_t *comparison_json(const gpuecon_comparison_result *cr)
     json_t *se = json_array();
     for (size_t i = 0; i < cr->n_sensitivity; i++) {
         const gpuecon_sensitivity *s = &cr->sensitivity[i];
-        json_array_append_new(se, json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:s, s:o}", "platform",
-                                            cr->platforms[s->platform].name, "input", s->input, "low", cli_real(s->low),
+        json_array_append_new(se, json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:s, s:o}", "platform",
+                                            cr->platforms[s->platform].name, "input", s->input, "label",
+                                            gpuecon_input_label(s->input), "low", cli_real(s->low),
                                             "high", cli_real(s->high), "ratio_low", cli_real(s->ratio_low),
                                             "ratio_high", cli_real(s->ratio_high), "swing", cli_real(s->swing),
                                             "range", s->range, "source", cli_source_json(s->source)));
@@ -528,6 +530,11 @@ static int emit_json(cli *c, const gpuecon_scenario *sc, const gpuecon_compare_r
     json_object_set_new(j, "platforms", all);
     json_object_set_new(j, "verdict", json_string(verdict));
     json_object_set_new(j, "breakeven", be);
+    json_t *labels = json_object(); /* the human labels of the inputs (gpuecon_input_label) */
+    const char *in, *label;
+    for (size_t i = 0; gpuecon_input_label_at(i, &in, &label); i++)
+        json_object_set_new(labels, in, json_string(label));
+    json_object_set_new(j, "labels", labels);
     json_object_set_new(j, "elapsed_s", cli_real(elapsed));
     return cli_emit_json(c, j);
 }

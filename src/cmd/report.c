@@ -27,18 +27,7 @@ static const char *const css =
 
 const char *report_input_label(const char *input)
 {
-    static const char *const names[][2] = {
-        {"mtbi_gpu_days", "MTBI, GPU-days"},
-        {"tco_usd_per_gpu_hour", "TCO, $/GPU-h"},
-        {"tokens_per_s_per_gpu", "throughput, tok/s/GPU"},
-        {"pue", "PUE"},
-        {"electricity_usd_per_kwh", "electricity, $/kWh"},
-        {"spare_policy", "spares charged to the job"},
-    };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (!strcmp(names[i][0], input))
-            return names[i][1];
-    return input;
+    return gpuecon_input_label(input); /* one table, in the library (decide.c) */
 }
 
 static void stage_span(strbuf *b, gpuecon_source s)

@@ -110,6 +110,43 @@ static const input_desc inputs[] = {
 };
 #define N_INPUTS (sizeof inputs / sizeof inputs[0])
 
+/* Human labels of compare inputs and scenario fields (gpuecon_input_label). */
+static const char *const input_labels[][2] = {
+    {"mtbi_gpu_days", "MTBI, GPU-days"},
+    {"tco_usd_per_gpu_hour", "TCO, $/GPU-h"},
+    {"usd_per_gpu_hour", "price paid (rental or negotiated), $/GPU-h"},
+    {"tokens_per_s_per_gpu", "throughput, tok/s/GPU"},
+    {"measured_tokens_per_s", "throughput, tok/s/GPU"},
+    {"pue", "PUE"},
+    {"electricity_usd_per_kwh", "electricity, $/kWh"},
+    {"spare_policy", "spares charged to the job"},
+    {"spares_do_other_work", "spare GPUs earn other work (not charged to the job)"},
+    {"start_date", "start date (software in force)"},
+    {"gpus", "GPUs"},
+    {"tier", "operator tier"},
+    {"profile", "TCO profile"},
+    {"system", "system"},
+    {"model", "model"},
+};
+#define N_LABELS (sizeof input_labels / sizeof input_labels[0])
+
+const char *gpuecon_input_label(const char *input)
+{
+    for (size_t i = 0; input && i < N_LABELS; i++)
+        if (!strcmp(input_labels[i][0], input))
+            return input_labels[i][1];
+    return input ? input : "";
+}
+
+bool gpuecon_input_label_at(size_t i, const char **input, const char **label)
+{
+    if (i >= N_LABELS)
+        return false;
+    *input = input_labels[i][0];
+    *label = input_labels[i][1];
+    return true;
+}
+
 typedef struct root_ctx {
     const pstate *ps;
     int k;

@@ -3,6 +3,8 @@
 // Checks: the page loads with no console errors; moving GB200 NVL72's MTBI below its break-even
 // (the value the server's own compare reports) flips the verdict to H100, and moving it above
 // flips it back; the exported YAML carries the what-if and, loaded back, gives the same verdict;
+// renting GB200 at twice its TCO (the price-paid control) hands H100 the verdict; the DeepSeek-V3
+// series started on May 2025 software favours H100 and on July 2025 software GB200 NVL72;
 // a scenario with a bad value on line 8 gets line 8 highlighted in the editor's gutter.
 // A screenshot of each state goes to OUTPUT_DIR (kept by CI as an artefact).
 // Exit 0 pass, 1 fail, 77 skip (no Chromium or no playwright-core: CTest's SKIP_RETURN_CODE).
@@ -52,6 +54,7 @@ try {
   await page.waitForSelector('body[data-ready="1"]', {timeout: T});
   await page.waitForSelector('#report svg', {timeout: T});
   check(errors.length === 0, `no console errors on load (${errors.join(' | ')})`);
+  const original = await page.inputValue('#yaml');
   const verdict = page.locator('#verdict');
   check(await verdict.getAttribute('data-cheapest') === 'GB200 NVL72', 'DeepSeek-V3: GB200 NVL72 is cheapest today');
   const nComparisons = await page.evaluate(async () =>
@@ -99,6 +102,42 @@ try {
   const htmlPath = join(work, 'report.html');
   await dh.saveAs(htmlPath);
   check(readFileSync(htmlPath, 'utf8').includes('<svg'), 'the exported HTML report has its charts');
+
+  // the rental price: GB200 NVL72 at twice its TCO, as a price paid (usd_per_gpu_hour), hands H100 the verdict
+  await page.fill('#yaml', original);
+  await page.click('#run');
+  await page.waitForSelector('#verdict[data-cheapest="GB200 NVL72"]', {timeout: 30000});
+  const price = page.locator('.ctl[data-platform="GB200 NVL72"][data-input="usd_per_gpu_hour"] input[type=number]');
+  const tco = Number(await page.locator('.ctl[data-platform="GB200 NVL72"][data-input="usd_per_gpu_hour"] .head b').textContent());
+  check(tco > 1 && tco < 10, `the price paid starts at the TCO in force ($${tco}/GPU-h)`);
+  check((await page.locator('.ctl[data-platform="GB200 NVL72"][data-input="usd_per_gpu_hour"] label').textContent())
+    .includes('price paid (rental or negotiated), $/GPU-h'), "the price control carries the library's label");
+  await price.fill(String(2 * tco));
+  await price.dispatchEvent('change');
+  await page.waitForSelector('#verdict[data-cheapest="H100"]', {timeout: 30000});
+  check(true, `renting GB200 NVL72 at $${2 * tco}/GPU-h flips the verdict to H100`);
+
+  // the start date of the DeepSeek-V3 series: May 2025 software, no GB200 advantage; July, a clear one
+  await page.click('#reset');
+  const ntab = await page.locator('#tabs button').count();
+  let tab = -1;
+  for (let i = 0; i < ntab; i++)
+    if ((await page.locator('#tabs button').nth(i).textContent()) === 'deepseek-v3-timeline') tab = i;
+  check(tab >= 0, 'the DeepSeek-V3 timeline comparison has a tab');
+  await page.locator('#tabs button').nth(tab).click();
+  const date = page.locator('.ctl[data-input="start_date"] input[type=range]');
+  check(await date.count() === 1 && await page.locator('.ctl[data-input="start_date"] .mark.be').count() === 1,
+    'a start-date control with the break-even date on its track');
+  const month = (d) => String(Number(d.slice(0, 4)) * 12 + Number(d.slice(5, 7)) - 1);
+  await date.fill(month('2025-05'));
+  await date.dispatchEvent('change');
+  await page.waitForSelector('#verdict[data-cheapest="H100"]', {timeout: 60000});
+  check(true, 'starting on May 2025 software: H100 is cheaper');
+  await date.fill(month('2025-07'));
+  await date.dispatchEvent('change');
+  await page.waitForSelector('#verdict[data-cheapest="GB200 NVL72"]', {timeout: 60000});
+  check(true, 'starting on July 2025 software: GB200 NVL72 is cheaper');
+  await page.screenshot({path: join(outDir, 'serve-start-date.png'), fullPage: true});
 
   // a scenario with a bad value on line 8: the error names it and the gutter highlights it
   const bad = ['name: broken', 'title: "a scenario with one bad value"', 'comparisons:', '  - name: x',
