@@ -66,39 +66,6 @@ static int respond(struct mg_connection *conn, int status, const char *type, con
     return status;
 }
 
-/* A request's work runs on a thread of its own with a stack of REQUEST_STACK bytes: the
- * training search and the validate bands nest deep enough to overflow the stack civetweb gives
- * its workers under the sanitizers (reproduce did, in tests/serve_api.py). Pages are only
- * touched as used. */
-enum { REQUEST_STACK = 64 << 20 };
-
-typedef struct request_job {
-    const api_env *env;
-    const char *method, *path, *body;
-    size_t len;
-    api_reply *out;
-} request_job;
-
-static void *request_run(void *arg)
-{
-    request_job *j = arg;
-    api_handle(j->env, j->method, j->path, j->body, j->len, j->out);
-    return NULL;
-}
-
-static void handle_on_big_stack(request_job *j)
-{
-    pthread_attr_t attr;
-    pthread_t t;
-    bool ok = pthread_attr_init(&attr) == 0;
-    if (ok && pthread_attr_setstacksize(&attr, REQUEST_STACK) == 0 && pthread_create(&t, &attr, request_run, j) == 0)
-        pthread_join(t, NULL);
-    else
-        request_run(j); /* no thread to be had: on this one */
-    if (ok)
-        pthread_attr_destroy(&attr);
-}
-
 static int send_reply(struct mg_connection *conn, api_reply *r, const char *extra)
 {
     int st = respond(conn, r->status, r->type, r->body, r->len, false, extra);
@@ -193,8 +160,7 @@ static int handle(struct mg_connection *conn, void *cbdata)
                  env->max_body_bytes);
         api_reply_error(&r, 413, GPUECON_E_INPUT, "request", msg);
     } else {
-        request_job job = {.env = env, .method = ri->request_method, .path = path, .body = body, .len = len, .out = &r};
-        handle_on_big_stack(&job);
+        api_handle(env, ri->request_method, path, body, len, &r);
     }
     free(body);
     atomic_fetch_sub(&s->inflight, 1); /* the work is done: a client that reads the answer may send again */
