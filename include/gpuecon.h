@@ -935,6 +935,8 @@ typedef struct gpuecon_validate_row {
     bool fits;              /* the model's memory check for the published configuration */
     char cls[32];           /* generation x precision x dense/moe: "hopper-fp8-dense" */
     char note[200];         /* a model-independent inconsistency of the published figure, if any */
+    char metric[40];        /* serving rows: what published/predicted measure ("saturated output
+                               tok/s", "TPOT ms at 512", ...); empty: tokens/s/GPU (training) */
 } gpuecon_validate_row;
 
 typedef struct gpuecon_validate_summary {
@@ -966,6 +968,16 @@ typedef enum gpuecon_validate_fit {
 GPUECON_API void gpuecon_validate_summarize(const gpuecon_validate_row *rows, size_t n, const char *group,
                                             bool exclude, gpuecon_validate_fit fit,
                                             gpuecon_validate_summary *out);
+/* The serving model (docs/model.md §6) against published serving figures (group "serving",
+ * class "serving-<generation>-<precision>-dense"): TensorRT-LLM's max-throughput table for
+ * Llama 3.1 8B FP8 on H100/H200 (held out) and the VESSL AI blog's serving figures (fitted_on where
+ * a serving profile was fitted on them). Each row's published and predicted values are in the
+ * unit its metric names; rel_err = predicted/published - 1. Writes up to cap rows
+ * (GPUECON_VALIDATE_SERVING_MAX is enough) and sets *n. Errors: GPUECON_E_INPUT (NULL
+ * arguments), GPUECON_E_NOTFOUND (a catalog without the models or systems it uses). */
+#define GPUECON_VALIDATE_SERVING_MAX 32
+GPUECON_API int gpuecon_validate_serving(const gpuecon_catalog *cat, gpuecon_validate_row *rows, size_t cap,
+                                         size_t *n, gpuecon_error *err);
 /* Accuracy of one generation x precision x dense/moe group (row.cls). */
 typedef struct gpuecon_validate_group {
     char name[32];

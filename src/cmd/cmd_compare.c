@@ -47,6 +47,7 @@ void compare_platform_table(const gpuecon_comparison_result *cr, tbl *t)
     } else {
         tbl_col(t, "in flight", 'r');
         tbl_col(t, "TPOT ms", 'r');
+        tbl_col(t, "TTFT ms", 'r');
     }
     tbl_col(t, "$/GPU-h", 'r');
     tbl_col(t, "$/Mtok", 'r');
@@ -81,6 +82,7 @@ void compare_platform_table(const gpuecon_comparison_result *cr, tbl *t)
         } else {
             num(t, p->concurrency, 0);
             num(t, p->tpot_ms, 1);
+            num(t, p->ttft_ms, 1);
         }
         num(t, p->tco_usd_per_gpu_hour, 3);
         num(t, p->usd_per_mtok, 4);
@@ -546,7 +548,7 @@ static int emit_csv(cli *c, const gpuecon_compare_result *r)
                                        "throughput_basis", "predicted_tokens_per_s_per_gpu", "tco_usd_per_gpu_hour",
                                        "usd_per_mtok", "ettr", "effective_usd_per_mtok",
                                        "effective_usd_per_mtok_without_spares", "joules_per_token", "days_to_train",
-                                       "total_usd", "energy_mwh", "tpot_ms"};
+                                       "total_usd", "energy_mwh", "tpot_ms", "ttft_ms"};
     for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
         tbl_col(t, cols[k], 'l');
     for (size_t i = 0; i < r->n; i++)
@@ -561,7 +563,7 @@ static int emit_csv(cli *c, const gpuecon_compare_result *r)
             double v[] = {p->tokens_per_s_per_gpu, NAN, p->predicted_tokens_per_s_per_gpu, p->tco_usd_per_gpu_hour,
                           p->usd_per_mtok, p->ettr, p->effective_usd_per_mtok,
                           p->effective_usd_per_mtok_without_spares, p->joules_per_token, p->days_to_train,
-                          p->total_usd, p->energy_mwh, p->tpot_ms};
+                          p->total_usd, p->energy_mwh, p->tpot_ms, p->concurrency > 0 ? p->ttft_ms : NAN};
             for (size_t q = 0; q < sizeof v / sizeof v[0]; q++) {
                 if (q == 1)
                     tbl_str(t, p->measured ? "measured" : "predicted");

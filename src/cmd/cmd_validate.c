@@ -15,8 +15,10 @@
 #define TARGET_MOE 0.15 /* issue 4: each MoE calibration run within 15% */
 #define TARGET_VTRAIN_P95 0.20 /* issue 11's decision on issue 3's max target: P95 on vTrain */
 #define NOTE_OVER 0.25         /* vTrain runs over this are listed with their inconsistency */
+#define TARGET_SERVING_MEDIAN 0.08 /* issue 13: held-out serving figures, median |error| */
+#define TARGET_SERVING_MAX 0.20    /* ... and every one */
 
-static const char *const group_names[] = {"all", "narayanan", "dgxc", "vtrain", "seed", "heldout", "moe", "recipes", NULL};
+static const char *const group_names[] = {"all", "narayanan", "dgxc", "vtrain", "seed", "heldout", "moe", "recipes", "serving", NULL};
 
 static void summary_json(json_t *j, const char *prefix, const gpuecon_validate_summary *s)
 {
@@ -62,6 +64,12 @@ typedef struct vreport {
     gpuecon_validate_group groups[48];
     size_t ngroups;
     double vtrain_p95;
+    /* serving (gpuecon_validate_serving) */
+    const gpuecon_validate_row *srows;
+    size_t sn;
+    gpuecon_validate_summary s_all, s_held;
+    gpuecon_validate_group sgroups[16];
+    size_t nsgroups;
 } vreport;
 
 static bool row_selected(const vreport *v, const gpuecon_validate_row *r)
@@ -74,6 +82,46 @@ static bool is_moe(const gpuecon_validate_row *r)
     return strcmp(r->group, "moe") == 0;
 }
 
+static json_t *row_json(const gpuecon_validate_row *r)
+{
+    json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:b, s:b}", "id", r->id, "group", r->group,
+                          "what", r->what, "config", r->config, "source", r->source, "published",
+                          cli_real(r->published), "predicted", cli_real(r->predicted), "rel_err",
+                          cli_real(r->rel_err), "fitted_on", r->fitted_on, "fits", r->fits);
+    json_object_set_new(o, "class", json_string(r->cls));
+    if (r->metric[0])
+        json_object_set_new(o, "metric", json_string(r->metric));
+    if (r->note[0])
+        json_object_set_new(o, "note", json_string(r->note));
+    return o;
+}
+
+static json_t *group_json(const gpuecon_validate_group *g)
+{
+    return json_pack("{s:s, s:I, s:o, s:o, s:o, s:o}", "name", g->name, "n", (json_int_t)g->n, "median_abs_err",
+                     cli_real(g->median_abs_err), "p90_abs_err", cli_real(g->p90_abs_err), "max_abs_err",
+                     cli_real(g->max_abs_err), "signed_median_err", cli_real(g->signed_median_err));
+}
+
+/* The serving group: its rows, groups, summaries and the issue-13 targets on the held-out rows. */
+static json_t *serving_json(const vreport *v)
+{
+    json_t *s = json_object(), *rows = json_array(), *groups = json_array();
+    for (size_t i = 0; i < v->sn; i++)
+        json_array_append_new(rows, row_json(&v->srows[i]));
+    for (size_t i = 0; i < v->nsgroups; i++)
+        json_array_append_new(groups, group_json(&v->sgroups[i]));
+    json_object_set_new(s, "rows", rows);
+    json_object_set_new(s, "groups", groups);
+    summary_json(s, "", &v->s_all);
+    summary_json(s, "held_out_", &v->s_held);
+    json_object_set_new(s, "target_median_abs_err", cli_real(TARGET_SERVING_MEDIAN));
+    json_object_set_new(s, "target_max_abs_err", cli_real(TARGET_SERVING_MAX));
+    json_object_set_new(s, "held_out_targets_met", json_boolean(v->s_held.median_abs_err <= TARGET_SERVING_MEDIAN &&
+                                                                v->s_held.max_abs_err <= TARGET_SERVING_MAX));
+    return s;
+}
+
 static int emit_json(cli *c, const vreport *v)
 {
     json_t *arr = json_array();
@@ -81,24 +129,14 @@ static int emit_json(cli *c, const vreport *v)
         const gpuecon_validate_row *r = &v->rows[i];
         if (!row_selected(v, r))
             continue;
-        json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:b, s:b}", "id", r->id, "group", r->group,
-                              "what", r->what, "config", r->config, "source", r->source, "published",
-                              cli_real(r->published), "predicted", cli_real(r->predicted), "rel_err",
-                              cli_real(r->rel_err), "fitted_on", r->fitted_on, "fits", r->fits);
-        json_object_set_new(o, "class", json_string(r->cls));
-        if (r->note[0])
-            json_object_set_new(o, "note", json_string(r->note));
-        json_array_append_new(arr, o);
+        json_array_append_new(arr, row_json(r));
     }
     json_t *ga = json_array();
     for (size_t i = 0; i < v->ngroups; i++) {
         const gpuecon_validate_group *g = &v->groups[i];
         if (v->group && strcmp(v->group, g->name))
             continue;
-        json_array_append_new(ga, json_pack("{s:s, s:I, s:o, s:o, s:o, s:o}", "name", g->name, "n", (json_int_t)g->n,
-                                            "median_abs_err", cli_real(g->median_abs_err), "p90_abs_err",
-                                            cli_real(g->p90_abs_err), "max_abs_err", cli_real(g->max_abs_err),
-                                            "signed_median_err", cli_real(g->signed_median_err)));
+        json_array_append_new(ga, group_json(g));
     }
     json_t *j = json_object();
     json_object_set_new(j, "metric", json_string("tokens_per_s_per_gpu"));
@@ -120,6 +158,7 @@ static int emit_json(cli *c, const vreport *v)
     json_object_set_new(m, "target_max_abs_err", cli_real(TARGET_MOE));
     json_object_set_new(m, "fit_target_met", json_boolean(v->moe_fit.max_abs_err <= TARGET_MOE));
     json_object_set_new(j, "moe", m);
+    json_object_set_new(j, "serving", serving_json(v));
     json_object_set_new(j, "efficiency", efficiency_json());
     return cli_emit_json(c, j);
 }
@@ -147,8 +186,87 @@ static void print_groups(FILE *f, const vreport *v)
     fputc('\n', f);
 }
 
+static bool serving_selected(const vreport *v, const gpuecon_validate_row *r)
+{
+    return !v->group || !strcmp(v->group, "serving") || !strcmp(r->cls, v->group);
+}
+
+static bool serving_only(const vreport *v)
+{
+    if (!v->group)
+        return false;
+    for (size_t i = 0; i < v->sn; i++)
+        if (!strcmp(v->group, "serving") || !strcmp(v->srows[i].cls, v->group))
+            return true;
+    return false;
+}
+
+/* The serving rows as the training rows are shown: each with its metric, then the groups and
+ * the issue's targets on the held-out rows. */
+static void print_serving(FILE *f, const vreport *v, bool csv)
+{
+    tbl *t = tbl_new();
+    const char *cols[] = {"id", "deployment", "config", "metric", "published", "predicted", "error", "fit"};
+    for (int i = 0; i < 8; i++)
+        tbl_col(t, cols[i], (i >= 4 && i <= 6) ? 'r' : 'l');
+    for (size_t i = 0; i < v->sn; i++) {
+        const gpuecon_validate_row *r = &v->srows[i];
+        if (!serving_selected(v, r))
+            continue;
+        tbl_row(t);
+        tbl_str(t, r->id);
+        tbl_str(t, r->what);
+        tbl_str(t, r->config);
+        tbl_str(t, r->metric);
+        tbl_num(t, r->published, r->published < 20 ? 2 : 0);
+        tbl_num(t, r->predicted, r->published < 20 ? 2 : 0);
+        tbl_fmt(t, "%+.1f%%", 100 * r->rel_err);
+        tbl_str(t, r->fitted_on ? "yes" : "held out");
+    }
+    if (csv) {
+        tbl_csv(t, f);
+        tbl_free(t);
+        return;
+    }
+    fprintf(f, "\nServing model vs published figures (docs/model.md §6.8)\n\n");
+    tbl_print(t, f);
+    tbl_free(t);
+    t = tbl_new();
+    const char *gc[] = {"serving group", "n", "median |err|", "P90 |err|", "max |err|", "signed median"};
+    for (int i = 0; i < 6; i++)
+        tbl_col(t, gc[i], i ? 'r' : 'l');
+    for (size_t i = 0; i < v->nsgroups; i++) {
+        const gpuecon_validate_group *g = &v->sgroups[i];
+        tbl_row(t);
+        tbl_str(t, g->name);
+        tbl_num(t, (double)g->n, 0);
+        tbl_fmt(t, "%.1f%%", 100 * g->median_abs_err);
+        tbl_fmt(t, "%.1f%%", 100 * g->p90_abs_err);
+        tbl_fmt(t, "%.1f%%", 100 * g->max_abs_err);
+        tbl_fmt(t, "%+.1f%%", 100 * g->signed_median_err);
+    }
+    fputc('\n', f);
+    tbl_print(t, f);
+    tbl_free(t);
+    bool med = v->s_held.median_abs_err <= TARGET_SERVING_MEDIAN, max = v->s_held.max_abs_err <= TARGET_SERVING_MAX;
+    fprintf(f, "\nserving, all %zu rows: median |error| %.1f%%, max %.1f%% (%s)\n", v->s_all.n,
+            100 * v->s_all.median_abs_err, 100 * v->s_all.max_abs_err, v->s_all.worst_id);
+    fprintf(f, "held out of every fit, %zu: median %.1f%% (target <= %.0f%% %s), max %.1f%% (%s; target <= %.0f%% "
+               "%s)\n",
+            v->s_held.n, 100 * v->s_held.median_abs_err, 100 * TARGET_SERVING_MEDIAN, med ? "met" : "MISSED",
+            100 * v->s_held.max_abs_err, v->s_held.worst_id, 100 * TARGET_SERVING_MAX, max ? "met" : "MISSED");
+}
+
 static int emit_table(cli *c, const vreport *v)
 {
+    if (serving_only(v)) {
+        FILE *f = cli_out(c);
+        if (!f)
+            return EXIT_USAGE;
+        print_serving(f, v, c->format == FMT_CSV);
+        cli_close_out(c, f);
+        return EXIT_OK;
+    }
     tbl *t = tbl_new();
     const char *cols[] = {"id", "run", "config", "published", "predicted", "error", "fit", "fits"};
     for (int i = 0; i < 8; i++)
@@ -204,6 +322,8 @@ static int emit_table(cli *c, const vreport *v)
                 v->moe.n, 100 * v->moe.median_abs_err, 100 * v->moe.max_abs_err, v->moe.worst_id, v->moe_fit.n,
                 100 * v->moe_fit.max_abs_err, v->moe_fit.worst_id, 100 * TARGET_MOE,
                 v->moe_fit.max_abs_err <= TARGET_MOE ? "met" : "MISSED");
+        if (!v->group)
+            print_serving(f, v, false);
     }
     tbl_free(t);
     cli_close_out(c, f);
@@ -215,7 +335,7 @@ int cmd_validate(cli *c, int argc, char **argv)
     const char *group = NULL;
     opt opts[] = {
         {"--group", O_STR, &group, 0, 0, NULL, "G",
-         "rows to list: a set (narayanan dgxc vtrain seed heldout moe recipes) or a generation-precision-kind "
+         "rows to list: a set (narayanan dgxc vtrain seed heldout moe recipes serving) or a generation-precision-kind "
          "group such as hopper-fp8-dense (the summary covers all)", false},
     };
     static const cmd_usage usage = {
@@ -226,7 +346,9 @@ int cmd_validate(cli *c, int argc, char **argv)
         "figures and, never fitted on, Llama 3.1 405B on GB200 and MT-NLG 530B on A100\n"
         "(heldout); the median and largest |error| of the calibration set against the\n"
         "targets (10%, 25%); and the mixture-of-experts runs (DeepSeek-V3 A38/A39 and\n"
-        "July 2025, Llama 4 Maverick FP8; target 15%).",
+        "July 2025, Llama 4 Maverick FP8; target 15%). Then the serving model (set 'serving'):\n"
+        "TensorRT-LLM's Llama 3.1 8B FP8 max-throughput table on H100/H200 (held out) and\n"
+        "the VESSL AI blog's serving figures; targets median 8%, max 20% on the held-out rows.",
         "gpuecon validate --group dgxc"};
     const size_t nopts = sizeof opts / sizeof opts[0];
     int rc = opts_parse(c, argc, argv, opts, nopts, &usage, NULL, 0, NULL);
@@ -253,10 +375,21 @@ int cmd_validate(cli *c, int argc, char **argv)
     if (v.ngroups > sizeof v.groups / sizeof v.groups[0])
         v.ngroups = sizeof v.groups / sizeof v.groups[0];
     v.vtrain_p95 = gpuecon_validate_quantile(rows, n, "vtrain", GPUECON_ROWS_ALL, 0.95);
+    static gpuecon_validate_row srows[GPUECON_VALIDATE_SERVING_MAX];
+    if (gpuecon_validate_serving(c->cat, srows, GPUECON_VALIDATE_SERVING_MAX, &v.sn, &err))
+        return cli_fail(c, &err);
+    v.srows = srows;
+    gpuecon_validate_summarize(srows, v.sn, NULL, false, GPUECON_ROWS_ALL, &v.s_all);
+    gpuecon_validate_summarize(srows, v.sn, NULL, false, GPUECON_ROWS_HELD_OUT, &v.s_held);
+    v.nsgroups = gpuecon_validate_groups(srows, v.sn, GPUECON_ROWS_ALL, v.sgroups, 16);
+    if (v.nsgroups > 16)
+        v.nsgroups = 16;
     if (group && strcmp(group, "all")) {
         bool known = false;
         for (size_t i = 0; i < n && !known; i++)
             known = !strcmp(rows[i].group, group) || !strcmp(rows[i].cls, group);
+        for (size_t i = 0; i < v.sn && !known; i++)
+            known = !strcmp(srows[i].group, group) || !strcmp(srows[i].cls, group);
         if (!known) {
             const char *cand[64];
             size_t nc = 0;
@@ -264,9 +397,11 @@ int cmd_validate(cli *c, int argc, char **argv)
                 cand[nc++] = group_names[i];
             for (size_t i = 0; i < v.ngroups && nc < 64; i++)
                 cand[nc++] = v.groups[i].name;
+            for (size_t i = 0; i < v.nsgroups && nc < 64; i++)
+                cand[nc++] = v.sgroups[i].name;
             const char *near = gpuecon_suggest(group, cand, nc);
             return cli_usage_error(c, "--group", "'%s' is neither a set nor a group%s%s%s (sets: narayanan, dgxc, "
-                                              "vtrain, seed, heldout, moe, recipes; groups as listed by validate)",
+                                              "vtrain, seed, heldout, moe, recipes, serving; groups as listed by validate)",
                                    group, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
         }
         v.group = group;

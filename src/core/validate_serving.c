@@ -1,0 +1,192 @@
+/*
+ * validate_serving.c — the serving model (docs/model.md §6) against published serving figures:
+ * the TensorRT-LLM max-throughput table for Llama 3.1 8B FP8 on H100 and H200 (held out: no
+ * serving parameter was fitted on it), and the VESSL AI blog's Gemma-4-31B serving figures, some of
+ * which the "vessl-gemma4" profile was fitted on (fitted_on says which). Every row states the
+ * deployment it predicts; the metric differs by row (tok/s, ms, sequences, a ratio or a gain),
+ * so each row's error is predicted/published − 1 in its own unit.
+ */
+#include "core.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* TensorRT-LLM docs/source/performance/perf-overview.md @ 00f37686, "Llama 3.1 8B FP8", TP 1:
+ * total output tokens/s, trtllm-bench at infinite request rate, fixed ISL = OSL, 3,000 requests,
+ * KV fraction 0.90-0.95, ModelOpt FP8 checkpoint (FP8 weights and KV cache). */
+#define TRTLLM "NVIDIA/TensorRT-LLM docs/source/performance/perf-overview.md @ 00f37686 (Llama 3.1 8B FP8, TP1)"
+#define VESSL "VESSL AI blog 'A100 vs H100 vs B200 for LoRA fine-tuning and inference: a cost benchmark' (vLLM, Gemma-4-31B, LoRA r16)"
+
+typedef enum {
+    M_SAT_TOKS,   /* saturated output tokens/s of the deployment */
+    M_TOKS_AT,    /* output tokens/s at concurrency c */
+    M_TPOT_AT,    /* TPOT (ms) at concurrency c */
+    M_SEQS_SAT,   /* max concurrency C_sat */
+    M_KV_GB,      /* KV memory per GPU, GB */
+    M_RATIO_A100, /* output tokens/s at c over the A100's (bf16/bf16) at c */
+    M_MTP_GAIN    /* output tokens/s with draft k over draft k-1, minus 1, at c */
+} metric;
+
+typedef struct scase {
+    const char *id, *source, *model, *system;
+    int gpus;
+    gpuecon_precision w, kv;
+    double prompt, output;
+    bool vessl;   /* the blog's setup: profile vessl-gemma4, LoRA r16, legacy engine */
+    int draft_k;  /* with acceptance rate 0.828 (k=1), 0.73 (k=2) or the α of k=2 (k=3) */
+    metric m;
+    double c;
+    double published;
+    bool fit;
+} scase;
+
+static const scase scases[] = {
+    {"TRTLLM-H100-128", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 128, 128, false, 0, M_SAT_TOKS, 0, 28312, false},
+    {"TRTLLM-H100-1000", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 1000, 1000, false, 0, M_SAT_TOKS, 0, 15220, false},
+    {"TRTLLM-H100-2048", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 2048, 2048, false, 0, M_SAT_TOKS, 0, 9305, false},
+    {"TRTLLM-H200-128", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 128, 128, false, 0, M_SAT_TOKS, 0, 27911, false},
+    {"TRTLLM-H200-1000", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 1000, 1000, false, 0, M_SAT_TOKS, 0, 17744, false},
+    {"TRTLLM-H200-2048", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 2048, 2048, false, 0, M_SAT_TOKS, 0, 12194, false},
+    /* A100 80 GB keeps about 10 GB for KV after the weights (bf16) */
+    {"VESSL-A100-KV", VESSL, "gemma4-31b", "hgx-a100", 1, GPUECON_BF16, GPUECON_BF16, 230, 203, true, 0, M_KV_GB, 0, 10, false},
+    /* default settings (the B200 and H100 in fp8 weights, bf16 KV), output tok/s over A100 */
+    {"VESSL-B200/A100", VESSL, "gemma4-31b", "hgx-b200", 1, GPUECON_FP8, GPUECON_BF16, 230, 203, true, 0, M_RATIO_A100, 256, 10.2, false},
+    {"VESSL-H100/A100", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_BF16, 230, 203, true, 0, M_RATIO_A100, 256, 6.5, false},
+    /* MTP on B200 (8 replicas, one sequence each): +53% / +16% / +7% for k = 1 / 2 / 3 */
+    {"VESSL-MTP-k1", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 1, M_MTP_GAIN, 8, 0.53, true},
+    {"VESSL-MTP-k2", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_MTP_GAIN, 8, 0.16, true},
+    {"VESSL-MTP-k3", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 3, M_MTP_GAIN, 8, 0.07, true},
+    /* B200 LoRA + draft 2 + FP8 KV: 40,734 tok/s at 512 sequences, 52,759 beyond 8,000 */
+    {"VESSL-B200-512", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_TOKS_AT, 512, 40734, true},
+    {"VESSL-B200-8192", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_TOKS_AT, 8192, 52759, true},
+    /* H100 saturates near 256 concurrent sequences (one replica) */
+    {"VESSL-H100-sat", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_SEQS_SAT, 0, 256, false},
+    /* TPOT about 192 ms at 512 sequences, 331 ms at 1,024 (one H100 replica) */
+    {"VESSL-TPOT-512", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_TPOT_AT, 512, 192, false},
+    {"VESSL-TPOT-1024", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_TPOT_AT, 1024, 331, false},
+};
+
+static int build(const gpuecon_catalog *cat, const scase *v, const char *system, gpuecon_precision w,
+                 gpuecon_precision kv, int k, gpuecon_infer_request *r, gpuecon_error *err)
+{
+    gpuecon_infer_request_init(r);
+    r->model = gpuecon_catalog_model(cat, v->model);
+    r->system = gpuecon_catalog_system(cat, system);
+    if (!r->model || !r->system)
+        return err_set(err, GPUECON_E_NOTFOUND, v->id, 0, 0, "the catalog lacks %s or %s", v->model, system);
+    r->gpus = v->gpus;
+    r->tp = 1;
+    r->weights = w;
+    r->kv = kv;
+    r->prompt_len = v->prompt;
+    r->output_len = v->output;
+    if (v->vessl) {
+        r->profile = *gpuecon_serving_profile_find("vessl-gemma4");
+        r->lora_rank = 16;
+    } else {
+        /* trtllm-bench's max-throughput engine: a KV fraction of 0.95 and a batch large enough
+         * never to bind before the KV cache does */
+        r->gpu_mem_util = 0.95;
+        r->max_num_seqs = 4096;
+    }
+    r->draft_k = k;
+    if (k == 1 || k == 2) {
+        r->acceptance = k == 1 ? 0.828 : 0.73;
+        r->acceptance_is_rate = true;
+    } else if (k == 3) {
+        r->acceptance = gpuecon_spec_alpha_from_rate(0.73, 2);
+    }
+    return GPUECON_OK;
+}
+
+/* Output tokens/s at concurrency c (c = 0: saturation) of a deployment. */
+static int toks(const gpuecon_catalog *cat, const scase *v, const char *system, gpuecon_precision w,
+                gpuecon_precision kv, int k, double c, double *x, gpuecon_infer_result *o, gpuecon_error *err)
+{
+    gpuecon_infer_request r;
+    int rc = build(cat, v, system, w, kv, k, &r, err);
+    if (rc)
+        return rc;
+    r.concurrency = c;
+    if ((rc = gpuecon_infer(&r, o, err)))
+        return rc;
+    *x = c > 0 ? o->output_tokens_per_s : o->saturated_tokens_per_s;
+    return GPUECON_OK;
+}
+
+static int predict(const gpuecon_catalog *cat, const scase *v, double *y, gpuecon_error *err)
+{
+    gpuecon_infer_result o, o2;
+    double x, x2;
+    int rc = toks(cat, v, v->system, v->w, v->kv, v->draft_k, v->m == M_SAT_TOKS || v->m == M_SEQS_SAT ||
+                                                                  v->m == M_KV_GB ? 0 : v->c, &x, &o, err);
+    if (rc)
+        return rc;
+    switch (v->m) {
+    case M_SAT_TOKS:
+    case M_TOKS_AT:
+        *y = x;
+        break;
+    case M_TPOT_AT:
+        *y = o.tpot_ms;
+        break;
+    case M_SEQS_SAT:
+        *y = o.max_concurrency;
+        break;
+    case M_KV_GB:
+        *y = o.kv_avail_gib * 1073741824.0 / 1e9;
+        break;
+    case M_RATIO_A100:
+        if ((rc = toks(cat, v, "hgx-a100", GPUECON_BF16, GPUECON_BF16, 0, v->c, &x2, &o2, err)))
+            return rc;
+        *y = x / x2;
+        break;
+    case M_MTP_GAIN:
+        if ((rc = toks(cat, v, v->system, v->w, v->kv, v->draft_k - 1, v->c, &x2, &o2, err)))
+            return rc;
+        *y = x / x2 - 1;
+        break;
+    }
+    return GPUECON_OK;
+}
+
+int gpuecon_validate_serving(const gpuecon_catalog *cat, gpuecon_validate_row *rows, size_t cap, size_t *n,
+                             gpuecon_error *err)
+{
+    if (!cat || !rows || !n)
+        return err_set(err, GPUECON_E_INPUT, "", 0, 0, "catalog, rows and count are required");
+    *n = 0;
+    for (size_t i = 0; i < sizeof scases / sizeof scases[0] && *n < cap; i++) {
+        const scase *v = &scases[i];
+        double y;
+        int rc = predict(cat, v, &y, err);
+        if (rc)
+            return rc;
+        const gpuecon_system *sys = gpuecon_catalog_system(cat, v->system);
+        gpuecon_validate_row *row = &rows[(*n)++];
+        memset(row, 0, sizeof *row);
+        snprintf(row->id, sizeof row->id, "%s", v->id);
+        snprintf(row->group, sizeof row->group, "serving");
+        snprintf(row->source, sizeof row->source, "%s", v->source);
+        snprintf(row->what, sizeof row->what, "%s, %d x %s, %s/%s KV, %g/%g", v->model, v->gpus, sys->gpu_name,
+                 gpuecon_precision_name(v->w), gpuecon_precision_name(v->kv), v->prompt, v->output);
+        static const char *const what[] = {"saturated output tok/s", "output tok/s at", "TPOT ms at",
+                                           "max concurrency", "KV GB per GPU", "tok/s over A100 at",
+                                           "MTP gain at"};
+        if (v->c > 0)
+            snprintf(row->metric, sizeof row->metric, "%s %g", what[v->m], v->c);
+        else
+            snprintf(row->metric, sizeof row->metric, "%s", what[v->m]);
+        snprintf(row->config, sizeof row->config, "TP1 x %d%s%s", v->gpus, v->vessl ? ", LoRA r16" : ", KV 0.95",
+                 v->draft_k ? (v->draft_k == 1 ? ", draft 1" : v->draft_k == 2 ? ", draft 2" : ", draft 3") : "");
+        row->published = v->published;
+        row->predicted = y;
+        row->rel_err = y / v->published - 1;
+        row->fitted_on = v->fit;
+        row->fits = true;
+        snprintf(row->cls, sizeof row->cls, "serving-%.10s-%s", sys->gpu && sys->gpu->arch ? sys->gpu->arch : "?",
+                 gpuecon_precision_name(v->w));
+    }
+    return GPUECON_OK;
+}
