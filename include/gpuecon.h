@@ -1271,6 +1271,13 @@ typedef struct gpuecon_infer_request {
     int gpus;                       /* all GPUs; replicas = gpus / tp */
     int tp;                         /* tensor-parallel degree; 0: smallest that fits */
     bool expert_parallel;           /* MoE: experts spread over the replica (EP = TP), all-to-all */
+    bool attention_dp;              /* MoE: attention data-parallel over the tp GPUs of a replica (each GPU
+                                       its own sequences, KV cache, attention and dense weights, a
+                                       scheduler per GPU), experts EP = tp across them, dispatch and
+                                       combine per MoE layer (SGLang --enable-dp-attention, TensorRT-LLM
+                                       enable_attention_dp); tp may then exceed the NVLink domain */
+    double expert_imbalance;        /* tokens of the busiest expert-parallel rank / the mean (>= 1;
+                                       0: balanced) — its expert GEMMs and dispatch set the MoE layer */
     gpuecon_precision weights;      /* body linears; embedding, LM head, vision stay 16-bit */
     gpuecon_precision kv;           /* bf16 or fp8 */
     double prompt_len, output_len;  /* mean tokens per request */
@@ -1335,8 +1342,11 @@ typedef struct gpuecon_infer_point {
 } gpuecon_infer_point;
 
 typedef struct gpuecon_infer_result {
-    int gpus, tp, replicas;
+    int gpus, tp, replicas;         /* attention_dp: tp 1, replicas = gpus (one scheduler each) */
     bool expert_parallel;
+    bool attention_dp;
+    int ep;                         /* attention_dp: GPUs the experts are spread over (the request's tp) */
+    double expert_imbalance;        /* the load factor used (1: balanced) */
     /* workload and engine */
     double prompt_len, output_len, mean_context; /* n̄ = L_in + L_out(1 + cv²)/2 */
     double expected_tokens;      /* E per verify step (1 without speculation) */
@@ -1505,6 +1515,7 @@ typedef struct gpuecon_serve_config {
     int gpus, tp, replicas, draft_k, max_num_seqs, max_num_batched_tokens;
     gpuecon_precision weights, kv;
     bool expert_parallel;
+    bool attention_dp;                 /* tp is then the expert-parallel group, replicas = gpus */
     double concurrency;                /* requests in the system at this operating point */
     double output_tokens_per_s;        /* all GPUs */
     double output_tokens_per_s_per_gpu;

@@ -81,10 +81,10 @@ void cmd_infer_row(tbl *tb, const char *quantity, double v, int decimals, const 
 
 typedef struct infer_args {
     const char *model, *system, *profile, *serving, *lora_mods, *plot;
-    int gpus, tp, weights, kv, draft, lora_rank, max_loras, engine, roofline, ep;
+    int gpus, tp, weights, kv, draft, lora_rank, max_loras, engine, roofline, ep, attn_dp;
     int max_num_seqs, max_num_batched_tokens, max_model_len, block_size;
     double prompt_len, output_len, output_cv, prefix_hit, concurrency, accept, accept_rate, draft_gb;
-    double gpu_mem_util, activation_gib, cuda_graph_gib, pue, usd_per_gpu_hour;
+    double gpu_mem_util, activation_gib, cuda_graph_gib, pue, usd_per_gpu_hour, imbalance;
     bool sweep;
     int_list grid;
     infer_sim_args sim;
@@ -146,6 +146,8 @@ static int build_request(cli *c, const opt *o, size_t n, const infer_args *a, gp
     r->gpus = opt_seen(o, n, "--gpus") ? a->gpus : r->system->gpus_per_node;
     r->tp = opt_seen(o, n, "--tp") ? a->tp : 0;
     r->expert_parallel = a->ep == 0;
+    r->attention_dp = a->attn_dp == 0;
+    r->expert_imbalance = a->imbalance;
     r->weights = (gpuecon_precision)a->weights;
     r->kv = (gpuecon_precision)a->kv;
     r->prompt_len = a->prompt_len;
@@ -235,6 +237,9 @@ static json_t *result_json(const gpuecon_infer_request *r, const gpuecon_infer_r
     json_object_set_new(j, "tp", json_integer(o->tp));
     json_object_set_new(j, "replicas", json_integer(o->replicas));
     json_object_set_new(j, "expert_parallel", json_boolean(o->expert_parallel));
+    json_object_set_new(j, "attention_dp", json_boolean(o->attention_dp));
+    json_object_set_new(j, "ep", json_integer(o->attention_dp ? o->ep : o->expert_parallel ? o->tp : 1));
+    json_object_set_new(j, "expert_imbalance", cli_real(o->expert_imbalance));
     json_object_set_new(j, "weights", json_string(gpuecon_precision_name(r->weights)));
     json_object_set_new(j, "kv", json_string(gpuecon_precision_name(r->kv)));
     json_object_set_new(j, "serving_profile", json_pack("{s:s, s:b, s:s}", "name", r->profile.name,
@@ -288,10 +293,17 @@ static json_t *result_json(const gpuecon_infer_request *r, const gpuecon_infer_r
 
 static void header(FILE *f, const gpuecon_infer_request *r, const gpuecon_infer_result *o)
 {
-    fprintf(f, "%s on %s: %d GPU%s = %d replica%s x TP %d%s, weights %s, KV %s", r->model->name,
-            r->system->name, o->gpus, o->gpus > 1 ? "s" : "", o->replicas, o->replicas > 1 ? "s" : "",
-            o->tp, o->expert_parallel ? " (experts EP)" : "", gpuecon_precision_name(r->weights),
-            gpuecon_precision_name(r->kv));
+    if (o->attention_dp)
+        fprintf(f, "%s on %s: %d GPUs = %d attention-DP ranks, experts EP %d, weights %s, KV %s", r->model->name,
+                r->system->name, o->gpus, o->replicas, o->ep, gpuecon_precision_name(r->weights),
+                gpuecon_precision_name(r->kv));
+    else
+        fprintf(f, "%s on %s: %d GPU%s = %d replica%s x TP %d%s, weights %s, KV %s", r->model->name,
+                r->system->name, o->gpus, o->gpus > 1 ? "s" : "", o->replicas, o->replicas > 1 ? "s" : "",
+                o->tp, o->expert_parallel ? " (experts EP)" : "", gpuecon_precision_name(r->weights),
+                gpuecon_precision_name(r->kv));
+    if (o->expert_imbalance > 1)
+        fprintf(f, ", expert load %.2fx the mean", o->expert_imbalance);
     if (r->lora_rank > 0)
         fprintf(f, ", LoRA r%d", r->lora_rank);
     if (r->draft_k > 0)
@@ -512,9 +524,10 @@ int cmd_infer(cli *c, int argc, char **argv)
     a.output_len = 203;
     a.max_loras = 1;
     a.block_size = 16;
+    a.attn_dp = 1; /* off */
     cmd_infer_sim_defaults(&a.sim);
     cmd_infer_search_defaults(&a.search);
-    opt opts[64] = {
+    opt opts[80] = {
         {"--model", O_STR, &a.model, 0, 0, NULL, "M", "model (gpuecon catalog models)", false},
         {"--system", O_STR, &a.system, 0, 0, NULL, "S", "system (gpuecon catalog systems)", false},
         {"--gpus", O_INT, &a.gpus, 1, 1e6, NULL, "N", "GPUs in all (default: one server)", false},
@@ -540,6 +553,10 @@ int cmd_infer(cli *c, int argc, char **argv)
         {"--engine", O_CHOICE, &a.engine, 0, 0, engine_names, "E", "vLLM memory accounting", false},
         {"--roofline", O_CHOICE, &a.roofline, 0, 0, roofline_names, "R", "how roofline terms combine", false},
         {"--ep", O_CHOICE, &a.ep, 0, 0, onoff_names, "on|off", "MoE expert parallelism inside a replica (default on)", false},
+        {"--attention-dp", O_CHOICE, &a.attn_dp, 0, 0, onoff_names, "on|off",
+         "MoE: attention data-parallel over the --tp GPUs, experts EP over them (default off)", false},
+        {"--expert-imbalance", O_DOUBLE, &a.imbalance, 1, 64, NULL, "F",
+         "MoE: busiest expert rank's tokens / the mean (default 1, balanced)", false},
         {"--gpu-mem-util", O_DOUBLE, &a.gpu_mem_util, 0.05, 1, NULL, "F", "vLLM gpu_memory_utilization", false},
         {"--max-num-seqs", O_INT, &a.max_num_seqs, 1, 65536, NULL, "N", "vLLM max_num_seqs", false},
         {"--max-num-batched-tokens", O_INT, &a.max_num_batched_tokens, 16, 1e7, NULL, "N", "vLLM max_num_batched_tokens", false},
@@ -565,10 +582,10 @@ int cmd_infer(cli *c, int argc, char **argv)
         "the saturation point and what binds, $/Mtok and J/token (docs/model.md §6).",
         "gpuecon infer --model gemma4-31b --system hgx-b200 --gpus 8 --tp 1 --weights fp8 --kv fp8 --sweep"};
     size_t nopts = 0;
-    while (nopts < 64 && opts[nopts].name)
+    while (nopts < 80 && opts[nopts].name)
         nopts++;
-    nopts += cmd_infer_sim_opts(&a.sim, opts + nopts, 64 - nopts);
-    nopts += cmd_infer_search_opts(&a.search, opts + nopts, 64 - nopts);
+    nopts += cmd_infer_sim_opts(&a.sim, opts + nopts, 80 - nopts);
+    nopts += cmd_infer_search_opts(&a.search, opts + nopts, 80 - nopts);
     int rc = opts_parse(c, argc, argv, opts, nopts, &usage, NULL, 0, NULL);
     if (rc || (rc = check_args(c, opts, nopts, &a)) || (rc = cli_load_catalog(c)))
         return rc;

@@ -42,6 +42,7 @@ static json_t *config_json(const gpuecon_serve_config *c)
                                                gpuecon_precision_name(c->kv), "draft", c->draft_k, "max_num_seqs",
                                                c->max_num_seqs, "max_num_batched_tokens",
                                                c->max_num_batched_tokens, "expert_parallel", c->expert_parallel));
+    json_object_set_new(json_object_get(j, "config"), "attention_dp", json_boolean(c->attention_dp));
     json_object_set_new(j, "concurrency", cli_real(c->concurrency));
     json_object_set_new(j, "output_tokens_per_s", cli_real(c->output_tokens_per_s));
     json_object_set_new(j, "output_tokens_per_s_per_gpu", cli_real(c->output_tokens_per_s_per_gpu));
@@ -59,7 +60,7 @@ static void describe(char *buf, size_t cap, const gpuecon_serve_config *c)
 {
     snprintf(buf, cap, "TP %d x %d, %s/%s, draft %d, max_num_seqs %d, chunk %d%s", c->tp, c->replicas,
              gpuecon_precision_name(c->weights), gpuecon_precision_name(c->kv), c->draft_k, c->max_num_seqs,
-             c->max_num_batched_tokens, c->expert_parallel ? ", EP" : "");
+             c->max_num_batched_tokens, c->attention_dp ? ", attention-DP + EP" : c->expert_parallel ? ", EP" : "");
 }
 
 /* Why the runner-up lost: the objective gap and where it stands on each target. */
@@ -141,7 +142,10 @@ static int print(cli *c, const gpuecon_serve_search_request *q, const gpuecon_se
         const gpuecon_serve_config *b = &o->best[i];
         tbl_row(tb);
         tbl_num(tb, i + 1, 0);
-        tbl_num(tb, b->tp, 0);
+        if (b->attention_dp)
+            tbl_fmt(tb, "DP%d+EP", b->tp);
+        else
+            tbl_num(tb, b->tp, 0);
         tbl_num(tb, b->replicas, 0);
         tbl_str(tb, gpuecon_precision_name(b->weights));
         tbl_str(tb, gpuecon_precision_name(b->kv));

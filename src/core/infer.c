@@ -96,6 +96,12 @@ static int check_lengths(const gpuecon_infer_request *r, gpuecon_error *err)
     return GPUECON_OK;
 }
 
+/* Attention data-parallel applies to a MoE model over more than one GPU. */
+static bool dp_on(const gpuecon_infer_request *r, int tp)
+{
+    return r->attention_dp && r->model->experts > 0 && tp > 1;
+}
+
 static int check_request(const gpuecon_infer_request *r, gpuecon_error *err)
 {
     if (!r || !r->model || !r->system || !r->system->gpu)
@@ -115,6 +121,8 @@ static int check_request(const gpuecon_infer_request *r, gpuecon_error *err)
         (rc = err_check_range(err, "--max-model-len", r->max_model_len, 0, 1e9)) ||
         (rc = err_check_range(err, "--block-size", r->block_size, 1, 1024)) ||
         (rc = err_check_range(err, "--pue", r->pue, 0, 3)))
+        return rc;
+    if (r->expert_imbalance != 0 && (rc = err_check_range(err, "--expert-imbalance", r->expert_imbalance, 1, 64)))
         return rc;
     if (r->pue != 0 && r->pue < 1)
         return err_check_range(err, "--pue", r->pue, 1, 3);
@@ -140,6 +148,12 @@ static int check_request(const gpuecon_infer_request *r, gpuecon_error *err)
     if (r->tp > 0) {
         if (r->gpus % r->tp)
             return err_set(err, GPUECON_E_INPUT, "--tp", 0, 0, "%d does not divide --gpus %d", r->tp, r->gpus);
+        if (dp_on(r, r->tp))
+            return r->model->experts % r->tp == 0
+                       ? GPUECON_OK
+                       : err_set(err, GPUECON_E_INPUT, "--tp", 0, 0,
+                                 "with --attention-dp, %d GPUs hold the experts (EP = TP) and must divide %s's %d "
+                                 "routed experts", r->tp, r->model->name, r->model->experts);
         if (r->tp > r->system->scaleup_gpus)
             return err_set(err, GPUECON_E_INPUT, "--tp", 0, 0,
                            "%d exceeds %s's NVLink domain of %d GPUs (TP across the network is not modelled)",
@@ -199,8 +213,12 @@ static void memory(const gpuecon_infer_request *r, const infer_arch *a, gpuecon_
     o->draft_gib = (own_mtp ? draft / tp : draft) / INFER_GIB;
     o->lora_gib = r->lora_rank > 0 ? r->max_loras * a->lora * 2 / tp / INFER_GIB : 0;
     o->vision_gib = a->vision * 2 / INFER_GIB; /* replicated on every TP rank */
-    o->weights_gib = ((a->body + a->dupv) * b_w / tp + a->emb_mem * 2 / tp) / INFER_GIB +
-                     o->vision_gib + o->lora_gib + o->draft_gib;
+    if (o->attention_dp) /* attention, dense and shared weights on every GPU; experts over EP */
+        o->weights_gib = ((a->body - a->routed + a->dupv) * b_w + a->routed * b_w / o->ep + a->emb_mem * 2) /
+                             INFER_GIB + o->vision_gib + o->lora_gib + o->draft_gib;
+    else
+        o->weights_gib = ((a->body + a->dupv) * b_w / tp + a->emb_mem * 2 / tp) / INFER_GIB +
+                         o->vision_gib + o->lora_gib + o->draft_gib;
     if (r->activation_gib >= 0) {
         o->activation_gib = r->activation_gib;
     } else { /* A1 */
@@ -323,7 +341,10 @@ static void build_env(const gpuecon_infer_request *r, const infer_arch *a, const
                                                      : r->profile.allreduce_latency_s;
     e->b_w = gpuecon_precision_bytes(r->weights);
     e->tp = o->tp;
-    e->ep = o->expert_parallel ? o->tp : 1;
+    e->ep = o->expert_parallel && !o->attention_dp ? o->tp : 1;
+    e->dp = o->attention_dp ? o->ep : 1;
+    e->imbalance = o->expert_imbalance;
+    comm_link_init(&e->link, r->system, NULL);
     e->k = r->draft_k;
     e->E = o->expected_tokens;
     e->rho = r->prompt_len / r->output_len;
@@ -338,16 +359,24 @@ static int prepare(const gpuecon_infer_request *r, int tp, infer_arch *a, infer_
                    gpuecon_infer_result *o, gpuecon_error *err)
 {
     memset(o, 0, sizeof *o);
-    int rc = infer_check_tp(r->model, tp, err);
+    bool dp = dp_on(r, tp);
+    int rc = dp ? (r->model->experts % tp ? err_set(err, GPUECON_E_INPUT, "--tp", 0, 0,
+                                                    "%d does not divide %s's %d routed experts", tp,
+                                                    r->model->name, r->model->experts)
+                                          : GPUECON_OK)
+                : infer_check_tp(r->model, tp, err);
     if (rc)
         return rc;
     o->gpus = r->gpus;
-    o->tp = tp;
-    o->replicas = r->gpus / tp;
-    o->expert_parallel = r->expert_parallel && r->model->experts > 0 && tp > 1;
+    o->attention_dp = dp;
+    o->ep = dp ? tp : 1;
+    o->tp = dp ? 1 : tp; /* attention-DP: each GPU a replica with its own scheduler */
+    o->replicas = r->gpus / o->tp;
+    o->expert_parallel = dp || (r->expert_parallel && r->model->experts > 0 && tp > 1);
+    o->expert_imbalance = r->model->experts > 0 && r->expert_imbalance > 1 ? r->expert_imbalance : 1;
     engine_defaults(r, o);
     workload(r, o);
-    infer_arch_build(r->model, tp, gpuecon_precision_bytes(r->kv), r->lora_rank, r->lora_modules, a);
+    infer_arch_build(r->model, o->tp, gpuecon_precision_bytes(r->kv), r->lora_rank, r->lora_modules, a);
     memory(r, a, o);
     double bs = o->block_size, kv = o->kv_avail_gib * INFER_GIB;
     o->kv_bytes_per_token = a->kv_short;
@@ -457,7 +486,7 @@ static int resolve(const gpuecon_infer_request *r, infer_arch *a, infer_env *e, 
     int rc = GPUECON_E_INPUT, limit = r->gpus < r->system->scaleup_gpus ? r->gpus : r->system->scaleup_gpus;
     bool any = false;
     for (int tp = 1; tp <= limit; tp++) {
-        if (r->gpus % tp || infer_check_tp(r->model, tp, NULL) != GPUECON_OK)
+        if (r->gpus % tp || (dp_on(r, tp) ? r->model->experts % tp : infer_check_tp(r->model, tp, NULL)) != 0)
             continue;
         any = true;
         rc = prepare(r, tp, a, e, o, err);

@@ -9,7 +9,7 @@
 #ifndef GPUECON_INFER_H
 #define GPUECON_INFER_H
 
-#include "core.h"
+#include "train.h" /* comm_link, comm_dispatch: the dispatch model of docs/model.md §4.9 */
 
 #define INFER_MAX_GROUPS 8
 #define INFER_GIB 1073741824.0
@@ -70,6 +70,10 @@ typedef struct infer_env {
     double ar_latency_s; /* α_ar */
     double b_w;          /* bytes per body weight */
     int tp, ep;          /* ep > 1: experts spread over the replica, all-to-all per MoE layer */
+    int dp;              /* > 1: attention data-parallel; this replica is one of dp GPUs whose
+                            experts are spread over all dp (EP = dp), tp = 1, in lockstep */
+    double imbalance;    /* busiest expert rank's tokens / mean (>= 1) */
+    comm_link link;      /* the system's links, for the attention-DP dispatch (comm_dispatch) */
     double k, E;         /* draft length, expected tokens per verify step */
     double rho, hit;     /* L_in/L_out, prefix-cache hit rate */
     double l_in, nbar;   /* prompt length, mean live context */
@@ -105,6 +109,8 @@ void infer_point(const gpuecon_infer_request *r, const infer_env *e, const gpuec
 void infer_step_batch(const infer_env *e, const infer_batch *b, gpuecon_infer_step *s);
 /* S1 for B running sequences per replica; `chunk` extra prefill tokens ride along (L3). */
 void infer_step(const infer_env *e, double B, double chunk, gpuecon_infer_step *s);
+/* Attention-DP: one dispatch (combine: false) of `tokens` tokens per rank over the dp ranks. */
+double infer_dp_dispatch_s(const infer_env *e, double tokens, bool dispatch);
 /* C1: one all-reduce of `bytes` across the TP group (0 when TP = 1). */
 double infer_allreduce_s(const infer_env *e, double bytes);
 /* L4: an isolated prompt on an empty server. */

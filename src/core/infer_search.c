@@ -3,7 +3,8 @@
  * throughput per GPU or the lowest cost (docs/model.md §6.12).
  *
  * Every configuration (GPU count × TP × weight and KV precision × draft length × max_num_seqs
- * × max_num_batched_tokens × expert parallelism) is prepared once by the analytic model
+ * × max_num_batched_tokens × MoE layout: experts EP or TP-sliced inside a TP replica, or
+ * attention data-parallel with experts EP) is prepared once by the analytic model
  * (memory, KV pool, step environment) and then timed at a few concurrencies: a doubling grid
  * for the Pareto frontier of tokens/s/GPU against tokens/s/user, and its operating point — the
  * given concurrency, the least that serves the given rate, or the largest whose mean TTFT and
@@ -25,7 +26,7 @@
 typedef struct fpoint {
     double x, y; /* tokens/s/user, tokens/s/GPU */
     int gpus, tp, k, smax, nbt;
-    signed char w, kv, ep;
+    signed char w, kv, ep, dp;
     double C;
 } fpoint;
 
@@ -102,8 +103,9 @@ static void fill(gpuecon_serve_config *c, const gpuecon_infer_request *r, const 
 {
     memset(c, 0, sizeof *c);
     c->gpus = o->gpus;
-    c->tp = o->tp;
+    c->tp = o->attention_dp ? o->ep : o->tp; /* what the request gives back */
     c->replicas = o->replicas;
+    c->attention_dp = o->attention_dp;
     c->draft_k = r->draft_k;
     c->max_num_seqs = o->max_num_seqs;
     c->max_num_batched_tokens = o->max_num_batched_tokens;
@@ -133,7 +135,7 @@ static void add_point(search *s, double x, double y, const gpuecon_infer_request
     }
     s->pts[s->npts++] = (fpoint){x, y, r->gpus, r->tp, r->draft_k, r->max_num_seqs,
                                  r->max_num_batched_tokens, (signed char)r->weights, (signed char)r->kv,
-                                 (signed char)r->expert_parallel, C};
+                                 (signed char)r->expert_parallel, (signed char)r->attention_dp, C};
 }
 
 static double objective(const search *s, const gpuecon_serve_config *c)
@@ -245,13 +247,18 @@ static void enumerate(search *s, int gpus)
     const int seqs[] = {64, 128, 256, 512, 1024}, nbt[] = {2048, 4096, 8192, 16384};
     bool fp4 = gpuecon_gpu_peak_flops(sys->gpu, GPUECON_FP4) > 0, moe = q->base.model->experts > 0;
     int kmax = q->base.acceptance > 0 ? q->max_draft : 0;
-    for (int tp = 1; tp <= gpus && tp <= sys->scaleup_gpus; tp++) {
-        if (gpus % tp || infer_check_tp(q->base.model, tp, NULL) != GPUECON_OK)
+    /* MoE layouts: experts EP inside a TP replica, TP-sliced experts, or attention data-parallel
+     * over tp GPUs with experts EP across them (the only one past the NVLink domain) */
+    for (int tp = 1; tp <= gpus; tp++) {
+        bool tp_ok = tp <= sys->scaleup_gpus && infer_check_tp(q->base.model, tp, NULL) == GPUECON_OK;
+        bool dp_ok = moe && tp > 1 && q->base.model->experts % tp == 0;
+        if (gpus % tp || (!tp_ok && !dp_ok))
             continue;
+        int m0 = tp_ok ? 0 : 2, m1 = dp_ok ? 3 : moe && tp > 1 ? 2 : 1;
         for (int w = 0; w < (fp4 ? 3 : 2); w++)
             for (int kv = 0; kv < 2; kv++)
                 for (int k = 0; k <= kmax; k++)
-                    for (int ep = 0; ep < (moe && tp > 1 ? 2 : 1); ep++)
+                    for (int ep = m0; ep < m1; ep++)
                         for (int i = 0; i < 5; i++)
                             for (int j = 0; j < 4; j++) {
                                 gpuecon_infer_request r = q->base;
@@ -260,7 +267,8 @@ static void enumerate(search *s, int gpus)
                                 r.weights = ws[w];
                                 r.kv = kv ? GPUECON_FP8 : GPUECON_BF16;
                                 r.draft_k = k;
-                                r.expert_parallel = ep == 0;
+                                r.expert_parallel = ep != 1;
+                                r.attention_dp = ep == 2;
                                 r.max_num_seqs = seqs[i];
                                 r.max_num_batched_tokens = nbt[j];
                                 r.concurrency = 0;
@@ -301,6 +309,7 @@ static void frontier(search *s)
         r.weights = (gpuecon_precision)f->w;
         r.kv = (gpuecon_precision)f->kv;
         r.expert_parallel = f->ep;
+        r.attention_dp = f->dp;
         infer_arch a;
         infer_env e;
         gpuecon_infer_result o;
@@ -326,6 +335,7 @@ static int confirm(search *s, gpuecon_serve_config *c, gpuecon_error *err)
     r.serve.kv = c->kv;
     r.serve.draft_k = c->draft_k;
     r.serve.expert_parallel = c->expert_parallel;
+    r.serve.attention_dp = c->attention_dp;
     r.serve.max_num_seqs = c->max_num_seqs;
     r.serve.max_num_batched_tokens = c->max_num_batched_tokens;
     r.lengths = q->base.output_cv > 0 ? GPUECON_LENGTHS_LOGNORMAL : GPUECON_LENGTHS_FIXED;

@@ -58,9 +58,38 @@ static double alltoall_s(const infer_env *e, double tokens)
     return collective_s(e, bytes, ep - 1, (ep - 1) / ep, false);
 }
 
+/* Attention-DP dispatch and combine (SGLang with DeepEP, the dispatcher of its DP-attention
+ * MoE deployments): each rank sends its own tokens to the ranks holding their top-k experts,
+ * deduplicated per destination GPU and scale-up domain (dispatch.c); FP8 with one scale per 128
+ * values when the weights are 8-bit or less (DeepSeek-V3 report §3.3.1: dispatch in FP8, combine
+ * in BF16), BF16 otherwise; the busiest rank carries `imbalance` times the mean. */
+double infer_dp_dispatch_s(const infer_env *e, double tokens, bool dispatch)
+{
+    const gpuecon_model *m = e->a->m;
+    if (e->dp <= 1 || tokens <= 0)
+        return 0;
+    gpuecon_dispatch_request q = {
+        .dispatcher = GPUECON_DISPATCH_DEEPEP,
+        .ep = e->dp,
+        .stride = 1,
+        .tokens = tokens,
+        .top_k = m->top_k,
+        .experts = m->experts,
+        .groups = m->routing_groups,
+        .groups_per_token = m->groups_per_token,
+        .hidden = m->hidden,
+        .bytes_per_elem = dispatch && e->b_w < 2 ? 1 + 4.0 / 128 : 2,
+        .load_factor = e->imbalance,
+    };
+    gpuecon_dispatch_result r;
+    return comm_dispatch(&e->link, &q, &r);
+}
+
 /* C2 (and its EP variant): communication of one step that processes `tokens` tokens. */
 static double comm_s(const infer_env *e, double tokens)
 {
+    if (e->dp > 1)
+        return e->a->moe_layers * (infer_dp_dispatch_s(e, tokens, true) + infer_dp_dispatch_s(e, tokens, false));
     if (e->tp <= 1)
         return 0;
     const infer_arch *a = e->a;
@@ -76,11 +105,24 @@ static double comm_s(const infer_env *e, double tokens)
 static double weight_bytes(const infer_env *e, double tokens)
 {
     const infer_arch *a = e->a;
+    /* attention-DP: the experts of this rank (1/dp of them) see the tokens of all dp ranks */
     double touched = a->moe_layers > 0
-                         ? a->moe_layers * gpuecon_moe_experts_touched(a->m, tokens) * a->expert
+                         ? e->dp > 1 ? a->moe_layers * gpuecon_moe_experts_touched(a->m, tokens * e->dp) * a->expert / e->dp
+                                     : a->moe_layers * gpuecon_moe_experts_touched(a->m, tokens) * a->expert
                          : 0;
     double held = a->body - a->routed + a->dupv + touched;
     return (held * e->b_w + a->head * 2 + a->lora * 2) / e->tp;
+}
+
+/* Expert load imbalance: the busiest expert-parallel rank runs `imbalance` times the mean of
+ * the routed-expert GEMMs (k experts of a->expert parameters per token and MoE layer), and the
+ * layer waits for it. Nothing without expert parallelism (TP slices every expert evenly). */
+static double routed_extra(const infer_env *e, double tokens)
+{
+    const infer_arch *a = e->a;
+    if (e->imbalance <= 1 || (e->ep <= 1 && e->dp <= 1))
+        return 0;
+    return (e->imbalance - 1) * 2 * a->moe_layers * a->m->top_k * a->expert / e->tp * tokens;
 }
 
 static double lora_s(const infer_env *e)
@@ -105,7 +147,8 @@ void infer_step_batch(const infer_env *e, const infer_batch *b, gpuecon_infer_st
     s->prefill_tokens = pre;
     s->weight_bytes = weight_bytes(e, tok);
     /* R2: the LM head runs only on the sampled positions */
-    s->gemm_flops = 2 * (a->active + a->dupv + a->lora) / e->tp * tok + 2 * a->head / e->tp * dec;
+    s->gemm_flops = 2 * (a->active + a->dupv + a->lora) / e->tp * tok + 2 * a->head / e->tp * dec +
+                    routed_extra(e, tok);
     /* R3, R4: every decoding sequence verifies k + 1 positions against its own context */
     double kv = 0, attn = 0;
     for (int i = 0; i < a->ngroups; i++) {
@@ -161,7 +204,7 @@ double infer_ttft0_s(const infer_env *e)
 {
     const infer_arch *a = e->a;
     double n = e->l_in;
-    double flops = 2 * (a->active + a->dupv + a->lora) / e->tp * n + 2 * a->head / e->tp;
+    double flops = 2 * (a->active + a->dupv + a->lora) / e->tp * n + 2 * a->head / e->tp + routed_extra(e, n);
     for (int i = 0; i < a->ngroups; i++)
         flops += a->g[i].attn_prefill * prompt_pairs(n, a->g[i].window);
     double t = fmax(weight_bytes(e, n) / (e->bw * e->prof.eta_bw), flops / (e->f_prec * e->prof.eta_c));

@@ -73,6 +73,10 @@ static void test_every_model_and_system(void **state)
                                 r.prompt_len = lens[l][0];
                                 r.output_len = lens[l][1];
                                 r.expert_parallel = (l + d) % 2 == 0;
+                                /* MoE: attention-DP over the tp GPUs in a third of the cases,
+                                   with an imbalanced expert load in half of those */
+                                r.attention_dp = (l + d + w) % 3 == 0;
+                                r.expert_imbalance = kv ? 1.3 : 0;
                                 configs += sweep_one(&r, &points);
                             }
         }

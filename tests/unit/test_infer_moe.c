@@ -1,0 +1,181 @@
+/*
+ * test_infer_moe.c — MoE serving with attention data-parallelism and expert load imbalance
+ * (src/core/infer.c, infer_step.c; docs/model.md §6.5).
+ *
+ * Each number is derived here from the model's shape: weights per GPU (attention, dense and
+ * shared weights whole on every GPU, routed experts 1/EP), the MLA latent KV per token
+ * ((512 + 64)·61 B in FP8), the sequences a rank holds (KV / R_seq), the expert weights the
+ * rank's 1/EP of the experts read when the tokens of all EP ranks are routed (M1 at EP·T
+ * tokens), the extra expert GEMMs of the busiest rank, and the dispatch and combine of every MoE
+ * layer, which must be what the public dispatch model (gpuecon_moe_dispatch, docs/model.md §4.9)
+ * gives for the same request.
+ */
+#include "test_util.h"
+
+#include <math.h>
+#include <string.h>
+
+#define GIB 1073741824.0
+
+static gpuecon_infer_request dsv3(void **state, int gpus, int tp, bool dp)
+{
+    gpuecon_infer_request r;
+    gpuecon_infer_request_init(&r);
+    r.model = gpuecon_catalog_model(CAT(state), "deepseek-v3");
+    r.system = gpuecon_catalog_system(CAT(state), "hgx-h200");
+    assert_non_null(r.model);
+    assert_non_null(r.system);
+    r.gpus = gpus;
+    r.tp = tp;
+    r.attention_dp = dp;
+    r.weights = GPUECON_FP8;
+    r.kv = GPUECON_FP8;
+    return r;
+}
+
+static gpuecon_infer_result run(const gpuecon_infer_request *r)
+{
+    gpuecon_infer_result o;
+    gpuecon_error err;
+    if (gpuecon_infer(r, &o, &err))
+        fail_msg("gpuecon_infer: %s", err.message);
+    return o;
+}
+
+static gpuecon_infer_point at(const gpuecon_infer_request *r, double c)
+{
+    gpuecon_infer_point p;
+    gpuecon_error err;
+    if (gpuecon_infer_sweep(r, &c, 1, &p, &err))
+        fail_msg("gpuecon_infer_sweep: %s", err.message);
+    return p;
+}
+
+/* One dispatch (fp8 with a scale per 128 values) or combine (bf16) through the public model. */
+static double dispatch_s(void **state, const gpuecon_infer_request *r, int ep, double tokens, double bytes,
+                         double load)
+{
+    gpuecon_dispatch_request q = {.dispatcher = GPUECON_DISPATCH_DEEPEP, .ep = ep, .stride = 1, .tokens = tokens,
+                                  .top_k = 8, .experts = 256, .groups = 8, .groups_per_token = 4, .hidden = 7168,
+                                  .bytes_per_elem = bytes, .load_factor = load};
+    gpuecon_dispatch_result d;
+    gpuecon_error err;
+    if (gpuecon_moe_dispatch(r->system, NULL, &q, &d, &err))
+        fail_msg("gpuecon_moe_dispatch: %s", err.message);
+    (void)state;
+    return d.time_s;
+}
+
+static void test_attention_dp_memory(void **state)
+{
+    gpuecon_infer_request r = dsv3(state, 8, 8, true);
+    gpuecon_infer_result o = run(&r);
+    assert_true(o.attention_dp && o.expert_parallel);
+    assert_int_equal(o.tp, 1);
+    assert_int_equal(o.replicas, 8); /* one scheduler per GPU */
+    assert_int_equal(o.ep, 8);
+    gpuecon_params p;
+    gpuecon_model_params(r.model, &p);
+    double w = (p.attention + p.dense_ffn + p.shared_experts + p.router) + p.routed_experts / 8 +
+               2 * (p.embedding + p.lm_head);
+    assert_close(o.weights_gib * GIB, w, 1e-9);
+    /* MLA: one latent of kv_lora_rank + rope dims per layer and token, FP8 */
+    assert_close(o.kv_bytes_per_token, (512.0 + 64) * 61, 1e-12);
+    /* a rank holds KV / R_seq(n̄) sequences, n̄ = 230 + 203/2, R_seq = b·(n̄ + 16/2) */
+    double seqs = o.kv_avail_gib * GIB / (o.kv_bytes_per_token * (230 + 203.0 / 2 + 8));
+    assert_close(o.seqs_at_mean, seqs, 1e-9);
+    assert_close(o.max_concurrency, 8 * floor(fmin(seqs, o.max_num_seqs)), 1e-12);
+    /* TP 8 replicates the latent on every rank: the same bytes per token per GPU hold 1/8 of
+     * the sequences the 8 DP ranks hold, against more KV memory per GPU */
+    gpuecon_infer_request tr = dsv3(state, 8, 8, false);
+    gpuecon_infer_result t = run(&tr);
+    assert_false(t.attention_dp);
+    assert_close(t.kv_bytes_per_token, o.kv_bytes_per_token, 1e-12);
+    assert_true(t.kv_avail_gib > o.kv_avail_gib);
+    assert_close(o.max_concurrency / t.max_concurrency,
+                 8 * floor(fmin(seqs, o.max_num_seqs)) / floor(fmin(t.seqs_at_mean, t.max_num_seqs)), 1e-12);
+    assert_true(o.max_concurrency > 4 * t.max_concurrency);
+}
+
+static void test_attention_dp_step(void **state)
+{
+    gpuecon_infer_request r = dsv3(state, 8, 8, true);
+    gpuecon_params p;
+    gpuecon_model_params(r.model, &p);
+    double expert = 3.0 * 7168 * 2048, nonexp = p.attention + p.dense_ffn + p.shared_experts + p.router;
+    for (double c = 8; c <= 2048; c *= 4) {
+        gpuecon_infer_point pt = at(&r, c);
+        double T = pt.step.decode_tokens + pt.step.prefill_tokens; /* this rank's tokens */
+        /* M1 at the 8 ranks' 8T tokens, 1/8 of the experts on this rank */
+        double touched = 256 * (1 - pow(1 - 8.0 / 256, 8 * T));
+        assert_close(pt.step.weight_bytes, nonexp + 58 * touched * expert / 8 + 2.0 * 129280 * 7168, 1e-9);
+        /* two dispatches per MoE layer: fp8 + one fp32 scale per 128 values out, bf16 back */
+        double comm = 58 * (dispatch_s(state, &r, 8, T, 1 + 4.0 / 128, 1) + dispatch_s(state, &r, 8, T, 2, 1));
+        assert_close(pt.step.comm_s, comm, 1e-9);
+    }
+    /* 16 GPUs over two HGX nodes: EP 16 across the network, no longer limited to NVLink */
+    gpuecon_infer_request w = dsv3(state, 16, 16, true);
+    gpuecon_infer_point pw = at(&w, 16 * 64);
+    double T = pw.step.decode_tokens + pw.step.prefill_tokens;
+    assert_close(pw.step.comm_s,
+                 58 * (dispatch_s(state, &w, 16, T, 1 + 4.0 / 128, 1) + dispatch_s(state, &w, 16, T, 2, 1)), 1e-9);
+    gpuecon_infer_point p8 = at(&r, 8 * 64);
+    assert_true(pw.step.comm_s > p8.step.comm_s); /* the network is slower than NVLink */
+}
+
+static void test_imbalance(void **state)
+{
+    double expert = 3.0 * 7168 * 2048;
+    for (int dp = 0; dp < 2; dp++) {
+        gpuecon_infer_request r = dsv3(state, 8, 8, dp);
+        gpuecon_infer_point a = at(&r, 256);
+        r.expert_imbalance = 1.5;
+        gpuecon_infer_point b = at(&r, 256);
+        assert_close(run(&r).expert_imbalance, 1.5, 0);
+        double T = a.step.decode_tokens + a.step.prefill_tokens;
+        /* the busiest rank runs 1.5x the mean routed GEMMs: 58 layers x 8 experts x 2·expert per
+         * token, over the 8 TP ranks without DP, on this rank's own tokens with DP */
+        assert_close(b.step.gemm_flops - a.step.gemm_flops, 0.5 * 2 * 58 * 8 * expert * T / (dp ? 1 : 8), 1e-9);
+        assert_true(b.step.step_s >= a.step.step_s); /* more only where the GEMMs bind (split roofline) */
+        if (dp) /* the dispatch carries the busiest rank's tokens too */
+            assert_close(b.step.comm_s,
+                         58 * (dispatch_s(state, &r, 8, T, 1 + 4.0 / 128, 1.5) + dispatch_s(state, &r, 8, T, 2, 1.5)),
+                         1e-9);
+    }
+    /* TP without expert parallelism slices every expert evenly: no imbalance */
+    gpuecon_infer_request t = dsv3(state, 8, 8, false);
+    t.expert_parallel = false;
+    gpuecon_infer_point a = at(&t, 256);
+    t.expert_imbalance = 2;
+    assert_close(at(&t, 256).step.step_s, a.step.step_s, 0);
+}
+
+static void test_bad_input(void **state)
+{
+    gpuecon_infer_request r = dsv3(state, 6, 6, true);
+    gpuecon_infer_result o;
+    gpuecon_error err;
+    assert_int_equal(gpuecon_infer(&r, &o, &err), GPUECON_E_INPUT); /* 6 does not divide 256 experts */
+    assert_string_equal(err.where, "--tp");
+    r = dsv3(state, 8, 8, true);
+    r.expert_imbalance = 0.5;
+    assert_int_equal(gpuecon_infer(&r, &o, &err), GPUECON_E_INPUT);
+    assert_string_equal(err.where, "--expert-imbalance");
+    r.expert_imbalance = NAN;
+    assert_int_equal(gpuecon_infer(&r, &o, &err), GPUECON_E_INPUT);
+    /* without attention-DP, TP stays inside the NVLink domain */
+    r = dsv3(state, 16, 16, false);
+    assert_int_equal(gpuecon_infer(&r, &o, &err), GPUECON_E_INPUT);
+    assert_string_equal(err.where, "--tp");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_attention_dp_memory),
+        cmocka_unit_test(test_attention_dp_step),
+        cmocka_unit_test(test_imbalance),
+        cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
+}
