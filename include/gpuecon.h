@@ -1552,6 +1552,52 @@ GPUECON_API void gpuecon_serve_search_request_init(gpuecon_serve_search_request 
 GPUECON_API int gpuecon_infer_search(gpuecon_ctx *ctx, const gpuecon_serve_search_request *req,
                                      gpuecon_serve_search_result *out, gpuecon_error *err);
 
+/* ---- disaggregated prefill/decode (src/core/infer_disagg.c; docs/model.md §6.13) ----
+ * x prefill instances of TP p and y decode instances of TP d (DistServe, Splitwise): prompts
+ * are computed on the prefill instances in full token-budget batches, their KV sent to a decode
+ * instance over NVLink when every instance lies in one scale-up domain and over the scale-out
+ * network otherwise, and decoded there without prefill interference. */
+typedef struct gpuecon_disagg_request {
+    gpuecon_infer_request base;    /* model, system, precisions, lengths, engine; gpus: the GPUs available */
+    int prefill_instances, prefill_tp;
+    int decode_instances, decode_tp;
+    double rate;                   /* requests/s; 0: 90% of the deployment's capacity */
+} gpuecon_disagg_request;
+
+typedef struct gpuecon_disagg_result {
+    int gpus_used, prefill_gpus, decode_gpus;
+    bool kv_over_scaleout;         /* the KV transfer crosses the scale-out network */
+    double kv_bytes_per_gpu;       /* one request's KV each prefill GPU sends */
+    double kv_transfer_ms;         /* one request, its prefill GPUs sending in parallel */
+    double prefill_batch_ms;       /* one prefill step of max_num_batched_tokens tokens */
+    double prefill_capacity;       /* requests/s all prefill instances compute */
+    double decode_capacity;        /* requests/s all decode instances finish at saturation */
+    double transfer_capacity;      /* requests/s the prefill GPUs' links carry */
+    double capacity;               /* the least of the three */
+    const char *bound;             /* "prefill", "decode" or "transfer" */
+    double rate, prefill_utilisation;
+    double decode_batch;           /* sequences per decode instance at the rate */
+    double output_tokens_per_s, output_tokens_per_s_per_gpu;
+    double ttft_ms, tpot_ms;       /* means: prefill wait (M/D/1) + prefill + transfer; decode step / E */
+    double usd_per_mtok;           /* 0 without a TCO profile or price */
+    gpuecon_infer_result prefill, decode; /* each side's memory and KV capacity (one instance) */
+} gpuecon_disagg_result;
+
+/* One disaggregated deployment at a rate. Errors: GPUECON_E_INPUT (any instance count or TP < 1,
+ * a TP the heads do not split or beyond the NVLink domain, instances that need more GPUs than
+ * base.gpus — naming "--prefill"/"--decode" —, a rate < 0, the base request's own errors);
+ * GPUECON_E_INFEASIBLE (a side that does not fit, a rate above the capacity). */
+GPUECON_API int gpuecon_infer_disagg(const gpuecon_disagg_request *req, gpuecon_disagg_result *out,
+                                     gpuecon_error *err);
+
+/* The ratio: every x prefill instances of TP p and y decode instances of TP d that fit in
+ * base.gpus, each at the largest rate whose mean TTFT and TPOT meet the targets (0: none), the
+ * best output tokens/s per GPU into *best (and its layout into *best_req). GPUECON_E_INFEASIBLE
+ * when none meets them (*best: the highest-throughput layout evaluated, if any). */
+GPUECON_API int gpuecon_infer_disagg_search(const gpuecon_infer_request *base, double ttft_ms, double tpot_ms,
+                                            gpuecon_disagg_request *best_req, gpuecon_disagg_result *best,
+                                            long *evaluated, gpuecon_error *err);
+
 /* KV-cache bytes per token on one GPU at tensor-parallel degree tp (K2–K4): all layers
  * (long_context false) or only the global layers (the marginal bytes past the windows). */
 GPUECON_API double gpuecon_kv_bytes_per_token(const gpuecon_model *m, int tp, gpuecon_precision kv,
@@ -1837,6 +1883,8 @@ typedef struct gpuecon_platform {
     int spare_domains;            /* spare nodes/racks in the pool */
     bool spares_do_other_work;    /* spare GPUs earn elsewhere (not charged to the job) */
     int tp, pp, cp, ep;           /* parallel sizes; 0: searched (training) / chosen (serving) */
+    int prefill_instances, prefill_tp; /* serving: disaggregated prefill/decode (all four, or none); */
+    int decode_instances, decode_tp;   /* x·prefill_tp + y·decode_tp <= gpus (docs/model.md §6.13) */
     gpuecon_precision precision;  /* override of the workload's precision (e.g. bf16 on A100) */
     gpuecon_precision kv;         /* serving: KV precision override */
     double published_tokens_per_s;/* per GPU, shown beside the prediction, not used */

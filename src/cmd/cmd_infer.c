@@ -89,6 +89,7 @@ typedef struct infer_args {
     int_list grid;
     infer_sim_args sim;
     infer_search_args search;
+    infer_disagg_args disagg;
 } infer_args;
 
 static int check_args(cli *c, const opt *o, size_t n, const infer_args *a)
@@ -117,8 +118,15 @@ static int check_args(cli *c, const opt *o, size_t n, const infer_args *a)
                                            "--preempt", "--swap-gbps", "--seed", "--threads"};
     if (a->search.search && (a->sim.simulate || a->sweep || opt_seen(o, n, "--grid")))
         return cli_usage_error(c, "--search", "give it alone: not with --simulate, --sweep or --grid");
+    if (cmd_infer_disagg_wanted(&a->disagg) &&
+        (a->search.search || a->sim.simulate || a->sweep || opt_seen(o, n, "--grid") || opt_seen(o, n, "--concurrency")))
+        return cli_usage_error(c, a->disagg.search ? "--disagg-search" : a->disagg.prefill ? "--prefill" : "--decode",
+                               "a disaggregated deployment is evaluated at a rate: not with --search, --simulate, "
+                               "--sweep, --grid or --concurrency");
     for (size_t i = 0; i < sizeof sim_only / sizeof sim_only[0] && !a->sim.simulate; i++) {
         bool search_too = i == 0 || i >= 11; /* --rate, --seed, --threads serve --search as well */
+        if (i == 0 && cmd_infer_disagg_wanted(&a->disagg))
+            continue; /* and --rate a disaggregated deployment */
         if (opt_seen(o, n, sim_only[i]) && !(search_too && a->search.search))
             return cli_usage_error(c, sim_only[i], search_too ? "needs --simulate or --search" : "needs --simulate");
     }
@@ -490,6 +498,8 @@ static int execute(cli *c, const opt *opts, size_t nopts, const infer_args *a)
     int rc = build_request(c, opts, nopts, a, &r);
     if (rc)
         return rc;
+    if (cmd_infer_disagg_wanted(&a->disagg))
+        return cmd_infer_disagg(c, opts, nopts, &a->disagg, &a->sim, &r);
     gpuecon_infer_result o;
     gpuecon_error err;
     gpuecon_error_clear(&err);
@@ -575,7 +585,8 @@ int cmd_infer(cli *c, int argc, char **argv)
         "       [--simulate (--rate R [--arrival gamma --burstiness B] | --users N) [--lengths fixed|lognormal|FILE]\n"
         "        [--ttft-ms T --tpot-ms T --slo-percentile P] [--requests N --replications N --seed N]]\n"
         "       [--search --ttft-ms T --tpot-ms T [--rate R | --concurrency C] [--objective throughput|cost]\n"
-        "        [--search-gpus LIST] [--max-draft K --accept A] [--plot FILE.svg]]",
+        "        [--search-gpus LIST] [--max-draft K --accept A] [--plot FILE.svg]]\n"
+        "       [--prefill XxP --decode YxD [--rate R] | --disagg-search --ttft-ms T --tpot-ms T]",
         "Serving capacity, throughput, latency and cost per output token of a vLLM-like engine:\n"
         "memory per GPU (weights, activations, CUDA graphs, KV cache), KV capacity and the\n"
         "sequences that fit, throughput/TPOT/TTFT at a concurrency (all replicas = gpus/tp),\n"
@@ -586,6 +597,7 @@ int cmd_infer(cli *c, int argc, char **argv)
         nopts++;
     nopts += cmd_infer_sim_opts(&a.sim, opts + nopts, 80 - nopts);
     nopts += cmd_infer_search_opts(&a.search, opts + nopts, 80 - nopts);
+    nopts += cmd_infer_disagg_opts(&a.disagg, opts + nopts, 80 - nopts);
     int rc = opts_parse(c, argc, argv, opts, nopts, &usage, NULL, 0, NULL);
     if (rc || (rc = check_args(c, opts, nopts, &a)) || (rc = cli_load_catalog(c)))
         return rc;

@@ -42,4 +42,18 @@ size_t cmd_infer_search_opts(infer_search_args *s, opt *out, size_t cap);
 int cmd_infer_search(cli *c, const opt *o, size_t n, const infer_search_args *s, const infer_sim_args *sim,
                      const char *plot, const gpuecon_infer_request *serve);
 
+/* ---- cmd_infer_disagg.c: --prefill/--decode, --disagg-search ---- */
+typedef struct infer_disagg_args {
+    const char *prefill, *decode;
+    bool search;
+} infer_disagg_args;
+
+size_t cmd_infer_disagg_opts(infer_disagg_args *s, opt *out, size_t cap);
+/* Whether any disaggregation option was given. */
+bool cmd_infer_disagg_wanted(const infer_disagg_args *s);
+/* Runs and prints the disaggregated deployment (or the ratio search) beside the aggregated one;
+ * rate and targets from sim. */
+int cmd_infer_disagg(cli *c, const opt *o, size_t n, const infer_disagg_args *s, const infer_sim_args *sim,
+                     const gpuecon_infer_request *serve);
+
 #endif

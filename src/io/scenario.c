@@ -118,6 +118,11 @@ static const fdesc platform_fields[] = {
     {"published_tokens_per_s", FT_NUM, P(published_tokens_per_s), 0, 1e-3, 1e9, 0, NULL, 0, "tokens/s/GPU",
      "a published throughput shown beside the prediction (not used)", NULL},
     {"stack", FT_TEXT, P(stack), 0, 0, 0, 0, NULL, F_NAME, "", "framework stack here (default: the workload's)", NULL},
+    {"prefill_instances", FT_INT, P(prefill_instances), 0, 1, 1e6, 0, NULL, 0, "",
+     "serving disaggregated: prefill instances (with prefill_tp, decode_instances, decode_tp)", NULL},
+    {"prefill_tp", FT_INT, P(prefill_tp), 0, 1, 1024, 0, NULL, 0, "", "serving disaggregated: TP of a prefill instance", NULL},
+    {"decode_instances", FT_INT, P(decode_instances), 0, 1, 1e6, 0, NULL, 0, "", "serving disaggregated: decode instances", NULL},
+    {"decode_tp", FT_INT, P(decode_tp), 0, 1, 1024, 0, NULL, 0, "", "serving disaggregated: TP of a decode instance", NULL},
 };
 #undef P
 
@@ -231,6 +236,27 @@ static int check_platform(const gpuecon_catalog *cat, const gpuecon_workload *w,
     if (p->pp && p->pp > m->layers)
         return yaml_error(doc, schema_node(node, "pp"), err, GPUECON_E_INPUT,
                           "pp (%d) exceeds the model's %d layers", p->pp, m->layers);
+    static const char *const dis[] = {"prefill_instances", "prefill_tp", "decode_instances", "decode_tp"};
+    int given = 0;
+    for (int i = 0; i < 4; i++)
+        given += present(o, platform_fields, COUNT(platform_fields), dis[i]);
+    if (given && (given < 4 || w->kind != GPUECON_WORKLOAD_SERVE)) {
+        int i = 0;
+        while (i < 3 && present(o, platform_fields, COUNT(platform_fields), dis[i]))
+            i++;
+        return yaml_error(doc, w->kind != GPUECON_WORKLOAD_SERVE ? schema_node(node, "prefill_instances") : node, err,
+                          GPUECON_E_INPUT, w->kind != GPUECON_WORKLOAD_SERVE
+                              ? "a disaggregated layout (%s) is for serving workloads"
+                              : "a disaggregated platform needs all of prefill_instances, prefill_tp, "
+                                "decode_instances and decode_tp (missing %s)", dis[i]);
+    }
+    if (given) {
+        double used = (double)p->prefill_instances * p->prefill_tp + (double)p->decode_instances * p->decode_tp;
+        if (used > p->gpus)
+            return yaml_error(doc, schema_node(node, "prefill_instances"), err, GPUECON_E_INPUT,
+                              "%d prefill x TP %d + %d decode x TP %d need %.0f GPUs, more than the platform's %d",
+                              p->prefill_instances, p->prefill_tp, p->decode_instances, p->decode_tp, used, p->gpus);
+    }
     if (w->kind == GPUECON_WORKLOAD_SERVE && p->gpus && p->tp && p->gpus % p->tp)
         return yaml_error(doc, schema_node(node, "tp"), err, GPUECON_E_INPUT,
                           "gpus (%d) is not a multiple of tp (%d)", p->gpus, p->tp);
