@@ -61,7 +61,7 @@ static double alltoall_s(const infer_env *e, double tokens)
 /* Attention-DP dispatch and combine (SGLang with DeepEP, the dispatcher of its DP-attention
  * MoE deployments): each rank sends its own tokens to the ranks holding their top-k experts,
  * deduplicated per destination GPU and scale-up domain (dispatch.c); FP8 with one scale per 128
- * values when the weights are 8-bit or less (DeepSeek-V3 report §3.3.1: dispatch in FP8, combine
+ * values when the weights are 8-bit or less (DeepSeek-V3 report §3.3.3: dispatch in FP8, combine
  * in BF16), BF16 otherwise; the busiest rank carries `imbalance` times the mean. */
 double infer_dp_dispatch_s(const infer_env *e, double tokens, bool dispatch)
 {
