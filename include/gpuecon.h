@@ -1858,6 +1858,7 @@ typedef struct gpuecon_workload {
     gpuecon_precision kv;         /* KV-cache precision */
     double serve_tokens;          /* output tokens to serve, for totals; 0: none */
     const char *stack;            /* training framework stack (data/stacks.yaml); NULL: the default */
+    bool simulate;                /* serving: also simulate each aggregated platform (percentiles) */
     double budget_usd;            /* training: the most the run may cost; 0: none */
     bool has_start_date;          /* the run starts on start_day: timelines apply day by day */
     long start_day;
@@ -1995,6 +1996,8 @@ typedef struct gpuecon_platform_result {
     /* serving */
     double concurrency, output_tokens_per_s, tpot_ms, ttft_ms;
     int tp, replicas;
+    bool simulated;                       /* the workload's simulate: the percentiles below are set */
+    double ttft_ms_p50, ttft_ms_p90, ttft_ms_p99, tpot_ms_p50, tpot_ms_p90, tpot_ms_p99;
     /* throughput timeline (training): the points the run used (indices into the platform's
        timeline), whether one is a projection, and the date this platform's lead would vanish
        if the rival's software kept improving at its published pace ("" when not computed) */

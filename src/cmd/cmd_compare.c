@@ -34,9 +34,11 @@ static void num(tbl *t, double v, int dec)
 void compare_platform_table(const gpuecon_comparison_result *cr, tbl *t)
 {
     bool train = cr->kind == GPUECON_WORKLOAD_TRAIN;
-    bool totals = false;
-    for (size_t i = 0; i < cr->n_platforms; i++)
+    bool totals = false, sim = false;
+    for (size_t i = 0; i < cr->n_platforms; i++) {
         totals |= cr->platforms[i].feasible && isfinite(cr->platforms[i].total_usd);
+        sim |= cr->platforms[i].feasible && cr->platforms[i].simulated;
+    }
     tbl_col(t, "platform", 'l');
     tbl_col(t, "GPUs", 'r');
     tbl_col(t, train ? "tok/s/GPU" : "out tok/s/GPU", 'r');
@@ -48,6 +50,11 @@ void compare_platform_table(const gpuecon_comparison_result *cr, tbl *t)
         tbl_col(t, "in flight", 'r');
         tbl_col(t, "TPOT ms", 'r');
         tbl_col(t, "TTFT ms", 'r');
+        if (sim) {
+            tbl_col(t, "TTFT P90", 'r');
+            tbl_col(t, "TTFT P99", 'r');
+            tbl_col(t, "TPOT P90", 'r');
+        }
     }
     tbl_col(t, "$/GPU-h", 'r');
     tbl_col(t, "$/Mtok", 'r');
@@ -83,6 +90,11 @@ void compare_platform_table(const gpuecon_comparison_result *cr, tbl *t)
             num(t, p->concurrency, 0);
             num(t, p->tpot_ms, 1);
             num(t, p->ttft_ms, 1);
+            if (sim) {
+                num(t, p->simulated ? p->ttft_ms_p90 : NAN, 1);
+                num(t, p->simulated ? p->ttft_ms_p99 : NAN, 1);
+                num(t, p->simulated ? p->tpot_ms_p90 : NAN, 1);
+            }
         }
         num(t, p->tco_usd_per_gpu_hour, 3);
         num(t, p->usd_per_mtok, 4);
@@ -427,6 +439,14 @@ static json_t *platform_json(const gpuecon_platform_result *p, const char *compa
         json_object_set_new(o, "output_tokens_per_s", cli_real(p->output_tokens_per_s));
         json_object_set_new(o, "tpot_ms", cli_real(p->tpot_ms));
         json_object_set_new(o, "ttft_ms", cli_real(p->ttft_ms));
+        if (p->simulated)
+            json_object_set_new(o, "simulated", json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "ttft_ms_p50",
+                                                          cli_real(p->ttft_ms_p50), "ttft_ms_p90",
+                                                          cli_real(p->ttft_ms_p90), "ttft_ms_p99",
+                                                          cli_real(p->ttft_ms_p99), "tpot_ms_p50",
+                                                          cli_real(p->tpot_ms_p50), "tpot_ms_p90",
+                                                          cli_real(p->tpot_ms_p90), "tpot_ms_p99",
+                                                          cli_real(p->tpot_ms_p99)));
     }
     return o;
 }
@@ -548,7 +568,8 @@ static int emit_csv(cli *c, const gpuecon_compare_result *r)
                                        "throughput_basis", "predicted_tokens_per_s_per_gpu", "tco_usd_per_gpu_hour",
                                        "usd_per_mtok", "ettr", "effective_usd_per_mtok",
                                        "effective_usd_per_mtok_without_spares", "joules_per_token", "days_to_train",
-                                       "total_usd", "energy_mwh", "tpot_ms", "ttft_ms"};
+                                       "total_usd", "energy_mwh", "tpot_ms", "ttft_ms",
+                                       "ttft_ms_p50", "ttft_ms_p90", "ttft_ms_p99", "tpot_ms_p90", "tpot_ms_p99"};
     for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
         tbl_col(t, cols[k], 'l');
     for (size_t i = 0; i < r->n; i++)
@@ -563,7 +584,10 @@ static int emit_csv(cli *c, const gpuecon_compare_result *r)
             double v[] = {p->tokens_per_s_per_gpu, NAN, p->predicted_tokens_per_s_per_gpu, p->tco_usd_per_gpu_hour,
                           p->usd_per_mtok, p->ettr, p->effective_usd_per_mtok,
                           p->effective_usd_per_mtok_without_spares, p->joules_per_token, p->days_to_train,
-                          p->total_usd, p->energy_mwh, p->tpot_ms, p->concurrency > 0 ? p->ttft_ms : NAN};
+                          p->total_usd, p->energy_mwh, p->tpot_ms, p->concurrency > 0 ? p->ttft_ms : NAN,
+                          p->simulated ? p->ttft_ms_p50 : NAN, p->simulated ? p->ttft_ms_p90 : NAN,
+                          p->simulated ? p->ttft_ms_p99 : NAN, p->simulated ? p->tpot_ms_p90 : NAN,
+                          p->simulated ? p->tpot_ms_p99 : NAN};
             for (size_t q = 0; q < sizeof v / sizeof v[0]; q++) {
                 if (q == 1)
                     tbl_str(t, p->measured ? "measured" : "predicted");

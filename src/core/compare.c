@@ -180,120 +180,6 @@ static int predict_train(gpuecon_ctx *ctx, const gpuecon_workload *w, const psta
     return GPUECON_OK;
 }
 
-/* A disaggregated serving platform (docs/model.md §6.13): at the largest rate whose mean TPOT
- * meets the workload's target, else at 90% of its capacity; per GPU over all its GPUs. */
-static int predict_disagg(const gpuecon_infer_request *base, const gpuecon_workload *w, const gpuecon_platform *pl,
-                          gpuecon_platform_result *res, gpuecon_error *err)
-{
-    gpuecon_disagg_request q = {.base = *base, .prefill_instances = pl->prefill_instances,
-                                .prefill_tp = pl->prefill_tp, .decode_instances = pl->decode_instances,
-                                .decode_tp = pl->decode_tp};
-    q.base.tp = 0;
-    q.base.concurrency = 0;
-    gpuecon_disagg_result o;
-    gpuecon_error e;
-    gpuecon_error_clear(&e);
-    int rc = gpuecon_infer_disagg(&q, &o, &e);
-    if (rc == GPUECON_OK && w->tpot_ms_target > 0 && o.tpot_ms > w->tpot_ms_target) {
-        double lo = 0, hi = o.rate; /* TPOT grows with the rate */
-        for (int i = 0; i < 50 && hi - lo > 1e-6 * hi; i++) {
-            q.rate = 0.5 * (lo + hi);
-            if (gpuecon_infer_disagg(&q, &o, &e) == GPUECON_OK && o.tpot_ms <= w->tpot_ms_target)
-                lo = q.rate;
-            else
-                hi = q.rate;
-        }
-        q.rate = lo > 0 ? lo : hi * 1e-6;
-        rc = gpuecon_infer_disagg(&q, &o, &e);
-    }
-    if (rc != GPUECON_OK && rc != GPUECON_E_INPUT && rc != GPUECON_E_INFEASIBLE) {
-        if (err)
-            *err = e;
-        return rc;
-    }
-    if (rc != GPUECON_OK) {
-        res->predicted_tokens_per_s_per_gpu = NAN;
-        snprintf(res->predicted_note, sizeof res->predicted_note, "no prediction: %s", e.message);
-        return GPUECON_OK;
-    }
-    res->predicted_tokens_per_s_per_gpu = o.output_tokens_per_s / pl->gpus;
-    res->concurrency = o.decode_batch * q.decode_instances;
-    res->output_tokens_per_s = o.output_tokens_per_s;
-    res->tpot_ms = o.tpot_ms;
-    res->ttft_ms = o.ttft_ms;
-    res->tp = q.decode_tp;
-    res->replicas = q.decode_instances;
-    snprintf(res->predicted_note, sizeof res->predicted_note,
-             "disaggregated %dP x TP%d + %dD x TP%d, %s weights, %s KV, %.3g requests/s (%s-bound at %.3g), KV over %s",
-             q.prefill_instances, q.prefill_tp, q.decode_instances, q.decode_tp, gpuecon_precision_name(pl->precision),
-             gpuecon_precision_name(pl->kv), o.rate, o.bound, o.capacity, o.kv_over_scaleout ? "scale-out" : "NVLink");
-    return GPUECON_OK;
-}
-
-/* Serving prediction; statuses as for predict_train. */
-static int predict_serve(const gpuecon_workload *w, const gpuecon_platform *pl, const gpuecon_model *m,
-                         const gpuecon_system *sys, gpuecon_platform_result *res, gpuecon_error *err)
-{
-    gpuecon_infer_request req;
-    gpuecon_infer_request_init(&req);
-    req.model = m;
-    req.system = sys;
-    req.gpus = pl->gpus;
-    req.tp = pl->tp;
-    req.weights = pl->precision;
-    req.kv = pl->kv;
-    req.prompt_len = w->prompt_len;
-    req.output_len = w->output_len;
-    req.concurrency = w->concurrency;
-    if (pl->prefill_instances > 0)
-        return predict_disagg(&req, w, pl, res, err);
-    gpuecon_infer_result ir;
-    gpuecon_error e;
-    gpuecon_error_clear(&e);
-    int rc = gpuecon_infer(&req, &ir, &e);
-    if (rc == GPUECON_OK && w->tpot_ms_target > 0 && w->concurrency == 0) {
-        /* the largest load that meets the latency target: TPOT grows with concurrency */
-        double c[64];
-        size_t n = gpuecon_infer_grid(&ir, c, 64);
-        gpuecon_infer_point pts[64];
-        if (n && gpuecon_infer_sweep(&req, c, n, pts, &e) == GPUECON_OK) {
-            double best = 0;
-            for (size_t i = 0; i < n; i++)
-                if (pts[i].tpot_ms <= w->tpot_ms_target && pts[i].output_tokens_per_s > best) {
-                    best = pts[i].output_tokens_per_s;
-                    req.concurrency = c[i];
-                }
-            if (best > 0)
-                rc = gpuecon_infer(&req, &ir, &e);
-            else
-                snprintf(res->predicted_note, sizeof res->predicted_note,
-                         "no load meets TPOT <= %g ms; shown at the lowest load", w->tpot_ms_target);
-        }
-    }
-    if (rc != GPUECON_OK && rc != GPUECON_E_INPUT && rc != GPUECON_E_INFEASIBLE) {
-        if (err)
-            *err = e;
-        return rc;
-    }
-    if (rc != GPUECON_OK) {
-        res->predicted_tokens_per_s_per_gpu = NAN;
-        snprintf(res->predicted_note, sizeof res->predicted_note, "no prediction: %s", e.message);
-        return GPUECON_OK;
-    }
-    res->predicted_tokens_per_s_per_gpu = ir.output_tokens_per_s / ir.gpus;
-    res->concurrency = ir.at.concurrency;
-    res->output_tokens_per_s = ir.output_tokens_per_s;
-    res->tpot_ms = ir.tpot_ms;
-    res->ttft_ms = ir.ttft_ms;
-    res->tp = ir.tp;
-    res->replicas = ir.replicas;
-    if (!res->predicted_note[0])
-        snprintf(res->predicted_note, sizeof res->predicted_note, "%d x TP%d, %s weights, %s KV, %g in flight",
-                 ir.replicas, ir.tp, gpuecon_precision_name(pl->precision), gpuecon_precision_name(pl->kv),
-                 ir.at.concurrency);
-    return GPUECON_OK;
-}
-
 /* ---- one platform --------------------------------------------------------------------------- */
 
 static int setup(const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t pi, int gpus, const char *dstack,
@@ -482,7 +368,7 @@ static int evaluate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
                 return rc;
         }
         res->predicted_gbs = gbs;
-    } else if (predict && (rc = predict_serve(w, pl, m, ps->sys, res, err))) {
+    } else if (predict && (rc = compare_predict_serve(ctx, w, pl, m, ps->sys, res, err))) {
         return rc;
     }
     if (!predict || (ps->train && pl->n_timeline > 0)) /* none made (was 0, read as "predicts 0") */

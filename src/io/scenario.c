@@ -66,6 +66,8 @@ static const fdesc workload_fields[] = {
     {"tpot_ms_target", FT_NUM, W(tpot_ms_target), 0, 0.1, 1e6, 0, NULL, 0, "ms",
      "latency target per output token", NULL},
     {"kv", FT_ENUM, W(kv), 0, 0, 0, GPUECON_BF16, NULL, 0, "", "KV-cache precision", precision_names},
+    {"simulate", FT_BOOL, W(simulate), 0, 0, 1, 0, NULL, 0, "",
+     "serving: simulate each aggregated platform request by request (TTFT/TPOT percentiles)", NULL},
     {"serve_tokens", FT_NUM, W(serve_tokens), 0, 1, 1e18, 0, NULL, 0, "tokens",
      "output tokens to serve, for totals", NULL},
     {"stack", FT_TEXT, W(stack), 0, 0, 0, 0, NULL, F_NAME, "", "training framework stack (data/stacks.yaml)", NULL},
