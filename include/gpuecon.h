@@ -1935,6 +1935,9 @@ typedef struct gpuecon_compare_options {
                                 megatron-bridge-2026 (docs/model.md §3.7) */
     bool no_uncertainty;     /* skip the validate bands of predicted throughputs (docs/model.md §7.5) */
     bool trade;              /* training: each platform also at the sizes around its own (trade[]) */
+    int uncertainty;         /* joint samples of every uncertain input (docs/model.md §7.7): the
+                                probability each platform is cheapest and the P10/P50/P90 of its
+                                effective $/Mtok; 0: none; at most 1,000,000 */
 } gpuecon_compare_options;
 
 /* Cost of one million tokens split by where it goes (training: effective; serving: raw).
@@ -1968,6 +1971,10 @@ typedef struct gpuecon_platform_result {
     double throughput_p90_rel;            /* predicted throughput's band: P90 |error| of the nearest
                                              validate group (0 when measured or serving) */
     char throughput_group[32];            /* that group, "hopper-bf16-moe" (* where widened) */
+    /* with options.uncertainty: share of the joint samples in which this platform is cheapest
+       (ranked cost), and the P10/P50/P90 of its effective $/Mtok over them */
+    double probability_cheapest;
+    double effective_usd_per_mtok_p10, effective_usd_per_mtok_p50, effective_usd_per_mtok_p90;
     int predicted_gbs;                    /* the batch (sequences) of the prediction (training) */
     /* economics */
     double tco_usd_per_gpu_hour;          /* after PUE and electricity overrides */
@@ -2089,6 +2096,7 @@ typedef struct gpuecon_comparison_result {
     bool tier_analysis;
     char flip_tier[8];
     char tier_text[400];
+    int uncertainty_samples;  /* joint samples drawn (options.uncertainty; 0: none) */
 } gpuecon_comparison_result;
 
 typedef struct gpuecon_compare_result {

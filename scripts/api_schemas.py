@@ -59,7 +59,7 @@ SAMPLES = {
     "rl": [["rl", "--model", "llama3-8b", "--system", "hgx-h100", "--gpus", "16"],
            ["rl", "--model", "qwen3-235b-a22b", "--system", "gb200-nvl72", "--gpus", "72", "--placement",
             "disaggregated", "--off-policy", "1", "--gen-weights", "fp8"]],
-    "compare": [["compare", "--no-sensitivity"], ["compare", os.path.join(ROOT, "tests", "cases", "scenarios",
+    "compare": [["compare", "--no-sensitivity"], ["compare", "--no-sensitivity", "--uncertainty", "50"], ["compare", os.path.join(ROOT, "tests", "cases", "scenarios",
                                                                           "infeasible.yaml")]],
 }
 

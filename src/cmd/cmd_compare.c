@@ -230,6 +230,11 @@ static void print_comparison(cli *c, const gpuecon_comparison_result *cr, FILE *
         if (train && p->feasible)
             fprintf(f, "    %d GPUs provisioned for %d active (%.0f charged); %.2f interruptions/day (MTTI %.2f h)\n",
                     p->provisioned_gpus, p->gpus, p->charged_gpus, p->interruptions_per_day, p->job_mtti_h);
+        if (p->feasible && cr->uncertainty_samples > 0)
+            fprintf(f, "    %s, joint uncertainty (%d samples): cheapest in %.1f%%; effective $/Mtok P10/P50/P90 %.4g / "
+                       "%.4g / %.4g\n",
+                    p->name, cr->uncertainty_samples, 100 * p->probability_cheapest, p->effective_usd_per_mtok_p10,
+                    p->effective_usd_per_mtok_p50, p->effective_usd_per_mtok_p90);
         if (p->mc)
             fprintf(f, "    Monte Carlo (%d trials): ETTR P10/P50/P90 %.3f / %.3f / %.3f; days P10/P50/P90 %.1f / "
                        "%.1f / %.1f\n",
@@ -321,7 +326,7 @@ static void print_comparison(cli *c, const gpuecon_comparison_result *cr, FILE *
 
 /* ---- JSON ---------------------------------------------------------------------------------- */
 
-static json_t *platform_json(const gpuecon_platform_result *p, const char *comparison)
+static json_t *platform_json(const gpuecon_platform_result *p, const char *comparison, int samples)
 {
     json_t *o = json_object();
     json_object_set_new(o, "name", json_string(p->name));
@@ -343,6 +348,12 @@ static json_t *platform_json(const gpuecon_platform_result *p, const char *compa
         json_object_set_new(o, "throughput_uncertainty",
                             json_pack("{s:o, s:s}", "p90_rel", cli_real(p->throughput_p90_rel), "group",
                                       p->throughput_group));
+    if (samples > 0) { /* compare --uncertainty N: the joint samples */
+        json_object_set_new(o, "probability_cheapest", cli_real(p->probability_cheapest));
+        json_object_set_new(o, "effective_usd_per_mtok_p10", cli_real(p->effective_usd_per_mtok_p10));
+        json_object_set_new(o, "effective_usd_per_mtok_p50", cli_real(p->effective_usd_per_mtok_p50));
+        json_object_set_new(o, "effective_usd_per_mtok_p90", cli_real(p->effective_usd_per_mtok_p90));
+    }
     json_object_set_new(o, "mfu", cli_real(p->mfu));
     json_object_set_new(o, "tco_usd_per_gpu_hour", cli_real(p->tco_usd_per_gpu_hour));
     json_object_set_new(o, "tco_source", cli_source_json(p->tco_source));
@@ -478,12 +489,14 @@ static json_t *comparison_json(const gpuecon_comparison_result *cr)
     json_object_set_new(o, "kind", json_string(cr->kind == GPUECON_WORKLOAD_TRAIN ? "train" : "serve"));
     json_t *ps = json_array();
     for (size_t i = 0; i < cr->n_platforms; i++)
-        json_array_append_new(ps, platform_json(&cr->platforms[i], NULL));
+        json_array_append_new(ps, platform_json(&cr->platforms[i], NULL, cr->uncertainty_samples));
     json_object_set_new(o, "platforms", ps);
     json_object_set_new(o, "cheapest", cr->cheapest >= 0 ? json_string(cr->platforms[cr->cheapest].name) : json_null());
     json_object_set_new(o, "fastest", cr->fastest >= 0 ? json_string(cr->platforms[cr->fastest].name) : json_null());
     json_object_set_new(o, "cost_ratio", cli_real(cr->base_ratio));
     json_object_set_new(o, "verdict", json_string(cr->verdict));
+    if (cr->uncertainty_samples > 0)
+        json_object_set_new(o, "uncertainty_samples", json_integer(cr->uncertainty_samples));
     json_object_set_new(o, "caveats", json_string(cr->caveats));
     json_object_set_new(o, "batch_penalty", json_boolean(cr->batch_penalty));
     json_object_set_new(o, "fastest_within_budget", cr->fastest_within_budget >= 0
@@ -542,7 +555,7 @@ static int emit_json(cli *c, const gpuecon_scenario *sc, const gpuecon_compare_r
         const gpuecon_comparison_result *cr = &r->cmp[i];
         json_array_append_new(cmps, comparison_json(cr));
         for (size_t k = 0; k < cr->n_platforms; k++)
-            json_array_append_new(all, platform_json(&cr->platforms[k], cr->name));
+            json_array_append_new(all, platform_json(&cr->platforms[k], cr->name, cr->uncertainty_samples));
         for (size_t k = 0; k < cr->n_breakeven; k++)
             json_array_append_new(be, breakeven_json(cr, &cr->breakeven[k], cr->name));
         size_t len = strlen(verdict);
@@ -610,7 +623,7 @@ static int emit_csv(cli *c, const gpuecon_compare_result *r)
 
 int cmd_compare(cli *c, int argc, char **argv)
 {
-    int trials = 0, seed = -1;
+    int trials = 0, seed = -1, unc = 0;
     bool no_sens = false, trade = false;
     const char *doc = NULL, *stack = NULL, *plot = NULL;
     opt opts[] = {
@@ -619,6 +632,9 @@ int cmd_compare(cli *c, int argc, char **argv)
         {"--scenario", O_STR, &doc, 0, 0, NULL, "YAML", "the scenario document itself instead of a file (requests: text or a JSON object)", false},
         {"--trials", O_INT, &trials, 0, 1000000, NULL, "T", "Monte Carlo trials per training platform (0: analytic)", false},
         {"--seed", O_INT, &seed, 0, 2147483647, NULL, "S", "Monte Carlo seed", false},
+        {"--uncertainty", O_INT, &unc, 0, 1000000, NULL, "N",
+         "sample every uncertain input together N times: probability each platform is cheapest, P10/P50/P90 of "
+         "its effective $/Mtok (seeded by --seed)", false},
         {"--no-sensitivity", O_FLAG, &no_sens, 0, 0, NULL, NULL, "skip break-even and sensitivity", false},
         {"--trade", O_FLAG, &trade, 0, 0, NULL, NULL,
          "training: each platform also at the sizes around its own (GPUs, days, dollars)", false},
@@ -626,7 +642,7 @@ int cmd_compare(cli *c, int argc, char **argv)
          "(first training comparison; deadline and budget drawn; needs gnuplot)", false},
     };
     static const cmd_usage usage = {
-        "compare [SCENARIO.yaml] [--format table|json|csv|html] [-o FILE] [--trials T]",
+        "compare [SCENARIO.yaml] [--format table|json|csv|html] [-o FILE] [--trials T] [--uncertainty N]",
         "Compares platforms end to end for each workload of a scenario (default: the built-in\n"
         "one from the seed documents): throughput, $ per 1M tokens, J/token, goodput under\n"
         "failures and spares, days, total $ and MWh; the verdict, the break-even value of each\n"
@@ -651,7 +667,8 @@ int cmd_compare(cli *c, int argc, char **argv)
     gpuecon_scenario *sc = NULL;
     gpuecon_compare_result *r = NULL;
     double t0 = cli_now_s(c);
-    gpuecon_compare_options o = {.trials = trials, .no_sensitivity = no_sens, .stack = stack, .trade = trade};
+    gpuecon_compare_options o = {
+        .trials = trials, .no_sensitivity = no_sens, .stack = stack, .trade = trade, .uncertainty = unc};
     if (plot && !trade) {
         gpuecon_ctx_free(ctx);
         return cli_usage_error(c, "--plot", "charts the trade: give --trade too");

@@ -60,6 +60,13 @@ void compare_bands_free(gpuecon_ctx *ctx, compare_bands *b);
  * throughput is predicted (not measured): the P90 |error| of its nearest validate group. */
 void compare_uncertainty(const compare_bands *b, const gpuecon_catalog *cat, const gpuecon_comparison *c,
                          gpuecon_comparison_result *cr, const pstate *ps);
+/* options.uncertainty: n joint samples of every platform's uncertain inputs (throughput from
+ * its validate band or its source's stage, TCO, MTBI, PUE and electricity price from their
+ * stages; the price of electricity shared by all platforms of a sample), each platform's
+ * ranked cost per sample: probability_cheapest and the effective $/Mtok percentiles. Sample k
+ * uses its own generator seeded from (ctx seed, k), so the result does not depend on threads. */
+int compare_joint_uncertainty(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const pstate *ps, int n,
+                              gpuecon_comparison_result *cr, gpuecon_error *err);
 /* Appends to the verdict whether the cheapest's and runner-up's bands reach their throughput
  * break-even (after the break-even analysis). */
 void compare_uncertainty_verdict(gpuecon_comparison_result *cr);

@@ -579,6 +579,21 @@ static int fill_bands(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpueco
     return compare_bands_fill(ctx, cat, m && m->experts > 0, a100, b, err);
 }
 
+/* With joint samples: how often the cheapest stays cheapest, appended to the verdict. */
+static void joint_verdict(gpuecon_comparison_result *cr)
+{
+    if (cr->cheapest < 0 || cr->uncertainty_samples <= 0)
+        return;
+    size_t n = strlen(cr->verdict), cap = sizeof cr->verdict;
+    const gpuecon_platform_result *a = &cr->platforms[cr->cheapest];
+    if (n < cap)
+        snprintf(cr->verdict + n, cap - n,
+                 " Sampling every uncertain input together (%d samples), %s is cheapest in %.0f%% of them "
+                 "(effective $/Mtok P10-P90 %.4g-%.4g).",
+                 cr->uncertainty_samples, a->name, 100 * a->probability_cheapest, a->effective_usd_per_mtok_p10,
+                 a->effective_usd_per_mtok_p90);
+}
+
 static int one_comparison(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c,
                           const gpuecon_compare_options *opt, compare_bands *bands, gpuecon_comparison_result *cr,
                           gpuecon_error *err)
@@ -618,6 +633,9 @@ static int one_comparison(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gp
             rc = analyse(cat, cr, ps, opt && opt->step > 0 ? opt->step : 0.2, ctx, err);
         if (rc == GPUECON_OK)
             compare_uncertainty_verdict(cr);
+        if (rc == GPUECON_OK && opt && opt->uncertainty > 0 &&
+            (rc = compare_joint_uncertainty(ctx, cat, ps, opt->uncertainty, cr, err)) == GPUECON_OK)
+            joint_verdict(cr);
     }
     ctx_free(ctx, ps, c->n_platforms * sizeof *ps);
     return rc;
@@ -641,6 +659,9 @@ int gpuecon_compare(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
     if (opt && (opt->trials < 0 || opt->trials > 1000000))
         return err_set(err, GPUECON_E_INPUT, "--trials", 0, 0, "%d is out of range; allowed 0 to 1000000",
                        opt->trials);
+    if (opt && (opt->uncertainty < 0 || opt->uncertainty > 1000000))
+        return err_set(err, GPUECON_E_INPUT, "--uncertainty", 0, 0, "%d is out of range; allowed 0 to 1000000",
+                       opt->uncertainty);
     gpuecon_compare_result *r = ctx_alloc(ctx, sizeof *r);
     if (!r)
         return err_set(err, GPUECON_E_NOMEM, "compare", 0, 0, "out of memory");

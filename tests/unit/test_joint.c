@@ -1,0 +1,135 @@
+/*
+ * test_joint.c — compare --uncertainty N (docs/model.md §7.7): with only the throughputs
+ * uncertain (measured: P90 half-width 5%; price, PUE and electricity given by the user: no
+ * spread), the probability that one platform is cheapest and the percentiles of its cost are
+ * those of a lognormal, derived by hand; the same seed gives the same answer for any thread
+ * count; one input on one system is one draw.
+ */
+#include "test_util.h"
+
+#include <math.h>
+#include <string.h>
+
+#define Z90 1.6448536269514722
+
+/* Serving: the ranked cost is the raw cost, TCO / throughput, so with only the throughput
+ * uncertain ln(cost) moves by -ln(factor). */
+static const char *SERVE =
+    "name: j\n"
+    "workload: {kind: serve, model: gemma4-31b, precision: fp8, concurrency: 512}\n"
+    "platforms:\n"
+    "  - {name: A, system: hgx-h100, gpus: 8, tp: 1, pue: 1.3, electricity_usd_per_kwh: 0.08,\n"
+    "     usd_per_gpu_hour: {value: 2.0, source: t, stage: user-input},\n"
+    "     measured_tokens_per_s: {value: 1000, source: t, stage: measured}}\n"
+    "  - {name: B, system: hgx-b200, gpus: 8, tp: 1, pue: 1.3, electricity_usd_per_kwh: 0.08,\n"
+    "     usd_per_gpu_hour: {value: 4.0, source: t, stage: user-input},\n"
+    "     measured_tokens_per_s: {value: 2100, source: t, stage: measured}}\n";
+
+typedef struct joint_run {
+    gpuecon_ctx *ctx;
+    gpuecon_compare_result *r;
+} joint_run;
+
+static joint_run run(void **state, int threads, uint64_t seed, const char *yaml, int n)
+{
+    gpuecon_ctx_config cfg = {0};
+    cfg.threads = threads;
+    cfg.seed = seed;
+    joint_run j = {gpuecon_ctx_new(&cfg), NULL};
+    assert_non_null(j.ctx);
+    gpuecon_scenario *sc = NULL;
+    gpuecon_error err;
+    gpuecon_compare_options opt = {.no_sensitivity = true, .uncertainty = n};
+    if (gpuecon_scenario_load_buffer(j.ctx, CAT(state), "j.yaml", yaml, strlen(yaml), &sc, &err) ||
+        gpuecon_compare(j.ctx, CAT(state), sc, &opt, &j.r, &err))
+        fail_msg("%s:%d:%d: %s", err.where, err.line, err.column, err.message);
+    gpuecon_scenario_free(sc);
+    return j;
+}
+
+static void done(joint_run j)
+{
+    gpuecon_compare_free(j.r);
+    gpuecon_ctx_free(j.ctx);
+}
+
+static double phi(double x)
+{
+    return 0.5 * erfc(-x / sqrt(2));
+}
+
+static void test_lognormal_by_hand(void **state)
+{
+    const int n = 40000;
+    joint_run j = run(state, 1, 42, SERVE, n);
+    const gpuecon_comparison_result *cr = &j.r->cmp[0];
+    assert_int_equal(cr->uncertainty_samples, n);
+    const gpuecon_platform_result *a = &cr->platforms[0], *b = &cr->platforms[1];
+    double s = log(1.05) / Z90; /* each throughput's log-sd */
+    /* A is cheaper when ln(cA/cB) = ln(rA/rB) - (zA - zB)s < 0; zA - zB ~ N(0, 2) */
+    double p_a = phi(-log(a->rank_usd_per_mtok / b->rank_usd_per_mtok) / (s * sqrt(2)));
+    assert_true(p_a > 0.05 && p_a < 0.95); /* the case is not trivial */
+    assert_near(a->probability_cheapest, p_a, 0.01); /* 40,000 samples: SE 0.002 */
+    assert_near(a->probability_cheapest + b->probability_cheapest, 1, 1e-12);
+    /* percentiles of a lognormal around the point cost: exp(±1.2816 s) */
+    double z10 = 1.2815515655446004;
+    assert_close(a->effective_usd_per_mtok_p50, a->effective_usd_per_mtok, 0.002);
+    assert_close(a->effective_usd_per_mtok_p10, a->effective_usd_per_mtok * exp(-z10 * s), 0.002);
+    assert_close(a->effective_usd_per_mtok_p90, a->effective_usd_per_mtok * exp(z10 * s), 0.002);
+    assert_close(b->effective_usd_per_mtok_p90, b->effective_usd_per_mtok * exp(z10 * s), 0.002);
+    done(j);
+}
+
+/* The same seed: bit-identical for 1 and 4 threads; another seed: another draw. */
+static void test_seeded(void **state)
+{
+    joint_run r1 = run(state, 1, 7, SERVE, 3000), r4 = run(state, 4, 7, SERVE, 3000), r9 = run(state, 1, 9, SERVE, 3000);
+    const gpuecon_platform_result *p1 = &r1.r->cmp[0].platforms[0], *p4 = &r4.r->cmp[0].platforms[0],
+                                  *p9 = &r9.r->cmp[0].platforms[0];
+    assert_true(p1->probability_cheapest == p4->probability_cheapest);
+    assert_true(p1->effective_usd_per_mtok_p10 == p4->effective_usd_per_mtok_p10);
+    assert_true(p1->effective_usd_per_mtok_p90 == p4->effective_usd_per_mtok_p90);
+    assert_true(p1->effective_usd_per_mtok_p10 != p9->effective_usd_per_mtok_p10);
+    done(r1);
+    done(r4);
+    done(r9);
+}
+
+/* One system, one measurement at two prices: the throughput is one draw, so the cheaper
+ * price wins every sample; and a range outside 0..1,000,000 is an input error. */
+static void test_shared_draw_and_range(void **state)
+{
+    static const char *TWO =
+        "name: s\n"
+        "workload: {kind: serve, model: gemma4-31b, precision: fp8, concurrency: 512}\n"
+        "platforms:\n"
+        "  - {name: cheap, system: hgx-h100, gpus: 8, tp: 1, pue: 1.3, electricity_usd_per_kwh: 0.08,\n"
+        "     usd_per_gpu_hour: {value: 2.0, source: t, stage: user-input},\n"
+        "     measured_tokens_per_s: {value: 1000, source: t, stage: measured}}\n"
+        "  - {name: dear, system: hgx-h100, gpus: 8, tp: 1, pue: 1.3, electricity_usd_per_kwh: 0.08,\n"
+        "     usd_per_gpu_hour: {value: 2.02, source: t, stage: user-input},\n"
+        "     measured_tokens_per_s: {value: 1000, source: t, stage: measured}}\n";
+    joint_run j = run(state, 1, 1, TWO, 2000);
+    assert_near(j.r->cmp[0].platforms[0].probability_cheapest, 1, 0);
+    done(j);
+    gpuecon_ctx *ctx = gpuecon_ctx_new(NULL);
+    gpuecon_scenario *sc = NULL;
+    gpuecon_error err;
+    assert_int_equal(gpuecon_scenario_load_buffer(ctx, CAT(state), "s.yaml", TWO, strlen(TWO), &sc, &err), 0);
+    gpuecon_compare_options opt = {.no_sensitivity = true, .uncertainty = -1};
+    gpuecon_compare_result *bad = NULL;
+    assert_int_equal(gpuecon_compare(ctx, CAT(state), sc, &opt, &bad, &err), GPUECON_E_INPUT);
+    assert_string_equal(err.where, "--uncertainty");
+    gpuecon_scenario_free(sc);
+    gpuecon_ctx_free(ctx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lognormal_by_hand),
+        cmocka_unit_test(test_seeded),
+        cmocka_unit_test(test_shared_draw_and_range),
+    };
+    return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
+}
