@@ -662,6 +662,20 @@ int gpuecon_compare(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
     if (opt && (opt->uncertainty < 0 || opt->uncertainty > 1000000))
         return err_set(err, GPUECON_E_INPUT, "--uncertainty", 0, 0, "%d is out of range; allowed 0 to 1000000",
                        opt->uncertainty);
+    if (opt && opt->uncertainty > 0) {
+        /* work budget (docs/cli.md): about 3 us of one core per platform and joint sample (the
+         * analytic reliability of a training platform dominates; Release build, the machine of
+         * docs/benchmarks.md: 200,000 samples of the default scenario's 27 platforms in 15 s) */
+        size_t np = 0;
+        for (size_t i = 0; i < gpuecon_scenario_count(sc); i++)
+            np += gpuecon_scenario_at(sc, i)->n_platforms;
+        double work = 3e-6 * opt->uncertainty * (double)np;
+        if (work > ctx->cfg.max_work_s)
+            return err_set(err, GPUECON_E_INPUT, "--uncertainty", 0, 0,
+                           "%d joint samples of %zu platforms would take about %.2g CPU-seconds, above the "
+                           "work budget of %g s; use fewer samples or raise the budget with --max-work",
+                           opt->uncertainty, np, work, ctx->cfg.max_work_s);
+    }
     gpuecon_compare_result *r = ctx_alloc(ctx, sizeof *r);
     if (!r)
         return err_set(err, GPUECON_E_NOMEM, "compare", 0, 0, "out of memory");
