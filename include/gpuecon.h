@@ -1935,7 +1935,7 @@ typedef struct gpuecon_compare_options {
                                 megatron-bridge-2026 (docs/model.md §3.7) */
     bool no_uncertainty;     /* skip the validate bands of predicted throughputs (docs/model.md §7.5) */
     bool trade;              /* training: each platform also at the sizes around its own (trade[]) */
-    int uncertainty;         /* joint samples of every uncertain input (docs/model.md §7.7): the
+    int uncertainty;         /* joint samples of every uncertain input (docs/model.md §7.5): the
                                 probability each platform is cheapest and the P10/P50/P90 of its
                                 effective $/Mtok; 0: none; at most 1,000,000 */
 } gpuecon_compare_options;

@@ -1,6 +1,6 @@
 /*
  * joint.c — `compare --uncertainty N`: every uncertain input of a comparison sampled together
- * (docs/model.md §7.7), so a verdict comes with the probability that each platform is the
+ * (docs/model.md §7.5), so a verdict comes with the probability that each platform is the
  * cheapest and the spread of its effective cost, not only with break-evens moved one input
  * at a time.
  *
@@ -24,7 +24,7 @@
 
 #define Z90 1.6448536269514722 /* P90 of |N(0,1)|: a half-width x covers 90% of draws */
 
-/* P90 half-width of an input by the stage of its source (assumption; docs/model.md §7.7). */
+/* P90 half-width of an input by the stage of its source (assumption; docs/model.md §7.5). */
 static double stage_range(gpuecon_stage s)
 {
     switch (s) {

@@ -1,5 +1,5 @@
 /*
- * test_joint.c — compare --uncertainty N (docs/model.md §7.7): with only the throughputs
+ * test_joint.c — compare --uncertainty N (docs/model.md §7.5): with only the throughputs
  * uncertain (measured: P90 half-width 5%; price, PUE and electricity given by the user: no
  * spread), the probability that one platform is cheapest and the percentiles of its cost are
  * those of a lognormal, derived by hand; the same seed gives the same answer for any thread
