@@ -1787,6 +1787,14 @@ typedef struct gpuecon_rl_result {
  * the cost (gpuecon_run_cost). */
 GPUECON_API int gpuecon_rl_predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_rl_request *req,
                                    gpuecon_rl_result *out, gpuecon_error *err);
+/* The RL step model against published GRPO step times, fitted on nothing (src/core/rl_validate.c;
+ * docs/model.md §8.8): rows in gpuecon_validate's format whose published and predicted are step
+ * times in seconds (group "rl"; a row the model cannot run is "rl-no-fit", fits false, predicted
+ * 0, its reason in note, and left out of *summary). Writes up to cap rows
+ * (gpuecon_rl_validate_count() is enough). Errors: GPUECON_E_INPUT for NULL arguments, NOMEM. */
+GPUECON_API size_t gpuecon_rl_validate_count(void);
+GPUECON_API int gpuecon_rl_validate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, gpuecon_validate_row *rows,
+                                    size_t cap, size_t *n, gpuecon_validate_summary *summary, gpuecon_error *err);
 /* Expected largest of n lognormal draws of mean `mean` and coefficient of variation cv (Blom's
  * plotting position (n − 0.375)/(n + 0.25)); its order-statistic generalisation: the k-th
  * smallest of n is at (k − 0.375)/(n + 0.25). Returns mean when cv = 0. */
@@ -1836,7 +1844,8 @@ GPUECON_API const gpuecon_timeline *gpuecon_catalog_timeline_for(const gpuecon_c
 
 typedef enum gpuecon_workload_kind {
     GPUECON_WORKLOAD_TRAIN,
-    GPUECON_WORKLOAD_SERVE
+    GPUECON_WORKLOAD_SERVE,
+    GPUECON_WORKLOAD_RL       /* RL post-training steps (gpuecon_rl_predict; docs/model.md §8.9) */
 } gpuecon_workload_kind;
 
 /* What has to be done: train a model on a token budget, or serve it at a load. */
@@ -1860,6 +1869,14 @@ typedef struct gpuecon_workload {
     const char *stack;            /* training framework stack (data/stacks.yaml); NULL: the default */
     bool simulate;                /* serving: also simulate each aggregated platform (percentiles) */
     double budget_usd;            /* training: the most the run may cost; 0: none */
+    /* RL post-training (kind rl): prompt_len above, and */
+    int prompts, samples;         /* per step */
+    int response_len;             /* mean response tokens */
+    double response_cv, max_response_len, oversample;
+    gpuecon_precision gen_weights;/* generator weights (precision: training) */
+    bool sync_fp8;
+    int placement, off_policy;    /* defaults for the platforms (gpuecon_rl_placement) */
+    int steps;                    /* RL steps of the run (tokens = steps x trained tokens per step) */
     bool has_start_date;          /* the run starts on start_day: timelines apply day by day */
     long start_day;
     char start_date[11];
@@ -1890,6 +1907,8 @@ typedef struct gpuecon_platform {
     gpuecon_precision kv;         /* serving: KV precision override */
     double published_tokens_per_s;/* per GPU, shown beside the prediction, not used */
     const char *stack;            /* framework stack on this platform; NULL: the workload's */
+    int placement, off_policy;    /* RL: -1 = the workload's */
+    int gen_gpus;                 /* RL disaggregated: generator pool (0: searched) */
     const gpuecon_timeline_point *timeline; /* dated throughputs, strictly increasing dates */
     size_t n_timeline;
     /* owning vs renting over the cluster's life (training; all 0: not asked) */
@@ -2005,6 +2024,12 @@ typedef struct gpuecon_platform_result {
     int tp, replicas;
     bool simulated;                       /* the workload's simulate: the percentiles below are set */
     double ttft_ms_p50, ttft_ms_p90, ttft_ms_p99, tpot_ms_p50, tpot_ms_p90, tpot_ms_p99;
+    /* RL post-training (kind rl): one step on this platform */
+    double rl_step_time_s, rl_trained_tokens_per_step, rl_usd_per_step, rl_mwh_per_step;
+    gpuecon_rl_breakdown rl_bd;
+    int rl_placement, rl_off_policy, rl_gen_gpus, rl_gen_tp;
+    double rl_generation_s, rl_scoring_s, rl_training_s, rl_weight_sync_s, rl_swap_s; /* durations */
+    double rl_gen_drain_s, rl_response_end, rl_gen_max_concurrency;
     /* throughput timeline (training): the points the run used (indices into the platform's
        timeline), whether one is a projection, and the date this platform's lead would vanish
        if the rival's software kept improving at its published pace ("" when not computed) */

@@ -46,7 +46,7 @@ SAMPLES = {
                 "--gbs", "256", "--top", "3"],
                ["search", "--model", "gpt3-175b", "--system", "hgx-h100", "--gpus", "64", "--seq", "2048",
                 "--gbs", "256", "--top", "2", "--objective", "cost"]],
-    "validate": [["validate"], ["validate", "--group", "heldout"]],
+    "validate": [["validate"], ["validate", "--group", "heldout"], ["validate", "--group", "rl"]],
     "reliability": [["reliability", "--system", "hgx-h100", "--active-gpus", "16384"],
                     ["reliability", "--system", "gb200-nvl72", "--active-gpus", "1024", "--tokens-per-s", "1000",
                      "--profile", "hyperscaler", "--trials", "20"]],

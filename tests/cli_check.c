@@ -44,6 +44,8 @@ static bool null_at(json_t *j, const char *key, char *path, size_t cap)
         json_t *trials = json_object_get(j, "trials");
         if (json_is_integer(trials) && json_integer_value(trials) == 0)
             return false; /* a Monte Carlo of no trials: its statistics are not applicable */
+        if (json_is_false(json_object_get(j, "feasible")) && json_is_string(json_object_get(j, "why")))
+            return false; /* a platform that cannot run the workload: its figures are not applicable */
         json_object_foreach (j, k, v) {
             snprintf(path + used, cap - used, ".%s", k);
             if (null_at(v, k, path, cap))

@@ -70,7 +70,7 @@ static const grid grids[] = {
     {"search --model gpt3-175b --system hgx-h100 --gpus 64 --seq 2048 --gbs 256 --top 2",
      {"", "--objective cost --profile hyperscaler", NULL}},
     {"compare", {"", NULL}},
-    {"validate", {"", NULL}},
+    {"validate", {"", "--group rl", NULL}},
     {"reproduce", {"", NULL}},
     {"catalog", {"gpus", "systems", "models", "profiles", "reliability", NULL}},
 };

@@ -33,7 +33,7 @@ static void num(tbl *t, double v, int dec)
 
 void compare_platform_table(const gpuecon_comparison_result *cr, tbl *t)
 {
-    bool train = cr->kind == GPUECON_WORKLOAD_TRAIN;
+    bool train = cr->kind != GPUECON_WORKLOAD_SERVE, rl = cr->kind == GPUECON_WORKLOAD_RL;
     bool totals = false, sim = false;
     for (size_t i = 0; i < cr->n_platforms; i++) {
         totals |= cr->platforms[i].feasible && isfinite(cr->platforms[i].total_usd);
@@ -41,10 +41,17 @@ void compare_platform_table(const gpuecon_comparison_result *cr, tbl *t)
     }
     tbl_col(t, "platform", 'l');
     tbl_col(t, "GPUs", 'r');
-    tbl_col(t, train ? "tok/s/GPU" : "out tok/s/GPU", 'r');
+    tbl_col(t, rl ? "trained tok/s/GPU" : train ? "tok/s/GPU" : "out tok/s/GPU", 'r');
     tbl_col(t, "basis", 'l');
     tbl_col(t, "predicted", 'r');
-    if (train) {
+    if (rl) {
+        tbl_col(t, "placement", 'l');
+        tbl_col(t, "step s", 'r');
+        tbl_col(t, "gen s", 'r');
+        tbl_col(t, "train s", 'r');
+        tbl_col(t, "sync s", 'r');
+        tbl_col(t, "idle s", 'r');
+    } else if (train) {
         tbl_col(t, "MFU", 'r');
     } else {
         tbl_col(t, "in flight", 'r');
@@ -84,7 +91,14 @@ void compare_platform_table(const gpuecon_comparison_result *cr, tbl *t)
         num(t, p->tokens_per_s_per_gpu, p->tokens_per_s_per_gpu < 100 ? 1 : 0);
         tbl_str(t, p->measured ? gpuecon_stage_name(p->throughput_source.stage) : "predicted");
         num(t, p->predicted_tokens_per_s_per_gpu, 0);
-        if (train) {
+        if (rl) {
+            tbl_fmt(t, "%s%s", p->rl_placement ? "disagg" : "coloc", p->rl_off_policy ? " +1 off" : "");
+            num(t, p->rl_step_time_s, 1);
+            num(t, p->rl_generation_s, 1);
+            num(t, p->rl_scoring_s + p->rl_training_s, 1);
+            num(t, p->rl_weight_sync_s, 2);
+            num(t, p->rl_bd.idle_s, 1);
+        } else if (train) {
             tbl_pct(t, p->mfu, 1);
         } else {
             num(t, p->concurrency, 0);
@@ -200,7 +214,7 @@ static void trade_plot(const char *path, const gpuecon_scenario *sc, const gpuec
 
 static void print_comparison(cli *c, const gpuecon_comparison_result *cr, FILE *f)
 {
-    bool train = cr->kind == GPUECON_WORKLOAD_TRAIN;
+    bool train = cr->kind != GPUECON_WORKLOAD_SERVE;
     fprintf(f, "\n== %s\n\n", cr->title ? cr->title : cr->name);
     tbl *t = tbl_new();
     compare_platform_table(cr, t);
@@ -378,6 +392,23 @@ static json_t *platform_json(const gpuecon_platform_result *p, const char *compa
     json_object_set_new(o, "days_to_train", cli_real(p->days_to_train));
     json_object_set_new(o, "total_usd", cli_real(p->total_usd));
     json_object_set_new(o, "energy_mwh", cli_real(p->energy_mwh));
+    if (p->feasible && p->rl_step_time_s > 0) {
+        const gpuecon_rl_breakdown *b = &p->rl_bd;
+        json_object_set_new(o, "rl", json_pack(
+            "{s:o, s:o, s:s, s:i, s:i, s:i, s:o, s:o, s:{s:o, s:o, s:o, s:o, s:o, s:o}, "
+            "s:{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}}",
+            "step_time_s", cli_real(p->rl_step_time_s), "trained_tokens_per_step",
+            cli_real(p->rl_trained_tokens_per_step), "placement",
+            gpuecon_rl_placement_name((gpuecon_rl_placement)p->rl_placement), "off_policy", p->rl_off_policy,
+            "gen_gpus", p->rl_gen_gpus, "gen_tp", p->rl_gen_tp, "usd_per_step", cli_real(p->rl_usd_per_step),
+            "mwh_per_step", cli_real(p->rl_mwh_per_step), "breakdown", "generation_s", cli_real(b->generation_s),
+            "scoring_s", cli_real(b->scoring_s), "training_s", cli_real(b->training_s), "weight_sync_s",
+            cli_real(b->weight_sync_s), "swap_s", cli_real(b->swap_s), "idle_s", cli_real(b->idle_s), "durations",
+            "generation_s", cli_real(p->rl_generation_s), "drain_s", cli_real(p->rl_gen_drain_s), "scoring_s",
+            cli_real(p->rl_scoring_s), "training_s", cli_real(p->rl_training_s), "weight_sync_s",
+            cli_real(p->rl_weight_sync_s), "swap_s", cli_real(p->rl_swap_s), "response_end_tokens",
+            cli_real(p->rl_response_end), "generator_slots", cli_real(p->rl_gen_max_concurrency)));
+    }
     static const char *const parts[GPUECON_COST_PARTS] = {"capital", "colo", "power", "other", "failures", "spares"};
     json_t *cp = json_object();
     for (int k = 0; k < GPUECON_COST_PARTS; k++)
@@ -486,7 +517,8 @@ static json_t *comparison_json(const gpuecon_comparison_result *cr)
     json_t *o = json_object();
     json_object_set_new(o, "name", json_string(cr->name));
     json_object_set_new(o, "title", json_string(cr->title ? cr->title : cr->name));
-    json_object_set_new(o, "kind", json_string(cr->kind == GPUECON_WORKLOAD_TRAIN ? "train" : "serve"));
+    json_object_set_new(o, "kind", json_string(cr->kind == GPUECON_WORKLOAD_TRAIN ? "train"
+                                               : cr->kind == GPUECON_WORKLOAD_RL ? "rl" : "serve"));
     json_t *ps = json_array();
     for (size_t i = 0; i < cr->n_platforms; i++)
         json_array_append_new(ps, platform_json(&cr->platforms[i], NULL, cr->uncertainty_samples));

@@ -18,7 +18,8 @@
 #define TARGET_SERVING_MEDIAN 0.08 /* issue 13: held-out serving figures, median |error| */
 #define TARGET_SERVING_MAX 0.20    /* ... and every one */
 
-static const char *const group_names[] = {"all", "narayanan", "dgxc", "vtrain", "seed", "heldout", "moe", "recipes", "serving", NULL};
+static const char *const group_names[] = {"all", "narayanan", "dgxc", "vtrain", "seed", "heldout", "moe", "recipes", "serving",
+                                          "rl", NULL};
 
 static void summary_json(json_t *j, const char *prefix, const gpuecon_validate_summary *s)
 {
@@ -330,13 +331,71 @@ static int emit_table(cli *c, const vreport *v)
     return EXIT_OK;
 }
 
+/* --group rl: the RL step model against published GRPO step times (gpuecon_rl_validate). */
+static int validate_rl(cli *c)
+{
+    gpuecon_validate_row rows[32];
+    size_t n = 0;
+    gpuecon_validate_summary s;
+    gpuecon_error err;
+    gpuecon_error_clear(&err);
+    if (gpuecon_rl_validate(c->ctx, c->cat, rows, 32, &n, &s, &err))
+        return cli_fail(c, &err);
+    if (c->format == FMT_JSON) {
+        json_t *arr = json_array();
+        for (size_t i = 0; i < n; i++) {
+            const gpuecon_validate_row *r = &rows[i];
+            json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:b, s:b, s:s}", "id",
+                                                 r->id, "group", r->group, "what", r->what, "config", r->config,
+                                                 "source", r->source, "published", cli_real(r->published),
+                                                 "predicted", cli_real(r->predicted), "rel_err", cli_real(r->rel_err),
+                                                 "fitted_on", r->fitted_on, "fits", r->fits, "note", r->note));
+        }
+        json_t *j = json_pack("{s:s, s:o}", "metric", "step_time_s", "rows", arr);
+        summary_json(j, "", &s);
+        return cli_emit_json(c, j);
+    }
+    if (c->format == FMT_HTML)
+        return cli_usage_error(c, "--format", "html is only for compare");
+    tbl *t = tbl_new();
+    const char *cols[] = {"id", "run", "config", "published s", "predicted s", "error", "phases"};
+    for (int i = 0; i < 7; i++)
+        tbl_col(t, cols[i], (i >= 3 && i <= 5) ? 'r' : 'l');
+    for (size_t i = 0; i < n; i++) {
+        tbl_row(t);
+        tbl_str(t, rows[i].id);
+        tbl_str(t, rows[i].what);
+        tbl_str(t, rows[i].config);
+        tbl_num(t, rows[i].published, 1);
+        tbl_num(t, rows[i].predicted, 1);
+        tbl_fmt(t, rows[i].fits ? "%+.0f%%" : "-", 100 * rows[i].rel_err);
+        tbl_str(t, rows[i].note);
+    }
+    FILE *f = cli_out(c);
+    if (!f) {
+        tbl_free(t);
+        return EXIT_USAGE;
+    }
+    if (c->format == FMT_CSV) {
+        tbl_csv(t, f);
+    } else {
+        fprintf(f, "RL step model vs published GRPO step times (NeMo-RL v0.7), fitted on nothing (docs/model.md §8.8)\n\n");
+        tbl_print(t, f);
+        fprintf(f, "\n%zu rows: median |error| %.0f%%, max %.0f%% (%s)\n", s.n, 100 * s.median_abs_err,
+                100 * s.max_abs_err, s.worst_id);
+    }
+    tbl_free(t);
+    cli_close_out(c, f);
+    return EXIT_OK;
+}
+
 int cmd_validate(cli *c, int argc, char **argv)
 {
     const char *group = NULL;
     opt opts[] = {
         {"--group", O_STR, &group, 0, 0, NULL, "G",
-         "rows to list: a set (narayanan dgxc vtrain seed heldout moe recipes serving) or a generation-precision-kind "
-         "group such as hopper-fp8-dense (the summary covers all)", false},
+         "rows to list: a set (narayanan dgxc vtrain seed heldout moe recipes serving; rl: RL step times) or a "
+         "generation-precision-kind group such as hopper-fp8-dense (the summary covers all)", false},
     };
     static const cmd_usage usage = {
         "validate [--group SET|GENERATION-PRECISION-KIND]",
@@ -356,6 +415,8 @@ int cmd_validate(cli *c, int argc, char **argv)
         return rc;
     if ((rc = cli_load_catalog(c)))
         return rc;
+    if (group && !strcmp(group, "rl"))
+        return validate_rl(c);
     static gpuecon_validate_row rows[GPUECON_VALIDATE_MAX];
     size_t n = 0;
     gpuecon_validate_summary all, fit;
@@ -401,7 +462,7 @@ int cmd_validate(cli *c, int argc, char **argv)
                 cand[nc++] = v.sgroups[i].name;
             const char *near = gpuecon_suggest(group, cand, nc);
             return cli_usage_error(c, "--group", "'%s' is neither a set nor a group%s%s%s (sets: narayanan, dgxc, "
-                                              "vtrain, seed, heldout, moe, recipes, serving; groups as listed by validate)",
+                                              "vtrain, seed, heldout, moe, recipes, serving, rl; groups as listed by validate)",
                                    group, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
         }
         v.group = group;

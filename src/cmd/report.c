@@ -37,7 +37,7 @@ static void stage_span(strbuf *b, gpuecon_source s)
 
 static void charts(strbuf *b, const gpuecon_comparison_result *cr)
 {
-    bool train = cr->kind == GPUECON_WORKLOAD_TRAIN;
+    bool train = cr->kind != GPUECON_WORKLOAD_SERVE;
     svg_bar bars[64];
     svg_stack stacks[64];
     size_t n = 0;
@@ -106,7 +106,7 @@ static void provenance(strbuf *b, const gpuecon_comparison_result *cr)
                     {"TCO, $/GPU-h", p->tco_usd_per_gpu_hour, p->tco_source},
                     {"MTBI, GPU-days", p->mtbi_gpu_days, p->mtbi_source}};
         for (size_t k = 0; k < 3; k++) {
-            if (k == 2 && cr->kind != GPUECON_WORKLOAD_TRAIN)
+            if (k == 2 && cr->kind == GPUECON_WORKLOAD_SERVE)
                 continue;
             sb_printf(b, "<tr><td>");
             sb_escape(b, p->name);

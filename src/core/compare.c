@@ -193,10 +193,10 @@ static int setup(const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t
     ps->stack = gpuecon_catalog_stack(cat, sn);
     if (!ps->stack)
         return gpuecon_catalog_find(cat, GPUECON_KIND_STACK, sn, "--stack", NULL, err);
-    res->stack = c->workload.kind == GPUECON_WORKLOAD_TRAIN ? ps->stack->name : NULL;
+    res->stack = COMPARE_TRAIN_LIKE(c->workload.kind) ? ps->stack->name : NULL;
     ps->sys = gpuecon_catalog_system(cat, pl->system);
     ps->prof = gpuecon_catalog_profile(cat, pl->profile);
-    ps->train = c->workload.kind == GPUECON_WORKLOAD_TRAIN;
+    ps->train = COMPARE_TRAIN_LIKE(c->workload.kind);
     if (!ps->sys || !ps->prof)
         return err_set(err, GPUECON_E_INPUT, pl->name, 0, 0, "unknown system or profile");
     int rc = gpuecon_tco_compute(ps->prof, ps->sys, 0, &ps->tco, err);
@@ -357,8 +357,12 @@ static int evaluate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
         if ((rc = setup_reliability(cat, ps, gpus, res, err)))
             return rc;
         const gpuecon_platform_result *same =
-            predict && !pl->n_timeline ? same_prediction(c, pi, gpus, res->stack, earlier) : NULL;
-        if (same) { /* the same job on the same system at another tier or price: one prediction */
+            predict && !pl->n_timeline && w->kind == GPUECON_WORKLOAD_TRAIN
+                ? same_prediction(c, pi, gpus, res->stack, earlier) : NULL;
+        if (w->kind == GPUECON_WORKLOAD_RL) {
+            if (predict && (rc = compare_rl_predict(ctx, cat, w, pl, ps->stack, gpus, res, err)))
+                return rc;
+        } else if (same) { /* the same job on the same system at another tier or price: one prediction */
             res->predicted_tokens_per_s_per_gpu = same->predicted_tokens_per_s_per_gpu;
             res->par = same->par;
             memcpy(res->predicted_note, same->predicted_note, sizeof res->predicted_note);
@@ -393,7 +397,8 @@ static int evaluate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
     res->joules_per_token = ps->sys->it_w_per_gpu * ps->in[IN_PUE] / ps->in[IN_TOKS];
     if (ps->train) {
         gpuecon_flops f;
-        res->mfu = NAN;
+        if (w->kind != GPUECON_WORKLOAD_RL) /* rl: the trainer's MFU, set by compare_rl_predict */
+            res->mfu = NAN;
         if (m && w->seq > 0) {
             gpuecon_train_flops(m, w->seq, GPUECON_ATTN_COUNT_FULL, false, &f);
             res->mfu = gpuecon_mfu(ps->in[IN_TOKS], f.total, gpuecon_gpu_peak_flops(ps->sys->gpu, pl->precision));
@@ -402,7 +407,8 @@ static int evaluate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
         ps->token_factor = gpuecon_batch_token_factor(res->batch_tokens, w->critical_batch_tokens) /
                            gpuecon_batch_token_factor((double)w->gbs * w->seq, w->critical_batch_tokens);
         res->token_factor = ps->token_factor;
-        res->tokens = w->tokens * ps->token_factor;
+        res->tokens = (w->kind == GPUECON_WORKLOAD_RL ? w->steps * res->rl_trained_tokens_per_step : w->tokens) *
+                      ps->token_factor;
         ps->tokens = res->tokens;
     } else {
         res->token_factor = 1;
@@ -419,6 +425,10 @@ static int evaluate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
         res->energy_mwh = res->tokens * res->joules_per_token / res->ettr / 3.6e9;
     } else {
         res->days_to_train = res->total_usd = res->energy_mwh = NAN;
+    }
+    if (w->kind == GPUECON_WORKLOAD_RL && w->steps > 0) {
+        res->rl_usd_per_step = res->total_usd / w->steps;
+        res->rl_mwh_per_step = res->energy_mwh / w->steps;
     }
     return GPUECON_OK;
 }

@@ -7,6 +7,9 @@
 
 #include "decide.h"
 
+/* Kinds costed as training runs (goodput, MTBI, spares, days): training and RL post-training. */
+#define COMPARE_TRAIN_LIKE(k) ((k) != GPUECON_WORKLOAD_SERVE)
+
 /* The uncertain inputs of one platform that break-even and sensitivity move. */
 enum {
     IN_TOKS,   /* tokens/s per GPU */
@@ -70,6 +73,16 @@ int compare_joint_uncertainty(gpuecon_ctx *ctx, const gpuecon_catalog *cat, cons
 /* Appends to the verdict whether the cheapest's and runner-up's bands reach their throughput
  * break-even (after the break-even analysis). */
 void compare_uncertainty_verdict(gpuecon_comparison_result *cr);
+
+/* compare_rl.c: the RL step of platform pl at `gpus` GPUs (gpuecon_rl_predict, no cost: compare
+ * costs it as a training run): sets predicted_tokens_per_s_per_gpu (trained tokens/s/GPU) and the
+ * rl_* fields, or predicted NaN and predicted_note when it cannot run. */
+int compare_rl_predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_workload *w,
+                       const gpuecon_platform *pl, const gpuecon_stack *stack, int gpus,
+                       gpuecon_platform_result *res, gpuecon_error *err);
+/* Appends to an rl comparison's verdict the term that decides it and where the claim that
+ * rack-scale NVLink (NVL72) wins RL fails. */
+void compare_rl_verdict(gpuecon_comparison_result *cr, const pstate *ps);
 
 /* Evaluates platform pi of comparison c into res and leaves its state in ps. The training
  * stack is the platform's, else the workload's, else default_stack, else megatron-bridge-2026.

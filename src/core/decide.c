@@ -327,12 +327,12 @@ static void rank(gpuecon_comparison_result *cr)
         } else if (cr->runner_up < 0 || p->rank_usd_per_mtok < cr->platforms[cr->runner_up].rank_usd_per_mtok) {
             cr->runner_up = (int)i;
         }
-        double speed = cr->kind == GPUECON_WORKLOAD_TRAIN ? -p->days_to_train : p->output_tokens_per_s;
-        if (cr->kind == GPUECON_WORKLOAD_TRAIN && !isfinite(p->days_to_train))
+        double speed = COMPARE_TRAIN_LIKE(cr->kind) ? -p->days_to_train : p->output_tokens_per_s;
+        if (COMPARE_TRAIN_LIKE(cr->kind) && !isfinite(p->days_to_train))
             speed = p->tokens_per_s_per_gpu * p->gpus * p->ettr;
         const gpuecon_platform_result *f = cr->fastest >= 0 ? &cr->platforms[cr->fastest] : NULL;
         double fspeed = !f ? 0
-                        : cr->kind == GPUECON_WORKLOAD_TRAIN
+                        : COMPARE_TRAIN_LIKE(cr->kind)
                             ? (isfinite(f->days_to_train) ? -f->days_to_train : f->tokens_per_s_per_gpu * f->gpus * f->ettr)
                             : f->output_tokens_per_s;
         if (!f || speed > fspeed)
@@ -352,9 +352,9 @@ static void verdict(gpuecon_comparison_result *cr)
         return;
     }
     const gpuecon_platform_result *c = &cr->platforms[cr->cheapest], *f = &cr->platforms[cr->fastest];
-    bool train = cr->kind == GPUECON_WORKLOAD_TRAIN;
+    bool train = COMPARE_TRAIN_LIKE(cr->kind);
     int n = snprintf(v, cap, "%s is cheapest at $%.4g per 1M %s%s", c->name, c->rank_usd_per_mtok,
-                     train ? "tokens" : "output tokens",
+                     cr->kind == GPUECON_WORKLOAD_RL ? "trained tokens" : train ? "tokens" : "output tokens",
                      train ? (c->token_factor != 1 ? " (effective, same-quality tokens)" : " (effective: failures and spares included)") : "");
     if (cr->runner_up >= 0) {
         const gpuecon_platform_result *r = &cr->platforms[cr->runner_up];
@@ -413,7 +413,7 @@ static void caveats(const gpuecon_catalog *cat, gpuecon_comparison_result *cr, c
         if (p < 0 || !cr->platforms[p].feasible)
             continue;
         for (size_t d = 0; d < N_INPUTS; d++) {
-            if (inputs[d].train_only && cr->kind != GPUECON_WORKLOAD_TRAIN)
+            if (inputs[d].train_only && !COMPARE_TRAIN_LIKE(cr->kind))
                 continue;
             gpuecon_source s = input_source(cat, &ps[p], &cr->platforms[p], inputs[d].k);
             const char *label = inputs[d].label;
@@ -494,7 +494,7 @@ static void tier_flip(gpuecon_comparison_result *cr, const pstate *ps)
     static const char *const tiers[3] = {"best", "typical", "poor"};
     cr->tier_analysis = false;
     cr->flip_tier[0] = cr->tier_text[0] = '\0';
-    if (cr->kind != GPUECON_WORKLOAD_TRAIN)
+    if (!COMPARE_TRAIN_LIKE(cr->kind))
         return;
     int n_tiers = 0, kinds = 0;
     for (int t = 0; t < 3; t++) {
@@ -548,12 +548,12 @@ static int analyse(const gpuecon_catalog *cat, gpuecon_comparison_result *cr, co
     int who[2] = {c, r};
     for (int w = 0; w < 2; w++) {
         for (size_t d = 0; d < N_INPUTS; d++) {
-            if (inputs[d].train_only && cr->kind != GPUECON_WORKLOAD_TRAIN)
+            if (inputs[d].train_only && !COMPARE_TRAIN_LIKE(cr->kind))
                 continue;
             breakeven_one(cat, cr, ps, who[w], who[1 - w], &inputs[d], &cr->breakeven[cr->n_breakeven++]);
             sensitivity_one(cat, cr, ps, who[w], &inputs[d], step, &cr->sensitivity[cr->n_sensitivity++]);
         }
-        if (cr->kind == GPUECON_WORKLOAD_TRAIN && cr->platforms[who[w]].provisioned_gpus > cr->platforms[who[w]].gpus)
+        if (COMPARE_TRAIN_LIKE(cr->kind) && cr->platforms[who[w]].provisioned_gpus > cr->platforms[who[w]].gpus)
             breakeven_spares(cr, ps, who[w], who[1 - w], &cr->breakeven[cr->n_breakeven++]);
     }
     qsort(cr->sensitivity, cr->n_sensitivity, sizeof *cr->sensitivity, by_swing);
@@ -625,6 +625,8 @@ static int one_comparison(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gp
         compare_uncertainty(bands, cat, c, cr, ps);
         rank(cr);
         verdict(cr);
+        if (cr->kind == GPUECON_WORKLOAD_RL)
+            compare_rl_verdict(cr, ps);
         deadline_budget(cr, &c->workload);
         caveats(cat, cr, ps);
         timeline_dates(cr, ps);

@@ -19,6 +19,7 @@
 
 #define GIB 1073741824.0
 #define RL_MAX_SPLITS 48
+#define RL_COARSE_SPLITS 12
 #define VLLM_DEFAULT_MEM_UTIL 0.90 /* vLLM gpu_memory_utilization default */
 
 const char *gpuecon_rl_placement_name(gpuecon_rl_placement p)
@@ -272,7 +273,27 @@ static int eval_split(gpuecon_ctx *ctx, const gpuecon_rl_request *r, const rl_le
     return GPUECON_OK;
 }
 
-/* Whole nodes for the generator, at most RL_MAX_SPLITS sizes. */
+/* Evaluates the split of g generator GPUs into t and keeps it in o when it is the fastest so far.
+ * Returns GPUECON_OK, or a status that ends the search (cancelled, out of memory). */
+static int try_split(gpuecon_ctx *ctx, const gpuecon_rl_request *r, const rl_lengths *L, int g, gpuecon_rl_result *t,
+                     gpuecon_rl_result *o, bool *found, gpuecon_error *last)
+{
+    gpuecon_error_clear(last);
+    *t = *o;
+    int e = eval_split(ctx, r, L, g, t, last), n = o->splits_evaluated + 1;
+    o->splits_evaluated = n;
+    if (e == GPUECON_E_CANCELED || e == GPUECON_E_NOMEM)
+        return e;
+    if (!e && (!*found || t->step_time_s < o->step_time_s)) {
+        *o = *t;
+        o->splits_evaluated = n;
+        *found = true;
+    }
+    return GPUECON_OK;
+}
+
+/* Whole nodes for the generator: a coarse pass of at most RL_COARSE_SPLITS sizes, then every
+ * node around the fastest (docs/model.md §8.6). */
 static int search_split(gpuecon_ctx *ctx, const gpuecon_rl_request *r, const rl_lengths *L, gpuecon_rl_result *o,
                         gpuecon_error *err)
 {
@@ -281,6 +302,7 @@ static int search_split(gpuecon_ctx *ctx, const gpuecon_rl_request *r, const rl_
         u = 1;
     while ((r->gpus - 1) / u > RL_MAX_SPLITS)
         u *= 2;
+    int sizes = (r->gpus - 1) / u, stride = (sizes + RL_COARSE_SPLITS - 1) / RL_COARSE_SPLITS;
     bool found = false;
     gpuecon_error last;
     gpuecon_error_clear(&last);
@@ -290,26 +312,17 @@ static int search_split(gpuecon_ctx *ctx, const gpuecon_rl_request *r, const rl_
     if (!t)
         return err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory");
     int rc = GPUECON_OK;
-    for (int g = u; g < r->gpus; g += u) {
-        *t = *o;
-        int e = eval_split(ctx, r, L, g, t, &last);
-        o->splits_evaluated++;
-        if (e == GPUECON_E_CANCELED || e == GPUECON_E_NOMEM) {
-            rc = err_set(err, e, last.where, 0, 0, "%s", last.message);
-            break;
-        }
-        if (e)
-            continue;
-        if (!found || t->step_time_s < o->step_time_s) {
-            int n = o->splits_evaluated;
-            *o = *t;
-            o->splits_evaluated = n;
-        }
-        found = true;
+    for (int i = 1; i <= sizes && !rc; i += stride)
+        rc = try_split(ctx, r, L, i * u, t, o, &found, &last);
+    if (!rc && found && stride > 1) {
+        int best = o->gen_gpus / u;
+        for (int i = best - stride + 1; i < best + stride && !rc; i++)
+            if (i >= 1 && i <= sizes && i != best && (i - 1) % stride)
+                rc = try_split(ctx, r, L, i * u, t, o, &found, &last);
     }
     ctx_free(ctx, t, sizeof *t);
     if (rc)
-        return rc;
+        return err_set(err, rc, last.where, 0, 0, "%s", last.message);
     if (!found)
         return err_set(err, GPUECON_E_INFEASIBLE, last.where, 0, 0,
                        "no split of %d GPUs in steps of %d gives both pools room (last: %s)", r->gpus, u,

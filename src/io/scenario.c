@@ -37,13 +37,14 @@ struct gpuecon_scenario {
     size_t n;
 };
 
-static const char *const kind_names[] = {"train", "serve", NULL};
+static const char *const kind_names[] = {"train", "serve", "rl", NULL};
+static const char *const placement_names[] = {"colocated", "disaggregated", NULL};
 static const char *const precision_names[] = {"bf16", "fp8", "fp4", NULL};
 static const char *const tier_names[] = {"best", "typical", "poor", NULL};
 
 #define W(f) offsetof(gpuecon_workload, f)
 static const fdesc workload_fields[] = {
-    {"kind", FT_ENUM, W(kind), 0, 0, 0, 0, NULL, F_REQ, "", "train or serve", kind_names},
+    {"kind", FT_ENUM, W(kind), 0, 0, 0, 0, NULL, F_REQ, "", "train, serve or rl", kind_names},
     {"model", FT_TEXT, W(model), 0, 0, 0, 0, NULL, F_REQ | F_NAME, "", "catalog model", NULL},
     {"precision", FT_ENUM, W(precision), 0, 0, 0, GPUECON_BF16, NULL, 0, "",
      "training GEMM precision / serving weight precision", precision_names},
@@ -73,6 +74,21 @@ static const fdesc workload_fields[] = {
     {"stack", FT_TEXT, W(stack), 0, 0, 0, 0, NULL, F_NAME, "", "training framework stack (data/stacks.yaml)", NULL},
     {"budget_usd", FT_NUM, W(budget_usd), 0, 1, 1e13, 0, NULL, 0, "USD",
      "the most the training run may cost (the fastest platform within it is named)", NULL},
+    {"prompts", FT_INT, W(prompts), 0, 1, 1e7, 0, NULL, 0, "", "rl: prompts per step", NULL},
+    {"samples", FT_INT, W(samples), 0, 1, 1e6, 0, NULL, 0, "", "rl: samples per prompt (the GRPO group)", NULL},
+    {"response_len", FT_INT, W(response_len), 0, 1, 1e7, 0, NULL, 0, "tokens", "rl: mean response length", NULL},
+    {"response_cv", FT_NUM, W(response_cv), 0, 0, 10, 0.6, NULL, 0, "",
+     "rl: coefficient of variation of the response length (lognormal; default 0.6, an assumption)", NULL},
+    {"max_response_len", FT_NUM, W(max_response_len), 0, 1, 1e8, 0, NULL, 0, "tokens",
+     "rl: truncation (default: the model's context minus the prompt)", NULL},
+    {"oversample", FT_NUM, W(oversample), 0, 0, 10, 0, NULL, 0, "", "rl: submit N(1+f), keep the first N", NULL},
+    {"gen_weights", FT_ENUM, W(gen_weights), 0, 0, 0, GPUECON_BF16, NULL, 0, "", "rl: generator weight precision",
+     precision_names},
+    {"sync_fp8", FT_BOOL, W(sync_fp8), 0, 0, 1, 0, NULL, 0, "", "rl: push the weights in FP8", NULL},
+    {"placement", FT_ENUM, W(placement), 0, 0, 0, 0, NULL, 0, "", "rl: colocated or disaggregated (platform default)",
+     placement_names},
+    {"off_policy", FT_INT, W(off_policy), 0, 0, 1, 0, NULL, 0, "", "rl: 1 = one-step off-policy (disaggregated)", NULL},
+    {"steps", FT_INT, W(steps), 0, 1, 1e6, 1000, NULL, 0, "", "rl: steps of the run, for totals", NULL},
 };
 static const char *const workload_extra[] = {"start_date", NULL};
 static const char *const platform_extra[] = {"throughput_timeline", NULL};
@@ -125,6 +141,10 @@ static const fdesc platform_fields[] = {
     {"prefill_tp", FT_INT, P(prefill_tp), 0, 1, 1024, 0, NULL, 0, "", "serving disaggregated: TP of a prefill instance", NULL},
     {"decode_instances", FT_INT, P(decode_instances), 0, 1, 1e6, 0, NULL, 0, "", "serving disaggregated: decode instances", NULL},
     {"decode_tp", FT_INT, P(decode_tp), 0, 1, 1024, 0, NULL, 0, "", "serving disaggregated: TP of a decode instance", NULL},
+    {"placement", FT_ENUM, P(placement), 0, 0, 0, 0, NULL, 0, "", "rl: colocated or disaggregated (default: the workload's)",
+     placement_names},
+    {"off_policy", FT_INT, P(off_policy), 0, 0, 1, 0, NULL, 0, "", "rl: 1 = one-step off-policy (default: the workload's)", NULL},
+    {"gen_gpus", FT_INT, P(gen_gpus), 0, 1, 1e7, 0, NULL, 0, "", "rl disaggregated: generator GPUs (0: searched)", NULL},
 };
 #undef P
 
@@ -145,6 +165,35 @@ static bool present(const sobj *o, const fdesc *fields, size_t n, const char *na
 {
     int j = schema_field_index(fields, n, name);
     return j >= 0 && (o->present >> j) & 1u;
+}
+
+static int check_rl_workload(const gpuecon_catalog *cat, gpuecon_workload *w, const sobj *o, const yaml_doc *doc,
+                             ynode *node, gpuecon_error *err)
+{
+    static const char *const need[] = {"prompts", "samples", "response_len"};
+    for (size_t i = 0; i < COUNT(need); i++)
+        if (!present(o, workload_fields, COUNT(workload_fields), need[i]))
+            return yaml_error(doc, node, err, GPUECON_E_PARSE, "an rl workload needs '%s:'", need[i]);
+    static const char *const not_rl[] = {"tokens", "seq", "gbs", "batch_tokens", "target_days", "output_len",
+                                         "concurrency", "serve_tokens", "budget_usd"};
+    for (size_t i = 0; i < COUNT(not_rl); i++)
+        if (present(o, workload_fields, COUNT(workload_fields), not_rl[i]))
+            return yaml_error(doc, schema_node(node, not_rl[i]), err, GPUECON_E_INPUT,
+                              "%s is not for an rl workload (it has prompts, samples, prompt_len, response_len, "
+                              "steps)", not_rl[i]);
+    const gpuecon_model *m = gpuecon_catalog_model(cat, w->model);
+    if (m->max_seq > 0 && w->prompt_len + w->response_len > m->max_seq)
+        return yaml_error(doc, schema_node(node, "response_len"), err, GPUECON_E_INPUT,
+                          "prompt_len + response_len (%d) exceeds %s's context of %d tokens",
+                          w->prompt_len + w->response_len, m->name, m->max_seq);
+    if (w->max_response_len > 0 && w->max_response_len < w->response_len)
+        return yaml_error(doc, schema_node(node, "max_response_len"), err, GPUECON_E_INPUT,
+                          "max_response_len (%g) is below the mean response_len (%d)", w->max_response_len,
+                          w->response_len);
+    if (w->off_policy && w->placement == GPUECON_RL_COLOCATED)
+        return yaml_error(doc, schema_node(node, "off_policy"), err, GPUECON_E_INPUT,
+                          "an off-policy lag needs placement: disaggregated");
+    return GPUECON_OK;
 }
 
 static int check_workload(const gpuecon_catalog *cat, gpuecon_workload *w, const sobj *o,
@@ -180,6 +229,8 @@ static int check_workload(const gpuecon_catalog *cat, gpuecon_workload *w, const
         if (m->max_seq > 0 && w->seq > m->max_seq)
             return yaml_error(doc, schema_node(node, "seq"), err, GPUECON_E_INPUT,
                               "seq (%d) exceeds %s's context of %d tokens", w->seq, m->name, m->max_seq);
+    } else if (w->kind == GPUECON_WORKLOAD_RL) {
+        return check_rl_workload(cat, w, o, doc, node, err);
     } else {
         const gpuecon_model *m = gpuecon_catalog_model(cat, w->model);
         if (m->max_seq > 0 && w->prompt_len + w->output_len > m->max_seq)
@@ -210,8 +261,29 @@ static int check_platform(const gpuecon_catalog *cat, const gpuecon_workload *w,
         p->kv = w->kv;
     if (!present(o, platform_fields, COUNT(platform_fields), "precision"))
         p->precision = w->precision;
+    if (!present(o, platform_fields, COUNT(platform_fields), "placement"))
+        p->placement = w->placement;
+    if (!present(o, platform_fields, COUNT(platform_fields), "off_policy"))
+        p->off_policy = w->off_policy;
+    if (w->kind == GPUECON_WORKLOAD_RL) {
+        static const char *const not_rl[] = {"tp", "pp", "cp", "ep", "measured_tokens_per_s", "kv"};
+        for (size_t i = 0; i < COUNT(not_rl); i++)
+            if (present(o, platform_fields, COUNT(platform_fields), not_rl[i]))
+                return yaml_error(doc, schema_node(node, not_rl[i]), err, GPUECON_E_INPUT,
+                                  "%s is not for an rl platform (the layouts are searched)", not_rl[i]);
+        if (p->off_policy && p->placement == GPUECON_RL_COLOCATED)
+            return yaml_error(doc, schema_node(node, "off_policy"), err, GPUECON_E_INPUT,
+                              "an off-policy lag needs placement: disaggregated");
+        if (p->gen_gpus && (p->placement != GPUECON_RL_DISAGGREGATED || p->gen_gpus >= p->gpus))
+            return yaml_error(doc, schema_node(node, "gen_gpus"), err, GPUECON_E_INPUT,
+                              "gen_gpus needs placement: disaggregated and fewer than the platform's %d gpus",
+                              p->gpus);
+    } else if (present(o, platform_fields, COUNT(platform_fields), "gen_gpus") ||
+               present(o, platform_fields, COUNT(platform_fields), "placement")) {
+        return yaml_error(doc, node, err, GPUECON_E_INPUT, "placement and gen_gpus are for rl workloads");
+    }
     const gpuecon_gpu *g = gpuecon_catalog_system(cat, p->system)->gpu;
-    if (gpuecon_gpu_peak_flops(g, p->precision) <= 0 && w->kind == GPUECON_WORKLOAD_TRAIN)
+    if (gpuecon_gpu_peak_flops(g, p->precision) <= 0 && w->kind != GPUECON_WORKLOAD_SERVE)
         return yaml_error(doc, schema_node(node, present(o, platform_fields, COUNT(platform_fields), "precision")
                                                      ? "precision" : "system"),
                           err, GPUECON_E_INPUT, "%s has no %s tensor cores; give this platform precision: bf16",

@@ -294,6 +294,51 @@ static void test_bad_input(void **state)
     expect_error(&r, GPUECON_E_INFEASIBLE, "--gpus");
 }
 
+/* kind: rl in a scenario: compare costs the step as a training run of `steps` steps. */
+static void test_compare_rl(void **state)
+{
+    (void)state;
+    static const char yaml[] =
+        "name: t\n"
+        "comparisons:\n"
+        "  - name: rl\n"
+        "    workload: {kind: rl, model: llama3-8b, prompts: 64, samples: 8, prompt_len: 512, response_len: 1024,\n"
+        "               response_cv: 0, steps: 500}\n"
+        "    platforms:\n"
+        "      - {name: a, system: hgx-h100, gpus: 16}\n"
+        "      - {name: b, system: gb200-nvl72, gpus: 16, placement: disaggregated, gen_gpus: 8}\n";
+    gpuecon_error err;
+    gpuecon_scenario *sc = NULL;
+    gpuecon_error_clear(&err);
+    if (gpuecon_scenario_load_buffer(g_ctx, g_cat, "t.yaml", yaml, sizeof yaml - 1, &sc, &err))
+        fail_msg("%s:%d:%d: %s", err.where, err.line, err.column, err.message);
+    gpuecon_compare_options opt = {.no_sensitivity = true, .no_uncertainty = true};
+    gpuecon_compare_result *cr = NULL;
+    assert_int_equal(gpuecon_compare(g_ctx, g_cat, sc, &opt, &cr, &err), GPUECON_OK);
+    const gpuecon_comparison_result *c = &cr->cmp[0];
+    assert_int_equal(c->kind, GPUECON_WORKLOAD_RL);
+    /* platform a is the colocated step of test_colocated_composition */
+    gpuecon_rl_request r = base("llama3-8b", "hgx-h100", 16);
+    r.gen_tp = 0;
+    r.reference = r.policy; /* compare's defaults: the policy as KL reference, the default stack */
+    r.stack = gpuecon_catalog_stack(g_cat, "megatron-bridge-2026");
+    gpuecon_rl_result *o = test_malloc(sizeof *o);
+    assert_int_equal(predict(&r, o, &err), GPUECON_OK);
+    const gpuecon_platform_result *a = &c->platforms[0];
+    assert_true(a->feasible);
+    assert_close(a->rl_step_time_s, o->step_time_s, 1e-12);
+    assert_close(a->tokens_per_s_per_gpu, o->trained_tokens_per_s / 16, 1e-12);
+    /* 500 steps of 512 x 1536 trained tokens; days = tokens / (tok/s/GPU x GPUs x ETTR) */
+    assert_close(a->tokens, 500.0 * 512 * 1536, 1e-12);
+    assert_close(a->days_to_train, 500 * o->step_time_s / a->ettr / 86400, 1e-9);
+    assert_close(a->rl_usd_per_step, a->total_usd / 500, 1e-12);
+    assert_int_equal(c->platforms[1].rl_gen_gpus, 8);
+    assert_non_null(strstr(c->verdict, "the deciding term is"));
+    test_free(o);
+    gpuecon_compare_free(cr);
+    gpuecon_scenario_free(sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -305,6 +350,7 @@ int main(void)
         cmocka_unit_test(test_oversample),
         cmocka_unit_test(test_bulk_phase),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_compare_rl),
     };
     return cmocka_run_group_tests(tests, setup, fixture_teardown);
 }

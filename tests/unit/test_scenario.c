@@ -13,7 +13,7 @@ static void test_default(void **state)
     gpuecon_ctx *ctx = gpuecon_ctx_new(NULL);
     if (gpuecon_scenario_load(ctx, CAT(state), NULL, &sc, &err))
         fail_msg("%s:%d:%d: %s", err.where, err.line, err.column, err.message);
-    assert_int_equal(gpuecon_scenario_count(sc), 7);
+    assert_int_equal(gpuecon_scenario_count(sc), 8);
     const gpuecon_comparison *c = gpuecon_scenario_at(sc, 0);
     assert_string_equal(c->workload.model, "deepseek-v3");
     assert_int_equal(c->n_platforms, 2);
