@@ -155,6 +155,9 @@ static int build_request(cli *c, const opt *o, size_t n, const infer_args *a, gp
     r->tp = opt_seen(o, n, "--tp") ? a->tp : 0;
     r->expert_parallel = a->ep == 0;
     r->attention_dp = a->attn_dp == 0;
+    if (r->attention_dp && r->model->experts == 0)
+        return cli_usage_error(c, "--attention-dp", "%s is a dense model; attention data-parallel applies to "
+                               "mixture-of-experts models (on for MoE, off otherwise)", r->model->name);
     r->expert_imbalance = a->imbalance;
     r->weights = (gpuecon_precision)a->weights;
     r->kv = (gpuecon_precision)a->kv;

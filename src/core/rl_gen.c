@@ -173,5 +173,10 @@ int rl_generation(const gpuecon_rl_request *r, const rl_lengths *L, int gpus, do
     }
     if (found)
         return GPUECON_OK;
+    if (!strcmp(last.where, "--max-model-len")) /* not an rl option: its context is prompt + response */
+        return err_set(err, rc, "--max-response-len", 0, 0,
+                       "generator pool of %d GPUs: a context of prompt plus the longest response does not fit "
+                       "its KV cache (vLLM's max_model_len check): %s; lower --max-response-len or add GPUs",
+                       gpus, last.message);
     return err_set(err, rc, last.where, 0, 0, "generator pool of %d GPUs: %s", gpus, last.message);
 }

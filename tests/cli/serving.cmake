@@ -201,6 +201,9 @@ run(2 infer --model deepseek-v3 --system hgx-h200 --gpus 16 --tp 16 --weights fp
 expect_err("--tp.*NVLink domain")
 run(2 infer --model deepseek-v3 --system hgx-h200 --gpus 12 --tp 12 --weights fp8 --attention-dp on)
 expect_err("--tp.*256 routed experts")
+# attention data-parallel on a dense model is refused, not ignored
+run(2 infer --model llama3-8b --system hgx-h100 --attention-dp on)
+expect_err("--attention-dp: llama3-8b is a dense model")
 run(2 infer --model deepseek-v3 --system hgx-h200 --gpus 8 --tp 8 --attention-dp on --expert-imbalance 0.9)
 expect_err("--expert-imbalance")
 run(2 infer --model deepseek-v3 --system hgx-h200 --gpus 8 --tp 8 --attention-dp maybe)
