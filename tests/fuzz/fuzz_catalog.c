@@ -9,47 +9,20 @@
  * a fresh catalog per input, and it tests the all-or-nothing contract on every failure.
  */
 #include "gpuecon.h"
+#include "../catalog_snap.h"
 
 #include <stdint.h>
 #include <string.h>
 
-#define SNAP_MAX 256
-
 static gpuecon_ctx *ctx;
 static gpuecon_catalog *cat;
 
-/* Every entry's address and the bytes of its struct, kind by kind: what a failed load must not
- * change (a replacement by name keeps its place, so a failed one must not write into it). */
-typedef struct snap {
-    size_t n[GPUECON_KIND_COUNT];
-    const void *at[GPUECON_KIND_COUNT][SNAP_MAX];
-    uint64_t sum[GPUECON_KIND_COUNT][SNAP_MAX];
-} snap;
-
-static const size_t entry_size[GPUECON_KIND_COUNT] = {
-    [GPUECON_KIND_GPU] = sizeof(gpuecon_gpu),         [GPUECON_KIND_SYSTEM] = sizeof(gpuecon_system),
-    [GPUECON_KIND_PROFILE] = sizeof(gpuecon_profile), [GPUECON_KIND_MODEL] = sizeof(gpuecon_model),
-    [GPUECON_KIND_RELIABILITY] = sizeof(gpuecon_reliability),
-};
-
-static uint64_t fnv1a(const void *p, size_t n)
-{
-    uint64_t h = 1469598103934665603u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ ((const unsigned char *)p)[i]) * 1099511628211u;
-    return h;
-}
-
+/* Every entry's address and the bytes of its struct (catalog_snap.h): what a failed load must
+ * not change (a replacement by name keeps its place, so a failed one must not write into it).
+ * A kind with more than SNAP_MAX entries is compared on its first SNAP_MAX. */
 static void take(snap *s)
 {
-    memset(s, 0, sizeof *s);
-    for (int k = 0; k < GPUECON_KIND_COUNT; k++) {
-        s->n[k] = gpuecon_catalog_count(cat, (gpuecon_kind)k);
-        for (size_t i = 0; i < s->n[k] && i < SNAP_MAX; i++) {
-            s->at[k][i] = gpuecon_catalog_at(cat, (gpuecon_kind)k, i);
-            s->sum[k][i] = s->at[k][i] ? fnv1a(s->at[k][i], entry_size[k]) : 0;
-        }
-    }
+    (void)snap_take(cat, s);
 }
 
 static int fresh_catalog(void)

@@ -7,6 +7,7 @@
  * of two files, a Hugging Face --model-file, a scenario load, train, search and compare.
  */
 #include "train_util.h"
+#include "../catalog_snap.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -38,38 +39,9 @@ static gpuecon_ctx *failing_ctx(failer *f)
     return gpuecon_ctx_new(&cfg);
 }
 
-#define SNAP_MAX 256
-typedef struct snap {
-    size_t n[GPUECON_KIND_COUNT];
-    const void *at[GPUECON_KIND_COUNT][SNAP_MAX];
-    uint64_t sum[GPUECON_KIND_COUNT][SNAP_MAX];
-} snap;
-
-static const size_t entry_size[GPUECON_KIND_COUNT] = {
-    [GPUECON_KIND_GPU] = sizeof(gpuecon_gpu),         [GPUECON_KIND_SYSTEM] = sizeof(gpuecon_system),
-    [GPUECON_KIND_PROFILE] = sizeof(gpuecon_profile), [GPUECON_KIND_MODEL] = sizeof(gpuecon_model),
-    [GPUECON_KIND_RELIABILITY] = sizeof(gpuecon_reliability),
-};
-
-static uint64_t fnv1a(const void *p, size_t n)
-{
-    uint64_t h = 1469598103934665603u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ ((const unsigned char *)p)[i]) * 1099511628211u;
-    return h;
-}
-
 static void take(const gpuecon_catalog *cat, snap *s)
 {
-    memset(s, 0, sizeof *s);
-    for (int k = 0; k < GPUECON_KIND_COUNT; k++) {
-        s->n[k] = gpuecon_catalog_count(cat, (gpuecon_kind)k);
-        assert_true(s->n[k] <= SNAP_MAX);
-        for (size_t i = 0; i < s->n[k]; i++) {
-            s->at[k][i] = gpuecon_catalog_at(cat, (gpuecon_kind)k, i);
-            s->sum[k][i] = fnv1a(s->at[k][i], entry_size[k]);
-        }
-    }
+    assert_true(snap_take(cat, s));
 }
 
 static void same(const gpuecon_catalog *cat, const snap *before, long k)
