@@ -1926,9 +1926,17 @@ typedef struct gpuecon_comparison {
 typedef struct gpuecon_scenario gpuecon_scenario;
 
 /* Loads a scenario file (docs/scenarios.md). path NULL: the built-in default scenario.
- * Names are checked against the catalog; errors name path:line:col. */
+ * Names are checked against the catalog; errors name path:line:col. The catalog is only read: a
+ * workload's model_file: is refused (gpuecon_scenario_load_with_models reads it). */
 GPUECON_API int gpuecon_scenario_load(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const char *path,
                                       gpuecon_scenario **out, gpuecon_error *err);
+/* Same as gpuecon_scenario_load, and each workload's model_file: (a Hugging Face config.json or
+ * a model file, relative to the scenario file's folder) is loaded into cat as
+ * gpuecon_catalog_load_model_file does; on any error cat is left as it was. */
+GPUECON_API int gpuecon_scenario_load_with_models(gpuecon_ctx *ctx, gpuecon_catalog *cat, const char *path,
+                                                  gpuecon_scenario **out, gpuecon_error *err);
+/* A scenario document as text; `name` labels errors. Text names no files: model_file: is
+ * refused (requests and gpuecon serve pass scenarios this way). */
 GPUECON_API int gpuecon_scenario_load_buffer(gpuecon_ctx *ctx, const gpuecon_catalog *cat,
                                              const char *name, const char *buf, size_t len,
                                              gpuecon_scenario **out, gpuecon_error *err);

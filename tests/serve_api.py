@@ -206,6 +206,13 @@ def bad_requests(base):
         check(st == 400 and error_of(body).get("where") == "request.options." + key, "option %s (a file) is refused" % key)
     st, _, body = call(base, "/api/v1/compare", {"args": ["/etc/passwd"]})
     check(st == 400 and error_of(body).get("where") == "request.args", "a scenario file path in args is refused")
+    # a scenario document that names a model file (docs/scenarios.md model_file:) is refused too
+    hf = ("workload: {kind: train, model_file: /etc/passwd, tokens: 1e12, seq: 4096, gbs: 64}\n"
+          "platforms: [{system: hgx-h100, gpus: 8}]\n")
+    st, _, body = call(base, "/api/v1/compare", {"options": {"scenario": hf}})
+    e = error_of(body)
+    check(st == 400 and e.get("line") == 1 and "cannot name files" in e.get("message", ""),
+          "a scenario document with model_file: is refused (%s)" % e.get("text"))
     st, _, body = call(base, "/api/v1/compare", {"options": {"scenario": "name: x\ncomparisons: [\n"}})
     e = error_of(body)
     ref = cli_doc("name: x\ncomparisons: [\n")

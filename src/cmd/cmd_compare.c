@@ -710,7 +710,8 @@ int cmd_compare(cli *c, int argc, char **argv)
         return cli_usage_error(c, "--scenario", "give the scenario inline or as a file, not both");
     }
     int lrc = doc ? gpuecon_scenario_load_buffer(ctx, c->cat, "scenario", doc, strlen(doc), &sc, &err)
-                  : gpuecon_scenario_load(ctx, c->cat, npos ? pos[0] : NULL, &sc, &err);
+                  : c->cat_borrowed ? gpuecon_scenario_load(ctx, c->cat, npos ? pos[0] : NULL, &sc, &err)
+                                    : gpuecon_scenario_load_with_models(ctx, c->cat, npos ? pos[0] : NULL, &sc, &err);
     if (lrc || gpuecon_compare(ctx, c->cat, sc, &o, &r, &err)) {
         gpuecon_scenario_free(sc);
         gpuecon_ctx_free(ctx);

@@ -422,11 +422,12 @@ int gpuecon_catalog_load_file(gpuecon_catalog *cat, gpuecon_kind kind, const cha
 /* What a load of several files may change: each kind's entry and name arrays, copied so that a
  * failure in a later file puts back what an earlier one replaced (all or nothing). Taking it
  * is the only allocation; putting it back cannot fail (the arrays only ever grow). */
-typedef struct snapshot {
+struct catalog_snapshot {
     centry *items[GPUECON_KIND_COUNT];
     nameref *byname[GPUECON_KIND_COUNT];
     size_t n[GPUECON_KIND_COUNT];
-} snapshot;
+};
+typedef struct catalog_snapshot snapshot;
 
 static void snapshot_drop(gpuecon_catalog *cat, snapshot *s)
 {
@@ -470,6 +471,30 @@ static void snapshot_restore(gpuecon_catalog *cat, snapshot *s)
     }
     resolve(cat);
     snapshot_drop(cat, s);
+}
+
+int catalog_snapshot_take(gpuecon_catalog *cat, catalog_snapshot **out)
+{
+    *out = ctx_alloc(cat->ctx, sizeof **out);
+    if (!*out)
+        return GPUECON_E_NOMEM;
+    if (snapshot_take(cat, (snapshot *)*out)) {
+        ctx_free(cat->ctx, *out, sizeof(snapshot));
+        *out = NULL;
+        return GPUECON_E_NOMEM;
+    }
+    return GPUECON_OK;
+}
+
+void catalog_snapshot_end(gpuecon_catalog *cat, catalog_snapshot *s, bool restore)
+{
+    if (!s)
+        return;
+    if (restore)
+        snapshot_restore(cat, (snapshot *)s);
+    else
+        snapshot_drop(cat, (snapshot *)s);
+    ctx_free(cat->ctx, s, sizeof(snapshot));
 }
 
 static int load_dir_files(gpuecon_catalog *cat, const char *dir, gpuecon_error *err);

@@ -26,6 +26,7 @@ typedef struct sobj {
 typedef struct scomparison {
     sobj workload;
     sobj *platforms;
+    const char *model_path; /* the workload's model_file:, resolved (NULL: none) */
 } scomparison;
 
 struct gpuecon_scenario {
@@ -35,6 +36,10 @@ struct gpuecon_scenario {
     gpuecon_comparison *cmp;
     scomparison *meta;
     size_t n;
+    /* while loading: the scenario file (NULL: text, which names no files) and the catalog its
+       model_file: entries load into (NULL: read-only) */
+    const char *file;
+    gpuecon_catalog *adds;
 };
 
 static const char *const kind_names[] = {"train", "serve", "rl", NULL};
@@ -45,7 +50,7 @@ static const char *const tier_names[] = {"best", "typical", "poor", NULL};
 #define W(f) offsetof(gpuecon_workload, f)
 static const fdesc workload_fields[] = {
     {"kind", FT_ENUM, W(kind), 0, 0, 0, 0, NULL, F_REQ, "", "train, serve or rl", kind_names},
-    {"model", FT_TEXT, W(model), 0, 0, 0, 0, NULL, F_REQ | F_NAME, "", "catalog model", NULL},
+    {"model", FT_TEXT, W(model), 0, 0, 0, 0, NULL, F_NAME, "", "catalog model (or model_file:)", NULL},
     {"precision", FT_ENUM, W(precision), 0, 0, 0, GPUECON_BF16, NULL, 0, "",
      "training GEMM precision / serving weight precision", precision_names},
     {"tokens", FT_NUM, W(tokens), 0, 1e6, 1e16, 0, NULL, 0, "tokens",
@@ -90,7 +95,7 @@ static const fdesc workload_fields[] = {
     {"off_policy", FT_INT, W(off_policy), 0, 0, 1, 0, NULL, 0, "", "rl: 1 = one-step off-policy (disaggregated)", NULL},
     {"steps", FT_INT, W(steps), 0, 1, 1e6, 1000, NULL, 0, "", "rl: steps of the run, for totals", NULL},
 };
-static const char *const workload_extra[] = {"start_date", NULL};
+static const char *const workload_extra[] = {"start_date", "model_file", NULL};
 static const char *const platform_extra[] = {"throughput_timeline", NULL};
 #undef W
 
@@ -151,6 +156,7 @@ static const fdesc platform_fields[] = {
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static int check_keys(const yaml_doc *doc, ynode *map, const char *const *allowed, gpuecon_error *err);
+static int workload_model_file(gpuecon_scenario *sc, const yaml_doc *doc, ynode *w, size_t idx, gpuecon_error *err);
 
 static int name_error(const gpuecon_catalog *cat, gpuecon_kind kind, const char *name,
                       const yaml_doc *doc, ynode *node, const char *field, gpuecon_error *err)
@@ -462,6 +468,7 @@ static int load_comparison(gpuecon_scenario *sc, const gpuecon_catalog *cat, con
     if ((rc = schema_load_object(&sc->a, workload_fields, COUNT(workload_fields), &c->workload,
                                  meta->workload.src, &meta->workload.present, doc, w, defsrc, workload_extra,
                                  err)) ||
+        (rc = workload_model_file(sc, doc, w, idx, err)) ||
         (rc = check_workload(cat, &c->workload, &meta->workload, doc, w, err)))
         return rc;
     ynode *sd = yaml_map_get(w, "start_date");
@@ -566,8 +573,10 @@ static int load_doc(gpuecon_scenario *sc, const gpuecon_catalog *cat, const yaml
     return GPUECON_OK;
 }
 
-int gpuecon_scenario_load_buffer(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const char *name,
-                                 const char *buf, size_t len, gpuecon_scenario **out, gpuecon_error *err)
+/* Loads text buf; file: the scenario file it was read from (NULL: text given as such), adds:
+ * the catalog (cat itself) that model_file: may load into (NULL: none), left as it was on error. */
+static int load_text(gpuecon_ctx *ctx, const gpuecon_catalog *cat, gpuecon_catalog *adds, const char *file,
+                     const char *name, const char *buf, size_t len, gpuecon_scenario **out, gpuecon_error *err)
 {
     *out = NULL;
     if (!ctx || !cat || !buf)
@@ -576,13 +585,24 @@ int gpuecon_scenario_load_buffer(gpuecon_ctx *ctx, const gpuecon_catalog *cat, c
     if (!sc)
         return err_set(err, GPUECON_E_NOMEM, name, 0, 0, "out of memory");
     sc->ctx = ctx;
+    sc->file = file;
+    sc->adds = adds;
     arena_init(&sc->a, ctx);
+    catalog_snapshot *snap = NULL;
+    if (adds && catalog_snapshot_take(adds, &snap)) {
+        gpuecon_scenario_free(sc);
+        return err_set(err, GPUECON_E_NOMEM, name, 0, 0, "out of memory");
+    }
     yaml_doc *doc;
     int rc = yaml_parse(ctx, name, buf, len, &doc, err);
     if (rc == GPUECON_OK) {
         rc = load_doc(sc, cat, doc, err);
         yaml_free(doc);
     }
+    if (adds)
+        catalog_snapshot_end(adds, snap, rc != GPUECON_OK);
+    sc->file = NULL;
+    sc->adds = NULL;
     if (rc) {
         gpuecon_scenario_free(sc);
         return rc;
@@ -591,8 +611,14 @@ int gpuecon_scenario_load_buffer(gpuecon_ctx *ctx, const gpuecon_catalog *cat, c
     return GPUECON_OK;
 }
 
-int gpuecon_scenario_load(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const char *path,
-                          gpuecon_scenario **out, gpuecon_error *err)
+int gpuecon_scenario_load_buffer(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const char *name,
+                                 const char *buf, size_t len, gpuecon_scenario **out, gpuecon_error *err)
+{
+    return load_text(ctx, cat, NULL, NULL, name, buf, len, out, err);
+}
+
+static int load_path(gpuecon_ctx *ctx, const gpuecon_catalog *cat, gpuecon_catalog *adds, const char *path,
+                     gpuecon_scenario **out, gpuecon_error *err)
 {
     *out = NULL;
     if (!ctx)
@@ -610,9 +636,80 @@ int gpuecon_scenario_load(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const ch
     int rc = yaml_read_file(ctx, path, &buf, &len, err);
     if (rc)
         return rc;
-    rc = gpuecon_scenario_load_buffer(ctx, cat, path, buf, len, out, err);
+    rc = load_text(ctx, cat, adds, path, path, buf, len, out, err);
     ctx_free(ctx, buf, len + 1);
     return rc;
+}
+
+int gpuecon_scenario_load(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const char *path,
+                          gpuecon_scenario **out, gpuecon_error *err)
+{
+    return load_path(ctx, cat, NULL, path, out, err);
+}
+
+int gpuecon_scenario_load_with_models(gpuecon_ctx *ctx, gpuecon_catalog *cat, const char *path,
+                                      gpuecon_scenario **out, gpuecon_error *err)
+{
+    return load_path(ctx, cat, cat, path, out, err);
+}
+
+/* model_file: of workload idx at node w (docs/scenarios.md): a Hugging Face config.json or a
+ * model file, relative to the scenario file's folder, loaded into sc->adds like --model-file; its
+ * model is the workload's. Without it, model: is required. */
+static int workload_model_file(gpuecon_scenario *sc, const yaml_doc *doc, ynode *w, size_t idx, gpuecon_error *err)
+{
+    gpuecon_workload *wl = &sc->cmp[idx].workload;
+    ynode *v = yaml_map_get(w, "model_file");
+    if (!v)
+        return wl->model ? GPUECON_OK
+                         : yaml_error(doc, w, err, GPUECON_E_PARSE,
+                                      "missing required field 'model' (catalog model, or model_file: a Hugging "
+                                      "Face config.json or a model file)");
+    size_t len;
+    const char *s = yaml_scalar(v, &len);
+    if (!s || !len || len > 1024 || memchr(s, 0, len))
+        return yaml_error(doc, v, err, GPUECON_E_PARSE, "model_file: expected a file path (at most 1024 bytes)");
+    if (!sc->file)
+        return yaml_error(doc, v, err, GPUECON_E_INPUT,
+                          "model_file: a scenario given as text (inline, in a request, or to gpuecon serve) "
+                          "cannot name files; use a catalog model with model:, or a scenario file");
+    if (!sc->adds)
+        return yaml_error(doc, v, err, GPUECON_E_INPUT,
+                          "model_file: the catalog is read-only here (gpuecon_scenario_load_with_models loads "
+                          "the model; or add it with --model-file and name it with model:)");
+    const char *slash = strrchr(sc->file, '/');
+    size_t dl = s[0] != '/' && slash ? (size_t)(slash - sc->file) + 1 : 0;
+    char *path = arena_alloc(&sc->a, dl + len + 1);
+    if (!path)
+        return yaml_error(doc, v, err, GPUECON_E_NOMEM, "out of memory");
+    memcpy(path, sc->file, dl);
+    memcpy(path + dl, s, len);
+    path[dl + len] = 0;
+    const gpuecon_model *m;
+    gpuecon_error e;
+    gpuecon_error_clear(&e);
+    int rc = gpuecon_catalog_load_model_file(sc->adds, path, &m, &e);
+    if (rc == GPUECON_E_IO || (rc && !e.line))
+        return yaml_error(doc, v, err, rc, "model_file: %s: %s", e.where, e.message);
+    if (rc) { /* a position in the model file itself */
+        if (err)
+            *err = e;
+        return rc;
+    }
+    if (wl->model && strcmp(wl->model, m->name))
+        return yaml_error(doc, schema_node(w, "model"), err, GPUECON_E_INPUT,
+                          "model '%s' is not the model of model_file ('%s'); give one of the two", wl->model,
+                          m->name);
+    for (size_t j = 0; j < idx; j++)
+        if (!strcmp(sc->cmp[j].workload.model, m->name) &&
+            !(sc->meta[j].model_path && !strcmp(sc->meta[j].model_path, path)))
+            return yaml_error(doc, v, err, GPUECON_E_INPUT,
+                              "model_file: %s gives the model '%s', which comparison %zu of this scenario takes "
+                              "from %s; give the models distinct names", path, m->name, j + 1,
+                              sc->meta[j].model_path ? sc->meta[j].model_path : "the catalog");
+    wl->model = arena_strdup(&sc->a, m->name);
+    sc->meta[idx].model_path = path;
+    return wl->model ? GPUECON_OK : yaml_error(doc, v, err, GPUECON_E_NOMEM, "out of memory");
 }
 
 void gpuecon_scenario_free(gpuecon_scenario *sc)

@@ -96,5 +96,11 @@ int schema_timeline_points(arena *a, const yaml_doc *doc, ynode *tl, const char 
                            gpuecon_timeline_point **out, size_t *n, gpuecon_error *err);
 /* The catalog's arena, for kinds whose validation loads further objects (catalog.c). */
 arena *catalog_arena(struct gpuecon_catalog *cat);
+/* What loads into cat may change, saved so that several loads are all or nothing
+ * (catalog.c): take it (GPUECON_E_NOMEM when it cannot), then end it restoring the saved state
+ * (after a failure) or keeping what was loaded; ending cannot fail. */
+typedef struct catalog_snapshot catalog_snapshot;
+int catalog_snapshot_take(struct gpuecon_catalog *cat, catalog_snapshot **out);
+void catalog_snapshot_end(struct gpuecon_catalog *cat, catalog_snapshot *s, bool restore);
 
 #endif

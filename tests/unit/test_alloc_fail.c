@@ -4,7 +4,8 @@
  * Every failing run must return GPUECON_E_NOMEM, hand back nothing, leak nothing (ASan under
  * make test) and leave the catalog exactly as it was (each entry's address and bytes, as
  * tests/fuzz/fuzz_catalog.c checks): the built-in catalog load, a --catalog folder of one and
- * of two files, a Hugging Face --model-file, a scenario load, train, search and compare.
+ * of two files, a Hugging Face --model-file, a scenario load (and one whose model_file: entries
+ * load into the catalog), train, search and compare.
  */
 #include "train_util.h"
 #include "../catalog_snap.h"
@@ -133,6 +134,19 @@ static int op_scenario(gpuecon_ctx *ctx, void *ud)
     return rc;
 }
 
+/* A scenario whose workloads load models (model_file:) into a catalog of their own. */
+static int op_scenario_models(gpuecon_ctx *ctx, void *ud)
+{
+    load_arg *a = ud;
+    gpuecon_scenario *sc = (gpuecon_scenario *)1;
+    gpuecon_error err;
+    int rc = gpuecon_scenario_load_with_models(ctx, a->cat, a->path, &sc, &err);
+    if (rc)
+        assert_null(sc);
+    gpuecon_scenario_free(rc ? NULL : sc);
+    return rc;
+}
+
 static int op_train(gpuecon_ctx *ctx, void *ud)
 {
     run_arg *a = ud;
@@ -190,6 +204,10 @@ static void test_catalog_loads(void **state)
     assert_true(every_allocation(&f, ctx, op_load, &one, cat, "--catalog (one file)") > 0);
     assert_true(every_allocation(&f, ctx, op_load, &two, cat, "--catalog (two files)") > 0);
     assert_int_equal(gpuecon_catalog_gpu(cat, "h100-sxm")->peak_bf16_tflops, 1234); /* loaded at last */
+    load_arg sm = {cat, GPUECON_SOURCE_DIR "/tests/cases/scenarios/model-file.yaml", false};
+    assert_null(gpuecon_catalog_model(cat, "meta-llama/Llama-3.1-8B"));
+    assert_true(every_allocation(&f, ctx, op_scenario_models, &sm, cat, "scenario with model_file:") > 0);
+    assert_non_null(gpuecon_catalog_model(cat, "meta-llama/Llama-3.1-8B")); /* loaded at last */
     gpuecon_catalog_free(cat);
     gpuecon_ctx_free(ctx);
 }
