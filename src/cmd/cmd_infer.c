@@ -503,6 +503,9 @@ static int execute(cli *c, const opt *opts, size_t nopts, const infer_args *a)
         return rc;
     if (cmd_infer_disagg_wanted(&a->disagg))
         return cmd_infer_disagg(c, opts, nopts, &a->disagg, &a->sim, &r);
+    /* the search tries every precision and layout itself: the given one need not fit */
+    if (a->search.search)
+        return cmd_infer_search(c, opts, nopts, &a->search, &a->sim, a->plot, &r);
     gpuecon_infer_result o;
     gpuecon_error err;
     gpuecon_error_clear(&err);
@@ -519,8 +522,6 @@ static int execute(cli *c, const opt *opts, size_t nopts, const infer_args *a)
         return cli_fail(c, &err);
     if (a->sim.simulate)
         return cmd_infer_simulate(c, opts, nopts, &a->sim, &r);
-    if (a->search.search)
-        return cmd_infer_search(c, opts, nopts, &a->search, &a->sim, a->plot, &r);
     if (a->sweep || a->grid.n > 0)
         return run_sweep(c, a, &r, &o);
     if (c->format == FMT_JSON)

@@ -58,12 +58,18 @@ static json_t *config_json(const gpuecon_serve_config *c)
 
 static void describe(char *buf, size_t cap, const gpuecon_serve_config *c)
 {
-    snprintf(buf, cap, "TP %d x %d, %s/%s, draft %d, max_num_seqs %d, chunk %d%s", c->tp, c->replicas,
-             gpuecon_precision_name(c->weights), gpuecon_precision_name(c->kv), c->draft_k, c->max_num_seqs,
-             c->max_num_batched_tokens, c->attention_dp ? ", attention-DP + EP" : c->expert_parallel ? ", EP" : "");
+    char layout[64];
+    if (c->attention_dp) /* tp is the expert-parallel group, one scheduler per GPU */
+        snprintf(layout, sizeof layout, "attention-DP %d + EP %d", c->replicas, c->tp);
+    else
+        snprintf(layout, sizeof layout, "TP %d x %d%s", c->tp, c->replicas, c->expert_parallel ? " EP" : "");
+    snprintf(buf, cap, "%s, %s/%s, draft %d, max_num_seqs %d, chunk %d", layout, gpuecon_precision_name(c->weights),
+             gpuecon_precision_name(c->kv), c->draft_k, c->max_num_seqs, c->max_num_batched_tokens);
 }
 
-/* Why the runner-up lost: the objective gap and where it stands on each target. */
+/* Why the runner-up lost: the objective gap and where it stands on each target. A runner-up
+ * the analytic screen scores higher lost only because the simulator did not confirm it (the
+ * ranking puts confirmed configurations first), and the text says so instead of a negative gap. */
 static void why(char *buf, size_t cap, const gpuecon_serve_search_request *q, const gpuecon_serve_search_result *o)
 {
     if (o->nbest < 2) {
@@ -74,14 +80,22 @@ static void why(char *buf, size_t cap, const gpuecon_serve_search_request *q, co
     const gpuecon_serve_config *a = &o->best[0], *b = &o->best[1];
     char d[160];
     describe(d, sizeof d, b);
-    if (q->objective == GPUECON_SERVE_COST)
-        snprintf(buf, cap, "runner-up (%s) costs %.1f%% more per Mtok (%.3f vs %.3f $)%s", d,
-                 (b->usd_per_mtok / a->usd_per_mtok - 1) * 100, b->usd_per_mtok, a->usd_per_mtok,
-                 b->simulated ? "" : "; not confirmed by the simulator");
+    bool cost = q->objective == GPUECON_SERVE_COST;
+    double gap = cost ? b->usd_per_mtok / a->usd_per_mtok - 1
+                      : 1 - b->output_tokens_per_s_per_gpu / a->output_tokens_per_s_per_gpu;
+    if (gap < 0 && a->simulated && !b->simulated) {
+        snprintf(buf, cap, "runner-up (%s) scores %.1f%% better by the analytic screen (%.*f vs %.*f %s) but is "
+                 "unconfirmed: the simulator ran only the leading candidates (--confirm), and confirmed ones rank "
+                 "first", d, -gap * 100, cost ? 4 : 0, cost ? b->usd_per_mtok : b->output_tokens_per_s_per_gpu,
+                 cost ? 4 : 0, cost ? a->usd_per_mtok : a->output_tokens_per_s_per_gpu, cost ? "$/Mtok" : "tokens/s/GPU");
+        return;
+    }
+    if (cost)
+        snprintf(buf, cap, "runner-up (%s) costs %.1f%% more per Mtok (%.3f vs %.3f $)%s", d, gap * 100,
+                 b->usd_per_mtok, a->usd_per_mtok, b->simulated ? "" : "; not confirmed by the simulator");
     else
         snprintf(buf, cap, "runner-up (%s) serves %.1f%% fewer tokens/s/GPU (%.0f vs %.0f) at TTFT %.0f ms, TPOT %.1f ms%s",
-                 d, (1 - b->output_tokens_per_s_per_gpu / a->output_tokens_per_s_per_gpu) * 100,
-                 b->output_tokens_per_s_per_gpu, a->output_tokens_per_s_per_gpu, b->ttft_ms, b->tpot_ms,
+                 d, gap * 100, b->output_tokens_per_s_per_gpu, a->output_tokens_per_s_per_gpu, b->ttft_ms, b->tpot_ms,
                  b->simulated ? "" : "; not confirmed by the simulator");
 }
 
