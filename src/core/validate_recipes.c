@@ -26,6 +26,8 @@ typedef struct rcase {
     bool fit;                 /* false until an efficiency is fitted on it (docs/model.md §3.6) */
     bool serial;              /* the published command sets A2A_OVERLAP=0 and no --cuda-graph-impl: the
                                  EP all-to-all is not overlapped and kernels launch eagerly */
+    bool recompute_moe;       /* the published command recomputes the MoE layers too (A67's
+                                 --recompute-modules layernorm moe) */
 } rcase;
 
 #define NEMO2407 "NVIDIA/NeMo docs/source/performance/performance_summary.md @8e3d65dc (NeMo 24.07)"
@@ -42,29 +44,29 @@ typedef struct rcase {
 
 static const rcase rcases[] = {
     {"A41", NEMO2407, "gpt3-175b", "hgx-h100", "nemo-2024", 128, GPUECON_FP8, FP8D, 2048, 256, 4, 8, 6, 1, 1, 1, RN,
-     1, true, false, NA, 716, false, false},
+     1, true, false, NA, 716, false, false, false},
     {"A43", NEMO2407, "llama3-70b", "hgx-h100", "nemo-2024", 64, GPUECON_FP8, FP8D, 8192, 128, 4, 4, 5, 2, 1, 1, RN,
-     1, false, false, NA, 1524, false, false},
+     1, false, false, NA, 1524, false, false, false},
     {"A44", NEMO2407, "llama3-8b", "hgx-h100", "nemo-2024", 8, GPUECON_FP8, FP8D, 8192, 128, 1, 1, 1, 2, 1, 1, RN, 1,
-     false, false, NA, 12273, false, false},
+     false, false, NA, 12273, false, false, false},
     {"A49", MB2511 " (FSDP)", "llama3-8b", "hgx-h100", "megatron-bridge-2026", 8, GPUECON_FP8, FP8T, 8192, 128, 1, 1,
-     1, 1, 1, 1, RN, 3, false, false, NA, 14451, false, false},
+     1, 1, 1, 1, RN, 3, false, false, NA, 14451, false, false, false},
     {"A50", MB2511, "llama3-70b", "hgx-h100", "megatron-bridge-2026", 64, GPUECON_FP8, FP8T, 8192, 128, 4, 8, 5, 1, 1,
-     1, RN, 1, false, false, NA, 1602, false, false},
+     1, RN, 1, false, false, NA, 1602, false, false, false},
     {"A53-GB300", MB2606 " (NVFP4)", "llama3-405b", "gb300-nvl72", "megatron-bridge-2026", 256, GPUECON_FP4, MX,
-     8192, 1536, 4, 8, 4, 1, 1, 1, RN, 1, false, false, NA, 1413, false, false},
+     8192, 1536, 4, 8, 4, 1, 1, 1, RN, 1, false, false, NA, 1413, false, false, false},
     {"A53-GB200", MB2606 " (NVFP4)", "llama3-405b", "gb200-nvl72", "megatron-bridge-2026", 256, GPUECON_FP4, MX,
-     8192, 1536, 4, 16, 8, 1, 1, 1, RN, 1, false, false, NA, 1166, false, false},
+     8192, 1536, 4, 16, 8, 1, 1, 1, RN, 1, false, false, NA, 1166, false, false, false},
     {"A66", DSV3GB, "deepseek-v3", "gb200-nvl72", "megatron-bridge-2026", 256, GPUECON_FP8, MX, 4096, 2048, 1, 8, 4,
-     1, 32, 1, RS, 1, false, true, GPUECON_DISPATCH_HYBRIDEP, -970.01, false, false},
+     1, 32, 1, RS, 1, false, true, GPUECON_DISPATCH_HYBRIDEP, -970.01, false, false, false},
     {"A67-16K", QWEN, "qwen3-235b-a22b", "hgx-h100", "megatron-bridge-2026", 256, GPUECON_BF16, FP8D, 16384, 256, 4,
-     8, 4, 1, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -295, false, true},
+     8, 4, 1, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -295, false, true, true},
     {"A67-32K", QWEN, "qwen3-235b-a22b", "hgx-h100", "megatron-bridge-2026", 256, GPUECON_BF16, FP8D, 32768, 256, 4,
-     8, 4, 2, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -335, false, true},
+     8, 4, 2, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -335, false, true, true},
     {"A67-64K", QWEN, "qwen3-235b-a22b", "hgx-h100", "megatron-bridge-2026", 256, GPUECON_BF16, FP8D, 65536, 256, 4,
-     8, 4, 4, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -368, false, true},
+     8, 4, 4, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -368, false, true, true},
     {"A67-128K", QWEN, "qwen3-235b-a22b", "hgx-h100", "megatron-bridge-2026", 256, GPUECON_BF16, FP8D, 131072, 256,
-     4, 8, 4, 8, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -389, false, true},
+     4, 8, 4, 8, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -389, false, true, true},
 };
 
 static void request_of(const gpuecon_catalog *cat, const rcase *v, gpuecon_train_request *q)
@@ -84,7 +86,7 @@ static void request_of(const gpuecon_catalog *cat, const rcase *v, gpuecon_train
         q->optim_state_bytes = 2;
     q->dispatcher = v->disp;
     q->balanced_routing = true; /* the published MoE benchmarks force-balance the routing */
-    q->recompute_moe = v->model[0] == 'q'; /* A67: recompute_modules layernorm, moe */
+    q->recompute_moe = v->recompute_moe;
     if (v->serial) { /* A67's long-context command: A2A_OVERLAP=0, no --cuda-graph-impl */
         q->a2a_overlap = 0;
         q->cuda_graphs = false;
