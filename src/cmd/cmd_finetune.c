@@ -231,7 +231,7 @@ int cmd_finetune(cli *c, int argc, char **argv)
         {"--seq", O_INT, &a.seq, 1, 1e8, NULL, "L", "tokens per packed sequence (2048)", false},
         {"--precision", O_CHOICE, &a.precision, 0, 0, prec_names, "P", "matmul precision", false},
         {"--no-vision", O_FLAG, &a.no_vision, 0, 0, NULL, NULL, "do not load the vision tower", false},
-        {"--efficiency-profile", O_STR, &a.eff_profile, 0, 0, NULL, "NAME", "generic | vessl-gemma4", false},
+        {"--efficiency-profile", O_STR, &a.eff_profile, 0, 0, NULL, "NAME", "generic | vessl-gemma4 | trtllm", false},
         {"--efficiency", O_DOUBLE, &a.efficiency, 0.01, 1, NULL, "F", "training matmul efficiency (overrides the profile)", false},
         {"--compare", O_FLAG, &a.compare, 0, 0, NULL, NULL, "DDP/FSDP x checkpointing side by side", false},
         {"--profile", O_STR, &a.profile, 0, 0, NULL, "P", "TCO profile (default hyperscaler)", false},

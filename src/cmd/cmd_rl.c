@@ -344,7 +344,7 @@ int cmd_rl(cli *c, int argc, char **argv)
         {"--reward-model", O_STR, &a.reward, 0, 0, NULL, "M", "reward-model forward (default: a rule-based verifier)", false},
         {"--critic", O_STR, &a.critic, 0, 0, NULL, "M", "PPO value model, forward and trained (default: none, GRPO)", false},
         {"--stack", O_STR, &a.stack, 0, 0, NULL, "NAME", "training framework stack (default " CLI_DEFAULT_STACK ")", false},
-        {"--serving-profile", O_STR, &a.serving, 0, 0, NULL, "NAME", "engine constants: generic | vessl-gemma4", false},
+        {"--serving-profile", O_STR, &a.serving, 0, 0, NULL, "NAME", "engine constants: generic | vessl-gemma4 | trtllm", false},
         {"--profile", O_STR, &a.profile, 0, 0, NULL, "P", "TCO profile (default hyperscaler)", false},
         {"--tier", O_CHOICE, &a.tier, 0, 0, tier_names, "T", "operator tier for failures and spares (default typical)", false},
         {"--steps", O_INT, &a.steps, 1, 1e6, NULL, "N", "steps of the run, for totals (default 1000)", false},

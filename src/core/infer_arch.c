@@ -25,6 +25,11 @@ static const gpuecon_serving_profile profiles[] = {
      "eta_kv 0.25, eta_c 0.30 and t_d0 1.5 ms were fitted to the VESSL blog's own figures (B200 "
      "headline pair, FP8-KV gain, MTP increments) and eta_train 0.264 to its A100 FSDP "
      "4,746 tok/s: agreement with those figures is partly circular"},
+    {"trtllm", 0.80, 0.85, 0.55, 1.5e-3, 4e-6, 5e-6, 0.5e-3, 0.15, 0.80, 1048576.0, 10e-6, 12e-6, 0.5, 0.40,
+     false,
+     "TensorRT-LLM (PyTorch backend, trtllm-bench): eta_kv 0.85 and eta_c 0.55 were fitted to its "
+     "published Llama 3.1 8B FP8 max-throughput table on H100 and H200 (perf-overview.md @ 00f37686, "
+     "6 figures, 2 constants); the rest as generic (docs/model.md 6.7)"},
 };
 
 size_t gpuecon_serving_profile_count(void)

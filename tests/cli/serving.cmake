@@ -187,6 +187,18 @@ endforeach()
 if(NOT seen EQUAL 11)
   message(FATAL_ERROR "validate serving: ${seen} of the 11 known rows found")
 endif()
+# the trtllm profile's two constants were fitted on the six TensorRT-LLM rows (docs/model.md §6.7:
+# mean |error| 1.8%): each is within 6% of its published value and counted as fitted
+foreach(i RANGE ${last})
+  string(JSON id GET "${OUT}" serving rows ${i} id)
+  if(id MATCHES "^TRTLLM-")
+    json_near(serving rows ${i} predicted ${pub_${id}} 0.06)
+    string(JSON f GET "${OUT}" serving rows ${i} fitted_on)
+    if(NOT f)
+      message(FATAL_ERROR "validate serving ${id}: not marked as fitted")
+    endif()
+  endif()
+endforeach()
 foreach(k median_abs_err max_abs_err held_out_median_abs_err held_out_max_abs_err target_median_abs_err
           target_max_abs_err held_out_targets_met groups)
   string(JSON v ERROR_VARIABLE e GET "${OUT}" serving ${k})
@@ -201,6 +213,13 @@ run(0 validate --group serving-hopper-fp8 --csv)
 expect_out("^id,deployment,config,metric,published,predicted,error,fit\n")
 run(2 validate --group servin)
 expect_err("did you mean 'serving'")
+run(0 infer --model llama3-8b --system hgx-h100 --serving-profile trtllm --json)
+string(JSON v GET "${OUT}" serving_profile name)
+if(NOT v STREQUAL "trtllm")
+  message(FATAL_ERROR "infer --serving-profile trtllm: profile '${v}'")
+endif()
+run(2 infer --model llama3-8b --system hgx-h100 --serving-profile trtlm)
+expect_err("trtllm")
 
 # ---- item 5: MoE serving with attention data-parallelism and expert load imbalance --------------------
 run(0 infer --model deepseek-v3 --system hgx-h200 --gpus 8 --tp 8 --weights fp8 --kv fp8 --attention-dp on
