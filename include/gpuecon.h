@@ -975,7 +975,7 @@ GPUECON_API void gpuecon_validate_summarize(const gpuecon_validate_row *rows, si
  * unit its metric names; rel_err = predicted/published - 1. Writes up to cap rows
  * (GPUECON_VALIDATE_SERVING_MAX is enough) and sets *n. Errors: GPUECON_E_INPUT (NULL
  * arguments), GPUECON_E_NOTFOUND (a catalog without the models or systems it uses). */
-#define GPUECON_VALIDATE_SERVING_MAX 32
+#define GPUECON_VALIDATE_SERVING_MAX 96
 GPUECON_API int gpuecon_validate_serving(const gpuecon_catalog *cat, gpuecon_validate_row *rows, size_t cap,
                                          size_t *n, gpuecon_error *err);
 /* Accuracy of one generation x precision x dense/moe group (row.cls). */

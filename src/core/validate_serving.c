@@ -39,32 +39,88 @@ typedef struct scase {
     double c;
     double published;
     bool fit;
+    int tp;       /* tensor-parallel degree of a replica (the expert-parallel group with adp) */
+    bool adp;     /* MoE attention data-parallel with the experts EP over the tp GPUs */
 } scase;
 
+/* The rest of the same table, held out of every fit: each model at its published layout (the
+ * table's TP; MoE models with attention-DP and EP = TP, as the page's MoE command sets
+ * enable_attention_dp and --ep), FP8 KV cache with FP8 and FP4 (NVFP4) checkpoints alike. */
+#define TRTALL "NVIDIA/TensorRT-LLM docs/source/performance/perf-overview.md @ 00f37686 (trtllm-bench, PyTorch backend)"
+#define TRT(id, model, sys, gpus, w, isl, osl, pub, adp)                                                             \
+    {id, TRTALL, model, sys, gpus, w, GPUECON_FP8, isl, osl, false, 0, M_SAT_TOKS, 0, pub, false, gpus, adp}
+#define F8 GPUECON_FP8
+#define F4 GPUECON_FP4
+
 static const scase scases[] = {
-    {"TRTLLM-H100-128", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 128, 128, false, 0, M_SAT_TOKS, 0, 28312, true},
-    {"TRTLLM-H100-1000", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 1000, 1000, false, 0, M_SAT_TOKS, 0, 15220, true},
-    {"TRTLLM-H100-2048", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 2048, 2048, false, 0, M_SAT_TOKS, 0, 9305, true},
-    {"TRTLLM-H200-128", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 128, 128, false, 0, M_SAT_TOKS, 0, 27911, true},
-    {"TRTLLM-H200-1000", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 1000, 1000, false, 0, M_SAT_TOKS, 0, 17744, true},
-    {"TRTLLM-H200-2048", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 2048, 2048, false, 0, M_SAT_TOKS, 0, 12194, true},
+    {"TRTLLM-H100-128", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 128, 128, false, 0, M_SAT_TOKS, 0, 28312, true, 1, false},
+    {"TRTLLM-H100-1000", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 1000, 1000, false, 0, M_SAT_TOKS, 0, 15220, true, 1, false},
+    {"TRTLLM-H100-2048", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 2048, 2048, false, 0, M_SAT_TOKS, 0, 9305, true, 1, false},
+    {"TRTLLM-H200-128", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 128, 128, false, 0, M_SAT_TOKS, 0, 27911, true, 1, false},
+    {"TRTLLM-H200-1000", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 1000, 1000, false, 0, M_SAT_TOKS, 0, 17744, true, 1, false},
+    {"TRTLLM-H200-2048", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 2048, 2048, false, 0, M_SAT_TOKS, 0, 12194, true, 1, false},
     /* A100 80 GB keeps about 10 GB for KV after the weights (bf16) */
-    {"VESSL-A100-KV", VESSL, "gemma4-31b", "hgx-a100", 1, GPUECON_BF16, GPUECON_BF16, 230, 203, true, 0, M_KV_GB, 0, 10, false},
+    {"VESSL-A100-KV", VESSL, "gemma4-31b", "hgx-a100", 1, GPUECON_BF16, GPUECON_BF16, 230, 203, true, 0, M_KV_GB, 0, 10, false, 1, false},
     /* default settings (the B200 and H100 in fp8 weights, bf16 KV), output tok/s over A100 */
-    {"VESSL-B200/A100", VESSL, "gemma4-31b", "hgx-b200", 1, GPUECON_FP8, GPUECON_BF16, 230, 203, true, 0, M_RATIO_A100, 256, 10.2, false},
-    {"VESSL-H100/A100", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_BF16, 230, 203, true, 0, M_RATIO_A100, 256, 6.5, false},
+    {"VESSL-B200/A100", VESSL, "gemma4-31b", "hgx-b200", 1, GPUECON_FP8, GPUECON_BF16, 230, 203, true, 0, M_RATIO_A100, 256, 10.2, false, 1, false},
+    {"VESSL-H100/A100", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_BF16, 230, 203, true, 0, M_RATIO_A100, 256, 6.5, false, 1, false},
     /* MTP on B200 (8 replicas, one sequence each): +53% / +16% / +7% for k = 1 / 2 / 3 */
-    {"VESSL-MTP-k1", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 1, M_MTP_GAIN, 8, 0.53, true},
-    {"VESSL-MTP-k2", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_MTP_GAIN, 8, 0.16, true},
-    {"VESSL-MTP-k3", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 3, M_MTP_GAIN, 8, 0.07, true},
+    {"VESSL-MTP-k1", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 1, M_MTP_GAIN, 8, 0.53, true, 1, false},
+    {"VESSL-MTP-k2", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_MTP_GAIN, 8, 0.16, true, 1, false},
+    {"VESSL-MTP-k3", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 3, M_MTP_GAIN, 8, 0.07, true, 1, false},
     /* B200 LoRA + draft 2 + FP8 KV: 40,734 tok/s at 512 sequences, 52,759 beyond 8,000 */
-    {"VESSL-B200-512", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_TOKS_AT, 512, 40734, true},
-    {"VESSL-B200-8192", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_TOKS_AT, 8192, 52759, true},
+    {"VESSL-B200-512", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_TOKS_AT, 512, 40734, true, 1, false},
+    {"VESSL-B200-8192", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_TOKS_AT, 8192, 52759, true, 1, false},
     /* H100 saturates near 256 concurrent sequences (one replica) */
-    {"VESSL-H100-sat", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_SEQS_SAT, 0, 256, false},
+    {"VESSL-H100-sat", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_SEQS_SAT, 0, 256, false, 1, false},
     /* TPOT about 192 ms at 512 sequences, 331 ms at 1,024 (one H100 replica) */
-    {"VESSL-TPOT-512", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_TPOT_AT, 512, 192, false},
-    {"VESSL-TPOT-1024", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_TPOT_AT, 1024, 331, false},
+    {"VESSL-TPOT-512", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_TPOT_AT, 512, 192, false, 1, false},
+    {"VESSL-TPOT-1024", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_TPOT_AT, 1024, 331, false, 1, false},
+    /* held out: the rest of TensorRT-LLM's table at 128/128, 1000/1000 and 2048/2048 */
+    TRT("TRT-L8-H100-128/4096", "llama3-8b", "hgx-h100", 1, F8, 128, 4096, 14325, false),
+    TRT("TRT-L8-H100-5000/500", "llama3-8b", "hgx-h100", 1, F8, 5000, 500, 3459, false),
+    TRT("TRT-L8-H200-128/4096", "llama3-8b", "hgx-h200", 1, F8, 128, 4096, 18027, false),
+    TRT("TRT-L8-H200-5000/500", "llama3-8b", "hgx-h200", 1, F8, 5000, 500, 3902, false),
+    TRT("TRT-L70-H100-128", "llama3-70b", "hgx-h100", 2, F8, 128, 128, 6378, false),
+    TRT("TRT-L70-H100-1000", "llama3-70b", "hgx-h100", 2, F8, 1000, 1000, 4205, false),
+    TRT("TRT-L70-H100-2048", "llama3-70b", "hgx-h100", 2, F8, 2048, 2048, 3082, false),
+    TRT("TRT-L70-H200-128", "llama3-70b", "hgx-h200", 1, F8, 128, 128, 3803, false),
+    TRT("TRT-L70-H200-1000", "llama3-70b", "hgx-h200", 1, F8, 1000, 1000, 2909, false),
+    TRT("TRT-L70-H200-2048", "llama3-70b", "hgx-h200", 1, F8, 2048, 2048, 2003, false),
+    TRT("TRT-L70-B200-128", "llama3-70b", "hgx-b200", 1, F4, 128, 128, 11147, false),
+    TRT("TRT-L70-B200-1000", "llama3-70b", "hgx-b200", 1, F4, 1000, 1000, 7007, false),
+    TRT("TRT-L70-B200-2048", "llama3-70b", "hgx-b200", 1, F4, 2048, 2048, 4783, false),
+    TRT("TRT-L70-GB200-128", "llama3-70b", "gb200-nvl72", 1, F4, 128, 128, 12189, false),
+    TRT("TRT-L70-GB200-1000", "llama3-70b", "gb200-nvl72", 1, F4, 1000, 1000, 7326, false),
+    TRT("TRT-L70-GB200-2048", "llama3-70b", "gb200-nvl72", 1, F4, 2048, 2048, 5646, false),
+    TRT("TRT-L405-H100-128", "llama3-405b", "hgx-h100", 8, F8, 128, 128, 3627, false),
+    TRT("TRT-L405-H100-1000", "llama3-405b", "hgx-h100", 8, F8, 1000, 1000, 2919, false),
+    TRT("TRT-L405-H100-2048", "llama3-405b", "hgx-h100", 8, F8, 2048, 2048, 2296, false),
+    TRT("TRT-L405-H200-128", "llama3-405b", "hgx-h200", 8, F8, 128, 128, 3814, false),
+    TRT("TRT-L405-H200-1000", "llama3-405b", "hgx-h200", 8, F8, 1000, 1000, 3330, false),
+    TRT("TRT-L405-H200-2048", "llama3-405b", "hgx-h200", 8, F8, 2048, 2048, 2948, false),
+    TRT("TRT-L405-B200-128", "llama3-405b", "hgx-b200", 4, F4, 128, 128, 6281, false),
+    TRT("TRT-L405-B200-1000", "llama3-405b", "hgx-b200", 4, F4, 1000, 1000, 5209, false),
+    TRT("TRT-L405-B200-2048", "llama3-405b", "hgx-b200", 4, F4, 2048, 2048, 4212, false),
+    TRT("TRT-L405-GB200-128", "llama3-405b", "gb200-nvl72", 4, F4, 128, 128, 6740, false),
+    TRT("TRT-L405-GB200-1000", "llama3-405b", "gb200-nvl72", 4, F4, 1000, 1000, 5389, false),
+    TRT("TRT-L405-GB200-2048", "llama3-405b", "gb200-nvl72", 4, F4, 2048, 2048, 4407, false),
+    TRT("TRT-Q235-H100-1000", "qwen3-235b-a22b", "hgx-h100", 8, F8, 1000, 1000, 14898, true),
+    TRT("TRT-Q235-H100-2048", "qwen3-235b-a22b", "hgx-h100", 8, F8, 2048, 2048, 9924, true),
+    TRT("TRT-Q235-H200-128", "qwen3-235b-a22b", "hgx-h200", 8, F8, 128, 128, 30429, true),
+    TRT("TRT-Q235-H200-1000", "qwen3-235b-a22b", "hgx-h200", 8, F8, 1000, 1000, 23789, true),
+    TRT("TRT-Q235-H200-2048", "qwen3-235b-a22b", "hgx-h200", 8, F8, 2048, 2048, 16672, true),
+    TRT("TRT-Q235-B200-128", "qwen3-235b-a22b", "hgx-b200", 8, F4, 128, 128, 63362, true),
+    TRT("TRT-Q235-B200-1000", "qwen3-235b-a22b", "hgx-b200", 8, F4, 1000, 1000, 42391, true),
+    TRT("TRT-Q235-B200-2048", "qwen3-235b-a22b", "hgx-b200", 8, F4, 2048, 2048, 26854, true),
+    TRT("TRT-L4M-H100-1000", "llama4-maverick", "hgx-h100", 8, F8, 1000, 1000, 9677, true),
+    TRT("TRT-L4M-H100-2048", "llama4-maverick", "hgx-h100", 8, F8, 2048, 2048, 6916, true),
+    TRT("TRT-L4M-H200-128", "llama4-maverick", "hgx-h200", 8, F8, 128, 128, 63994, true),
+    TRT("TRT-L4M-H200-1000", "llama4-maverick", "hgx-h200", 8, F8, 1000, 1000, 31782, true),
+    TRT("TRT-L4M-H200-2048", "llama4-maverick", "hgx-h200", 8, F8, 2048, 2048, 20957, true),
+    TRT("TRT-L4M-B200-128", "llama4-maverick", "hgx-b200", 8, F4, 128, 128, 124323, true),
+    TRT("TRT-L4M-B200-1000", "llama4-maverick", "hgx-b200", 8, F4, 1000, 1000, 79617, true),
+    TRT("TRT-L4M-B200-2048", "llama4-maverick", "hgx-b200", 8, F4, 2048, 2048, 52195, true),
 };
 
 static int build(const gpuecon_catalog *cat, const scase *v, const char *system, gpuecon_precision w,
@@ -76,7 +132,8 @@ static int build(const gpuecon_catalog *cat, const scase *v, const char *system,
     if (!r->model || !r->system)
         return err_set(err, GPUECON_E_NOTFOUND, v->id, 0, 0, "the catalog lacks %s or %s", v->model, system);
     r->gpus = v->gpus;
-    r->tp = 1;
+    r->tp = v->tp;
+    r->attention_dp = v->adp;
     r->weights = w;
     r->kv = kv;
     r->prompt_len = v->prompt;
@@ -179,15 +236,21 @@ int gpuecon_validate_serving(const gpuecon_catalog *cat, gpuecon_validate_row *r
             snprintf(row->metric, sizeof row->metric, "%s %g", what[v->m], v->c);
         else
             snprintf(row->metric, sizeof row->metric, "%s", what[v->m]);
-        snprintf(row->config, sizeof row->config, "TP1 x %d%s%s", v->gpus, v->vessl ? ", LoRA r16" : ", trtllm, KV 0.95",
+        char layout[32];
+        if (v->adp)
+            snprintf(layout, sizeof layout, "DP%d+EP%d", v->tp, v->tp);
+        else
+            snprintf(layout, sizeof layout, "TP%d x %d", v->tp, v->gpus / v->tp);
+        snprintf(row->config, sizeof row->config, "%s%s%s", layout, v->vessl ? ", LoRA r16" : ", trtllm, KV 0.95",
                  v->draft_k ? (v->draft_k == 1 ? ", draft 1" : v->draft_k == 2 ? ", draft 2" : ", draft 3") : "");
         row->published = v->published;
         row->predicted = y;
         row->rel_err = y / v->published - 1;
         row->fitted_on = v->fit;
         row->fits = true;
-        snprintf(row->cls, sizeof row->cls, "serving-%.10s-%s", sys->gpu && sys->gpu->arch ? sys->gpu->arch : "?",
-                 gpuecon_precision_name(v->w));
+        const gpuecon_model *m = gpuecon_catalog_model(cat, v->model);
+        snprintf(row->cls, sizeof row->cls, "serving-%.10s-%s%s", sys->gpu && sys->gpu->arch ? sys->gpu->arch : "?",
+                 gpuecon_precision_name(v->w), m && m->experts > 0 ? "-moe" : "");
     }
     return GPUECON_OK;
 }
