@@ -5,128 +5,11 @@
  * Terminal tables by default; --json, --csv, and --format html -o report.html (report.c).
  */
 #include "cli.h"
+#include "names.h"
 #include "report.h"
 
 #include <math.h>
 #include <string.h>
-
-static void money(tbl *t, double v)
-{
-    double a = fabs(v);
-    if (!isfinite(v))
-        tbl_str(t, "n/a");
-    else if (a >= 1e6)
-        tbl_fmt(t, "$%.2fM", v / 1e6);
-    else if (a >= 1e3)
-        tbl_fmt(t, "$%.1fk", v / 1e3);
-    else
-        tbl_fmt(t, "$%.4g", v);
-}
-
-static void num(tbl *t, double v, int dec)
-{
-    if (!isfinite(v))
-        tbl_str(t, "n/a");
-    else
-        tbl_num(t, v, dec);
-}
-
-void compare_platform_table(const gpuecon_comparison_result *cr, tbl *t)
-{
-    bool train = cr->kind != GPUECON_WORKLOAD_SERVE, rl = cr->kind == GPUECON_WORKLOAD_RL;
-    bool totals = false, sim = false;
-    for (size_t i = 0; i < cr->n_platforms; i++) {
-        totals |= cr->platforms[i].feasible && isfinite(cr->platforms[i].total_usd);
-        sim |= cr->platforms[i].feasible && cr->platforms[i].simulated;
-    }
-    tbl_col(t, "platform", 'l');
-    tbl_col(t, "GPUs", 'r');
-    tbl_col(t, rl ? "trained tok/s/GPU" : train ? "tok/s/GPU" : "out tok/s/GPU", 'r');
-    tbl_col(t, "basis", 'l');
-    tbl_col(t, "predicted", 'r');
-    if (rl) {
-        tbl_col(t, "placement", 'l');
-        tbl_col(t, "step s", 'r');
-        tbl_col(t, "gen s", 'r');
-        tbl_col(t, "train s", 'r');
-        tbl_col(t, "sync s", 'r');
-        tbl_col(t, "idle s", 'r');
-    } else if (train) {
-        tbl_col(t, "MFU", 'r');
-    } else {
-        tbl_col(t, "in flight", 'r');
-        tbl_col(t, "TPOT ms", 'r');
-        tbl_col(t, "TTFT ms", 'r');
-        if (sim) {
-            tbl_col(t, "TTFT P90", 'r');
-            tbl_col(t, "TTFT P99", 'r');
-            tbl_col(t, "TPOT P90", 'r');
-        }
-    }
-    tbl_col(t, "$/GPU-h", 'r');
-    tbl_col(t, "$/Mtok", 'r');
-    if (train) {
-        tbl_col(t, "ETTR", 'r');
-        tbl_col(t, "eff $/Mtok", 'r');
-        tbl_col(t, "no-spare $/Mtok", 'r');
-        if (cr->batch_penalty)
-            tbl_col(t, "same-quality $/Mtok", 'r');
-    }
-    tbl_col(t, "J/tok", 'r');
-    if (totals) {
-        tbl_col(t, "days", 'r');
-        tbl_col(t, "total", 'r');
-        tbl_col(t, "MWh", 'r');
-    }
-    for (size_t i = 0; i < cr->n_platforms; i++) {
-        const gpuecon_platform_result *p = &cr->platforms[i];
-        tbl_row(t);
-        tbl_fmt(t, "%s%s", p->name, (int)i == cr->cheapest ? " *" : "");
-        tbl_num(t, p->gpus, 0);
-        if (!p->feasible) {
-            tbl_str(t, "-");
-            tbl_str(t, "infeasible (below)"); /* the whole reason under the table, never cut */
-            continue;
-        }
-        num(t, p->tokens_per_s_per_gpu, p->tokens_per_s_per_gpu < 100 ? 1 : 0);
-        tbl_str(t, p->measured ? gpuecon_stage_name(p->throughput_source.stage) : "predicted");
-        num(t, p->predicted_tokens_per_s_per_gpu, 0);
-        if (rl) {
-            tbl_fmt(t, "%s%s", p->rl_placement ? "disagg" : "coloc", p->rl_off_policy ? " +1 off" : "");
-            num(t, p->rl_step_time_s, 1);
-            num(t, p->rl_generation_s, 1);
-            num(t, p->rl_scoring_s + p->rl_training_s, 1);
-            num(t, p->rl_weight_sync_s, 2);
-            num(t, p->rl_bd.idle_s, 1);
-        } else if (train) {
-            tbl_pct(t, p->mfu, 1);
-        } else {
-            num(t, p->concurrency, 0);
-            num(t, p->tpot_ms, 1);
-            num(t, p->ttft_ms, 1);
-            if (sim) {
-                num(t, p->simulated ? p->ttft_ms_p90 : NAN, 1);
-                num(t, p->simulated ? p->ttft_ms_p99 : NAN, 1);
-                num(t, p->simulated ? p->tpot_ms_p90 : NAN, 1);
-            }
-        }
-        num(t, p->tco_usd_per_gpu_hour, 3);
-        num(t, p->usd_per_mtok, 4);
-        if (train) {
-            num(t, p->ettr, 3);
-            num(t, p->effective_usd_per_mtok_with_spares, 4);
-            num(t, p->effective_usd_per_mtok_without_spares, 4);
-            if (cr->batch_penalty)
-                num(t, p->rank_usd_per_mtok, 4);
-        }
-        num(t, p->joules_per_token, 3);
-        if (totals) {
-            num(t, p->days_to_train, 1);
-            money(t, p->total_usd);
-            num(t, p->energy_mwh, 0);
-        }
-    }
-}
 
 static void print_trade(FILE *f, const gpuecon_platform_result *p)
 {
@@ -535,11 +418,10 @@ static json_t *comparison_json(const gpuecon_comparison_result *cr)
                                                         ? json_string(cr->platforms[cr->fastest_within_budget].name)
                                                         : json_null());
     if (cr->tier_analysis) {
-        static const char *const tn[3] = {"best", "typical", "poor"};
         json_t *tj = json_array();
         for (int t = 0; t < 3; t++)
             if (cr->tier_cheapest[t] >= 0)
-                json_array_append_new(tj, json_pack("{s:s, s:s, s:b, s:o}", "tier", tn[t], "cheapest",
+                json_array_append_new(tj, json_pack("{s:s, s:s, s:b, s:o}", "tier", names_tier[t], "cheapest",
                                                     cr->platforms[cr->tier_cheapest[t]].name, "rack_scale",
                                                     cr->tier_rack_scale[t], "rank_usd_per_mtok",
                                                     cli_real(cr->platforms[cr->tier_cheapest[t]].rank_usd_per_mtok)));

@@ -7,12 +7,12 @@
  * activations, and without recompute a step costs ~4P instead of ~6P FLOPs per token.
  */
 #include "cmd_infer.h"
+#include "names.h"
 
 #include <string.h>
 
 static const char *const method_names[] = {"lora", "full", NULL};
 static const char *const strategy_names[] = {"ddp", "fsdp", NULL};
-static const char *const prec_names[] = {"bf16", "fp8", NULL};
 
 typedef struct ft_args {
     const char *model, *system, *profile, *eff_profile, *lora_mods;
@@ -229,7 +229,7 @@ int cmd_finetune(cli *c, int argc, char **argv)
         {"--recompute", O_FLAG, &a.recompute, 0, 0, NULL, NULL, "activation (gradient) checkpointing", false},
         {"--mbs", O_INT, &a.mbs, 1, 4096, NULL, "B", "sequences per micro-batch per GPU (2)", false},
         {"--seq", O_INT, &a.seq, 1, 1e8, NULL, "L", "tokens per packed sequence (2048)", false},
-        {"--precision", O_CHOICE, &a.precision, 0, 0, prec_names, "P", "matmul precision", false},
+        {"--precision", O_CHOICE, &a.precision, 0, 0, names_precision_no_fp4, "P", "matmul precision", false},
         {"--no-vision", O_FLAG, &a.no_vision, 0, 0, NULL, NULL, "do not load the vision tower", false},
         {"--efficiency-profile", O_STR, &a.eff_profile, 0, 0, NULL, "NAME", "generic | vessl-gemma4 | trtllm", false},
         {"--efficiency", O_DOUBLE, &a.efficiency, 0.01, 1, NULL, "F", "training matmul efficiency (overrides the profile)", false},

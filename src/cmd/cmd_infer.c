@@ -8,12 +8,11 @@
  * An infeasible request exits 3 with the shortfall in GB (and, with --json, the memory figures).
  */
 #include "cmd_infer.h"
+#include "names.h"
 
 #include <math.h>
 #include <string.h>
 
-static const char *const prec_names[] = {"bf16", "fp8", "fp4", NULL};
-static const char *const kv_names[] = {"bf16", "fp8", NULL};
 static const char *const engine_names[] = {"legacy", "v0.21", NULL};
 static const char *const roofline_names[] = {"split", "fused", NULL};
 static const char *const onoff_names[] = {"on", "off", NULL};
@@ -546,8 +545,8 @@ int cmd_infer(cli *c, int argc, char **argv)
         {"--system", O_STR, &a.system, 0, 0, NULL, "S", "system (gpuecon catalog systems)", false},
         {"--gpus", O_INT, &a.gpus, 1, 1e6, NULL, "N", "GPUs in all (default: one server)", false},
         {"--tp", O_INT, &a.tp, 1, 1024, NULL, "T", "tensor-parallel GPUs per replica (default: smallest that fits)", false},
-        {"--weights", O_CHOICE, &a.weights, 0, 0, prec_names, "P", "weight precision of the body linears", false},
-        {"--kv", O_CHOICE, &a.kv, 0, 0, kv_names, "P", "KV-cache precision", false},
+        {"--weights", O_CHOICE, &a.weights, 0, 0, names_precision, "P", "weight precision of the body linears", false},
+        {"--kv", O_CHOICE, &a.kv, 0, 0, names_precision_no_fp4, "P", "KV-cache precision", false},
         {"--prompt-len", O_DOUBLE, &a.prompt_len, 1, 1e8, NULL, "P", "mean prompt tokens (ShareGPT 230)", false},
         {"--output-len", O_DOUBLE, &a.output_len, 1, 1e8, NULL, "O", "mean output tokens (ShareGPT 203)", false},
         {"--output-cv", O_DOUBLE, &a.output_cv, 0, 10, NULL, "F", "coefficient of variation of the output length", false},

@@ -8,12 +8,12 @@
  * tokens includes failures and spares (with and without spare cost, as SemiAnalysis, 20 Aug 2025).
  */
 #include "cli.h"
+#include "names.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const tier_names[] = {"best", "typical", "poor", NULL};
 static const char *const form_names[] = {"g2", "g1", "g3", NULL};
 static const char *const spare_cost_names[] = {"charged", "free", NULL};
 
@@ -54,12 +54,12 @@ static int build_request(cli *c, const relopts *o, const opt *opts, size_t nopts
                          const gpuecon_reliability **tier)
 {
     char name[160];
-    snprintf(name, sizeof name, "%s/%s", s->name, tier_names[o->tier]);
+    snprintf(name, sizeof name, "%s/%s", s->name, names_tier[o->tier]);
     *tier = gpuecon_catalog_reliability(c->cat, name);
     if (!*tier)
         return cli_usage_error(c, "--tier", "no reliability entry '%s' in the catalog; add one to "
                                          "reliability.yaml (e.g. like: hgx-h100/%s)",
-                               name, tier_names[o->tier]);
+                               name, names_tier[o->tier]);
     gpuecon_error err;
     gpuecon_error_clear(&err);
     if (gpuecon_reliability_request_init(q, s, *tier, o->gpus, &err))
@@ -505,7 +505,7 @@ int cmd_reliability(cli *c, int argc, char **argv)
     opt opts[] = {
         {"--system", O_STR, &o.system, 0, 0, NULL, "S", "system (gpuecon catalog systems)", false},
         {"--active-gpus", O_INT, &o.gpus, 1, 1e7, NULL, "N", "GPUs doing the job's work", false},
-        {"--tier", O_CHOICE, &o.tier, 0, 0, tier_names, "T", "operator tier (default typical)", false},
+        {"--tier", O_CHOICE, &o.tier, 0, 0, names_tier, "T", "operator tier (default typical)", false},
         {"--mtbi-gpu-days", O_DOUBLE, &o.mtbi, 1e-3, 1e7, NULL, "X", "MTBI per active GPU (overrides the tier)", false},
         {"--days", O_DOUBLE, &o.days, 0.01, 3650, NULL, "D", "job length, wall-clock days (default 30)", false},
         {"--detect-s", O_DOUBLE, &o.detect, 0, 1e6, NULL, "S", "fault detection time", false},

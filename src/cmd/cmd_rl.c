@@ -8,15 +8,13 @@
  * and the constraint; a fixed split that leaves a pool short exits 2 naming --gen-gpus.
  */
 #include "cmd_infer.h"
+#include "names.h"
 
 #include <math.h>
 #include <string.h>
 
-static const char *const prec_names[] = {"bf16", "fp8", "fp4", NULL};
-static const char *const kv_names[] = {"bf16", "fp8", NULL};
 static const char *const place_names[] = {"colocated", "disaggregated", NULL};
 static const char *const onoff_names[] = {"on", "off", NULL};
-static const char *const tier_names[] = {"typical", "best", "poor", NULL};
 
 typedef struct rl_args {
     const char *model, *system, *profile, *stack, *reference, *reward, *critic, *serving;
@@ -55,7 +53,7 @@ static int build_request(cli *c, const opt *o, size_t n, const rl_args *a, gpuec
     if (rc)
         return rc;
     r->profile = prof->name;
-    r->tier = tier_names[a->tier];
+    r->tier = names_tier[a->tier];
     r->gpus = opt_seen(o, n, "--gpus") ? a->gpus : r->system->gpus_per_node;
     r->placement = (gpuecon_rl_placement)a->placement;
     r->gen_gpus = a->gen_gpus;
@@ -315,7 +313,7 @@ static int execute(cli *c, const opt *opts, size_t nopts, const rl_args *a)
 
 int cmd_rl(cli *c, int argc, char **argv)
 {
-    rl_args a = {.profile = CLI_DEFAULT_PROFILE, .serving = "generic", .prompts = 128, .samples = 8,
+    rl_args a = {.tier = TIER_TYPICAL, .profile = CLI_DEFAULT_PROFILE, .serving = "generic", .prompts = 128, .samples = 8,
                  .prompt_len = 1024, .response_len = 4096, .response_cv = 0.6, .epochs = 1, .minibatches = 1,
                  .steps = 1000};
     opt opts[] = {
@@ -333,9 +331,9 @@ int cmd_rl(cli *c, int argc, char **argv)
         {"--gen-gpus", O_INT, &a.gen_gpus, 1, 1e6, NULL, "N", "disaggregated: generator GPUs (default: searched in whole nodes)", false},
         {"--gen-tp", O_INT, &a.gen_tp, 1, 1024, NULL, "T", "generator TP (EP = TP for MoE; default: the fastest)", false},
         {"--off-policy", O_INT, &a.off_policy, -1e9, 1e9, NULL, "LAG", "0 synchronous, 1 one-step off-policy (disaggregated)", false},
-        {"--gen-weights", O_CHOICE, &a.gen_weights, 0, 0, prec_names, "P", "generator weight precision (default bf16)", false},
-        {"--kv", O_CHOICE, &a.kv, 0, 0, kv_names, "P", "generator KV-cache precision (default bf16)", false},
-        {"--train-precision", O_CHOICE, &a.train_precision, 0, 0, prec_names, "P", "training GEMM precision (default bf16)", false},
+        {"--gen-weights", O_CHOICE, &a.gen_weights, 0, 0, names_precision, "P", "generator weight precision (default bf16)", false},
+        {"--kv", O_CHOICE, &a.kv, 0, 0, names_precision_no_fp4, "P", "generator KV-cache precision (default bf16)", false},
+        {"--train-precision", O_CHOICE, &a.train_precision, 0, 0, names_precision, "P", "training GEMM precision (default bf16)", false},
         {"--sync-fp8", O_FLAG, &a.sync_fp8, 0, 0, NULL, NULL, "push the new weights in FP8 (1 B/param)", false},
         {"--offload", O_CHOICE, &a.offload, 0, 0, onoff_names, "on|off", "colocated: trainer states to host while generating (default on)", false},
         {"--epochs", O_INT, &a.epochs, 1, 100, NULL, "E", "PPO epochs over the step's samples (default 1)", false},
@@ -346,7 +344,7 @@ int cmd_rl(cli *c, int argc, char **argv)
         {"--stack", O_STR, &a.stack, 0, 0, NULL, "NAME", "training framework stack (default " CLI_DEFAULT_STACK ")", false},
         {"--serving-profile", O_STR, &a.serving, 0, 0, NULL, "NAME", "engine constants: generic | vessl-gemma4 | trtllm", false},
         {"--profile", O_STR, &a.profile, 0, 0, NULL, "P", "TCO profile (default hyperscaler)", false},
-        {"--tier", O_CHOICE, &a.tier, 0, 0, tier_names, "T", "operator tier for failures and spares (default typical)", false},
+        {"--tier", O_CHOICE, &a.tier, 0, 0, names_tier, "T", "operator tier for failures and spares (default typical)", false},
         {"--steps", O_INT, &a.steps, 1, 1e6, NULL, "N", "steps of the run, for totals (default 1000)", false},
         {"--pue", O_DOUBLE, &a.pue, 1, 3, NULL, "F", "facility PUE (default: the system's)", false},
         CLI_OPT_USD_PER_GPU_HOUR(&a.usd_per_gpu_hour),

@@ -92,7 +92,7 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
             if (days > 0)
                 json_object_set_new(cj, "days", cli_real(days));
             json_object_set_new(j, "cost", cj);
-            train_cli_run_json(j, &run, train_cli_tiers[a->tier]);
+            train_cli_run_json(j, &run, names_tier[a->tier]);
         }
         if (a->vs && (rc = train_vs(c, a, req, &r, j, NULL))) {
             json_decref(j);
@@ -136,7 +136,7 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
                 k.usd_per_mtok, k.joules_per_token);
         if (run_ok)
             fprintf(f, "\nreliability (%s tier, MTBI %.0f GPU-days): ETTR %.1f%%, %d spare GPU%s %s; effective $%.4f "
-                   "per 1M tokens", train_cli_tiers[a->tier], run.mtbi_gpu_days, 100 * run.ettr,
+                   "per 1M tokens", names_tier[a->tier], run.mtbi_gpu_days, 100 * run.ettr,
                 run.provisioned_gpus - run.gpus, run.provisioned_gpus - run.gpus == 1 ? "" : "s",
                 run.spares_charged ? "charged to the job" : "earning other work", run.effective_usd_per_mtok);
         if (run_ok && a->tokens > 0)

@@ -1,6 +1,6 @@
 /*
- * report.h — the HTML report of `gpuecon compare` (report.c), and the platform table it shares
- * with the terminal output (cmd_compare.c).
+ * report.h — the HTML report of `gpuecon compare` (report.c), and the platform table (report.c)
+ * it shares with the terminal and CSV output (cmd_compare.c).
  */
 #ifndef GPUECON_REPORT_H
 #define GPUECON_REPORT_H

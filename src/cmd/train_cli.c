@@ -6,16 +6,15 @@
  * Megatron/NeMo run and can be switched to reproduce older ones.
  */
 #include "train_cli.h"
+#include "names.h"
 
 #include <math.h>
 #include <string.h>
 
-static const char *const prec_names[] = {"bf16", "fp8", "fp4", NULL};
 static const char *const rc_names[] = {"none", "selective", "full", NULL};
 static const char *const onoff[] = {"off", "on", NULL};
 static const char *const attn_names[] = {"flash", "unfused", NULL};
 static const char *const obj_names[] = {"throughput", "cost", NULL};
-const char *const train_cli_tiers[] = {"typical", "best", "poor", NULL};
 static const char *const recipe_names[] = {"delayed", "tensorwise", "mxfp8", "blockwise", NULL};
 static const char *const dispatch_names[] = {"nccl-a2a", "deepep", "hybridep", NULL};
 static const char *const prec16_names[] = {"fp32", "bf16", NULL};
@@ -27,13 +26,14 @@ size_t train_cli_opts(train_args *a, opt *o, bool search)
     a->sp = a->dp_overlap = a->cuda_graphs = 1;
     a->mtp = -1;
     a->top = 10;
+    a->tier = TIER_TYPICAL;
     a->offload_layers = -1;
     size_t n = 0;
 #define OPT(...) o[n++] = (opt){__VA_ARGS__, false}
     OPT("--model", O_STR, &a->model, 0, 0, NULL, "M", "model (gpuecon catalog models) or --model-file");
     OPT("--system", O_STR, &a->system, 0, 0, NULL, "S", "system (gpuecon catalog systems)");
     OPT("--gpus", O_INT, &a->gpus, 1, 4194304, NULL, "N", "GPUs in the job");
-    OPT("--precision", O_CHOICE, &a->precision, 0, 0, prec_names, "P", "GEMM precision (default bf16)");
+    OPT("--precision", O_CHOICE, &a->precision, 0, 0, names_precision, "P", "GEMM precision (default bf16)");
     OPT("--seq", O_INT, &a->seq, 1, 16777216, NULL, "L", "tokens per sequence");
     OPT("--gbs", O_INT, &a->gbs, 1, 67108864, NULL, "B", "global batch, sequences per step");
     OPT("--mbs", O_INT, &a->mbs, 1, 65536, NULL, "N", "micro-batch, sequences (default: searched)");
@@ -81,8 +81,8 @@ size_t train_cli_opts(train_args *a, opt *o, bool search)
         "your price per GPU-hour (rental or negotiated); replaces the profile's TCO");
     OPT("--tokens", O_DOUBLE, &a->tokens, 1, 1e18, NULL, "T", "training tokens for totals (15T)");
     OPT("--pue", O_DOUBLE, &a->pue, 1, 3, NULL, "F", "facility PUE (default: system's)");
-    OPT("--tier", O_CHOICE, &a->tier, 0, 0, train_cli_tiers, "T",
-        "operator tier for failures and spares: typical, best, poor (default typical)");
+    OPT("--tier", O_CHOICE, &a->tier, 0, 0, names_tier, "T",
+        "operator tier for failures and spares: best, typical, poor (default typical)");
     OPT("--mtbi-gpu-days", O_DOUBLE, &a->mtbi_gpu_days, 1, 1e7, NULL, "D",
         "mean time between interruptions per GPU (default: the tier's)");
     OPT("--threads", O_INT, &a->threads, 1, 4096, NULL, "N", "search threads (default: all cores)");
@@ -402,7 +402,7 @@ void train_cli_run_request(const train_args *a, const gpuecon_train_request *req
     gpuecon_run_request_init(run);
     run->system = req->system->name;
     run->profile = p->name;
-    run->tier = train_cli_tiers[a->tier];
+    run->tier = names_tier[a->tier];
     run->model = req->model->name;
     run->seq = req->seq;
     run->precision = req->precision;

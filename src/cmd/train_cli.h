@@ -6,6 +6,7 @@
 #define GPUECON_TRAIN_CLI_H
 
 #include "cli.h"
+#include "names.h"
 
 typedef struct train_args {
     const char *model, *system, *profile;
@@ -62,7 +63,6 @@ void train_cli_run_request(const train_args *a, const gpuecon_train_request *req
 /* The run's reliability and totals as JSON keys added to j (days_to_train ettr total_usd
  * energy_mwh effective_usd_per_mtok spare_gpus provisioned_gpus tier). */
 void train_cli_run_json(json_t *j, const gpuecon_platform_result *r, const char *tier);
-extern const char *const train_cli_tiers[];
 /* train --rent-usd-per-gpu-hour (train_life.c): owning the cluster over its life vs renting. */
 int train_life(cli *c, const train_args *a, gpuecon_train_request *req, const gpuecon_profile *prof);
 /* train --target-days (train_target.c): the fewest GPUs that finish by the deadline. */

@@ -126,7 +126,7 @@ int train_target(cli *c, const train_args *a, gpuecon_train_request *req, const 
             json_object_set_new(j, "nearest_days", t->nearest_gpus ? cli_real(t->nearest_days) : json_null());
         }
         if (t->met || t->nearest_gpus) {
-            train_cli_run_json(j, p, train_cli_tiers[a->tier]);
+            train_cli_run_json(j, p, names_tier[a->tier]);
             json_object_set_new(j, "tokens_per_s_per_gpu", cli_real(p->tokens_per_s_per_gpu));
             json_object_set_new(j, "train", train_cli_result_json(&t->train));
         }
@@ -146,7 +146,7 @@ int train_target(cli *c, const train_args *a, gpuecon_train_request *req, const 
     }
     fprintf(f, "%s on %s, %s: %.4g tokens within %g days (%s tier; failures, restarts and spares included)\n",
             req->model->name, req->system->name, gpuecon_precision_name(req->precision), a->tokens, a->target_days,
-            train_cli_tiers[a->tier]);
+            names_tier[a->tier]);
     if (t->met)
         fprintf(f, "GPUs needed  %d active (%d per domain; %d provisioned with spares): %.1f days, $%.4gM, %.0f MWh, "
                    "ETTR %.1f%%\n",

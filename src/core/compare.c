@@ -29,6 +29,21 @@ gpuecon_source compare_profile_source(const gpuecon_profile *p, const char *syst
     return (gpuecon_source){"derived from capex (docs/model.md §2.1)", GPUECON_STAGE_DERIVED};
 }
 
+/* McCandlish et al. 2018 eq. 2.11 (gpuecon.h): the token and step factors of a batch. */
+double gpuecon_batch_token_factor(double batch_tokens, double critical_batch_tokens)
+{
+    if (!(critical_batch_tokens > 0))
+        return 1;
+    return 1 + batch_tokens / critical_batch_tokens;
+}
+
+double gpuecon_batch_step_factor(double batch_tokens, double critical_batch_tokens)
+{
+    if (!(critical_batch_tokens > 0) || !(batch_tokens > 0))
+        return 1;
+    return 1 + critical_batch_tokens / batch_tokens;
+}
+
 /* The ranked cost of a platform at inputs `in` (and its parts when res is not NULL). */
 double compare_rank_cost(const pstate *ps, const double *in, gpuecon_platform_result *res)
 {
@@ -247,7 +262,7 @@ static int setup_reliability(const gpuecon_catalog *cat, pstate *ps, int gpus, g
     if (gpuecon_catalog_field(cat, GPUECON_KIND_RELIABILITY, ps->tier->name, "mtbi_gpu_days", &f) == 0)
         res->mtbi_source = f.source;
     if (pl->mtbi_gpu_days > 0)
-        res->mtbi_source = scenario_source(pl, "mtbi_gpu_days");
+        res->mtbi_source = platform_source(pl, PF_MTBI_GPU_DAYS);
     return GPUECON_OK;
 }
 
@@ -349,9 +364,9 @@ static int evaluate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
     res->tco_source = ps->tco.uses_published ? compare_profile_source(ps->prof, ps->sys->name)
                                              : (gpuecon_source){"derived from capex (docs/model.md §2.1)",
                                                                 GPUECON_STAGE_DERIVED};
-    const char *price_field;
+    platform_field price_field;
     if (compare_platform_price(pl, &price_field) > 0)
-        res->tco_source = scenario_source(pl, price_field);
+        res->tco_source = platform_source(pl, price_field);
     int gbs = w->gbs;
     if (ps->train) {
         if ((rc = setup_reliability(cat, ps, gpus, res, err)))
@@ -384,7 +399,7 @@ static int evaluate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
     } else if (pl->measured_tokens_per_s > 0) {
         ps->in[IN_TOKS] = pl->measured_tokens_per_s;
         res->measured = true;
-        res->throughput_source = scenario_source(pl, "measured_tokens_per_s");
+        res->throughput_source = platform_source(pl, PF_MEASURED_TOKENS_PER_S);
         gbs = w->gbs; /* a measurement is taken at the workload's batch */
     } else if (isfinite(res->predicted_tokens_per_s_per_gpu) && res->predicted_tokens_per_s_per_gpu > 0) {
         ps->in[IN_TOKS] = res->predicted_tokens_per_s_per_gpu;
@@ -585,11 +600,11 @@ void gpuecon_run_request_init(gpuecon_run_request *r)
     r->throughput_source = (gpuecon_source){"gpuecon prediction (docs/model.md §3, §6)", GPUECON_STAGE_DERIVED};
 }
 
-double compare_platform_price(const gpuecon_platform *pl, const char **field)
+double compare_platform_price(const gpuecon_platform *pl, platform_field *field)
 {
     bool own = pl->usd_per_gpu_hour > 0;
     if (field)
-        *field = own ? "usd_per_gpu_hour" : "tco_usd_per_gpu_hour";
+        *field = own ? PF_USD_PER_GPU_HOUR : PF_TCO_USD_PER_GPU_HOUR;
     return own ? pl->usd_per_gpu_hour : pl->tco_usd_per_gpu_hour;
 }
 

@@ -21,6 +21,17 @@ enum {
     IN_COUNT
 };
 
+/* A scenario platform's fields in the order of scenario.c's table (platform_fields[], whose
+ * rows are indexed by these), so that provenance is looked up by a name the compiler checks. */
+typedef enum platform_field {
+    PF_NAME, PF_SYSTEM, PF_GPUS, PF_PROFILE, PF_TIER, PF_PUE, PF_ELECTRICITY_USD_PER_KWH,
+    PF_TCO_USD_PER_GPU_HOUR, PF_USD_PER_GPU_HOUR, PF_MEASURED_TOKENS_PER_S, PF_MTBI_GPU_DAYS,
+    PF_SPARES_PER_DOMAIN, PF_SPARE_DOMAINS, PF_SPARES_DO_OTHER_WORK, PF_TP, PF_PP, PF_CP, PF_EP,
+    PF_PRECISION, PF_KV, PF_RENT_USD_PER_GPU_HOUR, PF_LIFE_YEARS, PF_UTILISATION,
+    PF_WORKLOADS_PER_YEAR, PF_PUBLISHED_TOKENS_PER_S, PF_STACK, PF_PREFILL_INSTANCES, PF_PREFILL_TP,
+    PF_DECODE_INSTANCES, PF_DECODE_TP, PF_PLACEMENT, PF_OFF_POLICY, PF_GEN_GPUS, PF_COUNT
+} platform_field;
+
 typedef struct pstate {
     const gpuecon_platform *pl;
     const gpuecon_system *sys;
@@ -115,9 +126,13 @@ void timeline_dates(gpuecon_comparison_result *cr, const pstate *ps);
 /* Provenance of a profile's published TCO for a system (compare.c). */
 gpuecon_source compare_profile_source(const gpuecon_profile *p, const char *system);
 /* The platform's own price per GPU-hour (usd_per_gpu_hour, or its older spelling
- * tco_usd_per_gpu_hour), 0 when it has none; *field names the one given (compare.c). */
-double compare_platform_price(const gpuecon_platform *pl, const char **field);
-/* Provenance of a platform's scenario field (scenario.c). */
-gpuecon_source scenario_source(const gpuecon_platform *pl, const char *field);
+ * tco_usd_per_gpu_hour), 0 when it has none; *field is the one given (compare.c). */
+double compare_platform_price(const gpuecon_platform *pl, platform_field *field);
+/* Provenance of a platform's scenario field (pl->src is indexed by platform_field); a platform
+ * built by hand, without one, has the stage assumption. */
+static inline gpuecon_source platform_source(const gpuecon_platform *pl, platform_field f)
+{
+    return pl->src ? pl->src[f] : (gpuecon_source){"scenario", GPUECON_STAGE_ASSUMPTION};
+}
 
 #endif

@@ -11,6 +11,18 @@
 
 #include <stdarg.h>
 
+/* ---- the vTrain calibration runs (Bang et al. MICRO 2024), compiled in from data/: parsed when
+ * the catalog is made (catalog.c), read by validate.c through the catalog ---- */
+#define CALIB_VTRAIN_PATH "data/calibration/vtrain-a100-multinode.csv"
+typedef struct calib_vtrain_row {
+    /* params (B), GPUs, global batch, micro batch, hidden, heads, layers, sequence, TP, DP, PP,
+       iteration time (ms): the CSV's columns */
+    double f[12];
+    int line; /* in the CSV */
+} calib_vtrain_row;
+/* The catalog's vTrain rows in file order (*n of them); NULL when the CSV is not compiled in. */
+const calib_vtrain_row *catalog_vtrain(const gpuecon_catalog *cat, size_t *n);
+
 struct gpuecon_ctx {
     gpuecon_ctx_config cfg;
 };

@@ -9,6 +9,7 @@
  * Jarratt 1971) in log x converges superlinearly and never leaves the bracket.
  */
 #include "compare.h"
+#include "names.h"
 #include "decide.h"
 
 #include <math.h>
@@ -76,20 +77,6 @@ bool decide_root(decide_fn f, void *ud, double lo, double hi, double rtol, doubl
         *evals = n;
     *root = exp(c);
     return true;
-}
-
-double gpuecon_batch_token_factor(double batch_tokens, double critical_batch_tokens)
-{
-    if (!(critical_batch_tokens > 0))
-        return 1;
-    return 1 + batch_tokens / critical_batch_tokens;
-}
-
-double gpuecon_batch_step_factor(double batch_tokens, double critical_batch_tokens)
-{
-    if (!(critical_batch_tokens > 0) || !(batch_tokens > 0))
-        return 1;
-    return 1 + critical_batch_tokens / batch_tokens;
 }
 
 /* ==== ranking, verdict, break-even, sensitivity ============================================ */
@@ -172,13 +159,13 @@ static gpuecon_source input_source(const gpuecon_catalog *cat, const pstate *ps,
     case IN_MTBI: return res->mtbi_source;
     case IN_PUE:
         if (ps->pl->pue > 0)
-            return scenario_source(ps->pl, "pue");
+            return platform_source(ps->pl, PF_PUE);
         if (gpuecon_catalog_field(cat, GPUECON_KIND_PROFILE, ps->prof->name, "pue", &f) == 0)
             return f.source;
         break;
     case IN_PE:
         if (ps->pl->electricity_usd_per_kwh > 0)
-            return scenario_source(ps->pl, "electricity_usd_per_kwh");
+            return platform_source(ps->pl, PF_ELECTRICITY_USD_PER_KWH);
         if (gpuecon_catalog_field(cat, GPUECON_KIND_PROFILE, ps->prof->name, "electricity_usd_per_kwh", &f) == 0)
             return f.source;
         break;
@@ -249,7 +236,7 @@ static void breakeven_spares(const gpuecon_comparison_result *cr, const pstate *
     be->current = ps[p].in[IN_SPARES];
     be->value = 1 - be->current;
     be->ratio = NAN;
-    be->source = scenario_source(ps[p].pl, "spares_do_other_work");
+    be->source = platform_source(ps[p].pl, PF_SPARES_DO_OTHER_WORK);
     double in[IN_COUNT];
     memcpy(in, ps[p].in, sizeof in);
     in[IN_SPARES] = be->value;
@@ -491,7 +478,6 @@ static void deadline_budget(gpuecon_comparison_result *cr, const gpuecon_workloa
  * changes. */
 static void tier_flip(gpuecon_comparison_result *cr, const pstate *ps)
 {
-    static const char *const tiers[3] = {"best", "typical", "poor"};
     cr->tier_analysis = false;
     cr->flip_tier[0] = cr->tier_text[0] = '\0';
     if (!COMPARE_TRAIN_LIKE(cr->kind))
@@ -501,7 +487,7 @@ static void tier_flip(gpuecon_comparison_result *cr, const pstate *ps)
         cr->tier_cheapest[t] = -1;
         for (size_t i = 0; i < cr->n_platforms; i++) {
             const gpuecon_platform_result *p = &cr->platforms[i];
-            if (!p->feasible || strcmp(ps[i].pl->tier ? ps[i].pl->tier : "typical", tiers[t]))
+            if (!p->feasible || strcmp(ps[i].pl->tier ? ps[i].pl->tier : "typical", names_tier[t]))
                 continue;
             kinds |= ps[i].sys->scaleup_gpus > ps[i].sys->gpus_per_node ? 2 : 1;
             if (cr->tier_cheapest[t] < 0 || p->rank_usd_per_mtok < cr->platforms[cr->tier_cheapest[t]].rank_usd_per_mtok)
@@ -525,9 +511,9 @@ static void tier_flip(gpuecon_comparison_result *cr, const pstate *ps)
         if (first < 0)
             first = t;
         else if (!cr->flip_tier[0] && cr->tier_rack_scale[t] != cr->tier_rack_scale[first])
-            snprintf(cr->flip_tier, sizeof cr->flip_tier, "%s", tiers[t]);
+            snprintf(cr->flip_tier, sizeof cr->flip_tier, "%s", names_tier[t]);
         n += (size_t)snprintf(cr->tier_text + n, cap - n, "%s%s operators: %s ($%.4g per 1M tokens)", n ? "; " : "",
-                              tiers[t], cr->platforms[k].name, cr->platforms[k].rank_usd_per_mtok);
+                              names_tier[t], cr->platforms[k].name, cr->platforms[k].rank_usd_per_mtok);
     }
     if (n < cap)
         snprintf(cr->tier_text + n, cap - n, cr->flip_tier[0] ? "; the choice flips at the %s tier"

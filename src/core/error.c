@@ -5,6 +5,7 @@
  * front end decides how to show it (the CLI prints "gpuecon: where:line:col: message").
  */
 #include "core.h"
+#include "names.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -73,14 +74,13 @@ const char *gpuecon_stage_name(gpuecon_stage stage)
     return (unsigned)stage < GPUECON_STAGE_COUNT ? names[stage] : "unknown";
 }
 
+const char *const names_precision[] = {"bf16", "fp8", "fp4", NULL};
+const char *const names_precision_no_fp4[] = {"bf16", "fp8", NULL};
+const char *const names_tier[] = {"best", "typical", "poor", NULL};
+
 const char *gpuecon_precision_name(gpuecon_precision p)
 {
-    switch (p) {
-    case GPUECON_BF16: return "bf16";
-    case GPUECON_FP8: return "fp8";
-    case GPUECON_FP4: return "fp4";
-    }
-    return "unknown";
+    return (unsigned)p <= GPUECON_FP4 ? names_precision[p] : "unknown";
 }
 
 double gpuecon_precision_bytes(gpuecon_precision p)

@@ -128,27 +128,31 @@ double mem_fp8_act_delta(double h, double heads, double hd, double ffn, double s
     return sbh * (-2.0 / seq_div + (q - r) / tp);
 }
 
+void mem_stage_chunk(int layers, int pp, int vpp, int chunk, int *start, int *size)
+{
+    /* base layers per chunk, the remainder on chunks 1..r1 (the first and last stage carry the
+     * embedding and the loss) and on the last chunk when it is chunks - 1 */
+    int chunks = pp * vpp, base = layers / chunks, rem = layers % chunks;
+    int r1 = rem < chunks - 2 ? rem : chunks - 2;
+    if (chunks <= 1) {
+        *start = 0, *size = layers;
+        return;
+    }
+    *start = chunk * base + (chunk >= 1 ? (chunk - 1 < r1 ? chunk - 1 : r1) : 0);
+    *size = base + (chunk >= 1 && chunk <= r1) + (rem == chunks - 1 && chunk == chunks - 1);
+}
+
 int mem_stage_layers(int layers, int pp, int vpp, int stage)
 {
     if (pp < 1 || vpp < 1 || stage < 0 || stage >= pp)
         return 0;
-    int chunks = pp * vpp, base = layers / chunks, rem = layers % chunks;
-    int r1 = rem < chunks - 2 ? rem : chunks - 2; /* extras on chunks 1..r1 */
-    int extra = 0;
-    if (stage == 0) {
-        extra = pp > 0 ? r1 / pp : 0;
-        if (extra > vpp - 1)
-            extra = vpp - 1;
-    } else if (r1 >= stage) {
-        extra = (r1 - stage) / pp + 1;
-        if (extra > vpp)
-            extra = vpp;
+    int n = 0;
+    for (int j = 0; j < vpp; j++) { /* stage s holds chunks s, s + pp, ... */
+        int start, size;
+        mem_stage_chunk(layers, pp, vpp, stage + j * pp, &start, &size);
+        n += size;
     }
-    if (rem == chunks - 1 && stage == pp - 1 && chunks >= 2)
-        extra++; /* the last chunk gets one too */
-    if (chunks == 1)
-        extra = rem;
-    return vpp * base + extra;
+    return n;
 }
 
 double mem_inflight(int pp, int vpp, int microbatches, int stage)

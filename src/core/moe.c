@@ -118,17 +118,14 @@ int moe_layers_in(const train_static *st, int a, int b)
 
 int moe_stage_layers(const train_static *st, int pp, int vpp, int stage)
 {
-    /* mem_stage_layers' split of the layers and the MTP modules (the last positions): base
-     * layers per chunk, the remainder on chunks 1..r1 (and the last chunk when it is
-     * chunks - 1); stage s holds chunks s, s + pp, ... */
-    int L = st->m->layers + st->mtp, chunks = pp * vpp;
-    if (chunks <= 1)
+    /* mem_stage_chunk's split of the layers and the MTP modules (the last positions); stage s
+     * holds chunks s, s + pp, ... */
+    int L = st->m->layers + st->mtp, n = 0;
+    if (pp * vpp <= 1)
         return moe_layers_in(st, 0, L);
-    int base = L / chunks, rem = L % chunks, r1 = rem < chunks - 2 ? rem : chunks - 2, n = 0;
     for (int j = 0; j < vpp; j++) {
-        int c = stage + j * pp;
-        int start = c * base + (c >= 1 ? (c - 1 < r1 ? c - 1 : r1) : 0);
-        int size = base + (c >= 1 && c <= r1) + (rem == chunks - 1 && c == chunks - 1);
+        int start, size;
+        mem_stage_chunk(L, pp, vpp, stage + j * pp, &start, &size);
         n += moe_layers_in(st, start, start + size);
     }
     return n;

@@ -27,14 +27,9 @@ static double causal_keys(double s, double w)
     return w * (1 - w / (2 * s));
 }
 
-static double gemm_eff(const gpuecon_efficiency *e, gpuecon_precision p)
-{
-    return p == GPUECON_FP8 ? e->gemm_fp8 : p == GPUECON_FP4 ? e->gemm_fp4 : e->gemm_bf16;
-}
-
 static int check_efficiency(const gpuecon_efficiency *e, gpuecon_precision p, gpuecon_error *err)
 {
-    double g = gemm_eff(e, p);
+    double g = train_gemm_eff(e, p);
     if (!(g > 0 && g <= 1) || !(e->attn_flash > 0 && e->attn_flash <= 1) || !(e->hbm > 0 && e->hbm <= 1) ||
         !(e->scaleup_busbw > 0 && e->scaleup_busbw <= 1) || !(e->scaleout_busbw > 0 && e->scaleout_busbw <= 1) ||
         !(e->kernel_s >= 0) || !(e->speed_cv >= 0 && e->speed_cv < 0.5) || !(e->coll_launch_s >= 0))
@@ -150,23 +145,6 @@ int train_prepare(const gpuecon_train_request *req, train_static *st, gpuecon_er
     return GPUECON_OK;
 }
 
-double train_kernel(const train_static *st, double flops, double peak_eff, double bytes)
-{
-    double c = flops / peak_eff, b = bytes / st->hbm_bps;
-    return (c > b ? c : b) + st->eff.kernel_s;
-}
-
-double train_gemm(const train_static *st, double M, double K, double N, double ib)
-{
-    return train_kernel(st, 2 * M * K * N, st->peak * gemm_eff(&st->eff, st->prec), ib * (M * K + K * N) + 2 * M * N);
-}
-
-double train_overlapped(double comm, double work, double chunks)
-{
-    double ex = comm - work, first = comm / chunks;
-    return ex > first ? ex : first;
-}
-
 typedef struct layer_parts {
     double g_qkv, g_proj, g_fc1, g_fc2; /* forward GEMM times (g_qkv: every projection before
                                            the attention core, MLA's four included) */
@@ -236,7 +214,7 @@ static void layer_compute(const train_static *st, double T, double s_loc, double
         /* unfused: QK^T and AV over all s keys (masking computes the full square), scores in
          * HBM; scale-mask-softmax and dropout as elementwise kernels */
         double hd = st->d, keys = st->seq, nsc = T * keys * al; /* score elements */
-        double ge = pb * gemm_eff(&st->eff, GPUECON_BF16);
+        double ge = pb * train_gemm_eff(&st->eff, GPUECON_BF16);
         double qk = train_kernel(st, 2 * nsc * hd, ge, 2 * (T * al * hd + keys * kvl * hd) + 2 * nsc);
         double av = train_kernel(st, 2 * nsc * hd, ge, 2 * nsc + 2 * (keys * kvl * hd + T * al * hd));
         double sm_f = nsc * (4 + (st->dropout ? 5 : 0)), sm_b = nsc * (6 + (st->dropout ? 5 : 0));
@@ -258,38 +236,6 @@ static void layer_compute(const train_static *st, double T, double s_loc, double
     }
     lp->elem_attn_f = T * pa / st->hbm_bps;
     lp->elem_mlp_f = T * pm / st->hbm_bps;
-}
-
-/* Tensor-parallel traffic around one block (attention or FFN) of one micro-batch, exposed
- * part: the block's first GEMM (g1) and second GEMM (g2); ag_bytes is the forward all-gather
- * before g1 (the block input; FP8 with FP8 training). */
-double train_tp_pair(const train_static *st, double T, int tp, bool overlap, gpuecon_recompute rc, double g1,
-                     double g2, double ag_bytes)
-{
-    if (tp <= 1)
-        return 0;
-    const comm_link *L = &st->link;
-    double msg = T * st->h * 2;
-    double f[2], b[2], gf[2] = {g1, g2};
-    if (st->sp) {
-        /* forward: all-gather before g1, reduce-scatter after g2; backward: the mirror image */
-        double ag = comm_time(L, GPUECON_ALL_GATHER, tp, 1, ag_bytes);
-        double rs = comm_time(L, GPUECON_REDUCE_SCATTER, tp, 1, msg);
-        double ag16 = comm_time(L, GPUECON_ALL_GATHER, tp, 1, msg);
-        f[0] = ag, f[1] = rs;
-        b[0] = rs, b[1] = ag16;
-    } else {
-        /* all-reduce after g2 forward, before g1's input gradient backward */
-        double ar = comm_time(L, GPUECON_ALL_REDUCE, tp, 1, msg);
-        f[0] = 0, f[1] = ar;
-        b[0] = ar, b[1] = 0;
-    }
-    double fwd = 0, bwd = 0;
-    for (int i = 0; i < 2; i++) {
-        fwd += overlap ? train_overlapped(f[i], gf[i], tp) : f[i];
-        bwd += overlap ? train_overlapped(b[i], 2 * gf[i], tp) : b[i];
-    }
-    return fwd + bwd + (rc == GPUECON_RECOMPUTE_FULL ? fwd : 0);
 }
 
 /* Context-parallel ring exchange of K and V (backward: K, V and their gradients), each of

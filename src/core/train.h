@@ -1,7 +1,8 @@
 /*
  * train.h — private declarations shared by the training model's files: comm.c (collectives),
- * memory.c (bytes per GPU), train.c (step time of one configuration), search.c (the
- * configuration space) and validate.c (published runs). Never installed.
+ * memory.c (bytes per GPU), train_cost.c (the cost primitives: kernel, GEMM, overlap, TP
+ * collectives), train.c (step time of one configuration), search.c (the configuration space)
+ * and validate.c (published runs). Never installed.
  *
  * The step model is split in two so the search stays fast: train_prepare() derives what
  * depends only on the request (model, system, precision), train_layer() what depends on the
@@ -56,6 +57,9 @@ double mem_fp8_act_delta(double h, double heads, double hd, double ffn, double s
  * remainder going to the middle chunks first (the first and last stage carry the embedding
  * and the loss). */
 int mem_stage_layers(int layers, int pp, int vpp, int stage);
+/* The one layer-to-stage split: chunk `chunk` (of pp·vpp) holds layers [start, start + size)
+ * (mem_stage_layers and moe_stage_layers count from it). */
+void mem_stage_chunk(int layers, int pp, int vpp, int chunk, int *start, int *size);
 /* Micro-batch-chunks stage `stage` holds at the peak of the 1F1B / interleaved schedule,
  * expressed in units of the stage's full layer set (so stage 0 of 1F1B holds min(m, p)). */
 double mem_inflight(int pp, int vpp, int microbatches, int stage);
@@ -184,10 +188,15 @@ int train_offload_needed(const train_static *st, const train_layer_cost *lc, con
 /* Checks the fixed sizes of a request against the model and GPU count (GPUECON_E_INPUT
  * naming the constraint). */
 int train_check_request(const gpuecon_train_request *req, gpuecon_error *err);
+
+/* ---- train_cost.c: the cost primitives (a leaf: it calls nothing of train.c, moe.c and
+ * train_req.c, which build on it) ---- */
 /* E[max of n standard normal draws] (Blom's approximation, Phi^-1((n - 0.375)/(n + 0.25))). */
 double train_expected_max_normal(int n);
 /* Inverse standard normal CDF (Acklam, |rel err| < 1.2e-9), p in (0, 1). */
 double train_inv_norm(double p);
+/* The GEMM efficiency of e at precision p. */
+double train_gemm_eff(const gpuecon_efficiency *e, gpuecon_precision p);
 /* A GEMM of M x K by K x N at the training precision (inputs ib bytes), on the roofline. */
 double train_gemm(const train_static *st, double M, double K, double N, double ib);
 /* Roofline time of one kernel: FLOPs at peak_eff FLOP/s or bytes at HBM speed, plus launch. */

@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *catalog_embedded(const char *path, size_t *len); /* catalog.c */
 
 typedef enum { FW_MEGATRON_2021, FW_NEMO_2024 } framework;
 
@@ -294,10 +293,10 @@ static int run_cases(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
 static int run_vtrain(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_efficiency *tab, size_t n_eff,
                       gpuecon_validate_row *rows, size_t cap, size_t *n, gpuecon_error *err)
 {
-    static const char path[] = "data/calibration/vtrain-a100-multinode.csv";
-    size_t len;
-    const char *p = catalog_embedded(path, &len), *end = p ? p + len : NULL;
-    if (!p)
+    static const char path[] = CALIB_VTRAIN_PATH;
+    size_t n_rows;
+    const calib_vtrain_row *rows_in = catalog_vtrain(cat, &n_rows);
+    if (!rows_in)
         return err_set(err, GPUECON_E_INTERNAL, path, 0, 0, "not compiled in");
     const gpuecon_system *base = gpuecon_catalog_system(cat, "hgx-a100");
     if (!base)
@@ -310,21 +309,10 @@ static int run_vtrain(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpueco
     vsys.name = "a100-vtrain-cluster";
     vsys.scaleout_gbps = 800.0 / 8 / 8;
     const gpuecon_system *sys = &vsys;
-    p = memchr(p, '\n', (size_t)(end - p)); /* header */
-    int line = 1, k = 0;
-    while (p && ++p < end && *n < cap) {
-        line++;
-        double f[12];
-        char *q = (char *)p;
-        int got = 0;
-        for (; got < 12; got++) {
-            f[got] = strtod(q, &q);
-            if (got < 11 && *q != ',')
-                break;
-            q++;
-        }
-        if (got < 11)
-            return err_set(err, GPUECON_E_PARSE, path, line, 1, "expected 12 numbers");
+    int k = 0;
+    for (size_t i = 0; i < n_rows && *n < cap; i++) {
+        const double *f = rows_in[i].f;
+        int line = rows_in[i].line;
         gpuecon_model m;
         char name[48];
         gpt_shape(&m, (int)f[6], (int)f[4], (int)f[5], (int)f[7], 50257, name, sizeof name); /* GPT-2 BPE */
@@ -347,7 +335,6 @@ static int run_vtrain(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpueco
         fill_row(row, &in, &r, tok);
         snprintf(row->what, sizeof row->what, "GPT %.1fB, %d x A100, fp16", f[0], (int)f[1]);
         vtrain_note(row);
-        p = memchr(p, '\n', (size_t)(end - p));
     }
     return GPUECON_OK;
 }

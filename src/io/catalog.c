@@ -32,6 +32,8 @@ struct gpuecon_catalog {
     gpuecon_ctx *ctx;
     arena a;
     kindlist kinds[GPUECON_KIND_COUNT];
+    const calib_vtrain_row *vtrain; /* CALIB_VTRAIN_PATH, parsed (NULL: not compiled in) */
+    size_t n_vtrain;
 };
 
 const kdesc *schema_kind(gpuecon_kind kind)
@@ -610,7 +612,6 @@ int gpuecon_catalog_load_model_file(gpuecon_catalog *cat, const char *path, cons
     return rc;
 }
 
-const char *catalog_embedded(const char *path, size_t *len);
 const char *catalog_embedded(const char *path, size_t *len)
 {
     for (const embedded_file *f = embedded_files; f->path; f++)
@@ -620,6 +621,49 @@ const char *catalog_embedded(const char *path, size_t *len)
             return f->data;
         }
     return NULL;
+}
+
+/* The vTrain calibration CSV (header, then 12 comma-separated numbers a line) into cat->vtrain. */
+static int load_vtrain(gpuecon_catalog *cat, gpuecon_error *err)
+{
+    static const char path[] = CALIB_VTRAIN_PATH;
+    size_t len, rows = 0;
+    const char *p = catalog_embedded(path, &len), *end = p ? p + len : NULL;
+    if (!p)
+        return GPUECON_OK;
+    for (const char *q = p; (q = memchr(q, '\n', (size_t)(end - q))) && ++q < end;)
+        rows++;
+    calib_vtrain_row *v = arena_alloc(&cat->a, (rows ? rows : 1) * sizeof *v);
+    if (!v)
+        return err_set(err, GPUECON_E_NOMEM, path, 0, 0, "out of memory");
+    size_t n = 0;
+    int line = 1;
+    p = memchr(p, '\n', (size_t)(end - p)); /* header */
+    while (p && ++p < end && n < rows) {
+        line++;
+        calib_vtrain_row *r = &v[n++];
+        char *q = (char *)p;
+        int got = 0;
+        for (; got < 12; got++) {
+            r->f[got] = strtod(q, &q);
+            if (got < 11 && *q != ',')
+                break;
+            q++;
+        }
+        if (got < 11)
+            return err_set(err, GPUECON_E_PARSE, path, line, 1, "expected 12 numbers");
+        r->line = line;
+        p = memchr(p, '\n', (size_t)(end - p));
+    }
+    cat->vtrain = v;
+    cat->n_vtrain = n;
+    return GPUECON_OK;
+}
+
+const calib_vtrain_row *catalog_vtrain(const gpuecon_catalog *cat, size_t *n)
+{
+    *n = cat->n_vtrain;
+    return cat->vtrain;
 }
 
 int gpuecon_catalog_new(gpuecon_ctx *ctx, gpuecon_catalog **out, gpuecon_error *err)
@@ -644,6 +688,11 @@ int gpuecon_catalog_new(gpuecon_ctx *ctx, gpuecon_catalog **out, gpuecon_error *
             gpuecon_catalog_free(cat);
             return rc;
         }
+    }
+    int rc = load_vtrain(cat, err);
+    if (rc) {
+        gpuecon_catalog_free(cat);
+        return rc;
     }
     *out = cat;
     return GPUECON_OK;

@@ -8,4 +8,7 @@ typedef struct embedded_file {
     size_t len;
 } embedded_file;
 extern const embedded_file embedded_files[]; /* ends with a NULL path */
+/* The compiled-in file at path ("data/gpus.yaml"), NULL when there is none; *len its bytes
+ * (catalog.c). */
+const char *catalog_embedded(const char *path, size_t *len);
 #endif

@@ -9,14 +9,14 @@
  * are refused here, before any model runs.
  */
 #include "compare.h"
+#include "names.h"
+#include "embedded.h"
 #include "schema.h"
 
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-const char *catalog_embedded(const char *path, size_t *len);
 
 typedef struct sobj {
     gpuecon_source *src;
@@ -44,15 +44,13 @@ struct gpuecon_scenario {
 
 static const char *const kind_names[] = {"train", "serve", "rl", NULL};
 static const char *const placement_names[] = {"colocated", "disaggregated", NULL};
-static const char *const precision_names[] = {"bf16", "fp8", "fp4", NULL};
-static const char *const tier_names[] = {"best", "typical", "poor", NULL};
 
 #define W(f) offsetof(gpuecon_workload, f)
 static const fdesc workload_fields[] = {
     {"kind", FT_ENUM, W(kind), 0, 0, 0, 0, NULL, F_REQ, "", "train, serve or rl", kind_names},
     {"model", FT_TEXT, W(model), 0, 0, 0, 0, NULL, F_NAME, "", "catalog model (or model_file:)", NULL},
     {"precision", FT_ENUM, W(precision), 0, 0, 0, GPUECON_BF16, NULL, 0, "",
-     "training GEMM precision / serving weight precision", precision_names},
+     "training GEMM precision / serving weight precision", names_precision},
     {"tokens", FT_NUM, W(tokens), 0, 1e6, 1e16, 0, NULL, 0, "tokens",
      "training token budget at the reference batch", NULL},
     {"seq", FT_INT, W(seq), 0, 1, 1e7, 0, NULL, 0, "", "training sequence length", NULL},
@@ -71,7 +69,7 @@ static const fdesc workload_fields[] = {
      "sequences in flight per deployment (absent: best under the latency target)", NULL},
     {"tpot_ms_target", FT_NUM, W(tpot_ms_target), 0, 0.1, 1e6, 0, NULL, 0, "ms",
      "latency target per output token", NULL},
-    {"kv", FT_ENUM, W(kv), 0, 0, 0, GPUECON_BF16, NULL, 0, "", "KV-cache precision", precision_names},
+    {"kv", FT_ENUM, W(kv), 0, 0, 0, GPUECON_BF16, NULL, 0, "", "KV-cache precision", names_precision},
     {"simulate", FT_BOOL, W(simulate), 0, 0, 1, 0, NULL, 0, "",
      "serving: simulate each aggregated platform request by request (TTFT/TPOT percentiles)", NULL},
     {"serve_tokens", FT_NUM, W(serve_tokens), 0, 1, 1e18, 0, NULL, 0, "tokens",
@@ -88,7 +86,7 @@ static const fdesc workload_fields[] = {
      "rl: truncation (default: the model's context minus the prompt)", NULL},
     {"oversample", FT_NUM, W(oversample), 0, 0, 10, 0, NULL, 0, "", "rl: submit N(1+f), keep the first N", NULL},
     {"gen_weights", FT_ENUM, W(gen_weights), 0, 0, 0, GPUECON_BF16, NULL, 0, "", "rl: generator weight precision",
-     precision_names},
+     names_precision},
     {"sync_fp8", FT_BOOL, W(sync_fp8), 0, 0, 1, 0, NULL, 0, "", "rl: push the weights in FP8", NULL},
     {"placement", FT_ENUM, W(placement), 0, 0, 0, 0, NULL, 0, "", "rl: colocated or disaggregated (platform default)",
      placement_names},
@@ -101,57 +99,59 @@ static const char *const platform_extra[] = {"throughput_timeline", NULL};
 
 #define P(f) offsetof(gpuecon_platform, f)
 static const fdesc platform_fields[] = {
-    {"name", FT_TEXT, P(name), 0, 0, 0, 0, NULL, 0, "", "label (default: the system)", NULL},
-    {"system", FT_TEXT, P(system), 0, 0, 0, 0, NULL, F_REQ | F_NAME, "", "catalog system", NULL},
-    {"gpus", FT_INT, P(gpus), 0, 1, 1e7, 0, NULL, 0, "", "active GPUs (train) / GPUs deployed (serve)", NULL},
-    {"profile", FT_TEXT, P(profile), 0, 0, 0, 0, "hyperscaler", F_NAME, "", "TCO profile", NULL},
-    {"tier", FT_TEXT, P(tier), 0, 0, 0, 0, "typical", 0, "", "operator tier", tier_names},
-    {"pue", FT_NUM, P(pue), 0, 1, 3, 0, NULL, 0, "", "facility PUE", NULL},
-    {"electricity_usd_per_kwh", FT_NUM, P(electricity_usd_per_kwh), 0, 0.001, 10, 0, NULL, 0,
+    [PF_NAME] = {"name", FT_TEXT, P(name), 0, 0, 0, 0, NULL, 0, "", "label (default: the system)", NULL},
+    [PF_SYSTEM] = {"system", FT_TEXT, P(system), 0, 0, 0, 0, NULL, F_REQ | F_NAME, "", "catalog system", NULL},
+    [PF_GPUS] = {"gpus", FT_INT, P(gpus), 0, 1, 1e7, 0, NULL, 0, "", "active GPUs (train) / GPUs deployed (serve)", NULL},
+    [PF_PROFILE] = {"profile", FT_TEXT, P(profile), 0, 0, 0, 0, "hyperscaler", F_NAME, "", "TCO profile", NULL},
+    [PF_TIER] = {"tier", FT_TEXT, P(tier), 0, 0, 0, 0, "typical", 0, "", "operator tier", names_tier},
+    [PF_PUE] = {"pue", FT_NUM, P(pue), 0, 1, 3, 0, NULL, 0, "", "facility PUE", NULL},
+    [PF_ELECTRICITY_USD_PER_KWH] = {"electricity_usd_per_kwh", FT_NUM, P(electricity_usd_per_kwh), 0, 0.001, 10, 0, NULL, 0,
      "USD/kWh", "electricity price", NULL},
-    {"tco_usd_per_gpu_hour", FT_NUM, P(tco_usd_per_gpu_hour), 0, 0.01, 1000, 0, NULL, 0, "USD/GPU-h",
+    [PF_TCO_USD_PER_GPU_HOUR] = {"tco_usd_per_gpu_hour", FT_NUM, P(tco_usd_per_gpu_hour), 0, 0.01, 1000, 0, NULL, 0, "USD/GPU-h",
      "TCO per GPU-hour (replaces the profile's)", NULL},
-    {"usd_per_gpu_hour", FT_NUM, P(usd_per_gpu_hour), 0, 0.001, 1000, 0, NULL, 0, "USD/GPU-h",
+    [PF_USD_PER_GPU_HOUR] = {"usd_per_gpu_hour", FT_NUM, P(usd_per_gpu_hour), 0, 0.001, 1000, 0, NULL, 0, "USD/GPU-h",
      "your price per GPU-hour, rental or negotiated (replaces the profile's TCO)", NULL},
-    {"measured_tokens_per_s", FT_NUM, P(measured_tokens_per_s), 0, 1e-3, 1e9, 0, NULL, 0,
+    [PF_MEASURED_TOKENS_PER_S] = {"measured_tokens_per_s", FT_NUM, P(measured_tokens_per_s), 0, 1e-3, 1e9, 0, NULL, 0,
      "tokens/s/GPU", "measured throughput per GPU (replaces the prediction)", NULL},
-    {"mtbi_gpu_days", FT_NUM, P(mtbi_gpu_days), 0, 1, 1e7, 0, NULL, 0, "GPU-days",
+    [PF_MTBI_GPU_DAYS] = {"mtbi_gpu_days", FT_NUM, P(mtbi_gpu_days), 0, 1, 1e7, 0, NULL, 0, "GPU-days",
      "mean time between interruptions per GPU (replaces the tier's)", NULL},
-    {"spares_per_domain", FT_INT, P(spares_per_domain), 0, -1, 1000, -1, NULL, 0, "",
+    [PF_SPARES_PER_DOMAIN] = {"spares_per_domain", FT_INT, P(spares_per_domain), 0, -1, 1000, -1, NULL, 0, "",
      "hot spares in each scale-up domain (-1: system default)", NULL},
-    {"spare_domains", FT_INT, P(spare_domains), 0, 0, 1e5, 0, NULL, 0, "",
+    [PF_SPARE_DOMAINS] = {"spare_domains", FT_INT, P(spare_domains), 0, 0, 1e5, 0, NULL, 0, "",
      "spare nodes or racks in the pool", NULL},
-    {"spares_do_other_work", FT_BOOL, P(spares_do_other_work), 0, 0, 1, 0, NULL, 0, "",
+    [PF_SPARES_DO_OTHER_WORK] = {"spares_do_other_work", FT_BOOL, P(spares_do_other_work), 0, 0, 1, 0, NULL, 0, "",
      "spare GPUs earn elsewhere (their cost is not charged to the job)", NULL},
-    {"tp", FT_INT, P(tp), 0, 0, 4096, 0, NULL, 0, "", "tensor parallel size (0: chosen)", NULL},
-    {"pp", FT_INT, P(pp), 0, 0, 4096, 0, NULL, 0, "", "pipeline parallel size (0: chosen)", NULL},
-    {"cp", FT_INT, P(cp), 0, 0, 4096, 0, NULL, 0, "", "context parallel size (0: chosen)", NULL},
-    {"ep", FT_INT, P(ep), 0, 0, 65536, 0, NULL, 0, "", "expert parallel size (0: chosen)", NULL},
-    {"precision", FT_ENUM, P(precision), 0, 0, 0, GPUECON_BF16, NULL, 0, "",
-     "precision on this platform (default: the workload's)", precision_names},
-    {"kv", FT_ENUM, P(kv), 0, 0, 0, GPUECON_BF16, NULL, 0, "", "serving KV precision (default: workload's)",
-     precision_names},
-    {"rent_usd_per_gpu_hour", FT_NUM, P(rent_usd_per_gpu_hour), 0, 0.001, 1000, 0, NULL, 0, "USD/GPU-h",
+    [PF_TP] = {"tp", FT_INT, P(tp), 0, 0, 4096, 0, NULL, 0, "", "tensor parallel size (0: chosen)", NULL},
+    [PF_PP] = {"pp", FT_INT, P(pp), 0, 0, 4096, 0, NULL, 0, "", "pipeline parallel size (0: chosen)", NULL},
+    [PF_CP] = {"cp", FT_INT, P(cp), 0, 0, 4096, 0, NULL, 0, "", "context parallel size (0: chosen)", NULL},
+    [PF_EP] = {"ep", FT_INT, P(ep), 0, 0, 65536, 0, NULL, 0, "", "expert parallel size (0: chosen)", NULL},
+    [PF_PRECISION] = {"precision", FT_ENUM, P(precision), 0, 0, 0, GPUECON_BF16, NULL, 0, "",
+     "precision on this platform (default: the workload's)", names_precision},
+    [PF_KV] = {"kv", FT_ENUM, P(kv), 0, 0, 0, GPUECON_BF16, NULL, 0, "", "serving KV precision (default: workload's)",
+     names_precision},
+    [PF_RENT_USD_PER_GPU_HOUR] = {"rent_usd_per_gpu_hour", FT_NUM, P(rent_usd_per_gpu_hour), 0, 0.001, 1000, 0, NULL, 0, "USD/GPU-h",
      "renting the same GPUs per hour used: owning vs renting over the cluster's life", NULL},
-    {"life_years", FT_NUM, P(life_years), 0, 0.1, 30, 0, NULL, 0, "years",
+    [PF_LIFE_YEARS] = {"life_years", FT_NUM, P(life_years), 0, 0.1, 30, 0, NULL, 0, "years",
      "the owned cluster's life (default: the profile's)", NULL},
-    {"utilisation", FT_NUM, P(utilisation), 0, 0.001, 1, 0, NULL, 0, "", "share of the hours it trains", NULL},
-    {"workloads_per_year", FT_NUM, P(workloads_per_year), 0, 0.001, 1e4, 0, NULL, 0, "",
+    [PF_UTILISATION] = {"utilisation", FT_NUM, P(utilisation), 0, 0.001, 1, 0, NULL, 0, "", "share of the hours it trains", NULL},
+    [PF_WORKLOADS_PER_YEAR] = {"workloads_per_year", FT_NUM, P(workloads_per_year), 0, 0.001, 1e4, 0, NULL, 0, "",
      "runs of this workload a year (sets the utilisation)", NULL},
-    {"published_tokens_per_s", FT_NUM, P(published_tokens_per_s), 0, 1e-3, 1e9, 0, NULL, 0, "tokens/s/GPU",
+    [PF_PUBLISHED_TOKENS_PER_S] = {"published_tokens_per_s", FT_NUM, P(published_tokens_per_s), 0, 1e-3, 1e9, 0, NULL, 0, "tokens/s/GPU",
      "a published throughput shown beside the prediction (not used)", NULL},
-    {"stack", FT_TEXT, P(stack), 0, 0, 0, 0, NULL, F_NAME, "", "framework stack here (default: the workload's)", NULL},
-    {"prefill_instances", FT_INT, P(prefill_instances), 0, 1, 1e6, 0, NULL, 0, "",
+    [PF_STACK] = {"stack", FT_TEXT, P(stack), 0, 0, 0, 0, NULL, F_NAME, "", "framework stack here (default: the workload's)", NULL},
+    [PF_PREFILL_INSTANCES] = {"prefill_instances", FT_INT, P(prefill_instances), 0, 1, 1e6, 0, NULL, 0, "",
      "serving disaggregated: prefill instances (with prefill_tp, decode_instances, decode_tp)", NULL},
-    {"prefill_tp", FT_INT, P(prefill_tp), 0, 1, 1024, 0, NULL, 0, "", "serving disaggregated: TP of a prefill instance", NULL},
-    {"decode_instances", FT_INT, P(decode_instances), 0, 1, 1e6, 0, NULL, 0, "", "serving disaggregated: decode instances", NULL},
-    {"decode_tp", FT_INT, P(decode_tp), 0, 1, 1024, 0, NULL, 0, "", "serving disaggregated: TP of a decode instance", NULL},
-    {"placement", FT_ENUM, P(placement), 0, 0, 0, 0, NULL, 0, "", "rl: colocated or disaggregated (default: the workload's)",
+    [PF_PREFILL_TP] = {"prefill_tp", FT_INT, P(prefill_tp), 0, 1, 1024, 0, NULL, 0, "", "serving disaggregated: TP of a prefill instance", NULL},
+    [PF_DECODE_INSTANCES] = {"decode_instances", FT_INT, P(decode_instances), 0, 1, 1e6, 0, NULL, 0, "", "serving disaggregated: decode instances", NULL},
+    [PF_DECODE_TP] = {"decode_tp", FT_INT, P(decode_tp), 0, 1, 1024, 0, NULL, 0, "", "serving disaggregated: TP of a decode instance", NULL},
+    [PF_PLACEMENT] = {"placement", FT_ENUM, P(placement), 0, 0, 0, 0, NULL, 0, "", "rl: colocated or disaggregated (default: the workload's)",
      placement_names},
-    {"off_policy", FT_INT, P(off_policy), 0, 0, 1, 0, NULL, 0, "", "rl: 1 = one-step off-policy (default: the workload's)", NULL},
-    {"gen_gpus", FT_INT, P(gen_gpus), 0, 1, 1e7, 0, NULL, 0, "", "rl disaggregated: generator GPUs (0: searched)", NULL},
+    [PF_OFF_POLICY] = {"off_policy", FT_INT, P(off_policy), 0, 0, 1, 0, NULL, 0, "", "rl: 1 = one-step off-policy (default: the workload's)", NULL},
+    [PF_GEN_GPUS] = {"gen_gpus", FT_INT, P(gen_gpus), 0, 1, 1e7, 0, NULL, 0, "", "rl disaggregated: generator GPUs (0: searched)", NULL},
 };
 #undef P
+_Static_assert(sizeof platform_fields / sizeof platform_fields[0] == PF_COUNT,
+               "platform_fields has one row per platform_field (compare.h)");
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -263,13 +263,13 @@ static int check_platform(const gpuecon_catalog *cat, const gpuecon_workload *w,
     if (!p->gpus && !(w->kind == GPUECON_WORKLOAD_TRAIN && (w->target_days > 0 || w->budget_usd > 0)))
         return yaml_error(doc, node, err, GPUECON_E_PARSE,
                           "platform '%s' needs 'gpus:' (or the workload a target_days or budget_usd)", p->name);
-    if (!present(o, platform_fields, COUNT(platform_fields), "kv"))
+    if (!((o->present >> PF_KV) & 1u))
         p->kv = w->kv;
-    if (!present(o, platform_fields, COUNT(platform_fields), "precision"))
+    if (!((o->present >> PF_PRECISION) & 1u))
         p->precision = w->precision;
-    if (!present(o, platform_fields, COUNT(platform_fields), "placement"))
+    if (!((o->present >> PF_PLACEMENT) & 1u))
         p->placement = w->placement;
-    if (!present(o, platform_fields, COUNT(platform_fields), "off_policy"))
+    if (!((o->present >> PF_OFF_POLICY) & 1u))
         p->off_policy = w->off_policy;
     if (w->kind == GPUECON_WORKLOAD_RL) {
         static const char *const not_rl[] = {"tp", "pp", "cp", "ep", "measured_tokens_per_s", "kv"};
@@ -284,13 +284,13 @@ static int check_platform(const gpuecon_catalog *cat, const gpuecon_workload *w,
             return yaml_error(doc, schema_node(node, "gen_gpus"), err, GPUECON_E_INPUT,
                               "gen_gpus needs placement: disaggregated and fewer than the platform's %d gpus",
                               p->gpus);
-    } else if (present(o, platform_fields, COUNT(platform_fields), "gen_gpus") ||
-               present(o, platform_fields, COUNT(platform_fields), "placement")) {
+    } else if (((o->present >> PF_GEN_GPUS) & 1u) ||
+               ((o->present >> PF_PLACEMENT) & 1u)) {
         return yaml_error(doc, node, err, GPUECON_E_INPUT, "placement and gen_gpus are for rl workloads");
     }
     const gpuecon_gpu *g = gpuecon_catalog_system(cat, p->system)->gpu;
     if (gpuecon_gpu_peak_flops(g, p->precision) <= 0 && w->kind != GPUECON_WORKLOAD_SERVE)
-        return yaml_error(doc, schema_node(node, present(o, platform_fields, COUNT(platform_fields), "precision")
+        return yaml_error(doc, schema_node(node, ((o->present >> PF_PRECISION) & 1u)
                                                      ? "precision" : "system"),
                           err, GPUECON_E_INPUT, "%s has no %s tensor cores; give this platform precision: bf16",
                           g->name, gpuecon_precision_name(p->precision));
@@ -746,12 +746,4 @@ int gpuecon_scenario_field(const gpuecon_scenario *sc, size_t comparison, int pl
         return GPUECON_E_NOTFOUND;
     schema_field_get(fields, (size_t)j, obj, o->src, o->present, out);
     return GPUECON_OK;
-}
-
-gpuecon_source scenario_source(const gpuecon_platform *pl, const char *field)
-{
-    int j = schema_field_index(platform_fields, COUNT(platform_fields), field);
-    if (j < 0 || !pl->src)
-        return (gpuecon_source){"scenario", GPUECON_STAGE_ASSUMPTION};
-    return pl->src[j];
 }

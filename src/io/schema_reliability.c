@@ -10,6 +10,7 @@
  * so there are no cycles, and chains are at most LIKE_DEPTH deep, so loading stays linear.
  */
 #include "schema.h"
+#include "names.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -18,7 +19,6 @@
 
 #define LIKE_DEPTH 4
 
-static const char *const tier_names[] = {"best", "typical", "poor", NULL};
 static const char *const blast_names[] = {"node", "domain", "job", NULL};
 
 #define R(f) offsetof(gpuecon_reliability, f)
@@ -43,7 +43,7 @@ static const fdesc reliability_fields[] = {
     {"name", FT_TEXT, R(name), 0, 0, 0, 0, NULL, F_REQ | F_NAME, "", "<system>/<tier>", NULL},
     {"system", FT_TEXT, R(system), 0, 0, 0, 0, NULL, F_REQ | F_NAME, "",
      "system (a name in systems.yaml)", NULL},
-    {"tier", FT_TEXT, R(tier), 0, 0, 0, 0, NULL, F_REQ, "", "operator tier", tier_names},
+    {"tier", FT_TEXT, R(tier), 0, 0, 0, 0, NULL, F_REQ, "", "operator tier", names_tier},
     {"like", FT_TEXT, R(like), 0, 0, 0, 0, NULL, F_NAME, "",
      "entry (earlier in the file, or in the catalog) whose values fill absent fields", NULL},
     {"mtbi_gpu_days", FT_NUM, R(mtbi_gpu_days), 0, 1, 1e7, 0, NULL, F_REQ, "GPU-days",

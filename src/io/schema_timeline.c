@@ -9,6 +9,7 @@
  * stays a projection). Points come oldest first, each date once.
  */
 #include "schema.h"
+#include "names.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -110,7 +111,6 @@ int schema_timeline_points(arena *a, const yaml_doc *doc, ynode *tl, const char 
 
 /* ---- the catalog kind (data/timelines.yaml) --------------------------------------------- */
 
-static const char *const precision_names[] = {"bf16", "fp8", "fp4", NULL};
 
 #define T(f) offsetof(gpuecon_timeline, f)
 static const fdesc timeline_fields[] = {
@@ -118,7 +118,7 @@ static const fdesc timeline_fields[] = {
     {"system", FT_TEXT, T(system), 0, 0, 0, 0, NULL, F_REQ | F_NAME, "", "system (a name in systems.yaml)", NULL},
     {"model", FT_TEXT, T(model), 0, 0, 0, 0, NULL, F_REQ | F_NAME, "", "model (a name in models.yaml)", NULL},
     {"precision", FT_ENUM, T(precision), 0, 0, 0, GPUECON_BF16, NULL, F_REQ, "", "training GEMM precision",
-     precision_names},
+     names_precision},
     {"note", FT_TEXT, T(note), 0, 0, 0, 0, "", 0, "", "the conditions of the points (scale, recipe)", NULL},
 };
 static const char *const timeline_extra[] = {"points", NULL};
