@@ -62,6 +62,7 @@ typedef struct opt {
     const char *const *choices;  /* O_CHOICE: NULL-terminated */
     const char *metavar;         /* "F" */
     const char *help;
+    const char *required;        /* NULL: optional; else why, as "is required (<why>)" (opts_require) */
     bool seen;
 } opt;
 
@@ -81,6 +82,9 @@ typedef struct cmd_usage {
  * options (--json --csv --format --catalog --model-file -h) anywhere — building c->built and
  * returning EXIT_BUILT. Positional arguments are collected into pos (up to maxpos). Returns 0,
  * EXIT_HELP after writing help to the output, EXIT_BUILT, or EXIT_USAGE with c->err set. */
+/* The first option of the table (in its order) whose `required` is set and that was not given:
+ * "<option>: is required (<why>)", exit 2; 0 when all were. */
+int opts_require(cli *c, const opt *opts, size_t nopts);
 int opts_parse(cli *c, int argc, char **argv, opt *opts, size_t nopts, const cmd_usage *usage,
                const char **pos, int maxpos, int *npos);
 bool opt_seen(const opt *opts, size_t nopts, const char *name);
@@ -106,6 +110,11 @@ int cli_stack(cli *c, const char *option, const char *name, const gpuecon_stack 
 int cli_model(cli *c, const char *option, const char *name, const gpuecon_model **out);
 /* Where output goes: the request's output stream (never NULL once the run has started). */
 FILE *cli_out(cli *c);
+/* The repeated end of a table command: with --csv writes t as CSV, frees it, closes the output
+ * and returns EXIT_OK with *f NULL (also when the output cannot open: EXIT_USAGE); else *f is the
+ * output for the text around the table, which cli_table_done then frees and closes (EXIT_OK). */
+int cli_table_begin(cli *c, tbl *t, FILE **f);
+int cli_table_done(cli *c, tbl *t, FILE *f);
 void cli_close_out(cli *c, FILE *f);
 /* Writes a JSON object to the output (and consumes the reference). Returns 0 or 1. */
 int cli_emit_json(cli *c, json_t *root);
@@ -116,7 +125,17 @@ json_t *cli_source_json(gpuecon_source s);
 /* The option every pricing command carries, and the provenance of its value. */
 #define CLI_OPT_USD_PER_GPU_HOUR(dst)                                                              \
     {"--usd-per-gpu-hour", O_DOUBLE, (dst), 0.001, 1000, NULL, "X",                                \
-     "your price per GPU-hour (rental or negotiated); replaces the profile's TCO", false}
+     "your price per GPU-hour (rental or negotiated); replaces the profile's TCO", NULL, false}
+/* The rows that several commands share, spelled once. */
+#define CLI_WHY_SYSTEM "gpuecon catalog systems lists them"
+#define CLI_OPT_SYSTEM(dst)                                                                         \
+    {"--system", O_STR, (dst), 0, 0, NULL, "S", "system (gpuecon catalog systems)", CLI_WHY_SYSTEM, false}
+#define CLI_OPT_PROFILE(dst)                                                                        \
+    {"--profile", O_STR, (dst), 0, 0, NULL, "P", "TCO profile (default hyperscaler)", NULL, false}
+#define CLI_OPT_PUE(dst)                                                                            \
+    {"--pue", O_DOUBLE, (dst), 1, 3, NULL, "F", "facility PUE (default: the system's)", NULL, false}
+#define CLI_OPT_SEED(dst)                                                                           \
+    {"--seed", O_INT, (dst), 0, 2147483647, NULL, "S", "Monte Carlo seed", NULL, false}
 #define CLI_USER_PRICE_SOURCE "--usd-per-gpu-hour (the user's rate for this run)"
 /* {"source": CLI_USER_PRICE_SOURCE, "stage": "user-input"} */
 json_t *cli_user_price_json(void);

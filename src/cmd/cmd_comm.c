@@ -129,39 +129,32 @@ static int emit_table(cli *c, const comm_out *o)
     }
     for (int i = 0; i < o->n; i++)
         row_tbl(t, o->sizes[i], &o->res[i], o->vs ? &o->vres[i] : NULL);
-    FILE *f = cli_out(c);
-    if (!f) {
-        tbl_free(t);
-        return EXIT_USAGE;
+    FILE *f = NULL;
+    int done = cli_table_begin(c, t, &f);
+    if (!f)
+        return done;
+    fprintf(f, "%s of %d GPUs (stride %d) on %s: %d per %d-GPU domain, NVLink %.0f GB/s x %.2f, network %.1f GB/s "
+               "x %.2f per GPU%s\n\n",
+            op_names[o->op], o->gpus, o->stride, o->s->name, o->res[0].per_domain, o->s->scaleup_gpus,
+            o->s->scaleup_gbps, lm.scaleup_eff, o->s->scaleout_gbps,
+            o->op == GPUECON_ALL_TO_ALL && lm.a2a_scaleout_eff > 0 ? lm.a2a_scaleout_eff : lm.scaleout_eff,
+            o->op == GPUECON_ALL_TO_ALL ? " (all-to-all: many peer flows per NIC)" : "");
+    tbl_print(t, f);
+    if (o->op == GPUECON_ALL_TO_ALL && !o->sweep)
+        fprintf(f, "\nintra-domain share %.1f us on NVLink (%.0f%% of the bytes stay in the domain), inter-domain "
+                   "share %.1f us on the network (overlapped); latency %.1f us\n",
+                o->res[0].intra_s * 1e6, 100 * o->res[0].intra_fraction, o->res[0].inter_s * 1e6,
+                o->res[0].latency_s * 1e6);
+    if (o->vs) {
+        int k = o->n - 1;
+        fprintf(f, "\n%s is %.1fx faster than %s at %s", o->s->name,
+                o->res[k].time_s > 0 ? o->vres[k].time_s / o->res[k].time_s : 0, o->vs->name,
+                o->sweep ? "the largest size" : "this size");
+        if (o->sweep)
+            fprintf(f, ", %.1fx at the smallest (latency)", o->res[0].time_s > 0 ? o->vres[0].time_s / o->res[0].time_s : 0);
+        fputc('\n', f);
     }
-    if (c->format == FMT_CSV)
-        tbl_csv(t, f);
-    else {
-        fprintf(f, "%s of %d GPUs (stride %d) on %s: %d per %d-GPU domain, NVLink %.0f GB/s x %.2f, network %.1f GB/s "
-                   "x %.2f per GPU%s\n\n",
-                op_names[o->op], o->gpus, o->stride, o->s->name, o->res[0].per_domain, o->s->scaleup_gpus,
-                o->s->scaleup_gbps, lm.scaleup_eff, o->s->scaleout_gbps,
-                o->op == GPUECON_ALL_TO_ALL && lm.a2a_scaleout_eff > 0 ? lm.a2a_scaleout_eff : lm.scaleout_eff,
-                o->op == GPUECON_ALL_TO_ALL ? " (all-to-all: many peer flows per NIC)" : "");
-        tbl_print(t, f);
-        if (o->op == GPUECON_ALL_TO_ALL && !o->sweep)
-            fprintf(f, "\nintra-domain share %.1f us on NVLink (%.0f%% of the bytes stay in the domain), inter-domain "
-                       "share %.1f us on the network (overlapped); latency %.1f us\n",
-                    o->res[0].intra_s * 1e6, 100 * o->res[0].intra_fraction, o->res[0].inter_s * 1e6,
-                    o->res[0].latency_s * 1e6);
-        if (o->vs) {
-            int k = o->n - 1;
-            fprintf(f, "\n%s is %.1fx faster than %s at %s", o->s->name,
-                    o->res[k].time_s > 0 ? o->vres[k].time_s / o->res[k].time_s : 0, o->vs->name,
-                    o->sweep ? "the largest size" : "this size");
-            if (o->sweep)
-                fprintf(f, ", %.1fx at the smallest (latency)", o->res[0].time_s > 0 ? o->vres[0].time_s / o->res[0].time_s : 0);
-            fputc('\n', f);
-        }
-    }
-    tbl_free(t);
-    cli_close_out(c, f);
-    return EXIT_OK;
+    return cli_table_done(c, t, f);
 }
 
 int cmd_comm(cli *c, int argc, char **argv)
@@ -171,15 +164,15 @@ int cmd_comm(cli *c, int argc, char **argv)
     double bytes = 0;
     bool sweep = false;
     opt opts[] = {
-        {"--system", O_STR, &system, 0, 0, NULL, "S", "system (gpuecon catalog systems)", false},
-        {"--op", O_CHOICE, &op, 0, 0, op_names, "OP", "collective", false},
-        {"--gpus", O_INT, &gpus, 1, 16777216, NULL, "N", "ranks in the group (send-recv: 2)", false},
-        {"--bytes", O_DOUBLE, &bytes, 0, 1e15, NULL, "B", "nccl-tests size: the full buffer (1G, 256M, ...)", false},
-        {"--stride", O_INT, &stride, 1, 16777216, NULL, "K", "rank distance between members (TP 1, DP tp*cp*pp)", false},
-        {"--algo", O_CHOICE, &algo, 0, 0, algo_names, "A", "algorithm (default auto)", false},
-        {"--sweep-bytes", O_FLAG, &sweep, 0, 0, NULL, NULL, "sizes 8 B to 8 GB, x2 (as nccl-tests -b 8 -e 8G -f 2)", false},
-        {"--plot", O_STR, &plot_path, 0, 0, NULL, "FILE.svg", "chart of the sweep (needs gnuplot)", false},
-        {"--vs", O_STR, &vs_name, 0, 0, NULL, "S", "the same collective on system S, and the ratio of the times", false},
+        CLI_OPT_SYSTEM(&system),
+        {"--op", O_CHOICE, &op, 0, 0, op_names, "OP", "collective", "all-reduce, all-gather, reduce-scatter, all-to-all, send-recv", false},
+        {"--gpus", O_INT, &gpus, 1, 16777216, NULL, "N", "ranks in the group (send-recv: 2)", "ranks in the group", false},
+        {"--bytes", O_DOUBLE, &bytes, 0, 1e15, NULL, "B", "nccl-tests size: the full buffer (1G, 256M, ...)", NULL, false},
+        {"--stride", O_INT, &stride, 1, 16777216, NULL, "K", "rank distance between members (TP 1, DP tp*cp*pp)", NULL, false},
+        {"--algo", O_CHOICE, &algo, 0, 0, algo_names, "A", "algorithm (default auto)", NULL, false},
+        {"--sweep-bytes", O_FLAG, &sweep, 0, 0, NULL, NULL, "sizes 8 B to 8 GB, x2 (as nccl-tests -b 8 -e 8G -f 2)", NULL, false},
+        {"--plot", O_STR, &plot_path, 0, 0, NULL, "FILE.svg", "chart of the sweep (needs gnuplot)", NULL, false},
+        {"--vs", O_STR, &vs_name, 0, 0, NULL, "S", "the same collective on system S, and the ratio of the times", NULL, false},
     };
     static const cmd_usage usage = {
         "comm --system S --op all-reduce|all-gather|reduce-scatter|all-to-all|send-recv --gpus N\n"
@@ -192,12 +185,8 @@ int cmd_comm(cli *c, int argc, char **argv)
     int rc = opts_parse(c, argc, argv, opts, nopts, &usage, NULL, 0, NULL);
     if (rc)
         return rc;
-    if (!opt_seen(opts, nopts, "--system"))
-        return cli_usage_error(c, "--system", "is required (gpuecon catalog systems lists them)");
-    if (!opt_seen(opts, nopts, "--op"))
-        return cli_usage_error(c, "--op", "is required (all-reduce, all-gather, reduce-scatter, all-to-all, send-recv)");
-    if (!opt_seen(opts, nopts, "--gpus"))
-        return cli_usage_error(c, "--gpus", "is required (ranks in the group)");
+    if ((rc = opts_require(c, opts, nopts)))
+        return rc;
     if (!sweep && !opt_seen(opts, nopts, "--bytes"))
         return cli_usage_error(c, "--bytes", "is required (or --sweep-bytes)");
     if (plot_path && !sweep)

@@ -47,7 +47,7 @@ static void trade_plot(const char *path, const gpuecon_scenario *sc, const gpuec
         if (cr->kind != GPUECON_WORKLOAD_TRAIN)
             continue;
         enum { MAXS = 2 * 16 + 2 };
-        static double x[MAXS][GPUECON_TARGET_ROWS], y[MAXS][GPUECON_TARGET_ROWS];
+        double x[MAXS][GPUECON_TARGET_ROWS], y[MAXS][GPUECON_TARGET_ROWS];
         plot_series s[MAXS];
         char names[MAXS][96];
         size_t ns = 0;
@@ -542,18 +542,18 @@ int cmd_compare(cli *c, int argc, char **argv)
     const char *doc = NULL, *stack = NULL, *plot = NULL;
     opt opts[] = {
         {"--stack", O_STR, &stack, 0, 0, NULL, "NAME",
-         "framework stack of platforms whose scenario names none (default " CLI_DEFAULT_STACK ")", false},
-        {"--scenario", O_STR, &doc, 0, 0, NULL, "YAML", "the scenario document itself instead of a file (requests: text or a JSON object)", false},
-        {"--trials", O_INT, &trials, 0, 1000000, NULL, "T", "Monte Carlo trials per training platform (0: analytic)", false},
-        {"--seed", O_INT, &seed, 0, 2147483647, NULL, "S", "Monte Carlo seed", false},
+         "framework stack of platforms whose scenario names none (default " CLI_DEFAULT_STACK ")", NULL, false},
+        {"--scenario", O_STR, &doc, 0, 0, NULL, "YAML", "the scenario document itself instead of a file (requests: text or a JSON object)", NULL, false},
+        {"--trials", O_INT, &trials, 0, 1000000, NULL, "T", "Monte Carlo trials per training platform (0: analytic)", NULL, false},
+        CLI_OPT_SEED(&seed),
         {"--uncertainty", O_INT, &unc, 0, 1000000, NULL, "N",
          "sample every uncertain input together N times: probability each platform is cheapest, P10/P50/P90 of "
-         "its effective $/Mtok (seeded by --seed)", false},
-        {"--no-sensitivity", O_FLAG, &no_sens, 0, 0, NULL, NULL, "skip break-even and sensitivity", false},
+         "its effective $/Mtok (seeded by --seed)", NULL, false},
+        {"--no-sensitivity", O_FLAG, &no_sens, 0, 0, NULL, NULL, "skip break-even and sensitivity", NULL, false},
         {"--trade", O_FLAG, &trade, 0, 0, NULL, NULL,
-         "training: each platform also at the sizes around its own (GPUs, days, dollars)", false},
+         "training: each platform also at the sizes around its own (GPUs, days, dollars)", NULL, false},
         {"--plot", O_STR, &plot, 0, 0, NULL, "FILE.svg", "with --trade: chart of days and dollars by GPUs "
-         "(first training comparison; deadline and budget drawn; needs gnuplot)", false},
+         "(first training comparison; deadline and budget drawn; needs gnuplot)", NULL, false},
     };
     static const cmd_usage usage = {
         "compare [SCENARIO.yaml] [--format table|json|csv|html] [-o FILE] [--trials T] [--uncertainty N]",

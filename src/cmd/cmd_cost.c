@@ -39,11 +39,11 @@ int cmd_cost(cli *c, int argc, char **argv)
     const char *system = NULL, *profile = "hyperscaler";
     double tok_s = 0, pue = 0, tokens = 0, usd_h = 0;
     opt opts[] = {
-        {"--system", O_STR, &system, 0, 0, NULL, "S", "system (gpuecon catalog systems)", false},
-        {"--profile", O_STR, &profile, 0, 0, NULL, "P", "TCO profile (default hyperscaler)", false},
-        {"--tokens-per-s", O_DOUBLE, &tok_s, 1e-3, 1e9, NULL, "X", "throughput per GPU, tokens/s", false},
-        {"--pue", O_DOUBLE, &pue, 1, 3, NULL, "F", "facility PUE (default: system's for energy, profile's for TCO)", false},
-        {"--tokens", O_DOUBLE, &tokens, 1, 1e18, NULL, "N", "token budget for totals (15e12, 15T)", false},
+        CLI_OPT_SYSTEM(&system),
+        CLI_OPT_PROFILE(&profile),
+        {"--tokens-per-s", O_DOUBLE, &tok_s, 1e-3, 1e9, NULL, "X", "throughput per GPU, tokens/s", "a throughput per GPU, tokens/s", false},
+        {"--pue", O_DOUBLE, &pue, 1, 3, NULL, "F", "facility PUE (default: system's for energy, profile's for TCO)", NULL, false},
+        {"--tokens", O_DOUBLE, &tokens, 1, 1e18, NULL, "N", "token budget for totals (15e12, 15T)", NULL, false},
         CLI_OPT_USD_PER_GPU_HOUR(&usd_h),
     };
     static const cmd_usage usage = {
@@ -56,11 +56,7 @@ int cmd_cost(cli *c, int argc, char **argv)
     int rc = opts_parse(c, argc, argv, opts, nopts, &usage, NULL, 0, NULL);
     if (rc)
         return rc;
-    if (!opt_seen(opts, nopts, "--system"))
-        return cli_usage_error(c, "--system", "is required (gpuecon catalog systems lists them)");
-    if (!opt_seen(opts, nopts, "--tokens-per-s"))
-        return cli_usage_error(c, "--tokens-per-s", "is required (a throughput per GPU, tokens/s)");
-    if ((rc = cli_load_catalog(c)))
+    if ((rc = opts_require(c, opts, nopts)) || (rc = cli_load_catalog(c)))
         return rc;
     const gpuecon_system *s;
     const gpuecon_profile *p;
@@ -155,19 +151,12 @@ int cmd_cost(cli *c, int argc, char **argv)
         tbl_str(tb, "MWh");
         tbl_str(tb, "utility side");
     }
-    FILE *f = cli_out(c);
-    if (!f) {
-        tbl_free(tb);
-        return EXIT_USAGE;
-    }
-    if (c->format == FMT_CSV) {
-        tbl_csv(tb, f);
-    } else {
-        fprintf(f, "%s on %s (%s x %d), %s profile, %g tokens/s/GPU\n\n", s->name, s->gpu_name,
-                s->cooling, s->scaleup_gpus, p->name, tok_s);
-        tbl_print(tb, f);
-    }
-    tbl_free(tb);
-    cli_close_out(c, f);
-    return EXIT_OK;
+    FILE *f = NULL;
+    int done = cli_table_begin(c, tb, &f);
+    if (!f)
+        return done;
+    fprintf(f, "%s on %s (%s x %d), %s profile, %g tokens/s/GPU\n\n", s->name, s->gpu_name,
+            s->cooling, s->scaleup_gpus, p->name, tok_s);
+    tbl_print(tb, f);
+    return cli_table_done(c, tb, f);
 }

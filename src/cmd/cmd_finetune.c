@@ -155,29 +155,22 @@ static int print(cli *c, const gpuecon_finetune_request *r, const gpuecon_finetu
         tbl_col(tb, "note", 'l');
         result_rows(tb, r, o);
     }
-    FILE *f = cli_out(c);
-    if (!f) {
-        tbl_free(tb);
-        return EXIT_USAGE;
-    }
-    if (c->format == FMT_CSV) {
-        tbl_csv(tb, f);
-    } else {
-        fprintf(f, "%s %s fine-tuning on %d x %s (%s), %s, %s%s, micro-batch %d x %d tokens\n",
-                r->model->name, r->method == GPUECON_FT_LORA ? "LoRA" : "full", r->gpus, r->system->name,
-                r->system->gpu_name, gpuecon_precision_name(r->precision),
-                r->strategy == GPUECON_FT_FSDP ? "FSDP" : "DDP", r->recompute ? " + checkpointing" : "",
-                r->mbs, r->seq);
-        fprintf(f, "efficiency profile %s (eta_train %.3f%s)\n\n", r->profile.name,
-                r->efficiency > 0 ? r->efficiency : r->profile.eta_train,
-                r->profile.fitted_to_blog ? ", fitted to the VESSL blog's A100 FSDP figure" : "");
-        tbl_print(tb, f);
-        if (compare)
-            compare_footer(f, r);
-    }
-    tbl_free(tb);
-    cli_close_out(c, f);
-    return EXIT_OK;
+    FILE *f = NULL;
+    int done = cli_table_begin(c, tb, &f);
+    if (!f)
+        return done;
+    fprintf(f, "%s %s fine-tuning on %d x %s (%s), %s, %s%s, micro-batch %d x %d tokens\n",
+            r->model->name, r->method == GPUECON_FT_LORA ? "LoRA" : "full", r->gpus, r->system->name,
+            r->system->gpu_name, gpuecon_precision_name(r->precision),
+            r->strategy == GPUECON_FT_FSDP ? "FSDP" : "DDP", r->recompute ? " + checkpointing" : "",
+            r->mbs, r->seq);
+    fprintf(f, "efficiency profile %s (eta_train %.3f%s)\n\n", r->profile.name,
+            r->efficiency > 0 ? r->efficiency : r->profile.eta_train,
+            r->profile.fitted_to_blog ? ", fitted to the VESSL blog's A100 FSDP figure" : "");
+    tbl_print(tb, f);
+    if (compare)
+        compare_footer(f, r);
+    return cli_table_done(c, tb, f);
 }
 
 static int build(cli *c, const opt *o, size_t n, const ft_args *a, gpuecon_finetune_request *r)
@@ -218,24 +211,24 @@ int cmd_finetune(cli *c, int argc, char **argv)
     a.mbs = 2;
     a.seq = 2048;
     opt opts[] = {
-        {"--model", O_STR, &a.model, 0, 0, NULL, "M", "model (gpuecon catalog models)", false},
-        {"--system", O_STR, &a.system, 0, 0, NULL, "S", "system (gpuecon catalog systems)", false},
-        {"--gpus", O_INT, &a.gpus, 1, 1e6, NULL, "N", "GPUs (default: one server)", false},
-        {"--method", O_CHOICE, &a.method, 0, 0, method_names, "M", "LoRA adapters or all weights", false},
-        {"--lora-rank", O_INT, &a.lora_rank, 1, 4096, NULL, "R", "LoRA rank (16)", false},
-        {"--lora-alpha", O_DOUBLE, &a.lora_alpha, 1e-6, 1e6, NULL, "A", "LoRA alpha (32; scaling only)", false},
-        {"--lora-modules", O_STR, &a.lora_mods, 0, 0, NULL, "LIST", "adapted projections (default all)", false},
-        {"--strategy", O_CHOICE, &a.strategy, 0, 0, strategy_names, "S", "data parallelism (default fsdp)", false},
-        {"--recompute", O_FLAG, &a.recompute, 0, 0, NULL, NULL, "activation (gradient) checkpointing", false},
-        {"--mbs", O_INT, &a.mbs, 1, 4096, NULL, "B", "sequences per micro-batch per GPU (2)", false},
-        {"--seq", O_INT, &a.seq, 1, 1e8, NULL, "L", "tokens per packed sequence (2048)", false},
-        {"--precision", O_CHOICE, &a.precision, 0, 0, names_precision_no_fp4, "P", "matmul precision", false},
-        {"--no-vision", O_FLAG, &a.no_vision, 0, 0, NULL, NULL, "do not load the vision tower", false},
-        {"--efficiency-profile", O_STR, &a.eff_profile, 0, 0, NULL, "NAME", "generic | vessl-gemma4 | trtllm", false},
-        {"--efficiency", O_DOUBLE, &a.efficiency, 0.01, 1, NULL, "F", "training matmul efficiency (overrides the profile)", false},
-        {"--compare", O_FLAG, &a.compare, 0, 0, NULL, NULL, "DDP/FSDP x checkpointing side by side", false},
-        {"--profile", O_STR, &a.profile, 0, 0, NULL, "P", "TCO profile (default hyperscaler)", false},
-        {"--pue", O_DOUBLE, &a.pue, 1, 3, NULL, "F", "facility PUE (default: the system's)", false},
+        {"--model", O_STR, &a.model, 0, 0, NULL, "M", "model (gpuecon catalog models)", NULL, false},
+        CLI_OPT_SYSTEM(&a.system),
+        {"--gpus", O_INT, &a.gpus, 1, 1e6, NULL, "N", "GPUs (default: one server)", NULL, false},
+        {"--method", O_CHOICE, &a.method, 0, 0, method_names, "M", "LoRA adapters or all weights", "lora or full", false},
+        {"--lora-rank", O_INT, &a.lora_rank, 1, 4096, NULL, "R", "LoRA rank (16)", NULL, false},
+        {"--lora-alpha", O_DOUBLE, &a.lora_alpha, 1e-6, 1e6, NULL, "A", "LoRA alpha (32; scaling only)", NULL, false},
+        {"--lora-modules", O_STR, &a.lora_mods, 0, 0, NULL, "LIST", "adapted projections (default all)", NULL, false},
+        {"--strategy", O_CHOICE, &a.strategy, 0, 0, strategy_names, "S", "data parallelism (default fsdp)", NULL, false},
+        {"--recompute", O_FLAG, &a.recompute, 0, 0, NULL, NULL, "activation (gradient) checkpointing", NULL, false},
+        {"--mbs", O_INT, &a.mbs, 1, 4096, NULL, "B", "sequences per micro-batch per GPU (2)", NULL, false},
+        {"--seq", O_INT, &a.seq, 1, 1e8, NULL, "L", "tokens per packed sequence (2048)", NULL, false},
+        {"--precision", O_CHOICE, &a.precision, 0, 0, names_precision_no_fp4, "P", "matmul precision", NULL, false},
+        {"--no-vision", O_FLAG, &a.no_vision, 0, 0, NULL, NULL, "do not load the vision tower", NULL, false},
+        {"--efficiency-profile", O_STR, &a.eff_profile, 0, 0, NULL, "NAME", "generic | vessl-gemma4 | trtllm", NULL, false},
+        {"--efficiency", O_DOUBLE, &a.efficiency, 0.01, 1, NULL, "F", "training matmul efficiency (overrides the profile)", NULL, false},
+        {"--compare", O_FLAG, &a.compare, 0, 0, NULL, NULL, "DDP/FSDP x checkpointing side by side", NULL, false},
+        CLI_OPT_PROFILE(&a.profile),
+        CLI_OPT_PUE(&a.pue),
         CLI_OPT_USD_PER_GPU_HOUR(&a.usd_per_gpu_hour),
     };
     static const cmd_usage usage = {
@@ -248,11 +241,7 @@ int cmd_finetune(cli *c, int argc, char **argv)
     int rc = opts_parse(c, argc, argv, opts, nopts, &usage, NULL, 0, NULL);
     if (rc)
         return rc;
-    if (!opt_seen(opts, nopts, "--system"))
-        return cli_usage_error(c, "--system", "is required (gpuecon catalog systems lists them)");
-    if (!opt_seen(opts, nopts, "--method"))
-        return cli_usage_error(c, "--method", "is required (lora or full)");
-    if ((rc = cli_load_catalog(c)))
+    if ((rc = opts_require(c, opts, nopts)) || (rc = cli_load_catalog(c)))
         return rc;
     if (c->format == FMT_HTML)
         return cli_usage_error(c, "--format", "html is only for compare");

@@ -93,8 +93,9 @@ typedef struct infer_args {
 
 static int check_args(cli *c, const opt *o, size_t n, const infer_args *a)
 {
-    if (!opt_seen(o, n, "--system"))
-        return cli_usage_error(c, "--system", "is required (gpuecon catalog systems lists them)");
+    int rc = opts_require(c, o, n);
+    if (rc)
+        return rc;
     if (opt_seen(o, n, "--concurrency") && !(a->concurrency > 0))
         return cli_usage_error(c, "--concurrency", "%g must be above 0 (requests in the system, all "
                                                 "replicas together)", a->concurrency);
@@ -392,20 +393,13 @@ static int print_result(cli *c, const gpuecon_infer_request *r, const gpuecon_in
     memory_rows(tb, o);
     if (o->fits)
         perf_rows(tb, r, o);
-    FILE *f = cli_out(c);
-    if (!f) {
-        tbl_free(tb);
-        return EXIT_USAGE;
-    }
-    if (c->format == FMT_CSV) {
-        tbl_csv(tb, f);
-    } else {
-        header(f, r, o);
-        tbl_print(tb, f);
-    }
-    tbl_free(tb);
-    cli_close_out(c, f);
-    return EXIT_OK;
+    FILE *f = NULL;
+    int done = cli_table_begin(c, tb, &f);
+    if (!f)
+        return done;
+    header(f, r, o);
+    tbl_print(tb, f);
+    return cli_table_done(c, tb, f);
 }
 
 /* ---- sweep ----------------------------------------------------------------------- */
@@ -455,23 +449,16 @@ static int print_sweep(cli *c, const gpuecon_infer_request *r, gpuecon_infer_res
         tbl_num(tb, p[i].ttft_ms, 1);
         tbl_num(tb, p[i].usd_per_mtok, 4);
     }
-    FILE *f = cli_out(c);
-    if (!f) {
-        tbl_free(tb);
-        return EXIT_USAGE;
-    }
-    if (c->format == FMT_CSV) {
-        tbl_csv(tb, f);
-    } else {
-        header(f, r, o);
-        tbl_print(tb, f);
-        fprintf(f, "\nKV capacity %.0f tokens per replica; saturation at %.0f requests (%.0f tok/s), "
-                   "knee at %.0f\n",
-                o->kv_capacity_tokens, o->max_concurrency, o->saturated_tokens_per_s, o->c_knee);
-    }
-    tbl_free(tb);
-    cli_close_out(c, f);
-    return EXIT_OK;
+    FILE *f = NULL;
+    int done = cli_table_begin(c, tb, &f);
+    if (!f)
+        return done;
+    header(f, r, o);
+    tbl_print(tb, f);
+    fprintf(f, "\nKV capacity %.0f tokens per replica; saturation at %.0f requests (%.0f tok/s), "
+               "knee at %.0f\n",
+            o->kv_capacity_tokens, o->max_concurrency, o->saturated_tokens_per_s, o->c_knee);
+    return cli_table_done(c, tb, f);
 }
 
 static int run_sweep(cli *c, const infer_args *a, const gpuecon_infer_request *r, gpuecon_infer_result *o)
@@ -541,44 +528,44 @@ int cmd_infer(cli *c, int argc, char **argv)
     cmd_infer_sim_defaults(&a.sim);
     cmd_infer_search_defaults(&a.search);
     opt opts[80] = {
-        {"--model", O_STR, &a.model, 0, 0, NULL, "M", "model (gpuecon catalog models)", false},
-        {"--system", O_STR, &a.system, 0, 0, NULL, "S", "system (gpuecon catalog systems)", false},
-        {"--gpus", O_INT, &a.gpus, 1, 1e6, NULL, "N", "GPUs in all (default: one server)", false},
-        {"--tp", O_INT, &a.tp, 1, 1024, NULL, "T", "tensor-parallel GPUs per replica (default: smallest that fits)", false},
-        {"--weights", O_CHOICE, &a.weights, 0, 0, names_precision, "P", "weight precision of the body linears", false},
-        {"--kv", O_CHOICE, &a.kv, 0, 0, names_precision_no_fp4, "P", "KV-cache precision", false},
-        {"--prompt-len", O_DOUBLE, &a.prompt_len, 1, 1e8, NULL, "P", "mean prompt tokens (ShareGPT 230)", false},
-        {"--output-len", O_DOUBLE, &a.output_len, 1, 1e8, NULL, "O", "mean output tokens (ShareGPT 203)", false},
-        {"--output-cv", O_DOUBLE, &a.output_cv, 0, 10, NULL, "F", "coefficient of variation of the output length", false},
-        {"--prefix-hit", O_DOUBLE, &a.prefix_hit, 0, 0.99, NULL, "F", "prefix-cache hit rate on prompt tokens", false},
-        {"--concurrency", O_DOUBLE, &a.concurrency, -1e12, 1e9, NULL, "C", "requests in the system, all replicas (default: saturation)", false},
-        {"--sweep", O_FLAG, &a.sweep, 0, 0, NULL, NULL, "throughput and TPOT against concurrency", false},
-        {"--grid", O_LIST, &a.grid, 1, 1e9, NULL, "LIST", "concurrencies for the sweep (1,2,4,...,1024)", false},
-        {"--plot", O_STR, &a.plot, 0, 0, NULL, "FILE.svg", "with --sweep: SVG chart through gnuplot", false},
-        {"--draft", O_INT, &a.draft, 0, 16, NULL, "K", "speculative / MTP draft length", false},
-        {"--accept", O_DOUBLE, &a.accept, -1e12, 1e12, NULL, "A", "per-position acceptance α, [0, 1)", false},
-        {"--accept-rate", O_DOUBLE, &a.accept_rate, -1e12, 1e12, NULL, "A", "vLLM's draft acceptance rate, [0, 1)", false},
-        {"--draft-gb", O_DOUBLE, &a.draft_gb, 0, 1e4, NULL, "G", "drafter weights, GB (default: MTP modules or 0.9)", false},
-        {"--lora-rank", O_INT, &a.lora_rank, 0, 4096, NULL, "R", "LoRA adapter rank (0: none)", false},
-        {"--lora-modules", O_STR, &a.lora_mods, 0, 0, NULL, "LIST", "adapted projections (default all: q,k,v,o,gate,up,down)", false},
-        {"--max-loras", O_INT, &a.max_loras, 1, 1024, NULL, "N", "preallocated adapter slots", false},
-        {"--serving-profile", O_STR, &a.serving, 0, 0, NULL, "NAME", "efficiency constants: generic | vessl-gemma4 | trtllm", false},
-        {"--engine", O_CHOICE, &a.engine, 0, 0, engine_names, "E", "vLLM memory accounting", false},
-        {"--roofline", O_CHOICE, &a.roofline, 0, 0, roofline_names, "R", "how roofline terms combine", false},
-        {"--ep", O_CHOICE, &a.ep, 0, 0, onoff_names, "on|off", "MoE expert parallelism inside a replica (default on)", false},
+        {"--model", O_STR, &a.model, 0, 0, NULL, "M", "model (gpuecon catalog models)", NULL, false},
+        CLI_OPT_SYSTEM(&a.system),
+        {"--gpus", O_INT, &a.gpus, 1, 1e6, NULL, "N", "GPUs in all (default: one server)", NULL, false},
+        {"--tp", O_INT, &a.tp, 1, 1024, NULL, "T", "tensor-parallel GPUs per replica (default: smallest that fits)", NULL, false},
+        {"--weights", O_CHOICE, &a.weights, 0, 0, names_precision, "P", "weight precision of the body linears", NULL, false},
+        {"--kv", O_CHOICE, &a.kv, 0, 0, names_precision_no_fp4, "P", "KV-cache precision", NULL, false},
+        {"--prompt-len", O_DOUBLE, &a.prompt_len, 1, 1e8, NULL, "P", "mean prompt tokens (ShareGPT 230)", NULL, false},
+        {"--output-len", O_DOUBLE, &a.output_len, 1, 1e8, NULL, "O", "mean output tokens (ShareGPT 203)", NULL, false},
+        {"--output-cv", O_DOUBLE, &a.output_cv, 0, 10, NULL, "F", "coefficient of variation of the output length", NULL, false},
+        {"--prefix-hit", O_DOUBLE, &a.prefix_hit, 0, 0.99, NULL, "F", "prefix-cache hit rate on prompt tokens", NULL, false},
+        {"--concurrency", O_DOUBLE, &a.concurrency, -1e12, 1e9, NULL, "C", "requests in the system, all replicas (default: saturation)", NULL, false},
+        {"--sweep", O_FLAG, &a.sweep, 0, 0, NULL, NULL, "throughput and TPOT against concurrency", NULL, false},
+        {"--grid", O_LIST, &a.grid, 1, 1e9, NULL, "LIST", "concurrencies for the sweep (1,2,4,...,1024)", NULL, false},
+        {"--plot", O_STR, &a.plot, 0, 0, NULL, "FILE.svg", "with --sweep: SVG chart through gnuplot", NULL, false},
+        {"--draft", O_INT, &a.draft, 0, 16, NULL, "K", "speculative / MTP draft length", NULL, false},
+        {"--accept", O_DOUBLE, &a.accept, -1e12, 1e12, NULL, "A", "per-position acceptance α, [0, 1)", NULL, false},
+        {"--accept-rate", O_DOUBLE, &a.accept_rate, -1e12, 1e12, NULL, "A", "vLLM's draft acceptance rate, [0, 1)", NULL, false},
+        {"--draft-gb", O_DOUBLE, &a.draft_gb, 0, 1e4, NULL, "G", "drafter weights, GB (default: MTP modules or 0.9)", NULL, false},
+        {"--lora-rank", O_INT, &a.lora_rank, 0, 4096, NULL, "R", "LoRA adapter rank (0: none)", NULL, false},
+        {"--lora-modules", O_STR, &a.lora_mods, 0, 0, NULL, "LIST", "adapted projections (default all: q,k,v,o,gate,up,down)", NULL, false},
+        {"--max-loras", O_INT, &a.max_loras, 1, 1024, NULL, "N", "preallocated adapter slots", NULL, false},
+        {"--serving-profile", O_STR, &a.serving, 0, 0, NULL, "NAME", "efficiency constants: generic | vessl-gemma4 | trtllm", NULL, false},
+        {"--engine", O_CHOICE, &a.engine, 0, 0, engine_names, "E", "vLLM memory accounting", NULL, false},
+        {"--roofline", O_CHOICE, &a.roofline, 0, 0, roofline_names, "R", "how roofline terms combine", NULL, false},
+        {"--ep", O_CHOICE, &a.ep, 0, 0, onoff_names, "on|off", "MoE expert parallelism inside a replica (default on)", NULL, false},
         {"--attention-dp", O_CHOICE, &a.attn_dp, 0, 0, onoff_names, "on|off",
-         "MoE: attention data-parallel over the --tp GPUs, experts EP over them (default off)", false},
+         "MoE: attention data-parallel over the --tp GPUs, experts EP over them (default off)", NULL, false},
         {"--expert-imbalance", O_DOUBLE, &a.imbalance, 1, 64, NULL, "F",
-         "MoE: busiest expert rank's tokens / the mean (default 1, balanced)", false},
-        {"--gpu-mem-util", O_DOUBLE, &a.gpu_mem_util, 0.05, 1, NULL, "F", "vLLM gpu_memory_utilization", false},
-        {"--max-num-seqs", O_INT, &a.max_num_seqs, 1, 65536, NULL, "N", "vLLM max_num_seqs", false},
-        {"--max-num-batched-tokens", O_INT, &a.max_num_batched_tokens, 16, 1e7, NULL, "N", "vLLM max_num_batched_tokens", false},
-        {"--max-model-len", O_INT, &a.max_model_len, 1, 1e9, NULL, "N", "vLLM max_model_len (default: the model's, lowered to fit)", false},
-        {"--block-size", O_INT, &a.block_size, 1, 1024, NULL, "N", "KV block size, tokens", false},
-        {"--activation-gib", O_DOUBLE, &a.activation_gib, 0, 1e4, NULL, "G", "peak activation memory from the vLLM log", false},
-        {"--cuda-graph-gib", O_DOUBLE, &a.cuda_graph_gib, 0, 1e4, NULL, "G", "CUDA-graph memory from the vLLM log", false},
-        {"--profile", O_STR, &a.profile, 0, 0, NULL, "P", "TCO profile for $/Mtok (default hyperscaler)", false},
-        {"--pue", O_DOUBLE, &a.pue, 1, 3, NULL, "F", "facility PUE (default: the system's)", false},
+         "MoE: busiest expert rank's tokens / the mean (default 1, balanced)", NULL, false},
+        {"--gpu-mem-util", O_DOUBLE, &a.gpu_mem_util, 0.05, 1, NULL, "F", "vLLM gpu_memory_utilization", NULL, false},
+        {"--max-num-seqs", O_INT, &a.max_num_seqs, 1, 65536, NULL, "N", "vLLM max_num_seqs", NULL, false},
+        {"--max-num-batched-tokens", O_INT, &a.max_num_batched_tokens, 16, 1e7, NULL, "N", "vLLM max_num_batched_tokens", NULL, false},
+        {"--max-model-len", O_INT, &a.max_model_len, 1, 1e9, NULL, "N", "vLLM max_model_len (default: the model's, lowered to fit)", NULL, false},
+        {"--block-size", O_INT, &a.block_size, 1, 1024, NULL, "N", "KV block size, tokens", NULL, false},
+        {"--activation-gib", O_DOUBLE, &a.activation_gib, 0, 1e4, NULL, "G", "peak activation memory from the vLLM log", NULL, false},
+        {"--cuda-graph-gib", O_DOUBLE, &a.cuda_graph_gib, 0, 1e4, NULL, "G", "CUDA-graph memory from the vLLM log", NULL, false},
+        {"--profile", O_STR, &a.profile, 0, 0, NULL, "P", "TCO profile for $/Mtok (default hyperscaler)", NULL, false},
+        CLI_OPT_PUE(&a.pue),
         CLI_OPT_USD_PER_GPU_HOUR(&a.usd_per_gpu_hour),
     };
     static const cmd_usage usage = {

@@ -14,10 +14,10 @@
 size_t cmd_infer_disagg_opts(infer_disagg_args *s, opt *out, size_t cap)
 {
     opt o[] = {
-        {"--prefill", O_STR, &s->prefill, 0, 0, NULL, "XxP", "disaggregated: X prefill instances of TP P (e.g. 2x4)", false},
-        {"--decode", O_STR, &s->decode, 0, 0, NULL, "YxD", "disaggregated: Y decode instances of TP D (e.g. 1x8)", false},
+        {"--prefill", O_STR, &s->prefill, 0, 0, NULL, "XxP", "disaggregated: X prefill instances of TP P (e.g. 2x4)", NULL, false},
+        {"--decode", O_STR, &s->decode, 0, 0, NULL, "YxD", "disaggregated: Y decode instances of TP D (e.g. 1x8)", NULL, false},
         {"--disagg-search", O_FLAG, &s->search, 0, 0, NULL, NULL,
-         "choose the prefill/decode ratio and layouts within --gpus under --ttft-ms/--tpot-ms", false},
+         "choose the prefill/decode ratio and layouts within --gpus under --ttft-ms/--tpot-ms", NULL, false},
     };
     size_t n = sizeof o / sizeof o[0];
     for (size_t i = 0; i < n && i < cap; i++)

@@ -13,12 +13,12 @@ static const char *const objective_names[] = {"throughput", "cost", NULL};
 size_t cmd_infer_search_opts(infer_search_args *s, opt *out, size_t cap)
 {
     opt o[] = {
-        {"--search", O_FLAG, &s->search, 0, 0, NULL, NULL, "search layouts, precisions, drafts, engine limits under the targets", false},
-        {"--objective", O_CHOICE, &s->objective, 0, 0, objective_names, "O", "throughput (tokens/s/GPU) | cost ($/Mtok)", false},
-        {"--search-gpus", O_LIST, &s->gpus, 1, 1e6, NULL, "LIST", "GPU counts to search (default --gpus)", false},
-        {"--max-draft", O_INT, &s->max_draft, 0, 8, NULL, "K", "draft lengths 0..K (needs --accept)", false},
-        {"--confirm", O_INT, &s->confirm, 0, 24, NULL, "N", "best configurations re-checked by the simulator (3)", false},
-        {"--top", O_INT, &s->top, 1, GPUECON_SERVE_TOP, NULL, "N", "configurations listed (5)", false},
+        {"--search", O_FLAG, &s->search, 0, 0, NULL, NULL, "search layouts, precisions, drafts, engine limits under the targets", NULL, false},
+        {"--objective", O_CHOICE, &s->objective, 0, 0, objective_names, "O", "throughput (tokens/s/GPU) | cost ($/Mtok)", NULL, false},
+        {"--search-gpus", O_LIST, &s->gpus, 1, 1e6, NULL, "LIST", "GPU counts to search (default --gpus)", NULL, false},
+        {"--max-draft", O_INT, &s->max_draft, 0, 8, NULL, "K", "draft lengths 0..K (needs --accept)", NULL, false},
+        {"--confirm", O_INT, &s->confirm, 0, 24, NULL, "N", "best configurations re-checked by the simulator (3)", NULL, false},
+        {"--top", O_INT, &s->top, 1, GPUECON_SERVE_TOP, NULL, "N", "configurations listed (5)", NULL, false},
     };
     size_t n = sizeof o / sizeof o[0];
     for (size_t i = 0; i < n && i < cap; i++)
@@ -174,27 +174,20 @@ static int print(cli *c, const gpuecon_serve_search_request *q, const gpuecon_se
         tbl_num(tb, b->usd_per_mtok, 4);
         tbl_str(tb, b->simulated ? "simulated" : "analytic");
     }
-    FILE *f = cli_out(c);
-    if (!f) {
-        tbl_free(tb);
-        return EXIT_USAGE;
-    }
-    if (c->format == FMT_CSV) {
-        tbl_csv(tb, f);
-    } else {
-        fprintf(f, "%s on %s: best of %ld configurations (%.2f s); targets TTFT %g ms, TPOT %g ms at P%g\n\n",
-                q->base.model->name, q->base.system->name, o->configs_evaluated, elapsed, q->ttft_ms, q->tpot_ms,
-                q->slo_percentile);
-        tbl_print(tb, f);
-        fprintf(f, "\n%s\n\nPareto frontier (tokens/s/user -> tokens/s/GPU):", w);
-        for (int i = 0; i < o->nfrontier; i += o->nfrontier / 10 + 1)
-            fprintf(f, " %.0f->%.0f (TP%d)", o->frontier[i].tokens_per_s_per_user,
-                    o->frontier[i].output_tokens_per_s_per_gpu, o->frontier[i].tp);
-        fprintf(f, "\n");
-    }
-    tbl_free(tb);
-    cli_close_out(c, f);
-    return EXIT_OK;
+    FILE *f = NULL;
+    int done = cli_table_begin(c, tb, &f);
+    if (!f)
+        return done;
+    fprintf(f, "%s on %s: best of %ld configurations (%.2f s); targets TTFT %g ms, TPOT %g ms at P%g\n\n",
+            q->base.model->name, q->base.system->name, o->configs_evaluated, elapsed, q->ttft_ms, q->tpot_ms,
+            q->slo_percentile);
+    tbl_print(tb, f);
+    fprintf(f, "\n%s\n\nPareto frontier (tokens/s/user -> tokens/s/GPU):", w);
+    for (int i = 0; i < o->nfrontier; i += o->nfrontier / 10 + 1)
+        fprintf(f, " %.0f->%.0f (TP%d)", o->frontier[i].tokens_per_s_per_user,
+                o->frontier[i].output_tokens_per_s_per_gpu, o->frontier[i].tp);
+    fprintf(f, "\n");
+    return cli_table_done(c, tb, f);
 }
 
 int cmd_infer_search(cli *c, const opt *o, size_t n, const infer_search_args *s, const infer_sim_args *sim,

@@ -17,23 +17,23 @@ size_t cmd_infer_sim_opts(infer_sim_args *s, opt *out, size_t cap)
 {
     static const char *const preempt_names[] = {"recompute", "swap", NULL};
     opt o[] = {
-        {"--simulate", O_FLAG, &s->simulate, 0, 0, NULL, NULL, "request-level simulation (percentiles, goodput)", false},
-        {"--rate", O_DOUBLE, &s->rate, -1e12, 1e12, NULL, "R", "arrival rate, requests/s, all replicas", false},
-        {"--users", O_INT, &s->users, -1e9, 1e9, NULL, "N", "closed loop: concurrent users (instead of --rate)", false},
-        {"--arrival", O_CHOICE, &s->arrival, 0, 0, arrival_names, "A", "poisson | gamma (bursty) | closed", false},
-        {"--burstiness", O_DOUBLE, &s->burstiness, -1e12, 1e12, NULL, "B", "gamma shape (vLLM bench; 1 = Poisson, < 1 burstier)", false},
-        {"--lengths", O_STR, &s->lengths, 0, 0, NULL, "fixed|lognormal|FILE", "request lengths (FILE: lines 'prompt output [weight]')", false},
-        {"--prompt-cv", O_DOUBLE, &s->prompt_cv, 0, 10, NULL, "F", "lognormal prompt-length CV (output: --output-cv)", false},
-        {"--requests", O_INT, &s->requests, 10, 1e7, NULL, "N", "requests per replication (10000)", false},
-        {"--replications", O_INT, &s->replications, 1, 10000, NULL, "N", "independent replications (1)", false},
-        {"--warmup", O_DOUBLE, &s->warmup, 0, 0.9, NULL, "F", "fraction of requests not measured (0.1)", false},
-        {"--preempt", O_CHOICE, &s->preempt, 0, 0, preempt_names, "P", "when KV runs out: recompute | swap", false},
-        {"--swap-gbps", O_DOUBLE, &s->swap_gbps, 1e-3, 1e4, NULL, "G", "host link per GPU for swap (25)", false},
-        {"--ttft-ms", O_DOUBLE, &s->ttft_ms, -1e12, 1e12, NULL, "T", "TTFT target for goodput / the search", false},
-        {"--tpot-ms", O_DOUBLE, &s->tpot_ms, -1e12, 1e12, NULL, "T", "TPOT target for goodput / the search", false},
-        {"--slo-percentile", O_DOUBLE, &s->slo_pct, -1e12, 1e12, NULL, "P", "percentile the targets apply to (90)", false},
-        {"--seed", O_INT, &s->seed, 0, 2147483647, NULL, "N", "simulation seed", false},
-        {"--threads", O_INT, &s->threads, 0, 1024, NULL, "N", "threads for replications (0: all)", false},
+        {"--simulate", O_FLAG, &s->simulate, 0, 0, NULL, NULL, "request-level simulation (percentiles, goodput)", NULL, false},
+        {"--rate", O_DOUBLE, &s->rate, -1e12, 1e12, NULL, "R", "arrival rate, requests/s, all replicas", NULL, false},
+        {"--users", O_INT, &s->users, -1e9, 1e9, NULL, "N", "closed loop: concurrent users (instead of --rate)", NULL, false},
+        {"--arrival", O_CHOICE, &s->arrival, 0, 0, arrival_names, "A", "poisson | gamma (bursty) | closed", NULL, false},
+        {"--burstiness", O_DOUBLE, &s->burstiness, -1e12, 1e12, NULL, "B", "gamma shape (vLLM bench; 1 = Poisson, < 1 burstier)", NULL, false},
+        {"--lengths", O_STR, &s->lengths, 0, 0, NULL, "fixed|lognormal|FILE", "request lengths (FILE: lines 'prompt output [weight]')", NULL, false},
+        {"--prompt-cv", O_DOUBLE, &s->prompt_cv, 0, 10, NULL, "F", "lognormal prompt-length CV (output: --output-cv)", NULL, false},
+        {"--requests", O_INT, &s->requests, 10, 1e7, NULL, "N", "requests per replication (10000)", NULL, false},
+        {"--replications", O_INT, &s->replications, 1, 10000, NULL, "N", "independent replications (1)", NULL, false},
+        {"--warmup", O_DOUBLE, &s->warmup, 0, 0.9, NULL, "F", "fraction of requests not measured (0.1)", NULL, false},
+        {"--preempt", O_CHOICE, &s->preempt, 0, 0, preempt_names, "P", "when KV runs out: recompute | swap", NULL, false},
+        {"--swap-gbps", O_DOUBLE, &s->swap_gbps, 1e-3, 1e4, NULL, "G", "host link per GPU for swap (25)", NULL, false},
+        {"--ttft-ms", O_DOUBLE, &s->ttft_ms, -1e12, 1e12, NULL, "T", "TTFT target for goodput / the search", NULL, false},
+        {"--tpot-ms", O_DOUBLE, &s->tpot_ms, -1e12, 1e12, NULL, "T", "TPOT target for goodput / the search", NULL, false},
+        {"--slo-percentile", O_DOUBLE, &s->slo_pct, -1e12, 1e12, NULL, "P", "percentile the targets apply to (90)", NULL, false},
+        {"--seed", O_INT, &s->seed, 0, 2147483647, NULL, "N", "simulation seed", NULL, false},
+        {"--threads", O_INT, &s->threads, 0, 1024, NULL, "N", "threads for replications (0: all)", NULL, false},
     };
     size_t n = sizeof o / sizeof o[0];
     for (size_t i = 0; i < n && i < cap; i++)
@@ -180,39 +180,32 @@ static int print_sim(cli *c, const gpuecon_sim_request *r, const gpuecon_sim_res
     stat_row(tb, "ITL", &o->itl_ms);
     stat_row(tb, "E2E", &o->e2e_ms);
     stat_row(tb, "queueing", &o->queue_ms);
-    FILE *f = cli_out(c);
-    if (!f) {
-        tbl_free(tb);
-        return EXIT_USAGE;
-    }
-    if (c->format == FMT_CSV) {
-        tbl_csv(tb, f);
-    } else {
-        const gpuecon_infer_result *d = &o->deploy;
-        fprintf(f, "%s on %s: %d GPUs = %d replica%s x TP %d; ", r->serve.model->name, r->serve.system->name,
-                d->gpus, d->replicas, d->replicas > 1 ? "s" : "", d->tp);
-        if (r->arrival == GPUECON_ARRIVAL_CLOSED)
-            fprintf(f, "closed loop of %d users\n", r->users);
-        else
-            fprintf(f, "%s arrivals at %g requests/s\n", arrival_names[r->arrival], r->rate);
-        fprintf(f, "%ld measured requests (%d replication%s, seed %llu), %.2f s\n\n", o->requests,
-                o->replications, o->replications > 1 ? "s" : "", (unsigned long long)o->seed, elapsed);
-        tbl_print(tb, f);
-        fprintf(f, "\noutput %.0f tok/s (%.1f per GPU), %.3g requests/s, goodput %.3g requests/s\n",
-                o->output_tokens_per_s, o->output_tokens_per_s_per_gpu, o->requests_per_s,
-                o->goodput_requests_per_s);
-        fprintf(f, "KV pool %.1f%% held on average, %.1f sequences per step, %.3g preemptions per replica\n",
-                o->kv_util * 100, o->mean_running, o->preemptions);
-        fprintf(f, "analytic saturation %.0f tok/s; %s\n", d->saturated_tokens_per_s,
-                r->ttft_slo_ms > 0 || r->tpot_slo_ms > 0
-                    ? (o->meets_slo ? "meets the targets at the percentile" : "MISSES the targets at the percentile")
-                    : "no latency targets");
-        if (o->truncated > 0)
-            fprintf(f, "%.0f requests were cut to max_model_len %d\n", o->truncated, d->max_model_len);
-    }
-    tbl_free(tb);
-    cli_close_out(c, f);
-    return EXIT_OK;
+    FILE *f = NULL;
+    int done = cli_table_begin(c, tb, &f);
+    if (!f)
+        return done;
+    const gpuecon_infer_result *d = &o->deploy;
+    fprintf(f, "%s on %s: %d GPUs = %d replica%s x TP %d; ", r->serve.model->name, r->serve.system->name,
+            d->gpus, d->replicas, d->replicas > 1 ? "s" : "", d->tp);
+    if (r->arrival == GPUECON_ARRIVAL_CLOSED)
+        fprintf(f, "closed loop of %d users\n", r->users);
+    else
+        fprintf(f, "%s arrivals at %g requests/s\n", arrival_names[r->arrival], r->rate);
+    fprintf(f, "%ld measured requests (%d replication%s, seed %llu), %.2f s\n\n", o->requests,
+            o->replications, o->replications > 1 ? "s" : "", (unsigned long long)o->seed, elapsed);
+    tbl_print(tb, f);
+    fprintf(f, "\noutput %.0f tok/s (%.1f per GPU), %.3g requests/s, goodput %.3g requests/s\n",
+            o->output_tokens_per_s, o->output_tokens_per_s_per_gpu, o->requests_per_s,
+            o->goodput_requests_per_s);
+    fprintf(f, "KV pool %.1f%% held on average, %.1f sequences per step, %.3g preemptions per replica\n",
+            o->kv_util * 100, o->mean_running, o->preemptions);
+    fprintf(f, "analytic saturation %.0f tok/s; %s\n", d->saturated_tokens_per_s,
+            r->ttft_slo_ms > 0 || r->tpot_slo_ms > 0
+                ? (o->meets_slo ? "meets the targets at the percentile" : "MISSES the targets at the percentile")
+                : "no latency targets");
+    if (o->truncated > 0)
+        fprintf(f, "%.0f requests were cut to max_model_len %d\n", o->truncated, d->max_model_len);
+    return cli_table_done(c, tb, f);
 }
 
 int cmd_infer_simulate(cli *c, const opt *o, size_t n, const infer_sim_args *s, const gpuecon_infer_request *serve)

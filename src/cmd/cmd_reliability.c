@@ -503,34 +503,34 @@ int cmd_reliability(cli *c, int argc, char **argv)
 {
     relopts o = {.tier = 1, .trials = 1000, .seed = -1};
     opt opts[] = {
-        {"--system", O_STR, &o.system, 0, 0, NULL, "S", "system (gpuecon catalog systems)", false},
-        {"--active-gpus", O_INT, &o.gpus, 1, 1e7, NULL, "N", "GPUs doing the job's work", false},
-        {"--tier", O_CHOICE, &o.tier, 0, 0, names_tier, "T", "operator tier (default typical)", false},
-        {"--mtbi-gpu-days", O_DOUBLE, &o.mtbi, 1e-3, 1e7, NULL, "X", "MTBI per active GPU (overrides the tier)", false},
-        {"--days", O_DOUBLE, &o.days, 0.01, 3650, NULL, "D", "job length, wall-clock days (default 30)", false},
-        {"--detect-s", O_DOUBLE, &o.detect, 0, 1e6, NULL, "S", "fault detection time", false},
-        {"--restart-s", O_DOUBLE, &o.restart, 0, 1e6, NULL, "R", "restart time (schedule, init, load)", false},
-        {"--queue-s", O_DOUBLE, &o.queue, 0, 1e6, NULL, "Q", "queue time per resubmission", false},
-        {"--ckpt-write-s", O_DOUBLE, &o.write, 0, 1e6, NULL, "W", "checkpoint write time", false},
-        {"--ckpt-interval-s", O_STR, &o.interval, 0, 0, NULL, "I|auto", "work between checkpoints (auto: Daly)", false},
-        {"--async-ckpt", O_FLAG, &o.async, 0, 0, NULL, NULL, "write checkpoints in the background", false},
-        {"--sync-ckpt", O_FLAG, &o.sync, 0, 0, NULL, NULL, "blocking checkpoint writes", false},
-        {"--ckpt-block-s", O_DOUBLE, &o.block, 0, 1e6, NULL, "B", "blocking part of an async checkpoint", false},
-        {"--spares-per-domain", O_INT, &o.spd, 0, 1151, NULL, "K", "hot-spare GPUs in each job domain (NVL72: 8)", false},
-        {"--spare-domains", O_INT, &o.spare_domains, 0, 1e7, NULL, "M", "pool of whole spare domains (default: tier %)", false},
-        {"--rack-drain-fraction", O_DOUBLE, &o.drain, 0, 1, NULL, "F", "share of interruptions that drain a domain", false},
-        {"--mttr-scale", O_DOUBLE, &o.mttr_scale, 0, 100, NULL, "F", "multiply every repair time (0: instant)", false},
-        {"--weibull-shape", O_DOUBLE, &o.shape, 0.1, 10, NULL, "K", "hardware lifetimes (1: exponential; MC only)", false},
-        {"--formula", O_CHOICE, &o.form, 0, 0, form_names, "G", "analytic form reported as ettr (default g2)", false},
-        {"--trials", O_INT, &o.trials, 0, 1e8, NULL, "T", "Monte Carlo trials (0: none; default 1000)", false},
-        {"--seed", O_INT, &o.seed, 0, 2147483647, NULL, "S", "Monte Carlo seed", false},
-        {"--threads", O_INT, &o.threads, 0, 1024, NULL, "N", "threads (0: all; results never depend on it)", false},
+        CLI_OPT_SYSTEM(&o.system),
+        {"--active-gpus", O_INT, &o.gpus, 1, 1e7, NULL, "N", "GPUs doing the job's work", "the GPUs doing the job's work", false},
+        {"--tier", O_CHOICE, &o.tier, 0, 0, names_tier, "T", "operator tier (default typical)", NULL, false},
+        {"--mtbi-gpu-days", O_DOUBLE, &o.mtbi, 1e-3, 1e7, NULL, "X", "MTBI per active GPU (overrides the tier)", NULL, false},
+        {"--days", O_DOUBLE, &o.days, 0.01, 3650, NULL, "D", "job length, wall-clock days (default 30)", NULL, false},
+        {"--detect-s", O_DOUBLE, &o.detect, 0, 1e6, NULL, "S", "fault detection time", NULL, false},
+        {"--restart-s", O_DOUBLE, &o.restart, 0, 1e6, NULL, "R", "restart time (schedule, init, load)", NULL, false},
+        {"--queue-s", O_DOUBLE, &o.queue, 0, 1e6, NULL, "Q", "queue time per resubmission", NULL, false},
+        {"--ckpt-write-s", O_DOUBLE, &o.write, 0, 1e6, NULL, "W", "checkpoint write time", NULL, false},
+        {"--ckpt-interval-s", O_STR, &o.interval, 0, 0, NULL, "I|auto", "work between checkpoints (auto: Daly)", NULL, false},
+        {"--async-ckpt", O_FLAG, &o.async, 0, 0, NULL, NULL, "write checkpoints in the background", NULL, false},
+        {"--sync-ckpt", O_FLAG, &o.sync, 0, 0, NULL, NULL, "blocking checkpoint writes", NULL, false},
+        {"--ckpt-block-s", O_DOUBLE, &o.block, 0, 1e6, NULL, "B", "blocking part of an async checkpoint", NULL, false},
+        {"--spares-per-domain", O_INT, &o.spd, 0, 1151, NULL, "K", "hot-spare GPUs in each job domain (NVL72: 8)", NULL, false},
+        {"--spare-domains", O_INT, &o.spare_domains, 0, 1e7, NULL, "M", "pool of whole spare domains (default: tier %)", NULL, false},
+        {"--rack-drain-fraction", O_DOUBLE, &o.drain, 0, 1, NULL, "F", "share of interruptions that drain a domain", NULL, false},
+        {"--mttr-scale", O_DOUBLE, &o.mttr_scale, 0, 100, NULL, "F", "multiply every repair time (0: instant)", NULL, false},
+        {"--weibull-shape", O_DOUBLE, &o.shape, 0.1, 10, NULL, "K", "hardware lifetimes (1: exponential; MC only)", NULL, false},
+        {"--formula", O_CHOICE, &o.form, 0, 0, form_names, "G", "analytic form reported as ettr (default g2)", NULL, false},
+        {"--trials", O_INT, &o.trials, 0, 1e8, NULL, "T", "Monte Carlo trials (0: none; default 1000)", NULL, false},
+        CLI_OPT_SEED(&o.seed),
+        {"--threads", O_INT, &o.threads, 0, 1024, NULL, "N", "threads (0: all; results never depend on it)", NULL, false},
         {"--profile", O_STR, &o.profile, 0, 0, NULL, "P",
-         "TCO profile for the effective $/Mtok (default " CLI_DEFAULT_PROFILE " with --usd-per-gpu-hour)", false},
+         "TCO profile for the effective $/Mtok (default " CLI_DEFAULT_PROFILE " with --usd-per-gpu-hour)", NULL, false},
         CLI_OPT_USD_PER_GPU_HOUR(&o.usd_h),
-        {"--tokens-per-s", O_DOUBLE, &o.tok_s, 1e-3, 1e9, NULL, "X", "throughput per GPU at full goodput", false},
-        {"--tokens", O_DOUBLE, &o.tokens, 1, 1e18, NULL, "N", "token budget: days to train (needs --tokens-per-s)", false},
-        {"--spare-cost", O_CHOICE, &o.spare_cost, 0, 0, spare_cost_names, "C", "spares charged to the job or free", false},
+        {"--tokens-per-s", O_DOUBLE, &o.tok_s, 1e-3, 1e9, NULL, "X", "throughput per GPU at full goodput", NULL, false},
+        {"--tokens", O_DOUBLE, &o.tokens, 1, 1e18, NULL, "N", "token budget: days to train (needs --tokens-per-s)", NULL, false},
+        {"--spare-cost", O_CHOICE, &o.spare_cost, 0, 0, spare_cost_names, "C", "spares charged to the job or free", NULL, false},
     };
     static const cmd_usage usage = {
         "reliability --system S --active-gpus N [--tier best|typical|poor] [--mtbi-gpu-days X] "
@@ -544,10 +544,8 @@ int cmd_reliability(cli *c, int argc, char **argv)
     int rc = opts_parse(c, argc, argv, opts, nopts, &usage, NULL, 0, NULL);
     if (rc)
         return rc;
-    if (!o.system)
-        return cli_usage_error(c, "--system", "is required (gpuecon catalog systems lists them)");
-    if (!opt_seen(opts, nopts, "--active-gpus"))
-        return cli_usage_error(c, "--active-gpus", "is required (the GPUs doing the job's work)");
+    if ((rc = opts_require(c, opts, nopts)))
+        return rc;
     if (o.tokens > 0 && !(o.tok_s > 0))
         return cli_usage_error(c, "--tokens", "needs --tokens-per-s (to turn tokens into work)");
     if (c->format == FMT_HTML)

@@ -263,26 +263,19 @@ static int print_result(cli *c, const gpuecon_rl_request *r, const gpuecon_rl_re
     tbl_col(tb, "note", 'l');
     phase_rows(tb, r, o);
     detail_rows(tb, r, o);
-    FILE *f = cli_out(c);
-    if (!f) {
-        tbl_free(tb);
-        return EXIT_USAGE;
-    }
-    if (c->format == FMT_CSV) {
-        tbl_csv(tb, f);
-    } else {
-        fprintf(f, "%s RL step on %d x %s (%s): %d prompts x %d samples, prompt %g / response %g tokens (cv %g)\n"
-                   "generation %s weights, %s KV; training %s, stack %s; reference %s, reward %s, critic %s\n\n",
-                r->policy->name, r->gpus, r->system->name, gpuecon_rl_placement_name(r->placement), r->prompts,
-                r->samples, r->prompt_len, r->response_len, r->response_cv, gpuecon_precision_name(r->gen_weights),
-                gpuecon_precision_name(r->kv), gpuecon_precision_name(r->train_precision),
-                r->stack ? r->stack->name : "-", r->reference ? r->reference->name : "none",
-                r->reward ? r->reward->name : "rule-based", r->critic ? r->critic->name : "none (GRPO)");
-        tbl_print(tb, f);
-    }
-    tbl_free(tb);
-    cli_close_out(c, f);
-    return EXIT_OK;
+    FILE *f = NULL;
+    int done = cli_table_begin(c, tb, &f);
+    if (!f)
+        return done;
+    fprintf(f, "%s RL step on %d x %s (%s): %d prompts x %d samples, prompt %g / response %g tokens (cv %g)\n"
+               "generation %s weights, %s KV; training %s, stack %s; reference %s, reward %s, critic %s\n\n",
+            r->policy->name, r->gpus, r->system->name, gpuecon_rl_placement_name(r->placement), r->prompts,
+            r->samples, r->prompt_len, r->response_len, r->response_cv, gpuecon_precision_name(r->gen_weights),
+            gpuecon_precision_name(r->kv), gpuecon_precision_name(r->train_precision),
+            r->stack ? r->stack->name : "-", r->reference ? r->reference->name : "none",
+            r->reward ? r->reward->name : "rule-based", r->critic ? r->critic->name : "none (GRPO)");
+    tbl_print(tb, f);
+    return cli_table_done(c, tb, f);
 }
 
 static int execute(cli *c, const opt *opts, size_t nopts, const rl_args *a)
@@ -317,36 +310,37 @@ int cmd_rl(cli *c, int argc, char **argv)
                  .prompt_len = 1024, .response_len = 4096, .response_cv = 0.6, .epochs = 1, .minibatches = 1,
                  .steps = 1000};
     opt opts[] = {
-        {"--model", O_STR, &a.model, 0, 0, NULL, "M", "policy model (gpuecon catalog models)", false},
-        {"--system", O_STR, &a.system, 0, 0, NULL, "S", "system (gpuecon catalog systems)", false},
-        {"--gpus", O_INT, &a.gpus, 1, 1e6, NULL, "N", "GPUs of the job (default: one server)", false},
-        {"--prompts", O_INT, &a.prompts, -1e9, 1e7, NULL, "P", "prompts per step (default 128)", false},
-        {"--samples", O_INT, &a.samples, -1e9, 1e6, NULL, "K", "samples per prompt, the GRPO group (default 8)", false},
-        {"--prompt-len", O_DOUBLE, &a.prompt_len, 1, 1e8, NULL, "L", "mean prompt tokens (default 1024)", false},
-        {"--response-len", O_DOUBLE, &a.response_len, 1, 1e8, NULL, "R", "mean response tokens (default 4096)", false},
-        {"--response-cv", O_DOUBLE, &a.response_cv, 0, 10, NULL, "F", "coefficient of variation of the response length, lognormal (default 0.6)", false},
-        {"--max-response-len", O_DOUBLE, &a.max_response_len, 1, 1e8, NULL, "N", "truncation length (default: the model's context minus the prompt)", false},
-        {"--oversample", O_DOUBLE, &a.oversample, 0, 10, NULL, "F", "submit N(1+F) samples, train on the first N done", false},
-        {"--placement", O_CHOICE, &a.placement, 0, 0, place_names, "P", "colocated | disaggregated (default colocated)", false},
-        {"--gen-gpus", O_INT, &a.gen_gpus, 1, 1e6, NULL, "N", "disaggregated: generator GPUs (default: searched in whole nodes)", false},
-        {"--gen-tp", O_INT, &a.gen_tp, 1, 1024, NULL, "T", "generator TP (EP = TP for MoE; default: the fastest)", false},
-        {"--off-policy", O_INT, &a.off_policy, -1e9, 1e9, NULL, "LAG", "0 synchronous, 1 one-step off-policy (disaggregated)", false},
-        {"--gen-weights", O_CHOICE, &a.gen_weights, 0, 0, names_precision, "P", "generator weight precision (default bf16)", false},
-        {"--kv", O_CHOICE, &a.kv, 0, 0, names_precision_no_fp4, "P", "generator KV-cache precision (default bf16)", false},
-        {"--train-precision", O_CHOICE, &a.train_precision, 0, 0, names_precision, "P", "training GEMM precision (default bf16)", false},
-        {"--sync-fp8", O_FLAG, &a.sync_fp8, 0, 0, NULL, NULL, "push the new weights in FP8 (1 B/param)", false},
-        {"--offload", O_CHOICE, &a.offload, 0, 0, onoff_names, "on|off", "colocated: trainer states to host while generating (default on)", false},
-        {"--epochs", O_INT, &a.epochs, 1, 100, NULL, "E", "PPO epochs over the step's samples (default 1)", false},
-        {"--minibatches", O_INT, &a.minibatches, 1, 1e6, NULL, "M", "optimizer steps per epoch (default 1)", false},
-        {"--reference", O_STR, &a.reference, 0, 0, NULL, "M|none", "KL reference model (default: the policy)", false},
-        {"--reward-model", O_STR, &a.reward, 0, 0, NULL, "M", "reward-model forward (default: a rule-based verifier)", false},
-        {"--critic", O_STR, &a.critic, 0, 0, NULL, "M", "PPO value model, forward and trained (default: none, GRPO)", false},
-        {"--stack", O_STR, &a.stack, 0, 0, NULL, "NAME", "training framework stack (default " CLI_DEFAULT_STACK ")", false},
-        {"--serving-profile", O_STR, &a.serving, 0, 0, NULL, "NAME", "engine constants: generic | vessl-gemma4 | trtllm", false},
-        {"--profile", O_STR, &a.profile, 0, 0, NULL, "P", "TCO profile (default hyperscaler)", false},
-        {"--tier", O_CHOICE, &a.tier, 0, 0, names_tier, "T", "operator tier for failures and spares (default typical)", false},
-        {"--steps", O_INT, &a.steps, 1, 1e6, NULL, "N", "steps of the run, for totals (default 1000)", false},
-        {"--pue", O_DOUBLE, &a.pue, 1, 3, NULL, "F", "facility PUE (default: the system's)", false},
+        {"--model", O_STR, &a.model, 0, 0, NULL, "M", "policy model (gpuecon catalog models)",
+         "gpuecon catalog models lists them", false},
+        CLI_OPT_SYSTEM(&a.system),
+        {"--gpus", O_INT, &a.gpus, 1, 1e6, NULL, "N", "GPUs of the job (default: one server)", NULL, false},
+        {"--prompts", O_INT, &a.prompts, -1e9, 1e7, NULL, "P", "prompts per step (default 128)", NULL, false},
+        {"--samples", O_INT, &a.samples, -1e9, 1e6, NULL, "K", "samples per prompt, the GRPO group (default 8)", NULL, false},
+        {"--prompt-len", O_DOUBLE, &a.prompt_len, 1, 1e8, NULL, "L", "mean prompt tokens (default 1024)", NULL, false},
+        {"--response-len", O_DOUBLE, &a.response_len, 1, 1e8, NULL, "R", "mean response tokens (default 4096)", NULL, false},
+        {"--response-cv", O_DOUBLE, &a.response_cv, 0, 10, NULL, "F", "coefficient of variation of the response length, lognormal (default 0.6)", NULL, false},
+        {"--max-response-len", O_DOUBLE, &a.max_response_len, 1, 1e8, NULL, "N", "truncation length (default: the model's context minus the prompt)", NULL, false},
+        {"--oversample", O_DOUBLE, &a.oversample, 0, 10, NULL, "F", "submit N(1+F) samples, train on the first N done", NULL, false},
+        {"--placement", O_CHOICE, &a.placement, 0, 0, place_names, "P", "colocated | disaggregated (default colocated)", NULL, false},
+        {"--gen-gpus", O_INT, &a.gen_gpus, 1, 1e6, NULL, "N", "disaggregated: generator GPUs (default: searched in whole nodes)", NULL, false},
+        {"--gen-tp", O_INT, &a.gen_tp, 1, 1024, NULL, "T", "generator TP (EP = TP for MoE; default: the fastest)", NULL, false},
+        {"--off-policy", O_INT, &a.off_policy, -1e9, 1e9, NULL, "LAG", "0 synchronous, 1 one-step off-policy (disaggregated)", NULL, false},
+        {"--gen-weights", O_CHOICE, &a.gen_weights, 0, 0, names_precision, "P", "generator weight precision (default bf16)", NULL, false},
+        {"--kv", O_CHOICE, &a.kv, 0, 0, names_precision_no_fp4, "P", "generator KV-cache precision (default bf16)", NULL, false},
+        {"--train-precision", O_CHOICE, &a.train_precision, 0, 0, names_precision, "P", "training GEMM precision (default bf16)", NULL, false},
+        {"--sync-fp8", O_FLAG, &a.sync_fp8, 0, 0, NULL, NULL, "push the new weights in FP8 (1 B/param)", NULL, false},
+        {"--offload", O_CHOICE, &a.offload, 0, 0, onoff_names, "on|off", "colocated: trainer states to host while generating (default on)", NULL, false},
+        {"--epochs", O_INT, &a.epochs, 1, 100, NULL, "E", "PPO epochs over the step's samples (default 1)", NULL, false},
+        {"--minibatches", O_INT, &a.minibatches, 1, 1e6, NULL, "M", "optimizer steps per epoch (default 1)", NULL, false},
+        {"--reference", O_STR, &a.reference, 0, 0, NULL, "M|none", "KL reference model (default: the policy)", NULL, false},
+        {"--reward-model", O_STR, &a.reward, 0, 0, NULL, "M", "reward-model forward (default: a rule-based verifier)", NULL, false},
+        {"--critic", O_STR, &a.critic, 0, 0, NULL, "M", "PPO value model, forward and trained (default: none, GRPO)", NULL, false},
+        {"--stack", O_STR, &a.stack, 0, 0, NULL, "NAME", "training framework stack (default " CLI_DEFAULT_STACK ")", NULL, false},
+        {"--serving-profile", O_STR, &a.serving, 0, 0, NULL, "NAME", "engine constants: generic | vessl-gemma4 | trtllm", NULL, false},
+        CLI_OPT_PROFILE(&a.profile),
+        {"--tier", O_CHOICE, &a.tier, 0, 0, names_tier, "T", "operator tier for failures and spares (default typical)", NULL, false},
+        {"--steps", O_INT, &a.steps, 1, 1e6, NULL, "N", "steps of the run, for totals (default 1000)", NULL, false},
+        CLI_OPT_PUE(&a.pue),
         CLI_OPT_USD_PER_GPU_HOUR(&a.usd_per_gpu_hour),
     };
     static const cmd_usage usage = {
@@ -365,11 +359,7 @@ int cmd_rl(cli *c, int argc, char **argv)
     int rc = opts_parse(c, argc, argv, opts, nopts, &usage, NULL, 0, NULL);
     if (rc)
         return rc;
-    if (!opt_seen(opts, nopts, "--model"))
-        return cli_usage_error(c, "--model", "is required (gpuecon catalog models lists them)");
-    if (!opt_seen(opts, nopts, "--system"))
-        return cli_usage_error(c, "--system", "is required (gpuecon catalog systems lists them)");
-    if ((rc = cli_load_catalog(c)))
+    if ((rc = opts_require(c, opts, nopts)) || (rc = cli_load_catalog(c)))
         return rc;
     return execute(c, opts, nopts, &a);
 }

@@ -94,29 +94,22 @@ static int emit(cli *c, const gpuecon_train_request *req, const gpuecon_search_r
     }
     for (size_t i = 0; i < r->n_best; i++)
         table_row(t, (int)i + 1, &r->best[i], r->usd_per_mtok[i], moe);
-    FILE *f = cli_out(c);
-    if (!f) {
-        tbl_free(t);
-        return EXIT_USAGE;
-    }
-    if (c->format == FMT_CSV)
-        tbl_csv(t, f);
-    else {
-        fprintf(f, "%s on %d x %s, %s, seq %d, global batch %d: best %zu by %s\n\n", req->model->name, req->gpus,
-                req->system->name, gpuecon_precision_name(req->precision), req->seq, req->gbs, r->n_best,
-                a->objective ? "cost per token" : "tokens/s/GPU");
-        if (req->stack)
-            fprintf(f, "stack: %s (%s)\n\n", req->stack->name, req->stack->framework);
-        tbl_print(t, f);
-        fprintf(f, "\n%llu configurations evaluated, %llu fit in memory, %llu skipped by the bound, %.3f s "
-                   "(%.3g configurations/s)\n",
-                (unsigned long long)r->configs_evaluated, (unsigned long long)r->configs_feasible,
-                (unsigned long long)r->configs_pruned, r->elapsed_s,
-                r->elapsed_s > 0 ? r->configs_evaluated / r->elapsed_s : 0);
-    }
-    tbl_free(t);
-    cli_close_out(c, f);
-    return EXIT_OK;
+    FILE *f = NULL;
+    int done = cli_table_begin(c, t, &f);
+    if (!f)
+        return done;
+    fprintf(f, "%s on %d x %s, %s, seq %d, global batch %d: best %zu by %s\n\n", req->model->name, req->gpus,
+            req->system->name, gpuecon_precision_name(req->precision), req->seq, req->gbs, r->n_best,
+            a->objective ? "cost per token" : "tokens/s/GPU");
+    if (req->stack)
+        fprintf(f, "stack: %s (%s)\n\n", req->stack->name, req->stack->framework);
+    tbl_print(t, f);
+    fprintf(f, "\n%llu configurations evaluated, %llu fit in memory, %llu skipped by the bound, %.3f s "
+               "(%.3g configurations/s)\n",
+            (unsigned long long)r->configs_evaluated, (unsigned long long)r->configs_feasible,
+            (unsigned long long)r->configs_pruned, r->elapsed_s,
+            r->elapsed_s > 0 ? r->configs_evaluated / r->elapsed_s : 0);
+    return cli_table_done(c, t, f);
 }
 
 static int run(cli *c, const train_args *a, const gpuecon_train_request *req, const gpuecon_profile *prof)

@@ -217,26 +217,19 @@ static int sweep_table(cli *c, const train_args *a, const gpuecon_train_request 
         tbl_num(t, r->memory_gib_per_gpu, 1);
         tbl_str(t, rows[i].fits ? "yes" : "NO");
     }
-    FILE *f = cli_out(c);
-    if (!f) {
-        tbl_free(t);
-        return EXIT_USAGE;
-    }
-    if (c->format == FMT_CSV)
-        tbl_csv(t, f);
-    else {
-        fprintf(f, "%s on %s, %s, seq %d, %s scaling (%s)\n\n", req->model->name, req->system->name,
-                gpuecon_precision_name(req->precision), req->seq, a->strong ? "strong" : "weak",
-                a->strong ? "global batch fixed" : "batch per GPU fixed");
-        tbl_print(t, f);
-        if (n >= 2 && rows[0].ok && rows[n - 1].ok)
-            fprintf(f, "\n%d -> %d GPUs: tokens/s/GPU %+.1f%%, MFU %.1f%% -> %.1f%%\n", rows[0].gpus,
-                    rows[n - 1].gpus, 100 * (rows[n - 1].r.tokens_per_s_per_gpu / rows[0].r.tokens_per_s_per_gpu - 1),
-                    100 * rows[0].r.mfu, 100 * rows[n - 1].r.mfu);
-    }
-    tbl_free(t);
-    cli_close_out(c, f);
-    return EXIT_OK;
+    FILE *f = NULL;
+    int done = cli_table_begin(c, t, &f);
+    if (!f)
+        return done;
+    fprintf(f, "%s on %s, %s, seq %d, %s scaling (%s)\n\n", req->model->name, req->system->name,
+            gpuecon_precision_name(req->precision), req->seq, a->strong ? "strong" : "weak",
+            a->strong ? "global batch fixed" : "batch per GPU fixed");
+    tbl_print(t, f);
+    if (n >= 2 && rows[0].ok && rows[n - 1].ok)
+        fprintf(f, "\n%d -> %d GPUs: tokens/s/GPU %+.1f%%, MFU %.1f%% -> %.1f%%\n", rows[0].gpus,
+                rows[n - 1].gpus, 100 * (rows[n - 1].r.tokens_per_s_per_gpu / rows[0].r.tokens_per_s_per_gpu - 1),
+                100 * rows[0].r.mfu, 100 * rows[n - 1].r.mfu);
+    return cli_table_done(c, t, f);
 }
 
 static int sweep(cli *c, const train_args *a, gpuecon_train_request *req)

@@ -8,6 +8,7 @@
 #include "cli.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define TARGET_MEDIAN 0.10
@@ -164,15 +165,15 @@ static int emit_json(cli *c, const vreport *v)
     return cli_emit_json(c, j);
 }
 
-static void print_groups(FILE *f, const vreport *v)
+/* The summary of n groups, the first column called `title`. */
+static tbl *groups_table(const char *title, const gpuecon_validate_group *groups, size_t n)
 {
     tbl *t = tbl_new();
-    const char *cols[] = {"group (generation-precision-kind)", "n", "median |err|", "P90 |err|", "max |err|",
-                          "signed median"};
+    const char *cols[] = {title, "n", "median |err|", "P90 |err|", "max |err|", "signed median"};
     for (int i = 0; i < 6; i++)
         tbl_col(t, cols[i], i ? 'r' : 'l');
-    for (size_t i = 0; i < v->ngroups; i++) {
-        const gpuecon_validate_group *g = &v->groups[i];
+    for (size_t i = 0; i < n; i++) {
+        const gpuecon_validate_group *g = &groups[i];
         tbl_row(t);
         tbl_str(t, g->name);
         tbl_num(t, (double)g->n, 0);
@@ -181,6 +182,12 @@ static void print_groups(FILE *f, const vreport *v)
         tbl_fmt(t, "%.1f%%", 100 * g->max_abs_err);
         tbl_fmt(t, "%+.1f%%", 100 * g->signed_median_err);
     }
+    return t;
+}
+
+static void print_groups(FILE *f, const vreport *v)
+{
+    tbl *t = groups_table("group (generation-precision-kind)", v->groups, v->ngroups);
     fprintf(f, "\nby group, every row (fitted and held out):\n");
     tbl_print(t, f);
     tbl_free(t);
@@ -190,6 +197,47 @@ static void print_groups(FILE *f, const vreport *v)
 static bool serving_selected(const vreport *v, const gpuecon_validate_row *r)
 {
     return !v->group || !strcmp(v->group, "serving") || !strcmp(r->cls, v->group);
+}
+
+typedef enum vkind { V_TRAIN, V_SERVE, V_RL } vkind;
+
+/* The rows of one model against published figures: training (tokens/s/GPU, fitted or held out,
+ * fits in memory), serving (each row with its metric) or RL (step seconds, the phases); v picks the
+ * training and serving rows shown (--group). */
+static tbl *rows_table(vkind k, const gpuecon_validate_row *rows, size_t n, const vreport *v)
+{
+    static const char *const cols[3][8] = {
+        {"id", "run", "config", "published", "predicted", "error", "fit", "fits"},
+        {"id", "deployment", "config", "metric", "published", "predicted", "error", "fit"},
+        {"id", "run", "config", "published s", "predicted s", "error", "phases", NULL}};
+    int ncols = k == V_RL ? 7 : 8, num = k == V_SERVE ? 4 : 3; /* published, predicted, error */
+    tbl *t = tbl_new();
+    for (int i = 0; i < ncols; i++)
+        tbl_col(t, cols[k][i], (i >= num && i <= num + 2) ? 'r' : 'l');
+    for (size_t i = 0; i < n; i++) {
+        const gpuecon_validate_row *r = &rows[i];
+        if ((k == V_TRAIN && !row_selected(v, r)) || (k == V_SERVE && !serving_selected(v, r)))
+            continue;
+        int dec = k != V_SERVE ? 1 : r->published < 20 ? 2 : 0;
+        tbl_row(t);
+        tbl_str(t, r->id);
+        tbl_str(t, r->what);
+        tbl_str(t, r->config);
+        if (k == V_SERVE)
+            tbl_str(t, r->metric);
+        tbl_num(t, r->published, dec);
+        tbl_num(t, r->predicted, dec);
+        if (k == V_RL) {
+            tbl_fmt(t, r->fits ? "%+.0f%%" : "-", 100 * r->rel_err);
+            tbl_str(t, r->note);
+            continue;
+        }
+        tbl_fmt(t, "%+.1f%%", 100 * r->rel_err);
+        tbl_str(t, r->fitted_on ? "yes" : "held out");
+        if (k == V_TRAIN)
+            tbl_str(t, r->fits ? "yes" : "NO");
+    }
+    return t;
 }
 
 static bool serving_only(const vreport *v)
@@ -206,24 +254,7 @@ static bool serving_only(const vreport *v)
  * the issue's targets on the held-out rows. */
 static void print_serving(FILE *f, const vreport *v, bool csv)
 {
-    tbl *t = tbl_new();
-    const char *cols[] = {"id", "deployment", "config", "metric", "published", "predicted", "error", "fit"};
-    for (int i = 0; i < 8; i++)
-        tbl_col(t, cols[i], (i >= 4 && i <= 6) ? 'r' : 'l');
-    for (size_t i = 0; i < v->sn; i++) {
-        const gpuecon_validate_row *r = &v->srows[i];
-        if (!serving_selected(v, r))
-            continue;
-        tbl_row(t);
-        tbl_str(t, r->id);
-        tbl_str(t, r->what);
-        tbl_str(t, r->config);
-        tbl_str(t, r->metric);
-        tbl_num(t, r->published, r->published < 20 ? 2 : 0);
-        tbl_num(t, r->predicted, r->published < 20 ? 2 : 0);
-        tbl_fmt(t, "%+.1f%%", 100 * r->rel_err);
-        tbl_str(t, r->fitted_on ? "yes" : "held out");
-    }
+    tbl *t = rows_table(V_SERVE, v->srows, v->sn, v);
     if (csv) {
         tbl_csv(t, f);
         tbl_free(t);
@@ -232,20 +263,7 @@ static void print_serving(FILE *f, const vreport *v, bool csv)
     fprintf(f, "\nServing model vs published figures (docs/model.md §6.8)\n\n");
     tbl_print(t, f);
     tbl_free(t);
-    t = tbl_new();
-    const char *gc[] = {"serving group", "n", "median |err|", "P90 |err|", "max |err|", "signed median"};
-    for (int i = 0; i < 6; i++)
-        tbl_col(t, gc[i], i ? 'r' : 'l');
-    for (size_t i = 0; i < v->nsgroups; i++) {
-        const gpuecon_validate_group *g = &v->sgroups[i];
-        tbl_row(t);
-        tbl_str(t, g->name);
-        tbl_num(t, (double)g->n, 0);
-        tbl_fmt(t, "%.1f%%", 100 * g->median_abs_err);
-        tbl_fmt(t, "%.1f%%", 100 * g->p90_abs_err);
-        tbl_fmt(t, "%.1f%%", 100 * g->max_abs_err);
-        tbl_fmt(t, "%+.1f%%", 100 * g->signed_median_err);
-    }
+    t = groups_table("serving group", v->sgroups, v->nsgroups);
     fputc('\n', f);
     tbl_print(t, f);
     tbl_free(t);
@@ -268,67 +286,43 @@ static int emit_table(cli *c, const vreport *v)
         cli_close_out(c, f);
         return EXIT_OK;
     }
-    tbl *t = tbl_new();
-    const char *cols[] = {"id", "run", "config", "published", "predicted", "error", "fit", "fits"};
-    for (int i = 0; i < 8; i++)
-        tbl_col(t, cols[i], (i >= 3 && i <= 5) ? 'r' : 'l');
-    for (size_t i = 0; i < v->n; i++) {
-        const gpuecon_validate_row *r = &v->rows[i];
-        if (!row_selected(v, r))
-            continue;
-        tbl_row(t);
-        tbl_str(t, r->id);
-        tbl_str(t, r->what);
-        tbl_str(t, r->config);
-        tbl_num(t, r->published, 1);
-        tbl_num(t, r->predicted, 1);
-        tbl_fmt(t, "%+.1f%%", 100 * r->rel_err);
-        tbl_str(t, r->fitted_on ? "yes" : "held out");
-        tbl_str(t, r->fits ? "yes" : "NO");
-    }
-    FILE *f = cli_out(c);
-    if (!f) {
-        tbl_free(t);
-        return EXIT_USAGE;
-    }
-    if (c->format == FMT_CSV) {
-        tbl_csv(t, f);
-    } else {
-        fprintf(f, "Training model vs published runs, tokens/s/GPU (docs/model.md §3, §4)\n\n");
-        tbl_print(t, f);
-        fprintf(f, "\ndense, all %zu cases: median |error| %.1f%%, mean %.1f%%, max %.1f%% (%s)\n", v->all->n,
-                100 * v->all->median_abs_err, 100 * v->all->mean_abs_err, 100 * v->all->max_abs_err, v->all->worst_id);
-        fprintf(f, "fitted on %zu: median %.1f%%, max %.1f%% (%s)\n", v->fit->n, 100 * v->fit->median_abs_err,
-                100 * v->fit->max_abs_err, v->fit->worst_id);
-        fprintf(f, "held out of the fit (seed, heldout), %zu: median %.1f%%, max %.1f%% (%s)\n", v->held.n,
-                100 * v->held.median_abs_err, 100 * v->held.max_abs_err, v->held.worst_id);
-        fprintf(f, "targets on the calibration set: median <= %.0f%% %s; every case <= %.0f%% %s (%d over",
-                100 * TARGET_MEDIAN, v->median_ok ? "met" : "MISSED", 100 * TARGET_MAX, v->max_ok ? "met" : "MISSED",
-                v->over);
-        for (size_t i = 0, k = 0; i < v->n; i++)
-            if (!is_moe(&v->rows[i]) && v->rows[i].fitted_on && fabs(v->rows[i].rel_err) > TARGET_MAX)
-                fprintf(f, "%s%s", k++ ? ", " : ": ", v->rows[i].id);
-        fprintf(f, ")\n");
-        print_groups(f, v);
-        fprintf(f, "vTrain (A100, 109 runs): 95th percentile of |error| %.1f%%, target <= %.0f%% %s; runs over "
-                   "%.0f%% and the inconsistency each shows in the data:\n",
-                100 * v->vtrain_p95, 100 * TARGET_VTRAIN_P95, v->vtrain_p95 <= TARGET_VTRAIN_P95 ? "met" : "MISSED",
-                100 * NOTE_OVER);
-        for (size_t i = 0; i < v->n; i++)
-            if (!strcmp(v->rows[i].group, "vtrain") && fabs(v->rows[i].rel_err) > NOTE_OVER)
-                fprintf(f, "  %s %+.0f%%: %s\n", v->rows[i].id, 100 * v->rows[i].rel_err,
-                        v->rows[i].note[0] ? v->rows[i].note : "(no inconsistency recorded)");
-        fprintf(f, "mixture of experts, %zu cases: median |error| %.1f%%, max %.1f%% (%s); the %zu calibration runs: "
-                   "max %.1f%% (%s), target <= %.0f%% each %s\n",
-                v->moe.n, 100 * v->moe.median_abs_err, 100 * v->moe.max_abs_err, v->moe.worst_id, v->moe_fit.n,
-                100 * v->moe_fit.max_abs_err, v->moe_fit.worst_id, 100 * TARGET_MOE,
-                v->moe_fit.max_abs_err <= TARGET_MOE ? "met" : "MISSED");
-        if (!v->group)
-            print_serving(f, v, false);
-    }
-    tbl_free(t);
-    cli_close_out(c, f);
-    return EXIT_OK;
+    tbl *t = rows_table(V_TRAIN, v->rows, v->n, v);
+    FILE *f = NULL;
+    int done = cli_table_begin(c, t, &f);
+    if (!f)
+        return done;
+    fprintf(f, "Training model vs published runs, tokens/s/GPU (docs/model.md §3, §4)\n\n");
+    tbl_print(t, f);
+    fprintf(f, "\ndense, all %zu cases: median |error| %.1f%%, mean %.1f%%, max %.1f%% (%s)\n", v->all->n,
+            100 * v->all->median_abs_err, 100 * v->all->mean_abs_err, 100 * v->all->max_abs_err, v->all->worst_id);
+    fprintf(f, "fitted on %zu: median %.1f%%, max %.1f%% (%s)\n", v->fit->n, 100 * v->fit->median_abs_err,
+            100 * v->fit->max_abs_err, v->fit->worst_id);
+    fprintf(f, "held out of the fit (seed, heldout), %zu: median %.1f%%, max %.1f%% (%s)\n", v->held.n,
+            100 * v->held.median_abs_err, 100 * v->held.max_abs_err, v->held.worst_id);
+    fprintf(f, "targets on the calibration set: median <= %.0f%% %s; every case <= %.0f%% %s (%d over",
+            100 * TARGET_MEDIAN, v->median_ok ? "met" : "MISSED", 100 * TARGET_MAX, v->max_ok ? "met" : "MISSED",
+            v->over);
+    for (size_t i = 0, k = 0; i < v->n; i++)
+        if (!is_moe(&v->rows[i]) && v->rows[i].fitted_on && fabs(v->rows[i].rel_err) > TARGET_MAX)
+            fprintf(f, "%s%s", k++ ? ", " : ": ", v->rows[i].id);
+    fprintf(f, ")\n");
+    print_groups(f, v);
+    fprintf(f, "vTrain (A100, 109 runs): 95th percentile of |error| %.1f%%, target <= %.0f%% %s; runs over "
+               "%.0f%% and the inconsistency each shows in the data:\n",
+            100 * v->vtrain_p95, 100 * TARGET_VTRAIN_P95, v->vtrain_p95 <= TARGET_VTRAIN_P95 ? "met" : "MISSED",
+            100 * NOTE_OVER);
+    for (size_t i = 0; i < v->n; i++)
+        if (!strcmp(v->rows[i].group, "vtrain") && fabs(v->rows[i].rel_err) > NOTE_OVER)
+            fprintf(f, "  %s %+.0f%%: %s\n", v->rows[i].id, 100 * v->rows[i].rel_err,
+                    v->rows[i].note[0] ? v->rows[i].note : "(no inconsistency recorded)");
+    fprintf(f, "mixture of experts, %zu cases: median |error| %.1f%%, max %.1f%% (%s); the %zu calibration runs: "
+               "max %.1f%% (%s), target <= %.0f%% each %s\n",
+            v->moe.n, 100 * v->moe.median_abs_err, 100 * v->moe.max_abs_err, v->moe.worst_id, v->moe_fit.n,
+            100 * v->moe_fit.max_abs_err, v->moe_fit.worst_id, 100 * TARGET_MOE,
+            v->moe_fit.max_abs_err <= TARGET_MOE ? "met" : "MISSED");
+    if (!v->group)
+        print_serving(f, v, false);
+    return cli_table_done(c, t, f);
 }
 
 /* --group rl: the RL step model against published GRPO step times (gpuecon_rl_validate). */
@@ -357,36 +351,84 @@ static int validate_rl(cli *c)
     }
     if (c->format == FMT_HTML)
         return cli_usage_error(c, "--format", "html is only for compare");
-    tbl *t = tbl_new();
-    const char *cols[] = {"id", "run", "config", "published s", "predicted s", "error", "phases"};
-    for (int i = 0; i < 7; i++)
-        tbl_col(t, cols[i], (i >= 3 && i <= 5) ? 'r' : 'l');
-    for (size_t i = 0; i < n; i++) {
-        tbl_row(t);
-        tbl_str(t, rows[i].id);
-        tbl_str(t, rows[i].what);
-        tbl_str(t, rows[i].config);
-        tbl_num(t, rows[i].published, 1);
-        tbl_num(t, rows[i].predicted, 1);
-        tbl_fmt(t, rows[i].fits ? "%+.0f%%" : "-", 100 * rows[i].rel_err);
-        tbl_str(t, rows[i].note);
+    tbl *t = rows_table(V_RL, rows, n, NULL);
+    FILE *f = NULL;
+    int done = cli_table_begin(c, t, &f);
+    if (!f)
+        return done;
+    fprintf(f, "RL step model vs published GRPO step times (NeMo-RL v0.7), fitted on nothing (docs/model.md §8.8)\n\n");
+    tbl_print(t, f);
+    fprintf(f, "\n%zu rows: median |error| %.0f%%, max %.0f%% (%s)\n", s.n, 100 * s.median_abs_err,
+            100 * s.max_abs_err, s.worst_id);
+    return cli_table_done(c, t, f);
+}
+
+/* The rows and report of a validate run: too large for a stack, and never static (requests may
+ * run on several threads at once). */
+typedef struct vbufs {
+    gpuecon_validate_row rows[GPUECON_VALIDATE_MAX];
+    gpuecon_validate_row srows[GPUECON_VALIDATE_SERVING_MAX];
+    vreport v;
+} vbufs;
+
+static int validate_all(cli *c, const char *group, vbufs *b)
+{
+    gpuecon_validate_row *rows = b->rows, *srows = b->srows;
+    vreport *vp = &b->v;
+    size_t n = 0;
+    gpuecon_validate_summary all, fit;
+    gpuecon_error err;
+    gpuecon_error_clear(&err);
+    if (gpuecon_validate(c->ctx, c->cat, NULL, 0, rows, GPUECON_VALIDATE_MAX, &n, &all, &fit, &err))
+        return cli_fail(c, &err);
+    /* the targets are the issue's: on the calibration set (the rows fitted on) */
+    bool median_ok = fit.median_abs_err <= TARGET_MEDIAN, max_ok = fit.max_abs_err <= TARGET_MAX;
+    int over = 0;
+    for (size_t i = 0; i < n; i++)
+        over += !is_moe(&rows[i]) && rows[i].fitted_on && fabs(rows[i].rel_err) > TARGET_MAX;
+    vp->rows = rows, vp->n = n, vp->all = &all, vp->fit = &fit, vp->median_ok = median_ok, vp->max_ok = max_ok, vp->over = over;
+    vp->ngroups = gpuecon_validate_groups(rows, n, GPUECON_ROWS_ALL, vp->groups, sizeof vp->groups / sizeof vp->groups[0]);
+    if (vp->ngroups > sizeof vp->groups / sizeof vp->groups[0])
+        vp->ngroups = sizeof vp->groups / sizeof vp->groups[0];
+    vp->vtrain_p95 = gpuecon_validate_quantile(rows, n, "vtrain", GPUECON_ROWS_ALL, 0.95);
+    if (gpuecon_validate_serving(c->cat, srows, GPUECON_VALIDATE_SERVING_MAX, &vp->sn, &err))
+        return cli_fail(c, &err);
+    vp->srows = srows;
+    gpuecon_validate_summarize(srows, vp->sn, NULL, false, GPUECON_ROWS_ALL, &vp->s_all);
+    gpuecon_validate_summarize(srows, vp->sn, NULL, false, GPUECON_ROWS_HELD_OUT, &vp->s_held);
+    vp->nsgroups = gpuecon_validate_groups(srows, vp->sn, GPUECON_ROWS_ALL, vp->sgroups, 16);
+    if (vp->nsgroups > 16)
+        vp->nsgroups = 16;
+    if (group && strcmp(group, "all")) {
+        bool known = false;
+        for (size_t i = 0; i < n && !known; i++)
+            known = !strcmp(rows[i].group, group) || !strcmp(rows[i].cls, group);
+        for (size_t i = 0; i < vp->sn && !known; i++)
+            known = !strcmp(srows[i].group, group) || !strcmp(srows[i].cls, group);
+        if (!known) {
+            const char *cand[64];
+            size_t nc = 0;
+            for (size_t i = 0; group_names[i] && nc < 64; i++)
+                cand[nc++] = group_names[i];
+            for (size_t i = 0; i < vp->ngroups && nc < 64; i++)
+                cand[nc++] = vp->groups[i].name;
+            for (size_t i = 0; i < vp->nsgroups && nc < 64; i++)
+                cand[nc++] = vp->sgroups[i].name;
+            const char *near = gpuecon_suggest(group, cand, nc);
+            return cli_usage_error(c, "--group", "'%s' is neither a set nor a group%s%s%s (sets: narayanan, dgxc, "
+                                              "vtrain, seed, heldout, moe, recipes, serving, rl; groups as listed by validate)",
+                                   group, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+        }
+        vp->group = group;
     }
-    FILE *f = cli_out(c);
-    if (!f) {
-        tbl_free(t);
-        return EXIT_USAGE;
-    }
-    if (c->format == FMT_CSV) {
-        tbl_csv(t, f);
-    } else {
-        fprintf(f, "RL step model vs published GRPO step times (NeMo-RL v0.7), fitted on nothing (docs/model.md §8.8)\n\n");
-        tbl_print(t, f);
-        fprintf(f, "\n%zu rows: median |error| %.0f%%, max %.0f%% (%s)\n", s.n, 100 * s.median_abs_err,
-                100 * s.max_abs_err, s.worst_id);
-    }
-    tbl_free(t);
-    cli_close_out(c, f);
-    return EXIT_OK;
+    gpuecon_validate_summarize(rows, n, "moe", true, GPUECON_ROWS_HELD_OUT, &vp->held);
+    gpuecon_validate_summarize(rows, n, "moe", false, GPUECON_ROWS_ALL, &vp->moe);
+    gpuecon_validate_summarize(rows, n, "moe", false, GPUECON_ROWS_FITTED, &vp->moe_fit);
+    if (c->format == FMT_JSON)
+        return emit_json(c, vp);
+    if (c->format == FMT_HTML)
+        return cli_usage_error(c, "--format", "html is only for compare");
+    return emit_table(c, vp);
 }
 
 int cmd_validate(cli *c, int argc, char **argv)
@@ -395,7 +437,7 @@ int cmd_validate(cli *c, int argc, char **argv)
     opt opts[] = {
         {"--group", O_STR, &group, 0, 0, NULL, "G",
          "rows to list: a set (narayanan dgxc vtrain seed heldout moe recipes serving; rl: RL step times) or a "
-         "generation-precision-kind group such as hopper-fp8-dense (the summary covers all)", false},
+         "generation-precision-kind group such as hopper-fp8-dense (the summary covers all)", NULL, false},
     };
     static const cmd_usage usage = {
         "validate [--group SET|GENERATION-PRECISION-KIND]",
@@ -417,63 +459,11 @@ int cmd_validate(cli *c, int argc, char **argv)
         return rc;
     if (group && !strcmp(group, "rl"))
         return validate_rl(c);
-    static gpuecon_validate_row rows[GPUECON_VALIDATE_MAX];
-    size_t n = 0;
-    gpuecon_validate_summary all, fit;
-    gpuecon_error err;
-    gpuecon_error_clear(&err);
-    if (gpuecon_validate(c->ctx, c->cat, NULL, 0, rows, GPUECON_VALIDATE_MAX, &n, &all, &fit, &err))
-        return cli_fail(c, &err);
-    /* the targets are the issue's: on the calibration set (the rows fitted on) */
-    bool median_ok = fit.median_abs_err <= TARGET_MEDIAN, max_ok = fit.max_abs_err <= TARGET_MAX;
-    int over = 0;
-    for (size_t i = 0; i < n; i++)
-        over += !is_moe(&rows[i]) && rows[i].fitted_on && fabs(rows[i].rel_err) > TARGET_MAX;
-    static vreport v;
-    memset(&v, 0, sizeof v);
-    v.rows = rows, v.n = n, v.all = &all, v.fit = &fit, v.median_ok = median_ok, v.max_ok = max_ok, v.over = over;
-    v.ngroups = gpuecon_validate_groups(rows, n, GPUECON_ROWS_ALL, v.groups, sizeof v.groups / sizeof v.groups[0]);
-    if (v.ngroups > sizeof v.groups / sizeof v.groups[0])
-        v.ngroups = sizeof v.groups / sizeof v.groups[0];
-    v.vtrain_p95 = gpuecon_validate_quantile(rows, n, "vtrain", GPUECON_ROWS_ALL, 0.95);
-    static gpuecon_validate_row srows[GPUECON_VALIDATE_SERVING_MAX];
-    if (gpuecon_validate_serving(c->cat, srows, GPUECON_VALIDATE_SERVING_MAX, &v.sn, &err))
-        return cli_fail(c, &err);
-    v.srows = srows;
-    gpuecon_validate_summarize(srows, v.sn, NULL, false, GPUECON_ROWS_ALL, &v.s_all);
-    gpuecon_validate_summarize(srows, v.sn, NULL, false, GPUECON_ROWS_HELD_OUT, &v.s_held);
-    v.nsgroups = gpuecon_validate_groups(srows, v.sn, GPUECON_ROWS_ALL, v.sgroups, 16);
-    if (v.nsgroups > 16)
-        v.nsgroups = 16;
-    if (group && strcmp(group, "all")) {
-        bool known = false;
-        for (size_t i = 0; i < n && !known; i++)
-            known = !strcmp(rows[i].group, group) || !strcmp(rows[i].cls, group);
-        for (size_t i = 0; i < v.sn && !known; i++)
-            known = !strcmp(srows[i].group, group) || !strcmp(srows[i].cls, group);
-        if (!known) {
-            const char *cand[64];
-            size_t nc = 0;
-            for (size_t i = 0; group_names[i] && nc < 64; i++)
-                cand[nc++] = group_names[i];
-            for (size_t i = 0; i < v.ngroups && nc < 64; i++)
-                cand[nc++] = v.groups[i].name;
-            for (size_t i = 0; i < v.nsgroups && nc < 64; i++)
-                cand[nc++] = v.sgroups[i].name;
-            const char *near = gpuecon_suggest(group, cand, nc);
-            return cli_usage_error(c, "--group", "'%s' is neither a set nor a group%s%s%s (sets: narayanan, dgxc, "
-                                              "vtrain, seed, heldout, moe, recipes, serving, rl; groups as listed by validate)",
-                                   group, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
-        }
-        v.group = group;
-    }
-    gpuecon_validate_summarize(rows, n, "moe", true, GPUECON_ROWS_HELD_OUT, &v.held);
-    gpuecon_validate_summarize(rows, n, "moe", false, GPUECON_ROWS_ALL, &v.moe);
-    gpuecon_validate_summarize(rows, n, "moe", false, GPUECON_ROWS_FITTED, &v.moe_fit);
-    if (c->format == FMT_JSON)
-        return emit_json(c, &v);
-    if (c->format == FMT_HTML)
-        return cli_usage_error(c, "--format", "html is only for compare");
-    return emit_table(c, &v);
+    vbufs *b = calloc(1, sizeof *b);
+    if (!b)
+        return cli_error(c, GPUECON_E_NOMEM, "validate", "out of memory");
+    rc = validate_all(c, group, b);
+    free(b);
+    return rc;
 }
 

@@ -139,6 +139,28 @@ int cli_model(cli *c, const char *option, const char *name, const gpuecon_model 
     return lookup(c, GPUECON_KIND_MODEL, option, name, (const void **)out);
 }
 
+int cli_table_begin(cli *c, tbl *t, FILE **f)
+{
+    *f = cli_out(c);
+    if (!*f) {
+        tbl_free(t);
+        return EXIT_USAGE;
+    }
+    if (c->format != FMT_CSV)
+        return EXIT_OK;
+    tbl_csv(t, *f);
+    cli_table_done(c, t, *f);
+    *f = NULL;
+    return EXIT_OK;
+}
+
+int cli_table_done(cli *c, tbl *t, FILE *f)
+{
+    tbl_free(t);
+    cli_close_out(c, f);
+    return EXIT_OK;
+}
+
 FILE *cli_out(cli *c)
 {
     return c->out;

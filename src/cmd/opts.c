@@ -240,6 +240,14 @@ static int set_value(cli *c, opt *o, const char *v)
     return 0;
 }
 
+int opts_require(cli *c, const opt *opts, size_t nopts)
+{
+    for (size_t i = 0; i < nopts; i++)
+        if (opts[i].required && !opts[i].seen)
+            return cli_usage_error(c, opts[i].name, "is required (%s)", opts[i].required);
+    return 0;
+}
+
 static void print_help(cli *c, const opt *opts, size_t nopts, const cmd_usage *u)
 {
     FILE *f = cli_out(c);

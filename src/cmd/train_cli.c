@@ -29,13 +29,16 @@ size_t train_cli_opts(train_args *a, opt *o, bool search)
     a->tier = TIER_TYPICAL;
     a->offload_layers = -1;
     size_t n = 0;
-#define OPT(...) o[n++] = (opt){__VA_ARGS__, false}
+#define OPT(...) o[n++] = (opt){__VA_ARGS__, NULL, false}
+#define OPT_REQ(why, ...) o[n++] = (opt){__VA_ARGS__, why, false}
     OPT("--model", O_STR, &a->model, 0, 0, NULL, "M", "model (gpuecon catalog models) or --model-file");
-    OPT("--system", O_STR, &a->system, 0, 0, NULL, "S", "system (gpuecon catalog systems)");
+    OPT_REQ(CLI_WHY_SYSTEM, "--system", O_STR, &a->system, 0, 0, NULL, "S", "system (gpuecon catalog systems)");
     OPT("--gpus", O_INT, &a->gpus, 1, 4194304, NULL, "N", "GPUs in the job");
     OPT("--precision", O_CHOICE, &a->precision, 0, 0, names_precision, "P", "GEMM precision (default bf16)");
-    OPT("--seq", O_INT, &a->seq, 1, 16777216, NULL, "L", "tokens per sequence");
-    OPT("--gbs", O_INT, &a->gbs, 1, 67108864, NULL, "B", "global batch, sequences per step");
+    OPT_REQ("tokens per sequence, e.g. 2048 or 8192", "--seq", O_INT, &a->seq, 1, 16777216, NULL, "L",
+            "tokens per sequence");
+    OPT_REQ("global batch in sequences", "--gbs", O_INT, &a->gbs, 1, 67108864, NULL, "B",
+            "global batch, sequences per step");
     OPT("--mbs", O_INT, &a->mbs, 1, 65536, NULL, "N", "micro-batch, sequences (default: searched)");
     OPT("--tp", O_INT, &a->tp, 1, 65536, NULL, "N", "tensor parallel size (default: searched)");
     OPT("--pp", O_INT, &a->pp, 1, 65536, NULL, "N", "pipeline parallel size (default: searched)");
@@ -116,6 +119,7 @@ size_t train_cli_opts(train_args *a, opt *o, bool search)
             "GPUs on the --vs system (default: the same; the batch per GPU is kept)");
     }
 #undef OPT
+#undef OPT_REQ
     return n;
 }
 
@@ -125,8 +129,8 @@ int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t n, gp
     int rc;
     if (!opt_seen(opts, n, "--model") && !c->model_file)
         return cli_usage_error(c, "--model", "is required (gpuecon catalog models, or --model-file FILE)");
-    if (!opt_seen(opts, n, "--system"))
-        return cli_usage_error(c, "--system", "is required (gpuecon catalog systems lists them)");
+    if ((rc = opts_require(c, opts, n))) /* --system, --seq, --gbs */
+        return rc;
     if (opt_seen(opts, n, "--target-days") && !(a->target_days > 0))
         return cli_usage_error(c, "--target-days", "%g: a deadline must be a positive number of days", a->target_days);
     if (opt_seen(opts, n, "--start-date") && !opt_seen(opts, n, "--tokens"))
@@ -136,10 +140,6 @@ int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t n, gp
         return cli_usage_error(c, "--start-date", "is for one run (--gpus or --target-days), not --sweep-gpus");
     if (!opt_seen(opts, n, "--gpus") && !opt_seen(opts, n, "--sweep-gpus") && !opt_seen(opts, n, "--target-days"))
         return cli_usage_error(c, "--gpus", "is required (the GPUs in the job)");
-    if (!opt_seen(opts, n, "--seq"))
-        return cli_usage_error(c, "--seq", "is required (tokens per sequence, e.g. 2048 or 8192)");
-    if (!opt_seen(opts, n, "--gbs"))
-        return cli_usage_error(c, "--gbs", "is required (global batch in sequences)");
     if ((rc = cli_load_catalog(c)))
         return rc;
     gpuecon_train_request_init(req);
