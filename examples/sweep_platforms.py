@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""Sweep the catalog's platforms for one training job and one serving deployment with the
-gpuecon Python package, print the table, and plot it when matplotlib is installed.
+"""Sweep the catalog's platforms for one training job with the gpuecon Python package and
+print them cheapest first; with --plot, also chart them when matplotlib is installed (without
+it the table is all there is).
 
     pip install ./python        # or: PYTHONPATH=python GPUECON_LIBRARY=build/libgpuecon.so.0
     python3 examples/sweep_platforms.py [--model-file path/to/config.json] [--plot sweep.png]
+
+CTest python_example runs it (the table) so that it keeps working with the package.
 """
 import argparse
 

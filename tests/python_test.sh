@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The Python package against the library just built. Usage:
-#   python_test.sh unittest|schema|pip SOURCE_DIR LIBGPUECON.so GPUECON_CLI CC SANITIZE(ON|OFF)
+#   python_test.sh unittest|schema|pip|example SOURCE_DIR LIBGPUECON.so GPUECON_CLI CC SANITIZE(ON|OFF)
 # unittest: python/tests with PYTHONPATH=python. schema: tests/api_schema_test.py (docs/api/
 # against the program; skipped, exit 77, without python3-jsonschema). pip: `pip install --no-index ./python` into a
 # fresh venv (nothing fetched: the build backend is in-tree), then the tests against the
-# installed copy, from outside the source tree.
+# installed copy, from outside the source tree. example: examples/sweep_platforms.py's table.
 # With SANITIZE=ON the library is ASan/UBSan-instrumented: their runtimes are preloaded into
 # Python (leak checking off: the interpreter keeps memory until exit by design).
 set -euo pipefail
@@ -18,6 +18,22 @@ fi
 case "$mode" in
   unittest)
     PYTHONPATH=$src/python exec "$py" -m unittest discover -s "$src/python/tests" -v ;;
+  example)
+    # examples/sweep_platforms.py, the table path: a header, then a row per system that trains
+    # the job (at least five of the catalog's), cheapest first, every number positive
+    out=$(PYTHONPATH=$src/python "$py" "$src/examples/sweep_platforms.py")
+    printf '%s\n' "$out"
+    printf '%s\n' "$out" | LD_PRELOAD= "$py" -c '
+import sys
+lines = sys.stdin.read().splitlines()
+head = [i for i, l in enumerate(lines) if l.split()[:2] == ["system", "tok/s/GPU"]]
+assert head, "no table header"
+rows = [l.split() for l in lines[head[0] + 1:]]
+assert len(rows) >= 5, "only %d platforms" % len(rows)
+usd = [float(r[3]) for r in rows]
+assert all(float(x) > 0 for r in rows for x in r[1:]), "a number is not positive"
+assert usd == sorted(usd), "not cheapest first: %s" % usd
+print("example: %d platforms, cheapest %s" % (len(rows), rows[0][0]))' ;;
   schema)
     PYTHONPATH=$src/python exec "$py" "$src/tests/api_schema_test.py" "$cli" ;;
   pip)

@@ -5,7 +5,7 @@
  * make test) and leave the catalog exactly as it was (each entry's address and bytes, as
  * tests/fuzz/fuzz_catalog.c checks): the built-in catalog load, a --catalog folder of one and
  * of two files, a Hugging Face --model-file, a scenario load (and one whose model_file: entries
- * load into the catalog), train, search and compare.
+ * load into the catalog), train, search and compare (with and without its uncertainty bands).
  */
 #include "train_util.h"
 #include "../catalog_snap.h"
@@ -120,6 +120,7 @@ typedef struct run_arg {
     const gpuecon_catalog *cat;
     gpuecon_train_request req;
     const char *scenario;
+    bool bands; /* compare with its uncertainty bands (the validate rows of the platform's kind) */
 } run_arg;
 
 static int op_scenario(gpuecon_ctx *ctx, void *ud)
@@ -174,11 +175,19 @@ static int op_compare(gpuecon_ctx *ctx, void *ud)
     gpuecon_scenario *sc = NULL;
     gpuecon_ctx *plain = gpuecon_ctx_new(NULL); /* the scenario loads without failures */
     assert_int_equal(gpuecon_scenario_load(plain, a->cat, a->scenario, &sc, &err), GPUECON_OK);
-    gpuecon_compare_options o = {.no_uncertainty = true}; /* the validate bands re-run the calibration set: quadratic under the k-th-failure loop */
+    /* the validate bands re-run a calibration set: quadratic under the k-th-failure loop, so only
+       the bands case (a small fixture) runs them */
+    gpuecon_compare_options o = {.no_uncertainty = !a->bands};
     gpuecon_compare_result *r = (gpuecon_compare_result *)1;
     int rc = gpuecon_compare(ctx, a->cat, sc, &o, &r, &err);
     if (rc)
         assert_null(r);
+    else if (a->bands) { /* the band code ran to its end: each platform's nearest validate group */
+        static const char *const groups[] = {"hopper-bf16-moe", "hopper-bf16-dense", "ampere-bf16-dense"};
+        assert_int_equal(r->n, 3);
+        for (size_t i = 0; i < 3; i++)
+            assert_string_equal(r->cmp[i].platforms[0].throughput_group, groups[i]);
+    }
     gpuecon_compare_free(rc ? NULL : r);
     gpuecon_scenario_free(sc);
     gpuecon_ctx_free(plain);
@@ -256,6 +265,9 @@ static void test_runs(void **state)
     /* a small fixture: the loop is quadratic in allocations (see the file's comment) */
     a.scenario = GPUECON_SOURCE_DIR "/tests/cases/scenarios/alloc-fail.yaml";
     assert_true(every_allocation(&f, ctx, op_compare, &a, a.cat, "compare (train: timeline, predicted)") > 0);
+    a.scenario = GPUECON_SOURCE_DIR "/tests/cases/scenarios/alloc-fail-bands.yaml";
+    a.bands = true;
+    assert_true(every_allocation(&f, ctx, op_compare, &a, a.cat, "compare (uncertainty bands)") > 0);
     gpuecon_ctx_free(ctx);
 }
 
