@@ -2135,7 +2135,6 @@ typedef struct gpuecon_comparison_result {
 typedef struct gpuecon_compare_result {
     gpuecon_comparison_result *cmp;
     size_t n;
-    gpuecon_ctx *ctx_;        /* private */
 } gpuecon_compare_result;
 
 /* Evaluates every platform of every comparison end to end (throughput from the training or

@@ -638,6 +638,13 @@ int compare_one(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comp
     return rc;
 }
 
+/* What gpuecon_compare hands out: the public result and, private to the library, the context
+ * that owns its memory (for gpuecon_compare_free). */
+typedef struct compare_owned {
+    gpuecon_compare_result pub;
+    gpuecon_ctx *ctx;
+} compare_owned;
+
 int gpuecon_compare(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_scenario *sc,
                     const gpuecon_compare_options *opt, gpuecon_compare_result **out, gpuecon_error *err)
 {
@@ -664,10 +671,11 @@ int gpuecon_compare(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
                            "work budget of %g s; use fewer samples or raise the budget with --max-work",
                            opt->uncertainty, np, work, ctx->cfg.max_work_s);
     }
-    gpuecon_compare_result *r = ctx_alloc(ctx, sizeof *r);
-    if (!r)
+    compare_owned *own = ctx_alloc(ctx, sizeof *own);
+    if (!own)
         return err_set(err, GPUECON_E_NOMEM, "compare", 0, 0, "out of memory");
-    r->ctx_ = ctx;
+    own->ctx = ctx;
+    gpuecon_compare_result *r = &own->pub;
     r->n = gpuecon_scenario_count(sc);
     r->cmp = ctx_alloc(ctx, r->n * sizeof *r->cmp);
     if (!r->cmp) {
@@ -704,9 +712,10 @@ void gpuecon_compare_free(gpuecon_compare_result *r)
 {
     if (!r)
         return;
-    gpuecon_ctx *ctx = r->ctx_;
+    compare_owned *own = (compare_owned *)r; /* pub is its first member */
+    gpuecon_ctx *ctx = own->ctx;
     for (size_t i = 0; r->cmp && i < r->n; i++)
         compare_one_free(ctx, &r->cmp[i]);
     ctx_free(ctx, r->cmp, r->n * sizeof *r->cmp);
-    ctx_free(ctx, r, sizeof *r);
+    ctx_free(ctx, own, sizeof *own);
 }
