@@ -1276,6 +1276,11 @@ typedef struct gpuecon_infer_request {
                                        scheduler per GPU), experts EP = tp across them, dispatch and
                                        combine per MoE layer (SGLang --enable-dp-attention, TensorRT-LLM
                                        enable_attention_dp); tp may then exceed the NVLink domain */
+    bool tp_across_nodes;           /* tp may exceed the NVLink domain (vLLM TP over several servers, as
+                                       NeMo-RL generates DeepSeek-V3 with TP 32 on H100): the per-layer
+                                       all-reduces (and the EP = TP all-to-alls) of a replica spanning
+                                       domains run over the scale-out network (the collective model,
+                                       docs/model.md §3.3); false: tp beyond the domain is an error */
     double expert_imbalance;        /* tokens of the busiest expert-parallel rank / the mean (>= 1;
                                        0: balanced) — its expert GEMMs and dispatch set the MoE layer */
     gpuecon_precision weights;      /* body linears; embedding, LM head, vision stay 16-bit */
@@ -1686,7 +1691,12 @@ typedef struct gpuecon_rl_request {
     int gpus;                         /* all GPUs of the job */
     gpuecon_rl_placement placement;
     int gen_gpus;                     /* disaggregated: generator pool; 0: searched */
-    int gen_tp;                       /* generator TP (EP = TP for MoE); 0: the fastest */
+    int gen_tp;                       /* generator TP (EP = TP for MoE), inside the NVLink domain or
+                                         over several (scale-out all-reduces); with gen_attention_dp
+                                         the GPUs of one attention-DP replica; 0: the fastest */
+    bool gen_attention_dp;            /* MoE: the generator runs attention data-parallel with the
+                                         experts EP = gen_tp wide (any number of domains); false:
+                                         the search tries both kinds */
     int off_policy;                   /* 0: synchronous; 1: generation of step n+1 overlaps the
                                          training of step n (disaggregated only) */
     int prompts, samples;             /* per step; samples = the GRPO group size */
@@ -1694,11 +1704,17 @@ typedef struct gpuecon_rl_request {
     double response_cv;               /* coefficient of variation of the response length (lognormal) */
     double max_response_len;          /* truncation; 0: the model's context minus the prompt */
     double oversample;                /* f >= 0: submit N(1+f) samples, stop at the first N done */
+    double partial_tokens;            /* > 0: partial rollouts — each sample decodes at most this many
+                                         tokens per step, the unfinished carry over to the next step
+                                         (Kimi k1.5 §2.6.2; steady state); 0: off */
     gpuecon_precision gen_weights, kv, train_precision;
     bool sync_fp8;                    /* weights pushed in FP8 (1 B/param) instead of BF16 */
     bool offload;                     /* colocated: trainer states to host memory while generating
                                          (default true); false: they stay and shrink the KV cache */
     int epochs, minibatches;          /* PPO epochs over the batch; optimizer steps per epoch */
+    int train_tp, train_pp, train_cp, train_ep, train_mbs; /* the policy trainer's sizes (0: searched) */
+    bool train_full_recompute;        /* the policy trainer recomputes every layer (Megatron
+                                         activation checkpointing; false: searched) */
     gpuecon_serving_profile serving;  /* engine constants (default "generic") */
     /* economics: profile NULL and usd_per_gpu_hour 0: no cost */
     const char *profile, *tier;       /* catalog names; tier NULL: typical */
@@ -1740,12 +1756,19 @@ typedef struct gpuecon_rl_result {
                                          N(1+f), capped at max_response_len */
     bool response_capped;             /* the cap set response_end */
     double max_response_len;
-    double gen_mean_response;         /* E[min(X, response_end)]: tokens each sample generates */
+    double gen_mean_response;         /* E[min(X, response_end)]: tokens each sample generates
+                                         (partial rollouts: E[min(X, cap)] over its steps) */
+    double gen_requests;              /* serving requests per step: N(1+f), or with partial rollouts
+                                         the active samples A = N·sum_k S(kT), new and carried */
+    double carried_tokens;            /* partial rollouts: mean tokens a request already holds */
     double kept_mean_response;        /* mean response of the samples trained on */
     double gen_bulk_s, gen_drain_s, generation_s; /* slots full; the last wave drains; sum */
     double gen_tokens_per_s_saturated;
     /* scoring (forward passes on the trainer GPUs: old log-probs, reference, reward, critic) */
     double scoring_flops, scoring_s;
+    double scoring_a2a_s;             /* of scoring_s: MoE dispatch + combine of the forward passes in
+                                         the trainer's layout (policy, a reference that is the policy,
+                                         critic) */
     int scoring_models;
     /* training */
     gpuecon_train_result train, critic_train;
@@ -1873,6 +1896,7 @@ typedef struct gpuecon_workload {
     int prompts, samples;         /* per step */
     int response_len;             /* mean response tokens */
     double response_cv, max_response_len, oversample;
+    double partial_rollouts;      /* tokens per sample per step (0: off; gpuecon_rl_request.partial_tokens) */
     gpuecon_precision gen_weights;/* generator weights (precision: training) */
     bool sync_fp8;
     int placement, off_policy;    /* defaults for the platforms (gpuecon_rl_placement) */
@@ -2035,7 +2059,8 @@ typedef struct gpuecon_platform_result {
     /* RL post-training (kind rl): one step on this platform */
     double rl_step_time_s, rl_trained_tokens_per_step, rl_usd_per_step, rl_mwh_per_step;
     gpuecon_rl_breakdown rl_bd;
-    int rl_placement, rl_off_policy, rl_gen_gpus, rl_gen_tp;
+    int rl_placement, rl_off_policy, rl_gen_gpus, rl_gen_tp; /* rl_gen_tp: EP under attention-DP */
+    bool rl_gen_attention_dp;
     double rl_generation_s, rl_scoring_s, rl_training_s, rl_weight_sync_s, rl_swap_s; /* durations */
     double rl_gen_drain_s, rl_response_end, rl_gen_max_concurrency;
     /* throughput timeline (training): the points the run used (indices into the platform's

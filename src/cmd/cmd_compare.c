@@ -277,7 +277,7 @@ static json_t *platform_json(const gpuecon_platform_result *p, const char *compa
     json_object_set_new(o, "energy_mwh", cli_real(p->energy_mwh));
     if (p->feasible && p->rl_step_time_s > 0) {
         const gpuecon_rl_breakdown *b = &p->rl_bd;
-        json_object_set_new(o, "rl", json_pack(
+        json_t *rl = json_pack(
             "{s:o, s:o, s:s, s:i, s:i, s:i, s:o, s:o, s:{s:o, s:o, s:o, s:o, s:o, s:o}, "
             "s:{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}}",
             "step_time_s", cli_real(p->rl_step_time_s), "trained_tokens_per_step",
@@ -290,7 +290,9 @@ static json_t *platform_json(const gpuecon_platform_result *p, const char *compa
             "generation_s", cli_real(p->rl_generation_s), "drain_s", cli_real(p->rl_gen_drain_s), "scoring_s",
             cli_real(p->rl_scoring_s), "training_s", cli_real(p->rl_training_s), "weight_sync_s",
             cli_real(p->rl_weight_sync_s), "swap_s", cli_real(p->rl_swap_s), "response_end_tokens",
-            cli_real(p->rl_response_end), "generator_slots", cli_real(p->rl_gen_max_concurrency)));
+            cli_real(p->rl_response_end), "generator_slots", cli_real(p->rl_gen_max_concurrency));
+        json_object_set_new(rl, "gen_attention_dp", json_boolean(p->rl_gen_attention_dp));
+        json_object_set_new(o, "rl", rl);
     }
     static const char *const parts[GPUECON_COST_PARTS] = {"capital", "colo", "power", "other", "failures", "spares"};
     json_t *cp = json_object();

@@ -4,11 +4,12 @@
  * trained tokens, with goodput (ETTR) as for training (docs/model.md §8).
  *
  * The library does the model (gpuecon_rl_predict); this file maps options to a request and
- * prints a table, one JSON object or CSV. A request that nothing fits exits 3 with the pool
+ * prints a table, one JSON object, CSV, or the table as an HTML page (report.c). A request that nothing fits exits 3 with the pool
  * and the constraint; a fixed split that leaves a pool short exits 2 naming --gen-gpus.
  */
 #include "cmd_infer.h"
 #include "names.h"
+#include "report.h"
 
 #include <math.h>
 #include <string.h>
@@ -19,9 +20,9 @@ static const char *const onoff_names[] = {"on", "off", NULL};
 typedef struct rl_args {
     const char *model, *system, *profile, *stack, *reference, *reward, *critic, *serving;
     int gpus, prompts, samples, placement, gen_gpus, gen_tp, off_policy, gen_weights, kv, train_precision;
-    int offload, epochs, minibatches, tier, steps;
-    double prompt_len, response_len, response_cv, max_response_len, oversample, pue, usd_per_gpu_hour;
-    bool sync_fp8;
+    int offload, epochs, minibatches, tier, steps, train_tp, train_pp, train_cp, train_ep, train_mbs;
+    double prompt_len, response_len, response_cv, max_response_len, oversample, partial, pue, usd_per_gpu_hour;
+    bool sync_fp8, gen_attention_dp, train_full_recompute;
 } rl_args;
 
 static int optional_model(cli *c, const char *option, const char *name, const gpuecon_model **out)
@@ -58,6 +59,7 @@ static int build_request(cli *c, const opt *o, size_t n, const rl_args *a, gpuec
     r->placement = (gpuecon_rl_placement)a->placement;
     r->gen_gpus = a->gen_gpus;
     r->gen_tp = a->gen_tp;
+    r->gen_attention_dp = a->gen_attention_dp;
     r->off_policy = a->off_policy;
     r->prompts = a->prompts;
     r->samples = a->samples;
@@ -66,6 +68,7 @@ static int build_request(cli *c, const opt *o, size_t n, const rl_args *a, gpuec
     r->response_cv = a->response_cv;
     r->max_response_len = a->max_response_len;
     r->oversample = a->oversample;
+    r->partial_tokens = a->partial;
     r->gen_weights = (gpuecon_precision)a->gen_weights;
     r->kv = (gpuecon_precision)a->kv;
     r->train_precision = (gpuecon_precision)a->train_precision;
@@ -73,6 +76,12 @@ static int build_request(cli *c, const opt *o, size_t n, const rl_args *a, gpuec
     r->offload = a->offload == 0;
     r->epochs = a->epochs;
     r->minibatches = a->minibatches;
+    r->train_tp = a->train_tp;
+    r->train_pp = a->train_pp;
+    r->train_cp = a->train_cp;
+    r->train_ep = a->train_ep;
+    r->train_mbs = a->train_mbs;
+    r->train_full_recompute = a->train_full_recompute;
     r->usd_per_gpu_hour = a->usd_per_gpu_hour;
     r->pue = a->pue;
     r->steps = a->steps;
@@ -88,7 +97,24 @@ static json_t *breakdown_json(const gpuecon_rl_breakdown *b)
                      cli_real(b->weight_sync_s), "swap_s", cli_real(b->swap_s), "idle_s", cli_real(b->idle_s));
 }
 
-static json_t *pool_json(const gpuecon_rl_pool *p, const gpuecon_rl_result *o)
+/* One generator replica spans more than one NVLink domain. */
+static bool gen_across_nodes(const gpuecon_rl_request *r, const gpuecon_rl_result *o)
+{
+    return (o->gen.attention_dp ? o->gen.ep : o->gen.tp) > r->system->scaleup_gpus;
+}
+
+/* "TP 8 x 4 replicas" or "attention-DP EP 32 x 2 groups" (across nodes when it spans domains). */
+static void gen_layout_text(char *b, size_t n, const gpuecon_rl_request *r, const gpuecon_rl_result *o)
+{
+    const gpuecon_infer_result *g = &o->gen;
+    if (g->attention_dp)
+        snprintf(b, n, "attention-DP EP %d x %d group%s%s", g->ep, g->gpus / g->ep, g->gpus / g->ep > 1 ? "s" : "",
+                 gen_across_nodes(r, o) ? " across nodes" : "");
+    else
+        snprintf(b, n, "TP %d x %d replicas%s", g->tp, g->replicas, gen_across_nodes(r, o) ? " across nodes" : "");
+}
+
+static json_t *pool_json(const gpuecon_rl_pool *p, const gpuecon_rl_request *r, const gpuecon_rl_result *o)
 {
     json_t *j = json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "role", p->role, "gpus", p->gpus,
                           "generation_s", cli_real(p->generation_s), "scoring_s", cli_real(p->scoring_s),
@@ -96,8 +122,11 @@ static json_t *pool_json(const gpuecon_rl_pool *p, const gpuecon_rl_result *o)
                           "swap_s", cli_real(p->swap_s), "busy_s", cli_real(p->busy_s), "idle_s",
                           cli_real(p->idle_s), "utilisation", cli_real(p->utilisation));
     if (p->generation_s > 0)
-        json_object_set_new(j, "generator", json_pack("{s:i, s:i, s:b}", "tp", o->gen.tp, "replicas",
-                                                      o->gen.replicas, "expert_parallel", o->gen.expert_parallel));
+        json_object_set_new(j, "generator", json_pack("{s:i, s:i, s:b, s:b, s:i, s:b}", "tp", o->gen.tp, "replicas",
+                                                      o->gen.replicas, "expert_parallel", o->gen.expert_parallel,
+                                                      "attention_dp", o->gen.attention_dp, "ep",
+                                                      o->gen.attention_dp ? o->gen.ep : o->gen.expert_parallel ? o->gen.tp : 1,
+                                                      "across_nodes", gen_across_nodes(r, o)));
     if (p->training_s > 0) {
         const gpuecon_parallel *q = &o->train.par;
         json_object_set_new(j, "trainer", json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:i, s:o, s:o}", "tp",
@@ -124,7 +153,7 @@ static json_t *result_json(const gpuecon_rl_request *r, const gpuecon_rl_result 
     json_object_set_new(j, "step_time_s", cli_real(o->step_time_s));
     json_object_set_new(j, "breakdown", breakdown_json(&o->bd));
     for (int i = 0; i < o->npools; i++)
-        json_array_append_new(pools, pool_json(&o->pools[i], o));
+        json_array_append_new(pools, pool_json(&o->pools[i], r, o));
     json_object_set_new(j, "pools", pools);
     json_object_set_new(j, "splits_evaluated", json_integer(o->splits_evaluated));
     json_object_set_new(j, "generation", json_pack(
@@ -136,8 +165,13 @@ static json_t *result_json(const gpuecon_rl_request *r, const gpuecon_rl_result 
         cli_real(o->gen.kv_capacity_tokens), "saturated_tokens_per_s", cli_real(o->gen_tokens_per_s_saturated),
         "bulk_s", cli_real(o->gen_bulk_s), "drain_s", cli_real(o->gen_drain_s), "generation_s",
         cli_real(o->generation_s)));
-    json_object_set_new(j, "scoring", json_pack("{s:i, s:o, s:o}", "models", o->scoring_models, "flops",
-                                                cli_real(o->scoring_flops), "scoring_s", cli_real(o->scoring_s)));
+    json_t *gj = json_object_get(j, "generation");
+    json_object_set_new(gj, "requests", cli_real(o->gen_requests));
+    json_object_set_new(gj, "partial_rollout_tokens", cli_real(r->partial_tokens)); /* 0: off */
+    json_object_set_new(gj, "carried_tokens_mean", cli_real(o->carried_tokens));
+    json_object_set_new(j, "scoring", json_pack("{s:i, s:o, s:o, s:o}", "models", o->scoring_models, "flops",
+                                                cli_real(o->scoring_flops), "a2a_s", cli_real(o->scoring_a2a_s),
+                                                "scoring_s", cli_real(o->scoring_s)));
     json_object_set_new(j, "training", json_pack("{s:i, s:i, s:i, s:o, s:o, s:o}", "seq", o->train_seq, "gbs",
                                                  o->train_gbs, "optimizer_steps", o->optimizer_steps,
                                                  "step_time_s", cli_real(o->train.step_time_s),
@@ -177,7 +211,7 @@ static json_t *result_json(const gpuecon_rl_request *r, const gpuecon_rl_result 
 
 static void phase_rows(tbl *tb, const gpuecon_rl_request *r, const gpuecon_rl_result *o)
 {
-    char b[240];
+    char b[240], g[96];
     const gpuecon_rl_breakdown *d = &o->bd;
     snprintf(b, sizeof b, "%s%s", gpuecon_rl_placement_name(r->placement),
              r->off_policy ? ", one-step off-policy" : r->placement ? ", synchronous" : "");
@@ -191,12 +225,12 @@ static void phase_rows(tbl *tb, const gpuecon_rl_request *r, const gpuecon_rl_re
     cmd_infer_row(tb, "  idle", d->idle_s, 1, "s", "pools waiting on each other");
     for (int i = 0; i < o->npools; i++) {
         const gpuecon_rl_pool *p = &o->pools[i];
+        gen_layout_text(g, sizeof g, r, o);
         if (p->generation_s > 0 && p->training_s > 0)
-            snprintf(b, sizeof b, "%d GPUs; generator TP %d x %d, trainer TP%d PP%d CP%d EP%d DP%d", p->gpus,
-                     o->gen.tp, o->gen.replicas, o->train.par.tp, o->train.par.pp, o->train.par.cp,
-                     o->train.par.ep, o->train.par.dp);
+            snprintf(b, sizeof b, "%d GPUs; generator %s, trainer TP%d PP%d CP%d EP%d DP%d", p->gpus, g,
+                     o->train.par.tp, o->train.par.pp, o->train.par.cp, o->train.par.ep, o->train.par.dp);
         else if (p->generation_s > 0)
-            snprintf(b, sizeof b, "%d GPUs; TP %d x %d replicas", p->gpus, o->gen.tp, o->gen.replicas);
+            snprintf(b, sizeof b, "%d GPUs; %s", p->gpus, g);
         else
             snprintf(b, sizeof b, "%d GPUs; TP%d PP%d CP%d EP%d DP%d, MFU %.1f%%", p->gpus, o->train.par.tp,
                      o->train.par.pp, o->train.par.cp, o->train.par.ep, o->train.par.dp, 100 * o->train.mfu);
@@ -213,14 +247,19 @@ static void detail_rows(tbl *tb, const gpuecon_rl_request *r, const gpuecon_rl_r
     char b[240];
     snprintf(b, sizeof b, "mean %.0f of cap %.0f; %.0f samples submitted%s", o->gen_mean_response,
              o->max_response_len, o->samples_submitted, o->response_capped ? "; the cap binds" : "");
-    cmd_infer_row(tb, "slowest response", o->response_end, 0, "tokens", b);
+    cmd_infer_row(tb, r->partial_tokens > 0 ? "longest segment" : "slowest response", o->response_end, 0, "tokens", b);
+    if (r->partial_tokens > 0) {
+        snprintf(b, sizeof b, "%.0f tokens per sample per step; %.0f new + %.0f carried, %.0f tokens carried on average",
+                 r->partial_tokens, o->samples_submitted, o->gen_requests - o->samples_submitted, o->carried_tokens);
+        cmd_infer_row(tb, "partial rollouts", o->gen_requests, 0, "requests", b);
+    }
     snprintf(b, sizeof b, "KV %.0f tokens per replica; saturated %.0f tok/s", o->gen.kv_capacity_tokens,
              o->gen_tokens_per_s_saturated);
     cmd_infer_row(tb, "generator slots", o->gen.max_concurrency, 0, "seqs", b);
     snprintf(b, sizeof b, "slots full %.1f s + last wave drains %.1f s", o->gen_bulk_s, o->gen_drain_s);
     cmd_infer_row(tb, "generation", o->generation_s, 1, "s", b);
-    snprintf(b, sizeof b, "%d forward model%s over %.0f tokens", o->scoring_models, o->scoring_models > 1 ? "s" : "",
-             o->trained_tokens);
+    snprintf(b, sizeof b, "%d forward model%s over %.0f tokens%s", o->scoring_models, o->scoring_models > 1 ? "s" : "",
+             o->trained_tokens, o->scoring_a2a_s > 0 ? "; incl. MoE all-to-all" : "");
     cmd_infer_row(tb, "scoring", o->scoring_s, 1, "s", b);
     snprintf(b, sizeof b, "%d optimizer step%s of %d x %d tokens, %.2f s each%s", o->optimizer_steps,
              o->optimizer_steps > 1 ? "s" : "", o->train_gbs, o->train_seq, o->train.step_time_s,
@@ -254,6 +293,45 @@ static void detail_rows(tbl *tb, const gpuecon_rl_request *r, const gpuecon_rl_r
     tbl_str(tb, b);
 }
 
+/* The two header lines of the table (title, and what ran). */
+static void headline(char *t, size_t nt, char *sub, size_t ns, const gpuecon_rl_request *r)
+{
+    snprintf(t, nt, "%s RL step on %d x %s (%s): %d prompts x %d samples, prompt %g / response %g tokens (cv %g)",
+             r->policy->name, r->gpus, r->system->name, gpuecon_rl_placement_name(r->placement), r->prompts,
+             r->samples, r->prompt_len, r->response_len, r->response_cv);
+    snprintf(sub, ns, "generation %s weights, %s KV; training %s, stack %s; reference %s, reward %s, critic %s",
+             gpuecon_precision_name(r->gen_weights), gpuecon_precision_name(r->kv),
+             gpuecon_precision_name(r->train_precision), r->stack ? r->stack->name : "-",
+             r->reference ? r->reference->name : "none", r->reward ? r->reward->name : "rule-based",
+             r->critic ? r->critic->name : "none (GRPO)");
+}
+
+/* HTML: the compare report's page around the same table, with where the step goes per pool
+ * (durations, busy and idle) as a stacked bar chart (src/emit/svg.c). */
+static int print_html(cli *c, const gpuecon_rl_request *r, const gpuecon_rl_result *o, const tbl *tb)
+{
+    static const char *const parts[] = {"generation", "scoring", "training", "weight sync", "swap", "idle"};
+    svg_stack rows[3];
+    size_t n = 0;
+    rows[n++] = (svg_stack){.label = "whole job (GPU-time share)",
+                            .parts = {o->bd.generation_s, o->bd.scoring_s, o->bd.training_s, o->bd.weight_sync_s,
+                                      o->bd.swap_s, o->bd.idle_s}};
+    for (int i = 0; i < o->npools && o->npools > 1; i++) {
+        const gpuecon_rl_pool *p = &o->pools[i];
+        rows[n++] = (svg_stack){.label = p->role,
+                                .parts = {p->generation_s, p->scoring_s, p->training_s, p->weight_sync_s, p->swap_s,
+                                          p->idle_s}};
+    }
+    strbuf b;
+    sb_init(&b);
+    svg_stacked(&b, "Where the RL step goes", "s", parts, 6, rows, n);
+    char t[400], sub[400];
+    headline(t, sizeof t, sub, sizeof sub, r);
+    int rc = report_table_html(c, t, sub, b.s, tb);
+    sb_free(&b);
+    return rc;
+}
+
 static int print_result(cli *c, const gpuecon_rl_request *r, const gpuecon_rl_result *o)
 {
     tbl *tb = tbl_new();
@@ -263,25 +341,24 @@ static int print_result(cli *c, const gpuecon_rl_request *r, const gpuecon_rl_re
     tbl_col(tb, "note", 'l');
     phase_rows(tb, r, o);
     detail_rows(tb, r, o);
+    if (c->format == FMT_HTML) {
+        int rc = print_html(c, r, o, tb);
+        tbl_free(tb);
+        return rc;
+    }
     FILE *f = NULL;
     int done = cli_table_begin(c, tb, &f);
     if (!f)
         return done;
-    fprintf(f, "%s RL step on %d x %s (%s): %d prompts x %d samples, prompt %g / response %g tokens (cv %g)\n"
-               "generation %s weights, %s KV; training %s, stack %s; reference %s, reward %s, critic %s\n\n",
-            r->policy->name, r->gpus, r->system->name, gpuecon_rl_placement_name(r->placement), r->prompts,
-            r->samples, r->prompt_len, r->response_len, r->response_cv, gpuecon_precision_name(r->gen_weights),
-            gpuecon_precision_name(r->kv), gpuecon_precision_name(r->train_precision),
-            r->stack ? r->stack->name : "-", r->reference ? r->reference->name : "none",
-            r->reward ? r->reward->name : "rule-based", r->critic ? r->critic->name : "none (GRPO)");
+    char t[400], sub[400];
+    headline(t, sizeof t, sub, sizeof sub, r);
+    fprintf(f, "%s\n%s\n\n", t, sub);
     tbl_print(tb, f);
     return cli_table_done(c, tb, f);
 }
 
 static int execute(cli *c, const opt *opts, size_t nopts, const rl_args *a)
 {
-    if (c->format == FMT_HTML)
-        return cli_usage_error(c, "--format", "html is only for compare");
     gpuecon_rl_request r;
     int rc = build_request(c, opts, nopts, a, &r);
     if (rc)
@@ -321,9 +398,11 @@ int cmd_rl(cli *c, int argc, char **argv)
         {"--response-cv", O_DOUBLE, &a.response_cv, 0, 10, NULL, "F", "coefficient of variation of the response length, lognormal (default 0.6)", NULL, false},
         {"--max-response-len", O_DOUBLE, &a.max_response_len, 1, 1e8, NULL, "N", "truncation length (default: the model's context minus the prompt)", NULL, false},
         {"--oversample", O_DOUBLE, &a.oversample, 0, 10, NULL, "F", "submit N(1+F) samples, train on the first N done", NULL, false},
+        {"--partial-rollouts", O_DOUBLE, &a.partial, 1, 1e8, NULL, "T", "partial rollouts: each sample decodes at most T tokens per step, the unfinished carry over (steady state)", NULL, false},
         {"--placement", O_CHOICE, &a.placement, 0, 0, place_names, "P", "colocated | disaggregated (default colocated)", NULL, false},
         {"--gen-gpus", O_INT, &a.gen_gpus, 1, 1e6, NULL, "N", "disaggregated: generator GPUs (default: searched in whole nodes)", NULL, false},
-        {"--gen-tp", O_INT, &a.gen_tp, 1, 1024, NULL, "T", "generator TP (EP = TP for MoE; default: the fastest)", NULL, false},
+        {"--gen-tp", O_INT, &a.gen_tp, 1, 1024, NULL, "T", "generator TP (EP = TP for MoE), across servers beyond the NVLink domain; with --gen-attention-dp the GPUs of a replica (default: the fastest)", NULL, false},
+        {"--gen-attention-dp", O_FLAG, &a.gen_attention_dp, 0, 0, NULL, NULL, "MoE: generate attention data-parallel, experts EP = --gen-tp wide (default: searched with TP)", NULL, false},
         {"--off-policy", O_INT, &a.off_policy, -1e9, 1e9, NULL, "LAG", "0 synchronous, 1 one-step off-policy (disaggregated)", NULL, false},
         {"--gen-weights", O_CHOICE, &a.gen_weights, 0, 0, names_precision, "P", "generator weight precision (default bf16)", NULL, false},
         {"--kv", O_CHOICE, &a.kv, 0, 0, names_precision_no_fp4, "P", "generator KV-cache precision (default bf16)", NULL, false},
@@ -332,6 +411,12 @@ int cmd_rl(cli *c, int argc, char **argv)
         {"--offload", O_CHOICE, &a.offload, 0, 0, onoff_names, "on|off", "colocated: trainer states to host while generating (default on)", NULL, false},
         {"--epochs", O_INT, &a.epochs, 1, 100, NULL, "E", "PPO epochs over the step's samples (default 1)", NULL, false},
         {"--minibatches", O_INT, &a.minibatches, 1, 1e6, NULL, "M", "optimizer steps per epoch (default 1)", NULL, false},
+        {"--train-tp", O_INT, &a.train_tp, 1, 1024, NULL, "T", "policy trainer TP (default: searched)", NULL, false},
+        {"--train-pp", O_INT, &a.train_pp, 1, 1024, NULL, "P", "policy trainer PP (default: searched)", NULL, false},
+        {"--train-cp", O_INT, &a.train_cp, 1, 1024, NULL, "C", "policy trainer CP (default: searched)", NULL, false},
+        {"--train-ep", O_INT, &a.train_ep, 1, 1024, NULL, "E", "policy trainer EP (default: searched)", NULL, false},
+        {"--train-mbs", O_INT, &a.train_mbs, 1, 1e6, NULL, "B", "policy trainer micro-batch (default: searched)", NULL, false},
+        {"--train-full-recompute", O_FLAG, &a.train_full_recompute, 0, 0, NULL, NULL, "the policy trainer recomputes every layer (activation checkpointing; default: searched)", NULL, false},
         {"--reference", O_STR, &a.reference, 0, 0, NULL, "M|none", "KL reference model (default: the policy)", NULL, false},
         {"--reward-model", O_STR, &a.reward, 0, 0, NULL, "M", "reward-model forward (default: a rule-based verifier)", NULL, false},
         {"--critic", O_STR, &a.critic, 0, 0, NULL, "M", "PPO value model, forward and trained (default: none, GRPO)", NULL, false},
@@ -345,8 +430,10 @@ int cmd_rl(cli *c, int argc, char **argv)
     };
     static const cmd_usage usage = {
         "rl --model M --system S --gpus N --prompts P --samples K --prompt-len L --response-len R\n"
-        "   [--response-cv F] [--max-response-len N] [--oversample F] [--placement colocated|disaggregated]\n"
-        "   [--gen-gpus N] [--off-policy 0|1] [--gen-weights P] [--kv P] [--train-precision P] [--sync-fp8]\n"
+        "   [--response-cv F] [--max-response-len N] [--oversample F | --partial-rollouts T]\n"
+        "   [--placement colocated|disaggregated]\n"
+        "   [--gen-gpus N] [--gen-tp T] [--gen-attention-dp] [--off-policy 0|1] [--gen-weights P] [--kv P] [--train-precision P] [--sync-fp8]\n"
+        "   [--train-tp T] [--train-pp P] [--train-cp C] [--train-ep E] [--train-mbs B] [--train-full-recompute]\n"
         "   [--reference M|none] [--reward-model M] [--critic M] [--stack NAME] [--profile P] [--steps N]",
         "One step of RL post-training (PPO/GRPO as veRL, NeMo-RL, OpenRLHF run it): rollouts through\n"
         "the serving model, waiting for the slowest response; scoring forward passes; the training\n"

@@ -1,5 +1,6 @@
 /*
- * report.c — `gpuecon compare --format html`: one self-contained HTML file.
+ * report.c — `gpuecon compare --format html`: one self-contained HTML file; and the same page
+ * around one command's table and charts (`gpuecon rl --format html`).
  *
  * Everything is inline: CSS, and SVG charts drawn by src/emit/svg.c (cost per million tokens
  * by platform, where that cost goes, the sensitivity tornado, how far each break-even lies).
@@ -308,32 +309,59 @@ static void summary(strbuf *b, const gpuecon_compare_result *r)
     sb_printf(b, "</tbody></table>\n");
 }
 
+/* <!DOCTYPE html> ... <h1>title</h1>: the page head every report shares. */
+static void page_head(strbuf *b, const char *title)
+{
+    sb_printf(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>gpuecon: ");
+    sb_escape(b, title);
+    sb_printf(b, "</title><style>%s</style></head>\n<body>\n<h1>", css);
+    sb_escape(b, title);
+    sb_printf(b, "</h1>\n");
+}
+
+/* Writes b to -o FILE or stdout and frees it. */
+static int page_write(cli *c, strbuf *b)
+{
+    sb_printf(b, "<p class=\"muted\">Charts are drawn as inline SVG by gpuecon itself; the report needs no "
+                 "network and no scripts.</p>\n</body></html>\n");
+    FILE *f = cli_out(c);
+    if (!f) {
+        sb_free(b);
+        return EXIT_USAGE;
+    }
+    fwrite(b->s, 1, b->len, f);
+    cli_close_out(c, f);
+    sb_free(b);
+    return EXIT_OK;
+}
+
+int report_table_html(cli *c, const char *title, const char *subtitle, const char *charts, const tbl *t)
+{
+    strbuf b;
+    sb_init(&b);
+    page_head(&b, title);
+    sb_printf(&b, "<p class=\"muted\">gpuecon %s. ", GPUECON_VERSION);
+    sb_escape(&b, subtitle);
+    sb_printf(&b, " Every number comes from the formulas of docs/model.md applied to catalog inputs.</p>\n");
+    if (charts)
+        sb_printf(&b, "%s", charts);
+    tbl_html(t, &b);
+    return page_write(c, &b);
+}
+
 int report_html(cli *c, const gpuecon_scenario *sc, const gpuecon_compare_result *r)
 {
     strbuf b;
     sb_init(&b);
     const char *title = gpuecon_scenario_title(sc) ? gpuecon_scenario_title(sc) : gpuecon_scenario_name(sc);
-    sb_printf(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>gpuecon: ");
-    sb_escape(&b, title);
-    sb_printf(&b, "</title><style>%s</style></head>\n<body>\n<h1>", css);
-    sb_escape(&b, title);
-    sb_printf(&b, "</h1>\n<p class=\"muted\">gpuecon %s, scenario <code>", GPUECON_VERSION);
+    page_head(&b, title);
+    sb_printf(&b, "<p class=\"muted\">gpuecon %s, scenario <code>", GPUECON_VERSION);
     sb_escape(&b, gpuecon_scenario_name(sc));
     sb_printf(&b, "</code>. Every number comes from the formulas of docs/model.md applied to catalog inputs whose "
                   "source and stage are listed below each comparison.</p>\n");
     summary(&b, r);
     for (size_t i = 0; i < r->n; i++)
         section(&b, &r->cmp[i]);
-    sb_printf(&b, "<p class=\"muted\">Charts are drawn as inline SVG by gpuecon itself; the report needs no "
-                  "network and no scripts.</p>\n</body></html>\n");
-    FILE *f = cli_out(c);
-    if (!f) {
-        sb_free(&b);
-        return EXIT_USAGE;
-    }
-    fwrite(b.s, 1, b.len, f);
-    cli_close_out(c, f);
-    sb_free(&b);
-    return EXIT_OK;
+    return page_write(c, &b);
 }

@@ -1,6 +1,7 @@
 /*
- * report.h — the HTML report of `gpuecon compare` (report.c), and the platform table (report.c)
- * it shares with the terminal and CSV output (cmd_compare.c).
+ * report.h — the HTML report of `gpuecon compare` (report.c), the platform table (report.c) it
+ * shares with the terminal and CSV output (cmd_compare.c), and the same page around one
+ * command's table (`gpuecon rl --format html`).
  */
 #ifndef GPUECON_REPORT_H
 #define GPUECON_REPORT_H
@@ -12,6 +13,11 @@ void compare_platform_table(const gpuecon_comparison_result *cr, tbl *t);
 /* Writes one self-contained HTML file (inline CSS and SVG, no scripts, no network) to -o FILE
  * (or stdout). Returns an exit code. */
 int report_html(cli *c, const gpuecon_scenario *sc, const gpuecon_compare_result *r);
+
+/* One command's result as a self-contained HTML page with the compare report's style: title,
+ * a subtitle line (escaped), `charts` (inline SVG drawn by src/emit/svg.c, or NULL) and the
+ * command's table t as the terminal shows it. Writes to -o FILE or stdout; returns an exit code. */
+int report_table_html(cli *c, const char *title, const char *subtitle, const char *charts, const tbl *t);
 
 /* A human label for a break-even/sensitivity input name ("tco_usd_per_gpu_hour" ->
  * "TCO, $/GPU-h"); unknown names come back as given. */

@@ -37,6 +37,7 @@ int compare_rl_predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuec
     r.response_cv = w->response_cv;
     r.max_response_len = w->max_response_len;
     r.oversample = w->oversample;
+    r.partial_tokens = w->partial_rollouts;
     r.gen_weights = w->gen_weights;
     r.kv = pl->kv;
     r.train_precision = pl->precision;
@@ -64,7 +65,8 @@ int compare_rl_predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuec
         res->rl_placement = r.placement;
         res->rl_off_policy = r.off_policy;
         res->rl_gen_gpus = o->gen_gpus;
-        res->rl_gen_tp = o->gen.tp;
+        res->rl_gen_attention_dp = o->gen.attention_dp;
+        res->rl_gen_tp = o->gen.attention_dp ? o->gen.ep : o->gen.tp;
         res->rl_generation_s = o->generation_s;
         res->rl_scoring_s = o->scoring_s;
         res->rl_training_s = o->training_s;
@@ -74,10 +76,11 @@ int compare_rl_predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuec
         res->rl_response_end = o->response_end;
         res->rl_gen_max_concurrency = o->gen.max_concurrency;
         snprintf(res->predicted_note, sizeof res->predicted_note,
-                 "%s%s, step %.1f s: generation %.1f s (%d GPUs, TP %d; tail %.1f s to %.0f tokens), scoring "
+                 "%s%s, step %.1f s: generation %.1f s (%d GPUs, %s %d; tail %.1f s to %.0f tokens), scoring "
                  "%.1f s, training %.1f s, sync %.2f s, swap %.2f s",
                  gpuecon_rl_placement_name(r.placement), r.off_policy ? " one-step off-policy" : "",
-                 o->step_time_s, o->generation_s, o->gen_gpus, o->gen.tp, o->gen_drain_s, o->response_end,
+                 o->step_time_s, o->generation_s, o->gen_gpus, o->gen.attention_dp ? "attention-DP EP" : "TP",
+                 res->rl_gen_tp, o->gen_drain_s, o->response_end,
                  o->scoring_s, o->training_s, o->weight_sync_s, o->swap_s);
     }
     ctx_free(ctx, o, sizeof *o);
@@ -127,9 +130,7 @@ void compare_rl_verdict(gpuecon_comparison_result *cr, const pstate *ps)
     best_of_kinds(cr, ps, &rack, &plain);
     for (size_t i = 0; i < cr->n_platforms && n < cap; i++)
         if (!cr->platforms[i].feasible)
-            n += (size_t)snprintf(cr->verdict + n, cap - n, " %s cannot run it%s.", cr->platforms[i].name,
-                                  strstr(cr->platforms[i].why, "does not fit")
-                                      ? ": a generator replica must fit one NVLink domain" : "");
+            n += (size_t)snprintf(cr->verdict + n, cap - n, " %s cannot run it.", cr->platforms[i].name);
     if (!rack || !plain || n >= cap)
         return;
     /* rack/plain cost = GPU-seconds per token x price per GPU-hour x failures and spares */
@@ -158,9 +159,10 @@ void compare_rl_verdict(gpuecon_comparison_result *cr, const pstate *ps)
         return;
     if (cost >= 1 && rack->rl_gen_drain_s > 0.5 * rack->rl_step_time_s)
         snprintf(cr->verdict + n, cap - n,
-                 " The claim that NVL72 regains the lead for RL fails here: the step is set by the latency-bound tail "
-                 "of the longest response (%.0f of its %.0f s), which a 72-GPU NVLink domain does not shorten, so "
-                 "its %.2fx speed does not pay for its price.", rack->rl_gen_drain_s, rack->rl_step_time_s, 1 / tratio);
+                 " The claim that NVL72 regains the lead for RL fails here: the step is set by the tail of the "
+                 "longest response (%.0f of its %.0f s), decoded a few sequences per GPU, which the 72-GPU NVLink "
+                 "domain shortens only %.2fx, so its %.2fx speed does not pay for its price.", rack->rl_gen_drain_s,
+                 rack->rl_step_time_s, plain->rl_gen_drain_s / rack->rl_gen_drain_s, 1 / tratio);
     else if (cost >= 1)
         snprintf(cr->verdict + n, cap - n,
                  " The claim that NVL72 regains the lead for RL fails here: its %.2fx speed does not pay for its "

@@ -154,7 +154,7 @@ static int check_request(const gpuecon_infer_request *r, gpuecon_error *err)
                        : err_set(err, GPUECON_E_INPUT, "--tp", 0, 0,
                                  "with --attention-dp, %d GPUs hold the experts (EP = TP) and must divide %s's %d "
                                  "routed experts", r->tp, r->model->name, r->model->experts);
-        if (r->tp > r->system->scaleup_gpus)
+        if (r->tp > r->system->scaleup_gpus && !r->tp_across_nodes)
             return err_set(err, GPUECON_E_INPUT, "--tp", 0, 0,
                            "%d exceeds %s's NVLink domain of %d GPUs (TP across the network is not modelled)",
                            r->tp, r->system->name, r->system->scaleup_gpus);

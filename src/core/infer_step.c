@@ -44,6 +44,9 @@ double infer_allreduce_s(const infer_env *e, double bytes)
 {
     if (e->tp <= 1)
         return 0;
+    /* a replica over several domains: NCCL's hierarchical ring or tree (no link: one domain) */
+    if (e->link.scaleup_gpus > 0 && e->tp > e->link.scaleup_gpus)
+        return comm_time(&e->link, GPUECON_ALL_REDUCE, e->tp, 1, bytes);
     double tp = e->tp;
     return collective_s(e, bytes, 2 * (tp - 1), 2 * (tp - 1) / tp, true);
 }
@@ -55,6 +58,9 @@ static double alltoall_s(const infer_env *e, double tokens)
 {
     double ep = e->ep;
     double bytes = tokens / ep * e->a->m->top_k * e->a->m->hidden * 2;
+    /* PXN all-to-all: NVLink inside each domain, the NICs between */
+    if (e->link.scaleup_gpus > 0 && e->ep > e->link.scaleup_gpus)
+        return comm_time(&e->link, GPUECON_ALL_TO_ALL, e->ep, 1, bytes);
     return collective_s(e, bytes, ep - 1, (ep - 1) / ep, false);
 }
 

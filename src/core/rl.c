@@ -55,10 +55,16 @@ static int check_request(const gpuecon_rl_request *r, gpuecon_error *err)
         (rc = err_check_range(err, "--response-len", r->response_len, 1, 1e8)) ||
         (rc = err_check_range(err, "--response-cv", r->response_cv, 0, 10)) ||
         (rc = err_check_range(err, "--oversample", r->oversample, 0, 10)) ||
+        (rc = err_check_range(err, "--partial-rollouts", r->partial_tokens, 0, 1e8)) ||
         (rc = err_check_range(err, "--epochs", r->epochs, 1, 100)) ||
         (rc = err_check_range(err, "--minibatches", r->minibatches, 1, 1e6)) ||
         (rc = err_check_range(err, "--off-policy", r->off_policy, 0, 1)) ||
-        (rc = err_check_range(err, "--steps", (double)r->steps, 1, 1e6)))
+        (rc = err_check_range(err, "--steps", (double)r->steps, 1, 1e6)) ||
+        (rc = err_check_range(err, "--train-tp", r->train_tp, 0, 1024)) ||
+        (rc = err_check_range(err, "--train-pp", r->train_pp, 0, 1024)) ||
+        (rc = err_check_range(err, "--train-cp", r->train_cp, 0, 1024)) ||
+        (rc = err_check_range(err, "--train-ep", r->train_ep, 0, 1024)) ||
+        (rc = err_check_range(err, "--train-mbs", r->train_mbs, 0, 1e6)))
         return rc;
     if ((double)r->prompts * r->samples > 1e7)
         return err_set(err, GPUECON_E_INPUT, "--prompts", 0, 0, "prompts x samples = %.0f; allowed up to 1e7",
@@ -78,6 +84,12 @@ static int check_request(const gpuecon_rl_request *r, gpuecon_error *err)
     if (r->gen_gpus < 0 || (r->gen_gpus > 0 && r->gen_gpus >= r->gpus))
         return err_set(err, GPUECON_E_INPUT, "--gen-gpus", 0, 0,
                        "%d leaves no trainer GPUs; allowed 1 to %d (--gpus minus one)", r->gen_gpus, r->gpus - 1);
+    if (r->gen_attention_dp && !(r->policy->experts > 0))
+        return err_set(err, GPUECON_E_INPUT, "--gen-attention-dp", 0, 0,
+                       "%s is dense: attention data-parallel spreads a MoE model's experts", r->policy->name);
+    if (r->gen_attention_dp && r->gen_tp == 1)
+        return err_set(err, GPUECON_E_INPUT, "--gen-tp", 0, 0,
+                       "1 with --gen-attention-dp: the experts need at least 2 GPUs to spread over");
     if (r->gen_weights == GPUECON_FP4 && gpuecon_gpu_peak_flops(r->system->gpu, GPUECON_FP4) <= 0)
         return err_set(err, GPUECON_E_INPUT, "--gen-weights", 0, 0, "%s has no FP4 tensor cores", r->system->gpu_name);
     if (gpuecon_gpu_peak_flops(r->system->gpu, r->train_precision) <= 0)
@@ -90,6 +102,17 @@ static int check_request(const gpuecon_rl_request *r, gpuecon_error *err)
 }
 
 /* ---- scoring: forward passes over every sequence (docs/model.md §8.3) ------------------ */
+
+/* The MoE all-to-all of one forward pass over n sequences in the trainer's layout: each GPU runs
+ * n/(DP·mbs) micro-batches through its moe_layers/PP MoE layers, each a dispatch and a combine
+ * of the training model's one-dispatch time (§4.9; forward only, nothing to hide it behind). */
+static double forward_a2a_s(const gpuecon_train_result *t, double n)
+{
+    const gpuecon_parallel *p = &t->par;
+    if (t->moe.moe_layers <= 0 || !(t->moe.a2a_s > 0))
+        return 0;
+    return n / ((double)p->dp * p->mbs) * t->moe.moe_layers / p->pp * 2 * t->moe.a2a_s;
+}
 
 static void scoring(const gpuecon_rl_request *r, const rl_lengths *L, int gpus, gpuecon_rl_result *o)
 {
@@ -105,13 +128,25 @@ static void scoring(const gpuecon_rl_request *r, const rl_lengths *L, int gpus, 
     }
     double peak = gpuecon_gpu_peak_flops(r->system->gpu, r->train_precision);
     o->scoring_flops = flops;
-    o->scoring_s = flops / (gpus * peak * r->serving.eta_c);
+    o->scoring_a2a_s = 0;
+    for (int i = 0; i < 4; i++) /* the policy's layout serves the models that share it */
+        if (m[i] == r->policy)
+            o->scoring_a2a_s += forward_a2a_s(&o->train, L->n);
+    if (r->critic)
+        o->scoring_a2a_s += forward_a2a_s(&o->critic_train, L->n);
+    o->scoring_s = flops / (gpus * peak * r->serving.eta_c) + o->scoring_a2a_s;
 }
 
 /* ---- training (docs/model.md §8.4) ----------------------------------------------------- */
 
-static int train_one(gpuecon_ctx *ctx, const gpuecon_rl_request *r, const gpuecon_model *m, int gpus, int seq,
-                     int gbs, gpuecon_train_result *t, gpuecon_error *err)
+/* The policy trainer's fixed sizes (--train-tp ...): a train-request size error names them. */
+static bool pinned(const gpuecon_rl_request *r)
+{
+    return r->train_tp || r->train_pp || r->train_cp || r->train_ep || r->train_mbs || r->train_full_recompute;
+}
+
+static int train_one(gpuecon_ctx *ctx, const gpuecon_rl_request *r, const gpuecon_model *m, bool policy, int gpus,
+                     int seq, int gbs, gpuecon_train_result *t, gpuecon_error *err)
 {
     gpuecon_train_request q;
     gpuecon_train_request_init(&q);
@@ -123,9 +158,22 @@ static int train_one(gpuecon_ctx *ctx, const gpuecon_rl_request *r, const gpueco
     q.precision = r->train_precision;
     q.seq = seq;
     q.gbs = gbs;
+    bool fixed = policy && pinned(r);
+    if (fixed) { /* 0 stays "searched" */
+        q.tp = r->train_tp ? r->train_tp : q.tp;
+        q.pp = r->train_pp ? r->train_pp : q.pp;
+        q.cp = r->train_cp ? r->train_cp : q.cp;
+        q.ep = r->train_ep ? r->train_ep : q.ep;
+        q.mbs = r->train_mbs ? r->train_mbs : q.mbs;
+        if (r->train_full_recompute)
+            q.recompute = GPUECON_RECOMPUTE_FULL;
+    }
     gpuecon_error e;
     gpuecon_error_clear(&e);
     int rc = gpuecon_train_predict(ctx, &q, t, &e);
+    if (rc == GPUECON_E_INPUT && fixed && !strncmp(e.where, "--", 2))
+        return err_set(err, GPUECON_E_INPUT, "--train-tp", 0, 0, "the trainer layout (--train-tp/pp/cp/ep/mbs) on %d "
+                       "GPUs: %s: %s", gpus, e.where, e.message);
     if (rc == GPUECON_E_INFEASIBLE || rc == GPUECON_E_INPUT)
         return err_set(err, GPUECON_E_INFEASIBLE, "--gpus", 0, 0, "trainer pool of %d GPUs cannot train %s: %s",
                        gpus, m->name, e.message);
@@ -138,15 +186,19 @@ static int training(gpuecon_ctx *ctx, const gpuecon_rl_request *r, const rl_leng
                     gpuecon_rl_result *o, gpuecon_error *err)
 {
     o->train_seq = (int)ceil(r->prompt_len + L->kept_mean);
+    /* a fixed CP (with TP's sequence parallelism) splits each sequence into 2·CP·TP equal chunks:
+     * Megatron pads it up to that multiple (NeMo-RL pads packed sequences the same way) */
+    int pad = r->train_cp > 1 ? 2 * r->train_cp * (r->train_tp > 1 ? r->train_tp : 1) : 1;
+    o->train_seq = (o->train_seq + pad - 1) / pad * pad;
     o->train_gbs = (int)(L->n / r->minibatches);
     o->optimizer_steps = r->epochs * r->minibatches;
-    int rc = train_one(ctx, r, r->policy, gpus, o->train_seq, o->train_gbs, &o->train, err);
+    int rc = train_one(ctx, r, r->policy, true, gpus, o->train_seq, o->train_gbs, &o->train, err);
     if (rc)
         return rc;
     o->training_s = o->optimizer_steps * o->train.step_time_s;
     memset(&o->critic_train, 0, sizeof o->critic_train);
     if (r->critic) {
-        if ((rc = train_one(ctx, r, r->critic, gpus, o->train_seq, o->train_gbs, &o->critic_train, err)))
+        if ((rc = train_one(ctx, r, r->critic, false, gpus, o->train_seq, o->train_gbs, &o->critic_train, err)))
             return rc;
         o->training_s += o->optimizer_steps * o->critic_train.step_time_s;
     }
@@ -173,12 +225,23 @@ static double held_fraction(const gpuecon_model *m, const gpuecon_parallel *p)
     return (dense / ds + exp / es) / pp.total;
 }
 
+/* Share of the policy's weights one generator GPU holds: 1/TP, or under attention-DP every
+ * non-routed weight and 1/EP of the routed experts. */
+static double gen_fraction(const gpuecon_model *m, const gpuecon_infer_result *g)
+{
+    if (!g->attention_dp)
+        return 1.0 / g->tp;
+    gpuecon_params pp;
+    gpuecon_model_params(m, &pp);
+    return (pp.total - pp.routed_experts + pp.routed_experts / g->ep) / pp.total;
+}
+
 static void weight_sync(const gpuecon_rl_request *r, gpuecon_rl_result *o)
 {
     gpuecon_params pp;
     gpuecon_model_params(r->policy, &pp);
     o->sync_bytes = pp.total * (r->sync_fp8 ? 1.0 : 2.0);
-    double h = held_fraction(r->policy, &o->train.par), need = 1.0 / o->gen.tp;
+    double h = held_fraction(r->policy, &o->train.par), need = gen_fraction(r->policy, &o->gen);
     gpuecon_link_model lm;
     gpuecon_link_model_for(r->system, &lm);
     bool up;
@@ -388,6 +451,8 @@ int gpuecon_rl_predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuec
     out->max_response_len = L.cap;
     out->gen_mean_response = L.gen_mean;
     out->kept_mean_response = L.kept_mean;
+    out->gen_requests = L.requests;
+    out->carried_tokens = L.carried;
     out->splits_evaluated = 1;
     if (req->placement == GPUECON_RL_DISAGGREGATED && req->gen_gpus == 0)
         rc = search_split(ctx, req, &L, out, err);

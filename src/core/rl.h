@@ -17,7 +17,23 @@ typedef struct rl_lengths {
     bool capped;
     double gen_mean;   /* E[min(X, end)] */
     double kept_mean;  /* mean response of the N kept */
+    /* the serving requests of one step (docs/model.md §8.2): without partial rollouts the
+     * N(1+f) samples; with them the A active samples, new and carried over */
+    double seg;        /* partial rollouts: tokens per sample per step T (0: off) */
+    double requests;   /* requests per step */
+    double active_per_sample; /* A/N = sum_k S(kT) (1 without partial rollouts) */
+    double carried;    /* mean tokens a request has already generated (D) */
+    double req_prompt, req_output, req_cv, req_hit; /* mean prompt, output, output cv, prefix hit */
 } rl_lengths;
+
+/* Share of a step's requests still decoding t tokens into the step. */
+double rl_running(const gpuecon_rl_request *r, const rl_lengths *L, double t);
+
+/* One generator layout: TP t (EP = t for MoE), or attention-DP over t GPUs with EP = t. */
+typedef struct rl_layout {
+    int tp;
+    bool dp;
+} rl_layout;
 
 /* Fills L (GPUECON_OK) or names the offending option (GPUECON_E_INPUT). */
 int rl_lengths_compute(const gpuecon_rl_request *r, rl_lengths *L, gpuecon_error *err);

@@ -85,6 +85,8 @@ static const fdesc workload_fields[] = {
     {"max_response_len", FT_NUM, W(max_response_len), 0, 1, 1e8, 0, NULL, 0, "tokens",
      "rl: truncation (default: the model's context minus the prompt)", NULL},
     {"oversample", FT_NUM, W(oversample), 0, 0, 10, 0, NULL, 0, "", "rl: submit N(1+f), keep the first N", NULL},
+    {"partial_rollouts", FT_NUM, W(partial_rollouts), 0, 1, 1e8, 0, NULL, 0, "tokens",
+     "rl: partial rollouts, at most this many tokens per sample per step, the rest carried over", NULL},
     {"gen_weights", FT_ENUM, W(gen_weights), 0, 0, 0, GPUECON_BF16, NULL, 0, "", "rl: generator weight precision",
      names_precision},
     {"sync_fp8", FT_BOOL, W(sync_fp8), 0, 0, 1, 0, NULL, 0, "", "rl: push the weights in FP8", NULL},
@@ -199,6 +201,10 @@ static int check_rl_workload(const gpuecon_catalog *cat, gpuecon_workload *w, co
     if (w->off_policy && w->placement == GPUECON_RL_COLOCATED)
         return yaml_error(doc, schema_node(node, "off_policy"), err, GPUECON_E_INPUT,
                           "an off-policy lag needs placement: disaggregated");
+    if (w->partial_rollouts > 0 && w->oversample > 0)
+        return yaml_error(doc, schema_node(node, "partial_rollouts"), err, GPUECON_E_INPUT,
+                          "partial_rollouts and oversample are alternatives: with partial rollouts no sample is "
+                          "dropped");
     return GPUECON_OK;
 }
 

@@ -11,6 +11,7 @@
  */
 #include "test_util.h"
 
+#include <math.h>
 #include <string.h>
 
 #define GIB 1073741824.0
@@ -294,6 +295,154 @@ static void test_bad_input(void **state)
     expect_error(&r, GPUECON_E_INFEASIBLE, "--gpus");
 }
 
+/* A generator replica over two HGX H100 servers (TP 16, vLLM across nodes): each of Llama 3
+ * 70B's 80 layers all-reduces twice per step over the collective model's two-level tree
+ * (comm.c): 2 domains of 8, latency 10 us launch + 2·(1 x 6 us IB hop + 7 x 3 us NVLink hops)
+ * = 64 us, bus bandwidth min(8 x 50 GB/s x 0.90, 450 GB/s x 0.80) = 360 GB/s, busbw factor
+ * 2·15/16 = 1.875, on tokens x 8192 x 2 B. */
+static void test_tp_across_nodes(void **state)
+{
+    (void)state;
+    gpuecon_infer_request q;
+    gpuecon_infer_request_init(&q);
+    q.model = gpuecon_catalog_model(g_cat, "llama3-70b");
+    q.system = gpuecon_catalog_system(g_cat, "hgx-h100");
+    q.gpus = q.tp = 16;
+    gpuecon_infer_result g;
+    gpuecon_error err;
+    assert_int_equal(gpuecon_infer(&q, &g, &err), GPUECON_E_INPUT); /* off: TP stays in the domain */
+    assert_string_equal(err.where, "--tp");
+    q.tp_across_nodes = true;
+    assert_int_equal(gpuecon_infer(&q, &g, &err), GPUECON_OK);
+    double c = 1;
+    gpuecon_infer_point pt;
+    assert_int_equal(gpuecon_infer_sweep(&q, &c, 1, &pt, &err), GPUECON_OK);
+    double tok = pt.step.decode_tokens + pt.step.prefill_tokens;
+    assert_close(pt.step.comm_s, 2 * 80 * (64e-6 + tok * 8192 * 2 * 1.875 / 360e9), 1e-9);
+    /* the RL generator reaches it with --gen-tp 16 on two servers */
+    gpuecon_rl_request r = base("llama3-70b", "hgx-h100", 32);
+    r.gen_tp = 16;
+    gpuecon_rl_result *o = test_malloc(sizeof *o);
+    assert_int_equal(predict(&r, o, &err), GPUECON_OK);
+    assert_int_equal(o->gen.tp, 16);
+    assert_int_equal(o->gen.replicas, 2);
+    test_free(o);
+}
+
+/* Attention-DP generator over 64 H100s (8 servers): every GPU holds DeepSeek-V3's non-routed
+ * weights whole and 1/64 of its routed experts; routed experts by hand from config.json:
+ * 58 MoE layers x 256 experts x 3 x 7168 x 2048 = 653,908,770,816. Disaggregated, each
+ * generator GPU receives that share of the BF16 weights. */
+static void test_attention_dp_generator(void **state)
+{
+    (void)state;
+    gpuecon_rl_request r = base("deepseek-v3", "hgx-h100", 256);
+    r.reference = r.policy;
+    r.placement = GPUECON_RL_DISAGGREGATED;
+    r.gen_gpus = 64;
+    r.gen_tp = 64;
+    r.gen_attention_dp = true;
+    r.gen_weights = GPUECON_FP8;
+    r.prompt_len = 128;
+    r.response_len = 600;
+    r.max_response_len = 1408;
+    gpuecon_rl_result *o = test_malloc(sizeof *o);
+    gpuecon_error err;
+    int rc = predict(&r, o, &err);
+    if (rc)
+        fail_msg("%s: %s", err.where, err.message);
+    assert_true(o->gen.attention_dp);
+    assert_int_equal(o->gen.ep, 64);
+    gpuecon_params p;
+    gpuecon_model_params(r.policy, &p);
+    assert_close(p.routed_experts, 653908770816.0, 1e-12);
+    double share = (p.total - p.routed_experts + p.routed_experts / 64) / p.total;
+    assert_close(o->sync_recv_bytes_per_gpu, 2 * p.total * share, 1e-9);
+    assert_int_equal(o->sync_level, GPUECON_LEVEL_SCALEOUT);
+    /* scoring: the forward FLOPs at the serving profile's eta_c on the 192 trainer GPUs, plus the
+     * MoE all-to-all of the policy's and the reference's forward passes in the trainer layout:
+     * 512 sequences in 512/(DP·mbs) micro-batches per GPU, moe_layers/PP layers each, one
+     * dispatch and one combine of the training model's one-dispatch time per layer */
+    assert_int_equal(o->scoring_models, 2);
+    const gpuecon_parallel *tp = &o->train.par;
+    assert_true(o->train.moe.a2a_s > 0);
+    double a2a = 2 * 512.0 / ((double)tp->dp * tp->mbs) * o->train.moe.moe_layers / tp->pp * 2 * o->train.moe.a2a_s;
+    assert_close(o->scoring_a2a_s, a2a, 1e-12);
+    double peak = gpuecon_gpu_peak_flops(r.system->gpu, GPUECON_BF16);
+    assert_close(o->scoring_s, o->scoring_flops / (192 * peak * r.serving.eta_c) + a2a, 1e-12);
+    /* attention-DP on a dense model, or over one GPU: exit 2 naming the option */
+    gpuecon_rl_request d = base("llama3-8b", "hgx-h100", 8);
+    d.gen_attention_dp = true;
+    d.gen_tp = 8;
+    expect_error(&d, GPUECON_E_INPUT, "--gen-attention-dp");
+    r.gen_tp = 1;
+    expect_error(&r, GPUECON_E_INPUT, "--gen-tp");
+    test_free(o);
+}
+
+/* Partial rollouts (Kimi k1.5 §2.6.2), every response exactly 1,000 tokens (cv 0), T = 300 per
+ * step: a sample runs 4 steps (300, 300, 300, 100), so A = 4N requests per step, carrying
+ * 300·(0+1+2+3)/4 = 450 tokens on average; a segment averages 1000/4 = 250 tokens, second moment
+ * (3·300² + 100²)/4 = 70,000, cv² = 70,000/250² − 1 = 0.12. Prefix hits: only the N fresh
+ * requests share their 512-token prompt within the group of 8: N·512·7/8 / (4N·962). The step
+ * stops at T: 4N run for the first 100 tokens, 3N for the other 200 — 21 and 43 of the 64 bins
+ * (midpoints (i + 0.5)·300/64 below 100 for i <= 20). */
+static void test_partial_rollouts(void **state)
+{
+    (void)state;
+    gpuecon_rl_request r = base("llama3-8b", "hgx-h100", 8);
+    r.response_len = 1000;
+    r.partial_tokens = 300;
+    gpuecon_rl_result *o = test_malloc(sizeof *o);
+    gpuecon_error err;
+    assert_int_equal(predict(&r, o, &err), GPUECON_OK);
+    double n = 512;
+    assert_close(o->gen_requests, 4 * n, 1e-12);
+    assert_close(o->carried_tokens, 450, 1e-12);
+    assert_close(o->response_end, 300, 1e-12);
+    assert_close(o->gen_mean_response, 1000, 1e-12);
+    assert_close(o->generated_tokens, n * 1000, 1e-12);
+    assert_close(o->trained_tokens, n * 1512, 1e-12);
+    assert_close(o->gen.prompt_len, 962, 1e-12);
+    assert_close(o->gen.output_len, 250, 1e-12);
+    assert_close(o->gen.mean_context, 962 + 250 * 1.12 / 2, 1e-3);
+    assert_true(o->gen.max_concurrency >= 4 * n); /* one wave: no bulk phase */
+    assert_close(o->gen_bulk_s, 0, 0);
+    gpuecon_infer_request q;
+    gpuecon_infer_request_init(&q);
+    q.model = r.policy;
+    q.system = r.system;
+    q.gpus = 8;
+    q.tp = 1;
+    q.prompt_len = 962;
+    q.output_len = 250;
+    q.output_cv = sqrt(0.12);
+    q.prefix_hit = n * 512 * 7.0 / 8 / (4 * n * 962);
+    q.profile = r.serving;
+    q.max_model_len = 131072;
+    double c[2] = {4 * n, 3 * n};
+    gpuecon_infer_point pt[2];
+    assert_int_equal(gpuecon_infer_sweep(&q, c, 2, pt, &err), GPUECON_OK);
+    double drain = 300.0 / 64 * (21 * pt[0].tpot_run_ms + 43 * pt[1].tpot_run_ms) * 1e-3;
+    assert_close(o->gen_drain_s, drain, 1e-3);
+    /* a spread of lengths: the step no longer waits for the longest response */
+    r.response_cv = 0.6;
+    assert_int_equal(predict(&r, o, &err), GPUECON_OK);
+    double part = o->generation_s;
+    r.partial_tokens = 0;
+    assert_int_equal(predict(&r, o, &err), GPUECON_OK);
+    assert_true(part < 0.5 * o->generation_s);
+    /* bad input: with over-sampling, or a cap per step at or beyond the truncation */
+    r.partial_tokens = 300;
+    r.oversample = 0.2;
+    expect_error(&r, GPUECON_E_INPUT, "--partial-rollouts");
+    r.oversample = 0;
+    r.max_response_len = 300;
+    r.response_len = 200;
+    expect_error(&r, GPUECON_E_INPUT, "--partial-rollouts");
+    test_free(o);
+}
+
 /* kind: rl in a scenario: compare costs the step as a training run of `steps` steps. */
 static void test_compare_rl(void **state)
 {
@@ -350,6 +499,9 @@ int main(void)
         cmocka_unit_test(test_oversample),
         cmocka_unit_test(test_bulk_phase),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_tp_across_nodes),
+        cmocka_unit_test(test_attention_dp_generator),
+        cmocka_unit_test(test_partial_rollouts),
         cmocka_unit_test(test_compare_rl),
     };
     return cmocka_run_group_tests(tests, setup, fixture_teardown);
