@@ -2166,8 +2166,10 @@ typedef struct gpuecon_compare_result {
  * serving model unless measured; TCO; energy; reliability; same-quality batch penalty;
  * totals), ranks them, and finds break-even values and sensitivities. A platform that cannot
  * run the workload (does not fit, no prediction and no measurement) is reported with
- * feasible = false, not as an error. Progress (Monte Carlo) goes to ctx's callback. The caller
- * frees *out with gpuecon_compare_free. */
+ * feasible = false, not as an error. Progress (Monte Carlo) goes to ctx's callback. A search
+ * that recurs within the call (the same system, model, size and stack in several comparisons)
+ * runs once: the call keeps its own gpuecon_memo when ctx's config has none (the same answers,
+ * bit for bit). The caller frees *out with gpuecon_compare_free. */
 GPUECON_API int gpuecon_compare(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_scenario *sc,
                                 const gpuecon_compare_options *opt, gpuecon_compare_result **out,
                                 gpuecon_error *err);

@@ -682,16 +682,25 @@ int gpuecon_compare(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
         gpuecon_compare_free(r);
         return err_set(err, GPUECON_E_NOMEM, "compare", 0, 0, "out of memory");
     }
-    compare_bands bands = {0};
-    for (size_t i = 0; i < r->n; i++) {
-        int rc = one_comparison(ctx, cat, gpuecon_scenario_at(sc, i), opt, &bands, &r->cmp[i], err);
-        if (rc) {
-            compare_bands_free(ctx, &bands);
-            gpuecon_compare_free(r);
-            return rc;
-        }
+    /* one memo for the whole call when the caller has none: the comparisons of a scenario
+     * share searches (the same system, model, size and stack recur), and a hit is bit for bit
+     * the search's answer (memo.c) */
+    gpuecon_ctx work = *ctx;
+    gpuecon_memo *own = NULL;
+    if (!ctx->cfg.memo && !(own = work.cfg.memo = gpuecon_memo_new(ctx, 512))) {
+        gpuecon_compare_free(r);
+        return err_set(err, GPUECON_E_NOMEM, "compare", 0, 0, "out of memory");
     }
+    compare_bands bands = {0};
+    int rc = GPUECON_OK;
+    for (size_t i = 0; i < r->n && rc == GPUECON_OK; i++)
+        rc = one_comparison(&work, cat, gpuecon_scenario_at(sc, i), opt, &bands, &r->cmp[i], err);
+    gpuecon_memo_free(own);
     compare_bands_free(ctx, &bands);
+    if (rc) {
+        gpuecon_compare_free(r);
+        return rc;
+    }
     *out = r;
     return GPUECON_OK;
 }

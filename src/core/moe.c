@@ -270,3 +270,44 @@ void moe_layer(const train_static *st, int ep, int etp, train_layer_cost *lc)
     info->grouped_gemm_eff = g > 0 ? gemm_flops / (g * st->peak) : 0;
     info->a2a_total_s = lc->m_ep_s;
 }
+
+double moe_layer_floor(const train_static *st, const train_layer_cost *lc)
+{
+    /* moe_layer's terms with every layout-dependent part at its least: the load factor at one
+     * expert group (the balanced 1, or the capacity factor or imbalance, which do not depend
+     * on ep), the expert GEMMs without tile padding and with one kernel each (the rows times
+     * the widths, El*M*fw and El*M*fo, do not depend on ep or etp), etp's extra bytes and the
+     * all-to-all left out */
+    const int tp = lc->tp;
+    const bool full = lc->rc == GPUECON_RECOMPUTE_FULL;
+    const bool rmoe = lc->rc == GPUECON_RECOMPUTE_SELECTIVE && st->recompute_moe;
+    double T = lc->mbs * (double)st->seq / lc->cp, h = st->h, seq_div = (st->sp && tp > 1) ? tp : 1;
+    double n = T / tp, phi = st->cf > 0 || st->imbalance >= 1 ? moe_load_factor(st, 1) : 1;
+    double R = n * st->topk * phi, ib = gpuecon_precision_bytes(st->prec), fo = st->fe, ks = st->eff.kernel_s;
+    double g = st->eff.grouped_gemm > 0 ? st->eff.grouped_gemm : 1;
+    double eff = st->peak * (st->prec == GPUECON_FP8   ? st->eff.gemm_fp8
+                             : st->prec == GPUECON_FP4 ? st->eff.gemm_fp4
+                                                       : st->eff.gemm_bf16) * g;
+    double gemm = 2 * R * h * st->mats * st->fe / eff + 2 * ks;
+    double router = train_gemm(st, n, h, st->E, 2);
+    double s1 = 0, s2 = 0, stp = 0, fsl = st->fs / tp;
+    if (st->fs > 0) {
+        s1 = train_gemm(st, T, h, (st->mats - 1) * fsl, ib);
+        s2 = train_gemm(st, T, fsl, h, ib);
+        stp = train_tp_pair(st, T, tp, lc->tp_overlap, lc->rc, s1, s2, T * h * (st->prec == GPUECON_BF16 ? 2 : 1));
+    }
+    double act_w = st->mats > 2 ? 6 : 4;
+    double permute = st->dispatcher == GPUECON_DISPATCH_NCCL_A2A ? 2 * (n * h * 2 + R * h * 2) : 0;
+    double bytes = T * (5 + (st->dropout ? 0.5 : 0)) * 2 * h / seq_div + n * st->E * 4 * 3 + permute +
+                   R * act_w * fo + T * act_w * fsl;
+    if (st->prec != GPUECON_BF16)
+        bytes += st->cast_bytes * (R * (h + fo) + T * (h + fsl));
+    double nk_f = 12 + (st->prec != GPUECON_BF16 ? 4 : 0), nk_b = 16 + (st->prec != GPUECON_BF16 ? 8 : 0);
+    double moe_f = router + gemm + s1 + s2 + bytes / st->hbm_bps + nk_f * ks;
+    double moe_b = 2 * (router + gemm + s1 + s2) + 2 * bytes / st->hbm_bps + nk_b * ks;
+    double fwd = lc->attn_fwd_s + moe_f, bwd = lc->attn_bwd_s + moe_b;
+    double rc = full ? fwd : lc->attn_rc_s + (rmoe ? moe_f : 0);
+    /* a margin for rounding: the same sums in another order */
+    return (fwd + bwd + rc + lc->attn_tp_s + stp) * (1 - 1e-9);
+}
+

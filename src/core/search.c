@@ -22,6 +22,8 @@
 #endif
 
 #define MAXDIV 512
+/* the work (items, MoE ones weighted) below which a search runs on one thread */
+#define SEARCH_MIN_PARALLEL 512.0
 
 typedef struct cand {
     double score; /* higher is better */
@@ -161,6 +163,19 @@ static double step_bound(const train_static *st, const train_layer_cost *lc, con
     return 0.9 * micro * layers / c->pp;
 }
 
+/* step_bound for every expert layout at once, on a layer cost before moe_layer: the MoE
+ * layers at moe_layer_floor, their all-to-all at none (both at most what step_bound takes
+ * for any layout; the operations are the same, and monotone, so no layout's bound is lower). */
+static double step_floor(const train_static *st, const train_layer_cost *lc, const train_cfg *c)
+{
+    double per_d = lc->fwd_s + lc->bwd_s + lc->recompute_s + lc->tp_s + lc->cp_s;
+    double per_m = moe_layer_floor(st, lc) + lc->cp_s;
+    int nm = moe_layers_in(st, 0, st->m->layers);
+    double layers = per_d * (st->m->layers - nm) + per_m * (nm + st->mtp);
+    double micro = (double)st->gbs / (c->dp * c->mbs);
+    return 0.9 * micro * layers / c->pp;
+}
+
 /* The divisors of n in increasing order, at most cap of them (the smallest), in O(sqrt n):
  * a global batch of 2^26 sequences must not cost 2^26 trial divisions per layout. */
 static int divisors(int n, int *out, int cap)
@@ -233,7 +248,7 @@ static uint64_t any_fits(const train_static *st, const gpuecon_train_request *re
             continue;
         c.vpp = v;
         stage_set ss;
-        train_stages(st, &c, &ss);
+        train_stages_layout(st, &c, &ss);
         for (c.zero = zhi; c.zero >= zlo; c.zero--) {
             train_cfg k = c;
             if (mem_offload(st, lc, &k, &ss) <= st->capacity)
@@ -267,7 +282,8 @@ static uint64_t run_vz(const train_static *st, const gpuecon_train_request *req,
             continue;
         c.vpp = v;
         stage_set ss;
-        train_stages(st, &c, &ss);
+        train_stages_layout(st, &c, &ss);
+        bool have_dp = false; /* the data-parallel half, at the first configuration that fits */
         int off0 = c.offload;
         for (int z = zlo; z <= zhi; z++) {
             c.zero = z;
@@ -287,6 +303,8 @@ static uint64_t run_vz(const train_static *st, const gpuecon_train_request *req,
                 continue;
             }
             w->feasible += w->coarse ? 0 : (uint64_t)nao;
+            if (!have_dp)
+                train_stages_dp(st, &c, &ss), have_dp = true;
             for (int ai = 0; ai < nao; ai++) {
                 c.a2a_overlap = aos[ai];
                 double step = train_eval_of(st, lc, &c, &ss, NULL);
@@ -355,7 +373,7 @@ static void run_item(const train_static *st, const gpuecon_train_request *req, c
         nrc = 1, nm = 1;
         ovs[0] = ovs[nov - 1], nov = 1;
     }
-    int eps[MAXDIV], etps[MAXDIV], nl = 1, aos[2] = {0, 1}, nao = 1, nvz = count_vz(st, req, it);
+    int eps[MAXDIV], etps[MAXDIV], nl = 1, aos[2] = {0, 1}, nao = 1, nvz = count_vz(st, req, it), hint = 0;
     w->lk_n = 0;
     eps[0] = etps[0] = 1;
     if (st->moe) {
@@ -373,6 +391,30 @@ static void run_item(const train_static *st, const gpuecon_train_request *req, c
                 train_layer_cost lc;
                 train_layer(st, it->tp, it->cp, mbs[mi], (gpuecon_recompute)rcs[ri], ovs[oi], &lc);
                 uint64_t fit = 0;
+                if (st->moe && !w->exhaustive && !w->coarse) {
+                    /* the block of every expert layout at once: when even its floor cannot
+                     * enter the top k, each layout would be pruned below (the thresholds do
+                     * not move meanwhile); only whether one fits remains to be found */
+                    train_cfg c = {it->tp, it->cp, it->pp, 1, it->dp, mbs[mi], 0, (gpuecon_recompute)rcs[ri],
+                                   ovs[oi], 1, 1, false, st->offload > 0 ? st->offload : 0};
+                    double ub = score_of(st, step_floor(st, &lc, &c), price, obj);
+                    if (ub < w->gthr || (w->lk_n == w->lk_cap && ub < w->lk[0])) {
+                        w->pruned += (uint64_t)nl * nvz * nao;
+                        /* (not needed after the largest micro-batch) starting from the
+                         * layout that fitted last: likeliest to fit again, and the answer
+                         * does not depend on the order */
+                        for (int j = 0; j < nl && !fit && mi + 1 < nm; j++) {
+                            int li = (hint + j) % nl;
+                            moe_layer(st, eps[li], etps[li], &lc);
+                            c.ep = eps[li], c.etp = etps[li];
+                            if ((fit = any_fits(st, req, it, &lc, c)))
+                                hint = li;
+                        }
+                        if (!fit)
+                            break;
+                        continue;
+                    }
+                }
                 for (int li = 0; li < nl; li++) {
                     if (st->moe)
                         moe_layer(st, eps[li], etps[li], &lc);
@@ -582,7 +624,13 @@ int gpuecon_train_search(gpuecon_ctx *ctx, const gpuecon_train_request *req, con
     if (rc || (rc = train_prepare(req, &st, err)))
         return rc;
     size_t n_items = build_items(&st, req, NULL, 0), n_alloc = n_items ? n_items : 1;
+    /* threads only for a search with enough items to share: a team costs tens of
+     * microseconds to start and, on a shared machine, idle team members spin between the
+     * regions; a one-layout search (sizes fixed) takes a few microseconds, and compare runs
+     * hundreds of searches. An MoE item holds every expert layout, about 16 dense items' work. */
     int nt = nthreads(ctx);
+    if ((double)n_items * (st.moe ? 16 : 1) < SEARCH_MIN_PARALLEL)
+        nt = 1;
     size_t n_heap = (size_t)nt * (size_t)o.top_k;
     item *items = ctx_alloc(ctx, n_alloc * sizeof *items);
     worker *ws = ctx_alloc(ctx, (size_t)nt * sizeof *ws);

@@ -427,7 +427,7 @@ static void fill_memory(const train_static *st, double best, gpuecon_train_memor
 
 static void dp_groups(const train_static *st, const train_cfg *c, const stage_info *si, dp_group *a, dp_group *b);
 
-void train_stages(const train_static *st, const train_cfg *c, stage_set *ss)
+void train_stages_layout(const train_static *st, const train_cfg *c, stage_set *ss)
 {
     ss->n = stage_list(c->pp, ss->id);
     ss->pmax = 0;
@@ -438,7 +438,17 @@ void train_stages(const train_static *st, const train_cfg *c, stage_set *ss)
         if (p > p_max)
             p_max = p, ss->pmax = i;
     }
+}
+
+void train_stages_dp(const train_static *st, const train_cfg *c, stage_set *ss)
+{
     dp_groups(st, c, &ss->si[ss->pmax], &ss->dpa, &ss->dpb);
+}
+
+void train_stages(const train_static *st, const train_cfg *c, stage_set *ss)
+{
+    train_stages_layout(st, c, ss);
+    train_stages_dp(st, c, ss);
 }
 
 double train_memory_of(const train_static *st, const train_layer_cost *lc, const train_cfg *c, const stage_set *ss,

@@ -177,6 +177,11 @@ typedef struct stage_set {
 /* The stages of c (depends on pp, vpp and the parallel sizes, not on zero or overlaps), and
  * train_memory / train_eval on them: the search derives them once per (vpp) and reuses them. */
 void train_stages(const train_static *st, const train_cfg *c, stage_set *ss);
+/* train_stages in two halves: what memory needs (the stages, train_memory_of) and the data-
+ * parallel traffic that only train_eval_of reads, which a search fills in only for a
+ * configuration that fits. */
+void train_stages_layout(const train_static *st, const train_cfg *c, stage_set *ss);
+void train_stages_dp(const train_static *st, const train_cfg *c, stage_set *ss);
 double train_memory_of(const train_static *st, const train_layer_cost *lc, const train_cfg *c, const stage_set *ss,
                        gpuecon_train_memory *mem);
 double train_eval_of(const train_static *st, const train_layer_cost *lc, const train_cfg *c, const stage_set *ss,
@@ -212,6 +217,10 @@ double train_tp_pair(const train_static *st, double T, int tp, bool overlap, gpu
 /* Fills the MoE fields of lc (built by train_layer for the same tp, cp, mbs, recompute) for
  * ep x etp expert parallelism. */
 void moe_layer(const train_static *st, int ep, int etp, train_layer_cost *lc);
+/* A lower bound, over every expert layout (ep, etp), of moe_layer's m_fwd_s + m_bwd_s +
+ * m_rc_s + m_tp_s on lc (a train_layer cost): the search prunes a block of layouts with it
+ * before deriving any of them. */
+double moe_layer_floor(const train_static *st, const train_layer_cost *lc);
 /* Fills the MoE part of st from the request (after the dense part). */
 int moe_prepare(const gpuecon_train_request *req, train_static *st, gpuecon_error *err);
 /* Checks the MoE sizes of a request (GPUECON_E_INPUT naming the constraint). */
