@@ -192,6 +192,21 @@ static double overlap_exposed(double comm, double work)
     return comm - hid + MOE_COMM_SM_SHARE * hid;
 }
 
+void moe_shared(const train_static *st, train_layer_cost *lc)
+{
+    const int tp = lc->tp;
+    double T = lc->mbs * (double)st->seq / lc->cp, h = st->h, n = T / tp, ib = gpuecon_precision_bytes(st->prec);
+    double s1 = 0, s2 = 0, stp = 0, fsl = st->fs / tp;
+    if (st->fs > 0) {
+        s1 = train_gemm(st, T, h, (st->mats - 1) * fsl, ib);
+        s2 = train_gemm(st, T, fsl, h, ib);
+        stp = train_tp_pair(st, T, tp, lc->tp_overlap, lc->rc, s1, s2, T * h * (st->prec == GPUECON_BF16 ? 2 : 1));
+    }
+    lc->moe_router_s = train_gemm(st, n, h, st->E, 2);
+    lc->moe_s1_s = s1, lc->moe_s2_s = s2, lc->moe_stp_s = stp;
+    lc->moe_shared_set = true;
+}
+
 void moe_layer(const train_static *st, int ep, int etp, train_layer_cost *lc)
 {
     const int tp = lc->tp;
@@ -204,19 +219,16 @@ void moe_layer(const train_static *st, int ep, int etp, train_layer_cost *lc)
     double phi = moe_load_factor(st, ep);
     int El = st->E / ep;
     double R = n * st->topk * phi * etp, M = R / El; /* rows on this GPU, per local expert */
-    double fw = (st->mats - 1) * st->fe / etp, fo = st->fe / etp, ib = gpuecon_precision_bytes(st->prec);
+    double fw = (st->mats - 1) * st->fe / etp, fo = st->fe / etp;
     double fl = 0, ks = st->eff.kernel_s;
     double g = grouped(st, El, M, h, fw, &fl) + grouped(st, El, M, fo, h, &fl);
     double gemm_flops = fl;
-    double router = train_gemm(st, n, h, st->E, 2);
+    if (!lc->moe_shared_set)
+        moe_shared(st, lc);
+    double router = lc->moe_router_s, s1 = lc->moe_s1_s, s2 = lc->moe_s2_s, stp = lc->moe_stp_s, fsl = st->fs / tp;
     fl += 2 * n * h * st->E;
-    double s1 = 0, s2 = 0, stp = 0, fsl = st->fs / tp;
-    if (st->fs > 0) {
-        s1 = train_gemm(st, T, h, (st->mats - 1) * fsl, ib);
-        s2 = train_gemm(st, T, fsl, h, ib);
+    if (st->fs > 0)
         fl += 2 * T * h * (st->mats - 1) * fsl + 2 * T * fsl * h;
-        stp = train_tp_pair(st, T, tp, lc->tp_overlap, lc->rc, s1, s2, T * h * (st->prec == GPUECON_BF16 ? 2 : 1));
-    }
     /* norm and residual, routing (fp32 scores), permute and unpermute, activations, casts */
     double act_w = st->mats > 2 ? 6 : 4;
     /* the flex dispatchers (DeepEP, HybridEP) permute inside the dispatch kernel instead of
@@ -283,19 +295,16 @@ double moe_layer_floor(const train_static *st, const train_layer_cost *lc)
     const bool rmoe = lc->rc == GPUECON_RECOMPUTE_SELECTIVE && st->recompute_moe;
     double T = lc->mbs * (double)st->seq / lc->cp, h = st->h, seq_div = (st->sp && tp > 1) ? tp : 1;
     double n = T / tp, phi = st->cf > 0 || st->imbalance >= 1 ? moe_load_factor(st, 1) : 1;
-    double R = n * st->topk * phi, ib = gpuecon_precision_bytes(st->prec), fo = st->fe, ks = st->eff.kernel_s;
+    double R = n * st->topk * phi, fo = st->fe, ks = st->eff.kernel_s;
     double g = st->eff.grouped_gemm > 0 ? st->eff.grouped_gemm : 1;
     double eff = st->peak * (st->prec == GPUECON_FP8   ? st->eff.gemm_fp8
                              : st->prec == GPUECON_FP4 ? st->eff.gemm_fp4
                                                        : st->eff.gemm_bf16) * g;
     double gemm = 2 * R * h * st->mats * st->fe / eff + 2 * ks;
-    double router = train_gemm(st, n, h, st->E, 2);
-    double s1 = 0, s2 = 0, stp = 0, fsl = st->fs / tp;
-    if (st->fs > 0) {
-        s1 = train_gemm(st, T, h, (st->mats - 1) * fsl, ib);
-        s2 = train_gemm(st, T, fsl, h, ib);
-        stp = train_tp_pair(st, T, tp, lc->tp_overlap, lc->rc, s1, s2, T * h * (st->prec == GPUECON_BF16 ? 2 : 1));
-    }
+    train_layer_cost sh = *lc;
+    if (!sh.moe_shared_set)
+        moe_shared(st, &sh);
+    double router = sh.moe_router_s, s1 = sh.moe_s1_s, s2 = sh.moe_s2_s, stp = sh.moe_stp_s, fsl = st->fs / tp;
     double act_w = st->mats > 2 ? 6 : 4;
     double permute = st->dispatcher == GPUECON_DISPATCH_NCCL_A2A ? 2 * (n * h * 2 + R * h * 2) : 0;
     double bytes = T * (5 + (st->dropout ? 0.5 : 0)) * 2 * h / seq_div + n * st->E * 4 * 3 + permute +

@@ -9,9 +9,11 @@
  * the result is the same for any thread count, and shards (item index mod n) merge exactly.
  * Mixture-of-experts models add one loop level inside an item: each expert layout (ep,
  * etp) derives its MoE layer cost (moe_layer) on top of the layer cost, and all-to-all
- * overlap on/off is one more choice timed on it.
+ * overlap on/off is one more choice timed on it. What does not change within an item is derived
+ * once: its stage sets per (expert layout, vpp), and (per worker, across items) the layer costs
+ * of each (tp, cp, mbs, recompute, overlap); the heaps are in search_heap.h.
  */
-#include "train.h"
+#include "search_heap.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -25,69 +27,18 @@
 /* the work (items, MoE ones weighted) below which a search runs on one thread */
 #define SEARCH_MIN_PARALLEL 512.0
 
-typedef struct cand {
-    double score; /* higher is better */
-    train_cfg c;
-} cand;
-
-/* Total order: score descending, then smaller sizes first, field by field. */
-static int cand_cmp(const cand *a, const cand *b)
-{
-    if (a->score != b->score)
-        return a->score > b->score ? -1 : 1;
-    const int x[] = {a->c.tp, a->c.cp, a->c.pp, a->c.vpp, a->c.mbs, (int)a->c.rc, a->c.zero, a->c.tp_overlap,
-                     a->c.ep, a->c.etp, a->c.a2a_overlap, a->c.offload};
-    const int y[] = {b->c.tp, b->c.cp, b->c.pp, b->c.vpp, b->c.mbs, (int)b->c.rc, b->c.zero, b->c.tp_overlap,
-                     b->c.ep, b->c.etp, b->c.a2a_overlap, b->c.offload};
-    for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
-        if (x[i] != y[i])
-            return x[i] < y[i] ? -1 : 1;
-    return 0;
-}
-
-/* A bounded heap whose root is the worst kept candidate. */
-typedef struct heap {
-    cand *v;
-    int n, cap;
-} heap;
-
-static void heap_push(heap *h, const cand *c)
-{
-    if (h->n == h->cap) {
-        if (cand_cmp(c, &h->v[0]) >= 0)
-            return; /* not better than the worst kept */
-        h->v[0] = *c;
-        for (int i = 0;;) { /* sift down: children worse than parent move up */
-            int l = 2 * i + 1, r = l + 1, w = i;
-            if (l < h->n && cand_cmp(&h->v[l], &h->v[w]) > 0)
-                w = l;
-            if (r < h->n && cand_cmp(&h->v[r], &h->v[w]) > 0)
-                w = r;
-            if (w == i)
-                break;
-            cand t = h->v[i];
-            h->v[i] = h->v[w];
-            h->v[w] = t;
-            i = w;
-        }
-        return;
-    }
-    int i = h->n++;
-    h->v[i] = *c;
-    while (i > 0) {
-        int p = (i - 1) / 2;
-        if (cand_cmp(&h->v[i], &h->v[p]) <= 0)
-            break;
-        cand t = h->v[i];
-        h->v[i] = h->v[p];
-        h->v[p] = t;
-        i = p;
-    }
-}
-
 typedef struct item {
     int tp, cp, pp, dp;
 } item;
+
+/* A layer cost kept for reuse: train_layer depends on (tp, cp, mbs, recompute, overlap) and the
+ * search's fixed inputs only, and the items of one (tp, cp) differ in pp and dp alone. */
+#define LAYER_SLOTS 1024
+typedef struct layer_key {
+    bool used, ov;
+    int tp, cp, mbs;
+    gpuecon_recompute rc;
+} layer_key;
 
 /* Per-thread state: the heap, counters and the nearest miss. */
 typedef struct worker {
@@ -107,36 +58,32 @@ typedef struct worker {
     double *gk;
     int gk_n;
     double gthr;
+    /* the item's stage sets, one per (expert layout, vpp): they depend on neither the
+     * micro-batch, the recompute policy nor the overlaps (train_stages), so every block of the
+     * item reuses them; state 0 not yet derived, 1 the stages, 2 the data-parallel half too */
+    stage_set *sc;
+    unsigned char *sc_state;
+    int sc_nv;
+    layer_key *lk_keys; /* LAYER_SLOTS of them, direct-mapped (zeroed: none used) */
+    train_layer_cost *lk_vals;
     char pad[64];
 } worker;
 
-/* Keeps the k best of the scores pushed into a min-heap v of n (capacity cap). */
-static void score_push(double *v, int *np, int cap, double score)
+/* train_layer through the worker's slots: the same bits, computed once per key while it stays. */
+static void layer_of(const train_static *st, worker *w, int tp, int cp, int mbs, gpuecon_recompute rc, bool ov,
+                     train_layer_cost *out)
 {
-    int n = *np;
-    if (n == cap) {
-        if (score <= v[0])
-            return;
-        v[0] = score;
-        for (int i = 0;;) {
-            int l = 2 * i + 1, r = l + 1, m = i;
-            if (l < n && v[l] < v[m])
-                m = l;
-            if (r < n && v[r] < v[m])
-                m = r;
-            if (m == i)
-                break;
-            double t = v[i];
-            v[i] = v[m], v[m] = t, i = m;
-        }
-        return;
+    unsigned h = (unsigned)tp * 73856093u ^ (unsigned)cp * 19349663u ^ (unsigned)mbs * 83492791u ^
+                 (unsigned)rc * 2654435761u ^ (ov ? 0x9e3779b9u : 0u);
+    unsigned k = (h ^ h >> 16) % LAYER_SLOTS;
+    layer_key *s = &w->lk_keys[k];
+    if (!s->used || s->tp != tp || s->cp != cp || s->mbs != mbs || s->rc != rc || s->ov != ov) {
+        train_layer(st, tp, cp, mbs, rc, ov, &w->lk_vals[k]);
+        if (st->moe)
+            moe_shared(st, &w->lk_vals[k]);
+        s->used = true, s->tp = tp, s->cp = cp, s->mbs = mbs, s->rc = rc, s->ov = ov;
     }
-    int i = (*np)++;
-    v[i] = score;
-    while (i > 0 && v[(i - 1) / 2] > v[i]) {
-        double t = v[i];
-        v[i] = v[(i - 1) / 2], v[(i - 1) / 2] = t, i = (i - 1) / 2;
-    }
+    *out = w->lk_vals[k];
 }
 
 static double score_of(const train_static *st, double step, double price, gpuecon_objective obj)
@@ -199,6 +146,18 @@ static bool fixed(int v)
     return v != GPUECON_SEARCH && v != 0;
 }
 
+/* The stage set of expert layout li at vpp v (lowest v0) for c, derived once per item;
+ * with dp, its data-parallel half too. */
+static stage_set *stages_of(const train_static *st, worker *w, int li, int v, int v0, const train_cfg *c, bool dp)
+{
+    size_t k = (size_t)li * (size_t)w->sc_nv + (size_t)(v - v0);
+    if (w->sc_state[k] == 0)
+        train_stages_layout(st, c, &w->sc[k]), w->sc_state[k] = 1;
+    if (dp && w->sc_state[k] == 1)
+        train_stages_dp(st, c, &w->sc[k]), w->sc_state[k] = 2;
+    return &w->sc[k];
+}
+
 /* The (vpp, zero) pairs run_vz visits for an item. */
 static int count_vz(const train_static *st, const gpuecon_train_request *req, const item *it)
 {
@@ -235,7 +194,7 @@ static double mem_offload(const train_static *st, const train_layer_cost *lc, tr
 /* Whether anything of a skipped block fits (memory only), so the micro-batch loop still
  * stops where the exhaustive search would. */
 static uint64_t any_fits(const train_static *st, const gpuecon_train_request *req, const item *it,
-                         const train_layer_cost *lc, train_cfg c)
+                         const train_layer_cost *lc, train_cfg c, int li, worker *w)
 {
     int L = st->m->layers;
     int vlo = 1, vhi = it->pp > 1 ? (L + 2) / it->pp : 1;
@@ -247,11 +206,10 @@ static uint64_t any_fits(const train_static *st, const gpuecon_train_request *re
         if ((long)ch > L + 2 || (v > 1 && it->pp == 1) || (!fixed(req->vpp) && v > 1 && L % ch && (L + 2) % ch))
             continue;
         c.vpp = v;
-        stage_set ss;
-        train_stages_layout(st, &c, &ss);
+        const stage_set *ss = stages_of(st, w, li, v, vlo, &c, false);
         for (c.zero = zhi; c.zero >= zlo; c.zero--) {
             train_cfg k = c;
-            if (mem_offload(st, lc, &k, &ss) <= st->capacity)
+            if (mem_offload(st, lc, &k, ss) <= st->capacity)
                 return 1;
         }
     }
@@ -262,7 +220,7 @@ static uint64_t any_fits(const train_static *st, const gpuecon_train_request *re
  * change it), timed only when it fits. Returns how many fitted. */
 static uint64_t run_vz(const train_static *st, const gpuecon_train_request *req, const item *it,
                        const train_layer_cost *lc, train_cfg c, const int *aos, int nao, double price,
-                       gpuecon_objective obj, worker *w)
+                       gpuecon_objective obj, int li, worker *w)
 {
     uint64_t fit0 = w->feasible;
     int L = st->m->layers;
@@ -281,14 +239,13 @@ static uint64_t run_vz(const train_static *st, const gpuecon_train_request *req,
         if (!fixed(req->vpp) && v > 1 && L % ch && (L + 2) % ch)
             continue;
         c.vpp = v;
-        stage_set ss;
-        train_stages_layout(st, &c, &ss);
+        const stage_set *ss = stages_of(st, w, li, v, vlo, &c, false);
         bool have_dp = false; /* the data-parallel half, at the first configuration that fits */
         int off0 = c.offload;
         for (int z = zlo; z <= zhi; z++) {
             c.zero = z;
             c.offload = off0;
-            double mem = mem_offload(st, lc, &c, &ss);
+            double mem = mem_offload(st, lc, &c, ss);
             if (w->coarse) {
                 if (mem > st->capacity)
                     continue;
@@ -304,10 +261,10 @@ static uint64_t run_vz(const train_static *st, const gpuecon_train_request *req,
             }
             w->feasible += w->coarse ? 0 : (uint64_t)nao;
             if (!have_dp)
-                train_stages_dp(st, &c, &ss), have_dp = true;
+                ss = stages_of(st, w, li, v, vlo, &c, true), have_dp = true;
             for (int ai = 0; ai < nao; ai++) {
                 c.a2a_overlap = aos[ai];
-                double step = train_eval_of(st, lc, &c, &ss, NULL);
+                double step = train_eval_of(st, lc, &c, ss, NULL);
                 double tps = (double)st->gbs * st->seq / step / st->gpus;
                 cand k = {obj == GPUECON_OBJECTIVE_COST && price > 0 ? -price / (tps * 3600) * 1e6 : tps, c};
                 if (w->coarse) {
@@ -383,13 +340,18 @@ static void run_item(const train_static *st, const gpuecon_train_request *req, c
         else
             nao = 2;
     }
+    int L = st->m->layers, vlo = 1, vhi = it->pp > 1 ? (L + 2) / it->pp : 1;
+    if (fixed(req->vpp))
+        vlo = vhi = req->vpp;
+    w->sc_nv = vhi >= vlo ? vhi - vlo + 1 : 1;
+    memset(w->sc_state, 0, (size_t)nl * (size_t)w->sc_nv);
     /* memory grows with the micro-batch and nothing else depends on it: once no layout fits
      * at some micro-batch (for a recompute policy), no larger one can */
     for (int ri = 0; ri < nrc; ri++)
         for (int oi = 0; oi < nov; oi++)
             for (int mi = 0; mi < nm; mi++) {
                 train_layer_cost lc;
-                train_layer(st, it->tp, it->cp, mbs[mi], (gpuecon_recompute)rcs[ri], ovs[oi], &lc);
+                layer_of(st, w, it->tp, it->cp, mbs[mi], (gpuecon_recompute)rcs[ri], ovs[oi], &lc);
                 uint64_t fit = 0;
                 if (st->moe && !w->exhaustive && !w->coarse) {
                     /* the block of every expert layout at once: when even its floor cannot
@@ -407,7 +369,7 @@ static void run_item(const train_static *st, const gpuecon_train_request *req, c
                             int li = (hint + j) % nl;
                             moe_layer(st, eps[li], etps[li], &lc);
                             c.ep = eps[li], c.etp = etps[li];
-                            if ((fit = any_fits(st, req, it, &lc, c)))
+                            if ((fit = any_fits(st, req, it, &lc, c, li, w)))
                                 hint = li;
                         }
                         if (!fit)
@@ -425,11 +387,11 @@ static void run_item(const train_static *st, const gpuecon_train_request *req, c
                         if (ub < w->gthr || (w->lk_n == w->lk_cap && ub < w->lk[0])) {
                             w->pruned += (uint64_t)nvz * nao;
                             if (!fit) /* only whether this micro-batch fits at all matters */
-                                fit = any_fits(st, req, it, &lc, c);
+                                fit = any_fits(st, req, it, &lc, c, li, w);
                             continue;
                         }
                     }
-                    fit += run_vz(st, req, it, &lc, c, aos, nao, price, obj, w);
+                    fit += run_vz(st, req, it, &lc, c, aos, nao, price, obj, li, w);
                 }
                 if (!fit)
                     break;
@@ -471,6 +433,19 @@ static size_t build_items(const train_static *st, const gpuecon_train_request *r
         }
     }
     return k;
+}
+
+/* The most stage sets one item of the search holds (worker.sc): expert layouts times vpp values. */
+static size_t stage_cap(const train_static *st, const gpuecon_train_request *req)
+{
+    size_t nl = 1, nv = fixed(req->vpp) ? 1 : (size_t)(st->m->layers + 2) / 2;
+    if (st->moe) {
+        size_t nd = 0;
+        for (int e = 1; e <= st->E; e++)
+            nd += st->E % e == 0;
+        nl = 2 * nd < MAXDIV ? 2 * nd : MAXDIV;
+    }
+    return nl * (nv > 1 ? nv : 1);
 }
 
 static int nthreads(gpuecon_ctx *ctx)
@@ -636,7 +611,13 @@ int gpuecon_train_search(gpuecon_ctx *ctx, const gpuecon_train_request *req, con
     worker *ws = ctx_alloc(ctx, (size_t)nt * sizeof *ws);
     cand *heaps = ctx_alloc(ctx, n_heap * sizeof *heaps);
     double *lks = ctx_alloc(ctx, n_heap * sizeof *lks), *gks = ctx_alloc(ctx, n_heap * sizeof *gks);
-    if (!items || !ws || !heaps || !lks || !gks) {
+    size_t n_sc = (size_t)nt * stage_cap(&st, req);
+    stage_set *scs = ctx_alloc(ctx, n_sc * sizeof *scs);
+    unsigned char *scst = ctx_alloc(ctx, n_sc);
+    size_t n_ls = (size_t)nt * LAYER_SLOTS;
+    layer_key *lkk = ctx_alloc(ctx, n_ls * sizeof *lkk);
+    train_layer_cost *lkv = ctx_realloc(ctx, NULL, 0, n_ls * sizeof *lkv); /* written before read */
+    if (!items || !ws || !heaps || !lks || !gks || !scs || !scst || !lkk || !lkv) {
         rc = err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory");
     } else {
         build_items(&st, req, items, n_items);
@@ -647,6 +628,10 @@ int gpuecon_train_search(gpuecon_ctx *ctx, const gpuecon_train_request *req, con
             ws[t].lk_cap = o.top_k;
             ws[t].exhaustive = o.exhaustive;
             ws[t].gthr = -INFINITY;
+            ws[t].sc = scs + (size_t)t * (n_sc / (size_t)nt);
+            ws[t].sc_state = scst + (size_t)t * (n_sc / (size_t)nt);
+            ws[t].lk_keys = lkk + (size_t)t * LAYER_SLOTS;
+            ws[t].lk_vals = lkv + (size_t)t * LAYER_SLOTS;
         }
         if (!o.exhaustive)
             coarse_pass(ctx, &st, req, &o, items, n_items, ws, nt, gks);
@@ -660,6 +645,10 @@ int gpuecon_train_search(gpuecon_ctx *ctx, const gpuecon_train_request *req, con
     ctx_free(ctx, heaps, n_heap * sizeof *heaps);
     ctx_free(ctx, lks, n_heap * sizeof *lks);
     ctx_free(ctx, gks, n_heap * sizeof *gks);
+    ctx_free(ctx, scs, n_sc * sizeof *scs);
+    ctx_free(ctx, scst, n_sc);
+    ctx_free(ctx, lkk, n_ls * sizeof *lkk);
+    ctx_free(ctx, lkv, n_ls * sizeof *lkv);
     if (rc)
         gpuecon_search_result_free(out);
     return rc;

@@ -136,6 +136,9 @@ typedef struct train_layer_cost {
     double m_ep_s, m_ep_ovl_s;          /* all-to-all (+ETP gathers): exposed without / with overlap */
     double m_host_s;                    /* eager host time of one layer pass (0 with CUDA graphs) */
     double mtp_extra_s;                 /* an MTP module's projection GEMM (+ its second LM head: head_s) */
+    /* the MoE block's terms that no expert layout changes (moe_shared): router, shared expert */
+    bool moe_shared_set;
+    double moe_router_s, moe_s1_s, moe_s2_s, moe_stp_s;
     gpuecon_train_moe info;
 } train_layer_cost;
 
@@ -217,6 +220,9 @@ double train_tp_pair(const train_static *st, double T, int tp, bool overlap, gpu
 /* Fills the MoE fields of lc (built by train_layer for the same tp, cp, mbs, recompute) for
  * ep x etp expert parallelism. */
 void moe_layer(const train_static *st, int ep, int etp, train_layer_cost *lc);
+/* Fills lc's layout-independent MoE terms (router and shared-expert GEMMs, their TP
+ * collectives); moe_layer does so itself when they are not set yet. */
+void moe_shared(const train_static *st, train_layer_cost *lc);
 /* A lower bound, over every expert layout (ep, etp), of moe_layer's m_fwd_s + m_bwd_s +
  * m_rc_s + m_tp_s on lc (a train_layer cost): the search prunes a block of layouts with it
  * before deriving any of them. */
