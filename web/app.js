@@ -178,6 +178,9 @@ async function whatIf() {
     state.result.comparisons[ci] = r.body.comparisons[0];
     status(`what-if: compare re-ran in ${ms} ms (server ${Math.round(1000 * r.body.elapsed_s)} ms)`);
     render();
+  } else if (r.status === 429) { /* the server's concurrency cap: try again shortly */
+    state.pending = true;
+    await new Promise((res) => setTimeout(res, 250));
   } else {
     status('what-if refused: ' + ((r.body.error && r.body.error.text) || r.status));
   }
@@ -280,8 +283,11 @@ function renderControls() {
   if (dateCtl) box.append(dateCtl);
   const docPlatforms = (state.doc.comparisons[ci] || {}).platforms || [];
   for (const p of c.platforms) {
-    if (!p.feasible) continue;
     const dp = docPlatforms.find((x) => platformName(x) === p.name) || {};
+    box.append(gpuControl(ci, c, p, dp));
+    const tier = tierControl(ci, p, dp);
+    if (tier) box.append(tier);
+    if (!p.feasible) continue;
     for (const input of Object.keys(INPUTS)) {
       /* a price the scenario gives as usd_per_gpu_hour replaces the TCO: only its own control moves it */
       if (input === 'tco_usd_per_gpu_hour' && dp.usd_per_gpu_hour !== undefined) continue;
@@ -296,9 +302,100 @@ function renderControls() {
   }
 }
 
+/* The GPU count of a platform (a decision, not an estimate: the scenario's own number, or the
+ * size compare found for the workload's target_days or budget_usd): a log-scale slider from a
+ * sixteenth to four times today's count, in whole multiples of the platform's fixed tp x pp x cp. */
+function gpuControl(ci, c, p, dp) {
+  const pn = p.name, k = key(ci, pn, 'gpus'), today = p.gpus;
+  const unit = (dp.tp || 1) * (dp.pp || 1) * (dp.cp || 1);
+  const now = state.overrides.has(k) ? state.overrides.get(k) : today;
+  const label = `${pn} ${LABEL('gpus')}`;
+  const given = dp.gpus !== undefined;
+  const stageName = given ? 'user-input' : 'derived';
+  const source = given ? `the scenario's platform "${pn}", gpus`
+    : `sized by compare for the workload's ${c.kind === 'train' ? 'target_days or budget_usd' : 'demand'}`;
+  const div = el('div', {class: 'ctl' + (state.overrides.has(k) ? ' changed' : ''), 'data-platform': pn, 'data-input': 'gpus'});
+  const lo = Math.max(unit, Math.floor(today / 16)), hi = Math.max(lo * 2, today * 4);
+  const snap = (v) => Math.max(unit, Math.round(v / unit) * unit);
+  const pos = (v) => Math.round(STEPS * Math.log(v / lo) / Math.log(hi / lo));
+  const range = el('input', {type: 'range', min: '0', max: String(STEPS), step: '1', 'aria-label': label});
+  range.value = String(pos(Math.min(hi, Math.max(lo, now))));
+  const num = el('input', {type: 'number', min: String(unit), step: String(unit), 'aria-label': label + ' value'});
+  num.value = String(now);
+  const track = el('div', {class: 'track'}, range);
+  const m = el('div', {class: 'mark today', title: `today: ${today}`});
+  m.style.left = `calc(${(100 * pos(today) / STEPS).toFixed(2)}% - 1px)`;
+  track.append(m);
+  const set = (v) => { state.overrides.set(k, v); div.classList.add('changed'); whatIf(); };
+  range.addEventListener('input', () => { num.value = String(snap(lo * Math.pow(hi / lo, Number(range.value) / STEPS))); });
+  range.addEventListener('change', () => set(Number(num.value)));
+  num.addEventListener('change', () => {
+    const v = snap(Number(num.value));
+    if (!(v >= 1)) return;
+    num.value = String(v);
+    range.value = String(pos(Math.min(hi, Math.max(lo, v))));
+    set(v);
+  });
+  div.append(el('div', {class: 'head'}, el('label', {text: label}),
+    el('span', {}, num, ' today ', el('b', {text: String(today)}), ' ', el('span', {class: 'stage stage-' + stageName, text: stageName}))));
+  div.append(track);
+  div.append(el('div', {class: 'src', text: source + (unit > 1 ? ` · multiples of tp x pp x cp = ${unit}` : '')}));
+  return div;
+}
+
+/* The operator tier of a platform whose runs fail and restart (training): best, typical or poor,
+ * each the catalog's reliability entry for the system (MTBI, detection, restart, checkpointing,
+ * spares); the entry's MTBI, its stage and source are shown for each choice. */
+function tierControl(ci, p, dp) {
+  if (!(p.mtbi_gpu_days > 0)) return null;
+  const pn = p.name, k = key(ci, pn, 'tier');
+  const sk = key(ci, pn, 'system');
+  const system = state.overrides.has(sk) ? state.overrides.get(sk) : (dp.system || p.system);
+  const today = dp.tier || 'typical';
+  const now = state.overrides.has(k) ? state.overrides.get(k) : today;
+  const entry = (t) => (state.catalog.reliability || []).find((e) => e.name === `${system}/${t}`);
+  const mtbi = (t) => { const e = entry(t); return e && e.fields.mtbi_gpu_days ? e.fields.mtbi_gpu_days : null; };
+  const label = `${pn} ${LABEL('tier')}`;
+  const div = el('div', {class: 'ctl' + (state.overrides.has(k) ? ' changed' : ''), 'data-platform': pn, 'data-input': 'tier'});
+  const group = el('span', {class: 'tiers', role: 'radiogroup', 'aria-label': label});
+  for (const t of ['best', 'typical', 'poor']) {
+    const f = mtbi(t);
+    const rb = el('input', {type: 'radio', name: `tier-${ci}-${pn}`, value: t, 'aria-label': `${label}: ${t}`});
+    rb.checked = t === now;
+    if (!entry(t)) rb.disabled = true;
+    rb.addEventListener('change', () => { if (rb.checked) { state.overrides.set(k, t); div.classList.add('changed'); whatIf(); } });
+    group.append(el('label', {}, rb, ` ${t}` + (f ? ` (MTBI ${fmt(f.value, 4)})` : '') + ' '));
+  }
+  const f = mtbi(now);
+  const stage = f ? el('span', {class: 'stage stage-' + f.stage, text: f.stage}) : '';
+  div.append(el('div', {class: 'head'}, el('label', {text: label}),
+    el('span', {}, ' today ', el('b', {text: today + (dp.tier ? '' : " (the scenario's default)")}), ' ', stage)));
+  div.append(group);
+  const mk = key(ci, pn, 'mtbi_gpu_days');
+  const replaced = dp.mtbi_gpu_days !== undefined || state.overrides.has(mk);
+  div.append(el('div', {class: 'src', text: (f ? `${system}/${now} MTBI ${fmt(f.value, 4)} GPU-days: ${f.source}` : `no ${system}/${now} entry in the catalog`) +
+    (replaced ? ' · the MTBI set for this platform replaces the tier\'s; the tier still sets detection, restart, checkpoints and spares' : '')}));
+  return div;
+}
+
 /* The run's start date, for a comparison whose platforms have throughput timelines: a month
  * slider from the first software date to a year after the last, with the break-even date marked;
- * empty is today's software (the latest point that is not a projection). */
+ * empty is today's software (the latest point that is not a projection). The slider starts no
+ * earlier than the latest first point of any platform's timeline that has no measured throughput
+ * to fall back on (the scenario refuses a start before it): the series dates are the two ranked
+ * platforms' only. */
+function timelineStart(p) {
+  const tl = p.throughput_timeline;
+  if (!tl || p.measured_tokens_per_s !== undefined) return null;
+  let pts = Array.isArray(tl) ? tl : null;
+  if (!pts) {
+    const e = (state.catalog.timelines || []).find((x) => x.name === tl);
+    pts = e ? e.points : [];
+  }
+  const iso = (x) => (x instanceof Date ? x.toISOString() : String(x));
+  const d = pts.map((x) => iso(x.date)).filter((x) => /^\d{4}-\d{2}/.test(x)).map(monthIndex);
+  return d.length ? Math.min(...d) : null;
+}
 const monthIndex = (d) => Number(d.slice(0, 4)) * 12 + Number(d.slice(5, 7)) - 1;
 const monthText = (i) => `${Math.floor(i / 12)}-${String(i % 12 + 1).padStart(2, '0')}`;
 function dateControl(ci, c) {
@@ -308,7 +405,8 @@ function dateControl(ci, c) {
   const w = (state.doc.comparisons[ci] || {}).workload || {};
   const today = w.start_date ? String(w.start_date).slice(0, 7) : '';
   const now = state.overrides.has(k) ? state.overrides.get(k) : today;
-  const lo = Math.min(...dates.map(monthIndex)), hi = Math.max(...dates.map(monthIndex)) + 12;
+  const starts = ((state.doc.comparisons[ci] || {}).platforms || []).map(timelineStart).filter((x) => x !== null);
+  const lo = Math.max(Math.min(...dates.map(monthIndex)), ...starts), hi = Math.max(lo, ...dates.map(monthIndex)) + 12;
   const label = LABEL('start_date');
   const div = el('div', {class: 'ctl' + (state.overrides.has(k) ? ' changed' : ''), 'data-input': 'start_date'});
   const range = el('input', {type: 'range', min: String(lo), max: String(hi), step: '1', 'aria-label': label});
@@ -350,12 +448,6 @@ function renderPickers() {
     const pn = platformName(p);
     box.append(select_(names('systems'), ov(pn, 'system', p.system), pn + ' ' + LABEL('system'), (v) => { state.overrides.set(key(ci, pn, 'system'), v); whatIf(); }));
     box.append(select_(names('profiles'), ov(pn, 'profile', p.profile || 'hyperscaler'), pn + ' ' + LABEL('profile'), (v) => { state.overrides.set(key(ci, pn, 'profile'), v); whatIf(); }));
-    if (d.workload.kind === 'train')
-      box.append(select_(['best', 'typical', 'poor'], ov(pn, 'tier', p.tier || 'typical'), pn + ' ' + LABEL('tier'), (v) => { state.overrides.set(key(ci, pn, 'tier'), v); whatIf(); }));
-    const g = el('input', {type: 'number', min: '1', step: '1', 'aria-label': pn + ' GPUs'});
-    g.value = String(ov(pn, 'gpus', typeof p.gpus === 'object' ? p.gpus.value : p.gpus));
-    g.addEventListener('change', () => { if (Number(g.value) >= 1) { state.overrides.set(key(ci, pn, 'gpus'), Math.round(Number(g.value))); whatIf(); } });
-    box.append(el('label', {}, pn + ' ' + LABEL('gpus') + ' ', g));
   }
 }
 
@@ -411,7 +503,7 @@ async function main() {
     ev.target.value = '';
     await runAll();
   });
-  for (const kind of ['models', 'systems', 'profiles']) {
+  for (const kind of ['models', 'systems', 'profiles', 'reliability', 'timelines']) {
     const r = await fetch('/api/v1/catalog/' + kind);
     if (r.ok) state.catalog[kind] = (await r.json()).entries;
   }

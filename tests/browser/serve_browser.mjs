@@ -5,6 +5,10 @@
 // flips it back; the exported YAML carries the what-if and, loaded back, gives the same verdict;
 // renting GB200 at twice its TCO (the price-paid control) hands H100 the verdict; the DeepSeek-V3
 // series started on May 2025 software favours H100 and on July 2025 software GB200 NVL72;
+// the GPU-count control (H100 at half its GPUs: days x 2 x the ETTR ratio, the report's table
+// too) and the operator-tier control (GB200 NVL72 poor: the catalog's MTBI, H100 cheapest; best:
+// GB200 again), each with today's value, stage and source; the start-date slider of a comparison
+// whose third platform's timeline starts later begins at that start, and its lowest month runs;
 // a scenario with a bad value on line 8 gets line 8 highlighted in the editor's gutter.
 // A screenshot of each state goes to OUTPUT_DIR (kept by CI as an artefact).
 // Exit 0 pass, 1 fail, 77 skip (no Chromium or no playwright-core: CTest's SKIP_RETURN_CODE).
@@ -27,6 +31,11 @@ mkdirSync(outDir, {recursive: true});
 // shared machine. The test checks behaviour, never speed (bench/serve_load.mjs measures that).
 const T = Number(process.env.GPUECON_BROWSER_TIMEOUT_MS || 240000);
 
+// Before a control moves, the page has no what-if running or queued: a queued one re-renders the
+// controls, and a value filled into the old element would be lost.
+let page;
+const settle = () => page.waitForFunction(() => !state.busy && !state.pending, null, {timeout: T});
+
 function fail(msg) { console.error('FAIL: ' + msg); process.exitCode = 1; throw new Error(msg); }
 function check(cond, msg) { if (!cond) fail(msg); console.log('ok: ' + msg); }
 
@@ -46,7 +55,7 @@ const browser = await chromium.launchPersistentContext(profile, {
     '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 try {
-  const page = browser.pages()[0] || await browser.newPage();
+  page = browser.pages()[0] || await browser.newPage();
   const errors = [];
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -72,15 +81,18 @@ try {
   const mtbi = page.locator('.ctl[data-platform="GB200 NVL72"][data-input="mtbi_gpu_days"] input[type=number]');
   check(await page.locator('.ctl[data-platform="GB200 NVL72"][data-input="mtbi_gpu_days"] .mark.be').count() === 1,
     'the break-even is marked on the MTBI track');
+  await settle();
   await mtbi.fill(String(Math.round(be * 0.9)));
   await mtbi.dispatchEvent('change');
   await page.waitForSelector('#verdict[data-cheapest="H100"]', {timeout: T});
   check(true, `MTBI ${Math.round(be * 0.9)} (below break-even) flips the verdict to H100`);
   await page.screenshot({path: join(outDir, 'serve-flipped.png'), fullPage: true});
+  await settle();
   await mtbi.fill(String(Math.round(be * 1.1)));
   await mtbi.dispatchEvent('change');
   await page.waitForSelector('#verdict[data-cheapest="GB200 NVL72"]', {timeout: T});
   check(true, `MTBI ${Math.round(be * 1.1)} (above break-even) flips it back to GB200 NVL72`);
+  await settle();
   await mtbi.fill(String(Math.round(be * 0.9)));
   await mtbi.dispatchEvent('change');
   await page.waitForSelector('#verdict[data-cheapest="H100"]', {timeout: T});
@@ -112,10 +124,71 @@ try {
   check(tco > 1 && tco < 10, `the price paid starts at the TCO in force ($${tco}/GPU-h)`);
   check((await page.locator('.ctl[data-platform="GB200 NVL72"][data-input="usd_per_gpu_hour"] label').textContent())
     .includes('price paid (rental or negotiated), $/GPU-h'), "the price control carries the library's label");
+  await settle();
   await price.fill(String(2 * tco));
   await price.dispatchEvent('change');
   await page.waitForSelector('#verdict[data-cheapest="H100"]', {timeout: 30000});
   check(true, `renting GB200 NVL72 at $${2 * tco}/GPU-h flips the verdict to H100`);
+
+  // the GPU count and the operator tier, each a control with today's value, stage and source
+  await page.click('#reset');
+  await page.waitForSelector('#verdict[data-cheapest="GB200 NVL72"]', {timeout: T});
+  const plat = (name) => page.evaluate((n) => state.result.comparisons[0].platforms.find((p) => p.name === n), name);
+  const shown = (name) => page.evaluate((n) => { // the report's platform table: GPUs and days of one row
+    const t = [...document.querySelectorAll('#report table')].find((x) => [...x.querySelectorAll('th')].some((h) => h.textContent === 'days'));
+    const hs = [...t.querySelectorAll('th')].map((h) => h.textContent);
+    const row = [...t.querySelectorAll('tbody tr')].find((r) => r.cells[0].textContent === n);
+    const cell = (h) => Number(row.cells[hs.indexOf(h)].textContent.replace(/,/g, ''));
+    return {gpus: cell('GPUs'), days: cell('days')};
+  }, name);
+  const h0 = await plat('H100');
+  const gctl = '.ctl[data-platform="H100"][data-input="gpus"]';
+  check(h0.gpus === 16384 && Number(await page.locator(gctl + ' .head b').textContent()) === h0.gpus &&
+    await page.locator(gctl + ' .stage').textContent() === 'user-input' &&
+    (await page.locator(gctl + ' .src').textContent()).includes('"H100", gpus'),
+  "the H100 GPU control shows today's 16384, stage user-input, the scenario as its source");
+  await settle();
+  await page.locator(gctl + ' input[type=number]').fill(String(h0.gpus / 2));
+  await page.locator(gctl + ' input[type=number]').dispatchEvent('change');
+  await page.waitForFunction((g) => state.result.comparisons[0].platforms.find((p) => p.name === 'H100').gpus === g &&
+    !state.busy, h0.gpus / 2, {timeout: T});
+  const h1 = await plat('H100');
+  // days = tokens / (tokens/s/GPU x GPUs x ETTR x 86,400): half the GPUs at the same measured
+  // throughput per GPU, and a higher ETTR (half the interruptions per day)
+  const want = h0.days_to_train * 2 * h0.ettr / h1.ettr;
+  check(h1.tokens_per_s_per_gpu === h0.tokens_per_s_per_gpu && h1.ettr > h0.ettr &&
+    Math.abs(h1.days_to_train / want - 1) < 1e-9 && h1.days_to_train > 1.8 * h0.days_to_train,
+  `H100 on 8,192 GPUs: ${h1.days_to_train.toFixed(3)} days = 2 x ${h0.days_to_train.toFixed(3)} x ETTR ${h0.ettr.toFixed(4)}/${h1.ettr.toFixed(4)}`);
+  await page.waitForFunction(() => [...document.querySelectorAll('#report td')].some((d) => d.textContent.replace(/,/g, '') === '8192'), null, {timeout: T});
+  const row = await shown('H100');
+  check(row.gpus === 8192 && Math.abs(row.days / h1.days_to_train - 1) < 0.01, `the report's table shows 8,192 GPUs and ${row.days} days`);
+
+  await page.click('#reset');
+  await page.waitForSelector('#verdict[data-cheapest="GB200 NVL72"]', {timeout: T});
+  const rel = await page.evaluate(async () => (await (await fetch('/api/v1/catalog/reliability')).json()).entries);
+  const tierMtbi = (t) => rel.find((e) => e.name === `gb200-nvl72/${t}`).fields.mtbi_gpu_days.value;
+  const g0 = await plat('GB200 NVL72');
+  const tctl = '.ctl[data-platform="GB200 NVL72"][data-input="tier"]';
+  check(await page.locator(tctl + ' input[type=radio]').count() === 3 &&
+    await page.locator(tctl + ' input[value="typical"]').isChecked() && g0.mtbi_gpu_days === tierMtbi('typical') &&
+    (await page.locator(tctl + ' .head b').textContent()).startsWith('typical') &&
+    (await page.locator(tctl + ' .src').textContent()).includes('gb200-nvl72/typical MTBI'),
+  `the GB200 NVL72 tier control: today typical (MTBI ${tierMtbi('typical')} GPU-days), with the entry's stage and source`);
+  for (const [t, flip] of [['poor', 'H100'], ['best', 'GB200 NVL72']]) {
+    await settle();
+    await page.locator(`${tctl} input[value="${t}"]`).check();
+    await page.waitForFunction((m) => state.result.comparisons[0].platforms.find((p) => p.name === 'GB200 NVL72').mtbi_gpu_days === m &&
+      !state.busy, tierMtbi(t), {timeout: T});
+    const g1 = await plat('GB200 NVL72');
+    // the same measured throughput and GPUs: days scale as 1/ETTR
+    check(Math.abs(g1.days_to_train / (g0.days_to_train * g0.ettr / g1.ettr) - 1) < 1e-9 &&
+      (t === 'poor' ? g1.ettr < g0.ettr && g1.effective_usd_per_mtok > g0.effective_usd_per_mtok
+        : g1.ettr > g0.ettr && g1.effective_usd_per_mtok < g0.effective_usd_per_mtok),
+    `tier ${t}: MTBI ${g1.mtbi_gpu_days} (the catalog's ${t} entry), ETTR ${g0.ettr.toFixed(4)} -> ${g1.ettr.toFixed(4)}, days x ETTR unchanged`);
+    await page.waitForSelector(`#verdict[data-cheapest="${flip}"]`, {timeout: T});
+    check(true, `tier ${t}: ${flip} is cheapest` + (t === 'poor' ? ' (ETTR falls to ' + g1.ettr.toFixed(2) + ')' : ''));
+  }
+  await page.screenshot({path: join(outDir, 'serve-tier.png'), fullPage: true});
 
   // the start date of the DeepSeek-V3 series: May 2025 software, no GB200 advantage; July, a clear one
   await page.click('#reset');
@@ -129,15 +202,41 @@ try {
   check(await date.count() === 1 && await page.locator('.ctl[data-input="start_date"] .mark.be').count() === 1,
     'a start-date control with the break-even date on its track');
   const month = (d) => String(Number(d.slice(0, 4)) * 12 + Number(d.slice(5, 7)) - 1);
+  await settle();
   await date.fill(month('2025-05'));
   await date.dispatchEvent('change');
   await page.waitForSelector('#verdict[data-cheapest="H100"]', {timeout: 60000});
   check(true, 'starting on May 2025 software: H100 is cheaper');
+  await settle();
   await date.fill(month('2025-07'));
   await date.dispatchEvent('change');
   await page.waitForSelector('#verdict[data-cheapest="GB200 NVL72"]', {timeout: 60000});
   check(true, 'starting on July 2025 software: GB200 NVL72 is cheaper');
   await page.screenshot({path: join(outDir, 'serve-start-date.png'), fullPage: true});
+
+  // the start-date slider of a comparison whose third platform's timeline begins later
+  // (2025-09, no measured throughput to fall back on): it starts at 2025-09, and its lowest
+  // month is accepted (an earlier one would be refused by the scenario loader)
+  const later = ['name: later-timeline', 'comparisons:', '  - name: three-timelines',
+    '    workload: {kind: train, model: deepseek-v3, precision: bf16, tokens: 14.8e12, seq: 4096, gbs: 15360}',
+    '    platforms:',
+    '      - {name: H100, system: hgx-h100, gpus: 16384, throughput_timeline: deepseek-v3-bf16-hgx-h100}',
+    '      - {name: GB200 NVL72, system: gb200-nvl72, gpus: 16384, throughput_timeline: deepseek-v3-bf16-gb200-nvl72}',
+    '      - name: B200 later', '        system: hgx-b200', '        gpus: 16384', '        throughput_timeline:',
+    '          - {date: 2025-09, tokens_per_s_per_gpu: 300, stage: assumption, source: "a platform whose software starts later"}',
+    ''].join('\n');
+  await page.fill('#yaml', later);
+  await page.click('#run');
+  await page.waitForSelector('.ctl[data-input="start_date"] input[type=range]', {timeout: T});
+  const lrange = page.locator('.ctl[data-input="start_date"] input[type=range]');
+  check(await lrange.getAttribute('min') === month('2025-09'), 'the start-date slider begins at the later timeline\'s 2025-09');
+  await settle();
+  await lrange.fill(month('2025-05')); // below the minimum: the browser holds it at 2025-09
+  await lrange.dispatchEvent('change');
+  await page.waitForFunction(() => /^what-if/.test(document.getElementById('status').textContent) && !state.busy, null, {timeout: T});
+  const st = await page.locator('#status').textContent();
+  check(st.startsWith('what-if: compare re-ran') && await page.locator('.ctl[data-input="start_date"] .head b').textContent() === '2025-09',
+    `the slider's lowest month, 2025-09, runs (${st})`);
 
   // a scenario with a bad value on line 8: the error names it and the gutter highlights it
   const bad = ['name: broken', 'title: "a scenario with one bad value"', 'comparisons:', '  - name: x',
