@@ -443,6 +443,22 @@ expect_err("--start-date: the catalog has no throughput timeline of gpt3-175b on
 string(REPLACE "--tokens;300B" "" g3n "${g3}")
 run(2 ${g3n} --start-date 2024-06)
 expect_err("--start-date: needs --tokens")
+# a dated run's throughput changes within the run, by a different amount at each size: not a sweep
+run(2 ${g3} --start-date 2024-06 --sweep-gpus 64,128)
+expect_err("--start-date: is for one run \\(--gpus or --target-days\\), not --sweep-gpus")
+# a serving platform's throughput follows from concurrency, lengths and latency: no timeline
+file(WRITE "${WORK}/serve-timeline.yaml" "name: serve-timeline
+comparisons:
+  - name: s
+    workload: {kind: serve, model: llama3-8b, precision: bf16, serve_tokens: 1e12}
+    platforms:
+      - name: H100
+        system: hgx-h100
+        gpus: 8
+        throughput_timeline: [{date: 2025-05, tokens_per_s_per_gpu: 3000, stage: assumption, source: test}]
+")
+run(2 compare "${WORK}/serve-timeline.yaml")
+expect_err("serve-timeline.yaml:9:32: throughput_timeline is for training workloads")
 run(0 catalog timelines --json)
 expect_out("\"deepseek-v3-bf16-gb200-nvl72\"")
 run(0 catalog timelines deepseek-v3-bf16-gb200-nvl72)

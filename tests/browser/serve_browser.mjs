@@ -227,7 +227,10 @@ try {
     ''].join('\n');
   await page.fill('#yaml', later);
   await page.click('#run');
-  await page.waitForSelector('.ctl[data-input="start_date"] input[type=range]', {timeout: T});
+  // the new scenario's controls, not the previous tab's (still shown while compare runs)
+  await page.waitForFunction(() => state.doc && state.doc.name === 'later-timeline' && !state.busy &&
+    document.querySelector('#tabs button') && document.querySelector('#tabs button').textContent === 'three-timelines' &&
+    document.querySelector('.ctl[data-input="start_date"] input[type=range]'), null, {timeout: T});
   const lrange = page.locator('.ctl[data-input="start_date"] input[type=range]');
   check(await lrange.getAttribute('min') === month('2025-09'), 'the start-date slider begins at the later timeline\'s 2025-09');
   await settle();
