@@ -686,8 +686,8 @@ int gpuecon_compare(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
      * share searches (the same system, model, size and stack recur), and a hit is bit for bit
      * the search's answer (memo.c) */
     gpuecon_ctx work = *ctx;
-    gpuecon_memo *own = NULL;
-    if (!ctx->cfg.memo && !(own = work.cfg.memo = gpuecon_memo_new(ctx, 512))) {
+    gpuecon_memo *memo = NULL;
+    if (!ctx->cfg.memo && !(memo = work.cfg.memo = gpuecon_memo_new(ctx, 512))) {
         gpuecon_compare_free(r);
         return err_set(err, GPUECON_E_NOMEM, "compare", 0, 0, "out of memory");
     }
@@ -695,7 +695,7 @@ int gpuecon_compare(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
     int rc = GPUECON_OK;
     for (size_t i = 0; i < r->n && rc == GPUECON_OK; i++)
         rc = one_comparison(&work, cat, gpuecon_scenario_at(sc, i), opt, &bands, &r->cmp[i], err);
-    gpuecon_memo_free(own);
+    gpuecon_memo_free(memo);
     compare_bands_free(ctx, &bands);
     if (rc) {
         gpuecon_compare_free(r);
