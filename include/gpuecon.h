@@ -905,7 +905,6 @@ typedef struct gpuecon_search_result {
     double elapsed_s;           /* left 0 by the library (it reads no clock); the CLI sets it */
     bool have_overflow;         /* nothing fit: least_overflow holds the nearest miss */
     gpuecon_train_result least_overflow;
-    gpuecon_ctx *ctx_;          /* private: for gpuecon_search_result_free */
 } gpuecon_search_result;
 
 /* Ranks every configuration of the space (tp, pp, vpp, cp, dp, mbs, recompute, zero,

@@ -9,6 +9,7 @@
  * decide.c can move each input and find where the verdict flips.
  */
 #include "compare.h"
+#include "fields.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -256,11 +257,10 @@ static int setup_reliability(const gpuecon_catalog *cat, pstate *ps, int gpus, g
         ps->rreq.spare_domains = pl->spare_domains;
     ps->rreq.spare_cost = pl->spares_do_other_work ? GPUECON_SPARES_FREE : GPUECON_SPARES_CHARGED;
     ps->in[IN_MTBI] = pl->mtbi_gpu_days > 0 ? pl->mtbi_gpu_days : ps->tier->mtbi_gpu_days;
-    gpuecon_field f;
     res->mtbi_gpu_days = ps->in[IN_MTBI];
     res->mtbi_source = ps->tier->src[0];
-    if (gpuecon_catalog_field(cat, GPUECON_KIND_RELIABILITY, ps->tier->name, "mtbi_gpu_days", &f) == 0)
-        res->mtbi_source = f.source;
+    if (ps->tier->src)
+        res->mtbi_source = ps->tier->src[FIELD_RELIABILITY_MTBI_GPU_DAYS];
     if (pl->mtbi_gpu_days > 0)
         res->mtbi_source = platform_source(pl, PF_MTBI_GPU_DAYS);
     return GPUECON_OK;

@@ -79,7 +79,7 @@ void compare_uncertainty(const compare_bands *b, const gpuecon_catalog *cat, con
  * stages; the price of electricity shared by all platforms of a sample), each platform's
  * ranked cost per sample: probability_cheapest and the effective $/Mtok percentiles. Sample k
  * uses its own generator seeded from (ctx seed, k), so the result does not depend on threads. */
-int compare_joint_uncertainty(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const pstate *ps, int n,
+int compare_joint_uncertainty(gpuecon_ctx *ctx, const pstate *ps, int n,
                               gpuecon_comparison_result *cr, gpuecon_error *err);
 /* Appends to the verdict whether the cheapest's and runner-up's bands reach their throughput
  * break-even (after the break-even analysis). */

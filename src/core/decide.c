@@ -9,6 +9,7 @@
  * Jarratt 1971) in log x converges superlinearly and never leaves the bracket.
  */
 #include "compare.h"
+#include "fields.h"
 #include "names.h"
 #include "decide.h"
 
@@ -149,10 +150,9 @@ static double gap(double x, void *ud)
     return compare_rank_cost(r->ps, in, NULL) / r->target - 1;
 }
 
-static gpuecon_source input_source(const gpuecon_catalog *cat, const pstate *ps,
+static gpuecon_source input_source(const pstate *ps,
                                    const gpuecon_platform_result *res, int k)
 {
-    gpuecon_field f;
     switch (k) {
     case IN_TOKS: return res->throughput_source;
     case IN_TCO: return res->tco_source;
@@ -160,14 +160,14 @@ static gpuecon_source input_source(const gpuecon_catalog *cat, const pstate *ps,
     case IN_PUE:
         if (ps->pl->pue > 0)
             return platform_source(ps->pl, PF_PUE);
-        if (gpuecon_catalog_field(cat, GPUECON_KIND_PROFILE, ps->prof->name, "pue", &f) == 0)
-            return f.source;
+        if (ps->prof && ps->prof->src)
+            return ps->prof->src[FIELD_PROFILE_PUE];
         break;
     case IN_PE:
         if (ps->pl->electricity_usd_per_kwh > 0)
             return platform_source(ps->pl, PF_ELECTRICITY_USD_PER_KWH);
-        if (gpuecon_catalog_field(cat, GPUECON_KIND_PROFILE, ps->prof->name, "electricity_usd_per_kwh", &f) == 0)
-            return f.source;
+        if (ps->prof && ps->prof->src)
+            return ps->prof->src[FIELD_PROFILE_ELECTRICITY_USD_PER_KWH];
         break;
     }
     return (gpuecon_source){"scenario", GPUECON_STAGE_ASSUMPTION};
@@ -183,7 +183,7 @@ static void fmt_value(char *buf, size_t cap, double v, const char *unit)
         snprintf(buf, cap, "%.3g%s%s", v, *unit ? " " : "", unit);
 }
 
-static void breakeven_one(const gpuecon_catalog *cat, const gpuecon_comparison_result *cr, const pstate *ps,
+static void breakeven_one(const gpuecon_comparison_result *cr, const pstate *ps,
                           int p, int q, const input_desc *d, gpuecon_breakeven *be)
 {
     const gpuecon_platform_result *rp = &cr->platforms[p], *rq = &cr->platforms[q];
@@ -193,7 +193,7 @@ static void breakeven_one(const gpuecon_catalog *cat, const gpuecon_comparison_r
     be->input = d->name;
     be->unit = d->unit;
     be->current = ps[p].in[d->k];
-    be->source = input_source(cat, &ps[p], rp, d->k);
+    be->source = input_source(&ps[p], rp, d->k);
     root_ctx rc = {&ps[p], d->k, rq->rank_usd_per_mtok};
     double lo = be->current / 100, hi = be->current * 100;
     if (d->k == IN_PUE) {
@@ -278,7 +278,7 @@ static void sensitivity_one(const gpuecon_catalog *cat, const gpuecon_comparison
             s->range = "operator tiers poor to best";
         }
     }
-    s->source = input_source(cat, &ps[p], &cr->platforms[p], d->k);
+    s->source = input_source(&ps[p], &cr->platforms[p], d->k);
     int c = cr->cheapest, r = cr->runner_up;
     double in[IN_COUNT];
     double v[2] = {s->low, s->high}, ratio[2];
@@ -385,7 +385,7 @@ static void verdict(gpuecon_comparison_result *cr)
     }
 }
 
-static void caveats(const gpuecon_catalog *cat, gpuecon_comparison_result *cr, const pstate *ps)
+static void caveats(gpuecon_comparison_result *cr, const pstate *ps)
 {
     /* each (input, source) once, with the platforms that rest on it */
     struct {
@@ -402,12 +402,11 @@ static void caveats(const gpuecon_catalog *cat, gpuecon_comparison_result *cr, c
         for (size_t d = 0; d < N_INPUTS; d++) {
             if (inputs[d].train_only && !COMPARE_TRAIN_LIKE(cr->kind))
                 continue;
-            gpuecon_source s = input_source(cat, &ps[p], &cr->platforms[p], inputs[d].k);
+            gpuecon_source s = input_source(&ps[p], &cr->platforms[p], inputs[d].k);
             const char *label = inputs[d].label;
             if (inputs[d].k == IN_TCO && !ps[p].tco.uses_published && compare_platform_price(ps[p].pl, NULL) <= 0) {
-                gpuecon_field f;
-                if (gpuecon_catalog_field(cat, GPUECON_KIND_SYSTEM, ps[p].sys->name, "capex_usd_per_gpu", &f) == 0)
-                    s = f.source;
+                if (ps[p].sys->src)
+                    s = ps[p].sys->src[FIELD_SYSTEM_CAPEX_USD_PER_GPU];
                 label = "TCO (from capex)";
             }
             if (s.stage != GPUECON_STAGE_PROJECTION && s.stage != GPUECON_STAGE_ASSUMPTION)
@@ -536,7 +535,7 @@ static int analyse(const gpuecon_catalog *cat, gpuecon_comparison_result *cr, co
         for (size_t d = 0; d < N_INPUTS; d++) {
             if (inputs[d].train_only && !COMPARE_TRAIN_LIKE(cr->kind))
                 continue;
-            breakeven_one(cat, cr, ps, who[w], who[1 - w], &inputs[d], &cr->breakeven[cr->n_breakeven++]);
+            breakeven_one(cr, ps, who[w], who[1 - w], &inputs[d], &cr->breakeven[cr->n_breakeven++]);
             sensitivity_one(cat, cr, ps, who[w], &inputs[d], step, &cr->sensitivity[cr->n_sensitivity++]);
         }
         if (COMPARE_TRAIN_LIKE(cr->kind) && cr->platforms[who[w]].provisioned_gpus > cr->platforms[who[w]].gpus)
@@ -614,7 +613,7 @@ static int one_comparison(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gp
         if (cr->kind == GPUECON_WORKLOAD_RL)
             compare_rl_verdict(cr, ps);
         deadline_budget(cr, &c->workload);
-        caveats(cat, cr, ps);
+        caveats(cr, ps);
         timeline_dates(cr, ps);
         tier_flip(cr, ps);
         if (!(opt && opt->no_sensitivity))
@@ -622,7 +621,7 @@ static int one_comparison(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gp
         if (rc == GPUECON_OK)
             compare_uncertainty_verdict(cr);
         if (rc == GPUECON_OK && opt && opt->uncertainty > 0 &&
-            (rc = compare_joint_uncertainty(ctx, cat, ps, opt->uncertainty, cr, err)) == GPUECON_OK)
+            (rc = compare_joint_uncertainty(ctx, ps, opt->uncertainty, cr, err)) == GPUECON_OK)
             joint_verdict(cr);
     }
     ctx_free(ctx, ps, c->n_platforms * sizeof *ps);

@@ -16,6 +16,7 @@
  * costs a few analytic reliability evaluations per platform).
  */
 #include "compare.h"
+#include "fields.h"
 #include "rng.h"
 
 #include <math.h>
@@ -47,17 +48,14 @@ static double normal(rng *r)
     return sqrt(-2 * log1p(-u)) * cos(6.283185307179586 * v);
 }
 
-static gpuecon_stage field_stage(const gpuecon_catalog *cat, gpuecon_kind kind, const char *entry,
-                                 const char *field, gpuecon_stage fallback)
+/* The stage of an entry's field (entry->src[index], fields.h), or fallback without an entry. */
+static gpuecon_stage src_stage(const gpuecon_source *src, int index, gpuecon_stage fallback)
 {
-    gpuecon_field f;
-    if (cat && entry && gpuecon_catalog_field(cat, kind, entry, field, &f) == GPUECON_OK)
-        return f.source.stage;
-    return fallback;
+    return src ? src[index].stage : fallback;
 }
 
 /* The P90 half-widths of platform i's inputs (IN_* order); IN_SPARES is a policy, not drawn. */
-static void widths(const gpuecon_catalog *cat, const pstate *ps, const gpuecon_platform_result *r, double *w)
+static void widths(const pstate *ps, const gpuecon_platform_result *r, double *w)
 {
     const gpuecon_platform *pl = ps->pl;
     w[IN_TOKS] = r->throughput_p90_rel > 0 ? r->throughput_p90_rel
@@ -66,12 +64,12 @@ static void widths(const gpuecon_catalog *cat, const pstate *ps, const gpuecon_p
     w[IN_TCO] = stage_range(r->tco_source.stage);
     w[IN_MTBI] = ps->train ? stage_range(r->mtbi_source.stage) : 0;
     w[IN_PUE] = pl->pue > 0 ? 0
-                            : stage_range(field_stage(cat, GPUECON_KIND_SYSTEM, ps->sys->name, "pue",
-                                                      GPUECON_STAGE_ASSUMPTION));
+                            : stage_range(src_stage(ps->sys ? ps->sys->src : NULL, FIELD_SYSTEM_PUE,
+                                                    GPUECON_STAGE_ASSUMPTION));
     w[IN_PE] = pl->electricity_usd_per_kwh > 0
                    ? 0
-                   : stage_range(field_stage(cat, GPUECON_KIND_PROFILE, ps->prof ? ps->prof->name : NULL,
-                                             "electricity_usd_per_kwh", GPUECON_STAGE_ASSUMPTION));
+                   : stage_range(src_stage(ps->prof ? ps->prof->src : NULL,
+                                           FIELD_PROFILE_ELECTRICITY_USD_PER_KWH, GPUECON_STAGE_ASSUMPTION));
     w[IN_SPARES] = 0;
 }
 
@@ -139,7 +137,7 @@ static int sample(const pstate *ps, const double (*w)[IN_COUNT], const gpuecon_c
     return best;
 }
 
-int compare_joint_uncertainty(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const pstate *ps, int n,
+int compare_joint_uncertainty(gpuecon_ctx *ctx, const pstate *ps, int n,
                               gpuecon_comparison_result *cr, gpuecon_error *err)
 {
     size_t np = cr->n_platforms;
@@ -158,7 +156,7 @@ int compare_joint_uncertainty(gpuecon_ctx *ctx, const gpuecon_catalog *cat, cons
         return err_set(err, GPUECON_E_NOMEM, "--uncertainty", 0, 0, "out of memory for %d samples", n);
     }
     for (size_t i = 0; i < np; i++)
-        widths(cat, &ps[i], &cr->platforms[i], w[i]);
+        widths(&ps[i], &cr->platforms[i], w[i]);
     uint64_t seed = ctx->cfg.seed;
     int defined = 0;
     for (int k = 0; k < n; k++) {

@@ -16,6 +16,7 @@
 #include "search_heap.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -548,6 +549,17 @@ static void coarse_pass(gpuecon_ctx *ctx, const train_static *st, const gpuecon_
         ws[t].gthr = thr;
 }
 
+/* A result's two arrays share one block behind this header, which names the context that
+ * allocated it: gpuecon_search_result_free finds it from `best`, so the public struct carries
+ * no private field. The union keeps the arrays maximally aligned. */
+typedef union result_head {
+    struct {
+        gpuecon_ctx *ctx;
+        size_t bytes;
+    } h;
+    max_align_t align;
+} result_head;
+
 /* Merges the workers' heaps under the total order and describes the kept configurations
  * (or, when none fits, the nearest miss). */
 static int collect(gpuecon_ctx *ctx, const train_static *st, const gpuecon_search_options *o, const worker *ws,
@@ -569,11 +581,15 @@ static int collect(gpuecon_ctx *ctx, const train_static *st, const gpuecon_searc
     qsort(all, total, sizeof *all, cand_qsort);
     size_t keep = total < (size_t)o->top_k ? total : (size_t)o->top_k;
     if (keep) {
-        out->best = ctx_alloc(ctx, keep * sizeof *out->best);
-        out->usd_per_mtok = ctx_alloc(ctx, keep * sizeof *out->usd_per_mtok);
-        out->n_best = keep;
-        if (!out->best || !out->usd_per_mtok)
+        size_t bytes = sizeof(result_head) + keep * (sizeof *out->best + sizeof *out->usd_per_mtok);
+        result_head *h = ctx_alloc(ctx, bytes);
+        if (!h)
             return err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory");
+        h->h.ctx = ctx;
+        h->h.bytes = bytes;
+        out->best = (gpuecon_train_result *)(h + 1);
+        out->usd_per_mtok = (double *)(out->best + keep);
+        out->n_best = keep;
         for (size_t i = 0; i < keep; i++) {
             describe(st, &all[i].c, &out->best[i]);
             double price = o->usd_per_gpu_hour;
@@ -592,7 +608,6 @@ int gpuecon_train_search(gpuecon_ctx *ctx, const gpuecon_train_request *req, con
     if (!ctx || !req || !out)
         return err_set(err, GPUECON_E_INPUT, "", 0, 0, "context, request and result are required");
     memset(out, 0, sizeof *out);
-    out->ctx_ = ctx;
     gpuecon_search_options o = opt ? *opt : (gpuecon_search_options){0};
     train_static st;
     int rc = check_options(&o, err);
@@ -656,10 +671,10 @@ int gpuecon_train_search(gpuecon_ctx *ctx, const gpuecon_train_request *req, con
 
 void gpuecon_search_result_free(gpuecon_search_result *r)
 {
-    if (!r || !r->ctx_)
+    if (!r || !r->best)
         return;
-    ctx_free(r->ctx_, r->best, r->n_best * sizeof *r->best); /* ctx_free ignores NULL */
-    ctx_free(r->ctx_, r->usd_per_mtok, r->n_best * sizeof *r->usd_per_mtok);
+    result_head *h = (result_head *)(void *)r->best - 1;
+    ctx_free(h->h.ctx, h, h->h.bytes);
     r->best = NULL;
     r->usd_per_mtok = NULL;
     r->n_best = 0;

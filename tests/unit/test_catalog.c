@@ -4,6 +4,8 @@
  */
 #include "test_util.h"
 
+#include "fields.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,6 +79,38 @@ static void test_field_provenance(void **state)
     assert_int_equal(f.source.stage, GPUECON_STAGE_DATASHEET);
     assert_int_equal(gpuecon_catalog_field(CAT(state), GPUECON_KIND_GPU, "h100-sxm", "nope", &f),
                      GPUECON_E_NOTFOUND);
+}
+
+/* src/core/fields.h's typed indices name the schema's fields, and entry->src[index] is the
+ * source gpuecon_catalog_field reports for that name (a reordered table fails here). */
+static void test_typed_field_indices(void **state)
+{
+    static const struct {
+        gpuecon_kind kind;
+        int index;
+        const char *name;
+    } fields[] = {
+        {GPUECON_KIND_SYSTEM, FIELD_SYSTEM_PUE, "pue"},
+        {GPUECON_KIND_SYSTEM, FIELD_SYSTEM_CAPEX_USD_PER_GPU, "capex_usd_per_gpu"},
+        {GPUECON_KIND_PROFILE, FIELD_PROFILE_ELECTRICITY_USD_PER_KWH, "electricity_usd_per_kwh"},
+        {GPUECON_KIND_PROFILE, FIELD_PROFILE_PUE, "pue"},
+        {GPUECON_KIND_RELIABILITY, FIELD_RELIABILITY_MTBI_GPU_DAYS, "mtbi_gpu_days"},
+    };
+    const gpuecon_catalog *cat = CAT(state);
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        gpuecon_field f, g;
+        assert_int_equal(gpuecon_catalog_field_at(cat, fields[i].kind, 0, (size_t)fields[i].index, &f), 0);
+        assert_string_equal(f.name, fields[i].name);
+        const char *entry = gpuecon_catalog_name_at(cat, fields[i].kind, 0);
+        assert_int_equal(gpuecon_catalog_field(cat, fields[i].kind, entry, fields[i].name, &g), 0);
+        const gpuecon_source *src = fields[i].kind == GPUECON_KIND_SYSTEM
+                                        ? gpuecon_catalog_system(cat, entry)->src
+                                    : fields[i].kind == GPUECON_KIND_PROFILE
+                                        ? gpuecon_catalog_profile(cat, entry)->src
+                                        : gpuecon_catalog_reliability(cat, entry)->src;
+        assert_ptr_equal(src[fields[i].index].text, g.source.text);
+        assert_int_equal(src[fields[i].index].stage, g.source.stage);
+    }
 }
 
 static const char *H100_OVERRIDE =
@@ -325,7 +359,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_design_names),     cmocka_unit_test(test_every_number_sourced),
-        cmocka_unit_test(test_field_provenance), cmocka_unit_test(test_override_and_add),
+        cmocka_unit_test(test_field_provenance), cmocka_unit_test(test_typed_field_indices),
+        cmocka_unit_test(test_override_and_add),
         cmocka_unit_test(test_all_or_nothing),   cmocka_unit_test(test_error_messages),
         cmocka_unit_test(test_find_suggests),    cmocka_unit_test(test_size_cap),
         cmocka_unit_test(test_allocator_balance), cmocka_unit_test(test_docs_cover_fields),
