@@ -913,7 +913,7 @@ typedef struct gpuecon_search_result {
  * unless opt->exhaustive, blocks whose optimistic bound cannot enter the top k are skipped
  * (configs_pruned), which leaves the ranking unchanged. Runs on ctx's threads (OpenMP); the result is
  * identical for any thread count and shards merge exactly. The caller owns *out and releases
- * it with gpuecon_search_result_free. Errors as gpuecon_train_predict, except that an empty
+ * it with gpuecon_search_result_free (once: a copy of the struct shares its arrays). Errors as gpuecon_train_predict, except that an empty
  * feasible set is not an error here (n_best = 0, have_overflow = true). */
 GPUECON_API int gpuecon_train_search(gpuecon_ctx *ctx, const gpuecon_train_request *req,
                                      const gpuecon_search_options *opt, gpuecon_search_result *out,
