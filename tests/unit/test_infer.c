@@ -10,7 +10,7 @@
  * Profile V (vessl-gemma4) was fitted to the blog itself (docs/model.md §6.7): agreement on the fitted
  * figures (FP8-KV gain, MTP increments, B200 headline pair) is partly circular.
  */
-#include "test_util.h"
+#include "infer_util.h"
 
 #include "infer.h"
 
@@ -39,25 +39,6 @@ static gpuecon_infer_request req(const char *system, gpuecon_precision w, gpueco
     r.lora_rank = lora;
     r.profile = *gpuecon_serving_profile_find("vessl-gemma4");
     return r;
-}
-
-static gpuecon_infer_result run(const gpuecon_infer_request *r)
-{
-    gpuecon_infer_result o;
-    gpuecon_error err;
-    int rc = gpuecon_infer(r, &o, &err);
-    if (rc)
-        fail_msg("gpuecon_infer: %s", err.message);
-    return o;
-}
-
-static gpuecon_infer_point at(const gpuecon_infer_request *r, double c)
-{
-    gpuecon_infer_point p;
-    gpuecon_error err;
-    if (gpuecon_infer_sweep(r, &c, 1, &p, &err))
-        fail_msg("gpuecon_infer_sweep: %s", err.message);
-    return p;
 }
 
 static double x_at(gpuecon_infer_request r, double c) { return at(&r, c).output_tokens_per_s; }

@@ -10,7 +10,7 @@
  * layer, which must be what the public dispatch model (gpuecon_moe_dispatch, docs/model.md §4.9)
  * gives for the same request.
  */
-#include "test_util.h"
+#include "infer_util.h"
 
 #include <math.h>
 #include <string.h>
@@ -31,24 +31,6 @@ static gpuecon_infer_request dsv3(void **state, int gpus, int tp, bool dp)
     r.weights = GPUECON_FP8;
     r.kv = GPUECON_FP8;
     return r;
-}
-
-static gpuecon_infer_result run(const gpuecon_infer_request *r)
-{
-    gpuecon_infer_result o;
-    gpuecon_error err;
-    if (gpuecon_infer(r, &o, &err))
-        fail_msg("gpuecon_infer: %s", err.message);
-    return o;
-}
-
-static gpuecon_infer_point at(const gpuecon_infer_request *r, double c)
-{
-    gpuecon_infer_point p;
-    gpuecon_error err;
-    if (gpuecon_infer_sweep(r, &c, 1, &p, &err))
-        fail_msg("gpuecon_infer_sweep: %s", err.message);
-    return p;
 }
 
 /* One dispatch (fp8 with a scale per 128 values) or combine (bf16) through the public model. */
