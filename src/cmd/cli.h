@@ -136,6 +136,9 @@ json_t *cli_source_json(gpuecon_source s);
     {"--pue", O_DOUBLE, (dst), 1, 3, NULL, "F", "facility PUE (default: the system's)", NULL, false}
 #define CLI_OPT_SEED(dst)                                                                           \
     {"--seed", O_INT, (dst), 0, 2147483647, NULL, "S", "Monte Carlo seed", NULL, false}
+/* The serving efficiency profiles for option help, spelled once (the table is
+ * src/core/infer_arch.c profiles[]; an unknown name's error lists it from there). */
+#define CLI_SERVING_PROFILES "generic | vessl-gemma4 | trtllm"
 #define CLI_USER_PRICE_SOURCE "--usd-per-gpu-hour (the user's rate for this run)"
 /* {"source": CLI_USER_PRICE_SOURCE, "stage": "user-input"} */
 json_t *cli_user_price_json(void);

@@ -224,7 +224,7 @@ int cmd_finetune(cli *c, int argc, char **argv)
         {"--seq", O_INT, &a.seq, 1, 1e8, NULL, "L", "tokens per packed sequence (2048)", NULL, false},
         {"--precision", O_CHOICE, &a.precision, 0, 0, names_precision_no_fp4, "P", "matmul precision", NULL, false},
         {"--no-vision", O_FLAG, &a.no_vision, 0, 0, NULL, NULL, "do not load the vision tower", NULL, false},
-        {"--efficiency-profile", O_STR, &a.eff_profile, 0, 0, NULL, "NAME", "generic | vessl-gemma4 | trtllm", NULL, false},
+        {"--efficiency-profile", O_STR, &a.eff_profile, 0, 0, NULL, "NAME", CLI_SERVING_PROFILES, NULL, false},
         {"--efficiency", O_DOUBLE, &a.efficiency, 0.01, 1, NULL, "F", "training matmul efficiency (overrides the profile)", NULL, false},
         {"--compare", O_FLAG, &a.compare, 0, 0, NULL, NULL, "DDP/FSDP x checkpointing side by side", NULL, false},
         CLI_OPT_PROFILE(&a.profile),

@@ -549,7 +549,7 @@ int cmd_infer(cli *c, int argc, char **argv)
         {"--lora-rank", O_INT, &a.lora_rank, 0, 4096, NULL, "R", "LoRA adapter rank (0: none)", NULL, false},
         {"--lora-modules", O_STR, &a.lora_mods, 0, 0, NULL, "LIST", "adapted projections (default all: q,k,v,o,gate,up,down)", NULL, false},
         {"--max-loras", O_INT, &a.max_loras, 1, 1024, NULL, "N", "preallocated adapter slots", NULL, false},
-        {"--serving-profile", O_STR, &a.serving, 0, 0, NULL, "NAME", "efficiency constants: generic | vessl-gemma4 | trtllm", NULL, false},
+        {"--serving-profile", O_STR, &a.serving, 0, 0, NULL, "NAME", "efficiency constants: " CLI_SERVING_PROFILES, NULL, false},
         {"--engine", O_CHOICE, &a.engine, 0, 0, engine_names, "E", "vLLM memory accounting", NULL, false},
         {"--roofline", O_CHOICE, &a.roofline, 0, 0, roofline_names, "R", "how roofline terms combine", NULL, false},
         {"--ep", O_CHOICE, &a.ep, 0, 0, onoff_names, "on|off", "MoE expert parallelism inside a replica (default on)", NULL, false},
