@@ -69,7 +69,8 @@ typedef struct infer_env {
     double link_bps;     /* NVLink B/s per GPU per direction */
     double ar_latency_s; /* α_ar */
     double b_w;          /* bytes per body weight */
-    int tp, ep;          /* ep > 1: experts spread over the replica, all-to-all per MoE layer */
+    int tp, ep;          /* ep > 1: experts spread whole over the TP group (EP = TP), summed by the
+                            all-reduce after the MoE layer as a sliced MLP is (C3) */
     int dp;              /* > 1: attention data-parallel; this replica is one of dp GPUs whose
                             experts are spread over all dp (EP = dp), tp = 1, in lockstep */
     double imbalance;    /* busiest expert rank's tokens / mean (>= 1) */

@@ -2,7 +2,8 @@
  * infer_step.c — the time of one engine step of one replica (docs/model.md §6.4):
  * a per-operator roofline (weights and KV reads against HBM bandwidth, GEMM and attention
  * FLOPs against the tensor peak; LLM-Viewer's method), TP all-reduces per layer (Vidur's
- * two per layer of tokens·H·2 B; NCCL's ring cost), MoE all-to-alls under expert parallelism,
+ * two per layer of tokens·H·2 B; NCCL's ring cost; experts spread over the TP group need no
+ * more), the dispatch and combine of attention-DP MoE layers,
  * and the fixed per-step, per-sequence, LoRA and draft costs.
  *
  * Key choice: the step is a pure function of the batch B and an optional extra prefill chunk,
@@ -51,19 +52,6 @@ double infer_allreduce_s(const infer_env *e, double bytes)
     return collective_s(e, bytes, 2 * (tp - 1), 2 * (tp - 1) / tp, true);
 }
 
-/* Dispatch or combine of one MoE layer under expert parallelism: each rank sends its 1/EP
- * slice of the tokens, top_k copies of H bf16 values each, (EP−1)/EP of them off-GPU
- * (NCCL point-to-point: EP−1 steps, no one-shot kernel). */
-static double alltoall_s(const infer_env *e, double tokens)
-{
-    double ep = e->ep;
-    double bytes = tokens / ep * e->a->m->top_k * e->a->m->hidden * 2;
-    /* PXN all-to-all: NVLink inside each domain, the NICs between */
-    if (e->link.scaleup_gpus > 0 && e->ep > e->link.scaleup_gpus)
-        return comm_time(&e->link, GPUECON_ALL_TO_ALL, e->ep, 1, bytes);
-    return collective_s(e, bytes, ep - 1, (ep - 1) / ep, false);
-}
-
 /* Attention-DP dispatch and combine (SGLang with DeepEP, the dispatcher of its DP-attention
  * MoE deployments): each rank sends its own tokens to the ranks holding their top-k experts,
  * deduplicated per destination GPU and scale-up domain (dispatch.c); FP8 with one scale per 128
@@ -91,20 +79,21 @@ double infer_dp_dispatch_s(const infer_env *e, double tokens, bool dispatch)
     return comm_dispatch(&e->link, &q, &r);
 }
 
-/* C2 (and its EP variant): communication of one step that processes `tokens` tokens. */
+/* C2: communication of one step that processes `tokens` tokens. Attention-DP: a dispatch and a
+ * combine per MoE layer. Otherwise two all-reduces of tokens·H bf16 values per layer, MoE layers
+ * included when their experts are spread over the TP group (EP = TP, C3): attention's all-reduce
+ * leaves every rank holding all tokens, each rank runs its local experts on the tokens routed to
+ * them and the partial outputs are summed by one all-reduce, as for a row-parallel MLP
+ * (vLLM FusedMoE.forward_impl: all-reduce when tp_size > 1 or ep_size > 1, no dispatch without
+ * data parallelism; TensorRT-LLM Qwen3MoE: experts with reduce_results=False, then one
+ * all-reduce). No all-to-all. */
 static double comm_s(const infer_env *e, double tokens)
 {
     if (e->dp > 1)
         return e->a->moe_layers * (infer_dp_dispatch_s(e, tokens, true) + infer_dp_dispatch_s(e, tokens, false));
     if (e->tp <= 1)
         return 0;
-    const infer_arch *a = e->a;
-    double ar = infer_allreduce_s(e, tokens * a->m->hidden * 2);
-    if (e->ep > 1 && a->moe_layers > 0) {
-        double dense = a->layers - a->moe_layers;
-        return 2 * dense * ar + a->moe_layers * (ar + 2 * alltoall_s(e, tokens));
-    }
-    return 2 * a->layers * ar;
+    return 2 * e->a->layers * infer_allreduce_s(e, tokens * e->a->m->hidden * 2);
 }
 
 /* R1 / M2: weight bytes one GPU streams in a step of `tokens` tokens. */

@@ -39,13 +39,18 @@ typedef struct scase {
     double c;
     double published;
     bool fit;
-    int tp;       /* tensor-parallel degree of a replica (the expert-parallel group with adp) */
-    bool adp;     /* MoE attention data-parallel with the experts EP over the tp GPUs */
+    int tp;       /* tensor-parallel degree of a replica (MoE: experts EP = tp; the EP group with adp) */
+    bool adp;     /* MoE attention data-parallel with the experts EP over the tp GPUs (no row today) */
 } scase;
 
-/* The rest of the same table, held out of every fit: each model at its published layout (the
- * table's TP; MoE models with attention-DP and EP = TP, as the page's MoE command sets
- * enable_attention_dp and --ep), FP8 KV cache with FP8 and FP4 (NVFP4) checkpoints alike. */
+/* The rest of the same table, held out of every fit: each model at its published layout, FP8 KV
+ * cache with FP8 and FP4 (NVFP4) checkpoints alike. The layout is the table's TP; for the MoE
+ * models (Qwen3-235B-A22B, Llama 4 Maverick) the header's TP8 with the experts EP8 inside the TP
+ * group, as `trtllm-bench --tp --ep` names it, and no attention-DP. The page's MoE llm_options.yml
+ * nests enable_attention_dp inside cuda_graph_config, a StrictBaseModel that forbids extra fields
+ * (tensorrt_llm/llmapi/llm_args.py), so that file as printed is rejected and the record of
+ * attention-DP is inconsistent; the header and the command are not. Every MoE row takes the same
+ * layout (docs/model.md §6.8 gives what attention-DP would predict: 2–3x too fast). */
 #define TRTALL "NVIDIA/TensorRT-LLM docs/source/performance/perf-overview.md @ 00f37686 (trtllm-bench, PyTorch backend)"
 #define TRT(id, model, sys, gpus, w, isl, osl, pub, adp)                                                             \
     {id, TRTALL, model, sys, gpus, w, GPUECON_FP8, isl, osl, false, 0, M_SAT_TOKS, 0, pub, false, gpus, adp}
@@ -105,22 +110,22 @@ static const scase scases[] = {
     TRT("TRT-L405-GB200-128", "llama3-405b", "gb200-nvl72", 4, F4, 128, 128, 6740, false),
     TRT("TRT-L405-GB200-1000", "llama3-405b", "gb200-nvl72", 4, F4, 1000, 1000, 5389, false),
     TRT("TRT-L405-GB200-2048", "llama3-405b", "gb200-nvl72", 4, F4, 2048, 2048, 4407, false),
-    TRT("TRT-Q235-H100-1000", "qwen3-235b-a22b", "hgx-h100", 8, F8, 1000, 1000, 14898, true),
-    TRT("TRT-Q235-H100-2048", "qwen3-235b-a22b", "hgx-h100", 8, F8, 2048, 2048, 9924, true),
-    TRT("TRT-Q235-H200-128", "qwen3-235b-a22b", "hgx-h200", 8, F8, 128, 128, 30429, true),
-    TRT("TRT-Q235-H200-1000", "qwen3-235b-a22b", "hgx-h200", 8, F8, 1000, 1000, 23789, true),
-    TRT("TRT-Q235-H200-2048", "qwen3-235b-a22b", "hgx-h200", 8, F8, 2048, 2048, 16672, true),
-    TRT("TRT-Q235-B200-128", "qwen3-235b-a22b", "hgx-b200", 8, F4, 128, 128, 63362, true),
-    TRT("TRT-Q235-B200-1000", "qwen3-235b-a22b", "hgx-b200", 8, F4, 1000, 1000, 42391, true),
-    TRT("TRT-Q235-B200-2048", "qwen3-235b-a22b", "hgx-b200", 8, F4, 2048, 2048, 26854, true),
-    TRT("TRT-L4M-H100-1000", "llama4-maverick", "hgx-h100", 8, F8, 1000, 1000, 9677, true),
-    TRT("TRT-L4M-H100-2048", "llama4-maverick", "hgx-h100", 8, F8, 2048, 2048, 6916, true),
-    TRT("TRT-L4M-H200-128", "llama4-maverick", "hgx-h200", 8, F8, 128, 128, 63994, true),
-    TRT("TRT-L4M-H200-1000", "llama4-maverick", "hgx-h200", 8, F8, 1000, 1000, 31782, true),
-    TRT("TRT-L4M-H200-2048", "llama4-maverick", "hgx-h200", 8, F8, 2048, 2048, 20957, true),
-    TRT("TRT-L4M-B200-128", "llama4-maverick", "hgx-b200", 8, F4, 128, 128, 124323, true),
-    TRT("TRT-L4M-B200-1000", "llama4-maverick", "hgx-b200", 8, F4, 1000, 1000, 79617, true),
-    TRT("TRT-L4M-B200-2048", "llama4-maverick", "hgx-b200", 8, F4, 2048, 2048, 52195, true),
+    TRT("TRT-Q235-H100-1000", "qwen3-235b-a22b", "hgx-h100", 8, F8, 1000, 1000, 14898, false),
+    TRT("TRT-Q235-H100-2048", "qwen3-235b-a22b", "hgx-h100", 8, F8, 2048, 2048, 9924, false),
+    TRT("TRT-Q235-H200-128", "qwen3-235b-a22b", "hgx-h200", 8, F8, 128, 128, 30429, false),
+    TRT("TRT-Q235-H200-1000", "qwen3-235b-a22b", "hgx-h200", 8, F8, 1000, 1000, 23789, false),
+    TRT("TRT-Q235-H200-2048", "qwen3-235b-a22b", "hgx-h200", 8, F8, 2048, 2048, 16672, false),
+    TRT("TRT-Q235-B200-128", "qwen3-235b-a22b", "hgx-b200", 8, F4, 128, 128, 63362, false),
+    TRT("TRT-Q235-B200-1000", "qwen3-235b-a22b", "hgx-b200", 8, F4, 1000, 1000, 42391, false),
+    TRT("TRT-Q235-B200-2048", "qwen3-235b-a22b", "hgx-b200", 8, F4, 2048, 2048, 26854, false),
+    TRT("TRT-L4M-H100-1000", "llama4-maverick", "hgx-h100", 8, F8, 1000, 1000, 9677, false),
+    TRT("TRT-L4M-H100-2048", "llama4-maverick", "hgx-h100", 8, F8, 2048, 2048, 6916, false),
+    TRT("TRT-L4M-H200-128", "llama4-maverick", "hgx-h200", 8, F8, 128, 128, 63994, false),
+    TRT("TRT-L4M-H200-1000", "llama4-maverick", "hgx-h200", 8, F8, 1000, 1000, 31782, false),
+    TRT("TRT-L4M-H200-2048", "llama4-maverick", "hgx-h200", 8, F8, 2048, 2048, 20957, false),
+    TRT("TRT-L4M-B200-128", "llama4-maverick", "hgx-b200", 8, F4, 128, 128, 124323, false),
+    TRT("TRT-L4M-B200-1000", "llama4-maverick", "hgx-b200", 8, F4, 1000, 1000, 79617, false),
+    TRT("TRT-L4M-B200-2048", "llama4-maverick", "hgx-b200", 8, F4, 2048, 2048, 52195, false),
 };
 
 static int build(const gpuecon_catalog *cat, const scase *v, const char *system, gpuecon_precision w,
@@ -236,12 +241,15 @@ int gpuecon_validate_serving(const gpuecon_catalog *cat, gpuecon_validate_row *r
             snprintf(row->metric, sizeof row->metric, "%s %g", what[v->m], v->c);
         else
             snprintf(row->metric, sizeof row->metric, "%s", what[v->m]);
-        char layout[32];
+        char layout[48];
+        const gpuecon_model *mm = gpuecon_catalog_model(cat, v->model);
         if (v->adp)
             snprintf(layout, sizeof layout, "DP%d+EP%d", v->tp, v->tp);
+        else if (mm && mm->experts > 0 && v->tp > 1)
+            snprintf(layout, sizeof layout, "TP%d+EP%d x %d", v->tp, v->tp, v->gpus / v->tp);
         else
             snprintf(layout, sizeof layout, "TP%d x %d", v->tp, v->gpus / v->tp);
-        snprintf(row->config, sizeof row->config, "%s%s%s", layout, v->vessl ? ", LoRA r16" : ", trtllm, KV 0.95",
+        snprintf(row->config, sizeof row->config, "%.30s%s%s", layout, v->vessl ? ", LoRA r16" : ", trtllm, KV 0.95",
                  v->draft_k ? (v->draft_k == 1 ? ", draft 1" : v->draft_k == 2 ? ", draft 2" : ", draft 3") : "");
         row->published = v->published;
         row->predicted = y;

@@ -8,7 +8,8 @@
  * rank's 1/EP of the experts read when the tokens of all EP ranks are routed (M1 at EP·T
  * tokens), the extra expert GEMMs of the busiest rank, and the dispatch and combine of every MoE
  * layer, which must be what the public dispatch model (gpuecon_moe_dispatch, docs/model.md §4.9)
- * gives for the same request.
+ * gives for the same request; without attention-DP, the two all-reduces per layer of NCCL's
+ * ring (EP inside the TP group adds no all-to-all).
  */
 #include "infer_util.h"
 
@@ -105,6 +106,37 @@ static void test_attention_dp_step(void **state)
     assert_true(pw.step.comm_s > p8.step.comm_s); /* the network is slower than NVLink */
 }
 
+/* NCCL's ring all-reduce on NVLink (src/graph/tuning.cc: base and per-hop latency of Ring in µs,
+ * LL / LL128 / Simple bandwidth factors), the fastest protocol at this size, on 8 GPUs of 450 GB/s
+ * at the generic profile's link efficiency 0.80 (messages over 1 MiB: no one-shot kernel). */
+static double ring_allreduce_8(double bytes)
+{
+    const double base[] = {3.6, 10.0, 8.4}, hop[] = {0.47, 1.9, 3.4}, f[] = {0.25, 0.92, 1.0};
+    double best = INFINITY;
+    for (int i = 0; i < 3; i++)
+        best = fmin(best, (base[i] + 14 * hop[i]) * 1e-6 + bytes * 14 / 8 / (f[i] * 0.80 * 450e9));
+    return best;
+}
+
+static void test_tp_ep_comm(void **state)
+{
+    /* TP 8 attention with the experts EP 8 inside the TP group: after attention's all-reduce
+     * every rank holds all T tokens, runs its 32 experts on those routed to them, and one
+     * all-reduce sums the partial outputs (vLLM FusedMoE, TensorRT-LLM Qwen3MoE): two
+     * all-reduces of T·7168 bf16 values per layer, 61 layers, dense and MoE alike; no
+     * all-to-all. Experts sliced by TP instead communicate the same. */
+    for (double c = 64; c <= 1024; c *= 4) {
+        gpuecon_infer_request r = dsv3(state, 8, 8, false);
+        gpuecon_infer_point ep = at(&r, c);
+        assert_true(run(&r).expert_parallel);
+        double T = ep.step.decode_tokens + ep.step.prefill_tokens;
+        assert_true(T * 7168 * 2 > 1048576);
+        assert_close(ep.step.comm_s, 2 * 61 * ring_allreduce_8(T * 7168 * 2), 1e-9);
+        r.expert_parallel = false;
+        assert_close(at(&r, c).step.comm_s, ep.step.comm_s, 1e-12);
+    }
+}
+
 static void test_imbalance(void **state)
 {
     double expert = 3.0 * 7168 * 2048;
@@ -156,6 +188,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_attention_dp_memory),
         cmocka_unit_test(test_attention_dp_step),
+        cmocka_unit_test(test_tp_ep_comm),
         cmocka_unit_test(test_imbalance),
         cmocka_unit_test(test_bad_input),
     };
