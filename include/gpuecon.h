@@ -1262,13 +1262,20 @@ typedef enum gpuecon_roofline {
     GPUECON_ROOFLINE_FUSED  /* max(T_w + T_kv, T_gemm + T_attn) */
 } gpuecon_roofline;
 
+#define GPUECON_INFER_MAX_PP 16
+
 typedef struct gpuecon_infer_request {
     const gpuecon_model *model;     /* required */
     const gpuecon_system *system;   /* required */
     const gpuecon_profile *tco;     /* TCO profile for $/Mtok; NULL: no cost */
     double usd_per_gpu_hour;        /* > 0: the user's price per GPU-hour instead of the profile's TCO */
-    int gpus;                       /* all GPUs; replicas = gpus / tp */
+    int gpus;                       /* all GPUs; replicas = gpus / (tp·pp) */
     int tp;                         /* tensor-parallel degree; 0: smallest that fits */
+    int pp;                         /* pipeline stages per replica (0 or 1: none; at most
+                                       GPUECON_INFER_MAX_PP and the model's layers): layers split as
+                                       the training model splits them (mem_stage_chunk), weights and KV
+                                       per GPU those of one stage, in-flight micro-batches over the
+                                       stages (docs/model.md §6.14) */
     bool expert_parallel;           /* MoE: experts spread over the replica (EP = TP), all-to-all */
     bool attention_dp;              /* MoE: attention data-parallel over the tp GPUs of a replica (each GPU
                                        its own sequences, KV cache, attention and dense weights, a
@@ -1327,6 +1334,13 @@ typedef struct gpuecon_infer_step {
     double weights_s, gemm_s, kv_s, attn_s; /* roofline terms T_w, T_cg, T_kv, T_ca */
     double model_s;                         /* combined (split or fused) */
     double overhead_s, lora_s, comm_s, draft_s;
+    /* pipeline parallel (0 without): the roofline, LoRA, comm and draft terms above are summed
+       over the stages one micro-batch passes; step_s is then the time between two tokens of a
+       sequence: max(the pass, micro_batches x the busiest stage) */
+    double p2p_s;                           /* activation sends of one pass, all boundaries */
+    double stage_max_s;                     /* busiest stage per micro-batch, its send included */
+    double pp_wait_s;                       /* step_s minus the pass: waiting behind other micro-batches */
+    double micro_batches;                   /* in flight, min(pp, sequences) */
     double step_s;
 } gpuecon_infer_step;
 
@@ -1347,6 +1361,9 @@ typedef struct gpuecon_infer_point {
 
 typedef struct gpuecon_infer_result {
     int gpus, tp, replicas;         /* attention_dp: tp 1, replicas = gpus (one scheduler each) */
+    int pp;                         /* pipeline stages per replica (1: none) */
+    int pp_stage;                   /* the stage whose KV pool binds (memory figures are its own) */
+    int stage_layers_min, stage_layers_max; /* layers per stage */
     bool expert_parallel;
     bool attention_dp;
     int ep;                         /* attention_dp: GPUs the experts are spread over (the request's tp) */
@@ -1517,6 +1534,7 @@ typedef struct gpuecon_serve_search_request {
 
 typedef struct gpuecon_serve_config {
     int gpus, tp, replicas, draft_k, max_num_seqs, max_num_batched_tokens;
+    int pp;                            /* pipeline stages per replica (replicas = gpus / (tp·pp)) */
     gpuecon_precision weights, kv;
     bool expert_parallel;
     bool attention_dp;                 /* tp is then the expert-parallel group, replicas = gpus */
@@ -1543,7 +1561,8 @@ typedef struct gpuecon_serve_search_result {
 } gpuecon_serve_search_result;
 
 GPUECON_API void gpuecon_serve_search_request_init(gpuecon_serve_search_request *r);
-/* Searches TP (divisors of each GPU count within the NVLink domain that split the heads),
+/* Searches TP (divisors of each GPU count within the NVLink domain that split the heads), PP
+ * (1, 2, 4, 8, 16 dividing gpus/TP, at most the model's layers; not with attention-DP),
  * weight precision (bf16, fp8, fp4 where the GPU has FP4), KV precision, draft length,
  * max_num_seqs (64..1024), max_num_batched_tokens (2048..16384) and, for MoE, expert
  * parallelism; replicas = gpus/TP. Each configuration is timed by the analytic model at its

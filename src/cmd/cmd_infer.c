@@ -80,11 +80,11 @@ void cmd_infer_row(tbl *tb, const char *quantity, double v, int decimals, const 
 
 typedef struct infer_args {
     const char *model, *system, *profile, *serving, *lora_mods, *plot;
-    int gpus, tp, weights, kv, draft, lora_rank, max_loras, engine, roofline, ep, attn_dp;
+    int gpus, tp, pp, weights, kv, draft, lora_rank, max_loras, engine, roofline, ep, attn_dp;
     int max_num_seqs, max_num_batched_tokens, max_model_len, block_size;
     double prompt_len, output_len, output_cv, prefix_hit, concurrency, accept, accept_rate, draft_gb;
     double gpu_mem_util, activation_gib, cuda_graph_gib, pue, usd_per_gpu_hour, imbalance;
-    bool sweep;
+    bool sweep, tp_across;
     int_list grid;
     infer_sim_args sim;
     infer_search_args search;
@@ -153,6 +153,8 @@ static int build_request(cli *c, const opt *o, size_t n, const infer_args *a, gp
     r->usd_per_gpu_hour = a->usd_per_gpu_hour;
     r->gpus = opt_seen(o, n, "--gpus") ? a->gpus : r->system->gpus_per_node;
     r->tp = opt_seen(o, n, "--tp") ? a->tp : 0;
+    r->pp = opt_seen(o, n, "--pp") ? a->pp : 1;
+    r->tp_across_nodes = a->tp_across;
     r->expert_parallel = a->ep == 0;
     r->attention_dp = a->attn_dp == 0;
     if (r->attention_dp && r->model->experts == 0)
@@ -201,6 +203,9 @@ static json_t *step_json(const gpuecon_infer_step *s)
     json_object_set_new(j, "lora_ms", cli_real(s->lora_s * 1e3));
     json_object_set_new(j, "comm_ms", cli_real(s->comm_s * 1e3));
     json_object_set_new(j, "draft_ms", cli_real(s->draft_s * 1e3));
+    json_object_set_new(j, "p2p_ms", cli_real(s->p2p_s * 1e3));
+    json_object_set_new(j, "pp_wait_ms", cli_real(s->pp_wait_s * 1e3));
+    json_object_set_new(j, "micro_batches", cli_real(s->micro_batches > 0 ? s->micro_batches : 1));
     json_object_set_new(j, "step_ms", cli_real(s->step_s * 1e3));
     return j;
 }
@@ -246,6 +251,9 @@ static json_t *result_json(const gpuecon_infer_request *r, const gpuecon_infer_r
     json_object_set_new(j, "system", json_string(r->system->name));
     json_object_set_new(j, "gpus", json_integer(o->gpus));
     json_object_set_new(j, "tp", json_integer(o->tp));
+    json_object_set_new(j, "pp", json_integer(o->pp));
+    json_object_set_new(j, "stage_layers", json_pack("{s:i, s:i, s:i}", "min", o->stage_layers_min, "max",
+                                                     o->stage_layers_max, "binding_stage", o->pp_stage));
     json_object_set_new(j, "replicas", json_integer(o->replicas));
     json_object_set_new(j, "expert_parallel", json_boolean(o->expert_parallel));
     json_object_set_new(j, "attention_dp", json_boolean(o->attention_dp));
@@ -302,6 +310,14 @@ static json_t *result_json(const gpuecon_infer_request *r, const gpuecon_infer_r
 
 /* ---- tables ------------------------------------------------------------------------ */
 
+static const char *pp_label(const gpuecon_infer_result *o)
+{
+    static const char *const labels[] = {"", "", " x PP 2", " x PP 3", " x PP 4", " x PP 5", " x PP 6",
+                                         " x PP 7", " x PP 8", " x PP 9", " x PP 10", " x PP 11",
+                                         " x PP 12", " x PP 13", " x PP 14", " x PP 15", " x PP 16"};
+    return o->pp >= 0 && o->pp <= GPUECON_INFER_MAX_PP ? labels[o->pp] : "";
+}
+
 static void header(FILE *f, const gpuecon_infer_request *r, const gpuecon_infer_result *o)
 {
     if (o->attention_dp)
@@ -309,9 +325,9 @@ static void header(FILE *f, const gpuecon_infer_request *r, const gpuecon_infer_
                 r->system->name, o->gpus, o->replicas, o->ep, gpuecon_precision_name(r->weights),
                 gpuecon_precision_name(r->kv));
     else
-        fprintf(f, "%s on %s: %d GPU%s = %d replica%s x TP %d%s, weights %s, KV %s", r->model->name,
+        fprintf(f, "%s on %s: %d GPU%s = %d replica%s x TP %d%s%s, weights %s, KV %s", r->model->name,
                 r->system->name, o->gpus, o->gpus > 1 ? "s" : "", o->replicas, o->replicas > 1 ? "s" : "",
-                o->tp, o->expert_parallel ? " (experts EP)" : "", gpuecon_precision_name(r->weights),
+                o->tp, pp_label(o), o->expert_parallel ? " (experts EP)" : "", gpuecon_precision_name(r->weights),
                 gpuecon_precision_name(r->kv));
     if (o->expert_imbalance > 1)
         fprintf(f, ", expert load %.2fx the mean", o->expert_imbalance);
@@ -323,6 +339,17 @@ static void header(FILE *f, const gpuecon_infer_request *r, const gpuecon_infer_
             r->profile.name,
             r->profile.fitted_to_blog ? " (constants fitted to the VESSL blog: agreement with its "
                                         "figures is partly circular)" : "");
+    if (o->pp > 1)
+    {
+        char span[32];
+        if (o->stage_layers_min == o->stage_layers_max)
+            snprintf(span, sizeof span, "%d", o->stage_layers_min);
+        else
+            snprintf(span, sizeof span, "%d-%d (uneven)", o->stage_layers_min, o->stage_layers_max);
+        fprintf(f, "pipeline: %d stages of %s layers (%s's %d split as the training model splits them); "
+                   "memory below is stage %d's (0-based), whose KV pool binds\n",
+                o->pp, span, r->model->name, r->model->layers, o->pp_stage);
+    }
     if (o->fits && o->max_model_len_lowered)
         fprintf(f, "note: vLLM would refuse %s's full context (%.2f GiB of KV needed, %.2f free); "
                    "modelled with --max-model-len %d\n",
@@ -372,6 +399,11 @@ static void perf_rows(tbl *tb, const gpuecon_infer_request *r, const gpuecon_inf
                           "comm %.2f | draft %.2f", s->weights_s * 1e3, s->gemm_s * 1e3, s->kv_s * 1e3,
              s->attn_s * 1e3, s->overhead_s * 1e3, s->lora_s * 1e3, s->comm_s * 1e3, s->draft_s * 1e3);
     cmd_infer_row(tb, "step time", s->step_s * 1e3, 2, "ms", b);
+    if (o->pp > 1) {
+        snprintf(b, sizeof b, "%.0f micro-batches in flight; busiest stage %.2f ms; waiting %.2f ms",
+                 s->micro_batches, s->stage_max_s * 1e3, s->pp_wait_s * 1e3);
+        cmd_infer_row(tb, "  pipeline sends", s->p2p_s * 1e3, 3, "ms", b);
+    }
     cmd_infer_row(tb, "saturated throughput", o->saturated_tokens_per_s, 0, "tok/s", "at max concurrency");
     cmd_infer_row(tb, "knee concurrency", o->c_knee, 0, "requests", "90% of saturated throughput");
     cmd_infer_row(tb, "TTFT of a lone prompt", o->ttft0_ms, 1, "ms", "empty server");
@@ -532,6 +564,10 @@ int cmd_infer(cli *c, int argc, char **argv)
         CLI_OPT_SYSTEM(&a.system),
         {"--gpus", O_INT, &a.gpus, 1, 1e6, NULL, "N", "GPUs in all (default: one server)", NULL, false},
         {"--tp", O_INT, &a.tp, 1, 1024, NULL, "T", "tensor-parallel GPUs per replica (default: smallest that fits)", NULL, false},
+        {"--pp", O_INT, &a.pp, 1, GPUECON_INFER_MAX_PP, NULL, "N",
+         "pipeline stages per replica (layers split over N x TP GPUs; default 1)", NULL, false},
+        {"--tp-across-nodes", O_FLAG, &a.tp_across, 0, 0, NULL, NULL,
+         "let --tp exceed the NVLink domain (its all-reduces on the scale-out network)", NULL, false},
         {"--weights", O_CHOICE, &a.weights, 0, 0, names_precision, "P", "weight precision of the body linears", NULL, false},
         {"--kv", O_CHOICE, &a.kv, 0, 0, names_precision_no_fp4, "P", "KV-cache precision", NULL, false},
         {"--prompt-len", O_DOUBLE, &a.prompt_len, 1, 1e8, NULL, "P", "mean prompt tokens (ShareGPT 230)", NULL, false},
@@ -569,7 +605,7 @@ int cmd_infer(cli *c, int argc, char **argv)
         CLI_OPT_USD_PER_GPU_HOUR(&a.usd_per_gpu_hour),
     };
     static const cmd_usage usage = {
-        "infer --model M --system S [--gpus N] [--tp T] [--weights bf16|fp8|fp4] [--kv bf16|fp8]\n"
+        "infer --model M --system S [--gpus N] [--tp T] [--pp N] [--weights bf16|fp8|fp4] [--kv bf16|fp8]\n"
         "       [--prompt-len P --output-len O] [--concurrency C | --sweep [--plot FILE.svg]]\n"
         "       [--draft K --accept A] [--lora-rank R] [--serving-profile NAME] [--profile P]\n"
         "       [--simulate (--rate R [--arrival gamma --burstiness B] | --users N) [--lengths fixed|lognormal|FILE]\n"
@@ -579,7 +615,7 @@ int cmd_infer(cli *c, int argc, char **argv)
         "       [--prefill XxP --decode YxD [--rate R] | --disagg-search --ttft-ms T --tpot-ms T]",
         "Serving capacity, throughput, latency and cost per output token of a vLLM-like engine:\n"
         "memory per GPU (weights, activations, CUDA graphs, KV cache), KV capacity and the\n"
-        "sequences that fit, throughput/TPOT/TTFT at a concurrency (all replicas = gpus/tp),\n"
+        "sequences that fit, throughput/TPOT/TTFT at a concurrency (all replicas = gpus/(tp x pp)),\n"
         "the saturation point and what binds, $/Mtok and J/token (docs/model.md §6).",
         "gpuecon infer --model gemma4-31b --system hgx-b200 --gpus 8 --tp 1 --weights fp8 --kv fp8 --sweep"};
     size_t nopts = 0;

@@ -15,7 +15,7 @@ size_t cmd_infer_search_opts(infer_search_args *s, opt *out, size_t cap)
     opt o[] = {
         {"--search", O_FLAG, &s->search, 0, 0, NULL, NULL, "search layouts, precisions, drafts, engine limits under the targets", NULL, false},
         {"--objective", O_CHOICE, &s->objective, 0, 0, objective_names, "O", "throughput (tokens/s/GPU) | cost ($/Mtok)", NULL, false},
-        {"--search-gpus", O_LIST, &s->gpus, 1, 1e6, NULL, "LIST", "GPU counts to search (default --gpus)", NULL, false},
+        {"--search-gpus", O_LIST, &s->gpus, 1, 1e6, NULL, "LIST", "GPU counts to search, a list or a range A-B (A doubled up to B; default --gpus)", NULL, false},
         {"--max-draft", O_INT, &s->max_draft, 0, 8, NULL, "K", "draft lengths 0..K (needs --accept)", NULL, false},
         {"--confirm", O_INT, &s->confirm, 0, 24, NULL, "N", "best configurations re-checked by the simulator (3)", NULL, false},
         {"--top", O_INT, &s->top, 1, GPUECON_SERVE_TOP, NULL, "N", "configurations listed (5)", NULL, false},
@@ -43,6 +43,7 @@ static json_t *config_json(const gpuecon_serve_config *c)
                                                c->max_num_seqs, "max_num_batched_tokens",
                                                c->max_num_batched_tokens, "expert_parallel", c->expert_parallel));
     json_object_set_new(json_object_get(j, "config"), "attention_dp", json_boolean(c->attention_dp));
+    json_object_set_new(json_object_get(j, "config"), "pp", json_integer(c->pp > 1 ? c->pp : 1));
     json_object_set_new(j, "concurrency", cli_real(c->concurrency));
     json_object_set_new(j, "output_tokens_per_s", cli_real(c->output_tokens_per_s));
     json_object_set_new(j, "output_tokens_per_s_per_gpu", cli_real(c->output_tokens_per_s_per_gpu));
@@ -62,7 +63,8 @@ static void describe(char *buf, size_t cap, const gpuecon_serve_config *c)
     if (c->attention_dp) /* tp is the expert-parallel group, one scheduler per GPU */
         snprintf(layout, sizeof layout, "attention-DP %d + EP %d", c->replicas, c->tp);
     else
-        snprintf(layout, sizeof layout, "TP %d x %d%s", c->tp, c->replicas, c->expert_parallel ? " EP" : "");
+        snprintf(layout, sizeof layout, "TP %d x PP %d x %d%s", c->tp, c->pp > 1 ? c->pp : 1, c->replicas,
+                 c->expert_parallel ? " EP" : "");
     snprintf(buf, cap, "%s, %s/%s, draft %d, max_num_seqs %d, chunk %d", layout, gpuecon_precision_name(c->weights),
              gpuecon_precision_name(c->kv), c->draft_k, c->max_num_seqs, c->max_num_batched_tokens);
 }
@@ -148,10 +150,10 @@ static int print(cli *c, const gpuecon_serve_search_request *q, const gpuecon_se
     if (status)
         return status;
     tbl *tb = tbl_new();
-    const char *cols[] = {"rank", "TP", "replicas", "weights", "KV", "draft", "max seqs", "chunk", "requests",
+    const char *cols[] = {"rank", "TP", "PP", "replicas", "weights", "KV", "draft", "max seqs", "chunk", "requests",
                           "tok/s/GPU", "tok/s/user", "TTFT ms", "TPOT ms", "$/Mtok", "checked"};
-    for (int i = 0; i < 15; i++)
-        tbl_col(tb, cols[i], i == 3 || i == 4 || i == 14 ? 'l' : 'r');
+    for (int i = 0; i < 16; i++)
+        tbl_col(tb, cols[i], i == 4 || i == 5 || i == 15 ? 'l' : 'r');
     for (int i = 0; i < o->nbest; i++) {
         const gpuecon_serve_config *b = &o->best[i];
         tbl_row(tb);
@@ -160,6 +162,7 @@ static int print(cli *c, const gpuecon_serve_search_request *q, const gpuecon_se
             tbl_fmt(tb, "DP%d+EP", b->tp);
         else
             tbl_num(tb, b->tp, 0);
+        tbl_num(tb, b->pp > 1 ? b->pp : 1, 0);
         tbl_num(tb, b->replicas, 0);
         tbl_str(tb, gpuecon_precision_name(b->weights));
         tbl_str(tb, gpuecon_precision_name(b->kv));
@@ -184,8 +187,10 @@ static int print(cli *c, const gpuecon_serve_search_request *q, const gpuecon_se
     tbl_print(tb, f);
     fprintf(f, "\n%s\n\nPareto frontier (tokens/s/user -> tokens/s/GPU):", w);
     for (int i = 0; i < o->nfrontier; i += o->nfrontier / 10 + 1)
-        fprintf(f, " %.0f->%.0f (TP%d)", o->frontier[i].tokens_per_s_per_user,
-                o->frontier[i].output_tokens_per_s_per_gpu, o->frontier[i].tp);
+        fprintf(f, " %.0f->%.0f (TP%d%s)", o->frontier[i].tokens_per_s_per_user,
+                o->frontier[i].output_tokens_per_s_per_gpu, o->frontier[i].tp,
+                o->frontier[i].pp == 2 ? " PP2" : o->frontier[i].pp == 4 ? " PP4" : o->frontier[i].pp == 8 ? " PP8"
+                : o->frontier[i].pp == 16 ? " PP16" : "");
     fprintf(f, "\n");
     return cli_table_done(c, tb, f);
 }

@@ -139,6 +139,28 @@ static int not_a_number(cli *c, const opt *o, const char *v)
     return cli_usage_error(c, o->name, "'%s' %s", shown(v, b, sizeof b), what);
 }
 
+/* A range "A-B" of a list: A doubled while it stays within B (8-64: 8, 16, 32, 64). */
+static int parse_range(cli *c, const opt *o, const char *a, const char *b, int_list *l)
+{
+    long long lo, hi;
+    char x[64], y[64];
+    if (!parse_int(a, &lo) || !parse_int(b, &hi))
+        return cli_usage_error(c, o->name, "'%s-%s' is not a range of whole numbers (expected A-B, e.g. 8-64: A "
+                               "doubled up to B)", shown(a, x, sizeof x), shown(b, y, sizeof y));
+    if (lo < o->lo || lo > o->hi || lo < 1)
+        return range_error(c, o->name, a, o->lo > 1 ? o->lo : 1, o->hi);
+    if (hi < o->lo || hi > o->hi)
+        return range_error(c, o->name, b, o->lo, o->hi);
+    if (hi < lo)
+        return cli_usage_error(c, o->name, "range %lld-%lld ends below its start", lo, hi);
+    for (long long v = lo; v <= hi; v *= 2) {
+        if (l->n >= 64)
+            return cli_usage_error(c, o->name, "too many values (at most 64)");
+        l->v[l->n++] = (int)v;
+    }
+    return 0;
+}
+
 static int parse_list(cli *c, const opt *o, const char *s, int_list *l)
 {
     l->n = 0;
@@ -154,6 +176,14 @@ static int parse_list(cli *c, const opt *o, const char *s, int_list *l)
             continue;
         }
         long long v;
+        char *dash = tok[0] >= '0' && tok[0] <= '9' ? strchr(tok, '-') : NULL;
+        if (dash && !ellipsis) { /* A-B: A, 2A, 4A, ... up to B */
+            *dash = 0;
+            int rc = parse_range(c, o, tok, dash + 1, l);
+            if (rc)
+                return rc;
+            continue;
+        }
         if (!parse_int(tok, &v)) {
             char b[64];
             return cli_usage_error(c, o->name, "'%s' is not a whole number (expected a list like 64,128,256 of "

@@ -101,6 +101,7 @@ int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpu
     req.system = sys;
     req.gpus = pl->gpus;
     req.tp = pl->tp;
+    req.pp = pl->pp; /* pipeline stages of a serving platform (docs/model.md §6.14) */
     req.weights = pl->precision;
     req.kv = pl->kv;
     req.prompt_len = w->prompt_len;

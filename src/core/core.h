@@ -52,6 +52,10 @@ char *arena_strdup(arena *a, const char *s);
 char *arena_strndup(arena *a, const char *s, size_t n);
 void arena_free(arena *a);
 
+/* ---- flops.c ---- */
+/* Attention projection weights of layer l (q, k, v, o; MLA's low-rank projections). */
+double flops_attention_params(const gpuecon_model *m, const gpuecon_layer *l);
+
 /* ---- timeline.c ---- */
 /* Index of the point in force on `day` (the latest dated on or before it), or -1. */
 int timeline_in_force(const gpuecon_timeline_point *p, size_t n, long day);

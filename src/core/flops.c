@@ -47,8 +47,8 @@ void gpuecon_model_layer(const gpuecon_model *m, int i, gpuecon_layer *out)
     }
 }
 
-/* Attention projection weights of one layer. */
-static double attention_params(const gpuecon_model *m, const gpuecon_layer *l)
+/* Attention projection weights of one layer (declared in core.h). */
+double flops_attention_params(const gpuecon_model *m, const gpuecon_layer *l)
 {
     double h = m->hidden, H = m->heads;
     if (m->attention == GPUECON_ATTN_MLA) {
@@ -73,7 +73,7 @@ void gpuecon_model_params(const gpuecon_model *m, gpuecon_params *out)
     for (int i = 0; i < m->layers; i++) {
         gpuecon_layer l;
         gpuecon_model_layer(m, i, &l);
-        double attn = attention_params(m, &l);
+        double attn = flops_attention_params(m, &l);
         out->attention += attn;
         out->norms += 2 * h;
         if (l.moe) {
@@ -104,7 +104,7 @@ void gpuecon_model_params(const gpuecon_model *m, gpuecon_params *out)
         if (m->experts == 0) {
             gpuecon_layer l;
             gpuecon_model_layer(m, m->layers - 1, &l);
-            moe_layer_attn = attention_params(m, &l);
+            moe_layer_attn = flops_attention_params(m, &l);
             moe_layer_active = mats * h * m->ffn_hidden;
         }
         double full_moe = m->experts > 0 ? (double)m->experts * mats * h * m->expert_ffn_hidden +
@@ -163,7 +163,7 @@ void gpuecon_train_flops(const gpuecon_model *m, int seq, gpuecon_attn_count cou
         double ffn = m->experts > 0 ? (double)m->top_k * mats * h * m->expert_ffn_hidden +
                                           (double)m->shared_experts * mats * h * m->shared_ffn_hidden
                                     : mats * h * m->ffn_hidden;
-        double per_module = 6 * (attention_params(m, &l) + ffn + 2 * h * h + head) + attn_layer_last;
+        double per_module = 6 * (flops_attention_params(m, &l) + ffn + 2 * h * h + head) + attn_layer_last;
         out->mtp = m->mtp_layers * per_module;
     }
     out->total = out->linear + out->attention + out->mtp;

@@ -12,6 +12,7 @@
 #include "infer.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -143,7 +144,7 @@ static int check_request(const gpuecon_infer_request *r, gpuecon_error *err)
         return rc;
     if (r->cuda_graph_gib >= 0 && (rc = err_check_range(err, "--cuda-graph-gib", r->cuda_graph_gib, 0, 1e4)))
         return rc;
-    if ((rc = check_profile(&r->profile, err)) || (rc = check_lengths(r, err)))
+    if ((rc = check_profile(&r->profile, err)) || (rc = check_lengths(r, err)) || (rc = infer_pp_check(r, err)))
         return rc;
     if (r->tp > 0) {
         if (r->gpus % r->tp)
@@ -156,7 +157,8 @@ static int check_request(const gpuecon_infer_request *r, gpuecon_error *err)
                                  "routed experts", r->tp, r->model->name, r->model->experts);
         if (r->tp > r->system->scaleup_gpus && !r->tp_across_nodes)
             return err_set(err, GPUECON_E_INPUT, "--tp", 0, 0,
-                           "%d exceeds %s's NVLink domain of %d GPUs (TP across the network is not modelled)",
+                           "%d exceeds %s's NVLink domain of %d GPUs; give --tp-across-nodes to run its all-reduces "
+                           "over the scale-out network, or add --pp stages",
                            r->tp, r->system->name, r->system->scaleup_gpus);
         return infer_check_tp(r->model, r->tp, err);
     }
@@ -180,7 +182,7 @@ static double peak_flops(const gpuecon_gpu *g, gpuecon_precision w)
 /* Drafter bytes: given, the model's own MTP modules, or the Gemma-4 assistant's 0.9 GB. */
 static double drafter_bytes(const gpuecon_infer_request *r, const infer_arch *a, double b_w)
 {
-    if (r->draft_k <= 0)
+    if (r->draft_k <= 0 || !a->last) /* pipelined: the drafter sits with the LM head */
         return 0;
     if (r->draft_gb >= 0)
         return r->draft_gb * 1e9;
@@ -223,7 +225,8 @@ static void memory(const gpuecon_infer_request *r, const infer_arch *a, gpuecon_
         o->activation_gib = r->activation_gib;
     } else { /* A1 */
         double nbt = o->max_num_batched_tokens, smax = o->max_num_seqs;
-        double act = nbt * (2 * a->ffn_inner / tp + 4.0 * m->hidden) * 2 + smax * (m->vocab / tp) * 4 * 2;
+        double logits = a->last ? smax * (m->vocab / tp) * 4 * 2 : 0; /* on the LM head's stage */
+        double act = nbt * (2 * a->ffn_inner / tp + 4.0 * m->hidden) * 2 + logits;
         o->activation_gib = act / INFER_GIB + 0.5 + (a->vision > 0 ? 1.0 : 0);
     }
     if (r->cuda_graph_gib >= 0)
@@ -329,7 +332,7 @@ static void build_env(const gpuecon_infer_request *r, const infer_arch *a, const
                       infer_env *e)
 {
     const gpuecon_gpu *g = r->system->gpu;
-    memset(e, 0, sizeof *e);
+    memset(e, 0, offsetof(infer_env, stages)); /* the stages, built before, stay */
     e->a = a;
     e->prof = r->profile;
     e->roofline = r->roofline;
@@ -351,7 +354,58 @@ static void build_env(const gpuecon_infer_request *r, const infer_arch *a, const
     e->hit = r->prefix_hit;
     e->l_in = r->prompt_len;
     e->nbar = o->mean_context;
-    e->draft_read_bytes = r->draft_k > 0 ? o->draft_bytes + a->head * 2 : 0;
+    e->draft_read_bytes = r->draft_k > 0 ? o->draft_bytes + (double)r->model->vocab * r->model->hidden * 2 : 0;
+    if (o->pp > 1)
+        infer_pp_env(r, o, e);
+}
+
+/* Pipelined: memory stage by stage; the stage whose KV pool holds the fewest mean-length
+ * sequences binds the replica (each stage keeps its own layers' KV of every sequence, vLLM and
+ * TensorRT-LLM size one block pool for all), so its arch and memory figures become the
+ * replica's. The parameter counts stay the whole model's. */
+static void pp_memory(const gpuecon_infer_request *r, infer_arch *a, infer_env *e, gpuecon_infer_result *o)
+{
+    infer_arch st;
+    infer_sums t;
+    infer_sums_build(r->model, &t);
+    gpuecon_infer_result best = *o;
+    double best_key = INFINITY, body = 0, dupv = 0, lora = 0, draft = 0;
+    int stage = 0;
+    e->stages.n = 0;
+    o->stage_layers_min = r->model->layers;
+    o->stage_layers_max = 0;
+    for (int s = 0; s < o->pp; s++) {
+        infer_pp_stage(r, o, &t, s, &st);
+        infer_pp_add_stage(e, &st, s);
+        o->stage_layers_min = st.layers < o->stage_layers_min ? st.layers : o->stage_layers_min;
+        o->stage_layers_max = st.layers > o->stage_layers_max ? st.layers : o->stage_layers_max;
+        body += st.body;
+        dupv += st.dupv;
+        lora += st.lora;
+        if (st.last)
+            draft = drafter_bytes(r, &st, gpuecon_precision_bytes(r->weights));
+        gpuecon_infer_result m = *o;
+        memory(r, &st, &m);
+        /* no room at all binds before any room (the most negative first) */
+        double key = m.kv_avail_gib > 0 ? m.kv_avail_gib * INFER_GIB / infer_seq_bytes(&st, o->mean_context, o->block_size)
+                                        : m.kv_avail_gib - 1e30;
+        if (key < best_key) {
+            best = m;
+            best_key = key;
+            *a = st;
+            stage = s;
+        }
+    }
+    int lo = o->stage_layers_min, hi = o->stage_layers_max;
+    *o = best;
+    o->stage_layers_min = lo;
+    o->stage_layers_max = hi;
+    o->pp_stage = stage;
+    o->body_params = body; /* the whole model's: the stages' sums */
+    o->dup_v_params = dupv;
+    o->embedding_params = t.p.embedding + t.p.lm_head;
+    o->lora_params = lora;
+    o->draft_bytes = draft;
 }
 
 /* Everything but the concurrency point, at one TP degree. */
@@ -371,13 +425,19 @@ static int prepare(const gpuecon_infer_request *r, int tp, infer_arch *a, infer_
     o->attention_dp = dp;
     o->ep = dp ? tp : 1;
     o->tp = dp ? 1 : tp; /* attention-DP: each GPU a replica with its own scheduler */
-    o->replicas = r->gpus / o->tp;
+    o->pp = r->pp > 1 ? r->pp : 1;
+    o->stage_layers_min = o->stage_layers_max = r->model->layers;
+    o->replicas = r->gpus / (o->tp * o->pp);
     o->expert_parallel = dp || (r->expert_parallel && r->model->experts > 0 && tp > 1);
     o->expert_imbalance = r->model->experts > 0 && r->expert_imbalance > 1 ? r->expert_imbalance : 1;
     engine_defaults(r, o);
     workload(r, o);
-    infer_arch_build(r->model, o->tp, gpuecon_precision_bytes(r->kv), r->lora_rank, r->lora_modules, a);
-    memory(r, a, o);
+    if (o->pp > 1) {
+        pp_memory(r, a, e, o);
+    } else {
+        infer_arch_build(r->model, o->tp, gpuecon_precision_bytes(r->kv), r->lora_rank, r->lora_modules, a);
+        memory(r, a, o);
+    }
     double bs = o->block_size, kv = o->kv_avail_gib * INFER_GIB;
     o->kv_bytes_per_token = a->kv_short;
     o->kv_bytes_per_token_long = a->kv_long;
@@ -485,8 +545,9 @@ static int resolve(const gpuecon_infer_request *r, infer_arch *a, infer_env *e, 
         return prepare(r, r->tp, a, e, o, err);
     int rc = GPUECON_E_INPUT, limit = r->gpus < r->system->scaleup_gpus ? r->gpus : r->system->scaleup_gpus;
     bool any = false;
+    int pp = r->pp > 1 ? r->pp : 1;
     for (int tp = 1; tp <= limit; tp++) {
-        if (r->gpus % tp || (dp_on(r, tp) ? r->model->experts % tp : infer_check_tp(r->model, tp, NULL)) != 0)
+        if (r->gpus % (tp * pp) || (dp_on(r, tp) ? r->model->experts % tp : infer_check_tp(r->model, tp, NULL)) != 0)
             continue;
         any = true;
         rc = prepare(r, tp, a, e, o, err);

@@ -41,6 +41,7 @@ typedef struct infer_arch {
     int ngroups;
     infer_group g[INFER_MAX_GROUPS];
     double kv_short, kv_long; /* K4 */
+    bool first, last; /* pipeline stage holding the embedding / the LM head (both: whole model) */
 } infer_arch;
 
 /* Validates TP against the heads (vLLM: TP divides the query heads; KV heads divide by TP or,
@@ -48,6 +49,17 @@ typedef struct infer_arch {
 int infer_check_tp(const gpuecon_model *m, int tp, gpuecon_error *err);
 void infer_arch_build(const gpuecon_model *m, int tp, double kv_elem_bytes, int lora_rank,
                       unsigned lora_modules, infer_arch *a);
+/* Whole-model sums a stage build needs, computed once per model. */
+typedef struct infer_sums {
+    gpuecon_params p;
+    int moe_layers;
+} infer_sums;
+void infer_sums_build(const gpuecon_model *m, infer_sums *t);
+/* The same for layers [l0, l1) of a pipeline stage: the embedding (and vision tower) only when
+ * `first`, the LM head, MTP modules and drafter only when `last` (PP11, docs/model.md §6.14). */
+void infer_arch_build_range(const gpuecon_model *m, const infer_sums *t, int tp, double kv_elem_bytes,
+                            int lora_rank, unsigned lora_modules, int l0, int l1, bool first, bool last,
+                            infer_arch *a);
 /* Σ_l b_l·min(n, W_l): KV bytes one sequence of n tokens keeps (R3 per sequence). */
 double infer_kv_resident(const infer_arch *a, double n);
 /* K6: R_seq(n) = Σ_l b_l·(min(n, W_l) + bs/2). */
@@ -79,6 +91,18 @@ typedef struct infer_env {
     double rho, hit;     /* L_in/L_out, prefix-cache hit rate */
     double l_in, nbar;   /* prompt length, mean live context */
     double draft_read_bytes; /* per draft step, whole replica (O3) */
+    /* pipeline parallel (infer_pp.c); pp <= 1: none */
+    int pp;
+    int bounds_up, bounds_out;   /* stage boundaries inside a scale-up domain / across the network */
+    /* the distinct stages (must stay last: build_env zeroes only what comes before) */
+    struct {
+        int n;                          /* distinct stage kinds */
+        int count[GPUECON_INFER_MAX_PP]; /* stages of each kind */
+        int first[GPUECON_INFER_MAX_PP]; /* the first stage of each kind (0-based) */
+        int base[GPUECON_INFER_MAX_PP];  /* the kind whose step this one scales (itself: its own) */
+        double scale[GPUECON_INFER_MAX_PP]; /* its layers / the base kind's layers */
+        infer_arch st[GPUECON_INFER_MAX_PP];
+    } stages;
 } infer_env;
 
 /* One engine step's work, as a scheduler assembles it (per replica). */
@@ -105,7 +129,25 @@ int infer_prepare_core(const gpuecon_infer_request *req, infer_arch *a, infer_en
 void infer_point(const gpuecon_infer_request *r, const infer_env *e, const gpuecon_infer_result *o,
                  double C, gpuecon_infer_point *pt);
 
+/* ---- infer_pp.c (docs/model.md §6.14) ---- */
+/* Checks --pp against the model, the GPU count and the rest of the layout (errors name --pp). */
+int infer_pp_check(const gpuecon_infer_request *r, gpuecon_error *err);
+/* Stage s of o->pp (o->tp set). */
+void infer_pp_stage(const gpuecon_infer_request *r, const gpuecon_infer_result *o, const infer_sums *t, int s,
+                    infer_arch *a);
+/* Adds a stage to e->stages under its step-time content (the embedding and vision tower, which
+ * no step reads, set aside), so the first stage and the middle ones share one kind. */
+void infer_pp_add_stage(infer_env *e, const infer_arch *a, int s);
+/* The point-to-point terms of e (after build_env). */
+void infer_pp_env(const gpuecon_infer_request *r, const gpuecon_infer_result *o, infer_env *e);
+/* One engine step of a pipelined replica: micro-batches over the stages (PP1-PP6). */
+void infer_pp_step(const infer_env *e, const infer_batch *b, gpuecon_infer_step *s);
+/* L4 through every stage. */
+double infer_pp_ttft0_s(const infer_env *e);
+
 /* ---- infer_step.c ---- */
+/* S1 of one stage (or of the whole model when pp <= 1) for an explicit batch. */
+void infer_step_stage(const infer_env *e, const infer_batch *b, gpuecon_infer_step *s);
 /* S1 for an explicit batch (the simulator's steps); the draft cost only when something decodes. */
 void infer_step_batch(const infer_env *e, const infer_batch *b, gpuecon_infer_step *s);
 /* S1 for B running sequences per replica; `chunk` extra prefill tokens ride along (L3). */
@@ -114,7 +156,9 @@ void infer_step(const infer_env *e, double B, double chunk, gpuecon_infer_step *
 double infer_dp_dispatch_s(const infer_env *e, double tokens, bool dispatch);
 /* C1: one all-reduce of `bytes` across the TP group (0 when TP = 1). */
 double infer_allreduce_s(const infer_env *e, double bytes);
-/* L4: an isolated prompt on an empty server. */
+/* L4: an isolated prompt on an empty server (through every stage when pipelined). */
 double infer_ttft0_s(const infer_env *e);
+/* L4 of one stage's layers (the whole model when pp <= 1). */
+double infer_ttft0_stage_s(const infer_env *e);
 
 #endif

@@ -172,31 +172,87 @@ double gpuecon_lora_params(const gpuecon_model *m, int rank, unsigned modules)
     return p;
 }
 
-/* ---- the whole model at one TP degree --------------------------------------------------- */
+/* ---- the whole model, or one pipeline stage, at one TP degree --------------------------- */
 
-void infer_arch_build(const gpuecon_model *m, int tp, double kv_elem_bytes, int lora_rank,
-                      unsigned lora_modules, infer_arch *a)
+/* LoRA parameters of layers [l0, l1). */
+static double range_lora(const gpuecon_model *m, int rank, unsigned mods, int l0, int l1)
 {
-    gpuecon_params p;
-    gpuecon_model_params(m, &p);
+    double p = 0;
+    for (int i = l0; rank > 0 && i < l1; i++) {
+        gpuecon_layer l;
+        gpuecon_model_layer(m, i, &l);
+        p += layer_lora(m, &l, rank, mods);
+    }
+    return p;
+}
+
+/* A stage's share of the role sums: attention layer by layer (its shape varies on models with
+ * global layers), the per-layer-constant FFN roles by the stage's count of dense and MoE
+ * layers. The whole model takes gpuecon_model_params' sums unchanged. */
+static void range_roles(const gpuecon_model *m, const infer_sums *t, int l0, int l1, infer_arch *a)
+{
+    const gpuecon_params *p = &t->p;
+    if (l0 == 0 && l1 == m->layers) {
+        a->attn = p->attention;
+        a->dense_ffn = p->dense_ffn;
+        a->shared = p->shared_experts;
+        a->router = p->router;
+        a->routed = p->routed_experts;
+        return;
+    }
+    int moe_here = 0;
+    for (int i = l0; i < l1; i++) {
+        gpuecon_layer l;
+        gpuecon_model_layer(m, i, &l);
+        moe_here += l.moe;
+        a->attn += flops_attention_params(m, &l);
+    }
+    int dense_all = m->layers - t->moe_layers, dense_here = (l1 - l0) - moe_here;
+    double fd = dense_all > 0 ? (double)dense_here / dense_all : 0;
+    double fm = t->moe_layers > 0 ? (double)moe_here / t->moe_layers : 0;
+    a->dense_ffn = p->dense_ffn * fd;
+    a->shared = p->shared_experts * fm;
+    a->router = p->router * fm;
+    a->routed = p->routed_experts * fm;
+}
+
+void infer_sums_build(const gpuecon_model *m, infer_sums *t)
+{
+    gpuecon_model_params(m, &t->p);
+    t->moe_layers = 0;
+    for (int i = 0; i < m->layers; i++) {
+        gpuecon_layer l;
+        gpuecon_model_layer(m, i, &l);
+        t->moe_layers += l.moe;
+    }
+}
+
+void infer_arch_build_range(const gpuecon_model *m, const infer_sums *t, int tp, double kv_elem_bytes,
+                            int lora_rank, unsigned lora_modules, int l0, int l1, bool first, bool last,
+                            infer_arch *a)
+{
+    const gpuecon_params p = t->p;
     memset(a, 0, sizeof *a);
+    bool whole = l0 == 0 && l1 == m->layers;
     a->m = m;
     a->tp = tp;
-    a->layers = m->layers;
-    a->attn = p.attention;
-    a->dense_ffn = p.dense_ffn;
-    a->shared = p.shared_experts;
-    a->router = p.router;
-    a->routed = p.routed_experts;
-    a->body = p.attention + p.dense_ffn + p.shared_experts + p.router + p.routed_experts;
-    a->emb_mem = p.embedding + p.lm_head;
-    a->head = (double)m->vocab * m->hidden;
-    a->vision = p.vision;
-    a->mtp = p.mtp;
+    a->first = first;
+    a->last = last;
+    a->layers = l1 - l0;
+    range_roles(m, t, l0, l1, a);
+    a->body = a->attn + a->dense_ffn + a->shared + a->router + a->routed;
+    /* vLLM builds the embedding on the first rank and the LM head on the last, a copy of the
+     * embedding there when the two are tied (llama.py @ e06c9ba2: ParallelLMHead on
+     * is_last_rank, tie_weights) */
+    double vh = (double)m->vocab * m->hidden;
+    a->emb_mem = whole ? p.embedding + p.lm_head : (first ? p.embedding : 0) + (last ? vh : 0);
+    a->head = last ? vh : 0;
+    a->vision = first ? p.vision : 0;
+    a->mtp = last ? p.mtp : 0;
     double mats = gpuecon_ffn_matrices(m->ffn);
     a->expert = m->experts > 0 ? mats * m->hidden * m->expert_ffn_hidden : 0;
     bool any_dense = false;
-    for (int i = 0; i < m->layers; i++) {
+    for (int i = l0; i < l1; i++) {
         gpuecon_layer l;
         gpuecon_model_layer(m, i, &l);
         a->moe_layers += l.moe;
@@ -211,13 +267,22 @@ void infer_arch_build(const gpuecon_model *m, int tp, double kv_elem_bytes, int 
     double moe_inner = (double)m->top_k * m->expert_ffn_hidden +
                        (double)m->shared_experts * m->shared_ffn_hidden;
     a->ffn_inner = any_dense ? fmax(m->ffn_hidden, moe_inner) : moe_inner;
-    a->lora = gpuecon_lora_params(m, lora_rank, lora_modules);
+    a->lora = whole ? gpuecon_lora_params(m, lora_rank, lora_modules) : range_lora(m, lora_rank, lora_modules, l0, l1);
     a->lora_modules = lora_rank > 0 ? infer_popcount7(lora_modules) : 0;
     for (int i = 0; i < a->ngroups; i++) {
         a->kv_short += a->g[i].kv_bytes;
         if (isinf(a->g[i].window))
             a->kv_long += a->g[i].kv_bytes;
     }
+}
+
+void infer_arch_build(const gpuecon_model *m, int tp, double kv_elem_bytes, int lora_rank,
+                      unsigned lora_modules, infer_arch *a)
+{
+    infer_sums t;
+    gpuecon_model_params(m, &t.p);
+    t.moe_layers = 0; /* unused for the whole model */
+    infer_arch_build_range(m, &t, tp, kv_elem_bytes, lora_rank, lora_modules, 0, m->layers, true, true, a);
 }
 
 double gpuecon_kv_bytes_per_token(const gpuecon_model *m, int tp, gpuecon_precision kv, bool long_context)

@@ -33,6 +33,10 @@ typedef struct side {
 /* One instance of TP tp: the prefill side holds prompts only and samples one token. */
 static int prep_side(const gpuecon_infer_request *base, int tp, bool prefill, side *s, gpuecon_error *err)
 {
+    if (base->pp > 1)
+        return err_set(err, GPUECON_E_INPUT, "--pp", 0, 0,
+                       "the instances of a disaggregated deployment are TP only (pipeline stages are not "
+                       "modelled there); drop --pp");
     gpuecon_infer_request r = *base;
     r.gpus = tp;
     r.tp = tp;

@@ -2,7 +2,7 @@
  * infer_search.c — which serving configuration meets the latency targets at the best
  * throughput per GPU or the lowest cost (docs/model.md §6.12).
  *
- * Every configuration (GPU count × TP × weight and KV precision × draft length × max_num_seqs
+ * Every configuration (GPU count × TP × PP × weight and KV precision × draft length × max_num_seqs
  * × max_num_batched_tokens × MoE layout: experts EP or TP-sliced inside a TP replica, or
  * attention data-parallel with experts EP) is prepared once by the analytic model
  * (memory, KV pool, step environment) and then timed at a few concurrencies: a doubling grid
@@ -26,7 +26,7 @@
 typedef struct fpoint {
     double x, y; /* tokens/s/user, tokens/s/GPU */
     int gpus, tp, k, smax, nbt;
-    signed char w, kv, ep, dp;
+    signed char w, kv, ep, dp, pp;
     double C;
 } fpoint;
 
@@ -104,6 +104,7 @@ static void fill(gpuecon_serve_config *c, const gpuecon_infer_request *r, const 
     memset(c, 0, sizeof *c);
     c->gpus = o->gpus;
     c->tp = o->attention_dp ? o->ep : o->tp; /* what the request gives back */
+    c->pp = o->pp;
     c->replicas = o->replicas;
     c->attention_dp = o->attention_dp;
     c->draft_k = r->draft_k;
@@ -135,7 +136,8 @@ static void add_point(search *s, double x, double y, const gpuecon_infer_request
     }
     s->pts[s->npts++] = (fpoint){x, y, r->gpus, r->tp, r->draft_k, r->max_num_seqs,
                                  r->max_num_batched_tokens, (signed char)r->weights, (signed char)r->kv,
-                                 (signed char)r->expert_parallel, (signed char)r->attention_dp, C};
+                                 (signed char)r->expert_parallel, (signed char)r->attention_dp,
+                                 (signed char)(r->pp > 1 ? r->pp : 1), C};
 }
 
 static double objective(const search *s, const gpuecon_serve_config *c)
@@ -204,14 +206,18 @@ static double operating_c(const search *s, const gpuecon_infer_request *r, const
     return floor(lo);
 }
 
-static void evaluate(search *s, const gpuecon_infer_request *r)
+/* Returns whether more pipeline stages could help: the layout does not fit, or its KV pool
+ * holds fewer mean-length sequences than max_num_seqs admits (see enumerate). */
+static bool evaluate(search *s, const gpuecon_infer_request *r)
 {
     infer_arch a;
     infer_env e;
     gpuecon_infer_result o;
-    if (infer_prepare_core(r, &a, &e, &o, NULL) != GPUECON_OK)
-        return;
+    int rc = infer_prepare_core(r, &a, &e, &o, NULL);
+    if (rc != GPUECON_OK)
+        return rc == GPUECON_E_INFEASIBLE;
     s->out->configs_evaluated++;
+    bool kv_bound = o.seqs_at_mean < o.max_num_seqs;
     gpuecon_infer_point p;
     gpuecon_serve_config c;
     for (double C = o.replicas;; C *= 2) {
@@ -228,7 +234,7 @@ static void evaluate(search *s, const gpuecon_infer_request *r)
         double m = s->q->rate * r->output_len / p.output_tokens_per_s - 1;
         if (m < s->closest_miss)
             s->closest_miss = m, s->out->closest = c;
-        return;
+        return kv_bound;
     }
     infer_point(r, &e, &o, C, &p);
     fill(&c, r, &o, &p);
@@ -237,16 +243,56 @@ static void evaluate(search *s, const gpuecon_infer_request *r)
         offer(s, &c);
     else if (miss(s->q, c.ttft_ms, c.tpot_ms) < s->closest_miss)
         s->closest_miss = miss(s->q, c.ttft_ms, c.tpot_ms), s->out->closest = c;
+    return kv_bound;
+}
+
+/* Every precision, draft, engine limit and MoE layout of one TP degree, each unpipelined and
+ * then over 2, 4, 8, 16 stages where they divide the GPUs. A configuration is pipelined further
+ * only while the last one did not fit or its KV pool bound before max_num_seqs: otherwise more
+ * stages add sends and bubbles and halve the sequences per GPU that max_num_seqs admits, while
+ * each GPU still reads its share of the weights once per micro-batch as before — no better in
+ * throughput per GPU or in latency than the same GPUs unpipelined at a lower load, which the
+ * search also tries. */
+static void enumerate_tp(search *s, int gpus, int tp, bool tp_ok, int m0, int m1)
+{
+    const gpuecon_serve_search_request *q = s->q;
+    const gpuecon_precision ws[] = {GPUECON_BF16, GPUECON_FP8, GPUECON_FP4};
+    const int seqs[] = {64, 128, 256, 512, 1024}, nbt[] = {2048, 4096, 8192, 16384};
+    bool fp4 = gpuecon_gpu_peak_flops(q->base.system->gpu, GPUECON_FP4) > 0;
+    int kmax = q->base.acceptance > 0 ? q->max_draft : 0;
+    for (int w = 0; w < (fp4 ? 3 : 2); w++)
+        for (int kv = 0; kv < 2; kv++)
+            for (int k = 0; k <= kmax; k++)
+                for (int ep = m0; ep < m1; ep++)
+                    for (int i = 0; i < 5; i++)
+                        for (int j = 0; j < 4; j++) {
+                            gpuecon_infer_request r = q->base;
+                            r.gpus = gpus;
+                            r.tp = tp;
+                            r.weights = ws[w];
+                            r.kv = kv ? GPUECON_FP8 : GPUECON_BF16;
+                            r.draft_k = k;
+                            r.expert_parallel = ep != 1;
+                            r.attention_dp = ep == 2;
+                            r.max_num_seqs = seqs[i];
+                            r.max_num_batched_tokens = nbt[j];
+                            r.concurrency = 0;
+                            bool more = true;
+                            for (int pp = 1; more && pp <= GPUECON_INFER_MAX_PP && pp <= q->base.model->layers;
+                                 pp *= 2) {
+                                if ((gpus / tp) % pp || (pp > 1 && (!tp_ok || r.attention_dp)))
+                                    break; /* attention-DP is not pipelined */
+                                r.pp = pp;
+                                more = evaluate(s, &r);
+                            }
+                        }
 }
 
 static void enumerate(search *s, int gpus)
 {
     const gpuecon_serve_search_request *q = s->q;
     const gpuecon_system *sys = q->base.system;
-    const gpuecon_precision ws[] = {GPUECON_BF16, GPUECON_FP8, GPUECON_FP4};
-    const int seqs[] = {64, 128, 256, 512, 1024}, nbt[] = {2048, 4096, 8192, 16384};
-    bool fp4 = gpuecon_gpu_peak_flops(sys->gpu, GPUECON_FP4) > 0, moe = q->base.model->experts > 0;
-    int kmax = q->base.acceptance > 0 ? q->max_draft : 0;
+    bool moe = q->base.model->experts > 0;
     /* MoE layouts: experts EP inside a TP replica, TP-sliced experts, or attention data-parallel
      * over tp GPUs with experts EP across them (the only one past the NVLink domain) */
     for (int tp = 1; tp <= gpus; tp++) {
@@ -255,25 +301,7 @@ static void enumerate(search *s, int gpus)
         if (gpus % tp || (!tp_ok && !dp_ok))
             continue;
         int m0 = tp_ok ? 0 : 2, m1 = dp_ok ? 3 : moe && tp > 1 ? 2 : 1;
-        for (int w = 0; w < (fp4 ? 3 : 2); w++)
-            for (int kv = 0; kv < 2; kv++)
-                for (int k = 0; k <= kmax; k++)
-                    for (int ep = m0; ep < m1; ep++)
-                        for (int i = 0; i < 5; i++)
-                            for (int j = 0; j < 4; j++) {
-                                gpuecon_infer_request r = q->base;
-                                r.gpus = gpus;
-                                r.tp = tp;
-                                r.weights = ws[w];
-                                r.kv = kv ? GPUECON_FP8 : GPUECON_BF16;
-                                r.draft_k = k;
-                                r.expert_parallel = ep != 1;
-                                r.attention_dp = ep == 2;
-                                r.max_num_seqs = seqs[i];
-                                r.max_num_batched_tokens = nbt[j];
-                                r.concurrency = 0;
-                                evaluate(s, &r);
-                            }
+        enumerate_tp(s, gpus, tp, tp_ok, m0, m1);
     }
 }
 
@@ -310,6 +338,7 @@ static void frontier(search *s)
         r.kv = (gpuecon_precision)f->kv;
         r.expert_parallel = f->ep;
         r.attention_dp = f->dp;
+        r.pp = f->pp;
         infer_arch a;
         infer_env e;
         gpuecon_infer_result o;
@@ -336,6 +365,7 @@ static int confirm(search *s, gpuecon_serve_config *c, gpuecon_error *err)
     r.serve.draft_k = c->draft_k;
     r.serve.expert_parallel = c->expert_parallel;
     r.serve.attention_dp = c->attention_dp;
+    r.serve.pp = c->pp;
     r.serve.max_num_seqs = c->max_num_seqs;
     r.serve.max_num_batched_tokens = c->max_num_batched_tokens;
     r.lengths = q->base.output_cv > 0 ? GPUECON_LENGTHS_LOGNORMAL : GPUECON_LENGTHS_FIXED;
@@ -417,13 +447,13 @@ static int finish(search *s, gpuecon_error *err)
         out->miss_tpot_ms = q->tpot_ms > 0 ? fmax(0, out->closest.tpot_ms - q->tpot_ms) : 0;
         if (q->rate > 0 && out->miss_ttft_ms == 0 && out->miss_tpot_ms == 0)
             return err_set(err, GPUECON_E_INFEASIBLE, "--rate", 0, 0,
-                           "no configuration serves %g requests/s; the closest (TP %d, %d replicas) "
-                           "reaches %.3g requests/s", q->rate, out->closest.tp, out->closest.replicas,
+                           "no configuration serves %g requests/s; the closest (TP %d x PP %d, %d replicas) "
+                           "reaches %.3g requests/s", q->rate, out->closest.tp, out->closest.pp, out->closest.replicas,
                            out->closest.output_tokens_per_s / q->base.output_len);
         return err_set(err, GPUECON_E_INFEASIBLE, "", 0, 0,
-                       "no configuration meets the targets; the closest (TP %d x %d replicas, %s "
+                       "no configuration meets the targets; the closest (TP %d x PP %d x %d replicas, %s "
                        "weights, %s KV, draft %d) has TTFT %.1f ms, TPOT %.2f ms: %.1f ms and %.2f ms over",
-                       out->closest.tp, out->closest.replicas, gpuecon_precision_name(out->closest.weights),
+                       out->closest.tp, out->closest.pp, out->closest.replicas, gpuecon_precision_name(out->closest.weights),
                        gpuecon_precision_name(out->closest.kv), out->closest.draft_k, out->closest.ttft_ms,
                        out->closest.tpot_ms, out->miss_ttft_ms, out->miss_tpot_ms);
     }

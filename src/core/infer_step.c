@@ -132,7 +132,7 @@ static double draft_s(const infer_env *e)
     return e->k * (e->prof.draft_step_s + e->draft_read_bytes / e->tp / (e->bw * e->prof.eta_bw));
 }
 
-void infer_step_batch(const infer_env *e, const infer_batch *b, gpuecon_infer_step *s)
+void infer_step_stage(const infer_env *e, const infer_batch *b, gpuecon_infer_step *s)
 {
     const infer_arch *a = e->a;
     const gpuecon_serving_profile *p = &e->prof;
@@ -171,6 +171,14 @@ void infer_step_batch(const infer_env *e, const infer_batch *b, gpuecon_infer_st
     s->step_s = s->model_s + s->overhead_s + s->lora_s + s->comm_s + s->draft_s;
 }
 
+void infer_step_batch(const infer_env *e, const infer_batch *b, gpuecon_infer_step *s)
+{
+    if (e->pp > 1)
+        infer_pp_step(e, b, s); /* infer_pp.c: the stages, each through infer_step_stage */
+    else
+        infer_step_stage(e, b, s);
+}
+
 /* T1: B running sequences in the mean field: each decodes (k+1) positions against the mean
  * context n̄, and the steady-state prefill B·E·ρ(1−h) rides along at half a prompt of context. */
 void infer_step(const infer_env *e, double B, double chunk, gpuecon_infer_step *s)
@@ -196,6 +204,13 @@ static double prompt_pairs(double n, double w)
 }
 
 double infer_ttft0_s(const infer_env *e)
+{
+    if (e->pp > 1)
+        return infer_pp_ttft0_s(e);
+    return infer_ttft0_stage_s(e);
+}
+
+double infer_ttft0_stage_s(const infer_env *e)
 {
     const infer_arch *a = e->a;
     double n = e->l_in;
