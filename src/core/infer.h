@@ -161,4 +161,11 @@ double infer_ttft0_s(const infer_env *e);
 /* L4 of one stage's layers (the whole model when pp <= 1). */
 double infer_ttft0_stage_s(const infer_env *e);
 
+/* ---- validate_serving.c ---- */
+/* trtllm-bench's default max_batch_size and max_num_tokens for a TP group of `tp` GPUs at fixed
+ * ISL/OSL and a KV fraction (tensorrt_llm/bench/build/tuning.py; docs/model.md §6.8). */
+void infer_trtllm_bench_limits(const gpuecon_model *m, const gpuecon_system *s, int tp, gpuecon_precision w,
+                               gpuecon_precision kv, double isl, double osl, double kv_fraction, int *max_bs,
+                               int *max_tokens);
+
 #endif

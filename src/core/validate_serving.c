@@ -6,7 +6,7 @@
  * deployment it predicts; the metric differs by row (tok/s, ms, sequences, a ratio or a gain),
  * so each row's error is predicted/published − 1 in its own unit.
  */
-#include "core.h"
+#include "infer.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -128,6 +128,37 @@ static const scase scases[] = {
     TRT("TRT-L4M-B200-2048", "llama4-maverick", "hgx-b200", 8, F4, 2048, 2048, 52195, false),
 };
 
+/* trtllm-bench's own max_batch_size and max_num_tokens, which the page's runs leave to it (its
+ * commands give neither): NVIDIA/TensorRT-LLM tensorrt_llm/bench/build/tuning.py @ 04cba882,
+ * calc_engine_setting and finetune_setting, reached from get_settings
+ * (bench/benchmark/utils/general.py) when the two are not given. The engine size is the
+ * checkpoint's safetensors element count (ModelConfig.get_param_count) times 1 B (FP8) or 0.5 B
+ * (NVFP4); an NVFP4 checkpoint stores two weights per uint8 element plus an FP8 scale per 16
+ * weights (ModelOpt's packing, our reading), so its body counts 1/2 + 1/16 elements per weight.
+ * The KV per token is 2·layers·max(TP, KV heads)·head_dim bytes (FP8), the GPU memory nvml's
+ * total; the requests that fit at ISL + OSL are capped at 4,096, then rounded up to a multiple of
+ * 32 (at least 64), 128 or 256, and the tokens min(bs·(1 + ISL/OSL), 32,768) rounded up likewise
+ * (at least 2,048); without chunked prefill (trtllm-bench's default) at least ISL + bs. */
+void infer_trtllm_bench_limits(const gpuecon_model *m, const gpuecon_system *s, int tp, gpuecon_precision w,
+                               gpuecon_precision kv, double isl, double osl, double kv_fraction, int *max_bs,
+                               int *max_tokens)
+{
+    gpuecon_params p;
+    gpuecon_model_params(m, &p);
+    double outside = p.embedding + p.lm_head; /* kept in BF16 by the quantised checkpoints */
+    double elems = (p.total - outside) * (w == GPUECON_FP4 ? 0.5 + 1.0 / 16 : 1) + outside + p.vision + p.mtp;
+    double b_w = w == GPUECON_FP4 ? 0.5 : w == GPUECON_FP8 ? 1 : 2, b_kv = kv == GPUECON_FP8 ? 1 : 2;
+    double kv_heads = fmax(tp, m->kv_heads > 0 ? m->kv_heads : m->heads);
+    double per_token = 2.0 * m->layers * kv_heads * m->head_dim * b_kv / INFER_GIB;
+    double avail = s->gpu->hbm_gib * tp - elems * b_w / INFER_GIB;
+    double requests = fmax(0, avail * kv_fraction / (per_token * (isl + osl)));
+    double bs = fmin(requests, 4096), tok = fmin(bs * (1 + isl / osl), 32768);
+    bs = bs < 256 ? fmax(64, 32 * ceil(bs / 32)) : bs < 1024 ? 128 * ceil(bs / 128) : 256 * ceil(bs / 256);
+    tok = tok < 4096 ? fmax(2048, 256 * ceil(tok / 256)) : tok < 8192 ? 512 * ceil(tok / 512) : 1024 * ceil(tok / 1024);
+    *max_bs = (int)bs;
+    *max_tokens = (int)fmax(tok, isl + bs);
+}
+
 static int build(const gpuecon_catalog *cat, const scase *v, const char *system, gpuecon_precision w,
                  gpuecon_precision kv, int k, gpuecon_infer_request *r, gpuecon_error *err)
 {
@@ -148,10 +179,11 @@ static int build(const gpuecon_catalog *cat, const scase *v, const char *system,
         r->lora_rank = 16;
     } else {
         /* trtllm-bench's max-throughput engine: TensorRT-LLM's efficiencies, a KV fraction of 0.95
-         * and a batch large enough never to bind before the KV cache does */
+         * and trtllm-bench's own batch and token limits */
         r->profile = *gpuecon_serving_profile_find("trtllm");
         r->gpu_mem_util = 0.95;
-        r->max_num_seqs = 4096;
+        infer_trtllm_bench_limits(r->model, r->system, v->tp, w, kv, v->prompt, v->output, 0.95, &r->max_num_seqs,
+                                  &r->max_num_batched_tokens);
     }
     r->draft_k = k;
     if (k == 1 || k == 2) {

@@ -13,6 +13,8 @@
  */
 #include "infer_util.h"
 
+#include "infer.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -137,6 +139,42 @@ static void test_tp_ep_comm(void **state)
     }
 }
 
+/* trtllm-bench's default limits (tensorrt_llm/bench/build/tuning.py), derived by hand from the
+ * published parameter counts (Qwen3-235B-A22B 235.1 B, 94 layers, 4 KV heads of 128; Llama 4
+ * Maverick 400.7 B, 48 layers, 8 KV heads of 128), nvml's GiB (H100 79.65, H200 140.4, B200
+ * 179.06) and a KV fraction of 0.95: requests = (8·mem − engine GiB)·0.95 / (2·L·max(8, kv)·128 B
+ * per token · (ISL + OSL)). */
+static void test_trtllm_bench_limits(void **state)
+{
+    const gpuecon_model *q = gpuecon_catalog_model(CAT(state), "qwen3-235b-a22b");
+    const gpuecon_model *l4 = gpuecon_catalog_model(CAT(state), "llama4-maverick");
+    const gpuecon_system *h100 = gpuecon_catalog_system(CAT(state), "hgx-h100");
+    const gpuecon_system *h200 = gpuecon_catalog_system(CAT(state), "hgx-h200");
+    const gpuecon_system *b200 = gpuecon_catalog_system(CAT(state), "hgx-b200");
+    assert_true(q && l4 && h100 && h200 && b200);
+    int bs, tok;
+    /* Qwen3 FP8 on 8 H200, 1000/1000: (1123.2 − 219.0)·0.95 / (192,512 B·2000) = 2,396 requests;
+     * bs 256·⌈2396/256⌉ = 2,560, tokens 2·2396 = 4,792 -> 512·⌈4792/512⌉ = 5,120 */
+    infer_trtllm_bench_limits(q, h200, 8, GPUECON_FP8, GPUECON_FP8, 1000, 1000, 0.95, &bs, &tok);
+    assert_int_equal(bs, 2560);
+    assert_int_equal(tok, 5120);
+    /* Qwen3 NVFP4 on 8 B200, 2048/2048: the body at 1/2 + 1/16 uint8/FP8 elements per weight,
+     * 0.5 B each: 1,773 requests -> bs 1,792; tokens 3,546 -> 3,584, raised to ISL + bs = 3,840
+     * (no chunked prefill) */
+    infer_trtllm_bench_limits(q, b200, 8, GPUECON_FP4, GPUECON_FP8, 2048, 2048, 0.95, &bs, &tok);
+    assert_int_equal(bs, 1792);
+    assert_int_equal(tok, 3840);
+    /* Maverick FP8 on 8 H100, 2048/2048: 669 requests -> 128·⌈669/128⌉ = 768; tokens 1,338 ->
+     * at least 2,048, raised to 2048 + 768 = 2,816 */
+    infer_trtllm_bench_limits(l4, h100, 8, GPUECON_FP8, GPUECON_FP8, 2048, 2048, 0.95, &bs, &tok);
+    assert_int_equal(bs, 768);
+    assert_int_equal(tok, 2816);
+    /* 128/128: 10,702 requests, capped at 4,096; tokens 8,192 */
+    infer_trtllm_bench_limits(l4, h100, 8, GPUECON_FP8, GPUECON_FP8, 128, 128, 0.95, &bs, &tok);
+    assert_int_equal(bs, 4096);
+    assert_int_equal(tok, 8192);
+}
+
 static void test_imbalance(void **state)
 {
     double expert = 3.0 * 7168 * 2048;
@@ -189,6 +227,7 @@ int main(void)
         cmocka_unit_test(test_attention_dp_memory),
         cmocka_unit_test(test_attention_dp_step),
         cmocka_unit_test(test_tp_ep_comm),
+        cmocka_unit_test(test_trtllm_bench_limits),
         cmocka_unit_test(test_imbalance),
         cmocka_unit_test(test_bad_input),
     };
