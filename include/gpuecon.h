@@ -249,6 +249,8 @@ typedef struct gpuecon_model {
     int global_kv_heads, global_head_dim;
     bool global_k_eq_v;     /* global layers share K and V (no v_proj) */
     int mtp_layers;         /* multi-token-prediction modules (DeepSeek-V3: 1) */
+    int norms_per_layer;    /* norm modules over the hidden width per layer (2; Gemma 4: 4) */
+    bool qk_norm;           /* per-head RMSNorm of q and k (Gemma 3/4, Qwen3) */
     double vision_params;   /* parameters of a vision tower served alongside (16-bit) */
     double published_params, published_active_params; /* for the consistency check */
     const gpuecon_source *src;
@@ -685,6 +687,12 @@ struct gpuecon_stack {
     bool sequence_parallel, dropout, cuda_graphs;
     int dispatcher;           /* gpuecon_dispatcher */
     bool fp8_dispatch;        /* dispatch tokens in FP8 (combine stays BF16) */
+    /* fine-tuning stacks (gpuecon finetune --stack; docs/model.md §6.9) */
+    int workload;             /* 0 train (train, search, compare, rl), 1 finetune */
+    double host_launch_us;    /* host time to launch one kernel (eager PyTorch op), µs */
+    bool compiled;            /* torch.compile: elementwise chains fused into single kernels */
+    int fp8_linear;           /* FP8 linears: 0 none (bf16 only), 1 naive casts, 2 Transformer Engine */
+    int precision;            /* linear precision when none is asked: 0 bf16, 1 fp8 */
     const gpuecon_source *src;
 };
 
@@ -977,6 +985,14 @@ GPUECON_API void gpuecon_validate_summarize(const gpuecon_validate_row *rows, si
 #define GPUECON_VALIDATE_SERVING_MAX 96
 GPUECON_API int gpuecon_validate_serving(const gpuecon_catalog *cat, gpuecon_validate_row *rows, size_t cap,
                                          size_t *n, gpuecon_error *err);
+/* The fine-tuning model (docs/model.md §6.9) against the VESSL AI blog's LoRA training figures
+ * (group "finetune", class "finetune-<generation>-<precision>"): throughputs and ratios of two
+ * runs, each with its stack (fitted_on: the four rows eta_train and hf-peft-eager's host launch
+ * time were fitted on). Writes up to cap rows (GPUECON_VALIDATE_FINETUNE_MAX is enough). Errors:
+ * GPUECON_E_INPUT (NULL arguments, a catalog without gemma4-31b, the systems or the stacks). */
+#define GPUECON_VALIDATE_FINETUNE_MAX 16
+GPUECON_API int gpuecon_validate_finetune(const gpuecon_catalog *cat, gpuecon_validate_row *rows, size_t cap,
+                                          size_t *n, gpuecon_error *err);
 /* Accuracy of one generation x precision x dense/moe group (row.cls). */
 typedef struct gpuecon_validate_group {
     char name[32];
@@ -1658,6 +1674,7 @@ typedef struct gpuecon_finetune_request {
     double efficiency;            /* η_train override; 0: the profile's */
     gpuecon_serving_profile profile;
     double pue;                   /* 0: the system's */
+    const gpuecon_stack *stack;   /* fine-tuning stack (workload 1); NULL: every kernel fused, no host cost */
 } gpuecon_finetune_request;
 
 /* Defaults: LoRA rank 16, alpha 32, all seven projections, FSDP, no recompute, micro-batch 2,
@@ -1676,6 +1693,10 @@ typedef struct gpuecon_finetune_result {
     double flops_per_token;          /* executed, recompute included */
     double tokens_per_step;          /* all GPUs, one micro-batch each */
     double compute_s, comm_s, step_s;
+    double kernels;                  /* kernels launched per step per GPU (stack inventory) */
+    double host_bound_kernels;       /* of which their host launch outlasts their GPU time */
+    double host_s;                   /* kernels x the stack's host launch time */
+    double fp8_copies_gib;           /* FP8 weight and input copies the stack's FP8 path holds */
     double tokens_per_s, tokens_per_s_per_gpu, mfu;
     double usd_per_gpu_hour, usd_per_mtok, joules_per_token;
 } gpuecon_finetune_result;

@@ -105,7 +105,9 @@ int cli_load_catalog(cli *c);
 int cli_system(cli *c, const char *option, const char *name, const gpuecon_system **out);
 int cli_profile(cli *c, const char *option, const char *name, const gpuecon_profile **out);
 /* A framework stack from data/stacks.yaml (unknown: exit 2 with the nearest names). */
-int cli_stack(cli *c, const char *option, const char *name, const gpuecon_stack **out);
+/* A stack by name that runs `workload` (0 training, 1 fine-tuning); the other kind is a usage
+ * error listing the stacks of this one. */
+int cli_stack(cli *c, const char *option, const char *name, int workload, const gpuecon_stack **out);
 #define CLI_DEFAULT_STACK "megatron-bridge-2026"
 int cli_model(cli *c, const char *option, const char *name, const gpuecon_model **out);
 /* Where output goes: the request's output stream (never NULL once the run has started). */

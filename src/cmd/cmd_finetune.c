@@ -15,7 +15,7 @@ static const char *const method_names[] = {"lora", "full", NULL};
 static const char *const strategy_names[] = {"ddp", "fsdp", NULL};
 
 typedef struct ft_args {
-    const char *model, *system, *profile, *eff_profile, *lora_mods;
+    const char *model, *system, *profile, *eff_profile, *lora_mods, *stack;
     int gpus, method, lora_rank, strategy, mbs, seq, precision;
     double lora_alpha, efficiency, pue, tokens, usd_per_gpu_hour;
     bool recompute, no_vision, compare;
@@ -33,6 +33,7 @@ static json_t *result_json(const gpuecon_finetune_request *r, const gpuecon_fine
     json_object_set_new(j, "mbs", json_integer(r->mbs));
     json_object_set_new(j, "seq", json_integer(r->seq));
     json_object_set_new(j, "precision", json_string(gpuecon_precision_name(r->precision)));
+    json_object_set_new(j, "stack", r->stack ? json_string(r->stack->name) : json_null());
     if (r->method == GPUECON_FT_LORA)
         json_object_set_new(j, "lora", json_pack("{s:i, s:o}", "rank", r->lora_rank, "alpha",
                                                  cli_real(r->lora_alpha)));
@@ -53,6 +54,7 @@ static json_t *result_json(const gpuecon_finetune_request *r, const gpuecon_fine
     json_object_set_new(m, "activations_gib", cli_real(o->activations_gib));
     json_object_set_new(m, "logits_gib", cli_real(o->logits_gib));
     json_object_set_new(m, "buffers_gib", cli_real(o->buffers_gib));
+    json_object_set_new(m, "fp8_copies_gib", cli_real(o->fp8_copies_gib));
     json_object_set_new(m, "hbm_gib", cli_real(o->hbm_gib));
     json_object_set_new(j, "memory", m);
     json_object_set_new(j, "model_flops_per_token", cli_real(o->model_flops_per_token));
@@ -60,6 +62,8 @@ static json_t *result_json(const gpuecon_finetune_request *r, const gpuecon_fine
     json_object_set_new(j, "step_s", cli_real(o->step_s));
     json_object_set_new(j, "compute_s", cli_real(o->compute_s));
     json_object_set_new(j, "comm_s", cli_real(o->comm_s));
+    json_object_set_new(j, "kernels", json_pack("{s:o, s:o, s:o}", "per_step", cli_real(o->kernels), "host_bound",
+                                                cli_real(o->host_bound_kernels), "host_s", cli_real(o->host_s)));
     json_object_set_new(j, "mfu", cli_real(o->mfu));
     json_object_set_new(j, "usd_per_mtok", r->tco ? cli_real(o->usd_per_mtok) : json_null());
     if (r->usd_per_gpu_hour > 0) {
@@ -83,6 +87,10 @@ static void result_rows(tbl *tb, const gpuecon_finetune_request *r, const gpueco
     cmd_infer_row(tb, "logits (loss)", o->logits_gib, 2, "GiB", "bf16 + fp32 copy");
     cmd_infer_row(tb, "buffers", o->buffers_gib, 2, "GiB",
                   r->strategy == GPUECON_FT_FSDP ? "unsharded root + 2 layers" : "DDP gradient buckets");
+    if (o->fp8_copies_gib > 0)
+        cmd_infer_row(tb, "FP8 copies", o->fp8_copies_gib, 2, "GiB",
+                      r->stack && r->stack->fp8_linear == 1 ? "FP8 weights + transposes, FP8 linear inputs"
+                                                            : "FP8 linear inputs (Transformer Engine)");
     snprintf(b, sizeof b, "%s on %.2f GiB (95%% usable)", o->fits ? "fits" : "does NOT fit", o->hbm_gib);
     cmd_infer_row(tb, "memory per GPU", o->memory_gib_per_gpu, 2, "GiB", b);
     gpuecon_flops f;
@@ -90,8 +98,13 @@ static void result_rows(tbl *tb, const gpuecon_finetune_request *r, const gpueco
     snprintf(b, sizeof b, "%.2f x P, P = %.3g matmul weights%s", o->flops_per_token / f.matmul_params,
              f.matmul_params, r->recompute ? " (recompute included)" : "");
     cmd_infer_row(tb, "FLOPs per token", o->flops_per_token, 0, "FLOP", b);
-    snprintf(b, sizeof b, "compute %.3f s + exposed comm %.3f s", o->compute_s, o->comm_s);
+    snprintf(b, sizeof b, "kernels %.3f s + exposed comm %.3f s", o->compute_s, o->comm_s);
     cmd_infer_row(tb, "step (one micro-batch)", o->step_s, 3, "s", b);
+    if (r->stack) {
+        snprintf(b, sizeof b, "%.0f host-bound (launch %.0f us > GPU time); host %.3f s", o->host_bound_kernels,
+                 r->stack->host_launch_us, o->host_s);
+        cmd_infer_row(tb, "kernels per step", o->kernels, 0, "", b);
+    }
     snprintf(b, sizeof b, "%.1f per GPU, MFU %.1f%%", o->tokens_per_s_per_gpu, o->mfu * 100);
     cmd_infer_row(tb, "throughput", o->tokens_per_s, 0, "tok/s", b);
     if (r->tco)
@@ -113,7 +126,7 @@ static void compare_rows(tbl *tb, const gpuecon_finetune_request *base)
             tbl_row(tb);
             tbl_fmt(tb, "%s%s", s ? "FSDP" : "DDP", rc ? " + checkpointing" : "");
             tbl_num(tb, o.states_gib, 2);
-            tbl_num(tb, o.activations_gib + o.logits_gib + o.buffers_gib, 2);
+            tbl_num(tb, o.activations_gib + o.logits_gib + o.buffers_gib + o.fp8_copies_gib, 2);
             tbl_num(tb, o.memory_gib_per_gpu, 2);
             tbl_str(tb, o.fits ? "yes" : "no");
             gpuecon_flops f;
@@ -164,6 +177,8 @@ static int print(cli *c, const gpuecon_finetune_request *r, const gpuecon_finetu
             r->system->gpu_name, gpuecon_precision_name(r->precision),
             r->strategy == GPUECON_FT_FSDP ? "FSDP" : "DDP", r->recompute ? " + checkpointing" : "",
             r->mbs, r->seq);
+    if (r->stack)
+        fprintf(f, "stack %s (%s)\n", r->stack->name, r->stack->framework);
     fprintf(f, "efficiency profile %s (eta_train %.3f%s)\n\n", r->profile.name,
             r->efficiency > 0 ? r->efficiency : r->profile.eta_train,
             r->profile.fitted_to_blog ? ", fitted to the VESSL blog's A100 FSDP figure" : "");
@@ -184,6 +199,8 @@ static int build(cli *c, const opt *o, size_t n, const ft_args *a, gpuecon_finet
         return rc;
     if (a->lora_mods && (rc = cmd_infer_lora_modules(c, "--lora-modules", a->lora_mods, &r->lora_modules)))
         return rc;
+    if ((rc = cli_stack(c, "--stack", a->stack ? a->stack : "hf-peft-eager", 1, &r->stack)))
+        return rc;
     r->gpus = opt_seen(o, n, "--gpus") ? a->gpus : r->system->gpus_per_node;
     r->method = (gpuecon_ft_method)a->method;
     r->lora_rank = a->lora_rank;
@@ -192,7 +209,8 @@ static int build(cli *c, const opt *o, size_t n, const ft_args *a, gpuecon_finet
     r->recompute = a->recompute;
     r->mbs = a->mbs;
     r->seq = a->seq;
-    r->precision = a->precision == 0 ? GPUECON_BF16 : GPUECON_FP8;
+    bool fp8 = opt_seen(o, n, "--precision") ? a->precision != 0 : r->stack->precision == 1;
+    r->precision = fp8 ? GPUECON_FP8 : GPUECON_BF16;
     r->vision = !a->no_vision;
     r->efficiency = a->efficiency;
     r->pue = a->pue;
@@ -222,7 +240,9 @@ int cmd_finetune(cli *c, int argc, char **argv)
         {"--recompute", O_FLAG, &a.recompute, 0, 0, NULL, NULL, "activation (gradient) checkpointing", NULL, false},
         {"--mbs", O_INT, &a.mbs, 1, 4096, NULL, "B", "sequences per micro-batch per GPU (2)", NULL, false},
         {"--seq", O_INT, &a.seq, 1, 1e8, NULL, "L", "tokens per packed sequence (2048)", NULL, false},
-        {"--precision", O_CHOICE, &a.precision, 0, 0, names_precision_no_fp4, "P", "matmul precision", NULL, false},
+        {"--precision", O_CHOICE, &a.precision, 0, 0, names_precision_no_fp4, "P", "matmul precision (default: the stack's)", NULL, false},
+        {"--stack", O_STR, &a.stack, 0, 0, NULL, "NAME",
+         "fine-tuning stack: hf-peft-eager (default), hf-peft-compile, te-fp8-compile (data/stacks.yaml)", NULL, false},
         {"--no-vision", O_FLAG, &a.no_vision, 0, 0, NULL, NULL, "do not load the vision tower", NULL, false},
         {"--efficiency-profile", O_STR, &a.eff_profile, 0, 0, NULL, "NAME", CLI_SERVING_PROFILES, NULL, false},
         {"--efficiency", O_DOUBLE, &a.efficiency, 0.01, 1, NULL, "F", "training matmul efficiency (overrides the profile)", NULL, false},
@@ -233,7 +253,7 @@ int cmd_finetune(cli *c, int argc, char **argv)
     };
     static const cmd_usage usage = {
         "finetune --model M --system S [--gpus N] --method lora|full [--lora-rank R] [--strategy ddp|fsdp]\n"
-        "         [--recompute] [--mbs B] [--seq L] [--precision P] [--compare]",
+        "         [--recompute] [--mbs B] [--seq L] [--precision P] [--stack NAME] [--compare]",
         "Memory per GPU (states, activations, logits, buffers) and tokens/s of LoRA or full\n"
         "fine-tuning under DDP or FSDP, with or without activation checkpointing (docs/model.md §6.9).",
         "gpuecon finetune --model gemma4-31b --system hgx-h100 --method lora --strategy fsdp --mbs 2 --compare"};

@@ -41,7 +41,7 @@ static int build_request(cli *c, const opt *o, size_t n, const rl_args *a, gpuec
     if ((rc = cli_model(c, "--model", a->model, &r->policy)) ||
         (rc = cli_system(c, "--system", a->system, &r->system)) ||
         (rc = cli_profile(c, "--profile", a->profile, &prof)) ||
-        (rc = cli_stack(c, "--stack", a->stack ? a->stack : CLI_DEFAULT_STACK, &r->stack)) ||
+        (rc = cli_stack(c, "--stack", a->stack ? a->stack : CLI_DEFAULT_STACK, 0, &r->stack)) ||
         (rc = cmd_infer_serving_profile(c, "--serving-profile", a->serving, &r->serving)) ||
         (rc = optional_model(c, "--reward-model", a->reward, &r->reward)) ||
         (rc = optional_model(c, "--critic", a->critic, &r->critic)))

@@ -19,7 +19,7 @@
 #define TARGET_SERVING_MEDIAN 0.08 /* issue 13: held-out serving figures, median |error| */
 #define TARGET_SERVING_MAX 0.20    /* ... and every one */
 
-static const char *const group_names[] = {"all", "narayanan", "dgxc", "vtrain", "seed", "heldout", "moe", "recipes", "serving",
+static const char *const group_names[] = {"all", "narayanan", "dgxc", "vtrain", "seed", "heldout", "moe", "recipes", "serving", "finetune",
                                           "rl", NULL};
 
 static void summary_json(json_t *j, const char *prefix, const gpuecon_validate_summary *s)
@@ -72,6 +72,12 @@ typedef struct vreport {
     gpuecon_validate_summary s_all, s_held;
     gpuecon_validate_group sgroups[16];
     size_t nsgroups;
+    /* fine-tuning (gpuecon_validate_finetune) */
+    const gpuecon_validate_row *frows;
+    size_t fn;
+    gpuecon_validate_summary f_all, f_held;
+    gpuecon_validate_group fgroups[8];
+    size_t nfgroups;
 } vreport;
 
 static bool row_selected(const vreport *v, const gpuecon_validate_row *r)
@@ -124,6 +130,21 @@ static json_t *serving_json(const vreport *v)
     return s;
 }
 
+/* The fine-tuning group: its rows, groups and summaries (fitted and held out). */
+static json_t *finetune_json(const vreport *v)
+{
+    json_t *s = json_object(), *rows = json_array(), *groups = json_array();
+    for (size_t i = 0; i < v->fn; i++)
+        json_array_append_new(rows, row_json(&v->frows[i]));
+    for (size_t i = 0; i < v->nfgroups; i++)
+        json_array_append_new(groups, group_json(&v->fgroups[i]));
+    json_object_set_new(s, "rows", rows);
+    json_object_set_new(s, "groups", groups);
+    summary_json(s, "", &v->f_all);
+    summary_json(s, "held_out_", &v->f_held);
+    return s;
+}
+
 static int emit_json(cli *c, const vreport *v)
 {
     json_t *arr = json_array();
@@ -161,6 +182,7 @@ static int emit_json(cli *c, const vreport *v)
     json_object_set_new(m, "fit_target_met", json_boolean(v->moe_fit.max_abs_err <= TARGET_MOE));
     json_object_set_new(j, "moe", m);
     json_object_set_new(j, "serving", serving_json(v));
+    json_object_set_new(j, "finetune", finetune_json(v));
     json_object_set_new(j, "efficiency", efficiency_json());
     return cli_emit_json(c, j);
 }
@@ -196,7 +218,7 @@ static void print_groups(FILE *f, const vreport *v)
 
 static bool serving_selected(const vreport *v, const gpuecon_validate_row *r)
 {
-    return !v->group || !strcmp(v->group, "serving") || !strcmp(r->cls, v->group);
+    return !v->group || !strcmp(v->group, r->group) || !strcmp(r->cls, v->group);
 }
 
 typedef enum vkind { V_TRAIN, V_SERVE, V_RL } vkind;
@@ -250,6 +272,38 @@ static bool serving_only(const vreport *v)
     return false;
 }
 
+static bool finetune_only(const vreport *v)
+{
+    if (!v->group)
+        return false;
+    for (size_t i = 0; i < v->fn; i++)
+        if (!strcmp(v->group, "finetune") || !strcmp(v->frows[i].cls, v->group))
+            return true;
+    return false;
+}
+
+/* The fine-tuning rows, each with its metric and stack, then the groups. */
+static void print_finetune(FILE *f, const vreport *v, bool csv)
+{
+    tbl *t = rows_table(V_SERVE, v->frows, v->fn, v);
+    if (csv) {
+        tbl_csv(t, f);
+        tbl_free(t);
+        return;
+    }
+    fprintf(f, "\nFine-tuning model vs the VESSL AI LoRA benchmark (docs/model.md §6.9)\n\n");
+    tbl_print(t, f);
+    tbl_free(t);
+    t = groups_table("fine-tuning group", v->fgroups, v->nfgroups);
+    fputc('\n', f);
+    tbl_print(t, f);
+    tbl_free(t);
+    fprintf(f, "\nfine-tuning, all %zu rows: median |error| %.1f%%, max %.1f%% (%s); held out %zu: median %.1f%%, "
+               "max %.1f%% (%s)\n",
+            v->f_all.n, 100 * v->f_all.median_abs_err, 100 * v->f_all.max_abs_err, v->f_all.worst_id, v->f_held.n,
+            100 * v->f_held.median_abs_err, 100 * v->f_held.max_abs_err, v->f_held.worst_id);
+}
+
 /* The serving rows as the training rows are shown: each with its metric, then the groups and
  * the issue's targets on the held-out rows. */
 static void print_serving(FILE *f, const vreport *v, bool csv)
@@ -278,11 +332,15 @@ static void print_serving(FILE *f, const vreport *v, bool csv)
 
 static int emit_table(cli *c, const vreport *v)
 {
-    if (serving_only(v)) {
+    bool ft = finetune_only(v);
+    if (ft || serving_only(v)) {
         FILE *f = cli_out(c);
         if (!f)
             return EXIT_USAGE;
-        print_serving(f, v, c->format == FMT_CSV);
+        if (ft)
+            print_finetune(f, v, c->format == FMT_CSV);
+        else
+            print_serving(f, v, c->format == FMT_CSV);
         cli_close_out(c, f);
         return EXIT_OK;
     }
@@ -320,8 +378,10 @@ static int emit_table(cli *c, const vreport *v)
             v->moe.n, 100 * v->moe.median_abs_err, 100 * v->moe.max_abs_err, v->moe.worst_id, v->moe_fit.n,
             100 * v->moe_fit.max_abs_err, v->moe_fit.worst_id, 100 * TARGET_MOE,
             v->moe_fit.max_abs_err <= TARGET_MOE ? "met" : "MISSED");
-    if (!v->group)
+    if (!v->group) {
         print_serving(f, v, false);
+        print_finetune(f, v, false);
+    }
     return cli_table_done(c, t, f);
 }
 
@@ -368,6 +428,7 @@ static int validate_rl(cli *c)
 typedef struct vbufs {
     gpuecon_validate_row rows[GPUECON_VALIDATE_MAX];
     gpuecon_validate_row srows[GPUECON_VALIDATE_SERVING_MAX];
+    gpuecon_validate_row frows[GPUECON_VALIDATE_FINETUNE_MAX];
     vreport v;
 } vbufs;
 
@@ -399,12 +460,22 @@ static int validate_all(cli *c, const char *group, vbufs *b)
     vp->nsgroups = gpuecon_validate_groups(srows, vp->sn, GPUECON_ROWS_ALL, vp->sgroups, 16);
     if (vp->nsgroups > 16)
         vp->nsgroups = 16;
+    if (gpuecon_validate_finetune(c->cat, b->frows, GPUECON_VALIDATE_FINETUNE_MAX, &vp->fn, &err))
+        return cli_fail(c, &err);
+    vp->frows = b->frows;
+    gpuecon_validate_summarize(b->frows, vp->fn, NULL, false, GPUECON_ROWS_ALL, &vp->f_all);
+    gpuecon_validate_summarize(b->frows, vp->fn, NULL, false, GPUECON_ROWS_HELD_OUT, &vp->f_held);
+    vp->nfgroups = gpuecon_validate_groups(b->frows, vp->fn, GPUECON_ROWS_ALL, vp->fgroups, 8);
+    if (vp->nfgroups > 8)
+        vp->nfgroups = 8;
     if (group && strcmp(group, "all")) {
         bool known = false;
         for (size_t i = 0; i < n && !known; i++)
             known = !strcmp(rows[i].group, group) || !strcmp(rows[i].cls, group);
         for (size_t i = 0; i < vp->sn && !known; i++)
             known = !strcmp(srows[i].group, group) || !strcmp(srows[i].cls, group);
+        for (size_t i = 0; i < vp->fn && !known; i++)
+            known = !strcmp(b->frows[i].group, group) || !strcmp(b->frows[i].cls, group);
         if (!known) {
             const char *cand[64];
             size_t nc = 0;
@@ -414,9 +485,11 @@ static int validate_all(cli *c, const char *group, vbufs *b)
                 cand[nc++] = vp->groups[i].name;
             for (size_t i = 0; i < vp->nsgroups && nc < 64; i++)
                 cand[nc++] = vp->sgroups[i].name;
+            for (size_t i = 0; i < vp->nfgroups && nc < 64; i++)
+                cand[nc++] = vp->fgroups[i].name;
             const char *near = gpuecon_suggest(group, cand, nc);
             return cli_usage_error(c, "--group", "'%s' is neither a set nor a group%s%s%s (sets: narayanan, dgxc, "
-                                              "vtrain, seed, heldout, moe, recipes, serving, rl; groups as listed by validate)",
+                                              "vtrain, seed, heldout, moe, recipes, serving, finetune, rl; groups as listed by validate)",
                                    group, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
         }
         vp->group = group;
@@ -436,7 +509,7 @@ int cmd_validate(cli *c, int argc, char **argv)
     const char *group = NULL;
     opt opts[] = {
         {"--group", O_STR, &group, 0, 0, NULL, "G",
-         "rows to list: a set (narayanan dgxc vtrain seed heldout moe recipes serving; rl: RL step times) or a "
+         "rows to list: a set (narayanan dgxc vtrain seed heldout moe recipes serving finetune; rl: RL step times) or a "
          "generation-precision-kind group such as hopper-fp8-dense (the summary covers all)", NULL, false},
     };
     static const cmd_usage usage = {
@@ -449,7 +522,9 @@ int cmd_validate(cli *c, int argc, char **argv)
         "targets (10%, 25%); and the mixture-of-experts runs (DeepSeek-V3 A38/A39 and\n"
         "July 2025, Llama 4 Maverick FP8; target 15%). Then the serving model (set 'serving'):\n"
         "TensorRT-LLM's Llama 3.1 8B FP8 max-throughput table on H100/H200 (held out) and\n"
-        "the VESSL AI blog's serving figures; targets median 8%, max 20% on the held-out rows.",
+        "the VESSL AI blog's serving figures; targets median 8%, max 20% on the held-out rows.\n"
+        "Then the fine-tuning model (set 'finetune'): the blog's LoRA training figures, each\n"
+        "with its stack (hf-peft-eager, te-fp8-compile).",
         "gpuecon validate --group dgxc"};
     const size_t nopts = sizeof opts / sizeof opts[0];
     int rc = opts_parse(c, argc, argv, opts, nopts, &usage, NULL, 0, NULL);

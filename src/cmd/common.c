@@ -110,9 +110,20 @@ int cli_system(cli *c, const char *option, const char *name, const gpuecon_syste
     return lookup(c, GPUECON_KIND_SYSTEM, option, name, (const void **)out);
 }
 
-int cli_stack(cli *c, const char *option, const char *name, const gpuecon_stack **out)
+int cli_stack(cli *c, const char *option, const char *name, int workload, const gpuecon_stack **out)
 {
-    return lookup(c, GPUECON_KIND_STACK, option, name, (const void **)out);
+    int rc = lookup(c, GPUECON_KIND_STACK, option, name, (const void **)out);
+    if (rc || (*out)->workload == workload)
+        return rc;
+    char names[512] = "";
+    size_t n = gpuecon_catalog_count(c->cat, GPUECON_KIND_STACK), len = 0;
+    for (size_t i = 0; i < n; i++) {
+        const gpuecon_stack *s = gpuecon_catalog_at(c->cat, GPUECON_KIND_STACK, i);
+        if (s->workload == workload && len < sizeof names)
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "", s->name);
+    }
+    return cli_usage_error(c, option, "%s is a %s stack; %s stacks: %s", name,
+                           (*out)->workload ? "fine-tuning" : "training", workload ? "fine-tuning" : "training", names);
 }
 
 int cli_profile(cli *c, const char *option, const char *name, const gpuecon_profile **out)

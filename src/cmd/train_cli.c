@@ -176,7 +176,7 @@ int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t n, gp
 int train_cli_apply_stack(cli *c, const train_args *a, const opt *opts, size_t n, gpuecon_train_request *req)
 {
     const gpuecon_stack *k;
-    int rc = cli_stack(c, "--stack", a->stack ? a->stack : CLI_DEFAULT_STACK, &k);
+    int rc = cli_stack(c, "--stack", a->stack ? a->stack : CLI_DEFAULT_STACK, 0, &k);
     if (rc)
         return rc;
     gpuecon_train_request_apply_stack(req, k);

@@ -209,6 +209,9 @@ static int setup(const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t
     ps->stack = gpuecon_catalog_stack(cat, sn);
     if (!ps->stack)
         return gpuecon_catalog_find(cat, GPUECON_KIND_STACK, sn, "--stack", NULL, err);
+    if (ps->stack->workload != 0)
+        return err_set(err, GPUECON_E_INPUT, "--stack", 0, 0,
+                       "%s is a fine-tuning stack (gpuecon finetune); compare takes training stacks", sn);
     res->stack = COMPARE_TRAIN_LIKE(c->workload.kind) ? ps->stack->name : NULL;
     ps->sys = gpuecon_catalog_system(cat, pl->system);
     ps->prof = gpuecon_catalog_profile(cat, pl->profile);

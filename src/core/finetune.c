@@ -60,9 +60,22 @@ static int check(const gpuecon_finetune_request *r, gpuecon_error *err)
                        r->seq, r->model->name, r->model->max_seq);
     if (r->precision != GPUECON_BF16 && r->precision != GPUECON_FP8)
         return err_set(err, GPUECON_E_INPUT, "--precision", 0, 0, "allowed: bf16, fp8");
-    if (r->precision == GPUECON_FP8 && gpuecon_gpu_peak_flops(r->system->gpu, GPUECON_FP8) <= 0)
+    const gpuecon_stack *st = r->stack;
+    if (st && st->workload != 1)
+        return err_set(err, GPUECON_E_INPUT, "--stack", 0, 0,
+                       "%s is a training stack (train, search, compare, rl); fine-tuning stacks: hf-peft-eager, "
+                       "hf-peft-compile, te-fp8-compile", st->name);
+    if (st && r->precision == GPUECON_FP8 && st->fp8_linear == FT_FP8_NONE)
+        return err_set(err, GPUECON_E_INPUT, "--precision", 0, 0, "stack %s has no FP8 linears; use bf16",
+                       st->name);
+    if (r->precision == GPUECON_FP8 && gpuecon_gpu_peak_flops(r->system->gpu, GPUECON_FP8) <= 0) {
+        if (st && st->precision == 1)
+            return err_set(err, GPUECON_E_INPUT, "--stack", 0, 0,
+                           "stack %s runs FP8 linears and %s has no FP8 tensor cores; use --precision bf16 "
+                           "or --stack hf-peft-eager", st->name, r->system->gpu->name);
         return err_set(err, GPUECON_E_INPUT, "--precision", 0, 0, "%s has no FP8 tensor cores; use bf16",
                        r->system->gpu->name);
+    }
     if (r->pue != 0 && r->pue < 1)
         return err_check_range(err, "--pue", r->pue, 1, 3);
     return GPUECON_OK;
@@ -143,6 +156,11 @@ static void activations(const gpuecon_finetune_request *r, gpuecon_finetune_resu
     double saved = r->recompute ? m->layers * (double)m->hidden + widest : all;
     o->activations_gib = saved * tokens * 2 / INFER_GIB;
     o->logits_gib = tokens * m->vocab * LOGIT_BYTES / INFER_GIB;
+    if (r->stack && r->precision == GPUECON_FP8) {
+        gpuecon_params p;
+        gpuecon_model_params(m, &p);
+        o->fp8_copies_gib = finetune_fp8_copy_bytes(r, r->stack->fp8_linear, p.total) / INFER_GIB;
+    }
 }
 
 /* FSDP keeps the root unit (embedding, LM head) unsharded through the step and gathers the
@@ -200,7 +218,21 @@ static void timing(const gpuecon_finetune_request *r, gpuecon_finetune_result *o
     double tokens = (double)r->mbs * r->seq, w, g, opt;
     state_bytes(r->method, &w, &g, &opt);
     o->tokens_per_step = tokens * r->gpus;
-    o->compute_s = tokens * o->flops_per_token / (peak * eta);
+    if (r->stack) { /* the stack's kernels, each max(GPU time, host launch) (finetune_step.c) */
+        const gpuecon_stack *st = r->stack;
+        ft_stack_facts f = {.host_launch_s = st->host_launch_us * 1e-6, .compiled = st->compiled,
+                            .fp8_linear = st->fp8_linear, .norms_per_layer = r->model->norms_per_layer > 0
+                                                                                 ? r->model->norms_per_layer : 2,
+                            .qk_norm = r->model->qk_norm};
+        ft_kernel_time k;
+        finetune_kernels(r, &f, eta, &k);
+        o->compute_s = k.time_s;
+        o->kernels = k.kernels;
+        o->host_bound_kernels = k.host_bound_kernels;
+        o->host_s = k.host_s;
+    } else {
+        o->compute_s = tokens * o->flops_per_token / (peak * eta);
+    }
     double L = r->model->layers, grads = o->trainable_params * g;
     if (r->strategy == GPUECON_FT_DDP) { /* buckets overlap the backward pass but the last */
         double t_ar = coll_s(r, GPUECON_ALL_REDUCE, grads, ceil(grads / DDP_BUCKET));
@@ -244,7 +276,8 @@ int gpuecon_finetune(const gpuecon_finetune_request *req, gpuecon_finetune_resul
     states(req, out);
     activations(req, out);
     buffers(req, out);
-    out->memory_gib_per_gpu = out->states_gib + out->activations_gib + out->logits_gib + out->buffers_gib;
+    out->memory_gib_per_gpu =
+        out->states_gib + out->activations_gib + out->logits_gib + out->buffers_gib + out->fp8_copies_gib;
     out->hbm_gib = req->system->gpu->hbm_gib;
     flops(req, out);
     timing(req, out);
@@ -256,13 +289,13 @@ int gpuecon_finetune(const gpuecon_finetune_request *req, gpuecon_finetune_resul
         return err_set(err, GPUECON_E_INFEASIBLE, "", 0, 0,
                        "%s %s fine-tuning with %s%s at micro-batch %d x %d tokens needs %.1f GiB per "
                        "GPU, %.1f GiB usable on %s: %.2f GB short (states %.1f, activations %.1f, "
-                       "logits %.1f, buffers %.1f GiB)%s",
+                       "logits %.1f, buffers %.1f, FP8 copies %.1f GiB)%s",
                        req->model->name, req->method == GPUECON_FT_LORA ? "LoRA" : "full",
                        req->strategy == GPUECON_FT_FSDP ? "FSDP" : "DDP",
                        req->recompute ? " + checkpointing" : "", req->mbs, req->seq,
                        out->memory_gib_per_gpu, usable, req->system->gpu->name, out->shortfall_gb,
                        out->states_gib, out->activations_gib, out->logits_gib, out->buffers_gib,
-                       req->recompute ? "; try a smaller --mbs or FSDP" : "; try --recompute or a smaller --mbs");
+                       out->fp8_copies_gib, req->recompute ? "; try a smaller --mbs or FSDP" : "; try --recompute or a smaller --mbs");
     }
     return GPUECON_OK;
 }

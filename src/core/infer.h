@@ -70,6 +70,30 @@ double infer_startup_bytes(const infer_arch *a, double max_model_len, double blo
 /* Number of set bits among the seven LoRA projections. */
 int infer_popcount7(unsigned bits);
 
+/* Fine-tuning: the facts of a stack and a model that set the kernels of a step (finetune_step.c). */
+typedef enum ft_fp8 { FT_FP8_NONE, FT_FP8_NAIVE, FT_FP8_TE } ft_fp8;
+typedef struct ft_stack_facts {
+    double host_launch_s;   /* host time to launch one kernel */
+    bool compiled;          /* torch.compile: elementwise chains fused */
+    int fp8_linear;         /* ft_fp8: how FP8 linears cast */
+    double norms_per_layer; /* RMSNorm/LayerNorm modules over the hidden width */
+    bool qk_norm;           /* per-head norms of q and k */
+} ft_stack_facts;
+typedef struct ft_kernel_time {
+    double time_s;             /* Σ max(GPU time, host launch time) over the step's kernels */
+    double kernels;            /* kernels launched per step */
+    double host_bound_kernels; /* of which the host launch is longer than the GPU time */
+    double bytes;              /* HBM bytes moved by them */
+    double host_s;             /* kernels x host launch time */
+} ft_kernel_time;
+/* Times one micro-batch's kernels (forward, backward, recompute) on one GPU with GEMMs at eta of
+ * the BF16 peak (FP8 GEMMs at eta x the GPU generation's gemm_fp8/gemm_bf16, calib.c). */
+void finetune_kernels(const gpuecon_finetune_request *r, const ft_stack_facts *s, double eta, ft_kernel_time *out);
+/* Bytes the FP8 path holds beside the BF16 ones: naive, an FP8 copy of every weight and its FP8
+ * transpose outside FSDP's shards (2 B per text parameter) and the FP8 input of every converted
+ * linear (adapters' included) saved for backward; te, the FP8 input of each base linear. */
+double finetune_fp8_copy_bytes(const gpuecon_finetune_request *r, int fp8_linear, double text_params);
+
 /* What one engine step of a replica depends on, fixed for a request (built by infer.c). */
 typedef struct infer_env {
     const infer_arch *a;

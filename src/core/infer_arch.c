@@ -21,10 +21,11 @@ static const gpuecon_serving_profile profiles[] = {
      "engineering estimates (docs/model.md §6.7) for engines on FlashAttention/FlashInfer; "
      "eta_train 0.40 is an assumption (typical bf16 training matmul efficiency)"},
     {"vessl-gemma4", 0.80, 0.25, 0.30, 1.5e-3, 4e-6, 5e-6, 1.5e-3, 0.15, 0.80, 1048576.0, 10e-6,
-     12e-6, 0.5, 0.264, true,
+     12e-6, 0.5, 0.325, true,
      "eta_kv 0.25, eta_c 0.30 and t_d0 1.5 ms were fitted to the VESSL blog's own figures (B200 "
-     "headline pair, FP8-KV gain, MTP increments) and eta_train 0.264 to its A100 FSDP "
-     "4,746 tok/s: agreement with those figures is partly circular"},
+     "headline pair, FP8-KV gain, MTP increments) and eta_train 0.325, with the hf-peft-eager "
+     "stack's host launch time, to its LoRA training figures (A100 and H100 FSDP tok/s, the B200 "
+     "ratios): agreement with those figures is partly circular"},
     {"trtllm", 0.80, 0.85, 0.55, 1.5e-3, 4e-6, 5e-6, 0.5e-3, 0.15, 0.80, 1048576.0, 10e-6, 12e-6, 0.5, 0.40,
      false,
      "TensorRT-LLM (PyTorch backend, trtllm-bench): eta_kv 0.85 and eta_c 0.55 were fitted to its "

@@ -529,6 +529,8 @@ static const fdesc model_fields[] = {
     INT(gpuecon_model, global_head_dim, 0, 100000, 0, 0, "head dim of global layers (default head_dim)"),
     BOOL(gpuecon_model, global_k_eq_v, 0, "global layers use K as V (no v_proj)"),
     INT(gpuecon_model, mtp_layers, 0, 16, 0, 0, "multi-token-prediction modules"),
+    INT(gpuecon_model, norms_per_layer, 1, 8, 2, 0, "norm modules over the hidden width per layer (fine-tuning kernels)"),
+    BOOL(gpuecon_model, qk_norm, 0, "per-head norms of q and k (fine-tuning kernels)"),
     NUM(gpuecon_model, vision_params, 0, 1e12, 0, 0, "params", "vision tower parameters"),
     NUM(gpuecon_model, published_params, 0, 1e14, 0, 0, "params", "published total parameters"),
     NUM(gpuecon_model, published_active_params, 0, 1e14, 0, 0, "params", "published active parameters"),

@@ -11,6 +11,9 @@ static const char *const prec_names[] = {"fp32", "bf16", NULL};
 static const char *const recipe_names[] = {"delayed", "tensorwise", "mxfp8", "blockwise", NULL};
 static const char *const attn_names[] = {"flash", "unfused", NULL};
 static const char *const dispatch_names[] = {"nccl-a2a", "deepep", "hybridep", NULL};
+static const char *const workload_names[] = {"train", "finetune", NULL};
+static const char *const fp8_linear_names[] = {"none", "naive", "te", NULL};
+static const char *const precision_names[] = {"bf16", "fp8", NULL};
 
 #define S(f) offsetof(gpuecon_stack, f)
 #define SBOOL(f, def, doc) {#f, FT_BOOL, S(f), 0, 0, 1, def, NULL, 0, "", doc, NULL}
@@ -32,6 +35,12 @@ static const fdesc stack_fields[] = {
     SBOOL(cuda_graphs, 1, "layers captured in CUDA graphs"),
     SENUM(dispatcher, dispatch_names, 0, "mixture-of-experts token dispatcher"),
     SBOOL(fp8_dispatch, 0, "dispatch tokens in FP8 (combine stays BF16)"),
+    SENUM(workload, workload_names, 0, "what the stack runs: train (train, search, compare, rl) or finetune"),
+    {"host_launch_us", FT_NUM, S(host_launch_us), 0, 0, 10000, 0, NULL, 0, "us",
+     "fine-tuning: host time to launch one kernel (eager op: Python, dispatcher, autograd)", NULL},
+    SBOOL(compiled, 0, "fine-tuning: torch.compile fuses elementwise chains"),
+    SENUM(fp8_linear, fp8_linear_names, 0, "fine-tuning: FP8 linears (none, naive casts, Transformer Engine)"),
+    SENUM(precision, precision_names, 0, "fine-tuning: linear precision unless --precision says otherwise"),
 };
 
 const kdesc schema_kind_stack = {"stacks", "stack", sizeof(gpuecon_stack), offsetof(gpuecon_stack, src),
