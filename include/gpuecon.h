@@ -583,6 +583,8 @@ GPUECON_API const char *gpuecon_fp8_recipe_name(gpuecon_fp8_recipe r);
 
 /* Mixture-of-experts token dispatchers (docs/model.md §4.9). */
 typedef enum gpuecon_dispatcher {
+    GPUECON_DISPATCH_SEARCH = -1, /* training requests only: the search tries every dispatcher
+                                     the stack offers (a stack with flex_dispatcher) */
     GPUECON_DISPATCH_NCCL_A2A, /* NCCL all-to-all: top_k copies of each token, permute before */
     GPUECON_DISPATCH_DEEPEP,   /* DeepEP: one copy per destination node, NVLink forwarding */
     GPUECON_DISPATCH_HYBRIDEP  /* HybridEP: as DeepEP, TMA/IBGDA, native multi-node NVLink */
@@ -686,6 +688,8 @@ struct gpuecon_stack {
     int attention;            /* gpuecon_attn_impl */
     bool sequence_parallel, dropout, cuda_graphs;
     int dispatcher;           /* gpuecon_dispatcher */
+    bool flex_dispatcher;     /* Megatron-Core's flex dispatcher: the all-to-all, DeepEP and
+                                 HybridEP are all on offer, and the search chooses among them */
     bool fp8_dispatch;        /* dispatch tokens in FP8 (combine stays BF16) */
     /* fine-tuning stacks (gpuecon finetune --stack; docs/model.md §6.9) */
     int workload;             /* 0 train (train, search, compare, rl), 1 finetune */
@@ -778,7 +782,8 @@ typedef struct gpuecon_train_request {
     int offload_layers;       /* activations of N layers per pipeline stage kept in host memory
                                  (Megatron cpu_offloading_num_layers); GPUECON_SEARCH: the fewest
                                  that fit; default 0 */
-    gpuecon_dispatcher dispatcher; /* MoE dispatch (default nccl-a2a) */
+    gpuecon_dispatcher dispatcher; /* MoE dispatch (default nccl-a2a); GPUECON_DISPATCH_SEARCH:
+                                      each of the three, the best kept (a flex-dispatcher stack) */
     bool fp8_dispatch;        /* MoE dispatch in FP8 */
     bool balanced_routing;    /* forced-balanced routing (the published MoE benchmarks): no
                                  load imbalance applies */
@@ -788,7 +793,8 @@ typedef struct gpuecon_train_request {
 } gpuecon_train_request;
 
 /* Copies a stack's framework facts into a request (overlaps, SP, attention, dropout, CUDA
- * graphs, gradient precision, FP8-only weights, optimizer states, FP8 recipe, dispatcher);
+ * graphs, gradient precision, FP8-only weights, optimizer states, FP8 recipe, dispatcher —
+ * GPUECON_DISPATCH_SEARCH when the stack has the flex dispatcher);
  * tp_overlap and a2a_overlap become GPUECON_SEARCH where the stack has the overlap, 0 where
  * it lacks it. Sets req->stack. The caller applies single options afterwards. */
 GPUECON_API void gpuecon_train_request_apply_stack(gpuecon_train_request *req, const gpuecon_stack *stack);
@@ -853,6 +859,7 @@ typedef struct gpuecon_train_moe {
     int ep_domains;           /* scale-up domains one expert-parallel group spans */
     double a2a_total_s;       /* the layer's four all-to-alls (+ ETP gathers) per micro-batch */
     double a2a_exposed_s;     /* the part not hidden behind compute */
+    gpuecon_dispatcher dispatcher; /* the dispatcher timed (the search's choice where it chose) */
 } gpuecon_train_moe;
 
 typedef struct gpuecon_train_result {

@@ -36,6 +36,7 @@ static void table_row(tbl *t, int rank, const gpuecon_train_result *r, double us
         tbl_num(t, p->ep, 0);
         tbl_num(t, p->etp, 0);
         tbl_str(t, p->a2a_overlap ? "on" : "off");
+        tbl_str(t, gpuecon_dispatcher_name(r->moe.dispatcher));
     }
     tbl_str(t, gpuecon_recompute_name(p->recompute));
     tbl_num(t, p->zero, 0);
@@ -84,13 +85,14 @@ static int emit(cli *c, const gpuecon_train_request *req, const gpuecon_search_r
         return cli_usage_error(c, "--format", "html is only for compare");
     tbl *t = tbl_new();
     bool moe = req->model->experts > 0;
-    const char *cols[] = {"#", "tp", "cp", "pp", "vpp", "dp", "mbs", "ep", "etp", "a2a-ovl", "recompute", "zero",
-                          "tp-ovl", "tok/s/GPU", "MFU", "step s", "exposed comm s", "bubble s", "GiB/GPU", "$/Mtok"};
+    const char *cols[] = {"#", "tp", "cp", "pp", "vpp", "dp", "mbs", "ep", "etp", "a2a-ovl", "dispatcher",
+                          "recompute", "zero", "tp-ovl", "tok/s/GPU", "MFU", "step s", "exposed comm s", "bubble s",
+                          "GiB/GPU", "$/Mtok"};
     size_t nc = sizeof cols / sizeof cols[0] - (o->usd_per_gpu_hour > 0 ? 0 : 1);
     for (size_t i = 0; i < nc; i++) {
-        if (!moe && i >= 7 && i <= 9)
-            continue;
-        tbl_col(t, cols[i], (i == 9 || i == 10 || i == 12) ? 'l' : 'r');
+        if (!moe && i >= 7 && i <= 10)
+            continue; /* the expert columns */
+        tbl_col(t, cols[i], (i == 9 || i == 10 || i == 11 || i == 13) ? 'l' : 'r');
     }
     for (size_t i = 0; i < r->n_best; i++)
         table_row(t, (int)i + 1, &r->best[i], r->usd_per_mtok[i], moe);

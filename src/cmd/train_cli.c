@@ -240,6 +240,7 @@ json_t *train_cli_moe_json(const gpuecon_train_result *r)
     json_object_set_new(j, "ep_domains", json_integer(m->ep_domains));
     json_object_set_new(j, "a2a_total_s", cli_real(m->a2a_total_s));
     json_object_set_new(j, "a2a_exposed_s", cli_real(m->a2a_exposed_s));
+    json_object_set_new(j, "dispatcher", json_string(gpuecon_dispatcher_name(m->dispatcher)));
     return j;
 }
 
@@ -375,9 +376,10 @@ void train_cli_print_result(FILE *f, const gpuecon_train_result *r)
         fprintf(f, "\nexperts      %d MoE layers; %d routed experts per GPU, %.0f tokens per expert per micro-batch "
                    "(load factor %.2f), grouped GEMMs at %.1f%% of peak\n",
                 e->moe_layers, e->local_experts, e->tokens_per_expert, e->load_factor, 100 * e->grouped_gemm_eff);
-        fprintf(f, "all-to-all   dispatch of %s per GPU over %d GPUs in %d scale-up domain%s (%.0f%% stays inside): "
+        fprintf(f, "all-to-all   %s: dispatch of %s per GPU over %d GPUs in %d scale-up domain%s (%.0f%% stays inside): "
                    "%.3f ms; per MoE layer and micro-batch %.3f ms, exposed %.3f ms\n",
-                fmt_si(b1, sizeof b1, e->a2a_bytes, "B"), r->par.ep, e->ep_domains, e->ep_domains == 1 ? "" : "s",
+                gpuecon_dispatcher_name(e->dispatcher), fmt_si(b1, sizeof b1, e->a2a_bytes, "B"), r->par.ep,
+                e->ep_domains, e->ep_domains == 1 ? "" : "s",
                 100 * e->a2a_intra_fraction, 1e3 * e->a2a_s, 1e3 * e->a2a_total_s, 1e3 * e->a2a_exposed_s);
     }
 }

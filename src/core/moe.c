@@ -161,11 +161,11 @@ static double grouped(const train_static *st, int experts, double M, double K, d
  * a combine over the EP group (stride etp) with the stack's dispatcher (dispatch.c; FP8
  * dispatch with 1x128 scales, combine in BF16) and, with ETP, the all-gather of the received
  * tokens and the reduce-scatter of the outputs. n tokens per GPU, phi the load factor. */
-static double a2a_pass(const train_static *st, int ep, int etp, double n, double phi, double R,
-                       gpuecon_train_moe *info)
+static double a2a_pass(const train_static *st, gpuecon_dispatcher disp, int ep, int etp, double n, double phi,
+                       double R, gpuecon_train_moe *info)
 {
     const comm_link *L = &st->link;
-    gpuecon_dispatch_request q = {st->dispatcher, ep, etp, n, st->topk, st->E, st->groups, st->groups_per_token,
+    gpuecon_dispatch_request q = {disp, ep, etp, n, st->topk, st->E, st->groups, st->groups_per_token,
                                   st->h, st->fp8_dispatch ? 1 + 4.0 / 128 : 2, phi};
     gpuecon_dispatch_result d, c;
     double a2a = comm_dispatch(L, &q, &d);
@@ -207,7 +207,8 @@ void moe_shared(const train_static *st, train_layer_cost *lc)
     lc->moe_shared_set = true;
 }
 
-void moe_layer(const train_static *st, int ep, int etp, train_layer_cost *lc)
+/* The MoE layer with dispatcher disp. */
+static void layer_with(const train_static *st, gpuecon_dispatcher disp, int ep, int etp, train_layer_cost *lc)
 {
     const int tp = lc->tp;
     const bool full = lc->rc == GPUECON_RECOMPUTE_FULL;
@@ -233,7 +234,7 @@ void moe_layer(const train_static *st, int ep, int etp, train_layer_cost *lc)
     double act_w = st->mats > 2 ? 6 : 4;
     /* the flex dispatchers (DeepEP, HybridEP) permute inside the dispatch kernel instead of
      * copying top_k times (Megatron-LM DeepSeek-V3 GB200 doc §2.1.1) */
-    double permute = st->dispatcher == GPUECON_DISPATCH_NCCL_A2A ? 2 * (n * h * 2 + n * st->topk * phi * h * 2) : 0;
+    double permute = disp == GPUECON_DISPATCH_NCCL_A2A ? 2 * (n * h * 2 + n * st->topk * phi * h * 2) : 0;
     double bytes = T * (5 + (st->dropout ? 0.5 : 0)) * 2 * h / seq_div + n * st->E * 4 * 3 + permute +
                    R * act_w * fo + T * act_w * fsl;
     if (st->prec != GPUECON_BF16)
@@ -251,7 +252,7 @@ void moe_layer(const train_static *st, int ep, int etp, train_layer_cost *lc)
     gpuecon_train_moe *info = &lc->info;
     memset(info, 0, sizeof *info);
     double S = n * st->topk * phi * h * 2;
-    double pass = ep > 1 || etp > 1 ? a2a_pass(st, ep, etp, n, phi, R, info) : 0;
+    double pass = ep > 1 || etp > 1 ? a2a_pass(st, disp, ep, etp, n, phi, R, info) : 0;
     double again = full || rmoe ? 2 : 1;
     double fwd_c = pass * again;
     lc->m_ep_s = fwd_c + pass;
@@ -281,6 +282,35 @@ void moe_layer(const train_static *st, int ep, int etp, train_layer_cost *lc)
     info->load_factor = phi;
     info->grouped_gemm_eff = g > 0 ? gemm_flops / (g * st->peak) : 0;
     info->a2a_total_s = lc->m_ep_s;
+    info->dispatcher = disp;
+}
+
+/* The time the dispatcher changes: the layer's compute (the NCCL path's permute copies), its
+ * recompute, host launches and the dispatch/combine exposed without overlap. */
+static double layer_key(const train_layer_cost *lc)
+{
+    return lc->m_fwd_s + lc->m_bwd_s + lc->m_rc_s + lc->m_host_s + lc->m_ep_s;
+}
+
+void moe_layer(const train_static *st, int ep, int etp, train_layer_cost *lc)
+{
+    if (st->dispatcher != GPUECON_DISPATCH_SEARCH) {
+        layer_with(st, st->dispatcher, ep, etp, lc);
+        return;
+    }
+    /* a flex-dispatcher stack: per expert layout, the dispatcher whose layer is fastest (the
+     * memory terms do not depend on it); ties keep the earlier of HybridEP, DeepEP, NCCL */
+    static const gpuecon_dispatcher order[] = {GPUECON_DISPATCH_HYBRIDEP, GPUECON_DISPATCH_DEEPEP,
+                                               GPUECON_DISPATCH_NCCL_A2A};
+    train_layer_cost best = *lc;
+    layer_with(st, order[0], ep, etp, &best);
+    for (int i = 1; i < 3 && (ep > 1 || etp > 1); i++) {
+        train_layer_cost c = *lc;
+        layer_with(st, order[i], ep, etp, &c);
+        if (layer_key(&c) < layer_key(&best))
+            best = c;
+    }
+    *lc = best;
 }
 
 double moe_layer_floor(const train_static *st, const train_layer_cost *lc)

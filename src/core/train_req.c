@@ -37,7 +37,7 @@ const char *gpuecon_fp8_recipe_name(gpuecon_fp8_recipe r)
 const char *gpuecon_dispatcher_name(gpuecon_dispatcher d)
 {
     static const char *const n[] = {"nccl-a2a", "deepep", "hybridep"};
-    return (unsigned)d < 3 ? n[d] : "unknown";
+    return d == GPUECON_DISPATCH_SEARCH ? "search" : (unsigned)d < 3 ? n[d] : "unknown";
 }
 
 void gpuecon_train_request_apply_stack(gpuecon_train_request *req, const gpuecon_stack *k)
@@ -56,7 +56,7 @@ void gpuecon_train_request_apply_stack(gpuecon_train_request *req, const gpuecon
     req->fp8_param = k->fp8_param;
     req->optim_state_bytes = k->optimizer_states == 1 ? 2 : 4;
     req->fp8_recipe = (gpuecon_fp8_recipe)k->fp8_recipe;
-    req->dispatcher = (gpuecon_dispatcher)k->dispatcher;
+    req->dispatcher = k->flex_dispatcher ? GPUECON_DISPATCH_SEARCH : (gpuecon_dispatcher)k->dispatcher;
     req->fp8_dispatch = k->fp8_dispatch;
 }
 
@@ -73,7 +73,7 @@ static int check_recipe(const gpuecon_train_request *req, gpuecon_error *err)
         return err_set(err, GPUECON_E_INPUT, "--fp8-recipe", 0, 0,
                        "mxfp8 needs Blackwell tensor cores (1x32 block scales); %s is %s: use tensorwise, "
                        "delayed or blockwise", g->name, g->arch ? g->arch : "?");
-    if ((unsigned)req->dispatcher > GPUECON_DISPATCH_HYBRIDEP)
+    if (req->dispatcher != GPUECON_DISPATCH_SEARCH && (unsigned)req->dispatcher > GPUECON_DISPATCH_HYBRIDEP)
         return err_set(err, GPUECON_E_INPUT, "--dispatcher", 0, 0, "allowed: nccl-a2a, deepep, hybridep");
     if (req->optim_state_bytes != 0 && req->optim_state_bytes != 2 && req->optim_state_bytes != 4)
         return err_set(err, GPUECON_E_INPUT, "--optimizer-states", 0, 0, "allowed: fp32 (4 bytes) or bf16 (2)");

@@ -239,6 +239,61 @@ static void test_moe_layouts(void **state)
     gpuecon_ctx_free(c3);
 }
 
+/* A flex-dispatcher stack makes the dispatcher a search dimension: per expert layout the
+ * fastest of the three, so the best configuration is the best of the three fixed-dispatcher
+ * searches and names its dispatcher; with --dispatcher fixed every row keeps it; a dense
+ * model is searched exactly as without. */
+static void test_dispatcher_search(void **state)
+{
+    gpuecon_train_request q;
+    gpuecon_train_request_init(&q);
+    gpuecon_train_request_apply_stack(&q, gpuecon_catalog_stack(CAT(state), "megatron-bridge-2026"));
+    assert_int_equal(q.dispatcher, GPUECON_DISPATCH_SEARCH);
+    q.model = gpuecon_catalog_model(CAT(state), "deepseek-v3");
+    q.system = gpuecon_catalog_system(CAT(state), "hgx-h100");
+    q.gpus = 256, q.seq = 4096, q.gbs = 1024, q.precision = GPUECON_FP8;
+    gpuecon_search_options o = {.top_k = 8};
+    gpuecon_ctx *c[4];
+    gpuecon_search_result all, one[3];
+    run(&c[0], 1, &q, &o, &all);
+    double best = 0;
+    int arg = -1;
+    for (int d = 0; d < 3; d++) {
+        gpuecon_train_request f = q;
+        f.dispatcher = (gpuecon_dispatcher)d;
+        run(&c[d + 1], 1, &f, &o, &one[d]);
+        assert_true(one[d].n_best > 0);
+        for (size_t i = 0; i < one[d].n_best; i++)
+            assert_int_equal(one[d].best[i].moe.dispatcher, d);
+        if (one[d].best[0].tokens_per_s_per_gpu > best)
+            best = one[d].best[0].tokens_per_s_per_gpu, arg = d;
+    }
+    assert_int_equal(all.n_best, 8);
+    assert_close(all.best[0].tokens_per_s_per_gpu, best, 1e-12);
+    assert_int_equal(all.best[0].moe.dispatcher, arg);
+    /* the deduplicating dispatchers send 3.5 remote copies of a token, NCCL 7 (docs/model.md 4.9) */
+    assert_true(one[GPUECON_DISPATCH_NCCL_A2A].best[0].tokens_per_s_per_gpu < best);
+    gpuecon_search_result_free(&all);
+    for (int d = 0; d < 3; d++)
+        gpuecon_search_result_free(&one[d]);
+    for (int d = 0; d < 4; d++)
+        gpuecon_ctx_free(c[d]);
+    /* dense: the same search as with a fixed dispatcher */
+    gpuecon_train_request g = gpt3_64(state);
+    g.dispatcher = GPUECON_DISPATCH_SEARCH;
+    gpuecon_train_request h = gpt3_64(state);
+    gpuecon_ctx *d1, *d2;
+    gpuecon_search_result x, y;
+    run(&d1, 1, &g, &o, &x);
+    run(&d2, 1, &h, &o, &y);
+    assert_true(x.configs_evaluated == y.configs_evaluated);
+    assert_true(x.best[0].tokens_per_s_per_gpu == y.best[0].tokens_per_s_per_gpu);
+    gpuecon_search_result_free(&x);
+    gpuecon_search_result_free(&y);
+    gpuecon_ctx_free(d1);
+    gpuecon_ctx_free(d2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -248,6 +303,7 @@ int main(void)
         cmocka_unit_test(test_nothing_fits_and_cost),
         cmocka_unit_test(test_bound_is_exact),
         cmocka_unit_test(test_moe_layouts),
+        cmocka_unit_test(test_dispatcher_search),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }
