@@ -990,7 +990,7 @@ GPUECON_API void gpuecon_validate_summarize(const gpuecon_validate_row *rows, si
  * (GPUECON_VALIDATE_SERVING_MAX is enough) and sets *n. Errors: GPUECON_E_INPUT (NULL
  * arguments), GPUECON_E_NOTFOUND (a catalog without the models or systems it uses). */
 #define GPUECON_VALIDATE_SERVING_MAX 96
-GPUECON_API int gpuecon_validate_serving(const gpuecon_catalog *cat, gpuecon_validate_row *rows, size_t cap,
+GPUECON_API int gpuecon_validate_serving(gpuecon_ctx *ctx, const gpuecon_catalog *cat, gpuecon_validate_row *rows, size_t cap,
                                          size_t *n, gpuecon_error *err);
 /* The fine-tuning model (docs/model.md §6.9) against the VESSL AI blog's LoRA training figures
  * (group "finetune", class "finetune-<generation>-<precision>"): throughputs and ratios of two
@@ -1259,6 +1259,13 @@ typedef struct gpuecon_serving_profile {
     double cuda_graph_gib;   /* CUDA-graph memory estimate in engine mode v0.21+ */
     double eta_train;        /* fine-tuning: tensor-core utilisation of training matmuls */
     bool fitted_to_blog;     /* constants fitted to the VESSL blog (docs/model.md §6.7) */
+    bool kv_reserve;         /* admission reserves KV blocks for prompt + output up front and never
+                                preempts (TensorRT-LLM's default GUARANTEED_NO_EVICT); false: blocks
+                                as tokens arrive, preempting when they run out (vLLM) */
+    const char *eta_c_arch;  /* with eta_c_prec: the GPU generation and math precision eta_c was fitted
+                                on; other ones scale eta_c by the training model's GEMM fractions
+                                (gpuecon_efficiency_for). NULL: eta_c as given on every GPU */
+    gpuecon_precision eta_c_prec;
     const char *note;        /* where the constants come from */
 } gpuecon_serving_profile;
 
@@ -1412,7 +1419,10 @@ typedef struct gpuecon_infer_result {
     double kv_blocks;                /* block ids of block_size tokens (all layers) */
     double seq_bytes;                /* R_seq(n̄) per GPU */
     double seqs_at_mean, seqs_at_full, seqs_at_max_model_len; /* B_kv per replica */
-    double max_concurrency;          /* C_sat = replicas · min(B_kv(n̄), max_num_seqs) */
+    double seqs_admitted;            /* B_kv the scheduler runs: seqs_at_mean, or seqs_at_full when
+                                        admission reserves prompt + output (profile kv_reserve) */
+    double max_concurrency;          /* C_sat = replicas · min(seqs_admitted, max_num_seqs) */
+    double eta_c, eta_attn;          /* the profile's eta_c on this GPU and precision: GEMMs, attention */
     bool startup_ok;                 /* vLLM's check at the model's own context */
     double startup_need_gib;         /* KV that check needs at the model's context */
     int max_model_len_fit;           /* largest max_model_len that passes it */
@@ -1446,7 +1456,9 @@ GPUECON_API size_t gpuecon_infer_grid(const gpuecon_infer_result *r, double *out
 typedef enum gpuecon_arrival {
     GPUECON_ARRIVAL_POISSON, /* exponential gaps at `rate` */
     GPUECON_ARRIVAL_GAMMA,   /* gamma gaps of shape `burstiness` (vLLM bench --burstiness; < 1 burstier) */
-    GPUECON_ARRIVAL_CLOSED   /* `users` each send the next request when the last one finishes */
+    GPUECON_ARRIVAL_CLOSED,  /* `users` each send the next request when the last one finishes */
+    GPUECON_ARRIVAL_BURST    /* every request at t = 0; throughput over the makespan (an offline
+                                benchmark: trtllm-bench throughput, vLLM benchmark_throughput.py) */
 } gpuecon_arrival;
 
 typedef enum gpuecon_lengths {

@@ -280,10 +280,14 @@ static json_t *result_json(const gpuecon_infer_request *r, const gpuecon_infer_r
     json_object_set_new(j, "kv_capacity_tokens", cli_real(o->kv_capacity_tokens));
     json_object_set_new(j, "kv_blocks", cli_real(o->kv_blocks));
     json_object_set_new(j, "max_concurrency", cli_real(o->max_concurrency));
-    json_object_set_new(j, "seqs_per_replica", json_pack("{s:o, s:o, s:o}", "at_mean_context",
+    json_object_set_new(j, "seqs_per_replica", json_pack("{s:o, s:o, s:o, s:o, s:b}", "at_mean_context",
                                                          cli_real(o->seqs_at_mean), "at_prompt_plus_output",
                                                          cli_real(o->seqs_at_full), "at_max_model_len",
-                                                         cli_real(o->seqs_at_max_model_len)));
+                                                         cli_real(o->seqs_at_max_model_len), "admitted",
+                                                         cli_real(o->seqs_admitted), "kv_reserved_up_front",
+                                                         r->profile.kv_reserve));
+    json_object_set_new(j, "eta_c", json_pack("{s:o, s:o}", "gemm", cli_real(o->eta_c), "attention",
+                                              cli_real(o->eta_attn)));
     json_object_set_new(j, "engine", json_pack("{s:i, s:i, s:i, s:b, s:b, s:o, s:i}", "max_num_batched_tokens",
                                                o->max_num_batched_tokens, "max_num_seqs", o->max_num_seqs,
                                                "max_model_len", o->max_model_len, "max_model_len_lowered",
@@ -357,7 +361,7 @@ static void header(FILE *f, const gpuecon_infer_request *r, const gpuecon_infer_
     fputc('\n', f);
 }
 
-static void memory_rows(tbl *tb, const gpuecon_infer_result *o)
+static void memory_rows(tbl *tb, const gpuecon_infer_request *r, const gpuecon_infer_result *o)
 {
     char b[160];
     snprintf(b, sizeof b, "%.2f x %.2f GiB", o->gpu_mem_util, o->hbm_gib);
@@ -380,7 +384,15 @@ static void memory_rows(tbl *tb, const gpuecon_infer_result *o)
     cmd_infer_row(tb, "sequences that fit", o->seqs_at_mean, 1, "seqs", b);
     snprintf(b, sizeof b, "per replica at max_model_len %d", o->max_model_len);
     cmd_infer_row(tb, "  at full context", o->seqs_at_max_model_len, 2, "seqs", b);
+    if (r->profile.kv_reserve)
+        cmd_infer_row(tb, "  admitted", o->seqs_admitted, 1, "seqs",
+                      "per replica: each reserves prompt + output up front (GUARANTEED_NO_EVICT)");
     cmd_infer_row(tb, "max concurrency", o->max_concurrency, 0, "seqs", "all replicas (C_sat)");
+    if (o->eta_c != r->profile.eta_c) {
+        snprintf(b, sizeof b, "profile %.2f on %s %s, moved by the training GEMM fractions", r->profile.eta_c,
+                 r->profile.eta_c_arch, gpuecon_precision_name(r->profile.eta_c_prec));
+        cmd_infer_row(tb, "GEMM efficiency eta_c", o->eta_c, 3, "", b);
+    }
 }
 
 static void perf_rows(tbl *tb, const gpuecon_infer_request *r, const gpuecon_infer_result *o)
@@ -422,7 +434,7 @@ static int print_result(cli *c, const gpuecon_infer_request *r, const gpuecon_in
     tbl_col(tb, "value", 'r');
     tbl_col(tb, "unit", 'l');
     tbl_col(tb, "note", 'l');
-    memory_rows(tb, o);
+    memory_rows(tb, r, o);
     if (o->fits)
         perf_rows(tb, r, o);
     FILE *f = NULL;

@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-static const char *const arrival_names[] = {"poisson", "gamma", "closed", NULL};
+static const char *const arrival_names[] = {"poisson", "gamma", "closed", "burst", NULL};
 
 /* Options of --simulate, appended to infer's own (cmd_infer.c). */
 size_t cmd_infer_sim_opts(infer_sim_args *s, opt *out, size_t cap)
@@ -20,7 +20,7 @@ size_t cmd_infer_sim_opts(infer_sim_args *s, opt *out, size_t cap)
         {"--simulate", O_FLAG, &s->simulate, 0, 0, NULL, NULL, "request-level simulation (percentiles, goodput)", NULL, false},
         {"--rate", O_DOUBLE, &s->rate, -1e12, 1e12, NULL, "R", "arrival rate, requests/s, all replicas", NULL, false},
         {"--users", O_INT, &s->users, -1e9, 1e9, NULL, "N", "closed loop: concurrent users (instead of --rate)", NULL, false},
-        {"--arrival", O_CHOICE, &s->arrival, 0, 0, arrival_names, "A", "poisson | gamma (bursty) | closed", NULL, false},
+        {"--arrival", O_CHOICE, &s->arrival, 0, 0, arrival_names, "A", "poisson | gamma (bursty) | closed | burst (all at t = 0)", NULL, false},
         {"--burstiness", O_DOUBLE, &s->burstiness, -1e12, 1e12, NULL, "B", "gamma shape (vLLM bench; 1 = Poisson, < 1 burstier)", NULL, false},
         {"--lengths", O_STR, &s->lengths, 0, 0, NULL, "fixed|lognormal|FILE", "request lengths (FILE: lines 'prompt output [weight]')", NULL, false},
         {"--prompt-cv", O_DOUBLE, &s->prompt_cv, 0, 10, NULL, "F", "lognormal prompt-length CV (output: --output-cv)", NULL, false},
@@ -59,9 +59,14 @@ static int build(cli *c, const opt *o, size_t n, const infer_sim_args *s, const 
     gpuecon_sim_request_init(r);
     r->serve = *serve;
     bool users = opt_seen(o, n, "--users"), rate = opt_seen(o, n, "--rate");
+    bool burst = opt_seen(o, n, "--arrival") && s->arrival == GPUECON_ARRIVAL_BURST;
     if (users && rate)
         return cli_usage_error(c, "--users", "give either --rate (open loop) or --users (closed loop)");
-    if (!users && !rate)
+    if (burst && (users || rate))
+        return cli_usage_error(c, users ? "--users" : "--rate",
+                               "--arrival burst sends all --requests at t = 0; it takes no %s",
+                               users ? "--users" : "--rate");
+    if (!users && !rate && !burst)
         return cli_usage_error(c, "--simulate", "needs --rate R (requests/s, all replicas) or --users N (closed loop)");
     r->arrival = users ? GPUECON_ARRIVAL_CLOSED : opt_seen(o, n, "--arrival") ? (gpuecon_arrival)s->arrival
                                                                                : GPUECON_ARRIVAL_POISSON;
@@ -125,7 +130,8 @@ static json_t *sim_json(const gpuecon_sim_request *r, const gpuecon_sim_result *
     json_object_set_new(j, "tp", json_integer(d->tp));
     json_object_set_new(j, "replicas", json_integer(d->replicas));
     json_object_set_new(j, "arrival", json_string(arrival_names[r->arrival]));
-    json_object_set_new(j, "rate", r->arrival == GPUECON_ARRIVAL_CLOSED ? json_null() : cli_real(r->rate));
+    bool open = r->arrival == GPUECON_ARRIVAL_POISSON || r->arrival == GPUECON_ARRIVAL_GAMMA;
+    json_object_set_new(j, "rate", open ? cli_real(r->rate) : json_null());
     json_object_set_new(j, "users", r->arrival == GPUECON_ARRIVAL_CLOSED ? json_integer(r->users) : json_null());
     stat_json(j, "ttft_ms", &o->ttft_ms);
     stat_json(j, "tpot_ms", &o->tpot_ms);
@@ -189,6 +195,8 @@ static int print_sim(cli *c, const gpuecon_sim_request *r, const gpuecon_sim_res
             d->gpus, d->replicas, d->replicas > 1 ? "s" : "", d->tp);
     if (r->arrival == GPUECON_ARRIVAL_CLOSED)
         fprintf(f, "closed loop of %d users\n", r->users);
+    else if (r->arrival == GPUECON_ARRIVAL_BURST)
+        fprintf(f, "all %ld requests at t = 0 (offline benchmark; throughput over the makespan)\n", r->requests);
     else
         fprintf(f, "%s arrivals at %g requests/s\n", arrival_names[r->arrival], r->rate);
     fprintf(f, "%ld measured requests (%d replication%s, seed %llu), %.2f s\n\n", o->requests,

@@ -452,7 +452,7 @@ static int validate_all(cli *c, const char *group, vbufs *b)
     if (vp->ngroups > sizeof vp->groups / sizeof vp->groups[0])
         vp->ngroups = sizeof vp->groups / sizeof vp->groups[0];
     vp->vtrain_p95 = gpuecon_validate_quantile(rows, n, "vtrain", GPUECON_ROWS_ALL, 0.95);
-    if (gpuecon_validate_serving(c->cat, srows, GPUECON_VALIDATE_SERVING_MAX, &vp->sn, &err))
+    if (gpuecon_validate_serving(c->ctx, c->cat, srows, GPUECON_VALIDATE_SERVING_MAX, &vp->sn, &err))
         return cli_fail(c, &err);
     vp->srows = srows;
     gpuecon_validate_summarize(srows, vp->sn, NULL, false, GPUECON_ROWS_ALL, &vp->s_all);

@@ -167,16 +167,31 @@ static int check_request(const gpuecon_infer_request *r, gpuecon_error *err)
 
 /* ---- memory and capacity (W1, A1, G1, K1, K5–K7, startup check) ------------------------ */
 
-static double peak_flops(const gpuecon_gpu *g, gpuecon_precision w)
+/* The precision the weight GEMMs run at: FP4 weights on FP4 tensor cores, FP8 W8A8; FP4
+ * weight-only falls back to FP8 math, and a GPU without FP8 (A100) runs BF16 math on FP8
+ * weights (Marlin). */
+static gpuecon_precision math_precision(const gpuecon_gpu *g, gpuecon_precision w)
 {
-    double f16 = gpuecon_gpu_peak_flops(g, GPUECON_BF16);
-    double f8 = gpuecon_gpu_peak_flops(g, GPUECON_FP8);
-    double f4 = gpuecon_gpu_peak_flops(g, GPUECON_FP4);
-    if (w == GPUECON_FP4 && f4 > 0)
-        return f4;
-    if (w != GPUECON_BF16 && f8 > 0)
-        return f8; /* FP8 W8A8; FP4 weight-only falls back to FP8 math */
-    return f16;    /* e.g. A100: FP8 weights run weight-only (Marlin) with BF16 math */
+    if (w == GPUECON_FP4 && gpuecon_gpu_peak_flops(g, GPUECON_FP4) > 0)
+        return GPUECON_FP4;
+    if (w != GPUECON_BF16 && gpuecon_gpu_peak_flops(g, GPUECON_FP8) > 0)
+        return GPUECON_FP8;
+    return GPUECON_BF16;
+}
+
+/* E1: a profile fitted on one GPU generation and math precision (eta_c_arch, eta_c_prec) moves
+ * to another by the ratio of the training model's large-GEMM fractions (src/core/calib.c),
+ * the same per-generation, per-precision numbers the training predictions use; 1 without a
+ * reference or where a fraction is missing. */
+static double eta_scale(const gpuecon_serving_profile *p, const gpuecon_gpu *g, gpuecon_precision math,
+                        gpuecon_precision ref_prec)
+{
+    if (!p->eta_c_arch)
+        return 1;
+    const gpuecon_gpu ref = {.arch = p->eta_c_arch};
+    double to = train_gemm_eff(gpuecon_efficiency_for(g), math);
+    double from = train_gemm_eff(gpuecon_efficiency_for(&ref), ref_prec);
+    return to > 0 && from > 0 ? to / from : 1;
 }
 
 /* Drafter bytes: given, the model's own MTP modules, or the Gemma-4 assistant's 0.9 GB. */
@@ -337,8 +352,11 @@ static void build_env(const gpuecon_infer_request *r, const infer_arch *a, const
     e->prof = r->profile;
     e->roofline = r->roofline;
     e->bw = g->hbm_tbps * 1e12;
-    e->f_prec = peak_flops(g, r->weights);
+    gpuecon_precision math = math_precision(g, r->weights);
+    e->f_prec = gpuecon_gpu_peak_flops(g, math);
     e->f16 = gpuecon_gpu_peak_flops(g, GPUECON_BF16);
+    e->eta_c = o->eta_c;
+    e->eta_attn = o->eta_attn;
     e->link_bps = r->system->scaleup_gbps * 1e9;
     e->ar_latency_s = strcmp(g->arch, "ampere") == 0 ? r->profile.allreduce_latency_ampere_s
                                                      : r->profile.allreduce_latency_s;
@@ -455,7 +473,11 @@ static int prepare(const gpuecon_infer_request *r, int tp, infer_arch *a, infer_
     o->seqs_at_mean = kv / o->seq_bytes;
     o->seqs_at_full = kv / need;
     o->seqs_at_max_model_len = kv / infer_seq_bytes(a, o->max_model_len, bs);
-    o->max_concurrency = o->replicas * floor(fmin(o->seqs_at_mean, o->max_num_seqs));
+    o->seqs_admitted = r->profile.kv_reserve ? o->seqs_at_full : o->seqs_at_mean; /* A2 */
+    o->max_concurrency = o->replicas * floor(fmin(o->seqs_admitted, o->max_num_seqs));
+    gpuecon_precision math = math_precision(r->system->gpu, r->weights);
+    o->eta_c = r->profile.eta_c * eta_scale(&r->profile, r->system->gpu, math, r->profile.eta_c_prec);
+    o->eta_attn = r->profile.eta_c * eta_scale(&r->profile, r->system->gpu, GPUECON_BF16, GPUECON_BF16);
     build_env(r, a, o, e);
     return GPUECON_OK;
 }
@@ -489,7 +511,7 @@ void infer_point(const gpuecon_infer_request *r, const infer_env *e, const gpuec
                  double C, gpuecon_infer_point *pt)
 {
     memset(pt, 0, sizeof *pt);
-    double nrep = o->replicas, c_rep = C / nrep, smax = o->max_num_seqs, bkv = o->seqs_at_mean;
+    double nrep = o->replicas, c_rep = C / nrep, smax = o->max_num_seqs, bkv = o->seqs_admitted;
     double B = fmin(c_rep, fmin(bkv, smax));
     pt->concurrency = C;
     pt->batch = B;
@@ -523,7 +545,7 @@ void infer_point(const gpuecon_infer_request *r, const infer_env *e, const gpuec
 /* X6: smallest B whose throughput is 90% of the saturated one. */
 static void saturation(const infer_env *e, gpuecon_infer_result *o)
 {
-    double b_sat = fmin(o->seqs_at_mean, o->max_num_seqs);
+    double b_sat = fmin(o->seqs_admitted, o->max_num_seqs);
     double x_sat = replica_rate(e, b_sat);
     o->saturated_tokens_per_s = o->replicas * x_sat;
     o->c_knee = o->replicas * b_sat;
@@ -588,7 +610,7 @@ int gpuecon_infer(const gpuecon_infer_request *req, gpuecon_infer_result *out, g
     if (rc)
         return rc;
     double C = req->concurrency > 0 ? req->concurrency
-                                    : out->replicas * fmin(out->seqs_at_mean, out->max_num_seqs);
+                                    : out->replicas * fmin(out->seqs_admitted, out->max_num_seqs);
     infer_point(req, &e, out, C, &out->at);
     out->output_tokens_per_s = out->at.output_tokens_per_s;
     out->tpot_ms = out->at.tpot_ms;
@@ -630,7 +652,7 @@ size_t gpuecon_infer_grid(const gpuecon_infer_result *r, double *out, size_t cap
     size_t n = 0;
     if (!r || !out || r->replicas <= 0)
         return 0;
-    double sat = r->replicas * fmin(r->seqs_at_mean, r->max_num_seqs);
+    double sat = r->replicas * fmin(r->seqs_admitted, r->max_num_seqs);
     for (double c = r->replicas; n < cap; c *= 2) {
         out[n++] = c;
         if (c >= 2 * sat)

@@ -115,6 +115,7 @@ typedef struct infer_env {
     double rho, hit;     /* L_in/L_out, prefix-cache hit rate */
     double l_in, nbar;   /* prompt length, mean live context */
     double draft_read_bytes; /* per draft step, whole replica (O3) */
+    double eta_c, eta_attn;  /* prof.eta_c on this GPU: GEMMs at the math precision, attention (BF16) */
     /* pipeline parallel (infer_pp.c); pp <= 1: none */
     int pp;
     int bounds_up, bounds_out;   /* stage boundaries inside a scale-up domain / across the network */

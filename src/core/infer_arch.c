@@ -16,21 +16,27 @@
 /* ---- serving profiles ----------------------------------------- */
 
 static const gpuecon_serving_profile profiles[] = {
-    {"generic", 0.80, 0.50, 0.40, 1.5e-3, 4e-6, 5e-6, 0.5e-3, 0.15, 0.80, 1048576.0, 10e-6, 12e-6,
-     0.5, 0.40, false,
-     "engineering estimates (docs/model.md §6.7) for engines on FlashAttention/FlashInfer; "
-     "eta_train 0.40 is an assumption (typical bf16 training matmul efficiency)"},
-    {"vessl-gemma4", 0.80, 0.25, 0.30, 1.5e-3, 4e-6, 5e-6, 1.5e-3, 0.15, 0.80, 1048576.0, 10e-6,
-     12e-6, 0.5, 0.325, true,
-     "eta_kv 0.25, eta_c 0.30 and t_d0 1.5 ms were fitted to the VESSL blog's own figures (B200 "
-     "headline pair, FP8-KV gain, MTP increments) and eta_train 0.325, with the hf-peft-eager "
-     "stack's host launch time, to its LoRA training figures (A100 and H100 FSDP tok/s, the B200 "
-     "ratios): agreement with those figures is partly circular"},
-    {"trtllm", 0.80, 0.85, 0.55, 1.5e-3, 4e-6, 5e-6, 0.5e-3, 0.15, 0.80, 1048576.0, 10e-6, 12e-6, 0.5, 0.40,
-     false,
-     "TensorRT-LLM (PyTorch backend, trtllm-bench): eta_kv 0.85 and eta_c 0.55 were fitted to its "
-     "published Llama 3.1 8B FP8 max-throughput table on H100 and H200 (perf-overview.md @ 00f37686, "
-     "6 figures, 2 constants); the rest as generic (docs/model.md 6.7)"},
+#define PROFILE_COMMON                                                                                   \
+    .eta_bw = 0.80, .step_overhead_s = 1.5e-3, .seq_overhead_s = 4e-6, .lora_module_s = 5e-6,            \
+    .eta_link_small = 0.15, .eta_link_large = 0.80, .link_small_bytes = 1048576.0,                       \
+    .allreduce_latency_s = 10e-6, .allreduce_latency_ampere_s = 12e-6, .cuda_graph_gib = 0.5
+    {PROFILE_COMMON, .name = "generic", .eta_kv = 0.50, .eta_c = 0.40, .draft_step_s = 0.5e-3, .eta_train = 0.40,
+     .note = "engineering estimates (docs/model.md §6.7) for engines on FlashAttention/FlashInfer; "
+             "eta_train 0.40 is an assumption (typical bf16 training matmul efficiency)"},
+    {PROFILE_COMMON, .name = "vessl-gemma4", .eta_kv = 0.25, .eta_c = 0.30, .draft_step_s = 1.5e-3,
+     .eta_train = 0.325, .fitted_to_blog = true,
+     .note = "eta_kv 0.25, eta_c 0.30 and t_d0 1.5 ms were fitted to the VESSL blog's own figures (B200 "
+             "headline pair, FP8-KV gain, MTP increments) and eta_train 0.325, with the hf-peft-eager "
+             "stack's host launch time, to its LoRA training figures (A100 and H100 FSDP tok/s, the B200 "
+             "ratios): agreement with those figures is partly circular"},
+    {PROFILE_COMMON, .name = "trtllm", .eta_kv = 0.90, .eta_c = 0.54, .draft_step_s = 0.5e-3, .eta_train = 0.40,
+     .kv_reserve = true, .eta_c_arch = "hopper", .eta_c_prec = GPUECON_FP8,
+     .note = "TensorRT-LLM (PyTorch backend, trtllm-bench): eta_kv 0.90 and eta_c 0.54 were fitted to its "
+             "published Llama 3.1 8B FP8 max-throughput table on H100 and H200 (perf-overview.md @ 00f37686, "
+             "6 figures, 2 constants), eta_c on Hopper FP8 and moved to other GPUs and precisions by the "
+             "training GEMM fractions; admission reserves prompt + output (GUARANTEED_NO_EVICT, the "
+             "engine's default capacity scheduler); the rest as generic (docs/model.md 6.7)"},
+#undef PROFILE_COMMON
 };
 
 size_t gpuecon_serving_profile_count(void)

@@ -90,7 +90,7 @@ static void capacity(const gpuecon_disagg_request *q, const side *p, const side 
     infer_step(&p->e, 0, nbt, &st);
     o->prefill_batch_ms = st.step_s * 1e3;
     o->prefill_capacity = q->prefill_instances * nbt / st.step_s / fresh;
-    double bmax = fmin(d->o.seqs_at_mean, d->o.max_num_seqs);
+    double bmax = fmin(d->o.seqs_admitted, d->o.max_num_seqs);
     o->decode_capacity = q->decode_instances * decode_rate(d, bmax) / r->output_len;
     /* the whole prompt's KV (prefix hits included: the decode instance needs them too) */
     comm_link L;
@@ -122,7 +122,7 @@ static void at_rate(const gpuecon_disagg_request *q, const side *p, const side *
     double service = q->prefill_instances / o->prefill_capacity;
     o->ttft_ms = (alone + u * service / (2 * (1 - u))) * 1e3 + o->kv_transfer_ms;
     /* the decode batch whose throughput finishes R requests/s (throughput rises with B) */
-    double need = R * r->output_len / q->decode_instances, lo = 0, hi = fmin(d->o.seqs_at_mean, d->o.max_num_seqs);
+    double need = R * r->output_len / q->decode_instances, lo = 0, hi = fmin(d->o.seqs_admitted, d->o.max_num_seqs);
     for (int i = 0; i < 60 && hi - lo > 1e-9 * hi; i++) {
         double mid = 0.5 * (lo + hi);
         if (decode_rate(d, mid) >= need)

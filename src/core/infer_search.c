@@ -217,7 +217,7 @@ static bool evaluate(search *s, const gpuecon_infer_request *r)
     if (rc != GPUECON_OK)
         return rc == GPUECON_E_INFEASIBLE;
     s->out->configs_evaluated++;
-    bool kv_bound = o.seqs_at_mean < o.max_num_seqs;
+    bool kv_bound = o.seqs_admitted < o.max_num_seqs;
     gpuecon_infer_point p;
     gpuecon_serve_config c;
     for (double C = o.replicas;; C *= 2) {

@@ -175,8 +175,8 @@ static void issue(sim_ws *w, double t)
         q->flags |= F_MEASURED;
     if (i == w->measure_from)
         w->t_a = t, w->have_a = true;
-    if (w->issued == w->n)
-        w->t_b = t, w->have_b = true;
+    if (w->issued == w->n && w->c->req->arrival != GPUECON_ARRIVAL_BURST)
+        w->t_b = t, w->have_b = true; /* a burst's window closes at the last finish */
     w->wait[(w->whead + w->wcount++) % w->n] = (int)i;
 }
 
@@ -309,7 +309,9 @@ static void admit(sim_ws *w, int *budget)
             probe.done = probe.ctx = hit < q->prompt ? hit : q->prompt - 1;
         }
         int take = wanted(c, &probe, *budget);
-        double need = take > 0 ? sim_seq_bytes(c, probe.ctx + take) : 0;
+        /* A2: a reserving scheduler admits only what it can run to the end */
+        int upto = c->reserve ? q->prompt + q->output + c->k : probe.ctx + take;
+        double need = take > 0 ? sim_seq_bytes(c, upto) : 0;
         if (take == 0 || need > c->pool - w->used)
             break;
         w->whead = (w->whead + 1) % w->n;
@@ -320,7 +322,7 @@ static void admit(sim_ws *w, int *budget)
             q->flags &= ~F_SWAPPED;
         }
         q->held = need;
-        q->cap = cover(c, probe.ctx + take);
+        q->cap = cover(c, upto);
         w->used += need;
         w->take[w->nrun] = take;
         w->run[w->nrun++] = i;
@@ -436,9 +438,10 @@ void sim_replicate(gpuecon_ctx *ctx, const sim_cfg *c, uint64_t seed, int rep, s
     if (!w.q || !w.wait || !w.run || !w.take) {
         out->rc = GPUECON_E_NOMEM;
     } else {
-        bool closed = c->req->arrival == GPUECON_ARRIVAL_CLOSED;
+        bool burst = c->req->arrival == GPUECON_ARRIVAL_BURST;
+        bool closed = burst || c->req->arrival == GPUECON_ARRIVAL_CLOSED;
         if (closed)
-            for (int u = 0; u < c->users && w.issued < w.n; u++)
+            for (long u = 0; (burst || u < c->users) && w.issued < w.n; u++)
                 issue(&w, 0);
         else
             w.next_arrival = gap(&w);
@@ -462,7 +465,10 @@ void sim_replicate(gpuecon_ctx *ctx, const sim_cfg *c, uint64_t seed, int rep, s
             }
             run_step(&w, nsched);
         }
-        out->window_s = w.have_a && w.have_b ? w.t_b - w.t_a : 0;
+        if (burst)
+            out->window_s = w.have_a ? w.t - w.t_a : 0; /* the makespan */
+        else
+            out->window_s = w.have_a && w.have_b ? w.t_b - w.t_a : 0;
     }
     ctx_free(ctx, w.q, (size_t)w.n * sizeof *w.q);
     ctx_free(ctx, w.wait, (size_t)w.n * sizeof *w.wait);

@@ -47,6 +47,7 @@ typedef struct sim_cfg {
     double rate;                    /* per replica */
     int users;                      /* per replica */
     double hit;                     /* prefix-cache hit rate */
+    bool reserve;                   /* admission reserves prompt + output + k; no preemption */
     double *cdf;                    /* histogram lengths: cumulative weights (nbins) */
 } sim_cfg;
 

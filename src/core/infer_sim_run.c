@@ -52,7 +52,9 @@ static int check_bins(const gpuecon_sim_request *r, gpuecon_error *err)
 static int check(const gpuecon_sim_request *r, gpuecon_error *err)
 {
     int rc;
-    if (r->arrival == GPUECON_ARRIVAL_CLOSED) {
+    if (r->arrival == GPUECON_ARRIVAL_BURST) {
+        /* no rate, no users: the requests are the whole workload */
+    } else if (r->arrival == GPUECON_ARRIVAL_CLOSED) {
         if (r->users < 1 || r->users > 100000000)
             return err_set(err, GPUECON_E_INPUT, "--users", 0, 0,
                            "%d is out of range; allowed 1 to 1e8 concurrent users", r->users);
@@ -64,7 +66,7 @@ static int check(const gpuecon_sim_request *r, gpuecon_error *err)
             (rc = err_check_range(err, "--burstiness", r->burstiness, 1e-3, 1e3)))
             return rc;
     } else {
-        return err_set(err, GPUECON_E_INPUT, "--arrival", 0, 0, "allowed: poisson, gamma, closed");
+        return err_set(err, GPUECON_E_INPUT, "--arrival", 0, 0, "allowed: poisson, gamma, closed, burst");
     }
     if (!(r->slo_percentile > 0 && r->slo_percentile < 100))
         return err_set(err, GPUECON_E_INPUT, "--slo-percentile", 0, 0,
@@ -105,15 +107,16 @@ static int build_cfg(const gpuecon_sim_request *r, const infer_arch *a, const in
     c->k = r->serve.draft_k;
     c->alpha = o->alpha;
     c->hit = r->serve.prefix_hit;
+    c->reserve = e->prof.kv_reserve;
     if (c->budget < c->k + 1)
         return err_set(err, GPUECON_E_INPUT, "--max-num-batched-tokens", 0, 0,
                        "%d cannot hold one verify step of %d positions", c->budget, c->k + 1);
     /* the longest request the engine takes: max_model_len and what the pool holds alone */
-    double lo = 2, hi = o->max_model_len;
-    if (sim_seq_bytes(c, hi) > c->pool) {
+    double lo = 2, hi = o->max_model_len, extra = c->reserve ? c->k : 0; /* a reservation holds k more */
+    if (sim_seq_bytes(c, hi + extra) > c->pool) {
         while (hi - lo > 1) {
             double mid = floor((lo + hi) / 2);
-            if (sim_seq_bytes(c, mid) <= c->pool)
+            if (sim_seq_bytes(c, mid + extra) <= c->pool)
                 lo = mid;
             else
                 hi = mid;
@@ -121,7 +124,9 @@ static int build_cfg(const gpuecon_sim_request *r, const infer_arch *a, const in
         hi = lo;
     }
     c->max_len = (int)hi;
-    if (r->arrival == GPUECON_ARRIVAL_CLOSED) {
+    if (r->arrival == GPUECON_ARRIVAL_BURST) {
+        c->users = 0;
+    } else if (r->arrival == GPUECON_ARRIVAL_CLOSED) {
         if (r->users < o->replicas)
             return err_set(err, GPUECON_E_INPUT, "--users", 0, 0,
                            "%d users cannot keep %d replicas busy; give at least one per replica",

@@ -155,9 +155,9 @@ void infer_step_stage(const infer_env *e, const infer_batch *b, gpuecon_infer_st
     s->attn_flops = attn;
     /* R5 */
     s->weights_s = s->weight_bytes / (e->bw * p->eta_bw);
-    s->gemm_s = s->gemm_flops / (e->f_prec * p->eta_c);
+    s->gemm_s = s->gemm_flops / (e->f_prec * e->eta_c);
     s->kv_s = s->kv_bytes / (e->bw * p->eta_kv);
-    s->attn_s = s->attn_flops / (e->f16 * p->eta_c);
+    s->attn_s = s->attn_flops / (e->f16 * e->eta_attn);
     /* R6 split / R7 fused */
     if (e->roofline == GPUECON_ROOFLINE_FUSED)
         s->model_s = fmax(s->weights_s + s->kv_s, s->gemm_s + s->attn_s);
@@ -217,6 +217,6 @@ double infer_ttft0_stage_s(const infer_env *e)
     double flops = 2 * (a->active + a->dupv + a->lora) / e->tp * n + 2 * a->head / e->tp + routed_extra(e, n);
     for (int i = 0; i < a->ngroups; i++)
         flops += a->g[i].attn_prefill * prompt_pairs(n, a->g[i].window);
-    double t = fmax(weight_bytes(e, n) / (e->bw * e->prof.eta_bw), flops / (e->f_prec * e->prof.eta_c));
+    double t = fmax(weight_bytes(e, n) / (e->bw * e->prof.eta_bw), flops / (e->f_prec * e->eta_c));
     return t + e->prof.step_overhead_s + comm_s(e, n) + lora_s(e);
 }

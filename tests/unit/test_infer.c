@@ -715,6 +715,37 @@ static void test_bad_input(void **state)
     assert_int_equal(gpuecon_infer(NULL, &o, &err), GPUECON_E_INPUT);
 }
 
+/* E1: the trtllm profile's eta_c 0.54 (fitted on Hopper FP8) moves by the training GEMM
+ * fractions of src/core/calib.c (Hopper BF16 0.609 / FP8 0.490, Blackwell BF16 0.48 / FP4 0.33,
+ * Ampere BF16 0.765), attention by the BF16 ones; profiles without a reference keep theirs. */
+static void test_eta_transfer(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *system;
+        gpuecon_precision w;
+        double gemm, attn;
+    } t[] = {
+        {"hgx-h200", GPUECON_FP8, 0.54, 0.54},
+        {"hgx-h200", GPUECON_BF16, 0.54 * 0.609 / 0.490, 0.54},
+        {"hgx-b200", GPUECON_FP4, 0.54 * 0.33 / 0.490, 0.54 * 0.48 / 0.609},
+        {"hgx-b200", GPUECON_FP8, 0.54 * 0.386 / 0.490, 0.54 * 0.48 / 0.609},
+        {"hgx-a100", GPUECON_FP8, 0.54 * 0.765 / 0.490, 0.54 * 0.765 / 0.609}, /* BF16 math on A100 */
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        gpuecon_infer_request r = req(t[i].system, t[i].w, GPUECON_FP8, 0);
+        r.model = gpuecon_catalog_model(g_cat, "llama3-8b");
+        r.profile = *gpuecon_serving_profile_find("trtllm");
+        gpuecon_infer_result o = run(&r);
+        assert_close(o.eta_c, t[i].gemm, 1e-12);
+        assert_close(o.eta_attn, t[i].attn, 1e-12);
+        r.profile = *gpuecon_serving_profile_find("generic");
+        o = run(&r);
+        assert_close(o.eta_c, 0.40, 1e-12);
+        assert_close(o.eta_attn, 0.40, 1e-12);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -726,7 +757,7 @@ int main(void)
         cmocka_unit_test(test_tc8_lora),       cmocka_unit_test(test_tc9_allreduce),
         cmocka_unit_test(test_tc9_tp8_vs_tp1), cmocka_unit_test(test_tc10_ratios),
         cmocka_unit_test(test_moe_serving),    cmocka_unit_test(test_every_model),
-        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_bad_input),      cmocka_unit_test(test_eta_transfer),
     };
     return cmocka_run_group_tests(tests, setup, fixture_teardown);
 }

@@ -219,6 +219,58 @@ static void test_preemption(void **state)
     assert_true(sw.ttft_ms.mean != rc.ttft_ms.mean);
 }
 
+/* A burst of N requests on a server that runs one at a time (the M/D/1 setup of test_md1):
+ * the makespan is exactly N·D, so throughput is 1/D requests and tokens per second, and the
+ * i-th request waits (i−1)·D: mean TTFT D·(N+1)/2, mean queueing D·(N−1)/2. */
+static void test_burst(void **state)
+{
+    gpuecon_sim_request r = base(state, "llama3-8b", "hgx-h100");
+    r.serve.max_num_seqs = 1;
+    r.serve.prompt_len = 512;
+    r.serve.output_len = 1;
+    r.rate = 1e-3;
+    r.requests = 100;
+    double d = sim(state, &r).ttft_ms.mean / 1e3;
+    r.arrival = GPUECON_ARRIVAL_BURST;
+    r.rate = 0;
+    r.warmup = 0;
+    r.requests = 400;
+    gpuecon_sim_result o = sim(state, &r);
+    assert_close(o.window_s, 400 * d, 1e-9);
+    assert_close(o.output_tokens_per_s, 1 / d, 1e-9);
+    assert_close(o.requests_per_s, 1 / d, 1e-9);
+    assert_close(o.ttft_ms.mean / 1e3, d * 401 / 2, 1e-9);
+    assert_close(o.queue_ms.mean / 1e3, d * 399 / 2, 1e-9);
+}
+
+/* GUARANTEED_NO_EVICT (the trtllm profile): admission reserves prompt + output, so with
+ * 2048/2048 the KV pool holds 4096-token reservations and never preempts. The vLLM-like
+ * generic profile on the same pool admits by the mean context and runs more at once. */
+static void test_reserve(void **state)
+{
+    gpuecon_sim_request r = base(state, "llama3-70b", "hgx-h200");
+    r.serve.prompt_len = 2048;
+    r.serve.output_len = 2048;
+    r.serve.max_num_seqs = 4096;
+    r.arrival = GPUECON_ARRIVAL_BURST;
+    r.warmup = 0;
+    r.requests = 600;
+    r.serve.profile = *gpuecon_serving_profile_find("trtllm");
+    gpuecon_sim_result t = sim(state, &r);
+    /* 163,840 B per token (80 layers x K and V x 8 KV heads x 128 x 1 B) for 4096 tokens plus the
+     * mean field's half block of fragmentation */
+    double tokens = 4096 + t.deploy.block_size / 2.0;
+    assert_close(t.deploy.seqs_admitted, t.deploy.kv_avail_gib * 1073741824.0 / (tokens * 163840.0), 1e-9);
+    assert_true(t.deploy.seqs_at_mean > 1.3 * t.deploy.seqs_admitted); /* n̄ ≈ 3072 */
+    assert_true(t.preemptions == 0);
+    assert_true(t.mean_running <= floor(t.deploy.seqs_admitted) + 1e-9);
+    assert_true(t.mean_running > 0.8 * floor(t.deploy.seqs_admitted));
+    r.serve.profile = *gpuecon_serving_profile_find("generic");
+    gpuecon_sim_result g = sim(state, &r);
+    assert_close(g.deploy.seqs_admitted, g.deploy.seqs_at_mean, 1e-12);
+    assert_true(g.mean_running > floor(t.deploy.seqs_admitted));
+}
+
 /* One user with a draft: TPOT is the analytic verify step over the accepted tokens. */
 static void test_speculative(void **state)
 {
@@ -322,6 +374,7 @@ int main(void)
         cmocka_unit_test(test_deterministic), cmocka_unit_test(test_lengths),
         cmocka_unit_test(test_bursty_and_goodput), cmocka_unit_test(test_preemption),
         cmocka_unit_test(test_speculative),   cmocka_unit_test(test_every_model),
+        cmocka_unit_test(test_burst),         cmocka_unit_test(test_reserve),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);

@@ -24,7 +24,7 @@ static int sweep_one(const gpuecon_infer_request *r, long *points)
         return 0; /* does not fit, or TP does not split the heads: nothing to sweep */
     if (rc)
         fail_msg("%s on %s: %s", r->model->name, r->system->name, err.message);
-    double sat = o.replicas * fmin(o.seqs_at_mean, o.max_num_seqs);
+    double sat = o.replicas * fmin(o.seqs_admitted, o.max_num_seqs);
     double grid[1024];
     size_t n = 0;
     for (double c = 1; n < 1024 && c <= 2 * sat + o.replicas; n++)
