@@ -50,6 +50,9 @@ expect_out("activations of 40 layers per stage offloaded to host memory")
 # the catalog lists the stacks with their sources
 run(0 catalog stacks)
 expect_out("megatron-bridge-2026")
+# fine-tuning stacks show their kind, host launch time, compilation and FP8 path
+expect_out("hf-peft-eager [^\n]* finetune +74[.0-9]* +false +naive")
+expect_out("te-fp8-compile [^\n]* finetune +74[.0-9]* +true +te")
 
 # compare: the stack of every training platform, from --stack when the scenario names none
 run(0 compare --stack nemo-2024 --no-sensitivity --json)
