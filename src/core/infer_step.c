@@ -96,16 +96,23 @@ static double comm_s(const infer_env *e, double tokens)
     return 2 * e->a->layers * infer_allreduce_s(e, tokens * e->a->m->hidden * 2);
 }
 
+/* Routed-expert parameters one GPU reads in a step of `tokens` tokens (M1 over the MoE layers;
+ * attention-DP: the experts of this rank, 1/dp of them, see the tokens of all dp ranks). */
+static double touched_params(const infer_env *e, double tokens)
+{
+    const infer_arch *a = e->a;
+    if (a->moe_layers <= 0)
+        return 0;
+    if (e->dp > 1)
+        return a->moe_layers * gpuecon_moe_experts_touched(a->m, tokens * e->dp) * a->expert / e->dp;
+    return a->moe_layers * gpuecon_moe_experts_touched(a->m, tokens) * a->expert;
+}
+
 /* R1 / M2: weight bytes one GPU streams in a step of `tokens` tokens. */
 static double weight_bytes(const infer_env *e, double tokens)
 {
     const infer_arch *a = e->a;
-    /* attention-DP: the experts of this rank (1/dp of them) see the tokens of all dp ranks */
-    double touched = a->moe_layers > 0
-                         ? e->dp > 1 ? a->moe_layers * gpuecon_moe_experts_touched(a->m, tokens * e->dp) * a->expert / e->dp
-                                     : a->moe_layers * gpuecon_moe_experts_touched(a->m, tokens) * a->expert
-                         : 0;
-    double held = a->body - a->routed + a->dupv + touched;
+    double held = a->body - a->routed + a->dupv + touched_params(e, tokens);
     return (held * e->b_w + a->head * 2 + a->lora * 2) / e->tp;
 }
 
@@ -118,6 +125,21 @@ static double routed_extra(const infer_env *e, double tokens)
     if (e->imbalance <= 1 || (e->ep <= 1 && e->dp <= 1))
         return 0;
     return (e->imbalance - 1) * 2 * a->moe_layers * a->m->top_k * a->expert / e->tp * tokens;
+}
+
+/* R6 split: t_model = max(T_w − T_w,e, T_cg − T_cg,e) + max(T_w,e, T_cg,e) + max(T_kv, T_ca). The
+ * routed experts are their own operators (grouped GEMMs over tokens·k/N_e rows per expert), so
+ * their weight reads and their FLOPs meet a roofline of their own, apart from the attention and
+ * dense GEMMs of the same step (LLM-Viewer's per-operator roofline). Without experts the first
+ * two terms are max(T_w, T_cg). */
+static double split_model_s(const infer_env *e, const gpuecon_infer_step *s, double tokens)
+{
+    const infer_arch *a = e->a;
+    const gpuecon_serving_profile *p = &e->prof;
+    double we = touched_params(e, tokens) * e->b_w / e->tp / (e->bw * p->eta_bw);
+    double ge = (2 * a->moe_layers * a->m->top_k * a->expert / e->tp * tokens + routed_extra(e, tokens)) /
+                (e->f_prec * e->eta_c);
+    return fmax(s->weights_s - we, s->gemm_s - ge) + fmax(we, ge) + fmax(s->kv_s, s->attn_s);
 }
 
 static double lora_s(const infer_env *e)
@@ -162,7 +184,7 @@ void infer_step_stage(const infer_env *e, const infer_batch *b, gpuecon_infer_st
     if (e->roofline == GPUECON_ROOFLINE_FUSED)
         s->model_s = fmax(s->weights_s + s->kv_s, s->gemm_s + s->attn_s);
     else
-        s->model_s = fmax(s->weights_s, s->gemm_s) + fmax(s->kv_s, s->attn_s);
+        s->model_s = split_model_s(e, s, tok);
     /* O1–O3, C2, S1 */
     s->overhead_s = p->step_overhead_s + p->seq_overhead_s * b->seqs;
     s->lora_s = lora_s(e);
@@ -217,6 +239,8 @@ double infer_ttft0_stage_s(const infer_env *e)
     double flops = 2 * (a->active + a->dupv + a->lora) / e->tp * n + 2 * a->head / e->tp + routed_extra(e, n);
     for (int i = 0; i < a->ngroups; i++)
         flops += a->g[i].attn_prefill * prompt_pairs(n, a->g[i].window);
-    double t = fmax(weight_bytes(e, n) / (e->bw * e->prof.eta_bw), flops / (e->f_prec * e->eta_c));
+    gpuecon_infer_step s = {.weights_s = weight_bytes(e, n) / (e->bw * e->prof.eta_bw),
+                            .gemm_s = flops / (e->f_prec * e->eta_c)};
+    double t = split_model_s(e, &s, n); /* its KV and attention terms are 0 here */
     return t + e->prof.step_overhead_s + comm_s(e, n) + lora_s(e);
 }

@@ -175,6 +175,32 @@ static void test_trtllm_bench_limits(void **state)
     assert_int_equal(tok, 8192);
 }
 
+/* R6 split with the routed experts as operators of their own: on 8 H200 (4.8 TB/s at η_bw 0.80,
+ * the FP8 peak at η_c 0.40, generic profile), DeepSeek-V3 at TP 8 / EP 8 reads
+ * 58·E_touched(T)·3·7168·2048 expert bytes / 8 and runs 2·58·8·3·7168·2048·T / 8 expert FLOPs;
+ * t_model = max(T_w − T_w,e, T_cg − T_cg,e) + max(T_w,e, T_cg,e) + max(T_kv, T_ca). */
+static void test_expert_roofline(void **state)
+{
+    gpuecon_infer_request r = dsv3(state, 8, 8, false);
+    double expert = 3.0 * 7168 * 2048, bw = r.system->gpu->hbm_tbps * 1e12 * 0.80;
+    double f8 = gpuecon_gpu_peak_flops(r.system->gpu, GPUECON_FP8) * 0.40;
+    assert_close(bw, 4.8e12 * 0.80, 1e-12);
+    int strict = 0;
+    for (double c = 16; c <= 1024; c *= 4) {
+        gpuecon_infer_point pt = at(&r, c);
+        gpuecon_infer_step st = pt.step;
+        double T = st.decode_tokens + st.prefill_tokens;
+        double we = 58 * 256 * (1 - pow(1 - 8.0 / 256, T)) * expert / 8 / bw;
+        double ge = 2 * 58 * 8 * expert / 8 * T / f8;
+        double want = fmax(st.weights_s - we, st.gemm_s - ge) + fmax(we, ge) + fmax(st.kv_s, st.attn_s);
+        assert_close(st.model_s, want, 1e-9);
+        /* never below the whole-step roofline; above it where experts and the rest bind differently */
+        assert_true(st.model_s >= fmax(st.weights_s, st.gemm_s) + fmax(st.kv_s, st.attn_s) * (1 - 1e-12));
+        strict += st.model_s > (fmax(st.weights_s, st.gemm_s) + fmax(st.kv_s, st.attn_s)) * 1.01;
+    }
+    assert_true(strict > 0);
+}
+
 static void test_imbalance(void **state)
 {
     double expert = 3.0 * 7168 * 2048;
@@ -228,6 +254,7 @@ int main(void)
         cmocka_unit_test(test_attention_dp_step),
         cmocka_unit_test(test_tp_ep_comm),
         cmocka_unit_test(test_trtllm_bench_limits),
+        cmocka_unit_test(test_expert_roofline),
         cmocka_unit_test(test_imbalance),
         cmocka_unit_test(test_bad_input),
     };
