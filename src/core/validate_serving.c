@@ -58,6 +58,10 @@ typedef struct scase {
 #define TRTALL "NVIDIA/TensorRT-LLM docs/source/performance/perf-overview.md @ 00f37686 (trtllm-bench, PyTorch backend)"
 #define TRT(id, model, sys, gpus, w, isl, osl, pub, adp)                                                             \
     {id, TRTALL, model, sys, gpus, w, GPUECON_FP8, isl, osl, false, 0, M_BENCH_TOKS, 0, pub, false, gpus, adp}
+/* The page's RTX PRO 6000 Blackwell Server Edition tables (8 GPUs on PCIe, no NVLink): TP t x PP p
+ * on t·p GPUs, one replica, held out like the rest (pcases below), run as the benchmark runs. */
+#define TRTPP(id, model, sys, tp, pp, w, isl, osl, pub)                                                              \
+    {{id, TRTALL, model, sys, (tp) * (pp), w, GPUECON_FP8, isl, osl, false, 0, M_BENCH_TOKS, 0, pub, false, tp, false}, pp}
 #define F8 GPUECON_FP8
 #define F4 GPUECON_FP4
 
@@ -143,9 +147,22 @@ static const scase scases[] = {
  * total; the requests that fit at ISL + OSL are capped at 4,096, then rounded up to a multiple of
  * 32 (at least 64), 128 or 256, and the tokens min(bs·(1 + ISL/OSL), 32,768) rounded up likewise
  * (at least 2,048); without chunked prefill (trtllm-bench's default) at least ISL + bs. */
+static void trtllm_bench_limits_pp(const gpuecon_model *m, const gpuecon_system *s, int tp, int pp,
+                                   gpuecon_precision w, gpuecon_precision kv, double isl, double osl,
+                                   double kv_fraction, int *max_bs, int *max_tokens);
+
 void infer_trtllm_bench_limits(const gpuecon_model *m, const gpuecon_system *s, int tp, gpuecon_precision w,
                                gpuecon_precision kv, double isl, double osl, double kv_fraction, int *max_bs,
                                int *max_tokens)
+{
+    trtllm_bench_limits_pp(m, s, tp, 1, w, kv, isl, osl, kv_fraction, max_bs, max_tokens);
+}
+
+/* The same for TP x PP GPUs: calc_engine_setting counts the memory of all tp·pp GPUs and
+ * finetune_setting divides the requests by pp (a micro-batch's max_batch_size and max_num_tokens). */
+static void trtllm_bench_limits_pp(const gpuecon_model *m, const gpuecon_system *s, int tp, int pp,
+                                   gpuecon_precision w, gpuecon_precision kv, double isl, double osl,
+                                   double kv_fraction, int *max_bs, int *max_tokens)
 {
     gpuecon_params p;
     gpuecon_model_params(m, &p);
@@ -154,13 +171,60 @@ void infer_trtllm_bench_limits(const gpuecon_model *m, const gpuecon_system *s, 
     double b_w = w == GPUECON_FP4 ? 0.5 : w == GPUECON_FP8 ? 1 : 2, b_kv = kv == GPUECON_FP8 ? 1 : 2;
     double kv_heads = fmax(tp, m->kv_heads > 0 ? m->kv_heads : m->heads);
     double per_token = 2.0 * m->layers * kv_heads * m->head_dim * b_kv / INFER_GIB;
-    double avail = s->gpu->hbm_gib * tp - elems * b_w / INFER_GIB;
+    double avail = s->gpu->hbm_gib * tp * pp - elems * b_w / INFER_GIB;
     double requests = fmax(0, avail * kv_fraction / (per_token * (isl + osl)));
-    double bs = fmin(requests, 4096), tok = fmin(bs * (1 + isl / osl), 32768);
+    double bs = fmin(requests, 4096) / pp, tok = fmin(bs * (1 + isl / osl), 32768);
     bs = bs < 256 ? fmax(64, 32 * ceil(bs / 32)) : bs < 1024 ? 128 * ceil(bs / 128) : 256 * ceil(bs / 256);
     tok = tok < 4096 ? fmax(2048, 256 * ceil(tok / 256)) : tok < 8192 ? 512 * ceil(tok / 512) : 1024 * ceil(tok / 1024);
     *max_bs = (int)bs;
     *max_tokens = (int)fmax(tok, isl + bs);
+}
+
+/* Pipelined rows: a case and its pipeline stages per replica (docs/model.md §6.14). */
+typedef struct pcase {
+    scase s;
+    int pp;
+} pcase;
+
+static const pcase pcases[] = {
+    /* held out: RTX PRO 6000 Server Edition, Llama 3.3 70B FP4 at TP1 x PP1/2/4/8, Llama 3.1 405B at TP1 x PP8 */
+    TRTPP("TRT-L70-RTX-PP1-128", "llama3-70b", "rtx-pro-server", 1, 1, F4, 128, 128, 3264),
+    TRTPP("TRT-L70-RTX-PP2-128", "llama3-70b", "rtx-pro-server", 1, 2, F4, 128, 128, 6172),
+    TRTPP("TRT-L70-RTX-PP4-128", "llama3-70b", "rtx-pro-server", 1, 4, F4, 128, 128, 9641),
+    TRTPP("TRT-L70-RTX-PP8-128", "llama3-70b", "rtx-pro-server", 1, 8, F4, 128, 128, 11881),
+    TRTPP("TRT-L70-RTX-PP1-1000", "llama3-70b", "rtx-pro-server", 1, 1, F4, 1000, 1000, 1787),
+    TRTPP("TRT-L70-RTX-PP2-1000", "llama3-70b", "rtx-pro-server", 1, 2, F4, 1000, 1000, 3707),
+    TRTPP("TRT-L70-RTX-PP4-1000", "llama3-70b", "rtx-pro-server", 1, 4, F4, 1000, 1000, 5961),
+    TRTPP("TRT-L70-RTX-PP8-1000", "llama3-70b", "rtx-pro-server", 1, 8, F4, 1000, 1000, 8166),
+    TRTPP("TRT-L70-RTX-PP1-2048", "llama3-70b", "rtx-pro-server", 1, 1, F4, 2048, 2048, 1074),
+    TRTPP("TRT-L70-RTX-PP2-2048", "llama3-70b", "rtx-pro-server", 1, 2, F4, 2048, 2048, 2336),
+    TRTPP("TRT-L70-RTX-PP4-2048", "llama3-70b", "rtx-pro-server", 1, 4, F4, 2048, 2048, 3870),
+    TRTPP("TRT-L70-RTX-PP8-2048", "llama3-70b", "rtx-pro-server", 1, 8, F4, 2048, 2048, 6078),
+    TRTPP("TRT-L70-RTX-PP1-5000/500", "llama3-70b", "rtx-pro-server", 1, 1, F4, 5000, 500, 401),
+    TRTPP("TRT-L70-RTX-PP2-5000/500", "llama3-70b", "rtx-pro-server", 1, 2, F4, 5000, 500, 812),
+    TRTPP("TRT-L70-RTX-PP4-5000/500", "llama3-70b", "rtx-pro-server", 1, 4, F4, 5000, 500, 1511),
+    TRTPP("TRT-L70-RTX-PP8-5000/500", "llama3-70b", "rtx-pro-server", 1, 8, F4, 5000, 500, 2491),
+    TRTPP("TRT-L405-RTX-PP8-128", "llama3-405b", "rtx-pro-server", 1, 8, F4, 128, 128, 4452),
+    TRTPP("TRT-L405-RTX-PP8-1000", "llama3-405b", "rtx-pro-server", 1, 8, F4, 1000, 1000, 2369),
+    TRTPP("TRT-L405-RTX-PP8-2048", "llama3-405b", "rtx-pro-server", 1, 8, F4, 2048, 2048, 1442),
+};
+
+#define NSCASES (sizeof scases / sizeof scases[0])
+#define NPCASES (sizeof pcases / sizeof pcases[0])
+
+/* Case i of scases then pcases. */
+static const scase *case_at(size_t i)
+{
+    return i < NSCASES ? &scases[i] : &pcases[i - NSCASES].s;
+}
+
+/* The pipeline stages of a case: those of its pcases row, else 1. */
+static int case_pp(const scase *v)
+{
+    for (size_t i = 0; i < NPCASES; i++)
+        if (v == &pcases[i].s)
+            return pcases[i].pp;
+    return 1;
 }
 
 static int build(const gpuecon_catalog *cat, const scase *v, const char *system, gpuecon_precision w,
@@ -173,6 +237,7 @@ static int build(const gpuecon_catalog *cat, const scase *v, const char *system,
         return err_set(err, GPUECON_E_NOTFOUND, v->id, 0, 0, "the catalog lacks %s or %s", v->model, system);
     r->gpus = v->gpus;
     r->tp = v->tp;
+    r->pp = case_pp(v);
     r->attention_dp = v->adp;
     r->weights = w;
     r->kv = kv;
@@ -186,8 +251,11 @@ static int build(const gpuecon_catalog *cat, const scase *v, const char *system,
          * and trtllm-bench's own batch and token limits */
         r->profile = *gpuecon_serving_profile_find("trtllm");
         r->gpu_mem_util = 0.95;
-        infer_trtllm_bench_limits(r->model, r->system, v->tp, w, kv, v->prompt, v->output, 0.95, &r->max_num_seqs,
-                                  &r->max_num_batched_tokens);
+        /* pipelined: per micro-batch, so the replica runs pp times as many (docs/model.md §6.14) */
+        trtllm_bench_limits_pp(r->model, r->system, v->tp, r->pp, w, kv, v->prompt, v->output, 0.95,
+                               &r->max_num_seqs, &r->max_num_batched_tokens);
+        r->max_num_seqs *= r->pp;
+        r->max_num_batched_tokens *= r->pp;
     }
     r->draft_k = k;
     if (k == 1 || k == 2) {
@@ -295,7 +363,7 @@ int gpuecon_validate_serving(gpuecon_ctx *ctx, const gpuecon_catalog *cat, gpuec
     if (!ctx || !cat || !rows || !n)
         return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a context, catalog, rows and count are required");
     *n = 0;
-    enum { NCASES = sizeof scases / sizeof scases[0] };
+    enum { NCASES = NSCASES + NPCASES };
     double ys[NCASES];
     int rcs[NCASES];
     gpuecon_error errs[NCASES];
@@ -310,11 +378,11 @@ int gpuecon_validate_serving(gpuecon_ctx *ctx, const gpuecon_catalog *cat, gpuec
 #endif
     for (int i = 0; i < (int)NCASES; i++) {
         memset(&errs[i], 0, sizeof errs[i]);
-        rcs[i] = predict(ctx, cat, &scases[i], &ys[i], &errs[i]);
+        rcs[i] = predict(ctx, cat, case_at((size_t)i), &ys[i], &errs[i]);
     }
     (void)nt;
     for (size_t i = 0; i < NCASES && *n < cap; i++) {
-        const scase *v = &scases[i];
+        const scase *v = case_at(i);
         double y = ys[i];
         if (rcs[i]) {
             if (err)
@@ -342,6 +410,8 @@ int gpuecon_validate_serving(gpuecon_ctx *ctx, const gpuecon_catalog *cat, gpuec
             snprintf(layout, sizeof layout, "DP%d+EP%d", v->tp, v->tp);
         else if (mm && mm->experts > 0 && v->tp > 1)
             snprintf(layout, sizeof layout, "TP%d+EP%d x %d", v->tp, v->tp, v->gpus / v->tp);
+        else if (case_pp(v) > 1)
+            snprintf(layout, sizeof layout, "TP%d x PP%d x %d", v->tp, case_pp(v), v->gpus / (v->tp * case_pp(v)));
         else
             snprintf(layout, sizeof layout, "TP%d x %d", v->tp, v->gpus / v->tp);
         snprintf(row->config, sizeof row->config, "%.30s%s%s", layout, v->vessl ? ", LoRA r16" : ", trtllm, KV 0.95",

@@ -86,3 +86,21 @@ run(2 infer --model llama3-8b --system hgx-h100 --search --search-gpus 0-8)
 expect_err("--search-gpus")
 run(2 infer --model llama3-8b --system hgx-h100 --gpus 8 --pp 2 --prefill 1x2 --decode 2x2)
 expect_err("--pp")
+
+# ---- compare: a serving platform's pp: is the layout it is predicted at ----------------------
+file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/pp-scenario.yaml" "workload:
+  kind: serve
+  model: llama3-70b
+  prompt_len: 1000
+  output_len: 1000
+  precision: fp4
+  kv: fp8
+platforms:
+  - name: rtx-pp8
+    system: rtx-pro-server
+    gpus: 8
+    tp: 1
+    pp: 8
+")
+run(0 compare "${CMAKE_CURRENT_BINARY_DIR}/pp-scenario.yaml")
+expect_out("rtx-pp8: 1 x TP1 x PP8, fp4 weights")
