@@ -192,5 +192,10 @@ double infer_ttft0_stage_s(const infer_env *e);
 void infer_trtllm_bench_limits(const gpuecon_model *m, const gpuecon_system *s, int tp, gpuecon_precision w,
                                gpuecon_precision kv, double isl, double osl, double kv_fraction, int *max_bs,
                                int *max_tokens);
+/* The same for a replica of TP x PP GPUs (calc_engine_setting counts all tp·pp GPUs, finetune_setting
+ * divides the requests by pp): the limits of one micro-batch. */
+void infer_trtllm_bench_limits_pp(const gpuecon_model *m, const gpuecon_system *s, int tp, int pp,
+                                  gpuecon_precision w, gpuecon_precision kv, double isl, double osl,
+                                  double kv_fraction, int *max_bs, int *max_tokens);
 
 #endif

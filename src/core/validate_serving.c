@@ -147,22 +147,18 @@ static const scase scases[] = {
  * total; the requests that fit at ISL + OSL are capped at 4,096, then rounded up to a multiple of
  * 32 (at least 64), 128 or 256, and the tokens min(bs·(1 + ISL/OSL), 32,768) rounded up likewise
  * (at least 2,048); without chunked prefill (trtllm-bench's default) at least ISL + bs. */
-static void trtllm_bench_limits_pp(const gpuecon_model *m, const gpuecon_system *s, int tp, int pp,
-                                   gpuecon_precision w, gpuecon_precision kv, double isl, double osl,
-                                   double kv_fraction, int *max_bs, int *max_tokens);
-
 void infer_trtllm_bench_limits(const gpuecon_model *m, const gpuecon_system *s, int tp, gpuecon_precision w,
                                gpuecon_precision kv, double isl, double osl, double kv_fraction, int *max_bs,
                                int *max_tokens)
 {
-    trtllm_bench_limits_pp(m, s, tp, 1, w, kv, isl, osl, kv_fraction, max_bs, max_tokens);
+    infer_trtllm_bench_limits_pp(m, s, tp, 1, w, kv, isl, osl, kv_fraction, max_bs, max_tokens);
 }
 
 /* The same for TP x PP GPUs: calc_engine_setting counts the memory of all tp·pp GPUs and
  * finetune_setting divides the requests by pp (a micro-batch's max_batch_size and max_num_tokens). */
-static void trtllm_bench_limits_pp(const gpuecon_model *m, const gpuecon_system *s, int tp, int pp,
-                                   gpuecon_precision w, gpuecon_precision kv, double isl, double osl,
-                                   double kv_fraction, int *max_bs, int *max_tokens)
+void infer_trtllm_bench_limits_pp(const gpuecon_model *m, const gpuecon_system *s, int tp, int pp,
+                                  gpuecon_precision w, gpuecon_precision kv, double isl, double osl,
+                                  double kv_fraction, int *max_bs, int *max_tokens)
 {
     gpuecon_params p;
     gpuecon_model_params(m, &p);
@@ -252,8 +248,8 @@ static int build(const gpuecon_catalog *cat, const scase *v, const char *system,
         r->profile = *gpuecon_serving_profile_find("trtllm");
         r->gpu_mem_util = 0.95;
         /* pipelined: per micro-batch, so the replica runs pp times as many (docs/model.md §6.14) */
-        trtllm_bench_limits_pp(r->model, r->system, v->tp, r->pp, w, kv, v->prompt, v->output, 0.95,
-                               &r->max_num_seqs, &r->max_num_batched_tokens);
+        infer_trtllm_bench_limits_pp(r->model, r->system, v->tp, r->pp, w, kv, v->prompt, v->output, 0.95,
+                                     &r->max_num_seqs, &r->max_num_batched_tokens);
         r->max_num_seqs *= r->pp;
         r->max_num_batched_tokens *= r->pp;
     }

@@ -9,6 +9,8 @@
  */
 #include "infer_util.h"
 
+#include "infer.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -194,6 +196,26 @@ static void test_tp_across_nodes(void **state)
     assert_true(p16.step.comm_s > p8.step.comm_s);
 }
 
+/* trtllm-bench's limits per micro-batch (tensorrt_llm/bench/build/tuning.py @ a7e572fb): Llama 3.3
+ * 70B NVFP4 on 8 RTX PRO 6000 (95.59 GiB each), TP1 x PP8. 1000/1000: the checkpoint is about
+ * 68.5e9 body weights at 9/16 element each plus 2.1e9 BF16 vocabulary elements, 40.6e9 elements at 0.5 B = 18.9 GiB, so
+ * (8 x 95.59 - 18.9) x 0.95 / (163,840 B x 2000) = 2,322 requests; / 8 = 290 per micro-batch ->
+ * 128·⌈290/128⌉ = 384; tokens 2 x 290 = 580 -> at least 2,048. 128/128: capped at 4,096 / 8 =
+ * 512 -> 512; tokens 1,024 -> 2,048. */
+static void test_trtllm_bench_limits_pp(void **state)
+{
+    const gpuecon_model *m = gpuecon_catalog_model(CAT(state), "llama3-70b");
+    const gpuecon_system *s = gpuecon_catalog_system(CAT(state), "rtx-pro-server");
+    assert_true(m && s);
+    int bs, tok;
+    infer_trtllm_bench_limits_pp(m, s, 1, 8, GPUECON_FP4, GPUECON_FP8, 1000, 1000, 0.95, &bs, &tok);
+    assert_int_equal(bs, 384);
+    assert_int_equal(tok, 2048);
+    infer_trtllm_bench_limits_pp(m, s, 1, 8, GPUECON_FP4, GPUECON_FP8, 128, 128, 0.95, &bs, &tok);
+    assert_int_equal(bs, 512);
+    assert_int_equal(tok, 2048);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -205,6 +227,7 @@ int main(void)
         cmocka_unit_test(test_monotone),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_tp_across_nodes),
+        cmocka_unit_test(test_trtllm_bench_limits_pp),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }
