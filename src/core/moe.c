@@ -207,6 +207,23 @@ void moe_shared(const train_static *st, train_layer_cost *lc)
     lc->moe_shared_set = true;
 }
 
+/* The MoE block's memory-bound bytes per micro-batch besides the GEMMs: norm and residual,
+ * routing (fp32 scores), permute and unpermute, activations, casts. R rows reach this GPU's
+ * experts; `routed` copies of the n tokens are permuted where the dispatcher copies them (NCCL;
+ * the flex dispatchers, DeepEP and HybridEP, permute inside the dispatch kernel instead:
+ * Megatron-LM DeepSeek-V3 GB200 doc §2.1.1). Shared by moe_layer and its floor. */
+static double block_bytes(const train_static *st, bool permutes, double T, double n, double R, double routed,
+                          double fo, double fsl, double seq_div)
+{
+    double h = st->h, act_w = st->mats > 2 ? 6 : 4;
+    double permute = permutes ? 2 * (n * h * 2 + routed * h * 2) : 0;
+    double bytes = T * (5 + (st->dropout ? 0.5 : 0)) * 2 * h / seq_div + n * st->E * 4 * 3 + permute +
+                   R * act_w * fo + T * act_w * fsl;
+    if (st->prec != GPUECON_BF16)
+        bytes += st->cast_bytes * (R * (h + fo) + T * (h + fsl));
+    return bytes;
+}
+
 /* The MoE layer with dispatcher disp. */
 static void layer_with(const train_static *st, gpuecon_dispatcher disp, int ep, int etp, train_layer_cost *lc)
 {
@@ -230,15 +247,8 @@ static void layer_with(const train_static *st, gpuecon_dispatcher disp, int ep, 
     fl += 2 * n * h * st->E;
     if (st->fs > 0)
         fl += 2 * T * h * (st->mats - 1) * fsl + 2 * T * fsl * h;
-    /* norm and residual, routing (fp32 scores), permute and unpermute, activations, casts */
     double act_w = st->mats > 2 ? 6 : 4;
-    /* the flex dispatchers (DeepEP, HybridEP) permute inside the dispatch kernel instead of
-     * copying top_k times (Megatron-LM DeepSeek-V3 GB200 doc §2.1.1) */
-    double permute = disp == GPUECON_DISPATCH_NCCL_A2A ? 2 * (n * h * 2 + n * st->topk * phi * h * 2) : 0;
-    double bytes = T * (5 + (st->dropout ? 0.5 : 0)) * 2 * h / seq_div + n * st->E * 4 * 3 + permute +
-                   R * act_w * fo + T * act_w * fsl;
-    if (st->prec != GPUECON_BF16)
-        bytes += st->cast_bytes * (R * (h + fo) + T * (h + fsl));
+    double bytes = block_bytes(st, disp == GPUECON_DISPATCH_NCCL_A2A, T, n, R, n * st->topk * phi, fo, fsl, seq_div);
     double nk_f = 12 + (st->prec != GPUECON_BF16 ? 4 : 0), nk_b = 16 + (st->prec != GPUECON_BF16 ? 8 : 0);
     double moe_f = router + g + s1 + s2 + bytes / st->hbm_bps + nk_f * ks;
     double moe_b = 2 * (router + g + s1 + s2) + 2 * bytes / st->hbm_bps + nk_b * ks;
@@ -335,12 +345,7 @@ double moe_layer_floor(const train_static *st, const train_layer_cost *lc)
     if (!sh.moe_shared_set)
         moe_shared(st, &sh);
     double router = sh.moe_router_s, s1 = sh.moe_s1_s, s2 = sh.moe_s2_s, stp = sh.moe_stp_s, fsl = st->fs / tp;
-    double act_w = st->mats > 2 ? 6 : 4;
-    double permute = st->dispatcher == GPUECON_DISPATCH_NCCL_A2A ? 2 * (n * h * 2 + R * h * 2) : 0;
-    double bytes = T * (5 + (st->dropout ? 0.5 : 0)) * 2 * h / seq_div + n * st->E * 4 * 3 + permute +
-                   R * act_w * fo + T * act_w * fsl;
-    if (st->prec != GPUECON_BF16)
-        bytes += st->cast_bytes * (R * (h + fo) + T * (h + fsl));
+    double bytes = block_bytes(st, st->dispatcher == GPUECON_DISPATCH_NCCL_A2A, T, n, R, R, fo, fsl, seq_div);
     double nk_f = 12 + (st->prec != GPUECON_BF16 ? 4 : 0), nk_b = 16 + (st->prec != GPUECON_BF16 ? 8 : 0);
     double moe_f = router + gemm + s1 + s2 + bytes / st->hbm_bps + nk_f * ks;
     double moe_b = 2 * (router + gemm + s1 + s2) + 2 * bytes / st->hbm_bps + nk_b * ks;
