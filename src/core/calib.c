@@ -10,6 +10,9 @@
  * for its generation *and its software era*: ampere's describes eager-mode Megatron (large
  * per-kernel overhead, unfused attention), hopper's a fused, overlapped NeMo stack.
  * docs/model.md §3.3 lists each value with its data; `gpuecon validate` shows the errors.
+ * The GEMM fractions are flat in shape (roofline plus kernel_s): §3.3 also records the two shape
+ * curves refitted against these rows and not adopted (a fixed 128x256 tile; the best of cuBLAS's
+ * tiles with split-K), each of which raised the fitted and vTrain P90.
  * Rows without calibration data copy Hopper's and say so.
  */
 #include "train.h"
