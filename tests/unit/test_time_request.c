@@ -17,14 +17,15 @@ static double num(const char *json, const char *key)
     return p ? strtod(p + strlen(pat), NULL) : NAN;
 }
 
-static char *request(gpuecon_ctx *ctx, const char *req, int want)
+/* The reply of a request that must end with status `want`, in *out (the caller's variable:
+ * gcc 12's -Wdangling-pointer misreads a reply returned from a local here). */
+static void request(gpuecon_ctx *ctx, const char *req, int want, char **out)
 {
-    char *out = NULL;
     gpuecon_error err;
-    int st = gpuecon_request(ctx, req, &out, &err);
+    *out = NULL;
+    int st = gpuecon_request(ctx, req, out, &err);
     if (st != want)
         fail_msg("status %d (want %d): %s: %s", st, want, err.where, err.message);
-    return out;
 }
 
 #define JOB "\"model\": \"llama3-8b\", \"system\": \"hgx-b200\", \"precision\": \"fp8\", \"seq\": 8192, " \
@@ -34,7 +35,8 @@ static void test_target_days(void **state)
 {
     (void)state;
     gpuecon_ctx *ctx = gpuecon_ctx_new(NULL);
-    char *out = request(ctx, "{\"command\": \"train\", \"options\": {" JOB ", \"target_days\": 30}}", GPUECON_OK);
+    char *out;
+    request(ctx, "{\"command\": \"train\", \"options\": {" JOB ", \"target_days\": 30}}", GPUECON_OK, &out);
     double n = num(out, "gpus_needed"), days = num(out, "days_to_train");
     assert_true(n > 0 && fmod(n, 8) == 0); /* whole 8-GPU nodes */
     assert_true(days <= 30);
@@ -42,7 +44,7 @@ static void test_target_days(void **state)
     /* fed back with gpus: the same days; one node fewer misses the deadline or cannot run */
     char req[512];
     snprintf(req, sizeof req, "{\"command\": \"train\", \"options\": {" JOB ", \"gpus\": %.0f}}", n);
-    out = request(ctx, req, GPUECON_OK);
+    request(ctx, req, GPUECON_OK, &out);
     double toks = num(out, "tokens_per_s_per_gpu"), ettr = num(out, "ettr");
     assert_close(num(out, "days_to_train"), days, 1e-12);
     assert_close(days, 1.5e13 / (n * toks * ettr) / 86400, 1e-9);
@@ -67,8 +69,9 @@ static void test_rent(void **state)
 {
     (void)state;
     gpuecon_ctx *ctx = gpuecon_ctx_new(NULL);
-    char *out = request(ctx, "{\"command\": \"train\", \"options\": {" JOB ", \"gpus\": 256, "
-                             "\"rent_usd_per_gpu_hour\": 3.0, \"utilisation\": 0.5}}", GPUECON_OK);
+    char *out;
+    request(ctx, "{\"command\": \"train\", \"options\": {" JOB ", \"gpus\": 256, "
+                 "\"rent_usd_per_gpu_hour\": 3.0, \"utilisation\": 0.5}}", GPUECON_OK, &out);
     /* levelised: owning's TCO every hour against the rent for half of them */
     double tco = num(out, "tco_usd_per_gpu_hour");
     assert_close(num(out, "breakeven_utilisation"), tco / 3.0, 1e-9);
