@@ -322,6 +322,10 @@ static int check_platform(const gpuecon_catalog *cat, const gpuecon_workload *w,
     if (p->pp && p->pp > m->layers)
         return yaml_error(doc, schema_node(node, "pp"), err, GPUECON_E_INPUT,
                           "pp (%d) exceeds the model's %d layers", p->pp, m->layers);
+    if (w->kind == GPUECON_WORKLOAD_SERVE && p->pp > GPUECON_INFER_MAX_PP)
+        return yaml_error(doc, schema_node(node, "pp"), err, GPUECON_E_INPUT,
+                          "pp (%d) of a serving platform is at most %d pipeline stages", p->pp,
+                          GPUECON_INFER_MAX_PP);
     static const char *const dis[] = {"prefill_instances", "prefill_tp", "decode_instances", "decode_tp"};
     int given = 0;
     for (int i = 0; i < 4; i++)
