@@ -1,9 +1,11 @@
 # Shared helpers of the command-line contract tests (tests/cli/*.cmake). Each part runs as its
 # own CTest: cmake -DGPUECON=... -DSRC=... -P tests/cli/<part>.cmake
-# Each check runs gpuecon and asserts the exit code, and a JSON key or a message.
+# Each check runs gpuecon and asserts the exit code, and a JSON key or a message. The timeout
+# catches a hang, not slowness: `validate` simulates its serving benchmarks (~5 s of CPU, 4-5x that
+# under ASan), and CI machines run the parts in parallel, so one command gets 180 s.
 function(run expected_rc)
   execute_process(COMMAND ${GPUECON} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out
-                  ERROR_VARIABLE err TIMEOUT 60)
+                  ERROR_VARIABLE err TIMEOUT 180)
   if(NOT rc EQUAL expected_rc)
     message(FATAL_ERROR "gpuecon ${ARGN}: exit ${rc}, expected ${expected_rc}\nstdout: ${out}\nstderr: ${err}")
   endif()
