@@ -2,7 +2,9 @@
  * bench_serving_sim.c — simulated requests per second per core of `infer --simulate`
  * (issue 13 asks for at least 100,000), on one thread, timed in thread CPU time (the machine
  * is shared, so wall time would count other jobs), for an open loop at 80% of the
- * replica's analytic saturation and a closed loop past saturation. Medians over repeats.
+ * replica's analytic saturation and a closed loop past saturation; and the same for a
+ * disaggregated deployment (gpuecon_infer_disagg_simulate) at 80% of its analytic capacity.
+ * Medians over repeats.
  */
 #include "bench.h"
 #include "gpuecon.h"
@@ -28,6 +30,56 @@ static double run(gpuecon_ctx *ctx, const gpuecon_sim_request *r, double *sink)
         *sink += o.ttft_ms.p99;
     }
     return (double)r->requests * r->replications / bench_median(t, REPEATS);
+}
+
+static double run_disagg(gpuecon_ctx *ctx, const gpuecon_disagg_sim_request *q, double *sink)
+{
+    double t[REPEATS];
+    for (int i = 0; i < REPEATS; i++) {
+        gpuecon_disagg_sim_result o;
+        gpuecon_error err;
+        struct timespec a, b;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+        if (gpuecon_infer_disagg_simulate(ctx, q, &o, &err)) {
+            fprintf(stderr, "disaggregated simulate: %s\n", err.message);
+            return 0;
+        }
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+        t[i] = (double)(b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) * 1e-9;
+        *sink += o.sim.ttft_ms.p99;
+    }
+    return (double)q->sim.requests * q->sim.replications / bench_median(t, REPEATS);
+}
+
+/* Llama 3 70B FP8 on 16 H200 as 2 prefill instances of TP4 and 1 decode instance of TP8. */
+static int disagg(gpuecon_ctx *ctx, gpuecon_catalog *cat, double *sink)
+{
+    gpuecon_disagg_sim_request q = {.prefill_instances = 2, .prefill_tp = 4, .decode_instances = 1, .decode_tp = 8};
+    gpuecon_sim_request_init(&q.sim);
+    q.sim.serve.model = gpuecon_catalog_model(cat, "llama3-70b");
+    q.sim.serve.system = gpuecon_catalog_system(cat, "hgx-h200");
+    q.sim.serve.gpus = 16;
+    q.sim.serve.weights = q.sim.serve.kv = GPUECON_FP8;
+    q.sim.lengths = GPUECON_LENGTHS_LOGNORMAL;
+    q.sim.prompt_cv = q.sim.serve.output_cv = 1;
+    q.sim.requests = 50000;
+    gpuecon_disagg_request a = {.base = q.sim.serve, .prefill_instances = 2, .prefill_tp = 4,
+                                .decode_instances = 1, .decode_tp = 8};
+    gpuecon_disagg_result an;
+    gpuecon_error err;
+    if (gpuecon_infer_disagg(&a, &an, &err)) {
+        fprintf(stderr, "disagg: %s\n", err.message);
+        return 1;
+    }
+    q.sim.rate = 0.8 * an.capacity;
+    double open = run_disagg(ctx, &q, sink);
+    q.sim.arrival = GPUECON_ARRIVAL_CLOSED;
+    q.sim.users = 2048;
+    double closed = run_disagg(ctx, &q, sink);
+    printf("llama3-70b on hgx-h200, 2P x TP4 + 1D x TP8 (ShareGPT-mean lognormal CV 1, %s-bound): open loop at "
+           "80%% of capacity %.0f requests/s/core; closed loop of %d users %.0f requests/s/core\n",
+           an.bound, open, q.sim.users, closed);
+    return 0;
 }
 
 int main(void)
@@ -68,6 +120,8 @@ int main(void)
                "requests/s/core; closed loop of %d users %.0f requests/s/core\n",
                cases[c][0], cases[c][1], open, r.users, closed);
     }
+    if (disagg(ctx, cat, &sink))
+        return 1;
     printf("(checksum %.6g)\n", sink);
     gpuecon_catalog_free(cat);
     gpuecon_ctx_free(ctx);

@@ -1656,6 +1656,37 @@ GPUECON_API int gpuecon_infer_disagg_search(const gpuecon_infer_request *base, d
                                             gpuecon_disagg_request *best_req, gpuecon_disagg_result *best,
                                             long *evaluated, gpuecon_error *err);
 
+/* Request-level simulation of a disaggregated deployment (src/core/infer_sim_disagg.c;
+ * docs/model.md §6.13). */
+typedef struct gpuecon_disagg_sim_request {
+    gpuecon_sim_request sim;       /* arrivals, lengths, targets; sim.serve: model, system, engine, gpus available */
+    int prefill_instances, prefill_tp;
+    int decode_instances, decode_tp;
+} gpuecon_disagg_sim_request;
+
+typedef struct gpuecon_disagg_sim_result {
+    gpuecon_sim_result sim;        /* the whole deployment (deploy: one decode instance's figures with
+                                      gpus = all GPUs used, replicas 1); ttft_ms includes the KV
+                                      transfer; queue_ms: arrival → prefill start; kv_util and
+                                      mean_running: per decode instance */
+    gpuecon_disagg_result analytic; /* layout and capacities; latencies at sim.rate when analytic_at_rate */
+    bool analytic_at_rate;         /* Poisson or gamma arrivals below the analytic capacity */
+    double analytic_tokens_per_s;  /* capacity × mean output (a histogram's means for its lengths) */
+    gpuecon_sim_stat decode_queue_ms; /* KV arrival at a decode instance → admission there */
+    double prefill_busy, decode_busy;       /* time-mean fraction of instances stepping */
+    double prefill_kv_util, decode_kv_util; /* time-mean fraction of an instance's KV pool held */
+    double prefill_running, decode_running; /* time-mean sequences per instance */
+} gpuecon_disagg_sim_result;
+
+/* Simulates x prefill and y decode instances request by request: arrivals go round robin to the
+ * prefill instances (vLLM's disaggregated proxy), each runs the simulator's scheduler on its own
+ * layout with no decode (a prompt leaves after its first token); its KV then crosses the
+ * instance's link (D3, one transfer at a time) and, round robin, joins a decode instance's
+ * waiting queue, admitted and decoded by the same scheduler. Replications on ctx's threads,
+ * bit-identical for any thread count. Errors as gpuecon_infer_simulate and gpuecon_infer_disagg. */
+GPUECON_API int gpuecon_infer_disagg_simulate(gpuecon_ctx *ctx, const gpuecon_disagg_sim_request *req,
+                                              gpuecon_disagg_sim_result *out, gpuecon_error *err);
+
 /* KV-cache bytes per token on one GPU at tensor-parallel degree tp (K2–K4): all layers
  * (long_context false) or only the global layers (the marginal bytes past the windows). */
 GPUECON_API double gpuecon_kv_bytes_per_token(const gpuecon_model *m, int tp, gpuecon_precision kv,

@@ -118,10 +118,13 @@ static int check_args(cli *c, const opt *o, size_t n, const infer_args *a)
                                            "--preempt", "--swap-gbps", "--seed", "--threads"};
     if (a->search.search && (a->sim.simulate || a->sweep || opt_seen(o, n, "--grid")))
         return cli_usage_error(c, "--search", "give it alone: not with --simulate, --sweep or --grid");
+    if (a->disagg.search && a->sim.simulate)
+        return cli_usage_error(c, "--disagg-search", "chooses the layout analytically: not with --simulate (simulate "
+                                                  "the layout it prints with --prefill XxP --decode YxD --simulate)");
     if (cmd_infer_disagg_wanted(&a->disagg) &&
-        (a->search.search || a->sim.simulate || a->sweep || opt_seen(o, n, "--grid") || opt_seen(o, n, "--concurrency")))
+        (a->search.search || a->sweep || opt_seen(o, n, "--grid") || opt_seen(o, n, "--concurrency")))
         return cli_usage_error(c, a->disagg.search ? "--disagg-search" : a->disagg.prefill ? "--prefill" : "--decode",
-                               "a disaggregated deployment is evaluated at a rate: not with --search, --simulate, "
+                               "a disaggregated deployment is evaluated at a rate or simulated: not with --search, "
                                "--sweep, --grid or --concurrency");
     for (size_t i = 0; i < sizeof sim_only / sizeof sim_only[0] && !a->sim.simulate; i++) {
         bool search_too = i == 0 || i >= 11; /* --rate, --seed, --threads serve --search as well */
@@ -624,7 +627,7 @@ int cmd_infer(cli *c, int argc, char **argv)
         "        [--ttft-ms T --tpot-ms T --slo-percentile P] [--requests N --replications N --seed N]]\n"
         "       [--search --ttft-ms T --tpot-ms T [--rate R | --concurrency C] [--objective throughput|cost]\n"
         "        [--search-gpus LIST] [--max-draft K --accept A] [--plot FILE.svg]]\n"
-        "       [--prefill XxP --decode YxD [--rate R] | --disagg-search --ttft-ms T --tpot-ms T]",
+        "       [--prefill XxP --decode YxD [--rate R | --simulate ...] | --disagg-search --ttft-ms T --tpot-ms T]",
         "Serving capacity, throughput, latency and cost per output token of a vLLM-like engine:\n"
         "memory per GPU (weights, activations, CUDA graphs, KV cache), KV capacity and the\n"
         "sequences that fit, throughput/TPOT/TTFT at a concurrency (all replicas = gpus/(tp x pp)),\n"

@@ -26,6 +26,19 @@ typedef struct infer_sim_args {
 void cmd_infer_sim_defaults(infer_sim_args *s);
 /* Writes the simulation options into out (up to cap); returns how many there are. */
 size_t cmd_infer_sim_opts(infer_sim_args *s, opt *out, size_t cap);
+/* The simulation request of `serve` from the options (arrivals, lengths — a histogram file is
+ * loaded into r->bins, freed with gpuecon_length_bins_free —, targets); prints the error and
+ * returns EXIT_USAGE (or the load's exit status). */
+int cmd_infer_sim_build(cli *c, const opt *o, size_t n, const infer_sim_args *s, const gpuecon_infer_request *serve,
+                        gpuecon_sim_request *r);
+/* A context with the command's --seed and --threads (NULL: out of memory). */
+gpuecon_ctx *cmd_infer_sim_ctx(cli *c, const infer_sim_args *s);
+/* The simulation's JSON object (keys in docs/cli.md) and its parts. */
+json_t *cmd_infer_sim_json(const gpuecon_sim_request *r, const gpuecon_sim_result *o, double elapsed);
+void cmd_infer_sim_stat_json(json_t *j, const char *name, const gpuecon_sim_stat *s);
+/* A "name mean P50 P90 P99" row. */
+void cmd_infer_sim_stat_row(tbl *tb, const char *name, const gpuecon_sim_stat *s);
+const char *cmd_infer_arrival_name(int arrival);
 /* Runs and prints the simulation of `serve` (already checked by gpuecon_infer). */
 int cmd_infer_simulate(cli *c, const opt *o, size_t n, const infer_sim_args *s, const gpuecon_infer_request *serve);
 
@@ -55,5 +68,13 @@ bool cmd_infer_disagg_wanted(const infer_disagg_args *s);
  * rate and targets from sim. */
 int cmd_infer_disagg(cli *c, const opt *o, size_t n, const infer_disagg_args *s, const infer_sim_args *sim,
                      const gpuecon_infer_request *serve);
+/* "XxP" into x and p; prints the error naming `option` and returns EXIT_USAGE. */
+int cmd_infer_disagg_layout(cli *c, const char *option, const char *s, int *x, int *p);
+/* The analytic figures of a disaggregated deployment as a JSON object. */
+json_t *cmd_infer_disagg_json(const gpuecon_disagg_request *q, const gpuecon_disagg_result *d);
+
+/* ---- cmd_infer_disagg_sim.c: --prefill/--decode --simulate ---- */
+int cmd_infer_disagg_simulate(cli *c, const opt *o, size_t n, const infer_disagg_args *s, const infer_sim_args *sim,
+                              const gpuecon_infer_request *serve);
 
 #endif

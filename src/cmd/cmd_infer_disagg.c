@@ -31,7 +31,7 @@ bool cmd_infer_disagg_wanted(const infer_disagg_args *s)
 }
 
 /* "XxP": two whole numbers from 1, joined by x. */
-static int layout(cli *c, const char *option, const char *s, int *x, int *p)
+int cmd_infer_disagg_layout(cli *c, const char *option, const char *s, int *x, int *p)
 {
     char *end;
     long a = strtol(s, &end, 10), b = 0;
@@ -71,7 +71,7 @@ static bool aggregated(const gpuecon_infer_request *serve, double rate, gpuecon_
     return gpuecon_infer_sweep(&r, &hi, 1, pt, &err) == GPUECON_OK;
 }
 
-static json_t *disagg_json(const gpuecon_disagg_request *q, const gpuecon_disagg_result *d)
+json_t *cmd_infer_disagg_json(const gpuecon_disagg_request *q, const gpuecon_disagg_result *d)
 {
     json_t *j = json_object();
     json_object_set_new(j, "prefill", json_pack("{s:i, s:i}", "instances", q->prefill_instances, "tp", q->prefill_tp));
@@ -124,7 +124,7 @@ static int print(cli *c, const gpuecon_infer_request *serve, const gpuecon_disag
         json_object_set_new(j, "model", json_string(serve->model->name));
         json_object_set_new(j, "system", json_string(serve->system->name));
         json_object_set_new(j, "gpus", json_integer(serve->gpus));
-        json_object_set_new(j, "disaggregated", disagg_json(q, d));
+        json_object_set_new(j, "disaggregated", cmd_infer_disagg_json(q, d));
         if (evaluated >= 0)
             json_object_set_new(j, "layouts_evaluated", json_integer(evaluated));
         json_object_set_new(j, "aggregated", agg_ok ? json_pack("{s:i, s:i, s:o, s:o, s:o, s:o, s:o}", "tp", ao->tp,
@@ -182,6 +182,8 @@ static int print(cli *c, const gpuecon_infer_request *serve, const gpuecon_disag
 int cmd_infer_disagg(cli *c, const opt *o, size_t n, const infer_disagg_args *s, const infer_sim_args *sim,
                      const gpuecon_infer_request *serve)
 {
+    if (sim->simulate)
+        return cmd_infer_disagg_simulate(c, o, n, s, sim, serve);
     gpuecon_disagg_request q = {.base = *serve};
     q.base.tp = 0;
     q.base.concurrency = 0;
@@ -209,8 +211,8 @@ int cmd_infer_disagg(cli *c, const opt *o, size_t n, const infer_disagg_args *s,
         if (!s->prefill || !s->decode)
             return cli_usage_error(c, s->prefill ? "--decode" : "--prefill", "a disaggregated deployment needs both "
                                                                            "--prefill XxP and --decode YxD");
-        if ((rc = layout(c, "--prefill", s->prefill, &q.prefill_instances, &q.prefill_tp)) ||
-            (rc = layout(c, "--decode", s->decode, &q.decode_instances, &q.decode_tp)))
+        if ((rc = cmd_infer_disagg_layout(c, "--prefill", s->prefill, &q.prefill_instances, &q.prefill_tp)) ||
+            (rc = cmd_infer_disagg_layout(c, "--decode", s->decode, &q.decode_instances, &q.decode_tp)))
             return rc;
         q.rate = opt_seen(o, n, "--rate") ? sim->rate : 0;
         if ((rc = gpuecon_infer_disagg(&q, &d, &err)))

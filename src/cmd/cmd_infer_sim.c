@@ -53,8 +53,13 @@ void cmd_infer_sim_defaults(infer_sim_args *s)
     s->seed = -1;
 }
 
-static int build(cli *c, const opt *o, size_t n, const infer_sim_args *s, const gpuecon_infer_request *serve,
-                 gpuecon_sim_request *r)
+const char *cmd_infer_arrival_name(int arrival)
+{
+    return arrival >= 0 && arrival < 4 ? arrival_names[arrival] : "?";
+}
+
+int cmd_infer_sim_build(cli *c, const opt *o, size_t n, const infer_sim_args *s, const gpuecon_infer_request *serve,
+                        gpuecon_sim_request *r)
 {
     gpuecon_sim_request_init(r);
     r->serve = *serve;
@@ -109,7 +114,7 @@ static int build(cli *c, const opt *o, size_t n, const infer_sim_args *s, const 
     return 0;
 }
 
-static void stat_json(json_t *j, const char *name, const gpuecon_sim_stat *s)
+void cmd_infer_sim_stat_json(json_t *j, const char *name, const gpuecon_sim_stat *s)
 {
     char k[64];
     const char *sfx[] = {"mean", "p50", "p90", "p99", "at_slo"};
@@ -120,7 +125,7 @@ static void stat_json(json_t *j, const char *name, const gpuecon_sim_stat *s)
     }
 }
 
-static json_t *sim_json(const gpuecon_sim_request *r, const gpuecon_sim_result *o, double elapsed)
+json_t *cmd_infer_sim_json(const gpuecon_sim_request *r, const gpuecon_sim_result *o, double elapsed)
 {
     const gpuecon_infer_result *d = &o->deploy;
     json_t *j = json_object();
@@ -133,11 +138,11 @@ static json_t *sim_json(const gpuecon_sim_request *r, const gpuecon_sim_result *
     bool open = r->arrival == GPUECON_ARRIVAL_POISSON || r->arrival == GPUECON_ARRIVAL_GAMMA;
     json_object_set_new(j, "rate", open ? cli_real(r->rate) : json_null());
     json_object_set_new(j, "users", r->arrival == GPUECON_ARRIVAL_CLOSED ? json_integer(r->users) : json_null());
-    stat_json(j, "ttft_ms", &o->ttft_ms);
-    stat_json(j, "tpot_ms", &o->tpot_ms);
-    stat_json(j, "itl_ms", &o->itl_ms);
-    stat_json(j, "e2e_ms", &o->e2e_ms);
-    stat_json(j, "queue_ms", &o->queue_ms);
+    cmd_infer_sim_stat_json(j, "ttft_ms", &o->ttft_ms);
+    cmd_infer_sim_stat_json(j, "tpot_ms", &o->tpot_ms);
+    cmd_infer_sim_stat_json(j, "itl_ms", &o->itl_ms);
+    cmd_infer_sim_stat_json(j, "e2e_ms", &o->e2e_ms);
+    cmd_infer_sim_stat_json(j, "queue_ms", &o->queue_ms);
     json_object_set_new(j, "slo_percentile", cli_real(r->slo_percentile));
     json_object_set_new(j, "ttft_target_ms", r->ttft_slo_ms > 0 ? cli_real(r->ttft_slo_ms) : json_null());
     json_object_set_new(j, "tpot_target_ms", r->tpot_slo_ms > 0 ? cli_real(r->tpot_slo_ms) : json_null());
@@ -163,7 +168,7 @@ static json_t *sim_json(const gpuecon_sim_request *r, const gpuecon_sim_result *
     return j;
 }
 
-static void stat_row(tbl *tb, const char *name, const gpuecon_sim_stat *s)
+void cmd_infer_sim_stat_row(tbl *tb, const char *name, const gpuecon_sim_stat *s)
 {
     tbl_row(tb);
     tbl_str(tb, name);
@@ -176,16 +181,16 @@ static void stat_row(tbl *tb, const char *name, const gpuecon_sim_stat *s)
 static int print_sim(cli *c, const gpuecon_sim_request *r, const gpuecon_sim_result *o, double elapsed)
 {
     if (c->format == FMT_JSON)
-        return cli_emit_json(c, sim_json(r, o, elapsed));
+        return cli_emit_json(c, cmd_infer_sim_json(r, o, elapsed));
     tbl *tb = tbl_new();
     const char *cols[] = {"latency (ms)", "mean", "P50", "P90", "P99"};
     for (int i = 0; i < 5; i++)
         tbl_col(tb, cols[i], i ? 'r' : 'l');
-    stat_row(tb, "TTFT", &o->ttft_ms);
-    stat_row(tb, "TPOT", &o->tpot_ms);
-    stat_row(tb, "ITL", &o->itl_ms);
-    stat_row(tb, "E2E", &o->e2e_ms);
-    stat_row(tb, "queueing", &o->queue_ms);
+    cmd_infer_sim_stat_row(tb, "TTFT", &o->ttft_ms);
+    cmd_infer_sim_stat_row(tb, "TPOT", &o->tpot_ms);
+    cmd_infer_sim_stat_row(tb, "ITL", &o->itl_ms);
+    cmd_infer_sim_stat_row(tb, "E2E", &o->e2e_ms);
+    cmd_infer_sim_stat_row(tb, "queueing", &o->queue_ms);
     FILE *f = NULL;
     int done = cli_table_begin(c, tb, &f);
     if (!f)
@@ -216,17 +221,22 @@ static int print_sim(cli *c, const gpuecon_sim_request *r, const gpuecon_sim_res
     return cli_table_done(c, tb, f);
 }
 
-int cmd_infer_simulate(cli *c, const opt *o, size_t n, const infer_sim_args *s, const gpuecon_infer_request *serve)
+gpuecon_ctx *cmd_infer_sim_ctx(cli *c, const infer_sim_args *s)
 {
-    gpuecon_sim_request r;
-    int rc = build(c, o, n, s, serve, &r);
-    if (rc)
-        return rc;
     gpuecon_ctx_config cfg = *gpuecon_ctx_get_config(c->ctx);
     if (s->seed >= 0)
         cfg.seed = (uint64_t)s->seed;
     cfg.threads = s->threads;
-    gpuecon_ctx *ctx = gpuecon_ctx_new(&cfg);
+    return gpuecon_ctx_new(&cfg);
+}
+
+int cmd_infer_simulate(cli *c, const opt *o, size_t n, const infer_sim_args *s, const gpuecon_infer_request *serve)
+{
+    gpuecon_sim_request r;
+    int rc = cmd_infer_sim_build(c, o, n, s, serve, &r);
+    if (rc)
+        return rc;
+    gpuecon_ctx *ctx = cmd_infer_sim_ctx(c, s);
     if (!ctx)
         rc = EXIT_INTERNAL;
     gpuecon_sim_result out;

@@ -186,6 +186,25 @@ double infer_ttft0_s(const infer_env *e);
 /* L4 of one stage's layers (the whole model when pp <= 1). */
 double infer_ttft0_stage_s(const infer_env *e);
 
+/* ---- infer_disagg.c (docs/model.md §6.13) ---- */
+/* One side of a disaggregated deployment: an instance prepared by the aggregated model (e.a
+ * points at a, so a side is never copied). */
+typedef struct infer_side {
+    infer_arch a;
+    infer_env e;
+    gpuecon_infer_result o;
+} infer_side;
+/* Checks the request, prepares the prefill side p and the decode side d and fills out's layout,
+ * transfer and capacities (D1–D3), not the latencies. Errors as gpuecon_infer_disagg. */
+int infer_disagg_prepare(const gpuecon_disagg_request *req, infer_side *p, infer_side *d, gpuecon_disagg_result *out,
+                         gpuecon_error *err);
+/* D4 at rate R (0 < R < out->capacity) of a prepared deployment. */
+void infer_disagg_at_rate(const gpuecon_disagg_request *q, const infer_side *p, const infer_side *d, double R,
+                          gpuecon_disagg_result *o);
+/* D3: seconds one request's KV of `prompt` tokens takes from its prefill instance (each GPU
+ * sends its shard; over the scale-out network when `over`). */
+double infer_disagg_kv_s(const comm_link *L, const gpuecon_system *sys, bool over, const infer_arch *pa, double prompt);
+
 /* ---- validate_serving.c ---- */
 /* trtllm-bench's default max_batch_size and max_num_tokens for a TP group of `tp` GPUs at fixed
  * ISL/OSL and a KV fraction (tensorrt_llm/bench/build/tuning.py; docs/model.md §6.8). */

@@ -24,11 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef struct side {
-    infer_arch a;
-    infer_env e;
-    gpuecon_infer_result o;
-} side;
+typedef infer_side side;
 
 /* One instance of TP tp: the prefill side holds prompts only and samples one token. */
 static int prep_side(const gpuecon_infer_request *base, int tp, bool prefill, side *s, gpuecon_error *err)
@@ -76,6 +72,11 @@ static double price(const gpuecon_infer_request *r, double per_gpu)
     return c.usd_per_mtok;
 }
 
+double infer_disagg_kv_s(const comm_link *L, const gpuecon_system *sys, bool over, const infer_arch *pa, double prompt)
+{
+    return comm_time(L, GPUECON_SEND_RECV, 2, over ? sys->scaleup_gpus : 1, infer_kv_resident(pa, prompt));
+}
+
 /* Capacities of a layout from its prepared sides (no rate yet). */
 static void capacity(const gpuecon_disagg_request *q, const side *p, const side *d, gpuecon_disagg_result *o)
 {
@@ -97,7 +98,7 @@ static void capacity(const gpuecon_disagg_request *q, const side *p, const side 
     comm_link_init(&L, sys, NULL);
     o->kv_over_scaleout = o->gpus_used > sys->scaleup_gpus;
     o->kv_bytes_per_gpu = infer_kv_resident(&p->a, r->prompt_len);
-    double t_kv = comm_time(&L, GPUECON_SEND_RECV, 2, o->kv_over_scaleout ? sys->scaleup_gpus : 1, o->kv_bytes_per_gpu);
+    double t_kv = infer_disagg_kv_s(&L, sys, o->kv_over_scaleout, &p->a, r->prompt_len);
     o->kv_transfer_ms = t_kv * 1e3;
     o->transfer_capacity = t_kv > 0 ? q->prefill_instances / t_kv : INFINITY;
     o->capacity = fmin(o->prefill_capacity, fmin(o->decode_capacity, o->transfer_capacity));
@@ -107,7 +108,7 @@ static void capacity(const gpuecon_disagg_request *q, const side *p, const side 
 }
 
 /* Latencies and throughput at rate R (< capacity). */
-static void at_rate(const gpuecon_disagg_request *q, const side *p, const side *d, double R, gpuecon_disagg_result *o)
+void infer_disagg_at_rate(const gpuecon_disagg_request *q, const side *p, const side *d, double R, gpuecon_disagg_result *o)
 {
     const gpuecon_infer_request *r = &q->base;
     double fresh = r->prompt_len * (1 - r->prefix_hit), nbt = p->o.max_num_batched_tokens;
@@ -159,26 +160,33 @@ static int check(const gpuecon_disagg_request *q, gpuecon_error *err)
     return GPUECON_OK;
 }
 
+int infer_disagg_prepare(const gpuecon_disagg_request *req, infer_side *p, infer_side *d, gpuecon_disagg_result *out,
+                         gpuecon_error *err)
+{
+    int rc = check(req, err);
+    if (rc || (rc = prep_side(&req->base, req->prefill_tp, true, p, err)) ||
+        (rc = prep_side(&req->base, req->decode_tp, false, d, err)))
+        return rc;
+    capacity(req, p, d, out);
+    return GPUECON_OK;
+}
+
 int gpuecon_infer_disagg(const gpuecon_disagg_request *req, gpuecon_disagg_result *out, gpuecon_error *err)
 {
     if (!out)
         return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a result record is required");
     memset(out, 0, sizeof *out);
-    int rc = check(req, err);
-    if (rc)
-        return rc;
+    int rc;
     side p, d;
-    if ((rc = prep_side(&req->base, req->prefill_tp, true, &p, err)) ||
-        (rc = prep_side(&req->base, req->decode_tp, false, &d, err)))
+    if ((rc = infer_disagg_prepare(req, &p, &d, out, err)))
         return rc;
-    capacity(req, &p, &d, out);
     double R = req->rate > 0 ? req->rate : 0.9 * out->capacity;
     if (!(R < out->capacity))
         return err_set(err, GPUECON_E_INFEASIBLE, "--rate", 0, 0,
                        "%g requests/s is at or above what %dP%d + %dD%d serves (%.4g requests/s, bound by %s)", R,
                        req->prefill_instances, req->prefill_tp, req->decode_instances, req->decode_tp, out->capacity,
                        out->bound);
-    at_rate(req, &p, &d, R, out);
+    infer_disagg_at_rate(req, &p, &d, R, out);
     return GPUECON_OK;
 }
 
@@ -193,21 +201,21 @@ static bool best_rate(const gpuecon_disagg_request *q, const side *p, const side
                       gpuecon_disagg_result *o)
 {
     double hi = o->capacity * (1 - 1e-6), lo = hi * 1e-6;
-    at_rate(q, p, d, lo, o);
+    infer_disagg_at_rate(q, p, d, lo, o);
     if (!meets(ttft_t, tpot_t, o))
         return false;
-    at_rate(q, p, d, hi, o);
+    infer_disagg_at_rate(q, p, d, hi, o);
     if (meets(ttft_t, tpot_t, o))
         return true;
     for (int i = 0; i < 50 && hi - lo > 1e-6 * hi; i++) {
         double mid = 0.5 * (lo + hi);
-        at_rate(q, p, d, mid, o);
+        infer_disagg_at_rate(q, p, d, mid, o);
         if (meets(ttft_t, tpot_t, o))
             lo = mid;
         else
             hi = mid;
     }
-    at_rate(q, p, d, lo, o);
+    infer_disagg_at_rate(q, p, d, lo, o);
     return true;
 }
 
@@ -243,7 +251,7 @@ int gpuecon_infer_disagg_search(const gpuecon_infer_request *base, double ttft_m
                     double v = ok ? o.output_tokens_per_s_per_gpu : -1;
                     if ((ok && (!found || v > top)) || (!found && !ok && o.capacity > best->capacity)) {
                         if (!ok)
-                            at_rate(&q, &p, &d, 0.9 * o.capacity, &o);
+                            infer_disagg_at_rate(&q, &p, &d, 0.9 * o.capacity, &o);
                         *best = o;
                         *best_req = q;
                         best_req->rate = o.rate;

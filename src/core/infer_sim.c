@@ -25,33 +25,7 @@
 
 #include <string.h>
 
-enum { F_MEASURED = 1, F_STARTED = 2, F_SWAPPED = 4 };
-
-typedef struct sreq {
-    double arrive, first, last;
-    int prompt, output;
-    int need; /* tokens to have computed before decoding: prompt, or prompt + output so far */
-    int done; /* computed of need (prefix-cache hits included) */
-    int gen;  /* output tokens produced */
-    int ctx;  /* tokens with KV in the pool */
-    double held;
-    int cap;  /* tokens the held blocks cover (no allocation until ctx exceeds it) */
-    int flags;
-} sreq;
-
-typedef struct sim_ws {
-    const sim_cfg *c;
-    rng r;
-    sreq *q;
-    int *run, *take, *wait;
-    long n, issued, finished, whead, wcount, measure_from;
-    int nrun;
-    double t, next_arrival, used, swap_bytes;
-    double t_a, t_b; /* measurement window: arrival of the first measured and of the last request */
-    bool have_a, have_b;
-    sim_rep *out;
-    sim_hist *h;
-} sim_ws;
+enum { F_MEASURED = 1, F_STARTED = 2, F_SWAPPED = 4, F_DECODING = 8 };
 
 /* ---- distributions ---------------------------------------------------------------------- */
 
@@ -110,15 +84,16 @@ static void draw_lengths(sim_ws *w, int *p, int *o)
         *p = ln ? lognormal_len(&w->r, q->serve.prompt_len, q->prompt_cv) : (int)fmax(1, round(q->serve.prompt_len));
         *o = ln ? lognormal_len(&w->r, q->serve.output_len, q->serve.output_cv) : (int)fmax(1, round(q->serve.output_len));
     }
-    if (*p + *o > c->max_len) { /* the engine refuses longer requests; the client caps them */
+    if (*p + *o > c->max_len || *p > c->max_prompt) { /* the engine refuses longer requests; the client caps them */
         w->out->truncated++;
-        if (*p > c->max_len - 1)
-            *p = c->max_len - 1;
-        *o = c->max_len - *p;
+        if (*p > c->max_prompt)
+            *p = c->max_prompt;
+        if (*p + *o > c->max_len)
+            *o = c->max_len - *p;
     }
 }
 
-static double gap(sim_ws *w)
+double sim_gap(sim_ws *w)
 {
     const sim_cfg *c = w->c;
     if (c->req->arrival == GPUECON_ARRIVAL_GAMMA) /* vLLM bench: gamma(shape b, scale 1/(rate·b)) */
@@ -163,7 +138,44 @@ static int cover(const sim_cfg *c, int n)
 
 /* ---- requests ---------------------------------------------------------------------------- */
 
-static void issue(sim_ws *w, double t)
+static bool idle(const sim_eng *g)
+{
+    return g->nrun == 0 && g->wcount == 0;
+}
+
+void sim_enqueue(sim_ws *w, sim_eng *g, int i, double t)
+{
+    if (idle(g) && g->t < t)
+        g->t = t; /* an idle engine starts the instant work arrives */
+    w->q[i].next = -1;
+    if (g->wtail >= 0)
+        w->q[g->wtail].next = i;
+    else
+        g->whead = i;
+    g->wtail = i;
+    g->wcount++;
+}
+
+static void push_front(sim_ws *w, sim_eng *g, int i)
+{
+    w->q[i].next = g->whead;
+    g->whead = i;
+    if (g->wtail < 0)
+        g->wtail = i;
+    g->wcount++;
+}
+
+static int pop_front(sim_ws *w, sim_eng *g)
+{
+    int i = g->whead;
+    g->whead = w->q[i].next;
+    if (g->whead < 0)
+        g->wtail = -1;
+    g->wcount--;
+    return i;
+}
+
+void sim_issue(sim_ws *w, double t)
 {
     long i = w->issued++;
     sreq *q = &w->q[i];
@@ -177,32 +189,27 @@ static void issue(sim_ws *w, double t)
         w->t_a = t, w->have_a = true;
     if (w->issued == w->n && w->c->req->arrival != GPUECON_ARRIVAL_BURST)
         w->t_b = t, w->have_b = true; /* a burst's window closes at the last finish */
-    w->wait[(w->whead + w->wcount++) % w->n] = (int)i;
+    /* disaggregated: round robin over the prefill instances (docs/model.md §6.13) */
+    int e = w->c->dz ? w->rr_p++ % w->c->dz->x : 0;
+    sim_enqueue(w, &w->eng[e], (int)i, t);
 }
 
-static void push_front(sim_ws *w, int i)
-{
-    w->whead = (w->whead + w->n - 1) % w->n;
-    w->wait[w->whead] = i;
-    w->wcount++;
-}
-
-static void preempt(sim_ws *w, int i)
+static void preempt(sim_ws *w, sim_eng *g, int i)
 {
     sreq *q = &w->q[i];
-    w->used -= q->held;
-    if (w->c->req->preempt == GPUECON_PREEMPT_SWAP) {
-        w->swap_bytes += q->held;
+    g->used -= q->held;
+    if (g->c->req->preempt == GPUECON_PREEMPT_SWAP) {
+        g->swap_bytes += q->held;
         q->flags |= F_SWAPPED;
     } else {
         q->need = q->prompt + q->gen; /* cached prompt blocks are hit again */
-        int hit = (int)floor(w->c->hit * q->prompt);
+        int hit = (int)floor(g->c->hit * q->prompt);
         q->done = q->ctx = hit < q->need ? hit : q->need - 1;
     }
     q->held = 0;
     q->cap = 0;
     w->out->preemptions++;
-    push_front(w, i);
+    push_front(w, g, i);
 }
 
 static void record(sim_hist *h, int m, double x)
@@ -217,12 +224,13 @@ static void record(sim_hist *h, int m, double x)
     h->count[m]++;
 }
 
-static void finish(sim_ws *w, sreq *q, double t)
+static void finish(sim_ws *w, sim_eng *g, sreq *q, double t)
 {
     const gpuecon_sim_request *r = w->c->req;
-    w->used -= q->held;
+    g->used -= q->held;
     q->held = 0;
     w->finished++;
+    w->t_end = t;
     if (q->flags & F_MEASURED) {
         double ttft = q->first - q->arrive, e2e = t - q->arrive;
         record(w->h, SIM_TTFT, ttft);
@@ -236,7 +244,7 @@ static void finish(sim_ws *w, sreq *q, double t)
             w->out->good++;
     }
     if (r->arrival == GPUECON_ARRIVAL_CLOSED && w->issued < w->n)
-        issue(w, t);
+        sim_issue(w, t);
 }
 
 /* ---- one step ----------------------------------------------------------------------------- */
@@ -250,16 +258,21 @@ static int wanted(const sim_cfg *c, const sreq *q, int budget)
     return rest < budget ? rest : budget;
 }
 
-static void admit_first(sim_ws *w, sreq *q)
+static void admit_first(sim_ws *w, sim_eng *g, sreq *q)
 {
+    if (g->pool == 1 && !(q->flags & F_DECODING)) { /* a decode instance admits a handed-off request */
+        q->flags |= F_DECODING;
+        if (q->flags & F_MEASURED)
+            record(w->h, SIM_DQUEUE, g->t - q->ready);
+    }
     if (q->flags & F_STARTED)
         return;
     q->flags |= F_STARTED;
-    int hit = (int)floor(w->c->hit * q->prompt);
+    int hit = (int)floor(g->c->hit * q->prompt);
     q->done = q->ctx = hit < q->prompt ? hit : q->prompt - 1;
     if (q->flags & F_MEASURED) {
-        record(w->h, SIM_QUEUE, w->t - q->arrive);
-        if (w->t == q->arrive)
+        record(w->h, SIM_QUEUE, g->t - q->arrive);
+        if (g->t == q->arrive)
             w->out->zero_wait++;
     }
 }
@@ -267,41 +280,41 @@ static void admit_first(sim_ws *w, sreq *q)
 /* Serves the running requests in order while budget and blocks last, preempting from the
  * back of the list when the pool is full. Returns how many, from the front, are scheduled;
  * *preempted says whether any request was pushed out. */
-static int schedule(sim_ws *w, int *budget, bool *preempted)
+static int schedule(sim_ws *w, sim_eng *g, int *budget, bool *preempted)
 {
-    const sim_cfg *c = w->c;
+    const sim_cfg *c = g->c;
     *preempted = false;
-    for (int i = 0; i < w->nrun; i++) {
-        sreq *q = &w->q[w->run[i]];
+    for (int i = 0; i < g->nrun; i++) {
+        sreq *q = &w->q[g->run[i]];
         int take = wanted(c, q, *budget);
         if (take == 0)
             return i; /* the rest stay running, unscheduled this step */
-        w->take[i] = take;
+        g->take[i] = take;
         *budget -= take;
         if (q->ctx + take <= q->cap)
             continue; /* the held blocks have room */
         double need = sim_seq_bytes(c, q->ctx + take) - q->held;
-        while (need > c->pool - w->used && w->nrun > i) {
-            preempt(w, w->run[--w->nrun]);
+        while (need > c->pool - g->used && g->nrun > i) {
+            preempt(w, g, g->run[--g->nrun]);
             *preempted = true;
         }
-        if (w->nrun == i) { /* it preempted itself */
+        if (g->nrun == i) { /* it preempted itself */
             *budget += take;
             return i;
         }
         q->held += need;
         q->cap = cover(c, q->ctx + take);
-        w->used += need;
+        g->used += need;
     }
-    return w->nrun;
+    return g->nrun;
 }
 
 /* Admits waiting requests first come first served (after every running one got its share). */
-static void admit(sim_ws *w, int *budget)
+static void admit(sim_ws *w, sim_eng *g, int *budget)
 {
-    const sim_cfg *c = w->c;
-    while (w->wcount > 0 && w->nrun < c->max_seqs && *budget > 0) {
-        int i = w->wait[w->whead];
+    const sim_cfg *c = g->c;
+    while (g->wcount > 0 && g->nrun < c->max_seqs && *budget > 0) {
+        int i = g->whead;
         sreq *q = &w->q[i];
         sreq probe = *q;
         if (!(q->flags & F_STARTED)) {
@@ -309,37 +322,37 @@ static void admit(sim_ws *w, int *budget)
             probe.done = probe.ctx = hit < q->prompt ? hit : q->prompt - 1;
         }
         int take = wanted(c, &probe, *budget);
-        /* A2: a reserving scheduler admits only what it can run to the end */
-        int upto = c->reserve ? q->prompt + q->output + c->k : probe.ctx + take;
+        /* A2: a reserving scheduler admits only what it can run to the end (a prefill
+           instance's end is the first token) */
+        int upto = c->reserve ? q->prompt + (g->prefill ? 1 : q->output) + c->k : probe.ctx + take;
         double need = take > 0 ? sim_seq_bytes(c, upto) : 0;
-        if (take == 0 || need > c->pool - w->used)
+        if (take == 0 || need > c->pool - g->used)
             break;
-        w->whead = (w->whead + 1) % w->n;
-        w->wcount--;
-        admit_first(w, q);
+        pop_front(w, g);
+        admit_first(w, g, q);
         if (q->flags & F_SWAPPED) {
-            w->swap_bytes += sim_seq_bytes(c, q->ctx);
+            g->swap_bytes += sim_seq_bytes(c, q->ctx);
             q->flags &= ~F_SWAPPED;
         }
         q->held = need;
         q->cap = cover(c, upto);
-        w->used += need;
-        w->take[w->nrun] = take;
-        w->run[w->nrun++] = i;
+        g->used += need;
+        g->take[g->nrun] = take;
+        g->run[g->nrun++] = i;
         *budget -= take;
     }
 }
 
-static int accepted(sim_ws *w)
+static int accepted(sim_ws *w, const sim_cfg *c)
 {
     int a = 1;
-    while (a <= w->c->k && rng_u01(&w->r) < w->c->alpha)
+    while (a <= c->k && rng_u01(&w->r) < c->alpha)
         a++;
     return a;
 }
 
 /* Adds the part of a step inside the measurement window. */
-static void window_add(sim_ws *w, double t0, double t1, double tokens, double running, double used)
+static void window_add(sim_ws *w, sim_eng *g, double t0, double t1, double tokens, double running, double used)
 {
     if (!w->have_a)
         return;
@@ -348,54 +361,56 @@ static void window_add(sim_ws *w, double t0, double t1, double tokens, double ru
         return;
     double f = t1 > t0 ? (hi - lo) / (t1 - t0) : 0;
     w->out->tokens += tokens * f;
-    w->out->kv_time += (hi - lo) * used / w->c->pool;
-    w->out->run_time += (hi - lo) * running;
+    w->out->busy[g->pool] += hi - lo;
+    w->out->pool_kv[g->pool] += (hi - lo) * used / g->c->pool;
+    w->out->pool_run[g->pool] += (hi - lo) * running;
 }
 
-static double batch_time(sim_ws *w, int nsched)
+static double batch_time(sim_ws *w, sim_eng *g, int nsched)
 {
-    const sim_cfg *c = w->c;
+    const sim_cfg *c = g->c;
     infer_batch b;
     memset(&b, 0, sizeof b);
     for (int i = 0; i < nsched; i++) {
-        const sreq *q = &w->q[w->run[i]];
+        const sreq *q = &w->q[g->run[i]];
         b.seqs++;
         if (q->done >= q->need) {
             b.dec += c->k + 1;
-            for (int g = 0; g < c->ngroups; g++)
-                b.kv_ctx[g] += q->ctx < c->window[g] ? q->ctx : c->window[g];
+            for (int k = 0; k < c->ngroups; k++)
+                b.kv_ctx[k] += q->ctx < c->window[k] ? q->ctx : c->window[k];
         } else {
-            b.pre += w->take[i];
-            for (int g = 0; g < c->ngroups; g++)
-                b.pre_ctx[g] += pairs(q->ctx, w->take[i], c->window[g]);
+            b.pre += g->take[i];
+            for (int k = 0; k < c->ngroups; k++)
+                b.pre_ctx[k] += pairs(q->ctx, g->take[i], c->window[k]);
         }
     }
     gpuecon_infer_step s;
     infer_step_batch(c->e, &b, &s);
-    double dt = s.step_s + w->swap_bytes / (c->req->swap_gbps * 1e9);
-    w->swap_bytes = 0;
+    double dt = s.step_s + g->swap_bytes / (c->req->swap_gbps * 1e9);
+    g->swap_bytes = 0;
     return dt;
 }
 
 /* Times the scheduled batch [0, nsched), advances the clock and applies what it produced:
- * prefill progress, sampled tokens (a draft run accepts a geometric prefix), finishes. */
-static void run_step(sim_ws *w, int nsched)
+ * prefill progress, sampled tokens (a draft run accepts a geometric prefix), finishes; a
+ * prefill instance hands a request with tokens still to come to a decode instance. */
+static void run_step(sim_ws *w, sim_eng *g, int nsched)
 {
-    double t0 = w->t, t1 = t0 + batch_time(w, nsched), used = w->used, tokens = 0;
+    double t0 = g->t, t1 = t0 + batch_time(w, g, nsched), used = g->used, tokens = 0;
     w->out->steps++;
-    w->t = t1;
-    int keep = 0, nrun = w->nrun;
+    g->t = t1;
+    int keep = 0, nrun = g->nrun;
     for (int i = 0; i < nrun; i++) {
-        int id = w->run[i];
+        int id = g->run[i];
         sreq *q = &w->q[id];
         int emit = 0;
         if (i < nsched) {
             if (q->done < q->need) {
-                q->done += w->take[i];
-                q->ctx += w->take[i];
+                q->done += g->take[i];
+                q->ctx += g->take[i];
                 emit = q->done >= q->need;
             } else {
-                emit = accepted(w);
+                emit = accepted(w, g->c);
                 q->ctx += emit;
             }
         }
@@ -410,13 +425,79 @@ static void run_step(sim_ws *w, int nsched)
             tokens += emit;
         }
         if (q->gen >= q->output) {
-            finish(w, q, t1); /* may re-issue into the waiting queue, never into run[] */
+            finish(w, g, q, t1); /* may re-issue into a waiting queue, never into run[] */
             continue;
         }
-        w->run[keep++] = id;
+        if (g->prefill && q->gen > 0) {
+            g->used -= q->held;
+            q->held = 0;
+            q->cap = 0;
+            sim_handoff(w, g, id, t1);
+            continue;
+        }
+        g->run[keep++] = id;
     }
-    w->nrun = keep;
-    window_add(w, t0, t1, tokens, nsched, used);
+    g->nrun = keep;
+    window_add(w, g, t0, t1, tokens, nsched, used);
+}
+
+bool sim_eng_step(sim_ws *w, sim_eng *g)
+{
+    int budget = g->c->budget;
+    bool preempted;
+    int nsched = schedule(w, g, &budget, &preempted);
+    if (!preempted && nsched == g->nrun)
+        admit(w, g, &budget), nsched = g->nrun;
+    if (nsched == 0) /* cannot happen: lengths are capped to what the pool holds */
+        return false;
+    run_step(w, g, nsched);
+    return true;
+}
+
+bool sim_eng_init(gpuecon_ctx *ctx, sim_eng *g, const sim_cfg *c, int pool, bool prefill)
+{
+    memset(g, 0, sizeof *g);
+    g->c = c;
+    g->pool = pool;
+    g->prefill = prefill;
+    g->whead = g->wtail = -1;
+    g->run = ctx_alloc(ctx, (size_t)c->max_seqs * sizeof *g->run);
+    g->take = ctx_alloc(ctx, (size_t)c->max_seqs * sizeof *g->take);
+    return g->run && g->take;
+}
+
+void sim_eng_free(gpuecon_ctx *ctx, sim_eng *g)
+{
+    ctx_free(ctx, g->run, (size_t)g->c->max_seqs * sizeof *g->run);
+    ctx_free(ctx, g->take, (size_t)g->c->max_seqs * sizeof *g->take);
+}
+
+/* One aggregated replica: time advances step by step and idles to the next arrival. */
+static void run_aggregated(sim_ws *w)
+{
+    const sim_cfg *c = w->c;
+    sim_eng *g = &w->eng[0];
+    bool burst = c->req->arrival == GPUECON_ARRIVAL_BURST;
+    bool closed = burst || c->req->arrival == GPUECON_ARRIVAL_CLOSED;
+    if (closed)
+        for (long u = 0; (burst || u < c->users) && w->issued < w->n; u++)
+            sim_issue(w, 0);
+    else
+        w->next_arrival = sim_gap(w);
+    while (w->finished < w->n) {
+        while (!closed && w->issued < w->n && w->next_arrival <= g->t) {
+            sim_issue(w, w->next_arrival);
+            w->next_arrival += sim_gap(w);
+        }
+        if (idle(g)) { /* idle until the next arrival */
+            g->t = w->next_arrival;
+            continue;
+        }
+        if (!sim_eng_step(w, g)) {
+            w->out->rc = GPUECON_E_INTERNAL;
+            break;
+        }
+    }
 }
 
 void sim_replicate(gpuecon_ctx *ctx, const sim_cfg *c, uint64_t seed, int rep, sim_rep *out, sim_hist *h)
@@ -432,48 +513,27 @@ void sim_replicate(gpuecon_ctx *ctx, const sim_cfg *c, uint64_t seed, int rep, s
     w.measure_from = (long)floor(c->req->warmup * (double)w.n);
     rng_seed(&w.r, seed, (uint64_t)rep);
     w.q = ctx_alloc(ctx, (size_t)w.n * sizeof *w.q);
-    w.wait = ctx_alloc(ctx, (size_t)w.n * sizeof *w.wait);
-    w.run = ctx_alloc(ctx, (size_t)c->max_seqs * sizeof *w.run);
-    w.take = ctx_alloc(ctx, (size_t)c->max_seqs * sizeof *w.take);
-    if (!w.q || !w.wait || !w.run || !w.take) {
+    sim_eng one;
+    if (!w.q) {
         out->rc = GPUECON_E_NOMEM;
+    } else if (c->dz) {
+        sim_disagg_run(ctx, &w);
     } else {
-        bool burst = c->req->arrival == GPUECON_ARRIVAL_BURST;
-        bool closed = burst || c->req->arrival == GPUECON_ARRIVAL_CLOSED;
-        if (closed)
-            for (long u = 0; (burst || u < c->users) && w.issued < w.n; u++)
-                issue(&w, 0);
+        w.eng = &one;
+        w.neng = 1;
+        if (sim_eng_init(ctx, &one, c, 0, false))
+            run_aggregated(&w);
         else
-            w.next_arrival = gap(&w);
-        while (w.finished < w.n) {
-            while (!closed && w.issued < w.n && w.next_arrival <= w.t) {
-                issue(&w, w.next_arrival);
-                w.next_arrival += gap(&w);
-            }
-            if (w.nrun == 0 && w.wcount == 0) { /* idle until the next arrival */
-                w.t = w.next_arrival;
-                continue;
-            }
-            int budget = c->budget;
-            bool preempted;
-            int nsched = schedule(&w, &budget, &preempted);
-            if (!preempted && nsched == w.nrun)
-                admit(&w, &budget), nsched = w.nrun;
-            if (nsched == 0) { /* cannot happen: lengths are capped to what the pool holds */
-                out->rc = GPUECON_E_INTERNAL;
-                break;
-            }
-            run_step(&w, nsched);
-        }
-        if (burst)
-            out->window_s = w.have_a ? w.t - w.t_a : 0; /* the makespan */
-        else
-            out->window_s = w.have_a && w.have_b ? w.t_b - w.t_a : 0;
+            out->rc = GPUECON_E_NOMEM;
+        sim_eng_free(ctx, &one);
     }
+    if (c->req->arrival == GPUECON_ARRIVAL_BURST)
+        out->window_s = w.have_a ? w.t_end - w.t_a : 0; /* the makespan */
+    else
+        out->window_s = w.have_a && w.have_b ? w.t_b - w.t_a : 0;
+    out->kv_time = out->pool_kv[c->dz ? 1 : 0];
+    out->run_time = out->pool_run[c->dz ? 1 : 0];
     ctx_free(ctx, w.q, (size_t)w.n * sizeof *w.q);
-    ctx_free(ctx, w.wait, (size_t)w.n * sizeof *w.wait);
-    ctx_free(ctx, w.run, (size_t)c->max_seqs * sizeof *w.run);
-    ctx_free(ctx, w.take, (size_t)c->max_seqs * sizeof *w.take);
 }
 
 double sim_hist_quantile(const sim_hist *h, int m, double q)

@@ -18,7 +18,8 @@
 #define SIM_DECADES 12
 #define SIM_BINS (SIM_PER_DECADE * SIM_DECADES + 2)
 
-enum { SIM_TTFT, SIM_TPOT, SIM_ITL, SIM_E2E, SIM_QUEUE, SIM_METRICS };
+/* SIM_DQUEUE: disaggregated only, KV arrival at a decode instance → its admission there. */
+enum { SIM_TTFT, SIM_TPOT, SIM_ITL, SIM_E2E, SIM_QUEUE, SIM_DQUEUE, SIM_METRICS };
 
 typedef struct sim_hist {
     uint64_t n[SIM_METRICS][SIM_BINS];
@@ -31,8 +32,13 @@ typedef struct sim_rep {
     double window_s, tokens, measured, good, zero_wait;
     double kv_time, run_time;       /* ∫ held/pool dt, ∫ running dt over the window */
     double preemptions, steps, truncated;
-    int rc;                         /* GPUECON_OK or GPUECON_E_NOMEM */
+    /* per pool (0: prefill or aggregated, 1: decode), summed over its instances: ∫ stepping dt,
+       ∫ held/pool dt, ∫ running dt over the window */
+    double busy[2], pool_kv[2], pool_run[2];
+    int rc;                         /* GPUECON_OK, GPUECON_E_NOMEM or GPUECON_E_INTERNAL */
 } sim_rep;
+
+struct sim_disagg;
 
 /* Everything fixed for a simulation (built once, read by every replication). */
 typedef struct sim_cfg {
@@ -43,13 +49,107 @@ typedef struct sim_cfg {
     double window[INFER_MAX_GROUPS];
     int ngroups;
     int block, max_seqs, budget, max_len, k;
+    int max_prompt;                 /* the longest prompt (max_len - 1; disaggregated: what the
+                                       prefill pool also holds) */
     double alpha;                   /* per-position draft acceptance */
     double rate;                    /* per replica */
     int users;                      /* per replica */
     double hit;                     /* prefix-cache hit rate */
     bool reserve;                   /* admission reserves prompt + output + k; no preemption */
     double *cdf;                    /* histogram lengths: cumulative weights (nbins) */
+    const struct sim_disagg *dz;    /* disaggregated deployment (this cfg is then its prefill
+                                       pool's); NULL: one aggregated replica */
 } sim_cfg;
+
+/* A disaggregated deployment (infer_sim_disagg.c): x prefill instances, y decode instances. */
+typedef struct sim_disagg {
+    sim_cfg pre, dec;               /* each pool's instance; pre.dz points back here */
+    int x, y;
+    comm_link link;                 /* the system's links, for the KV transfer (D3) */
+    const gpuecon_system *sys;
+    const infer_arch *pa;           /* the prefill instance's arch (KV bytes per GPU) */
+    bool over;                      /* the transfer crosses the scale-out network */
+} sim_disagg;
+
+typedef struct sreq {
+    double arrive, first, last;
+    double ready; /* disaggregated: when its KV reaches the decode instance */
+    int prompt, output;
+    int need; /* tokens to have computed before decoding: prompt, or prompt + output so far */
+    int done; /* computed of need (prefix-cache hits included) */
+    int gen;  /* output tokens produced */
+    int ctx;  /* tokens with KV in the pool */
+    double held;
+    int cap;  /* tokens the held blocks cover (no allocation until ctx exceeds it) */
+    int flags;
+    int next; /* the next request in its engine's waiting queue (-1: none) */
+    int dst;  /* disaggregated: the decode engine it goes to */
+} sreq;
+
+/* One engine instance: its running list, waiting queue (intrusive, through sreq.next), KV pool
+ * and clock (the end of its last step). */
+typedef struct sim_eng {
+    const sim_cfg *c;
+    int *run, *take;
+    int whead, wtail;
+    long wcount;
+    int nrun;
+    int pool;                       /* 0: prefill or aggregated, 1: decode */
+    bool prefill;                   /* hands a request off after its first token */
+    double t, used, swap_bytes;
+    double link;                    /* prefill: when its KV link is free again */
+} sim_eng;
+
+/* The state of one replication. */
+typedef struct sim_ws {
+    const sim_cfg *c;               /* arrivals and lengths (disaggregated: the prefill pool's) */
+    rng r;
+    sreq *q;
+    long n, issued, finished, measure_from;
+    double next_arrival, t_end;     /* t_end: the last finish */
+    double t_a, t_b; /* measurement window: arrival of the first measured and of the last request */
+    bool have_a, have_b;
+    sim_eng *eng;
+    int neng, rr_p, rr_d;           /* engines; round-robin cursors (disaggregated) */
+    int *heap;                      /* disaggregated: KV transfers in flight, by ready time */
+    long nheap;
+    sim_rep *out;
+    sim_hist *h;
+} sim_ws;
+
+/* Sets up engine g of pool `pool` (0/1) with cfg c; its arrays come from ctx (false: none). */
+bool sim_eng_init(gpuecon_ctx *ctx, sim_eng *g, const sim_cfg *c, int pool, bool prefill);
+void sim_eng_free(gpuecon_ctx *ctx, sim_eng *g);
+/* Issues the next request at t into its engine (sim_route). */
+void sim_issue(sim_ws *w, double t);
+/* Appends request i to engine g's waiting queue at time t (an idle engine's clock moves to t). */
+void sim_enqueue(sim_ws *w, sim_eng *g, int i, double t);
+/* One engine step at g->t: the running requests, then admissions, timed and applied. False when
+ * nothing could be scheduled. */
+bool sim_eng_step(sim_ws *w, sim_eng *g);
+/* The next inter-arrival gap of the open-loop arrivals. */
+double sim_gap(sim_ws *w);
+
+/* ---- infer_sim_run.c ---- */
+/* The request's own checks (arrivals, percentiles, counts, lengths), naming the option. */
+int sim_check(const gpuecon_sim_request *r, gpuecon_error *err);
+/* The simulation cfg of a prepared deployment (a, e, o: one replica or instance). */
+int sim_build_cfg(const gpuecon_sim_request *r, const infer_arch *a, const infer_env *e,
+                  const gpuecon_infer_result *o, sim_cfg *c, gpuecon_error *err);
+/* The cumulative weights of a histogram request's bins into c->cdf (nothing otherwise);
+ * sim_cdf_free releases them. */
+int sim_cdf(gpuecon_ctx *ctx, sim_cfg *c, gpuecon_error *err);
+void sim_cdf_free(gpuecon_ctx *ctx, sim_cfg *c);
+/* Runs c->req->replications replications on ctx's threads into out (out->deploy set by the
+ * caller); the folded sums into *sum_out and the decode-admission stat into *dqueue when given. */
+int sim_run_waves(gpuecon_ctx *ctx, const sim_cfg *c, gpuecon_sim_result *out, sim_rep *sum_out,
+                  gpuecon_sim_stat *dqueue, gpuecon_error *err);
+
+/* ---- infer_sim_disagg.c ---- */
+/* Request i finished its prefill on prefill engine g at t: its KV goes to a decode instance. */
+void sim_handoff(sim_ws *w, sim_eng *g, int i, double t);
+/* Runs a disaggregated replication in the prepared workspace (requests and histograms set up). */
+void sim_disagg_run(gpuecon_ctx *ctx, sim_ws *w);
 
 /* One replication (stream `rep`) into *out and *h (cleared here). Allocates its own request
  * pool through ctx; out->rc = GPUECON_E_NOMEM when that fails. */

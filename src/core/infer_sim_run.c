@@ -49,7 +49,7 @@ static int check_bins(const gpuecon_sim_request *r, gpuecon_error *err)
     return GPUECON_OK;
 }
 
-static int check(const gpuecon_sim_request *r, gpuecon_error *err)
+int sim_check(const gpuecon_sim_request *r, gpuecon_error *err)
 {
     int rc;
     if (r->arrival == GPUECON_ARRIVAL_BURST) {
@@ -89,8 +89,8 @@ static int check(const gpuecon_sim_request *r, gpuecon_error *err)
     return GPUECON_OK;
 }
 
-static int build_cfg(const gpuecon_sim_request *r, const infer_arch *a, const infer_env *e,
-                     const gpuecon_infer_result *o, sim_cfg *c, gpuecon_error *err)
+int sim_build_cfg(const gpuecon_sim_request *r, const infer_arch *a, const infer_env *e,
+                  const gpuecon_infer_result *o, sim_cfg *c, gpuecon_error *err)
 {
     memset(c, 0, sizeof *c);
     c->e = e;
@@ -124,6 +124,7 @@ static int build_cfg(const gpuecon_sim_request *r, const infer_arch *a, const in
         hi = lo;
     }
     c->max_len = (int)hi;
+    c->max_prompt = c->max_len - 1;
     if (r->arrival == GPUECON_ARRIVAL_BURST) {
         c->users = 0;
     } else if (r->arrival == GPUECON_ARRIVAL_CLOSED) {
@@ -150,6 +151,11 @@ static void fold(gpuecon_sim_result *out, sim_rep *sum, sim_hist *tot, const sim
     sum->preemptions += r->preemptions;
     sum->steps += r->steps;
     sum->truncated += r->truncated;
+    for (int p = 0; p < 2; p++) {
+        sum->busy[p] += r->busy[p];
+        sum->pool_kv[p] += r->pool_kv[p];
+        sum->pool_run[p] += r->pool_run[p];
+    }
     for (int m = 0; m < SIM_METRICS; m++) {
         for (int b = 0; b < SIM_BINS; b++)
             tot->n[m][b] += h->n[m][b];
@@ -193,7 +199,8 @@ static void summarise(const gpuecon_sim_request *r, const sim_rep *s, const sim_
                    (r->tpot_slo_ms <= 0 || o->tpot_ms.at_slo <= r->tpot_slo_ms);
 }
 
-static int run_waves(gpuecon_ctx *ctx, const sim_cfg *c, gpuecon_sim_result *out, gpuecon_error *err)
+int sim_run_waves(gpuecon_ctx *ctx, const sim_cfg *c, gpuecon_sim_result *out, sim_rep *sum_out,
+                  gpuecon_sim_stat *dqueue, gpuecon_error *err)
 {
     const gpuecon_sim_request *r = c->req;
     int nt = 1;
@@ -222,8 +229,13 @@ static int run_waves(gpuecon_ctx *ctx, const sim_cfg *c, gpuecon_sim_result *out
             ctx->cfg.progress(ctx->cfg.progress_ud, base + nw, r->replications))
             rc = GPUECON_E_CANCELED;
     }
-    if (rc == GPUECON_OK)
+    if (rc == GPUECON_OK) {
         summarise(r, &sum, &hs[0], out);
+        if (dqueue)
+            stat(&hs[0], SIM_DQUEUE, r->slo_percentile, dqueue);
+    }
+    if (sum_out)
+        *sum_out = sum;
     out->threads = nt;
     out->seed = seed;
     ctx_free(ctx, reps, (size_t)nt * sizeof *reps);
@@ -233,8 +245,29 @@ static int run_waves(gpuecon_ctx *ctx, const sim_cfg *c, gpuecon_sim_result *out
     if (rc == GPUECON_E_CANCELED)
         return err_set(err, rc, "", 0, 0, "simulation canceled");
     if (rc)
-        return err_set(err, rc, "", 0, 0, "the scheduler stalled (no request could be scheduled)");
+        return err_set(err, GPUECON_E_INTERNAL, "", 0, 0, "the scheduler stalled (no request could be scheduled)");
     return GPUECON_OK;
+}
+
+int sim_cdf(gpuecon_ctx *ctx, sim_cfg *c, gpuecon_error *err)
+{
+    const gpuecon_sim_request *r = c->req;
+    if (r->lengths != GPUECON_LENGTHS_HISTOGRAM)
+        return GPUECON_OK;
+    c->cdf = ctx_alloc(ctx, r->nbins * sizeof *c->cdf);
+    if (!c->cdf)
+        return err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory for the length histogram");
+    double cum = 0;
+    for (size_t i = 0; i < r->nbins; i++)
+        c->cdf[i] = cum += r->bins[i].weight;
+    return GPUECON_OK;
+}
+
+void sim_cdf_free(gpuecon_ctx *ctx, sim_cfg *c)
+{
+    if (c->cdf)
+        ctx_free(ctx, c->cdf, c->req->nbins * sizeof *c->cdf);
+    c->cdf = NULL;
 }
 
 int gpuecon_infer_simulate(gpuecon_ctx *ctx, const gpuecon_sim_request *req, gpuecon_sim_result *out,
@@ -243,7 +276,7 @@ int gpuecon_infer_simulate(gpuecon_ctx *ctx, const gpuecon_sim_request *req, gpu
     if (!ctx || !req || !out)
         return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a context, a request and a result are required");
     memset(out, 0, sizeof *out);
-    int rc = check(req, err);
+    int rc = sim_check(req, err);
     if (rc)
         return rc;
     infer_arch a;
@@ -251,19 +284,12 @@ int gpuecon_infer_simulate(gpuecon_ctx *ctx, const gpuecon_sim_request *req, gpu
     if ((rc = infer_prepare(&req->serve, &a, &e, &out->deploy, err)))
         return rc;
     sim_cfg c;
-    if ((rc = build_cfg(req, &a, &e, &out->deploy, &c, err)))
+    if ((rc = sim_build_cfg(req, &a, &e, &out->deploy, &c, err)))
         return rc;
-    if (req->lengths == GPUECON_LENGTHS_HISTOGRAM) {
-        c.cdf = ctx_alloc(ctx, req->nbins * sizeof *c.cdf);
-        if (!c.cdf)
-            return err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory for the length histogram");
-        double cum = 0;
-        for (size_t i = 0; i < req->nbins; i++)
-            c.cdf[i] = cum += req->bins[i].weight;
-    }
+    if ((rc = sim_cdf(ctx, &c, err)))
+        return rc;
     out->replications = req->replications;
-    rc = run_waves(ctx, &c, out, err);
-    if (c.cdf)
-        ctx_free(ctx, c.cdf, req->nbins * sizeof *c.cdf);
+    rc = sim_run_waves(ctx, &c, out, NULL, NULL, err);
+    sim_cdf_free(ctx, &c);
     return rc;
 }
