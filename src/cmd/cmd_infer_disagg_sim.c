@@ -122,10 +122,10 @@ static int print(cli *c, const gpuecon_disagg_sim_request *q, const gpuecon_disa
     fputc('\n', f);
     tbl_print(p, f);
     tbl_free(p);
-    fprintf(f, "\noutput %.0f tok/s (%.1f per GPU; analytic capacity %.0f), %.3g requests/s, goodput %.3g requests/s, %.3g preemptions\n",
+    fprintf(f, "\noutput %.0f tok/s (%.1f per GPU; analytic capacity %.0f tok/s), %.3g requests/s, goodput %.3g requests/s, %.3g preemptions\n",
             o->sim.output_tokens_per_s, o->sim.output_tokens_per_s_per_gpu, o->analytic_tokens_per_s, o->sim.requests_per_s,
             o->sim.goodput_requests_per_s, o->sim.preemptions);
-    fprintf(f, "analytic (mean lengths): capacity %.4g requests/s (%s-bound; transfer %.3g), KV %.2f ms per request\n",
+    fprintf(f, "analytic (mean lengths): capacity %.4g requests/s (%s-bound; the links carry %.3g requests/s), KV %.2f ms per request\n",
             a->capacity, a->bound, a->transfer_capacity, a->kv_transfer_ms);
     if (q->sim.ttft_slo_ms > 0 || q->sim.tpot_slo_ms > 0)
         fprintf(f, "%s the targets at P%g\n", o->sim.meets_slo ? "meets" : "MISSES", q->sim.slo_percentile);
