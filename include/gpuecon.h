@@ -1683,7 +1683,8 @@ typedef struct gpuecon_disagg_sim_result {
  * layout with no decode (a prompt leaves after its first token); its KV then crosses the
  * instance's link (D3, one transfer at a time) and, round robin, joins a decode instance's
  * waiting queue, admitted and decoded by the same scheduler. Replications on ctx's threads,
- * bit-identical for any thread count. Errors as gpuecon_infer_simulate and gpuecon_infer_disagg. */
+ * bit-identical for any thread count. Errors as gpuecon_infer_simulate and gpuecon_infer_disagg,
+ * and GPUECON_E_INPUT for more than 1024 instances in all (naming "--prefill" or "--decode"). */
 GPUECON_API int gpuecon_infer_disagg_simulate(gpuecon_ctx *ctx, const gpuecon_disagg_sim_request *req,
                                               gpuecon_disagg_sim_result *out, gpuecon_error *err);
 

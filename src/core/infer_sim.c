@@ -147,9 +147,9 @@ void sim_enqueue(sim_ws *w, sim_eng *g, int i, double t)
 {
     if (idle(g) && g->t < t)
         g->t = t; /* an idle engine starts the instant work arrives */
-    w->q[i].next = -1;
+    w->next[i] = -1;
     if (g->wtail >= 0)
-        w->q[g->wtail].next = i;
+        w->next[g->wtail] = i;
     else
         g->whead = i;
     g->wtail = i;
@@ -158,7 +158,7 @@ void sim_enqueue(sim_ws *w, sim_eng *g, int i, double t)
 
 static void push_front(sim_ws *w, sim_eng *g, int i)
 {
-    w->q[i].next = g->whead;
+    w->next[i] = g->whead;
     g->whead = i;
     if (g->wtail < 0)
         g->wtail = i;
@@ -168,7 +168,7 @@ static void push_front(sim_ws *w, sim_eng *g, int i)
 static int pop_front(sim_ws *w, sim_eng *g)
 {
     int i = g->whead;
-    g->whead = w->q[i].next;
+    g->whead = w->next[i];
     if (g->whead < 0)
         g->wtail = -1;
     g->wcount--;
@@ -263,7 +263,7 @@ static void admit_first(sim_ws *w, sim_eng *g, sreq *q)
     if (g->pool == 1 && !(q->flags & F_DECODING)) { /* a decode instance admits a handed-off request */
         q->flags |= F_DECODING;
         if (q->flags & F_MEASURED)
-            record(w->h, SIM_DQUEUE, g->t - q->ready);
+            record(w->h, SIM_DQUEUE, g->t - q->first);
     }
     if (q->flags & F_STARTED)
         return;
@@ -513,8 +513,9 @@ void sim_replicate(gpuecon_ctx *ctx, const sim_cfg *c, uint64_t seed, int rep, s
     w.measure_from = (long)floor(c->req->warmup * (double)w.n);
     rng_seed(&w.r, seed, (uint64_t)rep);
     w.q = ctx_alloc(ctx, (size_t)w.n * sizeof *w.q);
+    w.next = ctx_alloc(ctx, (size_t)w.n * sizeof *w.next);
     sim_eng one;
-    if (!w.q) {
+    if (!w.q || !w.next) {
         out->rc = GPUECON_E_NOMEM;
     } else if (c->dz) {
         sim_disagg_run(ctx, &w);
@@ -534,6 +535,7 @@ void sim_replicate(gpuecon_ctx *ctx, const sim_cfg *c, uint64_t seed, int rep, s
     out->kv_time = out->pool_kv[c->dz ? 1 : 0];
     out->run_time = out->pool_run[c->dz ? 1 : 0];
     ctx_free(ctx, w.q, (size_t)w.n * sizeof *w.q);
+    ctx_free(ctx, w.next, (size_t)w.n * sizeof *w.next);
 }
 
 double sim_hist_quantile(const sim_hist *h, int m, double q)

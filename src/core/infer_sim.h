@@ -61,7 +61,9 @@ typedef struct sim_cfg {
                                        pool's); NULL: one aggregated replica */
 } sim_cfg;
 
-/* A disaggregated deployment (infer_sim_disagg.c): x prefill instances, y decode instances. */
+/* A disaggregated deployment (infer_sim_disagg.c): x prefill instances, y decode instances,
+ * x + y at most SIM_MAX_INSTANCES. */
+#define SIM_MAX_INSTANCES 1024
 typedef struct sim_disagg {
     sim_cfg pre, dec;               /* each pool's instance; pre.dz points back here */
     int x, y;
@@ -72,8 +74,7 @@ typedef struct sim_disagg {
 } sim_disagg;
 
 typedef struct sreq {
-    double arrive, first, last;
-    double ready; /* disaggregated: when its KV reaches the decode instance */
+    double arrive, first, last; /* disaggregated: first = when its KV reaches the decode instance */
     int prompt, output;
     int need; /* tokens to have computed before decoding: prompt, or prompt + output so far */
     int done; /* computed of need (prefix-cache hits included) */
@@ -82,11 +83,9 @@ typedef struct sreq {
     double held;
     int cap;  /* tokens the held blocks cover (no allocation until ctx exceeds it) */
     int flags;
-    int next; /* the next request in its engine's waiting queue (-1: none) */
-    int dst;  /* disaggregated: the decode engine it goes to */
-} sreq;
+} sreq; /* 64 bytes: one cache line */
 
-/* One engine instance: its running list, waiting queue (intrusive, through sreq.next), KV pool
+/* One engine instance: its running list, waiting queue (linked through sim_ws.next), KV pool
  * and clock (the end of its last step). */
 typedef struct sim_eng {
     const sim_cfg *c;
@@ -105,6 +104,9 @@ typedef struct sim_ws {
     const sim_cfg *c;               /* arrivals and lengths (disaggregated: the prefill pool's) */
     rng r;
     sreq *q;
+    int *next;                      /* per request: the next in its engine's waiting queue (-1:
+                                       none); disaggregated, while its KV is in flight: the
+                                       decode engine it goes to */
     long n, issued, finished, measure_from;
     double next_arrival, t_end;     /* t_end: the last finish */
     double t_a, t_b; /* measurement window: arrival of the first measured and of the last request */

@@ -24,7 +24,7 @@
 
 static bool before(const sim_ws *w, int a, int b)
 {
-    double ta = w->q[a].ready, tb = w->q[b].ready;
+    double ta = w->q[a].first, tb = w->q[b].first; /* when the KV arrives */
     return ta < tb || (ta == tb && a < b);
 }
 
@@ -66,8 +66,8 @@ void sim_handoff(sim_ws *w, sim_eng *g, int i, double t)
     double end = start + infer_disagg_kv_s(&dz->link, dz->sys, dz->over, dz->pa, q->prompt);
     g->link = end;
     /* the first token reaches the user with the hand-off: TTFT includes the transfer (D4) */
-    q->ready = q->first = q->last = end;
-    q->dst = dz->x + w->rr_d++ % dz->y;
+    q->first = q->last = end;
+    w->next[i] = dz->x + w->rr_d++ % dz->y; /* its decode instance, until it is queued there */
     heap_push(w, i);
 }
 
@@ -96,14 +96,14 @@ static void event_loop(sim_ws *w)
     while (w->finished < w->n) {
         sim_eng *g = next_engine(w);
         double ta = !closed && w->issued < w->n ? w->next_arrival : INFINITY;
-        double th = w->nheap > 0 ? w->q[w->heap[0]].ready : INFINITY;
+        double th = w->nheap > 0 ? w->q[w->heap[0]].first : INFINITY;
         double tg = g ? g->t : INFINITY;
         if (ta < INFINITY && ta <= th && ta <= tg) {
             sim_issue(w, ta);
             w->next_arrival += sim_gap(w);
         } else if (th < INFINITY && th <= tg) {
             int i = heap_pop(w);
-            sim_enqueue(w, &w->eng[w->q[i].dst], i, th);
+            sim_enqueue(w, &w->eng[w->next[i]], i, th);
         } else if (!g || !sim_eng_step(w, g)) {
             w->out->rc = GPUECON_E_INTERNAL;
             return;
@@ -226,6 +226,12 @@ int gpuecon_infer_disagg_simulate(gpuecon_ctx *ctx, const gpuecon_disagg_sim_req
         return rc;
     if (!req->sim.serve.model || !req->sim.serve.system)
         return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a model and a system are required");
+    /* the event loop scans the instances for the next step (O(x + y) per event) */
+    if ((double)req->prefill_instances + req->decode_instances > SIM_MAX_INSTANCES)
+        return err_set(err, GPUECON_E_INPUT, req->prefill_instances > req->decode_instances ? "--prefill" : "--decode",
+                       0, 0, "%d prefill + %d decode instances: the simulator runs at most %d in all (the router "
+                       "splits evenly, so a slice of the deployment shows its latencies)",
+                       req->prefill_instances, req->decode_instances, SIM_MAX_INSTANCES);
     infer_side *sd = ctx_alloc(ctx, 2 * sizeof *sd); /* large: kept off the stack */
     if (!sd)
         return err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory for the deployment");

@@ -187,8 +187,14 @@ static void test_bad_input(void **state)
     q.sim.slo_percentile = 100;
     expect_input(state, &q, "--slo-percentile");
     q.sim.slo_percentile = 90;
-    q.decode_tp = 3; /* 8 query heads do not split over 3 */
+    q.decode_tp = 3; /* 64 query heads do not split over 3 */
     expect_input(state, &q, "--decode");
+    q.decode_tp = 4;
+    q.sim.serve.gpus = 5000;
+    q.prefill_instances = 1000; /* 1,000 + 100 instances: over the simulator's 1,024 */
+    q.prefill_tp = 1;
+    q.decode_instances = 100;
+    expect_input(state, &q, "--prefill");
 }
 
 int main(void)
