@@ -2,7 +2,7 @@
  * compare_serve.c — the serving prediction of one compare platform (docs/model.md §7.1):
  * an aggregated deployment at the workload's concurrency or the largest load meeting its TPOT
  * target (gpuecon_infer), a disaggregated one (gpuecon_infer_disagg, §6.13), and with the
- * workload's `simulate: true` the request-level simulation of the aggregated deployment (§6.11)
+ * workload's `simulate: true` the request-level simulation of either (§6.11; §6.13 "Simulated")
  * for TTFT and TPOT percentiles.
  */
 #include "compare.h"
@@ -10,6 +10,24 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+/* The percentiles of a simulation (rc its status) into res; a request the simulator refuses
+ * leaves the means standing. */
+static int put_percentiles(int rc, const gpuecon_sim_result *o, const gpuecon_error *e, gpuecon_platform_result *res,
+                           gpuecon_error *err)
+{
+    if (rc == GPUECON_E_INPUT || rc == GPUECON_E_INFEASIBLE)
+        return GPUECON_OK; /* not simulated: the means stand */
+    if (rc) {
+        if (err)
+            *err = *e;
+        return rc;
+    }
+    res->simulated = true;
+    res->ttft_ms_p50 = o->ttft_ms.p50, res->ttft_ms_p90 = o->ttft_ms.p90, res->ttft_ms_p99 = o->ttft_ms.p99;
+    res->tpot_ms_p50 = o->tpot_ms.p50, res->tpot_ms_p90 = o->tpot_ms.p90, res->tpot_ms_p99 = o->tpot_ms.p99;
+    return GPUECON_OK;
+}
 
 /* Poisson arrivals at the rate the mean field serves at the operating concurrency (Little's law:
  * R = X / L_out; a closed loop of fixed-length requests would stay synchronised, §6.11), 4,000
@@ -27,24 +45,30 @@ static int simulate(gpuecon_ctx *ctx, const gpuecon_infer_request *serve, const 
     gpuecon_sim_result o;
     gpuecon_error e;
     gpuecon_error_clear(&e);
-    int rc = gpuecon_infer_simulate(ctx, &q, &o, &e);
-    if (rc == GPUECON_E_INPUT || rc == GPUECON_E_INFEASIBLE)
-        return GPUECON_OK; /* not simulated: the means stand */
-    if (rc) {
-        if (err)
-            *err = e;
-        return rc;
-    }
-    res->simulated = true;
-    res->ttft_ms_p50 = o.ttft_ms.p50, res->ttft_ms_p90 = o.ttft_ms.p90, res->ttft_ms_p99 = o.ttft_ms.p99;
-    res->tpot_ms_p50 = o.tpot_ms.p50, res->tpot_ms_p90 = o.tpot_ms.p90, res->tpot_ms_p99 = o.tpot_ms.p99;
-    return GPUECON_OK;
+    return put_percentiles(gpuecon_infer_simulate(ctx, &q, &o, &e), &o, &e, res, err);
+}
+
+/* A disaggregated platform simulated the same way at the rate it runs at (§6.13 "Simulated"). */
+static int simulate_disagg(gpuecon_ctx *ctx, const gpuecon_disagg_request *d, double rate,
+                           gpuecon_platform_result *res, gpuecon_error *err)
+{
+    gpuecon_disagg_sim_request q = {.prefill_instances = d->prefill_instances, .prefill_tp = d->prefill_tp,
+                                    .decode_instances = d->decode_instances, .decode_tp = d->decode_tp};
+    gpuecon_sim_request_init(&q.sim);
+    q.sim.serve = d->base;
+    q.sim.arrival = GPUECON_ARRIVAL_POISSON;
+    q.sim.rate = rate;
+    q.sim.requests = 4000;
+    gpuecon_disagg_sim_result o;
+    gpuecon_error e;
+    gpuecon_error_clear(&e);
+    return put_percentiles(gpuecon_infer_disagg_simulate(ctx, &q, &o, &e), &o.sim, &e, res, err);
 }
 
 /* A disaggregated serving platform (docs/model.md §6.13): at the largest rate whose mean TPOT
  * meets the workload's target, else at 90% of its capacity; per GPU over all its GPUs. */
-static int predict_disagg(const gpuecon_infer_request *base, const gpuecon_workload *w, const gpuecon_platform *pl,
-                          gpuecon_platform_result *res, gpuecon_error *err)
+static int predict_disagg(gpuecon_ctx *ctx, const gpuecon_infer_request *base, const gpuecon_workload *w,
+                          const gpuecon_platform *pl, gpuecon_platform_result *res, gpuecon_error *err)
 {
     gpuecon_disagg_request q = {.base = *base, .prefill_instances = pl->prefill_instances,
                                 .prefill_tp = pl->prefill_tp, .decode_instances = pl->decode_instances,
@@ -88,7 +112,7 @@ static int predict_disagg(const gpuecon_infer_request *base, const gpuecon_workl
              "disaggregated %dP x TP%d + %dD x TP%d, %s weights, %s KV, %.3g requests/s (%s-bound at %.3g), KV over %s",
              q.prefill_instances, q.prefill_tp, q.decode_instances, q.decode_tp, gpuecon_precision_name(pl->precision),
              gpuecon_precision_name(pl->kv), o.rate, o.bound, o.capacity, o.kv_over_scaleout ? "scale-out" : "NVLink");
-    return GPUECON_OK;
+    return w->simulate ? simulate_disagg(ctx, &q, o.rate, res, err) : GPUECON_OK;
 }
 
 int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpuecon_platform *pl,
@@ -108,7 +132,7 @@ int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpu
     req.output_len = w->output_len;
     req.concurrency = w->concurrency;
     if (pl->prefill_instances > 0)
-        return predict_disagg(&req, w, pl, res, err);
+        return predict_disagg(ctx, &req, w, pl, res, err);
     gpuecon_infer_result ir;
     gpuecon_error e;
     gpuecon_error_clear(&e);

@@ -366,6 +366,30 @@ string(REPLACE "        decode_tp: 4\n" "" doc3 "${doc}")
 file(WRITE "${bad}" "${doc3}")
 run(2 compare "${bad}")
 expect_err("needs all of prefill_instances.*missing decode_tp")
+# compare with simulate: true on the disaggregated platform too: its percentiles from §6.13's simulator
+string(REPLACE "tpot_ms_target: 40\n" "tpot_ms_target: 40\n      simulate: true\n" doc4 "${doc}")
+file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/disagg-sim.yaml" "${doc4}")
+run(0 compare "${CMAKE_CURRENT_BINARY_DIR}/disagg-sim.yaml" --no-sensitivity --json)
+foreach(i 0 1)
+  string(JSON p50 GET "${OUT}" platforms ${i} simulated ttft_ms_p50)
+  string(JSON p90 GET "${OUT}" platforms ${i} simulated ttft_ms_p90)
+  string(JSON p99 GET "${OUT}" platforms ${i} simulated ttft_ms_p99)
+  string(JSON t90 GET "${OUT}" platforms ${i} simulated tpot_ms_p90)
+  execute_process(COMMAND awk "BEGIN { exit (${p50} > 0 && ${p50} <= ${p90} && ${p90} <= ${p99} && ${t90} > 0) ? 0 : 1 }"
+                  RESULT_VARIABLE bad)
+  if(bad)
+    message(FATAL_ERROR "compare simulate: platform ${i}: TTFT P50/P90/P99 ${p50} ${p90} ${p99}, TPOT P90 ${t90}")
+  endif()
+endforeach()
+# The disaggregated platform runs below its decode capacity (prefill-bound), so its decode engines
+# step with the batch the mean field predicts: the simulated median TPOT is the analytic mean
+# within 5% (fixed lengths, the decode pool unsaturated; §6.13 "Simulated").
+string(JSON tpot GET "${OUT}" platforms 1 tpot_ms)
+string(JSON t50 GET "${OUT}" platforms 1 simulated tpot_ms_p50)
+execute_process(COMMAND awk "BEGIN { r = ${t50} / ${tpot}; exit (r > 0.95 && r < 1.05) ? 0 : 1 }" RESULT_VARIABLE bad)
+if(bad)
+  message(FATAL_ERROR "compare simulate (disaggregated): TPOT P50 ${t50} ms vs the analytic ${tpot} ms")
+endif()
 # compare with simulate: true: TTFT and TPOT percentiles beside the means, ordered P50 <= P90 <= P99
 run(0 compare ${SRC}/tests/cases/sim-serve.yaml --no-sensitivity)
 expect_out("TTFT ms +TTFT P90 +TTFT P99 +TPOT P90")
