@@ -381,6 +381,9 @@ static int confirm(search *s, gpuecon_serve_config *c, gpuecon_error *err)
         } else {
             r.arrival = GPUECON_ARRIVAL_CLOSED;
             r.users = (int)fmax(c->replicas, round(users));
+            /* a closed loop measures past its cold start: at least twice the users per replica */
+            long per = lround((double)r.users / c->replicas);
+            r.requests = q->sim_requests > 2 * per ? q->sim_requests : 2 * per;
         }
         gpuecon_sim_result o;
         int rc = gpuecon_infer_simulate(s->ctx, &r, &o, err);

@@ -25,7 +25,7 @@
 
 #include <string.h>
 
-enum { F_MEASURED = 1, F_STARTED = 2, F_SWAPPED = 4, F_DECODING = 8 };
+enum { F_MEASURED = 1, F_STARTED = 2, F_SWAPPED = 4, F_DECODING = 8, F_DONE = 16, F_GOOD = 32 };
 
 /* ---- distributions ---------------------------------------------------------------------- */
 
@@ -231,17 +231,18 @@ static void finish(sim_ws *w, sim_eng *g, sreq *q, double t)
     q->held = 0;
     w->finished++;
     w->t_end = t;
+    double ttft = q->first - q->arrive, e2e = t - q->arrive;
+    double tpot = q->output > 1 ? (t - q->first) / (q->output - 1) : 0;
+    q->last = t; /* its finish, for the window's completions (window_count) */
+    q->flags |= F_DONE;
+    if ((r->ttft_slo_ms <= 0 || ttft * 1e3 <= r->ttft_slo_ms) && (r->tpot_slo_ms <= 0 || tpot * 1e3 <= r->tpot_slo_ms))
+        q->flags |= F_GOOD;
     if (q->flags & F_MEASURED) {
-        double ttft = q->first - q->arrive, e2e = t - q->arrive;
         record(w->h, SIM_TTFT, ttft);
         record(w->h, SIM_E2E, e2e);
-        double tpot = q->output > 1 ? (t - q->first) / (q->output - 1) : 0;
         if (q->output > 1)
             record(w->h, SIM_TPOT, tpot);
         w->out->measured++;
-        if ((r->ttft_slo_ms <= 0 || ttft * 1e3 <= r->ttft_slo_ms) &&
-            (r->tpot_slo_ms <= 0 || tpot * 1e3 <= r->tpot_slo_ms))
-            w->out->good++;
     }
     if (r->arrival == GPUECON_ARRIVAL_CLOSED && w->issued < w->n)
         sim_issue(w, t);
@@ -500,6 +501,23 @@ static void run_aggregated(sim_ws *w)
     }
 }
 
+/* The requests that finished inside the measurement window, and those of them that met the SLO:
+ * throughput and goodput count completions over the same window as the tokens (window_add), so
+ * requests/s x output length = tokens/s for fixed lengths whatever the arrivals. Counting the
+ * measured requests instead over-read a closed loop whose window opens at t = 0 among its users'
+ * first requests, and under-read a burst by its warmup share. */
+static void window_count(sim_ws *w, bool burst)
+{
+    for (long i = 0; i < w->issued; i++) {
+        const sreq *q = &w->q[i];
+        if ((q->flags & F_DONE) && w->have_a && q->last > w->t_a && (burst || (w->have_b && q->last <= w->t_b))) {
+            w->out->done++;
+            if (q->flags & F_GOOD)
+                w->out->good++;
+        }
+    }
+}
+
 void sim_replicate(gpuecon_ctx *ctx, const sim_cfg *c, uint64_t seed, int rep, sim_rep *out, sim_hist *h)
 {
     memset(out, 0, sizeof *out);
@@ -528,6 +546,8 @@ void sim_replicate(gpuecon_ctx *ctx, const sim_cfg *c, uint64_t seed, int rep, s
             out->rc = GPUECON_E_NOMEM;
         sim_eng_free(ctx, &one);
     }
+    if (w.q && w.next)
+        window_count(&w, c->req->arrival == GPUECON_ARRIVAL_BURST);
     if (c->req->arrival == GPUECON_ARRIVAL_BURST)
         out->window_s = w.have_a ? w.t_end - w.t_a : 0; /* the makespan */
     else

@@ -29,7 +29,7 @@ typedef struct sim_hist {
 
 /* What one replication of one replica produced (merged in replication order). */
 typedef struct sim_rep {
-    double window_s, tokens, measured, good, zero_wait;
+    double window_s, tokens, measured, done, good, zero_wait; /* done, good: finished in the window */
     double kv_time, run_time;       /* ∫ held/pool dt, ∫ running dt over the window */
     double preemptions, steps, truncated;
     /* per pool (0: prefill or aggregated, 1: decode), summed over its instances: ∫ stepping dt,

@@ -133,6 +133,13 @@ int sim_build_cfg(const gpuecon_sim_request *r, const infer_arch *a, const infer
                            "%d users cannot keep %d replicas busy; give at least one per replica",
                            r->users, o->replicas);
         c->users = (int)lround((double)r->users / o->replicas);
+        /* The first `users` requests all start together at t = 0; a run that is little more
+         * than that start measures nothing of the loop. */
+        if (r->requests < 2L * c->users)
+            return err_set(err, GPUECON_E_INPUT, "--requests", 0, 0,
+                           "%ld requests cannot measure a closed loop of %d users per replica: its first %d "
+                           "all start at t = 0; give at least %ld",
+                           (long)r->requests, c->users, c->users, 2L * c->users);
     } else {
         c->rate = r->rate / o->replicas;
     }
@@ -144,6 +151,7 @@ static void fold(gpuecon_sim_result *out, sim_rep *sum, sim_hist *tot, const sim
     sum->window_s += r->window_s;
     sum->tokens += r->tokens;
     sum->measured += r->measured;
+    sum->done += r->done;
     sum->good += r->good;
     sum->zero_wait += r->zero_wait;
     sum->kv_time += r->kv_time;
@@ -185,7 +193,7 @@ static void summarise(const gpuecon_sim_request *r, const sim_rep *s, const sim_
     stat(h, SIM_QUEUE, r->slo_percentile, &o->queue_ms);
     if (win > 0) {
         o->output_tokens_per_s = nrep * s->tokens / win;
-        o->requests_per_s = nrep * s->measured / win;
+        o->requests_per_s = nrep * s->done / win;
         o->goodput_requests_per_s = nrep * s->good / win;
         o->kv_util = s->kv_time / win;
         o->mean_running = s->run_time / win;

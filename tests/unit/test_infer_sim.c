@@ -292,6 +292,37 @@ static void test_speculative(void **state)
     assert_close(o.tpot_ms.mean, a.at.tpot_run_ms, 0.05);
 }
 
+/* Throughput counts the requests that finish inside the window the tokens are counted over.
+ * A burst's window is its makespan and holds every request and every token, so with fixed
+ * lengths requests/s x output_len = output tokens/s exactly (counting only the requests past the
+ * warmup under-read it by the warmup's 10%); Poisson arrivals at 20/s in steady state obey the
+ * same flow balance within 2%. A closed loop needs at least 2 x users requests (its first users
+ * all start at t = 0): fewer is an input error naming --requests. */
+static void test_window_throughput(void **state)
+{
+    gpuecon_sim_request r = base(state, "llama3-8b", "hgx-h100");
+    r.serve.prompt_len = 512;
+    r.serve.output_len = 200;
+    r.arrival = GPUECON_ARRIVAL_BURST;
+    r.requests = 1000;
+    gpuecon_sim_result o = sim(state, &r);
+    assert_true(o.output_tokens_per_s > 0);
+    assert_close(o.requests_per_s * r.serve.output_len, o.output_tokens_per_s, 1e-6);
+    r.arrival = GPUECON_ARRIVAL_POISSON;
+    r.rate = 20;
+    r.requests = 4000;
+    o = sim(state, &r);
+    assert_close(o.requests_per_s * r.serve.output_len, o.output_tokens_per_s, 0.02);
+    assert_close(o.requests_per_s, 20, 0.05);
+    r.arrival = GPUECON_ARRIVAL_CLOSED;
+    r.users = 50;
+    r.requests = 99;
+    gpuecon_error err;
+    assert_int_equal(gpuecon_infer_simulate(((fixture *)*state)->ctx, &r, &o, &err), GPUECON_E_INPUT);
+    assert_string_equal(err.where, "--requests");
+    assert_non_null(strstr(err.message, "at least 100"));
+}
+
 /* Every catalog model on every catalog system simulates (where it fits at all): a closed
  * loop of 4 users per replica, lognormal lengths; served tokens per request are the drawn mean. */
 static void test_every_model(void **state)
@@ -374,6 +405,7 @@ int main(void)
         cmocka_unit_test(test_deterministic), cmocka_unit_test(test_lengths),
         cmocka_unit_test(test_bursty_and_goodput), cmocka_unit_test(test_preemption),
         cmocka_unit_test(test_speculative),   cmocka_unit_test(test_every_model),
+        cmocka_unit_test(test_window_throughput),
         cmocka_unit_test(test_burst),         cmocka_unit_test(test_reserve),
         cmocka_unit_test(test_bad_input),
     };
