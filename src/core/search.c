@@ -712,11 +712,16 @@ static int train_predict(gpuecon_ctx *ctx, const gpuecon_train_request *req, gpu
     gpuecon_search_result_free(&r);
     char cfg[160];
     cfg_text(&out->par, cfg, sizeof cfg);
+    /* --recompute-moe is not searched (docs/model.md §4, A67): say so where it could help */
+    bool hint = req->model && req->model->experts > 0 && !req->recompute_moe && req->recompute != GPUECON_RECOMPUTE_FULL;
     return err_set(err, GPUECON_E_INFEASIBLE, "memory", 0, 0,
                    "nothing fits in %.1f GiB per GPU: the smallest overflow is %.1f GiB (%s needs %.1f GiB; "
-                   "largest term: %s %.1f GiB)", out->mem.capacity_gib, out->mem.overflow_gib, cfg,
+                   "largest term: %s %.1f GiB)%s", out->mem.capacity_gib, out->mem.overflow_gib, cfg,
                    out->mem.total_gib, out->mem.overflow_term ? out->mem.overflow_term : "?",
-                   out->mem.overflow_term_gib);
+                   out->mem.overflow_term_gib,
+                   hint ? "; an MoE block keeps its activations unless recomputed: --recompute selective "
+                          "--recompute-moe (not searched)"
+                        : "");
 }
 
 int gpuecon_train_predict(gpuecon_ctx *ctx, const gpuecon_train_request *req, gpuecon_train_result *out,

@@ -109,6 +109,16 @@ run(2 train --model gpt3-175b --system hgx-h100 --gpus 64 --seq 2048 --gbs 255 -
 expect_err("--sweep-gpus: 96 GPUs: weak scaling needs")
 run(2 comm --system hgx-h100 --op all-reduce --gpus 8 --bytes 1G --stride 0)
 expect_err("--stride: 0 is out of range")
+# An MoE recipe that recomputes the MoE blocks (Megatron --recompute-modules moe): Qwen3-235B-A22B
+# at 16K on TP4 PP8 VP4 EP8 (NVIDIA's ModelZoo layout). Stage 1 holds 111 layer-micro-batches of
+# 209.7 MB (attention, selective) + 33.6 MB (the MoE block input, 2 s h / t) = 25.15 GiB by hand
+# (docs/model.md §4); without --recompute-moe nothing fits, and the error says which flag helps.
+set(A67 train --model qwen3-235b-a22b --system hgx-h100 --gpus 256 --seq 16384 --gbs 256 --tp 4 --pp 8
+    --vpp 4 --cp 1 --ep 8 --mbs 1 --zero 1 --recompute selective)
+run(0 ${A67} --recompute-moe --json)
+json_near(memory activations_gib 25.15 0.01)
+run(3 ${A67})
+expect_err("nothing fits.*largest term: activations.*--recompute selective --recompute-moe")
 # infeasible: exit 3, the nearest miss in the JSON, the overflow on stderr
 run(3 train --model llama3-405b --system hgx-h100 --gpus 8 --seq 8192 --gbs 8 --json)
 expect_err("nothing fits in 79.[67] GiB per GPU: the smallest overflow is [0-9.]+ GiB .*largest term: optimizer states")
