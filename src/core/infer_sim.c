@@ -503,9 +503,10 @@ static void run_aggregated(sim_ws *w)
 
 /* The requests that finished inside the measurement window, and those of them that met the SLO:
  * throughput and goodput count completions over the same window as the tokens (window_add), so
- * requests/s x output length = tokens/s for fixed lengths whatever the arrivals. Counting the
- * measured requests instead over-read a closed loop whose window opens at t = 0 among its users'
- * first requests, and under-read a burst by its warmup share. */
+ * requests/s x output length = tokens/s for fixed lengths in steady state, and exactly for a
+ * burst (its window holds every request and token). Counting the measured requests instead
+ * under-read a burst by its warmup share. A short closed loop is still a start-up transient,
+ * and reads low on both counts (docs/model.md §6.11). */
 static void window_count(sim_ws *w, bool burst)
 {
     for (long i = 0; i < w->issued; i++) {
