@@ -29,6 +29,16 @@ static int put_percentiles(int rc, const gpuecon_sim_result *o, const gpuecon_er
     return GPUECON_OK;
 }
 
+/* The arrivals compare simulates: Poisson at `rate`, 4,000 requests of fixed lengths. */
+static void poisson(gpuecon_sim_request *q, const gpuecon_infer_request *serve, double rate)
+{
+    gpuecon_sim_request_init(q);
+    q->serve = *serve;
+    q->arrival = GPUECON_ARRIVAL_POISSON;
+    q->rate = rate;
+    q->requests = 4000;
+}
+
 /* Poisson arrivals at the rate the mean field serves at the operating concurrency (Little's law:
  * R = X / L_out; a closed loop of fixed-length requests would stay synchronised, §6.11), 4,000
  * requests, fixed lengths, the context's seed and threads; the percentiles go in res. */
@@ -36,12 +46,8 @@ static int simulate(gpuecon_ctx *ctx, const gpuecon_infer_request *serve, const 
                     gpuecon_platform_result *res, gpuecon_error *err)
 {
     gpuecon_sim_request q;
-    gpuecon_sim_request_init(&q);
-    q.serve = *serve;
+    poisson(&q, serve, ir->output_tokens_per_s / serve->output_len);
     q.serve.concurrency = 0;
-    q.arrival = GPUECON_ARRIVAL_POISSON;
-    q.rate = ir->output_tokens_per_s / serve->output_len;
-    q.requests = 4000;
     gpuecon_sim_result o;
     gpuecon_error e;
     gpuecon_error_clear(&e);
@@ -54,11 +60,7 @@ static int simulate_disagg(gpuecon_ctx *ctx, const gpuecon_disagg_request *d, do
 {
     gpuecon_disagg_sim_request q = {.prefill_instances = d->prefill_instances, .prefill_tp = d->prefill_tp,
                                     .decode_instances = d->decode_instances, .decode_tp = d->decode_tp};
-    gpuecon_sim_request_init(&q.sim);
-    q.sim.serve = d->base;
-    q.sim.arrival = GPUECON_ARRIVAL_POISSON;
-    q.sim.rate = rate;
-    q.sim.requests = 4000;
+    poisson(&q.sim, &d->base, rate);
     gpuecon_disagg_sim_result o;
     gpuecon_error e;
     gpuecon_error_clear(&e);

@@ -509,9 +509,11 @@ static void run_aggregated(sim_ws *w)
  * and reads low on both counts (docs/model.md §6.11). */
 static void window_count(sim_ws *w, bool burst)
 {
+    if (!w->have_a || !(burst || w->have_b))
+        return; /* no window */
     for (long i = 0; i < w->issued; i++) {
         const sreq *q = &w->q[i];
-        if ((q->flags & F_DONE) && w->have_a && q->last > w->t_a && (burst || (w->have_b && q->last <= w->t_b))) {
+        if ((q->flags & F_DONE) && q->last > w->t_a && (burst || q->last <= w->t_b)) {
             w->out->done++;
             if (q->flags & F_GOOD)
                 w->out->good++;

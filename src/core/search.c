@@ -712,7 +712,7 @@ static int train_predict(gpuecon_ctx *ctx, const gpuecon_train_request *req, gpu
     gpuecon_search_result_free(&r);
     char cfg[160];
     cfg_text(&out->par, cfg, sizeof cfg);
-    /* --recompute-moe is not searched (docs/model.md §4, A67): say so where it could help */
+    /* --recompute-moe is not searched (docs/model.md §4, the Qwen3-235B recipe): say so where it could help */
     bool hint = req->model && req->model->experts > 0 && !req->recompute_moe && req->recompute != GPUECON_RECOMPUTE_FULL;
     return err_set(err, GPUECON_E_INFEASIBLE, "memory", 0, 0,
                    "nothing fits in %.1f GiB per GPU: the smallest overflow is %.1f GiB (%s needs %.1f GiB; "
