@@ -353,6 +353,8 @@ typedef struct gpuecon_field {
     bool present;       /* false when the file left it out and the default applies */
     double number;      /* NUMBER, INTEGER, BOOL (0/1) */
     const char *text;   /* TEXT */
+    bool choice;        /* TEXT that is one of a fixed set of names (a stack's grad_reduce, a
+                           dispatcher): a fact with its own source, not a name or reference */
     const gpuecon_keyed *keyed; /* KEYED */
     size_t n_keyed;
     gpuecon_source source;
@@ -680,7 +682,8 @@ typedef enum gpuecon_attn_impl {
 struct gpuecon_stack {
     const char *name;
     const char *framework;    /* what it is: framework, release, recipe family */
-    int grad_reduce;          /* 0 fp32, 1 bf16: gradient buffer and DP reduction */
+    int grad_reduce;          /* 0 fp32, 1 bf16, 2 by precision (fp32 for BF16 runs, bf16 for
+                                 FP8/FP4): gradient buffer and DP reduction */
     bool fp8_param;           /* FP8-only weights (fp8_param_gather) with delayed/current/MXFP8 */
     int optimizer_states;     /* 0 fp32 Adam m and v, 1 bf16 (precision-aware optimizer) */
     int fp8_recipe;           /* gpuecon_fp8_recipe */

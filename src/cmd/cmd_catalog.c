@@ -154,7 +154,8 @@ static void summary_table(cli *c, gpuecon_kind k, tbl *t)
     }
 }
 
-/* Sources of one entry, grouped: "stage  source: field, field". */
+/* Sources of one entry, grouped: "stage  source: field, field". Free text and references to
+ * other entries have none of their own; a choice among fixed names (a stack's grad_reduce) does. */
 static void print_sources(cli *c, gpuecon_kind k, size_t i, FILE *f)
 {
     size_t nf = gpuecon_catalog_field_count(k);
@@ -163,13 +164,13 @@ static void print_sources(cli *c, gpuecon_kind k, size_t i, FILE *f)
     for (size_t j = 0; j < nf && j < 64; j++) {
         gpuecon_field a;
         if (done[j] || gpuecon_catalog_field_at(c->cat, k, i, j, &a) || !a.present ||
-            a.type == GPUECON_FIELD_TEXT || a.type == GPUECON_FIELD_KEYED)
+            (a.type == GPUECON_FIELD_TEXT && !a.choice) || a.type == GPUECON_FIELD_KEYED)
             continue;
         fprintf(f, "    %-18s %s: %s", gpuecon_stage_name(a.source.stage), a.source.text, a.name);
         for (size_t m = j + 1; m < nf && m < 64; m++) {
             gpuecon_field b;
             if (!done[m] && gpuecon_catalog_field_at(c->cat, k, i, m, &b) == 0 && b.present &&
-                b.type != GPUECON_FIELD_TEXT && b.type != GPUECON_FIELD_KEYED &&
+                (b.type != GPUECON_FIELD_TEXT || b.choice) && b.type != GPUECON_FIELD_KEYED &&
                 b.source.stage == a.source.stage && b.source.text == a.source.text) {
                 fprintf(f, ", %s", b.name);
                 done[m] = true;

@@ -50,7 +50,10 @@ void schema_field_get(const fdesc *fields, size_t j, const void *obj, const gpue
     case FT_INT: out->type = GPUECON_FIELD_INTEGER; out->number = *(const int *)p; break;
     case FT_BOOL: out->type = GPUECON_FIELD_BOOL; out->number = *(const bool *)p; break;
     case FT_TEXT: out->type = GPUECON_FIELD_TEXT; out->text = *(const char *const *)p; break;
-    case FT_ENUM: out->type = GPUECON_FIELD_TEXT; out->text = f->choices[*(const int *)p]; break;
+    case FT_ENUM:
+        out->type = GPUECON_FIELD_TEXT, out->choice = true;
+        out->text = f->choices[*(const int *)p];
+        break;
     case FT_KEYED:
         out->type = GPUECON_FIELD_KEYED;
         out->keyed = *(const gpuecon_keyed *const *)p;

@@ -8,6 +8,8 @@
 #include <stddef.h>
 
 static const char *const prec_names[] = {"fp32", "bf16", NULL};
+/* by-precision: fp32 in BF16 runs, bf16 in FP8/FP4 runs (NeMo 2.0 performance scripts) */
+static const char *const grad_names[] = {"fp32", "bf16", "by-precision", NULL};
 static const char *const recipe_names[] = {"delayed", "tensorwise", "mxfp8", "blockwise", NULL};
 static const char *const attn_names[] = {"flash", "unfused", NULL};
 static const char *const dispatch_names[] = {"nccl-a2a", "deepep", "hybridep", NULL};
@@ -22,7 +24,7 @@ static const char *const precision_names[] = {"bf16", "fp8", NULL};
 static const fdesc stack_fields[] = {
     {"name", FT_TEXT, S(name), 0, 0, 0, 0, NULL, F_REQ | F_NAME, "", "catalog name", NULL},
     {"framework", FT_TEXT, S(framework), 0, 0, 0, 0, "", 0, "", "framework, release and recipe family", NULL},
-    SENUM(grad_reduce, prec_names, 0, "gradient buffer and data-parallel reduction precision"),
+    SENUM(grad_reduce, grad_names, 0, "gradient buffer and data-parallel reduction precision (by-precision: fp32 for BF16 runs, bf16 for FP8/FP4)"),
     SBOOL(fp8_param, 0, "FP8-only weights (fp8_param_gather) in FP8 runs"),
     SENUM(optimizer_states, prec_names, 0, "Adam m and v precision (bf16: precision-aware optimizer)"),
     SENUM(fp8_recipe, recipe_names, 0, "FP8 scaling recipe"),

@@ -50,6 +50,9 @@ expect_out("activations of 40 layers per stage offloaded to host memory")
 # the catalog lists the stacks with their sources
 run(0 catalog stacks)
 expect_out("megatron-bridge-2026")
+# a choice among fixed names (grad_reduce, dispatcher) lists its own source, as numbers do
+expect_out("grad_sync_dtype=bf16: grad_reduce")
+expect_out("alltoall token dispatcher with token drop: dispatcher")
 # fine-tuning stacks show their kind, host launch time, compilation and FP8 path
 expect_out("hf-peft-eager [^\n]* finetune +74[.0-9]* +false +naive")
 expect_out("te-fp8-compile [^\n]* finetune +74[.0-9]* +true +te")

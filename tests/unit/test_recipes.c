@@ -72,6 +72,32 @@ static void test_recipes_fit(void **state)
     }
 }
 
+/* The nemo-2024 stack reduces gradients by precision: fp32 in BF16 runs (NeMo 2.0 bf16_mixed,
+ * grad_reduce_in_fp32=True), bf16 in FP8 runs (the performance scripts set it False; the 24.x
+ * launcher's Llama 3 8B FP8 H100 example passes grad_sync_dtype=bf16). NeMo 24.07's Llama 3 8B
+ * FP8 run on 8 H100 (TP1 PP1 CP2 DP4 MBS1, seq 8192, ZeRO-1, no recompute) then fits, with
+ * the ZeRO-1 gradient buffer unsharded: 8,030,261,248 parameters (Llama 3 8B by hand: 2 x
+ * 128,256 x 4,096 embeddings, 32 x 218,112,000 per layer, 4,096 final norm) x 2 B = 14.957 GiB,
+ * twice that in BF16. */
+static void test_nemo2024_grads(void **state)
+{
+    const double params = 2.0 * 128256 * 4096 + 32.0 * (2 * 4096.0 * 4096 + 2 * 4096.0 * 1024 +
+                                                        3 * 4096.0 * 14336 + 2 * 4096) + 4096;
+    assert_close(params, 8030261248.0, 0);
+    for (int bf16 = 0; bf16 <= 1; bf16++) {
+        gpuecon_train_request q = req_for(state, "llama3-8b", "hgx-h100", 8, 8192, 128);
+        gpuecon_train_request_apply_stack(&q, gpuecon_catalog_stack(CAT(state), "nemo-2024"));
+        q.precision = bf16 ? GPUECON_BF16 : GPUECON_FP8;
+        q.fp8_recipe = GPUECON_FP8_DELAYED;
+        q.tp = 1, q.pp = 1, q.vpp = 1, q.cp = 2, q.mbs = 1;
+        q.recompute = GPUECON_RECOMPUTE_NONE, q.zero = 1, q.offload_layers = 0;
+        gpuecon_train_result r = predict_ok(&q);
+        assert_close(r.mem.grads_gib, params * (bf16 ? 4 : 2) / 1073741824.0, 1e-3);
+        if (!bf16 && !r.fits)
+            fail_msg("NeMo 24.07 Llama 3 8B FP8: %.1f GiB of %.1f", r.mem.total_gib, r.mem.capacity_gib);
+    }
+}
+
 /* Megatron-LM docs/user-guide/features/dist_optimizer.md: bf16 params / fp32 grads 6 + 12/d;
  * BF16 grads 4 + 12/d; FP8-only weights with BF16 grads 1 + 2 + 12/d on Blackwell, 2 + 2 +
  * 12/d on Hopper (the transpose); the precision-aware optimizer 4 + 4 = 8 bytes of states. */
@@ -191,6 +217,7 @@ int main(void)
         cmocka_unit_test(test_recipes_fit),     cmocka_unit_test(test_param_bytes),
         cmocka_unit_test(test_fp8_activations), cmocka_unit_test(test_offload),
         cmocka_unit_test(test_dispatch),        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_nemo2024_grads),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }
