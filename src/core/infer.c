@@ -530,15 +530,15 @@ void infer_point(const gpuecon_infer_request *r, const infer_env *e, const gpuec
     pt->tpot_ms = pt->tpot_run_ms;
     if (pt->binding == GPUECON_BIND_KV_CAPACITY) /* L2: admitted requests share X_rep */
         pt->tpot_ms = fmax(pt->tpot_run_ms, fmin(c_rep, smax) / x_rep * 1e3);
-    /* L3: the step that carries this prompt's chunks, plus a Little's-law wait for a slot */
-    double fresh = r->prompt_len * (1 - r->prefix_hit);
-    double chunk = fmin(fresh, o->max_num_batched_tokens - B * (e->k + 1));
+    /* L3: the steps that carry this prompt's chunks beside the B − 1 other sequences (their
+       decode and steady-state prefill; the chunk gets the budget their decode leaves), plus a
+       Little's-law wait for a slot */
+    double fresh = r->prompt_len * (1 - r->prefix_hit), others = fmax(0, B - 1);
+    double chunk = fmin(fresh, o->max_num_batched_tokens - others * (e->k + 1));
     if (chunk < o->block_size)
         chunk = fmin(fresh, o->block_size);
-    gpuecon_infer_step s2;
-    infer_step(e, B, chunk, &s2);
     double wait = fmax(0, c_rep - B) * r->output_len / x_rep;
-    pt->ttft_ms = (s2.step_s * ceil(fresh / chunk) + wait) * 1e3;
+    pt->ttft_ms = (infer_prefill_s(e, others, fresh, r->prompt_len * r->prefix_hit, chunk) + wait) * 1e3;
     economics(r, o, pt);
 }
 
@@ -556,7 +556,7 @@ static void saturation(const infer_env *e, gpuecon_infer_result *o)
             break;
         }
     }
-    o->ttft0_ms = infer_ttft0_s(e) * 1e3;
+    o->ttft0_ms = infer_ttft0_s(e, o->max_num_batched_tokens) * 1e3;
 }
 
 /* TP given, or the smallest divisor of the GPU count inside the NVLink domain that fits. */

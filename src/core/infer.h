@@ -167,8 +167,6 @@ void infer_pp_add_stage(infer_env *e, const infer_arch *a, int s);
 void infer_pp_env(const gpuecon_infer_request *r, const gpuecon_infer_result *o, infer_env *e);
 /* One engine step of a pipelined replica: micro-batches over the stages (PP1-PP6). */
 void infer_pp_step(const infer_env *e, const infer_batch *b, gpuecon_infer_step *s);
-/* L4 through every stage. */
-double infer_pp_ttft0_s(const infer_env *e);
 
 /* ---- infer_step.c ---- */
 /* S1 of one stage (or of the whole model when pp <= 1) for an explicit batch. */
@@ -181,10 +179,14 @@ void infer_step(const infer_env *e, double B, double chunk, gpuecon_infer_step *
 double infer_dp_dispatch_s(const infer_env *e, double tokens, bool dispatch);
 /* C1: one all-reduce of `bytes` across the TP group (0 when TP = 1). */
 double infer_allreduce_s(const infer_env *e, double bytes);
-/* L4: an isolated prompt on an empty server (through every stage when pipelined). */
-double infer_ttft0_s(const infer_env *e);
-/* L4 of one stage's layers (the whole model when pp <= 1). */
-double infer_ttft0_stage_s(const infer_env *e);
+/* Σ_{j = s+1}^{s+n} min(j, W): attention pairs of n prompt tokens after s earlier ones. */
+double infer_pairs(double s, double n, double w);
+/* L3: time of the ceil(fresh/chunk) steps that prefill `fresh` tokens of one prompt after
+ * `cached` ones (prefix-cache hits), `chunk` per step and the rest in the last, each beside
+ * `others` (>= 0) running sequences of the mean field (through every stage when pipelined). */
+double infer_prefill_s(const infer_env *e, double others, double fresh, double cached, double chunk);
+/* L4: an isolated prompt on an empty server, chunked by the token budget `budget`. */
+double infer_ttft0_s(const infer_env *e, double budget);
 
 /* ---- infer_disagg.c (docs/model.md §6.13) ---- */
 /* One side of a disaggregated deployment: an instance prepared by the aggregated model (e.a

@@ -117,9 +117,7 @@ void infer_disagg_at_rate(const gpuecon_disagg_request *q, const side *p, const 
     /* a lone prompt, chunked by the token budget, then the M/D/1 wait of DistServe §3.1 with
        the per-request service time of a batching instance */
     gpuecon_infer_step st;
-    double chunk = fmin(fresh, nbt);
-    infer_step(&p->e, 0, chunk, &st);
-    double alone = st.step_s * ceil(fresh / chunk), u = o->prefill_utilisation;
+    double alone = infer_prefill_s(&p->e, 0, fresh, r->prompt_len * r->prefix_hit, nbt), u = o->prefill_utilisation;
     double service = q->prefill_instances / o->prefill_capacity;
     o->ttft_ms = (alone + u * service / (2 * (1 - u))) * 1e3 + o->kv_transfer_ms;
     /* the decode batch whose throughput finishes R requests/s (throughput rises with B) */

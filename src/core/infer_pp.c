@@ -205,18 +205,3 @@ void infer_pp_step(const infer_env *e, const infer_batch *b, gpuecon_infer_step 
     s->step_s = fmax(pass, m * fmax(s->stage_max_s, overhead));
     s->pp_wait_s = s->step_s - pass;
 }
-
-/* L4 pipelined: the prompt passes every stage once (one host overhead) and every boundary. */
-double infer_pp_ttft0_s(const infer_env *e)
-{
-    infer_env se;
-    memcpy(&se, e, offsetof(infer_env, stages));
-    se.pp = 1;
-    double t = 0;
-    for (int k = 0; k < e->stages.n; k++) {
-        se.a = &e->stages.st[k];
-        t += e->stages.count[k] * (infer_ttft0_stage_s(&se) - e->prof.step_overhead_s);
-    }
-    double n = e->l_in;
-    return t + e->prof.step_overhead_s + e->bounds_up * send_s(e, n, false) + e->bounds_out * send_s(e, n, true);
-}

@@ -114,17 +114,6 @@ double sim_seq_bytes(const sim_cfg *c, double n)
     return b;
 }
 
-/* Σ_{j = s+1}^{s+n} min(j, w): keys the n new prompt tokens attend to. */
-static double pairs(double s, double n, double w)
-{
-    double e = s + n;
-    if (e <= w)
-        return n * (s + e + 1) / 2;
-    if (s >= w)
-        return n * w;
-    return (w - s) * (s + w + 1) / 2 + (e - w) * w;
-}
-
 /* Tokens the blocks for n tokens cover: the next block boundary, or an earlier window edge
  * (past which a sliding-window group adds its extra block). */
 static int cover(const sim_cfg *c, int n)
@@ -382,7 +371,7 @@ static double batch_time(sim_ws *w, sim_eng *g, int nsched)
         } else {
             b.pre += g->take[i];
             for (int k = 0; k < c->ngroups; k++)
-                b.pre_ctx[k] += pairs(q->ctx, g->take[i], c->window[k]);
+                b.pre_ctx[k] += infer_pairs(q->ctx, g->take[i], c->window[k]);
         }
     }
     gpuecon_infer_step s;

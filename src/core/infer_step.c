@@ -217,30 +217,54 @@ void infer_step(const infer_env *e, double B, double chunk, gpuecon_infer_step *
     infer_step_batch(e, &b, s);
 }
 
-/* Causal query-key pairs of a prompt of n tokens in a layer with window w. */
-static double prompt_pairs(double n, double w)
+/* Σ_{j = s+1}^{s+n} min(j, w): keys the n prompt tokens after s earlier ones attend to in a
+ * layer with window w (causal; additive over consecutive chunks). */
+double infer_pairs(double s, double n, double w)
 {
-    if (n <= w)
-        return n * (n + 1) / 2;
-    return w * (w + 1) / 2 + (n - w) * w;
+    double e = s + n;
+    if (e <= w)
+        return n * (s + e + 1) / 2;
+    if (s >= w)
+        return n * w;
+    return (w - s) * (s + w + 1) / 2 + (e - w) * w;
 }
 
-double infer_ttft0_s(const infer_env *e)
+/* L3: `span` steps (their mean) that each prefill `take` tokens of one prompt, the first of them
+ * after `ctx` of its tokens, beside `others` running sequences of the mean field (T1: each
+ * decodes k+1 positions against n̄ and brings its share E·ρ(1−h) of the steady-state prefill).
+ * The prompt's attention pairs are averaged over the span: exact where the step time is linear
+ * in them, as it is with nothing decoding beside (max(T_kv, T_ca) = T_ca). */
+static double chunk_step_s(const infer_env *e, double others, double take, double ctx, double span)
 {
-    if (e->pp > 1)
-        return infer_pp_ttft0_s(e);
-    return infer_ttft0_stage_s(e);
+    infer_batch b;
+    memset(&b, 0, sizeof b);
+    double steady = others * e->E * e->rho * (1 - e->hit);
+    b.seqs = others + 1;
+    b.dec = others * (e->k + 1);
+    b.pre = steady + take;
+    for (int i = 0; i < e->a->ngroups; i++) {
+        double w = e->a->g[i].window;
+        b.kv_ctx[i] = others * fmin(e->nbar, w);
+        b.pre_ctx[i] = steady * fmin(e->l_in / 2, w) + infer_pairs(ctx, take * span, w) / span;
+    }
+    gpuecon_infer_step s;
+    infer_step_batch(e, &b, &s);
+    return s.step_s;
 }
 
-double infer_ttft0_stage_s(const infer_env *e)
+double infer_prefill_s(const infer_env *e, double others, double fresh, double cached, double chunk)
 {
-    const infer_arch *a = e->a;
-    double n = e->l_in;
-    double flops = 2 * (a->active + a->dupv + a->lora) / e->tp * n + 2 * a->head / e->tp + routed_extra(e, n);
-    for (int i = 0; i < a->ngroups; i++)
-        flops += a->g[i].attn_prefill * prompt_pairs(n, a->g[i].window);
-    gpuecon_infer_step s = {.weights_s = weight_bytes(e, n) / (e->bw * e->prof.eta_bw),
-                            .gemm_s = flops / (e->f_prec * e->eta_c)};
-    double t = split_model_s(e, &s, n); /* its KV and attention terms are 0 here */
-    return t + e->prof.step_overhead_s + comm_s(e, n) + lora_s(e);
+    if (fresh <= 0)
+        return 0;
+    chunk = fmin(chunk, fresh);
+    double n = ceil(fresh / chunk - 1e-9), full = n - 1, last = fresh - full * chunk;
+    double t = chunk_step_s(e, others, last, cached + full * chunk, 1);
+    if (full > 0)
+        t += full * chunk_step_s(e, others, chunk, cached, full);
+    return t;
+}
+
+double infer_ttft0_s(const infer_env *e, double budget)
+{
+    return infer_prefill_s(e, 0, e->l_in, 0, fmin(e->l_in, budget));
 }

@@ -87,6 +87,43 @@ static void test_md1(void **state)
 
 /* Closed loop past saturation: the simulated throughput against the mean field, where the
  * mean field's premise holds (the batch is capped by max_num_seqs, so nothing is preempted). */
+/* L3 and L4 at B = 1 against the simulator, which times each step of a lone prompt on its own
+ * (infer_step_batch on the batch it holds). A 2,000-token prompt of Llama 3 70B FP8 on 8 H200s
+ * (TP 8) with one output token: the mean-field step's steady-state prefill B·E·ρ(1−h) is then
+ * 2,000 tokens, the prompt itself, so the step that carries the prompt must hold only the other
+ * B − 1 = 0 sequences' share (counting it twice gave 151 ms against 80); and a budget of C
+ * tokens cuts the prompt into ceil(2000/C) = 4, 2, 1 steps at C = 512, 1,024, 2,048, each
+ * reading the weights again (TTFT_0 ignored the budget: 79 ms at all three). Both analytic
+ * figures must agree with the simulated TTFT within 3%, where the budget alone moves it by more
+ * than 25% (4 steps) and 5% (2 steps). */
+static void test_lone_prompt_ttft(void **state)
+{
+    int budget[] = {512, 1024, 2048};
+    double ms[3];
+    for (int i = 0; i < 3; i++) {
+        gpuecon_sim_request r = base(state, "llama3-70b", "hgx-h200");
+        r.serve.gpus = 8;
+        r.serve.tp = 8;
+        r.serve.prompt_len = 2000;
+        r.serve.output_len = 1;
+        r.serve.max_num_batched_tokens = budget[i];
+        r.rate = 1e-3; /* nobody waits */
+        r.requests = 50;
+        gpuecon_sim_result o = sim(state, &r);
+        ms[i] = o.ttft_ms.mean;
+        assert_close(o.ttft_ms.p99, ms[i], 3e-3); /* one histogram bin: every TTFT is the same */
+        gpuecon_infer_request q = r.serve;
+        q.concurrency = 1;
+        gpuecon_infer_result a;
+        gpuecon_error err;
+        assert_int_equal(gpuecon_infer(&q, &a, &err), GPUECON_OK);
+        assert_close(a.at.batch, 1, 1e-12);
+        assert_close(a.ttft_ms, ms[i], 0.03);
+        assert_close(a.ttft0_ms, ms[i], 0.03);
+    }
+    assert_true(ms[0] > 1.25 * ms[2] && ms[1] > 1.05 * ms[2]);
+}
+
 static void test_saturation(void **state)
 {
     struct {
@@ -401,6 +438,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_md1),           cmocka_unit_test(test_saturation),
+        cmocka_unit_test(test_lone_prompt_ttft),
         cmocka_unit_test(test_kv_bound),
         cmocka_unit_test(test_deterministic), cmocka_unit_test(test_lengths),
         cmocka_unit_test(test_bursty_and_goodput), cmocka_unit_test(test_preemption),
