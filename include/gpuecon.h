@@ -792,7 +792,11 @@ typedef struct gpuecon_train_request {
                                  load imbalance applies */
     bool recompute_moe;       /* with selective recompute, the MoE blocks too (Megatron
                                  recompute_modules "moe"): block forward and dispatch again in
-                                 backward, only the block input kept */
+                                 backward, only the block input kept. false with recompute left
+                                 to the search: an MoE model's search recomputes the MoE blocks
+                                 too where selective alone does not fit (elsewhere that only
+                                 adds time); a fixed recompute is taken as given (selective:
+                                 the attention core only) */
 } gpuecon_train_request;
 
 /* Copies a stack's framework facts into a request (overlaps, SP, attention, dropout, CUDA
@@ -813,11 +817,17 @@ typedef struct gpuecon_parallel {
     bool a2a_overlap;
     int microbatches;         /* per step per data-parallel rank: gbs / (dp · mbs) */
     gpuecon_recompute recompute;
+    bool recompute_moe;       /* selective recompute covers the MoE blocks too (asked or searched;
+                                 false unless recompute is selective and the model is MoE) */
     int zero;
     bool tp_overlap;
     bool sequence_parallel;
     int offload_layers;       /* activations of this many layers per stage in host memory */
 } gpuecon_parallel;
+
+/* The recompute of a configuration in one word: "none", "selective", "selective+moe" (the MoE
+ * blocks too) or "full". Never NULL. */
+GPUECON_API const char *gpuecon_parallel_recompute_name(const gpuecon_parallel *p);
 
 /* Step time split; the parts add up to step_time_s. Communication is the exposed part only. */
 typedef struct gpuecon_train_breakdown {
@@ -926,7 +936,9 @@ typedef struct gpuecon_search_result {
 } gpuecon_search_result;
 
 /* Ranks every configuration of the space (tp, pp, vpp, cp, dp, mbs, recompute, zero,
- * tp_overlap; for MoE models also ep, etp and a2a_overlap; fixed sizes in req restrict it) by
+ * tp_overlap; for MoE models also ep, etp, a2a_overlap and, with recompute searched and
+ * recompute_moe false, selective recompute with the MoE blocks where selective alone does not
+ * fit; fixed sizes in req restrict it) by
  * the objective. Memory is checked first and configurations that do not fit are not timed;
  * unless opt->exhaustive, blocks whose optimistic bound cannot enter the top k are skipped
  * (configs_pruned), which leaves the ranking unchanged. Runs on ctx's threads (OpenMP); the result is

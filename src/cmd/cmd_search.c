@@ -38,7 +38,7 @@ static void table_row(tbl *t, int rank, const gpuecon_train_result *r, double us
         tbl_str(t, p->a2a_overlap ? "on" : "off");
         tbl_str(t, gpuecon_dispatcher_name(r->moe.dispatcher));
     }
-    tbl_str(t, gpuecon_recompute_name(p->recompute));
+    tbl_str(t, gpuecon_parallel_recompute_name(p));
     tbl_num(t, p->zero, 0);
     tbl_str(t, p->tp_overlap ? "on" : "off");
     tbl_num(t, r->tokens_per_s_per_gpu, 1);

@@ -112,7 +112,7 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
         fprintf(f, "tokens_per_s_per_gpu,mfu,step_time_s,memory_gib_per_gpu,fits,tp,cp,pp,vpp,dp,mbs,recompute,zero,"
                    "tp_overlap\n%.6g,%.6g,%.6g,%.6g,%s,%d,%d,%d,%d,%d,%d,%s,%d,%d\n",
                 r.tokens_per_s_per_gpu, r.mfu, r.step_time_s, r.memory_gib_per_gpu, r.fits ? "true" : "false",
-                r.par.tp, r.par.cp, r.par.pp, r.par.vpp, r.par.dp, r.par.mbs, gpuecon_recompute_name(r.par.recompute),
+                r.par.tp, r.par.cp, r.par.pp, r.par.vpp, r.par.dp, r.par.mbs, gpuecon_parallel_recompute_name(&r.par),
                 r.par.zero, r.par.tp_overlap);
         cli_close_out(c, f);
         return exit_code;
@@ -122,7 +122,7 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
     if (req->stack)
         fprintf(f, "stack: %s (%s)\n", req->stack->name, req->stack->framework);
     fprintf(f, "parallelism: %s, %d micro-batches, %s recompute, ZeRO-%d%s%s\n\n", cfg, r.par.microbatches,
-            gpuecon_recompute_name(r.par.recompute), r.par.zero, r.par.sequence_parallel ? ", SP" : "",
+            gpuecon_parallel_recompute_name(&r.par), r.par.zero, r.par.sequence_parallel ? ", SP" : "",
             r.par.tp_overlap ? ", TP overlap" : "");
     fprintf(f, "throughput   %.1f tokens/s/GPU (%.4g tokens/s in all)\n", r.tokens_per_s_per_gpu,
             r.tokens_per_s_per_gpu * req->gpus);

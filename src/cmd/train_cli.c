@@ -77,7 +77,8 @@ size_t train_cli_opts(train_args *a, opt *o, bool search)
     OPT("--balanced-routing", O_FLAG, &a->balanced_routing, 0, 0, NULL, NULL,
         "forced-balanced MoE routing (the published benchmarks): no load imbalance");
     OPT("--recompute-moe", O_FLAG, &a->recompute_moe, 0, 0, NULL, NULL,
-        "selective recompute includes the MoE blocks (Megatron recompute_modules moe)");
+        "selective recompute includes the MoE blocks (Megatron recompute_modules moe); left out, a "
+        "searched --recompute tries both");
     OPT("--profile", O_STR, &a->profile, 0, 0, NULL, "P",
         "TCO profile for cost and energy (default " CLI_DEFAULT_PROFILE " when a cost is asked for)");
     OPT("--usd-per-gpu-hour", O_DOUBLE, &a->usd_per_gpu_hour, 0.001, 1000, NULL, "X",
@@ -268,6 +269,7 @@ json_t *train_cli_result_json(const gpuecon_train_result *r)
                                   "sequence_parallel", p->sequence_parallel, "etp", p->etp, "edp", p->edp,
                                   "a2a_overlap", p->a2a_overlap));
     json_object_set_new(json_object_get(j, "parallelism"), "offload_layers", json_integer(p->offload_layers));
+    json_object_set_new(json_object_get(j, "parallelism"), "recompute_moe", json_boolean(p->recompute_moe));
     const gpuecon_train_breakdown *b = &r->bd;
     json_t *bd = json_object();
     json_object_set_new(bd, "compute_s", cli_real(b->compute_s));

@@ -187,7 +187,7 @@ static int predict_train(gpuecon_ctx *ctx, const gpuecon_workload *w, const psta
         snprintf(res->predicted_note, sizeof res->predicted_note,
                  "predicted layout TP%d PP%d VPP%d CP%d EP%d DP%d, micro-batch %d, recompute %s, "
                  "ZeRO %d, batch %d", best.par.tp, best.par.pp, best.par.vpp, best.par.cp, best.par.ep,
-                 best.par.dp, best.par.mbs, gpuecon_recompute_name(best.par.recompute), best.par.zero,
+                 best.par.dp, best.par.mbs, gpuecon_parallel_recompute_name(&best.par), best.par.zero,
                  best_gbs);
     } else {
         res->predicted_tokens_per_s_per_gpu = NAN;

@@ -34,6 +34,12 @@ const char *gpuecon_recompute_name(gpuecon_recompute r)
     return "unknown";
 }
 
+const char *gpuecon_parallel_recompute_name(const gpuecon_parallel *p)
+{
+    return p->recompute == GPUECON_RECOMPUTE_SELECTIVE && p->recompute_moe ? "selective+moe"
+                                                                          : gpuecon_recompute_name(p->recompute);
+}
+
 /* Activation bytes of one layer in the shape terms of the header comment, split into the
  * attention half (LayerNorm 1 and QKV inputs, attention core, projection input; with full
  * recompute the layer input) and the FFN half (LayerNorm 2 and MLP inputs, MLP terms), so a

@@ -224,6 +224,18 @@ static double block_bytes(const train_static *st, bool permutes, double T, doubl
     return bytes;
 }
 
+/* What an MoE block recomputed in backward keeps: its input, 2·T·h bytes (/t with SP). */
+static double block_input_bytes(const train_static *st, double T, double seq_div)
+{
+    return T * 2 * st->h / seq_div;
+}
+
+double moe_act_recomputed(const train_static *st, const train_layer_cost *lc)
+{
+    double T = lc->mbs * (double)st->seq / lc->cp, seq_div = (st->sp && lc->tp > 1) ? lc->tp : 1;
+    return lc->attn_act_bytes + block_input_bytes(st, T, seq_div);
+}
+
 /* The MoE layer with dispatcher disp. */
 static void layer_with(const train_static *st, gpuecon_dispatcher disp, int ep, int etp, train_layer_cost *lc)
 {
@@ -231,7 +243,7 @@ static void layer_with(const train_static *st, gpuecon_dispatcher disp, int ep, 
     const bool full = lc->rc == GPUECON_RECOMPUTE_FULL;
     /* Megatron's recompute_modules "moe": the MoE block (router, dispatch, experts, combine)
      * runs its forward again in backward, keeping only its input */
-    const bool rmoe = lc->rc == GPUECON_RECOMPUTE_SELECTIVE && st->recompute_moe;
+    const bool rmoe = lc->rc == GPUECON_RECOMPUTE_SELECTIVE && lc->rc_moe;
     double T = lc->mbs * (double)st->seq / lc->cp, h = st->h, seq_div = (st->sp && tp > 1) ? tp : 1;
     double n = T / tp; /* tokens entering the block on this GPU (Megatron needs SP with TP and EP) */
     double phi = moe_load_factor(st, ep);
@@ -278,7 +290,7 @@ static void layer_with(const train_static *st, gpuecon_dispatcher disp, int ep, 
     /* FP8: Transformer Engine saves the FP8 inputs of the expert FC1 and FC2 (memory.c) */
     double low = st->prec != GPUECON_BF16 ? 1 : 0;
     if (rmoe)
-        block = T * 2 * h / seq_div;
+        block = block_input_bytes(st, T, seq_div);
     else if (!full)
         block = T * (4 + (st->dropout ? 1 : 0)) * h / seq_div + n * st->E * 8 + R * ((2 - low) * h + (act_w - low) * fo) +
                 n * st->topk * phi * h * 2 + T * (act_w - low) * fsl;
@@ -332,7 +344,7 @@ double moe_layer_floor(const train_static *st, const train_layer_cost *lc)
      * all-to-all left out */
     const int tp = lc->tp;
     const bool full = lc->rc == GPUECON_RECOMPUTE_FULL;
-    const bool rmoe = lc->rc == GPUECON_RECOMPUTE_SELECTIVE && st->recompute_moe;
+    const bool rmoe = lc->rc == GPUECON_RECOMPUTE_SELECTIVE && lc->rc_moe;
     double T = lc->mbs * (double)st->seq / lc->cp, h = st->h, seq_div = (st->sp && tp > 1) ? tp : 1;
     double n = T / tp, phi = st->cf > 0 || st->imbalance >= 1 ? moe_load_factor(st, 1) : 1;
     double R = n * st->topk * phi, fo = st->fe, ks = st->eff.kernel_s;

@@ -9,7 +9,8 @@
  * the result is the same for any thread count, and shards (item index mod n) merge exactly.
  * Mixture-of-experts models add one loop level inside an item: each expert layout (ep,
  * etp) derives its MoE layer cost (moe_layer) on top of the layer cost, and all-to-all
- * overlap on/off is one more choice timed on it. What does not change within an item is derived
+ * overlap on/off is one more choice timed on it; where selective recompute alone does not fit,
+ * the MoE blocks are recomputed too (mem_rc_moe). What does not change within an item is derived
  * once: its stage sets per (expert layout, vpp), and (per worker, across items) the layer costs
  * of each (tp, cp, mbs, recompute, overlap); the heaps are in search_heap.h.
  */
@@ -192,6 +193,49 @@ static double mem_offload(const train_static *st, const train_layer_cost *lc, tr
     return train_memory_of(st, lc, c, ss, NULL);
 }
 
+/* lc with the MoE blocks recomputed too, for mem_rc_moe: derived as far as asked, memory only
+ * (state 1: lc with its activation bytes) or in full to be timed (state 2: moe_layer's own). */
+typedef struct moe_twin {
+    train_layer_cost lc;
+    int state;
+} moe_twin;
+
+static const train_layer_cost *twin_of(const train_static *st, const train_layer_cost *lc, moe_twin *t, int state)
+{
+    if (t->state < 1) {
+        t->lc = *lc;
+        t->lc.rc_moe = true;
+        t->lc.m_act_bytes = moe_act_recomputed(st, lc);
+        t->state = 1;
+    }
+    if (state > 1 && t->state < 2) {
+        moe_layer(st, lc->ep, lc->etp, &t->lc);
+        t->state = 2;
+    }
+    return &t->lc;
+}
+
+/* mem_offload, and where c is over capacity with selective recompute and the search may choose
+ * MoE-block recompute (st->rc_moe_search), the same with the MoE blocks recomputed too (on
+ * lc's twin t), with c->rc_moe set when that needs less. Where selective alone fits,
+ * recomputing the blocks too only adds time (their forward, dispatch and combine again in
+ * backward) for memory nothing needs, so, as with the fewest offloaded layers, the one kept is
+ * the best of that dimension (exact). */
+static double mem_rc_moe(const train_static *st, const train_layer_cost *lc, train_cfg *c, const stage_set *ss,
+                         moe_twin *t)
+{
+    double mem = mem_offload(st, lc, c, ss);
+    if (mem <= st->capacity || !st->rc_moe_search || c->rc != GPUECON_RECOMPUTE_SELECTIVE)
+        return mem;
+    const train_layer_cost *lm = twin_of(st, lc, t, 1);
+    train_cfg k = *c;
+    k.rc_moe = true;
+    double less = train_memory_of(st, lm, &k, ss, NULL);
+    if (less < mem)
+        *c = k, mem = less;
+    return mem;
+}
+
 /* Whether anything of a skipped block fits (memory only), so the micro-batch loop still
  * stops where the exhaustive search would. */
 static uint64_t any_fits(const train_static *st, const gpuecon_train_request *req, const item *it,
@@ -202,6 +246,7 @@ static uint64_t any_fits(const train_static *st, const gpuecon_train_request *re
     if (fixed(req->vpp))
         vlo = vhi = req->vpp;
     int zlo = req->zero != GPUECON_SEARCH ? req->zero : 0, zhi = req->zero != GPUECON_SEARCH ? req->zero : 3;
+    moe_twin tw = {.state = 0};
     for (int v = vlo; v <= vhi; v++) {
         int ch = v * it->pp;
         if ((long)ch > L + 2 || (v > 1 && it->pp == 1) || (!fixed(req->vpp) && v > 1 && L % ch && (L + 2) % ch))
@@ -210,7 +255,7 @@ static uint64_t any_fits(const train_static *st, const gpuecon_train_request *re
         const stage_set *ss = stages_of(st, w, li, v, vlo, &c, false);
         for (c.zero = zhi; c.zero >= zlo; c.zero--) {
             train_cfg k = c;
-            if (mem_offload(st, lc, &k, ss) <= st->capacity)
+            if (mem_rc_moe(st, lc, &k, ss, &tw) <= st->capacity)
                 return 1;
         }
     }
@@ -231,6 +276,7 @@ static uint64_t run_vz(const train_static *st, const gpuecon_train_request *req,
     int zlo = 0, zhi = 3;
     if (req->zero != GPUECON_SEARCH)
         zlo = zhi = req->zero;
+    moe_twin tw = {.state = 0}; /* lc with the MoE blocks recomputed too (mem_rc_moe) */
     for (int v = vlo; v <= vhi; v++) {
         if ((long)v * it->pp > L + 2 || (v > 1 && it->pp == 1))
             continue;
@@ -246,7 +292,8 @@ static uint64_t run_vz(const train_static *st, const gpuecon_train_request *req,
         for (int z = zlo; z <= zhi; z++) {
             c.zero = z;
             c.offload = off0;
-            double mem = mem_offload(st, lc, &c, ss);
+            c.rc_moe = lc->rc_moe;
+            double mem = mem_rc_moe(st, lc, &c, ss, &tw);
             if (w->coarse) {
                 if (mem > st->capacity)
                     continue;
@@ -263,9 +310,10 @@ static uint64_t run_vz(const train_static *st, const gpuecon_train_request *req,
             w->feasible += w->coarse ? 0 : (uint64_t)nao;
             if (!have_dp)
                 ss = stages_of(st, w, li, v, vlo, &c, true), have_dp = true;
+            const train_layer_cost *on = c.rc_moe == lc->rc_moe ? lc : twin_of(st, lc, &tw, 2);
             for (int ai = 0; ai < nao; ai++) {
                 c.a2a_overlap = aos[ai];
-                double step = train_eval_of(st, lc, &c, ss, NULL);
+                double step = train_eval_of(st, on, &c, ss, NULL);
                 double tps = (double)st->gbs * st->seq / step / st->gpus;
                 cand k = {obj == GPUECON_OBJECTIVE_COST && price > 0 ? -price / (tps * 3600) * 1e6 : tps, c};
                 if (w->coarse) {
@@ -299,6 +347,14 @@ static int expert_layouts(const train_static *st, const gpuecon_train_request *r
         }
     }
     return n;
+}
+
+/* A block's configuration on layer cost lc before run_vz sets vpp, zero and the all-to-all overlap. */
+static train_cfg cfg_at(const train_static *st, const item *it, const train_layer_cost *lc, int ep, int etp)
+{
+    return (train_cfg){.tp = it->tp, .cp = it->cp, .pp = it->pp, .vpp = 1, .dp = it->dp, .mbs = lc->mbs, .zero = 0,
+                       .rc = lc->rc, .tp_overlap = lc->tp_overlap, .ep = ep, .etp = etp, .a2a_overlap = false,
+                       .offload = st->offload > 0 ? st->offload : 0, .rc_moe = lc->rc_moe};
 }
 
 static void run_item(const train_static *st, const gpuecon_train_request *req, const item *it, double price,
@@ -358,8 +414,7 @@ static void run_item(const train_static *st, const gpuecon_train_request *req, c
                     /* the block of every expert layout at once: when even its floor cannot
                      * enter the top k, each layout would be pruned below (the thresholds do
                      * not move meanwhile); only whether one fits remains to be found */
-                    train_cfg c = {it->tp, it->cp, it->pp, 1, it->dp, mbs[mi], 0, (gpuecon_recompute)rcs[ri],
-                                   ovs[oi], 1, 1, false, st->offload > 0 ? st->offload : 0};
+                    train_cfg c = cfg_at(st, it, &lc, 1, 1);
                     double ub = score_of(st, step_floor(st, &lc, &c), price, obj);
                     if (ub < w->gthr || (w->lk_n == w->lk_cap && ub < w->lk[0])) {
                         w->pruned += (uint64_t)nl * nvz * nao;
@@ -381,8 +436,7 @@ static void run_item(const train_static *st, const gpuecon_train_request *req, c
                 for (int li = 0; li < nl; li++) {
                     if (st->moe)
                         moe_layer(st, eps[li], etps[li], &lc);
-                    train_cfg c = {it->tp, it->cp, it->pp, 1, it->dp, mbs[mi], 0, (gpuecon_recompute)rcs[ri],
-                                   ovs[oi], eps[li], etps[li], false, st->offload > 0 ? st->offload : 0};
+                    train_cfg c = cfg_at(st, it, &lc, eps[li], etps[li]);
                     if (!w->exhaustive && !w->coarse) {
                         double ub = score_of(st, step_bound(st, &lc, &c, nao > 1 || aos[0]), price, obj);
                         if (ub < w->gthr || (w->lk_n == w->lk_cap && ub < w->lk[0])) {
@@ -470,6 +524,7 @@ static void describe(const train_static *st, const train_cfg *c, gpuecon_train_r
 {
     train_layer_cost lc;
     train_layer(st, c->tp, c->cp, c->mbs, c->rc, c->tp_overlap, &lc);
+    lc.rc_moe = c->rc_moe;
     if (st->moe)
         moe_layer(st, c->ep, c->etp, &lc);
     train_eval(st, &lc, c, out);
@@ -613,6 +668,7 @@ int gpuecon_train_search(gpuecon_ctx *ctx, const gpuecon_train_request *req, con
     int rc = check_options(&o, err);
     if (rc || (rc = train_prepare(req, &st, err)))
         return rc;
+    st.rc_moe_search = st.moe && !st.recompute_moe && req->recompute == GPUECON_SEARCH;
     size_t n_items = build_items(&st, req, NULL, 0), n_alloc = n_items ? n_items : 1;
     /* threads only for a search with enough items to share: a team costs tens of
      * microseconds to start and, on a shared machine, idle team members spin between the
@@ -683,7 +739,7 @@ void gpuecon_search_result_free(gpuecon_search_result *r)
 static void cfg_text(const gpuecon_parallel *p, char *buf, size_t cap)
 {
     snprintf(buf, cap, "tp %d cp %d pp %d vpp %d dp %d ep %d etp %d mbs %d, %s recompute, ZeRO-%d", p->tp, p->cp,
-             p->pp, p->vpp, p->dp, p->ep, p->etp, p->mbs, gpuecon_recompute_name(p->recompute), p->zero);
+             p->pp, p->vpp, p->dp, p->ep, p->etp, p->mbs, gpuecon_parallel_recompute_name(p), p->zero);
 }
 
 /* The search behind gpuecon_train_predict (below), without the memo. */
@@ -712,15 +768,17 @@ static int train_predict(gpuecon_ctx *ctx, const gpuecon_train_request *req, gpu
     gpuecon_search_result_free(&r);
     char cfg[160];
     cfg_text(&out->par, cfg, sizeof cfg);
-    /* --recompute-moe is not searched (docs/model.md §4, the Qwen3-235B recipe): say so where it could help */
-    bool hint = req->model && req->model->experts > 0 && !req->recompute_moe && req->recompute != GPUECON_RECOMPUTE_FULL;
+    /* a fixed --recompute none or selective keeps the MoE blocks' activations (docs/model.md §3.6, the
+     * Qwen3-235B recipe); a searched one has tried selective with the MoE blocks already */
+    bool hint = req->model && req->model->experts > 0 && !req->recompute_moe &&
+                (req->recompute == GPUECON_RECOMPUTE_NONE || req->recompute == GPUECON_RECOMPUTE_SELECTIVE);
     return err_set(err, GPUECON_E_INFEASIBLE, "memory", 0, 0,
                    "nothing fits in %.1f GiB per GPU: the smallest overflow is %.1f GiB (%s needs %.1f GiB; "
                    "largest term: %s %.1f GiB)%s", out->mem.capacity_gib, out->mem.overflow_gib, cfg,
                    out->mem.total_gib, out->mem.overflow_term ? out->mem.overflow_term : "?",
                    out->mem.overflow_term_gib,
                    hint ? "; an MoE block keeps its activations unless recomputed: --recompute selective "
-                          "--recompute-moe (not searched)"
+                          "--recompute-moe, or leave --recompute to the search, which tries it"
                         : "");
 }
 

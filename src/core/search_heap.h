@@ -19,9 +19,9 @@ static inline int cand_cmp(const cand *a, const cand *b)
     if (a->score != b->score)
         return a->score > b->score ? -1 : 1;
     const int x[] = {a->c.tp, a->c.cp, a->c.pp, a->c.vpp, a->c.mbs, (int)a->c.rc, a->c.zero, a->c.tp_overlap,
-                     a->c.ep, a->c.etp, a->c.a2a_overlap, a->c.offload};
+                     a->c.ep, a->c.etp, a->c.a2a_overlap, a->c.offload, a->c.rc_moe};
     const int y[] = {b->c.tp, b->c.cp, b->c.pp, b->c.vpp, b->c.mbs, (int)b->c.rc, b->c.zero, b->c.tp_overlap,
-                     b->c.ep, b->c.etp, b->c.a2a_overlap, b->c.offload};
+                     b->c.ep, b->c.etp, b->c.a2a_overlap, b->c.offload, b->c.rc_moe};
     for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
         if (x[i] != y[i])
             return x[i] < y[i] ? -1 : 1;

@@ -272,6 +272,7 @@ void train_layer(const train_static *st, int tp, int cp, int mbs, gpuecon_recomp
 {
     memset(out, 0, sizeof *out);
     out->tp = tp, out->cp = cp, out->mbs = mbs, out->rc = rc, out->tp_overlap = tp_overlap;
+    out->rc_moe = st->recompute_moe;
     out->ep = out->etp = 1;
     double s_loc = (double)st->seq / cp, T = mbs * s_loc;
     layer_parts lp = {0};
@@ -660,7 +661,9 @@ static void fill_result(const train_static *st, const train_layer_cost *lc, cons
     out->par = (gpuecon_parallel){.tp = c->tp, .pp = c->pp, .vpp = c->vpp, .cp = c->cp, .ep = c->ep, .dp = c->dp,
                                   .mbs = c->mbs, .etp = c->etp, .edp = st->moe ? cfg_edp(c) : 1,
                                   .a2a_overlap = st->moe && c->a2a_overlap, .microbatches = micro,
-                                  .recompute = c->rc, .zero = c->zero, .tp_overlap = c->tp_overlap,
+                                  .recompute = c->rc,
+                                  .recompute_moe = st->moe && c->rc == GPUECON_RECOMPUTE_SELECTIVE && c->rc_moe,
+                                  .zero = c->zero, .tp_overlap = c->tp_overlap,
                                   .sequence_parallel = st->sp && c->tp > 1, .offload_layers = c->offload};
     if (st->moe) {
         out->moe = lc->info;

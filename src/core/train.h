@@ -110,7 +110,10 @@ typedef struct train_static {
     int a2a_overlap;             /* request: GPUECON_SEARCH, 0 or 1 */
     gpuecon_dispatcher dispatcher;
     bool fp8_dispatch, balanced; /* FP8 dispatch; forced-balanced routing (no imbalance) */
-    bool recompute_moe;          /* selective recompute includes the MoE blocks */
+    bool recompute_moe;          /* request: selective recompute includes the MoE blocks */
+    bool rc_moe_search;          /* search only (neither recompute nor recompute_moe given, an MoE
+                                    model): selective recompute recomputes the MoE blocks too where
+                                    alone it does not fit (search.c, mem_rc_moe) */
     int groups, groups_per_token;/* node-limited routing of the model */
 } train_static;
 
@@ -118,6 +121,10 @@ typedef struct train_static {
 typedef struct train_layer_cost {
     int tp, cp, mbs;
     gpuecon_recompute rc;
+    bool rc_moe;                        /* selective recompute covers the MoE block (moe_layer):
+                                           train_layer sets the request's recompute_moe, the search
+                                           its option (nothing train_layer or moe_shared derives
+                                           depends on it) */
     bool tp_overlap;
     double fwd_s, bwd_s, recompute_s;   /* GPU compute incl. kernel overheads */
     double tp_s, cp_s;                  /* exposed communication */
@@ -150,6 +157,7 @@ typedef struct train_cfg {
     int ep, etp;                 /* 1 for dense models */
     bool a2a_overlap;
     int offload;                 /* activations of this many layers per stage in host memory */
+    bool rc_moe;                 /* selective recompute covers the MoE blocks (as its layer cost) */
 } train_cfg;
 
 int train_prepare(const gpuecon_train_request *req, train_static *st, gpuecon_error *err);
@@ -218,8 +226,13 @@ double train_tp_pair(const train_static *st, double T, int tp, bool overlap, gpu
 
 /* ---- moe.c ---- */
 /* Fills the MoE fields of lc (built by train_layer for the same tp, cp, mbs, recompute) for
- * ep x etp expert parallelism. */
+ * ep x etp expert parallelism; with selective recompute, lc->rc_moe says whether the MoE
+ * block is recomputed too (it and moe_layer_floor read it). */
 void moe_layer(const train_static *st, int ep, int etp, train_layer_cost *lc);
+/* The MoE layer's activation bytes (m_act_bytes) of lc with the MoE block recomputed, as
+ * moe_layer gives them with rc_moe, without deriving the rest: memory is all a search needs of
+ * that twin until it fits. */
+double moe_act_recomputed(const train_static *st, const train_layer_cost *lc);
 /* Fills lc's layout-independent MoE terms (router and shared-expert GEMMs, their TP
  * collectives); moe_layer does so itself when they are not set yet. */
 void moe_shared(const train_static *st, train_layer_cost *lc);

@@ -149,7 +149,9 @@ static void test_expert_memory(void **state)
     train_static st;
     gpuecon_error err;
     assert_int_equal(train_prepare(&q, &st, &err), 0);
-    train_cfg c = {2, 1, 16, 1, 32, 1, 1, GPUECON_RECOMPUTE_SELECTIVE, false, 64, 1, false, 0};
+    train_cfg c = {.tp = 2, .cp = 1, .pp = 16, .vpp = 1, .dp = 32, .mbs = 1, .zero = 1,
+                   .rc = GPUECON_RECOMPUTE_SELECTIVE, .tp_overlap = false, .ep = 64, .etp = 1, .a2a_overlap = false,
+                   .offload = 0};
     stage_set ss;
     train_stages(&st, &c, &ss);
     assert_int_equal(ss.id[1], 1);

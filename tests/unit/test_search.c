@@ -1,8 +1,8 @@
 /*
  * test_search.c — the configuration search: identical results for any thread count, shards
  * that merge exactly, fixed sizes respected, ranking order, memory pruning, nothing-fits;
- * for mixture-of-experts models the expert layouts, and the bounded search giving exactly the
- * exhaustive ranking.
+ * for mixture-of-experts models the expert layouts, MoE-block recompute where selective alone
+ * does not fit, and the bounded search giving exactly the exhaustive ranking.
  */
 #include "test_util.h"
 
@@ -21,7 +21,8 @@ static gpuecon_train_request gpt3_64(void **state)
 static bool same_par(const gpuecon_parallel *a, const gpuecon_parallel *b)
 {
     return a->tp == b->tp && a->cp == b->cp && a->pp == b->pp && a->vpp == b->vpp && a->dp == b->dp &&
-           a->mbs == b->mbs && a->recompute == b->recompute && a->zero == b->zero && a->tp_overlap == b->tp_overlap;
+           a->mbs == b->mbs && a->recompute == b->recompute && a->recompute_moe == b->recompute_moe &&
+           a->zero == b->zero && a->tp_overlap == b->tp_overlap;
 }
 
 static void run(gpuecon_ctx **keep, int threads, const gpuecon_train_request *q, const gpuecon_search_options *o,
@@ -294,6 +295,108 @@ static void test_dispatcher_search(void **state)
     gpuecon_ctx_free(d2);
 }
 
+/* The searched recompute is the union of the fixed ones: its best is the best of the fixed
+ * searches' (none, selective, full; an MoE model also selective with --recompute-moe), bit for bit,
+ * and with the sizes fixed its configurations are the sum of none, selective and full (the MoE
+ * blocks are recomputed only on configurations where selective alone does not fit, so they add
+ * none). On the A67 layout (Qwen3-235B-A22B, 256 H100, 16K, TP4 PP8 VP4 EP8; docs/model.md §3.6)
+ * only full and selective with the MoE blocks fit, and the latter wins; a dense model is searched
+ * exactly as before, with or without recompute_moe asked. */
+static void recompute_union(gpuecon_ctx **keep, const gpuecon_train_request *q, gpuecon_search_result *all)
+{
+    gpuecon_search_options o = {.top_k = 4, .exhaustive = true};
+    run(keep, 1, q, &o, all);
+    const int rcs[4] = {GPUECON_RECOMPUTE_NONE, GPUECON_RECOMPUTE_SELECTIVE, GPUECON_RECOMPUTE_SELECTIVE,
+                        GPUECON_RECOMPUTE_FULL};
+    uint64_t evaluated = 0;
+    double best = 0;
+    for (int i = 0; i < 4; i++) {
+        gpuecon_train_request f = *q;
+        f.recompute = rcs[i], f.recompute_moe = i == 2;
+        gpuecon_ctx *c;
+        gpuecon_search_result r;
+        run(&c, 1, &f, &o, &r);
+        evaluated += i == 2 ? 0 : r.configs_evaluated;
+        for (size_t k = 0; k < r.n_best; k++) {
+            assert_int_equal(r.best[k].par.recompute, rcs[i]);
+            assert_int_equal(r.best[k].par.recompute_moe, i == 2 && q->model->experts > 0);
+        }
+        if (r.n_best && r.best[0].tokens_per_s_per_gpu > best)
+            best = r.best[0].tokens_per_s_per_gpu;
+        gpuecon_search_result_free(&r);
+        gpuecon_ctx_free(c);
+    }
+    assert_true(all->configs_evaluated == evaluated);
+    assert_true(all->n_best > 0 && all->best[0].tokens_per_s_per_gpu == best);
+}
+
+static void test_recompute_moe_search(void **state)
+{
+    gpuecon_train_request q;
+    gpuecon_train_request_init(&q);
+    gpuecon_train_request_apply_stack(&q, gpuecon_catalog_stack(CAT(state), "megatron-bridge-2026"));
+    q.model = gpuecon_catalog_model(CAT(state), "qwen3-235b-a22b");
+    q.system = gpuecon_catalog_system(CAT(state), "hgx-h100");
+    q.gpus = 256, q.seq = 16384, q.gbs = 256;
+    q.tp = 4, q.pp = 8, q.vpp = 4, q.cp = 1, q.ep = 8, q.mbs = 1, q.zero = 1;
+    q.dispatcher = GPUECON_DISPATCH_DEEPEP, q.balanced_routing = true, q.a2a_overlap = 0, q.cuda_graphs = false;
+    gpuecon_ctx *c0, *c1, *c2;
+    gpuecon_search_result all;
+    recompute_union(&c0, &q, &all);
+    assert_int_equal(all.best[0].par.recompute, GPUECON_RECOMPUTE_SELECTIVE);
+    assert_true(all.best[0].par.recompute_moe);
+    assert_string_equal(gpuecon_parallel_recompute_name(&all.best[0].par), "selective+moe");
+    /* stage 1's activations as derived by hand in docs/model.md §3.6: 111 x 243.3 MB = 25.15 GiB */
+    assert_close(all.best[0].mem.activations_gib, 25.15, 0.01);
+    /* every row that recomputes the MoE blocks is one where selective alone does not fit */
+    for (size_t i = 0; i < all.n_best; i++) {
+        const gpuecon_parallel *p = &all.best[i].par;
+        if (!p->recompute_moe)
+            continue;
+        gpuecon_train_request f = q;
+        f.recompute = GPUECON_RECOMPUTE_SELECTIVE, f.tp_overlap = p->tp_overlap;
+        gpuecon_train_result r;
+        gpuecon_error err;
+        assert_int_equal(gpuecon_train_predict(c0, &f, &r, &err), GPUECON_E_INFEASIBLE);
+    }
+    gpuecon_search_result_free(&all);
+    gpuecon_ctx_free(c0);
+    /* the bound stays exact with it: DeepSeek-V3 on 128 GB200 under the 2023 stack (no TP or DP
+     * overlap) is a case where selective with the MoE blocks beats full recompute */
+    gpuecon_train_request v;
+    gpuecon_train_request_init(&v);
+    gpuecon_train_request_apply_stack(&v, gpuecon_catalog_stack(CAT(state), "megatron-2023"));
+    v.model = gpuecon_catalog_model(CAT(state), "deepseek-v3");
+    v.system = gpuecon_catalog_system(CAT(state), "gb200-nvl72");
+    v.gpus = 128, v.seq = 4096, v.gbs = 512;
+    gpuecon_search_options fast = {.top_k = 10}, slow = {.top_k = 10, .exhaustive = true};
+    gpuecon_search_result a, b;
+    run(&c1, 1, &v, &fast, &a);
+    run(&c2, 1, &v, &slow, &b);
+    assert_int_equal(a.n_best, b.n_best);
+    for (size_t i = 0; i < a.n_best; i++) {
+        assert_true(a.best[i].step_time_s == b.best[i].step_time_s);
+        assert_true(same_moe(&a.best[i].par, &b.best[i].par));
+    }
+    assert_true(a.best[0].par.recompute_moe);
+    gpuecon_search_result_free(&a);
+    gpuecon_search_result_free(&b);
+    gpuecon_ctx_free(c1);
+    gpuecon_ctx_free(c2);
+    /* dense: three options whatever recompute_moe says (GPT-3 175B on 64 H100, the bench's search) */
+    gpuecon_train_request g = gpt3_64(state);
+    gpuecon_search_result d, e;
+    recompute_union(&c1, &g, &d);
+    g.recompute_moe = true;
+    recompute_union(&c2, &g, &e);
+    assert_true(d.configs_evaluated == e.configs_evaluated);
+    assert_false(d.best[0].par.recompute_moe || e.best[0].par.recompute_moe);
+    gpuecon_search_result_free(&d);
+    gpuecon_search_result_free(&e);
+    gpuecon_ctx_free(c1);
+    gpuecon_ctx_free(c2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -304,6 +407,7 @@ int main(void)
         cmocka_unit_test(test_bound_is_exact),
         cmocka_unit_test(test_moe_layouts),
         cmocka_unit_test(test_dispatcher_search),
+        cmocka_unit_test(test_recompute_moe_search),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }
