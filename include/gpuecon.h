@@ -1277,6 +1277,10 @@ typedef struct gpuecon_serving_profile {
     bool kv_reserve;         /* admission reserves KV blocks for prompt + output up front and never
                                 preempts (TensorRT-LLM's default GUARANTEED_NO_EVICT); false: blocks
                                 as tokens arrive, preempting when they run out (vLLM) */
+    bool pp_host_serial;     /* pipelined: each stage's host work for a micro-batch runs after its GPU
+                                work, not beside it, and its t_seq covers every running sequence, not
+                                only the micro-batch's (TensorRT-LLM's PP executor loop, docs/model.md
+                                §6.14 PP7); false: the host overlaps the stages (vLLM's batch queue) */
     const char *eta_c_arch;  /* with eta_c_prec: the GPU generation and math precision eta_c was fitted
                                 on; other ones scale eta_c by the training model's GEMM fractions
                                 (gpuecon_efficiency_for). NULL: eta_c as given on every GPU */

@@ -30,12 +30,14 @@ static const gpuecon_serving_profile profiles[] = {
              "stack's host launch time, to its LoRA training figures (A100 and H100 FSDP tok/s, the B200 "
              "ratios): agreement with those figures is partly circular"},
     {PROFILE_COMMON, .name = "trtllm", .eta_kv = 0.90, .eta_c = 0.54, .draft_step_s = 0.5e-3, .eta_train = 0.40,
-     .kv_reserve = true, .eta_c_arch = "hopper", .eta_c_prec = GPUECON_FP8,
+     .kv_reserve = true, .pp_host_serial = true, .eta_c_arch = "hopper", .eta_c_prec = GPUECON_FP8,
      .note = "TensorRT-LLM (PyTorch backend, trtllm-bench): eta_kv 0.90 and eta_c 0.54 were fitted to its "
              "published Llama 3.1 8B FP8 max-throughput table on H100 and H200 (perf-overview.md @ 00f37686, "
              "6 figures, 2 constants), eta_c on Hopper FP8 and moved to other GPUs and precisions by the "
              "training GEMM fractions; admission reserves prompt + output (GUARANTEED_NO_EVICT, the "
-             "engine's default capacity scheduler); the rest as generic (docs/model.md 6.7)"},
+             "engine's default capacity scheduler); pipelined, each stage's host work runs after its forward "
+             "and over every running request (its PP executor loop, docs/model.md 6.14 PP7); the rest as "
+             "generic (docs/model.md 6.7)"},
 #undef PROFILE_COMMON
 };
 

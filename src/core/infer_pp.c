@@ -162,12 +162,14 @@ static void add_terms(gpuecon_infer_step *s, const gpuecon_infer_step *t, double
         s->draft_s += n * t->draft_s;
 }
 
-/* PP4-PP6: m = min(PP, sequences) micro-batches of b/m each circulate through the stages. One
+/* PP4-PP7: m = min(PP, sequences) micro-batches of b/m each circulate through the stages. One
  * pass (a token of one micro-batch) takes the host's step overhead, every stage's time and
  * every boundary's send; each stage serves all m micro-batches in turn, so a micro-batch comes
  * round every max(pass, m x (busiest stage + its send)) — a closed cycle of m jobs over PP
  * deterministic servers. Below PP micro-batches the stages idle (the bubble); at PP or more
- * the busiest stage sets the rate. A step of prefill alone (no sequences) is one micro-batch. */
+ * the busiest stage sets the rate. A step of prefill alone (no sequences) is one micro-batch.
+ * The host's work for a micro-batch runs beside the stages, or (profile pp_host_serial,
+ * TensorRT-LLM's PP executor loop, PP7) after each stage's GPU work, over every running sequence. */
 void infer_pp_step(const infer_env *e, const infer_batch *b, gpuecon_infer_step *s)
 {
     memset(s, 0, sizeof *s);
@@ -197,11 +199,15 @@ void infer_pp_step(const infer_env *e, const infer_batch *b, gpuecon_infer_step 
     double up = e->bounds_up ? send_s(e, tok, false) : 0, out = e->bounds_out ? send_s(e, tok, true) : 0;
     s->decode_tokens = b->dec;
     s->prefill_tokens = b->pre;
-    s->overhead_s = overhead;
+    /* PP7: with pp_host_serial the host's per-sequence work covers every running sequence at
+     * each micro-batch, and it runs after the stage's GPU work instead of beside it */
+    bool serial = e->prof.pp_host_serial;
+    double host = overhead + (serial ? e->prof.seq_overhead_s * (b->seqs - mb.seqs) : 0);
+    s->overhead_s = host;
     s->p2p_s = e->bounds_up * up + e->bounds_out * out;
     s->stage_max_s = busiest + fmax(up, out);
     s->micro_batches = m;
-    double pass = overhead + s->model_s + s->lora_s + s->comm_s + s->draft_s + s->p2p_s;
-    s->step_s = fmax(pass, m * fmax(s->stage_max_s, overhead));
+    double pass = host + s->model_s + s->lora_s + s->comm_s + s->draft_s + s->p2p_s;
+    s->step_s = fmax(pass, m * (serial ? s->stage_max_s + host : fmax(s->stage_max_s, host)));
     s->pp_wait_s = s->step_s - pass;
 }

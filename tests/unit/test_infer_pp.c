@@ -133,6 +133,39 @@ static void test_throughput_with_micro_batches(void **state)
     assert_true(q.output_tokens_per_s <= p1.output_tokens_per_s);
 }
 
+/* PP7: TensorRT-LLM's PP loop (profile pp_host_serial) runs each micro-batch's host work after
+ * the stage's GPU work, and its per-sequence bookkeeping over every running sequence. Llama 3 8B
+ * BF16 on 2 stages, the profile's t0 = 1.5 ms and t_seq = 4 us. Hand: at B = 2 (two micro-batches
+ * of one) the host per micro-batch is 1.5 + 0.004 x 2 = 1.508 ms in series, against 1.504 ms
+ * beside the stage; at B = 512 (two of 256) 1.5 + 0.004 x 512 = 3.548 ms against 1.5 + 0.004 x
+ * 256 = 2.524 ms. The cycle is 2 x (stage + 1.508 ms), which is never below the pass, against
+ * max(pass, 2 x max(stage, 1.504 ms)); the GPU work of a stage is the same either way. */
+static void test_host_serial(void **state)
+{
+    gpuecon_infer_request off = req(state, "llama3-8b", "hgx-h100", 2, 1, 2);
+    off.weights = GPUECON_BF16;
+    off.prompt_len = off.output_len = 64;
+    gpuecon_infer_request on = off;
+    on.profile.pp_host_serial = true;
+    assert_false(off.profile.pp_host_serial);
+    gpuecon_infer_point a = at(&off, 2), b = at(&on, 2);
+    assert_true(a.step.micro_batches == 2 && b.step.micro_batches == 2);
+    assert_close(a.step.overhead_s, 1.504e-3, ARITH);
+    assert_close(b.step.overhead_s, 1.508e-3, ARITH);
+    assert_close(b.step.stage_max_s, a.step.stage_max_s, ARITH);
+    double pass = 1.504e-3 + a.step.model_s + a.step.lora_s + a.step.comm_s + a.step.draft_s + a.step.p2p_s;
+    assert_close(a.step.step_s, fmax(pass, 2 * fmax(a.step.stage_max_s, 1.504e-3)), ARITH);
+    assert_close(b.step.step_s, 2 * (b.step.stage_max_s + 1.508e-3), ARITH);
+    a = at(&off, 512);
+    b = at(&on, 512);
+    assert_close(a.step.overhead_s, 2.524e-3, ARITH);
+    assert_close(b.step.overhead_s, 3.548e-3, ARITH);
+    assert_close(b.step.step_s, 2 * (b.step.stage_max_s + 3.548e-3), ARITH);
+    /* the trtllm profile carries it; the generic one (vLLM's batch queue) does not */
+    assert_true(gpuecon_serving_profile_find("trtllm")->pp_host_serial);
+    assert_false(gpuecon_serving_profile_find("generic")->pp_host_serial);
+}
+
 /* PP2: a pipeline of 2 stages of TP 8 on 8-GPU servers crosses the network at its one
  * boundary; TP 4 x PP 2 fits one server and stays on NVLink (2 tokens per step as above). */
 static void test_boundary_on_network(void **state)
@@ -147,15 +180,20 @@ static void test_boundary_on_network(void **state)
     assert_close(p.step.p2p_s, send_s(r2.system, 1, 2 * 8192.0 * 2 * 2), ARITH);
 }
 
-/* Monotone: the step never falls as the load grows (the cycle grows with m, then with b). */
+/* Monotone: the step never falls as the load grows (the cycle grows with m, then with b), with
+ * the host beside the stages (generic) or after them (trtllm, PP7). */
 static void test_monotone(void **state)
 {
-    gpuecon_infer_request r = req(state, "llama3-70b", "hgx-h200", 8, 2, 4);
-    double last = 0;
-    for (double c = 1; c <= 4096; c *= 1.5) {
-        gpuecon_infer_point p = at(&r, c);
-        assert_true(p.step.step_s >= last * (1 - 1e-12));
-        last = p.step.step_s;
+    for (int k = 0; k < 2; k++) {
+        gpuecon_infer_request r = req(state, "llama3-70b", "hgx-h200", 8, 2, 4);
+        if (k)
+            r.profile = *gpuecon_serving_profile_find("trtllm");
+        double last = 0;
+        for (double c = 1; c <= 4096; c *= 1.5) {
+            gpuecon_infer_point p = at(&r, c);
+            assert_true(p.step.step_s >= last * (1 - 1e-12));
+            last = p.step.step_s;
+        }
     }
 }
 
@@ -223,6 +261,7 @@ int main(void)
         cmocka_unit_test(test_uneven_split),
         cmocka_unit_test(test_latency_is_sum_of_stages),
         cmocka_unit_test(test_throughput_with_micro_batches),
+        cmocka_unit_test(test_host_serial),
         cmocka_unit_test(test_boundary_on_network),
         cmocka_unit_test(test_monotone),
         cmocka_unit_test(test_bad_input),
