@@ -323,10 +323,10 @@ static void test_tc4_h100_curve(void **state)
     assert_close(x_at(r, 256), 4088, MODEL);
 }
 
-/* ---- L3/L4: a lone prompt chunked by the token budget (TC4's deployment) ------------------
+/* ---- L3/L4: a lone prompt chunked by the token budget (the deployment above) -------------
  * A 230-token prompt alone takes ceil(230/C) steps at a budget of C tokens: 15 at C = 16
  * (14 x 16 + 6), 8 at C = 32 (7 x 32 + 6), 1 at C >= 230. Each chunk of 16 or 32 tokens is
- * weight-bound: T_cg(32) = 22.87·32/230 = 3.18 ms < T_w = 12.11 ms (TC4), so such a step takes
+ * weight-bound: T_cg(32) = 22.87·32/230 = 3.18 ms < T_w = 12.11 ms (above), so such a step takes
  * T_w + t0 + t_seq + t_lora = 12.11 + 1.5 + 0.004 + 2.10 = 15.714 ms plus its share of the
  * prompt's attention, which sums over the chunks to the whole prompt's T_ca (no KV read
  * beside: max(T_kv, T_ca) = T_ca): 230·231/2 = 26,565 pairs x (50 sliding layers x 4·32·256 +
