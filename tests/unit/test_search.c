@@ -18,6 +18,22 @@ static gpuecon_train_request gpt3_64(void **state)
     return q;
 }
 
+/* A request for `model` on `gpus` GPUs of `system` under the catalog stack `stack`. */
+static gpuecon_train_request stacked(void **state, const char *stack, const char *model, const char *system,
+                                     int gpus, int seq, int gbs)
+{
+    gpuecon_train_request q;
+    gpuecon_train_request_init(&q);
+    gpuecon_train_request_apply_stack(&q, gpuecon_catalog_stack(CAT(state), stack));
+    q.model = gpuecon_catalog_model(CAT(state), model);
+    q.system = gpuecon_catalog_system(CAT(state), system);
+    assert_non_null(q.stack);
+    assert_non_null(q.model);
+    assert_non_null(q.system);
+    q.gpus = gpus, q.seq = seq, q.gbs = gbs;
+    return q;
+}
+
 static bool same_par(const gpuecon_parallel *a, const gpuecon_parallel *b)
 {
     return a->tp == b->tp && a->cp == b->cp && a->pp == b->pp && a->vpp == b->vpp && a->dp == b->dp &&
@@ -246,13 +262,9 @@ static void test_moe_layouts(void **state)
  * model is searched exactly as without. */
 static void test_dispatcher_search(void **state)
 {
-    gpuecon_train_request q;
-    gpuecon_train_request_init(&q);
-    gpuecon_train_request_apply_stack(&q, gpuecon_catalog_stack(CAT(state), "megatron-bridge-2026"));
+    gpuecon_train_request q = stacked(state, "megatron-bridge-2026", "deepseek-v3", "hgx-h100", 256, 4096, 1024);
     assert_int_equal(q.dispatcher, GPUECON_DISPATCH_SEARCH);
-    q.model = gpuecon_catalog_model(CAT(state), "deepseek-v3");
-    q.system = gpuecon_catalog_system(CAT(state), "hgx-h100");
-    q.gpus = 256, q.seq = 4096, q.gbs = 1024, q.precision = GPUECON_FP8;
+    q.precision = GPUECON_FP8;
     gpuecon_search_options o = {.top_k = 8};
     gpuecon_ctx *c[4];
     gpuecon_search_result all, one[3];
@@ -332,12 +344,7 @@ static void recompute_union(gpuecon_ctx **keep, const gpuecon_train_request *q, 
 
 static void test_recompute_moe_search(void **state)
 {
-    gpuecon_train_request q;
-    gpuecon_train_request_init(&q);
-    gpuecon_train_request_apply_stack(&q, gpuecon_catalog_stack(CAT(state), "megatron-bridge-2026"));
-    q.model = gpuecon_catalog_model(CAT(state), "qwen3-235b-a22b");
-    q.system = gpuecon_catalog_system(CAT(state), "hgx-h100");
-    q.gpus = 256, q.seq = 16384, q.gbs = 256;
+    gpuecon_train_request q = stacked(state, "megatron-bridge-2026", "qwen3-235b-a22b", "hgx-h100", 256, 16384, 256);
     q.tp = 4, q.pp = 8, q.vpp = 4, q.cp = 1, q.ep = 8, q.mbs = 1, q.zero = 1;
     q.dispatcher = GPUECON_DISPATCH_DEEPEP, q.balanced_routing = true, q.a2a_overlap = 0, q.cuda_graphs = false;
     gpuecon_ctx *c0, *c1, *c2;
@@ -363,12 +370,7 @@ static void test_recompute_moe_search(void **state)
     gpuecon_ctx_free(c0);
     /* the bound stays exact with it: DeepSeek-V3 on 128 GB200 under the 2023 stack (no TP or DP
      * overlap) is a case where selective with the MoE blocks beats full recompute */
-    gpuecon_train_request v;
-    gpuecon_train_request_init(&v);
-    gpuecon_train_request_apply_stack(&v, gpuecon_catalog_stack(CAT(state), "megatron-2023"));
-    v.model = gpuecon_catalog_model(CAT(state), "deepseek-v3");
-    v.system = gpuecon_catalog_system(CAT(state), "gb200-nvl72");
-    v.gpus = 128, v.seq = 4096, v.gbs = 512;
+    gpuecon_train_request v = stacked(state, "megatron-2023", "deepseek-v3", "gb200-nvl72", 128, 4096, 512);
     gpuecon_search_options fast = {.top_k = 10}, slow = {.top_k = 10, .exhaustive = true};
     gpuecon_search_result a, b;
     run(&c1, 1, &v, &fast, &a);
