@@ -152,6 +152,59 @@ static void test_saturation(void **state)
     }
 }
 
+/* Interleaved whole prompts (docs/model.md §6.11 "Mean field against the simulator below
+ * saturation"). Llama 3 70B FP8 (FP8 KV) on 16 H200 as 8 x TP2, 2000/500 tokens, budget 8,192:
+ * the simulator puts a whole prompt into one step (vLLM's chunked prefill gives it the budget
+ * the decodes leave), the mean field spreads B·ρ = 4B prefill tokens over every step. At B = 64
+ * a fraction p = 64·4/2000 = 0.128 of the steps carries a prompt: S(64 + 2000 tokens) = 2064 x
+ * 86.7 µs GEMM (compute-bound) + 6.8 attention + 1.76 overhead + 160 all-reduces of 33.8 MB at
+ * 109 µs = 205.1 ms; the other steps only decode and are weight-bound: T_w 9.19 (not 64 x 86.7
+ * µs = 5.55 of GEMM) + T_kv 4.92 + 1.76 + 160 x 16.3 µs = 18.5 ms. The mean step is 0.128·205.1
+ * + 0.872·18.5 = 42.4 ms against the mean field's 39.2 (whose 320-token step hides the weight
+ * reads behind the GEMMs). At B = 94 a decode-only step is nearly compute-bound (8.15 of GEMM
+ * against 9.19) and the two agree. A closed loop with lognormal outputs (CV 0.3, so the users
+ * do not stay in step) holds B fixed; Poisson arrivals at the mean field's rate at 512 need a
+ * far larger B, since the throughput curve is flat there (X(94)/X(64) = 1.03). */
+static void test_interleaved_prompts(void **state)
+{
+    gpuecon_sim_request r = base(state, "llama3-70b", "hgx-h200");
+    r.serve.gpus = 16;
+    r.serve.tp = 2;
+    r.serve.prompt_len = 2000;
+    r.serve.output_len = 500;
+    r.serve.output_cv = 0.3;
+    r.lengths = GPUECON_LENGTHS_LOGNORMAL;
+    r.arrival = GPUECON_ARRIVAL_CLOSED;
+    r.requests = 20000;
+    gpuecon_infer_result a[2];
+    gpuecon_error err;
+    int users[] = {512, 752};
+    for (int i = 0; i < 2; i++) {
+        r.users = users[i];
+        gpuecon_sim_result o = sim(state, &r);
+        gpuecon_infer_request q = r.serve;
+        q.concurrency = users[i];
+        assert_int_equal(gpuecon_infer(&q, &a[i], &err), GPUECON_OK);
+        assert_close(o.mean_running, a[i].at.batch, 0.01);
+        if (i == 0) {
+            assert_close(a[i].tpot_ms, 39.2, 0.02);  /* the mean field's 320-token step */
+            assert_close(o.tpot_ms.mean, 42.4, 0.03); /* the mix of the two step kinds, by hand */
+            assert_true(o.tpot_ms.mean > 1.05 * a[i].tpot_ms);
+        } else {
+            assert_close(o.tpot_ms.mean, a[i].tpot_ms, 0.03);
+            assert_close(o.output_tokens_per_s, a[i].output_tokens_per_s, 0.03);
+        }
+    }
+    gpuecon_sim_request p = r;
+    p.arrival = GPUECON_ARRIVAL_POISSON;
+    p.lengths = GPUECON_LENGTHS_FIXED;
+    p.serve.output_cv = 0;
+    p.rate = a[0].output_tokens_per_s / 500; /* what compare simulates for this platform */
+    gpuecon_sim_result o = sim(state, &p);
+    assert_true(o.mean_running > 1.3 * a[0].at.batch);
+    assert_true(o.tpot_ms.p50 > 1.25 * a[0].tpot_ms);
+}
+
 /* KV-bound (Gemma-4-31B with bf16 KV on one H100: 127 sequences): the simulator holds as
  * many sequences as the mean field, but growing sequences preempt the newest and recompute
  * them, work the mean field ignores (docs/model.md §6.10), so it serves less. */
@@ -438,7 +491,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_md1),           cmocka_unit_test(test_saturation),
-        cmocka_unit_test(test_lone_prompt_ttft),
+        cmocka_unit_test(test_lone_prompt_ttft), cmocka_unit_test(test_interleaved_prompts),
         cmocka_unit_test(test_kv_bound),
         cmocka_unit_test(test_deterministic), cmocka_unit_test(test_lengths),
         cmocka_unit_test(test_bursty_and_goodput), cmocka_unit_test(test_preemption),
