@@ -7,9 +7,10 @@
  * fit, SemiAnalysis's weak-scaling figures for Llama 3 405B and 70B on H100 (20 Aug 2025),
  * and published runs never fitted on (group
  * "heldout"): Llama 3.1 405B on GB200 (another GPU generation) and MT-NLG 530B on A100
- * (another framework). Each case states the framework behaviour
- * of its run (attention kernel, sequence parallelism, DP overlap, gradient precision), read
- * from the run's scripts, never tuned: a case differs from another only by what was run.
+ * (another framework). Each case runs through the framework stack of its era (data/stacks.yaml:
+ * megatron-2021 or nemo-2024, named in the row's config) and states on top what its own run did
+ * (recompute, ZeRO stage, DP overlap, dropout), read from the run's scripts, never tuned: a case
+ * differs from another only by what was run.
  * Mixture-of-experts runs (group "moe", docs/model.md §4.5) state their framework the same
  * way: token drop or dropless, eager or CUDA graphs, all-to-all overlap; SemiAnalysis's July
  * 2025 DeepSeek-V3 figures have no published layout and are taken at the May layouts.
@@ -22,7 +23,7 @@
 #include <string.h>
 
 
-typedef enum { FW_MEGATRON_2021, FW_NEMO_2024 } framework;
+typedef enum { FW_MEGATRON_2021, FW_NEMO_2024 } framework; /* the stacks megatron-2021, nemo-2024 */
 
 typedef struct vcase {
     const char *id, *group, *source;
@@ -173,6 +174,7 @@ typedef struct run_in {
     gpuecon_precision prec;
     framework fw;
     bool dp_overlap, dropout;
+    const gpuecon_stack *stack;
 } run_in;
 
 static int predict(gpuecon_ctx *ctx, const run_in *in, const gpuecon_efficiency *tab, size_t n_eff,
@@ -180,6 +182,8 @@ static int predict(gpuecon_ctx *ctx, const run_in *in, const gpuecon_efficiency 
 {
     gpuecon_train_request q;
     gpuecon_train_request_init(&q);
+    if (in->stack)
+        gpuecon_train_request_apply_stack(&q, in->stack);
     q.model = in->model;
     q.system = in->sys;
     q.gpus = in->gpus;
@@ -190,17 +194,13 @@ static int predict(gpuecon_ctx *ctx, const run_in *in, const gpuecon_efficiency 
     q.dp_overlap = in->dp_overlap;
     q.dropout = in->dropout;
     q.eff = pick_eff(in->sys->gpu, tab, n_eff);
+    /* the framework facts come from the stack; the layout facts below from the run */
     if (in->fw == FW_MEGATRON_2021) {
         q.recompute = GPUECON_RECOMPUTE_FULL;
         q.zero = 0;
-        q.tp_overlap = 0;
-        q.sequence_parallel = false;
-        q.attn_impl = GPUECON_ATTN_IMPL_UNFUSED;
-        q.grad_reduce_bytes = 2;
     } else {
         q.recompute = GPUECON_RECOMPUTE_NONE;
         q.zero = 1;
-        q.tp_overlap = in->tp > 1;
     }
     int rc = gpuecon_train_predict(ctx, &q, r, err);
     return rc == GPUECON_E_INFEASIBLE ? GPUECON_OK : rc;
@@ -239,8 +239,8 @@ static void fill_row(gpuecon_validate_row *row, const run_in *in, const gpuecon_
     validate_set_class(row, in->sys->gpu, in->prec, false);
     snprintf(row->what, sizeof row->what, "%s, %d x %s, %s", in->model->name, in->gpus, in->sys->gpu_name,
              gpuecon_precision_name(in->prec));
-    snprintf(row->config, sizeof row->config, "TP%d PP%d VP%d CP%d DP%d MBS%d", in->tp, in->pp, in->vpp, in->cp,
-             r->par.dp, in->mbs);
+    snprintf(row->config, sizeof row->config, "TP%d PP%d VP%d CP%d DP%d MBS%d %s", in->tp, in->pp, in->vpp, in->cp,
+             r->par.dp, in->mbs, in->stack ? in->stack->name : "");
     row->published = published;
     row->predicted = r->tokens_per_s_per_gpu;
     row->rel_err = published > 0 ? r->tokens_per_s_per_gpu / published - 1 : 0;
@@ -255,16 +255,18 @@ static int run_cases(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
         gpuecon_model local;
         char name[48];
         run_in in = {NULL, gpuecon_catalog_system(cat, v->system), v->gpus, v->seq, v->gbs, v->tp, v->pp, v->vpp,
-                     v->cp, v->mbs, v->prec, v->fw, v->dp_overlap, v->dropout};
+                     v->cp, v->mbs, v->prec, v->fw, v->dp_overlap, v->dropout,
+                     gpuecon_catalog_stack(cat, v->fw == FW_NEMO_2024 ? "nemo-2024" : "megatron-2021")};
         if (v->model)
             in.model = gpuecon_catalog_model(cat, v->model);
         else {
             gpt_shape(&local, v->layers, v->hidden, v->heads, v->seq, 51200, name, sizeof name);
             in.model = &local;
         }
-        if (!in.model || !in.sys)
-            return err_set(err, GPUECON_E_NOTFOUND, v->id, 0, 0, "the catalog lacks %s or %s",
-                           v->model ? v->model : "(inline)", v->system);
+        if (!in.model || !in.sys || !in.stack)
+            return err_set(err, GPUECON_E_NOTFOUND, v->id, 0, 0, "the catalog lacks %s, %s or stack %s",
+                           v->model ? v->model : "(inline)", v->system,
+                           v->fw == FW_NEMO_2024 ? "nemo-2024" : "megatron-2021");
         gpuecon_train_result r;
         int rc = predict(ctx, &in, tab, n_eff, &r, err);
         if (rc)
@@ -299,8 +301,10 @@ static int run_vtrain(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpueco
     if (!rows_in)
         return err_set(err, GPUECON_E_INTERNAL, path, 0, 0, "not compiled in");
     const gpuecon_system *base = gpuecon_catalog_system(cat, "hgx-a100");
-    if (!base)
-        return err_set(err, GPUECON_E_NOTFOUND, "hgx-a100", 0, 0, "the catalog lacks hgx-a100");
+    const gpuecon_stack *stack = gpuecon_catalog_stack(cat, "megatron-2021");
+    if (!base || !stack)
+        return err_set(err, GPUECON_E_NOTFOUND, base ? "megatron-2021" : "hgx-a100", 0, 0,
+                       "the catalog lacks %s", base ? "stack megatron-2021" : "hgx-a100");
     /* vTrain's cluster as its validation configs describe it
      * (config/validation/multi/config_val_<model>_<tp>_<dp>_<pp>_<mbs>.json): nodes of 8 A100
      * with inter_node_bandwidth 800 Gbit/s per node, 12.5 GB/s per GPU (half of a DGX A100's
@@ -317,7 +321,7 @@ static int run_vtrain(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpueco
         char name[48];
         gpt_shape(&m, (int)f[6], (int)f[4], (int)f[5], (int)f[7], 50257, name, sizeof name); /* GPT-2 BPE */
         run_in in = {&m, sys, (int)f[1], (int)f[7], (int)f[2], (int)f[8], (int)f[10], 1, 1, (int)f[3], GPUECON_BF16,
-                     FW_MEGATRON_2021, false, true};
+                     FW_MEGATRON_2021, false, true, stack};
         gpuecon_train_result r;
         int rc = predict(ctx, &in, tab, n_eff, &r, err);
         if (rc) {
