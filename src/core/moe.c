@@ -22,6 +22,9 @@
 #define MOE_COMM_SM_SHARE (20.0 / 132.0)
 /* Rows of one GEMM tile: a grouped GEMM pads each expert's tokens to whole tiles. */
 #define MOE_TILE_M 128.0
+/* Forward kernels of the MoE layer's pass that are the transformer layer's, not the MoE
+ * block's: the pre-MLP norm and the residual add (the dense MLP half counts them too). */
+#define MOE_OUTER_KERNELS 2.0
 
 static bool searched(int v)
 {
@@ -196,15 +199,24 @@ void moe_shared(const train_static *st, train_layer_cost *lc)
 {
     const int tp = lc->tp;
     double T = lc->mbs * (double)st->seq / lc->cp, h = st->h, n = T / tp, ib = gpuecon_precision_bytes(st->prec);
-    double s1 = 0, s2 = 0, stp = 0, fsl = st->fs / tp;
+    double s1 = 0, s2 = 0, stp = 0, stp_f = 0, fsl = st->fs / tp;
     if (st->fs > 0) {
         s1 = train_gemm(st, T, h, (st->mats - 1) * fsl, ib);
         s2 = train_gemm(st, T, fsl, h, ib);
-        stp = train_tp_pair(st, T, tp, lc->tp_overlap, lc->rc, s1, s2, T * h * (st->prec == GPUECON_BF16 ? 2 : 1));
+        stp = train_tp_pair_fwd(st, T, tp, lc->tp_overlap, lc->rc, s1, s2, T * h * (st->prec == GPUECON_BF16 ? 2 : 1),
+                                &stp_f);
     }
     lc->moe_router_s = train_gemm(st, n, h, st->E, 2);
-    lc->moe_s1_s = s1, lc->moe_s2_s = s2, lc->moe_stp_s = stp;
+    lc->moe_s1_s = s1, lc->moe_s2_s = s2, lc->moe_stp_s = stp, lc->moe_stp_fwd_s = stp_f;
     lc->moe_shared_set = true;
+}
+
+/* The bytes of the pre-MLP norm and the residual add (with its dropout) around the MoE
+ * block: five units of 2h per token (norm read, write; residual two reads, a write), / t with
+ * SP. They belong to the transformer layer, not to the MoE layer (block_bytes counts them). */
+static double outer_bytes(const train_static *st, double T, double seq_div)
+{
+    return T * (5 + (st->dropout ? 0.5 : 0)) * 2 * st->h / seq_div;
 }
 
 /* The MoE block's memory-bound bytes per micro-batch besides the GEMMs: norm and residual,
@@ -217,8 +229,7 @@ static double block_bytes(const train_static *st, bool permutes, double T, doubl
 {
     double h = st->h, act_w = st->mats > 2 ? 6 : 4;
     double permute = permutes ? 2 * (n * h * 2 + routed * h * 2) : 0;
-    double bytes = T * (5 + (st->dropout ? 0.5 : 0)) * 2 * h / seq_div + n * st->E * 4 * 3 + permute +
-                   R * act_w * fo + T * act_w * fsl;
+    double bytes = outer_bytes(st, T, seq_div) + n * st->E * 4 * 3 + permute + R * act_w * fo + T * act_w * fsl;
     if (st->prec != GPUECON_BF16)
         bytes += st->cast_bytes * (R * (h + fo) + T * (h + fsl));
     return bytes;
@@ -236,13 +247,25 @@ double moe_act_recomputed(const train_static *st, const train_layer_cost *lc)
     return lc->attn_act_bytes + block_input_bytes(st, T, seq_div);
 }
 
+/* The MoE block's forward again in backward (recompute_modules "moe"): its GEMMs `gemms`
+ * (router, experts, shared expert), its bytes less the norm's and residual's (outer_bytes),
+ * its kernels less those two. Shared by moe_layer and its floor. */
+static double block_rc(const train_static *st, double gemms, double bytes, double T, double seq_div, double nk_f)
+{
+    double inner = bytes - outer_bytes(st, T, seq_div);
+    return gemms + inner / st->hbm_bps + (nk_f - MOE_OUTER_KERNELS) * st->eff.kernel_s;
+}
+
 /* The MoE layer with dispatcher disp. */
 static void layer_with(const train_static *st, gpuecon_dispatcher disp, int ep, int etp, train_layer_cost *lc)
 {
     const int tp = lc->tp;
     const bool full = lc->rc == GPUECON_RECOMPUTE_FULL;
-    /* Megatron's recompute_modules "moe": the MoE block (router, dispatch, experts, combine)
-     * runs its forward again in backward, keeping only its input */
+    /* Megatron's recompute_modules "moe" (docs/model.md §4.2): MoELayer.forward runs its
+     * whole custom_forward (shared expert with its TP collectives, router, permute, dispatch,
+     * experts, combine, unpermute) under tensor_parallel.checkpoint, keeping only its input
+     * (Megatron-LM megatron/core/transformer/moe/moe_layer.py @ 00119989); the pre-MLP norm
+     * and the residual add stay outside it, in the transformer layer */
     const bool rmoe = lc->rc == GPUECON_RECOMPUTE_SELECTIVE && lc->rc_moe;
     double T = lc->mbs * (double)st->seq / lc->cp, h = st->h, seq_div = (st->sp && tp > 1) ? tp : 1;
     double n = T / tp; /* tokens entering the block on this GPU (Megatron needs SP with TP and EP) */
@@ -261,14 +284,19 @@ static void layer_with(const train_static *st, gpuecon_dispatcher disp, int ep, 
         fl += 2 * T * h * (st->mats - 1) * fsl + 2 * T * fsl * h;
     double act_w = st->mats > 2 ? 6 : 4;
     double bytes = block_bytes(st, disp == GPUECON_DISPATCH_NCCL_A2A, T, n, R, n * st->topk * phi, fo, fsl, seq_div);
+    /* forward kernels besides the GEMMs: MOE_OUTER_KERNELS of them are the pre-MLP norm and
+     * the residual add, as the dense MLP half's (train.c) */
     double nk_f = 12 + (st->prec != GPUECON_BF16 ? 4 : 0), nk_b = 16 + (st->prec != GPUECON_BF16 ? 8 : 0);
     double moe_f = router + g + s1 + s2 + bytes / st->hbm_bps + nk_f * ks;
     double moe_b = 2 * (router + g + s1 + s2) + 2 * bytes / st->hbm_bps + nk_b * ks;
     lc->ep = ep, lc->etp = etp;
     lc->m_fwd_s = lc->attn_fwd_s + moe_f;
     lc->m_bwd_s = lc->attn_bwd_s + moe_b;
-    lc->m_rc_s = full ? lc->m_fwd_s : lc->attn_rc_s + (rmoe ? moe_f : 0);
-    lc->m_tp_s = lc->attn_tp_s + stp;
+    double rc_block = rmoe ? block_rc(st, router + g + s1 + s2, bytes, T, seq_div, nk_f) : 0;
+    lc->m_rc_s = full ? lc->m_fwd_s : lc->attn_rc_s + rc_block;
+    /* the recomputed block's shared expert gathers and reduce-scatters its input again, as
+     * full recompute repeats every forward TP collective (train_tp_pair) */
+    lc->m_tp_s = lc->attn_tp_s + stp + (rmoe ? lc->moe_stp_fwd_s : 0);
     lc->m_hw_flops = lc->attn_hw_flops + 3 * fl + (full || rmoe ? fl : 0);
     /* all-to-all: S bytes per GPU per dispatch (16-bit tokens, the load factor included) */
     gpuecon_train_moe *info = &lc->info;
@@ -280,10 +308,18 @@ static void layer_with(const train_static *st, gpuecon_dispatcher disp, int ep, 
     lc->m_ep_s = fwd_c + pass;
     lc->m_ep_ovl_s = overlap_exposed(pass, lc->m_bwd_s) * again + overlap_exposed(pass, lc->m_fwd_s);
     /* eager: the host launches the layer's kernels one by one (backward about twice the
-     * forward's); moe_host_s is the host time per modelled kernel */
-    double kernels = lc->attn_kernels + (st->mla ? 6 : 0) + 1 + 2 + (st->fs > 0 ? 2 + (tp > 1 ? 2 : 0) : 0) + nk_f +
-                     (st->cf > 0 ? 4 : 0) + (ep > 1 ? 2 : 0) + (etp > 1 ? 2 : 0);
-    lc->m_host_s = st->eager ? st->eff.moe_host_s * kernels * (3 + (full ? 1 : 0)) : 0;
+     * forward's); moe_host_s is the host time per modelled kernel. The attention half's
+     * forward kernels, then the MoE block's: router, two grouped GEMMs, shared expert (and its
+     * TP collectives), nk_f, drop-and-pad, dispatch/combine (and the ETP gathers). Full
+     * recompute launches the whole forward again; MoE-block recompute the block's forward
+     * less the norm and the residual, which stay outside the checkpoint. */
+    double attn_k = lc->attn_kernels + (st->mla ? 6 : 0);
+    double block_k = 1 + 2 + (st->fs > 0 ? 2 + (tp > 1 ? 2 : 0) : 0) + nk_f + (st->cf > 0 ? 4 : 0) + (ep > 1 ? 2 : 0) +
+                     (etp > 1 ? 2 : 0);
+    double kernels = attn_k + block_k;
+    lc->m_host_s = st->eager ? st->eff.moe_host_s * kernels * (3 + (full ? 1 : 0)) +
+                                   (rmoe ? st->eff.moe_host_s * (block_k - MOE_OUTER_KERNELS) : 0)
+                             : 0;
     /* activations: the attention half, then the block's inputs, router scores, expert inputs
      * and activations, expert outputs (for the routing-probability gradient), shared expert */
     double block = 0;
@@ -357,12 +393,15 @@ double moe_layer_floor(const train_static *st, const train_layer_cost *lc)
     if (!sh.moe_shared_set)
         moe_shared(st, &sh);
     double router = sh.moe_router_s, s1 = sh.moe_s1_s, s2 = sh.moe_s2_s, stp = sh.moe_stp_s, fsl = st->fs / tp;
+    if (rmoe)
+        stp += sh.moe_stp_fwd_s;
     double bytes = block_bytes(st, st->dispatcher == GPUECON_DISPATCH_NCCL_A2A, T, n, R, R, fo, fsl, seq_div);
     double nk_f = 12 + (st->prec != GPUECON_BF16 ? 4 : 0), nk_b = 16 + (st->prec != GPUECON_BF16 ? 8 : 0);
     double moe_f = router + gemm + s1 + s2 + bytes / st->hbm_bps + nk_f * ks;
     double moe_b = 2 * (router + gemm + s1 + s2) + 2 * bytes / st->hbm_bps + nk_b * ks;
     double fwd = lc->attn_fwd_s + moe_f, bwd = lc->attn_bwd_s + moe_b;
-    double rc = full ? fwd : lc->attn_rc_s + (rmoe ? moe_f : 0);
+    double rc_block = rmoe ? block_rc(st, router + gemm + s1 + s2, bytes, T, seq_div, nk_f) : 0;
+    double rc = full ? fwd : lc->attn_rc_s + rc_block;
     /* a margin for rounding: the same sums in another order */
     return (fwd + bwd + rc + lc->attn_tp_s + stp) * (1 - 1e-9);
 }

@@ -146,6 +146,7 @@ typedef struct train_layer_cost {
     /* the MoE block's terms that no expert layout changes (moe_shared): router, shared expert */
     bool moe_shared_set;
     double moe_router_s, moe_s1_s, moe_s2_s, moe_stp_s;
+    double moe_stp_fwd_s;               /* the forward's share of moe_stp_s (MoE-block recompute) */
     gpuecon_train_moe info;
 } train_layer_cost;
 
@@ -223,6 +224,9 @@ double train_overlapped(double comm, double work, double chunks);
  * whose two forward GEMMs take g1, g2; ag_bytes: the forward all-gather before g1. */
 double train_tp_pair(const train_static *st, double T, int tp, bool overlap, gpuecon_recompute rc, double g1,
                      double g2, double ag_bytes);
+/* train_tp_pair, with the forward's share of it in *fwd_out (NULL: not asked). */
+double train_tp_pair_fwd(const train_static *st, double T, int tp, bool overlap, gpuecon_recompute rc, double g1,
+                         double g2, double ag_bytes, double *fwd_out);
 
 /* ---- moe.c ---- */
 /* Fills the MoE fields of lc (built by train_layer for the same tp, cp, mbs, recompute) for

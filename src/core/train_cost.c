@@ -33,10 +33,13 @@ double train_overlapped(double comm, double work, double chunks)
 
 /* Tensor-parallel traffic around one block (attention or FFN) of one micro-batch, exposed
  * part: the block's first GEMM (g1) and second GEMM (g2); ag_bytes is the forward all-gather
- * before g1 (the block input; FP8 with FP8 training). */
-double train_tp_pair(const train_static *st, double T, int tp, bool overlap, gpuecon_recompute rc, double g1,
-                     double g2, double ag_bytes)
+ * before g1 (the block input; FP8 with FP8 training). *fwd_out, when given: the forward's
+ * share (what a recomputed forward runs again). */
+double train_tp_pair_fwd(const train_static *st, double T, int tp, bool overlap, gpuecon_recompute rc, double g1,
+                         double g2, double ag_bytes, double *fwd_out)
 {
+    if (fwd_out)
+        *fwd_out = 0;
     if (tp <= 1)
         return 0;
     const comm_link *L = &st->link;
@@ -60,7 +63,15 @@ double train_tp_pair(const train_static *st, double T, int tp, bool overlap, gpu
         fwd += overlap ? train_overlapped(f[i], gf[i], tp) : f[i];
         bwd += overlap ? train_overlapped(b[i], 2 * gf[i], tp) : b[i];
     }
+    if (fwd_out)
+        *fwd_out = fwd;
     return fwd + bwd + (rc == GPUECON_RECOMPUTE_FULL ? fwd : 0);
+}
+
+double train_tp_pair(const train_static *st, double T, int tp, bool overlap, gpuecon_recompute rc, double g1,
+                     double g2, double ag_bytes)
+{
+    return train_tp_pair_fwd(st, T, tp, overlap, rc, g1, g2, ag_bytes, NULL);
 }
 
 /* Inverse of the standard normal CDF, Acklam's rational approximation (|rel err| < 1.2e-9). */

@@ -128,7 +128,7 @@ run(3 ${A67})
 expect_err("nothing fits.*largest term: activations.*--recompute selective --recompute-moe, or leave --recompute to the search")
 # Left to the search, an MoE model's selective recompute takes the MoE blocks too where alone it
 # does not fit: the exhaustive search's best is the explicit run above (within 0.5%), named in JSON
-# and text, and beats full recompute (the fallback before: 1,491.7 vs 1,671.4 tok/s/GPU).
+# and text, and beats full recompute (the fallback before: 1,491.7 vs 1,675.7 tok/s/GPU).
 run(0 train ${A67L} --recompute full --json)
 string(JSON a67_full GET "${OUT}" tokens_per_s_per_gpu)
 execute_process(COMMAND awk "BEGIN { exit (${a67_full} < ${a67_rmoe}) ? 0 : 1 }" RESULT_VARIABLE bad)

@@ -257,6 +257,69 @@ static void test_grouped_gemm(void **state)
     assert_close(big.info.grouped_gemm_eff, st.eff.gemm_bf16 * st.eff.grouped_gemm, 0.02);
 }
 
+/* MoE-block recompute (Megatron's recompute_modules "moe": MoELayer.forward under
+ * tensor_parallel.checkpoint) on a small eager layout: Llama 4 Maverick BF16 on H100, TP 4
+ * with SP, EP 8, ETP 1, one 8,192-token micro-batch, NCCL dispatch, no TP overlap.
+ * Host floor (hopper moe_host_s 100 us per modelled kernel): the attention half launches
+ * 2 GEMMs + core + 2 elementwise + 2 TP collectives = 7 kernels; the MoE block router 1 +
+ * grouped GEMMs 2 + shared-expert GEMMs 2 + their TP collectives 2 + 12 routing, permute,
+ * activation, norm and residual kernels + dispatch and combine 2 = 21. A pass launches the 28
+ * three times (forward, backward twice): 84 x 100 us = 8.4 ms; recomputing the block launches
+ * its 21 again less the pre-MLP norm and the residual add (outside MoELayer): 103, 10.3 ms;
+ * full recompute the whole forward: 4 x 28 = 112, 11.2 ms.
+ * Collectives: the shared expert all-gathers its 8192 x 5120 x 2 = 83,886,080 B input and
+ * reduce-scatters as many over TP 4 on NVLink, 10 us + 3 x 3 us + 83,886,080 x (3/4) / 360e9
+ * = 193.76 us each: the recomputed block adds both again, 387.52 us, exactly what full
+ * recompute adds to the shared expert's collectives.
+ * GPU time: the recompute is the block's forward less the norm's and residual's bytes,
+ * 5 x 2 x 5120 x 8192 / 4 = 104,857,600 B, and their two kernels. */
+static void test_moe_block_recompute(void **state)
+{
+    gpuecon_train_request q = req_for(state, "llama4-maverick", "hgx-h100", 64, 8192, 256);
+    q.cuda_graphs = false, q.tp_overlap = 0, q.dispatcher = GPUECON_DISPATCH_NCCL_A2A;
+    train_static st;
+    gpuecon_error err;
+    assert_int_equal(train_prepare(&q, &st, &err), 0);
+    assert_close(st.eff.moe_host_s, 100e-6, 1e-12);
+    assert_true(st.sp && !st.dropout && st.prec == GPUECON_BF16);
+    train_layer_cost sel, rm, full;
+    train_layer(&st, 4, 1, 1, GPUECON_RECOMPUTE_SELECTIVE, false, &sel);
+    rm = sel;
+    rm.rc_moe = true;
+    moe_layer(&st, 8, 1, &sel);
+    moe_layer(&st, 8, 1, &rm);
+    train_layer(&st, 4, 1, 1, GPUECON_RECOMPUTE_FULL, false, &full);
+    moe_layer(&st, 8, 1, &full);
+    assert_close(sel.attn_kernels, 7, 1e-12);
+    assert_close(sel.m_host_s, 8.4e-3, 1e-12);
+    assert_close(rm.m_host_s, 10.3e-3, 1e-12);
+    assert_close(full.m_host_s, 11.2e-3, 1e-12);
+    double coll = 10e-6 + 3 * 3e-6 + 83886080.0 * 0.75 / 360e9;
+    assert_close(rm.m_tp_s - sel.m_tp_s, 2 * coll, 1e-9);
+    assert_close(rm.m_tp_s - rm.attn_tp_s, full.m_tp_s - full.attn_tp_s, 1e-12);
+    double block_f = sel.m_fwd_s - sel.attn_fwd_s;
+    assert_close(rm.m_rc_s - rm.attn_rc_s, block_f - 104857600.0 / st.hbm_bps - 2 * st.eff.kernel_s, 1e-12);
+    /* the forward, backward, dispatch and memory terms are the block's with or without it */
+    assert_close(rm.m_fwd_s, sel.m_fwd_s, 1e-15);
+    assert_close(rm.m_bwd_s, sel.m_bwd_s, 1e-15);
+    assert_close(rm.m_ep_s, 1.5 * sel.m_ep_s, 1e-12); /* dispatch and combine once more */
+    /* the search's floor stays below the layer for every layout (force-balanced routing, the
+     * floor's load factor, keeps it tight at one expert per GPU) */
+    q.balanced_routing = true;
+    assert_int_equal(train_prepare(&q, &st, &err), 0);
+    train_layer_cost fl;
+    train_layer(&st, 4, 1, 1, GPUECON_RECOMPUTE_SELECTIVE, false, &fl);
+    fl.rc_moe = true;
+    int eps[] = {1, 2, 8, 32, 128};
+    for (int i = 0; i < 5; i++) {
+        for (int et = 1; et <= 4; et *= 4) {
+            train_layer_cost c = fl;
+            moe_layer(&st, eps[i], et, &c);
+            assert_true(moe_layer_floor(&st, &fl) <= c.m_fwd_s + c.m_bwd_s + c.m_rc_s + c.m_tp_s);
+        }
+    }
+}
+
 /* Every MoE rule is refused with the constraint named. */
 static void test_bad_input(void **state)
 {
@@ -301,7 +364,7 @@ int main(void)
         cmocka_unit_test(test_expert_layer),     cmocka_unit_test(test_dropless_load),
         cmocka_unit_test(test_expert_memory),    cmocka_unit_test(test_stage_split),
         cmocka_unit_test(test_breakdown_overlap), cmocka_unit_test(test_grouped_gemm),
-        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_moe_block_recompute), cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }
