@@ -1371,7 +1371,9 @@ GPUECON_API void gpuecon_infer_request_init(gpuecon_infer_request *r);
 typedef enum gpuecon_binding {
     GPUECON_BIND_OFFERED_LOAD, /* fewer requests than the replica could run */
     GPUECON_BIND_KV_CAPACITY,  /* the KV cache holds no more sequences */
-    GPUECON_BIND_MAX_NUM_SEQS  /* the engine's max_num_seqs */
+    GPUECON_BIND_MAX_NUM_SEQS, /* the engine's max_num_seqs */
+    GPUECON_BIND_MAX_NUM_BATCHED_TOKENS /* the step's token budget carries the decode and
+                                           steady-state prefill of no more sequences */
 } gpuecon_binding;
 
 GPUECON_API const char *gpuecon_binding_name(gpuecon_binding b);
@@ -1440,7 +1442,10 @@ typedef struct gpuecon_infer_result {
     double seqs_at_mean, seqs_at_full, seqs_at_max_model_len; /* B_kv per replica */
     double seqs_admitted;            /* B_kv the scheduler runs: seqs_at_mean, or seqs_at_full when
                                         admission reserves prompt + output (profile kv_reserve) */
-    double max_concurrency;          /* C_sat = replicas · min(seqs_admitted, max_num_seqs) */
+    double seqs_budget;              /* B_bt: sequences whose decode positions and steady-state prefill
+                                        one step's max_num_batched_tokens carries,
+                                        N_bt/((k+1) + E·ρ(1−h)) (X1) */
+    double max_concurrency;          /* C_sat = replicas · min(seqs_admitted, max_num_seqs, seqs_budget) */
     double eta_c, eta_attn;          /* the profile's eta_c on this GPU and precision: GEMMs, attention */
     bool startup_ok;                 /* vLLM's check at the model's own context */
     double startup_need_gib;         /* KV that check needs at the model's context */

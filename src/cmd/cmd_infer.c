@@ -283,12 +283,13 @@ static json_t *result_json(const gpuecon_infer_request *r, const gpuecon_infer_r
     json_object_set_new(j, "kv_capacity_tokens", cli_real(o->kv_capacity_tokens));
     json_object_set_new(j, "kv_blocks", cli_real(o->kv_blocks));
     json_object_set_new(j, "max_concurrency", cli_real(o->max_concurrency));
-    json_object_set_new(j, "seqs_per_replica", json_pack("{s:o, s:o, s:o, s:o, s:b}", "at_mean_context",
+    json_object_set_new(j, "seqs_per_replica", json_pack("{s:o, s:o, s:o, s:o, s:b, s:o}", "at_mean_context",
                                                          cli_real(o->seqs_at_mean), "at_prompt_plus_output",
                                                          cli_real(o->seqs_at_full), "at_max_model_len",
                                                          cli_real(o->seqs_at_max_model_len), "admitted",
                                                          cli_real(o->seqs_admitted), "kv_reserved_up_front",
-                                                         r->profile.kv_reserve));
+                                                         r->profile.kv_reserve, "token_budget",
+                                                         cli_real(o->seqs_budget)));
     json_object_set_new(j, "eta_c", json_pack("{s:o, s:o}", "gemm", cli_real(o->eta_c), "attention",
                                               cli_real(o->eta_attn)));
     json_object_set_new(j, "engine", json_pack("{s:i, s:i, s:i, s:b, s:b, s:o, s:i}", "max_num_batched_tokens",
@@ -390,6 +391,9 @@ static void memory_rows(tbl *tb, const gpuecon_infer_request *r, const gpuecon_i
     if (r->profile.kv_reserve)
         cmd_infer_row(tb, "  admitted", o->seqs_admitted, 1, "seqs",
                       "per replica: each reserves prompt + output up front (GUARANTEED_NO_EVICT)");
+    snprintf(b, sizeof b, "per replica: %d batched tokens / %.1f tokens per sequence per step",
+             o->max_num_batched_tokens, o->max_num_batched_tokens / o->seqs_budget);
+    cmd_infer_row(tb, "sequences the budget carries", o->seqs_budget, 1, "seqs", b);
     cmd_infer_row(tb, "max concurrency", o->max_concurrency, 0, "seqs", "all replicas (C_sat)");
     if (o->eta_c != r->profile.eta_c) {
         snprintf(b, sizeof b, "profile %.2f on %s %s, moved by the training GEMM fractions", r->profile.eta_c,

@@ -176,9 +176,11 @@ int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpu
     res->tp = ir.tp;
     res->replicas = ir.replicas;
     if (!res->predicted_note[0])
-        snprintf(res->predicted_note, sizeof res->predicted_note, "%d x TP%d%s%.0d, %s weights, %s KV, %g in flight",
+        snprintf(res->predicted_note, sizeof res->predicted_note, "%d x TP%d%s%.0d, %s weights, %s KV, %g in flight%s",
                  ir.replicas, ir.tp, ir.pp > 1 ? " x PP" : "", ir.pp > 1 ? ir.pp : 0,
-                 gpuecon_precision_name(pl->precision), gpuecon_precision_name(pl->kv), ir.at.concurrency);
+                 gpuecon_precision_name(pl->precision), gpuecon_precision_name(pl->kv), ir.at.concurrency,
+                 /* named where it binds: a limit the workload's lengths, not the memory, set */
+                 ir.at.binding == GPUECON_BIND_MAX_NUM_BATCHED_TOKENS ? ", bound by max_num_batched_tokens" : "");
     return w->simulate ? simulate(ctx, &req, &ir, res, err) : GPUECON_OK;
 }
 

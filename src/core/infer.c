@@ -5,7 +5,8 @@
  *
  * Memory follows vLLM's own accounting (weights + profiled activations + CUDA graphs inside
  * gpu_memory_utilization, the rest is KV cache). Throughput is a steady-state mean field:
- * B = min(C/replicas, KV capacity, max_num_seqs) sequences per replica, each step timed by
+ * B = min(C/replicas, KV capacity, max_num_seqs, what the token budget carries) sequences per
+ * replica, each step timed by
  * infer_step.c. Key choice: everything a concurrency point needs is computed once in
  * prepare(), so a sweep is a loop of cheap pure calls with no allocation.
  */
@@ -46,6 +47,7 @@ const char *gpuecon_binding_name(gpuecon_binding b)
     case GPUECON_BIND_OFFERED_LOAD: return "offered_load";
     case GPUECON_BIND_KV_CAPACITY: return "kv_capacity";
     case GPUECON_BIND_MAX_NUM_SEQS: return "max_num_seqs";
+    case GPUECON_BIND_MAX_NUM_BATCHED_TOKENS: return "max_num_batched_tokens";
     }
     return "unknown";
 }
@@ -474,12 +476,23 @@ static int prepare(const gpuecon_infer_request *r, int tp, infer_arch *a, infer_
     o->seqs_at_full = kv / need;
     o->seqs_at_max_model_len = kv / infer_seq_bytes(a, o->max_model_len, bs);
     o->seqs_admitted = r->profile.kv_reserve ? o->seqs_at_full : o->seqs_at_mean; /* A2 */
-    o->max_concurrency = o->replicas * floor(fmin(o->seqs_admitted, o->max_num_seqs));
     gpuecon_precision math = math_precision(r->system->gpu, r->weights);
     o->eta_c = r->profile.eta_c * eta_scale(&r->profile, r->system->gpu, math, r->profile.eta_c_prec);
     o->eta_attn = r->profile.eta_c * eta_scale(&r->profile, r->system->gpu, GPUECON_BF16, GPUECON_BF16);
     build_env(r, a, o, e);
+    o->seqs_budget = infer_budget_seqs(e, o->max_num_batched_tokens);
+    o->max_concurrency = o->replicas * floor(infer_running_cap(o));
     return GPUECON_OK;
+}
+
+double infer_budget_seqs(const infer_env *e, double budget)
+{
+    return budget / (e->k + 1 + e->E * e->rho * (1 - e->hit));
+}
+
+double infer_running_cap(const gpuecon_infer_result *o)
+{
+    return fmin(fmin(o->seqs_admitted, o->max_num_seqs), o->seqs_budget);
 }
 
 /* ---- one concurrency point (X1–X4, L1–L3) ----------------------------------------------- */
@@ -512,10 +525,12 @@ void infer_point(const gpuecon_infer_request *r, const infer_env *e, const gpuec
 {
     memset(pt, 0, sizeof *pt);
     double nrep = o->replicas, c_rep = C / nrep, smax = o->max_num_seqs, bkv = o->seqs_admitted;
-    double B = fmin(c_rep, fmin(bkv, smax));
+    double bbt = o->seqs_budget, B = fmin(c_rep, infer_running_cap(o));
     pt->concurrency = C;
     pt->batch = B;
-    if (bkv <= fmin(c_rep, smax))
+    if (bbt <= c_rep && bbt < bkv && bbt < smax) /* X4 */
+        pt->binding = GPUECON_BIND_MAX_NUM_BATCHED_TOKENS;
+    else if (bkv <= fmin(c_rep, smax))
         pt->binding = GPUECON_BIND_KV_CAPACITY;
     else if (smax < c_rep && smax < bkv)
         pt->binding = GPUECON_BIND_MAX_NUM_SEQS;
@@ -537,15 +552,19 @@ void infer_point(const gpuecon_infer_request *r, const infer_env *e, const gpuec
     double chunk = fmin(fresh, o->max_num_batched_tokens - others * (e->k + 1));
     if (chunk < o->block_size)
         chunk = fmin(fresh, o->block_size);
-    double wait = fmax(0, c_rep - B) * r->output_len / x_rep;
-    pt->ttft_ms = (infer_prefill_s(e, others, fresh, r->prompt_len * r->prefix_hit, chunk) + wait) * 1e3;
+    double prefill = infer_prefill_s(e, others, fresh, r->prompt_len * r->prefix_hit, chunk);
+    double queue = fmax(0, c_rep - B) * r->output_len / x_rep;
+    if (pt->binding == GPUECON_BIND_MAX_NUM_BATCHED_TOKENS) /* L3b: the prompts in prefill are not */
+        pt->ttft_ms = fmax(prefill, queue) * 1e3;           /* among the B decoding sequences */
+    else
+        pt->ttft_ms = (prefill + queue) * 1e3;
     economics(r, o, pt);
 }
 
 /* X6: smallest B whose throughput is 90% of the saturated one. */
 static void saturation(const infer_env *e, gpuecon_infer_result *o)
 {
-    double b_sat = fmin(o->seqs_admitted, o->max_num_seqs);
+    double b_sat = infer_running_cap(o);
     double x_sat = replica_rate(e, b_sat);
     o->saturated_tokens_per_s = o->replicas * x_sat;
     o->c_knee = o->replicas * b_sat;
@@ -609,8 +628,7 @@ int gpuecon_infer(const gpuecon_infer_request *req, gpuecon_infer_result *out, g
     int rc = infer_prepare(req, &a, &e, out, err);
     if (rc)
         return rc;
-    double C = req->concurrency > 0 ? req->concurrency
-                                    : out->replicas * fmin(out->seqs_admitted, out->max_num_seqs);
+    double C = req->concurrency > 0 ? req->concurrency : out->replicas * infer_running_cap(out);
     infer_point(req, &e, out, C, &out->at);
     out->output_tokens_per_s = out->at.output_tokens_per_s;
     out->tpot_ms = out->at.tpot_ms;
@@ -652,7 +670,7 @@ size_t gpuecon_infer_grid(const gpuecon_infer_result *r, double *out, size_t cap
     size_t n = 0;
     if (!r || !out || r->replicas <= 0)
         return 0;
-    double sat = r->replicas * fmin(r->seqs_admitted, r->max_num_seqs);
+    double sat = r->replicas * infer_running_cap(r);
     for (double c = r->replicas; n < cap; c *= 2) {
         out[n++] = c;
         if (c >= 2 * sat)

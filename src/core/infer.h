@@ -150,6 +150,11 @@ int infer_prepare(const gpuecon_infer_request *req, infer_arch *a, infer_env *e,
 int infer_prepare_core(const gpuecon_infer_request *req, infer_arch *a, infer_env *e, gpuecon_infer_result *out,
                        gpuecon_error *err);
 
+/* X1: sequences per replica whose decode positions (k+1 each) and steady-state prefill
+ * (E·ρ(1−h) each) fit in a step of `budget` tokens: budget/((k+1) + E·ρ(1−h)). */
+double infer_budget_seqs(const infer_env *e, double budget);
+/* The most sequences a replica runs at once: min(seqs_admitted, max_num_seqs, seqs_budget). */
+double infer_running_cap(const gpuecon_infer_result *o);
 /* X1–X4, L1–L3 and cost at concurrency C (all replicas) of a prepared deployment. */
 void infer_point(const gpuecon_infer_request *r, const infer_env *e, const gpuecon_infer_result *o,
                  double C, gpuecon_infer_point *pt);

@@ -46,8 +46,11 @@ static int prep_side(const gpuecon_infer_request *base, int tp, bool prefill, si
     int rc = infer_prepare_core(&r, &s->a, &s->e, &s->o, err);
     if (rc && err && (!strcmp(err->where, "--tp") || !err->where[0]))
         snprintf(err->where, sizeof err->where, "%s", prefill ? "--prefill" : "--decode");
-    if (!rc && !prefill)
-        s->e.rho = 0; /* nothing is prefilled on a decode instance */
+    if (!rc && !prefill) { /* nothing is prefilled on a decode instance: its budget carries decodes only */
+        s->e.rho = 0;
+        s->o.seqs_budget = infer_budget_seqs(&s->e, s->o.max_num_batched_tokens);
+        s->o.max_concurrency = s->o.replicas * floor(infer_running_cap(&s->o));
+    }
     return rc;
 }
 
@@ -91,7 +94,7 @@ static void capacity(const gpuecon_disagg_request *q, const side *p, const side 
     infer_step(&p->e, 0, nbt, &st);
     o->prefill_batch_ms = st.step_s * 1e3;
     o->prefill_capacity = q->prefill_instances * nbt / st.step_s / fresh;
-    double bmax = fmin(d->o.seqs_admitted, d->o.max_num_seqs);
+    double bmax = infer_running_cap(&d->o);
     o->decode_capacity = q->decode_instances * decode_rate(d, bmax) / r->output_len;
     /* the whole prompt's KV (prefix hits included: the decode instance needs them too) */
     comm_link L;
@@ -121,7 +124,7 @@ void infer_disagg_at_rate(const gpuecon_disagg_request *q, const side *p, const 
     double service = q->prefill_instances / o->prefill_capacity;
     o->ttft_ms = (alone + u * service / (2 * (1 - u))) * 1e3 + o->kv_transfer_ms;
     /* the decode batch whose throughput finishes R requests/s (throughput rises with B) */
-    double need = R * r->output_len / q->decode_instances, lo = 0, hi = fmin(d->o.seqs_admitted, d->o.max_num_seqs);
+    double need = R * r->output_len / q->decode_instances, lo = 0, hi = infer_running_cap(&d->o);
     for (int i = 0; i < 60 && hi - lo > 1e-9 * hi; i++) {
         double mid = 0.5 * (lo + hi);
         if (decode_rate(d, mid) >= need)

@@ -350,6 +350,45 @@ static void test_chunked_lone_prompt(void **state)
     }
 }
 
+/* ---- X1/X4/L3b: a token budget that cannot carry the steady-state prefill ----------------
+ * The deployment above at a budget of N_bt = 256 tokens. Each running sequence needs, per step,
+ * one decode position (k = 0) and its share E·ρ(1−h) = 230/203 of the steady-state prefill, so
+ * the budget carries B_bt = 256/(1 + 230/203) = 256·203/433 = 120.018 sequences, below the KV
+ * pool's 259 and max_num_seqs 1,024: at 256 users it binds, and the step holds 120.018 decode
+ * + 135.982 prefill tokens = 256. T_cg = 2·(29,396,828,160 + 123,617,280 LoRA)·256 +
+ * 2·V·H·120.018 (LM head on the decodes, V·H = 262,144·5,376) = 1.5115e13 + 3.383e11 FLOP over
+ * 1979 TFLOP/s·0.30 = 25.458 + 0.570 = 26.028 ms > T_w = 12.11 ms; T_kv = 11.41 ms·120.018/64
+ * (TC4's, linear in B) = 21.397 ms > T_ca; t0 + t_seq·B = 1.5 + 0.480; t_lora 2.10:
+ *   t_step = 26.028 + 21.397 + 1.980 + 2.10 = 51.505 ms,  X = 120.018/0.051505 = 2,330 tok/s,
+ *   TPOT = t_step = 51.5 ms,  TTFT = (256 − 120.018)·203/2,330 = 11.85 s (closed-loop Little:
+ *   the users not among the decoding B wait or prefill; the prefill, two steps, is far less).
+ * Without the budget the same 256 users ran 256 sequences at 2,419 tok/s (TC4). */
+static void test_budget_bound(void **state)
+{
+    (void)state;
+    gpuecon_infer_request r = req("hgx-h100", GPUECON_FP8, GPUECON_FP8, 16);
+    r.max_num_batched_tokens = 256;
+    r.concurrency = 256;
+    gpuecon_infer_result o = run(&r);
+    assert_close(o.seqs_budget, 256.0 * 203 / 433, ARITH);
+    assert_close(o.at.batch, 256.0 * 203 / 433, ARITH);
+    assert_int_equal(o.at.binding, GPUECON_BIND_MAX_NUM_BATCHED_TOKENS);
+    assert_close(o.at.step.decode_tokens + o.at.step.prefill_tokens, 256, ARITH);
+    assert_close(o.at.step.step_s * 1e3, 51.505, MODEL);
+    assert_close(o.output_tokens_per_s, 2330, MODEL);
+    assert_close(o.tpot_ms, 51.505, MODEL);
+    assert_close(o.ttft_ms, 11850, MODEL);
+    assert_close(o.max_concurrency, 120, 1e-12); /* C_sat = floor(B_bt) */
+    assert_close(o.saturated_tokens_per_s, 2330, MODEL);
+    assert_true(o.at.ttft_ms > 0 && isfinite(o.at.ttft_ms));
+    /* below B_bt the load binds and nobody waits: 100 running, TTFT the prefill alone */
+    gpuecon_infer_point p = at(&r, 100);
+    assert_int_equal(p.binding, GPUECON_BIND_OFFERED_LOAD);
+    assert_close(p.batch, 100, 1e-12);
+    assert_true(p.ttft_ms < 1000);
+    assert_string_equal(gpuecon_binding_name(GPUECON_BIND_MAX_NUM_BATCHED_TOKENS), "max_num_batched_tokens");
+}
+
 /* ---- TC5: B200, 8 replicas x TP1, fp8/fp8, LoRA r16, MTP k = 2 at 73% ------------------- */
 
 static void test_tc5_b200(void **state)
@@ -782,6 +821,7 @@ int main(void)
         cmocka_unit_test(test_tc1_moe),        cmocka_unit_test(test_tc2_memory),
         cmocka_unit_test(test_tc3_capacity),   cmocka_unit_test(test_tc3_startup),
         cmocka_unit_test(test_tc4_h100_curve), cmocka_unit_test(test_chunked_lone_prompt),
+        cmocka_unit_test(test_budget_bound),
         cmocka_unit_test(test_tc5_b200),
         cmocka_unit_test(test_tc6_spec),       cmocka_unit_test(test_tc7_fp8_kv),
         cmocka_unit_test(test_tc8_lora),       cmocka_unit_test(test_tc9_allreduce),

@@ -95,7 +95,10 @@ static void test_md1(void **state)
  * tokens cuts the prompt into ceil(2000/C) = 4, 2, 1 steps at C = 512, 1,024, 2,048, each
  * reading the weights again (TTFT_0 ignored the budget: 79 ms at all three). Both analytic
  * figures must agree with the simulated TTFT within 3%, where the budget alone moves it by more
- * than 25% (4 steps) and 5% (2 steps). */
+ * than 25% (4 steps) and 5% (2 steps). The one user decodes min(1, C/(1 + 2000/1)) of a sequence
+ * per step on average (X1's budget bound: 512/2,001 and 1,024/2,001; 2,048 carries the whole
+ * 2,001), and with the budget binding its TTFT is the larger of its prefill and the closed-loop
+ * wait (1 − B)·L_out/X (L3b), which the prefill is here: nobody else is there to wait behind. */
 static void test_lone_prompt_ttft(void **state)
 {
     int budget[] = {512, 1024, 2048};
@@ -117,7 +120,8 @@ static void test_lone_prompt_ttft(void **state)
         gpuecon_infer_result a;
         gpuecon_error err;
         assert_int_equal(gpuecon_infer(&q, &a, &err), GPUECON_OK);
-        assert_close(a.at.batch, 1, 1e-12);
+        assert_close(a.at.batch, fmin(1, budget[i] / 2001.0), 1e-12);
+        assert_int_equal(a.at.binding, i < 2 ? GPUECON_BIND_MAX_NUM_BATCHED_TOKENS : GPUECON_BIND_OFFERED_LOAD);
         assert_close(a.ttft_ms, ms[i], 0.03);
         assert_close(a.ttft0_ms, ms[i], 0.03);
     }
@@ -203,6 +207,43 @@ static void test_interleaved_prompts(void **state)
     gpuecon_sim_result o = sim(state, &p);
     assert_true(o.mean_running > 1.3 * a[0].at.batch);
     assert_true(o.tpot_ms.p50 > 1.25 * a[0].tpot_ms);
+}
+
+/* A token budget that cannot carry the steady-state prefill (docs/model.md §6.6 X1, L3b): Llama 3
+ * 70B FP8 on 8 H200s (TP 8), 8,000/200 tokens, max_num_batched_tokens 2,048, a closed loop of 128
+ * users with lognormal prompts (CV 0.5) and outputs (CV 0.7). Each decoding sequence needs 1 + 40
+ * tokens a step, so the budget carries 2,048/41 = 49.95 of them; the other users queue. The
+ * simulator's vLLM scheduler admits a waiting request only with budget left after the running
+ * ones, so it settles at the same ~50 (before the budget entered X1 the mean field ran all 128:
+ * TPOT 209 ms against the simulator's 88, TTFT 1.3 s against 28 s). Throughput, TPOT, sequences
+ * per step and the mean TTFT (closed-loop Little: (128 − B)·L_out/X) must agree within 5%. */
+static void test_budget_bound(void **state)
+{
+    gpuecon_sim_request r = base(state, "llama3-70b", "hgx-h200");
+    r.serve.gpus = 8;
+    r.serve.tp = 8;
+    r.serve.prompt_len = 8000;
+    r.serve.output_len = 200;
+    r.serve.output_cv = 0.7;
+    r.prompt_cv = 0.5;
+    r.lengths = GPUECON_LENGTHS_LOGNORMAL;
+    r.serve.max_num_batched_tokens = 2048;
+    r.arrival = GPUECON_ARRIVAL_CLOSED;
+    r.users = 128;
+    r.requests = 5000;
+    gpuecon_sim_result o = sim(state, &r);
+    gpuecon_infer_request q = r.serve;
+    q.concurrency = r.users;
+    gpuecon_infer_result a;
+    gpuecon_error err;
+    assert_int_equal(gpuecon_infer(&q, &a, &err), GPUECON_OK);
+    assert_int_equal(a.at.binding, GPUECON_BIND_MAX_NUM_BATCHED_TOKENS);
+    assert_close(a.at.batch, 2048.0 / 41, 1e-9);
+    assert_true(o.preemptions == 0);
+    assert_close(o.output_tokens_per_s, a.output_tokens_per_s, 0.05);
+    assert_close(o.mean_running, a.at.batch, 0.05);
+    assert_close(o.tpot_ms.mean, a.tpot_ms, 0.05);
+    assert_close(o.ttft_ms.mean, a.ttft_ms, 0.05);
 }
 
 /* KV-bound (Gemma-4-31B with bf16 KV on one H100: 127 sequences): the simulator holds as
@@ -492,6 +533,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_md1),           cmocka_unit_test(test_saturation),
         cmocka_unit_test(test_lone_prompt_ttft), cmocka_unit_test(test_interleaved_prompts),
+        cmocka_unit_test(test_budget_bound),
         cmocka_unit_test(test_kv_bound),
         cmocka_unit_test(test_deterministic), cmocka_unit_test(test_lengths),
         cmocka_unit_test(test_bursty_and_goodput), cmocka_unit_test(test_preemption),
