@@ -38,6 +38,18 @@ static gpuecon_sim_result sim(void **state, const gpuecon_sim_request *r)
     return o;
 }
 
+/* The analytic mean field of r's deployment at `concurrency` requests in the system. */
+static gpuecon_infer_result mean_field(const gpuecon_sim_request *r, double concurrency)
+{
+    gpuecon_infer_request q = r->serve;
+    q.concurrency = concurrency;
+    gpuecon_infer_result a;
+    gpuecon_error err;
+    if (gpuecon_infer(&q, &a, &err))
+        fail_msg("gpuecon_infer: %s", err.message);
+    return a;
+}
+
 static double erlang_md1_cdf(double x, double lambda, double d)
 {
     double rho = lambda * d, s = 0;
@@ -115,11 +127,7 @@ static void test_lone_prompt_ttft(void **state)
         gpuecon_sim_result o = sim(state, &r);
         ms[i] = o.ttft_ms.mean;
         assert_close(o.ttft_ms.p99, ms[i], 3e-3); /* one histogram bin: every TTFT is the same */
-        gpuecon_infer_request q = r.serve;
-        q.concurrency = 1;
-        gpuecon_infer_result a;
-        gpuecon_error err;
-        assert_int_equal(gpuecon_infer(&q, &a, &err), GPUECON_OK);
+        gpuecon_infer_result a = mean_field(&r, 1);
         assert_close(a.at.batch, fmin(1, budget[i] / 2001.0), 1e-12);
         assert_int_equal(a.at.binding, i < 2 ? GPUECON_BIND_MAX_NUM_BATCHED_TOKENS : GPUECON_BIND_OFFERED_LOAD);
         assert_close(a.ttft_ms, ms[i], 0.03);
@@ -143,11 +151,7 @@ static void test_saturation(void **state)
         r.users = t[i].users;
         r.requests = 20000;
         gpuecon_sim_result o = sim(state, &r);
-        gpuecon_infer_request q = r.serve;
-        q.concurrency = t[i].users;
-        gpuecon_infer_result a;
-        gpuecon_error err;
-        assert_int_equal(gpuecon_infer(&q, &a, &err), GPUECON_OK);
+        gpuecon_infer_result a = mean_field(&r, t[i].users);
         assert_int_equal(a.at.binding, GPUECON_BIND_MAX_NUM_SEQS);
         assert_true(o.preemptions == 0);
         assert_close(o.output_tokens_per_s, a.output_tokens_per_s, 0.05);
@@ -181,14 +185,11 @@ static void test_interleaved_prompts(void **state)
     r.arrival = GPUECON_ARRIVAL_CLOSED;
     r.requests = 20000;
     gpuecon_infer_result a[2];
-    gpuecon_error err;
     int users[] = {512, 752};
     for (int i = 0; i < 2; i++) {
         r.users = users[i];
         gpuecon_sim_result o = sim(state, &r);
-        gpuecon_infer_request q = r.serve;
-        q.concurrency = users[i];
-        assert_int_equal(gpuecon_infer(&q, &a[i], &err), GPUECON_OK);
+        a[i] = mean_field(&r, users[i]);
         assert_close(o.mean_running, a[i].at.batch, 0.01);
         if (i == 0) {
             assert_close(a[i].tpot_ms, 39.2, 0.02);  /* the mean field's 320-token step */
@@ -232,11 +233,7 @@ static void test_budget_bound(void **state)
     r.users = 128;
     r.requests = 5000;
     gpuecon_sim_result o = sim(state, &r);
-    gpuecon_infer_request q = r.serve;
-    q.concurrency = r.users;
-    gpuecon_infer_result a;
-    gpuecon_error err;
-    assert_int_equal(gpuecon_infer(&q, &a, &err), GPUECON_OK);
+    gpuecon_infer_result a = mean_field(&r, r.users);
     assert_int_equal(a.at.binding, GPUECON_BIND_MAX_NUM_BATCHED_TOKENS);
     assert_close(a.at.batch, 2048.0 / 41, 1e-9);
     assert_true(o.preemptions == 0);
@@ -257,11 +254,7 @@ static void test_kv_bound(void **state)
     r.users = 400;
     r.requests = 10000;
     gpuecon_sim_result o = sim(state, &r);
-    gpuecon_infer_request q = r.serve;
-    q.concurrency = r.users;
-    gpuecon_infer_result a;
-    gpuecon_error err;
-    assert_int_equal(gpuecon_infer(&q, &a, &err), GPUECON_OK);
+    gpuecon_infer_result a = mean_field(&r, r.users);
     assert_int_equal(a.at.binding, GPUECON_BIND_KV_CAPACITY);
     assert_close(o.mean_running, a.at.batch, 0.05);
     assert_true(o.preemptions > 0.1 * r.requests);
@@ -415,11 +408,7 @@ static void test_speculative(void **state)
     r.requests = 300;
     r.serve.output_len = 2000; /* TPOT dominated by decode */
     gpuecon_sim_result o = sim(state, &r);
-    gpuecon_infer_request q = r.serve;
-    q.concurrency = 1;
-    gpuecon_infer_result a;
-    gpuecon_error err;
-    assert_int_equal(gpuecon_infer(&q, &a, &err), GPUECON_OK);
+    gpuecon_infer_result a = mean_field(&r, 1);
     assert_close(o.tpot_ms.mean, a.at.tpot_run_ms, 0.05);
 }
 
