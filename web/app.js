@@ -31,6 +31,8 @@ const state = {
   base: null,         // compare result of the unedited scenario
   result: null,       // the latest result, comparison by comparison
   sel: 0,
+  gen: 0,             // bumped when the overrides are thrown away (reset, a new scenario): answers to
+                      // requests sent before that are stale and are dropped
   catalog: {},
   busy: false,
   pending: false,
@@ -144,6 +146,7 @@ async function runAll() {
     return;
   }
   state.overrides.clear();
+  state.gen++;
   state.labels = r.body.labels || {};
   state.base = r.body;
   state.result = structuredClone(r.body);
@@ -155,8 +158,9 @@ async function runAll() {
 }
 
 async function loadReport() {
+  const gen = state.gen;
   const r = await api('compare', {scenario: effectiveDoc(state.sel), format: 'html'});
-  if (!r.ok) return;
+  if (!r.ok || gen !== state.gen) return;
   // the report's own <style> would be refused by the page's CSP (style-src 'self'): app.css styles it
   const html = new DOMParser().parseFromString(r.body.replace(/<style>[\s\S]*?<\/style>/g, ''), 'text/html');
   const sec = html.querySelector('section');
@@ -169,12 +173,14 @@ async function loadReport() {
 async function whatIf() {
   if (state.busy) { state.pending = true; return; }
   state.busy = true;
-  const ci = state.sel;
+  const ci = state.sel, gen = state.gen;
   const t0 = performance.now();
   const [r] = await Promise.all([api('compare', {scenario: effectiveDoc(ci)}), loadReport()]);
   const ms = Math.round(performance.now() - t0);
   state.busy = false;
-  if (r.ok) {
+  if (gen !== state.gen) {
+    /* reset or reloaded while this ran: its overrides are gone, so is its answer */
+  } else if (r.ok) {
     state.result.comparisons[ci] = r.body.comparisons[0];
     status(`what-if: compare re-ran in ${ms} ms (server ${Math.round(1000 * r.body.elapsed_s)} ms)`);
     render();
@@ -492,7 +498,14 @@ async function exportAs(format, ext, type) {
 async function main() {
   $('yaml').addEventListener('input', () => gutter(0));
   $('run').addEventListener('click', runAll);
-  $('reset').addEventListener('click', () => { state.overrides.clear(); state.result = structuredClone(state.base); render(); loadReport(); });
+  $('reset').addEventListener('click', () => {
+    state.overrides.clear();
+    state.gen++;
+    state.pending = false;
+    state.result = structuredClone(state.base);
+    render();
+    loadReport();
+  });
   $('export-yaml').addEventListener('click', exportYaml);
   $('export-html').addEventListener('click', () => exportAs('html', 'html', 'text/html'));
   $('export-csv').addEventListener('click', () => exportAs('csv', 'csv', 'text/csv'));

@@ -130,9 +130,24 @@ try {
   await page.waitForSelector('#verdict[data-cheapest="H100"]', {timeout: 30000});
   check(true, `renting GB200 NVL72 at $${2 * tco}/GPU-h flips the verdict to H100`);
 
-  // the GPU count and the operator tier, each a control with today's value, stage and source
+  // a what-if still in flight when Reset is pressed must not bring its answer back: hold the
+  // what-if's requests in the browser, press Reset, then let them through; once every request
+  // has settled the verdict must still be today's
+  await settle();
+  let release;
+  const gate = new Promise((res) => { release = res; });
+  await page.route('**/api/v1/compare', async (route) => { await gate; await route.continue(); });
+  await price.fill(String(2 * tco));
+  await price.dispatchEvent('change');
+  await page.waitForFunction(() => state.busy, null, {timeout: T});
   await page.click('#reset');
-  await page.waitForSelector('#verdict[data-cheapest="GB200 NVL72"]', {timeout: T});
+  release();
+  await settle();
+  await page.unroute('**/api/v1/compare');
+  check(await page.evaluate(() => document.querySelector('#verdict').dataset.cheapest) === 'GB200 NVL72',
+    'Reset during a what-if in flight keeps today\'s verdict (the stale answer is dropped)');
+
+  // the GPU count and the operator tier, each a control with today's value, stage and source
   const plat = (name) => page.evaluate((n) => state.result.comparisons[0].platforms.find((p) => p.name === n), name);
   const shown = (name) => page.evaluate((n) => { // the report's platform table: GPUs and days of one row
     const t = [...document.querySelectorAll('#report table')].find((x) => [...x.querySelectorAll('th')].some((h) => h.textContent === 'days'));
