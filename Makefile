@@ -50,14 +50,16 @@ bench:
 fuzz:
 	@scripts/deps.sh --test
 	@CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DGPUECON_SANITIZE=ON -DGPUECON_FUZZ=ON -DGPUECON_TESTS=OFF >/dev/null
-	@cmake --build build-fuzz -j $(JOBS)
-	@mkdir -p build-fuzz/corpus-catalog build-fuzz/corpus-scenario build-fuzz/corpus-request
+	@cmake --build build-fuzz -j $(JOBS) --target fuzz_catalog fuzz_scenario fuzz_request fuzz_cli
+	@mkdir -p build-fuzz/corpus-catalog build-fuzz/corpus-scenario build-fuzz/corpus-request build-fuzz/corpus-cli
 	build-fuzz/tests/fuzz/fuzz_catalog -runs=$(FUZZ_RUNS) -max_len=4096 -timeout=10 -print_final_stats=1 \
 	  build-fuzz/corpus-catalog tests/fuzz/corpus tests/cases
 	build-fuzz/tests/fuzz/fuzz_scenario -runs=$(FUZZ_RUNS) -max_len=4096 -timeout=10 -print_final_stats=1 \
 	  build-fuzz/corpus-scenario tests/fuzz/corpus-scenario
 	build-fuzz/tests/fuzz/fuzz_request -runs=$(FUZZ_RUNS) -max_len=8192 -timeout=10 -print_final_stats=1 \
 	  build-fuzz/corpus-request tests/fuzz/corpus-request
+	build-fuzz/tests/fuzz/fuzz_cli -runs=$(FUZZ_RUNS) -max_len=4096 -timeout=30 -print_final_stats=1 \
+	  build-fuzz/corpus-cli tests/fuzz/corpus-cli
 
 clean:
 	rm -rf build build-test build-clang build-bench build-fuzz

@@ -41,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             command = true;
             skip = !strcmp(t, "compare") || !strcmp(t, "validate") || !strcmp(t, "reproduce");
         }
-        skip = argc >= MAX_ARGS || strstr(t, "--plot") || strstr(t, "--max-work") ||
+        skip = skip || argc >= MAX_ARGS || strstr(t, "--plot") || strstr(t, "--max-work") ||
                !strncmp(t, "-o", 2) || !strncmp(t, "--output", 8);
         json = json || !strcmp(t, "--json") || !strcmp(t, "--format=json");
         help = help || !strcmp(t, "-h") || !strcmp(t, "--help");
