@@ -1605,7 +1605,14 @@ typedef struct gpuecon_serve_config {
     double usd_per_mtok;
     bool simulated;                    /* ttft_ms/tpot_ms come from the simulator */
     bool meets;                        /* the targets hold */
+    bool keeps_up;                     /* at a rate: serves at least 95% of the offered tokens */
     double analytic_ttft_ms, analytic_tpot_ms;
+    double e2e_ms;                     /* ttft_ms + (output_len - 1)·tpot_ms: one request's latency */
+    /* tokens/s/GPU at the largest load whose mean TTFT and TPOT meet the targets, by the analytic
+     * model (0: none does): the headroom. At a rate every configuration that keeps up serves the
+     * same tokens, so this breaks the tie (docs/model.md §6.12). Filled for best[] (without a
+     * rate or a concurrency it is the operating point itself); 0 in frontier[] and closest. */
+    double capacity_tokens_per_s_per_gpu;
 } gpuecon_serve_config;
 
 typedef struct gpuecon_serve_search_result {
@@ -1628,7 +1635,11 @@ GPUECON_API void gpuecon_serve_search_request_init(gpuecon_serve_search_request 
  * operating point: the given concurrency; or the least concurrency that serves `rate`; or the
  * largest that meets the targets. The best `confirm` are re-run by the simulator (Poisson at
  * `rate`, or a closed loop at the concurrency) and ranked by what it finds at
- * slo_percentile. GPUECON_E_INFEASIBLE when no configuration meets the targets (*out then
+ * slo_percentile. At a rate the objective is the offered load per GPU (a configuration the
+ * simulator finds serving at least 95% of it keeps up): equal on equal GPUs, the tie goes to
+ * the higher capacity_tokens_per_s_per_gpu, and capacities within 1% to the lower e2e_ms;
+ * configurations that differ only in engine limits that do not bind (outputs within 0.2%) are
+ * listed once. GPUECON_E_INFEASIBLE when no configuration meets the targets (*out then
  * holds `closest` and the misses); GPUECON_E_INPUT for a target < 0, a percentile outside
  * (0, 100), a rate < 0, the cost objective without a TCO profile. */
 GPUECON_API int gpuecon_infer_search(gpuecon_ctx *ctx, const gpuecon_serve_search_request *req,

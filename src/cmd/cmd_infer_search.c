@@ -33,7 +33,8 @@ void cmd_infer_search_defaults(infer_search_args *s)
     s->top = 5;
 }
 
-static json_t *config_json(const gpuecon_serve_config *c)
+/* One configuration; with_capacity for the ranked ones, the only ones that have it. */
+static json_t *config_json(const gpuecon_serve_config *c, bool with_capacity)
 {
     json_t *j = json_object();
     json_object_set_new(j, "config", json_pack("{s:i, s:i, s:i, s:s, s:s, s:i, s:i, s:i, s:b}", "gpus", c->gpus, "tp",
@@ -54,7 +55,21 @@ static json_t *config_json(const gpuecon_serve_config *c)
     json_object_set_new(j, "simulated", json_boolean(c->simulated));
     json_object_set_new(j, "analytic_ttft_ms", cli_real(c->analytic_ttft_ms));
     json_object_set_new(j, "analytic_tpot_ms", cli_real(c->analytic_tpot_ms));
+    json_object_set_new(j, "e2e_ms", cli_real(c->e2e_ms));
+    if (with_capacity)
+        json_object_set_new(j, "capacity_tokens_per_s_per_gpu", cli_real(c->capacity_tokens_per_s_per_gpu));
     return j;
+}
+
+/* "TP4", "TP1 PP4" or, attention data-parallel over an expert-parallel group, "DP8+EP8". */
+static void label(char *buf, size_t cap, const gpuecon_serve_config *c)
+{
+    if (c->attention_dp)
+        snprintf(buf, cap, "DP%d+EP%d", c->tp, c->tp);
+    else if (c->pp > 1)
+        snprintf(buf, cap, "TP%d PP%d", c->tp, c->pp);
+    else
+        snprintf(buf, cap, "TP%d", c->tp);
 }
 
 static void describe(char *buf, size_t cap, const gpuecon_serve_config *c)
@@ -85,6 +100,14 @@ static void why(char *buf, size_t cap, const gpuecon_serve_search_request *q, co
     bool cost = q->objective == GPUECON_SERVE_COST;
     double gap = cost ? b->usd_per_mtok / a->usd_per_mtok - 1
                       : 1 - b->output_tokens_per_s_per_gpu / a->output_tokens_per_s_per_gpu;
+    if (!cost && q->rate > 0 && a->keeps_up && b->keeps_up && a->gpus == b->gpus) {
+        /* the objective ties (the same tokens on the same GPUs): the tie rule decided */
+        snprintf(buf, cap, "runner-up (%s) serves the same %g requests/s on the same %d GPUs; ties go to the capacity "
+                 "within the targets, %.0f vs %.0f tokens/s/GPU (within 1%%: the lower request latency, %.0f vs "
+                 "%.0f ms)%s", d, q->rate, b->gpus, b->capacity_tokens_per_s_per_gpu, a->capacity_tokens_per_s_per_gpu,
+                 b->e2e_ms, a->e2e_ms, b->simulated ? "" : "; not confirmed by the simulator");
+        return;
+    }
     if (gap < 0 && a->simulated && !b->simulated) {
         snprintf(buf, cap, "runner-up (%s) scores %.1f%% better by the analytic screen (%.*f vs %.*f %s) but is "
                  "unconfirmed: the simulator ran only the leading candidates (--confirm), and confirmed ones rank "
@@ -126,9 +149,9 @@ static int print(cli *c, const gpuecon_serve_search_request *q, const gpuecon_se
     if (c->format == FMT_JSON) {
         json_t *j = json_object(), *best = json_array(), *fr = json_array();
         for (int i = 0; i < o->nbest; i++)
-            json_array_append_new(best, config_json(&o->best[i]));
+            json_array_append_new(best, config_json(&o->best[i], true));
         for (int i = 0; i < o->nfrontier; i++)
-            json_array_append_new(fr, config_json(&o->frontier[i]));
+            json_array_append_new(fr, config_json(&o->frontier[i], false));
         json_object_set_new(j, "model", json_string(q->base.model->name));
         json_object_set_new(j, "system", json_string(q->base.system->name));
         json_object_set_new(j, "objective", json_string(objective_names[q->objective]));
@@ -139,7 +162,7 @@ static int print(cli *c, const gpuecon_serve_search_request *q, const gpuecon_se
         json_object_set_new(j, "best", best);
         json_object_set_new(j, "why_runner_up_lost", json_string(w));
         json_object_set_new(j, "frontier", fr);
-        json_object_set_new(j, "closest", o->feasible ? json_null() : config_json(&o->closest));
+        json_object_set_new(j, "closest", o->feasible ? json_null() : config_json(&o->closest, false));
         json_object_set_new(j, "miss_ttft_ms", cli_real(o->miss_ttft_ms));
         json_object_set_new(j, "miss_tpot_ms", cli_real(o->miss_tpot_ms));
         json_object_set_new(j, "configs_evaluated", json_integer(o->configs_evaluated));
@@ -149,17 +172,20 @@ static int print(cli *c, const gpuecon_serve_search_request *q, const gpuecon_se
     }
     if (status)
         return status;
+    /* with a rate or a concurrency the operating point is not the capacity: both are shown */
+    bool capcol = q->rate > 0 || q->concurrency > 0;
     tbl *tb = tbl_new();
     const char *cols[] = {"rank", "TP", "PP", "replicas", "weights", "KV", "draft", "max seqs", "chunk", "requests",
-                          "tok/s/GPU", "tok/s/user", "TTFT ms", "TPOT ms", "$/Mtok", "checked"};
-    for (int i = 0; i < 16; i++)
-        tbl_col(tb, cols[i], i == 4 || i == 5 || i == 15 ? 'l' : 'r');
+                          "tok/s/GPU", "capacity", "tok/s/user", "TTFT ms", "TPOT ms", "$/Mtok", "checked"};
+    for (int i = 0; i < 17; i++)
+        if (i != 11 || capcol)
+            tbl_col(tb, cols[i], i == 4 || i == 5 || i == 16 ? 'l' : 'r');
     for (int i = 0; i < o->nbest; i++) {
         const gpuecon_serve_config *b = &o->best[i];
         tbl_row(tb);
         tbl_num(tb, i + 1, 0);
         if (b->attention_dp)
-            tbl_fmt(tb, "DP%d+EP", b->tp);
+            tbl_fmt(tb, "DP%d+EP%d", b->tp, b->tp);
         else
             tbl_num(tb, b->tp, 0);
         tbl_num(tb, b->pp > 1 ? b->pp : 1, 0);
@@ -171,6 +197,8 @@ static int print(cli *c, const gpuecon_serve_search_request *q, const gpuecon_se
         tbl_num(tb, b->max_num_batched_tokens, 0);
         tbl_num(tb, b->concurrency, 0);
         tbl_num(tb, b->output_tokens_per_s_per_gpu, 1);
+        if (capcol)
+            tbl_num(tb, b->capacity_tokens_per_s_per_gpu, 0);
         tbl_num(tb, b->tokens_per_s_per_user, 1);
         tbl_num(tb, b->ttft_ms, 1);
         tbl_num(tb, b->tpot_ms, 2);
@@ -181,16 +209,24 @@ static int print(cli *c, const gpuecon_serve_search_request *q, const gpuecon_se
     int done = cli_table_begin(c, tb, &f);
     if (!f)
         return done;
-    fprintf(f, "%s on %s: best of %ld configurations (%.2f s); targets TTFT %g ms, TPOT %g ms at P%g\n\n",
+    fprintf(f, "%s on %s: best of %ld configurations (%.2f s); targets TTFT %g ms, TPOT %g ms at P%g\n",
             q->base.model->name, q->base.system->name, o->configs_evaluated, elapsed, q->ttft_ms, q->tpot_ms,
             q->slo_percentile);
+    if (q->rate > 0)
+        fprintf(f, "at %g requests/s every configuration that keeps up serves the same tokens: ties go to capacity "
+                "(tokens/s/GPU at the largest load within the targets)\n", q->rate);
+    else if (capcol)
+        fprintf(f, "capacity: tokens/s/GPU at the largest load within the targets, beside the %g requests in flight\n",
+                q->concurrency);
+    fprintf(f, "\n");
     tbl_print(tb, f);
     fprintf(f, "\n%s\n\nPareto frontier (tokens/s/user -> tokens/s/GPU):", w);
-    for (int i = 0; i < o->nfrontier; i += o->nfrontier / 10 + 1)
-        fprintf(f, " %.0f->%.0f (TP%d%s)", o->frontier[i].tokens_per_s_per_user,
-                o->frontier[i].output_tokens_per_s_per_gpu, o->frontier[i].tp,
-                o->frontier[i].pp == 2 ? " PP2" : o->frontier[i].pp == 4 ? " PP4" : o->frontier[i].pp == 8 ? " PP8"
-                : o->frontier[i].pp == 16 ? " PP16" : "");
+    for (int i = 0; i < o->nfrontier; i += o->nfrontier / 10 + 1) {
+        char l[32];
+        label(l, sizeof l, &o->frontier[i]);
+        fprintf(f, " %.0f->%.0f (%s)", o->frontier[i].tokens_per_s_per_user,
+                o->frontier[i].output_tokens_per_s_per_gpu, l);
+    }
     fprintf(f, "\n");
     return cli_table_done(c, tb, f);
 }

@@ -12,6 +12,11 @@
  * few are then re-run by the request-level simulator (§6.11) and ranked by what it finds at
  * the chosen percentile; one that misses there is retried at 15% less load, twice.
  *
+ * At a rate every configuration that keeps up serves the same tokens (Little's law), so on equal
+ * GPUs the objective ties exactly; the tie goes to the capacity within the targets (the load it
+ * could take: headroom), and capacities within 1% to the lower request latency. Configurations
+ * that differ only in an engine limit that does not bind give the same answer and are kept once.
+ *
  * Key choice: the analytic screen uses means and the simulator supplies the percentiles, so
  * the screen stays at microseconds per configuration and only the winners pay for a simulation.
  */
@@ -36,8 +41,7 @@ typedef struct search {
     gpuecon_serve_search_result *out;
     fpoint *pts;
     size_t npts, cap;
-    gpuecon_serve_config cand[MAX_CAND];
-    double score[MAX_CAND];
+    gpuecon_serve_config cand[MAX_CAND]; /* ranked by better() */
     int ncand, keep;
     double closest_miss;
     bool nomem;
@@ -119,6 +123,7 @@ static void fill(gpuecon_serve_config *c, const gpuecon_infer_request *r, const 
     c->tokens_per_s_per_user = p->tpot_ms > 0 ? 1e3 / p->tpot_ms : 0;
     c->ttft_ms = c->analytic_ttft_ms = p->ttft_ms;
     c->tpot_ms = c->analytic_tpot_ms = p->tpot_ms;
+    c->e2e_ms = p->ttft_ms + (r->output_len - 1) * p->tpot_ms;
     c->usd_per_mtok = p->usd_per_mtok;
 }
 
@@ -140,58 +145,86 @@ static void add_point(search *s, double x, double y, const gpuecon_infer_request
                                  (signed char)(r->pp > 1 ? r->pp : 1), C};
 }
 
-static double objective(const search *s, const gpuecon_serve_config *c)
+/* At a rate: whether c serves at least 95% of the offered tokens (a finite simulated run ends
+ * with some still in flight; the analytic operating point serves all of them). */
+static bool keeps_up(const gpuecon_serve_search_request *q, const gpuecon_serve_config *c)
 {
-    return s->q->objective == GPUECON_SERVE_COST ? -c->usd_per_mtok : c->output_tokens_per_s_per_gpu;
+    return q->rate > 0 && c->output_tokens_per_s >= 0.95 * q->rate * q->base.output_len;
 }
 
-/* Keeps the best s->keep meeting configurations, ordered by score (ties: first found). */
+/* Higher is better. At a rate, one that keeps up scores the offered load per GPU, whatever its
+ * measured throughput. */
+static double objective(const search *s, const gpuecon_serve_config *c)
+{
+    const gpuecon_serve_search_request *q = s->q;
+    if (q->objective == GPUECON_SERVE_COST)
+        return -c->usd_per_mtok;
+    if (q->rate > 0 && c->keeps_up)
+        return q->rate * q->base.output_len / c->gpus;
+    return c->output_tokens_per_s_per_gpu;
+}
+
+static bool close_to(double a, double b, double rel)
+{
+    return fabs(a - b) <= rel * fmax(fabs(a), fabs(b));
+}
+
+/* Whether a ranks before b: the objective; equal, the capacity within the targets; within 1%
+ * of each other, the lower request latency (see the file comment). */
+static bool better(const search *s, const gpuecon_serve_config *a, const gpuecon_serve_config *b)
+{
+    double x = objective(s, a), y = objective(s, b);
+    if (fabs(x - y) > 1e-9 * fmax(fabs(x), fabs(y)))
+        return x > y;
+    double ca = a->capacity_tokens_per_s_per_gpu, cb = b->capacity_tokens_per_s_per_gpu;
+    if (!close_to(ca, cb, 0.01))
+        return ca > cb;
+    return a->e2e_ms < b->e2e_ms;
+}
+
+/* The same layout, precisions and draft with the same outputs (within 0.2%) and a capacity
+ * better() counts as equal: only an engine limit that does not bind differs. */
+static bool same_answer(const gpuecon_serve_config *a, const gpuecon_serve_config *b)
+{
+    return a->gpus == b->gpus && a->tp == b->tp && a->pp == b->pp && a->replicas == b->replicas &&
+           a->weights == b->weights && a->kv == b->kv && a->draft_k == b->draft_k &&
+           a->expert_parallel == b->expert_parallel && a->attention_dp == b->attention_dp &&
+           close_to(a->output_tokens_per_s_per_gpu, b->output_tokens_per_s_per_gpu, 2e-3) &&
+           close_to(a->ttft_ms, b->ttft_ms, 2e-3) && close_to(a->tpot_ms, b->tpot_ms, 2e-3) &&
+           close_to(a->capacity_tokens_per_s_per_gpu, b->capacity_tokens_per_s_per_gpu, 0.01);
+}
+
+/* Keeps the best s->keep meeting configurations in better() order (full ties: first found),
+ * each answer once (the first found). */
 static void offer(search *s, const gpuecon_serve_config *c)
 {
-    double sc = objective(s, c);
+    for (int j = 0; j < s->ncand; j++)
+        if (same_answer(&s->cand[j], c))
+            return;
     int i = s->ncand;
-    if (i == s->keep && !(sc > s->score[i - 1]))
+    if (i == s->keep && !better(s, c, &s->cand[i - 1]))
         return;
     if (i == s->keep)
         i--;
-    while (i > 0 && sc > s->score[i - 1]) {
+    while (i > 0 && better(s, c, &s->cand[i - 1])) {
         s->cand[i] = s->cand[i - 1];
-        s->score[i] = s->score[i - 1];
         i--;
     }
     s->cand[i] = *c;
-    s->score[i] = sc;
     if (s->ncand < s->keep)
         s->ncand++;
 }
 
-/* The operating point of one prepared configuration: see the file comment. */
-static double operating_c(const search *s, const gpuecon_infer_request *r, const infer_env *e,
-                          const gpuecon_infer_result *o, gpuecon_infer_point *p)
+/* The largest concurrency whose mean TTFT and TPOT meet the targets (both only grow with the
+ * load, §6.4, so bisection finds it), or one request per replica when even that misses; *p is
+ * left at the returned point. */
+static double slo_c(const gpuecon_serve_search_request *q, const gpuecon_infer_request *r, const infer_env *e,
+                    const gpuecon_infer_result *o, gpuecon_infer_point *p)
 {
-    const gpuecon_serve_search_request *q = s->q;
     double lo = o->replicas, hi = fmax(lo, o->max_concurrency);
-    if (q->concurrency > 0)
-        return q->concurrency;
-    if (q->rate > 0) { /* the least concurrency whose throughput serves the rate (Little) */
-        double need = q->rate * r->output_len;
-        infer_point(r, e, o, hi, p);
-        if (p->output_tokens_per_s < need)
-            return -1;
-        lo = 1e-3;
-        for (int i = 0; i < 40 && hi - lo > 1e-3 * hi; i++) {
-            double mid = 0.5 * (lo + hi);
-            infer_point(r, e, o, mid, p);
-            if (p->output_tokens_per_s >= need)
-                hi = mid;
-            else
-                lo = mid;
-        }
-        return hi;
-    }
     infer_point(r, e, o, lo, p);
     if (!meets(q, p->ttft_ms, p->tpot_ms))
-        return lo; /* misses even at one request per replica */
+        return lo;
     infer_point(r, e, o, hi, p);
     if (meets(q, p->ttft_ms, p->tpot_ms))
         return hi;
@@ -203,7 +236,43 @@ static double operating_c(const search *s, const gpuecon_infer_request *r, const
         else
             hi = mid;
     }
-    return floor(lo);
+    lo = floor(lo); /* still at least the replicas, which met */
+    infer_point(r, e, o, lo, p);
+    return lo;
+}
+
+/* tokens/s/GPU at slo_c's load, 0 when no load meets the targets. */
+static double capacity_at(const gpuecon_serve_search_request *q, const gpuecon_infer_request *r, const infer_env *e,
+                          const gpuecon_infer_result *o)
+{
+    gpuecon_infer_point p;
+    slo_c(q, r, e, o, &p);
+    return meets(q, p.ttft_ms, p.tpot_ms) ? p.output_tokens_per_s_per_gpu : 0;
+}
+
+/* The operating point of one prepared configuration: see the file comment. */
+static double operating_c(const search *s, const gpuecon_infer_request *r, const infer_env *e,
+                          const gpuecon_infer_result *o, gpuecon_infer_point *p)
+{
+    const gpuecon_serve_search_request *q = s->q;
+    if (q->concurrency > 0)
+        return q->concurrency;
+    if (q->rate > 0) { /* the least concurrency whose throughput serves the rate (Little) */
+        double need = q->rate * r->output_len, lo = 1e-3, hi = fmax(o->replicas, o->max_concurrency);
+        infer_point(r, e, o, hi, p);
+        if (p->output_tokens_per_s < need)
+            return -1;
+        for (int i = 0; i < 40 && hi - lo > 1e-3 * hi; i++) {
+            double mid = 0.5 * (lo + hi);
+            infer_point(r, e, o, mid, p);
+            if (p->output_tokens_per_s >= need)
+                hi = mid;
+            else
+                lo = mid;
+        }
+        return hi;
+    }
+    return slo_c(q, r, e, o, p);
 }
 
 /* Returns whether more pipeline stages could help: the layout does not fit, or its KV pool
@@ -239,8 +308,16 @@ static bool evaluate(search *s, const gpuecon_infer_request *r)
     infer_point(r, &e, &o, C, &p);
     fill(&c, r, &o, &p);
     c.meets = meets(s->q, c.ttft_ms, c.tpot_ms);
-    if (c.meets)
+    c.keeps_up = keeps_up(s->q, &c);
+    if (c.meets) {
+        /* the headroom: needed here at a rate, where it ranks; it is the operating point itself
+         * without a rate or a concurrency; with a concurrency, finish() adds it for display */
+        if (s->q->rate > 0)
+            c.capacity_tokens_per_s_per_gpu = capacity_at(s->q, r, &e, &o);
+        else if (!(s->q->concurrency > 0))
+            c.capacity_tokens_per_s_per_gpu = c.output_tokens_per_s_per_gpu;
         offer(s, &c);
+    }
     else if (miss(s->q, c.ttft_ms, c.tpot_ms) < s->closest_miss)
         s->closest_miss = miss(s->q, c.ttft_ms, c.tpot_ms), s->out->closest = c;
     return kv_bound;
@@ -351,23 +428,43 @@ static void frontier(search *s)
     s->out->nfrontier = k;
 }
 
+/* The request that gives configuration c (the search's base with c's choices). */
+static void request_of(const search *s, const gpuecon_serve_config *c, gpuecon_infer_request *r)
+{
+    *r = s->q->base;
+    r->gpus = c->gpus;
+    r->tp = c->tp;
+    r->weights = c->weights;
+    r->kv = c->kv;
+    r->draft_k = c->draft_k;
+    r->expert_parallel = c->expert_parallel;
+    r->attention_dp = c->attention_dp;
+    r->pp = c->pp;
+    r->max_num_seqs = c->max_num_seqs;
+    r->max_num_batched_tokens = c->max_num_batched_tokens;
+}
+
+/* capacity_at for a configuration the screen kept (0 if it no longer prepares). */
+static double capacity_of(const search *s, const gpuecon_serve_config *c)
+{
+    gpuecon_infer_request r;
+    request_of(s, c, &r);
+    r.concurrency = 0;
+    infer_arch a;
+    infer_env e;
+    gpuecon_infer_result o;
+    if (infer_prepare_core(&r, &a, &e, &o, NULL) != GPUECON_OK)
+        return 0;
+    return capacity_at(s->q, &r, &e, &o);
+}
+
 /* Re-runs one candidate in the simulator; backs off the load when it misses. */
 static int confirm(search *s, gpuecon_serve_config *c, gpuecon_error *err)
 {
     const gpuecon_serve_search_request *q = s->q;
     gpuecon_sim_request r;
     gpuecon_sim_request_init(&r);
-    r.serve = q->base;
-    r.serve.gpus = c->gpus;
-    r.serve.tp = c->tp;
-    r.serve.weights = c->weights;
-    r.serve.kv = c->kv;
-    r.serve.draft_k = c->draft_k;
-    r.serve.expert_parallel = c->expert_parallel;
-    r.serve.attention_dp = c->attention_dp;
-    r.serve.pp = c->pp;
-    r.serve.max_num_seqs = c->max_num_seqs;
-    r.serve.max_num_batched_tokens = c->max_num_batched_tokens;
+    request_of(s, c, &r.serve);
     r.lengths = q->base.output_cv > 0 ? GPUECON_LENGTHS_LOGNORMAL : GPUECON_LENGTHS_FIXED;
     r.requests = q->sim_requests;
     r.ttft_slo_ms = q->ttft_ms;
@@ -392,11 +489,13 @@ static int confirm(search *s, gpuecon_serve_config *c, gpuecon_error *err)
         c->simulated = true;
         c->ttft_ms = o.ttft_ms.at_slo;
         c->tpot_ms = o.tpot_ms.at_slo;
+        c->e2e_ms = c->ttft_ms + (q->base.output_len - 1) * c->tpot_ms;
         c->output_tokens_per_s = o.output_tokens_per_s;
         c->output_tokens_per_s_per_gpu = o.output_tokens_per_s_per_gpu;
         c->tokens_per_s_per_user = c->tpot_ms > 0 ? 1e3 / c->tpot_ms : 0;
         c->concurrency = q->rate > 0 ? o.mean_running * c->replicas : r.users;
         c->meets = meets(q, c->ttft_ms, c->tpot_ms);
+        c->keeps_up = keeps_up(q, c);
         if (c->meets || q->rate > 0 || q->concurrency > 0 || r.users <= c->replicas)
             break;
         users *= 0.85;
@@ -413,6 +512,8 @@ static int finish(search *s, gpuecon_error *err)
     int k = 0, runs = 0, nconf = 0;
     for (int i = 0; i < s->ncand && k < q->top; i++) {
         gpuecon_serve_config c = s->cand[i];
+        if (q->concurrency > 0) /* shown beside the fixed load (evaluate skips it there) */
+            c.capacity_tokens_per_s_per_gpu = capacity_of(s, &c);
         if (runs < 2 * q->confirm && nconf < q->confirm) {
             double x0 = c.output_tokens_per_s_per_gpu, usd0 = c.usd_per_mtok;
             int rc = confirm(s, &c, err);
@@ -429,10 +530,9 @@ static int finish(search *s, gpuecon_error *err)
             }
             nconf++;
         }
-        /* insert by score among the simulated ones; unconfirmed ones stay after them */
-        double sc = objective(s, &c);
+        /* insert in better() order among the simulated ones; unconfirmed ones stay after them */
         int j = k++;
-        while (j > 0 && (c.simulated && (!out->best[j - 1].simulated || sc > objective(s, &out->best[j - 1])))) {
+        while (j > 0 && c.simulated && (!out->best[j - 1].simulated || better(s, &c, &out->best[j - 1]))) {
             out->best[j] = out->best[j - 1];
             j--;
         }

@@ -116,6 +116,32 @@ run(2 infer --model llama3-8b --system hgx-h100 --objective cost)
 expect_err("--objective.*needs --search")
 run(2 infer --model llama3-8b --system hgx-h100 --search --simulate --rate 4)
 expect_err("--search")
+# at a rate every configuration that keeps up serves the same tokens (2 requests/s x 500 tokens =
+# 1,000 tokens/s, 125 per GPU on 8): the objective ties, capacity breaks it and is shown beside
+run(0 infer --model llama3-70b --system hgx-h200 --prompt-len 2000 --output-len 500 --search --rate 2 --ttft-ms 1000
+    --tpot-ms 30 --confirm 1)
+expect_out("tok/s/GPU +capacity +tok/s/user")
+expect_out("ties go to capacity")
+expect_out("runner-up .* serves the same 2 requests/s on the same 8 GPUs")
+run(0 infer --model llama3-70b --system hgx-h200 --prompt-len 2000 --output-len 500 --search --rate 2 --ttft-ms 1000
+    --tpot-ms 30 --confirm 1 --json)
+# the simulated run serves what arrives: 125 tokens/s/GPU within Poisson noise over 4,000 requests
+json_near(best 0 output_tokens_per_s_per_gpu 125 0.03)
+string(JSON c0 GET "${OUT}" best 0 capacity_tokens_per_s_per_gpu)
+string(JSON c1 GET "${OUT}" best 1 capacity_tokens_per_s_per_gpu)
+execute_process(COMMAND awk "BEGIN { exit (${c0} >= 125 && ${c0} >= 0.99 * ${c1}) ? 0 : 1 }" RESULT_VARIABLE bad)
+if(bad)
+  message(FATAL_ERROR "infer --search --rate 2: capacity ${c0} (runner-up ${c1}) does not lead or is below the load")
+endif()
+# with a concurrency the capacity column is there too; without either, the operating point is the capacity
+run(0 infer --model llama3-8b --system hgx-h100 --search --concurrency 64 --tpot-ms 50 --confirm 0)
+expect_out("tok/s/GPU +capacity +tok/s/user")
+run(0 infer --model llama3-8b --system hgx-h100 --search --tpot-ms 50 --confirm 0 --json)
+string(JSON t0 GET "${OUT}" best 0 output_tokens_per_s_per_gpu)
+string(JSON c0 GET "${OUT}" best 0 capacity_tokens_per_s_per_gpu)
+if(NOT t0 STREQUAL c0)
+  message(FATAL_ERROR "infer --search without a rate: capacity ${c0} is not the operating point ${t0}")
+endif()
 # the search tries every precision itself: a model whose bf16 weights (671B x 2 B = 1.34 TB) do
 # not fit 8 x 141 GB is still searched, and the answer it finds is fp8 (671 GB fits)
 run(0 infer --model deepseek-v3 --system hgx-h200 --gpus 8 --search --confirm 1 --json)

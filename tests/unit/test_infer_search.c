@@ -4,10 +4,12 @@
  * Properties checked: the winner meets the targets (in the simulator, at the percentile) and no
  * configuration evaluated on its own beats it analytically at the same fixed concurrency; the
  * frontier is a Pareto set; an unreachable target is infeasible with the closest miss; every
- * catalog model × system can be searched; bad input names the option.
+ * catalog model × system can be searched; at a rate, where the objective ties, the ranking follows
+ * the capacity within the targets; bad input names the option.
  */
 #include "test_util.h"
 
+#include <math.h>
 #include <string.h>
 
 static gpuecon_serve_search_request base(void **state, const char *model, const char *system)
@@ -136,6 +138,93 @@ static void test_every_model(void **state)
     assert_true(served >= 40);
 }
 
+/* Capacity by brute force through the public entry point: the tokens/s/GPU at the largest
+ * whole concurrency (from one request per replica up, step 1) whose mean TTFT and TPOT meet the
+ * targets — what the search's bisection must find. */
+static double capacity_by_sweep(const gpuecon_serve_search_request *q, const gpuecon_serve_config *c)
+{
+    gpuecon_infer_request r = q->base;
+    r.gpus = c->gpus;
+    r.tp = c->tp;
+    r.pp = c->pp;
+    r.weights = c->weights;
+    r.kv = c->kv;
+    r.draft_k = c->draft_k;
+    r.expert_parallel = c->expert_parallel;
+    r.attention_dp = c->attention_dp;
+    r.max_num_seqs = c->max_num_seqs;
+    r.max_num_batched_tokens = c->max_num_batched_tokens;
+    gpuecon_infer_result a;
+    gpuecon_error err;
+    double best = 0;
+    for (int C = c->replicas; C <= 4096; C++) {
+        r.concurrency = C;
+        assert_int_equal(gpuecon_infer(&r, &a, &err), GPUECON_OK);
+        if (a.at.ttft_ms > q->ttft_ms || a.at.tpot_ms > q->tpot_ms)
+            break;
+        best = a.at.output_tokens_per_s_per_gpu;
+        if (C >= a.max_concurrency)
+            break;
+    }
+    return best;
+}
+
+/* At a rate every configuration that keeps up serves the same tokens (Little's law: 2 requests/s
+ * x 500 = 1,000 tokens/s, 125 per GPU on 8), so the objective ties; the ranking must then follow
+ * the capacity within the targets, and capacities within 1% the request latency. The old rule
+ * (first found) listed configurations in enumeration order, TP 1 with 64 sequences first. */
+static void test_rate_ties_go_to_capacity(void **state)
+{
+    gpuecon_serve_search_request q = base(state, "llama3-70b", "hgx-h200");
+    q.base.prompt_len = 2000;
+    q.base.output_len = 500;
+    q.rate = 2;
+    q.ttft_ms = 1000;
+    q.tpot_ms = 30;
+    q.confirm = 0;
+    static gpuecon_serve_search_result o;
+    gpuecon_error err;
+    assert_int_equal(search(state, &q, &o, &err), GPUECON_OK);
+    assert_true(o.nbest == 5);
+    for (int i = 0; i < o.nbest; i++) {
+        const gpuecon_serve_config *c = &o.best[i];
+        assert_true(c->gpus == 8 && c->keeps_up && !c->simulated);
+        /* it serves the offered load (the bisection stops within 0.1% above it) */
+        assert_true(c->output_tokens_per_s_per_gpu >= 125 * (1 - 1e-9) && c->output_tokens_per_s_per_gpu < 126);
+        /* the headroom is at least the load it serves, and what a step-1 sweep finds, within the
+         * bisection's half-request resolution (1%) */
+        assert_true(c->capacity_tokens_per_s_per_gpu >= 125);
+        double sweep = capacity_by_sweep(&q, c);
+        assert_true(fabs(c->capacity_tokens_per_s_per_gpu / sweep - 1) < 0.01);
+        assert_true(fabs(c->e2e_ms - (c->ttft_ms + 499 * c->tpot_ms)) < 1e-9 * c->e2e_ms);
+        if (i == 0)
+            continue;
+        const gpuecon_serve_config *p = &o.best[i - 1];
+        double cp = p->capacity_tokens_per_s_per_gpu, cc = c->capacity_tokens_per_s_per_gpu;
+        if (fabs(cp - cc) > 0.01 * fmax(cp, cc))
+            assert_true(cp > cc);
+        else
+            assert_true(p->e2e_ms <= c->e2e_ms);
+        /* engine limits that do not bind are listed once */
+        for (int j = 0; j < i; j++) {
+            const gpuecon_serve_config *b = &o.best[j];
+            bool same = b->tp == c->tp && b->pp == c->pp && b->weights == c->weights && b->kv == c->kv &&
+                        b->draft_k == c->draft_k && fabs(b->ttft_ms / c->ttft_ms - 1) < 2e-3 &&
+                        fabs(b->tpot_ms / c->tpot_ms - 1) < 2e-3 &&
+                        fabs(b->capacity_tokens_per_s_per_gpu / c->capacity_tokens_per_s_per_gpu - 1) < 0.01;
+            assert_false(same);
+        }
+    }
+    /* the winner's capacity is at least that of every plain TP layout that meets the targets at
+     * this rate (fp8 weights and KV, default engine limits), each swept by hand */
+    for (int tp = 1; tp <= 8; tp *= 2) {
+        gpuecon_serve_config c = {.gpus = 8, .tp = tp, .pp = 1, .replicas = 8 / tp, .weights = GPUECON_FP8,
+                                  .kv = GPUECON_FP8, .max_num_seqs = q.base.max_num_seqs,
+                                  .max_num_batched_tokens = q.base.max_num_batched_tokens};
+        assert_true(capacity_by_sweep(&q, &c) <= o.best[0].capacity_tokens_per_s_per_gpu * 1.01);
+    }
+}
+
 static void test_bad_input(void **state)
 {
     gpuecon_serve_search_request q = base(state, "llama3-8b", "hgx-h100");
@@ -164,7 +253,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_targets_met), cmocka_unit_test(test_fixed_concurrency_best),
         cmocka_unit_test(test_infeasible),  cmocka_unit_test(test_every_model),
-        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_rate_ties_go_to_capacity), cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }
