@@ -1575,6 +1575,8 @@ typedef enum gpuecon_serve_objective {
 
 #define GPUECON_SERVE_TOP 16
 #define GPUECON_SERVE_FRONTIER 256
+/* capacities (gpuecon_serve_config) this close, relatively, rank as equal */
+#define GPUECON_SERVE_CAPACITY_TIE 0.01
 
 typedef struct gpuecon_serve_search_request {
     gpuecon_infer_request base;  /* model, system, lengths, acceptance, profile, tco, LoRA */

@@ -6,6 +6,7 @@
  */
 #include "cmd_infer.h"
 
+#include <math.h>
 #include <string.h>
 
 static const char *const objective_names[] = {"throughput", "cost", NULL};
@@ -102,10 +103,16 @@ static void why(char *buf, size_t cap, const gpuecon_serve_search_request *q, co
                       : 1 - b->output_tokens_per_s_per_gpu / a->output_tokens_per_s_per_gpu;
     if (!cost && q->rate > 0 && a->keeps_up && b->keeps_up && a->gpus == b->gpus) {
         /* the objective ties (the same tokens on the same GPUs): the tie rule decided */
-        snprintf(buf, cap, "runner-up (%s) serves the same %g requests/s on the same %d GPUs; ties go to the capacity "
-                 "within the targets, %.0f vs %.0f tokens/s/GPU (within 1%%: the lower request latency, %.0f vs "
-                 "%.0f ms)%s", d, q->rate, b->gpus, b->capacity_tokens_per_s_per_gpu, a->capacity_tokens_per_s_per_gpu,
-                 b->e2e_ms, a->e2e_ms, b->simulated ? "" : "; not confirmed by the simulator");
+        double ca = a->capacity_tokens_per_s_per_gpu, cb = b->capacity_tokens_per_s_per_gpu;
+        const char *unconf = b->simulated ? "" : "; not confirmed by the simulator";
+        int n = snprintf(buf, cap, "runner-up (%s) serves the same %g requests/s on the same %d GPUs, and ties go to "
+                         "the capacity within the targets: ", d, q->rate, b->gpus);
+        size_t at = n > 0 && (size_t)n < cap ? (size_t)n : cap - 1;
+        if (fabs(ca - cb) > GPUECON_SERVE_CAPACITY_TIE * fmax(ca, cb))
+            snprintf(buf + at, cap - at, "%.1f%% less, %.0f vs %.0f tokens/s/GPU%s", (1 - cb / ca) * 100, cb, ca, unconf);
+        else
+            snprintf(buf + at, cap - at, "%.0f vs %.0f tokens/s/GPU, equal within %g%%, so the lower request latency "
+                     "wins: %.0f vs %.0f ms%s", cb, ca, GPUECON_SERVE_CAPACITY_TIE * 100, b->e2e_ms, a->e2e_ms, unconf);
         return;
     }
     if (gap < 0 && a->simulated && !b->simulated) {

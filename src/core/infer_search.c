@@ -177,7 +177,7 @@ static bool better(const search *s, const gpuecon_serve_config *a, const gpuecon
     if (fabs(x - y) > 1e-9 * fmax(fabs(x), fabs(y)))
         return x > y;
     double ca = a->capacity_tokens_per_s_per_gpu, cb = b->capacity_tokens_per_s_per_gpu;
-    if (!close_to(ca, cb, 0.01))
+    if (!close_to(ca, cb, GPUECON_SERVE_CAPACITY_TIE))
         return ca > cb;
     return a->e2e_ms < b->e2e_ms;
 }
@@ -191,7 +191,7 @@ static bool same_answer(const gpuecon_serve_config *a, const gpuecon_serve_confi
            a->expert_parallel == b->expert_parallel && a->attention_dp == b->attention_dp &&
            close_to(a->output_tokens_per_s_per_gpu, b->output_tokens_per_s_per_gpu, 2e-3) &&
            close_to(a->ttft_ms, b->ttft_ms, 2e-3) && close_to(a->tpot_ms, b->tpot_ms, 2e-3) &&
-           close_to(a->capacity_tokens_per_s_per_gpu, b->capacity_tokens_per_s_per_gpu, 0.01);
+           close_to(a->capacity_tokens_per_s_per_gpu, b->capacity_tokens_per_s_per_gpu, GPUECON_SERVE_CAPACITY_TIE);
 }
 
 /* Keeps the best s->keep meeting configurations in better() order (full ties: first found),
