@@ -1637,8 +1637,9 @@ GPUECON_API void gpuecon_serve_search_request_init(gpuecon_serve_search_request 
  * operating point: the given concurrency; or the least concurrency that serves `rate`; or the
  * largest that meets the targets. The best `confirm` are re-run by the simulator (Poisson at
  * `rate`, or a closed loop at the concurrency) and ranked by what it finds at
- * slo_percentile. At a rate the objective is the offered load per GPU (a configuration the
- * simulator finds serving at least 95% of it keeps up): equal on equal GPUs, the tie goes to
+ * slo_percentile. At a rate the objective is the offered load per GPU, or the price of a GPU
+ * serving it (keeps_up: a configuration the simulator finds serving at least 95% of it): equal
+ * on equal GPUs, the tie goes to
  * the higher capacity_tokens_per_s_per_gpu, and capacities within 1% to the lower e2e_ms;
  * configurations that differ only in engine limits that do not bind (outputs within 0.2%) are
  * listed once. GPUECON_E_INFEASIBLE when no configuration meets the targets (*out then

@@ -101,8 +101,8 @@ static void why(char *buf, size_t cap, const gpuecon_serve_search_request *q, co
     bool cost = q->objective == GPUECON_SERVE_COST;
     double gap = cost ? b->usd_per_mtok / a->usd_per_mtok - 1
                       : 1 - b->output_tokens_per_s_per_gpu / a->output_tokens_per_s_per_gpu;
-    if (!cost && q->rate > 0 && a->keeps_up && b->keeps_up && a->gpus == b->gpus) {
-        /* the objective ties (the same tokens on the same GPUs): the tie rule decided */
+    if (q->rate > 0 && a->keeps_up && b->keeps_up && a->gpus == b->gpus) {
+        /* the objective ties (the same tokens on the same GPUs, so the same cost): the tie rule decided */
         double ca = a->capacity_tokens_per_s_per_gpu, cb = b->capacity_tokens_per_s_per_gpu;
         const char *unconf = b->simulated ? "" : "; not confirmed by the simulator";
         int n = snprintf(buf, cap, "runner-up (%s) serves the same %g requests/s on the same %d GPUs, and ties go to "

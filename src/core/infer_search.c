@@ -152,8 +152,16 @@ static bool keeps_up(const gpuecon_serve_search_request *q, const gpuecon_serve_
     return q->rate > 0 && c->output_tokens_per_s >= 0.95 * q->rate * q->base.output_len;
 }
 
-/* Higher is better. At a rate, one that keeps up scores the offered load per GPU, whatever its
- * measured throughput. */
+/* The tokens/s/GPU a configuration is priced at: at a rate, one that keeps up serves what
+ * arrives, the offered load, whatever a finite run measured; otherwise what it serves. $/Mtok
+ * scales as 1/this (a fixed $/GPU-h, docs/model.md §2). */
+static double priced_load(const gpuecon_serve_search_request *q, const gpuecon_serve_config *c)
+{
+    return q->rate > 0 && c->keeps_up ? q->rate * q->base.output_len / c->gpus : c->output_tokens_per_s_per_gpu;
+}
+
+/* Higher is better. At a rate, one that keeps up scores the offered load per GPU (or its cost
+ * there), whatever its measured throughput. */
 static double objective(const search *s, const gpuecon_serve_config *c)
 {
     const gpuecon_serve_search_request *q = s->q;
@@ -309,6 +317,8 @@ static bool evaluate(search *s, const gpuecon_infer_request *r)
     fill(&c, r, &o, &p);
     c.meets = meets(s->q, c.ttft_ms, c.tpot_ms);
     c.keeps_up = keeps_up(s->q, &c);
+    if (c.usd_per_mtok > 0) /* the bisection stops up to 0.1% above the offered load */
+        c.usd_per_mtok *= c.output_tokens_per_s_per_gpu / priced_load(s->q, &c);
     if (c.meets) {
         /* the headroom: needed here at a rate, where it ranks; it is the operating point itself
          * without a rate or a concurrency; with a concurrency, finish() adds it for display */
@@ -515,13 +525,13 @@ static int finish(search *s, gpuecon_error *err)
         if (q->concurrency > 0) /* shown beside the fixed load (evaluate skips it there) */
             c.capacity_tokens_per_s_per_gpu = capacity_of(s, &c);
         if (runs < 2 * q->confirm && nconf < q->confirm) {
-            double x0 = c.output_tokens_per_s_per_gpu, usd0 = c.usd_per_mtok;
+            double usd_rate = c.usd_per_mtok * priced_load(q, &c); /* $/GPU-s, up to units */
             int rc = confirm(s, &c, err);
             if (rc)
                 return rc;
             runs++;
-            if (usd0 > 0 && c.output_tokens_per_s_per_gpu > 0) /* cost scales with 1/throughput */
-                c.usd_per_mtok = usd0 * x0 / c.output_tokens_per_s_per_gpu;
+            if (usd_rate > 0 && priced_load(q, &c) > 0)
+                c.usd_per_mtok = usd_rate / priced_load(q, &c);
             if (!c.meets) {
                 double m = miss(q, c.ttft_ms, c.tpot_ms);
                 if (m < s->closest_miss)

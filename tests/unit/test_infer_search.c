@@ -223,6 +223,21 @@ static void test_rate_ties_go_to_capacity(void **state)
                                   .max_num_batched_tokens = q.base.max_num_batched_tokens};
         assert_true(capacity_by_sweep(&q, &c) <= o.best[0].capacity_tokens_per_s_per_gpu * 1.01);
     }
+    /* the cost objective ties the same way: each is priced at the offered 125 tokens/s/GPU,
+     * TCO/(125 x 3600) x 1e6 $ per Mtok (a fixed $/GPU-h), and the ranking is the same */
+    gpuecon_tco t;
+    assert_int_equal(gpuecon_tco_price(q.base.tco, q.base.system, 0, 0, &t, &err), GPUECON_OK);
+    double usd = t.usd_per_gpu_hour / (125 * 3600.0) * 1e6;
+    q.objective = GPUECON_SERVE_COST;
+    static gpuecon_serve_search_result k;
+    assert_int_equal(search(state, &q, &k, &err), GPUECON_OK);
+    assert_int_equal(k.nbest, o.nbest);
+    for (int i = 0; i < k.nbest; i++) {
+        assert_true(fabs(k.best[i].usd_per_mtok / usd - 1) < 1e-9);
+        assert_true(k.best[i].tp == o.best[i].tp && k.best[i].pp == o.best[i].pp &&
+                    k.best[i].weights == o.best[i].weights && k.best[i].kv == o.best[i].kv &&
+                    k.best[i].max_num_seqs == o.best[i].max_num_seqs);
+    }
 }
 
 static void test_bad_input(void **state)
