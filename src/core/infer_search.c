@@ -304,6 +304,7 @@ static bool evaluate(search *s, const gpuecon_infer_request *r)
         if (C >= o.max_concurrency)
             break;
     }
+    double saturated = p.output_tokens_per_s_per_gpu; /* the grid ends at saturation */
     double C = operating_c(s, r, &e, &o, &p);
     if (C < 0) { /* cannot serve the rate at all: a miss measured by the throughput short */
         infer_point(r, &e, &o, o.max_concurrency, &p);
@@ -322,9 +323,16 @@ static bool evaluate(search *s, const gpuecon_infer_request *r)
     if (c.meets) {
         /* the headroom: needed here at a rate, where it ranks; it is the operating point itself
          * without a rate or a concurrency; with a concurrency, finish() adds it for display */
-        if (s->q->rate > 0)
+        if (s->q->rate > 0) {
+            /* throughput only grows with the load (as operating_c assumes), so the capacity is at
+             * most the saturated throughput: with that and no latency, can it enter at all? */
+            gpuecon_serve_config bound = c;
+            bound.capacity_tokens_per_s_per_gpu = saturated;
+            bound.e2e_ms = 0;
+            if (s->ncand == s->keep && !better(s, &bound, &s->cand[s->ncand - 1]))
+                return kv_bound;
             c.capacity_tokens_per_s_per_gpu = capacity_at(s->q, r, &e, &o);
-        else if (!(s->q->concurrency > 0))
+        } else if (!(s->q->concurrency > 0))
             c.capacity_tokens_per_s_per_gpu = c.output_tokens_per_s_per_gpu;
         offer(s, &c);
     }
