@@ -1545,6 +1545,11 @@ typedef struct gpuecon_sim_result {
     double steps;                 /* engine steps per replication */
     double truncated;             /* requests whose drawn lengths were cut to max_model_len */
     bool meets_slo;               /* ttft and tpot at slo_percentile within the targets */
+    /* an open loop at or above the analytic saturation (rate x output_len >= the deployment's
+     * saturated tokens/s; disaggregated: its capacity): the queue grows while requests arrive,
+     * so throughput and requests/s are measured over the makespan, as for a burst, and the
+     * latencies grow with the number of requests */
+    bool overloaded;
 } gpuecon_sim_result;
 
 /* Simulates a continuous-batching scheduler like vLLM V1's on one replica (the router splits

@@ -37,6 +37,8 @@ gpuecon_ctx *cmd_infer_sim_ctx(cli *c, const infer_sim_args *s);
 json_t *cmd_infer_sim_json(const gpuecon_sim_request *r, const gpuecon_sim_result *o, double elapsed);
 void cmd_infer_sim_stat_json(json_t *j, const char *name, const gpuecon_sim_stat *s);
 /* A "name mean P50 P90 P99" row. */
+/* The OVERLOADED line of a simulation whose open loop is at or above saturation. */
+void cmd_infer_sim_overload_note(FILE *f, const gpuecon_sim_request *r, const gpuecon_sim_result *o);
 void cmd_infer_sim_stat_row(tbl *tb, const char *name, const gpuecon_sim_stat *s);
 const char *cmd_infer_arrival_name(int arrival);
 /* Runs and prints the simulation of `serve` (already checked by gpuecon_infer). */

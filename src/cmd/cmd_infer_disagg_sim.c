@@ -129,6 +129,7 @@ static int print(cli *c, const gpuecon_disagg_sim_request *q, const gpuecon_disa
             a->capacity, a->bound, a->transfer_capacity, a->kv_transfer_ms);
     if (q->sim.ttft_slo_ms > 0 || q->sim.tpot_slo_ms > 0)
         fprintf(f, "%s the targets at P%g\n", o->sim.meets_slo ? "meets" : "MISSES", q->sim.slo_percentile);
+    cmd_infer_sim_overload_note(f, &q->sim, &o->sim);
     if (o->sim.truncated > 0)
         fprintf(f, "%.0f requests were cut to what both pools hold\n", o->sim.truncated);
     return cli_table_done(c, t, f);

@@ -147,6 +147,7 @@ json_t *cmd_infer_sim_json(const gpuecon_sim_request *r, const gpuecon_sim_resul
     json_object_set_new(j, "ttft_target_ms", r->ttft_slo_ms > 0 ? cli_real(r->ttft_slo_ms) : json_null());
     json_object_set_new(j, "tpot_target_ms", r->tpot_slo_ms > 0 ? cli_real(r->tpot_slo_ms) : json_null());
     json_object_set_new(j, "meets_slo", json_boolean(o->meets_slo));
+    json_object_set_new(j, "overloaded", json_boolean(o->overloaded));
     json_object_set_new(j, "output_tokens_per_s", cli_real(o->output_tokens_per_s));
     json_object_set_new(j, "output_tokens_per_s_per_gpu", cli_real(o->output_tokens_per_s_per_gpu));
     json_object_set_new(j, "requests_per_s", cli_real(o->requests_per_s));
@@ -166,6 +167,13 @@ json_t *cmd_infer_sim_json(const gpuecon_sim_request *r, const gpuecon_sim_resul
     json_object_set_new(j, "threads", json_integer(o->threads));
     json_object_set_new(j, "elapsed_s", cli_real(elapsed));
     return j;
+}
+
+void cmd_infer_sim_overload_note(FILE *f, const gpuecon_sim_request *r, const gpuecon_sim_result *o)
+{
+    if (o->overloaded)
+        fprintf(f, "OVERLOADED: %g requests/s at or above what the deployment serves; the queue grows while requests "
+                "arrive, so throughput is over the makespan and the latencies grow with --requests\n", r->rate);
 }
 
 void cmd_infer_sim_stat_row(tbl *tb, const char *name, const gpuecon_sim_stat *s)
@@ -216,6 +224,7 @@ static int print_sim(cli *c, const gpuecon_sim_request *r, const gpuecon_sim_res
             r->ttft_slo_ms > 0 || r->tpot_slo_ms > 0
                 ? (o->meets_slo ? "meets the targets at the percentile" : "MISSES the targets at the percentile")
                 : "no latency targets");
+    cmd_infer_sim_overload_note(f, r, o);
     if (o->truncated > 0)
         fprintf(f, "%.0f requests were cut to max_model_len %d\n", o->truncated, d->max_model_len);
     return cli_table_done(c, tb, f);

@@ -176,7 +176,7 @@ void sim_issue(sim_ws *w, double t)
         q->flags |= F_MEASURED;
     if (i == w->measure_from)
         w->t_a = t, w->have_a = true;
-    if (w->issued == w->n && w->c->req->arrival != GPUECON_ARRIVAL_BURST)
+    if (w->issued == w->n && w->c->req->arrival != GPUECON_ARRIVAL_BURST && !w->c->overloaded)
         w->t_b = t, w->have_b = true; /* a burst's window closes at the last finish */
     /* disaggregated: round robin over the prefill instances (docs/model.md §6.13) */
     int e = w->c->dz ? w->rr_p++ % w->c->dz->x : 0;
@@ -538,9 +538,10 @@ void sim_replicate(gpuecon_ctx *ctx, const sim_cfg *c, uint64_t seed, int rep, s
             out->rc = GPUECON_E_NOMEM;
         sim_eng_free(ctx, &one);
     }
+    bool makespan = c->req->arrival == GPUECON_ARRIVAL_BURST || c->overloaded;
     if (w.q && w.next)
-        window_count(&w, c->req->arrival == GPUECON_ARRIVAL_BURST);
-    if (c->req->arrival == GPUECON_ARRIVAL_BURST)
+        window_count(&w, makespan);
+    if (makespan)
         out->window_s = w.have_a ? w.t_end - w.t_a : 0; /* the makespan */
     else
         out->window_s = w.have_a && w.have_b ? w.t_b - w.t_a : 0;

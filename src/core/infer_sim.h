@@ -55,6 +55,8 @@ typedef struct sim_cfg {
     double rate;                    /* per replica */
     int users;                      /* per replica */
     double hit;                     /* prefix-cache hit rate */
+    bool overloaded;                /* an open loop at or above the analytic capacity: no steady
+                                       state, so measured over the makespan like a burst */
     bool reserve;                   /* admission reserves prompt + output + k; no preemption */
     double *cdf;                    /* histogram lengths: cumulative weights (nbins) */
     const struct sim_disagg *dz;    /* disaggregated deployment (this cfg is then its prefill

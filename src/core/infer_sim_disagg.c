@@ -201,12 +201,14 @@ static int simulate(gpuecon_ctx *ctx, const gpuecon_disagg_sim_request *req, inf
     sim_disagg dz;
     if ((rc = build(req, &pre_req, &sd[0], &sd[1], &out->analytic, &dz, err)))
         return rc;
+    dz.pre.overloaded = open && !(r->rate < out->analytic.capacity); /* as the aggregated one */
     if ((rc = sim_cdf(ctx, &dz.pre, err)))
         return rc;
     out->sim.deploy = sd[1].o;
     out->sim.deploy.gpus = out->analytic.gpus_used;
     out->sim.deploy.replicas = 1;
     out->sim.replications = r->replications;
+    out->sim.overloaded = dz.pre.overloaded;
     sim_rep sum;
     rc = sim_run_waves(ctx, &dz.pre, &out->sim, &sum, &out->decode_queue_ms, err);
     if (!rc)

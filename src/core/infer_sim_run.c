@@ -294,9 +294,14 @@ int gpuecon_infer_simulate(gpuecon_ctx *ctx, const gpuecon_sim_request *req, gpu
     sim_cfg c;
     if ((rc = sim_build_cfg(req, &a, &e, &out->deploy, &c, err)))
         return rc;
+    /* past saturation the queue grows while requests arrive: the arrivals' span, the usual
+     * window, would hold the ramp and no completions (docs/model.md §6.11) */
+    c.overloaded = (req->arrival == GPUECON_ARRIVAL_POISSON || req->arrival == GPUECON_ARRIVAL_GAMMA) &&
+                   req->rate * req->serve.output_len >= out->deploy.saturated_tokens_per_s;
     if ((rc = sim_cdf(ctx, &c, err)))
         return rc;
     out->replications = req->replications;
+    out->overloaded = c.overloaded;
     rc = sim_run_waves(ctx, &c, out, NULL, NULL, err);
     sim_cdf_free(ctx, &c);
     return rc;

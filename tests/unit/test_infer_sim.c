@@ -367,6 +367,45 @@ static void test_burst(void **state)
     assert_close(o.queue_ms.mean / 1e3, d * 399 / 2, 1e-9);
 }
 
+/* An open loop past saturation has no steady state; it is measured over the makespan like a
+ * burst. Exact case: one request per step of D (max_num_seqs 1, one output token) at 10,000/D
+ * requests/s: all 1,000 arrive within 0.1·D, the server then finishes one every D, so request
+ * i (from 0) ends at about (i + 1)·D: 1/D requests/s and tokens/s, and a mean TTFT over the
+ * measured i = 100..999 of (549.5 + 1)·D less their mean arrival (0.055·D) = 550.4·D. Measured
+ * over the arrivals' span (0.01 to 0.1·D), as before, nothing finished: 0 requests/s. A
+ * realistic one: Llama 3 8B on one H100 at 10^6 requests/s serves the mean field's saturated
+ * throughput (within 5%, as a closed loop does, test_saturation); at a tenth of that rate it
+ * is not overloaded. */
+static void test_overload(void **state)
+{
+    gpuecon_sim_request r = base(state, "llama3-8b", "hgx-h100");
+    r.serve.max_num_seqs = 1;
+    r.serve.prompt_len = 512;
+    r.serve.output_len = 1;
+    r.rate = 1e-3;
+    r.requests = 100;
+    gpuecon_sim_result o = sim(state, &r);
+    double d = o.ttft_ms.mean / 1e3;
+    assert_false(o.overloaded);
+    r.rate = 1e4 / d;
+    r.requests = 1000;
+    o = sim(state, &r);
+    assert_true(o.overloaded);
+    assert_close(o.requests_per_s, 1 / d, 1e-3);
+    assert_close(o.output_tokens_per_s, 1 / d, 1e-3);
+    assert_close(o.ttft_ms.mean / 1e3, 550.4 * d, 2e-3);
+    r = base(state, "llama3-8b", "hgx-h100");
+    r.rate = 1e6;
+    r.requests = 5000;
+    o = sim(state, &r);
+    gpuecon_infer_result a = mean_field(&r, 0);
+    assert_true(o.overloaded);
+    assert_close(o.output_tokens_per_s, a.saturated_tokens_per_s, 0.05);
+    assert_close(o.requests_per_s * r.serve.output_len, o.output_tokens_per_s, 0.02);
+    r.rate = 0.1 * a.saturated_tokens_per_s / r.serve.output_len;
+    assert_false(sim(state, &r).overloaded);
+}
+
 /* GUARANTEED_NO_EVICT (the trtllm profile): admission reserves prompt + output, so with
  * 2048/2048 the KV pool holds 4096-token reservations and never preempts. The vLLM-like
  * generic profile on the same pool admits by the mean context and runs more at once. */
@@ -529,6 +568,7 @@ int main(void)
         cmocka_unit_test(test_speculative),   cmocka_unit_test(test_every_model),
         cmocka_unit_test(test_window_throughput),
         cmocka_unit_test(test_burst),         cmocka_unit_test(test_reserve),
+        cmocka_unit_test(test_overload),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
