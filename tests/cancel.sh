@@ -1,7 +1,7 @@
 #!/bin/sh
 # Ctrl-C cancels a long run cleanly (issue 14, item 9): SIGINT during a Monte Carlo of two
 # million trials makes gpuecon stop at its next progress report, say so, exit 130 and write
-# nothing (-o FILE is not created). Usage: tests/cancel.sh path/to/gpuecon
+# nothing (-o FILE is not created); so does a lone serving simulation. Usage: tests/cancel.sh path/to/gpuecon
 set -u
 gpuecon=$1
 dir=$(mktemp -d)
@@ -23,3 +23,22 @@ if ! grep -q "canceled" "$dir/err"; then
     echo "stderr does not say the run was canceled:"; cat "$dir/err"; exit 1
 fi
 echo "canceled cleanly: exit 130, no output file"
+
+# A lone serving simulation (one replication of ten million requests, minutes) stops at its next
+# progress report inside the replication, every 65,536 steps: within seconds, not at its end.
+"$gpuecon" infer --model llama3-8b --system hgx-h100 --simulate --rate 10 --requests 10000000 \
+    --max-work 1e5 --json -o "$dir/sim.json" 2>"$dir/err" &
+pid=$!
+sleep 3
+kill -INT "$pid"
+i=0
+while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+if kill -0 "$pid" 2>/dev/null; then
+    kill -KILL "$pid"; echo "the simulation still ran 10 s after SIGINT"; exit 1
+fi
+wait "$pid"
+rc=$?
+if [ "$rc" -ne 130 ] || [ -e "$dir/sim.json" ] || ! grep -q "canceled" "$dir/err"; then
+    echo "simulation: exit $rc after SIGINT (expected 130), or an output file, or no message:"; cat "$dir/err"; exit 1
+fi
+echo "simulation canceled cleanly: exit 130, no output file"

@@ -487,6 +487,8 @@ static void run_aggregated(sim_ws *w)
             w->out->rc = GPUECON_E_INTERNAL;
             break;
         }
+        if (sim_canceled(w))
+            break;
     }
 }
 
@@ -510,7 +512,20 @@ static void window_count(sim_ws *w, bool burst)
     }
 }
 
-void sim_replicate(gpuecon_ctx *ctx, const sim_cfg *c, uint64_t seed, int rep, sim_rep *out, sim_hist *h)
+bool sim_canceled(sim_ws *w)
+{
+    if (!w->report || (++w->ticks & 0xFFFF))
+        return false;
+    const gpuecon_ctx_config *cfg = &w->ctx->cfg;
+    if (cfg->progress && cfg->progress(cfg->progress_ud, w->done0 + (double)w->finished, w->total)) {
+        w->out->rc = GPUECON_E_CANCELED;
+        return true;
+    }
+    return false;
+}
+
+void sim_replicate(gpuecon_ctx *ctx, const sim_cfg *c, uint64_t seed, int rep, bool report, sim_rep *out,
+                   sim_hist *h)
 {
     memset(out, 0, sizeof *out);
     memset(h, 0, sizeof *h);
@@ -518,6 +533,10 @@ void sim_replicate(gpuecon_ctx *ctx, const sim_cfg *c, uint64_t seed, int rep, s
     memset(&w, 0, sizeof w);
     w.c = c;
     w.out = out;
+    w.ctx = ctx;
+    w.report = report;
+    w.done0 = (double)rep * (double)c->req->requests;
+    w.total = (double)c->req->replications * (double)c->req->requests;
     w.h = h;
     w.n = c->req->requests;
     w.measure_from = (long)floor(c->req->warmup * (double)w.n);

@@ -119,6 +119,10 @@ typedef struct sim_ws {
     long nheap;
     sim_rep *out;
     sim_hist *h;
+    gpuecon_ctx *ctx;
+    bool report;                    /* a lone replication reports progress from inside (sim_canceled) */
+    long ticks;
+    double done0, total;            /* progress in requests: finished before this replication; all */
 } sim_ws;
 
 /* Sets up engine g of pool `pool` (0/1) with cfg c; its arrays come from ctx (false: none). */
@@ -131,6 +135,20 @@ void sim_enqueue(sim_ws *w, sim_eng *g, int i, double t);
 /* One engine step at g->t: the running requests, then admissions, timed and applied. False when
  * nothing could be scheduled. */
 bool sim_eng_step(sim_ws *w, sim_eng *g);
+/* The work estimate of a simulation (docs/cli.md "Work budget"), CPU-seconds of a Release
+ * build on one core, at a mean running batch of `batch` sequences per step. */
+#define SIM_WORK_REQ 1e-6
+#define SIM_WORK_SEQ 2e-8
+#define SIM_WORK_STEP 7e-8
+double sim_work_s(const gpuecon_sim_request *r, double batch, double alpha);
+/* A histogram's weighted mean lengths into serve's prompt_len and output_len (other length
+ * models: unchanged). */
+void sim_mean_lengths(const gpuecon_sim_request *r, gpuecon_infer_request *serve);
+/* GPUECON_E_INPUT naming --requests (or --replications) when sim_work_s is above ctx's budget. */
+int sim_check_work(gpuecon_ctx *ctx, const gpuecon_sim_request *r, double batch, double alpha, gpuecon_error *err);
+/* Every 65,536 steps of a lone replication: reports progress in requests to ctx's callback;
+ * true (and out->rc GPUECON_E_CANCELED) when it asks to stop. */
+bool sim_canceled(sim_ws *w);
 /* The next inter-arrival gap of the open-loop arrivals. */
 double sim_gap(sim_ws *w);
 
@@ -157,7 +175,8 @@ void sim_disagg_run(gpuecon_ctx *ctx, sim_ws *w);
 
 /* One replication (stream `rep`) into *out and *h (cleared here). Allocates its own request
  * pool through ctx; out->rc = GPUECON_E_NOMEM when that fails. */
-void sim_replicate(gpuecon_ctx *ctx, const sim_cfg *c, uint64_t seed, int rep, sim_rep *out, sim_hist *h);
+void sim_replicate(gpuecon_ctx *ctx, const sim_cfg *c, uint64_t seed, int rep, bool report, sim_rep *out,
+                   sim_hist *h);
 
 /* Bytes one sequence of n tokens holds in the pool: whole blocks per attention group; a
  * sliding-window group keeps the window plus the block being filled. */

@@ -107,6 +107,8 @@ static void event_loop(sim_ws *w)
         } else if (!g || !sim_eng_step(w, g)) {
             w->out->rc = GPUECON_E_INTERNAL;
             return;
+        } else if (sim_canceled(w)) {
+            return;
         }
     }
 }
@@ -179,14 +181,7 @@ static int simulate(gpuecon_ctx *ctx, const gpuecon_disagg_sim_request *req, inf
                                 .decode_tp = req->decode_tp};
     q.base.tp = 0;
     q.base.concurrency = 0;
-    const gpuecon_sim_request *h = &req->sim;
-    if (h->lengths == GPUECON_LENGTHS_HISTOGRAM) { /* the analytic model at the histogram's means */
-        double w = 0, pl = 0, ol = 0;
-        for (size_t i = 0; i < h->nbins; i++)
-            w += h->bins[i].weight, pl += h->bins[i].weight * h->bins[i].prompt, ol += h->bins[i].weight * h->bins[i].output;
-        q.base.prompt_len = pl / w;
-        q.base.output_len = ol / w;
-    }
+    sim_mean_lengths(&req->sim, &q.base); /* the analytic model at a histogram's means */
     int rc = infer_disagg_prepare(&q, &sd[0], &sd[1], &out->analytic, err);
     if (rc)
         return rc;
@@ -202,6 +197,12 @@ static int simulate(gpuecon_ctx *ctx, const gpuecon_disagg_sim_request *req, inf
     if ((rc = build(req, &pre_req, &sd[0], &sd[1], &out->analytic, &dz, err)))
         return rc;
     dz.pre.overloaded = open && !(r->rate < out->analytic.capacity); /* as the aggregated one */
+    /* the work: the decode instances' batch at the rate (past it, or closed: their saturation) */
+    double batch = out->analytic_at_rate ? out->analytic.decode_batch : sd[1].o.max_concurrency / sd[1].o.replicas;
+    gpuecon_sim_request wq = *r;
+    wq.serve.output_len = q.base.output_len;
+    if ((rc = sim_check_work(ctx, &wq, batch, sd[1].o.alpha, err)))
+        return rc;
     if ((rc = sim_cdf(ctx, &dz.pre, err)))
         return rc;
     out->sim.deploy = sd[1].o;

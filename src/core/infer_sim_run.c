@@ -11,6 +11,7 @@
  */
 #include "infer_sim.h"
 
+#include <math.h>
 #include <string.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -228,13 +229,15 @@ int sim_run_waves(gpuecon_ctx *ctx, const sim_cfg *c, gpuecon_sim_result *out, s
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
 #endif
         for (int i = 0; i < nw; i++)
-            sim_replicate(ctx, c, seed, base + i, &reps[i], &hs[i + 1]);
+            sim_replicate(ctx, c, seed, base + i, nt == 1, &reps[i], &hs[i + 1]);
         for (int i = 0; i < nw && rc == GPUECON_OK; i++) {
             rc = reps[i].rc;
             fold(out, &sum, &hs[0], &reps[i], &hs[i + 1]);
         }
+        /* in requests, as sim_canceled reports inside a lone replication */
         if (rc == GPUECON_OK && ctx->cfg.progress &&
-            ctx->cfg.progress(ctx->cfg.progress_ud, base + nw, r->replications))
+            ctx->cfg.progress(ctx->cfg.progress_ud, (double)(base + nw) * (double)r->requests,
+                              (double)r->replications * (double)r->requests))
             rc = GPUECON_E_CANCELED;
     }
     if (rc == GPUECON_OK) {
@@ -278,15 +281,77 @@ void sim_cdf_free(gpuecon_ctx *ctx, sim_cfg *c)
     c->cdf = NULL;
 }
 
-int gpuecon_infer_simulate(gpuecon_ctx *ctx, const gpuecon_sim_request *req, gpuecon_sim_result *out,
+double sim_work_s(const gpuecon_sim_request *r, double batch, double alpha)
+{
+    double b = batch > 1 ? batch : 1;
+    /* a draft of k accepted position by position with probability alpha yields
+     * (1 - alpha^(k+1)) / (1 - alpha) tokens per sequence and step (Leviathan et al. 2023) */
+    int k = r->serve.draft_k > 0 ? r->serve.draft_k : 0;
+    double tau = k > 0 && alpha > 0 && alpha < 1 ? (1 - pow(alpha, k + 1)) / (1 - alpha) : 1;
+    /* per request; per step it takes part in, its share of the step and 1/B of the step itself */
+    double per = SIM_WORK_REQ + r->serve.output_len / tau * (SIM_WORK_SEQ + SIM_WORK_STEP / b);
+    return (double)r->requests * r->replications * per;
+}
+
+int sim_check_work(gpuecon_ctx *ctx, const gpuecon_sim_request *r, double batch, double alpha, gpuecon_error *err)
+{
+    double work = sim_work_s(r, batch, alpha);
+    if (!(work > ctx->cfg.max_work_s))
+        return GPUECON_OK;
+    return err_set(err, GPUECON_E_INPUT, r->replications > 1 ? "--replications" : "--requests", 0, 0,
+                   "the simulation would take about %.2g CPU-seconds (%ld requests x %d replication%s of %g output "
+                   "tokens at about %.3g sequences a step), above the work budget of %g s; use fewer requests or "
+                   "replications, or raise the budget with --max-work",
+                   work, r->requests, r->replications, r->replications > 1 ? "s" : "", r->serve.output_len,
+                   batch > 1 ? batch : 1, ctx->cfg.max_work_s);
+}
+
+/* The mean running batch per replica a run of r on o will see, for its work estimate: the
+ * saturated one for a burst or past saturation, the users for a closed loop, else the mean
+ * field's concurrency that serves the rate (Little's law, as infer --search's operating point). */
+static double sim_batch(const gpuecon_sim_request *r, const infer_env *e, const gpuecon_infer_result *o,
+                        const sim_cfg *c)
+{
+    double bsat = o->max_concurrency / o->replicas;
+    if (r->arrival == GPUECON_ARRIVAL_BURST || c->overloaded)
+        return bsat;
+    if (r->arrival == GPUECON_ARRIVAL_CLOSED)
+        return fmin(bsat, c->users);
+    double need = r->rate * r->serve.output_len, lo = 0, hi = o->max_concurrency;
+    gpuecon_infer_point p;
+    for (int i = 0; i < 40 && hi - lo > 1e-3 * hi; i++) {
+        double mid = 0.5 * (lo + hi);
+        infer_point(&r->serve, e, o, mid, &p);
+        if (p.output_tokens_per_s >= need)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return fmin(bsat, hi / o->replicas);
+}
+
+void sim_mean_lengths(const gpuecon_sim_request *r, gpuecon_infer_request *serve)
+{
+    if (r->lengths != GPUECON_LENGTHS_HISTOGRAM)
+        return;
+    double w = 0, pl = 0, ol = 0;
+    for (size_t i = 0; i < r->nbins; i++)
+        w += r->bins[i].weight, pl += r->bins[i].weight * r->bins[i].prompt, ol += r->bins[i].weight * r->bins[i].output;
+    serve->prompt_len = pl / w;
+    serve->output_len = ol / w;
+}
+
+int gpuecon_infer_simulate(gpuecon_ctx *ctx, const gpuecon_sim_request *req0, gpuecon_sim_result *out,
                            gpuecon_error *err)
 {
-    if (!ctx || !req || !out)
+    if (!ctx || !req0 || !out)
         return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a context, a request and a result are required");
     memset(out, 0, sizeof *out);
-    int rc = sim_check(req, err);
+    int rc = sim_check(req0, err);
     if (rc)
         return rc;
+    gpuecon_sim_request q = *req0, *req = &q;
+    sim_mean_lengths(req0, &q.serve); /* the analytic model at a histogram's means */
     infer_arch a;
     infer_env e;
     if ((rc = infer_prepare(&req->serve, &a, &e, &out->deploy, err)))
@@ -298,6 +363,9 @@ int gpuecon_infer_simulate(gpuecon_ctx *ctx, const gpuecon_sim_request *req, gpu
      * window, would hold the ramp and no completions (docs/model.md §6.11) */
     c.overloaded = (req->arrival == GPUECON_ARRIVAL_POISSON || req->arrival == GPUECON_ARRIVAL_GAMMA) &&
                    req->rate * req->serve.output_len >= out->deploy.saturated_tokens_per_s;
+    double batch = sim_batch(req, &e, &out->deploy, &c);
+    if ((rc = sim_check_work(ctx, req, batch, out->deploy.alpha, err)))
+        return rc;
     if ((rc = sim_cdf(ctx, &c, err)))
         return rc;
     out->replications = req->replications;

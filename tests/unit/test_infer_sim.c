@@ -304,6 +304,10 @@ static void test_lengths(void **state)
     o = sim(state, &r);
     assert_close(o.output_tokens_per_s / o.requests_per_s, 150, 0.03);
     assert_true(o.truncated == 0);
+    /* the analytic deployment beside it is at the histogram's means (prompt 0.75·100 + 0.25·1000
+     * = 325), not at the request's ShareGPT defaults, as the disaggregated simulator's is */
+    assert_close(o.deploy.prompt_len, 325, 1e-12);
+    assert_close(o.deploy.output_len, 150, 1e-12);
 }
 
 /* Burstier arrivals (gamma shape 0.25, CV 2) wait longer than Poisson at the same rate. */
@@ -554,6 +558,23 @@ static void test_bad_input(void **state)
     r.users = 4;
     r.serve.gpus = 8;
     expect_input(state, &r, "--users");
+    /* the work budget (docs/cli.md): one H100 at 1 request/s runs B = 1 x E2E (about 1.5 s:
+     * 203 tokens of ~7 ms) = 1.5 sequences a step, so 10^7 requests of 203 tokens are estimated
+     * at 10^7 x (1 us + 203 x (20 + 70/B) ns) = 1.3e2 s, and above the default 60 s for any B
+     * up to 4: refused up front, naming the count; split over replications, naming those */
+    r = base(state, "llama3-8b", "hgx-h100");
+    r.rate = 1;
+    r.requests = 10000000;
+    expect_input(state, &r, "--requests");
+    r.requests = 5000000;
+    r.replications = 2;
+    expect_input(state, &r, "--replications");
+    gpuecon_ctx *ctx = ((fixture *)*state)->ctx;
+    gpuecon_ctx_set_max_work(ctx, 0.001); /* 1 ms: 10^4 requests (about 0.1 s) are over it too */
+    r.requests = 10000;
+    r.replications = 1;
+    expect_input(state, &r, "--requests");
+    gpuecon_ctx_set_max_work(ctx, 0);
 }
 
 int main(void)
