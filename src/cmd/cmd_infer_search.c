@@ -108,7 +108,15 @@ static void why(char *buf, size_t cap, const gpuecon_serve_search_request *q, co
         int n = snprintf(buf, cap, "runner-up (%s) serves the same %g requests/s on the same %d GPUs, and ties go to "
                          "the capacity within the targets: ", d, q->rate, b->gpus);
         size_t at = n > 0 && (size_t)n < cap ? (size_t)n : cap - 1;
-        if (fabs(ca - cb) > GPUECON_SERVE_CAPACITY_TIE * fmax(ca, cb))
+        bool differ = fabs(ca - cb) > GPUECON_SERVE_CAPACITY_TIE * fmax(ca, cb);
+        if (a->simulated && !b->simulated && (differ ? cb > ca : b->e2e_ms < a->e2e_ms))
+            /* it ranks lower only because confirmed ones come first (its latency is a mean, the
+             * winner's a percentile) */
+            snprintf(buf + at, cap - at, "it %s (%.0f vs %.0f tokens/s/GPU; %.0f vs %.0f ms) but is unconfirmed: the "
+                     "simulator ran only the leading candidates (--confirm), and confirmed ones rank first",
+                     differ ? "has the higher capacity" : "has an equal capacity and a lower mean latency", cb, ca,
+                     b->e2e_ms, a->e2e_ms);
+        else if (differ)
             snprintf(buf + at, cap - at, "%.1f%% less, %.0f vs %.0f tokens/s/GPU%s", (1 - cb / ca) * 100, cb, ca, unconf);
         else
             snprintf(buf + at, cap - at, "%.0f vs %.0f tokens/s/GPU, equal within %g%%, so the lower request latency "

@@ -136,6 +136,9 @@ run(0 infer --model llama3-70b --system hgx-h200 --prompt-len 2000 --output-len 
 expect_out("tok/s/GPU +capacity +tok/s/user")
 expect_out("ties go to capacity")
 expect_out("runner-up .* serves the same 2 requests/s on the same 8 GPUs")
+# with one confirmation the runner-up's latency is a mean and the winner's a P90: an equal-capacity
+# runner-up with the lower mean lost only to the confirmation order, and the text says so
+expect_out("but is unconfirmed")
 run(0 infer --model llama3-70b --system hgx-h200 --prompt-len 2000 --output-len 500 --search --rate 2 --ttft-ms 1000
     --tpot-ms 30 --confirm 1 --json)
 # the simulated run serves what arrives: 125 tokens/s/GPU within Poisson noise over 4,000 requests
