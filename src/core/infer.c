@@ -561,6 +561,24 @@ void infer_point(const gpuecon_infer_request *r, const infer_env *e, const gpuec
     economics(r, o, pt);
 }
 
+double infer_rate_c(const gpuecon_infer_request *r, const infer_env *e, const gpuecon_infer_result *o,
+                    double need, double lo, gpuecon_infer_point *pt)
+{
+    double hi = fmax(o->replicas, o->max_concurrency);
+    infer_point(r, e, o, hi, pt);
+    if (pt->output_tokens_per_s < need)
+        return -1;
+    for (int i = 0; i < 40 && hi - lo > 1e-3 * hi; i++) {
+        double mid = 0.5 * (lo + hi);
+        infer_point(r, e, o, mid, pt);
+        if (pt->output_tokens_per_s >= need)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
 /* X6: smallest B whose throughput is 90% of the saturated one. */
 static void saturation(const infer_env *e, gpuecon_infer_result *o)
 {

@@ -158,6 +158,11 @@ double infer_running_cap(const gpuecon_infer_result *o);
 /* X1–X4, L1–L3 and cost at concurrency C (all replicas) of a prepared deployment. */
 void infer_point(const gpuecon_infer_request *r, const infer_env *e, const gpuecon_infer_result *o,
                  double C, gpuecon_infer_point *pt);
+/* The least concurrency whose output tokens/s reach `need` (Little's law: a rate x L_out),
+ * bisected to 0.1% over [lo, max(replicas, max_concurrency)] (throughput only grows with the
+ * load), or -1 when even the top does not; *pt is left at the last point tried. */
+double infer_rate_c(const gpuecon_infer_request *r, const infer_env *e, const gpuecon_infer_result *o,
+                    double need, double lo, gpuecon_infer_point *pt);
 
 /* ---- infer_pp.c (docs/model.md §6.14) ---- */
 /* Checks --pp against the model, the GPU count and the rest of the layout (errors name --pp). */

@@ -265,21 +265,8 @@ static double operating_c(const search *s, const gpuecon_infer_request *r, const
     const gpuecon_serve_search_request *q = s->q;
     if (q->concurrency > 0)
         return q->concurrency;
-    if (q->rate > 0) { /* the least concurrency whose throughput serves the rate (Little) */
-        double need = q->rate * r->output_len, lo = 1e-3, hi = fmax(o->replicas, o->max_concurrency);
-        infer_point(r, e, o, hi, p);
-        if (p->output_tokens_per_s < need)
-            return -1;
-        for (int i = 0; i < 40 && hi - lo > 1e-3 * hi; i++) {
-            double mid = 0.5 * (lo + hi);
-            infer_point(r, e, o, mid, p);
-            if (p->output_tokens_per_s >= need)
-                hi = mid;
-            else
-                lo = mid;
-        }
-        return hi;
-    }
+    if (q->rate > 0) /* the least concurrency whose throughput serves the rate (Little) */
+        return infer_rate_c(r, e, o, q->rate * r->output_len, 1e-3, p);
     return slo_c(q, r, e, o, p);
 }
 

@@ -317,17 +317,9 @@ static double sim_batch(const gpuecon_sim_request *r, const infer_env *e, const 
         return bsat;
     if (r->arrival == GPUECON_ARRIVAL_CLOSED)
         return fmin(bsat, c->users);
-    double need = r->rate * r->serve.output_len, lo = 0, hi = o->max_concurrency;
-    gpuecon_infer_point p;
-    for (int i = 0; i < 40 && hi - lo > 1e-3 * hi; i++) {
-        double mid = 0.5 * (lo + hi);
-        infer_point(&r->serve, e, o, mid, &p);
-        if (p.output_tokens_per_s >= need)
-            hi = mid;
-        else
-            lo = mid;
-    }
-    return fmin(bsat, hi / o->replicas);
+    gpuecon_infer_point p; /* not overloaded, so the rate is served below the top */
+    double C = infer_rate_c(&r->serve, e, o, r->rate * r->serve.output_len, 0, &p);
+    return C > 0 ? fmin(bsat, C / o->replicas) : bsat;
 }
 
 void sim_mean_lengths(const gpuecon_sim_request *r, gpuecon_infer_request *serve)

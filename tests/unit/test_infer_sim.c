@@ -347,10 +347,10 @@ static void test_preemption(void **state)
     assert_true(sw.ttft_ms.mean != rc.ttft_ms.mean);
 }
 
-/* A burst of N requests on a server that runs one at a time (the M/D/1 setup of test_md1):
- * the makespan is exactly N·D, so throughput is 1/D requests and tokens per second, and the
- * i-th request waits (i−1)·D: mean TTFT D·(N+1)/2, mean queueing D·(N−1)/2. */
-static void test_burst(void **state)
+/* A server that runs one request at a time (max_num_seqs 1, a 512-token prompt, one output
+ * token) and, from 100 requests at 10^-3/s (none ever waits), its step D in seconds; *lone, if
+ * given, gets that run. */
+static gpuecon_sim_request one_at_a_time(void **state, double *d, gpuecon_sim_result *lone)
 {
     gpuecon_sim_request r = base(state, "llama3-8b", "hgx-h100");
     r.serve.max_num_seqs = 1;
@@ -358,7 +358,20 @@ static void test_burst(void **state)
     r.serve.output_len = 1;
     r.rate = 1e-3;
     r.requests = 100;
-    double d = sim(state, &r).ttft_ms.mean / 1e3;
+    gpuecon_sim_result o = sim(state, &r);
+    *d = o.ttft_ms.mean / 1e3;
+    if (lone)
+        *lone = o;
+    return r;
+}
+
+/* A burst of N requests on a server that runs one at a time (the M/D/1 setup of test_md1):
+ * the makespan is exactly N·D, so throughput is 1/D requests and tokens per second, and the
+ * i-th request waits (i−1)·D: mean TTFT D·(N+1)/2, mean queueing D·(N−1)/2. */
+static void test_burst(void **state)
+{
+    double d;
+    gpuecon_sim_request r = one_at_a_time(state, &d, NULL);
     r.arrival = GPUECON_ARRIVAL_BURST;
     r.rate = 0;
     r.warmup = 0;
@@ -382,14 +395,9 @@ static void test_burst(void **state)
  * is not overloaded. */
 static void test_overload(void **state)
 {
-    gpuecon_sim_request r = base(state, "llama3-8b", "hgx-h100");
-    r.serve.max_num_seqs = 1;
-    r.serve.prompt_len = 512;
-    r.serve.output_len = 1;
-    r.rate = 1e-3;
-    r.requests = 100;
-    gpuecon_sim_result o = sim(state, &r);
-    double d = o.ttft_ms.mean / 1e3;
+    double d;
+    gpuecon_sim_result o;
+    gpuecon_sim_request r = one_at_a_time(state, &d, &o);
     assert_false(o.overloaded);
     r.rate = 1e4 / d;
     r.requests = 1000;
