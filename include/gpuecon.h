@@ -962,7 +962,7 @@ typedef struct gpuecon_validate_row {
     double rel_err;         /* predicted/published - 1 */
     bool fitted_on;         /* used to fit the efficiency parameters */
     bool fits;              /* the model's memory check for the published configuration */
-    char cls[32];           /* generation x precision x dense/moe: "hopper-fp8-dense" */
+    char cls[40];           /* generation x precision x dense/moe: "hopper-fp8-dense" */
     char note[200];         /* a model-independent inconsistency of the published figure, if any */
     char metric[40];        /* serving rows: what published/predicted measure ("saturated output
                                tok/s", "TPOT ms at 512", ...); empty: tokens/s/GPU (training) */

@@ -13,7 +13,8 @@
  * The GEMM fractions are flat in shape (roofline plus kernel_s): §3.3 also records the two shape
  * curves refitted against these rows and not adopted (a fixed 128x256 tile; the best of cuBLAS's
  * tiles with split-K), each of which raised the fitted and vTrain P90.
- * Rows without calibration data copy Hopper's and say so.
+ * Rows without calibration data copy Hopper's and say so; the sm_120 row (RTX PRO 6000) scales
+ * Hopper's BF16 fraction by a measured GEMM rate ratio.
  */
 #include "train.h"
 
@@ -85,6 +86,31 @@ static const gpuecon_efficiency table[] = {
         .scaleout_a2a = 0.60, .grouped_gemm = 0.944, .moe_host_s = 235e-6, .moe_load_cv = 0.10,
         .stage = GPUECON_STAGE_ASSUMPTION,
         .source = "no calibration run: Blackwell's fitted fractions",
+    },
+    {
+        /* sm_120 (GB202: RTX PRO 6000 Blackwell, GeForce RTX 50): Blackwell's number formats on
+         * another tensor-core path (warp-level mma.sync with block scales, no tensor memory,
+         * 99 KB of shared memory per SM), in a 600 W board whose BF16 peak is a ninth of a
+         * B200's. Its GEMM fractions are therefore not the B200's: BF16 is Hopper's fitted
+         * fraction times the ratio of the two GPUs' measured fractions in one public benchmark
+         * (torch.matmul BF16 at 8192^3, torch 2.7.0+cu128, zzc0721/torch-performance-test-data
+         * issues #162 and #79: RTX PRO 6000 Server Edition 417.34 of 500 TFLOPS = 0.8347, H100
+         * SXM 797.51 of 989 = 0.8064), 0.609 x 1.0351; FP8 and FP4 keep Blackwell's ratios to
+         * BF16 (0.805, then 0.85), no dense FP8/FP4 measurement of this card being published. */
+        .arch = "blackwell-rtx",
+        .gemm_bf16 = 0.630,     /* derived: 0.609 x 0.8347 / 0.8064 */
+        .gemm_fp8 = 0.507,      /* derived: gemm_bf16 x Hopper's fitted FP8/BF16 ratio 0.805 */
+        .gemm_fp4 = 0.431,      /* assumption: 0.85 x the FP8 fraction, as Blackwell */
+        .attn_flash = 0.55,     /* assumption: FlashAttention-2-class kernels (FlashAttention-3 needs
+                                   Hopper's wgmma), Ampere's value */
+        .hbm = 0.85, .kernel_s = 3e-6, .speed_cv = 0.015,
+        .scaleup_busbw = 0.80, .scaleout_busbw = 0.90, .coll_launch_s = 10e-6,
+        .scaleout_a2a = 0.60, .grouped_gemm = 0.944, /* as hopper */
+        .moe_host_s = 100e-6,   /* assumption: x86 hosts, as hopper */
+        .moe_load_cv = 0.10,
+        .stage = GPUECON_STAGE_DERIVED,
+        .source = "no calibration run: BF16 GEMM fraction from measured torch.matmul rates (RTX PRO 6000 "
+                  "0.835, H100 0.806 of peak) times Hopper's fitted 0.609; Blackwell's precision ratios",
     },
     {
         .arch = "cdna3",

@@ -47,7 +47,7 @@ static size_t p90_of(const compare_bands *b, const char *arch, const char *prec,
     double e[GPUECON_VALIDATE_MAX];
     size_t k = 0;
     for (size_t i = 0; i < b->n && k < GPUECON_VALIDATE_MAX; i++) {
-        char cls[32];
+        char cls[sizeof b->rows[i].cls];
         snprintf(cls, sizeof cls, "%s", b->rows[i].cls);
         char *d = strrchr(cls, '-');
         if (!d)

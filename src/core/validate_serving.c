@@ -418,7 +418,7 @@ int gpuecon_validate_serving(gpuecon_ctx *ctx, const gpuecon_catalog *cat, gpuec
         row->fitted_on = v->fit;
         row->fits = true;
         const gpuecon_model *m = gpuecon_catalog_model(cat, v->model);
-        snprintf(row->cls, sizeof row->cls, "serving-%.10s-%s%s", sys->gpu && sys->gpu->arch ? sys->gpu->arch : "?",
+        snprintf(row->cls, sizeof row->cls, "serving-%s-%s%s", sys->gpu && sys->gpu->arch ? sys->gpu->arch : "?",
                  gpuecon_precision_name(v->w), m && m->experts > 0 ? "-moe" : "");
     }
     return GPUECON_OK;

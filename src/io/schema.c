@@ -399,7 +399,7 @@ int schema_check_required(const fdesc *fields, size_t nfields, uint64_t present,
     {#f, FT_KEYED, offsetof(S, f), offsetof(S, n), lo_, hi_, 0, NULL, 0, unit_, doc_, NULL}
 
 /* ---- GPUs ---- */
-static const char *const arch_names[] = {"ampere", "hopper", "blackwell", "blackwell-ultra",
+static const char *const arch_names[] = {"ampere", "hopper", "blackwell", "blackwell-ultra", "blackwell-rtx",
                                          "cdna3", NULL};
 static const fdesc gpu_fields[] = {
     TEXT(gpuecon_gpu, name, F_REQ | F_NAME, NULL, NULL, "catalog name"),
