@@ -224,9 +224,13 @@ static int print(cli *c, const gpuecon_serve_search_request *q, const gpuecon_se
     int done = cli_table_begin(c, tb, &f);
     if (!f)
         return done;
-    fprintf(f, "%s on %s: best of %ld configurations (%.2f s); targets TTFT %g ms, TPOT %g ms at P%g\n",
-            q->base.model->name, q->base.system->name, o->configs_evaluated, elapsed, q->ttft_ms, q->tpot_ms,
-            q->slo_percentile);
+    char ttft[32] = "none", tpot[32] = "none"; /* 0: no target */
+    if (q->ttft_ms > 0)
+        snprintf(ttft, sizeof ttft, "%g ms", q->ttft_ms);
+    if (q->tpot_ms > 0)
+        snprintf(tpot, sizeof tpot, "%g ms", q->tpot_ms);
+    fprintf(f, "%s on %s: best of %ld configurations (%.2f s); targets TTFT %s, TPOT %s at P%g\n",
+            q->base.model->name, q->base.system->name, o->configs_evaluated, elapsed, ttft, tpot, q->slo_percentile);
     if (q->rate > 0)
         fprintf(f, "at %g requests/s every configuration that keeps up serves the same tokens: ties go to capacity "
                 "(tokens/s/GPU at the largest load within the targets)\n", q->rate);

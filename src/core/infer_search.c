@@ -533,6 +533,13 @@ static int finish(search *s, gpuecon_error *err)
                     s->closest_miss = m, out->closest = c;
                 continue;
             }
+            /* two engine limits that differed in the screen can simulate alike (the same users,
+             * neither limit binding): the answer is listed once and frees its confirmation */
+            bool seen = false;
+            for (int j = 0; j < k && !seen; j++)
+                seen = out->best[j].simulated && same_answer(&out->best[j], &c);
+            if (seen)
+                continue;
             nconf++;
         }
         /* insert in better() order among the simulated ones; unconfirmed ones stay after them */

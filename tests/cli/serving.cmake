@@ -112,6 +112,7 @@ endforeach()
 json_le(best 0 ttft_ms 1000)
 json_le(best 0 tpot_ms 30)
 run(0 infer --model llama3-8b --system hgx-h100 --search --tpot-ms 50 --confirm 0)
+expect_out("targets TTFT none, TPOT 50 ms at P90")
 expect_out("rank.*TP.*TTFT ms.*TPOT ms")
 expect_out("Pareto frontier")
 # an SLO nobody meets: exit 3 with the closest configuration and its miss

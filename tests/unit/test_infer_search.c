@@ -60,6 +60,36 @@ static void test_targets_met(void **state)
     }
 }
 
+/* Two engine limits that the screen told apart can simulate alike: Llama 3.3 70B on 8 RTX PRO 6000
+ * at 1000/1000 and TPOT 50 ms, TP 2 x 4 replicas with max_num_seqs 128 and 256 run the same
+ * ~306 users (4 x 128 seats already exceed them), and were listed twice, each using one of the
+ * three confirmations. Confirmed answers are listed once. */
+static void test_confirmed_listed_once(void **state)
+{
+    gpuecon_serve_search_request q = base(state, "llama3-70b", "rtx-pro-server");
+    q.base.prompt_len = 1000;
+    q.base.output_len = 1000;
+    q.tpot_ms = 50;
+    static gpuecon_serve_search_result o;
+    gpuecon_error err;
+    assert_int_equal(search(state, &q, &o, &err), GPUECON_OK);
+    int nsim = 0;
+    for (int i = 0; i < o.nbest; i++) {
+        const gpuecon_serve_config *a = &o.best[i];
+        nsim += a->simulated;
+        for (int j = 0; j < i; j++) {
+            const gpuecon_serve_config *b = &o.best[j];
+            bool same = a->simulated && b->simulated && a->tp == b->tp && a->pp == b->pp &&
+                        a->replicas == b->replicas && a->weights == b->weights && a->kv == b->kv &&
+                        a->draft_k == b->draft_k &&
+                        fabs(a->output_tokens_per_s_per_gpu / b->output_tokens_per_s_per_gpu - 1) < 2e-3 &&
+                        fabs(a->tpot_ms / b->tpot_ms - 1) < 2e-3 && fabs(a->ttft_ms / b->ttft_ms - 1) < 2e-3;
+            assert_false(same);
+        }
+    }
+    assert_int_equal(nsim, q.confirm); /* the freed confirmation went to another answer */
+}
+
 /* At a fixed concurrency and no targets the winner is the best single configuration: none of a
  * hand-picked set evaluated with gpuecon_infer does better. */
 static void test_fixed_concurrency_best(void **state)
@@ -266,7 +296,8 @@ static void test_bad_input(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_targets_met), cmocka_unit_test(test_fixed_concurrency_best),
+        cmocka_unit_test(test_targets_met),
+        cmocka_unit_test(test_confirmed_listed_once), cmocka_unit_test(test_fixed_concurrency_best),
         cmocka_unit_test(test_infeasible),  cmocka_unit_test(test_every_model),
         cmocka_unit_test(test_rate_ties_go_to_capacity), cmocka_unit_test(test_bad_input),
     };
