@@ -318,25 +318,27 @@ static json_t *result_json(const gpuecon_infer_request *r, const gpuecon_infer_r
 
 /* ---- tables ------------------------------------------------------------------------ */
 
-static const char *pp_label(const gpuecon_infer_result *o)
+/* "8 GPUs = 2 replicas x TP 2 x PP 2 (experts EP)" or "8 GPUs = 8 attention-DP ranks, experts EP 8":
+ * the deployment as every serving header names it. */
+void cmd_infer_deployment(FILE *f, const gpuecon_infer_result *o)
 {
-    static const char *const labels[] = {"", "", " x PP 2", " x PP 3", " x PP 4", " x PP 5", " x PP 6",
-                                         " x PP 7", " x PP 8", " x PP 9", " x PP 10", " x PP 11",
-                                         " x PP 12", " x PP 13", " x PP 14", " x PP 15", " x PP 16"};
-    return o->pp >= 0 && o->pp <= GPUECON_INFER_MAX_PP ? labels[o->pp] : "";
+    if (o->attention_dp)
+        fprintf(f, "%d GPUs = %d attention-DP ranks, experts EP %d", o->gpus, o->replicas, o->ep);
+    else {
+        fprintf(f, "%d GPU%s = %d replica%s x TP %d", o->gpus, o->gpus > 1 ? "s" : "", o->replicas,
+                o->replicas > 1 ? "s" : "", o->tp);
+        if (o->pp > 1)
+            fprintf(f, " x PP %d", o->pp);
+        if (o->expert_parallel)
+            fprintf(f, " (experts EP)");
+    }
 }
 
 static void header(FILE *f, const gpuecon_infer_request *r, const gpuecon_infer_result *o)
 {
-    if (o->attention_dp)
-        fprintf(f, "%s on %s: %d GPUs = %d attention-DP ranks, experts EP %d, weights %s, KV %s", r->model->name,
-                r->system->name, o->gpus, o->replicas, o->ep, gpuecon_precision_name(r->weights),
-                gpuecon_precision_name(r->kv));
-    else
-        fprintf(f, "%s on %s: %d GPU%s = %d replica%s x TP %d%s%s, weights %s, KV %s", r->model->name,
-                r->system->name, o->gpus, o->gpus > 1 ? "s" : "", o->replicas, o->replicas > 1 ? "s" : "",
-                o->tp, pp_label(o), o->expert_parallel ? " (experts EP)" : "", gpuecon_precision_name(r->weights),
-                gpuecon_precision_name(r->kv));
+    fprintf(f, "%s on %s: ", r->model->name, r->system->name);
+    cmd_infer_deployment(f, o);
+    fprintf(f, ", weights %s, KV %s", gpuecon_precision_name(r->weights), gpuecon_precision_name(r->kv));
     if (o->expert_imbalance > 1)
         fprintf(f, ", expert load %.2fx the mean", o->expert_imbalance);
     if (r->lora_rank > 0)

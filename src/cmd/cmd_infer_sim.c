@@ -204,8 +204,9 @@ static int print_sim(cli *c, const gpuecon_sim_request *r, const gpuecon_sim_res
     if (!f)
         return done;
     const gpuecon_infer_result *d = &o->deploy;
-    fprintf(f, "%s on %s: %d GPUs = %d replica%s x TP %d; ", r->serve.model->name, r->serve.system->name,
-            d->gpus, d->replicas, d->replicas > 1 ? "s" : "", d->tp);
+    fprintf(f, "%s on %s: ", r->serve.model->name, r->serve.system->name);
+    cmd_infer_deployment(f, d);
+    fprintf(f, "; ");
     if (r->arrival == GPUECON_ARRIVAL_CLOSED)
         fprintf(f, "closed loop of %d users\n", r->users);
     else if (r->arrival == GPUECON_ARRIVAL_BURST)

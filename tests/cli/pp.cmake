@@ -26,6 +26,10 @@ run(0 infer --model llama3-70b --system hgx-h200 --gpus 8 --tp 2 --pp 4 --weight
 expect_out("1 replica x TP 2 x PP 4")
 expect_out("pipeline: 4 stages of 20 layers")
 expect_out("pipeline sends")
+# the simulator's header names the same deployment (it printed "1 replica x TP 2", no PP)
+run(0 infer --model llama3-70b --system hgx-h200 --gpus 8 --tp 2 --pp 4 --weights fp8 --kv fp8 --simulate --users 16
+    --requests 200)
+expect_out("8 GPUs = 1 replica x TP 2 x PP 4; closed loop of 16 users")
 # an uneven split is stated (32 layers over 3 stages: 10, 11, 11)
 run(0 infer --model llama3-8b --system hgx-h100 --gpus 3 --tp 1 --pp 3)
 expect_out("3 stages of 10-11 \\(uneven\\) layers")

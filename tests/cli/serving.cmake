@@ -295,6 +295,9 @@ json_near(replicas 8 0)
 json_near(expert_imbalance 1.2 1e-12)
 run(0 infer --model deepseek-v3 --system hgx-h200 --gpus 8 --tp 8 --weights fp8 --kv fp8 --attention-dp on)
 expect_out("8 attention-DP ranks, experts EP 8")
+run(0 infer --model deepseek-v3 --system hgx-h200 --gpus 8 --tp 8 --weights fp8 --kv fp8 --attention-dp on
+    --simulate --users 64 --requests 300)
+expect_out("8 GPUs = 8 attention-DP ranks, experts EP 8; closed loop of 64 users")
 # across two HGX nodes: EP 16 over the network is allowed with attention-DP only
 run(0 infer --model deepseek-v3 --system hgx-h200 --gpus 16 --tp 16 --weights fp8 --kv fp8 --attention-dp on --json)
 run(2 infer --model deepseek-v3 --system hgx-h200 --gpus 16 --tp 16 --weights fp8 --kv fp8)
