@@ -115,10 +115,25 @@ static void row(tbl *t, const char *name, int gpus, double rate, double x, doubl
     tbl_str(t, note);
 }
 
+/* The targets (0: none) the aggregated deployment misses at the rate, as "TTFT 2000 ms, TPOT 60 ms";
+ * empty when it meets both. */
+static void misses(char *buf, size_t cap, double ttft_target, double tpot_target, const gpuecon_infer_point *ap)
+{
+    buf[0] = '\0';
+    size_t n = 0;
+    if (ttft_target > 0 && ap->ttft_ms > ttft_target)
+        n += (size_t)snprintf(buf, cap, "TTFT %g ms", ttft_target);
+    if (tpot_target > 0 && ap->tpot_ms > tpot_target && n < cap)
+        snprintf(buf + n, cap - n, "%sTPOT %g ms", n ? ", " : "", tpot_target);
+}
+
 static int print(cli *c, const gpuecon_infer_request *serve, const gpuecon_disagg_request *q,
                  const gpuecon_disagg_result *d, bool agg_ok, const gpuecon_infer_result *ao,
-                 const gpuecon_infer_point *ap, long evaluated, int status)
+                 const gpuecon_infer_point *ap, const infer_sim_args *sim, long evaluated, int status)
 {
+    char missed[64] = "";
+    if (agg_ok)
+        misses(missed, sizeof missed, sim->ttft_ms, sim->tpot_ms, ap);
     if (c->format == FMT_JSON) {
         json_t *j = json_object();
         json_object_set_new(j, "model", json_string(serve->model->name));
@@ -127,14 +142,15 @@ static int print(cli *c, const gpuecon_infer_request *serve, const gpuecon_disag
         json_object_set_new(j, "disaggregated", cmd_infer_disagg_json(q, d));
         if (evaluated >= 0)
             json_object_set_new(j, "layouts_evaluated", json_integer(evaluated));
-        json_object_set_new(j, "aggregated", agg_ok ? json_pack("{s:i, s:i, s:o, s:o, s:o, s:o, s:o}", "tp", ao->tp,
+        json_object_set_new(j, "aggregated", agg_ok ? json_pack("{s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:b}", "tp", ao->tp,
                                                                 "replicas", ao->replicas, "concurrency",
                                                                 cli_real(ap->concurrency), "output_tokens_per_s_per_gpu",
                                                                 cli_real(ap->output_tokens_per_s_per_gpu), "ttft_ms",
                                                                 cli_real(ap->ttft_ms), "tpot_ms", cli_real(ap->tpot_ms),
                                                                 "usd_per_mtok", ap->usd_per_mtok > 0
                                                                                     ? cli_real(ap->usd_per_mtok)
-                                                                                    : json_null())
+                                                                                    : json_null(),
+                                                                "meets_targets", !missed[0])
                                                     : json_null());
         int rc = cli_emit_json(c, j);
         return status ? status : rc;
@@ -148,12 +164,13 @@ static int print(cli *c, const gpuecon_infer_request *serve, const gpuecon_disag
     snprintf(name, sizeof name, "%dP x TP%d + %dD x TP%d", q->prefill_instances, q->prefill_tp, q->decode_instances,
              q->decode_tp);
     snprintf(note, sizeof note, "capacity %.3g req/s (%s-bound), KV %.2f ms over %s, %.0f seqs/decode", d->capacity,
-             d->bound, d->kv_transfer_ms, d->kv_over_scaleout ? "scale-out" : "NVLink", d->decode_batch);
+             d->bound, d->kv_transfer_ms, d->kv_over_scaleout ? "scale-out" : "scale-up", d->decode_batch);
     row(t, name, d->gpus_used, d->rate, d->output_tokens_per_s, d->output_tokens_per_s_per_gpu, d->ttft_ms, d->tpot_ms,
         d->usd_per_mtok, note);
     if (agg_ok) {
         snprintf(name, sizeof name, "aggregated %d x TP%d", ao->replicas, ao->tp);
-        snprintf(note, sizeof note, "%.0f in flight, bound by %s", ap->concurrency, gpuecon_binding_name(ap->binding));
+        snprintf(note, sizeof note, "%.0f in flight, bound by %s%s%s", ap->concurrency,
+                 gpuecon_binding_name(ap->binding), missed[0] ? "; misses " : "", missed);
         row(t, name, ao->gpus, d->rate, ap->output_tokens_per_s, ap->output_tokens_per_s_per_gpu, ap->ttft_ms,
             ap->tpot_ms, ap->usd_per_mtok, note);
     }
@@ -221,5 +238,5 @@ int cmd_infer_disagg(cli *c, const opt *o, size_t n, const infer_disagg_args *s,
     gpuecon_infer_result ao;
     gpuecon_infer_point ap;
     bool agg = aggregated(serve, d.rate, &ao, &ap);
-    return print(c, serve, &q, &d, agg, &ao, &ap, evaluated, status);
+    return print(c, serve, &q, &d, agg, &ao, &ap, sim, evaluated, status);
 }

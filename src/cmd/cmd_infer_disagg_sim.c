@@ -68,7 +68,7 @@ static void print_head(FILE *f, const gpuecon_disagg_sim_request *q, const gpuec
     const gpuecon_sim_request *r = &q->sim;
     fprintf(f, "%s on %s: %dP x TP%d + %dD x TP%d (%d GPUs, KV over %s); ", r->serve.model->name,
             r->serve.system->name, q->prefill_instances, q->prefill_tp, q->decode_instances, q->decode_tp,
-            o->analytic.gpus_used, o->analytic.kv_over_scaleout ? "scale-out" : "NVLink");
+            o->analytic.gpus_used, o->analytic.kv_over_scaleout ? "scale-out" : "scale-up");
     if (r->arrival == GPUECON_ARRIVAL_CLOSED)
         fprintf(f, "closed loop of %d users\n", r->users);
     else if (r->arrival == GPUECON_ARRIVAL_BURST)

@@ -113,7 +113,7 @@ static int predict_disagg(gpuecon_ctx *ctx, const gpuecon_infer_request *base, c
     snprintf(res->predicted_note, sizeof res->predicted_note,
              "disaggregated %dP x TP%d + %dD x TP%d, %s weights, %s KV, %.3g requests/s (%s-bound at %.3g), KV over %s",
              q.prefill_instances, q.prefill_tp, q.decode_instances, q.decode_tp, gpuecon_precision_name(pl->precision),
-             gpuecon_precision_name(pl->kv), o.rate, o.bound, o.capacity, o.kv_over_scaleout ? "scale-out" : "NVLink");
+             gpuecon_precision_name(pl->kv), o.rate, o.bound, o.capacity, o.kv_over_scaleout ? "scale-out" : "scale-up");
     return w->simulate ? simulate_disagg(ctx, &q, o.rate, res, err) : GPUECON_OK;
 }
 

@@ -336,6 +336,22 @@ run(0 infer --model llama3-70b --system hgx-h200 --gpus 16 --weights fp8 --kv fp
 json_le(disaggregated ttft_ms 1000.000001)
 json_le(disaggregated tpot_ms 40.000001)
 json_le(disaggregated gpus_used 16)
+# the aggregated reference (infer's default TP 2, not searched) is named when it misses a target,
+# and a server without NVLink moves the KV over its scale-up link (PCIe), not "NVLink"
+run(0 infer --model llama3-70b --system rtx-pro-server --gpus 8 --disagg-search --prompt-len 2000 --output-len 200
+    --tpot-ms 60 --ttft-ms 2000)
+expect_out("over scale-up")
+expect_out("aggregated 4 x TP2 .*misses TPOT 60 ms")
+run(0 infer --model llama3-70b --system rtx-pro-server --gpus 8 --disagg-search --prompt-len 2000 --output-len 200
+    --tpot-ms 60 --ttft-ms 2000 --json)
+string(JSON v GET "${OUT}" aggregated meets_targets)
+if(NOT v STREQUAL "OFF")
+  message(FATAL_ERROR "disagg-search: the aggregated TP2 misses TPOT 60 ms yet meets_targets is '${v}'\n${OUT}")
+endif()
+string(JSON t GET "${OUT}" aggregated tpot_ms)
+if(NOT t GREATER 60)
+  message(FATAL_ERROR "disagg-search: aggregated tpot_ms ${t} should exceed the 60 ms target here")
+endif()
 # bad input: a layout beyond the GPUs, a malformed layout, one side only, a rate above capacity
 run(2 infer --model llama3-70b --system hgx-h200 --gpus 8 --weights fp8 --prefill 2x4 --decode 1x4)
 expect_err("--prefill.*12 GPUs.*8 of --gpus")
@@ -355,7 +371,7 @@ expect_err("no disaggregated layout meets the targets")
 set(DZ infer --model llama3-70b --system hgx-h200 --gpus 8 --weights fp8 --kv fp8 --prompt-len 2000 --output-len 500
     --prefill 1x4 --decode 1x4)
 run(0 ${DZ} --simulate --rate 2 --requests 400)
-expect_out("1P x TP4 \\+ 1D x TP4 \\(8 GPUs, KV over NVLink\\); poisson arrivals at 2 requests/s")
+expect_out("1P x TP4 \\+ 1D x TP4 \\(8 GPUs, KV over scale-up\\); poisson arrivals at 2 requests/s")
 expect_out("TTFT \\(with KV transfer\\)")
 expect_out("\nprefill +1 x TP4 .*\ndecode +1 x TP4 ")
 run(0 ${DZ} --simulate --rate 2 --requests 400 --ttft-ms 500 --tpot-ms 50 --json)
