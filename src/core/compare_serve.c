@@ -39,15 +39,27 @@ static void poisson(gpuecon_sim_request *q, const gpuecon_infer_request *serve, 
     q->requests = 4000;
 }
 
-/* Poisson arrivals at the rate the mean field serves at the operating concurrency (Little's law:
- * R = X / L_out; a closed loop of fixed-length requests would stay synchronised, §6.11), 4,000
- * requests, fixed lengths, the context's seed and threads; the percentiles go in res. */
+/* Below saturation, Poisson arrivals at the rate the mean field serves at the operating
+ * concurrency (Little's law: R = X / L_out; a closed loop of fixed-length requests far below
+ * saturation would stay synchronised, §6.11), 4,000 requests, fixed lengths, the context's seed
+ * and threads. At saturation (the point bound by KV, max_num_seqs or the token budget, not by the
+ * load) that rate is the capacity itself: an open loop there never reaches a steady state (its
+ * queue, TTFT and batch depend on the run's length), so the operating concurrency runs as a closed
+ * loop of that many users instead, where the simulator agrees with the mean field (§6.11), at least
+ * twice the users per replica measured. The percentiles go in res. */
 static int simulate(gpuecon_ctx *ctx, const gpuecon_infer_request *serve, const gpuecon_infer_result *ir,
                     gpuecon_platform_result *res, gpuecon_error *err)
 {
     gpuecon_sim_request q;
     poisson(&q, serve, ir->output_tokens_per_s / serve->output_len);
     q.serve.concurrency = 0;
+    if (ir->at.binding != GPUECON_BIND_OFFERED_LOAD && ir->at.concurrency < 1e9) {
+        q.arrival = GPUECON_ARRIVAL_CLOSED;
+        q.rate = 0;
+        q.users = (int)fmax(ir->replicas, round(ir->at.concurrency));
+        long per = lround((double)q.users / ir->replicas);
+        q.requests = q.requests > 2 * per ? q.requests : 2 * per;
+    }
     gpuecon_sim_result o;
     gpuecon_error e;
     gpuecon_error_clear(&e);
