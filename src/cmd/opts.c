@@ -97,6 +97,29 @@ static bool parse_double(const char *text, double *out)
     return true;
 }
 
+/* Scientific notation of a whole number, as the docs write counts: "1e7", "2.5e3" (digits, an
+ * optional fraction, e or E, an unsigned exponent), whole and below 2^53. */
+static bool parse_int_exp(const char *s, long long *out)
+{
+    const char *p = s + (s[0] == '+' || s[0] == '-');
+    size_t d = strspn(p, "0123456789");
+    if (!d)
+        return false;
+    p += d;
+    if (*p == '.' && isdigit((unsigned char)p[1]))
+        p += 1 + strspn(p + 1, "0123456789");
+    if (*p != 'e' && *p != 'E')
+        return false;
+    p += 1 + (p[1] == '+');
+    if (!isdigit((unsigned char)*p) || p[strspn(p, "0123456789")])
+        return false;
+    double v = strtod(s, NULL);
+    if (!isfinite(v) || v != floor(v) || fabs(v) > 9007199254740992.0)
+        return false;
+    *out = (long long)v;
+    return true;
+}
+
 static bool parse_int(const char *text, long long *out)
 {
     char s[400], *end;
@@ -105,7 +128,7 @@ static bool parse_int(const char *text, long long *out)
     errno = 0;
     long long v = strtoll(s, &end, 10);
     if (end == s || *end || errno == ERANGE)
-        return false;
+        return parse_int_exp(s, out);
     *out = v;
     return true;
 }

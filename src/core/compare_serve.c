@@ -6,18 +6,23 @@
  * for TTFT and TPOT percentiles.
  */
 #include "compare.h"
+#include "infer_sim.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 /* The percentiles of a simulation (rc its status) into res; a request the simulator refuses
- * leaves the means standing. */
+ * leaves the means standing, and the platform's note says why. */
 static int put_percentiles(int rc, const gpuecon_sim_result *o, const gpuecon_error *e, gpuecon_platform_result *res,
                            gpuecon_error *err)
 {
-    if (rc == GPUECON_E_INPUT || rc == GPUECON_E_INFEASIBLE)
-        return GPUECON_OK; /* not simulated: the means stand */
+    if (rc == GPUECON_E_INPUT || rc == GPUECON_E_INFEASIBLE) { /* not simulated: the means stand */
+        size_t n = strlen(res->predicted_note);
+        if (n < sizeof res->predicted_note)
+            snprintf(res->predicted_note + n, sizeof res->predicted_note - n, "; not simulated (%.200s)", e->message);
+        return GPUECON_OK;
+    }
     if (rc) {
         if (err)
             *err = *e;
@@ -59,6 +64,13 @@ static int simulate(gpuecon_ctx *ctx, const gpuecon_infer_request *serve, const 
         q.users = (int)fmax(ir->replicas, round(ir->at.concurrency));
         long per = lround((double)q.users / ir->replicas);
         q.requests = q.requests > 2 * per ? q.requests : 2 * per;
+        if (q.requests > SIM_MAX_REQUESTS) {
+            size_t n = strlen(res->predicted_note);
+            snprintf(res->predicted_note + n, sizeof res->predicted_note - n,
+                     "; not simulated (a closed loop of %d users needs %ld requests per replica, above the "
+                     "simulator's %g)", q.users, q.requests, (double)SIM_MAX_REQUESTS);
+            return GPUECON_OK;
+        }
     }
     gpuecon_sim_result o;
     gpuecon_error e;

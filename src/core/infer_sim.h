@@ -66,6 +66,7 @@ typedef struct sim_cfg {
 /* A disaggregated deployment (infer_sim_disagg.c): x prefill instances, y decode instances,
  * x + y at most SIM_MAX_INSTANCES. */
 #define SIM_MAX_INSTANCES 1024
+#define SIM_MAX_REQUESTS 10000000L /* requests per replication and replica (sim_check) */
 typedef struct sim_disagg {
     sim_cfg pre, dec;               /* each pool's instance; pre.dz points back here */
     int x, y;

@@ -72,7 +72,7 @@ int sim_check(const gpuecon_sim_request *r, gpuecon_error *err)
     if (!(r->slo_percentile > 0 && r->slo_percentile < 100))
         return err_set(err, GPUECON_E_INPUT, "--slo-percentile", 0, 0,
                        "%g is outside (0, 100): a percentile of the requests", r->slo_percentile);
-    if ((rc = err_check_range(err, "--requests", (double)r->requests, 10, 1e7)) ||
+    if ((rc = err_check_range(err, "--requests", (double)r->requests, 10, (double)SIM_MAX_REQUESTS)) ||
         (rc = err_check_range(err, "--replications", r->replications, 1, 10000)) ||
         (rc = err_check_range(err, "--warmup", r->warmup, 0, 0.9)) ||
         (rc = err_check_range(err, "--prompt-cv", r->prompt_cv, 0, 10)) ||

@@ -44,6 +44,15 @@ expect_err("--tokens-per-s: 'inf' is not a finite number; allowed 0.001 to 1e\\+
 # every "not a whole number" says the allowed range
 run(2 reliability --system hgx-h100 --active-gpus abc)
 expect_err("--active-gpus: 'abc' is not a whole number; allowed 1 to 1e\\+07")
+# a whole number may be written with an exponent (the docs write counts so), but must stay whole
+run(0 reliability --system hgx-h100 --active-gpus 2.5e3)
+expect_out("2500 requested")
+run(2 reliability --system hgx-h100 --active-gpus 1.5e0)
+expect_err("--active-gpus: '1.5e0' is not a whole number; allowed 1 to 1e\\+07")
+run(2 reliability --system hgx-h100 --active-gpus 1e-3)
+expect_err("--active-gpus: '1e-3' is not a whole number")
+run(2 reliability --system hgx-h100 --active-gpus 2e7)
+expect_err("--active-gpus: 2e7 is out of range; allowed 1 to 1e\\+07")
 run(2 reliability --system hgx-h100 --active-gpus 0x10)
 expect_err("--active-gpus: '0x10' is not a whole number; allowed 1 to 1e\\+07")
 run(2 train --model llama3-8b --system hgx-h100 --gpus 8 --seq 2048 --gbs 64 --sweep-gpus 8,x)
