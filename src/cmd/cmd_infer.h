@@ -11,9 +11,9 @@
 int cmd_infer_lora_modules(cli *c, const char *option, const char *s, unsigned *out);
 /* A serving/efficiency profile by name; prints the allowed names and returns EXIT_USAGE. */
 int cmd_infer_serving_profile(cli *c, const char *option, const char *name, gpuecon_serving_profile *out);
-/* Adds one "quantity value unit note" row to a four-column table. */
 /* The deployment as every serving header names it (replicas, TP, PP, EP or attention-DP). */
 void cmd_infer_deployment(FILE *f, const gpuecon_infer_result *o);
+/* Adds one "quantity value unit note" row to a four-column table. */
 void cmd_infer_row(tbl *tb, const char *quantity, double v, int decimals, const char *unit,
                    const char *note);
 

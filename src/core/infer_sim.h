@@ -67,6 +67,7 @@ typedef struct sim_cfg {
  * x + y at most SIM_MAX_INSTANCES. */
 #define SIM_MAX_INSTANCES 1024
 #define SIM_MAX_REQUESTS 10000000L /* requests per replication and replica (sim_check) */
+#define SIM_MAX_USERS 1e8          /* closed-loop users, all replicas (sim_check) */
 typedef struct sim_disagg {
     sim_cfg pre, dec;               /* each pool's instance; pre.dz points back here */
     int x, y;

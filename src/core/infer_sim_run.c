@@ -56,7 +56,7 @@ int sim_check(const gpuecon_sim_request *r, gpuecon_error *err)
     if (r->arrival == GPUECON_ARRIVAL_BURST) {
         /* no rate, no users: the requests are the whole workload */
     } else if (r->arrival == GPUECON_ARRIVAL_CLOSED) {
-        if (r->users < 1 || r->users > 100000000)
+        if (r->users < 1 || r->users > SIM_MAX_USERS)
             return err_set(err, GPUECON_E_INPUT, "--users", 0, 0,
                            "%d is out of range; allowed 1 to 1e8 concurrent users", r->users);
     } else if (r->arrival == GPUECON_ARRIVAL_POISSON || r->arrival == GPUECON_ARRIVAL_GAMMA) {
