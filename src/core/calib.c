@@ -90,13 +90,14 @@ static const gpuecon_efficiency table[] = {
     {
         /* sm_120 (GB202: RTX PRO 6000 Blackwell, GeForce RTX 50): Blackwell's number formats on
          * another tensor-core path (warp-level mma.sync with block scales, no tensor memory,
-         * 99 KB of shared memory per SM), in a 600 W board whose BF16 peak is a ninth of a
-         * B200's. Its GEMM fractions are therefore not the B200's: BF16 is Hopper's fitted
-         * fraction times the ratio of the two GPUs' measured fractions in one public benchmark
-         * (torch.matmul BF16 at 8192^3, torch 2.7.0+cu128, zzc0721/torch-performance-test-data
-         * issues #162 and #79: RTX PRO 6000 Server Edition 417.34 of 500 TFLOPS = 0.8347, H100
-         * SXM 797.51 of 989 = 0.8064), 0.609 x 1.0351; FP8 and FP4 keep Blackwell's ratios to
-         * BF16 (0.805, then 0.85), no dense FP8/FP4 measurement of this card being published. */
+         * 99 KB of shared memory per SM), in a 600 W board with under a quarter of a B200's BF16
+         * peak (500 against 2,250 TFLOPS), so the B200's fractions do not carry over. BF16 is
+         * Hopper's fitted fraction times the ratio of the two GPUs' measured fractions in one
+         * public benchmark (torch.matmul BF16 at 8192^3, torch 2.7.0+cu128,
+         * zzc0721/torch-performance-test-data issues #162 and #79: RTX PRO 6000 Server Edition
+         * 417.34 of 500 TFLOPS = 0.8347, H100 SXM 797.51 of 989 = 0.8064), 0.609 x 1.0351; FP8
+         * and FP4 keep Blackwell's ratios to BF16 (0.805, then 0.85), no dense FP8/FP4
+         * measurement of this card being published. */
         .arch = "blackwell-rtx",
         .gemm_bf16 = 0.630,     /* derived: 0.609 x 0.8347 / 0.8064 */
         .gemm_fp8 = 0.507,      /* derived: gemm_bf16 x Hopper's fitted FP8/BF16 ratio 0.805 */
