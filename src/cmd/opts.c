@@ -10,6 +10,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,7 +99,8 @@ static bool parse_double(const char *text, double *out)
 }
 
 /* Scientific notation of a whole number, as the docs write counts: "1e7", "2.5e3" (digits, an
- * optional fraction, e or E, an unsigned exponent), whole and below 2^53. */
+ * optional fraction, e or E, an unsigned exponent) whose value is whole; one beyond 2^53 (1e400
+ * included) saturates, so that the range check, not "not a whole number", refuses it. */
 static bool parse_int_exp(const char *s, long long *out)
 {
     const char *p = s + (s[0] == '+' || s[0] == '-');
@@ -114,7 +116,11 @@ static bool parse_int_exp(const char *s, long long *out)
     if (!isdigit((unsigned char)*p) || p[strspn(p, "0123456789")])
         return false;
     double v = strtod(s, NULL);
-    if (!isfinite(v) || v != floor(v) || fabs(v) > 9007199254740992.0)
+    if (fabs(v) > 9007199254740992.0) { /* inf included */
+        *out = v > 0 ? LLONG_MAX : LLONG_MIN;
+        return true;
+    }
+    if (v != floor(v))
         return false;
     *out = (long long)v;
     return true;
@@ -127,6 +133,10 @@ static bool parse_int(const char *text, long long *out)
         return false;
     errno = 0;
     long long v = strtoll(s, &end, 10);
+    if (end != s && !*end && errno == ERANGE) { /* all digits, beyond long long: saturated */
+        *out = v;
+        return true;
+    }
     if (end == s || *end || errno == ERANGE)
         return parse_int_exp(s, out);
     *out = v;
