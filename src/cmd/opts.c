@@ -131,13 +131,8 @@ static bool parse_int(const char *text, long long *out)
     char s[400], *end;
     if (!trimmed(text, s, sizeof s) || !isdigit((unsigned char)s[s[0] == '+' || s[0] == '-']))
         return false;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (end != s && !*end && errno == ERANGE) { /* all digits, beyond long long: saturated */
-        *out = v;
-        return true;
-    }
-    if (end == s || *end || errno == ERANGE)
+    long long v = strtoll(s, &end, 10); /* digits beyond long long saturate (ERANGE) */
+    if (end == s || *end)
         return parse_int_exp(s, out);
     *out = v;
     return true;

@@ -58,21 +58,14 @@ static int simulate(gpuecon_ctx *ctx, const gpuecon_infer_request *serve, const 
     gpuecon_sim_request q;
     poisson(&q, serve, ir->output_tokens_per_s / serve->output_len);
     q.serve.concurrency = 0;
-    if (ir->at.binding != GPUECON_BIND_OFFERED_LOAD) {
-        double users = fmax(ir->replicas, round(ir->at.concurrency));
-        double need = fmax((double)q.requests, 2 * round(users / ir->replicas));
-        if (need > (double)SIM_MAX_REQUESTS || users > SIM_MAX_USERS) {
-            size_t n = strlen(res->predicted_note);
-            snprintf(res->predicted_note + n, sizeof res->predicted_note - n,
-                     "; not simulated (a closed loop of %.0f users needs %.0f requests per replica; the simulator "
-                     "runs at most %g users and %g requests per replica)", users, need, SIM_MAX_USERS,
-                     (double)SIM_MAX_REQUESTS);
-            return GPUECON_OK;
-        }
-        q.arrival = GPUECON_ARRIVAL_CLOSED;
-        q.rate = 0;
-        q.users = (int)users;
-        q.requests = (long)need;
+    double need;
+    if (ir->at.binding != GPUECON_BIND_OFFERED_LOAD && !sim_closed_loop(&q, ir->at.concurrency, ir->replicas, &need)) {
+        size_t n = strlen(res->predicted_note);
+        snprintf(res->predicted_note + n, sizeof res->predicted_note - n,
+                 "; not simulated (a closed loop of %.0f users needs %.0f requests per replica; the simulator "
+                 "runs at most %g users and %g requests per replica)", fmax(ir->replicas, round(ir->at.concurrency)),
+                 need, SIM_MAX_USERS, (double)SIM_MAX_REQUESTS);
+        return GPUECON_OK;
     }
     gpuecon_sim_result o;
     gpuecon_error e;

@@ -21,6 +21,7 @@
  * the screen stays at microseconds per configuration and only the winners pay for a simulation.
  */
 #include "infer.h"
+#include "infer_sim.h" /* sim_closed_loop */
 
 #include <math.h>
 #include <stdlib.h>
@@ -481,11 +482,11 @@ static int confirm(search *s, gpuecon_serve_config *c, gpuecon_error *err)
             r.arrival = GPUECON_ARRIVAL_POISSON;
             r.rate = q->rate;
         } else {
-            r.arrival = GPUECON_ARRIVAL_CLOSED;
-            r.users = (int)fmax(c->replicas, round(users));
-            /* a closed loop measures past its cold start: at least twice the users per replica */
-            long per = lround((double)r.users / c->replicas);
-            r.requests = q->sim_requests > 2 * per ? q->sim_requests : 2 * per;
+            r.requests = q->sim_requests;
+            if (!sim_closed_loop(&r, users, c->replicas, NULL))
+                return err_set(err, GPUECON_E_INPUT, "--confirm", 0, 0,
+                               "a closed loop of %.0f users is beyond the simulator (at most %g users, %g requests "
+                               "per replica)", users, SIM_MAX_USERS, (double)SIM_MAX_REQUESTS);
         }
         gpuecon_sim_result o;
         int rc = gpuecon_infer_simulate(s->ctx, &r, &o, err);

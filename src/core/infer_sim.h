@@ -146,6 +146,11 @@ double sim_work_s(const gpuecon_sim_request *r, double batch, double alpha);
 /* A histogram's weighted mean lengths into serve's prompt_len and output_len (other length
  * models: unchanged). */
 void sim_mean_lengths(const gpuecon_sim_request *r, gpuecon_infer_request *serve);
+/* Makes q a closed loop of `users` (at least one per replica) measured past its cold start:
+ * at least twice the users per replica requests, q->requests kept when larger. False (q
+ * unchanged) when that exceeds SIM_MAX_USERS or SIM_MAX_REQUESTS; *need then holds the requests
+ * per replica it would take. */
+bool sim_closed_loop(gpuecon_sim_request *q, double users, int replicas, double *need);
 /* GPUECON_E_INPUT naming --requests (or --replications) when sim_work_s is above ctx's budget. */
 int sim_check_work(gpuecon_ctx *ctx, const gpuecon_sim_request *r, double batch, double alpha, gpuecon_error *err);
 /* Every 65,536 steps of a lone replication: reports progress in requests to ctx's callback;

@@ -58,7 +58,7 @@ int sim_check(const gpuecon_sim_request *r, gpuecon_error *err)
     } else if (r->arrival == GPUECON_ARRIVAL_CLOSED) {
         if (r->users < 1 || r->users > SIM_MAX_USERS)
             return err_set(err, GPUECON_E_INPUT, "--users", 0, 0,
-                           "%d is out of range; allowed 1 to 1e8 concurrent users", r->users);
+                           "%d is out of range; allowed 1 to %g concurrent users", r->users, SIM_MAX_USERS);
     } else if (r->arrival == GPUECON_ARRIVAL_POISSON || r->arrival == GPUECON_ARRIVAL_GAMMA) {
         if (!(r->rate > 0 && r->rate <= 1e9))
             return err_set(err, GPUECON_E_INPUT, "--rate", 0, 0,
@@ -291,6 +291,21 @@ double sim_work_s(const gpuecon_sim_request *r, double batch, double alpha)
     /* per request; per step it takes part in, its share of the step and 1/B of the step itself */
     double per = SIM_WORK_REQ + r->serve.output_len / tau * (SIM_WORK_SEQ + SIM_WORK_STEP / b);
     return (double)r->requests * r->replications * per;
+}
+
+bool sim_closed_loop(gpuecon_sim_request *q, double users, int replicas, double *need)
+{
+    double u = fmax(replicas, round(users));
+    double n = fmax((double)q->requests, 2 * round(u / replicas));
+    if (need)
+        *need = n;
+    if (n > (double)SIM_MAX_REQUESTS || u > SIM_MAX_USERS)
+        return false;
+    q->arrival = GPUECON_ARRIVAL_CLOSED;
+    q->rate = 0;
+    q->users = (int)u;
+    q->requests = (long)n;
+    return true;
 }
 
 int sim_check_work(gpuecon_ctx *ctx, const gpuecon_sim_request *r, double batch, double alpha, gpuecon_error *err)

@@ -53,3 +53,12 @@ function(json_le)
     message(FATAL_ERROR "${args} = ${v}, expected at most ${limit}")
   endif()
 endfunction()
+
+# Fails unless lo < num / den < hi (plain numbers, as string(JSON) returns them); `what` names the check.
+function(expect_ratio what num den lo hi)
+  execute_process(COMMAND awk "BEGIN { r = ${num} / ${den}; exit (r > ${lo} && r < ${hi}) ? 0 : 1 }"
+                  RESULT_VARIABLE bad)
+  if(bad)
+    message(FATAL_ERROR "${what}: ${num} / ${den} is outside (${lo}, ${hi})")
+  endif()
+endfunction()
