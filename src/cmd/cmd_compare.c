@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 static void print_trade(FILE *f, const gpuecon_platform_result *p)
 {
@@ -592,6 +593,11 @@ int cmd_compare(cli *c, int argc, char **argv)
     if (doc && npos) {
         gpuecon_ctx_free(ctx);
         return cli_usage_error(c, "--scenario", "give the scenario inline or as a file, not both");
+    }
+    if (doc && !strpbrk(doc, ":\n{") && access(doc, F_OK) == 0) { /* a path given where the text goes */
+        gpuecon_ctx_free(ctx);
+        return cli_usage_error(c, "--scenario", "takes the scenario document itself; '%s' is a file: "
+                               "give it as 'gpuecon compare %s'", doc, doc);
     }
     int lrc = doc ? gpuecon_scenario_load_buffer(ctx, c->cat, "scenario", doc, strlen(doc), &sc, &err)
                   : c->cat_borrowed ? gpuecon_scenario_load(ctx, c->cat, npos ? pos[0] : NULL, &sc, &err)

@@ -424,8 +424,9 @@ static int emit_table(cli *c, const gpuecon_reliability_request *q, const gpueco
                 r->active_gpus);
         if (r->active_gpus != r->requested_gpus)
             fprintf(f, " (%d requested, rounded up to whole domains)", r->requested_gpus);
-        fprintf(f, " in %d domains of %d (%d active each) + %d spare domains; ", r->domains,
-                r->domain_gpus, r->active_per_domain, r->spare_domains);
+        fprintf(f, " in %d domain%s of %d (%d active each) + %d spare domain%s; ", r->domains,
+                r->domains == 1 ? "" : "s", r->domain_gpus, r->active_per_domain, r->spare_domains,
+                r->spare_domains == 1 ? "" : "s");
         if (q->tokens > 0)
             fprintf(f, "until %.4g tokens are trained\n", q->tokens);
         else

@@ -284,7 +284,7 @@ static void detail_rows(tbl *tb, const gpuecon_rl_request *r, const gpuecon_rl_r
     cmd_infer_row(tb, "$ per step", o->usd_per_step, 2, "$", b);
     cmd_infer_row(tb, "$ per 1M trained tokens", o->usd_per_mtok_trained, 3, "$/Mtok", "with failures and spares");
     cmd_infer_row(tb, "energy per step", o->mwh_per_step * 1e3, 2, "kWh", "utility side");
-    cmd_infer_row(tb, "energy per 1M trained tokens", o->mwh_per_mtok_trained, 4, "MWh", "");
+    cmd_infer_row(tb, "energy per 1M trained tokens", o->mwh_per_mtok_trained * 1e3, 3, "kWh", "utility side");
     snprintf(b, sizeof b, "%.1f days, $%.0f", o->run_days, o->run_usd);
     tbl_row(tb);
     tbl_fmt(tb, "run of %ld steps", r->steps);

@@ -106,3 +106,6 @@ expect_err("sub/kv.json:3:52: num_key_value_heads \\(6\\) must divide num_attent
 # a scenario given as text names no files (requests and gpuecon serve pass scenarios so)
 run(2 compare --scenario "workload: {kind: train, model_file: sub/kv.json, tokens: 1e12, seq: 4096, gbs: 64}\nplatforms: [{system: hgx-h100, gpus: 8}]\n")
 expect_err("scenario:1:37: model_file: a scenario given as text \\(inline, in a request, or to gpuecon serve\\) cannot name files")
+# a path where the text goes is named as a path, not parsed as a one-word document
+run(2 compare --scenario sub/none.yaml)
+expect_err("--scenario: takes the scenario document itself; 'sub/none.yaml' is a file: give it as 'gpuecon compare sub/none.yaml'")
