@@ -216,8 +216,10 @@ static int print_sim(cli *c, const gpuecon_sim_request *r, const gpuecon_sim_res
     fprintf(f, "%ld measured requests (%d replication%s, seed %llu), %.2f s\n\n", o->requests,
             o->replications, o->replications > 1 ? "s" : "", (unsigned long long)o->seed, elapsed);
     tbl_print(tb, f);
-    fprintf(f, "\noutput %.0f tok/s (%.1f per GPU), %.3g requests/s, goodput %.3g requests/s\n",
-            o->output_tokens_per_s, o->output_tokens_per_s_per_gpu, o->requests_per_s,
+    /* whole tokens/s once there are hundreds; three digits below (a light load is not "0 tok/s") */
+    fprintf(f, "\noutput %.*f tok/s (%.*f per GPU), %.3g requests/s, goodput %.3g requests/s\n",
+            o->output_tokens_per_s >= 100 ? 0 : 2, o->output_tokens_per_s,
+            o->output_tokens_per_s_per_gpu >= 100 ? 1 : 3, o->output_tokens_per_s_per_gpu, o->requests_per_s,
             o->goodput_requests_per_s);
     fprintf(f, "KV pool %.1f%% held on average, %.1f sequences per step, %.3g preemptions per replica\n",
             o->kv_util * 100, o->mean_running, o->preemptions);

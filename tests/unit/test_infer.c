@@ -788,7 +788,10 @@ static void test_bad_input(void **state)
  * Ampere BF16 0.765), attention by the BF16 ones; profiles without a reference keep theirs. The
  * RTX PRO 6000 (sm_120) has its own row: BF16 = Hopper's 0.609 x the ratio of the measured
  * torch.matmul BF16 8192^3 fractions, RTX PRO 6000 Server 417.34 / 500 over H100 SXM 797.51 / 989
- * (0.6304), FP8 = 0.805 x BF16 (0.5074), FP4 = 0.85 x FP8 (0.4313), stored to three digits. */
+ * (0.6304), FP8 = 0.805 x BF16 (0.5074), FP4 = 0.85 x FP8 (0.4313), stored to three digits. The
+ * MI300X (cdna3) likewise: Hopper's 0.609 x the ratio of the maximum achievable BF16 matmul rates
+ * of one benchmark (stas00/ml-engineering, v2 table), MI300X 668.4 / 1307.4 over H100 SXM
+ * 794.5 / 989 (0.3876), FP8 0.805 x BF16 (0.3120), attention 0.60 x the same ratio (0.3818). */
 static void test_eta_transfer(void **state)
 {
     (void)state;
@@ -804,12 +807,18 @@ static void test_eta_transfer(void **state)
         {"hgx-a100", GPUECON_FP8, 0.54 * 0.765 / 0.490, 0.54 * 0.765 / 0.609}, /* BF16 math on A100 */
         {"rtx-pro-server", GPUECON_FP4, 0.54 * 0.431 / 0.490, 0.54 * 0.630 / 0.609},
         {"rtx-pro-server", GPUECON_FP8, 0.54 * 0.507 / 0.490, 0.54 * 0.630 / 0.609},
+        {"mi300x-8", GPUECON_FP8, 0.54 * 0.312 / 0.490, 0.54 * 0.388 / 0.609},
     };
     const gpuecon_efficiency *rtx = gpuecon_efficiency_for(gpuecon_catalog_system(g_cat, "rtx-pro-server")->gpu);
     double bf16 = 0.609 * (417.34 / 500) / (797.51 / 989);
     assert_close(rtx->gemm_bf16, bf16, 1.2e-3); /* three digits */
     assert_close(rtx->gemm_fp8, bf16 * 0.805, 1.2e-3);
     assert_close(rtx->gemm_fp4, bf16 * 0.805 * 0.85, 1.2e-3);
+    const gpuecon_efficiency *mi = gpuecon_efficiency_for(gpuecon_catalog_system(g_cat, "mi300x-8")->gpu);
+    double ratio = (668.4 / 1307.4) / (794.5 / 989);
+    assert_close(mi->gemm_bf16, 0.609 * ratio, 1.2e-3);
+    assert_close(mi->gemm_fp8, 0.609 * ratio * 0.805, 1.2e-3);
+    assert_close(mi->attn_flash, 0.60 * ratio, 5e-3); /* two digits */
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         gpuecon_infer_request r = req(t[i].system, t[i].w, GPUECON_FP8, 0);
         r.model = gpuecon_catalog_model(g_cat, "llama3-8b");
