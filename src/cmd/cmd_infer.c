@@ -360,6 +360,9 @@ static void header(FILE *f, const gpuecon_infer_request *r, const gpuecon_infer_
                    "memory below is stage %d's (0-based), whose KV pool binds\n",
                 o->pp, span, r->model->name, r->model->layers, o->pp_stage);
     }
+    if (o->pp > 1 && r->draft_k > 0)
+        fprintf(f, "note: priced as a what-if: neither engine serves a drafted model over pipeline stages "
+                   "(TensorRT-LLM's PP executor refuses drafting; vLLM fails to start it); --search skips it\n");
     if (o->fits && o->max_model_len_lowered)
         fprintf(f, "note: vLLM would refuse %s's full context (%.2f GiB of KV needed, %.2f free); "
                    "modelled with --max-model-len %d\n",

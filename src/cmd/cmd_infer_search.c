@@ -239,7 +239,7 @@ static int print(cli *c, const gpuecon_serve_search_request *q, const gpuecon_se
                 q->concurrency);
     fprintf(f, "\n");
     tbl_print(tb, f);
-    fprintf(f, "\n%s\n\nPareto frontier (tokens/s/user -> tokens/s/GPU):", w);
+    fprintf(f, "\n%s\n\nPareto frontier (mean field, not simulated; tokens/s/user -> tokens/s/GPU):", w);
     for (int i = 0; i < o->nfrontier; i += o->nfrontier / 10 + 1) {
         char l[32];
         label(l, sizeof l, &o->frontier[i]);

@@ -363,8 +363,11 @@ static void enumerate_tp(search *s, int gpus, int tp, bool tp_ok, int m0, int m1
                             bool more = true;
                             for (int pp = 1; more && pp <= GPUECON_INFER_MAX_PP && pp <= q->base.model->layers;
                                  pp *= 2) {
-                                if ((gpus / tp) % pp || (pp > 1 && (!tp_ok || r.attention_dp)))
-                                    break; /* attention-DP is not pipelined */
+                                /* attention-DP is not pipelined, nor is a drafted model: neither
+                                 * engine serves one (TensorRT-LLM's PP executor refuses drafting;
+                                 * vLLM fails to start it, issues #14117, #49355, #57755) */
+                                if ((gpus / tp) % pp || (pp > 1 && (!tp_ok || r.attention_dp || r.draft_k > 0)))
+                                    break;
                                 r.pp = pp;
                                 more = evaluate(s, &r);
                             }
@@ -464,7 +467,14 @@ static double capacity_of(const search *s, const gpuecon_serve_config *c)
     return capacity_at(s->q, &r, &e, &o);
 }
 
-/* Re-runs one candidate in the simulator; backs off the load when it misses. */
+/* Re-runs one candidate in the simulator; backs off the load when it misses, and when a closed
+ * loop thrashes: the screen puts the operating point of an unconstrained search at the KV pool's
+ * mean-field capacity, where the running contexts overflow the pool about half the time, and a
+ * simulated run that preempts and serves under THRASH of the screen's tokens/s was past what the
+ * scheduler sustains. Of the attempts that meet the targets the one serving most is kept (on one
+ * configuration its cost ranks the same: fixed $/GPU-h over the tokens served); if none meets,
+ * the last, at the lowest load. A fixed rate or concurrency is the user's load and is not moved. */
+#define THRASH 0.90
 static int confirm(search *s, gpuecon_serve_config *c, gpuecon_error *err)
 {
     const gpuecon_serve_search_request *q = s->q;
@@ -476,7 +486,8 @@ static int confirm(search *s, gpuecon_serve_config *c, gpuecon_error *err)
     r.ttft_slo_ms = q->ttft_ms;
     r.tpot_slo_ms = q->tpot_ms;
     r.slo_percentile = q->slo_percentile;
-    double users = c->concurrency;
+    double users = c->concurrency, screen = c->output_tokens_per_s_per_gpu;
+    gpuecon_serve_config best = *c;
     for (int attempt = 0; attempt < 3; attempt++) {
         if (q->rate > 0) {
             r.arrival = GPUECON_ARRIVAL_POISSON;
@@ -492,25 +503,35 @@ static int confirm(search *s, gpuecon_serve_config *c, gpuecon_error *err)
         int rc = gpuecon_infer_simulate(s->ctx, &r, &o, err);
         if (rc)
             return rc;
-        c->simulated = true;
-        c->ttft_ms = o.ttft_ms.at_slo;
-        c->tpot_ms = o.tpot_ms.at_slo;
-        c->e2e_ms = c->ttft_ms + (q->base.output_len - 1) * c->tpot_ms;
-        c->output_tokens_per_s = o.output_tokens_per_s;
-        c->output_tokens_per_s_per_gpu = o.output_tokens_per_s_per_gpu;
-        c->tokens_per_s_per_user = c->tpot_ms > 0 ? 1e3 / c->tpot_ms : 0;
-        c->concurrency = q->rate > 0 ? o.mean_running * c->replicas : r.users;
-        c->meets = meets(q, c->ttft_ms, c->tpot_ms);
-        c->keeps_up = keeps_up(q, c);
-        if (c->meets || q->rate > 0 || q->concurrency > 0 || r.users <= c->replicas)
+        gpuecon_serve_config t = *c;
+        t.simulated = true;
+        t.ttft_ms = o.ttft_ms.at_slo;
+        t.tpot_ms = o.tpot_ms.at_slo;
+        t.e2e_ms = t.ttft_ms + (q->base.output_len - 1) * t.tpot_ms;
+        t.output_tokens_per_s = o.output_tokens_per_s;
+        t.output_tokens_per_s_per_gpu = o.output_tokens_per_s_per_gpu;
+        t.tokens_per_s_per_user = t.tpot_ms > 0 ? 1e3 / t.tpot_ms : 0;
+        t.concurrency = q->rate > 0 ? o.mean_running * c->replicas : r.users;
+        t.meets = meets(q, t.ttft_ms, t.tpot_ms);
+        t.keeps_up = keeps_up(q, &t);
+        if (attempt == 0 || (t.meets ? !best.meets || t.output_tokens_per_s_per_gpu > best.output_tokens_per_s_per_gpu
+                                     : !best.meets))
+            best = t;
+        bool thrash = o.preemptions > 0 && t.output_tokens_per_s_per_gpu < THRASH * screen;
+        if ((t.meets && !thrash) || q->rate > 0 || q->concurrency > 0 || r.users <= c->replicas)
             break;
         users *= 0.85;
     }
+    *c = best;
     return GPUECON_OK;
 }
 
 /* Confirms candidates in rank order with the simulator (at most 2·confirm runs); those that
- * still meet the targets are ranked by what the simulator found, then unconfirmed ones. */
+ * still meet the targets are ranked by what the simulator found, then unconfirmed ones. Past
+ * the first `confirm` answers, a candidate whose screen figures beat the worst confirmed answer
+ * is confirmed too while runs remain: the mean field can be optimistic (a full KV pool, steps
+ * that alternate prompt chunks and decodes), and an unconfirmed row listed below a confirmed one
+ * it seems to beat would read as a contradiction. */
 static int finish(search *s, gpuecon_error *err)
 {
     const gpuecon_serve_search_request *q = s->q;
@@ -520,7 +541,11 @@ static int finish(search *s, gpuecon_error *err)
         gpuecon_serve_config c = s->cand[i];
         if (q->concurrency > 0) /* shown beside the fixed load (evaluate skips it there) */
             c.capacity_tokens_per_s_per_gpu = capacity_of(s, &c);
-        if (runs < 2 * q->confirm && nconf < q->confirm) {
+        int nsim = 0; /* the confirmed answers lead the list, in better() order */
+        while (nsim < k && out->best[nsim].simulated)
+            nsim++;
+        if (runs < 2 * q->confirm &&
+            (nconf < q->confirm || (nsim > 0 && better(s, &c, &out->best[nsim - 1])))) {
             double usd_rate = c.usd_per_mtok * priced_load(q, &c); /* $/GPU-s, up to units */
             int rc = confirm(s, &c, err);
             if (rc)

@@ -26,6 +26,12 @@ run(0 infer --model llama3-70b --system hgx-h200 --gpus 8 --tp 2 --pp 4 --weight
 expect_out("1 replica x TP 2 x PP 4")
 expect_out("pipeline: 4 stages of 20 layers")
 expect_out("pipeline sends")
+if(OUT MATCHES "what-if")
+  message(FATAL_ERROR "infer --pp without a draft says it is a what-if:\n${OUT}")
+endif()
+# a draft over pipeline stages is priced, and named as what no engine serves
+run(0 infer --model llama3-70b --system hgx-h200 --gpus 8 --tp 2 --pp 4 --weights fp8 --kv fp8 --draft 2 --accept 0.7)
+expect_out("note: priced as a what-if: neither engine serves a drafted model over pipeline stages")
 # the simulator's header names the same deployment (it printed "1 replica x TP 2", no PP)
 run(0 infer --model llama3-70b --system hgx-h200 --gpus 8 --tp 2 --pp 4 --weights fp8 --kv fp8 --simulate --users 16
     --requests 200)
