@@ -562,8 +562,10 @@ GPUECON_API void gpuecon_link_model_for(const gpuecon_system *s, gpuecon_link_mo
 /* Time of one collective of `bytes` (nccl-tests size S, above) over a group of `gpus` ranks
  * spaced `stride` ranks apart (stride >= 1; the group must fit in the numbering, i.e. it is
  * the group of ranks r, r+stride, ...). For send-recv, gpus must be 2 and the peer is
- * `stride` ranks away. Errors: GPUECON_E_INPUT for gpus < 1, stride < 1, bytes < 0 or not
- * finite, a system without bandwidths. */
+ * `stride` ranks away. `algo` TREE is an all-reduce algorithm (across domains; inside one domain
+ * it is timed as the ring); `result.algo` is RING for every other op (all-to-all and send-recv
+ * are point to point; `gpuecon comm` shows them as p2p). Errors: GPUECON_E_INPUT for gpus < 1, stride < 1, bytes < 0 or not
+ * finite, a system without bandwidths, TREE for an op other than all-reduce. */
 GPUECON_API int gpuecon_collective(const gpuecon_system *s, gpuecon_coll_op op, int gpus, int stride,
                                    double bytes, gpuecon_coll_algo algo, gpuecon_coll_result *out,
                                    gpuecon_error *err);

@@ -13,7 +13,15 @@
 static const char *const op_names[] = {"all-reduce", "all-gather", "reduce-scatter", "all-to-all", "send-recv", NULL};
 static const char *const algo_names[] = {"auto", "ring", "tree", NULL};
 
-static json_t *row_json(double bytes, const gpuecon_coll_result *r)
+/* ring or tree; all-to-all and send-recv are point to point, whatever --algo said */
+static const char *algo_label(int op, const gpuecon_coll_result *r)
+{
+    if (op == GPUECON_ALL_TO_ALL || op == GPUECON_SEND_RECV)
+        return "p2p";
+    return r->algo == GPUECON_ALGO_TREE ? "tree" : "ring";
+}
+
+static json_t *row_json(int op, double bytes, const gpuecon_coll_result *r)
 {
     json_t *j = json_object();
     json_object_set_new(j, "bytes", cli_real(bytes));
@@ -23,7 +31,7 @@ static json_t *row_json(double bytes, const gpuecon_coll_result *r)
     json_object_set_new(j, "busbw_gbps", cli_real(r->busbw_gbps));
     json_object_set_new(j, "latency_s", cli_real(r->latency_s));
     json_object_set_new(j, "level", json_string(gpuecon_link_level_name(r->level)));
-    json_object_set_new(j, "algo", json_string(r->algo == GPUECON_ALGO_TREE ? "tree" : "ring"));
+    json_object_set_new(j, "algo", json_string(algo_label(op, r)));
     json_object_set_new(j, "per_domain", json_integer(r->per_domain));
     json_object_set_new(j, "domains", json_integer(r->domains));
     json_object_set_new(j, "intra_s", cli_real(r->intra_s));
@@ -32,7 +40,7 @@ static json_t *row_json(double bytes, const gpuecon_coll_result *r)
     return j;
 }
 
-static void row_tbl(tbl *t, double bytes, const gpuecon_coll_result *r, const gpuecon_coll_result *vs)
+static void row_tbl(tbl *t, int op, double bytes, const gpuecon_coll_result *r, const gpuecon_coll_result *vs)
 {
     char b[32];
     tbl_row(t);
@@ -41,7 +49,7 @@ static void row_tbl(tbl *t, double bytes, const gpuecon_coll_result *r, const gp
     tbl_num(t, r->algbw_gbps, 2);
     tbl_num(t, r->busbw_gbps, 2);
     tbl_str(t, gpuecon_link_level_name(r->level));
-    tbl_str(t, r->algo == GPUECON_ALGO_TREE ? "tree" : "ring");
+    tbl_str(t, algo_label(op, r));
     tbl_fmt(t, "%d x %d", r->domains, r->per_domain);
     if (vs) {
         tbl_num(t, vs->time_s * 1e6, 1);
@@ -75,7 +83,7 @@ typedef struct comm_out {
 
 static json_t *vs_json(const comm_out *o, int i)
 {
-    json_t *j = row_json(o->sizes[i], &o->vres[i]);
+    json_t *j = row_json(o->op, o->sizes[i], &o->vres[i]);
     json_object_set_new(j, "system", json_string(o->vs->name));
     json_object_set_new(j, "ratio", cli_real(o->res[i].time_s > 0 ? o->vres[i].time_s / o->res[i].time_s : 0));
     return j;
@@ -85,7 +93,7 @@ static int emit_json(cli *c, const comm_out *o)
 {
     gpuecon_link_model lm;
     gpuecon_link_model_for(o->s, &lm);
-    json_t *j = o->sweep ? json_object() : row_json(o->sizes[0], &o->res[0]);
+    json_t *j = o->sweep ? json_object() : row_json(o->op, o->sizes[0], &o->res[0]);
     json_object_set_new(j, "system", json_string(o->s->name));
     json_object_set_new(j, "op", json_string(op_names[o->op]));
     json_object_set_new(j, "gpus", json_integer(o->gpus));
@@ -98,7 +106,7 @@ static int emit_json(cli *c, const comm_out *o)
     if (o->sweep) {
         json_t *arr = json_array();
         for (int i = 0; i < o->n; i++) {
-            json_t *r = row_json(o->sizes[i], &o->res[i]);
+            json_t *r = row_json(o->op, o->sizes[i], &o->res[i]);
             if (o->vs)
                 json_object_set_new(r, "vs", vs_json(o, i));
             json_array_append_new(arr, r);
@@ -128,7 +136,7 @@ static int emit_table(cli *c, const comm_out *o)
         tbl_col(t, "ratio", 'r');
     }
     for (int i = 0; i < o->n; i++)
-        row_tbl(t, o->sizes[i], &o->res[i], o->vs ? &o->vres[i] : NULL);
+        row_tbl(t, o->op, o->sizes[i], &o->res[i], o->vs ? &o->vres[i] : NULL);
     FILE *f = NULL;
     int done = cli_table_begin(c, t, &f);
     if (!f)

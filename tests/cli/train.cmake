@@ -21,6 +21,13 @@ run(2 comm --system hgx-h100 --op send-recv --gpus 4 --bytes 1G)
 expect_err("--gpus: send-recv is between 2 GPUs")
 run(2 comm --system hgx-h100 --op all-reduce --gpus 8)
 expect_err("--bytes: is required")
+run(2 comm --system hgx-h100 --op all-gather --gpus 16 --bytes 1G --algo tree)
+expect_err("--algo: tree is an all-reduce algorithm")
+run(0 comm --system hgx-h100 --op all-to-all --gpus 16 --bytes 1G --json)
+string(JSON a GET "${OUT}" algo)
+if(NOT a STREQUAL "p2p")
+  message(FATAL_ERROR "comm all-to-all: algo '${a}', expected p2p (it said ring)")
+endif()
 
 # train: the DGX Cloud GPT-3 175B FP8 recipe (A26: 728 tokens/s/GPU published), DESIGN keys
 run(0 train --model gpt3-175b --system hgx-h100 --gpus 128 --precision fp8 --seq 2048 --gbs 256

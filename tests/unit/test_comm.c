@@ -196,6 +196,14 @@ static void test_bad_input(void **state)
     gpuecon_link_model bad = {1.5, 0.9, 0, 0};
     assert_int_equal(gpuecon_collective_ex(s, &bad, GPUECON_ALL_REDUCE, 8, 1, 1e6, 0, &r, &err), GPUECON_E_INPUT);
     assert_int_equal(gpuecon_collective(s, (gpuecon_coll_op)99, 8, 1, 1e6, 0, &r, &err), GPUECON_E_INPUT);
+    /* tree is an all-reduce algorithm: asked of another op it was ignored and a ring was timed */
+    assert_int_equal(gpuecon_collective(s, GPUECON_ALL_GATHER, 16, 1, 1e6, GPUECON_ALGO_TREE, &r, &err),
+                     GPUECON_E_INPUT);
+    assert_string_equal(err.where, "--algo");
+    assert_int_equal(gpuecon_collective(s, GPUECON_ALL_TO_ALL, 16, 1, 1e6, GPUECON_ALGO_TREE, &r, &err),
+                     GPUECON_E_INPUT);
+    assert_int_equal(gpuecon_collective(s, GPUECON_ALL_REDUCE, 16, 1, 1e6, (gpuecon_coll_algo)7, &r, &err),
+                     GPUECON_E_INPUT);
     /* one GPU: nothing to do */
     assert_int_equal(gpuecon_collective(s, GPUECON_ALL_REDUCE, 1, 1, 1e6, 0, &r, &err), 0);
     assert_true(r.time_s == 0);
