@@ -271,7 +271,7 @@ static int read_entry(gpuecon_catalog *cat, gpuecon_kind kind, const yaml_doc *d
     if (!out->obj || !out->src || !out->origin)
         return err_set(err, GPUECON_E_NOMEM, yaml_name(doc), 0, 0, "out of memory");
     int rc = schema_load_object(&cat->a, k->fields, k->nfields, out->obj, out->src, &out->present,
-                                doc, node, defsrc, k->extra, err);
+                                doc, node, defsrc, k->extra, "docs/catalog.md", err);
     if (rc)
         return rc;
     *(const gpuecon_source **)((char *)out->obj + k->src_off) = out->src;

@@ -477,7 +477,7 @@ static int load_comparison(gpuecon_scenario *sc, const gpuecon_catalog *cat, con
         return yaml_error(doc, node, err, GPUECON_E_NOMEM, "out of memory");
     if ((rc = schema_load_object(&sc->a, workload_fields, COUNT(workload_fields), &c->workload,
                                  meta->workload.src, &meta->workload.present, doc, w, defsrc, workload_extra,
-                                 err)) ||
+                                 "docs/scenarios.md", err)) ||
         (rc = workload_model_file(sc, doc, w, idx, err)) ||
         (rc = check_workload(cat, &c->workload, &meta->workload, doc, w, err)))
         return rc;
@@ -507,7 +507,7 @@ static int load_comparison(gpuecon_scenario *sc, const gpuecon_catalog *cat, con
         if (!o->src)
             return yaml_error(doc, pn, err, GPUECON_E_NOMEM, "out of memory");
         if ((rc = schema_load_object(&sc->a, platform_fields, COUNT(platform_fields), &ps[i], o->src,
-                                     &o->present, doc, pn, defsrc, platform_extra, err)) ||
+                                     &o->present, doc, pn, defsrc, platform_extra, "docs/scenarios.md", err)) ||
             (rc = check_platform(cat, &c->workload, &ps[i], o, doc, pn, err)) ||
             (rc = load_timeline(sc, cat, doc, pn, defsrc, &c->workload, &ps[i], err)))
             return rc;

@@ -314,7 +314,7 @@ static void set_default(const fdesc *f, void *obj)
 
 int schema_load_object(arena *a, const fdesc *fields, size_t nfields, void *obj, gpuecon_source *src,
                        uint64_t *present, const yaml_doc *doc, ynode *node, gpuecon_source defsrc,
-                       const char *const *extra, gpuecon_error *err)
+                       const char *const *extra, const char *fields_doc, gpuecon_error *err)
 {
     if (yaml_type(node) != Y_MAP)
         return yaml_error(doc, node, err, GPUECON_E_PARSE, "expected a mapping of field: value");
@@ -355,7 +355,7 @@ int schema_load_object(arena *a, const fdesc *fields, size_t nfields, void *obj,
                 return yaml_error(doc, k, err, GPUECON_E_PARSE,
                                   "unknown field '%s'; did you mean '%s'?", key, near);
             return yaml_error(doc, k, err, GPUECON_E_PARSE,
-                              "unknown field '%s' (see docs/catalog.md for the fields)", key);
+                              "unknown field '%s' (see %s for the fields)", key, fields_doc);
         }
         int vline = 0, vcol = 0;
         if (v)

@@ -68,10 +68,12 @@ const kdesc *schema_kind(gpuecon_kind kind);
 /* Reads one object described by `fields` from mapping `node`. Entry-level `source:` and
  * `stage:` keys give the default provenance; a field may instead be written as
  * {value: ..., source: ..., stage: ...}. Absent provenance falls back to `defsrc`.
- * `extra` lists further keys the caller handles itself (may be NULL). */
+ * `extra` lists further keys the caller handles itself (may be NULL). An unknown key without a
+ * near name is sent to `fields_doc`, the page that lists the fields (docs/catalog.md,
+ * docs/scenarios.md). */
 int schema_load_object(arena *a, const fdesc *fields, size_t nfields, void *obj, gpuecon_source *src,
                        uint64_t *present, const yaml_doc *doc, ynode *node, gpuecon_source defsrc,
-                       const char *const *extra, gpuecon_error *err);
+                       const char *const *extra, const char *fields_doc, gpuecon_error *err);
 /* GPUECON_E_PARSE at node naming the first required field not in `present`, or 0. An object
  * with a `like:` key is loaded without this check; its kind runs it after the merge. */
 int schema_check_required(const fdesc *fields, size_t nfields, uint64_t present, const yaml_doc *doc,

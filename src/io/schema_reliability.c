@@ -129,7 +129,7 @@ static int merge_like(struct gpuecon_catalog *cat, const yaml_doc *doc, ynode *t
     if (base) {
         gpuecon_source defsrc = {yaml_name(doc), GPUECON_STAGE_ASSUMPTION};
         int rc = schema_load_object(catalog_arena(cat), reliability_fields, NFIELDS, &b, bsrc,
-                                    &bpresent, doc, base, defsrc, NULL, err);
+                                    &bpresent, doc, base, defsrc, NULL, "docs/catalog.md", err);
         if (rc || (rc = merge_like(cat, doc, top, base, &b, bsrc, &bpresent, depth + 1, err)))
             return rc;
     } else {
