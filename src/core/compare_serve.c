@@ -70,7 +70,16 @@ static int simulate(gpuecon_ctx *ctx, const gpuecon_infer_request *serve, const 
     gpuecon_sim_result o;
     gpuecon_error e;
     gpuecon_error_clear(&e);
-    return put_percentiles(gpuecon_infer_simulate(ctx, &q, &o, &e), &o, &e, res, err);
+    int rc = gpuecon_infer_simulate(ctx, &q, &o, &e);
+    if (rc == GPUECON_OK && o.tpot_ms.mean > 1.25 * ir->tpot_ms) {
+        /* the mean field is optimistic at mid loads where steps alternate long prompt chunks and
+         * decodes (docs/model.md §6.11): at its rate the simulated replicas run a larger batch */
+        size_t n = strlen(res->predicted_note);
+        snprintf(res->predicted_note + n, sizeof res->predicted_note - n,
+                 "; simulated at that rate it runs %.0f sequences per replica (mean field %.0f) at a mean TPOT of "
+                 "%.1f ms (mean field %.1f)", o.mean_running, ir->at.batch, o.tpot_ms.mean, ir->tpot_ms);
+    }
+    return put_percentiles(rc, &o, &e, res, err);
 }
 
 /* A disaggregated platform simulated the same way at the rate it runs at (§6.13 "Simulated"). */
@@ -136,6 +145,34 @@ static int predict_disagg(gpuecon_ctx *ctx, const gpuecon_infer_request *base, c
     return w->simulate ? simulate_disagg(ctx, &q, o.rate, res, err) : GPUECON_OK;
 }
 
+/* One aggregated layout: gpuecon_infer at the workload's concurrency, or, with a TPOT target and
+ * no concurrency, at the highest-throughput load of the sweep grid that meets it. *met is false
+ * when a target was asked and no load meets it (the result is then at the lowest load). */
+static int serve_layout(gpuecon_infer_request *req, const gpuecon_workload *w, gpuecon_infer_result *ir, bool *met,
+                        gpuecon_error *e)
+{
+    *met = true;
+    int rc = gpuecon_infer(req, ir, e);
+    if (rc != GPUECON_OK || !(w->tpot_ms_target > 0) || w->concurrency != 0)
+        return rc;
+    /* the largest load that meets the latency target: TPOT grows with concurrency */
+    double c[64];
+    size_t n = gpuecon_infer_grid(ir, c, 64);
+    gpuecon_infer_point pts[64];
+    if (!n || gpuecon_infer_sweep(req, c, n, pts, e) != GPUECON_OK)
+        return rc;
+    double best = 0;
+    for (size_t i = 0; i < n; i++)
+        if (pts[i].tpot_ms <= w->tpot_ms_target && pts[i].output_tokens_per_s > best) {
+            best = pts[i].output_tokens_per_s;
+            req->concurrency = c[i];
+        }
+    if (best > 0)
+        return gpuecon_infer(req, ir, e);
+    *met = false;
+    return rc;
+}
+
 int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpuecon_platform *pl,
                           const gpuecon_model *m, const gpuecon_system *sys, gpuecon_platform_result *res,
                           gpuecon_error *err)
@@ -157,26 +194,38 @@ int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpu
     gpuecon_infer_result ir;
     gpuecon_error e;
     gpuecon_error_clear(&e);
-    int rc = gpuecon_infer(&req, &ir, &e);
-    if (rc == GPUECON_OK && w->tpot_ms_target > 0 && w->concurrency == 0) {
-        /* the largest load that meets the latency target: TPOT grows with concurrency */
-        double c[64];
-        size_t n = gpuecon_infer_grid(&ir, c, 64);
-        gpuecon_infer_point pts[64];
-        if (n && gpuecon_infer_sweep(&req, c, n, pts, &e) == GPUECON_OK) {
-            double best = 0;
-            for (size_t i = 0; i < n; i++)
-                if (pts[i].tpot_ms <= w->tpot_ms_target && pts[i].output_tokens_per_s > best) {
-                    best = pts[i].output_tokens_per_s;
-                    req.concurrency = c[i];
-                }
-            if (best > 0)
-                rc = gpuecon_infer(&req, &ir, &e);
-            else
-                snprintf(res->predicted_note, sizeof res->predicted_note,
-                         "no load meets TPOT <= %g ms; shown at the lowest load", w->tpot_ms_target);
+    bool met = true;
+    int rc = serve_layout(&req, w, &ir, &met, &e), tried = 0;
+    if (pl->tp == 0) {
+        /* TP not given: every TP inside the NVLink domain with TP x PP dividing the GPUs is tried
+         * and the one serving most output tokens/s wins (on one platform the cost per token ranks
+         * the same), a layout meeting the TPOT target before one that does not; ties go to the
+         * smaller TP. The smallest TP that fits alone starved a 70B model's KV pool on 80 GB GPUs. */
+        int pp = pl->pp > 0 ? pl->pp : 1;
+        for (int tp = 1; tp <= pl->gpus && tp <= sys->scaleup_gpus; tp++) {
+            if (pl->gpus % (tp * pp) || infer_check_tp(m, tp, NULL) != GPUECON_OK)
+                continue;
+            gpuecon_infer_request r2 = req;
+            r2.tp = tp;
+            r2.concurrency = w->concurrency;
+            gpuecon_infer_result o2;
+            gpuecon_error e2;
+            bool met2;
+            if (serve_layout(&r2, w, &o2, &met2, &e2) != GPUECON_OK)
+                continue;
+            tried++;
+            if (rc != GPUECON_OK || (met2 && !met) ||
+                (met2 == met && o2.output_tokens_per_s > ir.output_tokens_per_s * (1 + 1e-9))) {
+                rc = GPUECON_OK;
+                req = r2;
+                ir = o2;
+                met = met2;
+            }
         }
     }
+    if (rc == GPUECON_OK && !met)
+        snprintf(res->predicted_note, sizeof res->predicted_note,
+                 "no load meets TPOT <= %g ms; shown at the lowest load", w->tpot_ms_target);
     if (rc != GPUECON_OK && rc != GPUECON_E_INPUT && rc != GPUECON_E_INFEASIBLE) {
         if (err)
             *err = e;
@@ -195,11 +244,12 @@ int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpu
     res->tp = ir.tp;
     res->replicas = ir.replicas;
     if (!res->predicted_note[0])
-        snprintf(res->predicted_note, sizeof res->predicted_note, "%d x TP%d%s%.0d, %s weights, %s KV, %g in flight%s",
+        snprintf(res->predicted_note, sizeof res->predicted_note, "%d x TP%d%s%.0d, %s weights, %s KV, %g in flight%s%s",
                  ir.replicas, ir.tp, ir.pp > 1 ? " x PP" : "", ir.pp > 1 ? ir.pp : 0,
                  gpuecon_precision_name(pl->precision), gpuecon_precision_name(pl->kv), ir.at.concurrency,
                  /* named where it binds: a limit the workload's lengths, not the memory, set */
-                 ir.at.binding == GPUECON_BIND_MAX_NUM_BATCHED_TOKENS ? ", bound by max_num_batched_tokens" : "");
+                 ir.at.binding == GPUECON_BIND_MAX_NUM_BATCHED_TOKENS ? ", bound by max_num_batched_tokens" : "",
+                 tried > 1 ? "; TP chosen for throughput" : "");
     return w->simulate ? simulate(ctx, &req, &ir, res, err) : GPUECON_OK;
 }
 

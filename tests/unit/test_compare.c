@@ -244,6 +244,52 @@ static void test_serving(void **state)
     gpuecon_ctx_free(ctx);
 }
 
+/* A serving platform without tp: every TP of the NVLink domain is tried and the one serving most
+ * within the TPOT target is kept. Llama 3 70B FP8 (70.6 GB of weights) at 2,000 -> 500 tokens on 8
+ * H100: TP1 leaves 1.2 GiB of KV per GPU (four such requests), so the smallest TP that fits, taken
+ * before, is the worst; the choice must equal the best of the same platform at fixed TP 1, 2, 4, 8
+ * among those that meet 40 ms. With simulate: true the note gives the simulated mean TPOT where it
+ * is over 1.25x the mean field's (here more than twice: prompt chunks of 2,000 tokens stall the
+ * decodes of the steps that carry them). */
+static void test_serving_tp_chosen(void **state)
+{
+#define TP_CHOSEN_YAML                                                                                   \
+    "workload: {kind: serve, model: llama3-70b, precision: fp8, kv: fp8, prompt_len: 2000,"              \
+    " output_len: 500, tpot_ms_target: 40%s}\n"                                                            \
+    "platforms:\n  - {name: H100, system: hgx-h100, gpus: 8%s}\n"
+    char yaml[512];
+    double best = 0;
+    int best_tp = 0;
+    for (int tp = 1; tp <= 8; tp *= 2) {
+        char fix[32];
+        snprintf(fix, sizeof fix, ", tp: %d", tp);
+        snprintf(yaml, sizeof yaml, TP_CHOSEN_YAML, "", fix);
+        gpuecon_ctx *ctx = gpuecon_ctx_new(NULL);
+        gpuecon_scenario *sc;
+        gpuecon_compare_result *r = run(state, ctx, yaml, &sc);
+        const gpuecon_platform_result *p = &r->cmp[0].platforms[0];
+        if (p->feasible && !strstr(p->predicted_note, "no load meets") && p->tokens_per_s_per_gpu > best)
+            best = p->tokens_per_s_per_gpu, best_tp = tp;
+        gpuecon_compare_free(r);
+        gpuecon_scenario_free(sc);
+        gpuecon_ctx_free(ctx);
+    }
+    assert_true(best_tp > 1);
+    snprintf(yaml, sizeof yaml, TP_CHOSEN_YAML, ", simulate: true", "");
+    gpuecon_ctx *ctx = gpuecon_ctx_new(NULL);
+    gpuecon_scenario *sc;
+    gpuecon_compare_result *r = run(state, ctx, yaml, &sc);
+    const gpuecon_platform_result *p = &r->cmp[0].platforms[0];
+    assert_int_equal(p->tp, best_tp);
+    assert_close(p->tokens_per_s_per_gpu, best, 1e-12);
+    assert_non_null(strstr(p->predicted_note, "TP chosen for throughput"));
+    assert_non_null(strstr(p->predicted_note, "simulated at that rate it runs"));
+    assert_true(p->tpot_ms_p50 > 2 * p->tpot_ms);
+    gpuecon_compare_free(r);
+    gpuecon_scenario_free(sc);
+    gpuecon_ctx_free(ctx);
+}
+
 /* A platform that cannot hold the model is reported in the table, not an error. */
 static void test_infeasible_reported(void **state)
 {
@@ -333,7 +379,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_train_consistency), cmocka_unit_test(test_breakeven_linear),
-        cmocka_unit_test(test_breakeven_mtbi_round_trip), cmocka_unit_test(test_serving),
+        cmocka_unit_test(test_breakeven_mtbi_round_trip), cmocka_unit_test(test_serving), cmocka_unit_test(test_serving_tp_chosen),
         cmocka_unit_test(test_infeasible_reported), cmocka_unit_test(test_spare_policy),
         cmocka_unit_test(test_batch_penalty), cmocka_unit_test(test_internal_failure_propagates),
     };
