@@ -121,7 +121,7 @@ static const gpuecon_efficiency table[] = {
          * TunableOp, H100 SXM 794.5 under torch 2.7.0+cu126). Of the catalog peaks that is
          * 668.4/1307.4 = 0.5112 against 794.5/989 = 0.8033, and the row's BF16 fraction is
          * Hopper's fitted 0.609 x 0.6364. The same table's older reading (ROCm 6.2, no cache
-         * flush: 781.9 against 792.1) would give 0.457; the newer method is taken. FP8 keeps
+         * flush: 781.9 against 792.1) would give 0.455; the newer method is taken. FP8 keeps
          * Hopper's FP8/BF16 ratio (0.805; no MI300X FP8 rate in the table), and attention is
          * assumed to lose to Hopper what the GEMMs lose (0.60 x 0.6364). */
         .arch = "cdna3",
