@@ -2022,6 +2022,7 @@ typedef struct gpuecon_workload {
     int prompt_len, output_len;
     int concurrency;              /* sequences in flight per deployment; 0: best under the target */
     double tpot_ms_target;        /* latency target per output token; 0: none */
+    double ttft_ms_target;        /* latency target to the first token (mean); 0: none */
     gpuecon_precision kv;         /* KV-cache precision */
     double serve_tokens;          /* output tokens to serve, for totals; 0: none */
     const char *stack;            /* training framework stack (data/stacks.yaml); NULL: the default */

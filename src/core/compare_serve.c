@@ -95,8 +95,31 @@ static int simulate_disagg(gpuecon_ctx *ctx, const gpuecon_disagg_request *d, do
     return put_percentiles(gpuecon_infer_disagg_simulate(ctx, &q, &o, &e), &o.sim, &e, res, err);
 }
 
+/* Whether mean latencies meet the workload's targets (an absent target is met). */
+static bool within(const gpuecon_workload *w, double ttft_ms, double tpot_ms)
+{
+    return (!(w->tpot_ms_target > 0) || tpot_ms <= w->tpot_ms_target) &&
+           (!(w->ttft_ms_target > 0) || ttft_ms <= w->ttft_ms_target);
+}
+
+static bool has_target(const gpuecon_workload *w)
+{
+    return w->tpot_ms_target > 0 || w->ttft_ms_target > 0;
+}
+
+/* "TPOT <= 40 ms", "TTFT <= 2000 ms" or both, for the notes */
+static void targets_text(char *b, size_t n, const gpuecon_workload *w)
+{
+    int k = 0;
+    b[0] = 0;
+    if (w->tpot_ms_target > 0)
+        k = snprintf(b, n, "TPOT <= %g ms", w->tpot_ms_target);
+    if (w->ttft_ms_target > 0 && k >= 0 && (size_t)k < n)
+        snprintf(b + k, n - (size_t)k, "%sTTFT <= %g ms", k ? " and " : "", w->ttft_ms_target);
+}
+
 /* A disaggregated serving platform (docs/model.md §6.13): at the largest rate whose mean TPOT
- * meets the workload's target, else at 90% of its capacity; per GPU over all its GPUs. */
+ * and TTFT meet the workload's targets, else at 90% of its capacity; per GPU over all its GPUs. */
 static int predict_disagg(gpuecon_ctx *ctx, const gpuecon_infer_request *base, const gpuecon_workload *w,
                           const gpuecon_platform *pl, gpuecon_platform_result *res, gpuecon_error *err)
 {
@@ -109,17 +132,25 @@ static int predict_disagg(gpuecon_ctx *ctx, const gpuecon_infer_request *base, c
     gpuecon_error e;
     gpuecon_error_clear(&e);
     int rc = gpuecon_infer_disagg(&q, &o, &e);
-    if (rc == GPUECON_OK && w->tpot_ms_target > 0 && o.tpot_ms > w->tpot_ms_target) {
-        double lo = 0, hi = o.rate; /* TPOT grows with the rate */
+    bool met = true;
+    if (rc == GPUECON_OK && !within(w, o.ttft_ms, o.tpot_ms)) {
+        gpuecon_disagg_result o90 = o;
+        double lo = 0, hi = o.rate; /* TPOT and TTFT grow with the rate */
         for (int i = 0; i < 50 && hi - lo > 1e-6 * hi; i++) {
             q.rate = 0.5 * (lo + hi);
-            if (gpuecon_infer_disagg(&q, &o, &e) == GPUECON_OK && o.tpot_ms <= w->tpot_ms_target)
+            if (gpuecon_infer_disagg(&q, &o, &e) == GPUECON_OK && within(w, o.ttft_ms, o.tpot_ms))
                 lo = q.rate;
             else
                 hi = q.rate;
         }
-        q.rate = lo > 0 ? lo : hi * 1e-6;
-        rc = gpuecon_infer_disagg(&q, &o, &e);
+        if (lo > 0) {
+            q.rate = lo;
+            rc = gpuecon_infer_disagg(&q, &o, &e);
+        } else { /* not even an idle deployment meets them: a vanishing rate would price nothing */
+            met = false;
+            q.rate = 0;
+            o = o90;
+        }
     }
     if (rc != GPUECON_OK && rc != GPUECON_E_INPUT && rc != GPUECON_E_INFEASIBLE) {
         if (err)
@@ -138,24 +169,29 @@ static int predict_disagg(gpuecon_ctx *ctx, const gpuecon_infer_request *base, c
     res->ttft_ms = o.ttft_ms;
     res->tp = q.decode_tp;
     res->replicas = q.decode_instances;
+    char t[96] = "";
+    if (!met)
+        targets_text(t, sizeof t, w);
     snprintf(res->predicted_note, sizeof res->predicted_note,
-             "disaggregated %dP x TP%d + %dD x TP%d, %s weights, %s KV, %.3g requests/s (%s-bound at %.3g), KV over %s",
+             "disaggregated %dP x TP%d + %dD x TP%d, %s weights, %s KV, %.3g requests/s (%s-bound at %.3g), KV over %s%s%s%s",
              q.prefill_instances, q.prefill_tp, q.decode_instances, q.decode_tp, gpuecon_precision_name(pl->precision),
-             gpuecon_precision_name(pl->kv), o.rate, o.bound, o.capacity, o.kv_over_scaleout ? "scale-out" : "scale-up");
+             gpuecon_precision_name(pl->kv), o.rate, o.bound, o.capacity, o.kv_over_scaleout ? "scale-out" : "scale-up",
+             met ? "" : "; no rate meets ", t, met ? "" : ", shown at 90% of its capacity");
     return w->simulate ? simulate_disagg(ctx, &q, o.rate, res, err) : GPUECON_OK;
 }
 
-/* One aggregated layout: gpuecon_infer at the workload's concurrency, or, with a TPOT target and
- * no concurrency, at the highest-throughput load of the sweep grid that meets it. *met is false
- * when a target was asked and no load meets it (the result is then at the lowest load). */
+/* One aggregated layout: gpuecon_infer at the workload's concurrency, or, with a TPOT or TTFT
+ * target and no concurrency, at the highest-throughput load of the sweep grid that meets them.
+ * *met is false when a target was asked and no load meets it (the result is then at the lowest
+ * load). */
 static int serve_layout(gpuecon_infer_request *req, const gpuecon_workload *w, gpuecon_infer_result *ir, bool *met,
                         gpuecon_error *e)
 {
     *met = true;
     int rc = gpuecon_infer(req, ir, e);
-    if (rc != GPUECON_OK || !(w->tpot_ms_target > 0) || w->concurrency != 0)
+    if (rc != GPUECON_OK || !has_target(w) || w->concurrency != 0)
         return rc;
-    /* the largest load that meets the latency target: TPOT grows with concurrency */
+    /* the largest load that meets the latency targets: TPOT and TTFT grow with concurrency */
     double c[64];
     size_t n = gpuecon_infer_grid(ir, c, 64);
     gpuecon_infer_point pts[64];
@@ -163,14 +199,26 @@ static int serve_layout(gpuecon_infer_request *req, const gpuecon_workload *w, g
         return rc;
     double best = 0;
     for (size_t i = 0; i < n; i++)
-        if (pts[i].tpot_ms <= w->tpot_ms_target && pts[i].output_tokens_per_s > best) {
+        if (within(w, pts[i].ttft_ms, pts[i].tpot_ms) && pts[i].output_tokens_per_s > best) {
             best = pts[i].output_tokens_per_s;
             req->concurrency = c[i];
         }
     if (best > 0)
         return gpuecon_infer(req, ir, e);
-    *met = false;
-    return rc;
+    *met = false; /* latencies grow with the load: the lowest is the closest to the targets */
+    req->concurrency = c[0];
+    return gpuecon_infer(req, ir, e);
+}
+
+/* How far a layout's mean latencies are above the targets, as the larger ratio (1: met). */
+static double miss(const gpuecon_workload *w, const gpuecon_infer_result *o)
+{
+    double m = 1;
+    if (w->tpot_ms_target > 0)
+        m = fmax(m, o->tpot_ms / w->tpot_ms_target);
+    if (w->ttft_ms_target > 0)
+        m = fmax(m, o->ttft_ms / w->ttft_ms_target);
+    return m;
 }
 
 int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpuecon_platform *pl,
@@ -199,8 +247,9 @@ int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpu
     if (pl->tp == 0) {
         /* TP not given: every TP inside the NVLink domain with TP x PP dividing the GPUs is tried
          * and the one serving most output tokens/s wins (on one platform the cost per token ranks
-         * the same), a layout meeting the TPOT target before one that does not; ties go to the
-         * smaller TP. The smallest TP that fits alone starved a 70B model's KV pool on 80 GB GPUs. */
+         * the same), a layout meeting the latency targets before one that does not, and among
+         * layouts that meet none the least miss; ties go to the smaller TP. The smallest TP that
+         * fits alone starved a 70B model's KV pool on 80 GB GPUs. */
         int pp = pl->pp > 0 ? pl->pp : 1;
         for (int tp = 1; tp <= pl->gpus && tp <= sys->scaleup_gpus; tp++) {
             if (pl->gpus % (tp * pp) || infer_check_tp(m, tp, NULL) != GPUECON_OK)
@@ -214,8 +263,9 @@ int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpu
             if (serve_layout(&r2, w, &o2, &met2, &e2) != GPUECON_OK)
                 continue;
             tried++;
-            if (rc != GPUECON_OK || (met2 && !met) ||
-                (met2 == met && o2.output_tokens_per_s > ir.output_tokens_per_s * (1 + 1e-9))) {
+            bool better = met2 && met ? o2.output_tokens_per_s > ir.output_tokens_per_s * (1 + 1e-9)
+                          : met2 || (!met && miss(w, &o2) < miss(w, &ir) * (1 - 1e-9));
+            if (rc != GPUECON_OK || better) {
                 rc = GPUECON_OK;
                 req = r2;
                 ir = o2;
@@ -223,9 +273,11 @@ int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpu
             }
         }
     }
-    if (rc == GPUECON_OK && !met)
-        snprintf(res->predicted_note, sizeof res->predicted_note,
-                 "no load meets TPOT <= %g ms; shown at the lowest load", w->tpot_ms_target);
+    if (rc == GPUECON_OK && !met) {
+        char t[96];
+        targets_text(t, sizeof t, w);
+        snprintf(res->predicted_note, sizeof res->predicted_note, "no load meets %s; shown at the lowest load", t);
+    }
     if (rc != GPUECON_OK && rc != GPUECON_E_INPUT && rc != GPUECON_E_INFEASIBLE) {
         if (err)
             *err = e;
@@ -244,7 +296,7 @@ int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpu
     res->tp = ir.tp;
     res->replicas = ir.replicas;
     if (!res->predicted_note[0])
-        snprintf(res->predicted_note, sizeof res->predicted_note, "%d x TP%d%s%.0d, %s weights, %s KV, %g in flight%s%s",
+        snprintf(res->predicted_note, sizeof res->predicted_note, "%d x TP%d%s%.0d, %s weights, %s KV, %.0f in flight%s%s",
                  ir.replicas, ir.tp, ir.pp > 1 ? " x PP" : "", ir.pp > 1 ? ir.pp : 0,
                  gpuecon_precision_name(pl->precision), gpuecon_precision_name(pl->kv), ir.at.concurrency,
                  /* named where it binds: a limit the workload's lengths, not the memory, set */

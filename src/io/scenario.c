@@ -69,6 +69,8 @@ static const fdesc workload_fields[] = {
      "sequences in flight per deployment (absent: best under the latency target)", NULL},
     {"tpot_ms_target", FT_NUM, W(tpot_ms_target), 0, 0.1, 1e6, 0, NULL, 0, "ms",
      "latency target per output token", NULL},
+    {"ttft_ms_target", FT_NUM, W(ttft_ms_target), 0, 0.1, 1e7, 0, NULL, 0, "ms",
+     "latency target to the first token", NULL},
     {"kv", FT_ENUM, W(kv), 0, 0, 0, GPUECON_BF16, NULL, 0, "", "KV-cache precision", names_precision},
     {"simulate", FT_BOOL, W(simulate), 0, 0, 1, 0, NULL, 0, "",
      "serving: simulate each aggregated platform request by request (TTFT/TPOT percentiles)", NULL},

@@ -6,6 +6,7 @@
  */
 #include "test_util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -290,6 +291,38 @@ static void test_serving_tp_chosen(void **state)
     gpuecon_ctx_free(ctx);
 }
 
+/* ttft_ms_target: the operating load meets both means; a target no load meets is shown at the
+ * lowest load (latencies grow with the load), a disaggregated platform at 90% of its capacity,
+ * and the notes say so. TTFT 1 ms is below any prefill of 2,000 tokens of a 70B model. */
+static void test_serving_ttft_target(void **state)
+{
+    const char *yaml = "workload: {kind: serve, model: llama3-70b, precision: fp8, kv: fp8, prompt_len: 2000,"
+                       " output_len: 500, tpot_ms_target: 40, ttft_ms_target: 150}\n"
+                       "platforms:\n  - {name: H100, system: hgx-h100, gpus: 8}\n";
+    gpuecon_ctx *ctx = gpuecon_ctx_new(NULL);
+    gpuecon_scenario *sc;
+    gpuecon_compare_result *r = run(state, ctx, yaml, &sc);
+    const gpuecon_platform_result *p = &r->cmp[0].platforms[0];
+    assert_true(p->feasible && p->ttft_ms <= 150 && p->tpot_ms <= 40);
+    gpuecon_compare_free(r);
+    gpuecon_scenario_free(sc);
+    yaml = "workload: {kind: serve, model: llama3-70b, precision: fp8, kv: fp8, prompt_len: 2000,"
+           " output_len: 500, ttft_ms_target: 1}\n"
+           "platforms:\n  - {name: H100, system: hgx-h100, gpus: 8, tp: 8}\n"
+           "  - {name: D, system: hgx-h100, gpus: 8, prefill_instances: 1, prefill_tp: 4, decode_instances: 1,"
+           " decode_tp: 4}\n";
+    r = run(state, ctx, yaml, &sc);
+    p = &r->cmp[0].platforms[0];
+    assert_non_null(strstr(p->predicted_note, "no load meets TTFT <= 1 ms; shown at the lowest load"));
+    assert_true(p->concurrency <= 1 + 1e-9); /* one replica of TP 8, one request */
+    const gpuecon_platform_result *d = &r->cmp[0].platforms[1];
+    assert_non_null(strstr(d->predicted_note, "no rate meets TTFT <= 1 ms, shown at 90% of its capacity"));
+    assert_true(d->tokens_per_s_per_gpu > 1 && isfinite(d->usd_per_mtok)); /* not a vanishing rate */
+    gpuecon_compare_free(r);
+    gpuecon_scenario_free(sc);
+    gpuecon_ctx_free(ctx);
+}
+
 /* A platform that cannot hold the model is reported in the table, not an error. */
 static void test_infeasible_reported(void **state)
 {
@@ -380,6 +413,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_train_consistency), cmocka_unit_test(test_breakeven_linear),
         cmocka_unit_test(test_breakeven_mtbi_round_trip), cmocka_unit_test(test_serving), cmocka_unit_test(test_serving_tp_chosen),
+        cmocka_unit_test(test_serving_ttft_target),
         cmocka_unit_test(test_infeasible_reported), cmocka_unit_test(test_spare_policy),
         cmocka_unit_test(test_batch_penalty), cmocka_unit_test(test_internal_failure_propagates),
     };
