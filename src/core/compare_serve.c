@@ -98,8 +98,7 @@ static int simulate_disagg(gpuecon_ctx *ctx, const gpuecon_disagg_request *d, do
 /* Whether mean latencies meet the workload's targets (an absent target is met). */
 static bool within(const gpuecon_workload *w, double ttft_ms, double tpot_ms)
 {
-    return (!(w->tpot_ms_target > 0) || tpot_ms <= w->tpot_ms_target) &&
-           (!(w->ttft_ms_target > 0) || ttft_ms <= w->ttft_ms_target);
+    return infer_slo_met(w->ttft_ms_target, w->tpot_ms_target, ttft_ms, tpot_ms);
 }
 
 static bool has_target(const gpuecon_workload *w)
@@ -210,15 +209,10 @@ static int serve_layout(gpuecon_infer_request *req, const gpuecon_workload *w, g
     return gpuecon_infer(req, ir, e);
 }
 
-/* How far a layout's mean latencies are above the targets, as the larger ratio (1: met). */
+/* How far a layout's mean latencies are above the targets (0: met). */
 static double miss(const gpuecon_workload *w, const gpuecon_infer_result *o)
 {
-    double m = 1;
-    if (w->tpot_ms_target > 0)
-        m = fmax(m, o->tpot_ms / w->tpot_ms_target);
-    if (w->ttft_ms_target > 0)
-        m = fmax(m, o->ttft_ms / w->ttft_ms_target);
-    return m;
+    return infer_slo_miss(w->ttft_ms_target, w->tpot_ms_target, o->ttft_ms, o->tpot_ms);
 }
 
 int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpuecon_platform *pl,
@@ -243,35 +237,38 @@ int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpu
     gpuecon_error e;
     gpuecon_error_clear(&e);
     bool met = true;
-    int rc = serve_layout(&req, w, &ir, &met, &e), tried = 0;
-    if (pl->tp == 0) {
+    int rc = GPUECON_E_INFEASIBLE, tried = 0;
+    if (pl->tp > 0)
+        rc = serve_layout(&req, w, &ir, &met, &e);
+    else {
         /* TP not given: every TP inside the NVLink domain with TP x PP dividing the GPUs is tried
          * and the one serving most output tokens/s wins (on one platform the cost per token ranks
          * the same), a layout meeting the latency targets before one that does not, and among
          * layouts that meet none the least miss; ties go to the smaller TP. The smallest TP that
          * fits alone starved a 70B model's KV pool on 80 GB GPUs. */
         int pp = pl->pp > 0 ? pl->pp : 1;
+        gpuecon_infer_request base = req;
         for (int tp = 1; tp <= pl->gpus && tp <= sys->scaleup_gpus; tp++) {
             if (pl->gpus % (tp * pp) || infer_check_tp(m, tp, NULL) != GPUECON_OK)
                 continue;
-            gpuecon_infer_request r2 = req;
+            gpuecon_infer_request r2 = base;
             r2.tp = tp;
-            r2.concurrency = w->concurrency;
             gpuecon_infer_result o2;
             gpuecon_error e2;
             bool met2;
             if (serve_layout(&r2, w, &o2, &met2, &e2) != GPUECON_OK)
                 continue;
-            tried++;
-            bool better = met2 && met ? o2.output_tokens_per_s > ir.output_tokens_per_s * (1 + 1e-9)
-                          : met2 || (!met && miss(w, &o2) < miss(w, &ir) * (1 - 1e-9));
-            if (rc != GPUECON_OK || better) {
+            bool better = !tried++ || (met2 && met ? o2.output_tokens_per_s > ir.output_tokens_per_s * (1 + 1e-9)
+                                                   : met2 || (!met && miss(w, &o2) < miss(w, &ir) - 1e-9));
+            if (better) {
                 rc = GPUECON_OK;
                 req = r2;
                 ir = o2;
                 met = met2;
             }
         }
+        if (!tried) /* no TP fits: the smallest-TP resolution names why */
+            rc = serve_layout(&req, w, &ir, &met, &e);
     }
     if (rc == GPUECON_OK && !met) {
         char t[96];

@@ -44,6 +44,24 @@ typedef struct infer_arch {
     bool first, last; /* pipeline stage holding the embedding / the LM head (both: whole model) */
 } infer_arch;
 
+/* Latency targets of a serving request (ms; a target <= 0 is absent and always met): whether
+ * mean or percentile latencies meet them, and by how much they miss, the larger relative excess
+ * (0 when met). Shared by the search, the disaggregated search and compare. */
+static inline bool infer_slo_met(double ttft_target, double tpot_target, double ttft, double tpot)
+{
+    return (ttft_target <= 0 || ttft <= ttft_target) && (tpot_target <= 0 || tpot <= tpot_target);
+}
+
+static inline double infer_slo_miss(double ttft_target, double tpot_target, double ttft, double tpot)
+{
+    double m = 0;
+    if (ttft_target > 0 && ttft / ttft_target - 1 > m)
+        m = ttft / ttft_target - 1;
+    if (tpot_target > 0 && tpot / tpot_target - 1 > m)
+        m = tpot / tpot_target - 1;
+    return m;
+}
+
 /* Validates TP against the heads (vLLM: TP divides the query heads; KV heads divide by TP or,
  * when fewer, are replicated, which needs TP a multiple of them). */
 int infer_check_tp(const gpuecon_model *m, int tp, gpuecon_error *err);

@@ -193,7 +193,7 @@ int gpuecon_infer_disagg(const gpuecon_disagg_request *req, gpuecon_disagg_resul
 
 static bool meets(double ttft_t, double tpot_t, const gpuecon_disagg_result *o)
 {
-    return (ttft_t <= 0 || o->ttft_ms <= ttft_t) && (tpot_t <= 0 || o->tpot_ms <= tpot_t);
+    return infer_slo_met(ttft_t, tpot_t, o->ttft_ms, o->tpot_ms);
 }
 
 /* The largest rate of a prepared layout whose means meet the targets (both grow with R);

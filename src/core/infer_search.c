@@ -90,17 +90,12 @@ static int check(const gpuecon_serve_search_request *q, gpuecon_error *err)
 
 static bool meets(const gpuecon_serve_search_request *q, double ttft, double tpot)
 {
-    return (q->ttft_ms <= 0 || ttft <= q->ttft_ms) && (q->tpot_ms <= 0 || tpot <= q->tpot_ms);
+    return infer_slo_met(q->ttft_ms, q->tpot_ms, ttft, tpot);
 }
 
 static double miss(const gpuecon_serve_search_request *q, double ttft, double tpot)
 {
-    double m = 0;
-    if (q->ttft_ms > 0)
-        m = fmax(m, ttft / q->ttft_ms - 1);
-    if (q->tpot_ms > 0)
-        m = fmax(m, tpot / q->tpot_ms - 1);
-    return m;
+    return infer_slo_miss(q->ttft_ms, q->tpot_ms, ttft, tpot);
 }
 
 static void fill(gpuecon_serve_config *c, const gpuecon_infer_request *r, const gpuecon_infer_result *o,
@@ -536,16 +531,13 @@ static int finish(search *s, gpuecon_error *err)
 {
     const gpuecon_serve_search_request *q = s->q;
     gpuecon_serve_search_result *out = s->out;
-    int k = 0, runs = 0, nconf = 0;
+    int k = 0, runs = 0, nconf = 0; /* nconf: the confirmed answers listed, which lead the list */
     for (int i = 0; i < s->ncand && k < q->top; i++) {
         gpuecon_serve_config c = s->cand[i];
         if (q->concurrency > 0) /* shown beside the fixed load (evaluate skips it there) */
             c.capacity_tokens_per_s_per_gpu = capacity_of(s, &c);
-        int nsim = 0; /* the confirmed answers lead the list, in better() order */
-        while (nsim < k && out->best[nsim].simulated)
-            nsim++;
         if (runs < 2 * q->confirm &&
-            (nconf < q->confirm || (nsim > 0 && better(s, &c, &out->best[nsim - 1])))) {
+            (nconf < q->confirm || (nconf > 0 && better(s, &c, &out->best[nconf - 1])))) {
             double usd_rate = c.usd_per_mtok * priced_load(q, &c); /* $/GPU-s, up to units */
             int rc = confirm(s, &c, err);
             if (rc)

@@ -245,6 +245,20 @@ static void test_serving(void **state)
     gpuecon_ctx_free(ctx);
 }
 
+/* Platform i of the one comparison of a scenario, run in a context of its own. */
+static gpuecon_platform_result platform_of(void **state, const char *yaml, size_t i)
+{
+    gpuecon_ctx *ctx = gpuecon_ctx_new(NULL);
+    gpuecon_scenario *sc;
+    gpuecon_compare_result *r = run(state, ctx, yaml, &sc);
+    assert_true(i < r->cmp[0].n_platforms);
+    gpuecon_platform_result p = r->cmp[0].platforms[i];
+    gpuecon_compare_free(r);
+    gpuecon_scenario_free(sc);
+    gpuecon_ctx_free(ctx);
+    return p;
+}
+
 /* A serving platform without tp: every TP of the NVLink domain is tried and the one serving most
  * within the TPOT target is kept. Llama 3 70B FP8 (70.6 GB of weights) at 2,000 -> 500 tokens on 8
  * H100: TP1 leaves 1.2 GiB of KV per GPU (four such requests), so the smallest TP that fits, taken
@@ -265,30 +279,18 @@ static void test_serving_tp_chosen(void **state)
         char fix[32];
         snprintf(fix, sizeof fix, ", tp: %d", tp);
         snprintf(yaml, sizeof yaml, TP_CHOSEN_YAML, "", fix);
-        gpuecon_ctx *ctx = gpuecon_ctx_new(NULL);
-        gpuecon_scenario *sc;
-        gpuecon_compare_result *r = run(state, ctx, yaml, &sc);
-        const gpuecon_platform_result *p = &r->cmp[0].platforms[0];
-        if (p->feasible && !strstr(p->predicted_note, "no load meets") && p->tokens_per_s_per_gpu > best)
-            best = p->tokens_per_s_per_gpu, best_tp = tp;
-        gpuecon_compare_free(r);
-        gpuecon_scenario_free(sc);
-        gpuecon_ctx_free(ctx);
+        gpuecon_platform_result p = platform_of(state, yaml, 0);
+        if (p.feasible && !strstr(p.predicted_note, "no load meets") && p.tokens_per_s_per_gpu > best)
+            best = p.tokens_per_s_per_gpu, best_tp = tp;
     }
     assert_true(best_tp > 1);
     snprintf(yaml, sizeof yaml, TP_CHOSEN_YAML, ", simulate: true", "");
-    gpuecon_ctx *ctx = gpuecon_ctx_new(NULL);
-    gpuecon_scenario *sc;
-    gpuecon_compare_result *r = run(state, ctx, yaml, &sc);
-    const gpuecon_platform_result *p = &r->cmp[0].platforms[0];
-    assert_int_equal(p->tp, best_tp);
-    assert_close(p->tokens_per_s_per_gpu, best, 1e-12);
-    assert_non_null(strstr(p->predicted_note, "TP chosen for throughput"));
-    assert_non_null(strstr(p->predicted_note, "simulated at that rate it runs"));
-    assert_true(p->tpot_ms_p50 > 2 * p->tpot_ms);
-    gpuecon_compare_free(r);
-    gpuecon_scenario_free(sc);
-    gpuecon_ctx_free(ctx);
+    gpuecon_platform_result p = platform_of(state, yaml, 0);
+    assert_int_equal(p.tp, best_tp);
+    assert_close(p.tokens_per_s_per_gpu, best, 1e-12);
+    assert_non_null(strstr(p.predicted_note, "TP chosen for throughput"));
+    assert_non_null(strstr(p.predicted_note, "simulated at that rate it runs"));
+    assert_true(p.tpot_ms_p50 > 2 * p.tpot_ms);
 }
 
 /* ttft_ms_target: the operating load meets both means; a target no load meets is shown at the
@@ -299,28 +301,19 @@ static void test_serving_ttft_target(void **state)
     const char *yaml = "workload: {kind: serve, model: llama3-70b, precision: fp8, kv: fp8, prompt_len: 2000,"
                        " output_len: 500, tpot_ms_target: 40, ttft_ms_target: 150}\n"
                        "platforms:\n  - {name: H100, system: hgx-h100, gpus: 8}\n";
-    gpuecon_ctx *ctx = gpuecon_ctx_new(NULL);
-    gpuecon_scenario *sc;
-    gpuecon_compare_result *r = run(state, ctx, yaml, &sc);
-    const gpuecon_platform_result *p = &r->cmp[0].platforms[0];
-    assert_true(p->feasible && p->ttft_ms <= 150 && p->tpot_ms <= 40);
-    gpuecon_compare_free(r);
-    gpuecon_scenario_free(sc);
+    gpuecon_platform_result p = platform_of(state, yaml, 0);
+    assert_true(p.feasible && p.ttft_ms <= 150 && p.tpot_ms <= 40);
     yaml = "workload: {kind: serve, model: llama3-70b, precision: fp8, kv: fp8, prompt_len: 2000,"
            " output_len: 500, ttft_ms_target: 1}\n"
            "platforms:\n  - {name: H100, system: hgx-h100, gpus: 8, tp: 8}\n"
            "  - {name: D, system: hgx-h100, gpus: 8, prefill_instances: 1, prefill_tp: 4, decode_instances: 1,"
            " decode_tp: 4}\n";
-    r = run(state, ctx, yaml, &sc);
-    p = &r->cmp[0].platforms[0];
-    assert_non_null(strstr(p->predicted_note, "no load meets TTFT <= 1 ms; shown at the lowest load"));
-    assert_true(p->concurrency <= 1 + 1e-9); /* one replica of TP 8, one request */
-    const gpuecon_platform_result *d = &r->cmp[0].platforms[1];
-    assert_non_null(strstr(d->predicted_note, "no rate meets TTFT <= 1 ms, shown at 90% of its capacity"));
-    assert_true(d->tokens_per_s_per_gpu > 1 && isfinite(d->usd_per_mtok)); /* not a vanishing rate */
-    gpuecon_compare_free(r);
-    gpuecon_scenario_free(sc);
-    gpuecon_ctx_free(ctx);
+    p = platform_of(state, yaml, 0);
+    assert_non_null(strstr(p.predicted_note, "no load meets TTFT <= 1 ms; shown at the lowest load"));
+    assert_true(p.concurrency <= 1 + 1e-9); /* one replica of TP 8, one request */
+    gpuecon_platform_result d = platform_of(state, yaml, 1);
+    assert_non_null(strstr(d.predicted_note, "no rate meets TTFT <= 1 ms, shown at 90% of its capacity"));
+    assert_true(d.tokens_per_s_per_gpu > 1 && isfinite(d.usd_per_mtok)); /* not a vanishing rate */
 }
 
 /* A platform that cannot hold the model is reported in the table, not an error. */
