@@ -1313,6 +1313,13 @@ typedef enum gpuecon_roofline {
     GPUECON_ROOFLINE_FUSED  /* max(T_w + T_kv, T_gemm + T_attn) */
 } gpuecon_roofline;
 
+/* How the mean field places the steady-state prefill in the steps (docs/model.md §6.4, T2). */
+typedef enum gpuecon_prefill_steps {
+    GPUECON_PREFILL_WHOLE, /* a prompt as one chunk of what the budget leaves, in a fraction of the
+                              steps, as a greedy scheduler takes it (vLLM, TensorRT-LLM; default) */
+    GPUECON_PREFILL_EVEN   /* every step its share B·E·ρ(1−h) (T1 alone: the seed's worked cases) */
+} gpuecon_prefill_steps;
+
 #define GPUECON_INFER_MAX_PP 16
 
 typedef struct gpuecon_infer_request {
@@ -1356,6 +1363,7 @@ typedef struct gpuecon_infer_request {
     gpuecon_serving_profile profile;
     gpuecon_engine_mode engine;
     gpuecon_roofline roofline;
+    gpuecon_prefill_steps prefill_steps;
     double gpu_mem_util;            /* 0: engine default (0.90 / 0.92) */
     int max_num_batched_tokens;     /* 0: vLLM default (8192, or 2048 on A100 / < 70 GiB) */
     int max_num_seqs;               /* 0: vLLM default (1024, or 256) */

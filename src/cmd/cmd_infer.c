@@ -15,6 +15,7 @@
 
 static const char *const engine_names[] = {"legacy", "v0.21", NULL};
 static const char *const roofline_names[] = {"split", "fused", NULL};
+static const char *const prefill_steps_names[] = {"whole", "even", NULL};
 static const char *const onoff_names[] = {"on", "off", NULL};
 
 int cmd_infer_lora_modules(cli *c, const char *option, const char *s, unsigned *out)
@@ -80,7 +81,7 @@ void cmd_infer_row(tbl *tb, const char *quantity, double v, int decimals, const 
 
 typedef struct infer_args {
     const char *model, *system, *profile, *serving, *lora_mods, *plot;
-    int gpus, tp, pp, weights, kv, draft, lora_rank, max_loras, engine, roofline, ep, attn_dp;
+    int gpus, tp, pp, weights, kv, draft, lora_rank, max_loras, engine, roofline, prefill_steps, ep, attn_dp;
     int max_num_seqs, max_num_batched_tokens, max_model_len, block_size;
     double prompt_len, output_len, output_cv, prefix_hit, concurrency, accept, accept_rate, draft_gb;
     double gpu_mem_util, activation_gib, cuda_graph_gib, pue, usd_per_gpu_hour, imbalance;
@@ -179,6 +180,7 @@ static int build_request(cli *c, const opt *o, size_t n, const infer_args *a, gp
     r->max_loras = a->max_loras;
     r->engine = (gpuecon_engine_mode)a->engine;
     r->roofline = (gpuecon_roofline)a->roofline;
+    r->prefill_steps = (gpuecon_prefill_steps)a->prefill_steps;
     r->gpu_mem_util = a->gpu_mem_util;
     r->max_num_seqs = a->max_num_seqs;
     r->max_num_batched_tokens = a->max_num_batched_tokens;
@@ -612,6 +614,8 @@ int cmd_infer(cli *c, int argc, char **argv)
         {"--serving-profile", O_STR, &a.serving, 0, 0, NULL, "NAME", "efficiency constants: " CLI_SERVING_PROFILES, NULL, false},
         {"--engine", O_CHOICE, &a.engine, 0, 0, engine_names, "E", "vLLM memory accounting", NULL, false},
         {"--roofline", O_CHOICE, &a.roofline, 0, 0, roofline_names, "R", "how roofline terms combine", NULL, false},
+        {"--prefill-steps", O_CHOICE, &a.prefill_steps, 0, 0, prefill_steps_names, "P",
+         "mean field: prompts whole in some steps (greedy schedulers) or evenly in every step", NULL, false},
         {"--ep", O_CHOICE, &a.ep, 0, 0, onoff_names, "on|off", "MoE expert parallelism inside a replica (default on)", NULL, false},
         {"--attention-dp", O_CHOICE, &a.attn_dp, 0, 0, onoff_names, "on|off",
          "MoE: attention data-parallel over the --tp GPUs, experts EP over them (default off)", NULL, false},

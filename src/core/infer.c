@@ -374,6 +374,8 @@ static void build_env(const gpuecon_infer_request *r, const infer_arch *a, const
     e->hit = r->prefix_hit;
     e->l_in = r->prompt_len;
     e->nbar = o->mean_context;
+    e->budget = o->max_num_batched_tokens;
+    e->prefill_even = r->prefill_steps == GPUECON_PREFILL_EVEN || o->pp > 1;
     e->draft_read_bytes = r->draft_k > 0 ? o->draft_bytes + (double)r->model->vocab * r->model->hidden * 2 : 0;
     if (o->pp > 1)
         infer_pp_env(r, o, e);

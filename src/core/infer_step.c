@@ -201,20 +201,54 @@ void infer_step_batch(const infer_env *e, const infer_batch *b, gpuecon_infer_st
         infer_step_stage(e, b, s);
 }
 
-/* T1: B running sequences in the mean field: each decodes (k+1) positions against the mean
- * context n̄, and the steady-state prefill B·E·ρ(1−h) rides along at half a prompt of context. */
-void infer_step(const infer_env *e, double B, double chunk, gpuecon_infer_step *s)
+/* T1 for a step of B running sequences beside `pre` prefill tokens, at half a prompt of context */
+static void mean_step(const infer_env *e, double B, double pre, gpuecon_infer_step *s)
 {
     infer_batch b;
     memset(&b, 0, sizeof b);
     b.seqs = B;
     b.dec = B * (e->k + 1);
-    b.pre = B * e->E * e->rho * (1 - e->hit) + chunk;
+    b.pre = pre;
     for (int i = 0; i < e->a->ngroups; i++) {
         b.kv_ctx[i] = B * fmin(e->nbar, e->a->g[i].window);
         b.pre_ctx[i] = b.pre * fmin(e->l_in / 2, e->a->g[i].window);
     }
     infer_step_batch(e, &b, s);
+}
+
+/* s ← (1 − f)·s + f·t, field by field: every term of the step and its inputs is a mean over
+ * the steps, so the parts still add up to step_s. */
+static void blend(gpuecon_infer_step *s, const gpuecon_infer_step *t, double f)
+{
+    _Static_assert(sizeof(gpuecon_infer_step) == 20 * sizeof(double),
+                   "blend() reads gpuecon_infer_step as its 20 doubles");
+    double *x = (double *)s;
+    const double *y = (const double *)t;
+    for (size_t i = 0; i < sizeof *s / sizeof(double); i++)
+        x[i] = (1 - f) * x[i] + f * y[i];
+}
+
+/* T1: B running sequences in the mean field: each decodes (k+1) positions against the mean
+ * context n̄, and the steady-state prefill n̄_pre = B·E·ρ(1−h) rides along (plus `chunk`).
+ * T2: a scheduler that fills its token budget greedily (vLLM's chunked prefill, TensorRT-LLM's
+ * in-flight batching) does not spread that prefill evenly: a prompt is taken whole, or as much
+ * of it as the budget left by the decode allows, c = min(L_in(1−h), N_bt − B(k+1)), so a
+ * fraction f = n̄_pre/c of the steps carry a chunk of c and the rest decode only. The mean step
+ * is (1 − f)·t(B, 0) + f·t(B, c), not t(B, n̄_pre): a memory-bound decode step cannot hide a
+ * compute-bound chunk it does not carry (max is convex). Where c ≤ n̄_pre every step carries
+ * prefill and T2 is T1. */
+void infer_step(const infer_env *e, double B, double chunk, gpuecon_infer_step *s)
+{
+    double pre = B * e->E * e->rho * (1 - e->hit);
+    double c = fmin(e->l_in * (1 - e->hit), e->budget - B * (e->k + 1));
+    if (e->prefill_even || chunk > 0 || pre <= 0 || c <= pre) {
+        mean_step(e, B, pre + chunk, s);
+        return;
+    }
+    gpuecon_infer_step t;
+    mean_step(e, B, 0, s);
+    mean_step(e, B, c, &t);
+    blend(s, &t, pre / c);
 }
 
 /* Σ_{j = s+1}^{s+n} min(j, w): keys the n prompt tokens after s earlier ones attend to in a

@@ -499,3 +499,20 @@ foreach(i 0 1)
   string(JSON t50 GET "${OUT}" platforms ${i} simulated tpot_ms_p50)
   expect_ratio("compare simulate at saturation: platform ${i} TPOT P50 over the step's" ${t50} ${step} 0.8 1.2)
 endforeach()
+
+# ---- --prefill-steps: the mean field's step kinds (docs/model.md §6.4 T2) -------------------
+# Llama 3 70B FP8 on 2 H100 (TP2), 2000/500 tokens, 32 in flight: the simulated closed loop
+# (fixed lengths) puts whole prompts into a few steps; T2 prices those and agrees with it,
+# T1 alone (even) spreads them and hides their compute behind the weight reads.
+set(L70 infer --model llama3-70b --system hgx-h100 --gpus 2 --tp 2 --weights fp8 --kv fp8
+    --prompt-len 2000 --output-len 500)
+run(0 ${L70} --simulate --users 32 --requests 3000 --json)
+string(JSON sim GET "${OUT}" tpot_ms_mean)
+run(0 ${L70} --concurrency 32 --json)
+string(JSON whole GET "${OUT}" tpot_ms)
+run(0 ${L70} --concurrency 32 --prefill-steps even --json)
+string(JSON even GET "${OUT}" tpot_ms)
+expect_ratio("T2 mean-field TPOT over the simulated one" ${whole} ${sim} 0.9 1.1)
+expect_ratio("T1 mean-field TPOT over the simulated one" ${even} ${sim} 0.5 0.8)
+run(2 ${L70} --prefill-steps spread)
+expect_err("--prefill-steps.*whole.*even")

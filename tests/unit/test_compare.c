@@ -264,8 +264,8 @@ static gpuecon_platform_result platform_of(void **state, const char *yaml, size_
  * H100: TP1 leaves 1.2 GiB of KV per GPU (four such requests), so the smallest TP that fits, taken
  * before, is the worst; the choice must equal the best of the same platform at fixed TP 1, 2, 4, 8
  * among those that meet 40 ms. With simulate: true the note gives the simulated mean TPOT where it
- * is over 1.25x the mean field's (here more than twice: prompt chunks of 2,000 tokens stall the
- * decodes of the steps that carry them). */
+ * is over 1.25x the mean field's; with whole prompts priced in the steps that carry them (T2) it
+ * no longer is here. */
 static void test_serving_tp_chosen(void **state)
 {
 #define TP_CHOSEN_YAML                                                                                   \
@@ -289,8 +289,10 @@ static void test_serving_tp_chosen(void **state)
     assert_int_equal(p.tp, best_tp);
     assert_close(p.tokens_per_s_per_gpu, best, 1e-12);
     assert_non_null(strstr(p.predicted_note, "TP chosen for throughput"));
-    assert_non_null(strstr(p.predicted_note, "simulated at that rate it runs"));
-    assert_true(p.tpot_ms_p50 > 2 * p.tpot_ms);
+    /* T2 (docs/model.md §6.4): simulated at that rate, the median TPOT agrees with the mean
+       field; with T1 alone it was more than twice the mean field's and the note said so */
+    assert_null(strstr(p.predicted_note, "simulated at that rate it runs"));
+    assert_true(p.tpot_ms_p50 > 0.8 * p.tpot_ms && p.tpot_ms_p50 < 1.25 * p.tpot_ms);
 }
 
 /* ttft_ms_target: the operating load meets both means; a target no load meets is shown at the

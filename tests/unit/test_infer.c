@@ -38,6 +38,8 @@ static gpuecon_infer_request req(const char *system, gpuecon_precision w, gpueco
     r.kv = kv;
     r.lora_rank = lora;
     r.profile = *gpuecon_serving_profile_find("vessl-gemma4");
+    /* the worked cases TC1-TC9 are T1's mean field: every step its share of the prefill */
+    r.prefill_steps = GPUECON_PREFILL_EVEN;
     return r;
 }
 
@@ -649,6 +651,7 @@ static void test_moe_serving(void **state)
     r.gpus = r.tp = 8;
     r.weights = GPUECON_FP8;
     r.prompt_len = r.output_len = 200;
+    r.prefill_steps = GPUECON_PREFILL_EVEN; /* one step of T tokens (T1) */
     gpuecon_params p;
     gpuecon_model_params(d, &p);
     /* M2 at T = 2 tokens (B = 1): non-expert weights + 58 layers·E(2)·3·7168·2048, fp8, over 8

@@ -33,6 +33,8 @@ static gpuecon_infer_request dsv3(void **state, int gpus, int tp, bool dp)
     r.attention_dp = dp;
     r.weights = GPUECON_FP8;
     r.kv = GPUECON_FP8;
+    /* the step formulas are checked on one step of T tokens (T1), not on T2's mix of two */
+    r.prefill_steps = GPUECON_PREFILL_EVEN;
     return r;
 }
 

@@ -31,6 +31,8 @@ static gpuecon_infer_request req(void **state, const char *model, const char *sy
     r.kv = GPUECON_FP8;
     r.prompt_len = 1000;
     r.output_len = 1000;
+    /* pipelined replicas take T1 alone (docs/model.md §6.4); PP 1 references are set the same */
+    r.prefill_steps = GPUECON_PREFILL_EVEN;
     return r;
 }
 

@@ -92,7 +92,9 @@ static void test_confirmed_listed_once(void **state)
             assert_false(same);
         }
     }
-    assert_int_equal(nsim, q.confirm); /* the freed confirmation went to another answer */
+    /* the freed confirmation went to another answer (and rows whose screen beats the worst
+       confirmed one are confirmed too, up to twice --confirm) */
+    assert_true(nsim >= q.confirm && nsim <= 2 * q.confirm);
 }
 
 /* Llama 3 70B on 3 H100, default lengths, no targets: fp8 TP1 x 3 fits a KV pool of about 60
