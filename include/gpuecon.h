@@ -2216,7 +2216,8 @@ typedef struct gpuecon_platform_result {
     bool uses_projection;
     double start_tokens_per_s_per_gpu;    /* in force on the start date */
     char advantage_vanishes_date[11];
-    /* deadline and budget (training) */
+    /* deadline and budget (training); meets_target also: a serving platform's operating load
+       meets the workload's mean TPOT and TTFT targets (ranked before those that miss) */
     bool meets_target, within_budget;
     /* owning vs renting over the cluster's life (training, with rent_usd_per_gpu_hour) */
     bool life;

@@ -161,6 +161,7 @@ static int predict_disagg(gpuecon_ctx *ctx, const gpuecon_infer_request *base, c
         snprintf(res->predicted_note, sizeof res->predicted_note, "no prediction: %s", e.message);
         return GPUECON_OK;
     }
+    res->meets_target = met;
     res->predicted_tokens_per_s_per_gpu = o.output_tokens_per_s / pl->gpus;
     res->concurrency = o.decode_batch * q.decode_instances;
     res->output_tokens_per_s = o.output_tokens_per_s;
@@ -188,8 +189,12 @@ static int serve_layout(gpuecon_infer_request *req, const gpuecon_workload *w, g
 {
     *met = true;
     int rc = gpuecon_infer(req, ir, e);
-    if (rc != GPUECON_OK || !has_target(w) || w->concurrency != 0)
+    if (rc != GPUECON_OK || !has_target(w))
         return rc;
+    if (w->concurrency != 0) { /* the load is the workload's: it meets the targets or not */
+        *met = within(w, ir->ttft_ms, ir->tpot_ms);
+        return rc;
+    }
     /* the largest load that meets the latency targets: TPOT and TTFT grow with concurrency */
     double c[64];
     size_t n = gpuecon_infer_grid(ir, c, 64);
@@ -273,8 +278,13 @@ int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpu
     if (rc == GPUECON_OK && !met) {
         char t[96];
         targets_text(t, sizeof t, w);
-        snprintf(res->predicted_note, sizeof res->predicted_note, "no load meets %s; shown at the lowest load", t);
+        if (w->concurrency != 0)
+            snprintf(res->predicted_note, sizeof res->predicted_note, "misses %s at %d in flight (TPOT %.3g ms, TTFT %.4g ms)",
+                     t, (int)w->concurrency, ir.tpot_ms, ir.ttft_ms);
+        else
+            snprintf(res->predicted_note, sizeof res->predicted_note, "no load meets %s; shown at the lowest load", t);
     }
+    res->meets_target = rc == GPUECON_OK && met;
     if (rc != GPUECON_OK && rc != GPUECON_E_INPUT && rc != GPUECON_E_INFEASIBLE) {
         if (err)
             *err = e;

@@ -301,12 +301,44 @@ static int by_swing(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
-static void rank(gpuecon_comparison_result *cr)
+static bool serve_targets(const gpuecon_workload *w)
 {
-    cr->cheapest = cr->runner_up = cr->fastest = -1;
+    return w->kind == GPUECON_WORKLOAD_SERVE && (w->tpot_ms_target > 0 || w->ttft_ms_target > 0);
+}
+
+/* A serving platform whose operating load misses the latency targets (compare_serve.c) does not
+ * serve the workload; one without a prediction (a measured rate) is not judged. */
+static bool latency_ok(const gpuecon_workload *w, const gpuecon_platform_result *p)
+{
+    return !serve_targets(w) || p->meets_target || !isfinite(p->predicted_tokens_per_s_per_gpu);
+}
+
+/* Whether any ranked platform meets the latency targets: then those that miss them are not
+ * ranked (the cheapest token that arrives too late is not the answer); else all are, at their
+ * lowest loads, and the verdict says so. */
+static bool any_latency_ok(const gpuecon_comparison_result *cr, const gpuecon_workload *w)
+{
     for (size_t i = 0; i < cr->n_platforms; i++) {
         const gpuecon_platform_result *p = &cr->platforms[i];
-        if (!p->feasible || !isfinite(p->rank_usd_per_mtok))
+        if (p->feasible && isfinite(p->rank_usd_per_mtok) && latency_ok(w, p))
+            return true;
+    }
+    return false;
+}
+
+static bool ranked(const gpuecon_comparison_result *cr, const gpuecon_workload *w, bool any, size_t i)
+{
+    const gpuecon_platform_result *p = &cr->platforms[i];
+    return p->feasible && isfinite(p->rank_usd_per_mtok) && (!any || latency_ok(w, p));
+}
+
+static void rank(gpuecon_comparison_result *cr, const gpuecon_workload *w)
+{
+    cr->cheapest = cr->runner_up = cr->fastest = -1;
+    bool any = any_latency_ok(cr, w);
+    for (size_t i = 0; i < cr->n_platforms; i++) {
+        const gpuecon_platform_result *p = &cr->platforms[i];
+        if (!ranked(cr, w, any, i))
             continue;
         if (cr->cheapest < 0 || p->rank_usd_per_mtok < cr->platforms[cr->cheapest].rank_usd_per_mtok) {
             cr->runner_up = cr->cheapest;
@@ -330,7 +362,7 @@ static void rank(gpuecon_comparison_result *cr)
                                         : NAN;
 }
 
-static void verdict(gpuecon_comparison_result *cr)
+static void verdict(gpuecon_comparison_result *cr, const gpuecon_workload *w)
 {
     char *v = cr->verdict;
     size_t cap = sizeof cr->verdict;
@@ -339,8 +371,11 @@ static void verdict(gpuecon_comparison_result *cr)
         return;
     }
     const gpuecon_platform_result *c = &cr->platforms[cr->cheapest], *f = &cr->platforms[cr->fastest];
-    bool train = COMPARE_TRAIN_LIKE(cr->kind);
-    int n = snprintf(v, cap, "%s is cheapest at $%.4g per 1M %s%s", c->name, c->rank_usd_per_mtok,
+    bool train = COMPARE_TRAIN_LIKE(cr->kind), any = any_latency_ok(cr, w);
+    int n = 0;
+    if (serve_targets(w) && !any)
+        n = snprintf(v, cap, "No platform meets the latency targets (each is shown at its lowest load). ");
+    n += snprintf(v + n, cap - (size_t)n, "%s is cheapest at $%.4g per 1M %s%s", c->name, c->rank_usd_per_mtok,
                      cr->kind == GPUECON_WORKLOAD_RL ? "trained tokens" : train ? "tokens" : "output tokens",
                      train ? (c->token_factor != 1 ? " (effective, same-quality tokens)" : " (effective: failures and spares included)") : "");
     if (cr->runner_up >= 0) {
@@ -359,7 +394,7 @@ static void verdict(gpuecon_comparison_result *cr)
     const gpuecon_platform_result *second = NULL;
     for (size_t i = 0; i < cr->n_platforms; i++) {
         const gpuecon_platform_result *p = &cr->platforms[i];
-        if ((int)i == cr->fastest || !p->feasible)
+        if ((int)i == cr->fastest || !ranked(cr, w, any, i))
             continue;
         if (!second || (train ? p->days_to_train < second->days_to_train
                               : p->output_tokens_per_s > second->output_tokens_per_s))
@@ -382,6 +417,14 @@ static void verdict(gpuecon_comparison_result *cr)
                      f->output_tokens_per_s / second->output_tokens_per_s);
         else
             snprintf(v + n, cap - (size_t)n, ".");
+    }
+    /* the platforms left out of the ranking, after the ranked ones are described */
+    for (size_t i = 0, k = strlen(v); any && i < cr->n_platforms && k < cap; i++) {
+        const gpuecon_platform_result *p = &cr->platforms[i];
+        if (p->feasible && isfinite(p->rank_usd_per_mtok) && !latency_ok(w, p))
+            k += (size_t)snprintf(v + k, cap - k, " %s misses the latency targets and is not ranked ($%.4g at %s).",
+                                  p->name, p->rank_usd_per_mtok,
+                                  w->concurrency > 0 ? "the workload's load" : "its lowest load");
     }
 }
 
@@ -440,8 +483,11 @@ static void caveats(gpuecon_comparison_result *cr, const pstate *ps)
 static void deadline_budget(gpuecon_comparison_result *cr, const gpuecon_workload *w)
 {
     cr->fastest_within_budget = -1;
-    for (size_t i = 0; i < cr->n_platforms; i++)
-        cr->platforms[i].meets_target = cr->platforms[i].within_budget = cr->platforms[i].feasible;
+    for (size_t i = 0; i < cr->n_platforms; i++) {
+        gpuecon_platform_result *p = &cr->platforms[i];
+        p->meets_target = p->feasible && latency_ok(w, p);
+        p->within_budget = p->feasible;
+    }
     if (cr->kind != GPUECON_WORKLOAD_TRAIN || (!(w->target_days > 0) && !(w->budget_usd > 0)))
         return;
     size_t n = strlen(cr->verdict), cap = sizeof cr->verdict;
@@ -608,8 +654,8 @@ static int one_comparison(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gp
         rc = fill_bands(ctx, cat, c, ps, bands, err);
     if (rc == GPUECON_OK) {
         compare_uncertainty(bands, cat, c, cr, ps);
-        rank(cr);
-        verdict(cr);
+        rank(cr, &c->workload);
+        verdict(cr, &c->workload);
         if (cr->kind == GPUECON_WORKLOAD_RL)
             compare_rl_verdict(cr, ps);
         deadline_budget(cr, &c->workload);

@@ -111,6 +111,11 @@ static int sample(const pstate *ps, const double (*w)[IN_COUNT], const gpuecon_c
             z[i][k] = normal(r);
     int best = -1;
     double best_rank = INFINITY;
+    /* serving: a platform missing the latency targets is not ranked while another meets them
+       (decide.c rank) */
+    bool any_met = false;
+    for (size_t i = 0; i < cr->n_platforms; i++)
+        any_met |= cr->kind == GPUECON_WORKLOAD_SERVE && cr->platforms[i].meets_target;
     for (size_t i = 0; i < cr->n_platforms; i++) {
         double in[IN_COUNT];
         memcpy(in, ps[i].in, sizeof in);
@@ -131,7 +136,7 @@ static int sample(const pstate *ps, const double (*w)[IN_COUNT], const gpuecon_c
         if (!isfinite(rank))
             continue;
         eff[i] = res.effective_usd_per_mtok;
-        if (rank < best_rank)
+        if (rank < best_rank && !(any_met && !cr->platforms[i].meets_target))
             best_rank = rank, best = (int)i;
     }
     return best;

@@ -318,6 +318,50 @@ static void test_serving_ttft_target(void **state)
     assert_true(d.tokens_per_s_per_gpu > 1 && isfinite(d.usd_per_mtok)); /* not a vanishing rate */
 }
 
+/* A serving platform whose operating load misses the latency targets is not ranked while another
+ * meets them: at 3 cents per GPU-hour an A100 is the cheapest token, but 8 A100s reach a TPOT of
+ * no less than ~9 ms on Llama 3 70B (70.6 GB of FP8 weights read at 8 x 2.0 TB/s x 0.8 take 5.5
+ * ms before any overhead), so at TPOT <= 8 ms the B200 wins; at 3 ms no platform meets the target
+ * and all are ranked at their lowest loads, the verdict first saying so. A fixed concurrency
+ * misses or meets at that load. */
+static void test_serving_unmet_not_ranked(void **state)
+{
+#define UNMET_YAML                                                                                       \
+    "workload: {kind: serve, model: llama3-70b, precision: fp8, kv: fp8, prompt_len: 2000,"              \
+    " output_len: 500, tpot_ms_target: %g%s}\n"                                                           \
+    "platforms:\n  - {name: H100, system: hgx-h100, gpus: 8}\n"                                          \
+    "  - {name: A100, system: hgx-a100, gpus: 8, usd_per_gpu_hour: 0.03}\n"
+    char yaml[512];
+    const double target[] = {8, 3};
+    for (int k = 0; k < 2; k++) {
+        snprintf(yaml, sizeof yaml, UNMET_YAML, target[k], "");
+        gpuecon_ctx *ctx = gpuecon_ctx_new(NULL);
+        gpuecon_scenario *sc;
+        gpuecon_compare_result *r = run(state, ctx, yaml, &sc);
+        const gpuecon_comparison_result *cr = &r->cmp[0];
+        const gpuecon_platform_result *h = &cr->platforms[0], *a = &cr->platforms[1];
+        assert_true(h->feasible && a->feasible);
+        assert_false(a->meets_target);
+        assert_true(a->rank_usd_per_mtok < h->rank_usd_per_mtok); /* the cheapest token... */
+        if (k == 0) {
+            assert_true(h->meets_target && h->tpot_ms <= 8);
+            assert_int_equal(cr->cheapest, 0); /* ...arrives too late */
+            assert_non_null(strstr(cr->verdict, "A100 misses the latency targets and is not ranked"));
+            assert_null(strstr(cr->verdict, "No platform meets"));
+        } else {
+            assert_false(h->meets_target);
+            assert_int_equal(cr->cheapest, 1);
+            assert_non_null(strstr(cr->verdict, "No platform meets the latency targets"));
+        }
+        gpuecon_compare_free(r);
+        gpuecon_scenario_free(sc);
+        gpuecon_ctx_free(ctx);
+    }
+    snprintf(yaml, sizeof yaml, UNMET_YAML, 8.0, ", concurrency: 256");
+    gpuecon_platform_result h = platform_of(state, yaml, 0);
+    assert_true(h.feasible && !h.meets_target && h.tpot_ms > 8);
+    assert_non_null(strstr(h.predicted_note, "misses TPOT <= 8 ms at 256 in flight"));
+}
 /* A platform that cannot hold the model is reported in the table, not an error. */
 static void test_infeasible_reported(void **state)
 {
@@ -409,6 +453,7 @@ int main(void)
         cmocka_unit_test(test_train_consistency), cmocka_unit_test(test_breakeven_linear),
         cmocka_unit_test(test_breakeven_mtbi_round_trip), cmocka_unit_test(test_serving), cmocka_unit_test(test_serving_tp_chosen),
         cmocka_unit_test(test_serving_ttft_target),
+        cmocka_unit_test(test_serving_unmet_not_ranked),
         cmocka_unit_test(test_infeasible_reported), cmocka_unit_test(test_spare_policy),
         cmocka_unit_test(test_batch_penalty), cmocka_unit_test(test_internal_failure_propagates),
     };
