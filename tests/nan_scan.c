@@ -80,7 +80,11 @@ static const grid grids[] = {
 static int scan_one(const char *line, bool json, int *refused)
 {
     char buf[1024];
-    snprintf(buf, sizeof buf, "%s%s --max-work 5", line, json ? " --json" : "");
+    int n = snprintf(buf, sizeof buf, "%s%s --max-work 5", line, json ? " --json" : "");
+    if (n < 0 || (size_t)n >= sizeof buf) {
+        fprintf(stderr, "nan_scan: command line too long: %s\n", line);
+        return 1;
+    }
     char *argv[64];
     int argc = 0;
     argv[argc++] = "gpuecon";
