@@ -402,11 +402,14 @@ static void verdict(gpuecon_comparison_result *cr, const gpuecon_workload *w)
     }
     const char *also = cr->fastest == cr->cheapest ? "It is also fastest" : NULL;
     if (train && isfinite(f->days_to_train)) {
-        n += snprintf(v + n, cap - (size_t)n, "%s%s%s: %.1f days", also ? also : f->name, also ? "" : " is fastest",
-                      "", f->days_to_train);
+        /* a near tie keeps enough digits to show which is ahead, not "3.1 vs 3.1 (1.00x)" */
+        double x = second ? second->days_to_train / f->days_to_train : 2;
+        int dd = x < 1.005 ? 2 : 1, dx = x < 1.005 ? 3 : 2;
+        n += snprintf(v + n, cap - (size_t)n, "%s%s%s: %.*f days", also ? also : f->name, also ? "" : " is fastest",
+                      "", dd, f->days_to_train);
         if (second)
-            snprintf(v + n, cap - (size_t)n, " vs %.1f on %s (%.2fx faster).", second->days_to_train, second->name,
-                     second->days_to_train / f->days_to_train);
+            snprintf(v + n, cap - (size_t)n, " vs %.*f on %s (%.*fx faster).", dd, second->days_to_train, second->name,
+                     dx, x);
         else
             snprintf(v + n, cap - (size_t)n, ".");
     } else if (!train) {
