@@ -1366,6 +1366,8 @@ typedef struct gpuecon_infer_request {
     gpuecon_prefill_steps prefill_steps;
     double gpu_mem_util;            /* 0: engine default (0.90 / 0.92) */
     int max_num_batched_tokens;     /* 0: vLLM default (8192, or 2048 on A100 / < 70 GiB) */
+    int long_prefill_token_threshold; /* > 0: a prompt gets at most this many tokens a step (vLLM's
+                                       --long-prefill-token-threshold); 0: all the budget leaves */
     int max_num_seqs;               /* 0: vLLM default (1024, or 256) */
     int max_model_len;              /* 0: model's context, lowered to what fits (reported) */
     int block_size;                 /* KV block, tokens (16) */

@@ -82,7 +82,7 @@ void cmd_infer_row(tbl *tb, const char *quantity, double v, int decimals, const 
 typedef struct infer_args {
     const char *model, *system, *profile, *serving, *lora_mods, *plot;
     int gpus, tp, pp, weights, kv, draft, lora_rank, max_loras, engine, roofline, prefill_steps, ep, attn_dp;
-    int max_num_seqs, max_num_batched_tokens, max_model_len, block_size;
+    int max_num_seqs, max_num_batched_tokens, long_prefill, max_model_len, block_size;
     double prompt_len, output_len, output_cv, prefix_hit, concurrency, accept, accept_rate, draft_gb;
     double gpu_mem_util, activation_gib, cuda_graph_gib, pue, usd_per_gpu_hour, imbalance;
     bool sweep, tp_across;
@@ -184,6 +184,7 @@ static int build_request(cli *c, const opt *o, size_t n, const infer_args *a, gp
     r->gpu_mem_util = a->gpu_mem_util;
     r->max_num_seqs = a->max_num_seqs;
     r->max_num_batched_tokens = a->max_num_batched_tokens;
+    r->long_prefill_token_threshold = a->long_prefill;
     r->max_model_len = a->max_model_len;
     r->block_size = a->block_size;
     r->activation_gib = opt_seen(o, n, "--activation-gib") ? a->activation_gib : -1;
@@ -624,6 +625,8 @@ int cmd_infer(cli *c, int argc, char **argv)
         {"--gpu-mem-util", O_DOUBLE, &a.gpu_mem_util, 0.05, 1, NULL, "F", "vLLM gpu_memory_utilization", NULL, false},
         {"--max-num-seqs", O_INT, &a.max_num_seqs, 1, 65536, NULL, "N", "vLLM max_num_seqs", NULL, false},
         {"--max-num-batched-tokens", O_INT, &a.max_num_batched_tokens, 16, 1e7, NULL, "N", "vLLM max_num_batched_tokens", NULL, false},
+        {"--long-prefill-token-threshold", O_INT, &a.long_prefill, 0, 1e7, NULL, "N",
+         "a prompt's tokens per step at most (vLLM's; 0: none)", NULL, false},
         {"--max-model-len", O_INT, &a.max_model_len, 1, 1e9, NULL, "N", "vLLM max_model_len (default: the model's, lowered to fit)", NULL, false},
         {"--block-size", O_INT, &a.block_size, 1, 1024, NULL, "N", "KV block size, tokens", NULL, false},
         {"--activation-gib", O_DOUBLE, &a.activation_gib, 0, 1e4, NULL, "G", "peak activation memory from the vLLM log", NULL, false},

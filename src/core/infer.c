@@ -120,6 +120,7 @@ static int check_request(const gpuecon_infer_request *r, gpuecon_error *err)
         (rc = err_check_range(err, "--max-loras", r->max_loras, 1, 1024)) ||
         (rc = err_check_range(err, "--gpu-mem-util", r->gpu_mem_util, 0, 1)) ||
         (rc = err_check_range(err, "--max-num-batched-tokens", r->max_num_batched_tokens, 0, 1e7)) ||
+        (rc = err_check_range(err, "--long-prefill-token-threshold", r->long_prefill_token_threshold, 0, 1e7)) ||
         (rc = err_check_range(err, "--max-num-seqs", r->max_num_seqs, 0, 65536)) ||
         (rc = err_check_range(err, "--max-model-len", r->max_model_len, 0, 1e9)) ||
         (rc = err_check_range(err, "--block-size", r->block_size, 1, 1024)) ||
@@ -376,6 +377,7 @@ static void build_env(const gpuecon_infer_request *r, const infer_arch *a, const
     e->nbar = o->mean_context;
     e->budget = o->max_num_batched_tokens;
     e->prefill_even = r->prefill_steps == GPUECON_PREFILL_EVEN || o->pp > 1;
+    e->chunk_cap = r->long_prefill_token_threshold > 0 ? r->long_prefill_token_threshold : INFINITY;
     e->draft_read_bytes = r->draft_k > 0 ? o->draft_bytes + (double)r->model->vocab * r->model->hidden * 2 : 0;
     if (o->pp > 1)
         infer_pp_env(r, o, e);
@@ -551,7 +553,7 @@ void infer_point(const gpuecon_infer_request *r, const infer_env *e, const gpuec
        decode and steady-state prefill; the chunk gets the budget their decode leaves), plus a
        Little's-law wait for a slot */
     double fresh = r->prompt_len * (1 - r->prefix_hit), others = fmax(0, B - 1);
-    double chunk = fmin(fresh, o->max_num_batched_tokens - others * (e->k + 1));
+    double chunk = fmin(fmin(fresh, e->chunk_cap), o->max_num_batched_tokens - others * (e->k + 1));
     if (chunk < o->block_size)
         chunk = fmin(fresh, o->block_size);
     double prefill = infer_prefill_s(e, others, fresh, r->prompt_len * r->prefix_hit, chunk);

@@ -134,6 +134,7 @@ typedef struct infer_env {
     double l_in, nbar;   /* prompt length, mean live context */
     double budget;       /* max_num_batched_tokens: tokens one step may carry (T2) */
     bool prefill_even;   /* T1 alone: every step its share of the prefill */
+    double chunk_cap;    /* a prompt's tokens per step at most (long_prefill_token_threshold; INFINITY: none) */
     double draft_read_bytes; /* per draft step, whole replica (O3) */
     double eta_c, eta_attn;  /* prof.eta_c on this GPU: GEMMs at the math precision, attention (BF16) */
     /* pipeline parallel (infer_pp.c); pp <= 1: none */

@@ -245,6 +245,8 @@ static int wanted(const sim_cfg *c, const sreq *q, int budget)
     if (q->done >= q->need)
         return budget >= c->k + 1 ? c->k + 1 : 0;
     int rest = q->need - q->done;
+    if (c->chunk_cap > 0 && rest > c->chunk_cap) /* vLLM: 0 < long_prefill_token_threshold < num_new_tokens */
+        rest = c->chunk_cap;
     return rest < budget ? rest : budget;
 }
 

@@ -49,6 +49,7 @@ typedef struct sim_cfg {
     double window[INFER_MAX_GROUPS];
     int ngroups;
     int block, max_seqs, budget, max_len, k;
+    int chunk_cap;                  /* a prompt's tokens per step at most (0: none) */
     int max_prompt;                 /* the longest prompt (max_len - 1; disaggregated: what the
                                        prefill pool also holds) */
     double alpha;                   /* per-position draft acceptance */

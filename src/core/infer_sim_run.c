@@ -105,6 +105,7 @@ int sim_build_cfg(const gpuecon_sim_request *r, const infer_arch *a, const infer
     }
     c->max_seqs = o->max_num_seqs;
     c->budget = o->max_num_batched_tokens;
+    c->chunk_cap = r->serve.long_prefill_token_threshold;
     c->k = r->serve.draft_k;
     c->alpha = o->alpha;
     c->hit = r->serve.prefix_hit;

@@ -240,7 +240,7 @@ static void blend(gpuecon_infer_step *s, const gpuecon_infer_step *t, double f)
 void infer_step(const infer_env *e, double B, double chunk, gpuecon_infer_step *s)
 {
     double pre = B * e->E * e->rho * (1 - e->hit);
-    double c = fmin(e->l_in * (1 - e->hit), e->budget - B * (e->k + 1));
+    double c = fmin(fmin(e->l_in * (1 - e->hit), e->chunk_cap), e->budget - B * (e->k + 1));
     if (e->prefill_even || chunk > 0 || pre <= 0 || c <= pre) {
         mean_step(e, B, pre + chunk, s);
         return;
@@ -300,5 +300,5 @@ double infer_prefill_s(const infer_env *e, double others, double fresh, double c
 
 double infer_ttft0_s(const infer_env *e, double budget)
 {
-    return infer_prefill_s(e, 0, e->l_in, 0, fmin(e->l_in, budget));
+    return infer_prefill_s(e, 0, e->l_in, 0, fmin(fmin(e->l_in, e->chunk_cap), budget));
 }

@@ -223,6 +223,46 @@ static void test_interleaved_prompts(void **state)
     assert_true(o.tpot_ms.p50 > 1.25 * even.tpot_ms);
 }
 
+/* vLLM's long_prefill_token_threshold caps a prompt's tokens per step (docs/model.md §6.4 T2):
+ * Llama 3 70B FP8 on 2 H100 (TP2), 2000/500 tokens, a closed loop of 32 users (lognormal
+ * outputs, CV 0.3). Whole prompts (no cap) stall every decode of the steps that carry them; a cap
+ * of 512 or 256 tokens cuts them into 4 or 8 smaller chunks: the mean TPOT and the ITL tail fall,
+ * the TTFT grows. The mean field prices the same chunks (T2 with q = the cap) and agrees with the
+ * simulator within 5% at each cap. A lone prompt's TTFT under a cap of 256 is exactly that under
+ * a budget of 256: the same 8 chunks. */
+static void test_long_prefill_threshold(void **state)
+{
+    gpuecon_sim_request r = base(state, "llama3-70b", "hgx-h100");
+    r.serve.gpus = r.serve.tp = 2;
+    r.serve.prompt_len = 2000;
+    r.serve.output_len = 500;
+    r.serve.output_cv = 0.3;
+    r.lengths = GPUECON_LENGTHS_LOGNORMAL;
+    r.arrival = GPUECON_ARRIVAL_CLOSED;
+    r.users = 32;
+    r.requests = 4000;
+    const int cap[] = {0, 512, 256};
+    double tpot = INFINITY, ttft = 0, itl = INFINITY;
+    for (int i = 0; i < 3; i++) {
+        r.serve.long_prefill_token_threshold = cap[i];
+        gpuecon_sim_result o = sim(state, &r);
+        gpuecon_infer_result a = mean_field(&r, 32);
+        assert_close(a.tpot_ms, o.tpot_ms.mean, 0.05);
+        assert_close(a.ttft_ms, o.ttft_ms.mean, 0.05);
+        assert_true(o.tpot_ms.mean < tpot && o.ttft_ms.mean > ttft && o.itl_ms.p99 < itl);
+        tpot = o.tpot_ms.mean, ttft = o.ttft_ms.mean, itl = o.itl_ms.p99;
+    }
+    gpuecon_infer_result capped = mean_field(&r, 32);
+    r.serve.long_prefill_token_threshold = 0;
+    r.serve.max_num_batched_tokens = 256;
+    assert_true(capped.ttft0_ms == mean_field(&r, 32).ttft0_ms);
+    r.serve.long_prefill_token_threshold = -1;
+    gpuecon_infer_result bad;
+    gpuecon_error err;
+    assert_int_equal(gpuecon_infer(&r.serve, &bad, &err), GPUECON_E_INPUT);
+    assert_string_equal(err.where, "--long-prefill-token-threshold");
+}
+
 /* A token budget that cannot carry the steady-state prefill (docs/model.md §6.6 X1, L3b): Llama 3
  * 70B FP8 on 8 H200s (TP 8), 8,000/200 tokens, max_num_batched_tokens 2,048, a closed loop of 128
  * users with lognormal prompts (CV 0.5) and outputs (CV 0.7). Each decoding sequence needs 1 + 40
@@ -603,6 +643,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_md1),           cmocka_unit_test(test_saturation),
         cmocka_unit_test(test_lone_prompt_ttft), cmocka_unit_test(test_interleaved_prompts),
+        cmocka_unit_test(test_long_prefill_threshold),
         cmocka_unit_test(test_budget_bound),
         cmocka_unit_test(test_kv_bound),
         cmocka_unit_test(test_deterministic), cmocka_unit_test(test_lengths),
