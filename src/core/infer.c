@@ -376,7 +376,7 @@ static void build_env(const gpuecon_infer_request *r, const infer_arch *a, const
     e->l_in = r->prompt_len;
     e->nbar = o->mean_context;
     e->budget = o->max_num_batched_tokens;
-    e->prefill_even = r->prefill_steps == GPUECON_PREFILL_EVEN || o->pp > 1;
+    e->prefill_even = r->prefill_steps == GPUECON_PREFILL_EVEN;
     e->chunk_cap = r->long_prefill_token_threshold > 0 ? r->long_prefill_token_threshold : INFINITY;
     e->draft_read_bytes = r->draft_k > 0 ? o->draft_bytes + (double)r->model->vocab * r->model->hidden * 2 : 0;
     if (o->pp > 1)

@@ -158,6 +158,8 @@ typedef struct infer_batch {
     double pre;                       /* prefill tokens */
     double kv_ctx[INFER_MAX_GROUPS];  /* Σ over decoding sequences of min(context, W_g) */
     double pre_ctx[INFER_MAX_GROUPS]; /* Σ over prefill tokens of the keys each attends to, min(·, W_g) */
+    double pre_parts;                 /* prompts the prefill belongs to: a pipelined step carries each in
+                                         one micro-batch (PP8); 0: spread over all of them */
 } infer_batch;
 
 /* ---- infer.c ---- */

@@ -162,50 +162,73 @@ static void add_terms(gpuecon_infer_step *s, const gpuecon_infer_step *t, double
         s->draft_s += n * t->draft_s;
 }
 
-/* PP4-PP7: m = min(PP, sequences) micro-batches of b/m each circulate through the stages. One
- * pass (a token of one micro-batch) takes the host's step overhead, every stage's time and
- * every boundary's send; each stage serves all m micro-batches in turn, so a micro-batch comes
- * round every max(pass, m x (busiest stage + its send)) — a closed cycle of m jobs over PP
- * deterministic servers. Below PP micro-batches the stages idle (the bubble); at PP or more
- * the busiest stage sets the rate. A step of prefill alone (no sequences) is one micro-batch.
+/* PP4-PP7: m = min(PP, sequences) micro-batches of b/m decoding sequences each circulate through
+ * the stages. One pass (a token of one micro-batch) takes the host's step overhead, every stage's
+ * time and every boundary's send; each stage serves all m micro-batches in turn, so a micro-batch
+ * comes round every max(pass, the busiest stage's work for all m, its sends included) — a closed
+ * cycle of m jobs over PP deterministic servers. Below PP micro-batches the stages idle (the
+ * bubble); at PP or more the busiest stage sets the rate. PP8: a prompt's chunk rides in one
+ * micro-batch, as a scheduler puts a request into one, so the prefill of `pre_parts` prompts
+ * fills h = min(m, pre_parts) micro-batches (the heavy ones, whose pass the terms of *s
+ * describe) and the other m − h carry only their share of the decodes; pre_parts 0 spreads it
+ * over all m (the mean field, whose micro-batches each bring their own chunk: T1, T2's steps
+ * with a chunk). A step of prefill alone (no sequences) is one micro-batch.
  * The host's work for a micro-batch runs beside the stages, or (profile pp_host_serial,
  * TensorRT-LLM's PP executor loop, PP7) after each stage's GPU work, over every running sequence. */
 void infer_pp_step(const infer_env *e, const infer_batch *b, gpuecon_infer_step *s)
 {
     memset(s, 0, sizeof *s);
     double m = fmin(e->pp, fmax(1, b->seqs));
-    infer_batch mb;
-    scale_batch(b, 1 / m, &mb);
+    /* PP8: h micro-batches carry the prefill (one per prompt, at most m), the other m − h
+       only their share of the decodes */
+    double h = b->pre > 0 && b->pre_parts > 0 ? fmin(m, b->pre_parts) : m;
+    infer_batch light, heavy;
+    scale_batch(b, 1 / m, &heavy);
+    light = heavy;
+    if (h < m) {
+        light.pre = 0;
+        heavy.pre = b->pre / h;
+        for (int i = 0; i < INFER_MAX_GROUPS; i++) {
+            light.pre_ctx[i] = 0;
+            heavy.pre_ctx[i] = b->pre_ctx[i] / h;
+        }
+    }
     infer_env se;
     memcpy(&se, e, offsetof(infer_env, stages));
     se.pp = 1;
-    gpuecon_infer_step t[GPUECON_INFER_MAX_PP];
+    gpuecon_infer_step th[GPUECON_INFER_MAX_PP], tl[GPUECON_INFER_MAX_PP];
     double busiest = 0, overhead = 0;
     for (int k = 0; k < e->stages.n; k++) {
         int base = e->stages.base[k];
         double f = e->stages.scale[k];
         if (base == k) {
             se.a = &e->stages.st[k];
-            infer_step_stage(&se, &mb, &t[k]);
+            infer_step_stage(&se, &heavy, &th[k]);
+            if (h < m)
+                infer_step_stage(&se, &light, &tl[k]);
+            else
+                tl[k] = th[k];
         }
-        const gpuecon_infer_step *tk = &t[base];
+        const gpuecon_infer_step *hv = &th[base], *lt = &tl[base];
         bool last = e->stages.st[k].last;
-        double gpu = f * (tk->step_s - tk->overhead_s - (last ? 0 : tk->draft_s));
-        add_terms(s, tk, e->stages.count[k] * f, last);
-        busiest = fmax(busiest, gpu);
-        overhead = tk->overhead_s;
+        double gh = f * (hv->step_s - hv->overhead_s - (last ? 0 : hv->draft_s));
+        double gl = f * (lt->step_s - lt->overhead_s - (last ? 0 : lt->draft_s));
+        add_terms(s, hv, e->stages.count[k] * f, last);
+        busiest = fmax(busiest, h * gh + (m - h) * gl); /* the stage's work for all m micro-batches */
+        overhead = hv->overhead_s;
     }
-    double tok = mb.dec + mb.pre;
-    double up = e->bounds_up ? send_s(e, tok, false) : 0, out = e->bounds_out ? send_s(e, tok, true) : 0;
+    double toh = heavy.dec + heavy.pre, tol = light.dec + light.pre;
+    double uph = e->bounds_up ? send_s(e, toh, false) : 0, outh = e->bounds_out ? send_s(e, toh, true) : 0;
+    double upl = e->bounds_up ? send_s(e, tol, false) : 0, outl = e->bounds_out ? send_s(e, tol, true) : 0;
     s->decode_tokens = b->dec;
     s->prefill_tokens = b->pre;
     /* PP7: with pp_host_serial the host's per-sequence work covers every running sequence at
      * each micro-batch, and it runs after the stage's GPU work instead of beside it */
     bool serial = e->prof.pp_host_serial;
-    double host = overhead + (serial ? e->prof.seq_overhead_s * (b->seqs - mb.seqs) : 0);
+    double host = overhead + (serial ? e->prof.seq_overhead_s * (b->seqs - heavy.seqs) : 0);
     s->overhead_s = host;
-    s->p2p_s = e->bounds_up * up + e->bounds_out * out;
-    s->stage_max_s = busiest + fmax(up, out);
+    s->p2p_s = e->bounds_up * uph + e->bounds_out * outh;
+    s->stage_max_s = (busiest + h * fmax(uph, outh) + (m - h) * fmax(upl, outl)) / m; /* per micro-batch */
     s->micro_batches = m;
     double pass = host + s->model_s + s->lora_s + s->comm_s + s->draft_s + s->p2p_s;
     s->step_s = fmax(pass, m * (serial ? s->stage_max_s + host : fmax(s->stage_max_s, host)));

@@ -372,6 +372,7 @@ static double batch_time(sim_ws *w, sim_eng *g, int nsched)
                 b.kv_ctx[k] += q->ctx < c->window[k] ? q->ctx : c->window[k];
         } else {
             b.pre += g->take[i];
+            b.pre_parts++;
             for (int k = 0; k < c->ngroups; k++)
                 b.pre_ctx[k] += infer_pairs(q->ctx, g->take[i], c->window[k]);
         }

@@ -201,14 +201,16 @@ void infer_step_batch(const infer_env *e, const infer_batch *b, gpuecon_infer_st
         infer_step_stage(e, b, s);
 }
 
-/* T1 for a step of B running sequences beside `pre` prefill tokens, at half a prompt of context */
-static void mean_step(const infer_env *e, double B, double pre, gpuecon_infer_step *s)
+/* T1 for a step of B running sequences beside `pre` prefill tokens, at half a prompt of context,
+ * from `parts` prompts (PP8; 0: spread over every micro-batch) */
+static void mean_step(const infer_env *e, double B, double pre, double parts, gpuecon_infer_step *s)
 {
     infer_batch b;
     memset(&b, 0, sizeof b);
     b.seqs = B;
     b.dec = B * (e->k + 1);
     b.pre = pre;
+    b.pre_parts = parts;
     for (int i = 0; i < e->a->ngroups; i++) {
         b.kv_ctx[i] = B * fmin(e->nbar, e->a->g[i].window);
         b.pre_ctx[i] = b.pre * fmin(e->l_in / 2, e->a->g[i].window);
@@ -232,23 +234,32 @@ static void blend(gpuecon_infer_step *s, const gpuecon_infer_step *t, double f)
  * context n̄, and the steady-state prefill n̄_pre = B·E·ρ(1−h) rides along (plus `chunk`).
  * T2: a scheduler that fills its token budget greedily (vLLM's chunked prefill, TensorRT-LLM's
  * in-flight batching) does not spread that prefill evenly: a prompt is taken whole, or as much
- * of it as the budget left by the decode allows, c = min(L_in(1−h), N_bt − B(k+1)), so a
- * fraction f = n̄_pre/c of the steps carry a chunk of c and the rest decode only. The mean step
- * is (1 − f)·t(B, 0) + f·t(B, c), not t(B, n̄_pre): a memory-bound decode step cannot hide a
- * compute-bound chunk it does not carry (max is convex). Where c ≤ n̄_pre every step carries
- * prefill and T2 is T1. */
+ * of it as the budget left by the decode allows, c = min(L_in(1−h), N_bt − B(k+1)/m), so with
+ * n = n̄_pre/c < 1 prompts a step, a fraction n of the steps carry a chunk of c and the rest
+ * decode only. The mean step is (1 − n)·t(B, 0) + n·t(B, c), not t(B, n̄_pre): a memory-bound
+ * decode step cannot hide a compute-bound chunk it does not carry (max is convex). With n ≥ 1
+ * every step carries prefill and T2 is T1. A pipelined replica (m micro-batches, each with B/m
+ * sequences and a budget of its own) carries each chunk in one micro-batch (PP8): the other
+ * m − 1 wait behind it at every stage, and with n ≥ 1 prompts a step n micro-batches carry
+ * one (all m once n ≥ m: T1). */
 void infer_step(const infer_env *e, double B, double chunk, gpuecon_infer_step *s)
 {
     double pre = B * e->E * e->rho * (1 - e->hit);
-    double c = fmin(fmin(e->l_in * (1 - e->hit), e->chunk_cap), e->budget - B * (e->k + 1));
-    if (e->prefill_even || chunk > 0 || pre <= 0 || c <= pre) {
-        mean_step(e, B, pre + chunk, s);
+    double m = e->pp > 1 ? fmin(e->pp, fmax(1, B)) : 1;
+    double c = fmin(fmin(e->l_in * (1 - e->hit), e->chunk_cap), e->budget - B * (e->k + 1) / m);
+    if (e->prefill_even || chunk > 0 || pre <= 0 || c <= 0) {
+        mean_step(e, B, pre + chunk, 0, s);
+        return;
+    }
+    double n = pre / c;
+    if (n >= 1) {
+        mean_step(e, B, pre, n, s);
         return;
     }
     gpuecon_infer_step t;
-    mean_step(e, B, 0, s);
-    mean_step(e, B, c, &t);
-    blend(s, &t, pre / c);
+    mean_step(e, B, 0, 0, s);
+    mean_step(e, B, c, 1, &t);
+    blend(s, &t, n);
 }
 
 /* Σ_{j = s+1}^{s+n} min(j, w): keys the n prompt tokens after s earlier ones attend to in a
@@ -276,6 +287,7 @@ static double chunk_step_s(const infer_env *e, double others, double take, doubl
     b.seqs = others + 1;
     b.dec = others * (e->k + 1);
     b.pre = steady + take;
+    b.pre_parts = 1; /* one prompt: one micro-batch of a pipelined step (PP8) */
     for (int i = 0; i < e->a->ngroups; i++) {
         double w = e->a->g[i].window;
         b.kv_ctx[i] = others * fmin(e->nbar, w);
