@@ -1412,6 +1412,10 @@ typedef struct gpuecon_infer_point {
     double batch;                /* B, running sequences per replica */
     gpuecon_binding binding;
     gpuecon_infer_step step;
+    /* T2 (docs/model.md §6.4): the fraction of steps that carry a prompt chunk of chunk_tokens,
+       each taking prompt_step_ms, the others decode_step_ms; fraction 0 where every step carries
+       prefill (or --prefill-steps even), and step is then one kind */
+    double prompt_step_fraction, prompt_chunk_tokens, prompt_step_ms, decode_step_ms;
     double output_tokens_per_s;  /* aggregate over all replicas */
     double output_tokens_per_s_per_gpu;
     double total_tokens_per_s;   /* output + prompt */

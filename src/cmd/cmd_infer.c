@@ -231,6 +231,11 @@ static json_t *point_json(const gpuecon_infer_point *p)
     json_object_set_new(j, "usd_per_mtok", cli_real(p->usd_per_mtok));
     json_object_set_new(j, "joules_per_token", cli_real(p->joules_per_token));
     json_object_set_new(j, "step", step_json(&p->step));
+    json_object_set_new(j, "prompt_steps", json_pack("{s:o, s:o, s:o, s:o}", "fraction",
+                                                     cli_real(p->prompt_step_fraction), "chunk_tokens",
+                                                     cli_real(p->prompt_chunk_tokens), "step_ms",
+                                                     cli_real(p->prompt_step_ms), "decode_step_ms",
+                                                     cli_real(p->decode_step_ms)));
     return j;
 }
 
@@ -426,6 +431,11 @@ static void perf_rows(tbl *tb, const gpuecon_infer_request *r, const gpuecon_inf
                           "comm %.2f | draft %.2f", s->weights_s * 1e3, s->gemm_s * 1e3, s->kv_s * 1e3,
              s->attn_s * 1e3, s->overhead_s * 1e3, s->lora_s * 1e3, s->comm_s * 1e3, s->draft_s * 1e3);
     cmd_infer_row(tb, "step time", s->step_s * 1e3, 2, "ms", b);
+    if (p->prompt_step_fraction > 0) {
+        snprintf(b, sizeof b, "of the steps carry a %.0f-token prompt chunk (%.2f ms); the rest decode (%.2f ms)",
+                 p->prompt_chunk_tokens, p->prompt_step_ms, p->decode_step_ms);
+        cmd_infer_row(tb, "  steps with a prompt", 100 * p->prompt_step_fraction, 1, "%", b);
+    }
     if (o->pp > 1) {
         snprintf(b, sizeof b, "%.0f micro-batches in flight; busiest stage %.2f ms; waiting %.2f ms",
                  s->micro_batches, s->stage_max_s * 1e3, s->pp_wait_s * 1e3);

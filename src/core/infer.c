@@ -540,7 +540,10 @@ void infer_point(const gpuecon_infer_request *r, const infer_env *e, const gpuec
         pt->binding = GPUECON_BIND_MAX_NUM_SEQS;
     else
         pt->binding = GPUECON_BIND_OFFERED_LOAD;
-    infer_step(e, B, 0, &pt->step);
+    double tp, td;
+    infer_step_mix(e, B, 0, &pt->step, &pt->prompt_step_fraction, &pt->prompt_chunk_tokens, &tp, &td);
+    pt->prompt_step_ms = tp * 1e3;
+    pt->decode_step_ms = td * 1e3;
     double x_rep = B * e->E / pt->step.step_s;
     pt->output_tokens_per_s = nrep * x_rep;
     pt->output_tokens_per_s_per_gpu = pt->output_tokens_per_s / o->gpus;

@@ -208,6 +208,10 @@ void infer_step_stage(const infer_env *e, const infer_batch *b, gpuecon_infer_st
 void infer_step_batch(const infer_env *e, const infer_batch *b, gpuecon_infer_step *s);
 /* S1 for B running sequences per replica; `chunk` extra prefill tokens ride along (L3). */
 void infer_step(const infer_env *e, double B, double chunk, gpuecon_infer_step *s);
+/* infer_step, and where T2 mixes two kinds of step, the fraction *n of steps with a prompt
+ * chunk of *c tokens and the two steps' times (all 0 where the step is one kind) */
+void infer_step_mix(const infer_env *e, double B, double chunk, gpuecon_infer_step *s, double *n, double *c,
+                    double *t_prompt, double *t_decode);
 /* Attention-DP: one dispatch (combine: false) of `tokens` tokens per rank over the dp ranks. */
 double infer_dp_dispatch_s(const infer_env *e, double tokens, bool dispatch);
 /* C1: one all-reduce of `bytes` across the TP group (0 when TP = 1). */

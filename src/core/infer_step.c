@@ -242,24 +242,35 @@ static void blend(gpuecon_infer_step *s, const gpuecon_infer_step *t, double f)
  * sequences and a budget of its own) carries each chunk in one micro-batch (PP8): the other
  * m − 1 wait behind it at every stage, and with n ≥ 1 prompts a step n micro-batches carry
  * one (all m once n ≥ m: T1). */
-void infer_step(const infer_env *e, double B, double chunk, gpuecon_infer_step *s)
+void infer_step_mix(const infer_env *e, double B, double chunk, gpuecon_infer_step *s, double *n, double *c,
+                    double *t_prompt, double *t_decode)
 {
+    *n = *c = *t_prompt = *t_decode = 0;
     double pre = B * e->E * e->rho * (1 - e->hit);
     double m = e->pp > 1 ? fmin(e->pp, fmax(1, B)) : 1;
-    double c = fmin(fmin(e->l_in * (1 - e->hit), e->chunk_cap), e->budget - B * (e->k + 1) / m);
-    if (e->prefill_even || chunk > 0 || pre <= 0 || c <= 0) {
+    double q = fmin(fmin(e->l_in * (1 - e->hit), e->chunk_cap), e->budget - B * (e->k + 1) / m);
+    if (e->prefill_even || chunk > 0 || pre <= 0 || q <= 0) {
         mean_step(e, B, pre + chunk, 0, s);
         return;
     }
-    double n = pre / c;
-    if (n >= 1) {
-        mean_step(e, B, pre, n, s);
+    if (pre / q >= 1) {
+        mean_step(e, B, pre, pre / q, s);
         return;
     }
     gpuecon_infer_step t;
     mean_step(e, B, 0, 0, s);
-    mean_step(e, B, c, 1, &t);
-    blend(s, &t, n);
+    mean_step(e, B, q, 1, &t);
+    *n = pre / q;
+    *c = q;
+    *t_prompt = t.step_s;
+    *t_decode = s->step_s;
+    blend(s, &t, *n);
+}
+
+void infer_step(const infer_env *e, double B, double chunk, gpuecon_infer_step *s)
+{
+    double n, c, tp, td;
+    infer_step_mix(e, B, chunk, s, &n, &c, &tp, &td);
 }
 
 /* Σ_{j = s+1}^{s+n} min(j, w): keys the n prompt tokens after s earlier ones attend to in a

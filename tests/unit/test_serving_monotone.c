@@ -117,6 +117,11 @@ static void test_issue_case(void **state)
      * 174.53 = 211.13 µs → 33.780 ms; f = 0.032: 3.447 ms. */
     assert_close(p[2].step.comm_s * 1e3, 2.996, 2e-3);
     assert_close(p[3].step.comm_s * 1e3, 3.447, 2e-3);
+    /* the two kinds, as the point reports them: the step is their mix */
+    assert_close(p[2].prompt_step_fraction, 0.024, 1e-9);
+    assert_close(p[2].prompt_chunk_tokens, 2000, 1e-12);
+    assert_close(p[2].step.step_s * 1e3, 0.976 * p[2].decode_step_ms + 0.024 * p[2].prompt_step_ms, 1e-9);
+    assert_true(p[2].prompt_step_ms > 5 * p[2].decode_step_ms);
 }
 
 /* The training model's collectives (comm.c: ring or tree, whichever is faster) never get
