@@ -1616,6 +1616,7 @@ typedef struct gpuecon_serve_search_request {
 
 typedef struct gpuecon_serve_config {
     int gpus, tp, replicas, draft_k, max_num_seqs, max_num_batched_tokens;
+    int long_prefill_token_threshold;  /* a prompt's tokens per step at most (0: none) */
     int pp;                            /* pipeline stages per replica (replicas = gpus / (tp·pp)) */
     gpuecon_precision weights, kv;
     bool expert_parallel;

@@ -46,6 +46,8 @@ static json_t *config_json(const gpuecon_serve_config *c, bool with_capacity)
                                                c->max_num_batched_tokens, "expert_parallel", c->expert_parallel));
     json_object_set_new(json_object_get(j, "config"), "attention_dp", json_boolean(c->attention_dp));
     json_object_set_new(json_object_get(j, "config"), "pp", json_integer(c->pp > 1 ? c->pp : 1));
+    json_object_set_new(json_object_get(j, "config"), "long_prefill_token_threshold",
+                        json_integer(c->long_prefill_token_threshold));
     json_object_set_new(j, "concurrency", cli_real(c->concurrency));
     json_object_set_new(j, "output_tokens_per_s", cli_real(c->output_tokens_per_s));
     json_object_set_new(j, "output_tokens_per_s_per_gpu", cli_real(c->output_tokens_per_s_per_gpu));
@@ -81,8 +83,11 @@ static void describe(char *buf, size_t cap, const gpuecon_serve_config *c)
     else
         snprintf(layout, sizeof layout, "TP %d x PP %d x %d%s", c->tp, c->pp > 1 ? c->pp : 1, c->replicas,
                  c->expert_parallel ? " EP" : "");
-    snprintf(buf, cap, "%s, %s/%s, draft %d, max_num_seqs %d, chunk %d", layout, gpuecon_precision_name(c->weights),
-             gpuecon_precision_name(c->kv), c->draft_k, c->max_num_seqs, c->max_num_batched_tokens);
+    int n = snprintf(buf, cap, "%s, %s/%s, draft %d, max_num_seqs %d, chunk %d", layout,
+                     gpuecon_precision_name(c->weights), gpuecon_precision_name(c->kv), c->draft_k, c->max_num_seqs,
+                     c->max_num_batched_tokens);
+    if (c->long_prefill_token_threshold > 0 && n >= 0 && (size_t)n < cap)
+        snprintf(buf + n, cap - (size_t)n, ", prompt cap %d", c->long_prefill_token_threshold);
 }
 
 /* Why the runner-up lost: the objective gap and where it stands on each target. A runner-up
@@ -190,11 +195,11 @@ static int print(cli *c, const gpuecon_serve_search_request *q, const gpuecon_se
     /* with a rate or a concurrency the operating point is not the capacity: both are shown */
     bool capcol = q->rate > 0 || q->concurrency > 0;
     tbl *tb = tbl_new();
-    const char *cols[] = {"rank", "TP", "PP", "replicas", "weights", "KV", "draft", "max seqs", "chunk", "requests",
-                          "tok/s/GPU", "capacity", "tok/s/user", "TTFT ms", "TPOT ms", "$/Mtok", "checked"};
-    for (int i = 0; i < 17; i++)
-        if (i != 11 || capcol)
-            tbl_col(tb, cols[i], i == 4 || i == 5 || i == 16 ? 'l' : 'r');
+    const char *cols[] = {"rank", "TP", "PP", "replicas", "weights", "KV", "draft", "max seqs", "chunk", "prompt cap",
+                          "requests", "tok/s/GPU", "capacity", "tok/s/user", "TTFT ms", "TPOT ms", "$/Mtok", "checked"};
+    for (int i = 0; i < 18; i++)
+        if (i != 12 || capcol)
+            tbl_col(tb, cols[i], i == 4 || i == 5 || i == 17 ? 'l' : 'r');
     for (int i = 0; i < o->nbest; i++) {
         const gpuecon_serve_config *b = &o->best[i];
         tbl_row(tb);
@@ -210,6 +215,10 @@ static int print(cli *c, const gpuecon_serve_search_request *q, const gpuecon_se
         tbl_num(tb, b->draft_k, 0);
         tbl_num(tb, b->max_num_seqs, 0);
         tbl_num(tb, b->max_num_batched_tokens, 0);
+        if (b->long_prefill_token_threshold > 0)
+            tbl_num(tb, b->long_prefill_token_threshold, 0);
+        else
+            tbl_str(tb, "none");
         tbl_num(tb, b->concurrency, 0);
         tbl_num(tb, b->output_tokens_per_s_per_gpu, 1);
         if (capcol)

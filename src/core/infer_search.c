@@ -28,10 +28,11 @@
 #include <string.h>
 
 #define MAX_CAND 24
+#define PROMPT_CAP 512 /* the searched long_prefill_token_threshold: a quarter of the smallest budget */
 
 typedef struct fpoint {
     double x, y; /* tokens/s/user, tokens/s/GPU */
-    int gpus, tp, k, smax, nbt;
+    int gpus, tp, k, smax, nbt, cap;
     signed char w, kv, ep, dp, pp;
     double C;
 } fpoint;
@@ -110,6 +111,7 @@ static void fill(gpuecon_serve_config *c, const gpuecon_infer_request *r, const 
     c->draft_k = r->draft_k;
     c->max_num_seqs = o->max_num_seqs;
     c->max_num_batched_tokens = o->max_num_batched_tokens;
+    c->long_prefill_token_threshold = r->long_prefill_token_threshold;
     c->weights = r->weights;
     c->kv = r->kv;
     c->expert_parallel = o->expert_parallel;
@@ -136,7 +138,8 @@ static void add_point(search *s, double x, double y, const gpuecon_infer_request
         s->cap = cap;
     }
     s->pts[s->npts++] = (fpoint){x, y, r->gpus, r->tp, r->draft_k, r->max_num_seqs,
-                                 r->max_num_batched_tokens, (signed char)r->weights, (signed char)r->kv,
+                                 r->max_num_batched_tokens, r->long_prefill_token_threshold,
+                                 (signed char)r->weights, (signed char)r->kv,
                                  (signed char)r->expert_parallel, (signed char)r->attention_dp,
                                  (signed char)(r->pp > 1 ? r->pp : 1), C};
 }
@@ -338,13 +341,19 @@ static void enumerate_tp(search *s, int gpus, int tp, bool tp_ok, int m0, int m1
     const int seqs[] = {64, 128, 256, 512, 1024}, nbt[] = {2048, 4096, 8192, 16384};
     bool fp4 = gpuecon_gpu_peak_flops(q->base.system->gpu, GPUECON_FP4) > 0;
     int kmax = q->base.acceptance > 0 ? q->max_draft : 0;
+    /* the prompt's chunk per step: the request's cap (0: none), and, where prompts are longer,
+     * vLLM's long_prefill_token_threshold at PROMPT_CAP, which trades TTFT for TPOT (§6.4 T2) */
+    int caps[2] = {q->base.long_prefill_token_threshold, PROMPT_CAP}, ncap = 1;
+    if (caps[0] == 0 && q->base.prompt_len * (1 - q->base.prefix_hit) > PROMPT_CAP)
+        ncap = 2;
     for (int w = 0; w < (fp4 ? 3 : 2); w++)
         for (int kv = 0; kv < 2; kv++)
             for (int k = 0; k <= kmax; k++)
                 for (int ep = m0; ep < m1; ep++)
                     for (int i = 0; i < 5; i++)
-                        for (int j = 0; j < 4; j++) {
+                        for (int j = 0; j < 4 * ncap; j++) {
                             gpuecon_infer_request r = q->base;
+                            r.long_prefill_token_threshold = caps[j / 4];
                             r.gpus = gpus;
                             r.tp = tp;
                             r.weights = ws[w];
@@ -353,7 +362,7 @@ static void enumerate_tp(search *s, int gpus, int tp, bool tp_ok, int m0, int m1
                             r.expert_parallel = ep != 1;
                             r.attention_dp = ep == 2;
                             r.max_num_seqs = seqs[i];
-                            r.max_num_batched_tokens = nbt[j];
+                            r.max_num_batched_tokens = nbt[j % 4];
                             r.concurrency = 0;
                             bool more = true;
                             for (int pp = 1; more && pp <= GPUECON_INFER_MAX_PP && pp <= q->base.model->layers;
@@ -415,6 +424,7 @@ static void frontier(search *s)
         r.draft_k = f->k;
         r.max_num_seqs = f->smax;
         r.max_num_batched_tokens = f->nbt;
+        r.long_prefill_token_threshold = f->cap;
         r.weights = (gpuecon_precision)f->w;
         r.kv = (gpuecon_precision)f->kv;
         r.expert_parallel = f->ep;
@@ -446,6 +456,7 @@ static void request_of(const search *s, const gpuecon_serve_config *c, gpuecon_i
     r->pp = c->pp;
     r->max_num_seqs = c->max_num_seqs;
     r->max_num_batched_tokens = c->max_num_batched_tokens;
+    r->long_prefill_token_threshold = c->long_prefill_token_threshold;
 }
 
 /* capacity_at for a configuration the screen kept (0 if it no longer prepares). */

@@ -228,6 +228,7 @@ static double capacity_by_sweep(const gpuecon_serve_search_request *q, const gpu
     r.attention_dp = c->attention_dp;
     r.max_num_seqs = c->max_num_seqs;
     r.max_num_batched_tokens = c->max_num_batched_tokens;
+    r.long_prefill_token_threshold = c->long_prefill_token_threshold;
     gpuecon_infer_result a;
     gpuecon_error err;
     double best = 0;
@@ -243,6 +244,40 @@ static double capacity_by_sweep(const gpuecon_serve_search_request *q, const gpu
     return best;
 }
 
+/* The prompt cap as a search dimension (docs/model.md §6.12): Llama 3 8B FP8 on one H100 with
+ * 8,000-token prompts and 200-token outputs under TPOT 15 ms at P90. Uncapped, a step that carries
+ * a whole prompt chunk stalls every decode; a cap of 512 tokens per step spreads it, so more
+ * users fit under the TPOT target and the winner is capped, at a longer TTFT than the best
+ * uncapped answer. With a TTFT target of 300 ms the cap loses. A cap the user gives is the only
+ * one searched. */
+static void test_prompt_cap_searched(void **state)
+{
+    gpuecon_serve_search_request q = base(state, "llama3-8b", "hgx-h100");
+    q.base.gpus = 1;
+    q.base.prompt_len = 8000;
+    q.base.output_len = 200;
+    q.tpot_ms = 15;
+    static gpuecon_serve_search_result o;
+    gpuecon_error err;
+    assert_int_equal(search(state, &q, &o, &err), GPUECON_OK);
+    const gpuecon_serve_config *w = &o.best[0], *u = NULL;
+    assert_int_equal(w->long_prefill_token_threshold, 512);
+    assert_true(w->simulated);
+    for (int i = 1; i < o.nbest && !u; i++)
+        if (o.best[i].long_prefill_token_threshold == 0)
+            u = &o.best[i];
+    assert_non_null(u);
+    assert_true(w->output_tokens_per_s_per_gpu > u->output_tokens_per_s_per_gpu);
+    assert_true(w->ttft_ms > 2 * u->ttft_ms);
+    q.ttft_ms = 300;
+    assert_int_equal(search(state, &q, &o, &err), GPUECON_OK);
+    assert_int_equal(o.best[0].long_prefill_token_threshold, 0);
+    q.ttft_ms = 0;
+    q.base.long_prefill_token_threshold = 1024;
+    assert_int_equal(search(state, &q, &o, &err), GPUECON_OK);
+    for (int i = 0; i < o.nbest; i++)
+        assert_int_equal(o.best[i].long_prefill_token_threshold, 1024);
+}
 /* At a rate every configuration that keeps up serves the same tokens (Little's law: 2 requests/s
  * x 500 = 1,000 tokens/s, 125 per GPU on 8), so the objective ties; the ranking must then follow
  * the capacity within the targets, and capacities within 1% the request latency. The old rule
@@ -345,6 +380,7 @@ int main(void)
         cmocka_unit_test(test_no_unconfirmed_row_beats_a_confirmed_one), cmocka_unit_test(test_fixed_concurrency_best),
         cmocka_unit_test(test_infeasible),  cmocka_unit_test(test_every_model),
         cmocka_unit_test(test_rate_ties_go_to_capacity), cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_prompt_cap_searched),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }
