@@ -425,9 +425,8 @@ static void verdict(gpuecon_comparison_result *cr, const gpuecon_workload *w)
     for (size_t i = 0, k = strlen(v); any && i < cr->n_platforms && k < cap; i++) {
         const gpuecon_platform_result *p = &cr->platforms[i];
         if (p->feasible && isfinite(p->rank_usd_per_mtok) && !latency_ok(w, p))
-            k += (size_t)snprintf(v + k, cap - k, " %s misses the latency targets and is not ranked ($%.4g at %s).",
-                                  p->name, p->rank_usd_per_mtok,
-                                  w->concurrency > 0 ? "the workload's load" : "its lowest load");
+            k += (size_t)snprintf(v + k, cap - k, " %s misses the latency targets and is not ranked ($%.4g at the load shown).",
+                                  p->name, p->rank_usd_per_mtok);
     }
 }
 

@@ -234,9 +234,10 @@ static void blend(gpuecon_infer_step *s, const gpuecon_infer_step *t, double f)
  * context n̄, and the steady-state prefill n̄_pre = B·E·ρ(1−h) rides along (plus `chunk`).
  * T2: a scheduler that fills its token budget greedily (vLLM's chunked prefill, TensorRT-LLM's
  * in-flight batching) does not spread that prefill evenly: a prompt is taken whole, or as much
- * of it as the budget left by the decode allows, c = min(L_in(1−h), N_bt − B(k+1)/m), so with
- * n = n̄_pre/c < 1 prompts a step, a fraction n of the steps carry a chunk of c and the rest
- * decode only. The mean step is (1 − n)·t(B, 0) + n·t(B, c), not t(B, n̄_pre): a memory-bound
+ * of it as the budget left by the decode (and vLLM's long_prefill_token_threshold N_thr) allows,
+ * q = min(L_in(1−h), N_thr, N_bt − B(k+1)/m), so with n = n̄_pre/q < 1 prompts a step, a
+ * fraction n of the steps carry a chunk of q and the rest decode only. The mean step is
+ * (1 − n)·t(B, 0) + n·t(B, q), not t(B, n̄_pre): a memory-bound
  * decode step cannot hide a compute-bound chunk it does not carry (max is convex). With n ≥ 1
  * every step carries prefill and T2 is T1. A pipelined replica (m micro-batches, each with B/m
  * sequences and a budget of its own) carries each chunk in one micro-batch (PP8): the other
