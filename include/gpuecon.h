@@ -2078,6 +2078,8 @@ typedef struct gpuecon_platform {
     int tp, pp, cp, ep;           /* parallel sizes; 0: searched (training) / chosen (serving) */
     int prefill_instances, prefill_tp; /* serving: disaggregated prefill/decode (all four, or none); */
     int decode_instances, decode_tp;   /* x·prefill_tp + y·decode_tp <= gpus (docs/model.md §6.13) */
+    int max_num_seqs, max_num_batched_tokens; /* serving engine limits (0: vLLM's defaults) */
+    int long_prefill_token_threshold;  /* serving: a prompt's tokens per step at most (0: none) */
     gpuecon_precision precision;  /* override of the workload's precision (e.g. bf16 on A100) */
     gpuecon_precision kv;         /* serving: KV precision override */
     double published_tokens_per_s;/* per GPU, shown beside the prediction, not used */

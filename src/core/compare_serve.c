@@ -233,6 +233,9 @@ int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpu
     req.pp = pl->pp; /* pipeline stages of a serving platform (docs/model.md §6.14) */
     req.weights = pl->precision;
     req.kv = pl->kv;
+    req.max_num_seqs = pl->max_num_seqs;
+    req.max_num_batched_tokens = pl->max_num_batched_tokens;
+    req.long_prefill_token_threshold = pl->long_prefill_token_threshold;
     req.prompt_len = w->prompt_len;
     req.output_len = w->output_len;
     req.concurrency = w->concurrency;

@@ -152,6 +152,12 @@ static const fdesc platform_fields[] = {
      placement_names},
     [PF_OFF_POLICY] = {"off_policy", FT_INT, P(off_policy), 0, 0, 1, 0, NULL, 0, "", "rl: 1 = one-step off-policy (default: the workload's)", NULL},
     [PF_GEN_GPUS] = {"gen_gpus", FT_INT, P(gen_gpus), 0, 1, 1e7, 0, NULL, 0, "", "rl disaggregated: generator GPUs (0: searched)", NULL},
+    [PF_MAX_NUM_SEQS] = {"max_num_seqs", FT_INT, P(max_num_seqs), 0, 1, 1e6, 0, NULL, 0, "",
+     "serving: the engine's max_num_seqs (default: vLLM's)", NULL},
+    [PF_MAX_NUM_BATCHED_TOKENS] = {"max_num_batched_tokens", FT_INT, P(max_num_batched_tokens), 0, 16, 1e7, 0, NULL, 0, "",
+     "serving: the engine's token budget per step (default: vLLM's)", NULL},
+    [PF_LONG_PREFILL_TOKEN_THRESHOLD] = {"long_prefill_token_threshold", FT_INT, P(long_prefill_token_threshold), 0, 0, 1e7, 0,
+     NULL, 0, "", "serving: a prompt's tokens per step at most (vLLM's; 0: none)", NULL},
 };
 #undef P
 _Static_assert(sizeof platform_fields / sizeof platform_fields[0] == PF_COUNT,
@@ -349,6 +355,11 @@ static int check_platform(const gpuecon_catalog *cat, const gpuecon_workload *w,
                               "%d prefill x TP %d + %d decode x TP %d need %.0f GPUs, more than the platform's %d",
                               p->prefill_instances, p->prefill_tp, p->decode_instances, p->decode_tp, used, p->gpus);
     }
+    static const char *const engine[] = {"max_num_seqs", "max_num_batched_tokens", "long_prefill_token_threshold"};
+    for (int i = 0; i < 3 && w->kind != GPUECON_WORKLOAD_SERVE; i++)
+        if (present(o, platform_fields, COUNT(platform_fields), engine[i]))
+            return yaml_error(doc, schema_node(node, engine[i]), err, GPUECON_E_INPUT,
+                              "%s is a serving engine limit; this workload is not kind: serve", engine[i]);
     if (w->kind == GPUECON_WORKLOAD_SERVE && p->gpus && p->tp && p->gpus % p->tp)
         return yaml_error(doc, schema_node(node, "tp"), err, GPUECON_E_INPUT,
                           "gpus (%d) is not a multiple of tp (%d)", p->gpus, p->tp);

@@ -112,3 +112,8 @@ expect_err("scenario:1:37: model_file: a scenario given as text \\(inline, in a 
 # a path where the text goes is named as a path, not parsed as a one-word document
 run(2 compare --scenario sub/none.yaml)
 expect_err("--scenario: takes the scenario document itself; 'sub/none.yaml' is a file: give it as 'gpuecon compare sub/none.yaml'")
+# serving engine limits on a platform (docs/scenarios.md): a training workload refuses them with
+# the field's position; on a serving platform they reach the engine (the numbers: test_compare)
+file(WRITE sub/engine.yaml "workload: {kind: train, model: llama3-8b, tokens: 1e12, seq: 4096, gbs: 64}\nplatforms: [{system: hgx-h100, gpus: 8, max_num_seqs: 64}]\n")
+run(2 compare sub/engine.yaml)
+expect_err("sub/engine.yaml:2:[0-9]+: max_num_seqs is a serving engine limit")

@@ -362,6 +362,39 @@ static void test_serving_unmet_not_ranked(void **state)
     assert_true(h.feasible && !h.meets_target && h.tpot_ms > 8);
     assert_non_null(strstr(h.predicted_note, "misses TPOT <= 8 ms at 256 in flight"));
 }
+/* A serving platform's engine limits reach the engine: Llama 3 70B FP8 on 2 H100 (TP2) at 32 in
+ * flight and 2000/500 tokens; capping a prompt at 256 tokens a step lowers TPOT and raises TTFT
+ * (docs/model.md §6.4 T2), exactly as gpuecon_infer with the same cap gives them. */
+static void test_serving_engine_limits(void **state)
+{
+#define ENGINE_YAML                                                                                      \
+    "workload: {kind: serve, model: llama3-70b, precision: fp8, kv: fp8, prompt_len: 2000,"              \
+    " output_len: 500, concurrency: 32}\n"                                                                \
+    "platforms:\n  - {name: H100, system: hgx-h100, gpus: 2, tp: 2%s}\n"
+    char yaml[512];
+    snprintf(yaml, sizeof yaml, ENGINE_YAML, "");
+    gpuecon_platform_result a = platform_of(state, yaml, 0);
+    snprintf(yaml, sizeof yaml, ENGINE_YAML, ", long_prefill_token_threshold: 256, max_num_seqs: 64");
+    gpuecon_platform_result b = platform_of(state, yaml, 0);
+    assert_true(a.feasible && b.feasible);
+    assert_true(b.tpot_ms < 0.95 * a.tpot_ms && b.ttft_ms > 1.3 * a.ttft_ms);
+    gpuecon_infer_request r;
+    gpuecon_infer_request_init(&r);
+    r.model = gpuecon_catalog_model(CAT(state), "llama3-70b");
+    r.system = gpuecon_catalog_system(CAT(state), "hgx-h100");
+    r.gpus = r.tp = 2;
+    r.weights = r.kv = GPUECON_FP8;
+    r.prompt_len = 2000;
+    r.output_len = 500;
+    r.concurrency = 32;
+    r.long_prefill_token_threshold = 256;
+    r.max_num_seqs = 64;
+    gpuecon_infer_result o;
+    gpuecon_error err;
+    assert_int_equal(gpuecon_infer(&r, &o, &err), GPUECON_OK);
+    assert_close(b.tpot_ms, o.tpot_ms, 1e-12);
+    assert_close(b.ttft_ms, o.ttft_ms, 1e-12);
+}
 /* A platform that cannot hold the model is reported in the table, not an error. */
 static void test_infeasible_reported(void **state)
 {
@@ -454,6 +487,7 @@ int main(void)
         cmocka_unit_test(test_breakeven_mtbi_round_trip), cmocka_unit_test(test_serving), cmocka_unit_test(test_serving_tp_chosen),
         cmocka_unit_test(test_serving_ttft_target),
         cmocka_unit_test(test_serving_unmet_not_ranked),
+        cmocka_unit_test(test_serving_engine_limits),
         cmocka_unit_test(test_infeasible_reported), cmocka_unit_test(test_spare_policy),
         cmocka_unit_test(test_batch_penalty), cmocka_unit_test(test_internal_failure_propagates),
     };
