@@ -117,10 +117,13 @@ void infer_disagg_at_rate(const gpuecon_disagg_request *q, const side *p, const 
     double fresh = r->prompt_len * (1 - r->prefix_hit), nbt = p->o.max_num_batched_tokens;
     o->rate = R;
     o->prefill_utilisation = R / o->prefill_capacity;
-    /* a lone prompt, chunked by the token budget, then the M/D/1 wait of DistServe §3.1 with
-       the per-request service time of a batching instance */
+    /* a lone prompt, chunked by the token budget (and the long-prefill threshold: a prompt's
+       tokens per step; the steps still fill the budget from several prompts, so the capacity
+       stays), then the M/D/1 wait of DistServe §3.1 with the per-request service time of a
+       batching instance */
     gpuecon_infer_step st;
-    double alone = infer_prefill_s(&p->e, 0, fresh, r->prompt_len * r->prefix_hit, nbt), u = o->prefill_utilisation;
+    double alone = infer_prefill_s(&p->e, 0, fresh, r->prompt_len * r->prefix_hit, fmin(nbt, p->e.chunk_cap));
+    double u = o->prefill_utilisation;
     double service = q->prefill_instances / o->prefill_capacity;
     o->ttft_ms = (alone + u * service / (2 * (1 - u))) * 1e3 + o->kv_transfer_ms;
     /* the decode batch whose throughput finishes R requests/s (throughput rises with B) */

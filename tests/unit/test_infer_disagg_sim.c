@@ -175,6 +175,29 @@ static void expect_input(void **state, const gpuecon_disagg_sim_request *q, cons
     assert_string_equal(err.where, where);
 }
 
+/* The long-prefill threshold on the prefill instances (docs/model.md §6.13): Llama 3 70B FP8 on
+ * 16 H100 as 2 prefill x TP4 + 2 decode x TP4, 4000/300 tokens at 2 requests/s. A cap of 512
+ * tokens per step makes a lone prompt take 8 steps instead of one budget's worth, so TTFT grows
+ * in the analytic model and in the simulator alike, and the two stay within 15%. */
+static void test_prefill_cap(void **state)
+{
+    gpuecon_disagg_sim_request q = layout(state, "llama3-70b", "hgx-h100", 16, 2, 4, 2, 4);
+    q.sim.serve.prompt_len = 4000;
+    q.sim.serve.output_len = 300;
+    q.sim.arrival = GPUECON_ARRIVAL_POISSON;
+    q.sim.rate = 2;
+    q.sim.requests = 3000;
+    double ttft[2];
+    for (int i = 0; i < 2; i++) {
+        q.sim.serve.long_prefill_token_threshold = i ? 512 : 0;
+        gpuecon_disagg_sim_result o = run(state, &q);
+        assert_true(o.analytic_at_rate);
+        assert_close(o.analytic.ttft_ms, o.sim.ttft_ms.mean, 0.15);
+        ttft[i] = o.analytic.ttft_ms;
+    }
+    assert_true(ttft[1] > 1.05 * ttft[0]);
+}
+
 static void test_bad_input(void **state)
 {
     gpuecon_disagg_sim_request q = layout(state, "llama3-70b", "hgx-h200", 8, 2, 4, 1, 4);
@@ -202,7 +225,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_md1_prefill),   cmocka_unit_test(test_low_load_ttft),
         cmocka_unit_test(test_saturation),    cmocka_unit_test(test_deterministic),
-        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_bad_input),          cmocka_unit_test(test_prefill_cap),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }
