@@ -108,11 +108,12 @@ static double touched_params(const infer_env *e, double tokens)
     return a->moe_layers * gpuecon_moe_experts_touched(a->m, tokens) * a->expert;
 }
 
-/* R1 / M2: weight bytes one GPU streams in a step of `tokens` tokens. */
-static double weight_bytes(const infer_env *e, double tokens)
+/* R1 / M2: weight bytes one GPU streams in a step whose routed experts read `touched`
+ * parameters (touched_params). */
+static double weight_bytes(const infer_env *e, double touched)
 {
     const infer_arch *a = e->a;
-    double held = a->body - a->routed + a->dupv + touched_params(e, tokens);
+    double held = a->body - a->routed + a->dupv + touched;
     return (held * e->b_w + a->head * 2 + a->lora * 2) / e->tp;
 }
 
@@ -132,11 +133,11 @@ static double routed_extra(const infer_env *e, double tokens)
  * their weight reads and their FLOPs meet a roofline of their own, apart from the attention and
  * dense GEMMs of the same step (LLM-Viewer's per-operator roofline). Without experts the first
  * two terms are max(T_w, T_cg). */
-static double split_model_s(const infer_env *e, const gpuecon_infer_step *s, double tokens)
+static double split_model_s(const infer_env *e, const gpuecon_infer_step *s, double tokens, double touched)
 {
     const infer_arch *a = e->a;
     const gpuecon_serving_profile *p = &e->prof;
-    double we = touched_params(e, tokens) * e->b_w / e->tp / (e->bw * p->eta_bw);
+    double we = touched * e->b_w / e->tp / (e->bw * p->eta_bw);
     double ge = (2 * a->moe_layers * a->m->top_k * a->expert / e->tp * tokens + routed_extra(e, tokens)) /
                 (e->f_prec * e->eta_c);
     return fmax(s->weights_s - we, s->gemm_s - ge) + fmax(we, ge) + fmax(s->kv_s, s->attn_s);
@@ -162,7 +163,8 @@ void infer_step_stage(const infer_env *e, const infer_batch *b, gpuecon_infer_st
     double dec = b->dec, pre = b->pre, tok = dec + pre;
     s->decode_tokens = dec;
     s->prefill_tokens = pre;
-    s->weight_bytes = weight_bytes(e, tok);
+    double touched = touched_params(e, tok); /* M1 once: its pow is the step's dearest call */
+    s->weight_bytes = weight_bytes(e, touched);
     /* R2: the LM head runs only on the sampled positions */
     s->gemm_flops = 2 * (a->active + a->dupv + a->lora) / e->tp * tok + 2 * a->head / e->tp * dec +
                     routed_extra(e, tok);
@@ -184,7 +186,7 @@ void infer_step_stage(const infer_env *e, const infer_batch *b, gpuecon_infer_st
     if (e->roofline == GPUECON_ROOFLINE_FUSED)
         s->model_s = fmax(s->weights_s + s->kv_s, s->gemm_s + s->attn_s);
     else
-        s->model_s = split_model_s(e, s, tok);
+        s->model_s = split_model_s(e, s, tok, touched);
     /* O1–O3, C2, S1 */
     s->overhead_s = p->step_overhead_s + p->seq_overhead_s * b->seqs;
     s->lora_s = lora_s(e);
