@@ -424,7 +424,7 @@ static void verdict(gpuecon_comparison_result *cr, const gpuecon_workload *w)
     /* the platforms left out of the ranking, after the ranked ones are described */
     for (size_t i = 0, k = strlen(v); any && i < cr->n_platforms && k < cap; i++) {
         const gpuecon_platform_result *p = &cr->platforms[i];
-        if (p->feasible && isfinite(p->rank_usd_per_mtok) && !latency_ok(w, p))
+        if (!ranked(cr, w, any, i) && ranked(cr, w, false, i))
             k += (size_t)snprintf(v + k, cap - k, " %s misses the latency targets and is not ranked ($%.4g at the load shown).",
                                   p->name, p->rank_usd_per_mtok);
     }

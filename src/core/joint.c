@@ -102,8 +102,8 @@ static size_t owner(const pstate *ps, size_t i, int k)
 
 /* One sample: every platform's inputs drawn (z: a standard normal per platform and input),
  * its ranked and effective cost; the index of the cheapest (-1 when none is defined). */
-static int sample(const pstate *ps, const double (*w)[IN_COUNT], const gpuecon_comparison_result *cr, rng *r,
-                  double (*z)[IN_COUNT], double *eff)
+static int sample(const pstate *ps, const double (*w)[IN_COUNT], const gpuecon_comparison_result *cr, bool any_met,
+                  rng *r, double (*z)[IN_COUNT], double *eff)
 {
     double zpe = normal(r); /* the electricity market, shared by the platforms of the sample */
     for (size_t i = 0; i < cr->n_platforms; i++)
@@ -111,11 +111,6 @@ static int sample(const pstate *ps, const double (*w)[IN_COUNT], const gpuecon_c
             z[i][k] = normal(r);
     int best = -1;
     double best_rank = INFINITY;
-    /* serving: a platform missing the latency targets is not ranked while another meets them
-       (decide.c rank) */
-    bool any_met = false;
-    for (size_t i = 0; i < cr->n_platforms; i++)
-        any_met |= cr->kind == GPUECON_WORKLOAD_SERVE && cr->platforms[i].meets_target;
     for (size_t i = 0; i < cr->n_platforms; i++) {
         double in[IN_COUNT];
         memcpy(in, ps[i].in, sizeof in);
@@ -164,10 +159,15 @@ int compare_joint_uncertainty(gpuecon_ctx *ctx, const pstate *ps, int n,
         widths(&ps[i], &cr->platforms[i], w[i]);
     uint64_t seed = ctx->cfg.seed;
     int defined = 0;
+    /* serving: a platform missing the latency targets cannot win while another meets them
+       (decide.c rank) */
+    bool any_met = false;
+    for (size_t i = 0; i < np; i++)
+        any_met |= cr->kind == GPUECON_WORKLOAD_SERVE && cr->platforms[i].meets_target;
     for (int k = 0; k < n; k++) {
         rng r;
         rng_seed(&r, seed, (uint64_t)k);
-        int best = sample(ps, (const double(*)[IN_COUNT])w, cr, &r, z, row);
+        int best = sample(ps, (const double(*)[IN_COUNT])w, cr, any_met, &r, z, row);
         if (best >= 0)
             wins[best]++, defined++;
         for (size_t i = 0; i < np; i++)
