@@ -19,7 +19,7 @@ size_t cmd_infer_sim_opts(infer_sim_args *s, opt *out, size_t cap)
     opt o[] = {
         {"--simulate", O_FLAG, &s->simulate, 0, 0, NULL, NULL, "request-level simulation (percentiles, goodput)", NULL, false},
         {"--rate", O_DOUBLE, &s->rate, -1e12, 1e12, NULL, "R", "arrival rate, requests/s, all replicas", NULL, false},
-        {"--users", O_INT, &s->users, -1e9, 1e9, NULL, "N", "closed loop: concurrent users (instead of --rate)", NULL, false},
+        {"--users", O_INT, &s->users, -1e9, 1e9, NULL, "N", "closed loop: concurrent users, 1 to 1e8 (instead of --rate)", NULL, false},
         {"--arrival", O_CHOICE, &s->arrival, 0, 0, arrival_names, "A", "poisson | gamma (bursty) | closed | burst (all at t = 0)", NULL, false},
         {"--burstiness", O_DOUBLE, &s->burstiness, -1e12, 1e12, NULL, "B", "gamma shape (vLLM bench; 1 = Poisson, < 1 burstier)", NULL, false},
         {"--lengths", O_STR, &s->lengths, 0, 0, NULL, "fixed|lognormal|FILE", "request lengths (FILE: lines 'prompt output [weight]')", NULL, false},

@@ -316,8 +316,9 @@ static void print_help(cli *c, const opt *opts, size_t nopts, const cmd_usage *u
         snprintf(left, sizeof left, "%s%s%s", o->name, o->kind == O_FLAG ? "" : " ",
                  o->kind == O_FLAG ? "" : (o->metavar ? o->metavar : "X"));
         fprintf(f, "  %-24s %s", left, o->help ? o->help : "");
-        /* a range wider than +-1e11 is checked by the command itself, with its own message */
-        if ((o->kind == O_DOUBLE || o->kind == O_INT || o->kind == O_LIST) && o->lo > -1e11 && o->hi < 1e11)
+        /* A bound at or past -1e9 (int) or +-1e11 marks a range the command checks itself, with its
+         * own message; its help text states the range, so none is printed from the table. */
+        if ((o->kind == O_DOUBLE || o->kind == O_INT || o->kind == O_LIST) && o->lo > -1e9 && o->hi < 1e11)
             fprintf(f, " [%g to %g]", o->lo, o->hi);
         if (o->kind == O_CHOICE) {
             fputs(" [", f);

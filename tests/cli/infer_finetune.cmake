@@ -64,6 +64,11 @@ if(NOT ep)
 endif()
 run(0 infer --help)
 expect_out("--serving-profile")
+# the help states the range the command enforces, not the table's "checked later" sentinel
+expect_out("concurrent users, 1 to 1e8")
+if(OUT MATCHES "-1e\\+09")
+  message(FATAL_ERROR "infer --help shows a sentinel range:\n${OUT}")
+endif()
 
 # finetune (VESSL blog, FSDP vs DDP): DDP ≈60 GiB of states per GPU, FSDP 7.5 GiB, FSDP without checkpointing wins
 run(0 finetune --model gemma4-31b --system hgx-h100 --method lora --strategy ddp --recompute --json)

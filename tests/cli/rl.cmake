@@ -111,6 +111,10 @@ run(2 compare bad-rl4.yaml)
 expect_err("bad-rl4.yaml:4:.*partial_rollouts and oversample are alternatives")
 run(0 rl --help)
 expect_out("rl --model M --system S")
+expect_out("GRPO group, 1 to 1e6")
+if(OUT MATCHES "-1e\\+09")
+  message(FATAL_ERROR "rl --help shows a sentinel range:\n${OUT}")
+endif()
 
 # kind: rl in scenarios (issue 17, items 2-3): the built-in comparison and its verdict
 run(0 compare --json --no-sensitivity)
