@@ -696,6 +696,9 @@ struct gpuecon_stack {
     bool flex_dispatcher;     /* Megatron-Core's flex dispatcher: the all-to-all, DeepEP and
                                  HybridEP are all on offer, and the search chooses among them */
     bool fp8_dispatch;        /* dispatch tokens in FP8 (combine stays BF16) */
+    bool tp_async_grad;       /* without SP: each column-parallel linear's input-gradient all-reduce
+                                 runs asynchronously with its weight-gradient GEMM (Megatron's
+                                 async_tensor_model_parallel_allreduce) */
     /* fine-tuning stacks (gpuecon finetune --stack; docs/model.md §6.9) */
     int workload;             /* 0 train (train, search, compare, rl), 1 finetune */
     double host_launch_us;    /* host time to launch one kernel (eager PyTorch op), µs */
@@ -770,6 +773,11 @@ typedef struct gpuecon_train_request {
                                  mtp_layers (default), 0 = none, n */
     bool cuda_graphs;         /* layers captured in CUDA graphs (default true); false: eager, each
                                  MoE layer pass is at least its host launch time */
+    bool tp_async_grad;       /* without sequence parallelism and without TP overlap: the all-reduce
+                                 of each column-parallel linear's input gradient (QKV, FC1) runs
+                                 beside that linear's weight-gradient GEMM and only what outlasts
+                                 it is exposed (Megatron async_tensor_model_parallel_allreduce);
+                                 default false */
     /* framework behaviour (defaults from gpuecon_train_request_init: modern Megatron/NeMo) */
     bool sequence_parallel;   /* SP with TP > 1 (Korthikanti et al.); default true */
     bool dp_overlap;          /* DP gradient reduce and parameter gather overlapped; default true */

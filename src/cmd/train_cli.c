@@ -58,6 +58,8 @@ size_t train_cli_opts(train_args *a, opt *o, bool search)
     OPT("--recompute", O_CHOICE, &a->recompute, 0, 0, rc_names, "R", "activation recompute (default: searched)");
     OPT("--zero", O_INT, &a->zero, 0, 3, NULL, "Z", "ZeRO stage; 3 = FSDP (default: searched)");
     OPT("--tp-overlap", O_CHOICE, &a->tp_overlap, 0, 0, onoff, "X", "TP communication overlapped with GEMMs (default: searched)");
+    OPT("--tp-async-grad", O_CHOICE, &a->tp_async_grad, 0, 0, onoff, "X",
+        "without SP: input-gradient all-reduce beside the weight-gradient GEMM (default: the stack's)");
     OPT("--sp", O_CHOICE, &a->sp, 0, 0, onoff, "X", "sequence parallelism with TP (default on)");
     OPT("--dp-overlap", O_CHOICE, &a->dp_overlap, 0, 0, onoff, "X", "DP traffic overlapped with compute (default on)");
     OPT("--attention", O_CHOICE, &a->attention, 0, 0, attn_names, "K", "attention kernel (default flash)");
@@ -188,6 +190,8 @@ int train_cli_apply_stack(cli *c, const train_args *a, const opt *opts, size_t n
         req->cuda_graphs = a->cuda_graphs == 1;
     if (SEEN("--tp-overlap"))
         req->tp_overlap = a->tp_overlap;
+    if (SEEN("--tp-async-grad"))
+        req->tp_async_grad = a->tp_async_grad == 1;
     if (SEEN("--sp"))
         req->sequence_parallel = a->sp == 1;
     if (SEEN("--dp-overlap"))

@@ -100,6 +100,7 @@ int train_prepare(const gpuecon_train_request *req, train_static *st, gpuecon_er
     st->gbs = req->gbs;
     st->gpus = req->gpus;
     st->sp = req->sequence_parallel;
+    st->tp_async = req->tp_async_grad && !req->sequence_parallel;
     st->dp_overlap = req->dp_overlap;
     st->dropout = req->dropout;
     st->attn = req->attn_impl;

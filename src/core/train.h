@@ -75,6 +75,7 @@ typedef struct train_static {
     gpuecon_precision prec;
     int seq, gbs, gpus;
     bool sp, dp_overlap, dropout;
+    bool tp_async;            /* the backward all-reduce before g1 runs beside g1's wgrad (no SP) */
     gpuecon_attn_impl attn;
     double grad_reduce_bytes;
     /* recipe memory and kernels (docs/model.md §3.2, §3.7) */

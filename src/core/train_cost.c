@@ -53,7 +53,8 @@ double train_tp_pair_fwd(const train_static *st, double T, int tp, bool overlap,
         f[0] = ag, f[1] = rs;
         b[0] = rs, b[1] = ag16;
     } else {
-        /* all-reduce after g2 forward, before g1's input gradient backward */
+        /* all-reduce after g2 forward, of g1's input gradient backward; with async_grad (and
+         * no overlap) that one runs beside g1's weight-gradient GEMM, as long as g1 */
         double ar = comm_time(L, GPUECON_ALL_REDUCE, tp, 1, msg);
         f[0] = 0, f[1] = ar;
         b[0] = ar, b[1] = 0;
@@ -61,7 +62,10 @@ double train_tp_pair_fwd(const train_static *st, double T, int tp, bool overlap,
     double fwd = 0, bwd = 0;
     for (int i = 0; i < 2; i++) {
         fwd += overlap ? train_overlapped(f[i], gf[i], tp) : f[i];
-        bwd += overlap ? train_overlapped(b[i], 2 * gf[i], tp) : b[i];
+        if (overlap)
+            bwd += train_overlapped(b[i], 2 * gf[i], tp);
+        else
+            bwd += i == 0 && st->tp_async && !st->sp ? fmax(b[i] - gf[i], 0) : b[i];
     }
     if (fwd_out)
         *fwd_out = fwd;

@@ -52,6 +52,7 @@ void gpuecon_train_request_apply_stack(gpuecon_train_request *req, const gpuecon
     req->sequence_parallel = k->sequence_parallel;
     req->dropout = k->dropout;
     req->cuda_graphs = k->cuda_graphs;
+    req->tp_async_grad = k->tp_async_grad;
     req->grad_reduce_bytes = k->grad_reduce == 1 ? 2 : k->grad_reduce == 2 ? 0 : 4; /* 0: by precision */
     req->fp8_param = k->fp8_param;
     req->optim_state_bytes = k->optimizer_states == 1 ? 2 : 4;

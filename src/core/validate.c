@@ -8,7 +8,7 @@
  * and published runs never fitted on (group
  * "heldout"): Llama 3.1 405B on GB200 (another GPU generation) and MT-NLG 530B on A100
  * (another framework). Each case runs through the framework stack of its era (data/stacks.yaml:
- * megatron-2021 or nemo-2024, named in the row's config) and states on top what its own run did
+ * megatron-2021, megatron-ds-2023 for vTrain's runs, or nemo-2024, named in the row's config) and states on top what its own run did
  * (recompute, ZeRO stage, DP overlap, dropout), read from the run's scripts, never tuned: a case
  * differs from another only by what was run.
  * Mixture-of-experts runs (group "moe", docs/model.md §4.5) state their framework the same
@@ -225,6 +225,8 @@ static const struct {
              "21,890 ms"},
     {"V044", "V050/V075 (TP4/TP8 PP16 MBS 2) take 14,530 / 15,639 ms, on trend; this TP2 run 23,748 ms"},
     {"V051", "V074 (TP1 PP16 MBS 3: twice the work per micro-batch per GPU) takes 19,991 ms, this TP2 run 26,189 ms"},
+    {"V081", "V074 (TP1 PP16 MBS 3: same FLOPs per GPU and micro-batch, same 16 micro-batches) takes 19,991 ms; the "
+             "288 TP2 all-reduces of 201 MB this run adds take 0.3-0.6 s, not 7.2 s"},
 };
 
 static void vtrain_note(gpuecon_validate_row *row)
@@ -290,8 +292,10 @@ static int run_cases(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
 /* The vTrain CSV: params, GPUs, global batch, micro batch, hidden, heads, layers, sequence,
  * TP, DP, PP, iteration time (ms). Run with Megatron-DeepSpeed (vTrain data/README.md),
  * activation checkpointing on and no gradient bucketing (use_checkpoint true,
- * use_gradient_bucket false in every vTrain validation config), 1F1B: the framework of
- * Narayanan's larger runs — 16-bit, full recompute, unfused attention, DP not overlapped. */
+ * use_gradient_bucket false in every vTrain validation config), 1F1B, through the stack
+ * megatron-ds-2023: 16-bit, full recompute, unfused attention, DP not overlapped, as Narayanan's
+ * larger runs, and the input-gradient all-reduce of each column-parallel linear beside its
+ * weight-gradient GEMM (Megatron-DeepSpeed's async_tensor_model_parallel_allreduce default). */
 static int run_vtrain(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_efficiency *tab, size_t n_eff,
                       gpuecon_validate_row *rows, size_t cap, size_t *n, gpuecon_error *err)
 {
@@ -301,10 +305,10 @@ static int run_vtrain(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpueco
     if (!rows_in)
         return err_set(err, GPUECON_E_INTERNAL, path, 0, 0, "not compiled in");
     const gpuecon_system *base = gpuecon_catalog_system(cat, "hgx-a100");
-    const gpuecon_stack *stack = gpuecon_catalog_stack(cat, "megatron-2021");
+    const gpuecon_stack *stack = gpuecon_catalog_stack(cat, "megatron-ds-2023");
     if (!base || !stack)
-        return err_set(err, GPUECON_E_NOTFOUND, base ? "megatron-2021" : "hgx-a100", 0, 0,
-                       "the catalog lacks %s", base ? "stack megatron-2021" : "hgx-a100");
+        return err_set(err, GPUECON_E_NOTFOUND, base ? "megatron-ds-2023" : "hgx-a100", 0, 0,
+                       "the catalog lacks %s", base ? "stack megatron-ds-2023" : "hgx-a100");
     /* vTrain's cluster as its validation configs describe it
      * (config/validation/multi/config_val_<model>_<tp>_<dp>_<pp>_<mbs>.json): nodes of 8 A100
      * with inter_node_bandwidth 800 Gbit/s per node, 12.5 GB/s per GPU (half of a DGX A100's

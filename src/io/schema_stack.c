@@ -38,6 +38,7 @@ static const fdesc stack_fields[] = {
     SENUM(dispatcher, dispatch_names, 0, "mixture-of-experts token dispatcher"),
     SBOOL(flex_dispatcher, 0, "flex dispatcher: nccl-a2a, deepep and hybridep on offer, the search chooses"),
     SBOOL(fp8_dispatch, 0, "dispatch tokens in FP8 (combine stays BF16)"),
+    SBOOL(tp_async_grad, 0, "without SP: the input-gradient all-reduce of a column-parallel linear runs beside its weight-gradient GEMM"),
     SENUM(workload, workload_names, 0, "what the stack runs: train (train, search, compare, rl) or finetune"),
     {"host_launch_us", FT_NUM, S(host_launch_us), 0, 0, 10000, 0, NULL, 0, "us",
      "fine-tuning: host time to launch one kernel (eager op: Python, dispatcher, autograd)", NULL},

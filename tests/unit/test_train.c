@@ -183,6 +183,49 @@ static void test_recompute(void **state)
     assert_close(full.act_bytes, 2 * T * h, 1e-12);
 }
 
+/* Megatron's async_tensor_model_parallel_allreduce (the megatron-ds-2023 stack): without SP the
+ * backward all-reduce of each column-parallel linear's input gradient (QKV, FC1) runs beside
+ * that linear's weight-gradient GEMM, as long as its forward GEMM, and only what outlasts it is
+ * exposed. Llama 3 8B on 8 A100, TP 8, one 2,048-token micro-batch, BF16: the all-reduce is
+ * T·h·2 = 16.8 MB; the QKV GEMM 2048 x 4096 x 768 (GQA: (32 + 2·8)·128/8) is shorter than it
+ * (hidden entirely), FC1 2048 x 4096 x 3584 longer (the all-reduce hidden entirely). With SP or
+ * with TP overlap the flag changes nothing. */
+static void test_tp_async_grad(void **state)
+{
+    gpuecon_train_request q = req_for(state, "llama3-8b", "hgx-a100", 8, 2048, 8);
+    q.sequence_parallel = false;
+    train_static st;
+    gpuecon_error err;
+    assert_int_equal(train_prepare(&q, &st, &err), 0);
+    assert_false(st.tp_async);
+    train_layer_cost off, on, ovl_off, ovl_on;
+    train_layer(&st, 8, 1, 1, GPUECON_RECOMPUTE_NONE, false, &off);
+    train_layer(&st, 8, 1, 1, GPUECON_RECOMPUTE_NONE, true, &ovl_off);
+    q.tp_async_grad = true;
+    assert_int_equal(train_prepare(&q, &st, &err), 0);
+    assert_true(st.tp_async);
+    train_layer(&st, 8, 1, 1, GPUECON_RECOMPUTE_NONE, false, &on);
+    train_layer(&st, 8, 1, 1, GPUECON_RECOMPUTE_NONE, true, &ovl_on);
+    /* by hand: roofline GEMM times with the A100 row, the all-reduce from the collective model */
+    const gpuecon_efficiency *e = gpuecon_efficiency_for(q.system->gpu);
+    double peak = gpuecon_gpu_peak_flops(q.system->gpu, GPUECON_BF16) * e->gemm_bf16;
+    double hbm = q.system->gpu->hbm_tbps * 1e12 * e->hbm;
+    double T = 2048, h = 4096, n_qkv = (32 + 2 * 8) * 128 / 8.0, n_fc1 = 2 * 14336 / 8.0;
+    double g_qkv = fmax(2 * T * h * n_qkv / peak, (2 * (T * h + h * n_qkv) + 2 * T * n_qkv) / hbm) + e->kernel_s;
+    double g_fc1 = fmax(2 * T * h * n_fc1 / peak, (2 * (T * h + h * n_fc1) + 2 * T * n_fc1) / hbm) + e->kernel_s;
+    gpuecon_link_model lm = {e->scaleup_busbw, e->scaleout_busbw, e->coll_launch_s, e->scaleout_a2a};
+    gpuecon_coll_result ar;
+    assert_int_equal(gpuecon_collective_ex(q.system, &lm, GPUECON_ALL_REDUCE, 8, 1, T * h * 2, GPUECON_ALGO_AUTO,
+                                           &ar, &err), 0);
+    assert_true(g_qkv < ar.time_s && ar.time_s < g_fc1); /* the two regimes of the comment */
+    assert_close(off.tp_s - on.tp_s, fmin(ar.time_s, g_qkv) + fmin(ar.time_s, g_fc1), 1e-9);
+    assert_close(off.tp_s, 4 * ar.time_s, 1e-9); /* blocking: forward and backward all-reduce per block */
+    assert_close(ovl_on.tp_s, ovl_off.tp_s, 1e-15);
+    q.sequence_parallel = true;
+    assert_int_equal(train_prepare(&q, &st, &err), 0);
+    assert_false(st.tp_async); /* SP replaces the all-reduces: nothing to run beside wgrad */
+}
+
 /* Every impossible size is refused with the constraint named. */
 static void test_bad_input(void **state)
 {
@@ -291,6 +334,7 @@ int main(void)
         cmocka_unit_test(test_breakdown_and_bubble), cmocka_unit_test(test_placement), cmocka_unit_test(test_recompute),
         cmocka_unit_test(test_bad_input),         cmocka_unit_test(test_infeasible),
         cmocka_unit_test(test_published_config_fits), cmocka_unit_test(test_s3_flat),
+        cmocka_unit_test(test_tp_async_grad),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }
