@@ -25,8 +25,9 @@ static const char *const *columns(gpuecon_kind k)
     static const char *const model[] = {"layers", "hidden", "heads", "kv_heads", "ffn_hidden", "ffn",
                                         "vocab", "experts", "top_k", NULL};
     static const char *const rel[] = {"system", "tier", "mtbi_gpu_days", NULL};
-    static const char *const stack[] = {"grad_reduce", "fp8_param", "optimizer_states", "fp8_recipe", "tp_overlap",
-                                        "dp_overlap", "ep_overlap", "attention", "cuda_graphs", "dispatcher", "flex_dispatcher",
+    static const char *const stack[] = {"grad_reduce", "fp8_param", "optimizer_states", "fp8_recipe",
+                                        "tp_overlap", "tp_async_grad", "dp_overlap", "ep_overlap",
+                                        "attention", "cuda_graphs", "dispatcher", "flex_dispatcher",
                                         "workload", "host_launch_us", "compiled", "fp8_linear", NULL};
     static const char *const timeline[] = {"system", "model", "precision", "note", NULL};
     switch (k) {
