@@ -990,7 +990,7 @@ typedef struct gpuecon_validate_summary {
  * the fitting tool (bench/fit_train.c) uses it. Writes up to cap rows (GPUECON_VALIDATE_MAX is
  * enough), sets *n; the summary covers every dense row written (the dense accuracy targets)
  * (sum_fit: the rows fitted on; either may be NULL); gpuecon_validate_summarize gives others. */
-#define GPUECON_VALIDATE_MAX 192
+#define GPUECON_VALIDATE_MAX 256
 GPUECON_API int gpuecon_validate(gpuecon_ctx *ctx, const gpuecon_catalog *cat,
                                  const gpuecon_efficiency *eff_table, size_t n_eff,
                                  gpuecon_validate_row *rows, size_t cap, size_t *n,

@@ -62,7 +62,7 @@ typedef struct vreport {
     bool median_ok, max_ok;
     int over;                     /* calibration rows over the max target */
     gpuecon_validate_summary moe, moe_fit;
-    gpuecon_validate_summary held; /* dense rows held out of the fit (seed, heldout) */
+    gpuecon_validate_summary held; /* dense rows held out of the fit (seed, heldout, recipes) */
     gpuecon_validate_group groups[48];
     size_t ngroups;
     double vtrain_p95;
@@ -355,7 +355,7 @@ static int emit_table(cli *c, const vreport *v)
             100 * v->all->median_abs_err, 100 * v->all->mean_abs_err, 100 * v->all->max_abs_err, v->all->worst_id);
     fprintf(f, "fitted on %zu: median %.1f%%, max %.1f%% (%s)\n", v->fit->n, 100 * v->fit->median_abs_err,
             100 * v->fit->max_abs_err, v->fit->worst_id);
-    fprintf(f, "held out of the fit (seed, heldout), %zu: median %.1f%%, max %.1f%% (%s)\n", v->held.n,
+    fprintf(f, "held out of the fit (seed, heldout, recipes), %zu: median %.1f%%, max %.1f%% (%s)\n", v->held.n,
             100 * v->held.median_abs_err, 100 * v->held.max_abs_err, v->held.worst_id);
     fprintf(f, "targets on the calibration set: median <= %.0f%% %s; every case <= %.0f%% %s (%d over",
             100 * TARGET_MEDIAN, v->median_ok ? "met" : "MISSED", 100 * TARGET_MAX, v->max_ok ? "met" : "MISSED",

@@ -1,9 +1,10 @@
 /*
  * validate_recipes.c — the NeMo / Megatron-Bridge performance-summary runs and the MoE runs
- * of 2024–26 (calibration §A.5: A41, A43, A44, A49, A50, A53, A66, A67), each predicted with
+ * of 2024–26 (calibration §A.5: A41, A43, A44, A49, A50, A53, A66, A67; and the Megatron-Bridge
+ * 25.11 and 26.02 summaries on B200, GB200, GB300 and H100, MB11-* and MB02-*), each predicted with
  * its published layout and its framework stack (data/stacks.yaml, docs/model.md §3.7), read
- * from the recipe, never tuned. NVIDIA publishes tokens/s/GPU for the dense rows and model
- * TFLOP/s/GPU for the MoE ones; the latter convert with the model's FLOPs per token with
+ * from the recipe, never tuned. The sources publish tokens/s/GPU, except model TFLOP/s/GPU for A66
+ * and A67; those convert with the model's FLOPs per token with
  * causal attention and the MTP modules counted (Megatron-Bridge flops_formulas, docs/model.md
  * §3.6).
  */
@@ -24,10 +25,13 @@ typedef struct rcase {
     gpuecon_dispatcher disp;  /* MoE rows */
     double published;         /* tokens/s/GPU; < 0: model TFLOP/s per GPU */
     bool fit;                 /* false until an efficiency is fitted on it (docs/model.md §3.6) */
-    bool serial;              /* the published command sets A2A_OVERLAP=0 and no --cuda-graph-impl: the
-                                 EP all-to-all is not overlapped and kernels launch eagerly */
+    bool serial;              /* the published command or recipe sets no EP overlap and no CUDA graphs
+                                 (A67: A2A_OVERLAP=0, no --cuda-graph-impl): the EP all-to-all is not
+                                 overlapped and kernels launch eagerly */
     bool recompute_moe;       /* the published command recomputes the MoE layers too (A67's
                                  --recompute-modules layernorm moe) */
+    int offload;              /* activations of this many layers per stage in host memory */
+    bool no_mtp;              /* published "w/o MTP": no multi-token-prediction module */
 } rcase;
 
 #define NEMO2407 "NVIDIA/NeMo docs/source/performance/performance_summary.md @8e3d65dc (NeMo 24.07)"
@@ -35,6 +39,24 @@ typedef struct rcase {
 #define MB2606 "Megatron-Bridge docs/performance-summary-archive.md §26.06"
 #define DSV3GB "Megatron-LM docs/discussions/deepseek-v3-gb200-optimization @eb0783b6 (HybridEP, CUDA graphs)"
 #define QWEN "yanring/Megatron-MoE-ModelZoo best_practice/qwen3/readme.md @020b8136 (DeepEP, forced balance)"
+/* The newest summaries (issue 11's unseen families; docs/model.md §3.6): each row's layout from the
+ * table, the rest from the release's recipe files (scripts/performance/configs/...). */
+#define MBA "Megatron-Bridge docs/performance-summary-archive.md @0a25f911"
+#define MB11 MBA " §25.11"
+#define MB02 MBA " §26.02"
+#define OFF70 " (FSDP; offload from configs/llama/llama3_workload_base_configs.py @00919dcf)"
+#define DSCFG "configs/deepseek/deepseek_workload_base_configs.py @04264182"
+#define MOEG " (HybridEP, full-iteration graphs, EP overlap: " DSCFG ")"
+#define MOED " (HybridEP, eager, no EP overlap: " DSCFG ")"
+#define MOEQ " (NCCL all-to-all, eager, no EP overlap: configs/qwen/qwen3_workload_base_configs.py @01b2977e)"
+#define FP4 GPUECON_FP4
+#define F8 GPUECON_FP8
+#define MBS26 "megatron-bridge-2026"
+#define HE GPUECON_DISPATCH_HYBRIDEP
+/* a dense Megatron-Bridge row: sequence 8192, no EP, no recompute, held out */
+#define D(id, src, model, sys, gpus, prec, rec, gbs, tp, pp, vp, cp, mbs, zero, off, pub)                          \
+    {id, src, model, sys, MBS26, gpus, prec, rec, 8192, gbs, tp, pp, vp, cp, 1, mbs, RN, zero, false, false, NA, pub,  \
+     false, false, false, off, false}
 #define FP8D GPUECON_FP8_DELAYED
 #define FP8T GPUECON_FP8_TENSORWISE
 #define MX GPUECON_FP8_MXFP8
@@ -44,29 +66,70 @@ typedef struct rcase {
 
 static const rcase rcases[] = {
     {"A41", NEMO2407, "gpt3-175b", "hgx-h100", "nemo-2024", 128, GPUECON_FP8, FP8D, 2048, 256, 4, 8, 6, 1, 1, 1, RN,
-     1, true, false, NA, 716, false, false, false},
+     1, true, false, NA, 716, false, false, false, 0, false},
     {"A43", NEMO2407, "llama3-70b", "hgx-h100", "nemo-2024", 64, GPUECON_FP8, FP8D, 8192, 128, 4, 4, 5, 2, 1, 1, RN,
-     1, false, false, NA, 1524, false, false, false},
+     1, false, false, NA, 1524, false, false, false, 0, false},
     {"A44", NEMO2407, "llama3-8b", "hgx-h100", "nemo-2024", 8, GPUECON_FP8, FP8D, 8192, 128, 1, 1, 1, 2, 1, 1, RN, 1,
-     false, false, NA, 12273, false, false, false},
+     false, false, NA, 12273, false, false, false, 0, false},
     {"A49", MB2511 " (FSDP)", "llama3-8b", "hgx-h100", "megatron-bridge-2026", 8, GPUECON_FP8, FP8T, 8192, 128, 1, 1,
-     1, 1, 1, 1, RN, 3, false, false, NA, 14451, false, false, false},
+     1, 1, 1, 1, RN, 3, false, false, NA, 14451, false, false, false, 0, false},
     {"A50", MB2511, "llama3-70b", "hgx-h100", "megatron-bridge-2026", 64, GPUECON_FP8, FP8T, 8192, 128, 4, 8, 5, 1, 1,
-     1, RN, 1, false, false, NA, 1602, false, false, false},
+     1, RN, 1, false, false, NA, 1602, false, false, false, 0, false},
     {"A53-GB300", MB2606 " (NVFP4)", "llama3-405b", "gb300-nvl72", "megatron-bridge-2026", 256, GPUECON_FP4, MX,
-     8192, 1536, 4, 8, 4, 1, 1, 1, RN, 1, false, false, NA, 1413, false, false, false},
+     8192, 1536, 4, 8, 4, 1, 1, 1, RN, 1, false, false, NA, 1413, false, false, false, 0, false},
     {"A53-GB200", MB2606 " (NVFP4)", "llama3-405b", "gb200-nvl72", "megatron-bridge-2026", 256, GPUECON_FP4, MX,
-     8192, 1536, 4, 16, 8, 1, 1, 1, RN, 1, false, false, NA, 1166, false, false, false},
+     8192, 1536, 4, 16, 8, 1, 1, 1, RN, 1, false, false, NA, 1166, false, false, false, 0, false},
     {"A66", DSV3GB, "deepseek-v3", "gb200-nvl72", "megatron-bridge-2026", 256, GPUECON_FP8, MX, 4096, 2048, 1, 8, 4,
-     1, 32, 1, RS, 1, false, true, GPUECON_DISPATCH_HYBRIDEP, -970.01, false, false, false},
+     1, 32, 1, RS, 1, false, true, GPUECON_DISPATCH_HYBRIDEP, -970.01, false, false, false, 0, false},
     {"A67-16K", QWEN, "qwen3-235b-a22b", "hgx-h100", "megatron-bridge-2026", 256, GPUECON_BF16, FP8D, 16384, 256, 4,
-     8, 4, 1, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -295, false, true, true},
+     8, 4, 1, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -295, false, true, true, 0, false},
     {"A67-32K", QWEN, "qwen3-235b-a22b", "hgx-h100", "megatron-bridge-2026", 256, GPUECON_BF16, FP8D, 32768, 256, 4,
-     8, 4, 2, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -335, false, true, true},
+     8, 4, 2, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -335, false, true, true, 0, false},
     {"A67-64K", QWEN, "qwen3-235b-a22b", "hgx-h100", "megatron-bridge-2026", 256, GPUECON_BF16, FP8D, 65536, 256, 4,
-     8, 4, 4, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -368, false, true, true},
+     8, 4, 4, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -368, false, true, true, 0, false},
     {"A67-128K", QWEN, "qwen3-235b-a22b", "hgx-h100", "megatron-bridge-2026", 256, GPUECON_BF16, FP8D, 131072, 256,
-     4, 8, 4, 8, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -389, false, true, true},
+     4, 8, 4, 8, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -389, false, true, true, 0, false},
+    /* Megatron-Bridge 25.11 and 26.02, dense: Llama 3 8B (GBS 128, MBS 2), 70B (FSDP, MBS 2, GBS
+     * 256; MXFP8/NVFP4 GBS 256 MBS 1), Llama 3.1 405B, each at its table's layout */
+    D("MB11-8B-GB300-CS", MB11, "llama3-8b", "gb300-nvl72", 8, F8, FP8T, 128, 1, 1, 1, 1, 2, 1, 0, 37556),
+    D("MB11-8B-GB300-MX", MB11, "llama3-8b", "gb300-nvl72", 8, F8, MX, 128, 1, 1, 1, 1, 2, 1, 0, 36108),
+    D("MB11-8B-GB200-CS", MB11, "llama3-8b", "gb200-nvl72", 8, F8, FP8T, 128, 1, 1, 1, 1, 2, 1, 0, 31508),
+    D("MB11-8B-GB200-MX", MB11, "llama3-8b", "gb200-nvl72", 8, F8, MX, 128, 1, 1, 1, 1, 2, 1, 0, 29789),
+    D("MB11-8B-B200-CS", MB11, "llama3-8b", "hgx-b200", 8, F8, FP8T, 128, 1, 1, 1, 1, 2, 1, 0, 30624),
+    D("MB11-8B-B200-MX", MB11, "llama3-8b", "hgx-b200", 8, F8, MX, 128, 1, 1, 1, 1, 2, 1, 0, 29521),
+    D("MB11-70B-GB300-CS", MB11 OFF70, "llama3-70b", "gb300-nvl72", 64, F8, FP8T, 256, 1, 1, 1, 1, 2, 3, 20, 4520),
+    D("MB11-70B-GB200-CS", MB11 OFF70, "llama3-70b", "gb200-nvl72", 64, F8, FP8T, 256, 1, 1, 1, 1, 2, 3, 40, 4312),
+    D("MB11-405B-GB300-CS", MB11, "llama3-405b", "gb300-nvl72", 256, F8, FP8T, 1536, 2, 8, 4, 2, 1, 1, 0, 999),
+    D("MB11-405B-GB200-CS", MB11, "llama3-405b", "gb200-nvl72", 256, F8, FP8T, 1536, 4, 16, 4, 1, 1, 1, 0, 813),
+    D("MB11-405B-B200-CS", MB11, "llama3-405b", "hgx-b200", 128, F8, FP8T, 64, 4, 8, 8, 2, 1, 1, 0, 661),
+    D("MB11-405B-B200-MX", MB11, "llama3-405b", "hgx-b200", 128, F8, MX, 64, 4, 8, 8, 2, 1, 1, 0, 624),
+    D("MB11-405B-H100-CS", MB11, "llama3-405b", "hgx-h100", 1024, F8, FP8T, 512, 8, 8, 8, 2, 1, 1, 0, 292),
+    D("MB02-70B-GB300-FP4", MB02, "llama3-70b", "gb300-nvl72", 64, FP4, MX, 256, 1, 4, 5, 1, 1, 1, 0, 6798),
+    D("MB02-70B-GB200-FP4", MB02, "llama3-70b", "gb200-nvl72", 64, FP4, MX, 256, 2, 4, 5, 1, 1, 1, 0, 4458),
+    D("MB02-70B-GB300-MX", MB02, "llama3-70b", "gb300-nvl72", 64, F8, MX, 256, 1, 4, 5, 1, 1, 1, 0, 4596),
+    D("MB02-70B-GB200-MX", MB02, "llama3-70b", "gb200-nvl72", 64, F8, MX, 256, 2, 4, 5, 1, 1, 1, 0, 3613),
+    D("MB02-70B-GB300-CS", MB02 OFF70, "llama3-70b", "gb300-nvl72", 64, F8, FP8T, 256, 1, 1, 1, 1, 2, 3, 20, 5003),
+    D("MB02-70B-GB200-CS", MB02 OFF70, "llama3-70b", "gb200-nvl72", 64, F8, FP8T, 256, 1, 1, 1, 1, 2, 3, 40, 4040),
+    D("MB02-70B-H100-CS", MB02, "llama3-70b", "hgx-h100", 64, F8, FP8T, 256, 4, 8, 5, 1, 1, 1, 0, 1621),
+    D("MB02-405B-GB300-FP4", MB02, "llama3-405b", "gb300-nvl72", 256, FP4, MX, 1536, 4, 8, 4, 1, 1, 1, 0, 1333),
+    D("MB02-405B-GB200-FP4", MB02, "llama3-405b", "gb200-nvl72", 256, FP4, MX, 1536, 4, 16, 8, 1, 1, 1, 0, 1076),
+    D("MB02-405B-GB300-MX", MB02, "llama3-405b", "gb300-nvl72", 256, F8, MX, 1536, 2, 8, 4, 2, 1, 1, 0, 931),
+    D("MB02-405B-GB200-MX", MB02, "llama3-405b", "gb200-nvl72", 256, F8, MX, 1536, 4, 16, 8, 1, 1, 1, 0, 786),
+    D("MB02-405B-GB300-CS", MB02, "llama3-405b", "gb300-nvl72", 256, F8, FP8T, 1536, 4, 8, 4, 1, 1, 1, 0, 988),
+    D("MB02-405B-GB200-CS", MB02, "llama3-405b", "gb200-nvl72", 256, F8, FP8T, 1536, 4, 16, 4, 1, 1, 1, 0, 793),
+    D("MB02-405B-H100-CS", MB02, "llama3-405b", "hgx-h100", 1024, F8, FP8T, 1536, 8, 8, 8, 2, 1, 1, 0, 311),
+    /* MoE rows whose recipe settings the model can state (the Qwen3 GB200/GB300 recipes capture only
+     * attention, router and preprocessing in CUDA graphs, which it cannot: left out). DeepSeek-V3
+     * with the precision-aware optimizer and recompute of mla_up_proj (selective); published
+     * tokens/s/GPU */
+    {"MB11-DSV3-GB200-MX", MB11 MOEG, "deepseek-v3", "gb200-nvl72", MBS26, 256, F8, MX, 4096, 4096, 1, 8, 4, 1, 32, 1,
+     RS, 1, false, true, HE, 4018, false, false, false, 0, true},
+    {"MB11-DSV3-B200-MX", MB11 MOED, "deepseek-v3", "hgx-b200", MBS26, 256, F8, MX, 4096, 2048, 1, 16, 1, 1, 8, 1, RS,
+     1, false, true, HE, 2139, false, true, false, 0, false},
+    {"MB11-Q235-B200-MX", MB11 MOEQ, "qwen3-235b-a22b", "hgx-b200", MBS26, 64, F8, MX, 4096, 1024, 1, 8, 2, 1, 8, 1,
+     RN, 1, false, false, NA, 3269, false, true, false, 0, false},
+    {"MB02-Q235-B200-MX", MB02 MOEQ, "qwen3-235b-a22b", "hgx-b200", MBS26, 256, F8, MX, 4096, 8192, 1, 8, 1, 1, 8, 1,
+     RN, 1, false, false, NA, 3805, false, true, false, 0, false},
 };
 
 static void request_of(const gpuecon_catalog *cat, const rcase *v, gpuecon_train_request *q)
@@ -87,11 +150,13 @@ static void request_of(const gpuecon_catalog *cat, const rcase *v, gpuecon_train
     q->dispatcher = v->disp;
     q->balanced_routing = true; /* the published MoE benchmarks force-balance the routing */
     q->recompute_moe = v->recompute_moe;
-    if (v->serial) { /* A67's long-context command: A2A_OVERLAP=0, no --cuda-graph-impl */
+    if (v->serial) { /* no EP overlap, no CUDA graphs */
         q->a2a_overlap = 0;
         q->cuda_graphs = false;
     }
-    q->offload_layers = 0;
+    q->offload_layers = v->offload;
+    if (v->no_mtp)
+        q->mtp = 0;
 }
 
 int validate_recipe_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, validate_pick_fn pick,
