@@ -13,8 +13,9 @@
  * The GEMM fractions are flat in shape (roofline plus kernel_s): §3.3 also records the two shape
  * curves refitted against these rows and not adopted (a fixed 128x256 tile; the best of cuBLAS's
  * tiles with split-K), each of which raised the fitted and vTrain P90.
- * Rows without calibration data copy a fitted generation's and say so; the sm_120 row (RTX PRO
- * 6000) and the CDNA3 row (MI300X) scale Hopper's BF16 fraction by a measured GEMM rate ratio.
+ * Rows without calibration data copy a fitted generation's and say so; the Blackwell row (B200,
+ * GB200), the sm_120 row (RTX PRO 6000) and the CDNA3 row (MI300X) scale Hopper's BF16 fraction
+ * by a measured GEMM rate ratio, and Blackwell's MoE runs fit only its MoE parameters.
  */
 #include "train.h"
 
@@ -67,27 +68,37 @@ static const gpuecon_efficiency table[] = {
     },
     {
         .arch = "blackwell",
-        .gemm_bf16 = 0.48,      /* fitted: GB200 MoE run DSV3-Jul-GB200 (DeepSeek-V3), with the held-out
-                                   Llama 4 Maverick BF16 run within 4% */
-        .gemm_fp8 = 0.386,      /* derived: gemm_bf16 x Hopper's fitted FP8/BF16 ratio 0.805 */
-        .gemm_fp4 = 0.33,       /* assumption: 0.85 x the FP8 fraction */
+        /* BF16: Hopper's fitted fraction times the ratio of the two GPUs' measured fractions in one
+         * public benchmark, as the sm_120 and CDNA3 rows below (torch.matmul BF16 at 8192^3,
+         * PyTorch 2.8.0; zzc0721/torch-performance-test-data database.md @ 07858687: B200 180GB
+         * 1696.03 of 2250 TFLOPS = 0.7538, H100 80GB HBM3 789.24 of 989 = 0.7980). Until
+         * 6 December 2026 it was 0.48, fitted on one MoE run (DSV3-Jul-GB200), which also
+         * carried the MoE block's losses: the published Llama 3.1 405B FP8 runs on GB200
+         * reach 42% MFU (Megatron-Bridge 26.02), above that row's whole FP8 fraction (0.386).
+         * The MoE losses are now in grouped_gemm, fitted on the GB200 MoE runs. */
+        .gemm_bf16 = 0.575,     /* derived: 0.609 x 0.7538 / 0.7980 */
+        .gemm_fp8 = 0.463,      /* derived: gemm_bf16 x Hopper's fitted FP8/BF16 ratio 0.805 */
+        .gemm_fp4 = 0.33,       /* assumption (0.85 x the FP8 fraction before 6 Dec 2026; kept, now 0.71 x) */
         .attn_flash = 0.60, .hbm = 0.85, .kernel_s = 3e-6, .speed_cv = 0.015,
         .scaleup_busbw = 0.80, .scaleout_busbw = 0.90, .coll_launch_s = 10e-6,
-        .scaleout_a2a = 0.60, .grouped_gemm = 0.944, /* as hopper */
-        .moe_host_s = 235e-6,   /* fitted: eager GB200 runs A39 (DeepSeek-V3) and L4-GB200-fp8 (Llama 4) */
+        .scaleout_a2a = 0.60,
+        .grouped_gemm = 0.619,  /* fitted: GB200 MoE runs A39, DSV3-Jul-GB200, L4-GB200-fp8 */
+        .moe_host_s = 240e-6,   /* fitted (same runs; Grace hosts) */
         .moe_load_cv = 0.10,
-        .stage = GPUECON_STAGE_FITTED,
-        .source = "GB200 MoE runs (dgxc DeepSeek-V3 A39 and SemiAnalysis July 2025, Llama 4 Maverick FP8); other "
-                  "fractions Hopper's",
+        .stage = GPUECON_STAGE_DERIVED,
+        .source = "GEMM fractions from measured torch.matmul rates (B200 0.754, H100 0.798 of peak) times "
+                  "Hopper's fitted 0.609 and its FP8 ratio; grouped GEMM and host time fitted on the GB200 "
+                  "MoE runs (dgxc DeepSeek-V3 A39, SemiAnalysis July 2025, Llama 4 Maverick FP8)",
     },
     {
         .arch = "blackwell-ultra",
-        .gemm_bf16 = 0.48, .gemm_fp8 = 0.386, .gemm_fp4 = 0.33,
+        .gemm_bf16 = 0.575, .gemm_fp8 = 0.463, .gemm_fp4 = 0.33,
         .attn_flash = 0.60, .hbm = 0.85, .kernel_s = 3e-6, .speed_cv = 0.015,
         .scaleup_busbw = 0.80, .scaleout_busbw = 0.90, .coll_launch_s = 10e-6,
-        .scaleout_a2a = 0.60, .grouped_gemm = 0.944, .moe_host_s = 235e-6, .moe_load_cv = 0.10,
+        .scaleout_a2a = 0.60, .grouped_gemm = 0.619, .moe_host_s = 240e-6, .moe_load_cv = 0.10,
         .stage = GPUECON_STAGE_ASSUMPTION,
-        .source = "no calibration run: Blackwell's fitted fractions",
+        .source = "no calibration run: Blackwell's fractions (GB300 runs measure about 1.2x GB200 at the "
+                  "same FP8 peak; not modelled, docs/model.md 3.3)",
     },
     {
         /* sm_120 (GB202: RTX PRO 6000 Blackwell, GeForce RTX 50): Blackwell's number formats on

@@ -805,8 +805,8 @@ static void test_eta_transfer(void **state)
     } t[] = {
         {"hgx-h200", GPUECON_FP8, 0.54, 0.54},
         {"hgx-h200", GPUECON_BF16, 0.54 * 0.609 / 0.490, 0.54},
-        {"hgx-b200", GPUECON_FP4, 0.54 * 0.33 / 0.490, 0.54 * 0.48 / 0.609},
-        {"hgx-b200", GPUECON_FP8, 0.54 * 0.386 / 0.490, 0.54 * 0.48 / 0.609},
+        {"hgx-b200", GPUECON_FP4, 0.54 * 0.33 / 0.490, 0.54 * 0.575 / 0.609},
+        {"hgx-b200", GPUECON_FP8, 0.54 * 0.463 / 0.490, 0.54 * 0.575 / 0.609},
         {"hgx-a100", GPUECON_FP8, 0.54 * 0.776 / 0.490, 0.54 * 0.776 / 0.609}, /* BF16 math on A100 */
         {"rtx-pro-server", GPUECON_FP4, 0.54 * 0.431 / 0.490, 0.54 * 0.630 / 0.609},
         {"rtx-pro-server", GPUECON_FP8, 0.54 * 0.507 / 0.490, 0.54 * 0.630 / 0.609},
@@ -817,6 +817,12 @@ static void test_eta_transfer(void **state)
     assert_close(rtx->gemm_bf16, bf16, 1.2e-3); /* three digits */
     assert_close(rtx->gemm_fp8, bf16 * 0.805, 1.2e-3);
     assert_close(rtx->gemm_fp4, bf16 * 0.805 * 0.85, 1.2e-3);
+    /* Blackwell: the same method on B200 against H100, one benchmark file (zzc0721 database.md
+     * @07858687, torch.matmul BF16 8192^3, PyTorch 2.8.0: 1696.03 of 2250, 789.24 of 989) */
+    const gpuecon_efficiency *bw = gpuecon_efficiency_for(gpuecon_catalog_system(g_cat, "hgx-b200")->gpu);
+    double bwb = 0.609 * (1696.03 / 2250) / (789.24 / 989);
+    assert_close(bw->gemm_bf16, bwb, 1.2e-3);
+    assert_close(bw->gemm_fp8, bwb * 0.805, 1.2e-3);
     const gpuecon_efficiency *mi = gpuecon_efficiency_for(gpuecon_catalog_system(g_cat, "mi300x-8")->gpu);
     double ratio = (668.4 / 1307.4) / (794.5 / 989);
     assert_close(mi->gemm_bf16, 0.609 * ratio, 1.2e-3);
