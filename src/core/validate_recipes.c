@@ -32,6 +32,9 @@ typedef struct rcase {
                                  --recompute-modules layernorm moe) */
     int offload;              /* activations of this many layers per stage in host memory */
     bool no_mtp;              /* published "w/o MTP": no multi-token-prediction module */
+    bool eager;               /* no CUDA graphs, the EP overlap as the stack has it (the H100 Qwen3
+                                 recipe: moe_a2a_overlap on, no cuda_graph_impl) */
+    bool no_tp_overlap;       /* the recipe switches TP communication overlap off */
 } rcase;
 
 #define NEMO2407 "NVIDIA/NeMo docs/source/performance/performance_summary.md @8e3d65dc (NeMo 24.07)"
@@ -49,6 +52,12 @@ typedef struct rcase {
 #define MOEG " (HybridEP, full-iteration graphs, EP overlap: " DSCFG ")"
 #define MOED " (HybridEP, eager, no EP overlap: " DSCFG ")"
 #define MOEQ " (NCCL all-to-all, eager, no EP overlap: configs/qwen/qwen3_workload_base_configs.py @01b2977e)"
+/* 26.02's B300 DeepSeek-V3 row has the B200 layout (PP16 EP8), not the B300 preset of the recipe
+ * file (PP8 VP2): the B200 preset's settings are assumed for it */
+#define MOED3 " (the B200 preset's HybridEP, eager, no EP overlap assumed: its layout is the B200 preset's, " DSCFG ")"
+#define MOEH                                                                                                     \
+    " (NCCL all-to-all with EP overlap, eager, TP overlap off: configs/qwen/qwen3_workload_base_configs.py "     \
+    "@01b2977e, qwen3_llm_pretrain.py @05c0c90f)"
 #define FP4 GPUECON_FP4
 #define F8 GPUECON_FP8
 #define MBS26 "megatron-bridge-2026"
@@ -56,7 +65,7 @@ typedef struct rcase {
 /* a dense Megatron-Bridge row: sequence 8192, no EP, no recompute, held out */
 #define D(id, src, model, sys, gpus, prec, rec, gbs, tp, pp, vp, cp, mbs, zero, off, pub)                          \
     {id, src, model, sys, MBS26, gpus, prec, rec, 8192, gbs, tp, pp, vp, cp, 1, mbs, RN, zero, false, false, NA, pub,  \
-     false, false, false, off, false}
+     false, false, false, off, false, false, false}
 #define FP8D GPUECON_FP8_DELAYED
 #define FP8T GPUECON_FP8_TENSORWISE
 #define MX GPUECON_FP8_MXFP8
@@ -66,29 +75,29 @@ typedef struct rcase {
 
 static const rcase rcases[] = {
     {"A41", NEMO2407, "gpt3-175b", "hgx-h100", "nemo-2024", 128, GPUECON_FP8, FP8D, 2048, 256, 4, 8, 6, 1, 1, 1, RN,
-     1, true, false, NA, 716, false, false, false, 0, false},
+     1, true, false, NA, 716, false, false, false, 0, false, false, false},
     {"A43", NEMO2407, "llama3-70b", "hgx-h100", "nemo-2024", 64, GPUECON_FP8, FP8D, 8192, 128, 4, 4, 5, 2, 1, 1, RN,
-     1, false, false, NA, 1524, false, false, false, 0, false},
+     1, false, false, NA, 1524, false, false, false, 0, false, false, false},
     {"A44", NEMO2407, "llama3-8b", "hgx-h100", "nemo-2024", 8, GPUECON_FP8, FP8D, 8192, 128, 1, 1, 1, 2, 1, 1, RN, 1,
-     false, false, NA, 12273, false, false, false, 0, false},
+     false, false, NA, 12273, false, false, false, 0, false, false, false},
     {"A49", MB2511 " (FSDP)", "llama3-8b", "hgx-h100", "megatron-bridge-2026", 8, GPUECON_FP8, FP8T, 8192, 128, 1, 1,
-     1, 1, 1, 1, RN, 3, false, false, NA, 14451, false, false, false, 0, false},
+     1, 1, 1, 1, RN, 3, false, false, NA, 14451, false, false, false, 0, false, false, false},
     {"A50", MB2511, "llama3-70b", "hgx-h100", "megatron-bridge-2026", 64, GPUECON_FP8, FP8T, 8192, 128, 4, 8, 5, 1, 1,
-     1, RN, 1, false, false, NA, 1602, false, false, false, 0, false},
+     1, RN, 1, false, false, NA, 1602, false, false, false, 0, false, false, false},
     {"A53-GB300", MB2606 " (NVFP4)", "llama3-405b", "gb300-nvl72", "megatron-bridge-2026", 256, GPUECON_FP4, MX,
-     8192, 1536, 4, 8, 4, 1, 1, 1, RN, 1, false, false, NA, 1413, false, false, false, 0, false},
+     8192, 1536, 4, 8, 4, 1, 1, 1, RN, 1, false, false, NA, 1413, false, false, false, 0, false, false, false},
     {"A53-GB200", MB2606 " (NVFP4)", "llama3-405b", "gb200-nvl72", "megatron-bridge-2026", 256, GPUECON_FP4, MX,
-     8192, 1536, 4, 16, 8, 1, 1, 1, RN, 1, false, false, NA, 1166, false, false, false, 0, false},
+     8192, 1536, 4, 16, 8, 1, 1, 1, RN, 1, false, false, NA, 1166, false, false, false, 0, false, false, false},
     {"A66", DSV3GB, "deepseek-v3", "gb200-nvl72", "megatron-bridge-2026", 256, GPUECON_FP8, MX, 4096, 2048, 1, 8, 4,
-     1, 32, 1, RS, 1, false, true, GPUECON_DISPATCH_HYBRIDEP, -970.01, false, false, false, 0, false},
+     1, 32, 1, RS, 1, false, true, GPUECON_DISPATCH_HYBRIDEP, -970.01, false, false, false, 0, false, false, false},
     {"A67-16K", QWEN, "qwen3-235b-a22b", "hgx-h100", "megatron-bridge-2026", 256, GPUECON_BF16, FP8D, 16384, 256, 4,
-     8, 4, 1, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -295, false, true, true, 0, false},
+     8, 4, 1, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -295, false, true, true, 0, false, false, false},
     {"A67-32K", QWEN, "qwen3-235b-a22b", "hgx-h100", "megatron-bridge-2026", 256, GPUECON_BF16, FP8D, 32768, 256, 4,
-     8, 4, 2, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -335, false, true, true, 0, false},
+     8, 4, 2, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -335, false, true, true, 0, false, false, false},
     {"A67-64K", QWEN, "qwen3-235b-a22b", "hgx-h100", "megatron-bridge-2026", 256, GPUECON_BF16, FP8D, 65536, 256, 4,
-     8, 4, 4, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -368, false, true, true, 0, false},
+     8, 4, 4, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -368, false, true, true, 0, false, false, false},
     {"A67-128K", QWEN, "qwen3-235b-a22b", "hgx-h100", "megatron-bridge-2026", 256, GPUECON_BF16, FP8D, 131072, 256,
-     4, 8, 4, 8, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -389, false, true, true, 0, false},
+     4, 8, 4, 8, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -389, false, true, true, 0, false, false, false},
     /* Megatron-Bridge 25.11 and 26.02, dense: Llama 3 8B (GBS 128, MBS 2), 70B (FSDP, MBS 2, GBS
      * 256; MXFP8/NVFP4 GBS 256 MBS 1), Llama 3.1 405B, each at its table's layout */
     D("MB11-8B-GB300-CS", MB11, "llama3-8b", "gb300-nvl72", 8, F8, FP8T, 128, 1, 1, 1, 1, 2, 1, 0, 37556),
@@ -123,13 +132,28 @@ static const rcase rcases[] = {
      * with the precision-aware optimizer and recompute of mla_up_proj (selective); published
      * tokens/s/GPU */
     {"MB11-DSV3-GB200-MX", MB11 MOEG, "deepseek-v3", "gb200-nvl72", MBS26, 256, F8, MX, 4096, 4096, 1, 8, 4, 1, 32, 1,
-     RS, 1, false, true, HE, 4018, false, false, false, 0, true},
+     RS, 1, false, true, HE, 4018, false, false, false, 0, true, false, false},
     {"MB11-DSV3-B200-MX", MB11 MOED, "deepseek-v3", "hgx-b200", MBS26, 256, F8, MX, 4096, 2048, 1, 16, 1, 1, 8, 1, RS,
-     1, false, true, HE, 2139, false, true, false, 0, false},
+     1, false, true, HE, 2139, false, true, false, 0, false, false, false},
     {"MB11-Q235-B200-MX", MB11 MOEQ, "qwen3-235b-a22b", "hgx-b200", MBS26, 64, F8, MX, 4096, 1024, 1, 8, 2, 1, 8, 1,
-     RN, 1, false, false, NA, 3269, false, true, false, 0, false},
+     RN, 1, false, false, NA, 3269, false, true, false, 0, false, false, false},
     {"MB02-Q235-B200-MX", MB02 MOEQ, "qwen3-235b-a22b", "hgx-b200", MBS26, 256, F8, MX, 4096, 8192, 1, 8, 1, 1, 8, 1,
-     RN, 1, false, false, NA, 3805, false, true, false, 0, false},
+     RN, 1, false, false, NA, 3805, false, true, false, 0, false, false, false},
+    /* 26.02 DeepSeek-V3 rows count the MTP module: their model TFLOP per token (0.2600) is 25.11's
+     * "w/ MTP" B200 row's (0.2604), not its "w/o MTP" GB200 row's (0.2496) */
+    {"MB02-DSV3-GB200-MX", MB02 MOEG, "deepseek-v3", "gb200-nvl72", MBS26, 256, F8, MX, 4096, 4096, 1, 4, 4, 1, 64, 1,
+     RS, 1, false, true, HE, 3955, false, false, false, 0, false, false, false},
+    {"MB02-DSV3-B200-MX", MB02 MOED, "deepseek-v3", "hgx-b200", MBS26, 256, F8, MX, 4096, 4096, 1, 16, 1, 1, 8, 1, RS,
+     1, false, true, HE, 2689, false, true, false, 0, false, false, false},
+    {"MB02-DSV3-B300-MX", MB02 MOED3, "deepseek-v3", "hgx-b300", MBS26, 256, F8, MX, 4096, 4096, 1, 16, 1, 1, 8, 1, RS,
+     1, false, true, HE, 2983, false, true, false, 0, false, false, false},
+    {"MB02-Q235-B300-MX", MB02 MOEQ, "qwen3-235b-a22b", "hgx-b300", MBS26, 256, F8, MX, 4096, 8192, 1, 8, 4, 1, 8, 1,
+     RN, 1, false, false, NA, 2691, false, true, false, 0, false, false, false},
+    /* Qwen3-235B on H100: the expert group (EP 32) spans four 8-GPU servers */
+    {"MB11-Q235-H100-CS", MB11 MOEH, "qwen3-235b-a22b", "hgx-h100", MBS26, 256, F8, FP8T, 4096, 2048, 2, 8, 4, 1, 32,
+     1, RN, 1, false, false, NA, 1575, false, false, false, 0, false, true, true},
+    {"MB02-Q235-H100-CS", MB02 MOEH, "qwen3-235b-a22b", "hgx-h100", MBS26, 256, F8, FP8T, 4096, 8192, 2, 8, 4, 1, 32,
+     1, RN, 1, false, false, NA, 1633, false, false, false, 0, false, true, true},
 };
 
 static void request_of(const gpuecon_catalog *cat, const rcase *v, gpuecon_train_request *q)
@@ -154,6 +178,10 @@ static void request_of(const gpuecon_catalog *cat, const rcase *v, gpuecon_train
         q->a2a_overlap = 0;
         q->cuda_graphs = false;
     }
+    if (v->eager)
+        q->cuda_graphs = false;
+    if (v->no_tp_overlap)
+        q->tp_overlap = 0;
     q->offload_layers = v->offload;
     if (v->no_mtp)
         q->mtp = 0;
