@@ -595,6 +595,16 @@ typedef enum gpuecon_dispatcher {
 } gpuecon_dispatcher;
 GPUECON_API const char *gpuecon_dispatcher_name(gpuecon_dispatcher d);
 
+/* Partial CUDA graphs of an MoE model (Megatron-Core --cuda-graph-scope with Transformer Engine's
+ * graphs, docs/model.md §4.2): which parts of each layer are captured; the rest launches eagerly.
+ * GPUECON_GRAPH_FULL (0) captures everything (full-iteration graphs, or a dense model's layers). */
+enum {
+    GPUECON_GRAPH_FULL = 0,
+    GPUECON_GRAPH_ATTN = 1,            /* the attention half: norms, attention, residuals */
+    GPUECON_GRAPH_MOE_ROUTER = 2,      /* the router, and the shared experts */
+    GPUECON_GRAPH_MOE_PREPROCESS = 4   /* the dispatch preprocessing (needs MOE_ROUTER) */
+};
+
 /* ---- mixture-of-experts dispatch (src/core/dispatch.c; docs/model.md §4.9) ----
  * One dispatch (or combine) of an expert-parallel group, as the frameworks do it. NCCL's
  * all-to-all sends top_k copies of every token (gpuecon_collective's all-to-all, the
@@ -800,6 +810,9 @@ typedef struct gpuecon_train_request {
     bool fp8_dispatch;        /* MoE dispatch in FP8 */
     bool balanced_routing;    /* forced-balanced routing (the published MoE benchmarks): no
                                  load imbalance applies */
+    int cuda_graph_scope;     /* with cuda_graphs: GPUECON_GRAPH_FULL (default) or a mask of
+                                 GPUECON_GRAPH_* captured; the routed experts (dispatch, permute,
+                                 grouped GEMMs, combine) always launch eagerly then */
     bool recompute_moe;       /* with selective recompute, the MoE blocks too (Megatron
                                  recompute_modules "moe"): block forward and dispatch again in
                                  backward, only the block input kept. false with recompute left
@@ -883,6 +896,9 @@ typedef struct gpuecon_train_moe {
     double a2a_total_s;       /* the layer's four all-to-alls (+ ETP gathers) per micro-batch */
     double a2a_exposed_s;     /* the part not hidden behind compute */
     gpuecon_dispatcher dispatcher; /* the dispatcher timed (the search's choice where it chose) */
+    int cuda_graph_scope;     /* -1 eager; GPUECON_GRAPH_FULL or the captured mask */
+    double host_s;            /* host launch time of one layer's forward and backward, the
+                                 eager part (0 with full graphs): a layer pass lasts at least this */
 } gpuecon_train_moe;
 
 typedef struct gpuecon_train_result {

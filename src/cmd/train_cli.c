@@ -55,6 +55,9 @@ size_t train_cli_opts(train_args *a, opt *o, bool search)
     OPT("--mtp", O_INT, &a->mtp, 0, 16, NULL, "N", "multi-token-prediction modules trained (default: the model's)");
     OPT("--cuda-graphs", O_CHOICE, &a->cuda_graphs, 0, 0, onoff, "X",
         "off: eager framework, an MoE layer pass takes at least its host launch time (default on)");
+    OPT("--cuda-graph-scope", O_STR, &a->graph_scope, 0, 0, NULL, "LIST",
+        "MoE: full (default), or the parts captured, of attn, moe_router, moe_preprocess (Megatron partial "
+        "CUDA graphs; the routed experts launch eagerly)");
     OPT("--recompute", O_CHOICE, &a->recompute, 0, 0, rc_names, "R", "activation recompute (default: searched)");
     OPT("--zero", O_INT, &a->zero, 0, 3, NULL, "Z", "ZeRO stage; 3 = FSDP (default: searched)");
     OPT("--tp-overlap", O_CHOICE, &a->tp_overlap, 0, 0, onoff, "X", "TP communication overlapped with GEMMs (default: searched)");
@@ -176,6 +179,44 @@ int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t n, gp
     return train_cli_apply_stack(c, a, opts, n, req);
 }
 
+/* --cuda-graph-scope: "full", or a comma list of attn, moe_router, moe_preprocess (Megatron-Core's
+ * --cuda-graph-scope names; moe_preprocess only with moe_router, as Megatron-Core asserts). */
+static int parse_graph_scope(cli *c, const char *s, int *out)
+{
+    static const struct {
+        const char *name;
+        int bit;
+    } parts[] = {{"attn", GPUECON_GRAPH_ATTN},
+                 {"moe_router", GPUECON_GRAPH_MOE_ROUTER},
+                 {"moe_preprocess", GPUECON_GRAPH_MOE_PREPROCESS}};
+    if (strcmp(s, "full") == 0) {
+        *out = GPUECON_GRAPH_FULL;
+        return 0;
+    }
+    int mask = 0;
+    const char *p = s;
+    while (1) {
+        size_t len = strcspn(p, ",");
+        int bit = 0;
+        for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+            if (strlen(parts[i].name) == len && strncmp(p, parts[i].name, len) == 0)
+                bit = parts[i].bit;
+        if (!bit)
+            return cli_usage_error(c, "--cuda-graph-scope",
+                                   "'%.*s' in '%s': allowed full, or a comma list of attn, moe_router, "
+                                   "moe_preprocess", (int)len, p, s);
+        mask |= bit;
+        if (!p[len])
+            break;
+        p += len + 1;
+    }
+    if ((mask & GPUECON_GRAPH_MOE_PREPROCESS) && !(mask & GPUECON_GRAPH_MOE_ROUTER))
+        return cli_usage_error(c, "--cuda-graph-scope",
+                               "'%s': moe_preprocess is captured only together with moe_router", s);
+    *out = mask;
+    return 0;
+}
+
 int train_cli_apply_stack(cli *c, const train_args *a, const opt *opts, size_t n, gpuecon_train_request *req)
 {
     const gpuecon_stack *k;
@@ -211,6 +252,14 @@ int train_cli_apply_stack(cli *c, const train_args *a, const opt *opts, size_t n
     if (SEEN("--optimizer-states"))
         req->optim_state_bytes = a->optimizer_states == 1 ? 2 : 4;
 #undef SEEN
+    if (a->graph_scope) {
+        if ((rc = parse_graph_scope(c, a->graph_scope, &req->cuda_graph_scope)))
+            return rc;
+        if (req->cuda_graph_scope != GPUECON_GRAPH_FULL && !req->cuda_graphs)
+            return cli_usage_error(c, "--cuda-graph-scope",
+                                   "'%s' captures part of each layer in CUDA graphs, but CUDA graphs are off "
+                                   "(--cuda-graphs off or the stack's)", a->graph_scope);
+    }
     req->balanced_routing = a->balanced_routing;
     req->recompute_moe = a->recompute_moe;
     if (a->offload_search && a->offload_layers >= 0)
@@ -226,6 +275,20 @@ void train_cli_config(const gpuecon_parallel *p, char *buf, size_t cap)
                  p->vpp, p->dp, p->mbs, p->ep, p->etp, p->edp);
     else
         snprintf(buf, cap, "tp %d cp %d pp %d vpp %d dp %d mbs %d", p->tp, p->cp, p->pp, p->vpp, p->dp, p->mbs);
+}
+
+void train_cli_graph_scope(int scope, char *buf, size_t cap)
+{
+    if (scope < 0)
+        snprintf(buf, cap, "off");
+    else if (scope == GPUECON_GRAPH_FULL)
+        snprintf(buf, cap, "full");
+    else
+        snprintf(buf, cap, "%s%s%s%s%s", scope & GPUECON_GRAPH_ATTN ? "attn" : "",
+                 (scope & GPUECON_GRAPH_ATTN) && (scope & GPUECON_GRAPH_MOE_ROUTER) ? "," : "",
+                 scope & GPUECON_GRAPH_MOE_ROUTER ? "moe_router" : "",
+                 scope & GPUECON_GRAPH_MOE_PREPROCESS ? "," : "",
+                 scope & GPUECON_GRAPH_MOE_PREPROCESS ? "moe_preprocess" : "");
 }
 
 json_t *train_cli_moe_json(const gpuecon_train_result *r)
@@ -246,6 +309,10 @@ json_t *train_cli_moe_json(const gpuecon_train_result *r)
     json_object_set_new(j, "a2a_total_s", cli_real(m->a2a_total_s));
     json_object_set_new(j, "a2a_exposed_s", cli_real(m->a2a_exposed_s));
     json_object_set_new(j, "dispatcher", json_string(gpuecon_dispatcher_name(m->dispatcher)));
+    char scope[64];
+    train_cli_graph_scope(m->cuda_graph_scope, scope, sizeof scope);
+    json_object_set_new(j, "cuda_graphs", json_string(scope));
+    json_object_set_new(j, "host_s", cli_real(m->host_s));
     return j;
 }
 

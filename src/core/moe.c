@@ -95,6 +95,7 @@ int moe_prepare(const gpuecon_train_request *req, train_static *st, gpuecon_erro
     st->load_cv = st->eff.moe_load_cv;
     st->a2a_overlap = req->a2a_overlap;
     st->eager = !req->cuda_graphs;
+    st->graph_scope = req->cuda_graphs ? req->cuda_graph_scope : GPUECON_GRAPH_FULL;
     st->dispatcher = req->dispatcher;
     st->fp8_dispatch = req->fp8_dispatch;
     st->balanced = req->balanced_routing;
@@ -247,6 +248,30 @@ double moe_act_recomputed(const train_static *st, const train_layer_cost *lc)
     return lc->attn_act_bytes + block_input_bytes(st, T, seq_div);
 }
 
+/* The kernels a layer pass still launches from the host under partial CUDA graphs (Megatron-Core
+ * --cuda-graph-scope with Transformer Engine graphs; Megatron-LM docs/discussions/
+ * deepseek-v3-gb200-optimization §2.3: attention, router, EP preprocessing and shared experts
+ * are static and captured, the routed experts stay dynamic and eager). The block's nk_f
+ * elementwise kernels split as: the pre-MLP norm and the residual add (MOE_OUTER_KERNELS, with
+ * the attention half), three of the router (score function, top-k, load statistics), two of the
+ * preprocessing (tokens per expert, permutation map), one of the shared expert (activation)
+ * and four of the routed experts (permute, activation, probability weighting, unpermute); FP8
+ * adds the quantization of the two expert inputs to each of the last two. Each captured graph
+ * is one launch. Out: the eager kernels of the pass, and the block's as layer_with counts them
+ * (MOE_OUTER_KERNELS more than MoE-block recompute launches again). */
+static void moe_eager_kernels(const train_static *st, double attn_k, int tp, int ep, int etp, double *kernels,
+                              double *block_k)
+{
+    int gs = st->graph_scope;
+    double fp8 = st->prec != GPUECON_BF16 ? 2 : 0;
+    double experts = 2 + 4 + fp8 + (st->cf > 0 ? 4 : 0) + (ep > 1 ? 2 : 0) + (etp > 1 ? 2 : 0);
+    double router = 1 + 3 + (st->fs > 0 ? 2 + 1 + fp8 + (tp > 1 ? 2 : 0) : 0), pre = 2;
+    double a = gs & GPUECON_GRAPH_ATTN ? 1 : attn_k + MOE_OUTER_KERNELS;
+    double r = gs & GPUECON_GRAPH_MOE_ROUTER ? ((gs & GPUECON_GRAPH_MOE_PREPROCESS) ? 1 : 1 + pre) : router + pre;
+    *block_k = r + experts + MOE_OUTER_KERNELS; /* recompute launches r + experts again */
+    *kernels = a + r + experts;
+}
+
 /* The MoE block's forward again in backward (recompute_modules "moe"): its GEMMs `gemms`
  * (router, experts, shared expert), its bytes less the norm's and residual's (outer_bytes),
  * its kernels less those two. Shared by moe_layer and its floor. */
@@ -312,14 +337,18 @@ static void layer_with(const train_static *st, gpuecon_dispatcher disp, int ep, 
      * forward kernels, then the MoE block's: router, two grouped GEMMs, shared expert (and its
      * TP collectives), nk_f, drop-and-pad, dispatch/combine (and the ETP gathers). Full
      * recompute launches the whole forward again; MoE-block recompute the block's forward
-     * less the norm and the residual, which stay outside the checkpoint. */
+     * less the norm and the residual, which stay outside the checkpoint. Partial CUDA graphs
+     * (moe_eager_kernels) leave only the uncaptured parts to the host. */
     double attn_k = lc->attn_kernels + (st->mla ? 6 : 0);
     double block_k = 1 + 2 + (st->fs > 0 ? 2 + (tp > 1 ? 2 : 0) : 0) + nk_f + (st->cf > 0 ? 4 : 0) + (ep > 1 ? 2 : 0) +
                      (etp > 1 ? 2 : 0);
     double kernels = attn_k + block_k;
-    lc->m_host_s = st->eager ? st->eff.moe_host_s * kernels * (3 + (full ? 1 : 0)) +
-                                   (rmoe ? st->eff.moe_host_s * (block_k - MOE_OUTER_KERNELS) : 0)
-                             : 0;
+    bool partial = !st->eager && st->graph_scope != GPUECON_GRAPH_FULL;
+    if (partial)
+        moe_eager_kernels(st, attn_k, tp, ep, etp, &kernels, &block_k);
+    lc->m_host_s = st->eager || partial ? st->eff.moe_host_s * kernels * (3 + (full ? 1 : 0)) +
+                                              (rmoe ? st->eff.moe_host_s * (block_k - MOE_OUTER_KERNELS) : 0)
+                                        : 0;
     /* activations: the attention half, then the block's inputs, router scores, expert inputs
      * and activations, expert outputs (for the routing-probability gradient), shared expert */
     double block = 0;
@@ -341,6 +370,8 @@ static void layer_with(const train_static *st, gpuecon_dispatcher disp, int ep, 
     info->grouped_gemm_eff = g > 0 ? gemm_flops / (g * st->peak) : 0;
     info->a2a_total_s = lc->m_ep_s;
     info->dispatcher = disp;
+    info->cuda_graph_scope = st->eager ? -1 : st->graph_scope;
+    info->host_s = lc->m_host_s;
 }
 
 /* The time the dispatcher changes: the layer's compute (the NCCL path's permute copies), its

@@ -101,6 +101,7 @@ typedef struct train_static {
     double dqk, dv, q_rank, kv_rank, rope;
     /* mixture of experts (moe.c); moe false for dense models */
     bool moe, eager;
+    int graph_scope;                    /* GPUECON_GRAPH_* captured (with CUDA graphs on) */
     int E, topk, moe_first, moe_every, mtp;
     double fe, fs;               /* one routed expert's FFN width; all shared experts' width */
     double dense_params;         /* one dense layer: attention + FFN + norms */

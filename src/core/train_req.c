@@ -178,6 +178,17 @@ int train_check_request(const gpuecon_train_request *req, gpuecon_error *err)
         return err_set(err, GPUECON_E_INPUT, "--tp-overlap", 0, 0, "allowed 0 or 1");
     if ((rc = check_recipe(req, err)))
         return rc;
+    int gs = req->cuda_graph_scope;
+    if (gs & ~(GPUECON_GRAPH_ATTN | GPUECON_GRAPH_MOE_ROUTER | GPUECON_GRAPH_MOE_PREPROCESS))
+        return err_set(err, GPUECON_E_INPUT, "--cuda-graph-scope", 0, 0,
+                       "mask %d: allowed full, or attn, moe_router and moe_preprocess", gs);
+    if ((gs & GPUECON_GRAPH_MOE_PREPROCESS) && !(gs & GPUECON_GRAPH_MOE_ROUTER))
+        return err_set(err, GPUECON_E_INPUT, "--cuda-graph-scope", 0, 0,
+                       "moe_preprocess is captured only with moe_router (as Megatron-Core requires)");
+    if (gs && !req->cuda_graphs)
+        return err_set(err, GPUECON_E_INPUT, "--cuda-graph-scope", 0, 0,
+                       "a partial CUDA graph scope needs CUDA graphs on (--cuda-graphs off launches every kernel "
+                       "eagerly)");
     return m->experts > 0 ? moe_check_request(req, err) : GPUECON_OK;
 }
 

@@ -25,16 +25,18 @@ typedef struct rcase {
     gpuecon_dispatcher disp;  /* MoE rows */
     double published;         /* tokens/s/GPU; < 0: model TFLOP/s per GPU */
     bool fit;                 /* false until an efficiency is fitted on it (docs/model.md §3.6) */
-    bool serial;              /* the published command or recipe sets no EP overlap and no CUDA graphs
-                                 (A67: A2A_OVERLAP=0, no --cuda-graph-impl): the EP all-to-all is not
-                                 overlapped and kernels launch eagerly */
+    bool serial;              /* the published command or recipe sets no EP overlap (A67:
+                                 A2A_OVERLAP=0; the recipes' moe_a2a_overlap False): the EP
+                                 all-to-all is not overlapped */
     bool recompute_moe;       /* the published command recomputes the MoE layers too (A67's
                                  --recompute-modules layernorm moe) */
     int offload;              /* activations of this many layers per stage in host memory */
     bool no_mtp;              /* published "w/o MTP": no multi-token-prediction module */
-    bool eager;               /* no CUDA graphs, the EP overlap as the stack has it (the H100 Qwen3
-                                 recipe: moe_a2a_overlap on, no cuda_graph_impl) */
+    bool eager;               /* no CUDA graphs (A67: no --cuda-graph-impl; the recipes without
+                                 cuda_graph_impl): kernels launch eagerly */
     bool no_tp_overlap;       /* the recipe switches TP communication overlap off */
+    int scope;                /* partial CUDA graphs: the GPUECON_GRAPH_* parts captured (0: as the
+                                 stack, or none when eager) */
 } rcase;
 
 #define NEMO2407 "NVIDIA/NeMo docs/source/performance/performance_summary.md @8e3d65dc (NeMo 24.07)"
@@ -55,6 +57,20 @@ typedef struct rcase {
 /* 26.02's B300 DeepSeek-V3 row has the B200 layout (PP16 EP8), not the B300 preset of the recipe
  * file (PP8 VP2): the B200 preset's settings are assumed for it */
 #define MOED3 " (the B200 preset's HybridEP, eager, no EP overlap assumed: its layout is the B200 preset's, " DSCFG ")"
+/* partial CUDA graphs (Megatron-Core --cuda-graph-scope attn moe_router moe_preprocess): the routed
+ * experts launch eagerly */
+#define PART (GPUECON_GRAPH_ATTN | GPUECON_GRAPH_MOE_ROUTER | GPUECON_GRAPH_MOE_PREPROCESS)
+#define MOEPQ                                                                                                    \
+    " (HybridEP, CUDA graphs of attention, router and preprocessing, no EP overlap: "                            \
+    "configs/qwen/qwen3_workload_base_configs.py @01b2977e)"
+#define MOEPD " (HybridEP, CUDA graphs of attention, router and preprocessing, no EP overlap: " DSCFG ")"
+#define RPRE (GPUECON_GRAPH_MOE_ROUTER | GPUECON_GRAPH_MOE_PREPROCESS)
+#define MOEQ30                                                                                                   \
+    " (HybridEP, CUDA graphs of router and preprocessing only, no EP overlap: "                                  \
+    "configs/qwen/qwen3_workload_base_configs.py @01b2977e)"
+#define MOEQ30H                                                                                                  \
+    " (HybridEP, eager, no EP overlap: configs/qwen/qwen3_workload_base_configs.py @01b2977e; the table's "      \
+    "layout, PP2 with EP8, not the preset's EP16)"
 #define MOEH                                                                                                     \
     " (NCCL all-to-all with EP overlap, eager, TP overlap off: configs/qwen/qwen3_workload_base_configs.py "     \
     "@01b2977e, qwen3_llm_pretrain.py @05c0c90f)"
@@ -65,7 +81,7 @@ typedef struct rcase {
 /* a dense Megatron-Bridge row: sequence 8192, no EP, no recompute, held out */
 #define D(id, src, model, sys, gpus, prec, rec, gbs, tp, pp, vp, cp, mbs, zero, off, pub)                          \
     {id, src, model, sys, MBS26, gpus, prec, rec, 8192, gbs, tp, pp, vp, cp, 1, mbs, RN, zero, false, false, NA, pub,  \
-     false, false, false, off, false, false, false}
+     false, false, false, off, false, false, false, 0}
 #define FP8D GPUECON_FP8_DELAYED
 #define FP8T GPUECON_FP8_TENSORWISE
 #define MX GPUECON_FP8_MXFP8
@@ -75,29 +91,29 @@ typedef struct rcase {
 
 static const rcase rcases[] = {
     {"A41", NEMO2407, "gpt3-175b", "hgx-h100", "nemo-2024", 128, GPUECON_FP8, FP8D, 2048, 256, 4, 8, 6, 1, 1, 1, RN,
-     1, true, false, NA, 716, false, false, false, 0, false, false, false},
+     1, true, false, NA, 716, false, false, false, 0, false, false, false, 0},
     {"A43", NEMO2407, "llama3-70b", "hgx-h100", "nemo-2024", 64, GPUECON_FP8, FP8D, 8192, 128, 4, 4, 5, 2, 1, 1, RN,
-     1, false, false, NA, 1524, false, false, false, 0, false, false, false},
+     1, false, false, NA, 1524, false, false, false, 0, false, false, false, 0},
     {"A44", NEMO2407, "llama3-8b", "hgx-h100", "nemo-2024", 8, GPUECON_FP8, FP8D, 8192, 128, 1, 1, 1, 2, 1, 1, RN, 1,
-     false, false, NA, 12273, false, false, false, 0, false, false, false},
+     false, false, NA, 12273, false, false, false, 0, false, false, false, 0},
     {"A49", MB2511 " (FSDP)", "llama3-8b", "hgx-h100", "megatron-bridge-2026", 8, GPUECON_FP8, FP8T, 8192, 128, 1, 1,
-     1, 1, 1, 1, RN, 3, false, false, NA, 14451, false, false, false, 0, false, false, false},
+     1, 1, 1, 1, RN, 3, false, false, NA, 14451, false, false, false, 0, false, false, false, 0},
     {"A50", MB2511, "llama3-70b", "hgx-h100", "megatron-bridge-2026", 64, GPUECON_FP8, FP8T, 8192, 128, 4, 8, 5, 1, 1,
-     1, RN, 1, false, false, NA, 1602, false, false, false, 0, false, false, false},
+     1, RN, 1, false, false, NA, 1602, false, false, false, 0, false, false, false, 0},
     {"A53-GB300", MB2606 " (NVFP4)", "llama3-405b", "gb300-nvl72", "megatron-bridge-2026", 256, GPUECON_FP4, MX,
-     8192, 1536, 4, 8, 4, 1, 1, 1, RN, 1, false, false, NA, 1413, false, false, false, 0, false, false, false},
+     8192, 1536, 4, 8, 4, 1, 1, 1, RN, 1, false, false, NA, 1413, false, false, false, 0, false, false, false, 0},
     {"A53-GB200", MB2606 " (NVFP4)", "llama3-405b", "gb200-nvl72", "megatron-bridge-2026", 256, GPUECON_FP4, MX,
-     8192, 1536, 4, 16, 8, 1, 1, 1, RN, 1, false, false, NA, 1166, false, false, false, 0, false, false, false},
+     8192, 1536, 4, 16, 8, 1, 1, 1, RN, 1, false, false, NA, 1166, false, false, false, 0, false, false, false, 0},
     {"A66", DSV3GB, "deepseek-v3", "gb200-nvl72", "megatron-bridge-2026", 256, GPUECON_FP8, MX, 4096, 2048, 1, 8, 4,
-     1, 32, 1, RS, 1, false, true, GPUECON_DISPATCH_HYBRIDEP, -970.01, false, false, false, 0, false, false, false},
+     1, 32, 1, RS, 1, false, true, GPUECON_DISPATCH_HYBRIDEP, -970.01, false, false, false, 0, false, false, false, 0},
     {"A67-16K", QWEN, "qwen3-235b-a22b", "hgx-h100", "megatron-bridge-2026", 256, GPUECON_BF16, FP8D, 16384, 256, 4,
-     8, 4, 1, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -295, false, true, true, 0, false, false, false},
+     8, 4, 1, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -295, false, true, true, 0, false, true, false, 0},
     {"A67-32K", QWEN, "qwen3-235b-a22b", "hgx-h100", "megatron-bridge-2026", 256, GPUECON_BF16, FP8D, 32768, 256, 4,
-     8, 4, 2, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -335, false, true, true, 0, false, false, false},
+     8, 4, 2, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -335, false, true, true, 0, false, true, false, 0},
     {"A67-64K", QWEN, "qwen3-235b-a22b", "hgx-h100", "megatron-bridge-2026", 256, GPUECON_BF16, FP8D, 65536, 256, 4,
-     8, 4, 4, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -368, false, true, true, 0, false, false, false},
+     8, 4, 4, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -368, false, true, true, 0, false, true, false, 0},
     {"A67-128K", QWEN, "qwen3-235b-a22b", "hgx-h100", "megatron-bridge-2026", 256, GPUECON_BF16, FP8D, 131072, 256,
-     4, 8, 4, 8, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -389, false, true, true, 0, false, false, false},
+     4, 8, 4, 8, 8, 1, RS, 1, false, false, GPUECON_DISPATCH_DEEPEP, -389, false, true, true, 0, false, true, false, 0},
     /* Megatron-Bridge 25.11 and 26.02, dense: Llama 3 8B (GBS 128, MBS 2), 70B (FSDP, MBS 2, GBS
      * 256; MXFP8/NVFP4 GBS 256 MBS 1), Llama 3.1 405B, each at its table's layout */
     D("MB11-8B-GB300-CS", MB11, "llama3-8b", "gb300-nvl72", 8, F8, FP8T, 128, 1, 1, 1, 1, 2, 1, 0, 37556),
@@ -132,28 +148,61 @@ static const rcase rcases[] = {
      * with the precision-aware optimizer and recompute of mla_up_proj (selective); published
      * tokens/s/GPU */
     {"MB11-DSV3-GB200-MX", MB11 MOEG, "deepseek-v3", "gb200-nvl72", MBS26, 256, F8, MX, 4096, 4096, 1, 8, 4, 1, 32, 1,
-     RS, 1, false, true, HE, 4018, false, false, false, 0, true, false, false},
+     RS, 1, false, true, HE, 4018, false, false, false, 0, true, false, false, 0},
     {"MB11-DSV3-B200-MX", MB11 MOED, "deepseek-v3", "hgx-b200", MBS26, 256, F8, MX, 4096, 2048, 1, 16, 1, 1, 8, 1, RS,
-     1, false, true, HE, 2139, false, true, false, 0, false, false, false},
+     1, false, true, HE, 2139, false, true, false, 0, false, true, false, 0},
     {"MB11-Q235-B200-MX", MB11 MOEQ, "qwen3-235b-a22b", "hgx-b200", MBS26, 64, F8, MX, 4096, 1024, 1, 8, 2, 1, 8, 1,
-     RN, 1, false, false, NA, 3269, false, true, false, 0, false, false, false},
+     RN, 1, false, false, NA, 3269, false, true, false, 0, false, true, false, 0},
     {"MB02-Q235-B200-MX", MB02 MOEQ, "qwen3-235b-a22b", "hgx-b200", MBS26, 256, F8, MX, 4096, 8192, 1, 8, 1, 1, 8, 1,
-     RN, 1, false, false, NA, 3805, false, true, false, 0, false, false, false},
+     RN, 1, false, false, NA, 3805, false, true, false, 0, false, true, false, 0},
     /* 26.02 DeepSeek-V3 rows count the MTP module: their model TFLOP per token (0.2600) is 25.11's
      * "w/ MTP" B200 row's (0.2604), not its "w/o MTP" GB200 row's (0.2496) */
     {"MB02-DSV3-GB200-MX", MB02 MOEG, "deepseek-v3", "gb200-nvl72", MBS26, 256, F8, MX, 4096, 4096, 1, 4, 4, 1, 64, 1,
-     RS, 1, false, true, HE, 3955, false, false, false, 0, false, false, false},
+     RS, 1, false, true, HE, 3955, false, false, false, 0, false, false, false, 0},
     {"MB02-DSV3-B200-MX", MB02 MOED, "deepseek-v3", "hgx-b200", MBS26, 256, F8, MX, 4096, 4096, 1, 16, 1, 1, 8, 1, RS,
-     1, false, true, HE, 2689, false, true, false, 0, false, false, false},
+     1, false, true, HE, 2689, false, true, false, 0, false, true, false, 0},
     {"MB02-DSV3-B300-MX", MB02 MOED3, "deepseek-v3", "hgx-b300", MBS26, 256, F8, MX, 4096, 4096, 1, 16, 1, 1, 8, 1, RS,
-     1, false, true, HE, 2983, false, true, false, 0, false, false, false},
+     1, false, true, HE, 2983, false, true, false, 0, false, true, false, 0},
     {"MB02-Q235-B300-MX", MB02 MOEQ, "qwen3-235b-a22b", "hgx-b300", MBS26, 256, F8, MX, 4096, 8192, 1, 8, 4, 1, 8, 1,
-     RN, 1, false, false, NA, 2691, false, true, false, 0, false, false, false},
+     RN, 1, false, false, NA, 2691, false, true, false, 0, false, true, false, 0},
+    /* partial CUDA graphs on GB200 / GB300 (the layout from the table, the graph scope, dispatcher and
+     * overlap from the recipe file) */
+    {"MB11-DSV3-GB200-BF16", MB11 MOEPD, "deepseek-v3", "gb200-nvl72", MBS26, 256, GPUECON_BF16, FP8D, 4096, 4096, 1,
+     4, 4, 1, 64, 1, RS, 1, false, true, HE, 3139, false, true, false, 0, true, false, false, PART},
+    {"MB11-Q235-GB300-BF16", MB11 MOEPQ, "qwen3-235b-a22b", "gb300-nvl72", MBS26, 256, GPUECON_BF16, FP8D, 4096, 8192,
+     1, 4, 12, 1, 16, 2, RN, 1, false, false, HE, 6131, false, true, false, 0, false, false, false, PART},
+    {"MB11-Q235-GB200-BF16", MB11 MOEPQ, "qwen3-235b-a22b", "gb200-nvl72", MBS26, 256, GPUECON_BF16, FP8D, 4096, 8192,
+     1, 8, 3, 1, 32, 1, RN, 1, false, false, HE, 4916, false, true, false, 0, false, false, false, PART},
+    {"MB02-Q235-GB300-MX", MB02 MOEPQ, "qwen3-235b-a22b", "gb300-nvl72", MBS26, 256, F8, MX, 4096, 8192, 1, 4, 1, 1, 32,
+     2, RN, 1, false, false, HE, 6583, false, true, false, 0, false, false, false, PART},
+    {"MB02-Q235-GB200-MX", MB02 MOEPQ, "qwen3-235b-a22b", "gb200-nvl72", MBS26, 256, F8, MX, 4096, 8192, 1, 8, 1, 1, 32,
+     1, RN, 1, false, false, HE, 5448, false, true, false, 0, false, false, false, PART},
+    /* Qwen3-30B-A3B on 8 GPUs (EP8) and on 16 H100, each at its table's layout (which in several rows is not
+     * the preset's: micro-batch 1 on B200 against the preset's 4, PP2 EP8 on H100 against EP16) with the
+     * preset's other settings */
+    {"MB11-Q30-GB300-MX", MB11 MOEQ30, "qwen3-30b-a3b", "gb300-nvl72", MBS26, 8, F8, MX, 4096, 512, 1, 1, 1, 1, 8, 4,
+     RN, 1, false, false, HE, 28934, false, true, false, 0, false, false, false, RPRE},
+    {"MB11-Q30-GB200-MX", MB11 MOEQ30, "qwen3-30b-a3b", "gb200-nvl72", MBS26, 8, F8, MX, 4096, 512, 1, 1, 1, 1, 8, 4,
+     RN, 1, false, false, HE, 23766, false, true, false, 0, false, false, false, RPRE},
+    {"MB02-Q30-GB300-MX", MB02 MOEQ30, "qwen3-30b-a3b", "gb300-nvl72", MBS26, 8, F8, MX, 4096, 512, 1, 1, 1, 1, 8, 8,
+     RN, 1, false, false, HE, 30376, false, true, false, 0, false, false, false, RPRE},
+    {"MB02-Q30-GB200-MX", MB02 MOEQ30, "qwen3-30b-a3b", "gb200-nvl72", MBS26, 8, F8, MX, 4096, 512, 1, 1, 1, 1, 8, 4,
+     RN, 1, false, false, HE, 26084, false, true, false, 0, false, false, false, RPRE},
+    {"MB02-Q30-B300-MX", MB02 MOEQ30, "qwen3-30b-a3b", "hgx-b300", MBS26, 8, F8, MX, 4096, 512, 1, 1, 1, 1, 8, 8, RN,
+     1, false, false, HE, 29521, false, true, false, 0, false, false, false, RPRE},
+    {"MB11-Q30-B200-MX", MB11 MOEPQ, "qwen3-30b-a3b", "hgx-b200", MBS26, 8, F8, MX, 4096, 512, 1, 1, 1, 1, 8, 1, RN, 1,
+     false, false, HE, 9299, false, true, false, 0, false, false, false, PART},
+    {"MB02-Q30-B200-MX", MB02 MOEPQ, "qwen3-30b-a3b", "hgx-b200", MBS26, 8, F8, MX, 4096, 512, 1, 1, 1, 1, 8, 1, RN, 1,
+     false, false, HE, 9691, false, true, false, 0, false, false, false, PART},
+    {"MB11-Q30-H100-CS", MB11 MOEQ30H, "qwen3-30b-a3b", "hgx-h100", MBS26, 16, F8, FP8T, 4096, 512, 1, 2, 24, 1, 8, 2,
+     RN, 1, false, false, HE, 5275, false, true, false, 0, false, true, false, 0},
+    {"MB02-Q30-H100-CS", MB02 MOEQ30H, "qwen3-30b-a3b", "hgx-h100", MBS26, 16, F8, FP8T, 4096, 1024, 1, 2, 12, 1, 8, 1,
+     RN, 1, false, false, HE, 5113, false, true, false, 0, false, true, false, 0},
     /* Qwen3-235B on H100: the expert group (EP 32) spans four 8-GPU servers */
     {"MB11-Q235-H100-CS", MB11 MOEH, "qwen3-235b-a22b", "hgx-h100", MBS26, 256, F8, FP8T, 4096, 2048, 2, 8, 4, 1, 32,
-     1, RN, 1, false, false, NA, 1575, false, false, false, 0, false, true, true},
+     1, RN, 1, false, false, NA, 1575, false, false, false, 0, false, true, true, 0},
     {"MB02-Q235-H100-CS", MB02 MOEH, "qwen3-235b-a22b", "hgx-h100", MBS26, 256, F8, FP8T, 4096, 8192, 2, 8, 4, 1, 32,
-     1, RN, 1, false, false, NA, 1633, false, false, false, 0, false, true, true},
+     1, RN, 1, false, false, NA, 1633, false, false, false, 0, false, true, true, 0},
 };
 
 static void request_of(const gpuecon_catalog *cat, const rcase *v, gpuecon_train_request *q)
@@ -174,14 +223,13 @@ static void request_of(const gpuecon_catalog *cat, const rcase *v, gpuecon_train
     q->dispatcher = v->disp;
     q->balanced_routing = true; /* the published MoE benchmarks force-balance the routing */
     q->recompute_moe = v->recompute_moe;
-    if (v->serial) { /* no EP overlap, no CUDA graphs */
+    if (v->serial) /* no EP overlap */
         q->a2a_overlap = 0;
-        q->cuda_graphs = false;
-    }
     if (v->eager)
         q->cuda_graphs = false;
     if (v->no_tp_overlap)
         q->tp_overlap = 0;
+    q->cuda_graph_scope = v->scope;
     q->offload_layers = v->offload;
     if (v->no_mtp)
         q->mtp = 0;

@@ -121,6 +121,27 @@ static void test_maverick_layers(void **state)
     assert_true(l.moe);
 }
 
+/* gpt-oss-120b: the model card's active count (arXiv:2508.10925 Table 1, 5.13 B) leaves out the input
+ * embedding; by hand per layer: attention q and o 2·2880·(64·64) = 23,592,960, k and v 2·2880·(8·64)
+ * = 2,949,120, router 2880·128 = 368,640, four experts 4·3·2880² = 99,532,800; 36 layers plus the
+ * unembedding 201088·2880 = 579,133,440 give 5.132 B before norms and biases. Alternating
+ * sliding-window (128) and full attention from a sliding layer. */
+static void test_gpt_oss(void **state)
+{
+    gpuecon_params p;
+    const gpuecon_model *m = model(state, "gpt-oss-120b");
+    gpuecon_model_params(m, &p);
+    double layer = 23592960.0 + 2949120.0 + 368640.0 + 99532800.0;
+    assert_close(p.active - p.embedding - p.norms, 36 * layer + 579133440.0, 1e-9);
+    assert_close(p.active - p.embedding, 5.13e9, 0.005);
+    assert_close(p.routed_experts, 36 * 128 * 3 * 2880.0 * 2880, 1e-12);
+    gpuecon_layer l;
+    gpuecon_model_layer(m, 0, &l);
+    assert_int_equal(l.window, 128);
+    gpuecon_model_layer(m, 1, &l);
+    assert_int_equal(l.window, 0);
+}
+
 static void test_mfu_inverse(void **state)
 {
     (void)state;
@@ -137,6 +158,7 @@ int main(void)
         cmocka_unit_test(test_gpt3),             cmocka_unit_test(test_deepseek_flops),
         cmocka_unit_test(test_mixtral),          cmocka_unit_test(test_gemma4),
         cmocka_unit_test(test_maverick_layers),  cmocka_unit_test(test_mfu_inverse),
+        cmocka_unit_test(test_gpt_oss),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }
