@@ -120,11 +120,14 @@ void compare_uncertainty_verdict(gpuecon_comparison_result *cr)
                                   r->name, 100 * b, r->throughput_group);
             continue;
         }
-        bool flips = w == 0 ? t * (1 - b) <= be->value : t * (1 + b) >= be->value;
+        /* the band is multiplicative, as the joint sampling draws it (joint.c): t/(1+b) to t·(1+b);
+         * a linear t·(1-b) would turn negative for a group whose P90 |error| reaches 100% */
+        double lo = t / (1 + b), hi = t * (1 + b);
+        bool flips = w == 0 ? lo <= be->value : hi >= be->value;
         n += (size_t)snprintf(cr->verdict + n, cap - n,
                               " %s's throughput is predicted ±%.0f%% (validate group %s): %.0f-%.0f tok/s/GPU, %s the "
                               "break-even %.0f, so the prediction's own uncertainty %s flip the verdict.",
-                              r->name, 100 * b, r->throughput_group, t * (1 - b), t * (1 + b),
+                              r->name, 100 * b, r->throughput_group, lo, hi,
                               flips ? "reaching" : "short of", be->value, flips ? "could" : "cannot");
     }
 }

@@ -162,6 +162,22 @@ json_near(platforms 0 throughput_uncertainty p90_rel ${p90} 1e-9)
 run(0 compare ${SRC}/tests/cases/scenarios/predicted-l70.yaml)
 expect_out("throughput predicted [0-9]+ tok/s/GPU ±[0-9.]+% \\(validate group hopper-fp8-dense")
 expect_out("the prediction's own uncertainty (could|cannot) flip the verdict")
+# the band is multiplicative (X/(1+b) to X(1+b), as --uncertainty draws it): with the Hopper FP8 MoE
+# group's P90 |error| above 100% its low end stays positive (X(1-b) was negative)
+run(0 compare ${SRC}/tests/cases/scenarios/predicted-moe-fp8.yaml --json)
+string(JSON x GET "${OUT}" platforms 0 tokens_per_s_per_gpu)
+string(JSON b GET "${OUT}" platforms 0 throughput_uncertainty p90_rel)
+string(JSON verdict GET "${OUT}" verdict)
+string(REGEX MATCH "hgx-h100's throughput is predicted [^:]*: ([0-9]+)-([0-9]+) tok/s/GPU" m "${verdict}")
+if(NOT m)
+  message(FATAL_ERROR "compare MoE FP8: no H100 band in the verdict '${verdict}'")
+endif()
+execute_process(COMMAND awk "BEGIN { lo = ${x} / (1 + ${b}); hi = ${x} * (1 + ${b});
+                exit (${b} > 1 && ${CMAKE_MATCH_1} > 0 && (${CMAKE_MATCH_1} - lo) ^ 2 < 1 && (${CMAKE_MATCH_2} - hi) ^ 2 < 1) ? 0 : 1 }"
+                RESULT_VARIABLE bad)
+if(bad)
+  message(FATAL_ERROR "compare MoE FP8: band ${CMAKE_MATCH_1}-${CMAKE_MATCH_2} for ${x} at +-${b}")
+endif()
 # a measured throughput carries no band
 run(0 compare --json --no-sensitivity)
 string(JSON t ERROR_VARIABLE missing GET "${OUT}" platforms 0 throughput_uncertainty)
