@@ -454,6 +454,13 @@ void train_cli_print_result(FILE *f, const gpuecon_train_result *r)
                 gpuecon_dispatcher_name(e->dispatcher), fmt_si(b1, sizeof b1, e->a2a_bytes, "B"), r->par.ep,
                 e->ep_domains, e->ep_domains == 1 ? "" : "s",
                 100 * e->a2a_intra_fraction, 1e3 * e->a2a_s, 1e3 * e->a2a_total_s, 1e3 * e->a2a_exposed_s);
+        if (e->host_s > 0) {
+            char scope[64];
+            train_cli_graph_scope(e->cuda_graph_scope, scope, sizeof scope);
+            fprintf(f, "host         CUDA graphs %s: the kernels launched from the host take %.3f ms per MoE layer "
+                       "and micro-batch (forward and backward), a floor under the layer's GPU time\n",
+                    scope, 1e3 * e->host_s);
+        }
     }
 }
 
