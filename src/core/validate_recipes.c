@@ -1,7 +1,7 @@
 /*
  * validate_recipes.c — the NeMo / Megatron-Bridge performance-summary runs and the MoE runs
- * of 2024–26 (calibration §A.5: A41, A43, A44, A49, A50, A53, A66, A67; and the Megatron-Bridge
- * 25.11 and 26.02 summaries on B200, GB200, GB300 and H100, MB11-* and MB02-*), each predicted with
+ * of 2024–26 (A41, A43, A44, A49, A50, A53, A66, A67; and the Megatron-Bridge 25.11 and 26.02
+ * summaries on B200, B300, GB200, GB300 and H100, MB11-* and MB02-*), each predicted with
  * its published layout and its framework stack (data/stacks.yaml, docs/model.md §3.7), read
  * from the recipe, never tuned. The sources publish tokens/s/GPU, except model TFLOP/s/GPU for A66
  * and A67; those convert with the model's FLOPs per token with
@@ -143,10 +143,9 @@ static const rcase rcases[] = {
     D("MB02-405B-GB300-CS", MB02, "llama3-405b", "gb300-nvl72", 256, F8, FP8T, 1536, 4, 8, 4, 1, 1, 1, 0, 988),
     D("MB02-405B-GB200-CS", MB02, "llama3-405b", "gb200-nvl72", 256, F8, FP8T, 1536, 4, 16, 4, 1, 1, 1, 0, 793),
     D("MB02-405B-H100-CS", MB02, "llama3-405b", "hgx-h100", 1024, F8, FP8T, 1536, 8, 8, 8, 2, 1, 1, 0, 311),
-    /* MoE rows whose recipe settings the model can state (the Qwen3 GB200/GB300 recipes capture only
-     * attention, router and preprocessing in CUDA graphs, which it cannot: left out). DeepSeek-V3
-     * with the precision-aware optimizer and recompute of mla_up_proj (selective); published
-     * tokens/s/GPU */
+    /* MoE rows whose recipe settings the model can state (GPT-OSS and the GB300 DeepSeek-V3 rows, with
+     * their custom pipeline layout, are left out: docs/model.md 3.6). DeepSeek-V3 with the
+     * precision-aware optimizer and recompute of mla_up_proj (selective); published tokens/s/GPU */
     {"MB11-DSV3-GB200-MX", MB11 MOEG, "deepseek-v3", "gb200-nvl72", MBS26, 256, F8, MX, 4096, 4096, 1, 8, 4, 1, 32, 1,
      RS, 1, false, true, HE, 4018, false, false, false, 0, true, false, false, 0},
     {"MB11-DSV3-B200-MX", MB11 MOED, "deepseek-v3", "hgx-b200", MBS26, 256, F8, MX, 4096, 2048, 1, 16, 1, 1, 8, 1, RS,
