@@ -15,6 +15,16 @@ string(JSON name GET "${OUT}" model)
 if(NOT name STREQUAL "gpt-oss-120b")
   message(FATAL_ERROR "model name '${name}'")
 endif()
+# the catalog's gpt-oss-120b and qwen3-30b-a3b are the same models as their config.json files
+foreach(m gpt-oss-120b qwen3-30b-a3b)
+  run(0 train --model-file ${SRC}/tests/cases/hf/${m}.json --system hgx-h100 --gpus 64 --seq 4096 --gbs 512 --tp 1
+      --pp 1 --json)
+  string(JSON f_hf GET "${OUT}" model_flops_per_token)
+  string(JSON t_hf GET "${OUT}" tokens_per_s_per_gpu)
+  run(0 train --model ${m} --system hgx-h100 --gpus 64 --seq 4096 --gbs 512 --tp 1 --pp 1 --json)
+  json_near(model_flops_per_token ${f_hf} 1e-9)
+  json_near(tokens_per_s_per_gpu ${t_hf} 1e-9)
+endforeach()
 run(0 catalog models gemma-3-27b --model-file ${SRC}/tests/cases/hf/gemma-3-27b.json)
 expect_out("Gemma3ForConditionalGeneration")
 
