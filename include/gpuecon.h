@@ -604,6 +604,9 @@ enum {
     GPUECON_GRAPH_MOE_ROUTER = 2,      /* the router, and the shared experts */
     GPUECON_GRAPH_MOE_PREPROCESS = 4   /* the dispatch preprocessing (needs MOE_ROUTER) */
 };
+/* The scope as Megatron-Core's --cuda-graph-scope names it: "off" (-1, eager), "full" (0), or the
+ * captured parts as a comma list ("attn,moe_router,moe_preprocess"); writes at most cap bytes. */
+GPUECON_API void gpuecon_graph_scope_name(int scope, char *buf, size_t cap);
 
 /* ---- mixture-of-experts dispatch (src/core/dispatch.c; docs/model.md §4.9) ----
  * One dispatch (or combine) of an expert-parallel group, as the frameworks do it. NCCL's

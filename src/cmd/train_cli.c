@@ -180,7 +180,7 @@ int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t n, gp
 }
 
 /* --cuda-graph-scope: "full", or a comma list of attn, moe_router, moe_preprocess (Megatron-Core's
- * --cuda-graph-scope names; moe_preprocess only with moe_router, as Megatron-Core asserts). */
+ * --cuda-graph-scope names); the combinations are checked by the library (train_check_request). */
 static int parse_graph_scope(cli *c, const char *s, int *out)
 {
     static const struct {
@@ -210,9 +210,6 @@ static int parse_graph_scope(cli *c, const char *s, int *out)
             break;
         p += len + 1;
     }
-    if ((mask & GPUECON_GRAPH_MOE_PREPROCESS) && !(mask & GPUECON_GRAPH_MOE_ROUTER))
-        return cli_usage_error(c, "--cuda-graph-scope",
-                               "'%s': moe_preprocess is captured only together with moe_router", s);
     *out = mask;
     return 0;
 }
@@ -252,14 +249,8 @@ int train_cli_apply_stack(cli *c, const train_args *a, const opt *opts, size_t n
     if (SEEN("--optimizer-states"))
         req->optim_state_bytes = a->optimizer_states == 1 ? 2 : 4;
 #undef SEEN
-    if (a->graph_scope) {
-        if ((rc = parse_graph_scope(c, a->graph_scope, &req->cuda_graph_scope)))
-            return rc;
-        if (req->cuda_graph_scope != GPUECON_GRAPH_FULL && !req->cuda_graphs)
-            return cli_usage_error(c, "--cuda-graph-scope",
-                                   "'%s' captures part of each layer in CUDA graphs, but CUDA graphs are off "
-                                   "(--cuda-graphs off or the stack's)", a->graph_scope);
-    }
+    if (a->graph_scope && (rc = parse_graph_scope(c, a->graph_scope, &req->cuda_graph_scope)))
+        return rc;
     req->balanced_routing = a->balanced_routing;
     req->recompute_moe = a->recompute_moe;
     if (a->offload_search && a->offload_layers >= 0)
@@ -275,20 +266,6 @@ void train_cli_config(const gpuecon_parallel *p, char *buf, size_t cap)
                  p->vpp, p->dp, p->mbs, p->ep, p->etp, p->edp);
     else
         snprintf(buf, cap, "tp %d cp %d pp %d vpp %d dp %d mbs %d", p->tp, p->cp, p->pp, p->vpp, p->dp, p->mbs);
-}
-
-void train_cli_graph_scope(int scope, char *buf, size_t cap)
-{
-    if (scope < 0)
-        snprintf(buf, cap, "off");
-    else if (scope == GPUECON_GRAPH_FULL)
-        snprintf(buf, cap, "full");
-    else
-        snprintf(buf, cap, "%s%s%s%s%s", scope & GPUECON_GRAPH_ATTN ? "attn" : "",
-                 (scope & GPUECON_GRAPH_ATTN) && (scope & GPUECON_GRAPH_MOE_ROUTER) ? "," : "",
-                 scope & GPUECON_GRAPH_MOE_ROUTER ? "moe_router" : "",
-                 scope & GPUECON_GRAPH_MOE_PREPROCESS ? "," : "",
-                 scope & GPUECON_GRAPH_MOE_PREPROCESS ? "moe_preprocess" : "");
 }
 
 json_t *train_cli_moe_json(const gpuecon_train_result *r)
@@ -310,7 +287,7 @@ json_t *train_cli_moe_json(const gpuecon_train_result *r)
     json_object_set_new(j, "a2a_exposed_s", cli_real(m->a2a_exposed_s));
     json_object_set_new(j, "dispatcher", json_string(gpuecon_dispatcher_name(m->dispatcher)));
     char scope[64];
-    train_cli_graph_scope(m->cuda_graph_scope, scope, sizeof scope);
+    gpuecon_graph_scope_name(m->cuda_graph_scope, scope, sizeof scope);
     json_object_set_new(j, "cuda_graphs", json_string(scope));
     json_object_set_new(j, "host_s", cli_real(m->host_s));
     return j;
@@ -456,7 +433,7 @@ void train_cli_print_result(FILE *f, const gpuecon_train_result *r)
                 100 * e->a2a_intra_fraction, 1e3 * e->a2a_s, 1e3 * e->a2a_total_s, 1e3 * e->a2a_exposed_s);
         if (e->host_s > 0) {
             char scope[64];
-            train_cli_graph_scope(e->cuda_graph_scope, scope, sizeof scope);
+            gpuecon_graph_scope_name(e->cuda_graph_scope, scope, sizeof scope);
             fprintf(f, "host         CUDA graphs %s: the kernels launched from the host take %.3f ms per MoE layer "
                        "and micro-batch (forward and backward), a floor under the layer's GPU time\n",
                     scope, 1e3 * e->host_s);

@@ -49,8 +49,6 @@ void train_cli_config(const gpuecon_parallel *p, char *buf, size_t cap);
 /* Prints the breakdown and memory tables of one result. */
 void train_cli_print_result(FILE *f, const gpuecon_train_result *r);
 /* The MoE part of a result as JSON (null for dense models). */
-/* The CUDA graph scope as --cuda-graph-scope names it ("off" when eager, "full"). */
-void train_cli_graph_scope(int scope, char *buf, size_t cap);
 json_t *train_cli_moe_json(const gpuecon_train_result *r);
 /* train --vs S (train_vs.c): the same job on system S, end-to-end and all-to-all ratios; adds
  * "vs" to j and/or prints to f (either may be NULL). 0 or an exit code. */

@@ -343,7 +343,7 @@ static void layer_with(const train_static *st, gpuecon_dispatcher disp, int ep, 
     double block_k = 1 + 2 + (st->fs > 0 ? 2 + (tp > 1 ? 2 : 0) : 0) + nk_f + (st->cf > 0 ? 4 : 0) + (ep > 1 ? 2 : 0) +
                      (etp > 1 ? 2 : 0);
     double kernels = attn_k + block_k;
-    bool partial = !st->eager && st->graph_scope != GPUECON_GRAPH_FULL;
+    bool partial = st->graph_scope != GPUECON_GRAPH_FULL; /* GPUECON_GRAPH_FULL when eager (moe_prepare) */
     if (partial)
         moe_eager_kernels(st, attn_k, tp, ep, etp, &kernels, &block_k);
     lc->m_host_s = st->eager || partial ? st->eff.moe_host_s * kernels * (3 + (full ? 1 : 0)) +

@@ -7,6 +7,7 @@
 #include "train.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 void gpuecon_train_request_init(gpuecon_train_request *req)
@@ -32,6 +33,21 @@ const char *gpuecon_fp8_recipe_name(gpuecon_fp8_recipe r)
 {
     static const char *const n[] = {"delayed", "tensorwise", "mxfp8", "blockwise"};
     return (unsigned)r < 4 ? n[r] : "unknown";
+}
+
+void gpuecon_graph_scope_name(int scope, char *buf, size_t cap)
+{
+    static const char *const part[] = {"attn", "moe_router", "moe_preprocess"};
+    if (!buf || cap == 0)
+        return;
+    snprintf(buf, cap, "%s", scope < 0 ? "off" : "full");
+    if (scope <= 0)
+        return;
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < 3 && n < cap; i++)
+        if (scope & (1 << i))
+            n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? "," : "", part[i]);
 }
 
 const char *gpuecon_dispatcher_name(gpuecon_dispatcher d)
@@ -179,16 +195,19 @@ int train_check_request(const gpuecon_train_request *req, gpuecon_error *err)
     if ((rc = check_recipe(req, err)))
         return rc;
     int gs = req->cuda_graph_scope;
+    char name[64];
+    gpuecon_graph_scope_name(gs, name, sizeof name);
     if (gs & ~(GPUECON_GRAPH_ATTN | GPUECON_GRAPH_MOE_ROUTER | GPUECON_GRAPH_MOE_PREPROCESS))
         return err_set(err, GPUECON_E_INPUT, "--cuda-graph-scope", 0, 0,
                        "mask %d: allowed full, or attn, moe_router and moe_preprocess", gs);
     if ((gs & GPUECON_GRAPH_MOE_PREPROCESS) && !(gs & GPUECON_GRAPH_MOE_ROUTER))
         return err_set(err, GPUECON_E_INPUT, "--cuda-graph-scope", 0, 0,
-                       "moe_preprocess is captured only with moe_router (as Megatron-Core requires)");
+                       "'%s': moe_preprocess is captured only together with moe_router (as Megatron-Core requires)",
+                       name);
     if (gs && !req->cuda_graphs)
         return err_set(err, GPUECON_E_INPUT, "--cuda-graph-scope", 0, 0,
-                       "a partial CUDA graph scope needs CUDA graphs on (--cuda-graphs off launches every kernel "
-                       "eagerly)");
+                       "'%s' captures part of each layer in CUDA graphs, but CUDA graphs are off (--cuda-graphs "
+                       "off or the stack's)", name);
     return m->experts > 0 ? moe_check_request(req, err) : GPUECON_OK;
 }
 
