@@ -36,6 +36,7 @@ static double *field(gpuecon_efficiency *e, const char *key)
              {"gemm_fp8", offsetof(gpuecon_efficiency, gemm_fp8)},
              {"gemm_fp4", offsetof(gpuecon_efficiency, gemm_fp4)},
              {"attn_flash", offsetof(gpuecon_efficiency, attn_flash)},
+             {"attn_fwd", offsetof(gpuecon_efficiency, attn_fwd)},
              {"hbm", offsetof(gpuecon_efficiency, hbm)},
              {"kernel_s", offsetof(gpuecon_efficiency, kernel_s)},
              {"speed_cv", offsetof(gpuecon_efficiency, speed_cv)},

@@ -669,6 +669,8 @@ typedef struct gpuecon_efficiency {
                                     forward; a layer pass cannot run faster than its launches */
     double moe_load_cv;          /* dropless routing: per-expert token-load coefficient of variation
                                     within a micro-batch (the same in every row: a router property) */
+    double attn_fwd;             /* forward flash-attention fraction of the BF16 peak where it is
+                                    measured apart (0: attn_flash); the backward runs at attn_flash */
     gpuecon_stage stage;         /* fitted or assumption */
     const char *source;          /* which data, which document */
 } gpuecon_efficiency;

@@ -44,9 +44,10 @@ static json_t *efficiency_json(void)
     json_t *arr = json_array();
     for (size_t i = 0; i < n; i++)
         json_array_append_new(
-            arr, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:s}", "arch", e[i].arch,
+            arr, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:s}", "arch", e[i].arch,
                            "gemm_bf16", cli_real(e[i].gemm_bf16), "gemm_fp8", cli_real(e[i].gemm_fp8), "gemm_fp4",
-                           cli_real(e[i].gemm_fp4), "attn_flash", cli_real(e[i].attn_flash), "hbm",
+                           cli_real(e[i].gemm_fp4), "attn_flash", cli_real(e[i].attn_flash), "attn_fwd",
+                           cli_real(e[i].attn_fwd > 0 ? e[i].attn_fwd : e[i].attn_flash), "hbm",
                            cli_real(e[i].hbm), "kernel_s", cli_real(e[i].kernel_s), "speed_cv",
                            cli_real(e[i].speed_cv), "scaleup_busbw", cli_real(e[i].scaleup_busbw),
                            "scaleout_busbw", cli_real(e[i].scaleout_busbw), "stage", gpuecon_stage_name(e[i].stage),

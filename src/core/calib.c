@@ -94,6 +94,20 @@ static const gpuecon_efficiency table[] = {
         .arch = "blackwell-ultra",
         .gemm_bf16 = 0.575, .gemm_fp8 = 0.463, .gemm_fp4 = 0.33,
         .attn_flash = 0.60, .hbm = 0.85, .kernel_s = 3e-6, .speed_cv = 0.015,
+        /* Blackwell Ultra doubles the SFU's exponentials per clock (NVIDIA technical blog
+         * "Inside NVIDIA Blackwell Ultra", 22 Aug 2025: 10.7 against 5 TeraExponentials/s). A
+         * causal forward with 128-wide heads spends 4·128 MMA FLOPs per exponential, which
+         * Blackwell's BF16 peak runs in about the time its SFU takes for the one exponential
+         * (2,450 TFLOPS / 512 = 4.8 T/s), so Blackwell's forward is partly exponential-bound
+         * and Blackwell Ultra's is not; the backward (10·128 FLOPs per exponential) is MMA-bound
+         * on both. Measured with one library (NVIDIA/cudnn-frontend
+         * benchmark/attention_inference/results/prefill_sweep, cuDNN 9.27.0, Llama 3.1 70B
+         * heads, 64 query / 8 KV of 128, causal, batch 1, q = kv = 8,192 and 16,384, backends
+         * cudnn and cudnn_oss; GB300 file @bd77903d, GB200 @d6d35d69): GB300 1,875.9 / 1,986.3
+         * and 1,824.3 / 1,927.8 TFLOPS against GB200 1,438.1 / 1,562.9 and 1,389.0 / 1,534.2,
+         * ratios 1.304, 1.271, 1.313, 1.257 (median 1.288) at the same catalog BF16 peak. The
+         * forward fraction is Blackwell's attn_flash times that ratio. */
+        .attn_fwd = 0.773,      /* derived: 0.60 x 1.288 */
         .scaleup_busbw = 0.80, .scaleout_busbw = 0.90, .coll_launch_s = 10e-6,
         .scaleout_a2a = 0.60, .grouped_gemm = 0.619, .moe_host_s = 240e-6, .moe_load_cv = 0.10,
         .stage = GPUECON_STAGE_ASSUMPTION,

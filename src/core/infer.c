@@ -197,6 +197,19 @@ static double eta_scale(const gpuecon_serving_profile *p, const gpuecon_gpu *g, 
     return to > 0 && from > 0 ? to / from : 1;
 }
 
+/* The same for the attention kernels, which are forwards: the BF16 GEMM fractions' ratio,
+ * and an architecture whose forward attention is measured apart from its backward (Blackwell
+ * Ultra's exponential unit, docs/model.md §3.3) runs them that much faster than the reference's. */
+static double attn_scale(const gpuecon_serving_profile *p, const gpuecon_gpu *g)
+{
+    if (!p->eta_c_arch)
+        return 1;
+    const gpuecon_gpu ref = {.arch = p->eta_c_arch};
+    const gpuecon_efficiency *to = gpuecon_efficiency_for(g), *from = gpuecon_efficiency_for(&ref);
+    return eta_scale(p, g, GPUECON_BF16, GPUECON_BF16) * (train_attn_fwd_eff(to) / to->attn_flash) /
+           (train_attn_fwd_eff(from) / from->attn_flash);
+}
+
 /* Drafter bytes: given, the model's own MTP modules, or the Gemma-4 assistant's 0.9 GB. */
 static double drafter_bytes(const gpuecon_infer_request *r, const infer_arch *a, double b_w)
 {
@@ -482,7 +495,7 @@ static int prepare(const gpuecon_infer_request *r, int tp, infer_arch *a, infer_
     o->seqs_admitted = r->profile.kv_reserve ? o->seqs_at_full : o->seqs_at_mean; /* A2 */
     gpuecon_precision math = math_precision(r->system->gpu, r->weights);
     o->eta_c = r->profile.eta_c * eta_scale(&r->profile, r->system->gpu, math, r->profile.eta_c_prec);
-    o->eta_attn = r->profile.eta_c * eta_scale(&r->profile, r->system->gpu, GPUECON_BF16, GPUECON_BF16);
+    o->eta_attn = r->profile.eta_c * attn_scale(&r->profile, r->system->gpu);
     build_env(r, a, o, e);
     o->seqs_budget = infer_budget_seqs(e, o->max_num_batched_tokens);
     o->max_concurrency = o->replicas * floor(infer_running_cap(o));

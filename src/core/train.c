@@ -30,7 +30,8 @@ static double causal_keys(double s, double w)
 static int check_efficiency(const gpuecon_efficiency *e, gpuecon_precision p, gpuecon_error *err)
 {
     double g = train_gemm_eff(e, p);
-    if (!(g > 0 && g <= 1) || !(e->attn_flash > 0 && e->attn_flash <= 1) || !(e->hbm > 0 && e->hbm <= 1) ||
+    if (!(g > 0 && g <= 1) || !(e->attn_flash > 0 && e->attn_flash <= 1) || !(e->attn_fwd >= 0 && e->attn_fwd <= 1) ||
+        !(e->hbm > 0 && e->hbm <= 1) ||
         !(e->scaleup_busbw > 0 && e->scaleup_busbw <= 1) || !(e->scaleout_busbw > 0 && e->scaleout_busbw <= 1) ||
         !(e->kernel_s >= 0) || !(e->speed_cv >= 0 && e->speed_cv < 0.5) || !(e->coll_launch_s >= 0))
         return err_set(err, GPUECON_E_INPUT, "efficiency", 0, 0,
@@ -209,7 +210,7 @@ static void layer_compute(const train_static *st, double T, double s_loc, double
         double fl_f = 2 * T * st->keys_per_query * al * (st->dqk + st->dv);
         lp->attn_flops_f = fl_f;
         lp->attn_flops_b = 2.5 * fl_f;
-        lp->attn_f = fl_f / (pb * st->eff.attn_flash) + st->eff.kernel_s;
+        lp->attn_f = fl_f / (pb * train_attn_fwd_eff(&st->eff)) + st->eff.kernel_s;
         lp->attn_b = 2.5 * fl_f / (pb * st->eff.attn_flash) + 2 * st->eff.kernel_s;
     } else {
         /* unfused: QK^T and AV over all s keys (masking computes the full square), scores in

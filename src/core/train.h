@@ -216,6 +216,9 @@ double train_expected_max_normal(int n);
 double train_inv_norm(double p);
 /* The GEMM efficiency of e at precision p. */
 double train_gemm_eff(const gpuecon_efficiency *e, gpuecon_precision p);
+/* The forward flash-attention fraction of the BF16 peak: attn_fwd where a row sets it, else
+ * attn_flash (docs/model.md §3.3). */
+double train_attn_fwd_eff(const gpuecon_efficiency *e);
 /* A GEMM of M x K by K x N at the training precision (inputs ib bytes), on the roofline. */
 double train_gemm(const train_static *st, double M, double K, double N, double ib);
 /* Roofline time of one kernel: FLOPs at peak_eff FLOP/s or bytes at HBM speed, plus launch. */

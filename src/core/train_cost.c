@@ -14,6 +14,11 @@ double train_gemm_eff(const gpuecon_efficiency *e, gpuecon_precision p)
     return p == GPUECON_FP8 ? e->gemm_fp8 : p == GPUECON_FP4 ? e->gemm_fp4 : e->gemm_bf16;
 }
 
+double train_attn_fwd_eff(const gpuecon_efficiency *e)
+{
+    return e->attn_fwd > 0 ? e->attn_fwd : e->attn_flash;
+}
+
 double train_kernel(const train_static *st, double flops, double peak_eff, double bytes)
 {
     double c = flops / peak_eff, b = bytes / st->hbm_bps;

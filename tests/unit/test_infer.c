@@ -811,6 +811,9 @@ static void test_eta_transfer(void **state)
         {"rtx-pro-server", GPUECON_FP4, 0.54 * 0.431 / 0.490, 0.54 * 0.630 / 0.609},
         {"rtx-pro-server", GPUECON_FP8, 0.54 * 0.507 / 0.490, 0.54 * 0.630 / 0.609},
         {"mi300x-8", GPUECON_FP8, 0.54 * 0.312 / 0.490, 0.54 * 0.388 / 0.609},
+        /* Blackwell Ultra: Blackwell's fractions, its attention kernels (forwards) 0.773 / 0.60
+         * faster (the exponential unit; test_train.c test_ultra_attention_forward) */
+        {"gb300-nvl72", GPUECON_FP4, 0.54 * 0.33 / 0.490, 0.54 * 0.575 / 0.609 * 0.773 / 0.60},
     };
     const gpuecon_efficiency *rtx = gpuecon_efficiency_for(gpuecon_catalog_system(g_cat, "rtx-pro-server")->gpu);
     double bf16 = 0.609 * (417.34 / 500) / (797.51 / 989);

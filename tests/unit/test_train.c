@@ -327,6 +327,32 @@ static void test_s3_flat(void **state)
     assert_true(b.mfu <= a.mfu);
 }
 
+/* Blackwell Ultra's forward attention (src/core/calib.c, docs/model.md §3.3): GB300 and GB200
+ * share every catalog peak and bandwidth, so one BF16 micro-batch of Llama 3 8B (TP1, seq 8,192,
+ * no recompute) differs only in the 32 layers' forward attention, fl = 2·T·(s+1)/2·32 heads·
+ * (128 + 128) FLOPs each, run at 0.60 of 2,450 TFLOPS on GB200 and at 0.60 x 1.288 on GB300:
+ * the median of the four cuDNN 9.27.0 forward ratios 1875.932/1438.125, 1986.33/1562.874,
+ * 1824.334/1389.042 and 1927.786/1534.229 (NVIDIA/cudnn-frontend prefill_sweep). */
+static void test_ultra_attention_forward(void **state)
+{
+    double r[4] = {1875.932 / 1438.125, 1986.33 / 1562.874, 1824.334 / 1389.042, 1927.786 / 1534.229};
+    double lo = fmin(fmin(r[0], r[1]), fmin(r[2], r[3])), hi = fmax(fmax(r[0], r[1]), fmax(r[2], r[3]));
+    double median = (r[0] + r[1] + r[2] + r[3] - lo - hi) / 2;
+    const gpuecon_efficiency *ultra = gpuecon_efficiency_for(gpuecon_catalog_system(CAT(state), "gb300-nvl72")->gpu);
+    const gpuecon_efficiency *bw = gpuecon_efficiency_for(gpuecon_catalog_system(CAT(state), "gb200-nvl72")->gpu);
+    assert_close(ultra->attn_fwd, 0.60 * median, 1e-3); /* stored to three digits */
+    assert_close(ultra->attn_flash, bw->attn_flash, 1e-12); /* the backward is MMA-bound on both */
+    double t[2];
+    const char *sys[2] = {"gb200-nvl72", "gb300-nvl72"};
+    for (int i = 0; i < 2; i++) {
+        gpuecon_train_request q = req_for(state, "llama3-8b", sys[i], 8, 8192, 8);
+        fix(&q, 1, 1, 1, 1, 1, GPUECON_RECOMPUTE_NONE, 1);
+        t[i] = predict_ok(&q).bd.compute_s;
+    }
+    double fl = 2 * 8192.0 * (8192 + 1) / 2 * 32 * 256, pb = 2450e12;
+    assert_close(t[0] - t[1], 32 * fl * (1 / (pb * 0.60) - 1 / (pb * ultra->attn_fwd)), 1e-9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -334,7 +360,7 @@ int main(void)
         cmocka_unit_test(test_breakdown_and_bubble), cmocka_unit_test(test_placement), cmocka_unit_test(test_recompute),
         cmocka_unit_test(test_bad_input),         cmocka_unit_test(test_infeasible),
         cmocka_unit_test(test_published_config_fits), cmocka_unit_test(test_s3_flat),
-        cmocka_unit_test(test_tp_async_grad),
+        cmocka_unit_test(test_tp_async_grad),     cmocka_unit_test(test_ultra_attention_forward),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }
