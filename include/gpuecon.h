@@ -50,7 +50,7 @@ typedef enum gpuecon_status {
 } gpuecon_status;
 
 /* Where and what. `where` is a file path or an option/field name ("" when none); line and
- * column are 1-based (0 when not applicable). */
+ * column are 1-based (0 when not applicable). Both texts are well-formed UTF-8, ready for JSON. */
 typedef struct gpuecon_error {
     int code;
     char where[256];
@@ -60,6 +60,11 @@ typedef struct gpuecon_error {
 
 GPUECON_API const char *gpuecon_status_name(int code);
 GPUECON_API void gpuecon_error_clear(gpuecon_error *err);
+/* Makes err->where and err->message well-formed UTF-8 in place: each byte of a malformed or
+ * cut sequence becomes '?'. The library's records already are; a front end that fills one
+ * itself (a parser's message may quote input bytes, a full buffer may cut a character) calls
+ * this before the text goes into JSON. */
+GPUECON_API void gpuecon_error_scrub(gpuecon_error *err);
 
 /* ==== context ======================================================================= */
 

@@ -49,6 +49,7 @@ __attribute__((format(printf, 4, 0))) static int verror(cli *c, int status, cons
     e->code = status;
     snprintf(e->where, sizeof e->where, "%s", where ? where : "");
     vsnprintf(e->message, sizeof e->message, fmt, ap);
+    gpuecon_error_scrub(e);
     note_error(c, e);
     return cli_exit_code(status);
 }

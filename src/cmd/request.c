@@ -53,6 +53,7 @@ static void set_error(gpuecon_error *err, int code, const char *where, const cha
     err->code = code;
     snprintf(err->where, sizeof err->where, "%s", where);
     snprintf(err->message, sizeof err->message, "%s", msg);
+    gpuecon_error_scrub(err); /* jansson's messages quote the request's bytes */
 }
 
 static const command *find_command(const char *name, gpuecon_error *err)

@@ -32,6 +32,60 @@ void gpuecon_error_clear(gpuecon_error *err)
         memset(err, 0, sizeof *err);
 }
 
+/* RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF. YAML text must be
+ * Unicode; checking it keeps malformed bytes away from libfyaml, which can loop forever on
+ * some of them (found by fuzzing: a '%' directive line holding bytes 0x9a 0x8c). */
+size_t text_utf8_invalid_at(const unsigned char *s, size_t len)
+{
+    size_t i = 0;
+    while (i < len) {
+        unsigned c = s[i];
+        size_t n;
+        unsigned min;
+        if (c < 0x80) {
+            i++;
+            continue;
+        } else if (c >= 0xC2 && c <= 0xDF) {
+            n = 1;
+            min = 0x80;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            n = 2;
+            min = 0x800;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            n = 3;
+            min = 0x10000;
+        } else {
+            return i;
+        }
+        unsigned cp = c & (0x3F >> n);
+        for (size_t k = 1; k <= n; k++) {
+            if (i + k >= len || (s[i + k] & 0xC0) != 0x80)
+                return i;
+            cp = (cp << 6) | (s[i + k] & 0x3F);
+        }
+        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            return i;
+        i += n + 1;
+    }
+    return len;
+}
+
+void text_utf8_scrub(char *s)
+{
+    size_t len = strlen(s), i = 0;
+    while ((i += text_utf8_invalid_at((const unsigned char *)s + i, len - i)) < len)
+        s[i++] = '?';
+}
+
+void gpuecon_error_scrub(gpuecon_error *err)
+{
+    if (err) {
+        err->where[sizeof err->where - 1] = err->message[sizeof err->message - 1] = '\0';
+        text_utf8_scrub(err->where);
+        text_utf8_scrub(err->message);
+    }
+}
+
 int err_vset(gpuecon_error *err, int code, const char *where, int line, int col,
              const char *fmt, va_list ap)
 {
@@ -42,6 +96,7 @@ int err_vset(gpuecon_error *err, int code, const char *where, int line, int col,
     err->line = line;
     err->column = col;
     vsnprintf(err->message, sizeof err->message, fmt, ap);
+    gpuecon_error_scrub(err);
     return code;
 }
 

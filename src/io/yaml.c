@@ -172,45 +172,6 @@ static int check_tree(const yaml_doc *doc, ynode *n, keyref *buf, int depth, gpu
     return GPUECON_OK;
 }
 
-/* Offset of the first byte that is not well-formed UTF-8 (RFC 3629: no overlong forms, no
- * surrogates, nothing above U+10FFFF), or len. YAML text must be Unicode; checking here keeps
- * malformed bytes away from libfyaml, which can loop forever on some of them (found by
- * fuzzing: a '%' directive line holding bytes 0x9a 0x8c). */
-static size_t utf8_invalid_at(const unsigned char *s, size_t len)
-{
-    size_t i = 0;
-    while (i < len) {
-        unsigned c = s[i];
-        size_t n;
-        unsigned min;
-        if (c < 0x80) {
-            i++;
-            continue;
-        } else if (c >= 0xC2 && c <= 0xDF) {
-            n = 1;
-            min = 0x80;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            n = 2;
-            min = 0x800;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            n = 3;
-            min = 0x10000;
-        } else {
-            return i;
-        }
-        unsigned cp = c & (0x3F >> n);
-        for (size_t k = 1; k <= n; k++) {
-            if (i + k >= len || (s[i + k] & 0xC0) != 0x80)
-                return i;
-            cp = (cp << 6) | (s[i + k] & 0x3F);
-        }
-        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-            return i;
-        i += n + 1;
-    }
-    return len;
-}
-
 /* Text that libfyaml must never see: empty, NUL bytes, malformed UTF-8. */
 static int check_text(const char *name, const char *buf, size_t len, gpuecon_error *err)
 {
@@ -218,7 +179,7 @@ static int check_text(const char *name, const char *buf, size_t len, gpuecon_err
         return err_set(err, GPUECON_E_PARSE, name, 1, 1,
                        len ? "the file contains a NUL byte; expected YAML text"
                            : "the file is empty; expected a YAML mapping");
-    size_t badpos = utf8_invalid_at((const unsigned char *)buf, len);
+    size_t badpos = text_utf8_invalid_at((const unsigned char *)buf, len);
     if (badpos == len)
         return GPUECON_OK;
     int line = 1, col = 1;

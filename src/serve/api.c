@@ -87,8 +87,12 @@ static void reply_json(api_reply *out, int status, json_t *j)
     json_decref(j);
 }
 
-static void reply_err(api_reply *out, int status, const gpuecon_error *e)
+static void reply_err(api_reply *out, int status, const gpuecon_error *err)
 {
+    /* JSON strings must be UTF-8, and a message may quote the request's bytes (jansson's
+     * "invalid escape near '...'" cut inside a character: found by fuzz_request) */
+    gpuecon_error copy = *err, *e = &copy;
+    gpuecon_error_scrub(e);
     char text[1024];
     error_text(e, text, sizeof text);
     json_t *rec = json_pack("{s:s, s:s, s:i, s:i, s:s, s:s}", "status", gpuecon_status_name(e->code), "where",

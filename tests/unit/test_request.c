@@ -203,6 +203,34 @@ static void test_malformed(void **state)
     gpuecon_ctx_free(ctx);
 }
 
+/* Error texts are well-formed UTF-8, so every front end can put them in JSON: jansson's
+ * message for a bad escape quotes the request up to the lead byte of a two-byte character
+ * (0xdf 0xa7, U+07E7) and cuts it; gpuecon_error_scrub turns each byte of a malformed or cut
+ * sequence into '?' and keeps valid ones. (The web API answered this request with a 500 "out of
+ * memory" before: fuzz_request, tests/fuzz/corpus-request/utf8-cut-in-parse-error.) */
+static void test_error_text_utf8(void **state)
+{
+    (void)state;
+    gpuecon_ctx *ctx = new_ctx();
+    char *out = NULL;
+    gpuecon_error e;
+    assert_int_equal(gpuecon_request(ctx, "{\"command\": \"cost\", \"options\": {\"pue\": \"\\\xdf\xa7\"}}", &out, &e),
+                     GPUECON_E_PARSE);
+    json_t *j = json_string(e.message);
+    assert_non_null(j); /* jansson refuses malformed UTF-8 */
+    json_decref(j);
+    assert_non_null(strstr(e.message, "\\?"));
+    gpuecon_error s;
+    gpuecon_error_clear(&s);
+    snprintf(s.where, sizeof s.where, "caf\xc3\xa9 \xe2\x82");               /* é kept, a cut € */
+    snprintf(s.message, sizeof s.message, "\xc0\xaf \xed\xa0\x80 \xf4\x90\x80\x80 ok"); /* overlong, surrogate, > U+10FFFF */
+    gpuecon_error_scrub(&s);
+    assert_string_equal(s.where, "caf\xc3\xa9 ??");
+    assert_string_equal(s.message, "?? ??? ???? ok");
+    gpuecon_error_scrub(NULL);
+    gpuecon_ctx_free(ctx);
+}
+
 /* Help is a response, and an infeasible job returns its report with E_INFEASIBLE. */
 static void test_help_and_infeasible(void **state)
 {
@@ -289,6 +317,7 @@ int main(void)
         cmocka_unit_test(test_argv_and_json_agree), cmocka_unit_test(test_cost_value),
         cmocka_unit_test(test_errors),              cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_help_and_infeasible), cmocka_unit_test(test_compare_inline),
+        cmocka_unit_test(test_error_text_utf8),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
