@@ -32,9 +32,8 @@ void gpuecon_error_clear(gpuecon_error *err)
         memset(err, 0, sizeof *err);
 }
 
-/* RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF. YAML text must be
- * Unicode; checking it keeps malformed bytes away from libfyaml, which can loop forever on
- * some of them (found by fuzzing: a '%' directive line holding bytes 0x9a 0x8c). */
+/* RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF. Used on YAML text before
+ * libfyaml sees it (src/io/yaml.c) and on error records (gpuecon_error_scrub). */
 size_t text_utf8_invalid_at(const unsigned char *s, size_t len)
 {
     size_t i = 0;

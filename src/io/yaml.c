@@ -172,7 +172,9 @@ static int check_tree(const yaml_doc *doc, ynode *n, keyref *buf, int depth, gpu
     return GPUECON_OK;
 }
 
-/* Text that libfyaml must never see: empty, NUL bytes, malformed UTF-8. */
+/* Text that libfyaml must never see: empty, NUL bytes, malformed UTF-8 (YAML text must be
+ * Unicode, and libfyaml can loop forever on some malformed bytes: found by fuzzing, a '%'
+ * directive line holding bytes 0x9a 0x8c). */
 static int check_text(const char *name, const char *buf, size_t len, gpuecon_error *err)
 {
     if (len == 0 || memchr(buf, '\0', len))
