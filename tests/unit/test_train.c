@@ -351,6 +351,15 @@ static void test_ultra_attention_forward(void **state)
     }
     double fl = 2 * 8192.0 * (8192 + 1) / 2 * 32 * 256, pb = 2450e12;
     assert_close(t[0] - t[1], 32 * fl * (1 / (pb * 0.60) - 1 / (pb * ultra->attn_fwd)), 1e-9);
+    /* a caller's row: a forward fraction above 1 is refused, 0 means attn_flash */
+    gpuecon_efficiency row = *ultra;
+    gpuecon_train_request q = req_for(state, "llama3-8b", "gb300-nvl72", 8, 8192, 8);
+    fix(&q, 1, 1, 1, 1, 1, GPUECON_RECOMPUTE_NONE, 1);
+    q.eff = &row;
+    row.attn_fwd = 1.5;
+    expect_input(&q, "efficiency", "must lie in (0, 1]");
+    row.attn_fwd = 0;
+    assert_close(predict_ok(&q).bd.compute_s, t[0], 1e-12); /* GB200's forward: the same peaks */
 }
 
 int main(void)
