@@ -60,10 +60,10 @@ typedef struct gpuecon_error {
 
 GPUECON_API const char *gpuecon_status_name(int code);
 GPUECON_API void gpuecon_error_clear(gpuecon_error *err);
-/* Makes err->where and err->message well-formed UTF-8 in place: each byte of a malformed or
- * cut sequence becomes '?'. The library's records already are; a front end that fills one
- * itself (a parser's message may quote input bytes, a full buffer may cut a character) calls
- * this before the text goes into JSON. */
+/* Makes err->where and err->message well-formed UTF-8 in place: a character cut at the end is
+ * dropped, each other byte of a malformed sequence becomes '?'. The library's records already
+ * are; a front end that fills one itself (a parser's message may quote input bytes, a full
+ * buffer may cut a character) calls this before the text goes into JSON. */
 GPUECON_API void gpuecon_error_scrub(gpuecon_error *err);
 
 /* ==== context ======================================================================= */

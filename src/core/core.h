@@ -39,9 +39,10 @@ int err_vset(gpuecon_error *err, int code, const char *where, int line, int col,
              const char *fmt, va_list ap) __attribute__((format(printf, 6, 0)));
 /* Offset of the first byte of s[0..len) that is not well-formed UTF-8 (RFC 3629), or len. */
 size_t text_utf8_invalid_at(const unsigned char *s, size_t len);
-/* Makes a NUL-terminated string well-formed UTF-8 in place: each byte of a malformed or
- * truncated sequence becomes '?'. Error records pass through it, so every front end can put
- * their text in JSON (an error may quote input bytes, and a full buffer cuts a character). */
+/* Makes a NUL-terminated string well-formed UTF-8 in place: a character cut at the end (a full
+ * buffer) is dropped, each other byte of a malformed sequence becomes '?'. Error records and
+ * the texts of comparison results pass through it, so every front end can put them in JSON
+ * and HTML (an error may quote input bytes; a verdict may cut a platform's name). */
 void text_utf8_scrub(char *s);
 /* Range check of a named input: GPUECON_OK or GPUECON_E_INPUT with "<what>: v is ..." */
 int err_check_range(gpuecon_error *err, const char *what, double v, double lo, double hi);

@@ -627,6 +627,27 @@ static void joint_verdict(gpuecon_comparison_result *cr)
                  a->effective_usd_per_mtok_p90);
 }
 
+/* The result's sentences are built in fixed buffers and quote the scenario's platform names,
+ * which may be any UTF-8 text up to 512 bytes: a full buffer can cut a character, which JSON
+ * refuses (a field silently dropped) and HTML shows as garbage. Each text ends clean. */
+static void texts_utf8(gpuecon_comparison_result *cr)
+{
+    text_utf8_scrub(cr->verdict);
+    text_utf8_scrub(cr->caveats);
+    text_utf8_scrub(cr->timeline_text);
+    text_utf8_scrub(cr->tier_text);
+    for (size_t i = 0; i < cr->n_breakeven; i++)
+        text_utf8_scrub(cr->breakeven[i].text);
+    for (size_t i = 0; cr->platforms && i < cr->n_platforms; i++) {
+        gpuecon_platform_result *p = &cr->platforms[i];
+        text_utf8_scrub(p->why);
+        text_utf8_scrub(p->predicted_note);
+        text_utf8_scrub(p->life_why);
+        for (size_t k = 0; p->trade && k < p->n_trade; k++)
+            text_utf8_scrub(p->trade[k].why);
+    }
+}
+
 static int one_comparison(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c,
                           const gpuecon_compare_options *opt, compare_bands *bands, gpuecon_comparison_result *cr,
                           gpuecon_error *err)
@@ -672,6 +693,7 @@ static int one_comparison(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gp
             (rc = compare_joint_uncertainty(ctx, ps, opt->uncertainty, cr, err)) == GPUECON_OK)
             joint_verdict(cr);
     }
+    texts_utf8(cr);
     ctx_free(ctx, ps, c->n_platforms * sizeof *ps);
     return rc;
 }

@@ -72,6 +72,17 @@ size_t text_utf8_invalid_at(const unsigned char *s, size_t len)
 void text_utf8_scrub(char *s)
 {
     size_t len = strlen(s), i = 0;
+    /* a character cut by a full buffer at the end is dropped: the lead byte of the last (up
+     * to 3) bytes, all after it continuation bytes, fewer than the lead byte announces */
+    for (size_t k = 1; k <= 3 && k <= len; k++) {
+        unsigned c = (unsigned char)s[len - k];
+        if ((c & 0xC0) == 0x80)
+            continue;
+        size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+        if (need > k)
+            s[len -= k] = '\0';
+        break;
+    }
     while ((i += text_utf8_invalid_at((const unsigned char *)s + i, len - i)) < len)
         s[i++] = '?';
 }

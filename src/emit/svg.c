@@ -5,6 +5,8 @@
  */
 #include "emit.h"
 
+#include "core.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -49,8 +51,14 @@ void sb_printf(strbuf *b, const char *fmt, ...)
     }
 }
 
-void sb_escape(strbuf *b, const char *s)
+void sb_escape(strbuf *b, const char *text)
 {
+    /* labels and titles are built in fixed buffers from the scenario's names (any UTF-8 text):
+     * a cut character is dropped, not written as a malformed byte (text_utf8_scrub) */
+    char *copy = text ? strdup(text) : NULL;
+    if (copy)
+        text_utf8_scrub(copy);
+    const char *s = copy ? copy : text;
     for (; s && *s; s++) {
         switch (*s) {
         case '<': sb_printf(b, "&lt;"); break;
@@ -61,6 +69,7 @@ void sb_escape(strbuf *b, const char *s)
         default: sb_printf(b, "%c", *s);
         }
     }
+    free(copy);
 }
 
 static const char *const palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",

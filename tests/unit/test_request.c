@@ -225,9 +225,52 @@ static void test_error_text_utf8(void **state)
     snprintf(s.where, sizeof s.where, "caf\xc3\xa9 \xe2\x82");               /* é kept, a cut € */
     snprintf(s.message, sizeof s.message, "\xc0\xaf \xed\xa0\x80 \xf4\x90\x80\x80 ok"); /* overlong, surrogate, > U+10FFFF */
     gpuecon_error_scrub(&s);
-    assert_string_equal(s.where, "caf\xc3\xa9 ??");
+    assert_string_equal(s.where, "caf\xc3\xa9 "); /* the cut euro sign at the end is dropped */
     assert_string_equal(s.message, "?? ??? ???? ok");
     gpuecon_error_scrub(NULL);
+    gpuecon_ctx_free(ctx);
+}
+
+/* A platform may be named with any UTF-8 text up to 512 bytes, and the comparison's sentences
+ * (verdict, break-even lines, chart titles) quote names in fixed buffers: every output format
+ * stays well-formed UTF-8, a cut character dropped, and the JSON keeps every break-even text
+ * (jansson refuses a malformed one, which dropped the field before). */
+static void test_compare_names_utf8(void **state)
+{
+    (void)state;
+    gpuecon_ctx *ctx = new_ctx();
+    char name[520] = "";
+    while (strlen(name) + 12 < 500) /* 10 bytes: two 2-byte letters and a 3-byte euro sign */
+        strcat(name, "Pl\xc3\xa4tf\xc3\xb6rm\xe2\x82\xac");
+    char yaml[2048];
+    snprintf(yaml, sizeof yaml,
+             "workload: {kind: train, model: llama3-8b, precision: bf16, tokens: 1e12, seq: 8192, gbs: 64}\n"
+             "platforms:\n  - {name: \"%s\", system: hgx-h100, gpus: 64}\n"
+             "  - {name: \"B%s\", system: hgx-b200, gpus: 64}\n",
+             name, name);
+    const char *formats[] = {"json", "table", "html", "csv"};
+    for (size_t i = 0; i < 4; i++) {
+        json_t *q = json_pack("{s:s, s:{s:s, s:s}}", "command", "compare", "options", "scenario", yaml, "format",
+                              formats[i]);
+        char *rq = json_dumps(q, 0), *out = NULL;
+        gpuecon_error e;
+        assert_int_equal(gpuecon_request(ctx, rq, &out, &e), GPUECON_OK);
+        json_t *valid = json_string(out); /* jansson checks UTF-8 */
+        if (!valid)
+            fail_msg("compare --format %s: output is not well-formed UTF-8", formats[i]);
+        json_decref(valid);
+        if (i == 0) {
+            json_t *doc = json_loads(out, 0, NULL);
+            json_t *be = json_object_get(doc, "breakeven");
+            assert_true(json_array_size(be) >= 1);
+            for (size_t k = 0; k < json_array_size(be); k++)
+                assert_non_null(json_string_value(json_object_get(json_array_get(be, k), "text")));
+            json_decref(doc);
+        }
+        gpuecon_free(out);
+        free(rq);
+        json_decref(q);
+    }
     gpuecon_ctx_free(ctx);
 }
 
@@ -317,7 +360,7 @@ int main(void)
         cmocka_unit_test(test_argv_and_json_agree), cmocka_unit_test(test_cost_value),
         cmocka_unit_test(test_errors),              cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_help_and_infeasible), cmocka_unit_test(test_compare_inline),
-        cmocka_unit_test(test_error_text_utf8),
+        cmocka_unit_test(test_error_text_utf8),     cmocka_unit_test(test_compare_names_utf8),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
