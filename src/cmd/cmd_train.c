@@ -262,7 +262,6 @@ static int sweep(cli *c, const train_args *a, gpuecon_train_request *req)
             snprintf(e.where, sizeof e.where, "--sweep-gpus");
             snprintf(e.message, sizeof e.message, "%d GPUs: %.100s%s%.380s", w->gpus, err.where,
                      err.where[0] ? ": " : "", err.message);
-            gpuecon_error_scrub(&e); /* the cuts above may fall inside a character */
             return cli_fail(c, &e);
         }
     }

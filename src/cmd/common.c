@@ -35,6 +35,7 @@ static void note_error(cli *c, const gpuecon_error *e)
 int cli_fail(cli *c, const gpuecon_error *err)
 {
     c->err = *err;
+    gpuecon_error_scrub(&c->err); /* a command may cut a library message into its own */
     if (c->err.code == GPUECON_OK)
         c->err.code = GPUECON_E_INTERNAL;
     note_error(c, &c->err);

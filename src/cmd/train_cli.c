@@ -179,28 +179,25 @@ int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t n, gp
     return train_cli_apply_stack(c, a, opts, n, req);
 }
 
-/* --cuda-graph-scope: "full", or a comma list of attn, moe_router, moe_preprocess (Megatron-Core's
- * --cuda-graph-scope names); the combinations are checked by the library (train_check_request). */
+/* --cuda-graph-scope: "full", or a comma list of the parts the library names
+ * (gpuecon_graph_scope_name of each one-part scope); the combinations are checked by the library
+ * (train_check_request). */
 static int parse_graph_scope(cli *c, const char *s, int *out)
 {
-    static const struct {
-        const char *name;
-        int bit;
-    } parts[] = {{"attn", GPUECON_GRAPH_ATTN},
-                 {"moe_router", GPUECON_GRAPH_MOE_ROUTER},
-                 {"moe_preprocess", GPUECON_GRAPH_MOE_PREPROCESS}};
     if (strcmp(s, "full") == 0) {
         *out = GPUECON_GRAPH_FULL;
         return 0;
     }
     int mask = 0;
-    const char *p = s;
-    while (1) {
+    for (const char *p = s;; p += strcspn(p, ",") + 1) {
         size_t len = strcspn(p, ",");
         int bit = 0;
-        for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
-            if (strlen(parts[i].name) == len && strncmp(p, parts[i].name, len) == 0)
-                bit = parts[i].bit;
+        for (int b = GPUECON_GRAPH_ATTN; b <= GPUECON_GRAPH_MOE_PREPROCESS && !bit; b <<= 1) {
+            char name[32];
+            gpuecon_graph_scope_name(b, name, sizeof name);
+            if (strlen(name) == len && strncmp(p, name, len) == 0)
+                bit = b;
+        }
         if (!bit)
             return cli_usage_error(c, "--cuda-graph-scope",
                                    "'%.*s' in '%s': allowed full, or a comma list of attn, moe_router, "
@@ -208,7 +205,6 @@ static int parse_graph_scope(cli *c, const char *s, int *out)
         mask |= bit;
         if (!p[len])
             break;
-        p += len + 1;
     }
     *out = mask;
     return 0;

@@ -33,7 +33,7 @@ void gpuecon_error_clear(gpuecon_error *err)
 }
 
 /* RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF. Used on YAML text before
- * libfyaml sees it (src/io/yaml.c) and on error records (gpuecon_error_scrub). */
+ * libfyaml sees it (src/io/yaml.c) and by text_utf8_scrub. */
 size_t text_utf8_invalid_at(const unsigned char *s, size_t len)
 {
     size_t i = 0;
