@@ -92,7 +92,18 @@ static const gpuecon_efficiency table[] = {
     },
     {
         .arch = "blackwell-ultra",
-        .gemm_bf16 = 0.575, .gemm_fp8 = 0.463, .gemm_fp4 = 0.33,
+        /* BF16: Hopper's fitted fraction times the ratio of measured large-GEMM fractions, as the
+         * Blackwell row: cuBLASLt 13.2.0 BF16 at 8192^3 on a B300 SXM6 AC at its 1,100 W limit,
+         * 2,109.7 of 2,250 TFLOPS = 0.9376 (mean of three campaigns; Antoniomv7/gb300-microbench
+         * results/gemm_comparison.csv @1c36b44b), over the H100's 0.7980 (the Blackwell row's
+         * file). The same study samples the clock under a whole-device BF16 MMA load: 1,931 MHz
+         * at 1,083 W (results/umma_device_scaling.csv), above the 1,856 MHz at which 148 SMs x
+         * 8,192 FLOPs per clock give the 2,250 TFLOPS of the datasheet. The ratio to Blackwell's
+         * row, 0.9376 / 0.7538 = 1.244, mixes that clock with a newer cuBLAS; the Megatron-Bridge
+         * tables, one container on both GPUs, put GB300 at 1.19-1.25x GB200 at equal peaks. */
+        .gemm_bf16 = 0.716,     /* derived: 0.609 x 0.9376 / 0.7980 */
+        .gemm_fp8 = 0.576,      /* derived: gemm_bf16 x Hopper's fitted FP8/BF16 ratio 0.805 */
+        .gemm_fp4 = 0.33,       /* assumption: Blackwell's (the NVFP4 GB300 rows agree, docs/model.md 3.3) */
         .attn_flash = 0.60, .hbm = 0.85, .kernel_s = 3e-6, .speed_cv = 0.015,
         /* Blackwell Ultra doubles the SFU's exponentials per clock (NVIDIA technical blog
          * "Inside NVIDIA Blackwell Ultra", 22 Aug 2025: 10.7 against 5 TeraExponentials/s). A
@@ -110,9 +121,10 @@ static const gpuecon_efficiency table[] = {
         .attn_fwd = 0.773,      /* derived: 0.60 x 1.288 */
         .scaleup_busbw = 0.80, .scaleout_busbw = 0.90, .coll_launch_s = 10e-6,
         .scaleout_a2a = 0.60, .grouped_gemm = 0.619, .moe_host_s = 240e-6, .moe_load_cv = 0.10,
-        .stage = GPUECON_STAGE_ASSUMPTION,
-        .source = "no calibration run: Blackwell's fractions (GB300 runs measure about 1.2x GB200 at the "
-                  "same FP8 peak; not modelled, docs/model.md 3.3)",
+        .stage = GPUECON_STAGE_DERIVED,
+        .source = "GEMM fractions from a measured cuBLASLt BF16 rate (B300 0.938 of peak, against the H100's "
+                  "0.798) times Hopper's fitted 0.609 and its FP8 ratio; forward attention from cuDNN's "
+                  "GB300/GB200 ratio; the rest Blackwell's (no calibration run)",
     },
     {
         /* sm_120 (GB202: RTX PRO 6000 Blackwell, GeForce RTX 50): Blackwell's number formats on

@@ -787,8 +787,9 @@ static void test_bad_input(void **state)
 }
 
 /* E1: the trtllm profile's eta_c 0.54 (fitted on Hopper FP8) moves by the training GEMM
- * fractions of src/core/calib.c (Hopper BF16 0.609 / FP8 0.490, Blackwell BF16 0.48 / FP4 0.33,
- * Ampere BF16 0.776), attention by the BF16 ones; profiles without a reference keep theirs. The
+ * fractions of src/core/calib.c (Hopper BF16 0.609 / FP8 0.490, Blackwell BF16 0.575 / FP8 0.463
+ * / FP4 0.33, Blackwell Ultra BF16 0.716 / FP8 0.576, Ampere BF16 0.776), attention by the BF16
+ * ones; profiles without a reference keep theirs. The
  * RTX PRO 6000 (sm_120) has its own row: BF16 = Hopper's 0.609 x the ratio of the measured
  * torch.matmul BF16 8192^3 fractions, RTX PRO 6000 Server 417.34 / 500 over H100 SXM 797.51 / 989
  * (0.6304), FP8 = 0.805 x BF16 (0.5074), FP4 = 0.85 x FP8 (0.4313), stored to three digits. The
@@ -811,9 +812,11 @@ static void test_eta_transfer(void **state)
         {"rtx-pro-server", GPUECON_FP4, 0.54 * 0.431 / 0.490, 0.54 * 0.630 / 0.609},
         {"rtx-pro-server", GPUECON_FP8, 0.54 * 0.507 / 0.490, 0.54 * 0.630 / 0.609},
         {"mi300x-8", GPUECON_FP8, 0.54 * 0.312 / 0.490, 0.54 * 0.388 / 0.609},
-        /* Blackwell Ultra: Blackwell's fractions, its attention kernels (forwards) 0.773 / 0.60
-         * faster (the exponential unit; test_train.c test_ultra_attention_forward) */
-        {"gb300-nvl72", GPUECON_FP4, 0.54 * 0.33 / 0.490, 0.54 * 0.575 / 0.609 * 0.773 / 0.60},
+        /* Blackwell Ultra: its own BF16/FP8 fractions (below), Blackwell's FP4, its attention
+         * kernels (forwards) 0.773 / 0.60 faster (the exponential unit; test_train.c
+         * test_ultra_attention_forward) */
+        {"gb300-nvl72", GPUECON_FP4, 0.54 * 0.33 / 0.490, 0.54 * 0.716 / 0.609 * 0.773 / 0.60},
+        {"hgx-b300", GPUECON_FP8, 0.54 * 0.576 / 0.490, 0.54 * 0.716 / 0.609 * 0.773 / 0.60},
     };
     const gpuecon_efficiency *rtx = gpuecon_efficiency_for(gpuecon_catalog_system(g_cat, "rtx-pro-server")->gpu);
     double bf16 = 0.609 * (417.34 / 500) / (797.51 / 989);
@@ -826,6 +829,14 @@ static void test_eta_transfer(void **state)
     double bwb = 0.609 * (1696.03 / 2250) / (789.24 / 989);
     assert_close(bw->gemm_bf16, bwb, 1.2e-3);
     assert_close(bw->gemm_fp8, bwb * 0.805, 1.2e-3);
+    /* Blackwell Ultra: the same method on B300 (Antoniomv7/gb300-microbench gemm_comparison.csv
+     * @1c36b44b, cuBLASLt 13.2.0 BF16 8192^3, three campaigns 2106.783179, 2111.534727 and
+     * 2110.808330 TFLOPS of 2250) against the same H100 figure */
+    const gpuecon_efficiency *ul = gpuecon_efficiency_for(gpuecon_catalog_system(g_cat, "hgx-b300")->gpu);
+    double ulb = 0.609 * ((2106.783179 + 2111.534727 + 2110.808330) / 3 / 2250) / (789.24 / 989);
+    assert_close(ul->gemm_bf16, ulb, 1.2e-3);
+    assert_close(ul->gemm_fp8, ulb * 0.805, 1.2e-3);
+    assert_close(ul->gemm_fp4, bw->gemm_fp4, 1e-12);
     const gpuecon_efficiency *mi = gpuecon_efficiency_for(gpuecon_catalog_system(g_cat, "mi300x-8")->gpu);
     double ratio = (668.4 / 1307.4) / (794.5 / 989);
     assert_close(mi->gemm_bf16, 0.609 * ratio, 1.2e-3);

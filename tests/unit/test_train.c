@@ -327,13 +327,17 @@ static void test_s3_flat(void **state)
     assert_true(b.mfu <= a.mfu);
 }
 
-/* Blackwell Ultra's forward attention (src/core/calib.c, docs/model.md §3.3): GB300 and GB200
- * share every catalog peak and bandwidth, so one BF16 micro-batch of Llama 3 8B (TP1, seq 8,192,
- * no recompute) differs only in the 32 layers' forward attention, fl = 2·T·(s+1)/2·32 heads·
- * (128 + 128) FLOPs each, run at 0.60 of 2,450 TFLOPS on GB200 and at 0.60 x 1.288 on GB300:
- * the median of the four cuDNN 9.27.0 forward ratios 1875.932/1438.125, 1986.33/1562.874,
- * 1824.334/1389.042 and 1927.786/1534.229 (NVIDIA/cudnn-frontend prefill_sweep). */
-static void test_ultra_attention_forward(void **state)
+/* Blackwell Ultra against Blackwell (src/core/calib.c, docs/model.md §3.3): GB300 and GB200 share
+ * every catalog peak and bandwidth, so one BF16 micro-batch of Llama 3 8B (TP1, seq 8,192, no
+ * recompute) differs in two terms only, each checked with the other held at Blackwell's value.
+ * Forward attention: the 32 layers' fl = 2·T·(s+1)/2·32 heads·(128 + 128) FLOPs each, run at 0.60
+ * of 2,450 TFLOPS on GB200 and at 0.60 x 1.288 on GB300: the median of the four cuDNN 9.27.0
+ * forward ratios 1875.932/1438.125, 1986.33/1562.874, 1824.334/1389.042 and 1927.786/1534.229
+ * (NVIDIA/cudnn-frontend prefill_sweep). GEMMs: forward and the two backward GEMMs of each of the
+ * 32 layers' QKV (4096 -> 6144), output (4096 -> 4096), gate-up (4096 -> 28672) and down
+ * (14336 -> 4096) projections and of the LM head (4096 -> 128,256) over T = 8,192 tokens, all
+ * compute-bound, at each row's BF16 fraction of 2,450 TFLOPS. */
+static void test_ultra_against_blackwell(void **state)
 {
     double r[4] = {1875.932 / 1438.125, 1986.33 / 1562.874, 1824.334 / 1389.042, 1927.786 / 1534.229};
     double lo = fmin(fmin(r[0], r[1]), fmin(r[2], r[3])), hi = fmax(fmax(r[0], r[1]), fmax(r[2], r[3]));
@@ -342,24 +346,33 @@ static void test_ultra_attention_forward(void **state)
     const gpuecon_efficiency *bw = gpuecon_efficiency_for(gpuecon_catalog_system(CAT(state), "gb200-nvl72")->gpu);
     assert_close(ultra->attn_fwd, 0.60 * median, 1e-3); /* stored to three digits */
     assert_close(ultra->attn_flash, bw->attn_flash, 1e-12); /* the backward is MMA-bound on both */
-    double t[2];
-    const char *sys[2] = {"gb200-nvl72", "gb300-nvl72"};
-    for (int i = 0; i < 2; i++) {
-        gpuecon_train_request q = req_for(state, "llama3-8b", sys[i], 8, 8192, 8);
-        fix(&q, 1, 1, 1, 1, 1, GPUECON_RECOMPUTE_NONE, 1);
-        t[i] = predict_ok(&q).bd.compute_s;
-    }
-    double fl = 2 * 8192.0 * (8192 + 1) / 2 * 32 * 256, pb = 2450e12;
-    assert_close(t[0] - t[1], 32 * fl * (1 / (pb * 0.60) - 1 / (pb * ultra->attn_fwd)), 1e-9);
-    /* a caller's row: a forward fraction above 1 is refused, 0 means attn_flash */
-    gpuecon_efficiency row = *ultra;
-    gpuecon_train_request q = req_for(state, "llama3-8b", "gb300-nvl72", 8, 8192, 8);
+    assert_true(ultra->gemm_bf16 > bw->gemm_bf16 * 1.2);
+    gpuecon_train_request q = req_for(state, "llama3-8b", "gb200-nvl72", 8, 8192, 8);
     fix(&q, 1, 1, 1, 1, 1, GPUECON_RECOMPUTE_NONE, 1);
+    double t_bw = predict_ok(&q).bd.compute_s;
+    q = req_for(state, "llama3-8b", "gb300-nvl72", 8, 8192, 8);
+    fix(&q, 1, 1, 1, 1, 1, GPUECON_RECOMPUTE_NONE, 1);
+    double t_ul = predict_ok(&q).bd.compute_s;
+    gpuecon_efficiency row = *ultra; /* GB300 with Blackwell's GEMM fractions: attention only */
+    row.gemm_bf16 = bw->gemm_bf16, row.gemm_fp8 = bw->gemm_fp8;
     q.eff = &row;
+    double t_attn = predict_ok(&q).bd.compute_s;
+    row = *ultra; /* GB300 with Blackwell's attention: GEMMs only */
+    row.attn_fwd = 0;
+    double t_gemm = predict_ok(&q).bd.compute_s;
+    double pb = 2450e12, fl = 2 * 8192.0 * (8192 + 1) / 2 * 32 * 256;
+    assert_close(t_bw - t_attn, 32 * fl * (1 / (pb * 0.60) - 1 / (pb * ultra->attn_fwd)), 1e-9);
+    double T = 8192, h = 4096;
+    double layer = 2 * T * h * (6144 + 4096 + 28672) + 2 * T * 14336 * h, head = 2 * T * h * 128256;
+    double gemm = 3 * (32 * layer + head);
+    assert_close(t_bw - t_gemm, gemm * (1 / (pb * bw->gemm_bf16) - 1 / (pb * ultra->gemm_bf16)), 1e-9);
+    /* together: the two savings add (nothing else differs) */
+    assert_close(t_bw - t_ul, (t_bw - t_attn) + (t_bw - t_gemm), 1e-9);
+    /* a caller's row: a forward fraction above 1 is refused, 0 means attn_flash */
     row.attn_fwd = 1.5;
     expect_input(&q, "efficiency", "must lie in (0, 1]");
-    row.attn_fwd = 0;
-    assert_close(predict_ok(&q).bd.compute_s, t[0], 1e-12); /* GB200's forward: the same peaks */
+    row = *bw;
+    assert_close(predict_ok(&q).bd.compute_s, t_bw, 1e-12); /* GB200's row: the same peaks */
 }
 
 int main(void)
@@ -369,7 +382,7 @@ int main(void)
         cmocka_unit_test(test_breakdown_and_bubble), cmocka_unit_test(test_placement), cmocka_unit_test(test_recompute),
         cmocka_unit_test(test_bad_input),         cmocka_unit_test(test_infeasible),
         cmocka_unit_test(test_published_config_fits), cmocka_unit_test(test_s3_flat),
-        cmocka_unit_test(test_tp_async_grad),     cmocka_unit_test(test_ultra_attention_forward),
+        cmocka_unit_test(test_tp_async_grad),     cmocka_unit_test(test_ultra_against_blackwell),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }
