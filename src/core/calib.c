@@ -99,8 +99,11 @@ static const gpuecon_efficiency table[] = {
          * file). The same study samples the clock under a whole-device BF16 MMA load: 1,931 MHz
          * at 1,083 W (results/umma_device_scaling.csv), above the 1,856 MHz at which 148 SMs x
          * 8,192 FLOPs per clock give the 2,250 TFLOPS of the datasheet. The ratio to Blackwell's
-         * row, 0.9376 / 0.7538 = 1.244, mixes that clock with a newer cuBLAS; the Megatron-Bridge
-         * tables, one container on both GPUs, put GB300 at 1.19-1.25x GB200 at equal peaks. */
+         * row, 0.9376 / 0.7538 = 1.244, mixes that clock with a newer cuBLAS; at 4096^3 XLA's
+         * measured B200 table (tensorflow/tensorflow third_party/xla/xla/backends/gpu/cost_model/
+         * matmul_interpolator_data.h @a305421c, sm_100: 1,416.9 TFLOPS) against the study's
+         * 1,768.0 gives 1.248 too. The Megatron-Bridge tables, one container on both GPUs, put
+         * GB300 at 1.19-1.25x GB200 at equal peaks. */
         .gemm_bf16 = 0.716,     /* derived: 0.609 x 0.9376 / 0.7980 */
         .gemm_fp8 = 0.576,      /* derived: gemm_bf16 x Hopper's fitted FP8/BF16 ratio 0.805 */
         .gemm_fp4 = 0.33,       /* assumption: Blackwell's (the NVFP4 GB300 rows agree, docs/model.md 3.3) */
