@@ -814,7 +814,7 @@ static void test_eta_transfer(void **state)
         {"mi300x-8", GPUECON_FP8, 0.54 * 0.312 / 0.490, 0.54 * 0.388 / 0.609},
         /* Blackwell Ultra: its own BF16/FP8 fractions (below), Blackwell's FP4, its attention
          * kernels (forwards) 0.773 / 0.60 faster (the exponential unit; test_train.c
-         * test_ultra_attention_forward) */
+         * test_ultra_against_blackwell) */
         {"gb300-nvl72", GPUECON_FP4, 0.54 * 0.33 / 0.490, 0.54 * 0.716 / 0.609 * 0.773 / 0.60},
         {"hgx-b300", GPUECON_FP8, 0.54 * 0.576 / 0.490, 0.54 * 0.716 / 0.609 * 0.773 / 0.60},
     };
