@@ -195,19 +195,22 @@ int train_check_request(const gpuecon_train_request *req, gpuecon_error *err)
     if ((rc = check_recipe(req, err)))
         return rc;
     int gs = req->cuda_graph_scope;
-    char name[64];
-    gpuecon_graph_scope_name(gs, name, sizeof name);
+    char name[64]; /* the scope's own name, formatted only for a message */
     if (gs & ~(GPUECON_GRAPH_ATTN | GPUECON_GRAPH_MOE_ROUTER | GPUECON_GRAPH_MOE_PREPROCESS))
         return err_set(err, GPUECON_E_INPUT, "--cuda-graph-scope", 0, 0,
                        "mask %d: allowed full, or attn, moe_router and moe_preprocess", gs);
-    if ((gs & GPUECON_GRAPH_MOE_PREPROCESS) && !(gs & GPUECON_GRAPH_MOE_ROUTER))
+    if ((gs & GPUECON_GRAPH_MOE_PREPROCESS) && !(gs & GPUECON_GRAPH_MOE_ROUTER)) {
+        gpuecon_graph_scope_name(gs, name, sizeof name);
         return err_set(err, GPUECON_E_INPUT, "--cuda-graph-scope", 0, 0,
                        "'%s': moe_preprocess is captured only together with moe_router (as Megatron-Core requires)",
                        name);
-    if (gs && !req->cuda_graphs)
+    }
+    if (gs && !req->cuda_graphs) {
+        gpuecon_graph_scope_name(gs, name, sizeof name);
         return err_set(err, GPUECON_E_INPUT, "--cuda-graph-scope", 0, 0,
                        "'%s' captures part of each layer in CUDA graphs, but CUDA graphs are off (--cuda-graphs "
                        "off or the stack's)", name);
+    }
     return m->experts > 0 ? moe_check_request(req, err) : GPUECON_OK;
 }
 
