@@ -61,7 +61,9 @@ static const gpuecon_efficiency table[] = {
                                    nodes, 24-28 GB/s busbw at 64 GPUs (docs/model.md §4.1) */
         .grouped_gemm = 0.944,  /* fitted: MoE runs A38, DSV3-Jul-H100, L4-H100-fp8 */
         .moe_host_s = 100e-6,   /* assumption (x86 hosts): the H100 eager runs A38 and Llama 4 BF16
-                                   stay GPU-bound below ~130 us; Grace's fitted value is 235 us */
+                                   stay GPU-bound below ~130 us; Grace's fitted 240 us over the
+                                   measured Grace/x86 ratio of eager host time per op, 2.46-2.75
+                                   (TransformerEngine issue #2053), gives 87-98 us */
         .moe_load_cv = 0.10,    /* assumption within the range the dropless Llama 4 runs allow (0-0.1) */
         .stage = GPUECON_STAGE_FITTED,
         .source = "NVIDIA dgxc-benchmarking H100 recipes A26-A35 (GPT-3 175B, Llama 3.1 8B/70B), NeMo 24.11-25.04",
