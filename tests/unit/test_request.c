@@ -23,6 +23,14 @@ static gpuecon_ctx *new_ctx(void)
     return ctx;
 }
 
+/* Whether s is well-formed UTF-8: jansson refuses to make a JSON string of anything else. */
+static bool is_utf8(const char *s)
+{
+    json_t *j = json_string(s);
+    json_decref(j);
+    return j != NULL;
+}
+
 /* Runs the command line argv (argv[0] = command) through gpuecon_request_from_argv and
  * gpuecon_request; returns the status, the output in *out. */
 static int run_argv(gpuecon_ctx *ctx, const char *line, char **out, gpuecon_error *err)
@@ -216,9 +224,7 @@ static void test_error_text_utf8(void **state)
     gpuecon_error e;
     assert_int_equal(gpuecon_request(ctx, "{\"command\": \"cost\", \"options\": {\"pue\": \"\\\xdf\xa7\"}}", &out, &e),
                      GPUECON_E_PARSE);
-    json_t *j = json_string(e.message);
-    assert_non_null(j); /* jansson refuses malformed UTF-8 */
-    json_decref(j);
+    assert_true(is_utf8(e.message));
     assert_non_null(strstr(e.message, "\\?"));
     gpuecon_error s;
     gpuecon_error_clear(&s);
@@ -255,10 +261,8 @@ static void test_compare_names_utf8(void **state)
         char *rq = json_dumps(q, 0), *out = NULL;
         gpuecon_error e;
         assert_int_equal(gpuecon_request(ctx, rq, &out, &e), GPUECON_OK);
-        json_t *valid = json_string(out); /* jansson checks UTF-8 */
-        if (!valid)
+        if (!is_utf8(out))
             fail_msg("compare --format %s: output is not well-formed UTF-8", formats[i]);
-        json_decref(valid);
         if (i == 0) {
             json_t *doc = json_loads(out, 0, NULL);
             json_t *be = json_object_get(doc, "breakeven");
