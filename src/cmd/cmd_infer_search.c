@@ -78,9 +78,14 @@ static void label(char *buf, size_t cap, const gpuecon_serve_config *c)
 static void describe(char *buf, size_t cap, const gpuecon_serve_config *c)
 {
     char layout[64];
-    if (c->attention_dp) /* tp is the expert-parallel group, one scheduler per GPU */
-        snprintf(layout, sizeof layout, "attention-DP %d + EP %d", c->replicas, c->tp);
-    else
+    if (c->attention_dp) { /* tp is the expert-parallel group, one scheduler per GPU: the label's
+                              DPn+EPn, times the groups the GPUs hold */
+        int groups = c->tp > 0 ? c->gpus / c->tp : 1;
+        if (groups > 1)
+            snprintf(layout, sizeof layout, "attention-DP %d + EP %d x %d", c->tp, c->tp, groups);
+        else
+            snprintf(layout, sizeof layout, "attention-DP %d + EP %d", c->tp, c->tp);
+    } else
         snprintf(layout, sizeof layout, "TP %d x PP %d x %d%s", c->tp, c->pp > 1 ? c->pp : 1, c->replicas,
                  c->expert_parallel ? " EP" : "");
     int n = snprintf(buf, cap, "%s, %s/%s, draft %d, max_num_seqs %d, chunk %d", layout,

@@ -187,6 +187,26 @@ if(s0 AND NOT s1 AND t1 GREATER t0 AND NOT w MATCHES "unconfirmed")
   message(FATAL_ERROR "why_runner_up_lost does not say the better-scoring runner-up is unconfirmed: ${w}")
 endif()
 
+# an attention-DP runner-up is described as its table label reads (DPn+EPn) times the groups the
+# GPUs hold: gpt-oss-120b on 8 MI300X ranks two attention-DP layouts first (EP 2 and EP 4), and the
+# words must give the config's EP group, not the 8 schedulers, as the DP width
+run(0 infer --model gpt-oss-120b --system mi300x-8 --gpus 8 --search --json)
+string(JSON w GET "${OUT}" why_runner_up_lost)
+string(JSON adp GET "${OUT}" best 1 config attention_dp)
+string(JSON ep GET "${OUT}" best 1 config tp)
+if(NOT adp)
+  message(FATAL_ERROR "gpt-oss-120b on 8 MI300X: the runner-up is no longer attention-DP, pick another case:\n${OUT}")
+endif()
+math(EXPR groups "8 / ${ep}")
+if(groups GREATER 1)
+  set(want "attention-DP ${ep} \\+ EP ${ep} x ${groups},")
+else()
+  set(want "attention-DP ${ep} \\+ EP ${ep},")
+endif()
+if(NOT w MATCHES "^runner-up \\(${want}")
+  message(FATAL_ERROR "runner-up words '${w}' do not match its config (attention-DP, EP ${ep})")
+endif()
+
 # ---- item 6: TTFT in compare's table, CSV and HTML report ------------------------------------------
 run(0 compare --no-sensitivity)
 expect_out("TPOT ms +TTFT ms")
