@@ -1619,6 +1619,9 @@ GPUECON_API int gpuecon_infer_simulate(gpuecon_ctx *ctx, const gpuecon_sim_reque
  * Free with gpuecon_length_bins_free. */
 GPUECON_API int gpuecon_length_bins_load(gpuecon_ctx *ctx, const char *path, gpuecon_length_bin **bins,
                                          size_t *n, gpuecon_error *err);
+/* The same from len bytes at buf (no terminating NUL needed); errors name `name`:line:col. */
+GPUECON_API int gpuecon_length_bins_load_buffer(gpuecon_ctx *ctx, const char *name, const char *buf, size_t len,
+                                                gpuecon_length_bin **bins, size_t *n, gpuecon_error *err);
 GPUECON_API void gpuecon_length_bins_free(gpuecon_ctx *ctx, gpuecon_length_bin *bins, size_t n);
 
 /* ---- serving configuration search (src/core/infer_search.c; docs/model.md §6.12) ---- */

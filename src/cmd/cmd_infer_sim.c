@@ -229,7 +229,8 @@ static int print_sim(cli *c, const gpuecon_sim_request *r, const gpuecon_sim_res
                 : "no latency targets");
     cmd_infer_sim_overload_note(f, r, o);
     if (o->truncated > 0)
-        fprintf(f, "%.0f requests were cut to max_model_len %d\n", o->truncated, d->max_model_len);
+        fprintf(f, "%.0f %s cut to max_model_len %d\n", o->truncated,
+                o->truncated == 1 ? "request was" : "requests were", d->max_model_len);
     return cli_table_done(c, tb, f);
 }
 

@@ -145,8 +145,10 @@ bool sim_eng_step(sim_ws *w, sim_eng *g);
 #define SIM_WORK_STEP 7e-8
 double sim_work_s(const gpuecon_sim_request *r, double batch, double alpha);
 /* A histogram's weighted mean lengths into serve's prompt_len and output_len (other length
- * models: unchanged). */
-void sim_mean_lengths(const gpuecon_sim_request *r, gpuecon_infer_request *serve);
+ * models: unchanged). GPUECON_E_INPUT, naming --lengths, when the mean request does not fit the
+ * model's context (single longer bins are cut to max_model_len as they arrive; the analytic
+ * model runs at the mean, which must fit). */
+int sim_mean_lengths(const gpuecon_sim_request *r, gpuecon_infer_request *serve, gpuecon_error *err);
 /* Makes q a closed loop of `users` (at least one per replica) measured past its cold start:
  * at least twice the users per replica requests, q->requests kept when larger. False (q
  * unchanged) when that exceeds SIM_MAX_USERS or SIM_MAX_REQUESTS; *need then holds the requests

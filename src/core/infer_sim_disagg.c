@@ -181,9 +181,8 @@ static int simulate(gpuecon_ctx *ctx, const gpuecon_disagg_sim_request *req, inf
                                 .decode_tp = req->decode_tp};
     q.base.tp = 0;
     q.base.concurrency = 0;
-    sim_mean_lengths(&req->sim, &q.base); /* the analytic model at a histogram's means */
-    int rc = infer_disagg_prepare(&q, &sd[0], &sd[1], &out->analytic, err);
-    if (rc)
+    int rc = sim_mean_lengths(&req->sim, &q.base, err); /* the analytic model at a histogram's means */
+    if (rc || (rc = infer_disagg_prepare(&q, &sd[0], &sd[1], &out->analytic, err)))
         return rc;
     out->analytic_tokens_per_s = out->analytic.capacity * q.base.output_len;
     const gpuecon_sim_request *r = &req->sim;

@@ -338,15 +338,22 @@ static double sim_batch(const gpuecon_sim_request *r, const infer_env *e, const 
     return C > 0 ? fmin(bsat, C / o->replicas) : bsat;
 }
 
-void sim_mean_lengths(const gpuecon_sim_request *r, gpuecon_infer_request *serve)
+int sim_mean_lengths(const gpuecon_sim_request *r, gpuecon_infer_request *serve, gpuecon_error *err)
 {
     if (r->lengths != GPUECON_LENGTHS_HISTOGRAM)
-        return;
+        return GPUECON_OK;
     double w = 0, pl = 0, ol = 0;
     for (size_t i = 0; i < r->nbins; i++)
         w += r->bins[i].weight, pl += r->bins[i].weight * r->bins[i].prompt, ol += r->bins[i].weight * r->bins[i].output;
     serve->prompt_len = pl / w;
     serve->output_len = ol / w;
+    const gpuecon_model *m = serve->model;
+    if (m && m->max_seq > 0 && serve->prompt_len + serve->output_len > m->max_seq)
+        return err_set(err, GPUECON_E_INPUT, "--lengths", 0, 0,
+                       "the histogram's mean request, prompt %.0f + output %.0f tokens, exceeds %s's context of "
+                       "%d tokens (a longer bin is cut to the context; the mean must fit)",
+                       serve->prompt_len, serve->output_len, m->name, m->max_seq);
+    return GPUECON_OK;
 }
 
 int gpuecon_infer_simulate(gpuecon_ctx *ctx, const gpuecon_sim_request *req0, gpuecon_sim_result *out,
@@ -359,7 +366,8 @@ int gpuecon_infer_simulate(gpuecon_ctx *ctx, const gpuecon_sim_request *req0, gp
     if (rc)
         return rc;
     gpuecon_sim_request q = *req0, *req = &q;
-    sim_mean_lengths(req0, &q.serve); /* the analytic model at a histogram's means */
+    if ((rc = sim_mean_lengths(req0, &q.serve, err))) /* the analytic model at a histogram's means */
+        return rc;
     infer_arch a;
     infer_env e;
     if ((rc = infer_prepare(&req->serve, &a, &e, &out->deploy, err)))

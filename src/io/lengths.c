@@ -87,6 +87,23 @@ static int parse(const char *path, const char *buf, size_t n, gpuecon_length_bin
     return GPUECON_OK;
 }
 
+int gpuecon_length_bins_load_buffer(gpuecon_ctx *ctx, const char *name, const char *buf, size_t len,
+                                    gpuecon_length_bin **bins, size_t *n, gpuecon_error *err)
+{
+    if (!ctx || !name || (!buf && len) || !bins || !n)
+        return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a context, a name, a buffer and outputs are required");
+    *bins = NULL;
+    *n = 0;
+    size_t k = 0;
+    int rc = parse(name, buf ? buf : "", len, NULL, &k, err);
+    if (rc)
+        return rc;
+    *bins = ctx_alloc(ctx, k * sizeof **bins);
+    if (!*bins)
+        return err_set(err, GPUECON_E_NOMEM, name, 0, 0, "out of memory for %zu bins", k);
+    return parse(name, buf, len, *bins, n, err);
+}
+
 int gpuecon_length_bins_load(gpuecon_ctx *ctx, const char *path, gpuecon_length_bin **bins, size_t *n,
                              gpuecon_error *err)
 {
@@ -99,14 +116,7 @@ int gpuecon_length_bins_load(gpuecon_ctx *ctx, const char *path, gpuecon_length_
     int rc = yaml_read_file(ctx, path, &buf, &len, err);
     if (rc)
         return rc;
-    size_t k = 0;
-    if (!(rc = parse(path, buf, len, NULL, &k, err))) {
-        *bins = ctx_alloc(ctx, k * sizeof **bins);
-        if (!*bins)
-            rc = err_set(err, GPUECON_E_NOMEM, path, 0, 0, "out of memory for %zu bins", k);
-        else
-            rc = parse(path, buf, len, *bins, n, err);
-    }
+    rc = gpuecon_length_bins_load_buffer(ctx, path, buf, len, bins, n, err);
     ctx_free(ctx, buf, len + 1);
     return rc;
 }

@@ -285,7 +285,7 @@ int yaml_read_file(gpuecon_ctx *ctx, const char *path, char **buf, size_t *len, 
         const char *what = S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a FIFO"
                          : S_ISSOCK(st.st_mode) ? "a socket" : "a device or special file";
         close(fd);
-        return err_set(err, GPUECON_E_IO, path, 0, 0, "is %s; expected a regular YAML file", what);
+        return err_set(err, GPUECON_E_IO, path, 0, 0, "is %s; expected a regular file", what);
     }
     FILE *f = fdopen(fd, "rb");
     if (!f) {

@@ -71,6 +71,15 @@ file(WRITE "${hist}" "100,50,0\n")
 run(2 infer --model llama3-8b --system hgx-h100 --simulate --rate 5 --lengths "${hist}")
 expect_err("lengths.csv:1:8.*weight")
 run(2 infer --model llama3-8b --system hgx-h100 --simulate --rate 5 --lengths /nonexistent/lengths.csv)
+# a histogram whose mean request (100,000 + 100,000 tokens) cannot fit Llama 3 8B's 131,072-token
+# context is refused as --lengths, not as a --prompt-len the user never gave; one such bin among
+# short ones is served, cut to the context
+file(WRITE "${hist}" "100000 100000\n")
+run(2 infer --model llama3-8b --system hgx-h100 --simulate --rate 5 --lengths "${hist}")
+expect_err("--lengths: .*mean request, prompt 100000 \\+ output 100000 tokens, exceeds llama3-8b's context of 131072")
+file(WRITE "${hist}" "200000 100 1\n100 100 3\n")
+run(0 infer --model llama3-8b --system hgx-h100 --simulate --rate 0.2 --requests 200 --lengths "${hist}")
+expect_out("\n[1-9][0-9]* requests were cut to max_model_len 131072\n")
 run(2 infer --model llama3-8b --system hgx-h100 --rate 5)
 expect_err("--rate.*needs --simulate")
 run(2 infer --model llama3-8b --system hgx-h100 --simulate)

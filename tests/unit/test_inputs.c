@@ -61,7 +61,7 @@ static void test_fifo_refused(void **state)
     gpuecon_error err;
     const gpuecon_model *m;
     assert_int_equal(gpuecon_catalog_load_model_file(f->cat, p, &m, &err), GPUECON_E_IO);
-    assert_non_null(strstr(err.message, "is a FIFO; expected a regular YAML file"));
+    assert_non_null(strstr(err.message, "is a FIFO; expected a regular file"));
     assert_int_equal(gpuecon_catalog_load_dir(f->cat, f->dir, &err), GPUECON_E_IO);
     assert_non_null(strstr(err.message, "FIFO"));
     gpuecon_scenario *sc = NULL;
