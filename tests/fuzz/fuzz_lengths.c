@@ -5,7 +5,7 @@
  * that loads is then simulated (Llama 3 8B on one H100, 50 requests), so the simulator takes
  * whatever the parser accepts: an error record or a finite result, never a crash or a hang.
  */
-#include "gpuecon.h"
+#include "fuzz_once.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -24,11 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static gpuecon_ctx *ctx;
     static gpuecon_catalog *cat;
     gpuecon_error err;
-    if (!ctx) { /* the catalog is read-only here: build it once */
-        ctx = gpuecon_ctx_new(NULL);
-        if (!ctx || gpuecon_catalog_new(ctx, &cat, &err))
-            __builtin_trap();
-    }
+    fuzz_catalog_once(&ctx, &cat); /* the catalog is read-only here */
     gpuecon_length_bin *bins = NULL;
     size_t n = 0;
     gpuecon_error_clear(&err);

@@ -6,6 +6,7 @@
  * (0.25 s through the progress callback) keeps each input short, as it keeps a server's requests.
  */
 #include "api.h"
+#include "fuzz_once.h"
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -18,12 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static gpuecon_ctx *ctx;
     static gpuecon_catalog *cat;
-    if (!ctx) { /* the catalog is read-only here, as in the server: build it once */
-        gpuecon_error err;
-        ctx = gpuecon_ctx_new(NULL);
-        if (!ctx || gpuecon_catalog_new(ctx, &cat, &err))
-            __builtin_trap();
-    }
+    fuzz_catalog_once(&ctx, &cat); /* the catalog is read-only here, as in the server */
     static const char *const routes[][2] = {
         {"POST", "/api/v1/compare"}, {"POST", "/api/v1/catalog"}, {"POST", "/api/v1/no-such-command"},
         {"GET", "/api/v1/catalog/models"}, {"GET", "/api/v1/scenario"}, {"DELETE", "/api/v1/compare"},

@@ -3,7 +3,7 @@
  * a scenario; it must load or fail with a located error. A scenario that loads is then run
  * through compare without sensitivity (the models must take whatever the loader accepted).
  */
-#include "gpuecon.h"
+#include "fuzz_once.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -16,11 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static gpuecon_ctx *ctx;
     static gpuecon_catalog *cat;
     gpuecon_error err;
-    if (!ctx) { /* the catalog is read-only here: build it once */
-        ctx = gpuecon_ctx_new(NULL);
-        if (!ctx || gpuecon_catalog_new(ctx, &cat, &err))
-            __builtin_trap();
-    }
+    fuzz_catalog_once(&ctx, &cat); /* the catalog is read-only here */
     gpuecon_scenario *sc = NULL;
     int rc = gpuecon_scenario_load_buffer(ctx, cat, "fuzz.yaml", (const char *)data, size, &sc, &err);
     if (rc) {
