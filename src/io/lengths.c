@@ -101,7 +101,12 @@ int gpuecon_length_bins_load_buffer(gpuecon_ctx *ctx, const char *name, const ch
     *bins = ctx_alloc(ctx, k * sizeof **bins);
     if (!*bins)
         return err_set(err, GPUECON_E_NOMEM, name, 0, 0, "out of memory for %zu bins", k);
-    return parse(name, buf, len, *bins, n, err);
+    if ((rc = parse(name, buf, len, *bins, n, err))) { /* the same bytes: cannot fail, but never leak */
+        ctx_free(ctx, *bins, k * sizeof **bins);
+        *bins = NULL;
+        *n = 0;
+    }
+    return rc;
 }
 
 int gpuecon_length_bins_load(gpuecon_ctx *ctx, const char *path, gpuecon_length_bin **bins, size_t *n,

@@ -638,6 +638,43 @@ static void test_bad_input(void **state)
     gpuecon_ctx_set_max_work(ctx, 0);
 }
 
+/* The histogram reader from a buffer (src/io/lengths.c): a header line, comments, separators and
+ * the default weight of 1; only len bytes are read (no terminating NUL); an error names the
+ * buffer's name, the line and the column of the bad field. At the library, a histogram whose mean
+ * request (here 100,000 + 100,000 tokens) exceeds Llama 3 8B's 131,072-token context is refused
+ * as --lengths. */
+static void test_lengths_buffer(void **state)
+{
+    gpuecon_ctx *ctx = ((fixture *)*state)->ctx;
+    gpuecon_length_bin *b;
+    size_t n;
+    gpuecon_error err;
+    const char good[] = "prompt,output,weight\n100,50,2\n# a comment\n\n10\t5\n7 3 9";
+    assert_int_equal(gpuecon_length_bins_load_buffer(ctx, "h.csv", good, sizeof good - 1 - 6, &b, &n, &err), 0);
+    assert_int_equal(n, 2); /* the last line, "7 3 9", lies past len */
+    assert_true(b[0].prompt == 100 && b[0].output == 50 && b[0].weight == 2);
+    assert_true(b[1].prompt == 10 && b[1].output == 5 && b[1].weight == 1);
+    gpuecon_length_bins_free(ctx, b, n);
+    const char bad[] = "100 50\n7 x\n";
+    assert_int_equal(gpuecon_length_bins_load_buffer(ctx, "h.csv", bad, sizeof bad - 1, &b, &n, &err),
+                     GPUECON_E_INPUT);
+    assert_string_equal(err.where, "h.csv");
+    assert_int_equal(err.line, 2);
+    assert_int_equal(err.column, 3);
+    assert_non_null(strstr(err.message, "output length 'x'"));
+    assert_null(b);
+    assert_int_equal(n, 0);
+    assert_int_equal(gpuecon_length_bins_load_buffer(ctx, "h.csv", "# none\n", 7, &b, &n, &err), GPUECON_E_INPUT);
+    assert_non_null(strstr(err.message, "no bins"));
+    gpuecon_sim_request r = base(state, "llama3-8b", "hgx-h100");
+    r.rate = 1;
+    gpuecon_length_bin longer[] = {{100000, 100000, 1}};
+    r.lengths = GPUECON_LENGTHS_HISTOGRAM;
+    r.bins = longer;
+    r.nbins = 1;
+    expect_input(state, &r, "--lengths");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -652,7 +689,7 @@ int main(void)
         cmocka_unit_test(test_window_throughput),
         cmocka_unit_test(test_burst),         cmocka_unit_test(test_reserve),
         cmocka_unit_test(test_overload),
-        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_bad_input),     cmocka_unit_test(test_lengths_buffer),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }
