@@ -5,7 +5,7 @@
  * Prints medians of REPEATS runs.
  */
 #include "bench.h"
-#include "gpuecon.h"
+#include "analysis/analysis.h"
 
 #include <stdio.h>
 

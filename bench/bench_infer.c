@@ -3,7 +3,7 @@
  * compare will call them for every platform and scenario). Prints medians over repeats.
  */
 #include "bench.h"
-#include "gpuecon.h"
+#include "analysis/analysis.h"
 
 #include <stdio.h>
 #include <stdlib.h>

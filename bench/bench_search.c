@@ -12,7 +12,7 @@
  * are shared and noisy). Never run by ctest; `make bench` runs it through bench/run.sh.
  */
 #include "bench.h"
-#include "gpuecon.h"
+#include "analysis/analysis.h"
 
 #include <stdio.h>
 #include <stdlib.h>

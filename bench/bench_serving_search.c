@@ -7,7 +7,7 @@
  * thread CPU time (the machine is shared), medians.
  */
 #include "bench.h"
-#include "gpuecon.h"
+#include "analysis/analysis.h"
 
 #include <stdio.h>
 

@@ -7,7 +7,7 @@
  * Medians over repeats.
  */
 #include "bench.h"
-#include "gpuecon.h"
+#include "analysis/analysis.h"
 
 #include <stdio.h>
 

@@ -5,7 +5,7 @@
  * Prints medians of REPEATS runs (the machines are shared and noisy).
  */
 #include "bench.h"
-#include "gpuecon.h"
+#include "analysis/analysis.h"
 
 #include <stdio.h>
 #include <stdlib.h>

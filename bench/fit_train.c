@@ -1,5 +1,5 @@
 /*
- * fit_train.c — the tool that fitted the efficiency parameters of src/core/calib.c on the
+ * fit_train.c — the tool that fitted the efficiency parameters of src/model/calib.c on the
  * calibration runs (gpuecon validate's cases marked "fit"). Not a benchmark and not run by
  * `make bench`; build with `cmake --build build-bench --target fit_train`.
  *
@@ -14,7 +14,7 @@
  * error capped at 0.3 (a trimmed L1): a run the model cannot explain (an anomalous
  * measurement) then cannot drag every other prediction towards it.
  */
-#include "gpuecon.h"
+#include "analysis/analysis.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -46,7 +46,8 @@ mask() {
          -e 's/"configs_per_s": *[-0-9.eE+]+/"configs_per_s": X/g' \
          -e 's/, [0-9.]+ s \([0-9.e+]+ configurations\/s\)/, X s (X configurations\/s)/' \
          -e "s/^\([0-9.]+ s; 'gpuecon compare --help'/(X s; 'gpuecon compare --help'/" \
-         -e 's/ in [0-9.]+ s/ in X s/g' "$1"
+         -e 's/ in [0-9.]+ s/ in X s/g' \
+         -e 's/, [0-9]+\.[0-9]+ s\b/, X s/g' -e 's/\([0-9]+\.[0-9]+ s\)/(X s)/g' "$1"
 }
 
 record() { # record NAME BINARY

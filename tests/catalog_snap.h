@@ -6,7 +6,7 @@
 #ifndef GPUECON_TESTS_CATALOG_SNAP_H
 #define GPUECON_TESTS_CATALOG_SNAP_H
 
-#include "gpuecon.h"
+#include "analysis/analysis.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -3,7 +3,7 @@
  */
 #include "cli_check.h"
 
-#include "gpuecon.h"
+#include "analysis/analysis.h"
 
 #include <ctype.h>
 #include <jansson.h>

@@ -19,7 +19,7 @@ libdir=$(pkg-config --variable=libdir gpuecon)
 test -f "$prefix/include/gpuecon.h"
 test -L "$libdir/libgpuecon.so" && test -f "$libdir/libgpuecon.a"
 soname=$(readelf -d "$libdir/libgpuecon.so" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
-[ "$soname" = libgpuecon.so.0 ] || { echo "soname '$soname', expected libgpuecon.so.0"; exit 1; }
+[ "$soname" = libgpuecon.so.1 ] || { echo "soname '$soname', expected libgpuecon.so.1"; exit 1; }
 
 check() { # name program
   out=$("$2")
@@ -36,7 +36,7 @@ check "pkg-config (shared)" "$tmp/hello_so"
 # (ldd's output is read whole first: `ldd | grep -q` under pipefail fails at random when grep
 # exits early and ldd dies of SIGPIPE)
 deps=$(ldd "$tmp/hello_so")
-grep -qF "libgpuecon.so.0 => $libdir" <<<"$deps" || { echo "hello_so does not use the installed .so: $deps"; exit 1; }
+grep -qF "libgpuecon.so.1 => $libdir" <<<"$deps" || { echo "hello_so does not use the installed .so: $deps"; exit 1; }
 # static, through pkg-config --static
 static_libs=$(pkg-config --static --libs gpuecon | sed 's/-lgpuecon/-l:libgpuecon.a/')
 # shellcheck disable=SC2086

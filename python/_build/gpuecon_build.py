@@ -1,7 +1,7 @@
 """A PEP 517 build backend for the gpuecon Python package, standard library only.
 
 It writes a pure-Python wheel of python/gpuecon/ (no compiler, nothing fetched), and bundles
-libgpuecon.so.0 into it when one is found: $GPUECON_LIBRARY, else ../build/libgpuecon.so.0 (the
+libgpuecon.so.1 into it when one is found: $GPUECON_LIBRARY, else ../build/libgpuecon.so.1 (the
 library `make` builds). Without a bundled copy the package finds an installed libgpuecon
 (`make install`) at import time.
 """
@@ -12,7 +12,7 @@ import os
 import tarfile
 import zipfile
 
-NAME, VERSION = "gpuecon", "0.1.0"
+NAME, VERSION = "gpuecon", "0.2.0"
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TAG = "py3-none-any"
 
@@ -25,7 +25,7 @@ def _metadata():
 
 
 def _library():
-    for path in (os.environ.get("GPUECON_LIBRARY"), os.path.join(HERE, "..", "build", "libgpuecon.so.0")):
+    for path in (os.environ.get("GPUECON_LIBRARY"), os.path.join(HERE, "..", "build", "libgpuecon.so.1")):
         if path and os.path.isfile(path):
             return os.path.realpath(path)
     return None
@@ -40,7 +40,7 @@ def _files():
     lib = _library()
     if lib:
         with open(lib, "rb") as f:
-            yield "%s/libgpuecon.so.0" % NAME, f.read()
+            yield "%s/libgpuecon.so.1" % NAME, f.read()
 
 
 def _record_line(path, data):
@@ -60,7 +60,7 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     with zipfile.ZipFile(os.path.join(wheel_directory, wheel), "w", zipfile.ZIP_DEFLATED) as z:
         for path, data in files:
             info = zipfile.ZipInfo(path, (2020, 1, 1, 0, 0, 0))
-            info.external_attr = (0o755 if path.endswith(".so.0") else 0o644) << 16
+            info.external_attr = (0o755 if path.endswith(".so.1") else 0o644) << 16
             z.writestr(info, data, zipfile.ZIP_DEFLATED)
     return wheel
 

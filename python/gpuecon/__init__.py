@@ -12,7 +12,7 @@ gpuecon_request in libgpuecon). Errors raise :class:`Error` with ``where``, ``li
 ``column``, ``message`` and, for a bad keyword argument, ``argument``.
 
 The shared library is found as: ``$GPUECON_LIBRARY``; the copy bundled by ``pip install``; an
-installed ``libgpuecon.so.0`` (``make install``). Standard library only; ``to_dataframe`` uses
+installed ``libgpuecon.so.1`` (``make install``). Standard library only; ``to_dataframe`` uses
 pandas when it is installed.
 """
 import ctypes
@@ -23,7 +23,7 @@ import os
 __all__ = ["Error", "Result", "request", "to_dataframe", "catalog", "cost", "reproduce", "comm", "train",
            "search", "validate", "reliability", "infer", "finetune", "rl", "compare", "commands", "command_options",
            "library_path"]
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 # The seed the gpuecon program uses, so that Monte Carlo results match the command line.
 _SEED = 0x9E3779B97F4A7C15
@@ -62,8 +62,8 @@ class Error(Exception):
 
 def _find_library():
     here = os.path.dirname(os.path.abspath(__file__))
-    candidates = [os.environ.get("GPUECON_LIBRARY"), os.path.join(here, "libgpuecon.so.0"),
-                  ctypes.util.find_library("gpuecon"), "libgpuecon.so.0"]
+    candidates = [os.environ.get("GPUECON_LIBRARY"), os.path.join(here, "libgpuecon.so.1"),
+                  ctypes.util.find_library("gpuecon"), "libgpuecon.so.1"]
     errors = []
     for path in candidates:
         if not path:
@@ -72,7 +72,7 @@ def _find_library():
             return ctypes.CDLL(path), path
         except OSError as e:
             errors.append(str(e))
-    raise ImportError("gpuecon: libgpuecon.so.0 not found (set GPUECON_LIBRARY, or `make install`): "
+    raise ImportError("gpuecon: libgpuecon.so.1 not found (set GPUECON_LIBRARY, or `make install`): "
                       + "; ".join(errors))
 
 

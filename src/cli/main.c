@@ -8,7 +8,7 @@
  * on a terminal. With no subcommand gpuecon runs its main job (see DEFAULT_COMMAND).
  */
 #include "gpuecon.h"
-#include "serve.h"
+#include "serve/serve.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -49,29 +49,12 @@ typedef struct progress {
     int pct; /* last percentage drawn, -1 when none */
 } progress;
 
-static int exit_code(int status)
-{
-    switch (status) {
-    case GPUECON_OK: return EXIT_OK;
-    case GPUECON_E_INPUT:
-    case GPUECON_E_PARSE:
-    case GPUECON_E_IO:
-    case GPUECON_E_NOTFOUND: return EXIT_USAGE;
-    case GPUECON_E_INFEASIBLE: return EXIT_INFEASIBLE;
-    case GPUECON_E_CANCELED: return EXIT_CANCELED;
-    default: return EXIT_INTERNAL;
-    }
-}
-
 static int fail(const gpuecon_error *e)
 {
-    if (e->where[0] && e->line > 0)
-        fprintf(stderr, "gpuecon: %s:%d:%d: %s\n", e->where, e->line, e->column, e->message);
-    else if (e->where[0])
-        fprintf(stderr, "gpuecon: %s: %s\n", e->where, e->message);
-    else
-        fprintf(stderr, "gpuecon: %s\n", e->message[0] ? e->message : gpuecon_status_name(e->code));
-    return exit_code(e->code);
+    char line[GPUECON_ERROR_LINE_MAX];
+    gpuecon_error_format(e, line, sizeof line);
+    fprintf(stderr, "%s\n", line);
+    return gpuecon_exit_code(e->code);
 }
 
 /* Draws a bar on stderr when stderr is a terminal, nothing otherwise. Cancels after Ctrl-C. */
@@ -192,7 +175,7 @@ static int run(gpuecon_ctx *ctx, progress *pg, char **args, int n, const char *o
     int rc = write_output(out_path, out, args[0]);
     gpuecon_free(out);
     gpuecon_free(notes);
-    return rc ? rc : exit_code(st);
+    return rc ? rc : gpuecon_exit_code(st);
 }
 
 int main(int argc, char **argv)

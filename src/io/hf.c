@@ -9,6 +9,7 @@
  * configuration_<name>.py). Missing or contradictory fields are reported by their config.json
  * name at their position; any other architecture is refused with the list of known ones.
  */
+#include "io/io.h"
 #include "hf.h"
 
 #include <stdio.h>

@@ -7,6 +7,7 @@
  * Key choice: every number is checked where it stands, so an error names path:line:col and
  * what is allowed (whole positive token counts, positive weights).
  */
+#include "io/io.h"
 #include "yaml.h"
 
 #include <ctype.h>

@@ -8,8 +8,8 @@
  * inputs that contradict each other (a GPU count that the fixed parallel layout cannot use)
  * are refused here, before any model runs.
  */
-#include "compare.h"
-#include "names.h"
+#include "io/io.h"
+#include "model/names.h"
 #include "embedded.h"
 #include "schema.h"
 
@@ -161,7 +161,7 @@ static const fdesc platform_fields[] = {
 };
 #undef P
 _Static_assert(sizeof platform_fields / sizeof platform_fields[0] == PF_COUNT,
-               "platform_fields has one row per platform_field (compare.h)");
+               "platform_fields has one row per platform_field (io/io.h)");
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -567,6 +567,8 @@ static int load_doc(gpuecon_scenario *sc, const gpuecon_catalog *cat, const yaml
         (rc = text_field(sc, doc, root, "title", &sc->title, err)))
         return rc;
     gpuecon_source defsrc = {arena_strdup(&sc->a, yaml_name(doc)), GPUECON_STAGE_ASSUMPTION};
+    if (!defsrc.text) /* every field without a source: would cite nothing */
+        return err_set(err, GPUECON_E_NOMEM, yaml_name(doc), 0, 0, "out of memory");
     ynode *list = yaml_map_get(root, "comparisons");
     bool single = yaml_map_get(root, "workload") || yaml_map_get(root, "platforms");
     if (list && single)

@@ -6,6 +6,7 @@
  * `source:`/`stage:`. Ranges are checked here, with the allowed range in the message, so no
  * model function ever sees a NaN, a negative price or a PUE below 1.
  */
+#include "io/io.h"
 #include "schema.h"
 
 #include <ctype.h>
@@ -15,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The names are gpuecon_stage_name's (one table, in src/core/error.c). */
+/* The names are gpuecon_stage_name's (one table, in src/base/error.c). */
 bool schema_stage_parse(const char *s, gpuecon_stage *out)
 {
     for (int i = 0; i < GPUECON_STAGE_COUNT; i++)

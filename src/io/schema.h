@@ -10,7 +10,7 @@
 #ifndef GPUECON_SCHEMA_H
 #define GPUECON_SCHEMA_H
 
-#include "core.h"
+#include "io/io.h"
 #include "yaml.h"
 
 typedef enum ftype { FT_NUM, FT_INT, FT_BOOL, FT_TEXT, FT_ENUM, FT_KEYED } ftype;

@@ -9,8 +9,9 @@
  * every inherited number still says where it comes from. Only earlier entries can be named,
  * so there are no cycles, and chains are at most LIKE_DEPTH deep, so loading stays linear.
  */
+#include "io/io.h"
 #include "schema.h"
-#include "names.h"
+#include "model/names.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -140,14 +141,9 @@ static int merge_like(struct gpuecon_catalog *cat, const yaml_doc *doc, ynode *t
                               "catalog",
                               r->like);
         b = *c;
-        for (size_t j = 0; j < NFIELDS; j++) {
-            gpuecon_field f;
+        for (size_t j = 0; j < NFIELDS; j++)
             bsrc[j] = c->src[j];
-            if (gpuecon_catalog_field(cat, GPUECON_KIND_RELIABILITY, c->name,
-                                      reliability_fields[j].name, &f) == GPUECON_OK &&
-                f.present)
-                bpresent |= (uint64_t)1 << j;
-        }
+        bpresent = catalog_present(cat, GPUECON_KIND_RELIABILITY, c->name);
     }
     for (size_t j = 0; j < NFIELDS; j++) {
         if ((*present >> j) & 1u)

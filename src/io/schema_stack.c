@@ -3,6 +3,7 @@
  * 2021 ... Megatron-Bridge 2026, and the fine-tuning stacks), each field the framework fact it
  * states with its own source (docs/model.md §3.7 has the table of presets).
  */
+#include "io/io.h"
 #include "schema.h"
 
 #include <stddef.h>

@@ -8,8 +8,9 @@
  * first day), a throughput in force from that date on, and its own provenance (a projection
  * stays a projection). Points come oldest first, each date once.
  */
+#include "io/io.h"
 #include "schema.h"
-#include "names.h"
+#include "model/names.h"
 
 #include <stddef.h>
 #include <stdio.h>

@@ -4,6 +4,7 @@
  * libfyaml prints diagnostics to stderr by default; here a diag object collects them instead
  * and the first one becomes the error record, so the library stays silent.
  */
+#include "io/io.h"
 #include "yaml.h"
 
 #include <errno.h>

@@ -7,7 +7,7 @@
 #ifndef GPUECON_YAML_H
 #define GPUECON_YAML_H
 
-#include "core.h"
+#include "io/io.h"
 
 typedef struct yaml_doc yaml_doc;
 typedef struct fy_node ynode;

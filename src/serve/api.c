@@ -38,31 +38,6 @@ static bool names_a_file(const char *key)
     return false;
 }
 
-/* The CLI's error line (src/cli/main.c prints the same). */
-static void error_text(const gpuecon_error *e, char *buf, size_t cap)
-{
-    if (e->where[0] && e->line > 0)
-        snprintf(buf, cap, "gpuecon: %s:%d:%d: %s", e->where, e->line, e->column, e->message);
-    else if (e->where[0])
-        snprintf(buf, cap, "gpuecon: %s: %s", e->where, e->message);
-    else
-        snprintf(buf, cap, "gpuecon: %s", e->message[0] ? e->message : gpuecon_status_name(e->code));
-}
-
-/* The CLI's exit code for a status (src/cli/main.c). */
-static int exit_code(int code)
-{
-    switch (code) {
-    case GPUECON_OK: return 0;
-    case GPUECON_E_INPUT:
-    case GPUECON_E_PARSE:
-    case GPUECON_E_IO:
-    case GPUECON_E_NOTFOUND: return 2;
-    case GPUECON_E_INFEASIBLE: return 3;
-    default: return 1;
-    }
-}
-
 void api_reply_free(api_reply *r)
 {
     if (r) {
@@ -93,11 +68,11 @@ static void reply_err(api_reply *out, int status, const gpuecon_error *err)
      * "invalid escape near '...'" cut inside a character: found by fuzz_request) */
     gpuecon_error copy = *err, *e = &copy;
     gpuecon_error_scrub(e);
-    char text[1024];
-    error_text(e, text, sizeof text);
+    char text[GPUECON_ERROR_LINE_MAX];
+    gpuecon_error_format(e, text, sizeof text);
     json_t *rec = json_pack("{s:s, s:s, s:i, s:i, s:s, s:s}", "status", gpuecon_status_name(e->code), "where",
                             e->where, "line", e->line, "column", e->column, "message", e->message, "text", text);
-    json_object_set_new(rec, "exit_code", json_integer(exit_code(e->code)));
+    json_object_set_new(rec, "exit_code", json_integer(gpuecon_exit_code(e->code)));
     reply_json(out, status, json_pack("{s:o}", "error", rec));
 }
 

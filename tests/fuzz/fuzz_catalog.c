@@ -8,7 +8,7 @@
  * that succeeds the catalog is rebuilt. Most inputs fail, so this runs many times faster than
  * a fresh catalog per input, and it tests the all-or-nothing contract on every failure.
  */
-#include "gpuecon.h"
+#include "analysis/analysis.h"
 #include "../catalog_snap.h"
 
 #include <stdint.h>

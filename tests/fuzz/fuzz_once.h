@@ -5,7 +5,7 @@
 #ifndef GPUECON_FUZZ_ONCE_H
 #define GPUECON_FUZZ_ONCE_H
 
-#include "gpuecon.h"
+#include "analysis/analysis.h"
 
 static inline void fuzz_catalog_once(gpuecon_ctx **ctx, gpuecon_catalog **cat)
 {

@@ -5,7 +5,7 @@
  * status with a body, and every refusal a JSON {"error": {...}} with a message. The work budget
  * (0.25 s through the progress callback) keeps each input short, as it keeps a server's requests.
  */
-#include "api.h"
+#include "serve/api.h"
 #include "fuzz_once.h"
 
 #include <jansson.h>

@@ -5,7 +5,8 @@
  * make test) and leave the catalog exactly as it was (each entry's address and bytes, as
  * tests/fuzz/fuzz_catalog.c checks): the built-in catalog load, a --catalog folder of one and
  * of two files, a Hugging Face --model-file, a scenario load (and one whose model_file: entries
- * load into the catalog), train, search and compare (with and without its uncertainty bands).
+ * load into the catalog), train, search and compare (with and without its uncertainty bands),
+ * and requests rendered as a table, CSV and an HTML page (no part of the output comes back).
  */
 #include "train_util.h"
 #include "../catalog_snap.h"
@@ -271,12 +272,55 @@ static void test_runs(void **state)
     gpuecon_ctx_free(ctx);
 }
 
+/* ---- requests: the rendering of tables, pages and charts fails cleanly too ---- */
+
+static int op_request(gpuecon_ctx *ctx, void *ud)
+{
+    char *out = NULL, *notes = NULL;
+    gpuecon_error err;
+    int rc = gpuecon_request_full(ctx, ud, &out, &notes, &err);
+    if (rc == GPUECON_E_NOMEM) {
+        assert_null(out); /* no part of a table or page */
+        assert_string_equal(err.message, "out of memory");
+    }
+    gpuecon_free(out);
+    gpuecon_free(notes);
+    return rc;
+}
+
+static void test_requests(void **state)
+{
+    failer f = {0, 0};
+    gpuecon_ctx_config cfg = {0};
+    cfg.alloc = failing_alloc;
+    cfg.alloc_ud = &f;
+    cfg.seed = 1;
+    cfg.threads = 1;
+    cfg.catalog = CAT(state); /* loaded with the plain allocator, lent read-only */
+    gpuecon_ctx *ctx = gpuecon_ctx_new(&cfg);
+    assert_non_null(ctx);
+    static const char *const requests[] = {
+        "{\"command\": \"cost\", \"options\": {\"system\": \"hgx-h100\", \"tokens_per_s\": 728, "
+        "\"format\": \"table\"}}",
+        "{\"command\": \"catalog\", \"args\": [\"systems\"], \"options\": {\"format\": \"csv\"}}",
+        "{\"command\": \"compare\", \"args\": [\"" GPUECON_SOURCE_DIR "/tests/cases/scenarios/infeasible.yaml\"], "
+        "\"options\": {\"format\": \"html\"}}",
+    };
+    const char *names[] = {"request cost (table)", "request catalog (CSV)", "request compare (HTML)"};
+    for (size_t i = 0; i < sizeof requests / sizeof requests[0]; i++) {
+        /* each renders a table at least: its columns and cells are allocations that can fail */
+        assert_true(every_allocation(&f, ctx, op_request, (void *)requests[i], NULL, names[i]) >= 2);
+    }
+    gpuecon_ctx_free(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_catalog_loads),
         cmocka_unit_test(test_folder_all_or_nothing),
         cmocka_unit_test(test_runs),
+        cmocka_unit_test(test_requests),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }

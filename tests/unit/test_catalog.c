@@ -4,7 +4,7 @@
  */
 #include "test_util.h"
 
-#include "fields.h"
+#include "io/fields.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -81,7 +81,7 @@ static void test_field_provenance(void **state)
                      GPUECON_E_NOTFOUND);
 }
 
-/* src/core/fields.h's typed indices name the schema's fields, and entry->src[index] is the
+/* src/io/fields.h's typed indices name the schema's fields, and entry->src[index] is the
  * source gpuecon_catalog_field reports for that name (a reordered table fails here). */
 static void test_typed_field_indices(void **state)
 {

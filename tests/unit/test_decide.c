@@ -2,7 +2,7 @@
  * test_decide.c — root finding for break-even values and the batch penalty, against
  * hand-derived answers.
  */
-#include "decide.h"
+#include "analysis/decide.h"
 #include "test_util.h"
 
 /* a/x − b: root a/b. A cost that falls with throughput crosses a rival's cost there. */

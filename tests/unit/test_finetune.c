@@ -174,7 +174,7 @@ static void test_v2_v3_stack(void **state)
     assert_true(ob.compute_s < 1.6 * ob.host_s && oa.compute_s > 4 * oa.host_s);
 }
 
-/* The kernel inventory by hand (src/core/finetune_step.c), Gemma-4-31B LoRA on all projections:
+/* The kernel inventory by hand (src/model/finetune_step.c), Gemma-4-31B LoRA on all projections:
  *   norms: 4 sandwich + q_norm + k_norm = 6 modules; eager 6 + 9 passes + 9 tiny = 24 each -> 144
  *   RoPE on q and k: 2 x (5 + 6) = 22; GeGLU 2 + 3 = 5; residual adds 4; attention 2
  *   per projection: base forward + dgrad 2; LoRA 6 GEMMs (A, B forward; dgrad, wgrad of each) +

@@ -12,7 +12,7 @@
  */
 #include "infer_util.h"
 
-#include "infer.h"
+#include "model/infer.h"
 
 #include <string.h>
 
@@ -787,7 +787,7 @@ static void test_bad_input(void **state)
 }
 
 /* E1: the trtllm profile's eta_c 0.54 (fitted on Hopper FP8) moves by the training GEMM
- * fractions of src/core/calib.c (Hopper BF16 0.609 / FP8 0.490, Blackwell BF16 0.575 / FP8 0.463
+ * fractions of src/model/calib.c (Hopper BF16 0.609 / FP8 0.490, Blackwell BF16 0.575 / FP8 0.463
  * / FP4 0.33, Blackwell Ultra BF16 0.716 / FP8 0.576, Ampere BF16 0.776), attention by the BF16
  * ones; profiles without a reference keep theirs. The
  * RTX PRO 6000 (sm_120) has its own row: BF16 = Hopper's 0.609 x the ratio of the measured

@@ -1,5 +1,5 @@
 /*
- * test_infer_disagg.c — disaggregated prefill/decode (src/core/infer_disagg.c, docs/model.md
+ * test_infer_disagg.c — disaggregated prefill/decode (src/model/infer_disagg.c, docs/model.md
  * §6.13), checked against relations that hold whatever the step model says:
  *  - the KV each prefill GPU sends is the prompt's KV at its TP (K3: L_in · b per token for a
  *    model whose layers all attend globally), and its time is the collective model's send-recv

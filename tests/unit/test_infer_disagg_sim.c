@@ -1,6 +1,6 @@
 /*
  * test_infer_disagg_sim.c — the request-level simulation of disaggregated prefill/decode
- * deployments (src/core/infer_sim_disagg.c, docs/model.md §6.13), against results that hold
+ * deployments (src/model/infer_sim_disagg.c, docs/model.md §6.13), against results that hold
  * whatever the step model says:
  *  - one prefill instance whose token budget equals the fixed prompt runs one prompt per step
  *    of a fixed time D, so under Poisson arrivals it is an M/D/1 queue: the mean prefill wait

@@ -1,6 +1,6 @@
 /*
  * test_infer_moe.c — MoE serving with attention data-parallelism and expert load imbalance
- * (src/core/infer.c, infer_step.c; docs/model.md §6.5).
+ * (src/model/infer.c, infer_step.c; docs/model.md §6.5).
  *
  * Each number is derived here from the model's shape: weights per GPU (attention, dense and
  * shared weights whole on every GPU, routed experts 1/EP), the MLA latent KV per token
@@ -13,7 +13,7 @@
  */
 #include "infer_util.h"
 
-#include "infer.h"
+#include "model/infer.h"
 
 #include <math.h>
 #include <string.h>

@@ -9,7 +9,7 @@
  */
 #include "infer_util.h"
 
-#include "infer.h"
+#include "model/infer.h"
 
 #include <math.h>
 #include <string.h>

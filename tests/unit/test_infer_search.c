@@ -1,5 +1,5 @@
 /*
- * test_infer_search.c — the serving configuration search (src/core/infer_search.c).
+ * test_infer_search.c — the serving configuration search (src/analysis/infer_search.c).
  *
  * Properties checked: the winner meets the targets (in the simulator, at the percentile) and no
  * configuration evaluated on its own beats it analytically at the same fixed concurrency; the

@@ -1,5 +1,5 @@
 /*
- * test_infer_sim.c — the request-level serving simulator (src/core/infer_sim*.c) against
+ * test_infer_sim.c — the request-level serving simulator (src/model/infer_sim*.c) against
  * exact queueing results and the analytic serving model.
  *
  * Exact results used: a server that runs one request per step (max_num_seqs 1, one output

@@ -5,7 +5,7 @@
  */
 #include "test_util.h"
 
-#include "train.h"
+#include "model/train.h"
 
 #include <string.h>
 

@@ -6,7 +6,7 @@
  */
 #include "train_util.h"
 
-#include "train.h"
+#include "model/train.h"
 
 #include <string.h>
 

@@ -7,7 +7,7 @@
  */
 #include "train_util.h"
 
-#include "train.h"
+#include "model/train.h"
 
 #include <math.h>
 #include <string.h>

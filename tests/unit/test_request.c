@@ -1,5 +1,5 @@
 /*
- * test_request.c — the request interface (src/cmd/request.c): a request written by hand
+ * test_request.c — the request interface (src/request/request.c): a request written by hand
  * with typed JSON values gives byte for byte the output of the same command line turned
  * into a request (what the CLI runs), errors carry the same record either way, and the
  * request's own shape is checked.

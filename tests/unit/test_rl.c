@@ -1,11 +1,11 @@
 /*
- * test_rl.c — the RL step model (src/core/rl.c, rl_gen.c; docs/model.md §7): response-length
+ * test_rl.c — the RL step model (src/analysis/rl.c, rl_gen.c; docs/model.md §7): response-length
  * order statistics, step composition by placement, weight-sync bytes and times, bad input.
  *
  * Expected numbers are derived by hand: lognormal quantiles from mu = ln(mean) − s²/2,
  * s² = ln(1 + cv²) and the normal quantile (Python's statistics.NormalDist gave the z values
  * quoted); Llama-3.1-8B's parameter and FLOP counts from its config.json shape; link rates
- * from data/systems.yaml times the busbw efficiencies of src/core/calib.c (NVLink 0.80,
+ * from data/systems.yaml times the busbw efficiencies of src/model/calib.c (NVLink 0.80,
  * InfiniBand 0.90, 10 us launch). The serving and training models are tested elsewhere; here
  * their outputs are inputs, and what is checked is how the RL step composes them.
  */

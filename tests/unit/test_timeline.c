@@ -4,7 +4,7 @@
  * path:line:col), their use by scenarios (by name, or picked up with a start_date) and by a run
  * with a start date (gpuecon_run_cost, train --start-date).
  */
-#include "core.h"
+#include "analysis/analysis.h"
 #include "test_util.h"
 
 #include <math.h>

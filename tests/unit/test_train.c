@@ -6,7 +6,7 @@
  */
 #include "train_util.h"
 
-#include "train.h"
+#include "model/train.h"
 
 #include <math.h>
 #include <string.h>
@@ -327,7 +327,7 @@ static void test_s3_flat(void **state)
     assert_true(b.mfu <= a.mfu);
 }
 
-/* Blackwell Ultra against Blackwell (src/core/calib.c, docs/model.md §3.3): GB300 and GB200 share
+/* Blackwell Ultra against Blackwell (src/model/calib.c, docs/model.md §3.3): GB300 and GB200 share
  * every catalog peak and bandwidth, so one BF16 micro-batch of Llama 3 8B (TP1, seq 8,192, no
  * recompute) differs in two terms only, each checked with the other held at Blackwell's value.
  * Forward attention: the 32 layers' fl = 2·T·(s+1)/2·32 heads·(128 + 128) FLOPs each, run at 0.60

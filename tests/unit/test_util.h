@@ -16,7 +16,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "gpuecon.h"
+#include "analysis/analysis.h"
 
 /* |actual/expected − 1| <= rel (or |actual − expected| <= rel when expected == 0). */
 #define assert_close(actual, expected, rel)                                                     \

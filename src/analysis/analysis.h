@@ -1,0 +1,684 @@
+/*
+ * analysis/analysis.h — the analysis layer's private declarations: what is decided from the
+ * physics. The training search and its memo, validation against published runs, the
+ * reproduction of published figures, the reliability Monte Carlo, the serving configuration
+ * search, the RL step's prediction, comparisons, break-even and sensitivity, timelines,
+ * deadlines and the life of a cluster. Never installed.
+ */
+#ifndef GPUECON_ANALYSIS_H
+#define GPUECON_ANALYSIS_H
+
+#include "io/io.h"
+
+#include <stdio.h>
+
+/* ==== reproduction of the published figures (src/analysis/reproduce.c) ==================== */
+
+typedef struct gpuecon_repro_row {
+    char id[24];          /* the set of figures: tco, gpt3-175b-h100, deepseek-v3, ... */
+    char source[96];      /* the publication (docs/sources.md) */
+    char what[200];
+    double published, computed;
+    double rel_err;       /* computed/published − 1 */
+    double tolerance;     /* relative; the row is ok when |rel_err| <= tolerance */
+    bool consistent;      /* false: the source contradicts itself here (see note) */
+    bool ok;
+    char note[240];
+} gpuecon_repro_row;
+
+/* Recomputes every arithmetic figure of SemiAnalysis's "H100 vs GB200 NVL72 Training
+ * Benchmarks" (20 Aug 2025; docs/sources.md) from the catalog.
+ * Writes up to cap rows and sets *n to the number written. */
+int gpuecon_reproduce(const gpuecon_catalog *cat, gpuecon_repro_row *rows, size_t cap,
+                                  size_t *n, gpuecon_error *err);
+
+typedef enum gpuecon_objective {
+    GPUECON_OBJECTIVE_THROUGHPUT, /* tokens/s/GPU, highest first */
+    GPUECON_OBJECTIVE_COST        /* $ per 1M tokens, lowest first (needs usd_per_gpu_hour) */
+} gpuecon_objective;
+
+typedef struct gpuecon_search_options {
+    int top_k;                 /* configurations kept (1 .. 10000); 0 = 10 */
+    gpuecon_objective objective;
+    double usd_per_gpu_hour;   /* for GPUECON_OBJECTIVE_COST and usd_per_mtok in results */
+    int shard_index, shard_count; /* evaluate shard k of n (0 <= k < n); 0/0 = everything */
+    bool exhaustive;           /* time every configuration that fits; default false: skip the
+                                  blocks whose lower bound cannot enter the top k (docs/model.md §4,
+                                  docs/model.md §3.5) */
+} gpuecon_search_options;
+
+typedef struct gpuecon_search_result {
+    gpuecon_train_result *best; /* n_best entries, best first; owned by the result */
+    size_t n_best;
+    double *usd_per_mtok;       /* parallel to best; 0 when no price was given */
+    uint64_t configs_evaluated; /* every configuration considered (memory-checked) */
+    uint64_t configs_feasible;  /* those that fit in memory (and were timed) */
+    uint64_t configs_pruned;    /* skipped unevaluated: an optimistic bound on their throughput
+                                   ranked them below the top k of their (tp, cp, pp) item */
+    double elapsed_s;           /* left 0 by the library (it reads no clock); the CLI sets it */
+    bool have_overflow;         /* nothing fit: least_overflow holds the nearest miss */
+    gpuecon_train_result least_overflow;
+} gpuecon_search_result;
+
+/* Ranks every configuration of the space (tp, pp, vpp, cp, dp, mbs, recompute, zero,
+ * tp_overlap; for MoE models also ep, etp, a2a_overlap and, with recompute searched and
+ * recompute_moe false, selective recompute with the MoE blocks where selective alone does not
+ * fit; fixed sizes in req restrict it) by
+ * the objective. Memory is checked first and configurations that do not fit are not timed;
+ * unless opt->exhaustive, blocks whose optimistic bound cannot enter the top k are skipped
+ * (configs_pruned), which leaves the ranking unchanged. Runs on ctx's threads (OpenMP); the result is
+ * identical for any thread count and shards merge exactly. The caller owns *out and releases
+ * it with gpuecon_search_result_free (once: a copy of the struct shares its arrays). Errors as gpuecon_train_predict, except that an empty
+ * feasible set is not an error here (n_best = 0, have_overflow = true). */
+int gpuecon_train_search(gpuecon_ctx *ctx, const gpuecon_train_request *req,
+                                     const gpuecon_search_options *opt, gpuecon_search_result *out,
+                                     gpuecon_error *err);
+void gpuecon_search_result_free(gpuecon_search_result *r);
+
+/* ---- validation against published runs (src/analysis/validate.c) ---- */
+typedef struct gpuecon_validate_row {
+    char id[24];            /* A01..A10, A26.., V001..V109 (vTrain rows), L405-H100-N, L70-H100-N, L405-GB200-N, MTNLG-N, MoE */
+    char group[16];         /* narayanan | dgxc | vtrain | seed | heldout | moe */
+    char what[96];          /* model, GPUs, precision */
+    char config[64];        /* TP/PP/VP/CP/DP/MBS */
+    char source[160];
+    double published;       /* tokens/s/GPU as published or derived from the publication */
+    double predicted;
+    double rel_err;         /* predicted/published - 1 */
+    bool fitted_on;         /* used to fit the efficiency parameters */
+    bool fits;              /* the model's memory check for the published configuration */
+    char cls[40];           /* generation x precision x dense/moe: "hopper-fp8-dense" */
+    char note[200];         /* a model-independent inconsistency of the published figure, if any */
+    char metric[40];        /* serving rows: what published/predicted measure ("saturated output
+                               tok/s", "TPOT ms at 512", ...); empty: tokens/s/GPU (training) */
+} gpuecon_validate_row;
+
+typedef struct gpuecon_validate_summary {
+    size_t n;
+    double median_abs_err, max_abs_err, mean_abs_err;
+    char worst_id[24];
+} gpuecon_validate_summary;
+
+/* Predicts every calibration case with a known configuration (docs/model.md §3.6, and the
+ * mixture-of-experts runs of §4.5, group "moe") and compares with the published throughput.
+ * eff_table (n_eff rows; NULL: built-in) replaces the efficiency row of each matching arch —
+ * the fitting tool (bench/fit_train.c) uses it. Writes up to cap rows (GPUECON_VALIDATE_MAX is
+ * enough), sets *n; the summary covers every dense row written (the dense accuracy targets)
+ * (sum_fit: the rows fitted on; either may be NULL); gpuecon_validate_summarize gives others. */
+#define GPUECON_VALIDATE_MAX 256
+int gpuecon_validate(gpuecon_ctx *ctx, const gpuecon_catalog *cat,
+                                 const gpuecon_efficiency *eff_table, size_t n_eff,
+                                 gpuecon_validate_row *rows, size_t cap, size_t *n,
+                                 gpuecon_validate_summary *sum, gpuecon_validate_summary *sum_fit,
+                                 gpuecon_error *err);
+/* Which rows a summary covers, by their fitted_on flag. */
+typedef enum gpuecon_validate_fit {
+    GPUECON_ROWS_ALL,
+    GPUECON_ROWS_FITTED,  /* the calibration set: rows the efficiencies were fitted on */
+    GPUECON_ROWS_HELD_OUT /* rows never fitted on */
+} gpuecon_validate_fit;
+/* Summary of the rows of `group` (every row when NULL), or of every row but that group when
+ * exclude is true, restricted to the rows `fit` selects. */
+void gpuecon_validate_summarize(const gpuecon_validate_row *rows, size_t n, const char *group,
+                                            bool exclude, gpuecon_validate_fit fit,
+                                            gpuecon_validate_summary *out);
+/* The serving model (docs/model.md §6) against published serving figures (group "serving",
+ * class "serving-<generation>-<precision>-dense"): TensorRT-LLM's max-throughput table for
+ * Llama 3.1 8B FP8 on H100/H200 (held out) and the VESSL AI blog's serving figures (fitted_on where
+ * a serving profile was fitted on them). Each row's published and predicted values are in the
+ * unit its metric names; rel_err = predicted/published - 1. Writes up to cap rows
+ * (GPUECON_VALIDATE_SERVING_MAX is enough) and sets *n. Errors: GPUECON_E_INPUT (NULL
+ * arguments), GPUECON_E_NOTFOUND (a catalog without the models or systems it uses). */
+#define GPUECON_VALIDATE_SERVING_MAX 96
+int gpuecon_validate_serving(gpuecon_ctx *ctx, const gpuecon_catalog *cat, gpuecon_validate_row *rows, size_t cap,
+                                         size_t *n, gpuecon_error *err);
+/* The fine-tuning model (docs/model.md §6.9) against the VESSL AI blog's LoRA training figures
+ * (group "finetune", class "finetune-<generation>-<precision>"): throughputs and ratios of two
+ * runs, each with its stack (fitted_on: the four rows eta_train and hf-peft-eager's host launch
+ * time were fitted on). Writes up to cap rows (GPUECON_VALIDATE_FINETUNE_MAX is enough). Errors:
+ * GPUECON_E_INPUT (NULL arguments, a catalog without gemma4-31b, the systems or the stacks). */
+#define GPUECON_VALIDATE_FINETUNE_MAX 16
+int gpuecon_validate_finetune(const gpuecon_catalog *cat, gpuecon_validate_row *rows, size_t cap,
+                                          size_t *n, gpuecon_error *err);
+/* Accuracy of one generation x precision x dense/moe group (row.cls). */
+typedef struct gpuecon_validate_group {
+    char name[32];
+    size_t n;
+    double median_abs_err, p90_abs_err, max_abs_err;
+    double signed_median_err; /* median of predicted/published - 1: a systematic sign shows here */
+} gpuecon_validate_group;
+/* The groups of the rows `fit` selects, in the order they first appear (at most cap; returns
+ * how many exist). Percentiles by linear interpolation between order statistics (P90 of n
+ * sorted errors: e[0.9·(n−1)]). */
+size_t gpuecon_validate_groups(const gpuecon_validate_row *rows, size_t n, gpuecon_validate_fit fit,
+                                           gpuecon_validate_group *out, size_t cap);
+/* The q-quantile (0..1) of |rel_err| of the rows of `group` (a set name or a class, NULL: all)
+ * that `fit` selects; 0 when none. */
+double gpuecon_validate_quantile(const gpuecon_validate_row *rows, size_t n, const char *group,
+                                             gpuecon_validate_fit fit, double q);
+
+
+/* Monte Carlo summary. Quantiles come from a fixed 65,536-bin histogram of ETTR on [0, 1]
+ * (nearest rank, bin centre: resolution 1/65,536), so memory does not grow with trials. */
+typedef struct gpuecon_reliability_mc {
+    int trials;
+    double ettr_mean, ettr_sd, ettr_ci95; /* ci95 = 1.96·sd/√trials */
+    double ettr_p10, ettr_p50, ettr_p90;
+    double days_mean, days_p10, days_p50, days_p90; /* days to train; NaN without a budget */
+    int unfinished;                /* trials that had not trained the budget at 50× its time */
+    double interruptions_per_day;  /* observed (faults during detection/wait are absorbed) */
+    double wait_h_per_day;
+    gpuecon_lost_time lost;        /* means over trials */
+    double events;                 /* failures, repairs and job transitions processed */
+    double checkpoints;            /* committed, all trials */
+    double quantile_resolution;
+    uint64_t seed;
+    int threads;
+} gpuecon_reliability_mc;
+
+/* Discrete-event Monte Carlo of the whole job, req->trials independent trials. Trial i uses
+ * xoshiro256** seeded by splitmix64 from (ctx seed, i); trials run on OpenMP threads
+ * (ctx threads; 0: default) and the result is bit-identical for any thread count. Calls
+ * ctx's progress callback (done, total in trials) from the calling thread; a non-zero
+ * return stops it with GPUECON_E_CANCELED. Memory is bounded by the topology and the
+ * thread count, never the trial count. Errors as gpuecon_reliability_analytic, plus
+ * GPUECON_E_NOMEM. */
+int gpuecon_reliability_simulate(gpuecon_ctx *ctx, const gpuecon_reliability_request *req,
+                                             gpuecon_reliability_mc *out, gpuecon_error *err);
+
+/* ---- serving configuration search (src/analysis/infer_search.c; docs/model.md §6.12) ---- */
+
+typedef enum gpuecon_serve_objective {
+    GPUECON_SERVE_THROUGHPUT, /* max output tokens/s per GPU */
+    GPUECON_SERVE_COST        /* min $ per million output tokens (needs base.tco) */
+} gpuecon_serve_objective;
+
+#define GPUECON_SERVE_TOP 16
+#define GPUECON_SERVE_FRONTIER 256
+/* capacities (gpuecon_serve_config) this close, relatively, rank as equal */
+#define GPUECON_SERVE_CAPACITY_TIE 0.01
+
+typedef struct gpuecon_serve_search_request {
+    gpuecon_infer_request base;  /* model, system, lengths, acceptance, profile, tco, LoRA */
+    const int *gpus;             /* GPU counts to try; NULL/0: base.gpus */
+    size_t ngpus;
+    double ttft_ms, tpot_ms;     /* targets; 0: none */
+    double slo_percentile;       /* where the simulator checks the targets (90) */
+    double rate;                 /* requests/s to serve, all GPUs; 0: not given */
+    double concurrency;          /* requests in the system; 0: the most the targets allow */
+    gpuecon_serve_objective objective;
+    int max_draft;               /* draft lengths 0..max_draft when base.acceptance > 0 */
+    int confirm;                 /* best configurations re-checked by the simulator (3) */
+    long sim_requests;           /* requests per confirmation (4000) */
+    int top;                     /* entries of best[] (5, at most GPUECON_SERVE_TOP) */
+} gpuecon_serve_search_request;
+
+typedef struct gpuecon_serve_config {
+    int gpus, tp, replicas, draft_k, max_num_seqs, max_num_batched_tokens;
+    int long_prefill_token_threshold;  /* a prompt's tokens per step at most (0: none) */
+    int pp;                            /* pipeline stages per replica (replicas = gpus / (tp·pp)) */
+    gpuecon_precision weights, kv;
+    bool expert_parallel;
+    bool attention_dp;                 /* tp is then the expert-parallel group, replicas = gpus */
+    double concurrency;                /* requests in the system at this operating point */
+    double output_tokens_per_s;        /* all GPUs */
+    double output_tokens_per_s_per_gpu;
+    double tokens_per_s_per_user;      /* 1000 / TPOT */
+    double ttft_ms, tpot_ms;           /* analytic (means), or simulated at the percentile */
+    double usd_per_mtok;
+    bool simulated;                    /* ttft_ms/tpot_ms come from the simulator */
+    bool meets;                        /* the targets hold */
+    bool keeps_up;                     /* at a rate: serves at least 95% of the offered tokens */
+    double analytic_ttft_ms, analytic_tpot_ms;
+    double e2e_ms;                     /* ttft_ms + (output_len - 1)·tpot_ms: one request's latency */
+    /* tokens/s/GPU at the largest load whose mean TTFT and TPOT meet the targets, by the analytic
+     * model (0: none does): the headroom. At a rate every configuration that keeps up serves the
+     * same tokens, so this breaks the tie (docs/model.md §6.12). Filled for best[] (without a
+     * rate or a concurrency it is the operating point itself); 0 in frontier[] and closest. */
+    double capacity_tokens_per_s_per_gpu;
+} gpuecon_serve_config;
+
+typedef struct gpuecon_serve_search_result {
+    gpuecon_serve_config best[GPUECON_SERVE_TOP]; /* ranked by the objective */
+    int nbest;
+    gpuecon_serve_config frontier[GPUECON_SERVE_FRONTIER]; /* tokens/s/GPU against tokens/s/user */
+    int nfrontier;
+    long configs_evaluated;
+    bool feasible;
+    gpuecon_serve_config closest;      /* when infeasible: the least relative miss */
+    double miss_ttft_ms, miss_tpot_ms; /* by how much it misses (0 where it meets) */
+} gpuecon_serve_search_result;
+
+void gpuecon_serve_search_request_init(gpuecon_serve_search_request *r);
+/* Searches TP (divisors of each GPU count within the NVLink domain that split the heads), PP
+ * (1, 2, 4, 8, 16 dividing gpus/TP, at most the model's layers; not with attention-DP),
+ * weight precision (bf16, fp8, fp4 where the GPU has FP4), KV precision, draft length,
+ * max_num_seqs (64..1024), max_num_batched_tokens (2048..16384) and, for MoE, expert
+ * parallelism; replicas = gpus/TP. Each configuration is timed by the analytic model at its
+ * operating point: the given concurrency; or the least concurrency that serves `rate`; or the
+ * largest that meets the targets. The best `confirm` are re-run by the simulator (Poisson at
+ * `rate`, or a closed loop at the concurrency) and ranked by what it finds at
+ * slo_percentile. At a rate the objective is the offered load per GPU, or the price of a GPU
+ * serving it (keeps_up: a configuration the simulator finds serving at least 95% of it): equal
+ * on equal GPUs, the tie goes to
+ * the higher capacity_tokens_per_s_per_gpu, and capacities within 1% to the lower e2e_ms;
+ * configurations that differ only in engine limits that do not bind (outputs within 0.2%) are
+ * listed once. GPUECON_E_INFEASIBLE when no configuration meets the targets (*out then
+ * holds `closest` and the misses); GPUECON_E_INPUT for a target < 0, a percentile outside
+ * (0, 100), a rate < 0, the cost objective without a TCO profile. */
+int gpuecon_infer_search(gpuecon_ctx *ctx, const gpuecon_serve_search_request *req,
+                                     gpuecon_serve_search_result *out, gpuecon_error *err);
+
+const char *gpuecon_rl_placement_name(gpuecon_rl_placement p); /* "colocated", ... */
+
+/* GRPO defaults: 1 epoch, 1 mini-batch, cv 0.6, no oversampling, bf16 everywhere, offload on,
+ * synchronous, colocated, the generic serving profile, 1000 steps, tier typical. */
+void gpuecon_rl_request_init(gpuecon_rl_request *r);
+
+/* Predicts one RL step (docs/model.md §8). Generation runs through gpuecon_infer on the
+ * generator GPUs (TP searched unless fixed) as a closed loop of N(1+f) requests: slots full
+ * at the saturated rate until the queue empties, then the last wave drains, each running
+ * sequence a lognormal length, at the TPOT of the shrinking batch, until response_end.
+ * Scoring: forward FLOPs of each scoring model over N(L + kept) tokens at the serving
+ * profile's GEMM efficiency. Training: gpuecon_train_predict (layout searched) on N sequences
+ * of L + kept tokens, epochs x minibatches optimizer steps (and the critic's). Weight sync:
+ * colocated, each GPU gathers the generator shard it lacks over NVLink or the network;
+ * disaggregated, a pipelined broadcast from the trainer shards to every generator GPU.
+ * Disaggregated without gen_gpus: every split in whole nodes is tried, the fastest kept.
+ * Errors: GPUECON_E_INPUT naming the option (--samples <= 0, --prompt-len + --response-len
+ * beyond the model's context, --off-policy with colocated placement, --gen-gpus leaving a pool
+ * that cannot hold its model, sizes out of range); GPUECON_E_INFEASIBLE when no split or no
+ * layout fits (err says which pool). ctx: threads and memo for the training search; cat: for
+ * the cost (gpuecon_run_cost). */
+int gpuecon_rl_predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_rl_request *req,
+                                   gpuecon_rl_result *out, gpuecon_error *err);
+/* The step alone (rl.c): gpuecon_rl_predict without the cost, whose fields are NaN and costed
+ * false (compare prices each platform itself). Same errors. */
+int rl_step(gpuecon_ctx *ctx, const gpuecon_rl_request *req, gpuecon_rl_result *out, gpuecon_error *err);
+/* The RL step model against published GRPO step times, fitted on nothing (src/analysis/rl_validate.c;
+ * docs/model.md §8.8): rows in gpuecon_validate's format whose published and predicted are step
+ * times in seconds (group "rl"; a row the model cannot run is "rl-no-fit", fits false, predicted
+ * 0, its reason in note, and left out of *summary). Writes up to cap rows
+ * (gpuecon_rl_validate_count() is enough). Errors: GPUECON_E_INPUT for NULL arguments, NOMEM. */
+size_t gpuecon_rl_validate_count(void);
+int gpuecon_rl_validate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, gpuecon_validate_row *rows,
+                                    size_t cap, size_t *n, gpuecon_validate_summary *summary, gpuecon_error *err);
+/* Same quality, not just same tokens (McCandlish et al. 2018, "An Empirical Model of
+ * Large-Batch Training", eq. 2.11): training at batch B (tokens) needs E = E_min·(1 + B/B_crit)
+ * tokens and S = S_min·(1 + B_crit/B) steps. These return the factors (1 + B/B_crit) and
+ * (1 + B_crit/B); both are 1 when critical_batch_tokens <= 0 (no penalty). */
+double gpuecon_batch_token_factor(double batch_tokens, double critical_batch_tokens);
+double gpuecon_batch_step_factor(double batch_tokens, double critical_batch_tokens);
+
+/* ---- comparing platforms (src/analysis/compare.c, decide.c) ---- */
+
+typedef struct gpuecon_compare_options {
+    int trials;              /* Monte Carlo trials per training platform; 0: analytic only */
+    bool no_sensitivity;     /* skip break-even and sensitivity */
+    double step;             /* sensitivity step, relative; 0: 0.20 */
+    const char *stack;       /* stack of workloads and platforms that name none; NULL:
+                                megatron-bridge-2026 (docs/model.md §3.7) */
+    bool no_uncertainty;     /* skip the validate bands of predicted throughputs (docs/model.md §7.5) */
+    bool trade;              /* training: each platform also at the sizes around its own (trade[]) */
+    int uncertainty;         /* joint samples of every uncertain input (docs/model.md §7.5): the
+                                probability each platform is cheapest and the P10/P50/P90 of its
+                                effective $/Mtok; 0: none; at most 1,000,000 */
+} gpuecon_compare_options;
+
+/* Cost of one million tokens split by where it goes (training: effective; serving: raw).
+ * Electricity is computed at the platform's PUE and price; the rest of the TCO is split in the
+ * proportions of the profile's derived TCO (a published TCO has no split of its own). */
+enum {
+    GPUECON_COST_CAPITAL,   /* capex recovery and capex-proportional opex */
+    GPUECON_COST_COLO,      /* data-hall rent */
+    GPUECON_COST_POWER,     /* electricity */
+    GPUECON_COST_OTHER,     /* fixed $/GPU-h (staff, licences, support) */
+    GPUECON_COST_FAILURES,  /* work lost to failures: raw·(1/ETTR − 1) */
+    GPUECON_COST_SPARES,    /* spare GPUs charged to the job */
+    GPUECON_COST_PARTS
+};
+
+typedef struct gpuecon_platform_result {
+    const char *name, *system;
+    bool feasible;              /* false: see why; the numbers below are then NaN */
+    char why[560];
+    int gpus;                   /* active GPUs (training) / GPUs deployed (serving) */
+    /* throughput */
+    double tokens_per_s_per_gpu;          /* the one used */
+    bool measured;                        /* a scenario measurement replaced the prediction */
+    gpuecon_source throughput_source;
+    double predicted_tokens_per_s_per_gpu;/* NaN when the model could not predict */
+    char predicted_note[560];             /* layout, or why there is no prediction */
+    double published_tokens_per_s_per_gpu;/* shown for reference; 0 when none */
+    double mfu;                           /* at the used throughput (training) */
+    gpuecon_parallel par;                 /* of the prediction (training) */
+    const char *stack;                    /* the framework stack of the prediction (training) */
+    double throughput_p90_rel;            /* predicted throughput's band: P90 |error| of the nearest
+                                             validate group (0 when measured or serving) */
+    char throughput_group[32];            /* that group, "hopper-bf16-moe" (* where widened) */
+    /* with options.uncertainty: share of the joint samples in which this platform is cheapest
+       (ranked cost), and the P10/P50/P90 of its effective $/Mtok over them */
+    double probability_cheapest;
+    double effective_usd_per_mtok_p10, effective_usd_per_mtok_p50, effective_usd_per_mtok_p90;
+    int predicted_gbs;                    /* the batch (sequences) of the prediction (training) */
+    /* economics */
+    double tco_usd_per_gpu_hour;          /* after PUE and electricity overrides */
+    gpuecon_source tco_source;
+    double usd_per_mtok;                  /* at 100% goodput */
+    double joules_per_token, pue;
+    double cost_parts[GPUECON_COST_PARTS];/* $ per 1M tokens by cause: sum = effective $/Mtok */
+    /* reliability (training) */
+    double ettr, interruptions_per_day, job_mtti_h;
+    int provisioned_gpus;
+    double charged_gpus;                  /* what the job pays for with spares charged */
+    double mtbi_gpu_days;
+    gpuecon_source mtbi_source;
+    bool spares_charged;
+    double effective_usd_per_mtok;        /* with or without spare cost, as the platform says */
+    double effective_usd_per_mtok_with_spares, effective_usd_per_mtok_without_spares;
+    bool mc;                              /* Monte Carlo ran */
+    gpuecon_reliability_mc mc_result;
+    /* same quality (McCandlish): the batch this layout trains at and the tokens it needs */
+    double batch_tokens, token_factor, tokens;
+    /* totals */
+    double days_to_train;                 /* serving: days to serve the workload's tokens */
+    double total_usd, energy_mwh;
+    double rank_usd_per_mtok;             /* what the ranking compares: effective $/Mtok × the
+                                             batch token factor (training); raw $/Mtok (serving) */
+    /* serving */
+    double concurrency, output_tokens_per_s, tpot_ms, ttft_ms;
+    int tp, replicas;
+    bool simulated;                       /* the workload's simulate: the percentiles below are set */
+    double ttft_ms_p50, ttft_ms_p90, ttft_ms_p99, tpot_ms_p50, tpot_ms_p90, tpot_ms_p99;
+    /* RL post-training (kind rl): one step on this platform */
+    double rl_step_time_s, rl_trained_tokens_per_step, rl_usd_per_step, rl_mwh_per_step;
+    gpuecon_rl_breakdown rl_bd;
+    int rl_placement, rl_off_policy, rl_gen_gpus, rl_gen_tp; /* rl_gen_tp: EP under attention-DP */
+    bool rl_gen_attention_dp;
+    double rl_generation_s, rl_scoring_s, rl_training_s, rl_weight_sync_s, rl_swap_s; /* durations */
+    double rl_gen_drain_s, rl_response_end, rl_gen_max_concurrency;
+    /* throughput timeline (training): the points the run used (indices into the platform's
+       timeline), whether one is a projection, and the date this platform's lead would vanish
+       if the rival's software kept improving at its published pace ("" when not computed) */
+    bool timeline;
+    gpuecon_timeline_point points_used[GPUECON_TIMELINE_MAX];
+    size_t n_points_used;
+    bool uses_projection;
+    double start_tokens_per_s_per_gpu;    /* in force on the start date */
+    char advantage_vanishes_date[11];
+    /* deadline and budget (training); meets_target also: a serving platform's operating load
+       meets the workload's mean TPOT and TTFT targets (ranked before those that miss) */
+    bool meets_target, within_budget;
+    /* owning vs renting over the cluster's life (training, with rent_usd_per_gpu_hour) */
+    bool life;
+    char life_why[200];                   /* not empty: why it could not be computed */
+    struct gpuecon_life_result *life_result; /* owned by the compare result */
+    /* with options.trade: the GPUs / days / dollars trade, the 1-2-3 grid of whole domains
+       from about a quarter to four times the platform's size (owned by the compare result) */
+    struct gpuecon_target_row *trade;
+    size_t n_trade;
+} gpuecon_platform_result;
+
+/* The value of one uncertain input at which the ranking between the two best platforms flips. */
+typedef struct gpuecon_breakeven {
+    int platform;             /* index into platforms */
+    int rival;
+    const char *input;        /* mtbi_gpu_days, tco_usd_per_gpu_hour, tokens_per_s_per_gpu, pue,
+                                 electricity_usd_per_kwh, spare_policy */
+    const char *unit;
+    double current, value;    /* value: NaN when no flip within a factor of 100 */
+    bool found;
+    double ratio;             /* value / current */
+    gpuecon_source source;    /* of the current value */
+    char text[360];
+} gpuecon_breakeven;
+
+/* The human label of a compare input or scenario field ("tco_usd_per_gpu_hour" -> "TCO,
+ * $/GPU-h"): the one table the report, the JSON (breakeven[].label, sensitivity[].label) and
+ * gpuecon serve's page all read. The name itself when it has no label; never NULL. */
+const char *gpuecon_input_label(const char *input);
+/* Entry i of that table (name and label), for front ends that show them all; false past the end. */
+bool gpuecon_input_label_at(size_t i, const char **input, const char **label);
+
+/* One input moved down and up: the cost ratio (cheapest / runner-up) at each end. */
+typedef struct gpuecon_sensitivity {
+    int platform;
+    const char *input;
+    double low, high;         /* the input's two values */
+    double ratio_low, ratio_high, swing; /* swing = |ratio_high − ratio_low| */
+    const char *range;        /* "±20%" or where a documented range came from */
+    gpuecon_source source;
+} gpuecon_sensitivity;
+
+typedef struct gpuecon_comparison_result {
+    const char *name, *title;
+    gpuecon_workload_kind kind;
+    gpuecon_platform_result *platforms;
+    size_t n_platforms;
+    int cheapest, fastest, runner_up; /* -1 when none */
+    double base_ratio;        /* cheapest's ranked cost / runner-up's */
+    char verdict[1200];
+    char caveats[1200];       /* inputs the verdict rests on that are projections/assumptions */
+    bool batch_penalty;       /* the workload gave a critical batch */
+    gpuecon_breakeven *breakeven;
+    size_t n_breakeven;
+    gpuecon_sensitivity *sensitivity;
+    size_t n_sensitivity;
+    /* timelines: at each point date of the two best platforms, the leader's performance per
+       TCO over the other's (raw: at full goodput, as the published ratios are; effective:
+       the ranked cost with failures and spares), and whether a point there is a projection */
+    struct {
+        char date[11];
+        double perf_per_tco, effective_ratio;
+        bool projection;
+    } series[2 * GPUECON_TIMELINE_MAX];
+    size_t n_series;
+    int series_leader, series_other; /* platform indices of the ratio */
+    /* timelines: the first date from which the runner-up (at the evaluation) and the cheapest
+       swap places, throughputs interpolated between points ("" = none: JSON null) */
+    char breakeven_date[11];
+    char timeline_text[600];
+    /* deadline and budget: the fastest platform within budget_usd (-1: none or no budget) */
+    int fastest_within_budget;
+    /* operator tiers (training, platforms at two or more tiers, both kinds of system): the
+       cheapest platform at each tier (best, typical, poor; -1 when the tier has none), whether
+       it is rack-scale (NVLink domain beyond one server: NVL72), and the first tier at which
+       the cheapest kind of system changes from the best tier's ("" = no flip: JSON null) */
+    int tier_cheapest[3];
+    bool tier_rack_scale[3];
+    bool tier_analysis;
+    char flip_tier[8];
+    char tier_text[400];
+    int uncertainty_samples;  /* joint samples drawn (options.uncertainty; 0: none) */
+} gpuecon_comparison_result;
+
+typedef struct gpuecon_compare_result {
+    gpuecon_comparison_result *cmp;
+    size_t n;
+} gpuecon_compare_result;
+
+/* Evaluates every platform of every comparison end to end (throughput from the training or
+ * serving model unless measured; TCO; energy; reliability; same-quality batch penalty;
+ * totals), ranks them, and finds break-even values and sensitivities. A platform that cannot
+ * run the workload (does not fit, no prediction and no measurement) is reported with
+ * feasible = false, not as an error. Progress (Monte Carlo) goes to ctx's callback. A search
+ * that recurs within the call (the same system, model, size and stack in several comparisons)
+ * runs once: the call keeps its own gpuecon_memo when ctx's config has none (the same answers,
+ * bit for bit). The caller frees *out with gpuecon_compare_free. */
+int gpuecon_compare(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_scenario *sc,
+                                const gpuecon_compare_options *opt, gpuecon_compare_result **out,
+                                gpuecon_error *err);
+void gpuecon_compare_free(gpuecon_compare_result *r);
+
+/* One training run at a known throughput, costed exactly as compare costs a platform: TCO at
+ * the facility PUE, goodput (ETTR) of the reliability model for the system and operator tier,
+ * spares charged or not, days, dollars and MWh (src/analysis/compare.c). Fill it with
+ * gpuecon_run_request_init, then set system, profile, gpus, tokens_per_s_per_gpu, tokens. */
+typedef struct gpuecon_run_request {
+    const char *system, *profile; /* catalog names (required) */
+    const char *tier;             /* best | typical | poor (default typical) */
+    const char *model;            /* catalog model, for MFU only (NULL: MFU NaN) */
+    int seq;                      /* sequence length, for MFU only */
+    gpuecon_precision precision;  /* for MFU only (default bf16) */
+    int gpus;                     /* active GPUs: rounded up to whole domains of active GPUs */
+    double tokens_per_s_per_gpu;  /* at full goodput (a prediction or a measurement) */
+    gpuecon_source throughput_source;
+    double tokens;                /* token budget; 0: no totals (days, $, MWh are NaN) */
+    double pue;                   /* facility PUE; 0: the system's */
+    double electricity_usd_per_kwh; /* 0: the profile's */
+    double mtbi_gpu_days;         /* 0: the tier's */
+    int spares_per_domain;        /* -1: the tier's */
+    int spare_domains;            /* 0: the tier's pool */
+    bool spares_do_other_work;    /* spares not charged to the job */
+    double usd_per_gpu_hour;      /* > 0: the user's price per GPU-hour, replacing the profile's TCO */
+    const char *start_date;       /* NULL: none; "YYYY-MM[-DD]": the run starts then, and the catalog's
+                                     timeline of system x model x precision applies day by day from
+                                     its first point (tokens_per_s_per_gpu before it) */
+} gpuecon_run_request;
+
+void gpuecon_run_request_init(gpuecon_run_request *r);
+/* Fills out (the same record compare fills per platform: ettr, provisioned_gpus,
+ * effective_usd_per_mtok, days_to_train, total_usd, energy_mwh, ...). GPUECON_E_INPUT names
+ * the offending option (--system, --profile, --tier, --gpus, --pue, --mtbi-gpu-days, --tokens,
+ * --start-date: not an ISO date, or no catalog timeline for the system, model and precision);
+ * GPUECON_E_INFEASIBLE when the reliability model leaves no goodput (out->why says so). */
+int gpuecon_run_cost(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_run_request *req,
+                                 gpuecon_platform_result *out, gpuecon_error *err);
+
+/* ---- deadlines: the fewest GPUs that finish by a date (src/analysis/target.c) ---- */
+
+/* One size of the GPUs / days / dollars trade. */
+typedef struct gpuecon_target_row {
+    int gpus;                     /* active GPUs */
+    bool ok;                      /* false: this size cannot run the job (why) */
+    char why[200];
+    double tokens_per_s_per_gpu, ettr, days_to_train, total_usd, energy_mwh;
+    int provisioned_gpus;         /* with hot spares and spare nodes/racks */
+    gpuecon_parallel par;         /* the layout the search picked at this size */
+} gpuecon_target_row;
+
+#define GPUECON_TARGET_ROWS 24
+
+typedef struct gpuecon_target_result {
+    bool met;                     /* a size up to the limit meets the deadline */
+    int gpus_needed;              /* the fewest active GPUs that do (0 when none) */
+    int unit;                     /* granularity: active GPUs per scale-up domain */
+    double target_days;
+    int nearest_gpus;             /* not met: the fastest size tried */
+    double nearest_days;
+    char why[200];                /* not met and no size runs: the reason */
+    gpuecon_train_result train;   /* at gpus_needed (or the nearest miss) */
+    gpuecon_platform_result run;  /* its days, dollars, MWh, ETTR, spares */
+    gpuecon_target_row rows[GPUECON_TARGET_ROWS]; /* the trade table around the answer, by GPUs */
+    size_t n_rows;
+    int evaluations;              /* sizes predicted */
+} gpuecon_target_result;
+
+/* Active GPUs per scale-up domain for the run's system and tier (HGX: 8; NVL72: 72 less the
+ * tier's hot spares, 64), the granularity of gpuecon_train_target; < 0 on error. */
+int gpuecon_target_unit(const gpuecon_catalog *cat, const gpuecon_run_request *run,
+                                    gpuecon_error *err);
+/* The fewest active GPUs, in whole domains of gpuecon_target_unit, whose run (treq at that
+ * size: the layout search picks the layout; rreq: profile, tier, tokens, ...) finishes within
+ * target_days including failures, restarts and spares (gpuecon_run_cost). The result is
+ * checked: gpus_needed meets the deadline and gpus_needed − unit does not. Sizes up to
+ * max_gpus (0: 1,000,000). GPUECON_E_INPUT for a deadline <= 0 or no token budget;
+ * GPUECON_E_INFEASIBLE when no size meets it (out->nearest_gpus/nearest_days: the fastest tried;
+ * out->rows still holds the trade table). */
+int gpuecon_train_target(gpuecon_ctx *ctx, const gpuecon_catalog *cat,
+                                     const gpuecon_train_request *treq, const gpuecon_run_request *rreq,
+                                     double target_days, int max_gpus, gpuecon_target_result *out,
+                                     gpuecon_error *err);
+
+/* ---- the life of an owned cluster (src/analysis/life.c) ---- */
+
+#define GPUECON_LIFE_YEARS 30
+
+typedef struct gpuecon_life_request {
+    gpuecon_run_request run;      /* the workload run (system, profile, tier, GPUs, tokens, tok/s) */
+    double life_years;            /* 0: the profile's economic life */
+    double utilisation;           /* share of the hours the cluster trains; 0: from workloads_per_year, else 1 */
+    double workloads_per_year;    /* runs of run.tokens a year (sets the utilisation); 0: none */
+    double rent_usd_per_gpu_hour; /* renting the same GPUs, per hour used (required) */
+    const gpuecon_timeline_point *timeline; /* optional: throughput improvements, year by year */
+    size_t n_timeline;
+    bool has_start;               /* the cluster's first day (else the timeline's first point) */
+    long start_day;
+} gpuecon_life_request;
+
+typedef struct gpuecon_life_year {
+    int year;                     /* 1, 2, ... */
+    double tokens_per_s_per_gpu;  /* in force at the start of the year */
+    double tokens;                /* trained that year */
+    double own_usd_per_mtok, rent_usd_per_mtok;
+} gpuecon_life_year;
+
+typedef struct gpuecon_life_result {
+    double life_years, utilisation;
+    int gpus;                     /* active */
+    double charged_gpus;          /* with spares: owned (or rented) alike */
+    double ettr;
+    double capex_usd;             /* paid up front for the charged GPUs */
+    double tco_usd_per_gpu_hour, rent_usd_per_gpu_hour;
+    double own_usd_per_mtok, rent_usd_per_mtok; /* over the life */
+    double tokens, runs;          /* trained over the life; runs of run.tokens */
+    double breakeven_utilisation; /* owning's TCO / rent: above it owning is cheaper (levelised) */
+    int own_beats_rent_month;     /* first month where renting has cost more (present values); -1: never in the life */
+    double own_pv_usd, rent_pv_usd; /* present values at the end of the life */
+    gpuecon_life_year years[GPUECON_LIFE_YEARS];
+    size_t n_years;
+} gpuecon_life_result;
+
+void gpuecon_life_request_init(gpuecon_life_request *r);
+/* Cost per million tokens of owning the run's GPUs over life_years (the TCO for every hour,
+ * the timeline's throughput in force at the start of each year) against renting them at
+ * rent_usd_per_gpu_hour for the hours used; and the month from which owning has cost less
+ * (capex up front, then colo, fixed, maintenance every month and electricity for the hours
+ * used, against rent, both discounted monthly at the profile's rate). GPUECON_E_INPUT names
+ * the option out of range; GPUECON_E_INFEASIBLE when the workloads do not fit in a year. */
+int gpuecon_cluster_life(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_life_request *q,
+                                     gpuecon_life_result *out, gpuecon_error *err);
+
+/* ---- timeline.c ---- */
+/* Index of the point in force on `day` (the latest dated on or before it), or -1. */
+int timeline_in_force(const gpuecon_timeline_point *p, size_t n, long day);
+/* Throughput on `day`, interpolated linearly between points; `before` (if > 0, else the
+ * first point's) before the first point; the last point's after it. */
+double timeline_interp(const gpuecon_timeline_point *p, size_t n, long day, double before);
+/* A run of `tokens` from day `start`, at cluster_per_tok tokens per day per tokens/s/GPU
+ * (GPUs · ETTR · 86400), using the point in force each day (`before` ahead of the first):
+ * returns the equivalent constant throughput (tokens-weighted harmonic mean) and marks the
+ * points used; NaN when no throughput is in force at the start. */
+double timeline_run(const gpuecon_timeline_point *p, size_t n, long start, double before, double tokens,
+                    double cluster_per_tok, bool *used);
+
+/* ---- memo.c: stored training predictions (gpuecon_memo); thread-safe ---- */
+/* Copies a stored answer to *rc, *res and err (may be NULL); false when there is none. */
+bool memo_get(gpuecon_memo *m, const gpuecon_train_request *req, int *rc, gpuecon_train_result *res,
+              gpuecon_error *err);
+/* Stores an answer (not a cancelled or out-of-memory one), replacing the oldest when full. */
+void memo_put(gpuecon_memo *m, const gpuecon_train_request *req, int rc, const gpuecon_train_result *res,
+              const gpuecon_error *err);
+
+/* ---- validate.c, validate_recipes.c ---- */
+typedef const gpuecon_efficiency *(*validate_pick_fn)(const gpuecon_gpu *gpu, const gpuecon_efficiency *tab,
+                                                      size_t n);
+/* Sets row->cls from the GPU generation, precision and dense/moe ("hopper-fp8-moe"). */
+static inline void validate_set_class(gpuecon_validate_row *row, const gpuecon_gpu *gpu, gpuecon_precision p,
+                                      bool moe)
+{
+    snprintf(row->cls, sizeof row->cls, "%s-%s-%s", gpu && gpu->arch ? gpu->arch : "?", gpuecon_precision_name(p),
+             moe ? "moe" : "dense");
+}
+/* The 2024-26 recipe runs (calibration A41-A67), each with its stack; kind -1 every row, 0 the
+ * dense ones, 1 the MoE ones. */
+int validate_recipe_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, validate_pick_fn pick,
+                         const gpuecon_efficiency *tab, size_t n_eff, int kind, gpuecon_validate_row *rows,
+                         size_t cap, size_t *n, gpuecon_error *err);
+/* gpuecon_validate's rows of one kind only (dense: the named cases, vTrain when `vtrain`, the
+ * dense recipe rows; moe: the MoE cases and recipe rows), built-in efficiencies: what compare's
+ * uncertainty bands need, at a fraction of the cost. */
+int validate_kind(gpuecon_ctx *ctx, const gpuecon_catalog *cat, bool moe, bool vtrain, gpuecon_validate_row *rows,
+                  size_t cap, size_t *n, gpuecon_error *err);
+
+#endif

@@ -1,0 +1,128 @@
+/*
+ * compare.h — private state shared by compare.c (evaluation of one platform) and decide.c
+ * (ranking, verdict, break-even, sensitivity).
+ */
+#ifndef GPUECON_COMPARE_H
+#define GPUECON_COMPARE_H
+
+#include "decide.h"
+
+/* Kinds costed as training runs (goodput, MTBI, spares, days): training and RL post-training. */
+#define COMPARE_TRAIN_LIKE(k) ((k) != GPUECON_WORKLOAD_SERVE)
+
+/* The uncertain inputs of one platform that break-even and sensitivity move. */
+enum {
+    IN_TOKS,   /* tokens/s per GPU */
+    IN_TCO,    /* TCO $/GPU-h before the PUE and electricity adjustment */
+    IN_MTBI,   /* GPU-days (training) */
+    IN_PUE,
+    IN_PE,     /* electricity $/kWh */
+    IN_SPARES, /* 1: spare GPUs charged to the job, 0: they earn other work */
+    IN_COUNT
+};
+
+
+typedef struct pstate {
+    const gpuecon_platform *pl;
+    const gpuecon_system *sys;
+    const gpuecon_profile *prof;
+    const gpuecon_reliability *tier;
+    bool train;
+    gpuecon_tco tco;                  /* the profile's, at its own PUE */
+    double kw;                        /* IT kW per GPU */
+    double pue0, pe0;                 /* PUE and price inside the profile's TCO */
+    double pue_ref;                   /* facility PUE at which the TCO's electricity term uses
+                                         pue0: the system's PUE, or pue0 when the platform
+                                         overrides the PUE (docs/model.md §7.2) */
+    gpuecon_reliability_request rreq; /* training */
+    double token_factor;              /* same-quality tokens / workload tokens */
+    const gpuecon_stack *stack;       /* training framework stack */
+    double tokens;
+    double in[IN_COUNT];
+} pstate;
+
+/* compare_serve.c: the serving prediction of one platform into res (throughput, latencies,
+ * note; percentiles when the workload simulates). GPUECON_OK also when the platform cannot serve
+ * (res->predicted_tokens_per_s_per_gpu NaN, the reason in the note); other statuses (no memory,
+ * canceled) are returned. */
+int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpuecon_platform *pl,
+                          const gpuecon_model *m, const gpuecon_system *sys, gpuecon_platform_result *res,
+                          gpuecon_error *err);
+
+/* uncertainty.c: the validate rows a comparison's bands come from (computed once per compare). */
+typedef struct compare_bands {
+    gpuecon_validate_row *rows;
+    size_t n;
+    bool ready, moe, vtrain; /* the rows held: MoE or dense (with the vTrain A100 set or not) */
+} compare_bands;
+/* Fills b with the validate rows of one kind (moe or dense, vTrain only when an A100 platform
+ * needs it), keeping what it holds when that already matches. */
+int compare_bands_fill(gpuecon_ctx *ctx, const gpuecon_catalog *cat, bool moe, bool vtrain, compare_bands *b,
+                       gpuecon_error *err);
+void compare_bands_free(gpuecon_ctx *ctx, compare_bands *b);
+/* Sets throughput_p90_rel / throughput_group of every feasible training platform whose
+ * throughput is predicted (not measured): the P90 |error| of its nearest validate group. */
+void compare_uncertainty(const compare_bands *b, const gpuecon_catalog *cat, const gpuecon_comparison *c,
+                         gpuecon_comparison_result *cr, const pstate *ps);
+/* options.uncertainty: n joint samples of every platform's uncertain inputs (throughput from
+ * its validate band or its source's stage, TCO, MTBI, PUE and electricity price from their
+ * stages; the price of electricity shared by all platforms of a sample), each platform's
+ * ranked cost per sample: probability_cheapest and the effective $/Mtok percentiles. Sample k
+ * uses its own generator seeded from (ctx seed, k), so the result does not depend on threads. */
+int compare_joint_uncertainty(gpuecon_ctx *ctx, const pstate *ps, int n,
+                              gpuecon_comparison_result *cr, gpuecon_error *err);
+/* Appends to the verdict whether the cheapest's and runner-up's bands reach their throughput
+ * break-even (after the break-even analysis). */
+void compare_uncertainty_verdict(gpuecon_comparison_result *cr);
+
+/* compare_rl.c: the RL step of platform pl at `gpus` GPUs (gpuecon_rl_predict, no cost: compare
+ * costs it as a training run): sets predicted_tokens_per_s_per_gpu (trained tokens/s/GPU) and the
+ * rl_* fields, or predicted NaN and predicted_note when it cannot run. */
+int compare_rl_predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_workload *w,
+                       const gpuecon_platform *pl, const gpuecon_stack *stack, int gpus,
+                       gpuecon_platform_result *res, gpuecon_error *err);
+/* Appends to an rl comparison's verdict the term that decides it and where the claim that
+ * rack-scale NVLink (NVL72) wins RL fails. */
+void compare_rl_verdict(gpuecon_comparison_result *cr, const pstate *ps);
+
+/* Evaluates platform pi of comparison c into res and leaves its state in ps. The training
+ * stack is the platform's, else the workload's, else default_stack, else megatron-bridge-2026.
+ * earlier (may be NULL): the results of platforms 0..pi-1, whose training predictions are
+ * reused for the same job on the same system and stack (another tier, profile or price). */
+int compare_platform(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t pi,
+                     const char *default_stack, const gpuecon_platform_result *earlier, pstate *ps,
+                     gpuecon_platform_result *res, gpuecon_error *err);
+/* The ranked cost ($/Mtok, see gpuecon_platform_result.rank_usd_per_mtok) at inputs `in`;
+ * fills res's economic and reliability fields when res is not NULL. NaN when undefined. */
+double compare_rank_cost(const pstate *ps, const double *in, gpuecon_platform_result *res);
+int compare_monte_carlo(gpuecon_ctx *ctx, const pstate *ps, int trials, gpuecon_platform_result *res,
+                        gpuecon_error *err);
+/* One comparison evaluated, ranked and analysed into cr (zeroed by the caller); release it
+ * with compare_one_free (decide.c). */
+int compare_one(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c,
+                const gpuecon_compare_options *opt, gpuecon_comparison_result *cr, gpuecon_error *err);
+void compare_one_free(gpuecon_ctx *ctx, gpuecon_comparison_result *cr);
+/* The GPUs / days / dollars trade of platform pi around its evaluated size (res->trade, from
+ * ctx; compare.c). */
+int compare_trade(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t pi,
+                  gpuecon_platform_result *res, gpuecon_error *err);
+/* Owning vs renting over the cluster's life for a platform with rent_usd_per_gpu_hour (life.c):
+ * fills res->life_result (allocated from ctx) or res->life_why. */
+int compare_life(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c, const pstate *ps,
+                 gpuecon_platform_result *res, gpuecon_error *err);
+/* Break-even date, series of ratios at the point dates, and the date the leader's advantage
+ * vanishes, for the two best platforms when either has a timeline (timeline.c). */
+void timeline_dates(gpuecon_comparison_result *cr, const pstate *ps);
+/* Provenance of a profile's published TCO for a system (compare.c). */
+gpuecon_source compare_profile_source(const gpuecon_profile *p, const char *system);
+/* The platform's own price per GPU-hour (usd_per_gpu_hour, or its older spelling
+ * tco_usd_per_gpu_hour), 0 when it has none; *field is the one given (compare.c). */
+double compare_platform_price(const gpuecon_platform *pl, platform_field *field);
+/* Provenance of a platform's scenario field (pl->src is indexed by platform_field); a platform
+ * built by hand, without one, has the stage assumption. */
+static inline gpuecon_source platform_source(const gpuecon_platform *pl, platform_field f)
+{
+    return pl->src ? pl->src[f] : (gpuecon_source){"scenario", GPUECON_STAGE_ASSUMPTION};
+}
+
+#endif

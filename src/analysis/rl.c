@@ -1,0 +1,434 @@
+/*
+ * rl.c — one step of reinforcement-learning post-training (PPO/GRPO as veRL, NeMo-RL and
+ * OpenRLHF run it; docs/model.md §8): generation (rl_gen.c), scoring forward passes,
+ * training, weight sync and, colocated, the memory swap between the engine and the trainer.
+ *
+ * Key choice: every phase reuses a model the library already has — the serving model for
+ * rollouts, the training model (layout searched, stack applied) for the update, the link
+ * efficiencies of the collectives for the weight push — and this file only composes them by
+ * placement; rl_cost.c prices the step (gpuecon_run_cost: TCO, goodput and energy). The breakdown is GPU-time: a phase's
+ * duration times the share of the job's GPUs running it, idle the rest, so it sums to the step
+ * for colocated and disaggregated placements alike; pools[] keep the raw durations.
+ */
+#include "analysis/analysis.h"
+#include "model/rl.h"
+#include "model/train.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define GIB 1073741824.0
+#define RL_MAX_SPLITS 48
+#define RL_COARSE_SPLITS 12
+#define VLLM_DEFAULT_MEM_UTIL 0.90 /* vLLM gpu_memory_utilization default */
+
+const char *gpuecon_rl_placement_name(gpuecon_rl_placement p)
+{
+    return p == GPUECON_RL_DISAGGREGATED ? "disaggregated" : "colocated";
+}
+
+void gpuecon_rl_request_init(gpuecon_rl_request *r)
+{
+    memset(r, 0, sizeof *r);
+    r->placement = GPUECON_RL_COLOCATED;
+    r->response_cv = 0.6;
+    r->gen_weights = r->kv = r->train_precision = GPUECON_BF16;
+    r->offload = true;
+    r->epochs = r->minibatches = 1;
+    r->serving = *gpuecon_serving_profile_find("generic");
+    r->steps = 1000;
+}
+
+static int check_request(const gpuecon_rl_request *r, gpuecon_error *err)
+{
+    int rc;
+    if (!r || !r->policy || !r->system)
+        return err_set(err, GPUECON_E_INPUT, "--model", 0, 0, "a policy model and a system are required");
+    if (r->samples <= 0)
+        return err_set(err, GPUECON_E_INPUT, "--samples", 0, 0,
+                       "%d: samples per prompt (the GRPO group) must be at least 1", r->samples);
+    if (r->prompts <= 0)
+        return err_set(err, GPUECON_E_INPUT, "--prompts", 0, 0, "%d: prompts per step must be at least 1",
+                       r->prompts);
+    if ((rc = err_check_range(err, "--gpus", r->gpus, 1, 1e6)) ||
+        (rc = err_check_range(err, "--prompt-len", r->prompt_len, 1, 1e8)) ||
+        (rc = err_check_range(err, "--response-len", r->response_len, 1, 1e8)) ||
+        (rc = err_check_range(err, "--response-cv", r->response_cv, 0, 10)) ||
+        (rc = err_check_range(err, "--oversample", r->oversample, 0, 10)) ||
+        (rc = err_check_range(err, "--partial-rollouts", r->partial_tokens, 0, 1e8)) ||
+        (rc = err_check_range(err, "--epochs", r->epochs, 1, 100)) ||
+        (rc = err_check_range(err, "--minibatches", r->minibatches, 1, 1e6)) ||
+        (rc = err_check_range(err, "--off-policy", r->off_policy, 0, 1)) ||
+        (rc = err_check_range(err, "--steps", (double)r->steps, 1, 1e6)) ||
+        (rc = err_check_range(err, "--train-tp", r->train_tp, 0, 1024)) ||
+        (rc = err_check_range(err, "--train-pp", r->train_pp, 0, 1024)) ||
+        (rc = err_check_range(err, "--train-cp", r->train_cp, 0, 1024)) ||
+        (rc = err_check_range(err, "--train-ep", r->train_ep, 0, 1024)) ||
+        (rc = err_check_range(err, "--train-mbs", r->train_mbs, 0, 1e6)))
+        return rc;
+    if ((double)r->prompts * r->samples > 1e7)
+        return err_set(err, GPUECON_E_INPUT, "--prompts", 0, 0, "prompts x samples = %.0f; allowed up to 1e7",
+                       (double)r->prompts * r->samples);
+    long n = (long)r->prompts * r->samples;
+    if (n % r->minibatches)
+        return err_set(err, GPUECON_E_INPUT, "--minibatches", 0, 0,
+                       "%d does not divide the %ld samples of a step (prompts x samples)", r->minibatches, n);
+    if (r->placement == GPUECON_RL_COLOCATED && r->off_policy > 0)
+        return err_set(err, GPUECON_E_INPUT, "--off-policy", 0, 0,
+                       "an off-policy lag needs --placement disaggregated: colocated GPUs cannot generate "
+                       "while they train");
+    if (r->placement == GPUECON_RL_COLOCATED && r->gen_gpus > 0)
+        return err_set(err, GPUECON_E_INPUT, "--gen-gpus", 0, 0, "needs --placement disaggregated");
+    if (r->placement == GPUECON_RL_DISAGGREGATED && r->gpus < 2)
+        return err_set(err, GPUECON_E_INPUT, "--gpus", 0, 0, "disaggregated placement needs at least 2 GPUs");
+    if (r->gen_gpus < 0 || (r->gen_gpus > 0 && r->gen_gpus >= r->gpus))
+        return err_set(err, GPUECON_E_INPUT, "--gen-gpus", 0, 0,
+                       "%d leaves no trainer GPUs; allowed 1 to %d (--gpus minus one)", r->gen_gpus, r->gpus - 1);
+    if (r->gen_attention_dp && !(r->policy->experts > 0))
+        return err_set(err, GPUECON_E_INPUT, "--gen-attention-dp", 0, 0,
+                       "%s is dense: attention data-parallel spreads a MoE model's experts", r->policy->name);
+    if (r->gen_attention_dp && r->gen_tp == 1)
+        return err_set(err, GPUECON_E_INPUT, "--gen-tp", 0, 0,
+                       "1 with --gen-attention-dp: the experts need at least 2 GPUs to spread over");
+    if (r->gen_weights == GPUECON_FP4 && gpuecon_gpu_peak_flops(r->system->gpu, GPUECON_FP4) <= 0)
+        return err_set(err, GPUECON_E_INPUT, "--gen-weights", 0, 0, "%s has no FP4 tensor cores", r->system->gpu_name);
+    if (gpuecon_gpu_peak_flops(r->system->gpu, r->train_precision) <= 0)
+        return err_set(err, GPUECON_E_INPUT, "--train-precision", 0, 0, "%s has no %s tensor cores",
+                       r->system->gpu_name, gpuecon_precision_name(r->train_precision));
+    if (r->placement == GPUECON_RL_COLOCATED && r->offload && !(r->system->host_link_gbps > 0))
+        return err_set(err, GPUECON_E_INPUT, "--offload", 0, 0,
+                       "%s has no host_link_gbps to offload the trainer over; use --offload off", r->system->name);
+    return GPUECON_OK;
+}
+
+/* ---- scoring: forward passes over every sequence (docs/model.md §8.3) ------------------ */
+
+/* The MoE all-to-all of one forward pass over n sequences in the trainer's layout: each GPU runs
+ * n/(DP·mbs) micro-batches through its moe_layers/PP MoE layers, each a dispatch and a combine
+ * of the training model's one-dispatch time (§4.9; forward only, nothing to hide it behind). */
+static double forward_a2a_s(const gpuecon_train_result *t, double n)
+{
+    const gpuecon_parallel *p = &t->par;
+    if (t->moe.moe_layers <= 0 || !(t->moe.a2a_s > 0))
+        return 0;
+    return n / ((double)p->dp * p->mbs) * t->moe.moe_layers / p->pp * 2 * t->moe.a2a_s;
+}
+
+static void scoring(const gpuecon_rl_request *r, const rl_lengths *L, int gpus, gpuecon_rl_result *o)
+{
+    const gpuecon_model *m[4] = {r->policy, r->reference, r->reward, r->critic};
+    double seq = r->prompt_len + L->kept_mean, flops = 0;
+    o->scoring_models = 0;
+    for (int i = 0; i < 4; i++) {
+        if (!m[i])
+            continue;
+        o->scoring_models++;
+        /* causal: a token of an s-token sequence attends to s/2 keys on average */
+        flops += L->n * seq * gpuecon_infer_flops_per_token(m[i], seq / 2);
+    }
+    double peak = gpuecon_gpu_peak_flops(r->system->gpu, r->train_precision);
+    o->scoring_flops = flops;
+    o->scoring_a2a_s = 0;
+    for (int i = 0; i < 4; i++) /* the policy's layout serves the models that share it */
+        if (m[i] == r->policy)
+            o->scoring_a2a_s += forward_a2a_s(&o->train, L->n);
+    if (r->critic)
+        o->scoring_a2a_s += forward_a2a_s(&o->critic_train, L->n);
+    o->scoring_s = flops / (gpus * peak * r->serving.eta_c) + o->scoring_a2a_s;
+}
+
+/* ---- training (docs/model.md §8.4) ----------------------------------------------------- */
+
+/* The policy trainer's fixed sizes (--train-tp ...): a train-request size error names them. */
+static bool pinned(const gpuecon_rl_request *r)
+{
+    return r->train_tp || r->train_pp || r->train_cp || r->train_ep || r->train_mbs || r->train_full_recompute;
+}
+
+static int train_one(gpuecon_ctx *ctx, const gpuecon_rl_request *r, const gpuecon_model *m, bool policy, int gpus,
+                     int seq, int gbs, gpuecon_train_result *t, gpuecon_error *err)
+{
+    gpuecon_train_request q;
+    gpuecon_train_request_init(&q);
+    if (r->stack)
+        gpuecon_train_request_apply_stack(&q, r->stack);
+    q.model = m;
+    q.system = r->system;
+    q.gpus = gpus;
+    q.precision = r->train_precision;
+    q.seq = seq;
+    q.gbs = gbs;
+    bool fixed = policy && pinned(r);
+    if (fixed) { /* 0 stays "searched" */
+        q.tp = r->train_tp ? r->train_tp : q.tp;
+        q.pp = r->train_pp ? r->train_pp : q.pp;
+        q.cp = r->train_cp ? r->train_cp : q.cp;
+        q.ep = r->train_ep ? r->train_ep : q.ep;
+        q.mbs = r->train_mbs ? r->train_mbs : q.mbs;
+        if (r->train_full_recompute)
+            q.recompute = GPUECON_RECOMPUTE_FULL;
+    }
+    gpuecon_error e;
+    gpuecon_error_clear(&e);
+    int rc = gpuecon_train_predict(ctx, &q, t, &e);
+    if (rc == GPUECON_E_INPUT && fixed && !strncmp(e.where, "--", 2))
+        return err_set(err, GPUECON_E_INPUT, "--train-tp", 0, 0, "the trainer layout (--train-tp/pp/cp/ep/mbs) on %d "
+                       "GPUs: %s: %s", gpus, e.where, e.message);
+    if (rc == GPUECON_E_INFEASIBLE || rc == GPUECON_E_INPUT)
+        return err_set(err, GPUECON_E_INFEASIBLE, "--gpus", 0, 0, "trainer pool of %d GPUs cannot train %s: %s",
+                       gpus, m->name, e.message);
+    if (rc && err)
+        *err = e;
+    return rc;
+}
+
+static int training(gpuecon_ctx *ctx, const gpuecon_rl_request *r, const rl_lengths *L, int gpus,
+                    gpuecon_rl_result *o, gpuecon_error *err)
+{
+    o->train_seq = (int)ceil(r->prompt_len + L->kept_mean);
+    /* a fixed CP (with TP's sequence parallelism) splits each sequence into 2·CP·TP equal chunks:
+     * Megatron pads it up to that multiple (NeMo-RL pads packed sequences the same way) */
+    int pad = r->train_cp > 1 ? 2 * r->train_cp * (r->train_tp > 1 ? r->train_tp : 1) : 1;
+    o->train_seq = (o->train_seq + pad - 1) / pad * pad;
+    o->train_gbs = (int)(L->n / r->minibatches);
+    o->optimizer_steps = r->epochs * r->minibatches;
+    int rc = train_one(ctx, r, r->policy, true, gpus, o->train_seq, o->train_gbs, &o->train, err);
+    if (rc)
+        return rc;
+    o->training_s = o->optimizer_steps * o->train.step_time_s;
+    memset(&o->critic_train, 0, sizeof o->critic_train);
+    if (r->critic) {
+        if ((rc = train_one(ctx, r, r->critic, false, gpus, o->train_seq, o->train_gbs, &o->critic_train, err)))
+            return rc;
+        o->training_s += o->optimizer_steps * o->critic_train.step_time_s;
+    }
+    return GPUECON_OK;
+}
+
+static double states_gib(const gpuecon_train_result *t)
+{
+    const gpuecon_train_memory *m = &t->mem;
+    return m->weights_gib + m->grads_gib + m->optimizer_gib + m->fp8_copy_gib;
+}
+
+/* ---- weight sync (docs/model.md §8.5) -------------------------------------------------- */
+
+/* Share of the policy's weights one trainer GPU holds in its layout. */
+static double held_fraction(const gpuecon_model *m, const gpuecon_parallel *p)
+{
+    gpuecon_params pp;
+    gpuecon_model_params(m, &pp);
+    double exp = pp.routed_experts, dense = pp.total - exp;
+    double ds = (double)p->tp * p->pp * (p->zero == 3 ? (double)p->dp * p->cp : 1);
+    double es = (double)(p->ep > 0 ? p->ep : 1) * (p->etp > 0 ? p->etp : 1) * p->pp *
+                (p->zero == 3 && p->edp > 0 ? p->edp : 1);
+    return (dense / ds + exp / es) / pp.total;
+}
+
+/* Share of the policy's weights one generator GPU holds: 1/TP, or under attention-DP every
+ * non-routed weight and 1/EP of the routed experts. */
+static double gen_fraction(const gpuecon_model *m, const gpuecon_infer_result *g)
+{
+    if (!g->attention_dp)
+        return 1.0 / g->tp;
+    gpuecon_params pp;
+    gpuecon_model_params(m, &pp);
+    return (pp.total - pp.routed_experts + pp.routed_experts / g->ep) / pp.total;
+}
+
+static void weight_sync(const gpuecon_rl_request *r, gpuecon_rl_result *o)
+{
+    gpuecon_params pp;
+    gpuecon_model_params(r->policy, &pp);
+    o->sync_bytes = pp.total * (r->sync_fp8 ? 1.0 : 2.0);
+    double h = held_fraction(r->policy, &o->train.par), need = gen_fraction(r->policy, &o->gen);
+    gpuecon_link_model lm;
+    gpuecon_link_model_for(r->system, &lm);
+    bool up;
+    if (r->placement == GPUECON_RL_COLOCATED) {
+        /* each GPU gathers the part of its generator shard its trainer shard lacks, from the
+         * 1/h GPUs that together hold one copy */
+        o->sync_recv_bytes_per_gpu = o->sync_bytes * fmax(0, need - h);
+        o->sync_send_bytes_per_gpu = o->sync_recv_bytes_per_gpu;
+        up = 1.0 / h <= r->system->scaleup_gpus + 1e-9;
+    } else {
+        /* pipelined broadcast: every trainer shard leaves its holder once, every generator GPU
+         * receives (and forwards) its shard */
+        o->sync_recv_bytes_per_gpu = o->sync_bytes * need;
+        o->sync_send_bytes_per_gpu = o->sync_bytes * h;
+        up = r->gpus <= r->system->scaleup_gpus;
+    }
+    o->sync_level = up ? GPUECON_LEVEL_SCALEUP : GPUECON_LEVEL_SCALEOUT;
+    double b = up ? r->system->scaleup_gbps * lm.scaleup_eff : r->system->scaleout_gbps * lm.scaleout_eff;
+    o->sync_gbps = b;
+    double bytes = fmax(o->sync_recv_bytes_per_gpu, o->sync_send_bytes_per_gpu);
+    o->weight_sync_s = bytes > 0 ? bytes / (b * 1e9) + lm.launch_s : 0;
+}
+
+/* ---- one placement at one split ------------------------------------------------------- */
+
+static void assemble(const gpuecon_rl_request *r, const rl_lengths *L, gpuecon_rl_result *o)
+{
+    double A = o->generation_s, B = o->scoring_s + o->training_s, S = o->weight_sync_s, W = o->swap_s;
+    gpuecon_rl_breakdown *bd = &o->bd;
+    memset(bd, 0, sizeof *bd);
+    memset(o->pools, 0, sizeof o->pools);
+    if (r->placement == GPUECON_RL_COLOCATED) {
+        o->step_time_s = A + B + S + W;
+        *bd = (gpuecon_rl_breakdown){.generation_s = A, .scoring_s = o->scoring_s, .training_s = o->training_s,
+                                     .weight_sync_s = S, .swap_s = W};
+        o->npools = 1;
+        o->pools[0] = (gpuecon_rl_pool){.role = "colocated", .gpus = r->gpus, .generation_s = A,
+                                        .scoring_s = o->scoring_s, .training_s = o->training_s,
+                                        .weight_sync_s = S, .swap_s = W, .busy_s = o->step_time_s};
+    } else {
+        o->step_time_s = (r->off_policy ? fmax(A, B) : A + B) + S;
+        double g = (double)o->gen_gpus / r->gpus;
+        bd->generation_s = g * A;
+        bd->scoring_s = (1 - g) * o->scoring_s;
+        bd->training_s = (1 - g) * o->training_s;
+        bd->weight_sync_s = S;
+        o->npools = 2;
+        o->pools[0] = (gpuecon_rl_pool){.role = "generator", .gpus = o->gen_gpus, .generation_s = A,
+                                        .weight_sync_s = S, .busy_s = A + S};
+        o->pools[1] = (gpuecon_rl_pool){.role = "trainer", .gpus = o->train_gpus, .scoring_s = o->scoring_s,
+                                        .training_s = o->training_s, .weight_sync_s = S, .busy_s = B + S};
+    }
+    bd->idle_s = fmax(0, o->step_time_s - (bd->generation_s + bd->scoring_s + bd->training_s +
+                                           bd->weight_sync_s + bd->swap_s));
+    for (int i = 0; i < o->npools; i++) {
+        o->pools[i].idle_s = o->step_time_s - o->pools[i].busy_s;
+        o->pools[i].utilisation = o->pools[i].busy_s / o->step_time_s;
+    }
+    o->generated_tokens = L->submitted * L->gen_mean;
+    o->response_tokens = L->n * L->kept_mean;
+    o->trained_tokens = L->n * (r->prompt_len + L->kept_mean);
+    o->generated_tokens_per_s = o->generated_tokens / o->step_time_s;
+    o->trained_tokens_per_s = o->trained_tokens / o->step_time_s;
+}
+
+static int eval_split(gpuecon_ctx *ctx, const gpuecon_rl_request *r, const rl_lengths *L, int gen_gpus,
+                      gpuecon_rl_result *o, gpuecon_error *err)
+{
+    bool colo = r->placement == GPUECON_RL_COLOCATED;
+    o->gen_gpus = colo ? r->gpus : gen_gpus;
+    o->train_gpus = colo ? r->gpus : r->gpus - gen_gpus;
+    int rc = training(ctx, r, L, o->train_gpus, o, err);
+    if (rc)
+        return rc;
+    scoring(r, L, o->train_gpus, o);
+    double mem_util = 0, states = states_gib(&o->train) + (r->critic ? states_gib(&o->critic_train) : 0);
+    o->swap_bytes_per_gpu = o->swap_s = 0;
+    if (colo && r->offload) {
+        o->swap_bytes_per_gpu = states * GIB;
+        o->swap_s = 2 * o->swap_bytes_per_gpu / (r->system->host_link_gbps * 1e9);
+    } else if (colo) {
+        mem_util = VLLM_DEFAULT_MEM_UTIL - states / r->system->gpu->hbm_gib;
+        if (mem_util < 0.05)
+            return err_set(err, GPUECON_E_INFEASIBLE, "--offload", 0, 0,
+                           "the trainer's %.1f GiB of states leave the engine no memory on %.0f GiB GPUs; "
+                           "use --offload on", states, r->system->gpu->hbm_gib);
+    }
+    if ((rc = rl_generation(r, L, o->gen_gpus, mem_util, o, err)))
+        return rc;
+    weight_sync(r, o);
+    assemble(r, L, o);
+    return GPUECON_OK;
+}
+
+/* Evaluates the split of g generator GPUs into t and keeps it in o when it is the fastest so far.
+ * Returns GPUECON_OK, or a status that ends the search (cancelled, out of memory). */
+static int try_split(gpuecon_ctx *ctx, const gpuecon_rl_request *r, const rl_lengths *L, int g, gpuecon_rl_result *t,
+                     gpuecon_rl_result *o, bool *found, gpuecon_error *last)
+{
+    gpuecon_error_clear(last);
+    *t = *o;
+    int e = eval_split(ctx, r, L, g, t, last), n = o->splits_evaluated + 1;
+    o->splits_evaluated = n;
+    if (e == GPUECON_E_CANCELED || e == GPUECON_E_NOMEM)
+        return e;
+    if (!e && (!*found || t->step_time_s < o->step_time_s)) {
+        *o = *t;
+        o->splits_evaluated = n;
+        *found = true;
+    }
+    return GPUECON_OK;
+}
+
+/* Whole nodes for the generator: a coarse pass of at most RL_COARSE_SPLITS sizes, then every
+ * node around the fastest (docs/model.md §8.6). */
+static int search_split(gpuecon_ctx *ctx, const gpuecon_rl_request *r, const rl_lengths *L, gpuecon_rl_result *o,
+                        gpuecon_error *err)
+{
+    int u = r->system->gpus_per_node > 0 ? r->system->gpus_per_node : 1;
+    if (u >= r->gpus)
+        u = 1;
+    while ((r->gpus - 1) / u > RL_MAX_SPLITS)
+        u *= 2;
+    int sizes = (r->gpus - 1) / u, stride = (sizes + RL_COARSE_SPLITS - 1) / RL_COARSE_SPLITS;
+    bool found = false;
+    gpuecon_error last;
+    gpuecon_error_clear(&last);
+    err_set(&last, GPUECON_E_INFEASIBLE, "--gpus", 0, 0, "no split tried");
+    o->splits_evaluated = 0;
+    gpuecon_rl_result *t = ctx_alloc(ctx, sizeof *t);
+    if (!t)
+        return err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory");
+    int rc = GPUECON_OK;
+    for (int i = 1; i <= sizes && !rc; i += stride)
+        rc = try_split(ctx, r, L, i * u, t, o, &found, &last);
+    if (!rc && found && stride > 1) {
+        int best = o->gen_gpus / u;
+        for (int i = best - stride + 1; i < best + stride && !rc; i++)
+            if (i >= 1 && i <= sizes && i != best && (i - 1) % stride)
+                rc = try_split(ctx, r, L, i * u, t, o, &found, &last);
+    }
+    ctx_free(ctx, t, sizeof *t);
+    if (rc)
+        return err_set(err, rc, last.where, 0, 0, "%s", last.message);
+    if (!found)
+        return err_set(err, GPUECON_E_INFEASIBLE, last.where, 0, 0,
+                       "no split of %d GPUs in steps of %d gives both pools room (last: %s)", r->gpus, u,
+                       last.message);
+    return GPUECON_OK;
+}
+
+int rl_step(gpuecon_ctx *ctx, const gpuecon_rl_request *req, gpuecon_rl_result *out, gpuecon_error *err)
+{
+    if (!out || !ctx)
+        return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a context and a result record are required");
+    memset(out, 0, sizeof *out);
+    rl_lengths L;
+    int rc = check_request(req, err);
+    if (rc || (rc = rl_lengths_compute(req, &L, err)))
+        return rc;
+    out->samples_submitted = L.submitted;
+    out->response_end = L.end;
+    out->response_capped = L.capped;
+    out->max_response_len = L.cap;
+    out->gen_mean_response = L.gen_mean;
+    out->kept_mean_response = L.kept_mean;
+    out->gen_requests = L.requests;
+    out->carried_tokens = L.carried;
+    out->splits_evaluated = 1;
+    if (req->placement == GPUECON_RL_DISAGGREGATED && req->gen_gpus == 0)
+        rc = search_split(ctx, req, &L, out, err);
+    else
+        rc = eval_split(ctx, req, &L, req->gen_gpus, out, err);
+    if (rc == GPUECON_E_INFEASIBLE && req->placement == GPUECON_RL_DISAGGREGATED && req->gen_gpus > 0) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", err ? err->message : "does not fit");
+        return err_set(err, GPUECON_E_INPUT, "--gen-gpus", 0, 0, "%d generator + %d trainer GPUs: %s",
+                       req->gen_gpus, req->gpus - req->gen_gpus, why);
+    }
+    if (rc)
+        return rc;
+    /* not costed: gpuecon_rl_predict (rl_cost.c) prices the step when it has a profile */
+    out->costed = false;
+    double nan = NAN;
+    out->usd_per_gpu_hour = out->ettr = out->usd_per_step = out->usd_per_mtok_trained = nan;
+    out->raw_usd_per_mtok_trained = out->mwh_per_step = out->mwh_per_mtok_trained = nan;
+    out->run_days = out->run_usd = out->run_mwh = nan;
+    return GPUECON_OK;
+}

@@ -1,0 +1,86 @@
+/*
+ * base/base.h — the base layer's private declarations: what every layer of the library uses
+ * (never installed; the library, its tests and benchmarks include it through their own
+ * layer's header).
+ *
+ * Holds the context layout, the allocation helpers every file uses, the error-record
+ * helpers, a small arena for catalog data, provenance (stages and sources), name
+ * suggestions and dates. Functions here carry their file's prefix.
+ */
+#ifndef GPUECON_BASE_H
+#define GPUECON_BASE_H
+
+#include "gpuecon.h"
+
+#include <stdarg.h>
+
+/* ==== provenance ==================================================================== */
+
+typedef enum gpuecon_stage {
+    GPUECON_STAGE_DATASHEET,
+    GPUECON_STAGE_MEASURED,
+    GPUECON_STAGE_PUBLISHER_REPORTED,
+    GPUECON_STAGE_PROJECTION,
+    GPUECON_STAGE_ASSUMPTION,
+    GPUECON_STAGE_DERIVED, /* arithmetic on other sourced numbers */
+    GPUECON_STAGE_FITTED,  /* fitted on the calibration runs (gpuecon validate) */
+    GPUECON_STAGE_USER_INPUT, /* given by the user for this run (e.g. --usd-per-gpu-hour) */
+    GPUECON_STAGE_COUNT
+} gpuecon_stage;
+
+typedef struct gpuecon_source {
+    const char *text; /* citation: paper/table, datasheet, repository file */
+    gpuecon_stage stage;
+} gpuecon_source;
+
+const char *gpuecon_stage_name(gpuecon_stage stage);
+
+/* The nearest of n candidate strings to s (edit distance), or NULL if none is close. */
+const char *gpuecon_suggest(const char *s, const char *const *candidates, size_t n);
+
+/* Parses an ISO date, "YYYY-MM" (the month's first day) or "YYYY-MM-DD", year >= 1970, into
+ * days since 1970-01-01. false for anything else ("2025-13", "yesterday", "2025-02-30"). */
+bool gpuecon_date_parse(const char *s, long *day);
+/* "YYYY-MM-DD" of a day count (cap >= 11). */
+void gpuecon_date_format(long day, char *buf, size_t cap);
+
+struct gpuecon_ctx {
+    gpuecon_ctx_config cfg;
+};
+
+/* ---- ctx.c: allocation through the context's allocator ---- */
+void *ctx_alloc(gpuecon_ctx *ctx, size_t n);          /* zeroed; NULL on exhaustion */
+void *ctx_realloc(gpuecon_ctx *ctx, void *p, size_t oldn, size_t newn);
+void ctx_free(gpuecon_ctx *ctx, void *p, size_t n);
+
+/* ---- error.c: filling a caller-owned error record (err may be NULL) ---- */
+int err_set(gpuecon_error *err, int code, const char *where, int line, int col,
+            const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+int err_vset(gpuecon_error *err, int code, const char *where, int line, int col,
+             const char *fmt, va_list ap) __attribute__((format(printf, 6, 0)));
+/* Offset of the first byte of s[0..len) that is not well-formed UTF-8 (RFC 3629), or len. */
+size_t text_utf8_invalid_at(const unsigned char *s, size_t len);
+/* Makes a NUL-terminated string well-formed UTF-8 in place: a character cut at the end (a full
+ * buffer) is dropped, each other byte of a malformed sequence becomes '?'. Error records and
+ * the texts of comparison results pass through it, so every front end can put them in JSON
+ * and HTML (an error may quote input bytes; a verdict may cut a platform's name). */
+void text_utf8_scrub(char *s);
+/* Range check of a named input: GPUECON_OK or GPUECON_E_INPUT with "<what>: v is ..." */
+int err_check_range(gpuecon_error *err, const char *what, double v, double lo, double hi);
+
+/* ---- arena.c: bump allocation for long-lived catalog data ---- */
+typedef struct arena_chunk arena_chunk;
+typedef struct arena {
+    gpuecon_ctx *ctx;
+    arena_chunk *head;
+} arena;
+void arena_init(arena *a, gpuecon_ctx *ctx);
+void *arena_alloc(arena *a, size_t n);                /* zeroed, 16-byte aligned */
+char *arena_strdup(arena *a, const char *s);
+char *arena_strndup(arena *a, const char *s, size_t n);
+void arena_free(arena *a);
+
+/* ---- suggest.c ---- */
+size_t suggest_distance(const char *a, const char *b);
+
+#endif

@@ -1,0 +1,70 @@
+/*
+ * format.c — human-friendly numbers for terminal output (JSON and CSV keep full precision).
+ */
+#include "render/render.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *fmt_num(char *buf, size_t cap, double v, int decimals)
+{
+    if (!isfinite(v)) {
+        snprintf(buf, cap, isnan(v) ? "n/a" : (v > 0 ? "inf" : "-inf"));
+        return buf;
+    }
+    char tmp[64];
+    snprintf(tmp, sizeof tmp, "%.*f", decimals, fabs(v));
+    if (strtod(tmp, NULL) == 0)
+        v = 0; /* no "-0.00" */
+    char *dot = strchr(tmp, '.');
+    size_t intlen = dot ? (size_t)(dot - tmp) : strlen(tmp);
+    char out[96];
+    size_t o = 0;
+    if (v < 0)
+        out[o++] = '-';
+    for (size_t i = 0; i < intlen; i++) {
+        out[o++] = tmp[i];
+        size_t left = intlen - i - 1;
+        if (left > 0 && left % 3 == 0)
+            out[o++] = ',';
+    }
+    if (dot) {
+        size_t rest = strlen(dot);
+        memcpy(out + o, dot, rest);
+        o += rest;
+    }
+    out[o] = '\0';
+    snprintf(buf, cap, "%s", out);
+    return buf;
+}
+
+char *fmt_si(char *buf, size_t cap, double v, const char *unit)
+{
+    static const char *const pre[] = {"", "k", "M", "G", "T", "P", "E"};
+    int i = 0;
+    double a = fabs(v);
+    while (a >= 1000 && i < 6) {
+        a /= 1000;
+        v /= 1000;
+        i++;
+    }
+    int dec = a >= 100 ? 0 : a >= 10 ? 1 : 2;
+    snprintf(buf, cap, "%.*f %s%s", dec, v, pre[i], unit ? unit : "");
+    return buf;
+}
+
+void csv_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}

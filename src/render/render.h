@@ -1,0 +1,109 @@
+/*
+ * render/render.h — the render layer's private declarations: aligned terminal tables that also
+ * print as CSV and HTML, number formatting, SVG charts, plot data. Renders the analyses'
+ * results; never installed.
+ */
+#ifndef GPUECON_RENDER_H
+#define GPUECON_RENDER_H
+
+#include "analysis/analysis.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* ---- table.c: a table of text cells, each with a raw (CSV) and a display form ---- */
+typedef struct tbl tbl;
+
+/* A table whose memory comes from ctx's allocator. Never NULL: when memory runs out (here or at any later cell) *oom (may be NULL) is set and the
+ * table takes no more cells and prints nothing, so a request fails as a whole (request.c) rather
+ * than printing half a table; the library never exits. */
+tbl *tbl_new(gpuecon_ctx *ctx, bool *oom);
+void tbl_free(tbl *t);
+/* Adds a column; align 'l' or 'r'. Call before the first row. */
+void tbl_col(tbl *t, const char *name, char align);
+/* Starts a new row; cells are then appended left to right. */
+void tbl_row(tbl *t);
+void tbl_str(tbl *t, const char *s);
+void tbl_fmt(tbl *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A number shown with `decimals` decimals and thousands separators; CSV gets %.10g. */
+void tbl_num(tbl *t, double v, int decimals);
+/* A number shown as a percentage with `decimals` decimals (v = 0.123 -> "12.3%"). */
+void tbl_pct(tbl *t, double v, int decimals);
+/* A horizontal separator row (terminal only). */
+void tbl_sep(tbl *t);
+void tbl_print(const tbl *t, FILE *f);
+void tbl_csv(const tbl *t, FILE *f);
+
+/* ---- format.c ---- */
+/* v with `decimals` decimals and ',' thousands separators into buf. */
+char *fmt_num(char *buf, size_t cap, double v, int decimals);
+/* Engineering form: 1.2e9 -> "1.20 G" with an SI prefix, 3 significant digits. */
+char *fmt_si(char *buf, size_t cap, double v, const char *unit);
+/* Writes s as a CSV field (quoted when needed). */
+void csv_field(FILE *f, const char *s);
+
+/* ---- plot.c: SVG line charts through gnuplot (optional) ---- */
+typedef struct plot_series {
+    const char *name;
+    const double *x, *y;
+    size_t n;
+    bool y2; /* on the right-hand axis */
+} plot_series;
+
+typedef struct plot_spec {
+    const char *title, *xlabel, *ylabel, *y2label; /* y2label NULL: no second axis */
+    bool logx, logy;
+    int width, height; /* pixels; 0: 800 x 480 */
+} plot_spec;
+
+bool plot_available(void);
+/* Writes an SVG line chart to path. Returns 0, or -1 with a message in errbuf (gnuplot
+ * missing or failing). */
+int plot_svg(const char *path, const plot_spec *spec, const plot_series *series, size_t n,
+             char *errbuf, size_t errcap);
+
+/* ---- svg.c: a growable string, and charts drawn as inline SVG ---- */
+typedef struct strbuf {
+    char *s;
+    size_t len, cap;
+    gpuecon_ctx *ctx; /* every allocation goes through its allocator */
+    bool *oom; /* the caller's flag, set when an append runs out of memory (the text is then
+                  cut short); may be NULL */
+} strbuf;
+
+void sb_init(strbuf *b, gpuecon_ctx *ctx, bool *oom);
+void sb_free(strbuf *b);
+void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends s with <, >, &, " and ' escaped for HTML/XML. */
+void sb_escape(strbuf *b, const char *s);
+
+#define SVG_MAX_PARTS 8
+typedef struct svg_bar {
+    const char *label;
+    double value;
+    const char *note; /* may be NULL */
+} svg_bar;
+typedef struct svg_stack {
+    const char *label;
+    double parts[SVG_MAX_PARTS];
+} svg_stack;
+typedef struct svg_tornado_row {
+    const char *label;
+    double low, high; /* the output when the input moves down / up (NAN: not shown) */
+} svg_tornado_row;
+
+void svg_bars(strbuf *b, const char *title, const char *unit, const svg_bar *bars, size_t n);
+void svg_stacked(strbuf *b, const char *title, const char *unit, const char *const *parts, size_t nparts,
+                 const svg_stack *rows, size_t n);
+void svg_tornado(strbuf *b, const char *title, double base, const svg_tornado_row *rows, size_t n,
+                 const char *unit);
+/* Ratios (value = ratio to today, label, note unused) as bars from 1 on a log2 axis that is
+ * symmetric about 1, so halving and doubling look equally far; bars below 1 ("must fall") and
+ * above 1 ("must rise") take one colour each, and ticks are labelled in % of today. */
+void svg_ratios(strbuf *b, const char *title, const svg_bar *rows, size_t n);
+
+/* A table as an HTML <table> (escaped). */
+void tbl_html(const tbl *t, strbuf *b);
+
+#endif

@@ -1,0 +1,289 @@
+/*
+ * table.c — aligned terminal tables that print as CSV too.
+ *
+ * A command builds one tbl of its main result; --csv prints the same cells unformatted, so
+ * the terminal and CSV forms can never disagree. Width is measured in UTF-8 code points.
+ */
+#include "render/render.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TBL_MAXCOL 32
+
+typedef struct cell {
+    char *text; /* display */
+    char *raw;  /* CSV; NULL = same as text */
+} cell;
+
+typedef struct trow {
+    cell cells[TBL_MAXCOL];
+    int n;
+    bool sep;
+} trow;
+
+struct tbl {
+    char *names[TBL_MAXCOL];
+    char align[TBL_MAXCOL];
+    int ncol;
+    trow *rows;
+    size_t nrow, cap;
+    gpuecon_ctx *ctx; /* every allocation goes through its allocator */
+    bool failed; /* an allocation failed: the table takes no more cells and prints nothing */
+    bool *oom;   /* the caller's flag, set when that happens (may be NULL) */
+};
+
+/* What tbl_new returns when it cannot allocate a table: failed from the start, never written
+ * (every function returns before touching a failed table) and never freed. */
+static tbl dead_table = {.failed = true};
+
+static void fail(tbl *t)
+{
+    t->failed = true;
+    if (t->oom)
+        *t->oom = true;
+}
+
+static char *xstrdup(tbl *t, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = ctx_alloc(t->ctx, n);
+    if (!d) {
+        fail(t);
+        return NULL;
+    }
+    return memcpy(d, s, n);
+}
+
+static void xfree(tbl *t, char *s)
+{
+    if (s)
+        ctx_free(t->ctx, s, strlen(s) + 1);
+}
+
+tbl *tbl_new(gpuecon_ctx *ctx, bool *oom)
+{
+    tbl *t = ctx_alloc(ctx, sizeof *t);
+    if (!t) {
+        if (oom)
+            *oom = true;
+        return &dead_table;
+    }
+    t->ctx = ctx;
+    t->oom = oom;
+    return t;
+}
+
+void tbl_free(tbl *t)
+{
+    if (!t || t == &dead_table)
+        return;
+    for (int c = 0; c < t->ncol; c++)
+        xfree(t, t->names[c]);
+    for (size_t r = 0; r < t->nrow; r++)
+        for (int c = 0; c < t->rows[r].n; c++) {
+            xfree(t, t->rows[r].cells[c].text);
+            xfree(t, t->rows[r].cells[c].raw);
+        }
+    ctx_free(t->ctx, t->rows, t->cap * sizeof *t->rows);
+    ctx_free(t->ctx, t, sizeof *t);
+}
+
+void tbl_col(tbl *t, const char *name, char align)
+{
+    if (t->failed || t->ncol >= TBL_MAXCOL)
+        return;
+    char *copy = xstrdup(t, name);
+    if (!copy)
+        return;
+    t->names[t->ncol] = copy;
+    t->align[t->ncol] = align;
+    t->ncol++;
+}
+
+/* A new empty row, or NULL (the table failed) */
+static trow *push_row(tbl *t)
+{
+    if (t->failed)
+        return NULL;
+    if (t->nrow == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 16;
+        trow *rows = ctx_realloc(t->ctx, t->rows, t->cap * sizeof *rows, cap * sizeof *rows);
+        if (!rows) {
+            fail(t);
+            return NULL;
+        }
+        t->rows = rows;
+        t->cap = cap;
+    }
+    trow *r = &t->rows[t->nrow++];
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
+void tbl_row(tbl *t) { push_row(t); }
+
+void tbl_sep(tbl *t)
+{
+    trow *r = push_row(t);
+    if (r)
+        r->sep = true;
+}
+
+static void add_cell(tbl *t, const char *text, const char *raw)
+{
+    if (t->failed || ((t->nrow == 0 || t->rows[t->nrow - 1].sep) && !push_row(t)))
+        return;
+    trow *r = &t->rows[t->nrow - 1];
+    if (r->n >= TBL_MAXCOL)
+        return;
+    char *a = xstrdup(t, text), *b = raw ? xstrdup(t, raw) : NULL;
+    if (!a || (raw && !b)) {
+        xfree(t, a);
+        xfree(t, b);
+        return;
+    }
+    r->cells[r->n].text = a;
+    r->cells[r->n].raw = b;
+    r->n++;
+}
+
+void tbl_str(tbl *t, const char *s) { add_cell(t, s ? s : "", NULL); }
+
+void tbl_fmt(tbl *t, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    add_cell(t, buf, NULL);
+}
+
+void tbl_num(tbl *t, double v, int decimals)
+{
+    char disp[64], raw[64];
+    fmt_num(disp, sizeof disp, v, decimals);
+    snprintf(raw, sizeof raw, "%.10g", v);
+    add_cell(t, disp, raw);
+}
+
+void tbl_pct(tbl *t, double v, int decimals)
+{
+    char disp[64], raw[64];
+    snprintf(disp, sizeof disp, "%.*f%%", decimals, v * 100);
+    snprintf(raw, sizeof raw, "%.10g", v);
+    add_cell(t, disp, raw);
+}
+
+static size_t width(const char *s)
+{
+    size_t w = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80)
+            w++;
+    return w;
+}
+
+void tbl_print(const tbl *t, FILE *f)
+{
+    if (t->failed)
+        return;
+    size_t w[TBL_MAXCOL] = {0};
+    for (int c = 0; c < t->ncol; c++)
+        w[c] = width(t->names[c]);
+    for (size_t r = 0; r < t->nrow; r++)
+        for (int c = 0; c < t->rows[r].n && c < t->ncol; c++) {
+            size_t cw = width(t->rows[r].cells[c].text);
+            if (cw > w[c])
+                w[c] = cw;
+        }
+    size_t total = 0;
+    for (int c = 0; c < t->ncol; c++)
+        total += w[c] + (c ? 2 : 0);
+    for (int c = 0; c < t->ncol; c++) {
+        size_t pad = w[c] - width(t->names[c]);
+        if (c)
+            fputs("  ", f);
+        if (t->align[c] == 'r')
+            fprintf(f, "%*s%s", (int)pad, "", t->names[c]);
+        else
+            fprintf(f, "%s%*s", t->names[c], c + 1 < t->ncol ? (int)pad : 0, "");
+    }
+    fputc('\n', f);
+    for (size_t i = 0; i < total; i++)
+        fputs("─", f);
+    fputc('\n', f);
+    for (size_t r = 0; r < t->nrow; r++) {
+        const trow *row = &t->rows[r];
+        if (row->sep) {
+            for (size_t i = 0; i < total; i++)
+                fputs("·", f);
+            fputc('\n', f);
+            continue;
+        }
+        for (int c = 0; c < t->ncol; c++) {
+            const char *s = c < row->n ? row->cells[c].text : "";
+            size_t pad = w[c] - width(s);
+            if (c)
+                fputs("  ", f);
+            if (t->align[c] == 'r')
+                fprintf(f, "%*s%s", (int)pad, "", s);
+            else
+                fprintf(f, "%s%*s", s, c + 1 < t->ncol ? (int)pad : 0, "");
+        }
+        fputc('\n', f);
+    }
+}
+
+void tbl_csv(const tbl *t, FILE *f)
+{
+    if (t->failed)
+        return;
+    for (int c = 0; c < t->ncol; c++) {
+        if (c)
+            fputc(',', f);
+        csv_field(f, t->names[c]);
+    }
+    fputc('\n', f);
+    for (size_t r = 0; r < t->nrow; r++) {
+        const trow *row = &t->rows[r];
+        if (row->sep)
+            continue;
+        for (int c = 0; c < t->ncol; c++) {
+            if (c)
+                fputc(',', f);
+            if (c < row->n)
+                csv_field(f, row->cells[c].raw ? row->cells[c].raw : row->cells[c].text);
+        }
+        fputc('\n', f);
+    }
+}
+
+void tbl_html(const tbl *t, strbuf *b)
+{
+    if (t->failed)
+        return;
+    sb_printf(b, "<table>\n<thead><tr>");
+    for (int c = 0; c < t->ncol; c++) {
+        sb_printf(b, "<th%s>", t->align[c] == 'r' ? " class=\"num\"" : "");
+        sb_escape(b, t->names[c]);
+        sb_printf(b, "</th>");
+    }
+    sb_printf(b, "</tr></thead>\n<tbody>\n");
+    for (size_t r = 0; r < t->nrow; r++) {
+        const trow *row = &t->rows[r];
+        if (row->sep)
+            continue;
+        sb_printf(b, "<tr>");
+        for (int c = 0; c < t->ncol; c++) {
+            sb_printf(b, "<td%s>", t->align[c] == 'r' ? " class=\"num\"" : "");
+            if (c < row->n)
+                sb_escape(b, row->cells[c].text);
+            sb_printf(b, "</td>");
+        }
+        sb_printf(b, "</tr>\n");
+    }
+    sb_printf(b, "</tbody></table>\n");
+}

@@ -1,0 +1,172 @@
+/*
+ * cli.h — the request layer of the library (src/request): what the commands share. A command
+ * (train, cost, compare, ...) takes its options from a request (gpuecon_request) or from a
+ * command line turned into a request (gpuecon_request_from_argv), computes through the
+ * public API, and writes its output (JSON, table, CSV or HTML) into an in-memory stream.
+ *
+ * Nothing here prints or exits: what a command line tool would print on stderr goes to
+ * c->notes (in order), the last error also into c->err. Commands return the exit codes below,
+ * which request.c turns into a gpuecon_status. "cli" names the shape of the input (options
+ * with the command line's names), not the program.
+ */
+#ifndef GPUECON_CLI_H
+#define GPUECON_CLI_H
+
+#include "render/render.h"
+#include "gpuecon.h"
+
+#include <jansson.h>
+#include <stdio.h>
+
+enum { EXIT_OK = 0, EXIT_INTERNAL = 1, EXIT_USAGE = 2, EXIT_INFEASIBLE = 3, EXIT_CANCELED = 130 };
+/* Returned by opts_parse when help was printed: the command should exit 0. */
+#define EXIT_HELP (-1)
+/* Returned by opts_parse in CLI_ARGV mode once the request is built: the command stops. */
+#define EXIT_BUILT (-2)
+
+/* How opts_parse finds the options: in a request's "options" object, or on a command line
+ * that it turns into such an object (c->built). */
+typedef enum { CLI_REQUEST, CLI_ARGV, CLI_DESCRIBE } cli_mode;
+
+typedef enum { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_HTML } out_format;
+
+typedef struct cli {
+    gpuecon_ctx *ctx;
+    gpuecon_catalog *cat;
+    bool cat_borrowed;          /* cat is the context's fixed catalog (config .catalog): not freed */
+    out_format format;
+    const char *catalog_dir;    /* --catalog DIR */
+    const char *model_file;     /* --model-file FILE */
+    const gpuecon_model *file_model; /* the model loaded from --model-file */
+    bool format_given;
+    const char *cmd;            /* subcommand name, for messages */
+    cli_mode mode;
+    json_t *req_opts;           /* CLI_REQUEST: the request's "options" (borrowed; may be NULL) */
+    json_t *req_args;           /* CLI_REQUEST: the request's "args" (borrowed; may be NULL) */
+    json_t *built;              /* CLI_ARGV: the request being built; CLI_DESCRIBE: the option
+                                 * table as JSON (owned by request.c) */
+    json_t *keep;               /* strings made from the request that options point into */
+    FILE *out;                  /* the command's output (an open_memstream) */
+    FILE *notes;                /* what a terminal would show on stderr (an open_memstream) */
+    gpuecon_error err;          /* the last error reported through cli_fail/cli_usage_error */
+    bool oom;                   /* a table or page ran out of memory: the request fails with
+                                   GPUECON_E_NOMEM and no output (request.c) */
+} cli;
+
+/* ---- opts.c: declarative options ---- */
+typedef enum { O_FLAG, O_DOUBLE, O_INT, O_STR, O_CHOICE, O_LIST } okind;
+
+typedef struct opt {
+    const char *name;            /* "--pue" */
+    okind kind;
+    void *dst;                   /* bool*, double*, int*, const char**, int* (choice), int_list* */
+    double lo, hi;               /* allowed range (numbers, list items) */
+    const char *const *choices;  /* O_CHOICE: NULL-terminated */
+    const char *metavar;         /* "F" */
+    const char *help;
+    const char *required;        /* NULL: optional; else why, as "is required (<why>)" (opts_require) */
+    bool seen;
+} opt;
+
+typedef struct int_list {
+    int v[64];
+    int n;
+} int_list;
+
+typedef struct cmd_usage {
+    const char *synopsis; /* "cost --system S --profile P --tokens-per-s X [...]" */
+    const char *about;    /* one paragraph */
+    const char *example;  /* may be NULL */
+} cmd_usage;
+
+/* Reads a command's options. CLI_REQUEST: from c->req_opts / c->req_args (JSON values of the
+ * option's type, or strings in the command line's syntax). CLI_ARGV: from argv[1..] — global
+ * options (--json --csv --format --catalog --model-file -h) anywhere — building c->built and
+ * returning EXIT_BUILT. Positional arguments are collected into pos (up to maxpos). Returns 0,
+ * EXIT_HELP after writing help to the output, EXIT_BUILT, or EXIT_USAGE with c->err set. */
+/* The first option of the table (in its order) whose `required` is set and that was not given:
+ * "<option>: is required (<why>)", exit 2; 0 when all were. */
+int opts_require(cli *c, const opt *opts, size_t nopts);
+int opts_parse(cli *c, int argc, char **argv, opt *opts, size_t nopts, const cmd_usage *usage,
+               const char **pos, int maxpos, int *npos);
+bool opt_seen(const opt *opts, size_t nopts, const char *name);
+
+/* ---- common.c ---- */
+/* Records err in c->err, writes "gpuecon: where:line:col: message" to c->notes and returns
+ * the exit code for err->code. */
+int cli_fail(cli *c, const gpuecon_error *err);
+/* Records an input error (where = option or argument, message printf-style) and writes
+ * "gpuecon: <where>: message" to c->notes. Returns EXIT_USAGE. */
+int cli_usage_error(cli *c, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The same with a status of the caller's choice (e.g. GPUECON_E_INFEASIBLE); returns its exit code. */
+int cli_error(cli *c, int status, const char *where, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Loads the catalog (built-in + --catalog + --model-file). Returns 0 or an exit code. */
+int cli_load_catalog(cli *c);
+/* Catalog look-ups that print a suggestion and return EXIT_USAGE on failure. */
+int cli_system(cli *c, const char *option, const char *name, const gpuecon_system **out);
+int cli_profile(cli *c, const char *option, const char *name, const gpuecon_profile **out);
+/* A framework stack from data/stacks.yaml (unknown: exit 2 with the nearest names). */
+/* A stack by name that runs `workload` (0 training, 1 fine-tuning); the other kind is a usage
+ * error listing the stacks of this one. */
+int cli_stack(cli *c, const char *option, const char *name, int workload, const gpuecon_stack **out);
+#define CLI_DEFAULT_STACK "megatron-bridge-2026"
+int cli_model(cli *c, const char *option, const char *name, const gpuecon_model **out);
+/* Where output goes: the request's output stream (never NULL once the run has started). */
+FILE *cli_out(cli *c);
+/* The repeated end of a table command: with --csv writes t as CSV, frees it, closes the output
+ * and returns EXIT_OK with *f NULL (also when the output cannot open: EXIT_USAGE); else *f is the
+ * output for the text around the table, which cli_table_done then frees and closes (EXIT_OK). */
+int cli_table_begin(cli *c, tbl *t, FILE **f);
+int cli_table_done(cli *c, tbl *t, FILE *f);
+void cli_close_out(cli *c, FILE *f);
+/* Writes b (a rendered page) to the output and frees it: EXIT_OK, or EXIT_USAGE when the output
+ * cannot open. */
+int cli_write_strbuf(cli *c, strbuf *b);
+/* Writes a JSON object to the output (and consumes the reference). Returns 0 or 1. */
+int cli_emit_json(cli *c, json_t *root);
+/* A source as JSON {"source": ..., "stage": ...}. */
+json_t *cli_source_json(gpuecon_source s);
+/* The profile a command prices with when it is asked for a cost without --profile. */
+#define CLI_DEFAULT_PROFILE "hyperscaler"
+/* The option every pricing command carries, and the provenance of its value. */
+#define CLI_OPT_USD_PER_GPU_HOUR(dst)                                                              \
+    {"--usd-per-gpu-hour", O_DOUBLE, (dst), 0.001, 1000, NULL, "X",                                \
+     "your price per GPU-hour (rental or negotiated); replaces the profile's TCO", NULL, false}
+/* The rows that several commands share, spelled once. */
+#define CLI_WHY_SYSTEM "gpuecon catalog systems lists them"
+#define CLI_OPT_SYSTEM(dst)                                                                         \
+    {"--system", O_STR, (dst), 0, 0, NULL, "S", "system (gpuecon catalog systems)", CLI_WHY_SYSTEM, false}
+#define CLI_OPT_PROFILE(dst)                                                                        \
+    {"--profile", O_STR, (dst), 0, 0, NULL, "P", "TCO profile (default hyperscaler)", NULL, false}
+#define CLI_OPT_PUE(dst)                                                                            \
+    {"--pue", O_DOUBLE, (dst), 1, 3, NULL, "F", "facility PUE (default: the system's)", NULL, false}
+#define CLI_OPT_SEED(dst)                                                                           \
+    {"--seed", O_INT, (dst), 0, 2147483647, NULL, "S", "Monte Carlo seed", NULL, false}
+/* The serving efficiency profiles for option help, spelled once (the table is
+ * src/model/infer_arch.c profiles[]; an unknown name's error lists it from there). */
+#define CLI_SERVING_PROFILES "generic | vessl-gemma4 | trtllm"
+#define CLI_USER_PRICE_SOURCE "--usd-per-gpu-hour (the user's rate for this run)"
+/* {"source": CLI_USER_PRICE_SOURCE, "stage": "user-input"} */
+json_t *cli_user_price_json(void);
+/* Rounds to 10 significant digits for JSON (no 0.30000000000000004). */
+json_t *cli_real(double v);
+
+/* Seconds from the context's clock callback (gpuecon_ctx_config.clock), 0 without one: the
+ * library reads no clock itself. Only differences are meaningful. */
+double cli_now_s(const cli *c);
+
+/* ---- subcommands (one file each: cmd_<name>.c) ---- */
+int cmd_catalog(cli *c, int argc, char **argv);
+int cmd_cost(cli *c, int argc, char **argv);
+int cmd_reproduce(cli *c, int argc, char **argv);
+int cmd_comm(cli *c, int argc, char **argv);
+int cmd_train(cli *c, int argc, char **argv);
+int cmd_search(cli *c, int argc, char **argv);
+int cmd_validate(cli *c, int argc, char **argv);
+int cmd_reliability(cli *c, int argc, char **argv);
+int cmd_infer(cli *c, int argc, char **argv);
+int cmd_finetune(cli *c, int argc, char **argv);
+int cmd_rl(cli *c, int argc, char **argv);
+int cmd_compare(cli *c, int argc, char **argv);
+
+#endif

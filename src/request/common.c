@@ -1,0 +1,222 @@
+/*
+ * common.c — what every command needs: error records with exit codes, catalog loading and
+ * look-ups, and the output stream for tables and JSON.
+ */
+#include "cli.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+static void note_error(cli *c, const gpuecon_error *e)
+{
+    char line[GPUECON_ERROR_LINE_MAX];
+    gpuecon_error_format(e, line, sizeof line);
+    fprintf(c->notes, "%s\n", line);
+}
+
+int cli_fail(cli *c, const gpuecon_error *err)
+{
+    c->err = *err;
+    gpuecon_error_scrub(&c->err); /* a command may cut a library message into its own */
+    if (c->err.code == GPUECON_OK)
+        c->err.code = GPUECON_E_INTERNAL;
+    note_error(c, &c->err);
+    return gpuecon_exit_code(c->err.code);
+}
+
+__attribute__((format(printf, 4, 0))) static int verror(cli *c, int status, const char *where, const char *fmt,
+                                                        va_list ap)
+{
+    gpuecon_error *e = &c->err;
+    gpuecon_error_clear(e);
+    e->code = status;
+    snprintf(e->where, sizeof e->where, "%s", where ? where : "");
+    vsnprintf(e->message, sizeof e->message, fmt, ap);
+    gpuecon_error_scrub(e);
+    note_error(c, e);
+    return gpuecon_exit_code(status);
+}
+
+int cli_usage_error(cli *c, const char *where, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = verror(c, GPUECON_E_INPUT, where, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int cli_error(cli *c, int status, const char *where, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = verror(c, status, where, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int cli_load_catalog(cli *c)
+{
+    gpuecon_error err;
+    gpuecon_error_clear(&err);
+    const gpuecon_catalog *fixed = gpuecon_ctx_get_config(c->ctx)->catalog;
+    if (fixed && !c->cat) {
+        if (c->catalog_dir || c->model_file)
+            return cli_usage_error(c, c->catalog_dir ? "--catalog" : "--model-file",
+                                   "not allowed here: this context serves a fixed catalog (gpuecon serve reads "
+                                   "catalogs from its own command line only)");
+        c->cat = (gpuecon_catalog *)fixed; /* read-only from here on: nothing below loads into it */
+        c->cat_borrowed = true;
+        return 0;
+    }
+    if (!c->cat && gpuecon_catalog_new(c->ctx, &c->cat, &err))
+        return cli_fail(c, &err);
+    if (c->catalog_dir && gpuecon_catalog_load_dir(c->cat, c->catalog_dir, &err))
+        return cli_fail(c, &err);
+    if (c->model_file && gpuecon_catalog_load_model_file(c->cat, c->model_file, &c->file_model, &err))
+        return cli_fail(c, &err);
+    return 0;
+}
+
+static int lookup(cli *c, gpuecon_kind kind, const char *option, const char *name, const void **out)
+{
+    gpuecon_error err;
+    gpuecon_error_clear(&err);
+    if (!name)
+        return cli_usage_error(c, option, "is required");
+    if (gpuecon_catalog_find(c->cat, kind, name, option, out, &err))
+        return cli_fail(c, &err);
+    return 0;
+}
+
+int cli_system(cli *c, const char *option, const char *name, const gpuecon_system **out)
+{
+    return lookup(c, GPUECON_KIND_SYSTEM, option, name, (const void **)out);
+}
+
+int cli_stack(cli *c, const char *option, const char *name, int workload, const gpuecon_stack **out)
+{
+    int rc = lookup(c, GPUECON_KIND_STACK, option, name, (const void **)out);
+    if (rc || (*out)->workload == workload)
+        return rc;
+    char names[512] = "";
+    size_t n = gpuecon_catalog_count(c->cat, GPUECON_KIND_STACK), len = 0;
+    for (size_t i = 0; i < n; i++) {
+        const gpuecon_stack *s = gpuecon_catalog_at(c->cat, GPUECON_KIND_STACK, i);
+        if (s->workload == workload && len < sizeof names)
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "", s->name);
+    }
+    return cli_usage_error(c, option, "%s is a %s stack; %s stacks: %s", name,
+                           (*out)->workload ? "fine-tuning" : "training", workload ? "fine-tuning" : "training", names);
+}
+
+int cli_profile(cli *c, const char *option, const char *name, const gpuecon_profile **out)
+{
+    return lookup(c, GPUECON_KIND_PROFILE, option, name, (const void **)out);
+}
+
+int cli_model(cli *c, const char *option, const char *name, const gpuecon_model **out)
+{
+    if (!name && c->file_model) {
+        *out = c->file_model;
+        return 0;
+    }
+    if (!name)
+        return cli_usage_error(c, option, "is required (or give --model-file FILE)");
+    /* a path or a Hugging Face id ("org/name") is not a catalog name */
+    size_t n = strlen(name);
+    bool file_like = strchr(name, '/') || (n > 5 && (!strcmp(name + n - 5, ".json") || !strcmp(name + n - 5, ".yaml")));
+    if (file_like && !gpuecon_catalog_model(c->cat, name))
+        return cli_usage_error(c, option,
+                               "'%s' is not a catalog model; for a Hugging Face model give its config.json with "
+                               "--model-file FILE (a model file works too, docs/catalog.md)",
+                               name);
+    return lookup(c, GPUECON_KIND_MODEL, option, name, (const void **)out);
+}
+
+int cli_table_begin(cli *c, tbl *t, FILE **f)
+{
+    *f = cli_out(c);
+    if (!*f) {
+        tbl_free(t);
+        return EXIT_USAGE;
+    }
+    if (c->format != FMT_CSV)
+        return EXIT_OK;
+    tbl_csv(t, *f);
+    cli_table_done(c, t, *f);
+    *f = NULL;
+    return EXIT_OK;
+}
+
+int cli_table_done(cli *c, tbl *t, FILE *f)
+{
+    tbl_free(t);
+    cli_close_out(c, f);
+    return EXIT_OK;
+}
+
+FILE *cli_out(cli *c)
+{
+    return c->out;
+}
+
+void cli_close_out(cli *c, FILE *f)
+{
+    (void)c;
+    (void)f;
+}
+
+int cli_emit_json(cli *c, json_t *root)
+{
+    if (!root)
+        return cli_error(c, GPUECON_E_NOMEM, "", "out of memory while building the JSON output");
+    FILE *f = cli_out(c);
+    int rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
+    fputc('\n', f);
+    json_decref(root);
+    if (rc)
+        return cli_error(c, GPUECON_E_NOMEM, "", "out of memory while writing the JSON output");
+    return EXIT_OK;
+}
+
+json_t *cli_source_json(gpuecon_source s)
+{
+    return json_pack("{s:s, s:s}", "source", s.text ? s.text : "", "stage",
+                     gpuecon_stage_name(s.stage));
+}
+
+json_t *cli_user_price_json(void)
+{
+    gpuecon_source s = {CLI_USER_PRICE_SOURCE, GPUECON_STAGE_USER_INPUT};
+    return cli_source_json(s);
+}
+
+json_t *cli_real(double v)
+{
+    if (!isfinite(v))
+        return json_null();
+    char buf[32];
+    snprintf(buf, sizeof buf, "%.10g", v);
+    return json_real(strtod(buf, NULL));
+}
+
+double cli_now_s(const cli *c)
+{
+    const gpuecon_ctx_config *cfg = gpuecon_ctx_get_config(c->ctx);
+    return cfg && cfg->clock ? cfg->clock(cfg->clock_ud) : 0;
+}
+
+int cli_write_strbuf(cli *c, strbuf *b)
+{
+    FILE *f = cli_out(c);
+    if (!f) {
+        sb_free(b);
+        return EXIT_USAGE;
+    }
+    fwrite(b->s, 1, b->len, f);
+    cli_close_out(c, f);
+    sb_free(b);
+    return EXIT_OK;
+}

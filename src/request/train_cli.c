@@ -1,0 +1,502 @@
+/*
+ * train_cli.c — the options, request and output shared by `gpuecon train` and `search`.
+ *
+ * Sizes left out are searched (the request carries GPUECON_SEARCH); framework behaviour
+ * (sequence parallelism, DP overlap, attention kernel, dropout) defaults to a modern
+ * Megatron/NeMo run and can be switched to reproduce older ones.
+ */
+#include "request/cli.h"
+#include "train_cli.h"
+#include "model/names.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const rc_names[] = {"none", "selective", "full", NULL};
+static const char *const onoff[] = {"off", "on", NULL};
+static const char *const attn_names[] = {"flash", "unfused", NULL};
+static const char *const obj_names[] = {"throughput", "cost", NULL};
+static const char *const recipe_names[] = {"delayed", "tensorwise", "mxfp8", "blockwise", NULL};
+static const char *const dispatch_names[] = {"nccl-a2a", "deepep", "hybridep", NULL};
+static const char *const prec16_names[] = {"fp32", "bf16", NULL};
+
+size_t train_cli_opts(train_args *a, opt *o, bool search)
+{
+    memset(a, 0, sizeof *a);
+    a->recompute = a->tp_overlap = a->zero = a->a2a_overlap = -1;
+    a->sp = a->dp_overlap = a->cuda_graphs = 1;
+    a->mtp = -1;
+    a->top = 10;
+    a->tier = TIER_TYPICAL;
+    a->offload_layers = -1;
+    size_t n = 0;
+#define OPT(...) o[n++] = (opt){__VA_ARGS__, NULL, false}
+#define OPT_REQ(why, ...) o[n++] = (opt){__VA_ARGS__, why, false}
+    OPT("--model", O_STR, &a->model, 0, 0, NULL, "M", "model (gpuecon catalog models) or --model-file");
+    OPT_REQ(CLI_WHY_SYSTEM, "--system", O_STR, &a->system, 0, 0, NULL, "S", "system (gpuecon catalog systems)");
+    OPT("--gpus", O_INT, &a->gpus, 1, 4194304, NULL, "N", "GPUs in the job");
+    OPT("--precision", O_CHOICE, &a->precision, 0, 0, names_precision, "P", "GEMM precision (default bf16)");
+    OPT_REQ("tokens per sequence, e.g. 2048 or 8192", "--seq", O_INT, &a->seq, 1, 16777216, NULL, "L",
+            "tokens per sequence");
+    OPT_REQ("global batch in sequences", "--gbs", O_INT, &a->gbs, 1, 67108864, NULL, "B",
+            "global batch, sequences per step");
+    OPT("--mbs", O_INT, &a->mbs, 1, 65536, NULL, "N", "micro-batch, sequences (default: searched)");
+    OPT("--tp", O_INT, &a->tp, 1, 65536, NULL, "N", "tensor parallel size (default: searched)");
+    OPT("--pp", O_INT, &a->pp, 1, 65536, NULL, "N", "pipeline parallel size (default: searched)");
+    OPT("--vpp", O_INT, &a->vpp, 1, 65536, NULL, "N", "virtual stages per GPU, interleaving (default: searched)");
+    OPT("--cp", O_INT, &a->cp, 1, 65536, NULL, "N", "context parallel size (default: searched)");
+    OPT("--ep", O_INT, &a->ep, 1, 65536, NULL, "N", "expert parallel size (default: searched; dense models: 1)");
+    OPT("--etp", O_INT, &a->etp, 1, 65536, NULL, "N", "expert tensor parallel size (default: searched)");
+    OPT("--a2a-overlap", O_CHOICE, &a->a2a_overlap, 0, 0, onoff, "X",
+        "MoE all-to-all hidden behind another micro-batch's compute (default: searched)");
+    OPT("--capacity-factor", O_DOUBLE, &a->capacity_factor, 0, 16, NULL, "F",
+        "experts padded to F x mean tokens (default 0: dropless, busiest GPU sets the pace)");
+    OPT("--imbalance", O_DOUBLE, &a->imbalance, 0, 16, NULL, "F",
+        "dropless: busiest GPU's tokens / mean (default: derived from the expert-load spread)");
+    OPT("--mtp", O_INT, &a->mtp, 0, 16, NULL, "N", "multi-token-prediction modules trained (default: the model's)");
+    OPT("--cuda-graphs", O_CHOICE, &a->cuda_graphs, 0, 0, onoff, "X",
+        "off: eager framework, an MoE layer pass takes at least its host launch time (default on)");
+    OPT("--cuda-graph-scope", O_STR, &a->graph_scope, 0, 0, NULL, "LIST",
+        "MoE: full (default), or the parts captured, of attn, moe_router, moe_preprocess (Megatron partial "
+        "CUDA graphs; the routed experts launch eagerly)");
+    OPT("--recompute", O_CHOICE, &a->recompute, 0, 0, rc_names, "R", "activation recompute (default: searched)");
+    OPT("--zero", O_INT, &a->zero, 0, 3, NULL, "Z", "ZeRO stage; 3 = FSDP (default: searched)");
+    OPT("--tp-overlap", O_CHOICE, &a->tp_overlap, 0, 0, onoff, "X", "TP communication overlapped with GEMMs (default: searched)");
+    OPT("--tp-async-grad", O_CHOICE, &a->tp_async_grad, 0, 0, onoff, "X",
+        "without SP: input-gradient all-reduce beside the weight-gradient GEMM (default: the stack's)");
+    OPT("--sp", O_CHOICE, &a->sp, 0, 0, onoff, "X", "sequence parallelism with TP (default on)");
+    OPT("--dp-overlap", O_CHOICE, &a->dp_overlap, 0, 0, onoff, "X", "DP traffic overlapped with compute (default on)");
+    OPT("--attention", O_CHOICE, &a->attention, 0, 0, attn_names, "K", "attention kernel (default flash)");
+    OPT("--dropout", O_FLAG, &a->dropout, 0, 0, NULL, NULL, "keep dropout masks (GPT-3 style)");
+    OPT("--stack", O_STR, &a->stack, 0, 0, NULL, "NAME",
+        "framework stack (gpuecon catalog stacks; default " CLI_DEFAULT_STACK "); single options override it");
+    OPT("--offload-layers", O_INT, &a->offload_layers, 0, 65536, NULL, "N",
+        "activations of N layers per stage in host memory (default 0)");
+    OPT("--offload-search", O_FLAG, &a->offload_search, 0, 0, NULL, NULL,
+        "search the offloaded layers too: the fewest that make each layout fit without recompute");
+    OPT("--fp8-recipe", O_CHOICE, &a->fp8_recipe, 0, 0, recipe_names, "R", "FP8 scaling recipe (default: the stack's)");
+    OPT("--dispatcher", O_CHOICE, &a->dispatcher, 0, 0, dispatch_names, "D", "MoE token dispatcher (default: the stack's)");
+    OPT("--fp8-param", O_CHOICE, &a->fp8_param, 0, 0, onoff, "X", "FP8-only weights in FP8 runs (default: the stack's)");
+    OPT("--grad-reduce", O_CHOICE, &a->grad_reduce, 0, 0, prec16_names, "P", "gradient precision (default: the stack's)");
+    OPT("--optimizer-states", O_CHOICE, &a->optimizer_states, 0, 0, prec16_names, "P",
+        "Adam m and v precision; bf16 = precision-aware optimizer (default: the stack's)");
+    OPT("--balanced-routing", O_FLAG, &a->balanced_routing, 0, 0, NULL, NULL,
+        "forced-balanced MoE routing (the published benchmarks): no load imbalance");
+    OPT("--recompute-moe", O_FLAG, &a->recompute_moe, 0, 0, NULL, NULL,
+        "selective recompute includes the MoE blocks (Megatron recompute_modules moe); left out, a "
+        "searched --recompute tries both");
+    OPT("--profile", O_STR, &a->profile, 0, 0, NULL, "P",
+        "TCO profile for cost and energy (default " CLI_DEFAULT_PROFILE " when a cost is asked for)");
+    OPT("--usd-per-gpu-hour", O_DOUBLE, &a->usd_per_gpu_hour, 0.001, 1000, NULL, "X",
+        "your price per GPU-hour (rental or negotiated); replaces the profile's TCO");
+    OPT("--tokens", O_DOUBLE, &a->tokens, 1, 1e18, NULL, "T", "training tokens for totals (15T)");
+    OPT("--pue", O_DOUBLE, &a->pue, 1, 3, NULL, "F", "facility PUE (default: system's)");
+    OPT("--tier", O_CHOICE, &a->tier, 0, 0, names_tier, "T",
+        "operator tier for failures and spares: best, typical, poor (default typical)");
+    OPT("--mtbi-gpu-days", O_DOUBLE, &a->mtbi_gpu_days, 1, 1e7, NULL, "D",
+        "mean time between interruptions per GPU (default: the tier's)");
+    OPT("--threads", O_INT, &a->threads, 1, 4096, NULL, "N", "search threads (default: all cores)");
+    if (search) {
+        OPT("--top", O_INT, &a->top, 1, 10000, NULL, "K", "configurations to list (default 10)");
+        OPT("--objective", O_CHOICE, &a->objective, 0, 0, obj_names, "O", "rank by (default throughput)");
+        OPT("--shard", O_STR, &a->shard, 0, 0, NULL, "K/N", "evaluate shard K of N (0-based)");
+        OPT("--exhaustive", O_FLAG, &a->exhaustive, 0, 0, NULL, NULL,
+            "time every configuration that fits (default: skip blocks bounded out of the top K)");
+    } else {
+        OPT("--sweep-gpus", O_LIST, &a->sweep, 1, 4194304, NULL, "LIST", "GPU counts, e.g. 64,128,...,2048");
+        OPT("--strong", O_FLAG, &a->strong, 0, 0, NULL, NULL, "sweep keeps the global batch (default: batch per GPU)");
+        OPT("--plot", O_STR, &a->plot, 0, 0, NULL, "FILE.svg", "chart of the sweep (needs gnuplot)");
+        OPT("--vs", O_STR, &a->vs, 0, 0, NULL, "S", "the same job on system S: end-to-end vs all-to-all ratio");
+        OPT("--target-days", O_DOUBLE, &a->target_days, 1e-6, 1e6, NULL, "D",
+            "the fewest GPUs that train --tokens within D days, failures and spares included");
+        OPT("--start-date", O_STR, &a->start_date, 0, 0, NULL, "YYYY-MM[-DD]",
+            "with --tokens: the run starts then; the catalog's throughput timeline of this system, model and "
+            "precision applies from its first point on (gpuecon catalog timelines)");
+        OPT("--max-gpus", O_INT, &a->max_gpus, 1, 10000000, NULL, "N",
+            "--target-days: largest size to consider (default 1,000,000)");
+        OPT("--rent-usd-per-gpu-hour", O_DOUBLE, &a->rent_usd_per_gpu_hour, 0.001, 1000, NULL, "R",
+            "owning the run's GPUs over their life vs renting them at R per GPU-hour used");
+        OPT("--life-years", O_DOUBLE, &a->life_years, 0.1, 30, NULL, "L",
+            "with --rent-usd-per-gpu-hour: the cluster's life (default: the profile's)");
+        OPT("--utilisation", O_DOUBLE, &a->utilisation, 0.001, 1, NULL, "U",
+            "with --rent-usd-per-gpu-hour: share of the hours the cluster trains (default 1)");
+        OPT("--workloads-per-year", O_DOUBLE, &a->workloads_per_year, 0.001, 10000, NULL, "W",
+            "with --rent-usd-per-gpu-hour: runs of --tokens a year (sets the utilisation)");
+        OPT("--vs-gpus", O_INT, &a->vs_gpus, 1, 4194304, NULL, "N",
+            "GPUs on the --vs system (default: the same; the batch per GPU is kept)");
+    }
+#undef OPT
+#undef OPT_REQ
+    return n;
+}
+
+int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t n, gpuecon_train_request *req,
+                      const gpuecon_profile **profile)
+{
+    int rc;
+    if (!opt_seen(opts, n, "--model") && !c->model_file)
+        return cli_usage_error(c, "--model", "is required (gpuecon catalog models, or --model-file FILE)");
+    if ((rc = opts_require(c, opts, n))) /* --system, --seq, --gbs */
+        return rc;
+    if (opt_seen(opts, n, "--target-days") && !(a->target_days > 0))
+        return cli_usage_error(c, "--target-days", "%g: a deadline must be a positive number of days", a->target_days);
+    if (opt_seen(opts, n, "--start-date") && !opt_seen(opts, n, "--tokens"))
+        return cli_usage_error(c, "--start-date", "needs --tokens (the run's length decides which software releases "
+                                                 "it spans)");
+    if (opt_seen(opts, n, "--start-date") && opt_seen(opts, n, "--sweep-gpus"))
+        return cli_usage_error(c, "--start-date", "is for one run (--gpus or --target-days), not --sweep-gpus");
+    if (!opt_seen(opts, n, "--gpus") && !opt_seen(opts, n, "--sweep-gpus") && !opt_seen(opts, n, "--target-days"))
+        return cli_usage_error(c, "--gpus", "is required (the GPUs in the job)");
+    if ((rc = cli_load_catalog(c)))
+        return rc;
+    gpuecon_train_request_init(req);
+    if ((rc = cli_model(c, "--model", a->model, &req->model)) ||
+        (rc = cli_system(c, "--system", a->system, &req->system)))
+        return rc;
+    /* a cost asked for in any way prices with --profile, or the default profile */
+    *profile = NULL;
+    bool priced = a->profile || opt_seen(opts, n, "--tokens") || opt_seen(opts, n, "--tier") ||
+                  opt_seen(opts, n, "--mtbi-gpu-days") || opt_seen(opts, n, "--usd-per-gpu-hour") ||
+                  opt_seen(opts, n, "--target-days") || opt_seen(opts, n, "--start-date") || (opt_seen(opts, n, "--objective") && a->objective == 1);
+    if (priced && (rc = cli_profile(c, "--profile", a->profile ? a->profile : CLI_DEFAULT_PROFILE, profile)))
+        return rc;
+    req->gpus = a->gpus;
+    req->precision = (gpuecon_precision)a->precision;
+    req->seq = a->seq;
+    req->gbs = a->gbs;
+    req->mbs = a->mbs ? a->mbs : GPUECON_SEARCH;
+    req->tp = a->tp ? a->tp : GPUECON_SEARCH;
+    req->pp = a->pp ? a->pp : GPUECON_SEARCH;
+    req->vpp = a->vpp ? a->vpp : GPUECON_SEARCH;
+    req->cp = a->cp ? a->cp : GPUECON_SEARCH;
+    req->ep = a->ep ? a->ep : GPUECON_SEARCH;
+    req->etp = a->etp ? a->etp : GPUECON_SEARCH;
+    req->a2a_overlap = a->a2a_overlap;
+    req->capacity_factor = a->capacity_factor;
+    req->moe_imbalance = a->imbalance;
+    req->mtp = a->mtp;
+    req->recompute = a->recompute;
+    req->zero = a->zero;
+    return train_cli_apply_stack(c, a, opts, n, req);
+}
+
+/* --cuda-graph-scope: "full", or a comma list of the parts the library names
+ * (gpuecon_graph_scope_name of each one-part scope); the combinations are checked by the library
+ * (train_check_request). */
+static int parse_graph_scope(cli *c, const char *s, int *out)
+{
+    if (strcmp(s, "full") == 0) {
+        *out = GPUECON_GRAPH_FULL;
+        return 0;
+    }
+    int mask = 0;
+    for (const char *p = s;; p += strcspn(p, ",") + 1) {
+        size_t len = strcspn(p, ",");
+        int bit = 0;
+        for (int b = GPUECON_GRAPH_ATTN; b <= GPUECON_GRAPH_MOE_PREPROCESS && !bit; b <<= 1) {
+            char name[32];
+            gpuecon_graph_scope_name(b, name, sizeof name);
+            if (strlen(name) == len && strncmp(p, name, len) == 0)
+                bit = b;
+        }
+        if (!bit)
+            return cli_usage_error(c, "--cuda-graph-scope",
+                                   "'%.*s' in '%s': allowed full, or a comma list of attn, moe_router, "
+                                   "moe_preprocess", (int)len, p, s);
+        mask |= bit;
+        if (!p[len])
+            break;
+    }
+    *out = mask;
+    return 0;
+}
+
+int train_cli_apply_stack(cli *c, const train_args *a, const opt *opts, size_t n, gpuecon_train_request *req)
+{
+    const gpuecon_stack *k;
+    int rc = cli_stack(c, "--stack", a->stack ? a->stack : CLI_DEFAULT_STACK, 0, &k);
+    if (rc)
+        return rc;
+    gpuecon_train_request_apply_stack(req, k);
+#define SEEN(name) opt_seen(opts, n, name)
+    if (SEEN("--a2a-overlap"))
+        req->a2a_overlap = a->a2a_overlap;
+    if (SEEN("--cuda-graphs"))
+        req->cuda_graphs = a->cuda_graphs == 1;
+    if (SEEN("--tp-overlap"))
+        req->tp_overlap = a->tp_overlap;
+    if (SEEN("--tp-async-grad"))
+        req->tp_async_grad = a->tp_async_grad == 1;
+    if (SEEN("--sp"))
+        req->sequence_parallel = a->sp == 1;
+    if (SEEN("--dp-overlap"))
+        req->dp_overlap = a->dp_overlap == 1;
+    if (SEEN("--attention"))
+        req->attn_impl = (gpuecon_attn_impl)a->attention;
+    if (SEEN("--dropout"))
+        req->dropout = a->dropout;
+    if (SEEN("--fp8-recipe"))
+        req->fp8_recipe = (gpuecon_fp8_recipe)a->fp8_recipe;
+    if (SEEN("--dispatcher"))
+        req->dispatcher = (gpuecon_dispatcher)a->dispatcher;
+    if (SEEN("--fp8-param"))
+        req->fp8_param = a->fp8_param == 1;
+    if (SEEN("--grad-reduce"))
+        req->grad_reduce_bytes = a->grad_reduce == 1 ? 2 : 4;
+    if (SEEN("--optimizer-states"))
+        req->optim_state_bytes = a->optimizer_states == 1 ? 2 : 4;
+#undef SEEN
+    if (a->graph_scope && (rc = parse_graph_scope(c, a->graph_scope, &req->cuda_graph_scope)))
+        return rc;
+    req->balanced_routing = a->balanced_routing;
+    req->recompute_moe = a->recompute_moe;
+    if (a->offload_search && a->offload_layers >= 0)
+        return cli_usage_error(c, "--offload-search", "give --offload-layers N or --offload-search, not both");
+    req->offload_layers = a->offload_search ? GPUECON_SEARCH : a->offload_layers > 0 ? a->offload_layers : 0;
+    return 0;
+}
+
+void train_cli_config(const gpuecon_parallel *p, char *buf, size_t cap)
+{
+    if (p->ep > 1 || p->etp > 1)
+        snprintf(buf, cap, "tp %d cp %d pp %d vpp %d dp %d mbs %d; experts ep %d etp %d edp %d", p->tp, p->cp, p->pp,
+                 p->vpp, p->dp, p->mbs, p->ep, p->etp, p->edp);
+    else
+        snprintf(buf, cap, "tp %d cp %d pp %d vpp %d dp %d mbs %d", p->tp, p->cp, p->pp, p->vpp, p->dp, p->mbs);
+}
+
+json_t *train_cli_moe_json(const gpuecon_train_result *r)
+{
+    const gpuecon_train_moe *m = &r->moe;
+    if (m->moe_layers == 0)
+        return json_null();
+    json_t *j = json_object();
+    json_object_set_new(j, "moe_layers", json_integer(m->moe_layers));
+    json_object_set_new(j, "local_experts", json_integer(m->local_experts));
+    json_object_set_new(j, "tokens_per_expert", cli_real(m->tokens_per_expert));
+    json_object_set_new(j, "load_factor", cli_real(m->load_factor));
+    json_object_set_new(j, "grouped_gemm_eff", cli_real(m->grouped_gemm_eff));
+    json_object_set_new(j, "a2a_bytes", cli_real(m->a2a_bytes));
+    json_object_set_new(j, "a2a_s", cli_real(m->a2a_s));
+    json_object_set_new(j, "a2a_intra_fraction", cli_real(m->a2a_intra_fraction));
+    json_object_set_new(j, "ep_domains", json_integer(m->ep_domains));
+    json_object_set_new(j, "a2a_total_s", cli_real(m->a2a_total_s));
+    json_object_set_new(j, "a2a_exposed_s", cli_real(m->a2a_exposed_s));
+    json_object_set_new(j, "dispatcher", json_string(gpuecon_dispatcher_name(m->dispatcher)));
+    char scope[64];
+    gpuecon_graph_scope_name(m->cuda_graph_scope, scope, sizeof scope);
+    json_object_set_new(j, "cuda_graphs", json_string(scope));
+    json_object_set_new(j, "host_s", cli_real(m->host_s));
+    return j;
+}
+
+json_t *train_cli_result_json(const gpuecon_train_result *r)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "tokens_per_s_per_gpu", cli_real(r->tokens_per_s_per_gpu));
+    json_object_set_new(j, "mfu", cli_real(r->mfu));
+    json_object_set_new(j, "mfu_convention",
+                        json_string("model FLOPs per token with full (non-causal) attention and the LM head "
+                                    "(NVIDIA/NeMo dense-model convention) over the dense peak at the "
+                                    "training precision"));
+    json_object_set_new(j, "mfu_causal", cli_real(r->mfu_causal));
+    json_object_set_new(j, "hfu", cli_real(r->hfu));
+    json_object_set_new(j, "model_flops_per_token", cli_real(r->model_flops_per_token));
+    json_object_set_new(j, "step_time_s", cli_real(r->step_time_s));
+    json_object_set_new(j, "memory_gib_per_gpu", cli_real(r->memory_gib_per_gpu));
+    json_object_set_new(j, "fits", json_boolean(r->fits));
+    const gpuecon_parallel *p = &r->par;
+    json_object_set_new(j, "parallelism",
+                        json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:i, s:b, s:b, s:i, s:i, s:b}", "tp",
+                                  p->tp, "pp", p->pp, "vpp", p->vpp, "cp", p->cp, "ep", p->ep, "dp", p->dp, "mbs",
+                                  p->mbs, "microbatches", p->microbatches, "recompute",
+                                  gpuecon_recompute_name(p->recompute), "zero", p->zero, "tp_overlap", p->tp_overlap,
+                                  "sequence_parallel", p->sequence_parallel, "etp", p->etp, "edp", p->edp,
+                                  "a2a_overlap", p->a2a_overlap));
+    json_object_set_new(json_object_get(j, "parallelism"), "offload_layers", json_integer(p->offload_layers));
+    json_object_set_new(json_object_get(j, "parallelism"), "recompute_moe", json_boolean(p->recompute_moe));
+    const gpuecon_train_breakdown *b = &r->bd;
+    json_t *bd = json_object();
+    json_object_set_new(bd, "compute_s", cli_real(b->compute_s));
+    json_object_set_new(bd, "tp_comm_s", cli_real(b->tp_comm_s));
+    json_object_set_new(bd, "cp_comm_s", cli_real(b->cp_comm_s));
+    json_object_set_new(bd, "ep_comm_s", cli_real(b->ep_comm_s));
+    json_object_set_new(bd, "pp_bubble_s", cli_real(b->pp_bubble_s));
+    json_object_set_new(bd, "pp_comm_s", cli_real(b->pp_comm_s));
+    json_object_set_new(bd, "dp_comm_s", cli_real(b->dp_comm_s));
+    json_object_set_new(bd, "optimizer_s", cli_real(b->optimizer_s));
+    json_object_set_new(bd, "straggler_s", cli_real(b->straggler_s));
+    json_object_set_new(bd, "offload_s", cli_real(b->offload_s));
+    json_object_set_new(j, "breakdown", bd);
+    const gpuecon_train_memory *m = &r->mem;
+    json_t *mem = json_object();
+    json_object_set_new(mem, "weights_gib", cli_real(m->weights_gib));
+    json_object_set_new(mem, "fp8_copy_gib", cli_real(m->fp8_copy_gib));
+    json_object_set_new(mem, "grads_gib", cli_real(m->grads_gib));
+    json_object_set_new(mem, "optimizer_gib", cli_real(m->optimizer_gib));
+    json_object_set_new(mem, "activations_gib", cli_real(m->activations_gib));
+    json_object_set_new(mem, "transient_gib", cli_real(m->transient_gib));
+    json_object_set_new(mem, "reserve_gib", cli_real(m->reserve_gib));
+    json_object_set_new(mem, "total_gib", cli_real(m->total_gib));
+    json_object_set_new(mem, "capacity_gib", cli_real(m->capacity_gib));
+    json_object_set_new(mem, "stage", json_integer(m->stage));
+    json_object_set_new(mem, "offloaded_gib", cli_real(m->offloaded_gib));
+    json_object_set_new(mem, "overflow_term", m->overflow_term ? json_string(m->overflow_term) : json_null());
+    json_object_set_new(mem, "overflow_gib", cli_real(m->overflow_gib));
+    json_object_set_new(mem, "overflow_term_gib", cli_real(m->overflow_term_gib));
+    json_object_set_new(j, "memory", mem);
+    json_object_set_new(j, "moe", train_cli_moe_json(r));
+    json_object_set_new(j, "stage_layers",
+                        json_pack("{s:i, s:i, s:i}", "first", r->stage_layers_first, "max", r->stage_layers_max,
+                                  "last", r->stage_layers_last));
+    return j;
+}
+
+static void row(tbl *t, const char *what, double s, double step, const char *how)
+{
+    tbl_row(t);
+    tbl_str(t, what);
+    tbl_num(t, s, 3);
+    tbl_pct(t, step > 0 ? s / step : 0, 1);
+    tbl_str(t, how);
+}
+
+void train_cli_print_result(cli *c, FILE *f, const gpuecon_train_result *r)
+{
+    const gpuecon_train_breakdown *b = &r->bd;
+    tbl *t = tbl_new(c->ctx, &c->oom);
+    tbl_col(t, "step time", 'l');
+    tbl_col(t, "s", 'r');
+    tbl_col(t, "share", 'r');
+    tbl_col(t, "what", 'l');
+    double st = r->step_time_s;
+    row(t, "compute", b->compute_s, st, "GEMMs, attention, elementwise, recompute (slowest stage)");
+    row(t, "tensor-parallel comm", b->tp_comm_s, st, "exposed all-gather / reduce-scatter / all-reduce");
+    row(t, "context-parallel comm", b->cp_comm_s, st, "exposed ring exchange of K, V");
+    if (r->moe.moe_layers > 0)
+        row(t, "expert-parallel comm", b->ep_comm_s, st, "exposed dispatch / combine all-to-all (4 per MoE layer)");
+    row(t, "pipeline bubble", b->pp_bubble_s, st, "the other stages' time per micro-batch, /v");
+    row(t, "pipeline comm", b->pp_comm_s, st, "point-to-point activations on the critical path");
+    row(t, "data-parallel comm", b->dp_comm_s, st, "exposed gradient reduce / parameter gather");
+    row(t, "optimizer", b->optimizer_s, st, "Adam over the local shard");
+    row(t, "slowest GPU", b->straggler_s, st, "a synchronous step waits for the slowest of the GPUs");
+    if (r->par.offload_layers > 0)
+        row(t, "activation offload", b->offload_s, st, "host-memory copies not hidden behind compute");
+    tbl_sep(t);
+    row(t, "step", st, st, "");
+    tbl_print(t, f);
+    tbl_free(t);
+    fputc('\n', f);
+    const gpuecon_train_memory *m = &r->mem;
+    tbl *u = tbl_new(c->ctx, &c->oom);
+    tbl_col(u, "memory (stage)", 'l');
+    tbl_col(u, "GiB", 'r');
+    const char *names[] = {"weights", "FP8 weight copy", "gradients", "optimizer states", "activations",
+                           "transient (recompute, logits)", "reserve (allocator, workspaces)"};
+    double v[] = {m->weights_gib, m->fp8_copy_gib, m->grads_gib, m->optimizer_gib, m->activations_gib,
+                  m->transient_gib, m->reserve_gib};
+    for (int i = 0; i < 7; i++) {
+        if (i == 1 && v[i] == 0)
+            continue;
+        tbl_row(u);
+        tbl_str(u, names[i]);
+        tbl_num(u, v[i], 2);
+    }
+    tbl_sep(u);
+    tbl_row(u);
+    tbl_fmt(u, "total (stage %d)", m->stage);
+    tbl_num(u, m->total_gib, 2);
+    tbl_row(u);
+    tbl_str(u, "capacity");
+    tbl_num(u, m->capacity_gib, 2);
+    tbl_print(u, f);
+    tbl_free(u);
+    if (m->offloaded_gib > 0)
+        fprintf(f, "\nactivations of %d layers per stage offloaded to host memory: %.2f GiB\n",
+                r->par.offload_layers, m->offloaded_gib);
+    if (!m->fits)
+        fprintf(f, "\ndoes NOT fit: %.2f GiB over; largest term: %s\n", m->overflow_gib,
+                m->overflow_term ? m->overflow_term : "?");
+    const gpuecon_train_moe *e = &r->moe;
+    if (e->moe_layers > 0) {
+        char b1[32];
+        fprintf(f, "\nexperts      %d MoE layers; %d routed experts per GPU, %.0f tokens per expert per micro-batch "
+                   "(load factor %.2f), grouped GEMMs at %.1f%% of peak\n",
+                e->moe_layers, e->local_experts, e->tokens_per_expert, e->load_factor, 100 * e->grouped_gemm_eff);
+        fprintf(f, "all-to-all   %s: dispatch of %s per GPU over %d GPUs in %d scale-up domain%s (%.0f%% stays inside): "
+                   "%.3f ms; per MoE layer and micro-batch %.3f ms, exposed %.3f ms\n",
+                gpuecon_dispatcher_name(e->dispatcher), fmt_si(b1, sizeof b1, e->a2a_bytes, "B"), r->par.ep,
+                e->ep_domains, e->ep_domains == 1 ? "" : "s",
+                100 * e->a2a_intra_fraction, 1e3 * e->a2a_s, 1e3 * e->a2a_total_s, 1e3 * e->a2a_exposed_s);
+        if (e->host_s > 0) {
+            char scope[64];
+            gpuecon_graph_scope_name(e->cuda_graph_scope, scope, sizeof scope);
+            fprintf(f, "host         CUDA graphs %s: the kernels launched from the host take %.3f ms per MoE layer "
+                       "and micro-batch (forward and backward), a floor under the layer's GPU time\n",
+                    scope, 1e3 * e->host_s);
+        }
+    }
+}
+
+int train_cli_cost(cli *c, const gpuecon_train_request *req, const gpuecon_profile *p, double pue, double usd_h,
+                   double tokens, double tok_s, gpuecon_cost *cost, double *usd_per_gpu_hour)
+{
+    gpuecon_error err;
+    gpuecon_error_clear(&err);
+    gpuecon_tco t;
+    double epue = pue > 0 ? pue : req->system->pue;
+    if (gpuecon_tco_price(p, req->system, pue, usd_h, &t, &err) ||
+        gpuecon_cost_compute(t.usd_per_gpu_hour, req->system->it_w_per_gpu, epue, tok_s, tokens, cost, &err))
+        return cli_fail(c, &err);
+    *usd_per_gpu_hour = t.usd_per_gpu_hour;
+    return 0;
+}
+
+void train_cli_run_request(const train_args *a, const gpuecon_train_request *req, const gpuecon_profile *p,
+                           double tok_s, gpuecon_run_request *run)
+{
+    gpuecon_run_request_init(run);
+    run->system = req->system->name;
+    run->profile = p->name;
+    run->tier = names_tier[a->tier];
+    run->model = req->model->name;
+    run->seq = req->seq;
+    run->precision = req->precision;
+    run->gpus = req->gpus;
+    run->tokens_per_s_per_gpu = tok_s;
+    run->tokens = a->tokens;
+    run->pue = a->pue;
+    run->mtbi_gpu_days = a->mtbi_gpu_days;
+    run->usd_per_gpu_hour = a->usd_per_gpu_hour;
+    run->start_date = a->start_date;
+}
+
+void train_cli_run_json(json_t *j, const gpuecon_platform_result *r, const char *tier)
+{
+    json_object_set_new(j, "ettr", cli_real(r->ettr));
+    json_object_set_new(j, "tier", json_string(tier));
+    json_object_set_new(j, "mtbi_gpu_days", cli_real(r->mtbi_gpu_days));
+    json_object_set_new(j, "interruptions_per_day", cli_real(r->interruptions_per_day));
+    json_object_set_new(j, "provisioned_gpus", json_integer(r->provisioned_gpus));
+    json_object_set_new(j, "spare_gpus", json_integer(r->provisioned_gpus - r->gpus));
+    json_object_set_new(j, "charged_gpus", cli_real(r->charged_gpus));
+    json_object_set_new(j, "effective_usd_per_mtok", cli_real(r->effective_usd_per_mtok));
+    if (isfinite(r->days_to_train)) {
+        json_object_set_new(j, "days_to_train", cli_real(r->days_to_train));
+        json_object_set_new(j, "total_usd", cli_real(r->total_usd));
+        json_object_set_new(j, "energy_mwh", cli_real(r->energy_mwh));
+    }
+    if (r->timeline) { /* --start-date: the catalog timeline's points the run used */
+        json_t *tl = json_array();
+        for (size_t i = 0; i < r->n_points_used; i++) {
+            const gpuecon_timeline_point *pt = &r->points_used[i];
+            json_array_append_new(tl, json_pack("{s:s, s:o, s:s, s:o}", "date", pt->date, "tokens_per_s_per_gpu",
+                                                cli_real(pt->tokens_per_s_per_gpu), "stage",
+                                                gpuecon_stage_name(pt->source.stage), "source",
+                                                cli_source_json(pt->source)));
+        }
+        json_object_set_new(j, "timeline_points_used", tl);
+        json_object_set_new(j, "run_tokens_per_s_per_gpu", cli_real(r->tokens_per_s_per_gpu));
+        json_object_set_new(j, "uses_projection", json_boolean(r->uses_projection));
+    }
+}
