@@ -14,12 +14,10 @@
  *    when `err` is not NULL, fill the caller-owned gpuecon_error. The library never prints,
  *    exits or aborts on bad input.
  *  - Ownership: objects returned by *_new / *_load belong to the caller and are released with
- *    the matching *_free; every *_free(NULL) is a no-op. Pointers into a catalog (entries,
- *    names, sources) stay valid until gpuecon_catalog_free().
- *  - Units are SI and appear in names: _s, _w, _j, _usd, _gib (2^30 B), _gbps (10^9 B/s),
- *    _tbps (10^12 B/s), _tflops (10^12 FLOP/s). FLOP counts are double.
- *  - Model functions are pure: no I/O, no globals; the same inputs give bit-identical outputs
- *    for any thread count.
+ *    the matching *_free; every *_free(NULL) is a no-op. Strings the request functions return
+ *    are released with gpuecon_free.
+ *  - Results do not depend on the thread count: the same request gives the same bytes (elapsed
+ *    times aside) for any `threads`.
  */
 #ifndef GPUECON_H
 #define GPUECON_H

@@ -111,9 +111,9 @@ int gpuecon_length_bins_load_buffer(gpuecon_ctx *ctx, const char *name, const ch
                                                 gpuecon_length_bin **bins, size_t *n, gpuecon_error *err);
 void gpuecon_length_bins_free(gpuecon_ctx *ctx, gpuecon_length_bin *bins, size_t n);
 
-/* ==== scenarios, compare, break-even, sensitivity (src/io/scenario.c, compare.c, decide.c) = */
+/* ==== scenarios (src/io/scenario.c; compared in src/analysis/compare.c, decide.c) ========= */
 
-/* ---- dates and throughput timelines (src/io/timeline.c) ---- */
+/* ---- throughput timelines of the catalog (src/io/schema_timeline.c; dates: src/base/date.c) ---- */
 
 /* One dated throughput: in force from `day` on (a software release), until the next point. */
 typedef struct gpuecon_timeline_point {

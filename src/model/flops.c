@@ -47,7 +47,7 @@ void gpuecon_model_layer(const gpuecon_model *m, int i, gpuecon_layer *out)
     }
 }
 
-/* Attention projection weights of one layer (declared in core.h). */
+/* Attention projection weights of one layer (declared in model/model.h). */
 double flops_attention_params(const gpuecon_model *m, const gpuecon_layer *l)
 {
     double h = m->hidden, H = m->heads;

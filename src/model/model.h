@@ -187,7 +187,7 @@ double gpuecon_infer_flops_per_token(const gpuecon_model *m, double context);
 double gpuecon_mfu(double tokens_per_s_per_gpu, double flops_per_token, double peak_flops);
 double gpuecon_tokens_per_s_from_mfu(double mfu, double flops_per_token, double peak_flops);
 
-/* ==== economics (src/model/tco.c, src/core/energy.c) =================================== */
+/* ==== economics (src/model/tco.c, src/model/energy.c) ================================== */
 
 typedef struct gpuecon_tco {
     double capex_usd;              /* per GPU, after profile overrides */
@@ -237,7 +237,7 @@ int gpuecon_cost_compute(double usd_per_gpu_hour, double it_w_per_gpu, double pu
                                      double tokens_per_s_per_gpu, double tokens,
                                      gpuecon_cost *out, gpuecon_error *err);
 
-/* ==== collectives and training (src/model/comm.c memory.c train.c moe.c search.c) ========= */
+/* ==== collectives and training (src/model/comm.c memory.c train.c moe.c) ================== */
 
 /* ---- collectives on a two-level topology (src/model/comm.c) ----
  * A system has scale-up domains of system->scaleup_gpus GPUs (NVLink, scaleup_gbps per GPU per
@@ -509,7 +509,7 @@ double gpuecon_inflight_microbatches(int pp, int vpp, int microbatches);
  * workspaces, caching-allocator fragmentation), bytes; docs/model.md §3.2. */
 double gpuecon_memory_reserve_bytes(const gpuecon_gpu *gpu);
 
-/* ---- the training step (src/model/train.c) and the search (src/model/search.c) ---- */
+/* ---- the training step (src/model/train.c; searched by src/analysis/search.c) ---- */
 
 #define GPUECON_SEARCH (-1) /* "search this dimension" for the int fields below */
 
@@ -689,13 +689,13 @@ typedef struct gpuecon_train_result {
 int gpuecon_train_predict(gpuecon_ctx *ctx, const gpuecon_train_request *req,
                                       gpuecon_train_result *out, gpuecon_error *err);
 
-/* ==== reliability and goodput (src/model/reliability.c sim.c) ============================= */
+/* ==== reliability and goodput (src/model/reliability.c; Monte Carlo: src/analysis/reliability_mc.c) */
 /*
  * A synchronous training job on G active GPUs occupies K whole NVLink domains (D GPUs each,
  * A = D − spares_per_domain of them active) plus a pool of S whole spare domains. Failures
  * come in classes; each class is a share of the job's interruptions at the tier's MTBI and
  * has a blast radius and a repair time (MTTR). The analytic model (reliability.c) gives the
- * effective training time ratio (ETTR) in closed form; the Monte Carlo (sim.c) simulates
+ * effective training time ratio (ETTR) in closed form; the Monte Carlo (reliability_mc.c) simulates
  * the job exactly and is the reference where the closed forms approximate.
  * Formulas and sources: docs/model.md §5.
  */
@@ -1350,7 +1350,7 @@ typedef struct gpuecon_finetune_result {
 int gpuecon_finetune(const gpuecon_finetune_request *req, gpuecon_finetune_result *out,
                                  gpuecon_error *err);
 
-/* ==== reinforcement-learning post-training (src/model/rl.c rl_gen.c; docs/model.md §8) ===== */
+/* ==== reinforcement-learning post-training (src/model/rl_gen.c; the step: src/analysis/rl.c; docs/model.md §8) */
 
 typedef enum gpuecon_rl_placement {
     GPUECON_RL_COLOCATED,    /* the same GPUs alternate generation and training (memory swap) */

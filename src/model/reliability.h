@@ -1,7 +1,7 @@
 /*
  * reliability.h — private: the checked, derived form of a reliability request, shared by the
- * analytic model (reliability.c) and the Monte Carlo (sim.c), so both see the same topology,
- * rates and checkpoint policy. All times in seconds, rates per second.
+ * analytic model (reliability.c) and the Monte Carlo (src/analysis/reliability_mc.c), so both
+ * see the same topology, rates and checkpoint policy. All times in seconds, rates per second.
  */
 #ifndef GPUECON_RELIABILITY_H
 #define GPUECON_RELIABILITY_H
