@@ -354,8 +354,21 @@ static int predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const scase *v,
     return GPUECON_OK;
 }
 
+/* A serving row's class: "serving-<generation>-<precision>[-moe]". */
+static void case_class(const gpuecon_system *sys, const gpuecon_model *m, const scase *v, char *cls, size_t cap)
+{
+    snprintf(cls, cap, "serving-%s-%s%s", sys->gpu && sys->gpu->arch ? sys->gpu->arch : "?",
+             gpuecon_precision_name(v->w), m && m->experts > 0 ? "-moe" : "");
+}
+
 int gpuecon_validate_serving(gpuecon_ctx *ctx, const gpuecon_catalog *cat, gpuecon_validate_row *rows, size_t cap,
                              size_t *n, gpuecon_error *err)
+{
+    return validate_serving_rows(ctx, cat, NULL, true, rows, cap, n, err);
+}
+
+int validate_serving_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const char *group, bool predict_rows,
+                          gpuecon_validate_row *rows, size_t cap, size_t *n, gpuecon_error *err)
 {
     if (!ctx || !cat || !rows || !n)
         return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a context, catalog, rows and count are required");
@@ -364,6 +377,24 @@ int gpuecon_validate_serving(gpuecon_ctx *ctx, const gpuecon_catalog *cat, gpuec
     double ys[NCASES];
     int rcs[NCASES];
     gpuecon_error errs[NCASES];
+    bool sel[NCASES];
+    /* the rows of `group`, by their class (from the catalog alone); a row whose model or system
+     * the catalog lacks is kept, for predict to say so */
+    for (size_t i = 0; i < NCASES; i++) {
+        const scase *v = case_at(i);
+        const gpuecon_system *sys = gpuecon_catalog_system(cat, v->system);
+        const gpuecon_model *m = gpuecon_catalog_model(cat, v->model);
+        char cls[sizeof rows->cls];
+        sel[i] = true;
+        if (!sys || !m) {
+            if (!predict_rows)
+                return err_set(err, GPUECON_E_NOTFOUND, v->id, 0, 0, "the catalog lacks %s or %s", v->model,
+                               v->system);
+            continue;
+        }
+        case_class(sys, m, v, cls, sizeof cls);
+        sel[i] = !group || !strcmp(group, "serving") || !strcmp(group, cls);
+    }
     int nt = 1;
 #ifdef _OPENMP
     nt = ctx->cfg.threads > 0 ? ctx->cfg.threads : omp_get_max_threads();
@@ -375,12 +406,15 @@ int gpuecon_validate_serving(gpuecon_ctx *ctx, const gpuecon_catalog *cat, gpuec
 #endif
     for (int i = 0; i < (int)NCASES; i++) {
         memset(&errs[i], 0, sizeof errs[i]);
-        rcs[i] = predict(ctx, cat, case_at((size_t)i), &ys[i], &errs[i]);
+        ys[i] = 0;
+        rcs[i] = sel[i] && predict_rows ? predict(ctx, cat, case_at((size_t)i), &ys[i], &errs[i]) : GPUECON_OK;
     }
     (void)nt;
     for (size_t i = 0; i < NCASES && *n < cap; i++) {
         const scase *v = case_at(i);
         double y = ys[i];
+        if (!sel[i])
+            continue;
         if (rcs[i]) {
             if (err)
                 *err = errs[i];
@@ -418,9 +452,7 @@ int gpuecon_validate_serving(gpuecon_ctx *ctx, const gpuecon_catalog *cat, gpuec
         row->rel_err = y / v->published - 1;
         row->fitted_on = v->fit;
         row->fits = true;
-        const gpuecon_model *m = gpuecon_catalog_model(cat, v->model);
-        snprintf(row->cls, sizeof row->cls, "serving-%s-%s%s", sys->gpu && sys->gpu->arch ? sys->gpu->arch : "?",
-                 gpuecon_precision_name(v->w), m && m->experts > 0 ? "-moe" : "");
+        case_class(sys, gpuecon_catalog_model(cat, v->model), v, row->cls, sizeof row->cls);
     }
     return GPUECON_OK;
 }

@@ -6,6 +6,7 @@
  * carries the numbers for CTest to guard (tests/cli/).
  */
 #include "cli.h"
+#include "infer.h" /* validate_serving_rows */
 
 #include <math.h>
 #include <stdlib.h>
@@ -433,6 +434,15 @@ typedef struct vbufs {
     vreport v;
 } vbufs;
 
+/* Whether a row of rows[0, n) is in `group` (its set or its class). */
+static bool has_group(const gpuecon_validate_row *rows, size_t n, const char *group)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(rows[i].group, group) || !strcmp(rows[i].cls, group))
+            return true;
+    return false;
+}
+
 static int validate_all(cli *c, const char *group, vbufs *b)
 {
     gpuecon_validate_row *rows = b->rows, *srows = b->srows;
@@ -441,8 +451,52 @@ static int validate_all(cli *c, const char *group, vbufs *b)
     gpuecon_validate_summary all, fit;
     gpuecon_error err;
     gpuecon_error_clear(&err);
-    if (gpuecon_validate(c->ctx, c->cat, NULL, 0, rows, GPUECON_VALIDATE_MAX, &n, &all, &fit, &err))
+    memset(&all, 0, sizeof all);
+    memset(&fit, 0, sizeof fit);
+    /* Only what the output shows is computed, so the bytes are those of computing every set:
+     * the JSON and the whole report carry every set; a table of one group its own set whole
+     * (the training set for its summaries, the serving set for its groups); a CSV only the rows
+     * it lists (no group: the training rows). A class (or an unknown name) is looked up in the
+     * sets' rows first, the serving rows unsimulated: only their classes are needed. */
+    bool grouped = group && strcmp(group, "all"), train = true, serve = true, ft = true, lookup = false;
+    bool csv = c->format == FMT_CSV;
+    if (c->format != FMT_JSON) {
+        static const char *const train_sets[] = {"narayanan", "dgxc", "vtrain", "seed", "heldout", "moe", "recipes",
+                                                 NULL};
+        bool tset = false;
+        for (size_t i = 0; grouped && train_sets[i]; i++)
+            tset = tset || !strcmp(group, train_sets[i]);
+        if (!grouped)
+            serve = ft = !csv;
+        else if (tset)
+            serve = ft = false;
+        else if (!strcmp(group, "serving"))
+            train = ft = false;
+        else if (!strcmp(group, "finetune"))
+            train = serve = false;
+        else
+            lookup = true;
+    }
+    if (train && gpuecon_validate(c->ctx, c->cat, NULL, 0, rows, GPUECON_VALIDATE_MAX, &n, &all, &fit, &err))
         return cli_fail(c, &err);
+    vp->sn = vp->fn = 0;
+    if (serve && validate_serving_rows(c->ctx, c->cat, NULL, !lookup, srows, GPUECON_VALIDATE_SERVING_MAX, &vp->sn,
+                                       &err))
+        return cli_fail(c, &err);
+    if (ft && gpuecon_validate_finetune(c->cat, b->frows, GPUECON_VALIDATE_FINETUNE_MAX, &vp->fn, &err))
+        return cli_fail(c, &err);
+    if (lookup) { /* the first set that has the group, in the order the table looks (finetune, serving) */
+        if (has_group(b->frows, vp->fn, group))
+            n = vp->sn = 0;
+        else if (has_group(srows, vp->sn, group)) {
+            n = vp->fn = 0;
+            if (validate_serving_rows(c->ctx, c->cat, csv ? group : NULL, true, srows, GPUECON_VALIDATE_SERVING_MAX,
+                                      &vp->sn, &err))
+                return cli_fail(c, &err);
+        } else if (has_group(rows, n, group))
+            vp->sn = vp->fn = 0;
+        /* else unknown: refused below, with every set's groups as candidates */
+    }
     /* the targets are the issue's: on the calibration set (the rows fitted on) */
     bool median_ok = fit.median_abs_err <= TARGET_MEDIAN, max_ok = fit.max_abs_err <= TARGET_MAX;
     int over = 0;
@@ -453,16 +507,12 @@ static int validate_all(cli *c, const char *group, vbufs *b)
     if (vp->ngroups > sizeof vp->groups / sizeof vp->groups[0])
         vp->ngroups = sizeof vp->groups / sizeof vp->groups[0];
     vp->vtrain_p95 = gpuecon_validate_quantile(rows, n, "vtrain", GPUECON_ROWS_ALL, 0.95);
-    if (gpuecon_validate_serving(c->ctx, c->cat, srows, GPUECON_VALIDATE_SERVING_MAX, &vp->sn, &err))
-        return cli_fail(c, &err);
     vp->srows = srows;
     gpuecon_validate_summarize(srows, vp->sn, NULL, false, GPUECON_ROWS_ALL, &vp->s_all);
     gpuecon_validate_summarize(srows, vp->sn, NULL, false, GPUECON_ROWS_HELD_OUT, &vp->s_held);
     vp->nsgroups = gpuecon_validate_groups(srows, vp->sn, GPUECON_ROWS_ALL, vp->sgroups, 16);
     if (vp->nsgroups > 16)
         vp->nsgroups = 16;
-    if (gpuecon_validate_finetune(c->cat, b->frows, GPUECON_VALIDATE_FINETUNE_MAX, &vp->fn, &err))
-        return cli_fail(c, &err);
     vp->frows = b->frows;
     gpuecon_validate_summarize(b->frows, vp->fn, NULL, false, GPUECON_ROWS_ALL, &vp->f_all);
     gpuecon_validate_summarize(b->frows, vp->fn, NULL, false, GPUECON_ROWS_HELD_OUT, &vp->f_held);

@@ -49,8 +49,49 @@ json_le(cases_over_max 6)
 json_le(fit_median_abs_err 0.045)
 json_le(vtrain_p95_abs_err 0.25)
 string(JSON v GET "${OUT}" max_abs_err)
+# validate by groups (issue 11; here rather than in stack.cmake, so that validate --json runs once):
+# generation x precision x dense/moe, with n, median, P90, max, signed median
+string(JSON ng LENGTH "${OUT}" groups)
+if(ng LESS 6)
+  message(FATAL_ERROR "validate: ${ng} groups")
+endif()
+foreach(key name n median_abs_err p90_abs_err max_abs_err signed_median_err)
+  string(JSON v GET "${OUT}" groups 0 ${key})
+endforeach()
+string(JSON v GET "${OUT}" vtrain_p95_abs_err)
+# validate's runs take their framework facts from the stacks (issue 11; here rather than in stack.cmake,
+# so that validate --group dgxc --json runs once): the DGX Cloud rows from nemo-2024, Narayanan's
+# from megatron-2021, vTrain's from megatron-ds-2023, each named in the row's config. Without TP-comm
+# overlap in nemo-2024 (a catalog override), the TP4 GPT-3 run A26 slows down and the TP1
+# Llama 3 8B run A34 (no TP collectives) does not move.
+function(dgxc_row id out_pred out_config)
+  string(JSON nr LENGTH "${OUT}" rows)
+  math(EXPR last "${nr} - 1")
+  foreach(i RANGE ${last})
+    string(JSON rid GET "${OUT}" rows ${i} id)
+    if(rid STREQUAL "${id}")
+      string(JSON p GET "${OUT}" rows ${i} predicted)
+      string(JSON c GET "${OUT}" rows ${i} config)
+      set(${out_pred} "${p}" PARENT_SCOPE)
+      set(${out_config} "${c}" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+  message(FATAL_ERROR "validate: no row ${id}")
+endfunction()
 run(0 validate --group dgxc --json)
 json_le(fit_median_abs_err 0.10)
+dgxc_row(A26 a26 a26c)
+dgxc_row(A34 a34 a34c)
+if(NOT a26c MATCHES " nemo-2024$")
+  message(FATAL_ERROR "validate A26 config '${a26c}' does not name nemo-2024")
+endif()
+run(0 validate --group dgxc --catalog ${SRC}/tests/cases/stack-no-tp-overlap --json)
+dgxc_row(A26 a26n a26nc)
+dgxc_row(A34 a34n a34nc)
+if(NOT a26n LESS a26 OR NOT a34n EQUAL a34)
+  message(FATAL_ERROR "validate with nemo-2024 tp_overlap false: A26 ${a26} -> ${a26n} (must fall), A34 ${a34} -> ${a34n} (must stay)")
+endif()
 # held out (never fitted): Llama 3.1 405B BF16 on 128 and 256 GB200 within 15% of the published
 # steps (9.347 s and 9.479 s, dgxc llama3.1 README; +11.8% / +13.1% since the Blackwell row is derived
 # from a measured matmul ratio, docs/model.md 3.3); MT-NLG 530B on 2,240-3,360 A100 (60.1 / 50.2 /

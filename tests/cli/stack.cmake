@@ -84,54 +84,19 @@ endif()
 run(2 compare --stack nope --no-sensitivity)
 expect_err("--stack: unknown stack 'nope'")
 
-# validate by groups: generation x precision x dense/moe, with n, median, P90, max, signed median
-run(0 validate --json)
-string(JSON ng LENGTH "${OUT}" groups)
-if(ng LESS 6)
-  message(FATAL_ERROR "validate: ${ng} groups")
-endif()
-foreach(key name n median_abs_err p90_abs_err max_abs_err signed_median_err)
-  string(JSON v GET "${OUT}" groups 0 ${key})
-endforeach()
-string(JSON v GET "${OUT}" vtrain_p95_abs_err)
+# validate by groups: generation x precision x dense/moe, with n, median, P90, max, signed median.
+# Every validate --json simulates all the serving rows, so each validate command line runs once in
+# the whole contract: the checks of validate --json and --group dgxc --json are in search_validate.cmake
 run(0 validate --group hopper-fp8-dense --json)
+set(VAL "${OUT}") # its group, for compare's band below
 string(JSON c GET "${OUT}" rows 0 class)
 if(NOT c STREQUAL "hopper-fp8-dense")
   message(FATAL_ERROR "validate --group hopper-fp8-dense lists ${c}")
 endif()
 run(0 validate)
 expect_out("V016 \\+95%: V017 is the same run at MBS 32")
-# validate's runs take their framework facts from the stacks: the DGX Cloud rows from nemo-2024,
-# Narayanan's from megatron-2021, vTrain's from megatron-ds-2023, each named in the row's config. Without TP-comm
-# overlap in nemo-2024 (a catalog override), the TP4 GPT-3 run A26 slows down and the TP1
-# Llama 3 8B run A34 (no TP collectives) does not move.
-function(dgxc_row id out_pred out_config)
-  string(JSON nr LENGTH "${OUT}" rows)
-  math(EXPR last "${nr} - 1")
-  foreach(i RANGE ${last})
-    string(JSON rid GET "${OUT}" rows ${i} id)
-    if(rid STREQUAL "${id}")
-      string(JSON p GET "${OUT}" rows ${i} predicted)
-      string(JSON c GET "${OUT}" rows ${i} config)
-      set(${out_pred} "${p}" PARENT_SCOPE)
-      set(${out_config} "${c}" PARENT_SCOPE)
-      return()
-    endif()
-  endforeach()
-  message(FATAL_ERROR "validate: no row ${id}")
-endfunction()
-run(0 validate --group dgxc --json)
-dgxc_row(A26 a26 a26c)
-dgxc_row(A34 a34 a34c)
-if(NOT a26c MATCHES " nemo-2024$")
-  message(FATAL_ERROR "validate A26 config '${a26c}' does not name nemo-2024")
-endif()
-run(0 validate --group dgxc --catalog ${SRC}/tests/cases/stack-no-tp-overlap --json)
-dgxc_row(A26 a26n a26nc)
-dgxc_row(A34 a34n a34nc)
-if(NOT a26n LESS a26 OR NOT a34n EQUAL a34)
-  message(FATAL_ERROR "validate with nemo-2024 tp_overlap false: A26 ${a26} -> ${a26n} (must fall), A34 ${a34} -> ${a34n} (must stay)")
-endif()
+# validate's runs take their framework facts from the stacks (the DGX Cloud rows and nemo-2024
+# without TP overlap: search_validate.cmake)
 run(0 validate --group vtrain --json)
 string(JSON c GET "${OUT}" rows 0 config)
 if(NOT c MATCHES " megatron-ds-2023$")
@@ -142,8 +107,7 @@ expect_err("--group: 'hopper-fp9-dense' is neither a set nor a group; did you me
 
 # compare carries the validate band of a predicted throughput: the P90 |error| of the nearest
 # group (same generation, precision, dense/MoE), and says whether it reaches the break-even
-run(0 validate --json)
-set(VAL "${OUT}")
+# (VAL: validate --group hopper-fp8-dense --json above, which lists that group)
 string(JSON ng LENGTH "${VAL}" groups)
 math(EXPR last "${ng} - 1")
 set(p90 "")
