@@ -663,6 +663,12 @@ void memo_put(gpuecon_memo *m, const gpuecon_train_request *req, int rc, const g
 /* ---- validate.c, validate_recipes.c ---- */
 typedef const gpuecon_efficiency *(*validate_pick_fn)(const gpuecon_gpu *gpu, const gpuecon_efficiency *tab,
                                                       size_t n);
+/* gpuecon_validate_serving's rows of `group` only (the set "serving" or one class such as
+ * "serving-hopper-fp8"; NULL: every row), so `validate --group` simulates no other row. Without
+ * predict_rows nothing is simulated: the rows carry their ids, deployments and classes, with
+ * predicted 0 (what naming the groups needs). */
+int validate_serving_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const char *group, bool predict_rows,
+                          gpuecon_validate_row *rows, size_t cap, size_t *n, gpuecon_error *err);
 /* Sets row->cls from the GPU generation, precision and dense/moe ("hopper-fp8-moe"). */
 static inline void validate_set_class(gpuecon_validate_row *row, const gpuecon_gpu *gpu, gpuecon_precision p,
                                       bool moe)

@@ -255,11 +255,5 @@ void infer_trtllm_bench_limits(const gpuecon_model *m, const gpuecon_system *s, 
 void infer_trtllm_bench_limits_pp(const gpuecon_model *m, const gpuecon_system *s, int tp, int pp,
                                   gpuecon_precision w, gpuecon_precision kv, double isl, double osl,
                                   double kv_fraction, int *max_bs, int *max_tokens);
-/* gpuecon_validate_serving's rows of `group` only (the set "serving" or one class such as
- * "serving-hopper-fp8"; NULL: every row), so `validate --group` simulates no other row. Without
- * predict_rows nothing is simulated: the rows carry their ids, deployments and classes, with
- * predicted 0 (what naming the groups needs). */
-int validate_serving_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const char *group, bool predict_rows,
-                          gpuecon_validate_row *rows, size_t cap, size_t *n, gpuecon_error *err);
 
 #endif

@@ -205,19 +205,16 @@ static void preempt(sim_ws *w, sim_eng *g, int i)
 static void record(sim_hist *h, int m, double x)
 {
     /* the bin of the last x again: the sequences one step advances mostly share their ITL, so
-     * log10 runs about once per step, not per token (per thread: replications and validate's
-     * rows run in parallel); the same bins, the same bytes */
-    static _Thread_local double last_x = -1;
-    static _Thread_local int last_b = 0;
+     * log10 runs about once per step, not per token; the same bins, the same bytes */
     int b = 0;
-    if (x == last_x)
-        b = last_b;
+    if (x == h->last_x)
+        b = h->last_bin;
     else if (x >= 1e-6) {
         double k = floor(log10(x * 1e6) * SIM_PER_DECADE);
         b = 1 + (k < SIM_BINS - 2 ? (int)k : SIM_BINS - 2);
     }
-    last_x = x;
-    last_b = b;
+    h->last_x = x;
+    h->last_bin = b;
     h->n[m][b]++;
     h->sum[m] += x;
     h->count[m]++;

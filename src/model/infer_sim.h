@@ -25,6 +25,8 @@ typedef struct sim_hist {
     uint64_t n[SIM_METRICS][SIM_BINS];
     double sum[SIM_METRICS];
     uint64_t count[SIM_METRICS];
+    double last_x; /* record()'s cache: the last value and its bin (zeroed: 0 is in bin 0) */
+    int last_bin;
 } sim_hist;
 
 /* What one replication of one replica produced (merged in replication order). */

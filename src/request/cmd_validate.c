@@ -5,8 +5,7 @@
  * calibration targets (median |error| <= 10%, no case worse than 25%) are met; the JSON
  * carries the numbers for CTest to guard (tests/cli/).
  */
-#include "cli.h"
-#include "infer.h" /* validate_serving_rows */
+#include "request/cli.h"
 
 #include <math.h>
 #include <stdlib.h>
