@@ -184,6 +184,16 @@ GPUECON_API int gpuecon_request(gpuecon_ctx *ctx, const char *request_json, char
  * (errors and warnings, one "gpuecon: ..." line each; "" when none); free with gpuecon_free. */
 GPUECON_API int gpuecon_request_full(gpuecon_ctx *ctx, const char *request_json, char **output, char **notes,
                                      gpuecon_error *err);
+/* The same, with *plots (may be NULL) receiving the charts the request asks for (--plot FILE.svg)
+ * as a JSON array, NULL when there are none: [{"path": "sweep.svg", "gnuplot": "<script>",
+ * "required": false, "announce": true}]. The library runs no program and writes no file: a front
+ * end runs each script through gnuplot (on its standard input), which writes the SVG at path.
+ * When it cannot, a required chart fails the request (the gpuecon program exits 2 with
+ * "gpuecon: --plot: <why>" and prints nothing else), any other is a note; a chart drawn with
+ * "announce" gets the note "gpuecon: wrote <path>". Without plots (gpuecon_request_full) no chart
+ * is drawn and a note says so. Free *plots with gpuecon_free. */
+GPUECON_API int gpuecon_request_plots(gpuecon_ctx *ctx, const char *request_json, char **output, char **notes,
+                                      char **plots, gpuecon_error *err);
 /* Turns a command line (argv[0] = the command, then its options and arguments, without -o)
  * into a request, checking every option as gpuecon_request would and with the same error
  * records. *request_json (release with gpuecon_free) is compact JSON. */

@@ -1,14 +1,17 @@
 /*
  * main.c — the gpuecon command: a thin client of the library's request interface. It turns
- * argv into a request (gpuecon_request_from_argv), runs it (gpuecon_request_full), and
- * prints the output on stdout or -o FILE and the notes on stderr; the exit code follows the
- * status: 0 success, 1 internal error, 2 usage or input error, 3 infeasible.
+ * argv into a request (gpuecon_request_from_argv), runs it (gpuecon_request_plots), draws the
+ * charts it hands back through gnuplot, and prints the output on stdout or -o FILE and the
+ * notes on stderr; the exit code is gpuecon_exit_code of the status: 0 success, 1 internal
+ * error, 2 usage or input error, 3 infeasible, 130 cancelled.
  *
- * The CLI owns what only a program has: stdout/stderr, -o FILE, the clock, the progress bar
- * on a terminal. With no subcommand gpuecon runs its main job (see DEFAULT_COMMAND).
+ * The CLI owns what only a program has: stdout/stderr, -o FILE, child processes (gnuplot), the
+ * clock, the progress bar on a terminal. With no subcommand gpuecon runs its main job (see DEFAULT_COMMAND).
  */
 #include "gpuecon.h"
 #include "serve/serve.h"
+
+#include <jansson.h>
 
 #include <errno.h>
 #include <signal.h>
@@ -159,22 +162,66 @@ static int write_output(const char *path, const char *text, const char *cmd)
     return 0;
 }
 
+/* Runs one chart's gnuplot script (gnuplot writes the SVG the script names): NULL, or why not. */
+static const char *draw(const char *script, const char *path, char *why, size_t cap)
+{
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0)
+        return "gnuplot is not installed (Debian: apt-get install gnuplot-nox); the table above has the same numbers";
+    FILE *g = popen("gnuplot 2>/dev/null", "w");
+    if (!g)
+        return "cannot start gnuplot";
+    fputs(script, g);
+    if (pclose(g) != 0) {
+        snprintf(why, cap, "gnuplot failed writing %s", path);
+        return why;
+    }
+    return NULL;
+}
+
+/* Draws the charts a request handed back (gpuecon_request_plots). Notes go to stderr; returns
+ * EXIT_USAGE when a required one could not be drawn (nothing else is printed then). */
+static int draw_plots(const char *plots_json)
+{
+    json_t *plots = plots_json ? json_loads(plots_json, 0, NULL) : NULL;
+    int rc = EXIT_OK;
+    size_t i;
+    json_t *p;
+    json_array_foreach(plots, i, p) {
+        const char *path = json_string_value(json_object_get(p, "path"));
+        const char *script = json_string_value(json_object_get(p, "gnuplot"));
+        char buf[512];
+        const char *why = path && script ? draw(script, path, buf, sizeof buf) : "the request's chart is malformed";
+        if (why) {
+            fprintf(stderr, "gpuecon: --plot: %s\n", why);
+            if (json_is_true(json_object_get(p, "required")))
+                rc = EXIT_USAGE;
+        } else if (json_is_true(json_object_get(p, "announce"))) {
+            fprintf(stderr, "gpuecon: wrote %s\n", path);
+        }
+    }
+    json_decref(plots);
+    return rc;
+}
+
 static int run(gpuecon_ctx *ctx, progress *pg, char **args, int n, const char *out_path)
 {
     gpuecon_error err;
-    char *req = NULL, *out = NULL, *notes = NULL;
+    char *req = NULL, *out = NULL, *notes = NULL, *plots = NULL;
     if (gpuecon_request_from_argv(ctx, n, args, &req, &err))
         return fail(&err);
-    int st = gpuecon_request_full(ctx, req, &out, &notes, &err);
+    int st = gpuecon_request_plots(ctx, req, &out, &notes, &plots, &err);
     erase_progress(pg);
     gpuecon_free(req);
     if (notes)
         fputs(notes, stderr);
     else if (st)
         fail(&err);
-    int rc = write_output(out_path, out, args[0]);
+    int rc = draw_plots(plots);
+    if (!rc)
+        rc = write_output(out_path, out, args[0]);
     gpuecon_free(out);
     gpuecon_free(notes);
+    gpuecon_free(plots);
     return rc ? rc : gpuecon_exit_code(st);
 }
 

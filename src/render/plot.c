@@ -1,81 +1,55 @@
 /*
- * plot.c — SVG charts through gnuplot (an optional program, run as a child process).
- *
- * The data travel inline in the script (gnuplot's $DATA << EOD blocks), so nothing is left
- * behind. When gnuplot is missing the caller gets a clear message and no file.
+ * plot.c — SVG line charts as gnuplot scripts: the library writes the script, with the data
+ * inline (gnuplot's $DATA << EOD blocks) and the SVG's path in it, and a front end runs it
+ * (the gpuecon program pipes it to gnuplot, an optional program). The library itself runs no
+ * program and writes no file.
  */
 #include "render/render.h"
 
-#include <stdlib.h>
-#include <string.h>
-#include <sys/wait.h>
-
-bool plot_available(void)
+static void quoted(strbuf *b, const char *s)
 {
-    return system("command -v gnuplot >/dev/null 2>&1") == 0;
-}
-
-static void quoted(FILE *f, const char *s)
-{
-    fputc('"', f);
+    sb_printf(b, "\"");
     for (; s && *s; s++) {
         if (*s == '"' || *s == '\\')
-            fputc('\\', f);
-        fputc(*s, f);
+            sb_printf(b, "\\");
+        sb_printf(b, "%c", *s);
     }
-    fputc('"', f);
+    sb_printf(b, "\"");
 }
 
-int plot_svg(const char *path, const plot_spec *spec, const plot_series *series, size_t n, char *errbuf,
-             size_t errcap)
+void plot_script(strbuf *b, const char *path, const plot_spec *spec, const plot_series *series, size_t n)
 {
-    if (!plot_available()) {
-        snprintf(errbuf, errcap, "gnuplot is not installed (Debian: apt-get install gnuplot-nox); "
-                                 "the table above has the same numbers");
-        return -1;
-    }
-    FILE *g = popen("gnuplot 2>/dev/null", "w");
-    if (!g) {
-        snprintf(errbuf, errcap, "cannot start gnuplot");
-        return -1;
-    }
-    fprintf(g, "set terminal svg size %d,%d dynamic enhanced font 'sans,12' background rgb 'white'\n",
-            spec->width ? spec->width : 800, spec->height ? spec->height : 480);
-    fputs("set output ", g);
-    quoted(g, path);
-    fputs("\nset title ", g);
-    quoted(g, spec->title);
-    fputs("\nset xlabel ", g);
-    quoted(g, spec->xlabel);
-    fputs("\nset ylabel ", g);
-    quoted(g, spec->ylabel);
-    fputs("\nset grid\nset key top left\n", g);
+    sb_printf(b, "set terminal svg size %d,%d dynamic enhanced font 'sans,12' background rgb 'white'\n",
+              spec->width ? spec->width : 800, spec->height ? spec->height : 480);
+    sb_printf(b, "set output ");
+    quoted(b, path);
+    sb_printf(b, "\nset title ");
+    quoted(b, spec->title);
+    sb_printf(b, "\nset xlabel ");
+    quoted(b, spec->xlabel);
+    sb_printf(b, "\nset ylabel ");
+    quoted(b, spec->ylabel);
+    sb_printf(b, "\nset grid\nset key top left\n");
     if (spec->logx)
-        fputs("set logscale x 2\n", g);
+        sb_printf(b, "set logscale x 2\n");
     if (spec->logy)
-        fputs("set logscale y 10\n", g);
+        sb_printf(b, "set logscale y 10\n");
     if (spec->y2label) {
-        fputs("set y2label ", g);
-        quoted(g, spec->y2label);
-        fputs("\nset y2tics\nset ytics nomirror\n", g);
+        sb_printf(b, "set y2label ");
+        quoted(b, spec->y2label);
+        sb_printf(b, "\nset y2tics\nset ytics nomirror\n");
     }
     for (size_t s = 0; s < n; s++) {
-        fprintf(g, "$D%zu << EOD\n", s);
+        sb_printf(b, "$D%zu << EOD\n", s);
         for (size_t i = 0; i < series[s].n; i++)
-            fprintf(g, "%.10g %.10g\n", series[s].x[i], series[s].y[i]);
-        fputs("EOD\n", g);
+            sb_printf(b, "%.10g %.10g\n", series[s].x[i], series[s].y[i]);
+        sb_printf(b, "EOD\n");
     }
-    fputs("plot ", g);
+    sb_printf(b, "plot ");
     for (size_t s = 0; s < n; s++) {
-        fprintf(g, "%s$D%zu using 1:2 with linespoints lw 2 pt 7 ps 0.6 %s title ", s ? ", " : "", s,
-                series[s].y2 ? "axes x1y2" : "");
-        quoted(g, series[s].name);
+        sb_printf(b, "%s$D%zu using 1:2 with linespoints lw 2 pt 7 ps 0.6 %s title ", s ? ", " : "", s,
+                  series[s].y2 ? "axes x1y2" : "");
+        quoted(b, series[s].name);
     }
-    fputs("\nunset output\n", g);
-    int st = pclose(g);
-    if (st != 0) {
-        snprintf(errbuf, errcap, "gnuplot failed writing %s", path);
-        return -1;
-    }
-    return 0;
+    sb_printf(b, "\nunset output\n");
 }

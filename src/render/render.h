@@ -43,7 +43,7 @@ char *fmt_si(char *buf, size_t cap, double v, const char *unit);
 /* Writes s as a CSV field (quoted when needed). */
 void csv_field(FILE *f, const char *s);
 
-/* ---- plot.c: SVG line charts through gnuplot (optional) ---- */
+/* ---- plot.c: SVG line charts as gnuplot scripts (plot_script, below strbuf) ---- */
 typedef struct plot_series {
     const char *name;
     const double *x, *y;
@@ -57,11 +57,6 @@ typedef struct plot_spec {
     int width, height; /* pixels; 0: 800 x 480 */
 } plot_spec;
 
-bool plot_available(void);
-/* Writes an SVG line chart to path. Returns 0, or -1 with a message in errbuf (gnuplot
- * missing or failing). */
-int plot_svg(const char *path, const plot_spec *spec, const plot_series *series, size_t n,
-             char *errbuf, size_t errcap);
 
 /* ---- svg.c: a growable string, and charts drawn as inline SVG ---- */
 typedef struct strbuf {
@@ -102,6 +97,10 @@ void svg_tornado(strbuf *b, const char *title, double base, const svg_tornado_ro
  * symmetric about 1, so halving and doubling look equally far; bars below 1 ("must fall") and
  * above 1 ("must rise") take one colour each, and ticks are labelled in % of today. */
 void svg_ratios(strbuf *b, const char *title, const svg_bar *rows, size_t n);
+
+/* Appends the gnuplot script that draws the chart and writes it as SVG to path (the data
+ * inline): the front end runs it (gpuecon_request_plots). */
+void plot_script(strbuf *b, const char *path, const plot_spec *spec, const plot_series *series, size_t n);
 
 /* A table as an HTML <table> (escaped). */
 void tbl_html(const tbl *t, strbuf *b);

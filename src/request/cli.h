@@ -51,6 +51,8 @@ typedef struct cli {
     gpuecon_error err;          /* the last error reported through cli_fail/cli_usage_error */
     bool oom;                   /* a table or page ran out of memory: the request fails with
                                    GPUECON_E_NOMEM and no output (request.c) */
+    json_t *plots;              /* the charts for the front end to draw (gpuecon_request_plots);
+                                   NULL: the caller takes none */
 } cli;
 
 /* ---- opts.c: declarative options ---- */
@@ -119,6 +121,12 @@ FILE *cli_out(cli *c);
 int cli_table_begin(cli *c, tbl *t, FILE **f);
 int cli_table_done(cli *c, tbl *t, FILE *f);
 void cli_close_out(cli *c, FILE *f);
+/* Hands a chart to the front end (--plot FILE.svg): its gnuplot script into c->plots, with
+ * whether a failure to draw it fails the request (`required`) and whether drawing it is
+ * announced ("gpuecon: wrote FILE"). Without c->plots, a note says it is not drawn. Returns
+ * EXIT_OK, or the exit code of an out-of-memory error. */
+int cli_plot(cli *c, const char *path, const plot_spec *spec, const plot_series *series, size_t n, bool required,
+             bool announce);
 /* Writes b (a rendered page) to the output and frees it: EXIT_OK, or EXIT_USAGE when the output
  * cannot open. */
 int cli_write_strbuf(cli *c, strbuf *b);

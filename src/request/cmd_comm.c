@@ -67,9 +67,7 @@ static void plot(cli *c, const char *path, const gpuecon_system *s, const gpueco
     snprintf(l2, sizeof l2, "%s bus bandwidth (GB/s)", vs ? vs->name : "");
     plot_series ser[2] = {{l1, x, y, n, false}, {l2, x, y2, n, false}};
     plot_spec spec = {title, "bytes", "GB/s", NULL, true, true, 0, 0};
-    char err[256];
-    if (plot_svg(path, &spec, ser, vs ? 2 : 1, err, sizeof err))
-        fprintf(c->notes, "gpuecon: --plot: %s\n", err);
+    cli_plot(c, path, &spec, ser, vs ? 2 : 1, false, false);
 }
 
 typedef struct comm_out {

@@ -87,11 +87,7 @@ static void trade_plot(cli *c, const char *path, const gpuecon_scenario *sc, con
         }
         plot_spec spec = {cr->title ? cr->title : cr->name, "active GPUs", "days to train (failures and spares included)",
                           "total $M", true, false, 0, 0};
-        char errbuf[256];
-        if (plot_svg(path, &spec, s, ns, errbuf, sizeof errbuf))
-            fprintf(c->notes, "gpuecon: --plot: %s\n", errbuf);
-        else
-            fprintf(c->notes, "gpuecon: wrote %s\n", path);
+        cli_plot(c, path, &spec, s, ns, false, true);
         return;
     }
 }

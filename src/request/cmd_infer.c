@@ -408,14 +408,12 @@ static int plot_sweep(cli *c, const char *path, const gpuecon_infer_request *r, 
         y1[i] = p[i].output_tokens_per_s;
         y2[i] = p[i].tpot_ms;
     }
-    char title[256], err[256];
+    char title[256];
     snprintf(title, sizeof title, "%s on %s (%s weights, %s KV)", r->model->name, r->system->name,
              gpuecon_precision_name(r->weights), gpuecon_precision_name(r->kv));
     plot_series s[2] = {{"output tokens/s", x, y1, n, false}, {"TPOT (ms)", x, y2, n, true}};
     plot_spec spec = {title, "concurrent requests", "output tokens/s", "TPOT (ms)", true, false, 0, 0};
-    if (plot_svg(path, &spec, s, 2, err, sizeof err))
-        return cli_usage_error(c, "--plot", "%s", err);
-    return 0;
+    return cli_plot(c, path, &spec, s, 2, true, false);
 }
 
 static int print_sweep(cli *c, const gpuecon_infer_request *r, gpuecon_infer_result *o, const double *x,

@@ -158,13 +158,11 @@ static int plot_frontier(cli *c, const char *path, const gpuecon_serve_search_re
         x[i] = o->frontier[i].tokens_per_s_per_user;
         y[i] = o->frontier[i].output_tokens_per_s_per_gpu;
     }
-    char title[256], err[256];
+    char title[256];
     snprintf(title, sizeof title, "%s on %s: Pareto frontier", q->base.model->name, q->base.system->name);
     plot_series s[1] = {{"best configuration at each interactivity", x, y, (size_t)o->nfrontier, false}};
     plot_spec spec = {title, "output tokens/s per user", "output tokens/s per GPU", NULL, true, true, 0, 0};
-    if (plot_svg(path, &spec, s, 1, err, sizeof err))
-        return cli_usage_error(c, "--plot", "%s", err);
-    return 0;
+    return cli_plot(c, path, &spec, s, 1, true, false);
 }
 
 static int print(cli *c, const gpuecon_serve_search_request *q, const gpuecon_serve_search_result *o, double elapsed,

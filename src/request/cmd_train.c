@@ -187,11 +187,7 @@ static void sweep_plot(cli *c, const train_args *a, const gpuecon_train_request 
              gpuecon_precision_name(req->precision), a->strong ? "strong" : "weak");
     plot_series s[2] = {{"tokens/s/GPU", x, y, (size_t)k, false}, {"MFU (%)", x, y2, (size_t)k, true}};
     plot_spec spec = {title, "GPUs", "tokens/s per GPU", "MFU (%)", true, false, 0, 0};
-    char errbuf[256];
-    if (plot_svg(a->plot, &spec, s, 2, errbuf, sizeof errbuf))
-        fprintf(c->notes, "gpuecon: --plot: %s\n", errbuf);
-    else if (c->format == FMT_TABLE)
-        fprintf(c->notes, "gpuecon: wrote %s\n", a->plot);
+    cli_plot(c, a->plot, &spec, s, 2, false, c->format == FMT_TABLE);
 }
 
 static int sweep_table(cli *c, const train_args *a, const gpuecon_train_request *req, const sweep_row *rows, int n)

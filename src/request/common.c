@@ -220,3 +220,23 @@ int cli_write_strbuf(cli *c, strbuf *b)
     sb_free(b);
     return EXIT_OK;
 }
+
+int cli_plot(cli *c, const char *path, const plot_spec *spec, const plot_series *series, size_t n, bool required,
+             bool announce)
+{
+    if (!c->plots) {
+        fprintf(c->notes, "gpuecon: --plot: not drawn: this front end takes no charts (the gpuecon program "
+                          "draws them; gpuecon_request_plots returns them)\n");
+        return EXIT_OK;
+    }
+    strbuf b;
+    sb_init(&b, c->ctx, &c->oom);
+    plot_script(&b, path, spec, series, n);
+    json_t *o = c->oom ? NULL
+                       : json_pack("{s:s, s:s, s:b, s:b}", "path", path, "gnuplot", b.s ? b.s : "", "required",
+                                   required, "announce", announce);
+    sb_free(&b);
+    if (!o || json_array_append_new(c->plots, o))
+        return cli_error(c, GPUECON_E_NOMEM, "--plot", "out of memory");
+    return EXIT_OK;
+}

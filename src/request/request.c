@@ -113,6 +113,7 @@ static void run_close(run *r, char **out, char **notes)
     if (!r->c.cat_borrowed)
         gpuecon_catalog_free(r->c.cat);
     json_decref(r->c.keep);
+    json_decref(r->c.plots);
 }
 
 /* The status of a command's exit code; c->err gets a record when the command left none. */
@@ -163,13 +164,15 @@ static int request_shape(json_t *req, const command **cmd, gpuecon_error *err)
     return *cmd ? GPUECON_OK : GPUECON_E_INPUT;
 }
 
-int gpuecon_request_full(gpuecon_ctx *ctx, const char *request_json, char **output, char **notes,
-                         gpuecon_error *err)
+int gpuecon_request_plots(gpuecon_ctx *ctx, const char *request_json, char **output, char **notes, char **plots,
+                          gpuecon_error *err)
 {
     if (output)
         *output = NULL;
     if (notes)
         *notes = NULL;
+    if (plots)
+        *plots = NULL;
     gpuecon_error_clear(err);
     if (!ctx || !request_json) {
         set_error(err, GPUECON_E_INPUT, "request", "needs a context and a request");
@@ -200,20 +203,39 @@ int gpuecon_request_full(gpuecon_ctx *ctx, const char *request_json, char **outp
     }
     r.c.req_opts = json_object_get(req, "options");
     r.c.req_args = json_object_get(req, "args");
+    if (plots && !(r.c.plots = json_array())) {
+        run_close(&r, NULL, NULL);
+        json_decref(req);
+        set_error(err, GPUECON_E_NOMEM, "", "out of memory");
+        return GPUECON_E_NOMEM;
+    }
     double budget = gpuecon_ctx_get_config(ctx)->max_work_s; /* "max_work" is per request */
     int rc = cmd->run(&r.c, 0, NULL);
     gpuecon_ctx_set_max_work(ctx, budget);
+    if (plots && !r.c.oom && json_array_size(r.c.plots) > 0 &&
+        !(*plots = json_dumps(r.c.plots, JSON_COMPACT)))
+        r.c.oom = true;
     st = run_status(&r.c, rc);
     if (err && st)
         *err = r.c.err;
+    if (plots && st == GPUECON_E_NOMEM) {
+        free(*plots);
+        *plots = NULL;
+    }
     run_close(&r, st == GPUECON_E_NOMEM ? NULL : output, notes);
     json_decref(req);
     return st;
 }
 
+int gpuecon_request_full(gpuecon_ctx *ctx, const char *request_json, char **output, char **notes,
+                         gpuecon_error *err)
+{
+    return gpuecon_request_plots(ctx, request_json, output, notes, NULL, err);
+}
+
 int gpuecon_request(gpuecon_ctx *ctx, const char *request_json, char **response_json, gpuecon_error *err)
 {
-    return gpuecon_request_full(ctx, request_json, response_json, NULL, err);
+    return gpuecon_request_plots(ctx, request_json, response_json, NULL, NULL, err);
 }
 
 int gpuecon_request_from_argv(gpuecon_ctx *ctx, int argc, char **argv, char **request_json, gpuecon_error *err)

@@ -52,11 +52,7 @@ static void plot(cli *c, const train_args *a, const gpuecon_train_request *req, 
              req->system->name, gpuecon_precision_name(req->precision), t->target_days);
     plot_series s[3] = {{"days to train", x, y, k, false}, {"deadline", dx, dy, 2, false}, {"total $M", x, y2, k, true}};
     plot_spec spec = {title, "active GPUs", "days (failures and spares included)", "$M", false, false, 0, 0};
-    char errbuf[256];
-    if (plot_svg(a->plot, &spec, s, 3, errbuf, sizeof errbuf))
-        fprintf(c->notes, "gpuecon: --plot: %s\n", errbuf);
-    else
-        fprintf(c->notes, "gpuecon: wrote %s\n", a->plot);
+    cli_plot(c, a->plot, &spec, s, 3, false, true);
 }
 
 static void print_table(cli *c, FILE *f, const gpuecon_target_result *t)

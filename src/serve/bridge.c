@@ -2,8 +2,8 @@
  * bridge.c — runs one API request through the library's request interface.
  *
  * Key choice: nothing is rendered here. The request document is handed to
- * gpuecon_request_full() — the entry point the CLI uses too — so the answer is byte for byte
- * what `gpuecon <command> --json` (or --csv, --format html) prints. The server adds only what
+ * gpuecon_request_full() — the CLI's entry point, less the charts it draws — so the answer is
+ * byte for byte what `gpuecon <command> --json` (or --csv, --format html) prints. The server adds only what
  * the client may not give: the scenario it was started with (compare without a "scenario").
  * The catalog comes from the context (config .catalog), loaded once from the command line.
  */

@@ -13,6 +13,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static gpuecon_ctx *new_ctx(void)
 {
@@ -358,6 +359,95 @@ static void test_compare_inline(void **state)
     gpuecon_ctx_free(ctx);
 }
 
+/* --plot: the chart comes back as a gnuplot script for the front end; the library writes no file */
+static void test_plots(void **state)
+{
+    (void)state;
+    gpuecon_ctx *ctx = new_ctx();
+    char dir[] = "/tmp/gpuecon-plot-XXXXXX", path[64], req[512];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/comm.svg", dir);
+    snprintf(req, sizeof req,
+             "{\"command\": \"comm\", \"options\": {\"system\": \"hgx-h100\", \"op\": \"all-reduce\", "
+             "\"gpus\": 8, \"sweep_bytes\": true, \"plot\": \"%s\", \"format\": \"table\"}}",
+             path);
+    char *out = NULL, *notes = NULL, *plots = NULL;
+    gpuecon_error err;
+    assert_int_equal(gpuecon_request_plots(ctx, req, &out, &notes, &plots, &err), GPUECON_OK);
+    assert_non_null(out);
+    assert_non_null(plots);
+    json_t *a = json_loads(plots, 0, NULL);
+    assert_true(json_is_array(a));
+    assert_int_equal(json_array_size(a), 1);
+    json_t *p = json_array_get(a, 0);
+    assert_string_equal(json_string_value(json_object_get(p, "path")), path);
+    assert_true(json_is_false(json_object_get(p, "required"))); /* comm: a failed chart is a note */
+    assert_true(json_is_false(json_object_get(p, "announce")));
+    const char *script = json_string_value(json_object_get(p, "gnuplot"));
+    assert_non_null(script);
+    char want[128];
+    snprintf(want, sizeof want, "set output \"%s\"\n", path);
+    assert_non_null(strstr(script, want));
+    assert_true(strncmp(script, "set terminal svg size 800,480", 29) == 0);
+    assert_non_null(strstr(script, "set logscale x 2\nset logscale y 10\n")); /* bytes and GB/s on log axes */
+    const char *data = strstr(script, "$D0 << EOD\n"), *end = data ? strstr(data, "EOD\nplot ") : NULL;
+    assert_non_null(end);
+    int rows = 0;
+    for (const char *q = data; q < end; q++)
+        rows += *q == '\n';
+    assert_true(rows - 1 >= 10); /* a sweep of message sizes, one "x y" line each */
+    assert_int_equal(access(path, F_OK), -1); /* nothing written */
+    json_decref(a);
+    gpuecon_free(out);
+    gpuecon_free(notes);
+    gpuecon_free(plots);
+    /* a front end that takes no charts is told, and still nothing is written */
+    assert_int_equal(gpuecon_request_full(ctx, req, &out, &notes, &err), GPUECON_OK);
+    assert_non_null(strstr(notes, "gpuecon: --plot: not drawn"));
+    assert_int_equal(access(path, F_OK), -1);
+    gpuecon_free(out);
+    gpuecon_free(notes);
+    assert_int_equal(rmdir(dir), 0);
+    gpuecon_ctx_free(ctx);
+}
+
+/* One exit code per status, and one error line, for every front end (docs/cli.md) */
+static void test_exit_codes_and_error_line(void **state)
+{
+    (void)state;
+    assert_int_equal(gpuecon_exit_code(GPUECON_OK), 0);
+    assert_int_equal(gpuecon_exit_code(GPUECON_E_INPUT), 2);
+    assert_int_equal(gpuecon_exit_code(GPUECON_E_PARSE), 2);
+    assert_int_equal(gpuecon_exit_code(GPUECON_E_IO), 2);
+    assert_int_equal(gpuecon_exit_code(GPUECON_E_NOTFOUND), 2);
+    assert_int_equal(gpuecon_exit_code(GPUECON_E_INFEASIBLE), 3);
+    assert_int_equal(gpuecon_exit_code(GPUECON_E_CANCELED), 130);
+    assert_int_equal(gpuecon_exit_code(GPUECON_E_NOMEM), 1);
+    assert_int_equal(gpuecon_exit_code(GPUECON_E_INTERNAL), 1);
+    gpuecon_error e;
+    gpuecon_error_clear(&e);
+    char line[GPUECON_ERROR_LINE_MAX];
+    e.code = GPUECON_E_PARSE;
+    snprintf(e.where, sizeof e.where, "cat/systems.yaml");
+    e.line = 9, e.column = 10;
+    snprintf(e.message, sizeof e.message, "pue: 0.8 is out of range; allowed 1 to 3");
+    gpuecon_error_format(&e, line, sizeof line);
+    assert_string_equal(line, "gpuecon: cat/systems.yaml:9:10: pue: 0.8 is out of range; allowed 1 to 3");
+    e.line = e.column = 0;
+    snprintf(e.where, sizeof e.where, "--pue");
+    gpuecon_error_format(&e, line, sizeof line);
+    assert_string_equal(line, "gpuecon: --pue: pue: 0.8 is out of range; allowed 1 to 3");
+    e.where[0] = e.message[0] = '\0';
+    gpuecon_error_format(&e, line, sizeof line);
+    assert_string_equal(line, "gpuecon: parse error");
+    /* the longest record fits in GPUECON_ERROR_LINE_MAX, whole */
+    memset(e.where, 'w', sizeof e.where - 1), e.where[sizeof e.where - 1] = '\0';
+    memset(e.message, 'm', sizeof e.message - 1), e.message[sizeof e.message - 1] = '\0';
+    e.line = e.column = 2147483647;
+    gpuecon_error_format(&e, line, sizeof line);
+    assert_int_equal(strlen(line), strlen("gpuecon: ") + 255 + strlen(":2147483647:2147483647: ") + 511);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -365,6 +455,7 @@ int main(void)
         cmocka_unit_test(test_errors),              cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_help_and_infeasible), cmocka_unit_test(test_compare_inline),
         cmocka_unit_test(test_error_text_utf8),     cmocka_unit_test(test_compare_names_utf8),
+        cmocka_unit_test(test_plots),               cmocka_unit_test(test_exit_codes_and_error_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
