@@ -70,20 +70,6 @@ static bool takes_value(const char *a)
            !strcmp(a, "--max-work");
 }
 
-static int exit_code(int status)
-{
-    switch (status) {
-    case GPUECON_OK: return 0;
-    case GPUECON_E_INPUT:
-    case GPUECON_E_PARSE:
-    case GPUECON_E_IO:
-    case GPUECON_E_NOTFOUND: return 2;
-    case GPUECON_E_INFEASIBLE: return 3;
-    case GPUECON_E_CANCELED: return 130;
-    default: return 1;
-    }
-}
-
 int cli_check_run(int argc, char **argv, char **out, size_t *len)
 {
     int ci = 0;
@@ -122,7 +108,7 @@ int cli_check_run(int argc, char **argv, char **out, size_t *len)
     gpuecon_free(notes);
     gpuecon_ctx_free(ctx);
     free(args);
-    return exit_code(st);
+    return gpuecon_exit_code(st);
 }
 
 bool cli_check_nonfinite(const char *out, size_t len, bool json, bool infeasible, char *why, size_t cap)

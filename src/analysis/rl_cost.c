@@ -8,9 +8,6 @@
  */
 #include "analysis/analysis.h"
 
-#include <math.h>
-#include <string.h>
-
 static int economics(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_rl_request *r,
                      gpuecon_rl_result *o, gpuecon_error *err)
 {

@@ -1,5 +1,5 @@
 /*
- * catalog.h — the catalog's layout, shared by its three files (private to src/io): the store
+ * catalog.h — the catalog's layout, shared by its two files (private to src/io): the store
  * and its look-ups (catalog.c), the kinds' descriptors and field introspection with the loaders
  * (catalog_load.c). The schema files (schema*.c) use the store's look-ups only, so no file of
  * the catalog calls back into the one that loads it.
