@@ -6,7 +6,8 @@
  * error, 2 usage or input error, 3 infeasible, 130 cancelled.
  *
  * The CLI owns what only a program has: stdout/stderr, -o FILE, child processes (gnuplot), the
- * clock, the progress bar on a terminal. With no subcommand gpuecon runs its main job (see DEFAULT_COMMAND).
+ * clock, the progress bar on a terminal. With no subcommand gpuecon runs its main job (see
+ * DEFAULT_COMMAND).
  */
 #include "gpuecon.h"
 #include "serve/serve.h"
