@@ -94,7 +94,7 @@ static double pace_of(const gpuecon_platform *pl)
     return log(b->tokens_per_s_per_gpu / a->tokens_per_s_per_gpu) / (double)(b->day - a->day);
 }
 
-void timeline_dates(gpuecon_comparison_result *cr, const pstate *ps)
+void breakeven_dates(gpuecon_comparison_result *cr, const pstate *ps)
 {
     int c = cr->cheapest, r = cr->runner_up;
     cr->breakeven_date[0] = '\0';

@@ -111,8 +111,8 @@ int compare_trade(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_co
 int compare_life(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c, const pstate *ps,
                  gpuecon_platform_result *res, gpuecon_error *err);
 /* Break-even date, series of ratios at the point dates, and the date the leader's advantage
- * vanishes, for the two best platforms when either has a timeline (timeline.c). */
-void timeline_dates(gpuecon_comparison_result *cr, const pstate *ps);
+ * vanishes, for the two best platforms when either has a timeline (breakeven_date.c). */
+void breakeven_dates(gpuecon_comparison_result *cr, const pstate *ps);
 /* Provenance of a profile's published TCO for a system (compare.c). */
 gpuecon_source compare_profile_source(const gpuecon_profile *p, const char *system);
 /* The platform's own price per GPU-hour (usd_per_gpu_hour, or its older spelling

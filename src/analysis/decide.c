@@ -684,7 +684,7 @@ static int one_comparison(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gp
             compare_rl_verdict(cr, ps);
         deadline_budget(cr, &c->workload);
         caveats(cr, ps);
-        timeline_dates(cr, ps);
+        breakeven_dates(cr, ps);
         tier_flip(cr, ps);
         if (!(opt && opt->no_sensitivity))
             rc = analyse(cat, cr, ps, opt && opt->step > 0 ? opt->step : 0.2, ctx, err);

@@ -24,7 +24,8 @@
 
 #define DEFAULT_COMMAND "compare"
 
-enum { EXIT_OK = 0, EXIT_INTERNAL = 1, EXIT_USAGE = 2, EXIT_INFEASIBLE = 3, EXIT_CANCELED = 130 };
+/* the program's own exits; a request's status goes through gpuecon_exit_code */
+enum { EXIT_OK = 0, EXIT_INTERNAL = 1, EXIT_USAGE = 2 };
 
 /* Ctrl-C: the first SIGINT only sets this flag, which draw_progress returns as "cancel", so the
  * library stops at its next progress report and gpuecon exits 130 before writing any output;

@@ -195,7 +195,7 @@ int gpuecon_request_plots(gpuecon_ctx *ctx, const char *request_json, char **out
         return st;
     }
     run r;
-    if (run_open(&r, ctx, cmd, CLI_REQUEST)) {
+    if (run_open(&r, ctx, cmd, CLI_REQUEST) || (plots && !(r.c.plots = json_array()))) {
         run_close(&r, NULL, NULL);
         json_decref(req);
         set_error(err, GPUECON_E_NOMEM, "", "out of memory");
@@ -203,12 +203,6 @@ int gpuecon_request_plots(gpuecon_ctx *ctx, const char *request_json, char **out
     }
     r.c.req_opts = json_object_get(req, "options");
     r.c.req_args = json_object_get(req, "args");
-    if (plots && !(r.c.plots = json_array())) {
-        run_close(&r, NULL, NULL);
-        json_decref(req);
-        set_error(err, GPUECON_E_NOMEM, "", "out of memory");
-        return GPUECON_E_NOMEM;
-    }
     double budget = gpuecon_ctx_get_config(ctx)->max_work_s; /* "max_work" is per request */
     int rc = cmd->run(&r.c, 0, NULL);
     gpuecon_ctx_set_max_work(ctx, budget);
