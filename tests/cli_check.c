@@ -13,7 +13,7 @@
 #include <strings.h>
 
 /* Keys whose null means "not applicable" (docs/cli.md, "JSON nulls"): everything else that
- * is null was a NaN or an infinity turned into null by cli_real. */
+ * is null was a NaN or an infinity turned into null by rjson_real. */
 static const char *const na_keys[] = {
     "overflow_term", "moe", "breakeven", "ratio", "cheapest", "fastest", "tco_profile",
     "usd_per_mtok", "usd_per_gpu_hour", "published_usd_per_gpu_hour",

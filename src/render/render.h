@@ -8,6 +8,7 @@
 
 #include "analysis/analysis.h"
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -104,5 +105,69 @@ void plot_script(strbuf *b, const char *path, const plot_spec *spec, const plot_
 
 /* A table as an HTML <table> (escaped). */
 void tbl_html(const tbl *t, strbuf *b);
+
+/* ---- json.c: the JSON pieces every result kind uses ---- */
+/* Rounds to 10 significant digits for JSON (no 0.30000000000000004); NaN and infinities are null. */
+json_t *rjson_real(double v);
+/* A source as JSON {"source": ..., "stage": ...}. */
+json_t *rjson_source(gpuecon_source s);
+/* Where a price the user gave comes from (--usd-per-gpu-hour) */
+#define USER_PRICE_SOURCE "--usd-per-gpu-hour (the user's rate for this run)"
+/* {"source": USER_PRICE_SOURCE, "stage": "user-input"} */
+json_t *rjson_user_price(void);
+
+/* ---- result kinds: each result is rendered here, once ----
+ *
+ * A command computes a result, gathers it with what its output names (the model, the system,
+ * the options that shaped it) into a view struct declared below, and hands the view and its
+ * kind to the request layer (cli_render), which picks the form by the request's format:
+ *
+ *   json   the JSON document, keys as docs/cli.md lists them; NULL when memory ran out.
+ *   table  the result's main table, built from its column description, allocated through ctx
+ *          (a failure sets *oom): --csv prints its cells unformatted, the terminal form prints
+ *          it where it belongs, so the two can never disagree. NULL member: no CSV form.
+ *   text   the terminal form, given that table (NULL when the kind has none).
+ *   html   a page (NULL member: --format html is refused).
+ *
+ * The CLI, the web API and Python all receive what these write (gpuecon_request).
+ */
+typedef enum { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_HTML } out_format;
+
+typedef struct render_kind {
+    json_t *(*json)(const void *view);
+    tbl *(*table)(gpuecon_ctx *ctx, bool *oom, const void *view);
+    void (*text)(FILE *f, const void *view, const tbl *t);
+    void (*html)(strbuf *b, const void *view);
+} render_kind;
+
+/* -- cost.c: `gpuecon cost`, the economics of one throughput -- */
+typedef struct cost_view {
+    const gpuecon_system *system;
+    const gpuecon_profile *profile;
+    double tokens_per_s; /* per GPU, as given */
+    double tokens;       /* the run's token budget; 0: none */
+    gpuecon_tco tco;
+    gpuecon_cost cost;
+} cost_view;
+extern const render_kind render_cost;
+
+/* -- train.c, search.c: `gpuecon train` (one job, sweeps, deadlines, owning vs renting, --vs)
+ *    and `gpuecon search` -- */
+
+
+
+/* -- serving.c, finetune.c: `gpuecon infer` (one deployment, search, simulation,
+ *    disaggregated) and `gpuecon finetune` -- */
+
+
+
+/* -- compare.c, rl.c, reproduce.c, catalog.c -- */
+
+
+
+/* -- validate.c, reliability.c, comm.c -- */
+
+
+
 
 #endif

@@ -28,8 +28,6 @@ enum { EXIT_OK = 0, EXIT_INTERNAL = 1, EXIT_USAGE = 2, EXIT_INFEASIBLE = 3, EXIT
  * that it turns into such an object (c->built). */
 typedef enum { CLI_REQUEST, CLI_ARGV, CLI_DESCRIBE } cli_mode;
 
-typedef enum { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_HTML } out_format;
-
 typedef struct cli {
     gpuecon_ctx *ctx;
     gpuecon_catalog *cat;
@@ -132,8 +130,10 @@ int cli_plot(cli *c, const char *path, const plot_spec *spec, const plot_series 
 int cli_write_strbuf(cli *c, strbuf *b);
 /* Writes a JSON object to the output (and consumes the reference). Returns 0 or 1. */
 int cli_emit_json(cli *c, json_t *root);
-/* A source as JSON {"source": ..., "stage": ...}. */
-json_t *cli_source_json(gpuecon_source s);
+/* Writes view in the request's format through its result kind's renderer (render.h): JSON,
+ * the table as CSV, the terminal text, or the HTML page; a form the kind lacks is refused
+ * ("--format: html is only for compare", exit 2). Returns EXIT_OK or an exit code. */
+int cli_render(cli *c, const render_kind *kind, const void *view);
 /* The profile a command prices with when it is asked for a cost without --profile. */
 #define CLI_DEFAULT_PROFILE "hyperscaler"
 /* The option every pricing command carries, and the provenance of its value. */
@@ -153,11 +153,6 @@ json_t *cli_source_json(gpuecon_source s);
 /* The serving efficiency profiles for option help, spelled once (the table is
  * src/model/infer_arch.c profiles[]; an unknown name's error lists it from there). */
 #define CLI_SERVING_PROFILES "generic | vessl-gemma4 | trtllm"
-#define CLI_USER_PRICE_SOURCE "--usd-per-gpu-hour (the user's rate for this run)"
-/* {"source": CLI_USER_PRICE_SOURCE, "stage": "user-input"} */
-json_t *cli_user_price_json(void);
-/* Rounds to 10 significant digits for JSON (no 0.30000000000000004). */
-json_t *cli_real(double v);
 
 /* Seconds from the context's clock callback (gpuecon_ctx_config.clock), 0 without one: the
  * library reads no clock itself. Only differences are meaningful. */

@@ -62,12 +62,12 @@ static json_t *field_value_json(const gpuecon_field *f)
     case GPUECON_FIELD_TEXT: return f->text ? json_string(f->text) : json_null();
     case GPUECON_FIELD_BOOL: return json_boolean(f->number != 0);
     case GPUECON_FIELD_INTEGER: return json_integer((json_int_t)f->number);
-    case GPUECON_FIELD_NUMBER: return cli_real(f->number);
+    case GPUECON_FIELD_NUMBER: return rjson_real(f->number);
     case GPUECON_FIELD_KEYED: {
         json_t *o = json_object();
         for (size_t i = 0; i < f->n_keyed; i++) {
-            json_t *v = cli_source_json(f->keyed[i].source);
-            json_object_set_new(v, "value", cli_real(f->keyed[i].value));
+            json_t *v = rjson_source(f->keyed[i].source);
+            json_object_set_new(v, "value", rjson_real(f->keyed[i].value));
             json_object_set_new(o, f->keyed[i].key, v);
         }
         return o;
@@ -103,17 +103,17 @@ static json_t *entry_json(cli *c, gpuecon_kind k, size_t i)
     if (k == GPUECON_KIND_MODEL) {
         gpuecon_params p;
         gpuecon_model_params(gpuecon_catalog_at(c->cat, k, i), &p);
-        json_object_set_new(e, "params_total", cli_real(p.total));
-        json_object_set_new(e, "params_active", cli_real(p.active));
+        json_object_set_new(e, "params_total", rjson_real(p.total));
+        json_object_set_new(e, "params_active", rjson_real(p.active));
     }
     if (k == GPUECON_KIND_TIMELINE) {
         const gpuecon_timeline *t = gpuecon_catalog_at(c->cat, k, i);
         json_t *pts = json_array();
         for (size_t j = 0; j < t->n_points; j++)
             json_array_append_new(pts, json_pack("{s:s, s:o, s:s, s:o}", "date", t->points[j].date,
-                                                 "tokens_per_s_per_gpu", cli_real(t->points[j].tokens_per_s_per_gpu),
+                                                 "tokens_per_s_per_gpu", rjson_real(t->points[j].tokens_per_s_per_gpu),
                                                  "stage", gpuecon_stage_name(t->points[j].source.stage), "source",
-                                                 cli_source_json(t->points[j].source)));
+                                                 rjson_source(t->points[j].source)));
         json_object_set_new(e, "points", pts);
     }
     return e;

@@ -24,19 +24,19 @@ static const char *algo_label(int op, const gpuecon_coll_result *r)
 static json_t *row_json(int op, double bytes, const gpuecon_coll_result *r)
 {
     json_t *j = json_object();
-    json_object_set_new(j, "bytes", cli_real(bytes));
-    json_object_set_new(j, "time_s", cli_real(r->time_s));
-    json_object_set_new(j, "time_us", cli_real(r->time_s * 1e6));
-    json_object_set_new(j, "algbw_gbps", cli_real(r->algbw_gbps));
-    json_object_set_new(j, "busbw_gbps", cli_real(r->busbw_gbps));
-    json_object_set_new(j, "latency_s", cli_real(r->latency_s));
+    json_object_set_new(j, "bytes", rjson_real(bytes));
+    json_object_set_new(j, "time_s", rjson_real(r->time_s));
+    json_object_set_new(j, "time_us", rjson_real(r->time_s * 1e6));
+    json_object_set_new(j, "algbw_gbps", rjson_real(r->algbw_gbps));
+    json_object_set_new(j, "busbw_gbps", rjson_real(r->busbw_gbps));
+    json_object_set_new(j, "latency_s", rjson_real(r->latency_s));
     json_object_set_new(j, "level", json_string(gpuecon_link_level_name(r->level)));
     json_object_set_new(j, "algo", json_string(algo_label(op, r)));
     json_object_set_new(j, "per_domain", json_integer(r->per_domain));
     json_object_set_new(j, "domains", json_integer(r->domains));
-    json_object_set_new(j, "intra_s", cli_real(r->intra_s));
-    json_object_set_new(j, "inter_s", cli_real(r->inter_s));
-    json_object_set_new(j, "intra_fraction", cli_real(r->intra_fraction));
+    json_object_set_new(j, "intra_s", rjson_real(r->intra_s));
+    json_object_set_new(j, "inter_s", rjson_real(r->inter_s));
+    json_object_set_new(j, "intra_fraction", rjson_real(r->intra_fraction));
     return j;
 }
 
@@ -83,7 +83,7 @@ static json_t *vs_json(const comm_out *o, int i)
 {
     json_t *j = row_json(o->op, o->sizes[i], &o->vres[i]);
     json_object_set_new(j, "system", json_string(o->vs->name));
-    json_object_set_new(j, "ratio", cli_real(o->res[i].time_s > 0 ? o->vres[i].time_s / o->res[i].time_s : 0));
+    json_object_set_new(j, "ratio", rjson_real(o->res[i].time_s > 0 ? o->vres[i].time_s / o->res[i].time_s : 0));
     return j;
 }
 
@@ -96,11 +96,11 @@ static int emit_json(cli *c, const comm_out *o)
     json_object_set_new(j, "op", json_string(op_names[o->op]));
     json_object_set_new(j, "gpus", json_integer(o->gpus));
     json_object_set_new(j, "stride", json_integer(o->stride));
-    json_object_set_new(j, "busbw_factor", cli_real(gpuecon_busbw_factor((gpuecon_coll_op)o->op, o->gpus)));
-    json_object_set_new(j, "link_model", json_pack("{s:o, s:o, s:o, s:o}", "scaleup_eff", cli_real(lm.scaleup_eff),
-                                                     "scaleout_eff", cli_real(lm.scaleout_eff), "launch_s",
-                                                     cli_real(lm.launch_s), "a2a_scaleout_eff",
-                                                     cli_real(lm.a2a_scaleout_eff)));
+    json_object_set_new(j, "busbw_factor", rjson_real(gpuecon_busbw_factor((gpuecon_coll_op)o->op, o->gpus)));
+    json_object_set_new(j, "link_model", json_pack("{s:o, s:o, s:o, s:o}", "scaleup_eff", rjson_real(lm.scaleup_eff),
+                                                     "scaleout_eff", rjson_real(lm.scaleout_eff), "launch_s",
+                                                     rjson_real(lm.launch_s), "a2a_scaleout_eff",
+                                                     rjson_real(lm.a2a_scaleout_eff)));
     if (o->sweep) {
         json_t *arr = json_array();
         for (int i = 0; i < o->n; i++) {

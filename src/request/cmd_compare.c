@@ -231,109 +231,109 @@ static json_t *platform_json(const gpuecon_platform_result *p, const char *compa
     if (!p->feasible)
         json_object_set_new(o, "why", json_string(p->why));
     json_object_set_new(o, "gpus", json_integer(p->gpus));
-    json_object_set_new(o, "tokens_per_s_per_gpu", cli_real(p->tokens_per_s_per_gpu));
+    json_object_set_new(o, "tokens_per_s_per_gpu", rjson_real(p->tokens_per_s_per_gpu));
     json_object_set_new(o, "throughput_basis", json_string(p->measured ? "measured" : "predicted"));
-    json_object_set_new(o, "throughput_source", cli_source_json(p->throughput_source));
-    json_object_set_new(o, "predicted_tokens_per_s_per_gpu", cli_real(p->predicted_tokens_per_s_per_gpu));
+    json_object_set_new(o, "throughput_source", rjson_source(p->throughput_source));
+    json_object_set_new(o, "predicted_tokens_per_s_per_gpu", rjson_real(p->predicted_tokens_per_s_per_gpu));
     json_object_set_new(o, "prediction", json_string(p->predicted_note));
     if (p->stack)
         json_object_set_new(o, "stack", json_string(p->stack));
     if (p->throughput_p90_rel > 0) /* only for predicted training throughputs */
         json_object_set_new(o, "throughput_uncertainty",
-                            json_pack("{s:o, s:s}", "p90_rel", cli_real(p->throughput_p90_rel), "group",
+                            json_pack("{s:o, s:s}", "p90_rel", rjson_real(p->throughput_p90_rel), "group",
                                       p->throughput_group));
     if (samples > 0) { /* compare --uncertainty N: the joint samples */
-        json_object_set_new(o, "probability_cheapest", cli_real(p->probability_cheapest));
-        json_object_set_new(o, "effective_usd_per_mtok_p10", cli_real(p->effective_usd_per_mtok_p10));
-        json_object_set_new(o, "effective_usd_per_mtok_p50", cli_real(p->effective_usd_per_mtok_p50));
-        json_object_set_new(o, "effective_usd_per_mtok_p90", cli_real(p->effective_usd_per_mtok_p90));
+        json_object_set_new(o, "probability_cheapest", rjson_real(p->probability_cheapest));
+        json_object_set_new(o, "effective_usd_per_mtok_p10", rjson_real(p->effective_usd_per_mtok_p10));
+        json_object_set_new(o, "effective_usd_per_mtok_p50", rjson_real(p->effective_usd_per_mtok_p50));
+        json_object_set_new(o, "effective_usd_per_mtok_p90", rjson_real(p->effective_usd_per_mtok_p90));
     }
-    json_object_set_new(o, "mfu", cli_real(p->mfu));
-    json_object_set_new(o, "tco_usd_per_gpu_hour", cli_real(p->tco_usd_per_gpu_hour));
-    json_object_set_new(o, "tco_source", cli_source_json(p->tco_source));
-    json_object_set_new(o, "usd_per_mtok", cli_real(p->usd_per_mtok));
-    json_object_set_new(o, "effective_usd_per_mtok", cli_real(p->effective_usd_per_mtok));
-    json_object_set_new(o, "effective_usd_per_mtok_with_spares", cli_real(p->effective_usd_per_mtok_with_spares));
+    json_object_set_new(o, "mfu", rjson_real(p->mfu));
+    json_object_set_new(o, "tco_usd_per_gpu_hour", rjson_real(p->tco_usd_per_gpu_hour));
+    json_object_set_new(o, "tco_source", rjson_source(p->tco_source));
+    json_object_set_new(o, "usd_per_mtok", rjson_real(p->usd_per_mtok));
+    json_object_set_new(o, "effective_usd_per_mtok", rjson_real(p->effective_usd_per_mtok));
+    json_object_set_new(o, "effective_usd_per_mtok_with_spares", rjson_real(p->effective_usd_per_mtok_with_spares));
     json_object_set_new(o, "effective_usd_per_mtok_without_spares",
-                        cli_real(p->effective_usd_per_mtok_without_spares));
-    json_object_set_new(o, "rank_usd_per_mtok", cli_real(p->rank_usd_per_mtok));
-    json_object_set_new(o, "joules_per_token", cli_real(p->joules_per_token));
-    json_object_set_new(o, "pue", cli_real(p->pue));
-    json_object_set_new(o, "ettr", cli_real(p->ettr));
-    json_object_set_new(o, "interruptions_per_day", cli_real(p->interruptions_per_day));
+                        rjson_real(p->effective_usd_per_mtok_without_spares));
+    json_object_set_new(o, "rank_usd_per_mtok", rjson_real(p->rank_usd_per_mtok));
+    json_object_set_new(o, "joules_per_token", rjson_real(p->joules_per_token));
+    json_object_set_new(o, "pue", rjson_real(p->pue));
+    json_object_set_new(o, "ettr", rjson_real(p->ettr));
+    json_object_set_new(o, "interruptions_per_day", rjson_real(p->interruptions_per_day));
     json_object_set_new(o, "provisioned_gpus", json_integer(p->provisioned_gpus));
-    json_object_set_new(o, "charged_gpus", cli_real(p->charged_gpus));
-    json_object_set_new(o, "mtbi_gpu_days", cli_real(p->mtbi_gpu_days));
-    json_object_set_new(o, "mtbi_source", cli_source_json(p->mtbi_source));
+    json_object_set_new(o, "charged_gpus", rjson_real(p->charged_gpus));
+    json_object_set_new(o, "mtbi_gpu_days", rjson_real(p->mtbi_gpu_days));
+    json_object_set_new(o, "mtbi_source", rjson_source(p->mtbi_source));
     json_object_set_new(o, "spares_charged", json_boolean(p->spares_charged));
-    json_object_set_new(o, "batch_tokens", cli_real(p->batch_tokens));
-    json_object_set_new(o, "token_factor", cli_real(p->token_factor));
-    json_object_set_new(o, "tokens", cli_real(p->tokens));
-    json_object_set_new(o, "days_to_train", cli_real(p->days_to_train));
-    json_object_set_new(o, "total_usd", cli_real(p->total_usd));
-    json_object_set_new(o, "energy_mwh", cli_real(p->energy_mwh));
+    json_object_set_new(o, "batch_tokens", rjson_real(p->batch_tokens));
+    json_object_set_new(o, "token_factor", rjson_real(p->token_factor));
+    json_object_set_new(o, "tokens", rjson_real(p->tokens));
+    json_object_set_new(o, "days_to_train", rjson_real(p->days_to_train));
+    json_object_set_new(o, "total_usd", rjson_real(p->total_usd));
+    json_object_set_new(o, "energy_mwh", rjson_real(p->energy_mwh));
     if (p->feasible && p->rl_step_time_s > 0) {
         const gpuecon_rl_breakdown *b = &p->rl_bd;
         json_t *rl = json_pack(
             "{s:o, s:o, s:s, s:i, s:i, s:i, s:o, s:o, s:{s:o, s:o, s:o, s:o, s:o, s:o}, "
             "s:{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}}",
-            "step_time_s", cli_real(p->rl_step_time_s), "trained_tokens_per_step",
-            cli_real(p->rl_trained_tokens_per_step), "placement",
+            "step_time_s", rjson_real(p->rl_step_time_s), "trained_tokens_per_step",
+            rjson_real(p->rl_trained_tokens_per_step), "placement",
             gpuecon_rl_placement_name((gpuecon_rl_placement)p->rl_placement), "off_policy", p->rl_off_policy,
-            "gen_gpus", p->rl_gen_gpus, "gen_tp", p->rl_gen_tp, "usd_per_step", cli_real(p->rl_usd_per_step),
-            "mwh_per_step", cli_real(p->rl_mwh_per_step), "breakdown", "generation_s", cli_real(b->generation_s),
-            "scoring_s", cli_real(b->scoring_s), "training_s", cli_real(b->training_s), "weight_sync_s",
-            cli_real(b->weight_sync_s), "swap_s", cli_real(b->swap_s), "idle_s", cli_real(b->idle_s), "durations",
-            "generation_s", cli_real(p->rl_generation_s), "drain_s", cli_real(p->rl_gen_drain_s), "scoring_s",
-            cli_real(p->rl_scoring_s), "training_s", cli_real(p->rl_training_s), "weight_sync_s",
-            cli_real(p->rl_weight_sync_s), "swap_s", cli_real(p->rl_swap_s), "response_end_tokens",
-            cli_real(p->rl_response_end), "generator_slots", cli_real(p->rl_gen_max_concurrency));
+            "gen_gpus", p->rl_gen_gpus, "gen_tp", p->rl_gen_tp, "usd_per_step", rjson_real(p->rl_usd_per_step),
+            "mwh_per_step", rjson_real(p->rl_mwh_per_step), "breakdown", "generation_s", rjson_real(b->generation_s),
+            "scoring_s", rjson_real(b->scoring_s), "training_s", rjson_real(b->training_s), "weight_sync_s",
+            rjson_real(b->weight_sync_s), "swap_s", rjson_real(b->swap_s), "idle_s", rjson_real(b->idle_s), "durations",
+            "generation_s", rjson_real(p->rl_generation_s), "drain_s", rjson_real(p->rl_gen_drain_s), "scoring_s",
+            rjson_real(p->rl_scoring_s), "training_s", rjson_real(p->rl_training_s), "weight_sync_s",
+            rjson_real(p->rl_weight_sync_s), "swap_s", rjson_real(p->rl_swap_s), "response_end_tokens",
+            rjson_real(p->rl_response_end), "generator_slots", rjson_real(p->rl_gen_max_concurrency));
         json_object_set_new(rl, "gen_attention_dp", json_boolean(p->rl_gen_attention_dp));
         json_object_set_new(o, "rl", rl);
     }
     static const char *const parts[GPUECON_COST_PARTS] = {"capital", "colo", "power", "other", "failures", "spares"};
     json_t *cp = json_object();
     for (int k = 0; k < GPUECON_COST_PARTS; k++)
-        json_object_set_new(cp, parts[k], cli_real(p->cost_parts[k]));
+        json_object_set_new(cp, parts[k], rjson_real(p->cost_parts[k]));
     json_object_set_new(o, "cost_parts_usd_per_mtok", cp);
     if (p->mc)
         json_object_set_new(o, "mc",
                             json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "trials", p->mc_result.trials,
-                                      "ettr_mean", cli_real(p->mc_result.ettr_mean), "ettr_p10",
-                                      cli_real(p->mc_result.ettr_p10), "ettr_p50", cli_real(p->mc_result.ettr_p50),
-                                      "ettr_p90", cli_real(p->mc_result.ettr_p90), "days_p10",
-                                      cli_real(p->mc_result.days_p10), "days_p50", cli_real(p->mc_result.days_p50),
-                                      "days_p90", cli_real(p->mc_result.days_p90)));
+                                      "ettr_mean", rjson_real(p->mc_result.ettr_mean), "ettr_p10",
+                                      rjson_real(p->mc_result.ettr_p10), "ettr_p50", rjson_real(p->mc_result.ettr_p50),
+                                      "ettr_p90", rjson_real(p->mc_result.ettr_p90), "days_p10",
+                                      rjson_real(p->mc_result.days_p10), "days_p50", rjson_real(p->mc_result.days_p50),
+                                      "days_p90", rjson_real(p->mc_result.days_p90)));
     json_t *tl = json_array();
     for (size_t i = 0; i < p->n_points_used; i++) {
         const gpuecon_timeline_point *pt = &p->points_used[i];
         json_array_append_new(tl, json_pack("{s:s, s:o, s:s, s:o}", "date", pt->date, "tokens_per_s_per_gpu",
-                                            cli_real(pt->tokens_per_s_per_gpu), "stage",
-                                            gpuecon_stage_name(pt->source.stage), "source", cli_source_json(pt->source)));
+                                            rjson_real(pt->tokens_per_s_per_gpu), "stage",
+                                            gpuecon_stage_name(pt->source.stage), "source", rjson_source(pt->source)));
     }
     json_object_set_new(o, "timeline_points_used", tl);
     if (p->timeline) {
-        json_object_set_new(o, "start_tokens_per_s_per_gpu", cli_real(p->start_tokens_per_s_per_gpu));
+        json_object_set_new(o, "start_tokens_per_s_per_gpu", rjson_real(p->start_tokens_per_s_per_gpu));
         json_object_set_new(o, "uses_projection", json_boolean(p->uses_projection));
     }
     if (p->life || p->life_why[0]) {
         const gpuecon_life_result *l = p->life_result;
         json_t *lj = json_object();
         if (p->life) {
-            json_object_set_new(lj, "life_years", cli_real(l->life_years));
-            json_object_set_new(lj, "utilisation", cli_real(l->utilisation));
-            json_object_set_new(lj, "own_usd_per_mtok", cli_real(l->own_usd_per_mtok));
-            json_object_set_new(lj, "rent_usd_per_mtok", cli_real(l->rent_usd_per_mtok));
-            json_object_set_new(lj, "breakeven_utilisation", cli_real(l->breakeven_utilisation));
+            json_object_set_new(lj, "life_years", rjson_real(l->life_years));
+            json_object_set_new(lj, "utilisation", rjson_real(l->utilisation));
+            json_object_set_new(lj, "own_usd_per_mtok", rjson_real(l->own_usd_per_mtok));
+            json_object_set_new(lj, "rent_usd_per_mtok", rjson_real(l->rent_usd_per_mtok));
+            json_object_set_new(lj, "breakeven_utilisation", rjson_real(l->breakeven_utilisation));
             json_object_set_new(lj, "own_beats_rent_month",
                                 l->own_beats_rent_month > 0 ? json_integer(l->own_beats_rent_month) : json_null());
-            json_object_set_new(lj, "capex_usd", cli_real(l->capex_usd));
+            json_object_set_new(lj, "capex_usd", rjson_real(l->capex_usd));
             json_t *ys = json_array();
             for (size_t i = 0; i < l->n_years; i++)
                 json_array_append_new(ys, json_pack("{s:i, s:o, s:o, s:o}", "year", l->years[i].year,
-                                                    "tokens_per_s_per_gpu", cli_real(l->years[i].tokens_per_s_per_gpu),
-                                                    "own_usd_per_mtok", cli_real(l->years[i].own_usd_per_mtok),
-                                                    "rent_usd_per_mtok", cli_real(l->years[i].rent_usd_per_mtok)));
+                                                    "tokens_per_s_per_gpu", rjson_real(l->years[i].tokens_per_s_per_gpu),
+                                                    "own_usd_per_mtok", rjson_real(l->years[i].own_usd_per_mtok),
+                                                    "rent_usd_per_mtok", rjson_real(l->years[i].rent_usd_per_mtok)));
             json_object_set_new(lj, "years", ys);
         } else {
             json_object_set_new(lj, "why", json_string(p->life_why));
@@ -346,10 +346,10 @@ static json_t *platform_json(const gpuecon_platform_result *p, const char *compa
             const gpuecon_target_row *t = &p->trade[i];
             json_array_append_new(tr, t->ok ? json_pack("{s:i, s:b, s:i, s:o, s:o, s:o, s:o, s:o}", "gpus", t->gpus,
                                                         "ok", 1, "provisioned_gpus", t->provisioned_gpus,
-                                                        "tokens_per_s_per_gpu", cli_real(t->tokens_per_s_per_gpu),
-                                                        "ettr", cli_real(t->ettr), "days_to_train",
-                                                        cli_real(t->days_to_train), "total_usd", cli_real(t->total_usd),
-                                                        "energy_mwh", cli_real(t->energy_mwh))
+                                                        "tokens_per_s_per_gpu", rjson_real(t->tokens_per_s_per_gpu),
+                                                        "ettr", rjson_real(t->ettr), "days_to_train",
+                                                        rjson_real(t->days_to_train), "total_usd", rjson_real(t->total_usd),
+                                                        "energy_mwh", rjson_real(t->energy_mwh))
                                             : json_pack("{s:i, s:b, s:s}", "gpus", t->gpus, "ok", 0, "why", t->why));
         }
         json_object_set_new(o, "trade", tr);
@@ -359,18 +359,18 @@ static json_t *platform_json(const gpuecon_platform_result *p, const char *compa
     json_object_set_new(o, "advantage_vanishes_date",
                         p->advantage_vanishes_date[0] ? json_string(p->advantage_vanishes_date) : json_null());
     if (p->concurrency > 0) {
-        json_object_set_new(o, "concurrency", cli_real(p->concurrency));
-        json_object_set_new(o, "output_tokens_per_s", cli_real(p->output_tokens_per_s));
-        json_object_set_new(o, "tpot_ms", cli_real(p->tpot_ms));
-        json_object_set_new(o, "ttft_ms", cli_real(p->ttft_ms));
+        json_object_set_new(o, "concurrency", rjson_real(p->concurrency));
+        json_object_set_new(o, "output_tokens_per_s", rjson_real(p->output_tokens_per_s));
+        json_object_set_new(o, "tpot_ms", rjson_real(p->tpot_ms));
+        json_object_set_new(o, "ttft_ms", rjson_real(p->ttft_ms));
         if (p->simulated)
             json_object_set_new(o, "simulated", json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "ttft_ms_p50",
-                                                          cli_real(p->ttft_ms_p50), "ttft_ms_p90",
-                                                          cli_real(p->ttft_ms_p90), "ttft_ms_p99",
-                                                          cli_real(p->ttft_ms_p99), "tpot_ms_p50",
-                                                          cli_real(p->tpot_ms_p50), "tpot_ms_p90",
-                                                          cli_real(p->tpot_ms_p90), "tpot_ms_p99",
-                                                          cli_real(p->tpot_ms_p99)));
+                                                          rjson_real(p->ttft_ms_p50), "ttft_ms_p90",
+                                                          rjson_real(p->ttft_ms_p90), "ttft_ms_p99",
+                                                          rjson_real(p->ttft_ms_p99), "tpot_ms_p50",
+                                                          rjson_real(p->tpot_ms_p50), "tpot_ms_p90",
+                                                          rjson_real(p->tpot_ms_p90), "tpot_ms_p99",
+                                                          rjson_real(p->tpot_ms_p99)));
     }
     return o;
 }
@@ -385,11 +385,11 @@ static json_t *breakeven_json(const gpuecon_comparison_result *cr, const gpuecon
     json_object_set_new(o, "input", json_string(b->input));
     json_object_set_new(o, "label", json_string(gpuecon_input_label(b->input)));
     json_object_set_new(o, "unit", json_string(b->unit));
-    json_object_set_new(o, "current", cli_real(b->current));
-    json_object_set_new(o, "breakeven", cli_real(b->value));
+    json_object_set_new(o, "current", rjson_real(b->current));
+    json_object_set_new(o, "breakeven", rjson_real(b->value));
     json_object_set_new(o, "found", json_boolean(b->found));
-    json_object_set_new(o, "ratio", cli_real(b->ratio));
-    json_object_set_new(o, "source", cli_source_json(b->source));
+    json_object_set_new(o, "ratio", rjson_real(b->ratio));
+    json_object_set_new(o, "source", rjson_source(b->source));
     json_object_set_new(o, "text", json_string(b->text));
     return o;
 }
@@ -407,7 +407,7 @@ static json_t *comparison_json(const gpuecon_comparison_result *cr)
     json_object_set_new(o, "platforms", ps);
     json_object_set_new(o, "cheapest", cr->cheapest >= 0 ? json_string(cr->platforms[cr->cheapest].name) : json_null());
     json_object_set_new(o, "fastest", cr->fastest >= 0 ? json_string(cr->platforms[cr->fastest].name) : json_null());
-    json_object_set_new(o, "cost_ratio", cli_real(cr->base_ratio));
+    json_object_set_new(o, "cost_ratio", rjson_real(cr->base_ratio));
     json_object_set_new(o, "verdict", json_string(cr->verdict));
     if (cr->uncertainty_samples > 0)
         json_object_set_new(o, "uncertainty_samples", json_integer(cr->uncertainty_samples));
@@ -423,7 +423,7 @@ static json_t *comparison_json(const gpuecon_comparison_result *cr)
                 json_array_append_new(tj, json_pack("{s:s, s:s, s:b, s:o}", "tier", names_tier[t], "cheapest",
                                                     cr->platforms[cr->tier_cheapest[t]].name, "rack_scale",
                                                     cr->tier_rack_scale[t], "rank_usd_per_mtok",
-                                                    cli_real(cr->platforms[cr->tier_cheapest[t]].rank_usd_per_mtok)));
+                                                    rjson_real(cr->platforms[cr->tier_cheapest[t]].rank_usd_per_mtok)));
         json_object_set_new(o, "tiers", tj);
         json_object_set_new(o, "tier_judgment", json_string(cr->tier_text));
     }
@@ -435,8 +435,8 @@ static json_t *comparison_json(const gpuecon_comparison_result *cr)
         json_array_append_new(ser, json_pack("{s:s, s:s, s:s, s:o, s:o, s:b}", "date", cr->series[i].date, "leader",
                                              cr->platforms[cr->series_leader].name, "other",
                                              cr->platforms[cr->series_other].name, "perf_per_tco",
-                                             cli_real(cr->series[i].perf_per_tco), "effective_ratio",
-                                             cli_real(cr->series[i].effective_ratio), "projection",
+                                             rjson_real(cr->series[i].perf_per_tco), "effective_ratio",
+                                             rjson_real(cr->series[i].effective_ratio), "projection",
                                              cr->series[i].projection));
     json_object_set_new(o, "timeline_series", ser);
     json_t *be = json_array();
@@ -448,10 +448,10 @@ static json_t *comparison_json(const gpuecon_comparison_result *cr)
         const gpuecon_sensitivity *s = &cr->sensitivity[i];
         json_array_append_new(se, json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:s, s:o}", "platform",
                                             cr->platforms[s->platform].name, "input", s->input, "label",
-                                            gpuecon_input_label(s->input), "low", cli_real(s->low),
-                                            "high", cli_real(s->high), "ratio_low", cli_real(s->ratio_low),
-                                            "ratio_high", cli_real(s->ratio_high), "swing", cli_real(s->swing),
-                                            "range", s->range, "source", cli_source_json(s->source)));
+                                            gpuecon_input_label(s->input), "low", rjson_real(s->low),
+                                            "high", rjson_real(s->high), "ratio_low", rjson_real(s->ratio_low),
+                                            "ratio_high", rjson_real(s->ratio_high), "swing", rjson_real(s->swing),
+                                            "range", s->range, "source", rjson_source(s->source)));
     }
     json_object_set_new(o, "sensitivity", se);
     return o;
@@ -483,7 +483,7 @@ static int emit_json(cli *c, const gpuecon_scenario *sc, const gpuecon_compare_r
     for (size_t i = 0; gpuecon_input_label_at(i, &in, &label); i++)
         json_object_set_new(labels, in, json_string(label));
     json_object_set_new(j, "labels", labels);
-    json_object_set_new(j, "elapsed_s", cli_real(elapsed));
+    json_object_set_new(j, "elapsed_s", rjson_real(elapsed));
     return cli_emit_json(c, j);
 }
 

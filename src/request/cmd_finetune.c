@@ -37,41 +37,41 @@ static json_t *result_json(const gpuecon_finetune_request *r, const gpuecon_fine
     json_object_set_new(j, "stack", r->stack ? json_string(r->stack->name) : json_null());
     if (r->method == GPUECON_FT_LORA)
         json_object_set_new(j, "lora", json_pack("{s:i, s:o}", "rank", r->lora_rank, "alpha",
-                                                 cli_real(r->lora_alpha)));
+                                                 rjson_real(r->lora_alpha)));
     json_object_set_new(j, "efficiency_profile", json_pack("{s:s, s:b}", "name", r->profile.name,
                                                            "fitted_to_blog", r->profile.fitted_to_blog));
-    json_object_set_new(j, "tokens_per_s", cli_real(o->tokens_per_s));
-    json_object_set_new(j, "tokens_per_s_per_gpu", cli_real(o->tokens_per_s_per_gpu));
-    json_object_set_new(j, "memory_gib_per_gpu", cli_real(o->memory_gib_per_gpu));
+    json_object_set_new(j, "tokens_per_s", rjson_real(o->tokens_per_s));
+    json_object_set_new(j, "tokens_per_s_per_gpu", rjson_real(o->tokens_per_s_per_gpu));
+    json_object_set_new(j, "memory_gib_per_gpu", rjson_real(o->memory_gib_per_gpu));
     json_object_set_new(j, "fits", json_boolean(o->fits));
-    json_object_set_new(j, "shortfall_gb", cli_real(o->shortfall_gb));
-    json_object_set_new(j, "trainable_params", cli_real(o->trainable_params));
-    json_object_set_new(j, "frozen_params", cli_real(o->frozen_params));
+    json_object_set_new(j, "shortfall_gb", rjson_real(o->shortfall_gb));
+    json_object_set_new(j, "trainable_params", rjson_real(o->trainable_params));
+    json_object_set_new(j, "frozen_params", rjson_real(o->frozen_params));
     json_t *m = json_object();
-    json_object_set_new(m, "weights_gib", cli_real(o->weights_gib));
-    json_object_set_new(m, "grads_gib", cli_real(o->grads_gib));
-    json_object_set_new(m, "optimizer_gib", cli_real(o->optimizer_gib));
-    json_object_set_new(m, "states_gib", cli_real(o->states_gib));
-    json_object_set_new(m, "activations_gib", cli_real(o->activations_gib));
-    json_object_set_new(m, "logits_gib", cli_real(o->logits_gib));
-    json_object_set_new(m, "buffers_gib", cli_real(o->buffers_gib));
-    json_object_set_new(m, "fp8_copies_gib", cli_real(o->fp8_copies_gib));
-    json_object_set_new(m, "hbm_gib", cli_real(o->hbm_gib));
+    json_object_set_new(m, "weights_gib", rjson_real(o->weights_gib));
+    json_object_set_new(m, "grads_gib", rjson_real(o->grads_gib));
+    json_object_set_new(m, "optimizer_gib", rjson_real(o->optimizer_gib));
+    json_object_set_new(m, "states_gib", rjson_real(o->states_gib));
+    json_object_set_new(m, "activations_gib", rjson_real(o->activations_gib));
+    json_object_set_new(m, "logits_gib", rjson_real(o->logits_gib));
+    json_object_set_new(m, "buffers_gib", rjson_real(o->buffers_gib));
+    json_object_set_new(m, "fp8_copies_gib", rjson_real(o->fp8_copies_gib));
+    json_object_set_new(m, "hbm_gib", rjson_real(o->hbm_gib));
     json_object_set_new(j, "memory", m);
-    json_object_set_new(j, "model_flops_per_token", cli_real(o->model_flops_per_token));
-    json_object_set_new(j, "flops_per_token", cli_real(o->flops_per_token));
-    json_object_set_new(j, "step_s", cli_real(o->step_s));
-    json_object_set_new(j, "compute_s", cli_real(o->compute_s));
-    json_object_set_new(j, "comm_s", cli_real(o->comm_s));
-    json_object_set_new(j, "kernels", json_pack("{s:o, s:o, s:o}", "per_step", cli_real(o->kernels), "host_bound",
-                                                cli_real(o->host_bound_kernels), "host_s", cli_real(o->host_s)));
-    json_object_set_new(j, "mfu", cli_real(o->mfu));
-    json_object_set_new(j, "usd_per_mtok", r->tco ? cli_real(o->usd_per_mtok) : json_null());
+    json_object_set_new(j, "model_flops_per_token", rjson_real(o->model_flops_per_token));
+    json_object_set_new(j, "flops_per_token", rjson_real(o->flops_per_token));
+    json_object_set_new(j, "step_s", rjson_real(o->step_s));
+    json_object_set_new(j, "compute_s", rjson_real(o->compute_s));
+    json_object_set_new(j, "comm_s", rjson_real(o->comm_s));
+    json_object_set_new(j, "kernels", json_pack("{s:o, s:o, s:o}", "per_step", rjson_real(o->kernels), "host_bound",
+                                                rjson_real(o->host_bound_kernels), "host_s", rjson_real(o->host_s)));
+    json_object_set_new(j, "mfu", rjson_real(o->mfu));
+    json_object_set_new(j, "usd_per_mtok", r->tco ? rjson_real(o->usd_per_mtok) : json_null());
     if (r->usd_per_gpu_hour > 0) {
-        json_object_set_new(j, "usd_per_gpu_hour", cli_real(o->usd_per_gpu_hour));
-        json_object_set_new(j, "usd_per_gpu_hour_source", cli_user_price_json());
+        json_object_set_new(j, "usd_per_gpu_hour", rjson_real(o->usd_per_gpu_hour));
+        json_object_set_new(j, "usd_per_gpu_hour_source", rjson_user_price());
     }
-    json_object_set_new(j, "joules_per_token", cli_real(o->joules_per_token));
+    json_object_set_new(j, "joules_per_token", rjson_real(o->joules_per_token));
     return j;
 }
 

@@ -141,60 +141,60 @@ static int build_request(cli *c, const opt *o, size_t n, const infer_args *a, gp
 static json_t *step_json(const gpuecon_infer_step *s)
 {
     json_t *j = json_object();
-    json_object_set_new(j, "decode_tokens", cli_real(s->decode_tokens));
-    json_object_set_new(j, "prefill_tokens", cli_real(s->prefill_tokens));
-    json_object_set_new(j, "weights_ms", cli_real(s->weights_s * 1e3));
-    json_object_set_new(j, "gemm_ms", cli_real(s->gemm_s * 1e3));
-    json_object_set_new(j, "kv_ms", cli_real(s->kv_s * 1e3));
-    json_object_set_new(j, "attention_ms", cli_real(s->attn_s * 1e3));
-    json_object_set_new(j, "model_ms", cli_real(s->model_s * 1e3));
-    json_object_set_new(j, "overhead_ms", cli_real(s->overhead_s * 1e3));
-    json_object_set_new(j, "lora_ms", cli_real(s->lora_s * 1e3));
-    json_object_set_new(j, "comm_ms", cli_real(s->comm_s * 1e3));
-    json_object_set_new(j, "draft_ms", cli_real(s->draft_s * 1e3));
-    json_object_set_new(j, "p2p_ms", cli_real(s->p2p_s * 1e3));
-    json_object_set_new(j, "pp_wait_ms", cli_real(s->pp_wait_s * 1e3));
-    json_object_set_new(j, "micro_batches", cli_real(s->micro_batches > 0 ? s->micro_batches : 1));
-    json_object_set_new(j, "step_ms", cli_real(s->step_s * 1e3));
+    json_object_set_new(j, "decode_tokens", rjson_real(s->decode_tokens));
+    json_object_set_new(j, "prefill_tokens", rjson_real(s->prefill_tokens));
+    json_object_set_new(j, "weights_ms", rjson_real(s->weights_s * 1e3));
+    json_object_set_new(j, "gemm_ms", rjson_real(s->gemm_s * 1e3));
+    json_object_set_new(j, "kv_ms", rjson_real(s->kv_s * 1e3));
+    json_object_set_new(j, "attention_ms", rjson_real(s->attn_s * 1e3));
+    json_object_set_new(j, "model_ms", rjson_real(s->model_s * 1e3));
+    json_object_set_new(j, "overhead_ms", rjson_real(s->overhead_s * 1e3));
+    json_object_set_new(j, "lora_ms", rjson_real(s->lora_s * 1e3));
+    json_object_set_new(j, "comm_ms", rjson_real(s->comm_s * 1e3));
+    json_object_set_new(j, "draft_ms", rjson_real(s->draft_s * 1e3));
+    json_object_set_new(j, "p2p_ms", rjson_real(s->p2p_s * 1e3));
+    json_object_set_new(j, "pp_wait_ms", rjson_real(s->pp_wait_s * 1e3));
+    json_object_set_new(j, "micro_batches", rjson_real(s->micro_batches > 0 ? s->micro_batches : 1));
+    json_object_set_new(j, "step_ms", rjson_real(s->step_s * 1e3));
     return j;
 }
 
 static json_t *point_json(const gpuecon_infer_point *p)
 {
     json_t *j = json_object();
-    json_object_set_new(j, "concurrency", cli_real(p->concurrency));
-    json_object_set_new(j, "batch_per_replica", cli_real(p->batch));
+    json_object_set_new(j, "concurrency", rjson_real(p->concurrency));
+    json_object_set_new(j, "batch_per_replica", rjson_real(p->batch));
     json_object_set_new(j, "binding", json_string(gpuecon_binding_name(p->binding)));
-    json_object_set_new(j, "output_tokens_per_s", cli_real(p->output_tokens_per_s));
-    json_object_set_new(j, "output_tokens_per_s_per_gpu", cli_real(p->output_tokens_per_s_per_gpu));
-    json_object_set_new(j, "total_tokens_per_s", cli_real(p->total_tokens_per_s));
-    json_object_set_new(j, "tpot_ms", cli_real(p->tpot_ms));
-    json_object_set_new(j, "tpot_run_ms", cli_real(p->tpot_run_ms));
-    json_object_set_new(j, "ttft_ms", cli_real(p->ttft_ms));
-    json_object_set_new(j, "usd_per_mtok", cli_real(p->usd_per_mtok));
-    json_object_set_new(j, "joules_per_token", cli_real(p->joules_per_token));
+    json_object_set_new(j, "output_tokens_per_s", rjson_real(p->output_tokens_per_s));
+    json_object_set_new(j, "output_tokens_per_s_per_gpu", rjson_real(p->output_tokens_per_s_per_gpu));
+    json_object_set_new(j, "total_tokens_per_s", rjson_real(p->total_tokens_per_s));
+    json_object_set_new(j, "tpot_ms", rjson_real(p->tpot_ms));
+    json_object_set_new(j, "tpot_run_ms", rjson_real(p->tpot_run_ms));
+    json_object_set_new(j, "ttft_ms", rjson_real(p->ttft_ms));
+    json_object_set_new(j, "usd_per_mtok", rjson_real(p->usd_per_mtok));
+    json_object_set_new(j, "joules_per_token", rjson_real(p->joules_per_token));
     json_object_set_new(j, "step", step_json(&p->step));
     json_object_set_new(j, "prompt_steps", json_pack("{s:o, s:o, s:o, s:o}", "fraction",
-                                                     cli_real(p->prompt_step_fraction), "chunk_tokens",
-                                                     cli_real(p->prompt_chunk_tokens), "step_ms",
-                                                     cli_real(p->prompt_step_ms), "decode_step_ms",
-                                                     cli_real(p->decode_step_ms)));
+                                                     rjson_real(p->prompt_step_fraction), "chunk_tokens",
+                                                     rjson_real(p->prompt_chunk_tokens), "step_ms",
+                                                     rjson_real(p->prompt_step_ms), "decode_step_ms",
+                                                     rjson_real(p->decode_step_ms)));
     return j;
 }
 
 static json_t *memory_json(const gpuecon_infer_result *o)
 {
     json_t *j = json_object();
-    json_object_set_new(j, "hbm_gib", cli_real(o->hbm_gib));
-    json_object_set_new(j, "gpu_mem_util", cli_real(o->gpu_mem_util));
-    json_object_set_new(j, "requested_gib", cli_real(o->requested_gib));
-    json_object_set_new(j, "weights_gib", cli_real(o->weights_gib));
-    json_object_set_new(j, "vision_gib", cli_real(o->vision_gib));
-    json_object_set_new(j, "lora_gib", cli_real(o->lora_gib));
-    json_object_set_new(j, "draft_gib", cli_real(o->draft_gib));
-    json_object_set_new(j, "activation_gib", cli_real(o->activation_gib));
-    json_object_set_new(j, "cuda_graph_gib", cli_real(o->cuda_graph_gib));
-    json_object_set_new(j, "kv_avail_gib", cli_real(o->kv_avail_gib));
+    json_object_set_new(j, "hbm_gib", rjson_real(o->hbm_gib));
+    json_object_set_new(j, "gpu_mem_util", rjson_real(o->gpu_mem_util));
+    json_object_set_new(j, "requested_gib", rjson_real(o->requested_gib));
+    json_object_set_new(j, "weights_gib", rjson_real(o->weights_gib));
+    json_object_set_new(j, "vision_gib", rjson_real(o->vision_gib));
+    json_object_set_new(j, "lora_gib", rjson_real(o->lora_gib));
+    json_object_set_new(j, "draft_gib", rjson_real(o->draft_gib));
+    json_object_set_new(j, "activation_gib", rjson_real(o->activation_gib));
+    json_object_set_new(j, "cuda_graph_gib", rjson_real(o->cuda_graph_gib));
+    json_object_set_new(j, "kv_avail_gib", rjson_real(o->kv_avail_gib));
     return j;
 }
 
@@ -212,7 +212,7 @@ static json_t *result_json(const gpuecon_infer_request *r, const gpuecon_infer_r
     json_object_set_new(j, "expert_parallel", json_boolean(o->expert_parallel));
     json_object_set_new(j, "attention_dp", json_boolean(o->attention_dp));
     json_object_set_new(j, "ep", json_integer(o->attention_dp ? o->ep : o->expert_parallel ? o->tp : 1));
-    json_object_set_new(j, "expert_imbalance", cli_real(o->expert_imbalance));
+    json_object_set_new(j, "expert_imbalance", rjson_real(o->expert_imbalance));
     json_object_set_new(j, "weights", json_string(gpuecon_precision_name(r->weights)));
     json_object_set_new(j, "kv", json_string(gpuecon_precision_name(r->kv)));
     json_object_set_new(j, "serving_profile", json_pack("{s:s, s:b, s:s}", "name", r->profile.name,
@@ -220,10 +220,10 @@ static json_t *result_json(const gpuecon_infer_request *r, const gpuecon_infer_r
                                                         "note", r->profile.note ? r->profile.note : ""));
     json_object_set_new(j, "tco_profile", r->tco ? json_string(r->tco->name) : json_null());
     json_object_set_new(j, "fits", json_boolean(o->fits));
-    json_object_set_new(j, "shortfall_gb", cli_real(o->shortfall_gb));
+    json_object_set_new(j, "shortfall_gb", rjson_real(o->shortfall_gb));
     json_object_set_new(j, "memory", memory_json(o));
-    json_object_set_new(j, "kv_bytes_per_token", cli_real(o->kv_bytes_per_token));
-    json_object_set_new(j, "kv_bytes_per_token_long", cli_real(o->kv_bytes_per_token_long));
+    json_object_set_new(j, "kv_bytes_per_token", rjson_real(o->kv_bytes_per_token));
+    json_object_set_new(j, "kv_bytes_per_token_long", rjson_real(o->kv_bytes_per_token_long));
     if (!o->fits) { /* every contract key is present; null where there is no value */
         const char *keys[] = {"kv_capacity_tokens", "max_concurrency", "output_tokens_per_s",
                               "tpot_ms", "ttft_ms", "usd_per_mtok"};
@@ -231,39 +231,39 @@ static json_t *result_json(const gpuecon_infer_request *r, const gpuecon_infer_r
             json_object_set_new(j, keys[i], json_null());
         return j;
     }
-    json_object_set_new(j, "kv_capacity_tokens", cli_real(o->kv_capacity_tokens));
-    json_object_set_new(j, "kv_blocks", cli_real(o->kv_blocks));
-    json_object_set_new(j, "max_concurrency", cli_real(o->max_concurrency));
+    json_object_set_new(j, "kv_capacity_tokens", rjson_real(o->kv_capacity_tokens));
+    json_object_set_new(j, "kv_blocks", rjson_real(o->kv_blocks));
+    json_object_set_new(j, "max_concurrency", rjson_real(o->max_concurrency));
     json_object_set_new(j, "seqs_per_replica", json_pack("{s:o, s:o, s:o, s:o, s:b, s:o}", "at_mean_context",
-                                                         cli_real(o->seqs_at_mean), "at_prompt_plus_output",
-                                                         cli_real(o->seqs_at_full), "at_max_model_len",
-                                                         cli_real(o->seqs_at_max_model_len), "admitted",
-                                                         cli_real(o->seqs_admitted), "kv_reserved_up_front",
+                                                         rjson_real(o->seqs_at_mean), "at_prompt_plus_output",
+                                                         rjson_real(o->seqs_at_full), "at_max_model_len",
+                                                         rjson_real(o->seqs_at_max_model_len), "admitted",
+                                                         rjson_real(o->seqs_admitted), "kv_reserved_up_front",
                                                          r->profile.kv_reserve, "token_budget",
-                                                         cli_real(o->seqs_budget)));
-    json_object_set_new(j, "eta_c", json_pack("{s:o, s:o}", "gemm", cli_real(o->eta_c), "attention",
-                                              cli_real(o->eta_attn)));
+                                                         rjson_real(o->seqs_budget)));
+    json_object_set_new(j, "eta_c", json_pack("{s:o, s:o}", "gemm", rjson_real(o->eta_c), "attention",
+                                              rjson_real(o->eta_attn)));
     json_object_set_new(j, "engine", json_pack("{s:i, s:i, s:i, s:b, s:b, s:o, s:i}", "max_num_batched_tokens",
                                                o->max_num_batched_tokens, "max_num_seqs", o->max_num_seqs,
                                                "max_model_len", o->max_model_len, "max_model_len_lowered",
                                                o->max_model_len_lowered, "startup_ok_at_model_context",
-                                               o->startup_ok, "startup_need_gib", cli_real(o->startup_need_gib),
+                                               o->startup_ok, "startup_need_gib", rjson_real(o->startup_need_gib),
                                                "max_model_len_fit", o->max_model_len_fit));
-    json_object_set_new(j, "expected_tokens_per_step", cli_real(o->expected_tokens));
-    json_object_set_new(j, "acceptance_alpha", cli_real(o->alpha));
-    json_object_set_new(j, "output_tokens_per_s", cli_real(o->output_tokens_per_s));
-    json_object_set_new(j, "tpot_ms", cli_real(o->tpot_ms));
-    json_object_set_new(j, "ttft_ms", cli_real(o->ttft_ms));
-    json_object_set_new(j, "usd_per_mtok", r->tco ? cli_real(o->usd_per_mtok) : json_null());
-    json_object_set_new(j, "joules_per_token", cli_real(o->joules_per_token));
-    json_object_set_new(j, "usd_per_gpu_hour", r->tco ? cli_real(o->usd_per_gpu_hour) : json_null());
+    json_object_set_new(j, "expected_tokens_per_step", rjson_real(o->expected_tokens));
+    json_object_set_new(j, "acceptance_alpha", rjson_real(o->alpha));
+    json_object_set_new(j, "output_tokens_per_s", rjson_real(o->output_tokens_per_s));
+    json_object_set_new(j, "tpot_ms", rjson_real(o->tpot_ms));
+    json_object_set_new(j, "ttft_ms", rjson_real(o->ttft_ms));
+    json_object_set_new(j, "usd_per_mtok", r->tco ? rjson_real(o->usd_per_mtok) : json_null());
+    json_object_set_new(j, "joules_per_token", rjson_real(o->joules_per_token));
+    json_object_set_new(j, "usd_per_gpu_hour", r->tco ? rjson_real(o->usd_per_gpu_hour) : json_null());
     if (r->usd_per_gpu_hour > 0)
-        json_object_set_new(j, "usd_per_gpu_hour_source", cli_user_price_json());
+        json_object_set_new(j, "usd_per_gpu_hour_source", rjson_user_price());
     json_object_set_new(j, "at", point_json(&o->at));
     json_object_set_new(j, "saturation", json_pack("{s:o, s:o, s:o, s:o}", "max_concurrency",
-                                                   cli_real(o->max_concurrency), "c_knee", cli_real(o->c_knee),
-                                                   "output_tokens_per_s", cli_real(o->saturated_tokens_per_s),
-                                                   "ttft0_ms", cli_real(o->ttft0_ms)));
+                                                   rjson_real(o->max_concurrency), "c_knee", rjson_real(o->c_knee),
+                                                   "output_tokens_per_s", rjson_real(o->saturated_tokens_per_s),
+                                                   "ttft0_ms", rjson_real(o->ttft0_ms)));
     return j;
 }
 

@@ -84,23 +84,23 @@ json_t *cmd_infer_disagg_json(const gpuecon_disagg_request *q, const gpuecon_dis
     json_object_set_new(j, "prefill", json_pack("{s:i, s:i}", "instances", q->prefill_instances, "tp", q->prefill_tp));
     json_object_set_new(j, "decode", json_pack("{s:i, s:i}", "instances", q->decode_instances, "tp", q->decode_tp));
     json_object_set_new(j, "gpus_used", json_integer(d->gpus_used));
-    json_object_set_new(j, "rate", cli_real(d->rate));
-    json_object_set_new(j, "capacity_requests_per_s", cli_real(d->capacity));
+    json_object_set_new(j, "rate", rjson_real(d->rate));
+    json_object_set_new(j, "capacity_requests_per_s", rjson_real(d->capacity));
     json_object_set_new(j, "bound", json_string(d->bound));
-    json_object_set_new(j, "prefill_capacity", cli_real(d->prefill_capacity));
-    json_object_set_new(j, "decode_capacity", cli_real(d->decode_capacity));
-    json_object_set_new(j, "transfer_capacity", cli_real(d->transfer_capacity));
-    json_object_set_new(j, "prefill_utilisation", cli_real(d->prefill_utilisation));
-    json_object_set_new(j, "prefill_batch_ms", cli_real(d->prefill_batch_ms));
+    json_object_set_new(j, "prefill_capacity", rjson_real(d->prefill_capacity));
+    json_object_set_new(j, "decode_capacity", rjson_real(d->decode_capacity));
+    json_object_set_new(j, "transfer_capacity", rjson_real(d->transfer_capacity));
+    json_object_set_new(j, "prefill_utilisation", rjson_real(d->prefill_utilisation));
+    json_object_set_new(j, "prefill_batch_ms", rjson_real(d->prefill_batch_ms));
     json_object_set_new(j, "kv_network", json_string(d->kv_over_scaleout ? "scale-out" : "scale-up"));
-    json_object_set_new(j, "kv_bytes_per_gpu", cli_real(d->kv_bytes_per_gpu));
-    json_object_set_new(j, "kv_transfer_ms", cli_real(d->kv_transfer_ms));
-    json_object_set_new(j, "decode_batch", cli_real(d->decode_batch));
-    json_object_set_new(j, "output_tokens_per_s", cli_real(d->output_tokens_per_s));
-    json_object_set_new(j, "output_tokens_per_s_per_gpu", cli_real(d->output_tokens_per_s_per_gpu));
-    json_object_set_new(j, "ttft_ms", cli_real(d->ttft_ms));
-    json_object_set_new(j, "tpot_ms", cli_real(d->tpot_ms));
-    json_object_set_new(j, "usd_per_mtok", d->usd_per_mtok > 0 ? cli_real(d->usd_per_mtok) : json_null());
+    json_object_set_new(j, "kv_bytes_per_gpu", rjson_real(d->kv_bytes_per_gpu));
+    json_object_set_new(j, "kv_transfer_ms", rjson_real(d->kv_transfer_ms));
+    json_object_set_new(j, "decode_batch", rjson_real(d->decode_batch));
+    json_object_set_new(j, "output_tokens_per_s", rjson_real(d->output_tokens_per_s));
+    json_object_set_new(j, "output_tokens_per_s_per_gpu", rjson_real(d->output_tokens_per_s_per_gpu));
+    json_object_set_new(j, "ttft_ms", rjson_real(d->ttft_ms));
+    json_object_set_new(j, "tpot_ms", rjson_real(d->tpot_ms));
+    json_object_set_new(j, "usd_per_mtok", d->usd_per_mtok > 0 ? rjson_real(d->usd_per_mtok) : json_null());
     return j;
 }
 
@@ -151,11 +151,11 @@ static int print(cli *c, const gpuecon_infer_request *serve, const gpuecon_disag
             json_object_set_new(j, "layouts_evaluated", json_integer(evaluated));
         json_object_set_new(j, "aggregated", agg_ok ? json_pack("{s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:b}", "tp", ao->tp,
                                                                 "replicas", ao->replicas, "concurrency",
-                                                                cli_real(ap->concurrency), "output_tokens_per_s_per_gpu",
-                                                                cli_real(ap->output_tokens_per_s_per_gpu), "ttft_ms",
-                                                                cli_real(ap->ttft_ms), "tpot_ms", cli_real(ap->tpot_ms),
+                                                                rjson_real(ap->concurrency), "output_tokens_per_s_per_gpu",
+                                                                rjson_real(ap->output_tokens_per_s_per_gpu), "ttft_ms",
+                                                                rjson_real(ap->ttft_ms), "tpot_ms", rjson_real(ap->tpot_ms),
                                                                 "usd_per_mtok", ap->usd_per_mtok > 0
-                                                                                    ? cli_real(ap->usd_per_mtok)
+                                                                                    ? rjson_real(ap->usd_per_mtok)
                                                                                     : json_null(),
                                                                 "meets_targets", !missed[0])
                                                     : json_null());
@@ -252,8 +252,8 @@ int cmd_infer_disagg(cli *c, const opt *o, size_t n, const infer_disagg_args *s,
 
 static json_t *pool_json(int instances, int tp, double busy, double kv, double running)
 {
-    return json_pack("{s:i, s:i, s:o, s:o, s:o}", "instances", instances, "tp", tp, "busy", cli_real(busy), "kv_util",
-                     cli_real(kv), "mean_running", cli_real(running));
+    return json_pack("{s:i, s:i, s:o, s:o, s:o}", "instances", instances, "tp", tp, "busy", rjson_real(busy), "kv_util",
+                     rjson_real(kv), "mean_running", rjson_real(running));
 }
 
 static json_t *result_json(const gpuecon_disagg_sim_request *q, const gpuecon_disagg_sim_result *o, double elapsed)
@@ -261,7 +261,7 @@ static json_t *result_json(const gpuecon_disagg_sim_request *q, const gpuecon_di
     const gpuecon_disagg_result *a = &o->analytic;
     json_t *j = cmd_infer_sim_json(&q->sim, &o->sim, elapsed);
     json_object_set_new(j, "tp", json_null()); /* two layouts: see prefill_pool / decode_pool */
-    json_object_set_new(j, "analytic_saturated_tokens_per_s", cli_real(o->analytic_tokens_per_s));
+    json_object_set_new(j, "analytic_saturated_tokens_per_s", rjson_real(o->analytic_tokens_per_s));
     gpuecon_disagg_request dq = {.prefill_instances = q->prefill_instances, .prefill_tp = q->prefill_tp,
                                  .decode_instances = q->decode_instances, .decode_tp = q->decode_tp};
     json_t *d = cmd_infer_disagg_json(&dq, a);

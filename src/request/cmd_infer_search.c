@@ -49,19 +49,19 @@ static json_t *config_json(const gpuecon_serve_config *c, bool with_capacity)
     json_object_set_new(json_object_get(j, "config"), "pp", json_integer(c->pp > 1 ? c->pp : 1));
     json_object_set_new(json_object_get(j, "config"), "long_prefill_token_threshold",
                         json_integer(c->long_prefill_token_threshold));
-    json_object_set_new(j, "concurrency", cli_real(c->concurrency));
-    json_object_set_new(j, "output_tokens_per_s", cli_real(c->output_tokens_per_s));
-    json_object_set_new(j, "output_tokens_per_s_per_gpu", cli_real(c->output_tokens_per_s_per_gpu));
-    json_object_set_new(j, "tokens_per_s_per_user", cli_real(c->tokens_per_s_per_user));
-    json_object_set_new(j, "ttft_ms", cli_real(c->ttft_ms));
-    json_object_set_new(j, "tpot_ms", cli_real(c->tpot_ms));
-    json_object_set_new(j, "usd_per_mtok", c->usd_per_mtok > 0 ? cli_real(c->usd_per_mtok) : json_null());
+    json_object_set_new(j, "concurrency", rjson_real(c->concurrency));
+    json_object_set_new(j, "output_tokens_per_s", rjson_real(c->output_tokens_per_s));
+    json_object_set_new(j, "output_tokens_per_s_per_gpu", rjson_real(c->output_tokens_per_s_per_gpu));
+    json_object_set_new(j, "tokens_per_s_per_user", rjson_real(c->tokens_per_s_per_user));
+    json_object_set_new(j, "ttft_ms", rjson_real(c->ttft_ms));
+    json_object_set_new(j, "tpot_ms", rjson_real(c->tpot_ms));
+    json_object_set_new(j, "usd_per_mtok", c->usd_per_mtok > 0 ? rjson_real(c->usd_per_mtok) : json_null());
     json_object_set_new(j, "simulated", json_boolean(c->simulated));
-    json_object_set_new(j, "analytic_ttft_ms", cli_real(c->analytic_ttft_ms));
-    json_object_set_new(j, "analytic_tpot_ms", cli_real(c->analytic_tpot_ms));
-    json_object_set_new(j, "e2e_ms", cli_real(c->e2e_ms));
+    json_object_set_new(j, "analytic_ttft_ms", rjson_real(c->analytic_ttft_ms));
+    json_object_set_new(j, "analytic_tpot_ms", rjson_real(c->analytic_tpot_ms));
+    json_object_set_new(j, "e2e_ms", rjson_real(c->e2e_ms));
     if (with_capacity)
-        json_object_set_new(j, "capacity_tokens_per_s_per_gpu", cli_real(c->capacity_tokens_per_s_per_gpu));
+        json_object_set_new(j, "capacity_tokens_per_s_per_gpu", rjson_real(c->capacity_tokens_per_s_per_gpu));
     return j;
 }
 
@@ -179,18 +179,18 @@ static int print(cli *c, const gpuecon_serve_search_request *q, const gpuecon_se
         json_object_set_new(j, "model", json_string(q->base.model->name));
         json_object_set_new(j, "system", json_string(q->base.system->name));
         json_object_set_new(j, "objective", json_string(objective_names[q->objective]));
-        json_object_set_new(j, "ttft_target_ms", q->ttft_ms > 0 ? cli_real(q->ttft_ms) : json_null());
-        json_object_set_new(j, "tpot_target_ms", q->tpot_ms > 0 ? cli_real(q->tpot_ms) : json_null());
-        json_object_set_new(j, "slo_percentile", cli_real(q->slo_percentile));
+        json_object_set_new(j, "ttft_target_ms", q->ttft_ms > 0 ? rjson_real(q->ttft_ms) : json_null());
+        json_object_set_new(j, "tpot_target_ms", q->tpot_ms > 0 ? rjson_real(q->tpot_ms) : json_null());
+        json_object_set_new(j, "slo_percentile", rjson_real(q->slo_percentile));
         json_object_set_new(j, "feasible", json_boolean(o->feasible));
         json_object_set_new(j, "best", best);
         json_object_set_new(j, "why_runner_up_lost", json_string(w));
         json_object_set_new(j, "frontier", fr);
         json_object_set_new(j, "closest", o->feasible ? json_null() : config_json(&o->closest, false));
-        json_object_set_new(j, "miss_ttft_ms", cli_real(o->miss_ttft_ms));
-        json_object_set_new(j, "miss_tpot_ms", cli_real(o->miss_tpot_ms));
+        json_object_set_new(j, "miss_ttft_ms", rjson_real(o->miss_ttft_ms));
+        json_object_set_new(j, "miss_tpot_ms", rjson_real(o->miss_tpot_ms));
         json_object_set_new(j, "configs_evaluated", json_integer(o->configs_evaluated));
-        json_object_set_new(j, "elapsed_s", cli_real(elapsed));
+        json_object_set_new(j, "elapsed_s", rjson_real(elapsed));
         int rc = cli_emit_json(c, j);
         return status ? status : rc;
     }

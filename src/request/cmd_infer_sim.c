@@ -122,7 +122,7 @@ void cmd_infer_sim_stat_json(json_t *j, const char *name, const gpuecon_sim_stat
     double v[] = {s->mean, s->p50, s->p90, s->p99, s->at_slo};
     for (int i = 0; i < 5; i++) {
         snprintf(k, sizeof k, "%s_%s", name, sfx[i]);
-        json_object_set_new(j, k, cli_real(v[i]));
+        json_object_set_new(j, k, rjson_real(v[i]));
     }
 }
 
@@ -137,36 +137,36 @@ json_t *cmd_infer_sim_json(const gpuecon_sim_request *r, const gpuecon_sim_resul
     json_object_set_new(j, "replicas", json_integer(d->replicas));
     json_object_set_new(j, "arrival", json_string(arrival_names[r->arrival]));
     bool open = r->arrival == GPUECON_ARRIVAL_POISSON || r->arrival == GPUECON_ARRIVAL_GAMMA;
-    json_object_set_new(j, "rate", open ? cli_real(r->rate) : json_null());
+    json_object_set_new(j, "rate", open ? rjson_real(r->rate) : json_null());
     json_object_set_new(j, "users", r->arrival == GPUECON_ARRIVAL_CLOSED ? json_integer(r->users) : json_null());
     cmd_infer_sim_stat_json(j, "ttft_ms", &o->ttft_ms);
     cmd_infer_sim_stat_json(j, "tpot_ms", &o->tpot_ms);
     cmd_infer_sim_stat_json(j, "itl_ms", &o->itl_ms);
     cmd_infer_sim_stat_json(j, "e2e_ms", &o->e2e_ms);
     cmd_infer_sim_stat_json(j, "queue_ms", &o->queue_ms);
-    json_object_set_new(j, "slo_percentile", cli_real(r->slo_percentile));
-    json_object_set_new(j, "ttft_target_ms", r->ttft_slo_ms > 0 ? cli_real(r->ttft_slo_ms) : json_null());
-    json_object_set_new(j, "tpot_target_ms", r->tpot_slo_ms > 0 ? cli_real(r->tpot_slo_ms) : json_null());
+    json_object_set_new(j, "slo_percentile", rjson_real(r->slo_percentile));
+    json_object_set_new(j, "ttft_target_ms", r->ttft_slo_ms > 0 ? rjson_real(r->ttft_slo_ms) : json_null());
+    json_object_set_new(j, "tpot_target_ms", r->tpot_slo_ms > 0 ? rjson_real(r->tpot_slo_ms) : json_null());
     json_object_set_new(j, "meets_slo", json_boolean(o->meets_slo));
     json_object_set_new(j, "overloaded", json_boolean(o->overloaded));
-    json_object_set_new(j, "output_tokens_per_s", cli_real(o->output_tokens_per_s));
-    json_object_set_new(j, "output_tokens_per_s_per_gpu", cli_real(o->output_tokens_per_s_per_gpu));
-    json_object_set_new(j, "requests_per_s", cli_real(o->requests_per_s));
-    json_object_set_new(j, "goodput_requests_per_s", cli_real(o->goodput_requests_per_s));
-    json_object_set_new(j, "preemptions", cli_real(o->preemptions));
-    json_object_set_new(j, "kv_util", cli_real(o->kv_util));
-    json_object_set_new(j, "mean_running", cli_real(o->mean_running));
-    json_object_set_new(j, "zero_wait_fraction", cli_real(o->zero_wait_fraction));
-    json_object_set_new(j, "truncated_requests", cli_real(o->truncated));
-    json_object_set_new(j, "analytic_saturated_tokens_per_s", cli_real(d->saturated_tokens_per_s));
+    json_object_set_new(j, "output_tokens_per_s", rjson_real(o->output_tokens_per_s));
+    json_object_set_new(j, "output_tokens_per_s_per_gpu", rjson_real(o->output_tokens_per_s_per_gpu));
+    json_object_set_new(j, "requests_per_s", rjson_real(o->requests_per_s));
+    json_object_set_new(j, "goodput_requests_per_s", rjson_real(o->goodput_requests_per_s));
+    json_object_set_new(j, "preemptions", rjson_real(o->preemptions));
+    json_object_set_new(j, "kv_util", rjson_real(o->kv_util));
+    json_object_set_new(j, "mean_running", rjson_real(o->mean_running));
+    json_object_set_new(j, "zero_wait_fraction", rjson_real(o->zero_wait_fraction));
+    json_object_set_new(j, "truncated_requests", rjson_real(o->truncated));
+    json_object_set_new(j, "analytic_saturated_tokens_per_s", rjson_real(d->saturated_tokens_per_s));
     json_object_set_new(j, "requests", json_integer(o->requests));
     json_object_set_new(j, "replications", json_integer(o->replications));
-    json_object_set_new(j, "steps", cli_real(o->steps));
+    json_object_set_new(j, "steps", rjson_real(o->steps));
     char seed[24];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
     json_object_set_new(j, "seed", json_string(seed));
     json_object_set_new(j, "threads", json_integer(o->threads));
-    json_object_set_new(j, "elapsed_s", cli_real(elapsed));
+    json_object_set_new(j, "elapsed_s", rjson_real(elapsed));
     return j;
 }
 

@@ -118,11 +118,11 @@ static int build_request(cli *c, const relopts *o, const opt *opts, size_t nopts
 static json_t *lost_json(const gpuecon_lost_time *l)
 {
     json_t *j = json_object();
-    json_object_set_new(j, "detect", cli_real(l->detect));
-    json_object_set_new(j, "restart", cli_real(l->restart));
-    json_object_set_new(j, "recompute", cli_real(l->recompute));
-    json_object_set_new(j, "ckpt", cli_real(l->ckpt));
-    json_object_set_new(j, "wait", cli_real(l->wait));
+    json_object_set_new(j, "detect", rjson_real(l->detect));
+    json_object_set_new(j, "restart", rjson_real(l->restart));
+    json_object_set_new(j, "recompute", rjson_real(l->recompute));
+    json_object_set_new(j, "ckpt", rjson_real(l->ckpt));
+    json_object_set_new(j, "wait", rjson_real(l->wait));
     return j;
 }
 
@@ -144,19 +144,19 @@ static json_t *classes_json(cli *c, const gpuecon_reliability_request *q,
         double per_gpu_day = p->share / q->mtbi_gpu_days;
         json_t *j = json_object();
         json_object_set_new(j, "name", json_string(name));
-        json_object_set_new(j, "share", cli_real(p->share));
+        json_object_set_new(j, "share", rjson_real(p->share));
         json_object_set_new(j, "blast", json_string(gpuecon_blast_name((gpuecon_blast)p->blast)));
-        json_object_set_new(j, "per_1000_gpu_days", cli_real(1000 * per_gpu_day));
-        json_object_set_new(j, "per_1000_node_days", cli_real(1000 * per_gpu_day * r->node_gpus));
-        json_object_set_new(j, "per_1000_domain_days", cli_real(1000 * per_gpu_day * r->domain_gpus));
-        json_object_set_new(j, "per_day", cli_real(r->class_per_day[k]));
-        json_object_set_new(j, "mttr_min_h", cli_real(p->mttr_min_h * q->mttr_scale));
-        json_object_set_new(j, "mttr_max_h", cli_real(p->mttr_max_h * q->mttr_scale));
-        json_object_set_new(j, "detect_extra_s", cli_real(p->detect_extra_s));
-        json_object_set_new(j, "restart_extra_s", cli_real(p->restart_extra_s));
+        json_object_set_new(j, "per_1000_gpu_days", rjson_real(1000 * per_gpu_day));
+        json_object_set_new(j, "per_1000_node_days", rjson_real(1000 * per_gpu_day * r->node_gpus));
+        json_object_set_new(j, "per_1000_domain_days", rjson_real(1000 * per_gpu_day * r->domain_gpus));
+        json_object_set_new(j, "per_day", rjson_real(r->class_per_day[k]));
+        json_object_set_new(j, "mttr_min_h", rjson_real(p->mttr_min_h * q->mttr_scale));
+        json_object_set_new(j, "mttr_max_h", rjson_real(p->mttr_max_h * q->mttr_scale));
+        json_object_set_new(j, "detect_extra_s", rjson_real(p->detect_extra_s));
+        json_object_set_new(j, "restart_extra_s", rjson_real(p->restart_extra_s));
         char field[48];
         snprintf(field, sizeof field, "%s_share", name);
-        json_object_set_new(j, "share_source", cli_source_json(tier_source(c, tier, field)));
+        json_object_set_new(j, "share_source", rjson_source(tier_source(c, tier, field)));
         json_array_append_new(a, j);
     }
     return a;
@@ -172,28 +172,28 @@ static json_t *mc_json(const gpuecon_reliability_mc *m, int trials, double elaps
             json_object_set_new(j, keys[i], json_null());
         return j;
     }
-    json_object_set_new(j, "ettr_mean", cli_real(m->ettr_mean));
-    json_object_set_new(j, "ettr_sd", cli_real(m->ettr_sd));
-    json_object_set_new(j, "ettr_ci95", cli_real(m->ettr_ci95));
-    json_object_set_new(j, "ettr_p10", cli_real(m->ettr_p10));
-    json_object_set_new(j, "ettr_p50", cli_real(m->ettr_p50));
-    json_object_set_new(j, "ettr_p90", cli_real(m->ettr_p90));
-    json_object_set_new(j, "days_mean", cli_real(m->days_mean));
-    json_object_set_new(j, "days_p10", cli_real(m->days_p10));
-    json_object_set_new(j, "days_p50", cli_real(m->days_p50));
-    json_object_set_new(j, "days_p90", cli_real(m->days_p90));
+    json_object_set_new(j, "ettr_mean", rjson_real(m->ettr_mean));
+    json_object_set_new(j, "ettr_sd", rjson_real(m->ettr_sd));
+    json_object_set_new(j, "ettr_ci95", rjson_real(m->ettr_ci95));
+    json_object_set_new(j, "ettr_p10", rjson_real(m->ettr_p10));
+    json_object_set_new(j, "ettr_p50", rjson_real(m->ettr_p50));
+    json_object_set_new(j, "ettr_p90", rjson_real(m->ettr_p90));
+    json_object_set_new(j, "days_mean", rjson_real(m->days_mean));
+    json_object_set_new(j, "days_p10", rjson_real(m->days_p10));
+    json_object_set_new(j, "days_p50", rjson_real(m->days_p50));
+    json_object_set_new(j, "days_p90", rjson_real(m->days_p90));
     json_object_set_new(j, "unfinished", json_integer(m->unfinished));
-    json_object_set_new(j, "interruptions_per_day", cli_real(m->interruptions_per_day));
-    json_object_set_new(j, "wait_h_per_day", cli_real(m->wait_h_per_day));
+    json_object_set_new(j, "interruptions_per_day", rjson_real(m->interruptions_per_day));
+    json_object_set_new(j, "wait_h_per_day", rjson_real(m->wait_h_per_day));
     json_object_set_new(j, "lost", lost_json(&m->lost));
-    json_object_set_new(j, "events", cli_real(m->events));
-    json_object_set_new(j, "checkpoints", cli_real(m->checkpoints));
-    json_object_set_new(j, "quantile_resolution", cli_real(m->quantile_resolution));
+    json_object_set_new(j, "events", rjson_real(m->events));
+    json_object_set_new(j, "checkpoints", rjson_real(m->checkpoints));
+    json_object_set_new(j, "quantile_resolution", rjson_real(m->quantile_resolution));
     char seed[24];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)m->seed);
     json_object_set_new(j, "seed", json_string(seed));
     json_object_set_new(j, "threads", json_integer(m->threads));
-    json_object_set_new(j, "elapsed_s", cli_real(elapsed));
+    json_object_set_new(j, "elapsed_s", rjson_real(elapsed));
     return j;
 }
 
@@ -220,58 +220,58 @@ static int emit_json(cli *c, const gpuecon_reliability_request *q, const gpuecon
     json_object_set_new(j, "spare_domains", json_integer(r->spare_domains));
     json_object_set_new(j, "spare_gpus", json_integer(r->spare_gpus));
     json_object_set_new(j, "provisioned_gpus", json_integer(r->provisioned_gpus));
-    json_object_set_new(j, "provisioned_multiplier", cli_real(r->provisioned_multiplier));
-    json_object_set_new(j, "charged_gpus", cli_real(r->charged_gpus));
-    json_object_set_new(j, "charged_multiplier", cli_real(r->charged_multiplier));
-    json_object_set_new(j, "mtbi_gpu_days", cli_real(q->mtbi_gpu_days));
-    json_object_set_new(j, "days", cli_real(q->duration_s / 86400));
-    json_object_set_new(j, "interruptions_per_day", cli_real(r->interruptions_per_day));
-    json_object_set_new(j, "interruptions", cli_real(r->interruptions));
-    json_object_set_new(j, "job_mtti_h", cli_real(r->job_mtti_h));
-    json_object_set_new(j, "disabling_per_day", cli_real(r->disabling_per_day));
-    json_object_set_new(j, "detect_s", cli_real(q->detect_s));
-    json_object_set_new(j, "restart_s", cli_real(q->restart_s));
-    json_object_set_new(j, "queue_s", cli_real(q->queue_s));
-    json_object_set_new(j, "ckpt_interval_s", cli_real(r->ckpt_interval_s));
+    json_object_set_new(j, "provisioned_multiplier", rjson_real(r->provisioned_multiplier));
+    json_object_set_new(j, "charged_gpus", rjson_real(r->charged_gpus));
+    json_object_set_new(j, "charged_multiplier", rjson_real(r->charged_multiplier));
+    json_object_set_new(j, "mtbi_gpu_days", rjson_real(q->mtbi_gpu_days));
+    json_object_set_new(j, "days", rjson_real(q->duration_s / 86400));
+    json_object_set_new(j, "interruptions_per_day", rjson_real(r->interruptions_per_day));
+    json_object_set_new(j, "interruptions", rjson_real(r->interruptions));
+    json_object_set_new(j, "job_mtti_h", rjson_real(r->job_mtti_h));
+    json_object_set_new(j, "disabling_per_day", rjson_real(r->disabling_per_day));
+    json_object_set_new(j, "detect_s", rjson_real(q->detect_s));
+    json_object_set_new(j, "restart_s", rjson_real(q->restart_s));
+    json_object_set_new(j, "queue_s", rjson_real(q->queue_s));
+    json_object_set_new(j, "ckpt_interval_s", rjson_real(r->ckpt_interval_s));
     json_object_set_new(j, "ckpt_interval_auto", json_boolean(r->ckpt_interval_auto));
-    json_object_set_new(j, "young_interval_s", cli_real(r->young_interval_s));
-    json_object_set_new(j, "daly_interval_s", cli_real(r->daly_interval_s));
-    json_object_set_new(j, "ckpt_write_s", cli_real(q->ckpt_write_s));
+    json_object_set_new(j, "young_interval_s", rjson_real(r->young_interval_s));
+    json_object_set_new(j, "daly_interval_s", rjson_real(r->daly_interval_s));
+    json_object_set_new(j, "ckpt_write_s", rjson_real(q->ckpt_write_s));
     json_object_set_new(j, "async_ckpt", json_boolean(q->async_ckpt));
-    json_object_set_new(j, "ckpt_blocking_s", cli_real(r->ckpt_blocking_s));
-    json_object_set_new(j, "rho", cli_real(r->rho));
-    json_object_set_new(j, "p_block", cli_real(r->p_block));
-    json_object_set_new(j, "busy_period_s", cli_real(r->busy_period_s));
-    json_object_set_new(j, "wait_per_interruption_s", cli_real(r->wait_per_interruption_s));
+    json_object_set_new(j, "ckpt_blocking_s", rjson_real(r->ckpt_blocking_s));
+    json_object_set_new(j, "rho", rjson_real(r->rho));
+    json_object_set_new(j, "p_block", rjson_real(r->p_block));
+    json_object_set_new(j, "busy_period_s", rjson_real(r->busy_period_s));
+    json_object_set_new(j, "wait_per_interruption_s", rjson_real(r->wait_per_interruption_s));
     json_object_set_new(j, "formula", json_string(form_names[q->form]));
-    json_object_set_new(j, "ettr", cli_real(r->ettr));
-    json_object_set_new(j, "g1", cli_real(r->g1));
-    json_object_set_new(j, "g2", cli_real(r->g2));
-    json_object_set_new(j, "g3", cli_real(r->g3));
+    json_object_set_new(j, "ettr", rjson_real(r->ettr));
+    json_object_set_new(j, "g1", rjson_real(r->g1));
+    json_object_set_new(j, "g2", rjson_real(r->g2));
+    json_object_set_new(j, "g3", rjson_real(r->g3));
     json_object_set_new(j, "lost", lost_json(&r->lost));
-    json_object_set_new(j, "weibull_shape", cli_real(q->weibull_shape));
+    json_object_set_new(j, "weibull_shape", rjson_real(q->weibull_shape));
     json_object_set_new(j, "classes", classes_json(c, q, tier, r));
-    json_object_set_new(j, "mtbi_source", cli_source_json(tier_source(c, tier, "mtbi_gpu_days")));
+    json_object_set_new(j, "mtbi_source", rjson_source(tier_source(c, tier, "mtbi_gpu_days")));
     if (q->tokens_per_s_per_gpu > 0) {
-        json_object_set_new(j, "tokens_per_s_per_gpu", cli_real(q->tokens_per_s_per_gpu));
-        json_object_set_new(j, "goodput_tokens_per_s", cli_real(r->goodput_tokens_per_s));
+        json_object_set_new(j, "tokens_per_s_per_gpu", rjson_real(q->tokens_per_s_per_gpu));
+        json_object_set_new(j, "goodput_tokens_per_s", rjson_real(r->goodput_tokens_per_s));
     }
     if (e->have) {
         json_object_set_new(j, "profile", json_string(e->profile->name));
-        json_object_set_new(j, "tco_usd_per_gpu_hour", cli_real(e->tco.usd_per_gpu_hour));
+        json_object_set_new(j, "tco_usd_per_gpu_hour", rjson_real(e->tco.usd_per_gpu_hour));
         if (e->tco.user_price)
-            json_object_set_new(j, "tco_source", cli_user_price_json());
-        json_object_set_new(j, "usd_per_mtok", cli_real(e->cost.usd_per_mtok));
+            json_object_set_new(j, "tco_source", rjson_user_price());
+        json_object_set_new(j, "usd_per_mtok", rjson_real(e->cost.usd_per_mtok));
         json_object_set_new(j, "spare_cost", json_string(spare_cost_names[q->spare_cost]));
-        json_object_set_new(j, "effective_usd_per_mtok", cli_real(r->effective_usd_per_mtok));
+        json_object_set_new(j, "effective_usd_per_mtok", rjson_real(r->effective_usd_per_mtok));
         json_object_set_new(j, "effective_usd_per_mtok_with_spares",
-                            cli_real(r->effective_usd_per_mtok_with_spares));
+                            rjson_real(r->effective_usd_per_mtok_with_spares));
         json_object_set_new(j, "effective_usd_per_mtok_without_spares",
-                            cli_real(r->effective_usd_per_mtok_without_spares));
+                            rjson_real(r->effective_usd_per_mtok_without_spares));
     }
     if (q->tokens > 0) {
-        json_object_set_new(j, "tokens", cli_real(q->tokens));
-        json_object_set_new(j, "days_to_train", cli_real(r->days_to_train));
+        json_object_set_new(j, "tokens", rjson_real(q->tokens));
+        json_object_set_new(j, "days_to_train", rjson_real(r->days_to_train));
     }
     json_object_set_new(j, "mc", mc_json(mc, q->trials, elapsed));
     return cli_emit_json(c, j);

@@ -61,10 +61,10 @@ int cmd_reproduce(cli *c, int argc, char **argv)
             json_object_set_new(o, "id", json_string(r->id));
             json_object_set_new(o, "source", json_string(r->source));
             json_object_set_new(o, "what", json_string(r->what));
-            json_object_set_new(o, "published", cli_real(r->published));
-            json_object_set_new(o, "computed", cli_real(r->computed));
-            json_object_set_new(o, "rel_err", cli_real(r->rel_err));
-            json_object_set_new(o, "tolerance", cli_real(r->tolerance));
+            json_object_set_new(o, "published", rjson_real(r->published));
+            json_object_set_new(o, "computed", rjson_real(r->computed));
+            json_object_set_new(o, "rel_err", rjson_real(r->rel_err));
+            json_object_set_new(o, "tolerance", rjson_real(r->tolerance));
             json_object_set_new(o, "consistent", json_boolean(r->consistent));
             json_object_set_new(o, "ok", json_boolean(r->ok));
             json_object_set_new(o, "note", json_string(r->note));

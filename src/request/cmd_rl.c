@@ -93,9 +93,9 @@ static int build_request(cli *c, const opt *o, size_t n, const rl_args *a, gpuec
 
 static json_t *breakdown_json(const gpuecon_rl_breakdown *b)
 {
-    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "generation_s", cli_real(b->generation_s), "scoring_s",
-                     cli_real(b->scoring_s), "training_s", cli_real(b->training_s), "weight_sync_s",
-                     cli_real(b->weight_sync_s), "swap_s", cli_real(b->swap_s), "idle_s", cli_real(b->idle_s));
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "generation_s", rjson_real(b->generation_s), "scoring_s",
+                     rjson_real(b->scoring_s), "training_s", rjson_real(b->training_s), "weight_sync_s",
+                     rjson_real(b->weight_sync_s), "swap_s", rjson_real(b->swap_s), "idle_s", rjson_real(b->idle_s));
 }
 
 /* One generator replica spans more than one NVLink domain. */
@@ -118,10 +118,10 @@ static void gen_layout_text(char *b, size_t n, const gpuecon_rl_request *r, cons
 static json_t *pool_json(const gpuecon_rl_pool *p, const gpuecon_rl_request *r, const gpuecon_rl_result *o)
 {
     json_t *j = json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "role", p->role, "gpus", p->gpus,
-                          "generation_s", cli_real(p->generation_s), "scoring_s", cli_real(p->scoring_s),
-                          "training_s", cli_real(p->training_s), "weight_sync_s", cli_real(p->weight_sync_s),
-                          "swap_s", cli_real(p->swap_s), "busy_s", cli_real(p->busy_s), "idle_s",
-                          cli_real(p->idle_s), "utilisation", cli_real(p->utilisation));
+                          "generation_s", rjson_real(p->generation_s), "scoring_s", rjson_real(p->scoring_s),
+                          "training_s", rjson_real(p->training_s), "weight_sync_s", rjson_real(p->weight_sync_s),
+                          "swap_s", rjson_real(p->swap_s), "busy_s", rjson_real(p->busy_s), "idle_s",
+                          rjson_real(p->idle_s), "utilisation", rjson_real(p->utilisation));
     if (p->generation_s > 0)
         json_object_set_new(j, "generator", json_pack("{s:i, s:i, s:b, s:b, s:i, s:b}", "tp", o->gen.tp, "replicas",
                                                       o->gen.replicas, "expert_parallel", o->gen.expert_parallel,
@@ -134,13 +134,13 @@ static json_t *pool_json(const gpuecon_rl_pool *p, const gpuecon_rl_request *r, 
                                                     q->tp, "pp", q->pp, "cp", q->cp, "ep", q->ep, "dp", q->dp,
                                                     "mbs", q->mbs, "vpp", q->vpp, "recompute",
                                                     gpuecon_recompute_name(q->recompute), "zero", q->zero, "mfu",
-                                                    cli_real(o->train.mfu), "memory_gib_per_gpu",
-                                                    cli_real(o->train.memory_gib_per_gpu)));
+                                                    rjson_real(o->train.mfu), "memory_gib_per_gpu",
+                                                    rjson_real(o->train.memory_gib_per_gpu)));
     }
     return j;
 }
 
-static json_t *cost_or_null(bool ok, double v) { return ok && isfinite(v) ? cli_real(v) : json_null(); }
+static json_t *cost_or_null(bool ok, double v) { return ok && isfinite(v) ? rjson_real(v) : json_null(); }
 
 static json_t *result_json(const gpuecon_rl_request *r, const gpuecon_rl_result *o)
 {
@@ -151,7 +151,7 @@ static json_t *result_json(const gpuecon_rl_request *r, const gpuecon_rl_result 
     json_object_set_new(j, "placement", json_string(gpuecon_rl_placement_name(r->placement)));
     json_object_set_new(j, "off_policy", json_integer(r->off_policy));
     json_object_set_new(j, "stack", r->stack ? json_string(r->stack->name) : json_null());
-    json_object_set_new(j, "step_time_s", cli_real(o->step_time_s));
+    json_object_set_new(j, "step_time_s", rjson_real(o->step_time_s));
     json_object_set_new(j, "breakdown", breakdown_json(&o->bd));
     for (int i = 0; i < o->npools; i++)
         json_array_append_new(pools, pool_json(&o->pools[i], r, o));
@@ -159,41 +159,41 @@ static json_t *result_json(const gpuecon_rl_request *r, const gpuecon_rl_result 
     json_object_set_new(j, "splits_evaluated", json_integer(o->splits_evaluated));
     json_object_set_new(j, "generation", json_pack(
         "{s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "samples_submitted",
-        cli_real(o->samples_submitted), "response_end_tokens", cli_real(o->response_end), "max_response_len",
-        cli_real(o->max_response_len), "response_capped", o->response_capped, "mean_response_tokens",
-        cli_real(o->gen_mean_response), "kept_mean_response_tokens", cli_real(o->kept_mean_response),
-        "max_concurrency", cli_real(o->gen.max_concurrency), "kv_capacity_tokens",
-        cli_real(o->gen.kv_capacity_tokens), "saturated_tokens_per_s", cli_real(o->gen_tokens_per_s_saturated),
-        "bulk_s", cli_real(o->gen_bulk_s), "drain_s", cli_real(o->gen_drain_s), "generation_s",
-        cli_real(o->generation_s)));
+        rjson_real(o->samples_submitted), "response_end_tokens", rjson_real(o->response_end), "max_response_len",
+        rjson_real(o->max_response_len), "response_capped", o->response_capped, "mean_response_tokens",
+        rjson_real(o->gen_mean_response), "kept_mean_response_tokens", rjson_real(o->kept_mean_response),
+        "max_concurrency", rjson_real(o->gen.max_concurrency), "kv_capacity_tokens",
+        rjson_real(o->gen.kv_capacity_tokens), "saturated_tokens_per_s", rjson_real(o->gen_tokens_per_s_saturated),
+        "bulk_s", rjson_real(o->gen_bulk_s), "drain_s", rjson_real(o->gen_drain_s), "generation_s",
+        rjson_real(o->generation_s)));
     json_t *gj = json_object_get(j, "generation");
-    json_object_set_new(gj, "requests", cli_real(o->gen_requests));
-    json_object_set_new(gj, "partial_rollout_tokens", cli_real(r->partial_tokens)); /* 0: off */
-    json_object_set_new(gj, "carried_tokens_mean", cli_real(o->carried_tokens));
+    json_object_set_new(gj, "requests", rjson_real(o->gen_requests));
+    json_object_set_new(gj, "partial_rollout_tokens", rjson_real(r->partial_tokens)); /* 0: off */
+    json_object_set_new(gj, "carried_tokens_mean", rjson_real(o->carried_tokens));
     json_object_set_new(j, "scoring", json_pack("{s:i, s:o, s:o, s:o}", "models", o->scoring_models, "flops",
-                                                cli_real(o->scoring_flops), "a2a_s", cli_real(o->scoring_a2a_s),
-                                                "scoring_s", cli_real(o->scoring_s)));
+                                                rjson_real(o->scoring_flops), "a2a_s", rjson_real(o->scoring_a2a_s),
+                                                "scoring_s", rjson_real(o->scoring_s)));
     json_object_set_new(j, "training", json_pack("{s:i, s:i, s:i, s:o, s:o, s:o}", "seq", o->train_seq, "gbs",
                                                  o->train_gbs, "optimizer_steps", o->optimizer_steps,
-                                                 "step_time_s", cli_real(o->train.step_time_s),
-                                                 "critic_step_time_s", cli_real(o->critic_train.step_time_s),
-                                                 "training_s", cli_real(o->training_s)));
+                                                 "step_time_s", rjson_real(o->train.step_time_s),
+                                                 "critic_step_time_s", rjson_real(o->critic_train.step_time_s),
+                                                 "training_s", rjson_real(o->training_s)));
     json_object_set_new(j, "weight_sync", json_pack(
-        "{s:o, s:o, s:o, s:s, s:o, s:b, s:o, s:o, s:o}", "bytes", cli_real(o->sync_bytes), "recv_bytes_per_gpu",
-        cli_real(o->sync_recv_bytes_per_gpu), "send_bytes_per_gpu", cli_real(o->sync_send_bytes_per_gpu), "level",
-        gpuecon_link_level_name(o->sync_level), "gbps", cli_real(o->sync_gbps), "fp8", r->sync_fp8,
-        "weight_sync_s", cli_real(o->weight_sync_s), "swap_bytes_per_gpu", cli_real(o->swap_bytes_per_gpu),
-        "swap_s", cli_real(o->swap_s)));
-    json_object_set_new(j, "generated_tokens", cli_real(o->generated_tokens));
-    json_object_set_new(j, "response_tokens", cli_real(o->response_tokens));
-    json_object_set_new(j, "trained_tokens", cli_real(o->trained_tokens));
-    json_object_set_new(j, "generated_tokens_per_s", cli_real(o->generated_tokens_per_s));
-    json_object_set_new(j, "trained_tokens_per_s", cli_real(o->trained_tokens_per_s));
+        "{s:o, s:o, s:o, s:s, s:o, s:b, s:o, s:o, s:o}", "bytes", rjson_real(o->sync_bytes), "recv_bytes_per_gpu",
+        rjson_real(o->sync_recv_bytes_per_gpu), "send_bytes_per_gpu", rjson_real(o->sync_send_bytes_per_gpu), "level",
+        gpuecon_link_level_name(o->sync_level), "gbps", rjson_real(o->sync_gbps), "fp8", r->sync_fp8,
+        "weight_sync_s", rjson_real(o->weight_sync_s), "swap_bytes_per_gpu", rjson_real(o->swap_bytes_per_gpu),
+        "swap_s", rjson_real(o->swap_s)));
+    json_object_set_new(j, "generated_tokens", rjson_real(o->generated_tokens));
+    json_object_set_new(j, "response_tokens", rjson_real(o->response_tokens));
+    json_object_set_new(j, "trained_tokens", rjson_real(o->trained_tokens));
+    json_object_set_new(j, "generated_tokens_per_s", rjson_real(o->generated_tokens_per_s));
+    json_object_set_new(j, "trained_tokens_per_s", rjson_real(o->trained_tokens_per_s));
     json_object_set_new(j, "profile", json_string(r->profile));
     json_object_set_new(j, "tier", json_string(r->tier));
     json_object_set_new(j, "usd_per_gpu_hour", cost_or_null(o->costed, o->usd_per_gpu_hour));
     if (r->usd_per_gpu_hour > 0)
-        json_object_set_new(j, "usd_per_gpu_hour_source", cli_user_price_json());
+        json_object_set_new(j, "usd_per_gpu_hour_source", rjson_user_price());
     json_object_set_new(j, "ettr", cost_or_null(o->costed, o->ettr));
     json_object_set_new(j, "provisioned_gpus", json_integer(o->provisioned_gpus));
     json_object_set_new(j, "usd_per_step", cost_or_null(o->costed, o->usd_per_step));

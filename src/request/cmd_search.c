@@ -60,7 +60,7 @@ static int emit(cli *c, const gpuecon_train_request *req, const gpuecon_search_r
         for (size_t i = 0; i < r->n_best; i++) {
             json_t *j = train_cli_result_json(&r->best[i]);
             if (r->usd_per_mtok[i] > 0)
-                json_object_set_new(j, "usd_per_mtok", cli_real(r->usd_per_mtok[i]));
+                json_object_set_new(j, "usd_per_mtok", rjson_real(r->usd_per_mtok[i]));
             json_array_append_new(arr, j);
         }
         json_t *root = json_object();
@@ -74,8 +74,8 @@ static int emit(cli *c, const gpuecon_train_request *req, const gpuecon_search_r
         json_object_set_new(root, "configs_evaluated", json_integer((json_int_t)r->configs_evaluated));
         json_object_set_new(root, "configs_feasible", json_integer((json_int_t)r->configs_feasible));
         json_object_set_new(root, "configs_pruned", json_integer((json_int_t)r->configs_pruned));
-        json_object_set_new(root, "elapsed_s", cli_real(r->elapsed_s));
-        json_object_set_new(root, "configs_per_s", cli_real(r->elapsed_s > 0 ? r->configs_evaluated / r->elapsed_s : 0));
+        json_object_set_new(root, "elapsed_s", rjson_real(r->elapsed_s));
+        json_object_set_new(root, "configs_per_s", rjson_real(r->elapsed_s > 0 ? r->configs_evaluated / r->elapsed_s : 0));
         if (o->shard_count > 0)
             json_object_set_new(root, "shard", json_pack("{s:i, s:i}", "index", o->shard_index, "count", o->shard_count));
         if (r->have_overflow)

@@ -15,19 +15,19 @@
 static json_t *cost_json(const gpuecon_cost *k, double usd_h, const gpuecon_platform_result *run)
 {
     json_t *j = json_object();
-    json_object_set_new(j, "tco_usd_per_gpu_hour", cli_real(usd_h));
-    json_object_set_new(j, "usd_per_mtok", cli_real(k->usd_per_mtok));
-    json_object_set_new(j, "effective_usd_per_mtok", cli_real(run->effective_usd_per_mtok));
-    json_object_set_new(j, "joules_per_token", cli_real(k->joules_per_token));
-    json_object_set_new(j, "pue", cli_real(k->pue));
-    json_object_set_new(j, "ettr", cli_real(run->ettr));
+    json_object_set_new(j, "tco_usd_per_gpu_hour", rjson_real(usd_h));
+    json_object_set_new(j, "usd_per_mtok", rjson_real(k->usd_per_mtok));
+    json_object_set_new(j, "effective_usd_per_mtok", rjson_real(run->effective_usd_per_mtok));
+    json_object_set_new(j, "joules_per_token", rjson_real(k->joules_per_token));
+    json_object_set_new(j, "pue", rjson_real(k->pue));
+    json_object_set_new(j, "ettr", rjson_real(run->ettr));
     if (k->tokens > 0) {
-        json_object_set_new(j, "tokens", cli_real(k->tokens));
+        json_object_set_new(j, "tokens", rjson_real(k->tokens));
         /* GPU-hours the job pays for: charged GPUs (spares included when charged) over the days */
-        json_object_set_new(j, "gpu_hours", cli_real(run->charged_gpus * run->days_to_train * 24));
-        json_object_set_new(j, "total_usd", cli_real(run->total_usd));
-        json_object_set_new(j, "energy_mwh", cli_real(run->energy_mwh));
-        json_object_set_new(j, "total_usd_at_full_goodput", cli_real(k->total_usd));
+        json_object_set_new(j, "gpu_hours", rjson_real(run->charged_gpus * run->days_to_train * 24));
+        json_object_set_new(j, "total_usd", rjson_real(run->total_usd));
+        json_object_set_new(j, "energy_mwh", rjson_real(run->energy_mwh));
+        json_object_set_new(j, "total_usd_at_full_goodput", rjson_real(k->total_usd));
     }
     return j;
 }
@@ -89,9 +89,9 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
         if (prof && !infeasible) {
             json_t *cj = cost_json(&k, usd_h, &run);
             if (a->usd_per_gpu_hour > 0)
-                json_object_set_new(cj, "tco_source", cli_user_price_json());
+                json_object_set_new(cj, "tco_source", rjson_user_price());
             if (days > 0)
-                json_object_set_new(cj, "days", cli_real(days));
+                json_object_set_new(cj, "days", rjson_real(days));
             json_object_set_new(j, "cost", cj);
             train_cli_run_json(j, &run, names_tier[a->tier]);
         }

@@ -26,11 +26,11 @@ static void summary_json(json_t *j, const char *prefix, const gpuecon_validate_s
 {
     char k[64];
     snprintf(k, sizeof k, "%smedian_abs_err", prefix);
-    json_object_set_new(j, k, cli_real(s->median_abs_err));
+    json_object_set_new(j, k, rjson_real(s->median_abs_err));
     snprintf(k, sizeof k, "%smax_abs_err", prefix);
-    json_object_set_new(j, k, cli_real(s->max_abs_err));
+    json_object_set_new(j, k, rjson_real(s->max_abs_err));
     snprintf(k, sizeof k, "%smean_abs_err", prefix);
-    json_object_set_new(j, k, cli_real(s->mean_abs_err));
+    json_object_set_new(j, k, rjson_real(s->mean_abs_err));
     snprintf(k, sizeof k, "%sn", prefix);
     json_object_set_new(j, k, json_integer((json_int_t)s->n));
     snprintf(k, sizeof k, "%sworst", prefix);
@@ -45,12 +45,12 @@ static json_t *efficiency_json(void)
     for (size_t i = 0; i < n; i++)
         json_array_append_new(
             arr, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:s}", "arch", e[i].arch,
-                           "gemm_bf16", cli_real(e[i].gemm_bf16), "gemm_fp8", cli_real(e[i].gemm_fp8), "gemm_fp4",
-                           cli_real(e[i].gemm_fp4), "attn_flash", cli_real(e[i].attn_flash), "attn_fwd",
-                           cli_real(e[i].attn_fwd > 0 ? e[i].attn_fwd : e[i].attn_flash), "hbm",
-                           cli_real(e[i].hbm), "kernel_s", cli_real(e[i].kernel_s), "speed_cv",
-                           cli_real(e[i].speed_cv), "scaleup_busbw", cli_real(e[i].scaleup_busbw),
-                           "scaleout_busbw", cli_real(e[i].scaleout_busbw), "stage", gpuecon_stage_name(e[i].stage),
+                           "gemm_bf16", rjson_real(e[i].gemm_bf16), "gemm_fp8", rjson_real(e[i].gemm_fp8), "gemm_fp4",
+                           rjson_real(e[i].gemm_fp4), "attn_flash", rjson_real(e[i].attn_flash), "attn_fwd",
+                           rjson_real(e[i].attn_fwd > 0 ? e[i].attn_fwd : e[i].attn_flash), "hbm",
+                           rjson_real(e[i].hbm), "kernel_s", rjson_real(e[i].kernel_s), "speed_cv",
+                           rjson_real(e[i].speed_cv), "scaleup_busbw", rjson_real(e[i].scaleup_busbw),
+                           "scaleout_busbw", rjson_real(e[i].scaleout_busbw), "stage", gpuecon_stage_name(e[i].stage),
                            "source", e[i].source));
     return arr;
 }
@@ -95,8 +95,8 @@ static json_t *row_json(const gpuecon_validate_row *r)
 {
     json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:b, s:b}", "id", r->id, "group", r->group,
                           "what", r->what, "config", r->config, "source", r->source, "published",
-                          cli_real(r->published), "predicted", cli_real(r->predicted), "rel_err",
-                          cli_real(r->rel_err), "fitted_on", r->fitted_on, "fits", r->fits);
+                          rjson_real(r->published), "predicted", rjson_real(r->predicted), "rel_err",
+                          rjson_real(r->rel_err), "fitted_on", r->fitted_on, "fits", r->fits);
     json_object_set_new(o, "class", json_string(r->cls));
     if (r->metric[0])
         json_object_set_new(o, "metric", json_string(r->metric));
@@ -108,8 +108,8 @@ static json_t *row_json(const gpuecon_validate_row *r)
 static json_t *group_json(const gpuecon_validate_group *g)
 {
     return json_pack("{s:s, s:I, s:o, s:o, s:o, s:o}", "name", g->name, "n", (json_int_t)g->n, "median_abs_err",
-                     cli_real(g->median_abs_err), "p90_abs_err", cli_real(g->p90_abs_err), "max_abs_err",
-                     cli_real(g->max_abs_err), "signed_median_err", cli_real(g->signed_median_err));
+                     rjson_real(g->median_abs_err), "p90_abs_err", rjson_real(g->p90_abs_err), "max_abs_err",
+                     rjson_real(g->max_abs_err), "signed_median_err", rjson_real(g->signed_median_err));
 }
 
 /* The serving group: its rows, groups, summaries and the issue-13 targets on the held-out rows. */
@@ -124,8 +124,8 @@ static json_t *serving_json(const vreport *v)
     json_object_set_new(s, "groups", groups);
     summary_json(s, "", &v->s_all);
     summary_json(s, "held_out_", &v->s_held);
-    json_object_set_new(s, "target_median_abs_err", cli_real(TARGET_SERVING_MEDIAN));
-    json_object_set_new(s, "target_max_abs_err", cli_real(TARGET_SERVING_MAX));
+    json_object_set_new(s, "target_median_abs_err", rjson_real(TARGET_SERVING_MEDIAN));
+    json_object_set_new(s, "target_max_abs_err", rjson_real(TARGET_SERVING_MAX));
     json_object_set_new(s, "held_out_targets_met", json_boolean(v->s_held.median_abs_err <= TARGET_SERVING_MEDIAN &&
                                                                 v->s_held.max_abs_err <= TARGET_SERVING_MAX));
     return s;
@@ -166,20 +166,20 @@ static int emit_json(cli *c, const vreport *v)
     json_object_set_new(j, "metric", json_string("tokens_per_s_per_gpu"));
     json_object_set_new(j, "rows", arr);
     json_object_set_new(j, "groups", ga);
-    json_object_set_new(j, "vtrain_p95_abs_err", cli_real(v->vtrain_p95));
-    json_object_set_new(j, "target_vtrain_p95_abs_err", cli_real(TARGET_VTRAIN_P95));
+    json_object_set_new(j, "vtrain_p95_abs_err", rjson_real(v->vtrain_p95));
+    json_object_set_new(j, "target_vtrain_p95_abs_err", rjson_real(TARGET_VTRAIN_P95));
     summary_json(j, "", v->all);
     summary_json(j, "fit_", v->fit);
     summary_json(j, "held_out_", &v->held);
-    json_object_set_new(j, "target_median_abs_err", cli_real(TARGET_MEDIAN));
-    json_object_set_new(j, "target_max_abs_err", cli_real(TARGET_MAX));
+    json_object_set_new(j, "target_median_abs_err", rjson_real(TARGET_MEDIAN));
+    json_object_set_new(j, "target_max_abs_err", rjson_real(TARGET_MAX));
     json_object_set_new(j, "median_target_met", json_boolean(v->median_ok));
     json_object_set_new(j, "max_target_met", json_boolean(v->max_ok));
     json_object_set_new(j, "cases_over_max", json_integer(v->over));
     json_t *m = json_object();
     summary_json(m, "", &v->moe);
     summary_json(m, "fit_", &v->moe_fit);
-    json_object_set_new(m, "target_max_abs_err", cli_real(TARGET_MOE));
+    json_object_set_new(m, "target_max_abs_err", rjson_real(TARGET_MOE));
     json_object_set_new(m, "fit_target_met", json_boolean(v->moe_fit.max_abs_err <= TARGET_MOE));
     json_object_set_new(j, "moe", m);
     json_object_set_new(j, "serving", serving_json(v));
@@ -402,8 +402,8 @@ static int validate_rl(cli *c)
             const gpuecon_validate_row *r = &rows[i];
             json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:b, s:b, s:s}", "id",
                                                  r->id, "group", r->group, "what", r->what, "config", r->config,
-                                                 "source", r->source, "published", cli_real(r->published),
-                                                 "predicted", cli_real(r->predicted), "rel_err", cli_real(r->rel_err),
+                                                 "source", r->source, "published", rjson_real(r->published),
+                                                 "predicted", rjson_real(r->predicted), "rel_err", rjson_real(r->rel_err),
                                                  "fitted_on", r->fitted_on, "fits", r->fits, "note", r->note));
         }
         json_t *j = json_pack("{s:s, s:o}", "metric", "step_time_s", "rows", arr);

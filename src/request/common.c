@@ -181,31 +181,34 @@ int cli_emit_json(cli *c, json_t *root)
     return EXIT_OK;
 }
 
-json_t *cli_source_json(gpuecon_source s)
-{
-    return json_pack("{s:s, s:s}", "source", s.text ? s.text : "", "stage",
-                     gpuecon_stage_name(s.stage));
-}
-
-json_t *cli_user_price_json(void)
-{
-    gpuecon_source s = {CLI_USER_PRICE_SOURCE, GPUECON_STAGE_USER_INPUT};
-    return cli_source_json(s);
-}
-
-json_t *cli_real(double v)
-{
-    if (!isfinite(v))
-        return json_null();
-    char buf[32];
-    snprintf(buf, sizeof buf, "%.10g", v);
-    return json_real(strtod(buf, NULL));
-}
-
 double cli_now_s(const cli *c)
 {
     const gpuecon_ctx_config *cfg = gpuecon_ctx_get_config(c->ctx);
     return cfg && cfg->clock ? cfg->clock(cfg->clock_ud) : 0;
+}
+
+int cli_render(cli *c, const render_kind *kind, const void *view)
+{
+    if (c->format == FMT_JSON)
+        return cli_emit_json(c, kind->json(view));
+    if (c->format == FMT_HTML) {
+        if (!kind->html)
+            return cli_usage_error(c, "--format", "html is only for compare");
+        strbuf b;
+        sb_init(&b, c->ctx, &c->oom);
+        kind->html(&b, view);
+        return cli_write_strbuf(c, &b);
+    }
+    if (c->format == FMT_CSV && !kind->table)
+        return cli_usage_error(c, "--csv", "this output has no table form (leave out --csv, or use --json)");
+    FILE *f = cli_out(c);
+    tbl *t = kind->table ? kind->table(c->ctx, &c->oom, view) : NULL;
+    if (c->format == FMT_CSV)
+        tbl_csv(t, f);
+    else
+        kind->text(f, view, t);
+    tbl_free(t);
+    return EXIT_OK;
 }
 
 int cli_write_strbuf(cli *c, strbuf *b)

@@ -273,37 +273,37 @@ json_t *train_cli_moe_json(const gpuecon_train_result *r)
     json_t *j = json_object();
     json_object_set_new(j, "moe_layers", json_integer(m->moe_layers));
     json_object_set_new(j, "local_experts", json_integer(m->local_experts));
-    json_object_set_new(j, "tokens_per_expert", cli_real(m->tokens_per_expert));
-    json_object_set_new(j, "load_factor", cli_real(m->load_factor));
-    json_object_set_new(j, "grouped_gemm_eff", cli_real(m->grouped_gemm_eff));
-    json_object_set_new(j, "a2a_bytes", cli_real(m->a2a_bytes));
-    json_object_set_new(j, "a2a_s", cli_real(m->a2a_s));
-    json_object_set_new(j, "a2a_intra_fraction", cli_real(m->a2a_intra_fraction));
+    json_object_set_new(j, "tokens_per_expert", rjson_real(m->tokens_per_expert));
+    json_object_set_new(j, "load_factor", rjson_real(m->load_factor));
+    json_object_set_new(j, "grouped_gemm_eff", rjson_real(m->grouped_gemm_eff));
+    json_object_set_new(j, "a2a_bytes", rjson_real(m->a2a_bytes));
+    json_object_set_new(j, "a2a_s", rjson_real(m->a2a_s));
+    json_object_set_new(j, "a2a_intra_fraction", rjson_real(m->a2a_intra_fraction));
     json_object_set_new(j, "ep_domains", json_integer(m->ep_domains));
-    json_object_set_new(j, "a2a_total_s", cli_real(m->a2a_total_s));
-    json_object_set_new(j, "a2a_exposed_s", cli_real(m->a2a_exposed_s));
+    json_object_set_new(j, "a2a_total_s", rjson_real(m->a2a_total_s));
+    json_object_set_new(j, "a2a_exposed_s", rjson_real(m->a2a_exposed_s));
     json_object_set_new(j, "dispatcher", json_string(gpuecon_dispatcher_name(m->dispatcher)));
     char scope[64];
     gpuecon_graph_scope_name(m->cuda_graph_scope, scope, sizeof scope);
     json_object_set_new(j, "cuda_graphs", json_string(scope));
-    json_object_set_new(j, "host_s", cli_real(m->host_s));
+    json_object_set_new(j, "host_s", rjson_real(m->host_s));
     return j;
 }
 
 json_t *train_cli_result_json(const gpuecon_train_result *r)
 {
     json_t *j = json_object();
-    json_object_set_new(j, "tokens_per_s_per_gpu", cli_real(r->tokens_per_s_per_gpu));
-    json_object_set_new(j, "mfu", cli_real(r->mfu));
+    json_object_set_new(j, "tokens_per_s_per_gpu", rjson_real(r->tokens_per_s_per_gpu));
+    json_object_set_new(j, "mfu", rjson_real(r->mfu));
     json_object_set_new(j, "mfu_convention",
                         json_string("model FLOPs per token with full (non-causal) attention and the LM head "
                                     "(NVIDIA/NeMo dense-model convention) over the dense peak at the "
                                     "training precision"));
-    json_object_set_new(j, "mfu_causal", cli_real(r->mfu_causal));
-    json_object_set_new(j, "hfu", cli_real(r->hfu));
-    json_object_set_new(j, "model_flops_per_token", cli_real(r->model_flops_per_token));
-    json_object_set_new(j, "step_time_s", cli_real(r->step_time_s));
-    json_object_set_new(j, "memory_gib_per_gpu", cli_real(r->memory_gib_per_gpu));
+    json_object_set_new(j, "mfu_causal", rjson_real(r->mfu_causal));
+    json_object_set_new(j, "hfu", rjson_real(r->hfu));
+    json_object_set_new(j, "model_flops_per_token", rjson_real(r->model_flops_per_token));
+    json_object_set_new(j, "step_time_s", rjson_real(r->step_time_s));
+    json_object_set_new(j, "memory_gib_per_gpu", rjson_real(r->memory_gib_per_gpu));
     json_object_set_new(j, "fits", json_boolean(r->fits));
     const gpuecon_parallel *p = &r->par;
     json_object_set_new(j, "parallelism",
@@ -317,33 +317,33 @@ json_t *train_cli_result_json(const gpuecon_train_result *r)
     json_object_set_new(json_object_get(j, "parallelism"), "recompute_moe", json_boolean(p->recompute_moe));
     const gpuecon_train_breakdown *b = &r->bd;
     json_t *bd = json_object();
-    json_object_set_new(bd, "compute_s", cli_real(b->compute_s));
-    json_object_set_new(bd, "tp_comm_s", cli_real(b->tp_comm_s));
-    json_object_set_new(bd, "cp_comm_s", cli_real(b->cp_comm_s));
-    json_object_set_new(bd, "ep_comm_s", cli_real(b->ep_comm_s));
-    json_object_set_new(bd, "pp_bubble_s", cli_real(b->pp_bubble_s));
-    json_object_set_new(bd, "pp_comm_s", cli_real(b->pp_comm_s));
-    json_object_set_new(bd, "dp_comm_s", cli_real(b->dp_comm_s));
-    json_object_set_new(bd, "optimizer_s", cli_real(b->optimizer_s));
-    json_object_set_new(bd, "straggler_s", cli_real(b->straggler_s));
-    json_object_set_new(bd, "offload_s", cli_real(b->offload_s));
+    json_object_set_new(bd, "compute_s", rjson_real(b->compute_s));
+    json_object_set_new(bd, "tp_comm_s", rjson_real(b->tp_comm_s));
+    json_object_set_new(bd, "cp_comm_s", rjson_real(b->cp_comm_s));
+    json_object_set_new(bd, "ep_comm_s", rjson_real(b->ep_comm_s));
+    json_object_set_new(bd, "pp_bubble_s", rjson_real(b->pp_bubble_s));
+    json_object_set_new(bd, "pp_comm_s", rjson_real(b->pp_comm_s));
+    json_object_set_new(bd, "dp_comm_s", rjson_real(b->dp_comm_s));
+    json_object_set_new(bd, "optimizer_s", rjson_real(b->optimizer_s));
+    json_object_set_new(bd, "straggler_s", rjson_real(b->straggler_s));
+    json_object_set_new(bd, "offload_s", rjson_real(b->offload_s));
     json_object_set_new(j, "breakdown", bd);
     const gpuecon_train_memory *m = &r->mem;
     json_t *mem = json_object();
-    json_object_set_new(mem, "weights_gib", cli_real(m->weights_gib));
-    json_object_set_new(mem, "fp8_copy_gib", cli_real(m->fp8_copy_gib));
-    json_object_set_new(mem, "grads_gib", cli_real(m->grads_gib));
-    json_object_set_new(mem, "optimizer_gib", cli_real(m->optimizer_gib));
-    json_object_set_new(mem, "activations_gib", cli_real(m->activations_gib));
-    json_object_set_new(mem, "transient_gib", cli_real(m->transient_gib));
-    json_object_set_new(mem, "reserve_gib", cli_real(m->reserve_gib));
-    json_object_set_new(mem, "total_gib", cli_real(m->total_gib));
-    json_object_set_new(mem, "capacity_gib", cli_real(m->capacity_gib));
+    json_object_set_new(mem, "weights_gib", rjson_real(m->weights_gib));
+    json_object_set_new(mem, "fp8_copy_gib", rjson_real(m->fp8_copy_gib));
+    json_object_set_new(mem, "grads_gib", rjson_real(m->grads_gib));
+    json_object_set_new(mem, "optimizer_gib", rjson_real(m->optimizer_gib));
+    json_object_set_new(mem, "activations_gib", rjson_real(m->activations_gib));
+    json_object_set_new(mem, "transient_gib", rjson_real(m->transient_gib));
+    json_object_set_new(mem, "reserve_gib", rjson_real(m->reserve_gib));
+    json_object_set_new(mem, "total_gib", rjson_real(m->total_gib));
+    json_object_set_new(mem, "capacity_gib", rjson_real(m->capacity_gib));
     json_object_set_new(mem, "stage", json_integer(m->stage));
-    json_object_set_new(mem, "offloaded_gib", cli_real(m->offloaded_gib));
+    json_object_set_new(mem, "offloaded_gib", rjson_real(m->offloaded_gib));
     json_object_set_new(mem, "overflow_term", m->overflow_term ? json_string(m->overflow_term) : json_null());
-    json_object_set_new(mem, "overflow_gib", cli_real(m->overflow_gib));
-    json_object_set_new(mem, "overflow_term_gib", cli_real(m->overflow_term_gib));
+    json_object_set_new(mem, "overflow_gib", rjson_real(m->overflow_gib));
+    json_object_set_new(mem, "overflow_term_gib", rjson_real(m->overflow_term_gib));
     json_object_set_new(j, "memory", mem);
     json_object_set_new(j, "moe", train_cli_moe_json(r));
     json_object_set_new(j, "stage_layers",
@@ -473,30 +473,30 @@ void train_cli_run_request(const train_args *a, const gpuecon_train_request *req
 
 void train_cli_run_json(json_t *j, const gpuecon_platform_result *r, const char *tier)
 {
-    json_object_set_new(j, "ettr", cli_real(r->ettr));
+    json_object_set_new(j, "ettr", rjson_real(r->ettr));
     json_object_set_new(j, "tier", json_string(tier));
-    json_object_set_new(j, "mtbi_gpu_days", cli_real(r->mtbi_gpu_days));
-    json_object_set_new(j, "interruptions_per_day", cli_real(r->interruptions_per_day));
+    json_object_set_new(j, "mtbi_gpu_days", rjson_real(r->mtbi_gpu_days));
+    json_object_set_new(j, "interruptions_per_day", rjson_real(r->interruptions_per_day));
     json_object_set_new(j, "provisioned_gpus", json_integer(r->provisioned_gpus));
     json_object_set_new(j, "spare_gpus", json_integer(r->provisioned_gpus - r->gpus));
-    json_object_set_new(j, "charged_gpus", cli_real(r->charged_gpus));
-    json_object_set_new(j, "effective_usd_per_mtok", cli_real(r->effective_usd_per_mtok));
+    json_object_set_new(j, "charged_gpus", rjson_real(r->charged_gpus));
+    json_object_set_new(j, "effective_usd_per_mtok", rjson_real(r->effective_usd_per_mtok));
     if (isfinite(r->days_to_train)) {
-        json_object_set_new(j, "days_to_train", cli_real(r->days_to_train));
-        json_object_set_new(j, "total_usd", cli_real(r->total_usd));
-        json_object_set_new(j, "energy_mwh", cli_real(r->energy_mwh));
+        json_object_set_new(j, "days_to_train", rjson_real(r->days_to_train));
+        json_object_set_new(j, "total_usd", rjson_real(r->total_usd));
+        json_object_set_new(j, "energy_mwh", rjson_real(r->energy_mwh));
     }
     if (r->timeline) { /* --start-date: the catalog timeline's points the run used */
         json_t *tl = json_array();
         for (size_t i = 0; i < r->n_points_used; i++) {
             const gpuecon_timeline_point *pt = &r->points_used[i];
             json_array_append_new(tl, json_pack("{s:s, s:o, s:s, s:o}", "date", pt->date, "tokens_per_s_per_gpu",
-                                                cli_real(pt->tokens_per_s_per_gpu), "stage",
+                                                rjson_real(pt->tokens_per_s_per_gpu), "stage",
                                                 gpuecon_stage_name(pt->source.stage), "source",
-                                                cli_source_json(pt->source)));
+                                                rjson_source(pt->source)));
         }
         json_object_set_new(j, "timeline_points_used", tl);
-        json_object_set_new(j, "run_tokens_per_s_per_gpu", cli_real(r->tokens_per_s_per_gpu));
+        json_object_set_new(j, "run_tokens_per_s_per_gpu", rjson_real(r->tokens_per_s_per_gpu));
         json_object_set_new(j, "uses_projection", json_boolean(r->uses_projection));
     }
 }

@@ -12,28 +12,28 @@
 static json_t *life_json(const gpuecon_life_result *l)
 {
     json_t *j = json_object();
-    json_object_set_new(j, "life_years", cli_real(l->life_years));
-    json_object_set_new(j, "utilisation", cli_real(l->utilisation));
-    json_object_set_new(j, "charged_gpus", cli_real(l->charged_gpus));
-    json_object_set_new(j, "capex_usd", cli_real(l->capex_usd));
-    json_object_set_new(j, "tco_usd_per_gpu_hour", cli_real(l->tco_usd_per_gpu_hour));
-    json_object_set_new(j, "rent_usd_per_gpu_hour", cli_real(l->rent_usd_per_gpu_hour));
-    json_object_set_new(j, "own_usd_per_mtok", cli_real(l->own_usd_per_mtok));
-    json_object_set_new(j, "rent_usd_per_mtok", cli_real(l->rent_usd_per_mtok));
-    json_object_set_new(j, "tokens", cli_real(l->tokens));
-    json_object_set_new(j, "runs", cli_real(l->runs));
-    json_object_set_new(j, "breakeven_utilisation", cli_real(l->breakeven_utilisation));
+    json_object_set_new(j, "life_years", rjson_real(l->life_years));
+    json_object_set_new(j, "utilisation", rjson_real(l->utilisation));
+    json_object_set_new(j, "charged_gpus", rjson_real(l->charged_gpus));
+    json_object_set_new(j, "capex_usd", rjson_real(l->capex_usd));
+    json_object_set_new(j, "tco_usd_per_gpu_hour", rjson_real(l->tco_usd_per_gpu_hour));
+    json_object_set_new(j, "rent_usd_per_gpu_hour", rjson_real(l->rent_usd_per_gpu_hour));
+    json_object_set_new(j, "own_usd_per_mtok", rjson_real(l->own_usd_per_mtok));
+    json_object_set_new(j, "rent_usd_per_mtok", rjson_real(l->rent_usd_per_mtok));
+    json_object_set_new(j, "tokens", rjson_real(l->tokens));
+    json_object_set_new(j, "runs", rjson_real(l->runs));
+    json_object_set_new(j, "breakeven_utilisation", rjson_real(l->breakeven_utilisation));
     json_object_set_new(j, "own_beats_rent_month",
                         l->own_beats_rent_month > 0 ? json_integer(l->own_beats_rent_month) : json_null());
-    json_object_set_new(j, "own_pv_usd", cli_real(l->own_pv_usd));
-    json_object_set_new(j, "rent_pv_usd", cli_real(l->rent_pv_usd));
+    json_object_set_new(j, "own_pv_usd", rjson_real(l->own_pv_usd));
+    json_object_set_new(j, "rent_pv_usd", rjson_real(l->rent_pv_usd));
     json_t *ys = json_array();
     for (size_t i = 0; i < l->n_years; i++)
         json_array_append_new(ys, json_pack("{s:i, s:o, s:o, s:o, s:o}", "year", l->years[i].year,
-                                            "tokens_per_s_per_gpu", cli_real(l->years[i].tokens_per_s_per_gpu),
-                                            "tokens", cli_real(l->years[i].tokens), "own_usd_per_mtok",
-                                            cli_real(l->years[i].own_usd_per_mtok), "rent_usd_per_mtok",
-                                            cli_real(l->years[i].rent_usd_per_mtok)));
+                                            "tokens_per_s_per_gpu", rjson_real(l->years[i].tokens_per_s_per_gpu),
+                                            "tokens", rjson_real(l->years[i].tokens), "own_usd_per_mtok",
+                                            rjson_real(l->years[i].own_usd_per_mtok), "rent_usd_per_mtok",
+                                            rjson_real(l->years[i].rent_usd_per_mtok)));
     json_object_set_new(j, "years", ys);
     return j;
 }
@@ -67,7 +67,7 @@ int train_life(cli *c, const train_args *a, gpuecon_train_request *req, const gp
         json_object_set_new(j, "model", json_string(req->model->name));
         json_object_set_new(j, "system", json_string(req->system->name));
         json_object_set_new(j, "gpus", json_integer(req->gpus));
-        json_object_set_new(j, "tokens_per_s_per_gpu", cli_real(r.tokens_per_s_per_gpu));
+        json_object_set_new(j, "tokens_per_s_per_gpu", rjson_real(r.tokens_per_s_per_gpu));
         json_object_set_new(j, "life", life_json(&l));
         return cli_emit_json(c, j);
     }

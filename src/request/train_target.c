@@ -19,11 +19,11 @@ static json_t *row_json(const gpuecon_target_row *r, double days)
         return j;
     }
     json_object_set_new(j, "provisioned_gpus", json_integer(r->provisioned_gpus));
-    json_object_set_new(j, "tokens_per_s_per_gpu", cli_real(r->tokens_per_s_per_gpu));
-    json_object_set_new(j, "ettr", cli_real(r->ettr));
-    json_object_set_new(j, "days_to_train", cli_real(r->days_to_train));
-    json_object_set_new(j, "total_usd", cli_real(r->total_usd));
-    json_object_set_new(j, "energy_mwh", cli_real(r->energy_mwh));
+    json_object_set_new(j, "tokens_per_s_per_gpu", rjson_real(r->tokens_per_s_per_gpu));
+    json_object_set_new(j, "ettr", rjson_real(r->ettr));
+    json_object_set_new(j, "days_to_train", rjson_real(r->days_to_train));
+    json_object_set_new(j, "total_usd", rjson_real(r->total_usd));
+    json_object_set_new(j, "energy_mwh", rjson_real(r->energy_mwh));
     json_object_set_new(j, "meets_target", json_boolean(r->days_to_train <= days));
     json_object_set_new(j, "parallelism", json_pack("{s:i, s:i, s:i, s:i, s:i, s:i}", "tp", r->par.tp, "pp",
                                                     r->par.pp, "cp", r->par.cp, "ep", r->par.ep, "dp", r->par.dp,
@@ -113,18 +113,18 @@ int train_target(cli *c, const train_args *a, gpuecon_train_request *req, const 
         json_object_set_new(j, "model", json_string(req->model->name));
         json_object_set_new(j, "system", json_string(req->system->name));
         json_object_set_new(j, "precision", json_string(gpuecon_precision_name(req->precision)));
-        json_object_set_new(j, "tokens", cli_real(a->tokens));
-        json_object_set_new(j, "target_days", cli_real(a->target_days));
+        json_object_set_new(j, "tokens", rjson_real(a->tokens));
+        json_object_set_new(j, "target_days", rjson_real(a->target_days));
         json_object_set_new(j, "met", json_boolean(t->met));
         json_object_set_new(j, "unit", json_integer(t->unit));
         json_object_set_new(j, "gpus_needed", t->met ? json_integer(t->gpus_needed) : json_null());
         if (!t->met) {
             json_object_set_new(j, "nearest_gpus", t->nearest_gpus ? json_integer(t->nearest_gpus) : json_null());
-            json_object_set_new(j, "nearest_days", t->nearest_gpus ? cli_real(t->nearest_days) : json_null());
+            json_object_set_new(j, "nearest_days", t->nearest_gpus ? rjson_real(t->nearest_days) : json_null());
         }
         if (t->met || t->nearest_gpus) {
             train_cli_run_json(j, p, names_tier[a->tier]);
-            json_object_set_new(j, "tokens_per_s_per_gpu", cli_real(p->tokens_per_s_per_gpu));
+            json_object_set_new(j, "tokens_per_s_per_gpu", rjson_real(p->tokens_per_s_per_gpu));
             json_object_set_new(j, "train", train_cli_result_json(&t->train));
         }
         json_t *rows = json_array();

@@ -71,15 +71,15 @@ static json_t *to_json(const gpuecon_train_request *req, const gpuecon_train_res
     json_object_set_new(j, "system", json_string(v->other->name));
     json_object_set_new(j, "gpus", json_integer(v->gpus));
     json_object_set_new(j, "gbs", json_integer(v->gbs));
-    json_object_set_new(j, "throughput_ratio", cli_real(ratio(mine->tokens_per_s_per_gpu, v->r.tokens_per_s_per_gpu)));
+    json_object_set_new(j, "throughput_ratio", rjson_real(ratio(mine->tokens_per_s_per_gpu, v->r.tokens_per_s_per_gpu)));
     if (v->have_a2a) {
         json_t *a = json_object();
         json_object_set_new(a, "gpus", json_integer(v->ep));
         json_object_set_new(a, "stride", json_integer(v->etp));
-        json_object_set_new(a, "bytes", cli_real(v->bytes));
-        json_object_set_new(a, "time_s", cli_real(v->a2a_this));
-        json_object_set_new(a, "vs_time_s", cli_real(v->a2a_other));
-        json_object_set_new(a, "ratio", cli_real(ratio(v->a2a_other, v->a2a_this)));
+        json_object_set_new(a, "bytes", rjson_real(v->bytes));
+        json_object_set_new(a, "time_s", rjson_real(v->a2a_this));
+        json_object_set_new(a, "vs_time_s", rjson_real(v->a2a_other));
+        json_object_set_new(a, "ratio", rjson_real(ratio(v->a2a_other, v->a2a_this)));
         json_object_set_new(j, "all_to_all", a);
     }
     (void)req;

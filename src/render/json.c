@@ -1,0 +1,27 @@
+/*
+ * json.c — the JSON pieces every result kind uses: numbers rounded for reading, sources.
+ */
+#include "render/render.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+json_t *rjson_real(double v)
+{
+    if (!isfinite(v))
+        return json_null();
+    char buf[32];
+    snprintf(buf, sizeof buf, "%.10g", v);
+    return json_real(strtod(buf, NULL));
+}
+
+json_t *rjson_source(gpuecon_source s)
+{
+    return json_pack("{s:s, s:s}", "source", s.text ? s.text : "", "stage", gpuecon_stage_name(s.stage));
+}
+
+json_t *rjson_user_price(void)
+{
+    gpuecon_source s = {USER_PRICE_SOURCE, GPUECON_STAGE_USER_INPUT};
+    return rjson_source(s);
+}
