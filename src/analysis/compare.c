@@ -209,9 +209,9 @@ static int setup(const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t
                                                                                           : "megatron-bridge-2026";
     ps->stack = gpuecon_catalog_stack(cat, sn);
     if (!ps->stack)
-        return gpuecon_catalog_find(cat, GPUECON_KIND_STACK, sn, "--stack", NULL, err);
+        return gpuecon_catalog_find(cat, GPUECON_KIND_STACK, sn, OPTION("stack"), NULL, err);
     if (ps->stack->workload != 0)
-        return err_set(err, GPUECON_E_INPUT, "--stack", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("stack"), 0, 0,
                        "%s is a fine-tuning stack (gpuecon finetune); compare takes training stacks", sn);
     res->stack = COMPARE_TRAIN_LIKE(c->workload.kind) ? ps->stack->name : NULL;
     ps->sys = gpuecon_catalog_system(cat, pl->system);
@@ -618,36 +618,36 @@ int gpuecon_run_cost(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
     if (!ctx || !cat || !req || !out)
         return err_set(err, GPUECON_E_INPUT, "run", 0, 0, "context, catalog, request and result are required");
     int rc;
-    if ((rc = gpuecon_catalog_find(cat, GPUECON_KIND_SYSTEM, req->system, "--system", NULL, err)) ||
-        (rc = gpuecon_catalog_find(cat, GPUECON_KIND_PROFILE, req->profile, "--profile", NULL, err)))
+    if ((rc = gpuecon_catalog_find(cat, GPUECON_KIND_SYSTEM, req->system, OPTION("system"), NULL, err)) ||
+        (rc = gpuecon_catalog_find(cat, GPUECON_KIND_PROFILE, req->profile, OPTION("profile"), NULL, err)))
         return rc;
     if (req->gpus < 1 || req->gpus > 10000000)
-        return err_set(err, GPUECON_E_INPUT, "--gpus", 0, 0, "%d is out of range; allowed 1 to 10,000,000", req->gpus);
+        return err_set(err, GPUECON_E_INPUT, OPTION("gpus"), 0, 0, "%d is out of range; allowed 1 to 10,000,000", req->gpus);
     if (!(req->tokens_per_s_per_gpu > 0) || !isfinite(req->tokens_per_s_per_gpu))
         return err_set(err, GPUECON_E_INPUT, "tokens_per_s_per_gpu", 0, 0, "must be a positive number");
     if (!(req->tokens >= 0) || !isfinite(req->tokens))
-        return err_set(err, GPUECON_E_INPUT, "--tokens", 0, 0, "must be a positive number (or 0: no totals)");
+        return err_set(err, GPUECON_E_INPUT, OPTION("tokens"), 0, 0, "must be a positive number (or 0: no totals)");
     if (req->pue != 0 && !(req->pue >= 1 && req->pue <= 3))
-        return err_set(err, GPUECON_E_INPUT, "--pue", 0, 0, "%g is out of range; allowed 1 to 3", req->pue);
+        return err_set(err, GPUECON_E_INPUT, OPTION("pue"), 0, 0, "%g is out of range; allowed 1 to 3", req->pue);
     if (req->mtbi_gpu_days != 0 && !(req->mtbi_gpu_days >= 1 && req->mtbi_gpu_days <= 1e7))
-        return err_set(err, GPUECON_E_INPUT, "--mtbi-gpu-days", 0, 0, "%g is out of range; allowed 1 to 1e7",
+        return err_set(err, GPUECON_E_INPUT, OPTION("mtbi_gpu_days"), 0, 0, "%g is out of range; allowed 1 to 1e7",
                        req->mtbi_gpu_days);
     if (req->usd_per_gpu_hour != 0 && !(req->usd_per_gpu_hour >= 0.001 && req->usd_per_gpu_hour <= 1000))
-        return err_set(err, GPUECON_E_INPUT, "--usd-per-gpu-hour", 0, 0, "%g is out of range; allowed 0.001 to 1000",
+        return err_set(err, GPUECON_E_INPUT, OPTION("usd_per_gpu_hour"), 0, 0, "%g is out of range; allowed 0.001 to 1000",
                        req->usd_per_gpu_hour);
     const char *tier = req->tier ? req->tier : "typical";
     if (!find_tier(cat, req->system, tier))
-        return err_set(err, GPUECON_E_INPUT, "--tier", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("tier"), 0, 0,
                        "no reliability tier '%s/%s' in the catalog; allowed best, typical, poor", req->system, tier);
     long start = 0;
     const gpuecon_timeline *tl = NULL;
     if (req->start_date) {
         if (!gpuecon_date_parse(req->start_date, &start))
-            return err_set(err, GPUECON_E_INPUT, "--start-date", 0, 0,
+            return err_set(err, GPUECON_E_INPUT, OPTION("start_date"), 0, 0,
                            "'%.40s' is not an ISO date (allowed: YYYY-MM or YYYY-MM-DD, e.g. 2025-05 or 2025-07-15)",
                            req->start_date);
         if (!(tl = gpuecon_catalog_timeline_for(cat, req->system, req->model, req->precision)))
-            return err_set(err, GPUECON_E_INPUT, "--start-date", 0, 0,
+            return err_set(err, GPUECON_E_INPUT, OPTION("start_date"), 0, 0,
                            "the catalog has no throughput timeline of %s on %s in %s ('gpuecon catalog timelines' "
                            "lists them; --catalog DIR adds a timelines.yaml)", req->model ? req->model : "(no model)",
                            req->system, gpuecon_precision_name(req->precision));

@@ -722,10 +722,10 @@ int gpuecon_compare(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
     if (!ctx || !cat || !sc)
         return err_set(err, GPUECON_E_INPUT, "compare", 0, 0, "context, catalog and scenario are required");
     if (opt && (opt->trials < 0 || opt->trials > 1000000))
-        return err_set(err, GPUECON_E_INPUT, "--trials", 0, 0, "%d is out of range; allowed 0 to 1000000",
+        return err_set(err, GPUECON_E_INPUT, OPTION("trials"), 0, 0, "%d is out of range; allowed 0 to 1000000",
                        opt->trials);
     if (opt && (opt->uncertainty < 0 || opt->uncertainty > 1000000))
-        return err_set(err, GPUECON_E_INPUT, "--uncertainty", 0, 0, "%d is out of range; allowed 0 to 1000000",
+        return err_set(err, GPUECON_E_INPUT, OPTION("uncertainty"), 0, 0, "%d is out of range; allowed 0 to 1000000",
                        opt->uncertainty);
     if (opt && opt->uncertainty > 0) {
         /* work budget (docs/cli.md): about 3 us of one core per platform and joint sample (the
@@ -736,7 +736,7 @@ int gpuecon_compare(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
             np += gpuecon_scenario_at(sc, i)->n_platforms;
         double work = 3e-6 * opt->uncertainty * (double)np;
         if (work > ctx->cfg.max_work_s)
-            return err_set(err, GPUECON_E_INPUT, "--uncertainty", 0, 0,
+            return err_set(err, GPUECON_E_INPUT, OPTION("uncertainty"), 0, 0,
                            "%d joint samples of %zu platforms would take about %.2g CPU-seconds, above the "
                            "work budget of %g s; use fewer samples or raise the budget with --max-work",
                            opt->uncertainty, np, work, ctx->cfg.max_work_s);

@@ -64,29 +64,29 @@ void gpuecon_serve_search_request_init(gpuecon_serve_search_request *r)
 static int check(const gpuecon_serve_search_request *q, gpuecon_error *err)
 {
     int rc;
-    if ((rc = err_check_range(err, "--ttft-ms", q->ttft_ms, 0, 1e9)) ||
-        (rc = err_check_range(err, "--tpot-ms", q->tpot_ms, 0, 1e9)) ||
-        (rc = err_check_range(err, "--concurrency", q->concurrency, 0, 1e9)) ||
-        (rc = err_check_range(err, "--max-draft", q->max_draft, 0, 8)) ||
-        (rc = err_check_range(err, "--confirm", q->confirm, 0, MAX_CAND)) ||
-        (rc = err_check_range(err, "--top", q->top, 1, GPUECON_SERVE_TOP)) ||
-        (rc = err_check_range(err, "--sim-requests", (double)q->sim_requests, 100, 1e7)))
+    if ((rc = err_check_range(err, OPTION("ttft_ms"), q->ttft_ms, 0, 1e9)) ||
+        (rc = err_check_range(err, OPTION("tpot_ms"), q->tpot_ms, 0, 1e9)) ||
+        (rc = err_check_range(err, OPTION("concurrency"), q->concurrency, 0, 1e9)) ||
+        (rc = err_check_range(err, OPTION("max_draft"), q->max_draft, 0, 8)) ||
+        (rc = err_check_range(err, OPTION("confirm"), q->confirm, 0, MAX_CAND)) ||
+        (rc = err_check_range(err, OPTION("top"), q->top, 1, GPUECON_SERVE_TOP)) ||
+        (rc = err_check_range(err, OPTION("sim_requests"), (double)q->sim_requests, 100, 1e7)))
         return rc;
     if (!(q->rate >= 0 && q->rate <= 1e9))
-        return err_set(err, GPUECON_E_INPUT, "--rate", 0, 0, "%g requests/s is out of range; allowed above 0 up to 1e9",
+        return err_set(err, GPUECON_E_INPUT, OPTION("rate"), 0, 0, "%g requests/s is out of range; allowed above 0 up to 1e9",
                        q->rate);
     if (q->rate > 0 && q->concurrency > 0)
-        return err_set(err, GPUECON_E_INPUT, "--rate", 0, 0, "give either a rate or a concurrency");
+        return err_set(err, GPUECON_E_INPUT, OPTION("rate"), 0, 0, "give either a rate or a concurrency");
     if (!(q->slo_percentile > 0 && q->slo_percentile < 100))
-        return err_set(err, GPUECON_E_INPUT, "--slo-percentile", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("slo_percentile"), 0, 0,
                        "%g is outside (0, 100): a percentile of the requests", q->slo_percentile);
     if (q->objective == GPUECON_SERVE_COST && !q->base.tco)
-        return err_set(err, GPUECON_E_INPUT, "--objective", 0, 0, "cost needs a TCO profile (--profile)");
+        return err_set(err, GPUECON_E_INPUT, OPTION("objective"), 0, 0, "cost needs a TCO profile (--profile)");
     if (!q->base.model || !q->base.system || !q->base.system->gpu)
         return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a model and a system are required");
     for (size_t i = 0; i < q->ngpus; i++)
         if (q->gpus[i] < 1 || q->gpus[i] > 1000000)
-            return err_set(err, GPUECON_E_INPUT, "--gpus", 0, 0, "%d is out of range; allowed 1 to 1e6", q->gpus[i]);
+            return err_set(err, GPUECON_E_INPUT, OPTION("gpus"), 0, 0, "%d is out of range; allowed 1 to 1e6", q->gpus[i]);
     return GPUECON_OK;
 }
 
@@ -502,7 +502,7 @@ static int confirm(search *s, gpuecon_serve_config *c, gpuecon_error *err)
         } else {
             r.requests = q->sim_requests;
             if (!sim_closed_loop(&r, users, c->replicas, NULL))
-                return err_set(err, GPUECON_E_INPUT, "--confirm", 0, 0,
+                return err_set(err, GPUECON_E_INPUT, OPTION("confirm"), 0, 0,
                                "a closed loop of %.0f users is beyond the simulator (at most %g users, %g requests "
                                "per replica)", users, SIM_MAX_USERS, (double)SIM_MAX_REQUESTS);
         }
@@ -591,7 +591,7 @@ static int finish(search *s, gpuecon_error *err)
         out->miss_ttft_ms = q->ttft_ms > 0 ? fmax(0, out->closest.ttft_ms - q->ttft_ms) : 0;
         out->miss_tpot_ms = q->tpot_ms > 0 ? fmax(0, out->closest.tpot_ms - q->tpot_ms) : 0;
         if (q->rate > 0 && out->miss_ttft_ms == 0 && out->miss_tpot_ms == 0)
-            return err_set(err, GPUECON_E_INFEASIBLE, "--rate", 0, 0,
+            return err_set(err, GPUECON_E_INFEASIBLE, OPTION("rate"), 0, 0,
                            "no configuration serves %g requests/s; the closest (TP %d x PP %d, %d replicas) "
                            "reaches %.3g requests/s", q->rate, out->closest.tp, out->closest.pp, out->closest.replicas,
                            out->closest.output_tokens_per_s / q->base.output_len);

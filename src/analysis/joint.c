@@ -154,7 +154,7 @@ int compare_joint_uncertainty(gpuecon_ctx *ctx, const pstate *ps, int n,
         ctx_free(ctx, eff, (size_t)n * np * sizeof *eff);
         ctx_free(ctx, row, np * sizeof *row);
         ctx_free(ctx, wins, np * sizeof *wins);
-        return err_set(err, GPUECON_E_NOMEM, "--uncertainty", 0, 0, "out of memory for %d samples", n);
+        return err_set(err, GPUECON_E_NOMEM, OPTION("uncertainty"), 0, 0, "out of memory for %d samples", n);
     }
     for (size_t i = 0; i < np; i++)
         widths(&ps[i], &cr->platforms[i], w[i]);

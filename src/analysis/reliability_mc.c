@@ -631,22 +631,22 @@ int gpuecon_reliability_simulate(gpuecon_ctx *ctx, const gpuecon_reliability_req
         return err_set(err, GPUECON_E_INPUT, "", 0, 0, "no context or output");
     rel_model m;
     int rc = reliability_prepare(req, &m, err);
-    if (rc || (rc = err_check_range(err, "--trials", req->trials, 1, 1e8)))
+    if (rc || (rc = err_check_range(err, OPTION("trials"), req->trials, 1, 1e8)))
         return rc;
     if ((double)m.ndom * m.nsub > 2e8)
-        return err_set(err, GPUECON_E_INPUT, "--active-gpus", 0, 0, "too many units to simulate");
+        return err_set(err, GPUECON_E_INPUT, OPTION("active_gpus"), 0, 0, "too many units to simulate");
     simcfg c;
     build_cfg(&m, &c);
     /* each fault brings a repair, each interruption up to three job transitions */
     double per_trial = (2 * c.R + 3 * m.Lambda) * c.T;
     if (per_trial > 1e9)
-        return err_set(err, GPUECON_E_INPUT, m.work > 0 ? "--tokens" : "--days", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, m.work > 0 ? OPTION("tokens") : OPTION("days"), 0, 0,
                        "one trial would simulate about %.2g events (%.0f faults a day for %.0f "
                        "days); at most 1e9: shorten the job or raise --mtbi-gpu-days",
                        per_trial, c.R * DAY_S, c.T / DAY_S);
     double work = sim_work_s(&c, per_trial, req->trials);
     if (work > ctx->cfg.max_work_s)
-        return err_set(err, GPUECON_E_INPUT, req->trials > 1 ? "--trials" : m.work > 0 ? "--tokens" : "--days",
+        return err_set(err, GPUECON_E_INPUT, req->trials > 1 ? OPTION("trials") : m.work > 0 ? OPTION("tokens") : OPTION("days"),
                        0, 0, "the simulation would take about %.2g CPU-seconds (%d trials of about %.2g "
                        "events on %d units), above the work budget of %g s; use fewer trials or a "
                        "shorter job, or raise the budget with --max-work", work, req->trials, per_trial,

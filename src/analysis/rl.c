@@ -44,60 +44,60 @@ static int check_request(const gpuecon_rl_request *r, gpuecon_error *err)
 {
     int rc;
     if (!r || !r->policy || !r->system)
-        return err_set(err, GPUECON_E_INPUT, "--model", 0, 0, "a policy model and a system are required");
+        return err_set(err, GPUECON_E_INPUT, OPTION("model"), 0, 0, "a policy model and a system are required");
     if (r->samples <= 0)
-        return err_set(err, GPUECON_E_INPUT, "--samples", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("samples"), 0, 0,
                        "%d: samples per prompt (the GRPO group) must be at least 1", r->samples);
     if (r->prompts <= 0)
-        return err_set(err, GPUECON_E_INPUT, "--prompts", 0, 0, "%d: prompts per step must be at least 1",
+        return err_set(err, GPUECON_E_INPUT, OPTION("prompts"), 0, 0, "%d: prompts per step must be at least 1",
                        r->prompts);
-    if ((rc = err_check_range(err, "--gpus", r->gpus, 1, 1e6)) ||
-        (rc = err_check_range(err, "--prompt-len", r->prompt_len, 1, 1e8)) ||
-        (rc = err_check_range(err, "--response-len", r->response_len, 1, 1e8)) ||
-        (rc = err_check_range(err, "--response-cv", r->response_cv, 0, 10)) ||
-        (rc = err_check_range(err, "--oversample", r->oversample, 0, 10)) ||
-        (rc = err_check_range(err, "--partial-rollouts", r->partial_tokens, 0, 1e8)) ||
-        (rc = err_check_range(err, "--epochs", r->epochs, 1, 100)) ||
-        (rc = err_check_range(err, "--minibatches", r->minibatches, 1, 1e6)) ||
-        (rc = err_check_range(err, "--off-policy", r->off_policy, 0, 1)) ||
-        (rc = err_check_range(err, "--steps", (double)r->steps, 1, 1e6)) ||
-        (rc = err_check_range(err, "--train-tp", r->train_tp, 0, 1024)) ||
-        (rc = err_check_range(err, "--train-pp", r->train_pp, 0, 1024)) ||
-        (rc = err_check_range(err, "--train-cp", r->train_cp, 0, 1024)) ||
-        (rc = err_check_range(err, "--train-ep", r->train_ep, 0, 1024)) ||
-        (rc = err_check_range(err, "--train-mbs", r->train_mbs, 0, 1e6)))
+    if ((rc = err_check_range(err, OPTION("gpus"), r->gpus, 1, 1e6)) ||
+        (rc = err_check_range(err, OPTION("prompt_len"), r->prompt_len, 1, 1e8)) ||
+        (rc = err_check_range(err, OPTION("response_len"), r->response_len, 1, 1e8)) ||
+        (rc = err_check_range(err, OPTION("response_cv"), r->response_cv, 0, 10)) ||
+        (rc = err_check_range(err, OPTION("oversample"), r->oversample, 0, 10)) ||
+        (rc = err_check_range(err, OPTION("partial_rollouts"), r->partial_tokens, 0, 1e8)) ||
+        (rc = err_check_range(err, OPTION("epochs"), r->epochs, 1, 100)) ||
+        (rc = err_check_range(err, OPTION("minibatches"), r->minibatches, 1, 1e6)) ||
+        (rc = err_check_range(err, OPTION("off_policy"), r->off_policy, 0, 1)) ||
+        (rc = err_check_range(err, OPTION("steps"), (double)r->steps, 1, 1e6)) ||
+        (rc = err_check_range(err, OPTION("train_tp"), r->train_tp, 0, 1024)) ||
+        (rc = err_check_range(err, OPTION("train_pp"), r->train_pp, 0, 1024)) ||
+        (rc = err_check_range(err, OPTION("train_cp"), r->train_cp, 0, 1024)) ||
+        (rc = err_check_range(err, OPTION("train_ep"), r->train_ep, 0, 1024)) ||
+        (rc = err_check_range(err, OPTION("train_mbs"), r->train_mbs, 0, 1e6)))
         return rc;
     if ((double)r->prompts * r->samples > 1e7)
-        return err_set(err, GPUECON_E_INPUT, "--prompts", 0, 0, "prompts x samples = %.0f; allowed up to 1e7",
+        return err_set(err, GPUECON_E_INPUT, OPTION("prompts"), 0, 0, "prompts x samples = %.0f; allowed up to 1e7",
                        (double)r->prompts * r->samples);
     long n = (long)r->prompts * r->samples;
     if (n % r->minibatches)
-        return err_set(err, GPUECON_E_INPUT, "--minibatches", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("minibatches"), 0, 0,
                        "%d does not divide the %ld samples of a step (prompts x samples)", r->minibatches, n);
     if (r->placement == GPUECON_RL_COLOCATED && r->off_policy > 0)
-        return err_set(err, GPUECON_E_INPUT, "--off-policy", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("off_policy"), 0, 0,
                        "an off-policy lag needs --placement disaggregated: colocated GPUs cannot generate "
                        "while they train");
     if (r->placement == GPUECON_RL_COLOCATED && r->gen_gpus > 0)
-        return err_set(err, GPUECON_E_INPUT, "--gen-gpus", 0, 0, "needs --placement disaggregated");
+        return err_set(err, GPUECON_E_INPUT, OPTION("gen_gpus"), 0, 0, "needs --placement disaggregated");
     if (r->placement == GPUECON_RL_DISAGGREGATED && r->gpus < 2)
-        return err_set(err, GPUECON_E_INPUT, "--gpus", 0, 0, "disaggregated placement needs at least 2 GPUs");
+        return err_set(err, GPUECON_E_INPUT, OPTION("gpus"), 0, 0, "disaggregated placement needs at least 2 GPUs");
     if (r->gen_gpus < 0 || (r->gen_gpus > 0 && r->gen_gpus >= r->gpus))
-        return err_set(err, GPUECON_E_INPUT, "--gen-gpus", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("gen_gpus"), 0, 0,
                        "%d leaves no trainer GPUs; allowed 1 to %d (--gpus minus one)", r->gen_gpus, r->gpus - 1);
     if (r->gen_attention_dp && !(r->policy->experts > 0))
-        return err_set(err, GPUECON_E_INPUT, "--gen-attention-dp", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("gen_attention_dp"), 0, 0,
                        "%s is dense: attention data-parallel spreads a MoE model's experts", r->policy->name);
     if (r->gen_attention_dp && r->gen_tp == 1)
-        return err_set(err, GPUECON_E_INPUT, "--gen-tp", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("gen_tp"), 0, 0,
                        "1 with --gen-attention-dp: the experts need at least 2 GPUs to spread over");
     if (r->gen_weights == GPUECON_FP4 && gpuecon_gpu_peak_flops(r->system->gpu, GPUECON_FP4) <= 0)
-        return err_set(err, GPUECON_E_INPUT, "--gen-weights", 0, 0, "%s has no FP4 tensor cores", r->system->gpu_name);
+        return err_set(err, GPUECON_E_INPUT, OPTION("gen_weights"), 0, 0, "%s has no FP4 tensor cores", r->system->gpu_name);
     if (gpuecon_gpu_peak_flops(r->system->gpu, r->train_precision) <= 0)
-        return err_set(err, GPUECON_E_INPUT, "--train-precision", 0, 0, "%s has no %s tensor cores",
+        return err_set(err, GPUECON_E_INPUT, OPTION("train_precision"), 0, 0, "%s has no %s tensor cores",
                        r->system->gpu_name, gpuecon_precision_name(r->train_precision));
     if (r->placement == GPUECON_RL_COLOCATED && r->offload && !(r->system->host_link_gbps > 0))
-        return err_set(err, GPUECON_E_INPUT, "--offload", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("offload"), 0, 0,
                        "%s has no host_link_gbps to offload the trainer over; use --offload off", r->system->name);
     return GPUECON_OK;
 }
@@ -172,11 +172,11 @@ static int train_one(gpuecon_ctx *ctx, const gpuecon_rl_request *r, const gpueco
     gpuecon_error e;
     gpuecon_error_clear(&e);
     int rc = gpuecon_train_predict(ctx, &q, t, &e);
-    if (rc == GPUECON_E_INPUT && fixed && !strncmp(e.where, "--", 2))
-        return err_set(err, GPUECON_E_INPUT, "--train-tp", 0, 0, "the trainer layout (--train-tp/pp/cp/ep/mbs) on %d "
+    if (rc == GPUECON_E_INPUT && fixed && !strncmp(e.where, OPTION_PREFIX, strlen(OPTION_PREFIX)))
+        return err_set(err, GPUECON_E_INPUT, OPTION("train_tp"), 0, 0, "the trainer layout (--train-tp/pp/cp/ep/mbs) on %d "
                        "GPUs: %s: %s", gpus, e.where, e.message);
     if (rc == GPUECON_E_INFEASIBLE || rc == GPUECON_E_INPUT)
-        return err_set(err, GPUECON_E_INFEASIBLE, "--gpus", 0, 0, "trainer pool of %d GPUs cannot train %s: %s",
+        return err_set(err, GPUECON_E_INFEASIBLE, OPTION("gpus"), 0, 0, "trainer pool of %d GPUs cannot train %s: %s",
                        gpus, m->name, e.message);
     if (rc && err)
         *err = e;
@@ -326,7 +326,7 @@ static int eval_split(gpuecon_ctx *ctx, const gpuecon_rl_request *r, const rl_le
     } else if (colo) {
         mem_util = VLLM_DEFAULT_MEM_UTIL - states / r->system->gpu->hbm_gib;
         if (mem_util < 0.05)
-            return err_set(err, GPUECON_E_INFEASIBLE, "--offload", 0, 0,
+            return err_set(err, GPUECON_E_INFEASIBLE, OPTION("offload"), 0, 0,
                            "the trainer's %.1f GiB of states leave the engine no memory on %.0f GiB GPUs; "
                            "use --offload on", states, r->system->gpu->hbm_gib);
     }
@@ -370,7 +370,7 @@ static int search_split(gpuecon_ctx *ctx, const gpuecon_rl_request *r, const rl_
     bool found = false;
     gpuecon_error last;
     gpuecon_error_clear(&last);
-    err_set(&last, GPUECON_E_INFEASIBLE, "--gpus", 0, 0, "no split tried");
+    err_set(&last, GPUECON_E_INFEASIBLE, OPTION("gpus"), 0, 0, "no split tried");
     o->splits_evaluated = 0;
     gpuecon_rl_result *t = ctx_alloc(ctx, sizeof *t);
     if (!t)
@@ -419,7 +419,7 @@ int rl_step(gpuecon_ctx *ctx, const gpuecon_rl_request *req, gpuecon_rl_result *
     if (rc == GPUECON_E_INFEASIBLE && req->placement == GPUECON_RL_DISAGGREGATED && req->gen_gpus > 0) {
         char why[512];
         snprintf(why, sizeof why, "%s", err ? err->message : "does not fit");
-        return err_set(err, GPUECON_E_INPUT, "--gen-gpus", 0, 0, "%d generator + %d trainer GPUs: %s",
+        return err_set(err, GPUECON_E_INPUT, OPTION("gen_gpus"), 0, 0, "%d generator + %d trainer GPUs: %s",
                        req->gen_gpus, req->gpus - req->gen_gpus, why);
     }
     if (rc)

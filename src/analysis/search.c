@@ -535,14 +535,14 @@ static int check_options(gpuecon_search_options *o, gpuecon_error *err)
 {
     if (o->top_k == 0)
         o->top_k = 10;
-    int rc = err_check_range(err, "--top", o->top_k, 1, 10000);
+    int rc = err_check_range(err, OPTION("top"), o->top_k, 1, 10000);
     if (rc)
         return rc;
     if (o->shard_count < 0 || o->shard_index < 0 || (o->shard_count > 0 && o->shard_index >= o->shard_count))
-        return err_set(err, GPUECON_E_INPUT, "--shard", 0, 0, "shard %d of %d: need 0 <= k < n", o->shard_index,
+        return err_set(err, GPUECON_E_INPUT, OPTION("shard"), 0, 0, "shard %d of %d: need 0 <= k < n", o->shard_index,
                        o->shard_count);
     if (o->objective == GPUECON_OBJECTIVE_COST && !(o->usd_per_gpu_hour > 0))
-        return err_set(err, GPUECON_E_INPUT, "--objective", 0, 0, "cost needs a price per GPU-hour (--profile)");
+        return err_set(err, GPUECON_E_INPUT, OPTION("objective"), 0, 0, "cost needs a price per GPU-hour (--profile)");
     return GPUECON_OK;
 }
 
@@ -760,7 +760,7 @@ static int train_predict(gpuecon_ctx *ctx, const gpuecon_train_request *req, gpu
     }
     if (!r.have_overflow) {
         gpuecon_search_result_free(&r);
-        return err_set(err, GPUECON_E_INPUT, "--gbs", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("gbs"), 0, 0,
                        "no parallel configuration of %d GPUs divides the global batch of %d sequences "
                        "(dp must divide gbs, tp, cp, pp must fit the model, and an MoE model's ep x etp must divide "
                        "tp x cp x dp)", req->gpus, req->gbs);

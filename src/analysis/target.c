@@ -42,7 +42,7 @@ static const gpuecon_target_row *eval_at(tsearch *ts, int gpus)
         if (ts->rows[i].gpus == gpus)
             return &ts->rows[i];
     if (ts->n == CACHE) {
-        ts->rc = err_set(ts->err, GPUECON_E_INTERNAL, "--target-days", 0, 0, "the size search did not converge");
+        ts->rc = err_set(ts->err, GPUECON_E_INTERNAL, OPTION("target_days"), 0, 0, "the size search did not converge");
         return NULL;
     }
     size_t k = ts->n++;
@@ -100,7 +100,7 @@ int gpuecon_target_unit(const gpuecon_catalog *cat, const gpuecon_run_request *r
     snprintf(name, sizeof name, "%s/%s", run->system, run->tier ? run->tier : "typical");
     const gpuecon_reliability *t = gpuecon_catalog_reliability(cat, name);
     if (!sys || !t)
-        return err_set(err, GPUECON_E_INPUT, "--system", 0, 0, "no system or reliability tier '%s'", name);
+        return err_set(err, GPUECON_E_INPUT, OPTION("system"), 0, 0, "no system or reliability tier '%s'", name);
     int spares = run->spares_per_domain >= 0 ? run->spares_per_domain : t->spares_per_domain;
     int unit = sys->scaleup_gpus - spares;
     return unit > 0 ? unit : sys->scaleup_gpus;
@@ -174,25 +174,25 @@ int gpuecon_train_target(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpu
                          gpuecon_target_result *out, gpuecon_error *err)
 {
     if (!ctx || !cat || !treq || !rreq || !out || !treq->model || !treq->system)
-        return err_set(err, GPUECON_E_INPUT, "--target-days", 0, 0, "context, catalog, model and system are required");
+        return err_set(err, GPUECON_E_INPUT, OPTION("target_days"), 0, 0, "context, catalog, model and system are required");
     memset(out, 0, sizeof *out);
     if (!(target_days > 0) || !isfinite(target_days))
-        return err_set(err, GPUECON_E_INPUT, "--target-days", 0, 0, "%g: a deadline must be a positive number of days",
+        return err_set(err, GPUECON_E_INPUT, OPTION("target_days"), 0, 0, "%g: a deadline must be a positive number of days",
                        target_days);
     if (!(rreq->tokens > 0))
-        return err_set(err, GPUECON_E_INPUT, "--tokens", 0, 0, "a deadline needs the token budget (--tokens T)");
+        return err_set(err, GPUECON_E_INPUT, OPTION("tokens"), 0, 0, "a deadline needs the token budget (--tokens T)");
     int unit = gpuecon_target_unit(cat, rreq, err);
     if (unit < 0)
         return unit;
     if (max_gpus <= 0)
         max_gpus = 1000000; /* the reliability model's topology limit is 10M; no cluster is near */
     if (max_gpus < unit)
-        return err_set(err, GPUECON_E_INPUT, "--max-gpus", 0, 0, "%d is below one domain of %d GPUs", max_gpus, unit);
+        return err_set(err, GPUECON_E_INPUT, OPTION("max_gpus"), 0, 0, "%d is below one domain of %d GPUs", max_gpus, unit);
     out->unit = unit;
     out->target_days = target_days;
     tsearch *ts = ctx_alloc(ctx, sizeof *ts);
     if (!ts)
-        return err_set(err, GPUECON_E_NOMEM, "--target-days", 0, 0, "out of memory");
+        return err_set(err, GPUECON_E_NOMEM, OPTION("target_days"), 0, 0, "out of memory");
     memset(ts, 0, sizeof *ts);
     ts->ctx = ctx;
     ts->cat = cat;
@@ -275,10 +275,10 @@ int gpuecon_train_target(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpu
     ctx_free(ctx, ts, sizeof *ts);
     if (rc == GPUECON_OK && !out->met)
         return out->nearest_gpus > 0
-                   ? err_set(err, GPUECON_E_INFEASIBLE, "--target-days", 0, 0,
+                   ? err_set(err, GPUECON_E_INFEASIBLE, OPTION("target_days"), 0, 0,
                              "no size up to %d GPUs finishes in %g days; the nearest miss is %d GPUs in %.1f days",
                              (int)lim, target_days, out->nearest_gpus, out->nearest_days)
-                   : err_set(err, GPUECON_E_INFEASIBLE, "--target-days", 0, 0, "no size can run this job: %s",
+                   : err_set(err, GPUECON_E_INFEASIBLE, OPTION("target_days"), 0, 0, "no size can run this job: %s",
                              out->why);
     return rc;
 }

@@ -54,6 +54,12 @@ void *ctx_realloc(gpuecon_ctx *ctx, void *p, size_t oldn, size_t newn);
 void ctx_free(gpuecon_ctx *ctx, void *p, size_t n);
 
 /* ---- error.c: filling a caller-owned error record (err may be NULL) ---- */
+/* Where an error lies when it is one of the request's options: "options.<key>", the key as the
+ * request's "options" object spells it (OPTION("tokens_per_s")). The layers below the request
+ * never spell a command-line flag; the request layer writes the option as its command's option
+ * table names it ("--tokens-per-s"), in where and in the message (cli_fail). */
+#define OPTION(key) "options." key
+#define OPTION_PREFIX "options."
 int err_set(gpuecon_error *err, int code, const char *where, int line, int col,
             const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 int err_vset(gpuecon_error *err, int code, const char *where, int line, int col,

@@ -203,19 +203,19 @@ int gpuecon_collective_ex(const gpuecon_system *s, const gpuecon_link_model *lm,
     if (!s || !out)
         return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a system and a result are required");
     if ((unsigned)op >= GPUECON_COLL_OP_COUNT)
-        return err_set(err, GPUECON_E_INPUT, "--op", 0, 0, "unknown collective operation");
-    if ((rc = err_check_range(err, "--gpus", gpus, 1, 1 << 24)) ||
-        (rc = err_check_range(err, "--stride", stride, 1, 1 << 24)) ||
-        (rc = err_check_range(err, "--bytes", bytes, 0, 1e15)))
+        return err_set(err, GPUECON_E_INPUT, OPTION("op"), 0, 0, "unknown collective operation");
+    if ((rc = err_check_range(err, OPTION("gpus"), gpus, 1, 1 << 24)) ||
+        (rc = err_check_range(err, OPTION("stride"), stride, 1, 1 << 24)) ||
+        (rc = err_check_range(err, OPTION("bytes"), bytes, 0, 1e15)))
         return rc;
     if (algo == GPUECON_ALGO_TREE && op != GPUECON_ALL_REDUCE) /* it was ignored: a ring was timed */
-        return err_set(err, GPUECON_E_INPUT, "--algo", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("algo"), 0, 0,
                        "tree is an all-reduce algorithm; NCCL runs all-gather and reduce-scatter as rings and "
                        "all-to-all and send-recv point to point (allowed for this op: auto, ring)");
     if ((unsigned)algo > GPUECON_ALGO_TREE)
-        return err_set(err, GPUECON_E_INPUT, "--algo", 0, 0, "unknown algorithm; allowed auto, ring, tree");
+        return err_set(err, GPUECON_E_INPUT, OPTION("algo"), 0, 0, "unknown algorithm; allowed auto, ring, tree");
     if (op == GPUECON_SEND_RECV && gpus != 2)
-        return err_set(err, GPUECON_E_INPUT, "--gpus", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("gpus"), 0, 0,
                        "send-recv is between 2 GPUs (the peer is --stride ranks away), not %d", gpus);
     if (!(s->scaleup_gbps > 0) || !(s->scaleout_gbps > 0))
         return err_set(err, GPUECON_E_INPUT, s->name ? s->name : "system", 0, 0,

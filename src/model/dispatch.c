@@ -95,9 +95,9 @@ int gpuecon_moe_dispatch(const gpuecon_system *s, const gpuecon_link_model *lm, 
     if (!s || !q || !out)
         return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a system, a request and a result are required");
     if (!(s->scaleup_gbps > 0) || !(s->scaleout_gbps > 0))
-        return err_set(err, GPUECON_E_INPUT, "--system", 0, 0, "%s lacks bandwidths", s->name ? s->name : "?");
+        return err_set(err, GPUECON_E_INPUT, OPTION("system"), 0, 0, "%s lacks bandwidths", s->name ? s->name : "?");
     if (q->ep < 1 || q->stride < 1 || !(q->tokens >= 0) || q->experts < 1 || q->experts % q->ep)
-        return err_set(err, GPUECON_E_INPUT, "--ep", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("ep"), 0, 0,
                        "ep %d, stride %d: need ep >= 1 dividing the %d experts, stride >= 1, tokens >= 0", q->ep,
                        q->stride, q->experts);
     if (q->top_k < 1 || q->top_k > q->experts)

@@ -16,11 +16,11 @@ int gpuecon_cost_compute(double usd_per_gpu_hour, double it_w_per_gpu, double pu
                          gpuecon_error *err)
 {
     int rc;
-    if ((rc = err_check_range(err, "--tokens-per-s", tokens_per_s_per_gpu, 1e-6, 1e9)) ||
-        (rc = err_check_range(err, "--pue", pue, 1.0, 3.0)) ||
+    if ((rc = err_check_range(err, OPTION("tokens_per_s"), tokens_per_s_per_gpu, 1e-6, 1e9)) ||
+        (rc = err_check_range(err, OPTION("pue"), pue, 1.0, 3.0)) ||
         (rc = err_check_range(err, "TCO per GPU-hour", usd_per_gpu_hour, 0, 1e4)) ||
         (rc = err_check_range(err, "IT watts per GPU", it_w_per_gpu, 1, 1e5)) ||
-        (rc = err_check_range(err, "--tokens", tokens, 0, 1e18)))
+        (rc = err_check_range(err, OPTION("tokens"), tokens, 0, 1e18)))
         return rc;
     memset(out, 0, sizeof *out);
     out->tokens_per_s_per_gpu = tokens_per_s_per_gpu;

@@ -42,43 +42,43 @@ static int check(const gpuecon_finetune_request *r, gpuecon_error *err)
     if (!r || !r->model || !r->system || !r->system->gpu)
         return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a model and a system are required");
     int rc;
-    if ((rc = err_check_range(err, "--gpus", r->gpus, 1, 1e6)) ||
-        (rc = err_check_range(err, "--mbs", r->mbs, 1, 4096)) ||
-        (rc = err_check_range(err, "--seq", r->seq, 1, 1e8)) ||
-        (rc = err_check_range(err, "--efficiency", r->efficiency, 0, 1)) ||
+    if ((rc = err_check_range(err, OPTION("gpus"), r->gpus, 1, 1e6)) ||
+        (rc = err_check_range(err, OPTION("mbs"), r->mbs, 1, 4096)) ||
+        (rc = err_check_range(err, OPTION("seq"), r->seq, 1, 1e8)) ||
+        (rc = err_check_range(err, OPTION("efficiency"), r->efficiency, 0, 1)) ||
         (rc = err_check_range(err, "profile eta_train", r->profile.eta_train, 1e-3, 1)) ||
         (rc = err_check_range(err, "profile eta_link_large", r->profile.eta_link_large, 1e-3, 1)) ||
-        (rc = err_check_range(err, "--pue", r->pue, 0, 3)))
+        (rc = err_check_range(err, OPTION("pue"), r->pue, 0, 3)))
         return rc;
     if (r->method == GPUECON_FT_LORA &&
-        ((rc = err_check_range(err, "--lora-rank", r->lora_rank, 1, 4096)) ||
-         (rc = err_check_range(err, "--lora-alpha", r->lora_alpha, 1e-6, 1e6))))
+        ((rc = err_check_range(err, OPTION("lora_rank"), r->lora_rank, 1, 4096)) ||
+         (rc = err_check_range(err, OPTION("lora_alpha"), r->lora_alpha, 1e-6, 1e6))))
         return rc;
     if (r->method == GPUECON_FT_LORA && (r->lora_modules & GPUECON_LORA_ALL) == 0)
-        return err_set(err, GPUECON_E_INPUT, "--lora-modules", 0, 0, "needs at least one projection");
+        return err_set(err, GPUECON_E_INPUT, OPTION("lora_modules"), 0, 0, "needs at least one projection");
     if (r->model->max_seq > 0 && r->seq > r->model->max_seq)
-        return err_set(err, GPUECON_E_INPUT, "--seq", 0, 0, "%d is longer than %s's context of %d tokens",
+        return err_set(err, GPUECON_E_INPUT, OPTION("seq"), 0, 0, "%d is longer than %s's context of %d tokens",
                        r->seq, r->model->name, r->model->max_seq);
     if (r->precision != GPUECON_BF16 && r->precision != GPUECON_FP8)
-        return err_set(err, GPUECON_E_INPUT, "--precision", 0, 0, "allowed: bf16, fp8");
+        return err_set(err, GPUECON_E_INPUT, OPTION("precision"), 0, 0, "allowed: bf16, fp8");
     const gpuecon_stack *st = r->stack;
     if (st && st->workload != 1)
-        return err_set(err, GPUECON_E_INPUT, "--stack", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("stack"), 0, 0,
                        "%s is a training stack (train, search, compare, rl); fine-tuning stacks: hf-peft-eager, "
                        "hf-peft-compile, te-fp8-compile", st->name);
     if (st && r->precision == GPUECON_FP8 && st->fp8_linear == FT_FP8_NONE)
-        return err_set(err, GPUECON_E_INPUT, "--precision", 0, 0, "stack %s has no FP8 linears; use bf16",
+        return err_set(err, GPUECON_E_INPUT, OPTION("precision"), 0, 0, "stack %s has no FP8 linears; use bf16",
                        st->name);
     if (r->precision == GPUECON_FP8 && gpuecon_gpu_peak_flops(r->system->gpu, GPUECON_FP8) <= 0) {
         if (st && st->precision == 1)
-            return err_set(err, GPUECON_E_INPUT, "--stack", 0, 0,
+            return err_set(err, GPUECON_E_INPUT, OPTION("stack"), 0, 0,
                            "stack %s runs FP8 linears and %s has no FP8 tensor cores; use --precision bf16 "
                            "or --stack hf-peft-eager", st->name, r->system->gpu->name);
-        return err_set(err, GPUECON_E_INPUT, "--precision", 0, 0, "%s has no FP8 tensor cores; use bf16",
+        return err_set(err, GPUECON_E_INPUT, OPTION("precision"), 0, 0, "%s has no FP8 tensor cores; use bf16",
                        r->system->gpu->name);
     }
     if (r->pue != 0 && r->pue < 1)
-        return err_check_range(err, "--pue", r->pue, 1, 3);
+        return err_check_range(err, OPTION("pue"), r->pue, 1, 3);
     return GPUECON_OK;
 }
 

@@ -78,23 +78,23 @@ static int check_lengths(const gpuecon_infer_request *r, gpuecon_error *err)
 {
     const gpuecon_model *m = r->model;
     int rc;
-    if ((rc = err_check_range(err, "--prompt-len", r->prompt_len, 1, 1e8)) ||
-        (rc = err_check_range(err, "--output-len", r->output_len, 1, 1e8)))
+    if ((rc = err_check_range(err, OPTION("prompt_len"), r->prompt_len, 1, 1e8)) ||
+        (rc = err_check_range(err, OPTION("output_len"), r->output_len, 1, 1e8)))
         return rc;
     if (m->max_seq > 0 && r->prompt_len > m->max_seq)
-        return err_set(err, GPUECON_E_INPUT, "--prompt-len", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("prompt_len"), 0, 0,
                        "%g tokens is longer than %s's context of %d tokens", r->prompt_len,
                        m->name, m->max_seq);
     if (m->max_seq > 0 && r->prompt_len + r->output_len > m->max_seq)
-        return err_set(err, GPUECON_E_INPUT, "--output-len", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("output_len"), 0, 0,
                        "prompt %g + output %g tokens exceed %s's context of %d tokens",
                        r->prompt_len, r->output_len, m->name, m->max_seq);
     if (r->max_model_len > 0 && m->max_seq > 0 && r->max_model_len > m->max_seq)
-        return err_set(err, GPUECON_E_INPUT, "--max-model-len", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("max_model_len"), 0, 0,
                        "%d is longer than %s's context of %d tokens", r->max_model_len, m->name,
                        m->max_seq);
     if (r->max_model_len > 0 && r->max_model_len < r->prompt_len + r->output_len)
-        return err_set(err, GPUECON_E_INPUT, "--max-model-len", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("max_model_len"), 0, 0,
                        "%d is shorter than prompt + output (%g tokens)", r->max_model_len,
                        r->prompt_len + r->output_len);
     return GPUECON_OK;
@@ -111,56 +111,56 @@ static int check_request(const gpuecon_infer_request *r, gpuecon_error *err)
     if (!r || !r->model || !r->system || !r->system->gpu)
         return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a model and a system are required");
     int rc;
-    if ((rc = err_check_range(err, "--gpus", r->gpus, 1, 1e6)) ||
-        (rc = err_check_range(err, "--tp", r->tp, 0, 1e6)) ||
-        (rc = err_check_range(err, "--output-cv", r->output_cv, 0, 10)) ||
-        (rc = err_check_range(err, "--prefix-hit", r->prefix_hit, 0, 0.99)) ||
-        (rc = err_check_range(err, "--concurrency", r->concurrency, 0, 1e9)) ||
-        (rc = err_check_range(err, "--draft", r->draft_k, 0, 16)) ||
-        (rc = err_check_range(err, "--lora-rank", r->lora_rank, 0, 4096)) ||
-        (rc = err_check_range(err, "--max-loras", r->max_loras, 1, 1024)) ||
-        (rc = err_check_range(err, "--gpu-mem-util", r->gpu_mem_util, 0, 1)) ||
-        (rc = err_check_range(err, "--max-num-batched-tokens", r->max_num_batched_tokens, 0, 1e7)) ||
-        (rc = err_check_range(err, "--long-prefill-token-threshold", r->long_prefill_token_threshold, 0, 1e7)) ||
-        (rc = err_check_range(err, "--max-num-seqs", r->max_num_seqs, 0, 65536)) ||
-        (rc = err_check_range(err, "--max-model-len", r->max_model_len, 0, 1e9)) ||
-        (rc = err_check_range(err, "--block-size", r->block_size, 1, 1024)) ||
-        (rc = err_check_range(err, "--pue", r->pue, 0, 3)))
+    if ((rc = err_check_range(err, OPTION("gpus"), r->gpus, 1, 1e6)) ||
+        (rc = err_check_range(err, OPTION("tp"), r->tp, 0, 1e6)) ||
+        (rc = err_check_range(err, OPTION("output_cv"), r->output_cv, 0, 10)) ||
+        (rc = err_check_range(err, OPTION("prefix_hit"), r->prefix_hit, 0, 0.99)) ||
+        (rc = err_check_range(err, OPTION("concurrency"), r->concurrency, 0, 1e9)) ||
+        (rc = err_check_range(err, OPTION("draft"), r->draft_k, 0, 16)) ||
+        (rc = err_check_range(err, OPTION("lora_rank"), r->lora_rank, 0, 4096)) ||
+        (rc = err_check_range(err, OPTION("max_loras"), r->max_loras, 1, 1024)) ||
+        (rc = err_check_range(err, OPTION("gpu_mem_util"), r->gpu_mem_util, 0, 1)) ||
+        (rc = err_check_range(err, OPTION("max_num_batched_tokens"), r->max_num_batched_tokens, 0, 1e7)) ||
+        (rc = err_check_range(err, OPTION("long_prefill_token_threshold"), r->long_prefill_token_threshold, 0, 1e7)) ||
+        (rc = err_check_range(err, OPTION("max_num_seqs"), r->max_num_seqs, 0, 65536)) ||
+        (rc = err_check_range(err, OPTION("max_model_len"), r->max_model_len, 0, 1e9)) ||
+        (rc = err_check_range(err, OPTION("block_size"), r->block_size, 1, 1024)) ||
+        (rc = err_check_range(err, OPTION("pue"), r->pue, 0, 3)))
         return rc;
-    if (r->expert_imbalance != 0 && (rc = err_check_range(err, "--expert-imbalance", r->expert_imbalance, 1, 64)))
+    if (r->expert_imbalance != 0 && (rc = err_check_range(err, OPTION("expert_imbalance"), r->expert_imbalance, 1, 64)))
         return rc;
     if (r->pue != 0 && r->pue < 1)
-        return err_check_range(err, "--pue", r->pue, 1, 3);
+        return err_check_range(err, OPTION("pue"), r->pue, 1, 3);
     if (!(r->acceptance >= 0 && r->acceptance < 1))
-        return err_set(err, GPUECON_E_INPUT, r->acceptance_is_rate ? "--accept-rate" : "--accept", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, r->acceptance_is_rate ? OPTION("accept_rate") : OPTION("accept"), 0, 0,
                        "%g is outside [0, 1): an acceptance is a probability below 1", r->acceptance);
-    if (r->draft_gb >= 0 && (rc = err_check_range(err, "--draft-gb", r->draft_gb, 0, 1e4)))
+    if (r->draft_gb >= 0 && (rc = err_check_range(err, OPTION("draft_gb"), r->draft_gb, 0, 1e4)))
         return rc;
     if (r->weights != GPUECON_BF16 && r->weights != GPUECON_FP8 && r->weights != GPUECON_FP4)
-        return err_set(err, GPUECON_E_INPUT, "--weights", 0, 0, "allowed: bf16, fp8, fp4");
+        return err_set(err, GPUECON_E_INPUT, OPTION("weights"), 0, 0, "allowed: bf16, fp8, fp4");
     if (r->kv != GPUECON_BF16 && r->kv != GPUECON_FP8)
-        return err_set(err, GPUECON_E_INPUT, "--kv", 0, 0, "%s KV cache is not modelled; allowed: bf16, fp8",
+        return err_set(err, GPUECON_E_INPUT, OPTION("kv"), 0, 0, "%s KV cache is not modelled; allowed: bf16, fp8",
                        gpuecon_precision_name(r->kv));
     if (r->lora_rank > 0 && (r->lora_modules & GPUECON_LORA_ALL) == 0)
-        return err_set(err, GPUECON_E_INPUT, "--lora-modules", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("lora_modules"), 0, 0,
                        "a LoRA adapter needs at least one of q, k, v, o, gate, up, down");
-    if (r->activation_gib >= 0 && (rc = err_check_range(err, "--activation-gib", r->activation_gib, 0, 1e4)))
+    if (r->activation_gib >= 0 && (rc = err_check_range(err, OPTION("activation_gib"), r->activation_gib, 0, 1e4)))
         return rc;
-    if (r->cuda_graph_gib >= 0 && (rc = err_check_range(err, "--cuda-graph-gib", r->cuda_graph_gib, 0, 1e4)))
+    if (r->cuda_graph_gib >= 0 && (rc = err_check_range(err, OPTION("cuda_graph_gib"), r->cuda_graph_gib, 0, 1e4)))
         return rc;
     if ((rc = check_profile(&r->profile, err)) || (rc = check_lengths(r, err)) || (rc = infer_pp_check(r, err)))
         return rc;
     if (r->tp > 0) {
         if (r->gpus % r->tp)
-            return err_set(err, GPUECON_E_INPUT, "--tp", 0, 0, "%d does not divide --gpus %d", r->tp, r->gpus);
+            return err_set(err, GPUECON_E_INPUT, OPTION("tp"), 0, 0, "%d does not divide --gpus %d", r->tp, r->gpus);
         if (dp_on(r, r->tp))
             return r->model->experts % r->tp == 0
                        ? GPUECON_OK
-                       : err_set(err, GPUECON_E_INPUT, "--tp", 0, 0,
+                       : err_set(err, GPUECON_E_INPUT, OPTION("tp"), 0, 0,
                                  "with --attention-dp, %d GPUs hold the experts (EP = TP) and must divide %s's %d "
                                  "routed experts", r->tp, r->model->name, r->model->experts);
         if (r->tp > r->system->scaleup_gpus && !r->tp_across_nodes)
-            return err_set(err, GPUECON_E_INPUT, "--tp", 0, 0,
+            return err_set(err, GPUECON_E_INPUT, OPTION("tp"), 0, 0,
                            "%d exceeds %s's NVLink domain of %d GPUs; give --tp-across-nodes to run its all-reduces "
                            "over the scale-out network, or add --pp stages",
                            r->tp, r->system->name, r->system->scaleup_gpus);
@@ -317,7 +317,7 @@ static int context_check(const gpuecon_infer_request *r, const infer_arch *a, gp
         if (need > kv) {
             o->fits = false;
             o->shortfall_gb = (need - kv) / 1e9;
-            return err_set(err, GPUECON_E_INFEASIBLE, "--max-model-len", 0, 0,
+            return err_set(err, GPUECON_E_INFEASIBLE, OPTION("max_model_len"), 0, 0,
                            "%d needs %.2f GiB of KV cache per GPU and %.2f GiB are free, so vLLM "
                            "would refuse to start; the largest that fits is %d",
                            r->max_model_len, need / INFER_GIB, o->kv_avail_gib, o->max_model_len_fit);
@@ -452,7 +452,7 @@ static int prepare(const gpuecon_infer_request *r, int tp, infer_arch *a, infer_
 {
     memset(o, 0, sizeof *o);
     bool dp = dp_on(r, tp);
-    int rc = dp ? (r->model->experts % tp ? err_set(err, GPUECON_E_INPUT, "--tp", 0, 0,
+    int rc = dp ? (r->model->experts % tp ? err_set(err, GPUECON_E_INPUT, OPTION("tp"), 0, 0,
                                                     "%d does not divide %s's %d routed experts", tp,
                                                     r->model->name, r->model->experts)
                                           : GPUECON_OK)
@@ -635,7 +635,7 @@ static int resolve(const gpuecon_infer_request *r, infer_arch *a, infer_env *e, 
             return rc;
     }
     if (!any)
-        return err_set(err, GPUECON_E_INPUT, "--tp", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("tp"), 0, 0,
                        "no TP degree dividing %d GPUs (within %s's NVLink domain) splits %s's heads",
                        r->gpus, r->system->name, r->model->name);
     return rc;
@@ -692,7 +692,7 @@ int gpuecon_infer_sweep(const gpuecon_infer_request *req, const double *concurre
         return err_set(err, GPUECON_E_INPUT, "", 0, 0, "concurrency and points arrays are required");
     for (size_t i = 0; i < n; i++)
         if (!(concurrency[i] > 0) || concurrency[i] > 1e9)
-            return err_set(err, GPUECON_E_INPUT, "--concurrency", 0, 0,
+            return err_set(err, GPUECON_E_INPUT, OPTION("concurrency"), 0, 0,
                            "%g is out of range; allowed above 0 up to 1e9", concurrency[i]);
     infer_arch a;
     infer_env e;

@@ -65,7 +65,7 @@ const gpuecon_serving_profile *gpuecon_serving_profile_find(const char *name)
 static int check_kv_heads(int kv, int tp, const char *what, gpuecon_error *err)
 {
     if (kv >= tp ? kv % tp != 0 : tp % kv != 0)
-        return err_set(err, GPUECON_E_INPUT, "--tp", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("tp"), 0, 0,
                        "%d does not split the %d %s: TP must divide them, or be a multiple of "
                        "them when TP exceeds them (vLLM then replicates each KV head)",
                        tp, kv, what);
@@ -75,9 +75,9 @@ static int check_kv_heads(int kv, int tp, const char *what, gpuecon_error *err)
 int infer_check_tp(const gpuecon_model *m, int tp, gpuecon_error *err)
 {
     if (tp < 1)
-        return err_set(err, GPUECON_E_INPUT, "--tp", 0, 0, "%d is out of range; allowed 1 or more", tp);
+        return err_set(err, GPUECON_E_INPUT, OPTION("tp"), 0, 0, "%d is out of range; allowed 1 or more", tp);
     if (m->heads % tp)
-        return err_set(err, GPUECON_E_INPUT, "--tp", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("tp"), 0, 0,
                        "%d does not divide %s's %d attention heads (allowed: divisors of %d)",
                        tp, m->name, m->heads, m->heads);
     if (m->attention == GPUECON_ATTN_MLA)

@@ -31,7 +31,7 @@ typedef infer_side side;
 static int prep_side(const gpuecon_infer_request *base, int tp, bool prefill, side *s, gpuecon_error *err)
 {
     if (base->pp > 1)
-        return err_set(err, GPUECON_E_INPUT, "--pp", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("pp"), 0, 0,
                        "the instances of a disaggregated deployment are TP only (pipeline stages are not "
                        "modelled there); drop --pp");
     gpuecon_infer_request r = *base;
@@ -45,8 +45,8 @@ static int prep_side(const gpuecon_infer_request *base, int tp, bool prefill, si
         r.output_cv = 0;
     }
     int rc = infer_prepare_core(&r, &s->a, &s->e, &s->o, err);
-    if (rc && err && (!strcmp(err->where, "--tp") || !err->where[0]))
-        snprintf(err->where, sizeof err->where, "%s", prefill ? "--prefill" : "--decode");
+    if (rc && err && (!strcmp(err->where, OPTION("tp")) || !err->where[0]))
+        snprintf(err->where, sizeof err->where, "%s", prefill ? OPTION("prefill") : OPTION("decode"));
     if (!rc && !prefill) { /* nothing is prefilled on a decode instance: its budget carries decodes only */
         s->e.rho = 0;
         s->o.seqs_budget = infer_budget_seqs(&s->e, s->o.max_num_batched_tokens);
@@ -149,17 +149,17 @@ static int check(const gpuecon_disagg_request *q, gpuecon_error *err)
     if (!q || !q->base.model || !q->base.system)
         return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a model and a system are required");
     int rc;
-    if ((rc = err_check_range(err, "--prefill", q->prefill_instances, 1, 1e6)) ||
-        (rc = err_check_range(err, "--prefill", q->prefill_tp, 1, 1024)) ||
-        (rc = err_check_range(err, "--decode", q->decode_instances, 1, 1e6)) ||
-        (rc = err_check_range(err, "--decode", q->decode_tp, 1, 1024)))
+    if ((rc = err_check_range(err, OPTION("prefill"), q->prefill_instances, 1, 1e6)) ||
+        (rc = err_check_range(err, OPTION("prefill"), q->prefill_tp, 1, 1024)) ||
+        (rc = err_check_range(err, OPTION("decode"), q->decode_instances, 1, 1e6)) ||
+        (rc = err_check_range(err, OPTION("decode"), q->decode_tp, 1, 1024)))
         return rc;
     if (!(q->rate >= 0 && q->rate <= 1e9))
-        return err_set(err, GPUECON_E_INPUT, "--rate", 0, 0, "%g requests/s is out of range; allowed above 0 up to 1e9",
+        return err_set(err, GPUECON_E_INPUT, OPTION("rate"), 0, 0, "%g requests/s is out of range; allowed above 0 up to 1e9",
                        q->rate);
     double used = (double)q->prefill_instances * q->prefill_tp + (double)q->decode_instances * q->decode_tp;
     if (used > q->base.gpus)
-        return err_set(err, GPUECON_E_INPUT, "--prefill", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("prefill"), 0, 0,
                        "%d prefill x TP %d + %d decode x TP %d need %.0f GPUs, more than the %d of --gpus",
                        q->prefill_instances, q->prefill_tp, q->decode_instances, q->decode_tp, used, q->base.gpus);
     return GPUECON_OK;
@@ -187,7 +187,7 @@ int gpuecon_infer_disagg(const gpuecon_disagg_request *req, gpuecon_disagg_resul
         return rc;
     double R = req->rate > 0 ? req->rate : 0.9 * out->capacity;
     if (!(R < out->capacity))
-        return err_set(err, GPUECON_E_INFEASIBLE, "--rate", 0, 0,
+        return err_set(err, GPUECON_E_INFEASIBLE, OPTION("rate"), 0, 0,
                        "%g requests/s is at or above what %dP%d + %dD%d serves (%.4g requests/s, bound by %s)", R,
                        req->prefill_instances, req->prefill_tp, req->decode_instances, req->decode_tp, out->capacity,
                        out->bound);
@@ -231,7 +231,7 @@ int gpuecon_infer_disagg_search(const gpuecon_infer_request *base, double ttft_m
     if (!base || !base->model || !base->system || !best_req || !best || !evaluated)
         return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a request, a model, a system and results are required");
     if (!(ttft_ms >= 0) || !(tpot_ms >= 0))
-        return err_set(err, GPUECON_E_INPUT, ttft_ms >= 0 ? "--tpot-ms" : "--ttft-ms", 0, 0, "a target must be above 0");
+        return err_set(err, GPUECON_E_INPUT, ttft_ms >= 0 ? OPTION("tpot_ms") : OPTION("ttft_ms"), 0, 0, "a target must be above 0");
     memset(best, 0, sizeof *best);
     *evaluated = 0;
     int n = base->gpus, up = base->system->scaleup_gpus;
@@ -267,7 +267,7 @@ int gpuecon_infer_disagg_search(const gpuecon_infer_request *base, double ttft_m
         }
     }
     if (*evaluated == 0)
-        return err_set(err, GPUECON_E_INFEASIBLE, "--gpus", 0, 0,
+        return err_set(err, GPUECON_E_INFEASIBLE, OPTION("gpus"), 0, 0,
                        "no prefill and decode instances of %s fit in %d GPUs of %s (at least two instances)",
                        base->model->name, n, base->system->name);
     if (!found)

@@ -235,7 +235,7 @@ int gpuecon_infer_disagg_simulate(gpuecon_ctx *ctx, const gpuecon_disagg_sim_req
         return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a model and a system are required");
     /* the event loop scans the instances for the next step (O(x + y) per event) */
     if ((double)req->prefill_instances + req->decode_instances > SIM_MAX_INSTANCES)
-        return err_set(err, GPUECON_E_INPUT, req->prefill_instances > req->decode_instances ? "--prefill" : "--decode",
+        return err_set(err, GPUECON_E_INPUT, req->prefill_instances > req->decode_instances ? OPTION("prefill") : OPTION("decode"),
                        0, 0, "%d prefill + %d decode instances: the simulator runs at most %d in all (the router "
                        "splits evenly, so a slice of the deployment shows its latencies)",
                        req->prefill_instances, req->decode_instances, SIM_MAX_INSTANCES);

@@ -36,16 +36,16 @@ void gpuecon_sim_request_init(gpuecon_sim_request *r)
 static int check_bins(const gpuecon_sim_request *r, gpuecon_error *err)
 {
     if (r->nbins == 0 || !r->bins)
-        return err_set(err, GPUECON_E_INPUT, "--lengths", 0, 0, "a length histogram needs at least one bin");
+        return err_set(err, GPUECON_E_INPUT, OPTION("lengths"), 0, 0, "a length histogram needs at least one bin");
     for (size_t i = 0; i < r->nbins; i++) {
         const gpuecon_length_bin *b = &r->bins[i];
         if (!(b->prompt >= 1 && b->prompt <= 1e8 && b->prompt == floor(b->prompt)) ||
             !(b->output >= 1 && b->output <= 1e8 && b->output == floor(b->output)))
-            return err_set(err, GPUECON_E_INPUT, "--lengths", (int)i + 1, 0,
+            return err_set(err, GPUECON_E_INPUT, OPTION("lengths"), (int)i + 1, 0,
                            "bin %zu: lengths must be whole numbers of tokens from 1 to 1e8 (got %g, %g)",
                            i + 1, b->prompt, b->output);
         if (!(b->weight > 0 && b->weight < 1e300))
-            return err_set(err, GPUECON_E_INPUT, "--lengths", (int)i + 1, 0,
+            return err_set(err, GPUECON_E_INPUT, OPTION("lengths"), (int)i + 1, 0,
                            "bin %zu: the weight must be above 0 (got %g)", i + 1, b->weight);
     }
     return GPUECON_OK;
@@ -58,36 +58,36 @@ int sim_check(const gpuecon_sim_request *r, gpuecon_error *err)
         /* no rate, no users: the requests are the whole workload */
     } else if (r->arrival == GPUECON_ARRIVAL_CLOSED) {
         if (r->users < 1 || r->users > SIM_MAX_USERS)
-            return err_set(err, GPUECON_E_INPUT, "--users", 0, 0,
+            return err_set(err, GPUECON_E_INPUT, OPTION("users"), 0, 0,
                            "%d is out of range; allowed 1 to %g concurrent users", r->users, SIM_MAX_USERS);
     } else if (r->arrival == GPUECON_ARRIVAL_POISSON || r->arrival == GPUECON_ARRIVAL_GAMMA) {
         if (!(r->rate > 0 && r->rate <= 1e9))
-            return err_set(err, GPUECON_E_INPUT, "--rate", 0, 0,
+            return err_set(err, GPUECON_E_INPUT, OPTION("rate"), 0, 0,
                            "%g requests/s is out of range; allowed above 0 up to 1e9", r->rate);
         if (r->arrival == GPUECON_ARRIVAL_GAMMA &&
-            (rc = err_check_range(err, "--burstiness", r->burstiness, 1e-3, 1e3)))
+            (rc = err_check_range(err, OPTION("burstiness"), r->burstiness, 1e-3, 1e3)))
             return rc;
     } else {
-        return err_set(err, GPUECON_E_INPUT, "--arrival", 0, 0, "allowed: poisson, gamma, closed, burst");
+        return err_set(err, GPUECON_E_INPUT, OPTION("arrival"), 0, 0, "allowed: poisson, gamma, closed, burst");
     }
     if (!(r->slo_percentile > 0 && r->slo_percentile < 100))
-        return err_set(err, GPUECON_E_INPUT, "--slo-percentile", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("slo_percentile"), 0, 0,
                        "%g is outside (0, 100): a percentile of the requests", r->slo_percentile);
-    if ((rc = err_check_range(err, "--requests", (double)r->requests, 10, (double)SIM_MAX_REQUESTS)) ||
-        (rc = err_check_range(err, "--replications", r->replications, 1, 10000)) ||
-        (rc = err_check_range(err, "--warmup", r->warmup, 0, 0.9)) ||
-        (rc = err_check_range(err, "--prompt-cv", r->prompt_cv, 0, 10)) ||
-        (rc = err_check_range(err, "--ttft-ms", r->ttft_slo_ms, 0, 1e9)) ||
-        (rc = err_check_range(err, "--tpot-ms", r->tpot_slo_ms, 0, 1e9)))
+    if ((rc = err_check_range(err, OPTION("requests"), (double)r->requests, 10, (double)SIM_MAX_REQUESTS)) ||
+        (rc = err_check_range(err, OPTION("replications"), r->replications, 1, 10000)) ||
+        (rc = err_check_range(err, OPTION("warmup"), r->warmup, 0, 0.9)) ||
+        (rc = err_check_range(err, OPTION("prompt_cv"), r->prompt_cv, 0, 10)) ||
+        (rc = err_check_range(err, OPTION("ttft_ms"), r->ttft_slo_ms, 0, 1e9)) ||
+        (rc = err_check_range(err, OPTION("tpot_ms"), r->tpot_slo_ms, 0, 1e9)))
         return rc;
-    if (r->preempt == GPUECON_PREEMPT_SWAP && (rc = err_check_range(err, "--swap-gbps", r->swap_gbps, 1e-3, 1e4)))
+    if (r->preempt == GPUECON_PREEMPT_SWAP && (rc = err_check_range(err, OPTION("swap_gbps"), r->swap_gbps, 1e-3, 1e4)))
         return rc;
     if (r->preempt != GPUECON_PREEMPT_SWAP && r->preempt != GPUECON_PREEMPT_RECOMPUTE)
-        return err_set(err, GPUECON_E_INPUT, "--preempt", 0, 0, "allowed: recompute, swap");
+        return err_set(err, GPUECON_E_INPUT, OPTION("preempt"), 0, 0, "allowed: recompute, swap");
     if (r->lengths == GPUECON_LENGTHS_HISTOGRAM)
         return check_bins(r, err);
     if (r->lengths != GPUECON_LENGTHS_FIXED && r->lengths != GPUECON_LENGTHS_LOGNORMAL)
-        return err_set(err, GPUECON_E_INPUT, "--lengths", 0, 0, "allowed: fixed, lognormal, or a histogram file");
+        return err_set(err, GPUECON_E_INPUT, OPTION("lengths"), 0, 0, "allowed: fixed, lognormal, or a histogram file");
     return GPUECON_OK;
 }
 
@@ -112,7 +112,7 @@ int sim_build_cfg(const gpuecon_sim_request *r, const infer_arch *a, const infer
     c->hit = r->serve.prefix_hit;
     c->reserve = e->prof.kv_reserve;
     if (c->budget < c->k + 1)
-        return err_set(err, GPUECON_E_INPUT, "--max-num-batched-tokens", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("max_num_batched_tokens"), 0, 0,
                        "%d cannot hold one verify step of %d positions", c->budget, c->k + 1);
     /* the longest request the engine takes: max_model_len and what the pool holds alone */
     double lo = 2, hi = o->max_model_len, extra = c->reserve ? c->k : 0; /* a reservation holds k more */
@@ -132,14 +132,14 @@ int sim_build_cfg(const gpuecon_sim_request *r, const infer_arch *a, const infer
         c->users = 0;
     } else if (r->arrival == GPUECON_ARRIVAL_CLOSED) {
         if (r->users < o->replicas)
-            return err_set(err, GPUECON_E_INPUT, "--users", 0, 0,
+            return err_set(err, GPUECON_E_INPUT, OPTION("users"), 0, 0,
                            "%d users cannot keep %d replicas busy; give at least one per replica",
                            r->users, o->replicas);
         c->users = (int)lround((double)r->users / o->replicas);
         /* The first `users` requests all start together at t = 0; a run that is little more
          * than that start measures nothing of the loop. */
         if (r->requests < 2L * c->users)
-            return err_set(err, GPUECON_E_INPUT, "--requests", 0, 0,
+            return err_set(err, GPUECON_E_INPUT, OPTION("requests"), 0, 0,
                            "%ld requests cannot measure a closed loop of %d users per replica: its first %d "
                            "all start at t = 0; give at least %ld",
                            (long)r->requests, c->users, c->users, 2L * c->users);
@@ -315,7 +315,7 @@ int sim_check_work(gpuecon_ctx *ctx, const gpuecon_sim_request *r, double batch,
     double work = sim_work_s(r, batch, alpha);
     if (!(work > ctx->cfg.max_work_s))
         return GPUECON_OK;
-    return err_set(err, GPUECON_E_INPUT, r->replications > 1 ? "--replications" : "--requests", 0, 0,
+    return err_set(err, GPUECON_E_INPUT, r->replications > 1 ? OPTION("replications") : OPTION("requests"), 0, 0,
                    "the simulation would take about %.2g CPU-seconds (%ld requests x %d replication%s of %g output "
                    "tokens at about %.3g sequences a step), above the work budget of %g s; use fewer requests or "
                    "replications, or raise the budget with --max-work",
@@ -350,7 +350,7 @@ int sim_mean_lengths(const gpuecon_sim_request *r, gpuecon_infer_request *serve,
     serve->output_len = ol / w;
     const gpuecon_model *m = serve->model;
     if (m && m->max_seq > 0 && serve->prompt_len + serve->output_len > m->max_seq)
-        return err_set(err, GPUECON_E_INPUT, "--lengths", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("lengths"), 0, 0,
                        "the histogram's mean request, prompt %.0f + output %.0f tokens, exceeds %s's context of "
                        "%d tokens (a longer bin is cut to the context; the mean must fit)",
                        serve->prompt_len, serve->output_len, m->name, m->max_seq);

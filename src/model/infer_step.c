@@ -346,22 +346,22 @@ double infer_ttft0_s(const infer_env *e, double budget)
 int infer_pp_check(const gpuecon_infer_request *r, gpuecon_error *err)
 {
     int pp = r->pp > 1 ? r->pp : 1, rc;
-    if ((rc = err_check_range(err, "--pp", r->pp, 0, GPUECON_INFER_MAX_PP)))
+    if ((rc = err_check_range(err, OPTION("pp"), r->pp, 0, GPUECON_INFER_MAX_PP)))
         return rc;
     if (pp == 1)
         return GPUECON_OK;
     if (pp > r->model->layers)
-        return err_set(err, GPUECON_E_INPUT, "--pp", 0, 0, "%d stages exceed %s's %d layers; allowed 1 to %d",
+        return err_set(err, GPUECON_E_INPUT, OPTION("pp"), 0, 0, "%d stages exceed %s's %d layers; allowed 1 to %d",
                        pp, r->model->name, r->model->layers, r->model->layers);
     if (r->gpus % pp)
-        return err_set(err, GPUECON_E_INPUT, "--pp", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("pp"), 0, 0,
                        "%d does not divide --gpus %d (a replica is TP x PP GPUs)", pp, r->gpus);
     if (r->tp > 0 && r->gpus % (r->tp * pp))
-        return err_set(err, GPUECON_E_INPUT, "--pp", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("pp"), 0, 0,
                        "TP %d x PP %d = %d GPUs per replica does not divide --gpus %d", r->tp, pp, r->tp * pp,
                        r->gpus);
     if (r->attention_dp && r->model->experts > 0)
-        return err_set(err, GPUECON_E_INPUT, "--pp", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("pp"), 0, 0,
                        "pipeline stages with --attention-dp are not modelled; use --pp 1 or --attention-dp off");
     return GPUECON_OK;
 }

@@ -42,28 +42,28 @@ int moe_check_request(const gpuecon_train_request *req, gpuecon_error *err)
         return err_set(err, GPUECON_E_INPUT, "expert_ffn_hidden", 0, 0, "%s needs an expert FFN width", m->name);
     int ep = req->ep, etp = req->etp;
     if (!searched(ep) && (ep < 1 || m->experts % ep))
-        return err_set(err, GPUECON_E_INPUT, "--ep", 0, 0, "%d does not divide the %d routed experts of %s", ep,
+        return err_set(err, GPUECON_E_INPUT, OPTION("ep"), 0, 0, "%d does not divide the %d routed experts of %s", ep,
                        m->experts, m->name);
     if (!searched(etp) && (etp < 1 || m->expert_ffn_hidden % etp))
-        return err_set(err, GPUECON_E_INPUT, "--etp", 0, 0, "%d does not divide the expert FFN width %d of %s", etp,
+        return err_set(err, GPUECON_E_INPUT, OPTION("etp"), 0, 0, "%d does not divide the expert FFN width %d of %s", etp,
                        m->expert_ffn_hidden, m->name);
     long prod = (long)(searched(ep) ? 1 : ep) * (searched(etp) ? 1 : etp);
     bool pp_fixed = !searched(req->pp);
     long block = pp_fixed ? req->gpus / req->pp : req->gpus;
     if (block % prod)
-        return err_set(err, GPUECON_E_INPUT, "--ep", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("ep"), 0, 0,
                        "ep x etp = %ld does not divide %s = %ld: experts are laid out over the ranks of one "
                        "pipeline stage", prod, pp_fixed ? "tp x cp x dp (gpus / pp)" : "the GPUs", block);
     if (!(req->capacity_factor == 0 || (req->capacity_factor >= 0.05 && req->capacity_factor <= 16)))
-        return err_set(err, GPUECON_E_INPUT, "--capacity-factor", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("capacity_factor"), 0, 0,
                        "%g: allowed 0 (dropless) or 0.05 to 16", req->capacity_factor);
     if (!(req->moe_imbalance == 0 || (req->moe_imbalance >= 1 && req->moe_imbalance <= 16)))
-        return err_set(err, GPUECON_E_INPUT, "--imbalance", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("imbalance"), 0, 0,
                        "%g: the busiest GPU's tokens over the mean, allowed 1 to 16 (0: derived)", req->moe_imbalance);
     if (req->mtp < -1 || req->mtp > 16)
-        return err_set(err, GPUECON_E_INPUT, "--mtp", 0, 0, "%d: allowed 0 to 16 modules", req->mtp);
+        return err_set(err, GPUECON_E_INPUT, OPTION("mtp"), 0, 0, "%d: allowed 0 to 16 modules", req->mtp);
     if (req->a2a_overlap != GPUECON_SEARCH && req->a2a_overlap != 0 && req->a2a_overlap != 1)
-        return err_set(err, GPUECON_E_INPUT, "--a2a-overlap", 0, 0, "allowed 0 or 1");
+        return err_set(err, GPUECON_E_INPUT, OPTION("a2a_overlap"), 0, 0, "allowed 0 or 1");
     return GPUECON_OK;
 }
 

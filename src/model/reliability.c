@@ -126,9 +126,9 @@ int gpuecon_reliability_request_init(gpuecon_reliability_request *req, const gpu
         return err_set(err, GPUECON_E_INPUT, "", 0, 0, "no request");
     memset(req, 0, sizeof *req);
     if (!sys)
-        return err_set(err, GPUECON_E_INPUT, "--system", 0, 0, "no system given");
+        return err_set(err, GPUECON_E_INPUT, OPTION("system"), 0, 0, "no system given");
     if (!tier)
-        return err_set(err, GPUECON_E_INPUT, "--tier", 0, 0, "no reliability tier given");
+        return err_set(err, GPUECON_E_INPUT, OPTION("tier"), 0, 0, "no reliability tier given");
     req->system = sys;
     req->active_gpus = active_gpus;
     req->mtbi_gpu_days = tier->mtbi_gpu_days;
@@ -159,19 +159,19 @@ static int prepare_topology(const gpuecon_reliability_request *q, rel_model *m, 
     const gpuecon_system *sys = q->system;
     int rc;
     if (!sys)
-        return err_set(err, GPUECON_E_INPUT, "--system", 0, 0, "no system given");
-    if ((rc = err_check_range(err, "--active-gpus", q->active_gpus, 1, 1e7)))
+        return err_set(err, GPUECON_E_INPUT, OPTION("system"), 0, 0, "no system given");
+    if ((rc = err_check_range(err, OPTION("active_gpus"), q->active_gpus, 1, 1e7)))
         return rc;
     m->D = sys->scaleup_gpus;
     m->s = sys->gpus_per_node;
     if (m->s < 1 || m->D < m->s || m->D % m->s)
-        return err_set(err, GPUECON_E_INPUT, "--system", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("system"), 0, 0,
                        "%s: scaleup_gpus (%d) is not a multiple of gpus_per_node (%d)", sys->name,
                        m->D, m->s);
     m->nsub = m->D / m->s;
     int k = q->spares_per_domain;
     if (k < 0 || k > m->D - m->s || k % m->s)
-        return err_set(err, GPUECON_E_INPUT, "--spares-per-domain", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("spares_per_domain"), 0, 0,
                        "%d is not allowed for %s; allowed 0 to %d in steps of %d (whole "
                        "%d-GPU nodes, fewer than the %d GPUs of a domain)",
                        k, sys->name, m->D - m->s, m->s, m->s, m->D);
@@ -186,7 +186,7 @@ static int prepare_topology(const gpuecon_reliability_request *q, rel_model *m, 
         m->S = (int)ceil(q->spare_domain_pct / 100 * m->K - 1e-9);
     } else {
         if (q->spare_domains > m->K)
-            return err_set(err, GPUECON_E_INPUT, "--spare-domains", 0, 0,
+            return err_set(err, GPUECON_E_INPUT, OPTION("spare_domains"), 0, 0,
                            "%d spare domains for a job of %d domains; allowed 0 to %d",
                            q->spare_domains, m->K, m->K);
         m->S = q->spare_domains;
@@ -198,9 +198,9 @@ static int prepare_topology(const gpuecon_reliability_request *q, rel_model *m, 
 static int prepare_failures(const gpuecon_reliability_request *q, rel_model *m, gpuecon_error *err)
 {
     int rc;
-    if ((rc = err_check_range(err, "--mtbi-gpu-days", q->mtbi_gpu_days, 1e-3, 1e7)) ||
-        (rc = err_check_range(err, "--mttr-scale", q->mttr_scale, 0, 100)) ||
-        (rc = err_check_range(err, "--weibull-shape", q->weibull_shape, 0.1, 10)))
+    if ((rc = err_check_range(err, OPTION("mtbi_gpu_days"), q->mtbi_gpu_days, 1e-3, 1e7)) ||
+        (rc = err_check_range(err, OPTION("mttr_scale"), q->mttr_scale, 0, 100)) ||
+        (rc = err_check_range(err, OPTION("weibull_shape"), q->weibull_shape, 0.1, 10)))
         return rc;
     double sum = 0;
     for (int c = 0; c < GPUECON_FCLASS_COUNT; c++) {
@@ -262,19 +262,19 @@ static int prepare_failures(const gpuecon_reliability_request *q, rel_model *m, 
 static int prepare_job(const gpuecon_reliability_request *q, rel_model *m, gpuecon_error *err)
 {
     int rc;
-    if ((rc = err_check_range(err, "--detect-s", q->detect_s, 0, 1e6)) ||
-        (rc = err_check_range(err, "--restart-s", q->restart_s, 0, 1e6)) ||
-        (rc = err_check_range(err, "--queue-s", q->queue_s, 0, 1e6)) ||
-        (rc = err_check_range(err, "--ckpt-write-s", q->ckpt_write_s, 0, 1e6)) ||
-        (rc = err_check_range(err, "--days", q->duration_s / DAY_S, 0.01, 3650)) ||
-        (rc = err_check_range(err, "--tokens-per-s", q->tokens_per_s_per_gpu, 0, 1e9)) ||
-        (rc = err_check_range(err, "--tokens", q->tokens, 0, 1e18)) ||
+    if ((rc = err_check_range(err, OPTION("detect_s"), q->detect_s, 0, 1e6)) ||
+        (rc = err_check_range(err, OPTION("restart_s"), q->restart_s, 0, 1e6)) ||
+        (rc = err_check_range(err, OPTION("queue_s"), q->queue_s, 0, 1e6)) ||
+        (rc = err_check_range(err, OPTION("ckpt_write_s"), q->ckpt_write_s, 0, 1e6)) ||
+        (rc = err_check_range(err, OPTION("days"), q->duration_s / DAY_S, 0.01, 3650)) ||
+        (rc = err_check_range(err, OPTION("tokens_per_s"), q->tokens_per_s_per_gpu, 0, 1e9)) ||
+        (rc = err_check_range(err, OPTION("tokens"), q->tokens, 0, 1e18)) ||
         (rc = err_check_range(err, "raw $/Mtok", q->usd_per_mtok, 0, 1e9)))
         return rc;
-    if (q->async_ckpt && (rc = err_check_range(err, "--ckpt-block-s", q->ckpt_block_s, 0, q->ckpt_write_s)))
+    if (q->async_ckpt && (rc = err_check_range(err, OPTION("ckpt_block_s"), q->ckpt_block_s, 0, q->ckpt_write_s)))
         return rc;
     if ((unsigned)q->form > GPUECON_FORM_G3 || (unsigned)q->spare_cost > GPUECON_SPARES_FREE)
-        return err_set(err, GPUECON_E_INPUT, "--formula", 0, 0, "unknown goodput form or spare cost");
+        return err_set(err, GPUECON_E_INPUT, OPTION("formula"), 0, 0, "unknown goodput form or spare cost");
     m->t_detect_only = q->detect_s;
     m->t_queue = q->queue_s;
     m->t_detect = q->detect_s + q->queue_s;
@@ -284,7 +284,7 @@ static int prepare_job(const gpuecon_reliability_request *q, rel_model *m, gpuec
     m->tau_auto = q->ckpt_interval_s == 0;
     if (m->tau_auto) {
         if (!(q->ckpt_write_s > 0))
-            return err_set(err, GPUECON_E_INPUT, "--ckpt-interval-s", 0, 0,
+            return err_set(err, GPUECON_E_INPUT, OPTION("ckpt_interval_s"), 0, 0,
                            "auto needs a checkpoint write time above 0 (--ckpt-write-s), or give "
                            "an interval");
         double tau = gpuecon_daly_interval_s(m->delta, 1 / m->Lambda);
@@ -292,7 +292,7 @@ static int prepare_job(const gpuecon_reliability_request *q, rel_model *m, gpuec
     } else {
         if (q->ckpt_interval_s < q->ckpt_write_s || q->ckpt_interval_s <= 0 ||
             q->ckpt_interval_s > 1e7)
-            return err_set(err, GPUECON_E_INPUT, "--ckpt-interval-s", 0, 0,
+            return err_set(err, GPUECON_E_INPUT, OPTION("ckpt_interval_s"), 0, 0,
                            "%g s is not allowed; allowed %g to 1e+07 s (at least the checkpoint "
                            "write time, and above 0) or auto",
                            q->ckpt_interval_s, q->ckpt_write_s > 0 ? q->ckpt_write_s : 1);
@@ -303,7 +303,7 @@ static int prepare_job(const gpuecon_reliability_request *q, rel_model *m, gpuec
                   ? q->tokens / (q->tokens_per_s_per_gpu * m->G)
                   : 0;
     if (m->work > 3650 * DAY_S * 10)
-        return err_set(err, GPUECON_E_INPUT, "--tokens", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("tokens"), 0, 0,
                        "%g tokens take %.0f failure-free days on %d GPUs; allowed up to 36,500",
                        q->tokens, m->work / DAY_S, m->G);
     return GPUECON_OK;

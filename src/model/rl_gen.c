@@ -75,14 +75,14 @@ static int partial_lengths(const gpuecon_rl_request *r, rl_lengths *L, gpuecon_e
 {
     double T = r->partial_tokens, cap = L->cap;
     if (r->oversample > 0)
-        return err_set(err, GPUECON_E_INPUT, "--partial-rollouts", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("partial_rollouts"), 0, 0,
                        "and --oversample are alternatives: with partial rollouts no sample is dropped");
     if (T >= cap)
-        return err_set(err, GPUECON_E_INPUT, "--partial-rollouts", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("partial_rollouts"), 0, 0,
                        "%g tokens per step reach the %g-token cap: nothing would carry over; allowed below it", T,
                        cap);
     if (cap / T > RL_MAX_SEGMENTS)
-        return err_set(err, GPUECON_E_INPUT, "--partial-rollouts", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("partial_rollouts"), 0, 0,
                        "%g tokens per step cut the %g-token cap into more than %d segments; allowed at least %g", T,
                        cap, RL_MAX_SEGMENTS, ceil(cap / RL_MAX_SEGMENTS));
     L->seg = T;
@@ -128,16 +128,16 @@ int rl_lengths_compute(const gpuecon_rl_request *r, rl_lengths *L, gpuecon_error
     const gpuecon_model *m = r->policy;
     double ctx = m->max_seq > 0 ? m->max_seq : 1e9;
     if (r->prompt_len + r->response_len > ctx)
-        return err_set(err, GPUECON_E_INPUT, "--response-len", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("response_len"), 0, 0,
                        "prompt %g + response %g tokens exceed %s's context of %d tokens", r->prompt_len,
                        r->response_len, m->name, m->max_seq);
     L->cap = r->max_response_len > 0 ? r->max_response_len : ctx - r->prompt_len;
     if (r->prompt_len + L->cap > ctx)
-        return err_set(err, GPUECON_E_INPUT, "--max-response-len", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("max_response_len"), 0, 0,
                        "prompt %g + %g tokens exceed %s's context of %d tokens", r->prompt_len, L->cap,
                        m->name, m->max_seq);
     if (L->cap < r->response_len)
-        return err_set(err, GPUECON_E_INPUT, "--max-response-len", 0, 0,
+        return err_set(err, GPUECON_E_INPUT, OPTION("max_response_len"), 0, 0,
                        "%g is below the mean response of %g tokens", L->cap, r->response_len);
     L->n = (double)r->prompts * r->samples;
     if (r->partial_tokens > 0)
@@ -198,7 +198,7 @@ static int gen_time(const gpuecon_infer_request *q, const gpuecon_infer_result *
 {
     double csat = g->max_concurrency;
     if (!(csat >= 1))
-        return err_set(err, GPUECON_E_INFEASIBLE, "--gpus", 0, 0, "the generator's KV cache holds no sequence");
+        return err_set(err, GPUECON_E_INFEASIBLE, OPTION("gpus"), 0, 0, "the generator's KV cache holds no sequence");
     double per_req = L->submitted * L->gen_mean / L->requests; /* generated tokens per request */
     *bulk = L->requests > csat ? (L->requests - csat) * per_req / g->saturated_tokens_per_s : 0;
     double n0 = fmin(L->requests, csat), conc[RL_DRAIN_BINS];
@@ -251,7 +251,7 @@ int rl_generation(const gpuecon_rl_request *r, const rl_lengths *L, int gpus, do
     bool found = false;
     gpuecon_error last;
     gpuecon_error_clear(&last);
-    err_set(&last, GPUECON_E_INFEASIBLE, "--gen-tp", 0, 0, "no TP degree dividing %d GPUs splits %s's heads",
+    err_set(&last, GPUECON_E_INFEASIBLE, OPTION("gen_tp"), 0, 0, "no TP degree dividing %d GPUs splits %s's heads",
             gpus, r->policy->name);
     bool memory = false; /* `last` holds a layout that ran out of memory: more telling than a TP
                             that does not divide the heads */
@@ -273,7 +273,7 @@ int rl_generation(const gpuecon_rl_request *r, const rl_lengths *L, int gpus, do
         if (!e)
             e = gen_time(&q, &g, r, L, found ? o->generation_s : INFINITY, &bulk, &drain, &e1);
         if (e == GPUECON_E_INPUT && r->gen_tp > 0)
-            return err_set(err, e, "--gen-tp", 0, 0, "%s", e1.message);
+            return err_set(err, e, OPTION("gen_tp"), 0, 0, "%s", e1.message);
         if (e) {
             if (e == GPUECON_E_INFEASIBLE || !memory)
                 last = e1;
@@ -292,8 +292,8 @@ int rl_generation(const gpuecon_rl_request *r, const rl_lengths *L, int gpus, do
     }
     if (found)
         return GPUECON_OK;
-    if (!strcmp(last.where, "--max-model-len")) /* not an rl option: its context is prompt + response */
-        return err_set(err, rc, "--max-response-len", 0, 0,
+    if (!strcmp(last.where, OPTION("max_model_len"))) /* not an rl option: its context is prompt + response */
+        return err_set(err, rc, OPTION("max_response_len"), 0, 0,
                        "generator pool of %d GPUs: a context of prompt plus the longest response does not fit "
                        "its KV cache (vLLM's max_model_len check): %s; lower --max-response-len or add GPUs",
                        gpus, last.message);

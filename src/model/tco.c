@@ -35,7 +35,7 @@ int gpuecon_tco_compute(const gpuecon_profile *p, const gpuecon_system *s, doubl
     if (!p || !s || !out)
         return err_set(err, GPUECON_E_INPUT, "", 0, 0, "profile and system are required");
     if (pue_override != 0) {
-        int rc = err_check_range(err, "--pue", pue_override, 1.0, 3.0);
+        int rc = err_check_range(err, OPTION("pue"), pue_override, 1.0, 3.0);
         if (rc)
             return rc;
     }
@@ -72,7 +72,7 @@ int gpuecon_tco_price(const gpuecon_profile *p, const gpuecon_system *s, double 
 {
     if (usd_per_gpu_hour <= 0)
         return gpuecon_tco_compute(p, s, pue_override, out, err);
-    int rc = err_check_range(err, "--usd-per-gpu-hour", usd_per_gpu_hour, 0.001, 1000);
+    int rc = err_check_range(err, OPTION("usd_per_gpu_hour"), usd_per_gpu_hour, 0.001, 1000);
     if (rc)
         return rc;
     if (p) {

@@ -87,14 +87,14 @@ int train_prepare(const gpuecon_train_request *req, train_static *st, gpuecon_er
     st->peak = gpuecon_gpu_peak_flops(st->gpu, req->precision);
     st->peak_bf16 = gpuecon_gpu_peak_flops(st->gpu, GPUECON_BF16);
     if (!(st->peak > 0))
-        return err_set(err, GPUECON_E_INPUT, "--precision", 0, 0, "%s has no %s tensor cores",
+        return err_set(err, GPUECON_E_INPUT, OPTION("precision"), 0, 0, "%s has no %s tensor cores",
                        st->gpu->name, gpuecon_precision_name(req->precision));
     st->eff = req->eff ? *req->eff : *gpuecon_efficiency_for(st->gpu);
     if ((rc = check_efficiency(&st->eff, req->precision, err)))
         return rc;
     if (!(st->s->scaleup_gbps > 0) || !(st->s->scaleout_gbps > 0) || !(st->gpu->hbm_tbps > 0) ||
         !(st->gpu->hbm_gib > 0))
-        return err_set(err, GPUECON_E_INPUT, "--system", 0, 0, "%s lacks bandwidths or memory", st->s->name);
+        return err_set(err, GPUECON_E_INPUT, OPTION("system"), 0, 0, "%s lacks bandwidths or memory", st->s->name);
     gpuecon_link_model lm = {st->eff.scaleup_busbw, st->eff.scaleout_busbw, st->eff.coll_launch_s,
                              st->eff.scaleout_a2a};
     comm_link_init(&st->link, st->s, &lm);

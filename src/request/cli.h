@@ -49,6 +49,8 @@ typedef struct cli {
     gpuecon_error err;          /* the last error reported through cli_fail/cli_usage_error */
     bool oom;                   /* a table or page ran out of memory: the request fails with
                                    GPUECON_E_NOMEM and no output (request.c) */
+    const struct opt *opts;     /* the command's option table once opts_parse has read it: */
+    size_t nopts;               /* errors name options as it spells them (cli_spell_options) */
     json_t *plots;              /* the charts for the front end to draw (gpuecon_request_plots);
                                    NULL: the caller takes none */
 } cli;
@@ -95,6 +97,11 @@ bool opt_seen(const opt *opts, size_t nopts, const char *name);
 /* Records err in c->err, writes "gpuecon: where:line:col: message" to c->notes and returns
  * the exit code for err->code. */
 int cli_fail(cli *c, const gpuecon_error *err);
+/* Rewrites, in place, each option a lower layer names as OPTION("key") ("options.key", at
+ * the start of a word) as the command's option table spells it ("--key" with '-' for '_' when
+ * the table lacks it). cli_fail applies it to where and message; a command that copies a lower
+ * layer's error into its output applies it first. */
+void cli_spell_options(const cli *c, char *s, size_t cap);
 /* Records an input error (where = option or argument, message printf-style) and writes
  * "gpuecon: <where>: message" to c->notes. Returns EXIT_USAGE. */
 int cli_usage_error(cli *c, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

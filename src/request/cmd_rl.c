@@ -374,6 +374,8 @@ static int execute(cli *c, const opt *opts, size_t nopts, const rl_args *a)
     gpuecon_error_clear(&err);
     rc = gpuecon_rl_predict(c->ctx, c->cat, &r, o, &err);
     if (rc) {
+        cli_spell_options(c, err.where, sizeof err.where);
+        cli_spell_options(c, err.message, sizeof err.message);
         if (rc == GPUECON_E_INFEASIBLE && c->format == FMT_JSON) /* the JSON still says why */
             cli_emit_json(c, json_pack("{s:s, s:s, s:b, s:s, s:s}", "model", r.policy->name, "system",
                                        r.system->name, "fits", 0, "where", err.where, "reason", err.message));

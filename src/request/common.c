@@ -4,6 +4,7 @@
  */
 #include "cli.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
@@ -15,9 +16,70 @@ static void note_error(cli *c, const gpuecon_error *e)
     fprintf(c->notes, "%s\n", line);
 }
 
+/* The command-line form of a request key: "tokens_per_s" -> "--tokens-per-s". */
+static void key_flag(const char *key, size_t n, char *out, size_t cap)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < 2 && o + 1 < cap; i++)
+        out[o++] = '-';
+    for (size_t i = 0; i < n && o + 1 < cap; i++)
+        out[o++] = key[i] == '_' ? '-' : key[i];
+    out[o] = '\0';
+}
+
+/* The option of the command's table whose request key is key[0..n) ("--tp" for "tp"), or NULL. */
+static const char *table_option(const cli *c, const char *key, size_t n)
+{
+    for (size_t i = 0; i < c->nopts; i++) {
+        const char *name = c->opts[i].name + 2;
+        size_t k = 0;
+        while (k < n && name[k] && (name[k] == '-' ? '_' : name[k]) == key[k])
+            k++;
+        if (k == n && !name[k])
+            return c->opts[i].name;
+    }
+    return NULL;
+}
+
+void cli_spell_options(const cli *c, char *s, size_t cap)
+{
+    static const char prefix[] = OPTION_PREFIX;
+    const size_t np = sizeof prefix - 1;
+    char out[1024];
+    size_t o = 0;
+    bool changed = false;
+    for (size_t i = 0; s[i] && o + 1 < sizeof out;) {
+        char prev = i ? s[i - 1] : ' ';
+        bool word_start = !(isalnum((unsigned char)prev) || prev == '_' || prev == '.' || prev == '/' || prev == '-');
+        if (word_start && !strncmp(s + i, prefix, np) && islower((unsigned char)s[i + np])) {
+            const char *key = s + i + np;
+            size_t n = 0;
+            while (islower((unsigned char)key[n]) || isdigit((unsigned char)key[n]) || key[n] == '_')
+                n++;
+            char flag[128];
+            const char *name = table_option(c, key, n);
+            if (!name) {
+                key_flag(key, n, flag, sizeof flag);
+                name = flag;
+            }
+            for (const char *p = name; *p && o + 1 < sizeof out; p++)
+                out[o++] = *p;
+            i += np + n;
+            changed = true;
+            continue;
+        }
+        out[o++] = s[i++];
+    }
+    out[o] = '\0';
+    if (changed)
+        snprintf(s, cap, "%s", out);
+}
+
 int cli_fail(cli *c, const gpuecon_error *err)
 {
     c->err = *err;
+    cli_spell_options(c, c->err.where, sizeof c->err.where);
+    cli_spell_options(c, c->err.message, sizeof c->err.message);
     gpuecon_error_scrub(&c->err); /* a command may cut a library message into its own */
     if (c->err.code == GPUECON_OK)
         c->err.code = GPUECON_E_INTERNAL;

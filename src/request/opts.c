@@ -710,6 +710,8 @@ static int describe(cli *c, const opt *opts, size_t nopts, int maxpos)
 int opts_parse(cli *c, int argc, char **argv, opt *opts, size_t nopts, const cmd_usage *usage,
                const char **pos, int maxpos, int *npos)
 {
+    c->opts = opts;
+    c->nopts = nopts;
     if (c->mode == CLI_DESCRIBE)
         return describe(c, opts, nopts, maxpos);
     if (c->mode == CLI_ARGV)

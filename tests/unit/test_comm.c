@@ -187,7 +187,7 @@ static void test_bad_input(void **state)
     gpuecon_error err;
     const gpuecon_system *s = sys(state, "hgx-h100");
     assert_int_equal(gpuecon_collective(s, GPUECON_ALL_REDUCE, 0, 1, 1e6, 0, &r, &err), GPUECON_E_INPUT);
-    assert_string_equal(err.where, "--gpus");
+    assert_string_equal(err.where, "options.gpus");
     assert_int_equal(gpuecon_collective(s, GPUECON_ALL_REDUCE, 8, 1, -1, 0, &r, &err), GPUECON_E_INPUT);
     assert_int_equal(gpuecon_collective(s, GPUECON_ALL_REDUCE, 8, 1, NAN, 0, &r, &err), GPUECON_E_INPUT);
     assert_int_equal(gpuecon_collective(s, GPUECON_ALL_REDUCE, 8, 0, 1e6, 0, &r, &err), GPUECON_E_INPUT);
@@ -199,7 +199,7 @@ static void test_bad_input(void **state)
     /* tree is an all-reduce algorithm: asked of another op it was ignored and a ring was timed */
     assert_int_equal(gpuecon_collective(s, GPUECON_ALL_GATHER, 16, 1, 1e6, GPUECON_ALGO_TREE, &r, &err),
                      GPUECON_E_INPUT);
-    assert_string_equal(err.where, "--algo");
+    assert_string_equal(err.where, "options.algo");
     assert_int_equal(gpuecon_collective(s, GPUECON_ALL_TO_ALL, 16, 1, 1e6, GPUECON_ALGO_TREE, &r, &err),
                      GPUECON_E_INPUT);
     assert_int_equal(gpuecon_collective(s, GPUECON_ALL_REDUCE, 16, 1, 1e6, (gpuecon_coll_algo)7, &r, &err),

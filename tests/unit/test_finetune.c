@@ -239,25 +239,25 @@ static void test_bad_input(void **state)
     (void)state;
     gpuecon_finetune_request r = req("hgx-h100", GPUECON_FT_FSDP, false), b;
     b = r, b.mbs = 0;
-    expect_input(b, "--mbs");
+    expect_input(b, "options.mbs");
     b = r, b.gpus = 0;
-    expect_input(b, "--gpus");
+    expect_input(b, "options.gpus");
     b = r, b.lora_rank = 0;
-    expect_input(b, "--lora-rank");
+    expect_input(b, "options.lora_rank");
     b = r, b.seq = 300000; /* context 262,144 */
-    expect_input(b, "--seq");
+    expect_input(b, "options.seq");
     b = req("hgx-a100", GPUECON_FT_FSDP, false), b.precision = GPUECON_FP8; /* no FP8 on A100 */
-    expect_input(b, "--precision");
+    expect_input(b, "options.precision");
     b = r, b.efficiency = 1.5;
-    expect_input(b, "--efficiency");
+    expect_input(b, "options.efficiency");
     b = r, b.model = NULL;
     expect_input(b, "");
     /* a stack that needs FP8 on a GPU without it; a training stack */
     b = req("hgx-a100", GPUECON_FT_FSDP, false), b.stack = gpuecon_catalog_stack(g_cat, "te-fp8-compile");
     b.precision = GPUECON_FP8;
-    expect_input(b, "--stack");
+    expect_input(b, "options.stack");
     b = r, b.stack = gpuecon_catalog_stack(g_cat, "megatron-bridge-2026");
-    expect_input(b, "--stack");
+    expect_input(b, "options.stack");
 }
 
 int main(void)

@@ -739,34 +739,34 @@ static void test_bad_input(void **state)
 {
     gpuecon_infer_request r = req("hgx-h100", GPUECON_FP8, GPUECON_FP8, 0), b;
     b = r, b.gpus = 3, b.tp = 3; /* 3 does not divide 32 heads */
-    expect(b, GPUECON_E_INPUT, "--tp");
+    expect(b, GPUECON_E_INPUT, "options.tp");
     b = r;
     b.model = gpuecon_catalog_model(CAT(state), "llama4-maverick"); /* 40 heads, 8 KV heads */
     b.system = gpuecon_catalog_system(CAT(state), "gb200-nvl72");
     b.gpus = 10, b.tp = 10; /* divides 40 query heads, but 10 > 8 KV heads is not a multiple */
-    expect(b, GPUECON_E_INPUT, "--tp");
+    expect(b, GPUECON_E_INPUT, "options.tp");
     b.gpus = 8, b.tp = 8; /* fine */
     expect(b, GPUECON_OK, NULL);
     b = r, b.gpus = 8, b.tp = 3;
-    expect(b, GPUECON_E_INPUT, "--tp"); /* does not divide the GPUs */
+    expect(b, GPUECON_E_INPUT, "options.tp"); /* does not divide the GPUs */
     b = r, b.gpus = 16, b.tp = 16;
-    expect(b, GPUECON_E_INPUT, "--tp"); /* beyond the 8-GPU NVLink domain */
+    expect(b, GPUECON_E_INPUT, "options.tp"); /* beyond the 8-GPU NVLink domain */
     b = r, b.concurrency = -1;
-    expect(b, GPUECON_E_INPUT, "--concurrency");
+    expect(b, GPUECON_E_INPUT, "options.concurrency");
     b = r, b.draft_k = 2, b.acceptance = 1.0;
-    expect(b, GPUECON_E_INPUT, "--accept");
+    expect(b, GPUECON_E_INPUT, "options.accept");
     b.acceptance = -0.1;
-    expect(b, GPUECON_E_INPUT, "--accept");
+    expect(b, GPUECON_E_INPUT, "options.accept");
     b.acceptance_is_rate = true, b.acceptance = 1.5;
-    expect(b, GPUECON_E_INPUT, "--accept-rate");
+    expect(b, GPUECON_E_INPUT, "options.accept_rate");
     b = r, b.kv = GPUECON_FP4;
-    expect(b, GPUECON_E_INPUT, "--kv");
+    expect(b, GPUECON_E_INPUT, "options.kv");
     b = r, b.model = gpuecon_catalog_model(CAT(state), "gpt3-175b"), b.prompt_len = 3000;
-    expect(b, GPUECON_E_INPUT, "--prompt-len"); /* context 2048 */
+    expect(b, GPUECON_E_INPUT, "options.prompt_len"); /* context 2048 */
     b.prompt_len = 2000, b.output_len = 100;
-    expect(b, GPUECON_E_INPUT, "--output-len");
+    expect(b, GPUECON_E_INPUT, "options.output_len");
     b = r, b.prompt_len = NAN;
-    expect(b, GPUECON_E_INPUT, "--prompt-len");
+    expect(b, GPUECON_E_INPUT, "options.prompt_len");
     /* does not fit: Llama-3-405B bf16 on one H100 needs 2·405.8e9 B of weights alone;
      * shortfall = weights + activations + one request − 0.9·79.65 GiB, in GB */
     b = r, b.model = gpuecon_catalog_model(CAT(state), "llama3-405b"), b.weights = GPUECON_BF16;

@@ -130,18 +130,18 @@ static void test_bad_input(void **state)
     gpuecon_error err;
     gpuecon_disagg_request q = layout(state, 8, 2, 4, 1, 4); /* 12 GPUs of 8 */
     assert_int_equal(gpuecon_infer_disagg(&q, &o, &err), GPUECON_E_INPUT);
-    assert_string_equal(err.where, "--prefill");
+    assert_string_equal(err.where, "options.prefill");
     assert_non_null(strstr(err.message, "12 GPUs"));
     q = layout(state, 8, 1, 4, 0, 4);
     assert_int_equal(gpuecon_infer_disagg(&q, &o, &err), GPUECON_E_INPUT);
-    assert_string_equal(err.where, "--decode");
+    assert_string_equal(err.where, "options.decode");
     q = layout(state, 8, 1, 3, 1, 4); /* TP 3 does not split 64 heads */
     assert_int_equal(gpuecon_infer_disagg(&q, &o, &err), GPUECON_E_INPUT);
-    assert_string_equal(err.where, "--prefill");
+    assert_string_equal(err.where, "options.prefill");
     q = layout(state, 8, 1, 4, 1, 4);
     q.rate = -1;
     assert_int_equal(gpuecon_infer_disagg(&q, &o, &err), GPUECON_E_INPUT);
-    assert_string_equal(err.where, "--rate");
+    assert_string_equal(err.where, "options.rate");
     q.rate = 1e6; /* far above the capacity */
     assert_int_equal(gpuecon_infer_disagg(&q, &o, &err), GPUECON_E_INFEASIBLE);
     q = layout(state, 8, 1, 1, 1, 1);

@@ -202,22 +202,22 @@ static void test_bad_input(void **state)
 {
     gpuecon_disagg_sim_request q = layout(state, "llama3-70b", "hgx-h200", 8, 2, 4, 1, 4);
     q.sim.rate = 1;
-    expect_input(state, &q, "--prefill"); /* 12 GPUs of 8 */
+    expect_input(state, &q, "options.prefill"); /* 12 GPUs of 8 */
     q.prefill_instances = 1;
     q.sim.rate = 0;
-    expect_input(state, &q, "--rate");
+    expect_input(state, &q, "options.rate");
     q.sim.rate = 1;
     q.sim.slo_percentile = 100;
-    expect_input(state, &q, "--slo-percentile");
+    expect_input(state, &q, "options.slo_percentile");
     q.sim.slo_percentile = 90;
     q.decode_tp = 3; /* 64 query heads do not split over 3 */
-    expect_input(state, &q, "--decode");
+    expect_input(state, &q, "options.decode");
     q.decode_tp = 4;
     q.sim.serve.gpus = 5000;
     q.prefill_instances = 1000; /* 1,000 + 100 instances: over the simulator's 1,024 */
     q.prefill_tp = 1;
     q.decode_instances = 100;
-    expect_input(state, &q, "--prefill");
+    expect_input(state, &q, "options.prefill");
 }
 
 int main(void)

@@ -236,17 +236,17 @@ static void test_bad_input(void **state)
     gpuecon_infer_result o;
     gpuecon_error err;
     assert_int_equal(gpuecon_infer(&r, &o, &err), GPUECON_E_INPUT); /* 6 does not divide 256 experts */
-    assert_string_equal(err.where, "--tp");
+    assert_string_equal(err.where, "options.tp");
     r = dsv3(state, 8, 8, true);
     r.expert_imbalance = 0.5;
     assert_int_equal(gpuecon_infer(&r, &o, &err), GPUECON_E_INPUT);
-    assert_string_equal(err.where, "--expert-imbalance");
+    assert_string_equal(err.where, "options.expert_imbalance");
     r.expert_imbalance = NAN;
     assert_int_equal(gpuecon_infer(&r, &o, &err), GPUECON_E_INPUT);
     /* without attention-DP, TP stays inside the NVLink domain */
     r = dsv3(state, 16, 16, false);
     assert_int_equal(gpuecon_infer(&r, &o, &err), GPUECON_E_INPUT);
-    assert_string_equal(err.where, "--tp");
+    assert_string_equal(err.where, "options.tp");
 }
 
 int main(void)

@@ -241,18 +241,18 @@ static void test_bad_input(void **state)
     gpuecon_error err;
     gpuecon_infer_request r = req(state, "llama3-8b", "hgx-h100", 6, 1, 4); /* 4 does not divide 6 */
     assert_int_equal(gpuecon_infer(&r, &o, &err), GPUECON_E_INPUT);
-    assert_string_equal(err.where, "--pp");
+    assert_string_equal(err.where, "options.pp");
     r = req(state, "llama3-8b", "hgx-h100", 8, 4, 4); /* TP 4 x PP 4 = 16 > 8 */
     assert_int_equal(gpuecon_infer(&r, &o, &err), GPUECON_E_INPUT);
-    assert_string_equal(err.where, "--pp");
+    assert_string_equal(err.where, "options.pp");
     assert_non_null(strstr(err.message, "TP 4 x PP 4"));
     r = req(state, "llama3-8b", "hgx-h100", 16, 1, GPUECON_INFER_MAX_PP + 1);
     assert_int_equal(gpuecon_infer(&r, &o, &err), GPUECON_E_INPUT);
-    assert_string_equal(err.where, "--pp");
+    assert_string_equal(err.where, "options.pp");
     r = req(state, "mixtral-8x7b", "hgx-h100", 8, 2, 2);
     r.attention_dp = true;
     assert_int_equal(gpuecon_infer(&r, &o, &err), GPUECON_E_INPUT);
-    assert_string_equal(err.where, "--pp");
+    assert_string_equal(err.where, "options.pp");
 }
 
 /* TP across servers: refused without the flag, priced by the collective model with it (the
@@ -263,7 +263,7 @@ static void test_tp_across_nodes(void **state)
     gpuecon_error err;
     gpuecon_infer_request r = req(state, "llama3-70b", "hgx-h100", 16, 16, 1);
     assert_int_equal(gpuecon_infer(&r, &o, &err), GPUECON_E_INPUT);
-    assert_string_equal(err.where, "--tp");
+    assert_string_equal(err.where, "options.tp");
     assert_non_null(strstr(err.message, "--tp-across-nodes"));
     r.tp_across_nodes = true;
     gpuecon_infer_point p16 = at(&r, 16);

@@ -356,20 +356,20 @@ static void test_bad_input(void **state)
     gpuecon_error err;
     q.slo_percentile = 100;
     assert_int_equal(search(state, &q, &o, &err), GPUECON_E_INPUT);
-    assert_string_equal(err.where, "--slo-percentile");
+    assert_string_equal(err.where, "options.slo_percentile");
     q.slo_percentile = 90;
     q.rate = -1;
     assert_int_equal(search(state, &q, &o, &err), GPUECON_E_INPUT);
-    assert_string_equal(err.where, "--rate");
+    assert_string_equal(err.where, "options.rate");
     q.rate = 0;
     q.ttft_ms = -5;
     assert_int_equal(search(state, &q, &o, &err), GPUECON_E_INPUT);
-    assert_string_equal(err.where, "--ttft-ms");
+    assert_string_equal(err.where, "options.ttft_ms");
     q.ttft_ms = 0;
     q.base.tco = NULL;
     q.objective = GPUECON_SERVE_COST;
     assert_int_equal(search(state, &q, &o, &err), GPUECON_E_INPUT);
-    assert_string_equal(err.where, "--objective");
+    assert_string_equal(err.where, "options.objective");
 }
 
 int main(void)

@@ -260,7 +260,7 @@ static void test_long_prefill_threshold(void **state)
     gpuecon_infer_result bad;
     gpuecon_error err;
     assert_int_equal(gpuecon_infer(&r.serve, &bad, &err), GPUECON_E_INPUT);
-    assert_string_equal(err.where, "--long-prefill-token-threshold");
+    assert_string_equal(err.where, "options.long_prefill_token_threshold");
 }
 
 /* A token budget that cannot carry the steady-state prefill (docs/model.md §6.6 X1, L3b): Llama 3
@@ -543,7 +543,7 @@ static void test_window_throughput(void **state)
     r.requests = 99;
     gpuecon_error err;
     assert_int_equal(gpuecon_infer_simulate(((fixture *)*state)->ctx, &r, &o, &err), GPUECON_E_INPUT);
-    assert_string_equal(err.where, "--requests");
+    assert_string_equal(err.where, "options.requests");
     assert_non_null(strstr(err.message, "at least 100"));
 }
 
@@ -595,30 +595,30 @@ static void test_bad_input(void **state)
 {
     gpuecon_sim_request r = base(state, "llama3-8b", "hgx-h100");
     r.rate = 0;
-    expect_input(state, &r, "--rate");
+    expect_input(state, &r, "options.rate");
     r.rate = -3;
-    expect_input(state, &r, "--rate");
+    expect_input(state, &r, "options.rate");
     r.rate = 10;
     r.slo_percentile = 0;
-    expect_input(state, &r, "--slo-percentile");
+    expect_input(state, &r, "options.slo_percentile");
     r.slo_percentile = 100;
-    expect_input(state, &r, "--slo-percentile");
+    expect_input(state, &r, "options.slo_percentile");
     r.slo_percentile = 99;
     gpuecon_length_bin bad[] = {{100, 50, 1}, {1.5, 20, 1}};
     r.lengths = GPUECON_LENGTHS_HISTOGRAM;
     r.bins = bad;
     r.nbins = 2;
-    expect_input(state, &r, "--lengths");
+    expect_input(state, &r, "options.lengths");
     bad[1].prompt = -3;
-    expect_input(state, &r, "--lengths");
+    expect_input(state, &r, "options.lengths");
     bad[1].prompt = 3;
     bad[1].weight = 0;
-    expect_input(state, &r, "--lengths");
+    expect_input(state, &r, "options.lengths");
     r.lengths = GPUECON_LENGTHS_FIXED;
     r.arrival = GPUECON_ARRIVAL_CLOSED;
     r.users = 4;
     r.serve.gpus = 8;
-    expect_input(state, &r, "--users");
+    expect_input(state, &r, "options.users");
     /* the work budget (docs/cli.md): one H100 at 1 request/s runs B = 1 x E2E (about 1.5 s:
      * 203 tokens of ~7 ms) = 1.5 sequences a step, so 10^7 requests of 203 tokens are estimated
      * at 10^7 x (1 us + 203 x (20 + 70/B) ns) = 1.3e2 s, and above the default 60 s for any B
@@ -626,15 +626,15 @@ static void test_bad_input(void **state)
     r = base(state, "llama3-8b", "hgx-h100");
     r.rate = 1;
     r.requests = 10000000;
-    expect_input(state, &r, "--requests");
+    expect_input(state, &r, "options.requests");
     r.requests = 5000000;
     r.replications = 2;
-    expect_input(state, &r, "--replications");
+    expect_input(state, &r, "options.replications");
     gpuecon_ctx *ctx = ((fixture *)*state)->ctx;
     gpuecon_ctx_set_max_work(ctx, 0.001); /* 1 ms: 10^4 requests (about 0.1 s) are over it too */
     r.requests = 10000;
     r.replications = 1;
-    expect_input(state, &r, "--requests");
+    expect_input(state, &r, "options.requests");
     gpuecon_ctx_set_max_work(ctx, 0);
 }
 
@@ -672,7 +672,7 @@ static void test_lengths_buffer(void **state)
     r.lengths = GPUECON_LENGTHS_HISTOGRAM;
     r.bins = longer;
     r.nbins = 1;
-    expect_input(state, &r, "--lengths");
+    expect_input(state, &r, "options.lengths");
 }
 
 int main(void)

@@ -119,7 +119,7 @@ static void test_shared_draw_and_range(void **state)
     gpuecon_compare_options opt = {.no_sensitivity = true, .uncertainty = -1};
     gpuecon_compare_result *bad = NULL;
     assert_int_equal(gpuecon_compare(ctx, CAT(state), sc, &opt, &bad, &err), GPUECON_E_INPUT);
-    assert_string_equal(err.where, "--uncertainty");
+    assert_string_equal(err.where, "options.uncertainty");
     gpuecon_scenario_free(sc);
     gpuecon_ctx_free(ctx);
 }

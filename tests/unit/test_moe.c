@@ -325,16 +325,16 @@ static void test_bad_input(void **state)
 {
     gpuecon_train_request q = req_for(state, "deepseek-v3", "hgx-h100", 1024, 4096, 8192);
     q.ep = 48;
-    expect_input(&q, "--ep", "48 does not divide the 256 routed experts of deepseek-v3");
+    expect_input(&q, "options.ep", "48 does not divide the 256 routed experts of deepseek-v3");
     q = req_for(state, "deepseek-v3", "hgx-h100", 1024, 4096, 8192);
     q.etp = 3;
-    expect_input(&q, "--etp", "3 does not divide the expert FFN width 2048");
+    expect_input(&q, "options.etp", "3 does not divide the expert FFN width 2048");
     q = req_for(state, "deepseek-v3", "hgx-h100", 1024, 4096, 8192);
     q.pp = 32, q.ep = 64; /* one stage has 32 GPUs */
-    expect_input(&q, "--ep", "ep x etp = 64 does not divide tp x cp x dp (gpus / pp) = 32");
+    expect_input(&q, "options.ep", "ep x etp = 64 does not divide tp x cp x dp (gpus / pp) = 32");
     q = req_for(state, "mixtral-8x7b", "hgx-h100", 4, 4096, 64);
     q.ep = 8;
-    expect_input(&q, "--ep", "ep x etp = 8 does not divide the GPUs = 4");
+    expect_input(&q, "options.ep", "ep x etp = 8 does not divide the GPUs = 4");
     gpuecon_model bad = *gpuecon_catalog_model(CAT(state), "mixtral-8x7b");
     bad.top_k = 9;
     q = req_for(state, "mixtral-8x7b", "hgx-h100", 64, 4096, 256);
@@ -342,19 +342,19 @@ static void test_bad_input(void **state)
     expect_input(&q, "top_k", "top_k 9 of mixtral-8x7b must be between 1 and its 8 experts");
     q = req_for(state, "mixtral-8x7b", "hgx-h100", 64, 4096, 256);
     q.capacity_factor = 20;
-    expect_input(&q, "--capacity-factor", "allowed 0 (dropless) or 0.05 to 16");
+    expect_input(&q, "options.capacity_factor", "allowed 0 (dropless) or 0.05 to 16");
     q = req_for(state, "mixtral-8x7b", "hgx-h100", 64, 4096, 256);
     q.moe_imbalance = 0.5;
-    expect_input(&q, "--imbalance", "allowed 1 to 16");
+    expect_input(&q, "options.imbalance", "allowed 1 to 16");
     q = req_for(state, "mixtral-8x7b", "hgx-h100", 64, 4096, 256);
     q.mtp = 17;
-    expect_input(&q, "--mtp", "allowed 0 to 16");
+    expect_input(&q, "options.mtp", "allowed 0 to 16");
     q = req_for(state, "mixtral-8x7b", "hgx-h100", 64, 4096, 256);
     q.a2a_overlap = 2;
-    expect_input(&q, "--a2a-overlap", "allowed 0 or 1");
+    expect_input(&q, "options.a2a_overlap", "allowed 0 or 1");
     q = req_for(state, "llama3-8b", "hgx-h100", 64, 4096, 256);
     q.mtp = 1;
-    expect_input(&q, "--mtp", "multi-token prediction is modelled for mixture-of-experts models");
+    expect_input(&q, "options.mtp", "multi-token prediction is modelled for mixture-of-experts models");
 }
 
 int main(void)

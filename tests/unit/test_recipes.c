@@ -196,19 +196,19 @@ static void test_bad_input(void **state)
     gpuecon_train_request q = req_for(state, "llama3-8b", "hgx-h100", 8, 8192, 128);
     q.precision = GPUECON_FP8;
     q.fp8_recipe = GPUECON_FP8_MXFP8;
-    expect_input(&q, "--fp8-recipe", "mxfp8 needs Blackwell");
+    expect_input(&q, "options.fp8_recipe", "mxfp8 needs Blackwell");
     q = req_for(state, "llama3-70b", "hgx-h100", 64, 8192, 128);
     q.pp = 4, q.offload_layers = 30;
-    expect_input(&q, "--offload-layers", "more than a pipeline stage holds");
+    expect_input(&q, "options.offload_layers", "more than a pipeline stage holds");
     q.offload_layers = 81;
-    expect_input(&q, "--offload-layers", "allowed 0 to the 80 layers");
+    expect_input(&q, "options.offload_layers", "allowed 0 to the 80 layers");
     gpuecon_system nolink = *q.system;
     nolink.host_link_gbps = 0;
     q.system = &nolink, q.offload_layers = 4;
-    expect_input(&q, "--offload-layers", "no host_link_gbps");
+    expect_input(&q, "options.offload_layers", "no host_link_gbps");
     q = req_for(state, "llama3-8b", "hgx-h100", 8, 8192, 128);
     q.optim_state_bytes = 3;
-    expect_input(&q, "--optimizer-states", "allowed");
+    expect_input(&q, "options.optimizer_states", "allowed");
 }
 
 int main(void)

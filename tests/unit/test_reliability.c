@@ -435,29 +435,29 @@ static void test_bad_input(void **state)
     gpuecon_reliability_request q, b;
     request(state, &q, "gb200-nvl72", 16384, 2000, 0.1);
     analytic(&q);
-    b = q, b.mtbi_gpu_days = 0, expect_bad(&b, "--mtbi-gpu-days");
-    b = q, b.mtbi_gpu_days = -5, expect_bad(&b, "--mtbi-gpu-days");
-    b = q, b.active_gpus = 0, expect_bad(&b, "--active-gpus");
-    b = q, b.active_gpus = 20000000, expect_bad(&b, "--active-gpus");
-    b = q, b.ckpt_write_s = 120, b.ckpt_interval_s = 60, expect_bad(&b, "--ckpt-interval-s");
-    b = q, b.ckpt_write_s = 0, b.ckpt_interval_s = 0, expect_bad(&b, "--ckpt-interval-s");
-    b = q, b.spares_per_domain = 72, expect_bad(&b, "--spares-per-domain");
-    b = q, b.spares_per_domain = 6, expect_bad(&b, "--spares-per-domain"); /* not whole trays */
-    b = q, b.spares_per_domain = -4, expect_bad(&b, "--spares-per-domain");
-    b = q, b.spare_domains = 257, expect_bad(&b, "--spare-domains");
-    b = q, b.detect_s = -1, expect_bad(&b, "--detect-s");
-    b = q, b.restart_s = NAN, expect_bad(&b, "--restart-s");
-    b = q, b.duration_s = 0, expect_bad(&b, "--days");
-    b = q, b.weibull_shape = 0, expect_bad(&b, "--weibull-shape");
-    b = q, b.mttr_scale = -1, expect_bad(&b, "--mttr-scale");
-    b = q, b.async_ckpt = true, b.ckpt_block_s = 100, b.ckpt_write_s = 60, expect_bad(&b, "--ckpt-block-s");
+    b = q, b.mtbi_gpu_days = 0, expect_bad(&b, "options.mtbi_gpu_days");
+    b = q, b.mtbi_gpu_days = -5, expect_bad(&b, "options.mtbi_gpu_days");
+    b = q, b.active_gpus = 0, expect_bad(&b, "options.active_gpus");
+    b = q, b.active_gpus = 20000000, expect_bad(&b, "options.active_gpus");
+    b = q, b.ckpt_write_s = 120, b.ckpt_interval_s = 60, expect_bad(&b, "options.ckpt_interval_s");
+    b = q, b.ckpt_write_s = 0, b.ckpt_interval_s = 0, expect_bad(&b, "options.ckpt_interval_s");
+    b = q, b.spares_per_domain = 72, expect_bad(&b, "options.spares_per_domain");
+    b = q, b.spares_per_domain = 6, expect_bad(&b, "options.spares_per_domain"); /* not whole trays */
+    b = q, b.spares_per_domain = -4, expect_bad(&b, "options.spares_per_domain");
+    b = q, b.spare_domains = 257, expect_bad(&b, "options.spare_domains");
+    b = q, b.detect_s = -1, expect_bad(&b, "options.detect_s");
+    b = q, b.restart_s = NAN, expect_bad(&b, "options.restart_s");
+    b = q, b.duration_s = 0, expect_bad(&b, "options.days");
+    b = q, b.weibull_shape = 0, expect_bad(&b, "options.weibull_shape");
+    b = q, b.mttr_scale = -1, expect_bad(&b, "options.mttr_scale");
+    b = q, b.async_ckpt = true, b.ckpt_block_s = 100, b.ckpt_write_s = 60, expect_bad(&b, "options.ckpt_block_s");
     b = q, b.fclass[0].share = 0.5, expect_bad(&b, "failure shares");
     b = q, b.fclass[0].mttr_max_h = 0.5, expect_bad(&b, "gpu repair time (h)");
-    b = q, b.tokens = -1, expect_bad(&b, "--tokens");
-    b = q, b.system = NULL, expect_bad(&b, "--system");
+    b = q, b.tokens = -1, expect_bad(&b, "options.tokens");
+    b = q, b.system = NULL, expect_bad(&b, "options.system");
     /* HGX has no in-domain spares: the 8-GPU server is the domain */
     request(state, &q, "hgx-h100", 16384, 2000, 0);
-    b = q, b.spares_per_domain = 8, expect_bad(&b, "--spares-per-domain");
+    b = q, b.spares_per_domain = 8, expect_bad(&b, "options.spares_per_domain");
     /* rounding up to whole domains: 1,000 GPUs on NVL72 = 16 racks of 64 */
     request(state, &q, "gb200-nvl72", 1000, 2000, 0.1);
     gpuecon_reliability_result r = analytic(&q);
@@ -468,7 +468,7 @@ static void test_bad_input(void **state)
     gpuecon_error err;
     q.trials = 0;
     assert_int_equal(gpuecon_reliability_simulate(((fixture *)*state)->ctx, &q, &mc, &err), GPUECON_E_INPUT);
-    assert_string_equal(err.where, "--trials");
+    assert_string_equal(err.where, "options.trials");
 }
 
 /* ---- the catalog ----------------------------------------------------------------------------------- */

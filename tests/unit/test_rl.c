@@ -275,24 +275,24 @@ static void test_bad_input(void **state)
     (void)state;
     gpuecon_rl_request r = base("llama3-8b", "hgx-h100", 16);
     r.samples = 0;
-    expect_error(&r, GPUECON_E_INPUT, "--samples");
+    expect_error(&r, GPUECON_E_INPUT, "options.samples");
     r = base("llama3-8b", "hgx-h100", 16);
     r.prompt_len = 1000;
     r.response_len = 131000; /* 132,000 > 131,072 */
-    expect_error(&r, GPUECON_E_INPUT, "--response-len");
+    expect_error(&r, GPUECON_E_INPUT, "options.response_len");
     r = base("llama3-8b", "hgx-h100", 16);
     r.off_policy = 1;
-    expect_error(&r, GPUECON_E_INPUT, "--off-policy");
+    expect_error(&r, GPUECON_E_INPUT, "options.off_policy");
     /* 2 trainer GPUs cannot hold 70B's 16 B/param of training states */
     r = base("llama3-70b", "hgx-h100", 16);
     r.gen_tp = 0;
     r.placement = GPUECON_RL_DISAGGREGATED;
     r.gen_gpus = 14;
-    expect_error(&r, GPUECON_E_INPUT, "--gen-gpus");
+    expect_error(&r, GPUECON_E_INPUT, "options.gen_gpus");
     /* nothing fits: Llama 3.1 405B training states (6.5 TB) on 8 H100s */
     r = base("llama3-405b", "hgx-h100", 8);
     r.gen_tp = 0;
-    expect_error(&r, GPUECON_E_INFEASIBLE, "--gpus");
+    expect_error(&r, GPUECON_E_INFEASIBLE, "options.gpus");
 }
 
 /* A generator replica over two HGX H100 servers (TP 16, vLLM across nodes): each of Llama 3
@@ -311,7 +311,7 @@ static void test_tp_across_nodes(void **state)
     gpuecon_infer_result g;
     gpuecon_error err;
     assert_int_equal(gpuecon_infer(&q, &g, &err), GPUECON_E_INPUT); /* off: TP stays in the domain */
-    assert_string_equal(err.where, "--tp");
+    assert_string_equal(err.where, "options.tp");
     q.tp_across_nodes = true;
     assert_int_equal(gpuecon_infer(&q, &g, &err), GPUECON_OK);
     double c = 1;
@@ -374,9 +374,9 @@ static void test_attention_dp_generator(void **state)
     gpuecon_rl_request d = base("llama3-8b", "hgx-h100", 8);
     d.gen_attention_dp = true;
     d.gen_tp = 8;
-    expect_error(&d, GPUECON_E_INPUT, "--gen-attention-dp");
+    expect_error(&d, GPUECON_E_INPUT, "options.gen_attention_dp");
     r.gen_tp = 1;
-    expect_error(&r, GPUECON_E_INPUT, "--gen-tp");
+    expect_error(&r, GPUECON_E_INPUT, "options.gen_tp");
     test_free(o);
 }
 
@@ -435,11 +435,11 @@ static void test_partial_rollouts(void **state)
     /* bad input: with over-sampling, or a cap per step at or beyond the truncation */
     r.partial_tokens = 300;
     r.oversample = 0.2;
-    expect_error(&r, GPUECON_E_INPUT, "--partial-rollouts");
+    expect_error(&r, GPUECON_E_INPUT, "options.partial_rollouts");
     r.oversample = 0;
     r.max_response_len = 300;
     r.response_len = 200;
-    expect_error(&r, GPUECON_E_INPUT, "--partial-rollouts");
+    expect_error(&r, GPUECON_E_INPUT, "options.partial_rollouts");
     test_free(o);
 }
 

@@ -80,7 +80,7 @@ static void test_pue_override(void **state)
     assert_near(b.derived_usd_per_gpu_hour - a.derived_usd_per_gpu_hour, 1.375 * 0.1 * 0.087, 1e-12);
     assert_int_equal(gpuecon_tco_compute(prof(state, "hyperscaler"), sys(state, "hgx-h100"), 0.9, &a, &err),
                      GPUECON_E_INPUT);
-    assert_string_equal(err.where, "--pue");
+    assert_string_equal(err.where, "options.pue");
 }
 
 /* TC1: $0.542/M and 2.456 J at 727.8 tok/s; GB200 $0.307/M and 0.971 J at 2,135.4;
@@ -115,7 +115,7 @@ static void test_cost_bad_input(void **state)
     gpuecon_cost c;
     gpuecon_error err;
     assert_int_equal(gpuecon_cost_compute(1.42, 1375, 1.3, 0, 0, &c, &err), GPUECON_E_INPUT);
-    assert_string_equal(err.where, "--tokens-per-s");
+    assert_string_equal(err.where, "options.tokens_per_s");
     assert_int_equal(gpuecon_cost_compute(1.42, 1375, 1.3, NAN, 0, &c, &err), GPUECON_E_INPUT);
     assert_int_equal(gpuecon_cost_compute(1.42, 1375, 0.99, 100, 0, &c, &err), GPUECON_E_INPUT);
     assert_int_equal(gpuecon_cost_compute(-1, 1375, 1.3, 100, 0, &c, &err), GPUECON_E_INPUT);

@@ -240,7 +240,7 @@ static void test_run_start_date(void **state)
     /* bad dates, and no timeline for the system */
     q.start_date = "2024-13";
     assert_int_equal(gpuecon_run_cost(f->ctx, f->cat, &q, &run, &err), GPUECON_E_INPUT);
-    assert_string_equal(err.where, "--start-date");
+    assert_string_equal(err.where, "options.start_date");
     q.start_date = "2024-06";
     q.system = "hgx-h200";
     assert_int_equal(gpuecon_run_cost(f->ctx, f->cat, &q, &run, &err), GPUECON_E_INPUT);

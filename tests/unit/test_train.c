@@ -231,50 +231,50 @@ static void test_bad_input(void **state)
 {
     gpuecon_train_request q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
     q.tp = 5;
-    expect_input(&q, "--tp", "5 does not divide the 96 attention heads");
+    expect_input(&q, "options.tp", "5 does not divide the 96 attention heads");
     q = req_for(state, "llama3-70b", "hgx-h100", 64, 8192, 128);
     q.tp = 16;
-    expect_input(&q, "--tp", "16 does not divide the 8 key-value heads");
+    expect_input(&q, "options.tp", "16 does not divide the 8 key-value heads");
     q = req_for(state, "llama3-405b", "hgx-h100", 1024, 8192, 128);
     q.pp = 200;
-    expect_input(&q, "--pp", "200 is above the 126 layers");
+    expect_input(&q, "options.pp", "200 is above the 126 layers");
     q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
     q.tp = 8, q.pp = 16;
-    expect_input(&q, "--gpus", "tp x cp x pp = 128 does not divide the 64 GPUs");
+    expect_input(&q, "options.gpus", "tp x cp x pp = 128 does not divide the 64 GPUs");
     q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 100);
     q.tp = 8, q.pp = 1, q.cp = 1;
-    expect_input(&q, "--gbs", "100 sequences do not divide into dp 8 x mbs 1");
+    expect_input(&q, "options.gbs", "100 sequences do not divide into dp 8 x mbs 1");
     q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
     q.mbs = 3;
-    expect_input(&q, "--mbs", "not divisible by mbs 3");
+    expect_input(&q, "options.mbs", "not divisible by mbs 3");
     q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
     q.cp = 3;
-    expect_input(&q, "--cp", "2 x cp = 6 equal chunks");
+    expect_input(&q, "options.cp", "2 x cp = 6 equal chunks");
     q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
     q.pp = 1, q.vpp = 2;
-    expect_input(&q, "--vpp", "needs pipeline parallelism");
+    expect_input(&q, "options.vpp", "needs pipeline parallelism");
     q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
     q.pp = 8, q.vpp = 13;
-    expect_input(&q, "--vpp", "104 virtual stages is above the 96 layers of gpt3-175b plus the embedding");
+    expect_input(&q, "options.vpp", "104 virtual stages is above the 96 layers of gpt3-175b plus the embedding");
     q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
     q.ep = 2;
-    expect_input(&q, "--ep", "dense");
+    expect_input(&q, "options.ep", "dense");
     q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
     q.etp = 2;
-    expect_input(&q, "--etp", "dense");
+    expect_input(&q, "options.etp", "dense");
     q = req_for(state, "gpt3-175b", "hgx-a100", 64, 2048, 256);
     q.precision = GPUECON_FP8;
-    expect_input(&q, "--precision", "a100-80g has no fp8 tensor cores");
+    expect_input(&q, "options.precision", "a100-80g has no fp8 tensor cores");
     q = req_for(state, "gpt3-175b", "hgx-h100", 0, 2048, 256);
-    expect_input(&q, "--gpus", "out of range");
+    expect_input(&q, "options.gpus", "out of range");
     q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 256);
     q.zero = 5;
-    expect_input(&q, "--zero", "allowed 0 to 3");
+    expect_input(&q, "options.zero", "allowed 0 to 3");
     /* nothing in the space divides the batch: 7 sequences on 64 GPUs of a 2-layer model */
     q = req_for(state, "gpt3-175b", "hgx-h100", 64, 2048, 7);
     q.tp = 1, q.cp = 1;
     q.model = gpt(state, 2, 1536, 3);
-    expect_input(&q, "--gbs", "no parallel configuration of 64 GPUs divides the global batch of 7");
+    expect_input(&q, "options.gbs", "no parallel configuration of 64 GPUs divides the global batch of 7");
 }
 
 /* Llama 3.1 405B cannot train on one 8-GPU H100 node: E_INFEASIBLE, the nearest miss in the
