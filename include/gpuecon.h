@@ -93,7 +93,8 @@ typedef double (*gpuecon_clock_fn)(void *ud);
 typedef struct gpuecon_ctx_config {
     gpuecon_alloc_fn alloc;       /* NULL: malloc/realloc/free */
     void *alloc_ud;
-    uint64_t seed;                /* base seed for every randomised computation */
+    uint64_t seed;                /* base seed for every randomised computation; 0:
+                                     GPUECON_DEFAULT_SEED */
     int threads;                  /* 0: OpenMP default; results never depend on it */
     gpuecon_progress_fn progress; /* may be NULL */
     void *progress_ud;
@@ -109,6 +110,10 @@ typedef struct gpuecon_ctx_config {
                                      "catalog" and "model_file" options); else requests use this
                                      one, read-only, and refuse those options (gpuecon serve) */
 } gpuecon_ctx_config;
+
+/* The seed of a context whose config leaves it 0: every front end's (the gpuecon program, gpuecon
+ * serve, Python), so their Monte Carlo answers agree. */
+#define GPUECON_DEFAULT_SEED 0x9e3779b97f4a7c15ULL
 
 /* The default work budget, estimated CPU-seconds (about a minute of one core). */
 #define GPUECON_DEFAULT_MAX_WORK_S 60.0

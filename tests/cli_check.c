@@ -89,7 +89,7 @@ int cli_check_run(int argc, char **argv, char **out, size_t *len)
             args[n++] = argv[i];
     args[n] = NULL;
     gpuecon_ctx_config cfg = {0};
-    cfg.seed = 0x9e3779b97f4a7c15ULL;
+    cfg.seed = GPUECON_DEFAULT_SEED;
     gpuecon_ctx *ctx = gpuecon_ctx_new(&cfg);
     if (!ctx)
         abort();

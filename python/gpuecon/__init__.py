@@ -25,21 +25,10 @@ __all__ = ["Error", "Result", "request", "to_dataframe", "catalog", "cost", "rep
            "library_path"]
 __version__ = "0.2.0"
 
-# The seed the gpuecon program uses, so that Monte Carlo results match the command line.
-_SEED = 0x9E3779B97F4A7C15
-
 
 class _Error(ctypes.Structure):
     _fields_ = [("code", ctypes.c_int), ("where", ctypes.c_char * 256), ("line", ctypes.c_int),
                 ("column", ctypes.c_int), ("message", ctypes.c_char * 512)]
-
-
-class _Config(ctypes.Structure):
-    _fields_ = [("alloc", ctypes.c_void_p), ("alloc_ud", ctypes.c_void_p), ("seed", ctypes.c_uint64),
-                ("threads", ctypes.c_int), ("progress", ctypes.c_void_p), ("progress_ud", ctypes.c_void_p),
-                ("max_file_bytes", ctypes.c_size_t), ("clock", ctypes.c_void_p), ("clock_ud", ctypes.c_void_p),
-                ("max_work_s", ctypes.c_double), ("memo", ctypes.c_void_p),
-                ("catalog", ctypes.c_void_p)]  # gpuecon_ctx_config in include/gpuecon.h, field for field
 
 
 class _CommandInfo(ctypes.Structure):
@@ -78,7 +67,7 @@ def _find_library():
 
 _lib, library_path = _find_library()
 _lib.gpuecon_ctx_new.restype = ctypes.c_void_p
-_lib.gpuecon_ctx_new.argtypes = [ctypes.POINTER(_Config)]
+_lib.gpuecon_ctx_new.argtypes = [ctypes.c_void_p]
 _lib.gpuecon_ctx_free.argtypes = [ctypes.c_void_p]
 _lib.gpuecon_request.restype = ctypes.c_int
 _lib.gpuecon_request.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p),
@@ -143,8 +132,7 @@ def _raw(command, options, args, fmt):
         text = json.dumps(req)
     except (TypeError, ValueError) as e:
         raise Error(-1, "request", 0, 0, "an argument is not JSON-serialisable: %s" % e) from None
-    cfg = _Config(seed=_SEED)
-    ctx = _lib.gpuecon_ctx_new(ctypes.byref(cfg))
+    ctx = _lib.gpuecon_ctx_new(None)  # the defaults, the seed included: GPUECON_DEFAULT_SEED
     if not ctx:
         raise MemoryError("gpuecon: out of memory")
     out = ctypes.c_void_p()

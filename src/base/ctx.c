@@ -28,6 +28,8 @@ gpuecon_ctx *gpuecon_ctx_new(const gpuecon_ctx_config *cfg)
         c = *cfg;
     if (!c.alloc)
         c.alloc = default_alloc;
+    if (c.seed == 0)
+        c.seed = GPUECON_DEFAULT_SEED;
     if (c.max_file_bytes == 0)
         c.max_file_bytes = (size_t)4 << 20;
     if (!(c.max_work_s > 0))

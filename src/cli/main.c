@@ -272,7 +272,6 @@ int main(int argc, char **argv)
         progress pg = {args[0], -1};
         catch_interrupt();
         gpuecon_ctx_config cfg = {0};
-        cfg.seed = 0x9e3779b97f4a7c15ULL;
         cfg.progress = draw_progress;
         cfg.progress_ud = &pg;
         cfg.clock = monotonic_s;

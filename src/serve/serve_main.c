@@ -192,7 +192,7 @@ static const char *base_name(const char *path, char *buf, size_t cap)
 static int serve_with(const serve_opts *o, const char *addr)
 {
     gpuecon_ctx_config cc = {0};
-    cc.seed = 0x9e3779b97f4a7c15ULL; /* the CLI's seed, so answers match gpuecon compare */
+    cc.seed = GPUECON_DEFAULT_SEED; /* the CLI's seed, so answers match gpuecon compare */
     gpuecon_ctx *ctx = gpuecon_ctx_new(&cc);
     gpuecon_catalog *cat = NULL;
     gpuecon_error err;

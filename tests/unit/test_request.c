@@ -18,7 +18,7 @@
 static gpuecon_ctx *new_ctx(void)
 {
     gpuecon_ctx_config cfg = {0};
-    cfg.seed = 0x9e3779b97f4a7c15ULL;
+    cfg.seed = GPUECON_DEFAULT_SEED;
     gpuecon_ctx *ctx = gpuecon_ctx_new(&cfg);
     assert_non_null(ctx);
     return ctx;
