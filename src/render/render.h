@@ -162,8 +162,48 @@ extern const render_kind render_cost;
 
 
 /* -- compare.c, rl.c, reproduce.c, catalog.c -- */
+/* `gpuecon compare`: a scenario's comparisons. The terminal form's tables are allocated
+ * through ctx (a failure sets *oom); the HTML page is report.c's. */
+typedef struct compare_view {
+    const gpuecon_scenario *scenario;
+    const gpuecon_compare_result *result;
+    double elapsed_s;
+    gpuecon_ctx *ctx;
+    bool *oom;
+} compare_view;
+extern const render_kind render_compare;
 
+/* `gpuecon rl`: one RL step (the HTML page: the table with where the step goes per pool). */
+typedef struct rl_view {
+    const gpuecon_rl_request *request;
+    const gpuecon_rl_result *result;
+} rl_view;
+extern const render_kind render_rl;
+/* The JSON of a request that nothing fits: model, system, "fits": false, where and reason. */
+json_t *rl_unfit_json(const gpuecon_rl_request *r, const gpuecon_error *err);
 
+/* `gpuecon reproduce`: the article's figures recomputed; passed of total consistent rows,
+ * flagged the rows where the source contradicts itself. */
+typedef struct reproduce_view {
+    const gpuecon_repro_row *rows;
+    size_t n;
+    int passed, total, flagged;
+} reproduce_view;
+extern const render_kind render_reproduce;
+
+/* `gpuecon catalog`: the listing of the kinds first..last (CSV: the table of first), or the
+ * fields of one entry (entry, of kind first). The terminal listing's further tables are
+ * allocated through ctx (a failure sets *oom). */
+typedef struct catalog_view {
+    const gpuecon_catalog *cat;
+    gpuecon_kind first, last;
+    size_t entry;
+    gpuecon_ctx *ctx;
+    bool *oom;
+} catalog_view;
+extern const render_kind render_catalog_list, render_catalog_entry;
+/* The kinds as the listing names them ("gpus", "systems", ...), in gpuecon_kind order, NULL-ended. */
+extern const char *const catalog_kind_names[];
 
 /* -- validate.c, reliability.c, comm.c -- */
 

@@ -1,6 +1,6 @@
 /*
  * report.h — the HTML report of `gpuecon compare` (report.c), the platform table (report.c) it
- * shares with the terminal and CSV output (cmd_compare.c), and the same page around one
+ * shares with the terminal and CSV output (compare.c), and the same page around one
  * command's table (`gpuecon rl --format html`).
  */
 #ifndef GPUECON_REPORT_H

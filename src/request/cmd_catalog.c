@@ -1,194 +1,13 @@
 /*
  * cmd_catalog.c — `gpuecon catalog [gpus|systems|profiles|models|reliability|stacks|timelines] [NAME]`.
  *
- * Lists entries with their key specifications and where each number comes from. The columns
- * are field names read through the library's schema, so a new field needs no code here.
+ * Lists entries with their key specifications and where each number comes from (render/catalog.c).
  */
 #include "cli.h"
 
 #include <string.h>
 
-static const char *const kind_names[] = {"gpus", "systems", "profiles", "models", "reliability", "stacks",
-                                         "timelines", NULL};
-
-/* Columns of the summary table per kind (field names). */
-static const char *const *columns(gpuecon_kind k)
-{
-    static const char *const gpu[] = {"arch", "peak_bf16_tflops", "peak_fp8_tflops", "peak_fp4_tflops",
-                                      "hbm_gib", "hbm_tbps", "tdp_w", NULL};
-    static const char *const sys[] = {"gpu_name", "gpus_per_node", "scaleup_gpus", "scaleup_gbps",
-                                      "scaleout_gbps", "it_w_per_gpu", "pue", "cooling",
-                                      "capex_usd_per_gpu", NULL};
-    static const char *const prof[] = {"rate", "life_years", "maintenance_per_year",
-                                       "capital_charge_per_year", "colo_usd_per_kw_month",
-                                       "electricity_usd_per_kwh", "pue", NULL};
-    static const char *const model[] = {"layers", "hidden", "heads", "kv_heads", "ffn_hidden", "ffn",
-                                        "vocab", "experts", "top_k", NULL};
-    static const char *const rel[] = {"system", "tier", "mtbi_gpu_days", NULL};
-    static const char *const stack[] = {"grad_reduce", "fp8_param", "optimizer_states", "fp8_recipe",
-                                        "tp_overlap", "tp_async_grad", "dp_overlap", "ep_overlap",
-                                        "attention", "cuda_graphs", "dispatcher", "flex_dispatcher",
-                                        "workload", "host_launch_us", "compiled", "fp8_linear", NULL};
-    static const char *const timeline[] = {"system", "model", "precision", "note", NULL};
-    switch (k) {
-    case GPUECON_KIND_TIMELINE: return timeline;
-    case GPUECON_KIND_STACK: return stack;
-    case GPUECON_KIND_GPU: return gpu;
-    case GPUECON_KIND_SYSTEM: return sys;
-    case GPUECON_KIND_PROFILE: return prof;
-    case GPUECON_KIND_MODEL: return model;
-    default: return rel;
-    }
-}
-
-static void cell(tbl *t, const gpuecon_field *f)
-{
-    switch (f->type) {
-    case GPUECON_FIELD_TEXT: tbl_str(t, f->text ? f->text : ""); break;
-    case GPUECON_FIELD_BOOL: tbl_str(t, f->number ? "true" : "false"); break;
-    case GPUECON_FIELD_INTEGER: tbl_num(t, f->number, 0); break;
-    case GPUECON_FIELD_NUMBER: {
-        double a = f->number < 0 ? -f->number : f->number;
-        tbl_num(t, f->number, a >= 100 || a == 0 ? 0 : a >= 10 ? 1 : 3);
-        break;
-    }
-    case GPUECON_FIELD_KEYED: tbl_fmt(t, "%zu values", f->n_keyed); break;
-    }
-}
-
-static json_t *field_value_json(const gpuecon_field *f)
-{
-    switch (f->type) {
-    case GPUECON_FIELD_TEXT: return f->text ? json_string(f->text) : json_null();
-    case GPUECON_FIELD_BOOL: return json_boolean(f->number != 0);
-    case GPUECON_FIELD_INTEGER: return json_integer((json_int_t)f->number);
-    case GPUECON_FIELD_NUMBER: return rjson_real(f->number);
-    case GPUECON_FIELD_KEYED: {
-        json_t *o = json_object();
-        for (size_t i = 0; i < f->n_keyed; i++) {
-            json_t *v = rjson_source(f->keyed[i].source);
-            json_object_set_new(v, "value", rjson_real(f->keyed[i].value));
-            json_object_set_new(o, f->keyed[i].key, v);
-        }
-        return o;
-    }
-    }
-    return json_null();
-}
-
-static json_t *entry_json(cli *c, gpuecon_kind k, size_t i)
-{
-    json_t *e = json_object();
-    json_object_set_new(e, "name", json_string(gpuecon_catalog_name_at(c->cat, k, i)));
-    json_object_set_new(e, "kind", json_string(gpuecon_kind_name(k)));
-    json_object_set_new(e, "origin", json_string(gpuecon_catalog_origin(c->cat, k, i)));
-    json_t *fields = json_object();
-    size_t nf = gpuecon_catalog_field_count(k);
-    for (size_t j = 0; j < nf; j++) {
-        gpuecon_field f;
-        if (gpuecon_catalog_field_at(c->cat, k, i, j, &f) || !strcmp(f.name, "name"))
-            continue;
-        json_t *o = json_object();
-        json_object_set_new(o, "value", field_value_json(&f));
-        if (f.unit[0])
-            json_object_set_new(o, "unit", json_string(f.unit));
-        json_object_set_new(o, "given", json_boolean(f.present));
-        if (f.type != GPUECON_FIELD_KEYED) {
-            json_object_set_new(o, "source", json_string(f.source.text ? f.source.text : ""));
-            json_object_set_new(o, "stage", json_string(gpuecon_stage_name(f.source.stage)));
-        }
-        json_object_set_new(fields, f.name, o);
-    }
-    json_object_set_new(e, "fields", fields);
-    if (k == GPUECON_KIND_MODEL) {
-        gpuecon_params p;
-        gpuecon_model_params(gpuecon_catalog_at(c->cat, k, i), &p);
-        json_object_set_new(e, "params_total", rjson_real(p.total));
-        json_object_set_new(e, "params_active", rjson_real(p.active));
-    }
-    if (k == GPUECON_KIND_TIMELINE) {
-        const gpuecon_timeline *t = gpuecon_catalog_at(c->cat, k, i);
-        json_t *pts = json_array();
-        for (size_t j = 0; j < t->n_points; j++)
-            json_array_append_new(pts, json_pack("{s:s, s:o, s:s, s:o}", "date", t->points[j].date,
-                                                 "tokens_per_s_per_gpu", rjson_real(t->points[j].tokens_per_s_per_gpu),
-                                                 "stage", gpuecon_stage_name(t->points[j].source.stage), "source",
-                                                 rjson_source(t->points[j].source)));
-        json_object_set_new(e, "points", pts);
-    }
-    return e;
-}
-
-static void summary_table(cli *c, gpuecon_kind k, tbl *t)
-{
-    const char *const *cols = columns(k);
-    tbl_col(t, "name", 'l');
-    for (int j = 0; cols[j]; j++) {
-        gpuecon_field f;
-        bool right = gpuecon_catalog_count(c->cat, k) == 0 ||
-                     (gpuecon_catalog_field(c->cat, k, gpuecon_catalog_name_at(c->cat, k, 0), cols[j], &f) == 0 &&
-                      f.type != GPUECON_FIELD_TEXT);
-        tbl_col(t, cols[j], right ? 'r' : 'l');
-    }
-    if (k == GPUECON_KIND_MODEL) {
-        tbl_col(t, "params_B", 'r');
-        tbl_col(t, "active_B", 'r');
-    }
-    size_t n = gpuecon_catalog_count(c->cat, k);
-    for (size_t i = 0; i < n; i++) {
-        const char *name = gpuecon_catalog_name_at(c->cat, k, i);
-        tbl_row(t);
-        tbl_str(t, name);
-        for (int j = 0; cols[j]; j++) {
-            gpuecon_field f;
-            if (gpuecon_catalog_field(c->cat, k, name, cols[j], &f) == 0)
-                cell(t, &f);
-            else
-                tbl_str(t, "");
-        }
-        if (k == GPUECON_KIND_MODEL) {
-            gpuecon_params p;
-            gpuecon_model_params(gpuecon_catalog_at(c->cat, k, i), &p);
-            tbl_num(t, p.total / 1e9, 1);
-            tbl_num(t, p.active / 1e9, 1);
-        }
-    }
-}
-
-/* Sources of one entry, grouped: "stage  source: field, field". Free text and references to
- * other entries have none of their own; a choice among fixed names (a stack's grad_reduce) does. */
-static void print_sources(cli *c, gpuecon_kind k, size_t i, FILE *f)
-{
-    size_t nf = gpuecon_catalog_field_count(k);
-    bool done[64] = {false};
-    fprintf(f, "  %s\n", gpuecon_catalog_name_at(c->cat, k, i));
-    for (size_t j = 0; j < nf && j < 64; j++) {
-        gpuecon_field a;
-        if (done[j] || gpuecon_catalog_field_at(c->cat, k, i, j, &a) || !a.present ||
-            (a.type == GPUECON_FIELD_TEXT && !a.choice) || a.type == GPUECON_FIELD_KEYED)
-            continue;
-        fprintf(f, "    %-18s %s: %s", gpuecon_stage_name(a.source.stage), a.source.text, a.name);
-        for (size_t m = j + 1; m < nf && m < 64; m++) {
-            gpuecon_field b;
-            if (!done[m] && gpuecon_catalog_field_at(c->cat, k, i, m, &b) == 0 && b.present &&
-                (b.type != GPUECON_FIELD_TEXT || b.choice) && b.type != GPUECON_FIELD_KEYED &&
-                b.source.stage == a.source.stage && b.source.text == a.source.text) {
-                fprintf(f, ", %s", b.name);
-                done[m] = true;
-            }
-        }
-        fputc('\n', f);
-        for (size_t kf = 0; kf < nf; kf++) {
-            gpuecon_field kd;
-            if (gpuecon_catalog_field_at(c->cat, k, i, kf, &kd) == 0 && kd.type == GPUECON_FIELD_KEYED &&
-                j == 0)
-                for (size_t e = 0; e < kd.n_keyed; e++)
-                    fprintf(f, "    %-18s %s: %s[%s] = %g\n", gpuecon_stage_name(kd.keyed[e].source.stage),
-                            kd.keyed[e].source.text, kd.name, kd.keyed[e].key, kd.keyed[e].value);
-        }
-    }
-}
-
+/* The fields of one entry (its kind's name or a near one; exit 2 otherwise). */
 static int one_entry(cli *c, gpuecon_kind k, const char *name)
 {
     const void *obj;
@@ -199,60 +18,10 @@ static int one_entry(cli *c, gpuecon_kind k, const char *name)
     size_t idx = 0;
     while (gpuecon_catalog_at(c->cat, k, idx) != obj)
         idx++;
-    if (c->format == FMT_JSON)
-        return cli_emit_json(c, json_pack("{s:[o]}", "entries", entry_json(c, k, idx)));
-    tbl *t = tbl_new(c->ctx, &c->oom);
-    tbl_col(t, "field", 'l');
-    tbl_col(t, "value", 'r');
-    tbl_col(t, "unit", 'l');
-    tbl_col(t, "stage", 'l');
-    tbl_col(t, "source", 'l');
-    size_t nf = gpuecon_catalog_field_count(k);
-    for (size_t j = 0; j < nf; j++) {
-        gpuecon_field f;
-        if (gpuecon_catalog_field_at(c->cat, k, idx, j, &f))
-            continue;
-        if (f.type == GPUECON_FIELD_KEYED) {
-            for (size_t e = 0; e < f.n_keyed; e++) {
-                tbl_row(t);
-                tbl_fmt(t, "%s[%s]", f.name, f.keyed[e].key);
-                tbl_num(t, f.keyed[e].value, 3);
-                tbl_str(t, f.unit);
-                tbl_str(t, gpuecon_stage_name(f.keyed[e].source.stage));
-                tbl_str(t, f.keyed[e].source.text);
-            }
-            continue;
-        }
-        tbl_row(t);
-        tbl_str(t, f.name);
-        cell(t, &f);
-        tbl_str(t, f.unit);
-        tbl_str(t, f.present ? gpuecon_stage_name(f.source.stage) : "default");
-        tbl_str(t, f.present ? f.source.text : f.doc);
-    }
-    if (k == GPUECON_KIND_TIMELINE) { /* the dated points, each with its own stage and source */
-        const gpuecon_timeline *tl = obj;
-        for (size_t j = 0; j < tl->n_points; j++) {
-            tbl_row(t);
-            tbl_fmt(t, "points[%s]", tl->points[j].date);
-            tbl_num(t, tl->points[j].tokens_per_s_per_gpu, 0);
-            tbl_str(t, "tokens/s/GPU");
-            tbl_str(t, gpuecon_stage_name(tl->points[j].source.stage));
-            tbl_str(t, tl->points[j].source.text ? tl->points[j].source.text : "");
-        }
-    }
-    FILE *out = cli_out(c);
-    if (!out) {
-        tbl_free(t);
-        return EXIT_USAGE;
-    }
-    if (c->format == FMT_CSV)
-        tbl_csv(t, out);
-    else
-        tbl_print(t, out);
-    tbl_free(t);
-    cli_close_out(c, out);
-    return EXIT_OK;
+    if (c->format == FMT_HTML) /* one entry has no page: --format html prints the terminal table */
+        c->format = FMT_TABLE;
+    catalog_view v = {c->cat, k, k, idx, c->ctx, &c->oom};
+    return cli_render(c, &render_catalog_entry, &v);
 }
 
 int cmd_catalog(cli *c, int argc, char **argv)
@@ -273,10 +42,10 @@ int cmd_catalog(cli *c, int argc, char **argv)
     int first = 0, last = GPUECON_KIND_COUNT - 1;
     if (npos >= 1) {
         int k = 0;
-        while (kind_names[k] && strcmp(kind_names[k], pos[0]))
+        while (catalog_kind_names[k] && strcmp(catalog_kind_names[k], pos[0]))
             k++;
-        if (!kind_names[k]) {
-            const char *near = gpuecon_suggest(pos[0], kind_names, GPUECON_KIND_COUNT);
+        if (!catalog_kind_names[k]) {
+            const char *near = gpuecon_suggest(pos[0], catalog_kind_names, GPUECON_KIND_COUNT);
             return cli_usage_error(c, pos[0], "not a catalog kind%s%s%s (allowed: gpus, systems, profiles, "
                                            "models, reliability, stacks, timelines)",
                                    near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
@@ -285,39 +54,8 @@ int cmd_catalog(cli *c, int argc, char **argv)
     }
     if (npos == 2)
         return one_entry(c, (gpuecon_kind)first, pos[1]);
-    if (c->format == FMT_HTML)
-        return cli_usage_error(c, "--format", "html is only for compare");
-    if (c->format == FMT_JSON) {
-        json_t *arr = json_array();
-        for (int k = first; k <= last; k++)
-            for (size_t i = 0; i < gpuecon_catalog_count(c->cat, (gpuecon_kind)k); i++)
-                json_array_append_new(arr, entry_json(c, (gpuecon_kind)k, i));
-        return cli_emit_json(c, json_pack("{s:o}", "entries", arr));
-    }
     if (c->format == FMT_CSV && first != last)
         return cli_usage_error(c, "--csv", "needs one kind, e.g. gpuecon catalog gpus --csv");
-    FILE *f = cli_out(c);
-    if (!f)
-        return EXIT_USAGE;
-    for (int k = first; k <= last; k++) {
-        tbl *t = tbl_new(c->ctx, &c->oom);
-        summary_table(c, (gpuecon_kind)k, t);
-        if (c->format == FMT_CSV) {
-            tbl_csv(t, f);
-        } else {
-            fprintf(f, "%s%s\n", k == first ? "" : "\n", kind_names[k]);
-            tbl_print(t, f);
-            if (first == last) {
-                fprintf(f, "\nsources (stage, citation: fields)\n");
-                for (size_t i = 0; i < gpuecon_catalog_count(c->cat, (gpuecon_kind)k); i++)
-                    print_sources(c, (gpuecon_kind)k, i, f);
-            }
-        }
-        tbl_free(t);
-    }
-    if (c->format == FMT_TABLE && first != last)
-        fprintf(f, "\n'gpuecon catalog KIND' adds the source of every number; 'gpuecon catalog KIND NAME' "
-                   "shows one entry.\n");
-    cli_close_out(c, f);
-    return EXIT_OK;
+    catalog_view v = {c->cat, (gpuecon_kind)first, (gpuecon_kind)last, 0, c->ctx, &c->oom};
+    return cli_render(c, &render_catalog_list, &v);
 }
