@@ -153,8 +153,98 @@ extern const render_kind render_cost;
 
 /* -- train.c, search.c: `gpuecon train` (one job, sweeps, deadlines, owning vs renting, --vs)
  *    and `gpuecon search` -- */
+/* One predicted configuration as a JSON object with docs/cli.md's keys (train.c). */
+json_t *train_result_json(const gpuecon_train_result *r);
+/* "tp 4 cp 1 pp 8 vpp 12 dp 4 mbs 1" (train.c) */
+void train_config(const gpuecon_parallel *p, char *buf, size_t cap);
+/* The run's reliability and totals as keys added to j (train.c): ettr tier mtbi_gpu_days ...
+ * days_to_train total_usd energy_mwh, and with a start date the timeline points used. */
+void train_run_json(json_t *j, const gpuecon_platform_result *r, const char *tier);
 
+/* train --vs S: the same job on system S, its own best layout, beside this one's (train.c); the
+ * request prints it after train's text (JSON: the "vs" object of train_view). */
+typedef struct train_vs_view {
+    const gpuecon_system *system; /* this job's */
+    const gpuecon_train_result *mine;
+    const gpuecon_system *other;
+    int gpus, gbs; /* on the other system */
+    gpuecon_train_result r;
+    bool fits;
+    bool have_a2a; /* an MoE expert group: one dispatch all-to-all timed on both systems */
+    int ep, etp;
+    double bytes, a2a_this, a2a_other; /* one dispatch, s */
+} train_vs_view;
+extern const render_kind render_train_vs;
 
+/* train, one job (train.c): the prediction, and with a price the cost and the run. The table is
+ * the step-time breakdown; the text form adds the memory table (from ctx). */
+typedef struct train_view {
+    const gpuecon_train_request *req;
+    const gpuecon_train_result *r;
+    gpuecon_ctx *ctx;
+    bool *oom;
+    const gpuecon_profile *profile; /* NULL: no cost (none asked for, or nothing fits) */
+    bool user_price;                /* --usd-per-gpu-hour */
+    double usd_per_gpu_hour, tokens;
+    gpuecon_cost cost;
+    const gpuecon_platform_result *run;
+    bool run_ok; /* the run's figures exist */
+    const char *tier, *start_date;
+    const train_vs_view *vs; /* JSON: the "vs" object; NULL: none */
+} train_view;
+extern const render_kind render_train;
+
+/* train --sweep-gpus (train_plans.c): one row per GPU count. */
+typedef struct train_sweep_row {
+    int gpus, gbs;
+    bool ok, fits;
+    gpuecon_train_result r;
+} train_sweep_row;
+typedef struct train_sweep_view {
+    const gpuecon_train_request *req;
+    bool strong; /* the global batch kept (else the batch per GPU) */
+    const train_sweep_row *rows;
+    int n;
+} train_sweep_view;
+extern const render_kind render_train_sweep;
+
+/* train --target-days (train_plans.c): the fewest GPUs and the trade table around them. */
+typedef struct train_target_view {
+    const gpuecon_train_request *req;
+    double tokens, target_days;
+    const char *tier;
+    const gpuecon_target_result *t;
+} train_target_view;
+extern const render_kind render_train_target;
+
+/* train --rent-usd-per-gpu-hour (train_plans.c): owning the cluster over its life vs renting. */
+typedef struct train_life_view {
+    const gpuecon_train_request *req;
+    const gpuecon_profile *profile;
+    double tokens_per_s_per_gpu;
+    const gpuecon_life_result *l;
+} train_life_view;
+extern const render_kind render_train_life;
+
+/* Charts of a sweep (tokens/s/GPU and MFU by GPUs) and of a deadline (days and $M by GPUs, the
+ * deadline drawn), data inline (train_plans.c); n 0: nothing to draw. */
+typedef struct train_chart {
+    char title[200];
+    double x[64], y[64], y2[64], dx[2], dy[2];
+    plot_spec spec;
+    plot_series series[3];
+    size_t n;
+} train_chart;
+void train_plans_sweep_chart(const train_sweep_view *v, train_chart *ch);
+void train_plans_target_chart(const train_target_view *v, train_chart *ch);
+
+/* search (search.c): the top configurations, ranked. */
+typedef struct search_view {
+    const gpuecon_train_request *req;
+    const gpuecon_search_result *r;
+    const gpuecon_search_options *o;
+} search_view;
+extern const render_kind render_search;
 
 /* -- serving.c, finetune.c: `gpuecon infer` (one deployment, search, simulation,
  *    disaggregated) and `gpuecon finetune` -- */

@@ -1,241 +1,131 @@
 /*
  * cmd_train.c — `gpuecon train`: the predicted training step of one job (omitted parallel
  * sizes are searched), with the breakdown of step time and memory, the cost of a run with
- * --profile/--tokens, and scaling sweeps over GPU counts (--sweep-gpus, weak by default:
- * the batch per GPU stays; --strong keeps the global batch) with an optional chart.
+ * --profile/--tokens, and its plans: scaling sweeps over GPU counts (--sweep-gpus, weak by
+ * default: the batch per GPU stays; --strong keeps the global batch) with an optional chart,
+ * the same job on another system (--vs), the fewest GPUs for a deadline (--target-days) and
+ * owning the cluster against renting it (--rent-usd-per-gpu-hour). Rendered in
+ * render/train.c and render/train_plans.c.
  */
 #include "request/cli.h"
 #include "train_cli.h"
 
-#include <math.h>
 #include <string.h>
 
-/* The cost of the run: raw figures at full goodput (usd_per_mtok, joules_per_token), and the
- * totals with the reliability model's goodput and spares, as compare reports them. */
-static json_t *cost_json(const gpuecon_cost *k, double usd_h, const gpuecon_platform_result *run)
+/* The sweep prints its terminal form for --format html, the deadline and owning vs renting for
+ * --csv and --format html too. */
+static int render_text(cli *c, const render_kind *kind, const void *view, bool csv_too)
 {
-    json_t *j = json_object();
-    json_object_set_new(j, "tco_usd_per_gpu_hour", rjson_real(usd_h));
-    json_object_set_new(j, "usd_per_mtok", rjson_real(k->usd_per_mtok));
-    json_object_set_new(j, "effective_usd_per_mtok", rjson_real(run->effective_usd_per_mtok));
-    json_object_set_new(j, "joules_per_token", rjson_real(k->joules_per_token));
-    json_object_set_new(j, "pue", rjson_real(k->pue));
-    json_object_set_new(j, "ettr", rjson_real(run->ettr));
-    if (k->tokens > 0) {
-        json_object_set_new(j, "tokens", rjson_real(k->tokens));
-        /* GPU-hours the job pays for: charged GPUs (spares included when charged) over the days */
-        json_object_set_new(j, "gpu_hours", rjson_real(run->charged_gpus * run->days_to_train * 24));
-        json_object_set_new(j, "total_usd", rjson_real(run->total_usd));
-        json_object_set_new(j, "energy_mwh", rjson_real(run->energy_mwh));
-        json_object_set_new(j, "total_usd_at_full_goodput", rjson_real(k->total_usd));
-    }
-    return j;
+    out_format f = c->format;
+    if (f == FMT_HTML || (csv_too && f == FMT_CSV))
+        c->format = FMT_TABLE;
+    int rc = cli_render(c, kind, view);
+    c->format = f;
+    return rc;
 }
 
-static int predict(cli *c, const gpuecon_train_request *req, gpuecon_train_result *r, bool *infeasible)
+/* --vs S: the same job on another system, with the collective-only ratio next to the end-to-end
+ * one (SemiAnalysis, 20 Aug 2025: an all-to-all ~18x faster inside one NVL72 is ~2.5x per GPU end
+ * to end for DeepSeek-V3 and Llama 4). The other system gets its own best layout (parallel sizes
+ * searched) for the same model, precision and framework settings; --vs-gpus sets its GPU count,
+ * and the global batch then keeps the sequences per GPU (weak scaling), as the article's
+ * comparisons do. The collective ratio times one dispatch all-to-all of this job's expert group
+ * and message on both systems. */
+static int versus(cli *c, const train_args *a, const gpuecon_train_request *req, const gpuecon_train_result *mine,
+                  train_vs_view *v)
 {
+    memset(v, 0, sizeof *v);
+    v->system = req->system;
+    v->mine = mine;
+    int rc = cli_system(c, "--vs", a->vs, &v->other);
+    if (rc)
+        return rc;
+    gpuecon_train_request q = *req;
+    q.system = v->other;
+    q.gpus = a->vs_gpus > 0 ? a->vs_gpus : req->gpus;
+    if ((long)req->gbs * q.gpus % req->gpus)
+        return cli_usage_error(c, "--vs-gpus", "%d GPUs: the batch per GPU (%d sequences on %d GPUs) must stay whole",
+                               q.gpus, req->gbs, req->gpus);
+    q.gbs = (int)((long)req->gbs * q.gpus / req->gpus);
+    q.tp = q.pp = q.vpp = q.cp = q.ep = q.etp = q.mbs = GPUECON_SEARCH;
+    q.zero = q.tp_overlap = GPUECON_SEARCH;
+    v->gpus = q.gpus, v->gbs = q.gbs;
     gpuecon_error err;
     gpuecon_error_clear(&err);
-    int rc = gpuecon_train_predict(c->ctx, req, r, &err);
-    *infeasible = rc == GPUECON_E_INFEASIBLE;
-    if (rc && !*infeasible)
+    rc = gpuecon_train_predict(c->ctx, &q, &v->r, &err);
+    if (rc && rc != GPUECON_E_INFEASIBLE) {
+        fprintf(c->notes, "gpuecon: --vs %s: ", v->other->name);
         return cli_fail(c, &err);
-    if (*infeasible)
-        cli_fail(c, &err);
+    }
+    v->fits = rc == GPUECON_OK;
+    if (mine->moe.moe_layers > 0 && mine->par.ep * mine->par.etp > 1 && mine->moe.a2a_bytes > 0) {
+        gpuecon_coll_result x, y;
+        v->ep = mine->par.ep, v->etp = mine->par.etp, v->bytes = mine->moe.a2a_bytes;
+        if (!gpuecon_collective(req->system, GPUECON_ALL_TO_ALL, v->ep, v->etp, v->bytes, GPUECON_ALGO_AUTO, &x, &err) &&
+            !gpuecon_collective(v->other, GPUECON_ALL_TO_ALL, v->ep, v->etp, v->bytes, GPUECON_ALGO_AUTO, &y, &err)) {
+            v->have_a2a = true;
+            v->a2a_this = x.time_s, v->a2a_other = y.time_s;
+        }
+    }
     return 0;
 }
 
 static int single(cli *c, const train_args *a, gpuecon_train_request *req, const gpuecon_profile *prof)
 {
     gpuecon_train_result r;
-    bool infeasible;
-    int rc = predict(c, req, &r, &infeasible);
-    if (rc)
-        return rc;
+    gpuecon_error err;
+    gpuecon_error_clear(&err);
+    int rc = gpuecon_train_predict(c->ctx, req, &r, &err);
+    bool infeasible = rc == GPUECON_E_INFEASIBLE;
+    if (rc && !infeasible)
+        return cli_fail(c, &err);
+    if (infeasible)
+        cli_fail(c, &err);
     int exit_code = infeasible ? EXIT_INFEASIBLE : EXIT_OK;
-    gpuecon_cost k = {0};
-    double usd_h = 0;
-    if (prof && !infeasible && (rc = train_cli_cost(c, req, prof, a->pue, a->usd_per_gpu_hour, a->tokens, r.tokens_per_s_per_gpu, &k, &usd_h)))
-        return rc;
     /* the run as compare costs it: goodput under failures, spares, days, dollars, MWh */
     gpuecon_platform_result run;
     memset(&run, 0, sizeof run);
-    bool run_ok = false; /* the run's figures exist (no NaN reaches the output) */
+    train_view v = {.req = req, .r = &r, .ctx = c->ctx, .oom = &c->oom, .user_price = a->usd_per_gpu_hour > 0,
+                    .tokens = a->tokens, .run = &run, .tier = names_tier[a->tier], .start_date = a->start_date};
     if (prof && !infeasible) {
+        v.profile = prof;
+        if ((rc = train_cli_cost(c, req, prof, a->pue, a->usd_per_gpu_hour, a->tokens, r.tokens_per_s_per_gpu,
+                                 &v.cost, &v.usd_per_gpu_hour)))
+            return rc;
         gpuecon_run_request rq;
         train_cli_run_request(a, req, prof, r.tokens_per_s_per_gpu, &rq);
-        gpuecon_error err;
         gpuecon_error_clear(&err);
         int rrc = gpuecon_run_cost(c->ctx, c->cat, &rq, &run, &err);
-        if (rrc == GPUECON_E_INFEASIBLE)
-            exit_code = EXIT_INFEASIBLE;
         if (rrc && rrc != GPUECON_E_INFEASIBLE)
             return cli_fail(c, &err);
-        if (rrc)
+        if (rrc) {
+            exit_code = EXIT_INFEASIBLE;
             cli_fail(c, &err);
-        run_ok = rrc == GPUECON_OK;
-    }
-    double days = a->tokens > 0 ? run.days_to_train : 0;
-    if (c->format == FMT_JSON) {
-        json_t *j = train_cli_result_json(&r);
-        json_object_set_new(j, "model", json_string(req->model->name));
-        json_object_set_new(j, "system", json_string(req->system->name));
-        json_object_set_new(j, "gpus", json_integer(req->gpus));
-        json_object_set_new(j, "precision", json_string(gpuecon_precision_name(req->precision)));
-        json_object_set_new(j, "seq", json_integer(req->seq));
-        json_object_set_new(j, "gbs", json_integer(req->gbs));
-        if (req->stack)
-            json_object_set_new(j, "stack", json_string(req->stack->name));
-        if (prof && !infeasible) {
-            json_t *cj = cost_json(&k, usd_h, &run);
-            if (a->usd_per_gpu_hour > 0)
-                json_object_set_new(cj, "tco_source", rjson_user_price());
-            if (days > 0)
-                json_object_set_new(cj, "days", rjson_real(days));
-            json_object_set_new(j, "cost", cj);
-            train_cli_run_json(j, &run, names_tier[a->tier]);
         }
-        if (a->vs && (rc = train_vs(c, a, req, &r, j, NULL))) {
-            json_decref(j);
+        v.run_ok = rrc == GPUECON_OK;
+    }
+    /* --vs: inside the JSON document; after the terminal text (which stays when it fails) */
+    train_vs_view vs;
+    if (a->vs && c->format == FMT_JSON) {
+        if ((rc = versus(c, a, req, &r, &vs)))
             return rc;
-        }
-        rc = cli_emit_json(c, j);
-        return rc ? rc : exit_code;
+        v.vs = &vs;
     }
-    if (c->format == FMT_HTML)
-        return cli_usage_error(c, "--format", "html is only for compare");
-    FILE *f = cli_out(c);
-    if (!f)
-        return EXIT_USAGE;
-    char cfg[128];
-    train_cli_config(&r.par, cfg, sizeof cfg);
-    if (c->format == FMT_CSV) {
-        fprintf(f, "tokens_per_s_per_gpu,mfu,step_time_s,memory_gib_per_gpu,fits,tp,cp,pp,vpp,dp,mbs,recompute,zero,"
-                   "tp_overlap\n%.6g,%.6g,%.6g,%.6g,%s,%d,%d,%d,%d,%d,%d,%s,%d,%d\n",
-                r.tokens_per_s_per_gpu, r.mfu, r.step_time_s, r.memory_gib_per_gpu, r.fits ? "true" : "false",
-                r.par.tp, r.par.cp, r.par.pp, r.par.vpp, r.par.dp, r.par.mbs, gpuecon_parallel_recompute_name(&r.par),
-                r.par.zero, r.par.tp_overlap);
-        cli_close_out(c, f);
-        return exit_code;
-    }
-    fprintf(f, "%s on %d x %s (%s), %s, seq %d, global batch %d\n", req->model->name, req->gpus, req->system->name,
-            req->system->gpu_name, gpuecon_precision_name(req->precision), req->seq, req->gbs);
-    if (req->stack)
-        fprintf(f, "stack: %s (%s)\n", req->stack->name, req->stack->framework);
-    fprintf(f, "parallelism: %s, %d micro-batches, %s recompute, ZeRO-%d%s%s\n\n", cfg, r.par.microbatches,
-            gpuecon_parallel_recompute_name(&r.par), r.par.zero, r.par.sequence_parallel ? ", SP" : "",
-            r.par.tp_overlap ? ", TP overlap" : "");
-    fprintf(f, "throughput   %.1f tokens/s/GPU (%.4g tokens/s in all)\n", r.tokens_per_s_per_gpu,
-            r.tokens_per_s_per_gpu * req->gpus);
-    fprintf(f, "MFU          %.1f%% (full-attention model FLOPs vs %s peak; %.1f%% counting causal attention)\n",
-            100 * r.mfu, gpuecon_precision_name(req->precision), 100 * r.mfu_causal);
-    fprintf(f, "step time    %.3f s\n\n", r.step_time_s);
-    train_cli_print_result(c, f, &r);
-    if (prof && !infeasible) {
-        fprintf(f, "\ncost (%s): $%.3f per GPU-hour, $%.4f per 1M tokens, %.2f J/token",
-                a->usd_per_gpu_hour > 0 ? "your rate, --usd-per-gpu-hour" : prof->name, usd_h,
-                k.usd_per_mtok, k.joules_per_token);
-        if (run_ok)
-            fprintf(f, "\nreliability (%s tier, MTBI %.0f GPU-days): ETTR %.1f%%, %d spare GPU%s %s; effective $%.4f "
-                   "per 1M tokens", names_tier[a->tier], run.mtbi_gpu_days, 100 * run.ettr,
-                run.provisioned_gpus - run.gpus, run.provisioned_gpus - run.gpus == 1 ? "" : "s",
-                run.spares_charged ? "charged to the job" : "earning other work", run.effective_usd_per_mtok);
-        if (run_ok && a->tokens > 0)
-            fprintf(f, "\n%.4g tokens: %.1f days, $%.4g, %.4g GPU-hours, %.1f MWh (failures, restarts and spares "
-                       "included)", a->tokens, days, run.total_usd, run.charged_gpus * run.days_to_train * 24,
-                    run.energy_mwh);
-        if (run_ok && run.timeline) {
-            fprintf(f, "\nfrom %s at the catalog's published software dates: %.1f tokens/s/GPU over the run "
-                       "(the prediction before the first point); points used:", a->start_date, run.tokens_per_s_per_gpu);
-            for (size_t i = 0; i < run.n_points_used; i++)
-                fprintf(f, "%s %s %.0f (%s)", i ? "," : "", run.points_used[i].date,
-                        run.points_used[i].tokens_per_s_per_gpu, gpuecon_stage_name(run.points_used[i].source.stage));
-            if (!run.n_points_used)
-                fprintf(f, " none (the run ends before the first)");
-            if (run.uses_projection)
-                fprintf(f, "\nthis result rests on a projection");
-        }
-        fputc('\n', f);
-    }
-    if (a->vs && (rc = train_vs(c, a, req, &r, NULL, f))) {
-        cli_close_out(c, f);
+    if ((rc = cli_render(c, &render_train, &v)))
         return rc;
-    }
-    cli_close_out(c, f);
+    if (a->vs && c->format == FMT_TABLE &&
+        ((rc = versus(c, a, req, &r, &vs)) || (rc = cli_render(c, &render_train_vs, &vs))))
+        return rc;
     return exit_code;
-}
-
-typedef struct sweep_row {
-    int gpus, gbs;
-    bool ok, fits;
-    gpuecon_train_result r;
-} sweep_row;
-
-static void sweep_plot(cli *c, const train_args *a, const gpuecon_train_request *req, const sweep_row *rows, int n)
-{
-    double x[64], y[64], y2[64];
-    int k = 0;
-    for (int i = 0; i < n; i++)
-        if (rows[i].ok) {
-            x[k] = rows[i].gpus;
-            y[k] = rows[i].r.tokens_per_s_per_gpu;
-            y2[k] = 100 * rows[i].r.mfu;
-            k++;
-        }
-    char title[200];
-    snprintf(title, sizeof title, "%s on %s, %s, %s scaling", req->model->name, req->system->name,
-             gpuecon_precision_name(req->precision), a->strong ? "strong" : "weak");
-    plot_series s[2] = {{"tokens/s/GPU", x, y, (size_t)k, false}, {"MFU (%)", x, y2, (size_t)k, true}};
-    plot_spec spec = {title, "GPUs", "tokens/s per GPU", "MFU (%)", true, false, 0, 0};
-    cli_plot(c, a->plot, &spec, s, 2, false, c->format == FMT_TABLE);
-}
-
-static int sweep_table(cli *c, const train_args *a, const gpuecon_train_request *req, const sweep_row *rows, int n)
-{
-    tbl *t = tbl_new(c->ctx, &c->oom);
-    const char *cols[] = {"GPUs", "gbs", "tp", "cp", "pp", "vpp", "dp", "mbs", "tok/s/GPU", "MFU", "step s",
-                          "exposed comm s", "bubble s", "GiB/GPU", "fits"};
-    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
-        tbl_col(t, cols[i], i == 14 ? 'l' : 'r');
-    for (int i = 0; i < n; i++) {
-        const gpuecon_train_result *r = &rows[i].r;
-        const gpuecon_train_breakdown *b = &r->bd;
-        tbl_row(t);
-        tbl_num(t, rows[i].gpus, 0);
-        tbl_num(t, rows[i].gbs, 0);
-        int v[] = {r->par.tp, r->par.cp, r->par.pp, r->par.vpp, r->par.dp, r->par.mbs};
-        for (int k = 0; k < 6; k++)
-            tbl_num(t, v[k], 0);
-        tbl_num(t, r->tokens_per_s_per_gpu, 1);
-        tbl_pct(t, r->mfu, 1);
-        tbl_num(t, r->step_time_s, 3);
-        tbl_num(t, b->tp_comm_s + b->cp_comm_s + b->pp_comm_s + b->dp_comm_s, 3);
-        tbl_num(t, b->pp_bubble_s, 3);
-        tbl_num(t, r->memory_gib_per_gpu, 1);
-        tbl_str(t, rows[i].fits ? "yes" : "NO");
-    }
-    FILE *f = NULL;
-    int done = cli_table_begin(c, t, &f);
-    if (!f)
-        return done;
-    fprintf(f, "%s on %s, %s, seq %d, %s scaling (%s)\n\n", req->model->name, req->system->name,
-            gpuecon_precision_name(req->precision), req->seq, a->strong ? "strong" : "weak",
-            a->strong ? "global batch fixed" : "batch per GPU fixed");
-    tbl_print(t, f);
-    if (n >= 2 && rows[0].ok && rows[n - 1].ok)
-        fprintf(f, "\n%d -> %d GPUs: tokens/s/GPU %+.1f%%, MFU %.1f%% -> %.1f%%\n", rows[0].gpus,
-                rows[n - 1].gpus, 100 * (rows[n - 1].r.tokens_per_s_per_gpu / rows[0].r.tokens_per_s_per_gpu - 1),
-                100 * rows[0].r.mfu, 100 * rows[n - 1].r.mfu);
-    return cli_table_done(c, t, f);
 }
 
 static int sweep(cli *c, const train_args *a, gpuecon_train_request *req)
 {
     int n = a->sweep.n, base = a->gpus > 0 ? a->gpus : a->sweep.v[0];
-    sweep_row rows[64];
-    int worst = EXIT_OK;
+    train_sweep_row rows[64];
+    int misses = 0;
     for (int i = 0; i < n; i++) {
-        sweep_row *w = &rows[i];
+        train_sweep_row *w = &rows[i];
         memset(w, 0, sizeof *w);
         w->gpus = a->sweep.v[i];
         long gbs = a->strong ? req->gbs : (long)a->gbs * w->gpus / base;
@@ -252,8 +142,7 @@ static int sweep(cli *c, const train_args *a, gpuecon_train_request *req)
         if (rc == GPUECON_OK || rc == GPUECON_E_INFEASIBLE) {
             w->ok = rc == GPUECON_OK;
             w->fits = w->ok;
-            if (!w->ok)
-                worst = EXIT_INFEASIBLE;
+            misses += !w->ok;
         } else { /* one message: "--sweep-gpus: 1 GPUs: --gpus: ..." */
             gpuecon_error e = err;
             snprintf(e.where, sizeof e.where, "--sweep-gpus");
@@ -262,30 +151,81 @@ static int sweep(cli *c, const train_args *a, gpuecon_train_request *req)
             return cli_fail(c, &e);
         }
     }
-    int misses = 0;
-    for (int i = 0; i < n; i++)
-        misses += !rows[i].ok;
     if (misses) /* exit 3 says why on stderr too */
         cli_error(c, GPUECON_E_INFEASIBLE, "--sweep-gpus", "%d of the %d sizes do not fit in memory (fits: NO)",
                   misses, n);
-    if (a->plot)
-        sweep_plot(c, a, req, rows, n);
-    if (c->format == FMT_JSON) {
-        json_t *arr = json_array();
-        for (int i = 0; i < n; i++) {
-            json_t *j = train_cli_result_json(&rows[i].r);
-            json_object_set_new(j, "gpus", json_integer(rows[i].gpus));
-            json_object_set_new(j, "gbs", json_integer(rows[i].gbs));
-            json_array_append_new(arr, j);
-        }
-        json_t *root = json_pack("{s:s, s:s, s:s, s:s, s:o}", "model", req->model->name, "system", req->system->name,
-                                 "precision", gpuecon_precision_name(req->precision), "scaling",
-                                 a->strong ? "strong" : "weak", "rows", arr);
-        int rc = cli_emit_json(c, root);
-        return rc ? rc : worst;
+    train_sweep_view v = {req, a->strong, rows, n};
+    if (a->plot) {
+        train_chart ch;
+        train_plans_sweep_chart(&v, &ch);
+        cli_plot(c, a->plot, &ch.spec, ch.series, ch.n, false, c->format == FMT_TABLE);
     }
-    int rc = sweep_table(c, a, req, rows, n);
-    return rc ? rc : worst;
+    int rc = render_text(c, &render_train_sweep, &v, false);
+    return rc ? rc : misses ? EXIT_INFEASIBLE : EXIT_OK;
+}
+
+/* --target-days: the fewest GPUs that finish the token budget by the deadline, failures, restarts
+ * and spares included (gpuecon_train_target), and the trade between GPUs, days and dollars around
+ * the answer. */
+static int target(cli *c, const train_args *a, gpuecon_train_request *req, const gpuecon_profile *prof)
+{
+    if (!prof || !(a->tokens > 0))
+        return cli_usage_error(c, "--target-days", "needs --profile P and --tokens T (the budget to finish)");
+    gpuecon_run_request run;
+    train_cli_run_request(a, req, prof, 1, &run);
+    gpuecon_target_result *t = ctx_alloc(c->ctx, sizeof *t);
+    if (!t)
+        return cli_error(c, GPUECON_E_NOMEM, "", "out of memory");
+    gpuecon_error err;
+    gpuecon_error_clear(&err);
+    int rc = gpuecon_train_target(c->ctx, c->cat, req, &run, a->target_days, a->max_gpus, t, &err);
+    if (rc && rc != GPUECON_E_INFEASIBLE) {
+        ctx_free(c->ctx, t, sizeof *t);
+        return cli_fail(c, &err);
+    }
+    int exit_code = rc ? EXIT_INFEASIBLE : EXIT_OK;
+    if (rc)
+        cli_fail(c, &err);
+    train_target_view v = {req, a->tokens, a->target_days, names_tier[a->tier], t};
+    if (a->plot) {
+        train_chart ch;
+        train_plans_target_chart(&v, &ch);
+        if (ch.n)
+            cli_plot(c, a->plot, &ch.spec, ch.series, ch.n, false, true);
+    }
+    rc = render_text(c, &render_train_target, &v, true);
+    ctx_free(c->ctx, t, sizeof *t);
+    return rc ? rc : exit_code;
+}
+
+/* --rent-usd-per-gpu-hour R: owning the run's GPUs over the cluster's life against renting them
+ * for the hours used (gpuecon_cluster_life). */
+static int own_rent(cli *c, const train_args *a, gpuecon_train_request *req, const gpuecon_profile *prof)
+{
+    if (!prof || !(a->tokens > 0))
+        return cli_usage_error(c, "--rent-usd-per-gpu-hour", "needs --profile P and --tokens T (the workload)");
+    gpuecon_train_result r;
+    gpuecon_error err;
+    gpuecon_error_clear(&err);
+    int rc = gpuecon_train_predict(c->ctx, req, &r, &err);
+    if (rc) {
+        int code = cli_fail(c, &err);
+        return rc == GPUECON_E_INFEASIBLE ? EXIT_INFEASIBLE : code;
+    }
+    gpuecon_life_request q;
+    gpuecon_life_request_init(&q);
+    train_cli_run_request(a, req, prof, r.tokens_per_s_per_gpu, &q.run);
+    q.life_years = a->life_years;
+    q.utilisation = a->utilisation;
+    q.workloads_per_year = a->workloads_per_year;
+    q.rent_usd_per_gpu_hour = a->rent_usd_per_gpu_hour;
+    gpuecon_life_result l;
+    if ((rc = gpuecon_cluster_life(c->ctx, c->cat, &q, &l, &err))) {
+        int code = cli_fail(c, &err);
+        return rc == GPUECON_E_INFEASIBLE ? EXIT_INFEASIBLE : code;
+    }
+    train_life_view v = {req, prof, r.tokens_per_s_per_gpu, &l};
+    return render_text(c, &render_train_life, &v, true);
 }
 
 int cmd_train(cli *c, int argc, char **argv)
@@ -333,25 +273,13 @@ int cmd_train(cli *c, int argc, char **argv)
         return cli_usage_error(c, "--vs", "compares one job, not a sweep (leave out --sweep-gpus)");
     if (a.vs_gpus && !a.vs)
         return cli_usage_error(c, "--vs-gpus", "needs --vs S (the system to compare with)");
-    if (a.threads > 0) {
-        gpuecon_ctx_config cfg = *gpuecon_ctx_get_config(c->ctx);
-        cfg.threads = a.threads;
-        gpuecon_ctx *nc = gpuecon_ctx_new(&cfg);
-        if (!nc)
-            return cli_error(c, GPUECON_E_NOMEM, "", "out of memory");
-        gpuecon_ctx *old = c->ctx;
-        c->ctx = nc;
-        rc = a.rent_usd_per_gpu_hour > 0 ? train_life(c, &a, &req, prof)
-             : a.target_days > 0 ? train_target(c, &a, &req, prof)
-             : a.sweep.n       ? sweep(c, &a, &req)
-                               : single(c, &a, &req, prof);
-        c->ctx = old;
-        gpuecon_ctx_free(nc);
+    gpuecon_ctx *saved;
+    if ((rc = train_cli_threads(c, a.threads, &saved)))
         return rc;
-    }
-    if (a.rent_usd_per_gpu_hour > 0)
-        return train_life(c, &a, &req, prof);
-    if (a.target_days > 0)
-        return train_target(c, &a, &req, prof);
-    return a.sweep.n ? sweep(c, &a, &req) : single(c, &a, &req, prof);
+    rc = a.rent_usd_per_gpu_hour > 0 ? own_rent(c, &a, &req, prof)
+         : a.target_days > 0         ? target(c, &a, &req, prof)
+         : a.sweep.n                 ? sweep(c, &a, &req)
+                                     : single(c, &a, &req, prof);
+    train_cli_threads_end(c, saved);
+    return rc;
 }

@@ -1,5 +1,5 @@
 /*
- * train_cli.c — the options, request and output shared by `gpuecon train` and `search`.
+ * train_cli.c — the options and request shared by `gpuecon train` and `search`.
  *
  * Sizes left out are searched (the request carries GPUECON_SEARCH); framework behaviour
  * (sequence parallelism, DP overlap, attention kernel, dropout) defaults to a modern
@@ -9,7 +9,6 @@
 #include "train_cli.h"
 #include "model/names.h"
 
-#include <math.h>
 #include <string.h>
 
 static const char *const rc_names[] = {"none", "selective", "full", NULL};
@@ -130,6 +129,86 @@ size_t train_cli_opts(train_args *a, opt *o, bool search)
     return n;
 }
 
+/* --cuda-graph-scope: "full", or a comma list of the parts the library names
+ * (gpuecon_graph_scope_name of each one-part scope); the combinations are checked by the library
+ * (train_check_request). */
+static int parse_graph_scope(cli *c, const char *s, int *out)
+{
+    if (strcmp(s, "full") == 0) {
+        *out = GPUECON_GRAPH_FULL;
+        return 0;
+    }
+    int mask = 0;
+    for (const char *p = s;; p += strcspn(p, ",") + 1) {
+        size_t len = strcspn(p, ",");
+        int bit = 0;
+        for (int b = GPUECON_GRAPH_ATTN; b <= GPUECON_GRAPH_MOE_PREPROCESS && !bit; b <<= 1) {
+            char name[32];
+            gpuecon_graph_scope_name(b, name, sizeof name);
+            if (strlen(name) == len && strncmp(p, name, len) == 0)
+                bit = b;
+        }
+        if (!bit)
+            return cli_usage_error(c, "--cuda-graph-scope",
+                                   "'%.*s' in '%s': allowed full, or a comma list of attn, moe_router, "
+                                   "moe_preprocess", (int)len, p, s);
+        mask |= bit;
+        if (!p[len])
+            break;
+    }
+    *out = mask;
+    return 0;
+}
+
+/* Applies --stack (default CLI_DEFAULT_STACK) to req, then the single options the user gave
+ * (--tp-overlap, --dp-overlap, --sp, --attention, --dropout, --cuda-graphs, --a2a-overlap,
+ * --fp8-recipe, --dispatcher, --fp8-param, --grad-reduce, --optimizer-states) and offload.
+ * 0 or an exit code (unknown stack: 2, with the nearest names). */
+static int apply_stack(cli *c, const train_args *a, const opt *opts, size_t n, gpuecon_train_request *req)
+{
+    const gpuecon_stack *k;
+    int rc = cli_stack(c, "--stack", a->stack ? a->stack : CLI_DEFAULT_STACK, 0, &k);
+    if (rc)
+        return rc;
+    gpuecon_train_request_apply_stack(req, k);
+#define SEEN(name) opt_seen(opts, n, name)
+    if (SEEN("--a2a-overlap"))
+        req->a2a_overlap = a->a2a_overlap;
+    if (SEEN("--cuda-graphs"))
+        req->cuda_graphs = a->cuda_graphs == 1;
+    if (SEEN("--tp-overlap"))
+        req->tp_overlap = a->tp_overlap;
+    if (SEEN("--tp-async-grad"))
+        req->tp_async_grad = a->tp_async_grad == 1;
+    if (SEEN("--sp"))
+        req->sequence_parallel = a->sp == 1;
+    if (SEEN("--dp-overlap"))
+        req->dp_overlap = a->dp_overlap == 1;
+    if (SEEN("--attention"))
+        req->attn_impl = (gpuecon_attn_impl)a->attention;
+    if (SEEN("--dropout"))
+        req->dropout = a->dropout;
+    if (SEEN("--fp8-recipe"))
+        req->fp8_recipe = (gpuecon_fp8_recipe)a->fp8_recipe;
+    if (SEEN("--dispatcher"))
+        req->dispatcher = (gpuecon_dispatcher)a->dispatcher;
+    if (SEEN("--fp8-param"))
+        req->fp8_param = a->fp8_param == 1;
+    if (SEEN("--grad-reduce"))
+        req->grad_reduce_bytes = a->grad_reduce == 1 ? 2 : 4;
+    if (SEEN("--optimizer-states"))
+        req->optim_state_bytes = a->optimizer_states == 1 ? 2 : 4;
+#undef SEEN
+    if (a->graph_scope && (rc = parse_graph_scope(c, a->graph_scope, &req->cuda_graph_scope)))
+        return rc;
+    req->balanced_routing = a->balanced_routing;
+    req->recompute_moe = a->recompute_moe;
+    if (a->offload_search && a->offload_layers >= 0)
+        return cli_usage_error(c, "--offload-search", "give --offload-layers N or --offload-search, not both");
+    req->offload_layers = a->offload_search ? GPUECON_SEARCH : a->offload_layers > 0 ? a->offload_layers : 0;
+    return 0;
+}
+
 int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t n, gpuecon_train_request *req,
                       const gpuecon_profile **profile)
 {
@@ -177,265 +256,7 @@ int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t n, gp
     req->mtp = a->mtp;
     req->recompute = a->recompute;
     req->zero = a->zero;
-    return train_cli_apply_stack(c, a, opts, n, req);
-}
-
-/* --cuda-graph-scope: "full", or a comma list of the parts the library names
- * (gpuecon_graph_scope_name of each one-part scope); the combinations are checked by the library
- * (train_check_request). */
-static int parse_graph_scope(cli *c, const char *s, int *out)
-{
-    if (strcmp(s, "full") == 0) {
-        *out = GPUECON_GRAPH_FULL;
-        return 0;
-    }
-    int mask = 0;
-    for (const char *p = s;; p += strcspn(p, ",") + 1) {
-        size_t len = strcspn(p, ",");
-        int bit = 0;
-        for (int b = GPUECON_GRAPH_ATTN; b <= GPUECON_GRAPH_MOE_PREPROCESS && !bit; b <<= 1) {
-            char name[32];
-            gpuecon_graph_scope_name(b, name, sizeof name);
-            if (strlen(name) == len && strncmp(p, name, len) == 0)
-                bit = b;
-        }
-        if (!bit)
-            return cli_usage_error(c, "--cuda-graph-scope",
-                                   "'%.*s' in '%s': allowed full, or a comma list of attn, moe_router, "
-                                   "moe_preprocess", (int)len, p, s);
-        mask |= bit;
-        if (!p[len])
-            break;
-    }
-    *out = mask;
-    return 0;
-}
-
-int train_cli_apply_stack(cli *c, const train_args *a, const opt *opts, size_t n, gpuecon_train_request *req)
-{
-    const gpuecon_stack *k;
-    int rc = cli_stack(c, "--stack", a->stack ? a->stack : CLI_DEFAULT_STACK, 0, &k);
-    if (rc)
-        return rc;
-    gpuecon_train_request_apply_stack(req, k);
-#define SEEN(name) opt_seen(opts, n, name)
-    if (SEEN("--a2a-overlap"))
-        req->a2a_overlap = a->a2a_overlap;
-    if (SEEN("--cuda-graphs"))
-        req->cuda_graphs = a->cuda_graphs == 1;
-    if (SEEN("--tp-overlap"))
-        req->tp_overlap = a->tp_overlap;
-    if (SEEN("--tp-async-grad"))
-        req->tp_async_grad = a->tp_async_grad == 1;
-    if (SEEN("--sp"))
-        req->sequence_parallel = a->sp == 1;
-    if (SEEN("--dp-overlap"))
-        req->dp_overlap = a->dp_overlap == 1;
-    if (SEEN("--attention"))
-        req->attn_impl = (gpuecon_attn_impl)a->attention;
-    if (SEEN("--dropout"))
-        req->dropout = a->dropout;
-    if (SEEN("--fp8-recipe"))
-        req->fp8_recipe = (gpuecon_fp8_recipe)a->fp8_recipe;
-    if (SEEN("--dispatcher"))
-        req->dispatcher = (gpuecon_dispatcher)a->dispatcher;
-    if (SEEN("--fp8-param"))
-        req->fp8_param = a->fp8_param == 1;
-    if (SEEN("--grad-reduce"))
-        req->grad_reduce_bytes = a->grad_reduce == 1 ? 2 : 4;
-    if (SEEN("--optimizer-states"))
-        req->optim_state_bytes = a->optimizer_states == 1 ? 2 : 4;
-#undef SEEN
-    if (a->graph_scope && (rc = parse_graph_scope(c, a->graph_scope, &req->cuda_graph_scope)))
-        return rc;
-    req->balanced_routing = a->balanced_routing;
-    req->recompute_moe = a->recompute_moe;
-    if (a->offload_search && a->offload_layers >= 0)
-        return cli_usage_error(c, "--offload-search", "give --offload-layers N or --offload-search, not both");
-    req->offload_layers = a->offload_search ? GPUECON_SEARCH : a->offload_layers > 0 ? a->offload_layers : 0;
-    return 0;
-}
-
-void train_cli_config(const gpuecon_parallel *p, char *buf, size_t cap)
-{
-    if (p->ep > 1 || p->etp > 1)
-        snprintf(buf, cap, "tp %d cp %d pp %d vpp %d dp %d mbs %d; experts ep %d etp %d edp %d", p->tp, p->cp, p->pp,
-                 p->vpp, p->dp, p->mbs, p->ep, p->etp, p->edp);
-    else
-        snprintf(buf, cap, "tp %d cp %d pp %d vpp %d dp %d mbs %d", p->tp, p->cp, p->pp, p->vpp, p->dp, p->mbs);
-}
-
-json_t *train_cli_moe_json(const gpuecon_train_result *r)
-{
-    const gpuecon_train_moe *m = &r->moe;
-    if (m->moe_layers == 0)
-        return json_null();
-    json_t *j = json_object();
-    json_object_set_new(j, "moe_layers", json_integer(m->moe_layers));
-    json_object_set_new(j, "local_experts", json_integer(m->local_experts));
-    json_object_set_new(j, "tokens_per_expert", rjson_real(m->tokens_per_expert));
-    json_object_set_new(j, "load_factor", rjson_real(m->load_factor));
-    json_object_set_new(j, "grouped_gemm_eff", rjson_real(m->grouped_gemm_eff));
-    json_object_set_new(j, "a2a_bytes", rjson_real(m->a2a_bytes));
-    json_object_set_new(j, "a2a_s", rjson_real(m->a2a_s));
-    json_object_set_new(j, "a2a_intra_fraction", rjson_real(m->a2a_intra_fraction));
-    json_object_set_new(j, "ep_domains", json_integer(m->ep_domains));
-    json_object_set_new(j, "a2a_total_s", rjson_real(m->a2a_total_s));
-    json_object_set_new(j, "a2a_exposed_s", rjson_real(m->a2a_exposed_s));
-    json_object_set_new(j, "dispatcher", json_string(gpuecon_dispatcher_name(m->dispatcher)));
-    char scope[64];
-    gpuecon_graph_scope_name(m->cuda_graph_scope, scope, sizeof scope);
-    json_object_set_new(j, "cuda_graphs", json_string(scope));
-    json_object_set_new(j, "host_s", rjson_real(m->host_s));
-    return j;
-}
-
-json_t *train_cli_result_json(const gpuecon_train_result *r)
-{
-    json_t *j = json_object();
-    json_object_set_new(j, "tokens_per_s_per_gpu", rjson_real(r->tokens_per_s_per_gpu));
-    json_object_set_new(j, "mfu", rjson_real(r->mfu));
-    json_object_set_new(j, "mfu_convention",
-                        json_string("model FLOPs per token with full (non-causal) attention and the LM head "
-                                    "(NVIDIA/NeMo dense-model convention) over the dense peak at the "
-                                    "training precision"));
-    json_object_set_new(j, "mfu_causal", rjson_real(r->mfu_causal));
-    json_object_set_new(j, "hfu", rjson_real(r->hfu));
-    json_object_set_new(j, "model_flops_per_token", rjson_real(r->model_flops_per_token));
-    json_object_set_new(j, "step_time_s", rjson_real(r->step_time_s));
-    json_object_set_new(j, "memory_gib_per_gpu", rjson_real(r->memory_gib_per_gpu));
-    json_object_set_new(j, "fits", json_boolean(r->fits));
-    const gpuecon_parallel *p = &r->par;
-    json_object_set_new(j, "parallelism",
-                        json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:i, s:b, s:b, s:i, s:i, s:b}", "tp",
-                                  p->tp, "pp", p->pp, "vpp", p->vpp, "cp", p->cp, "ep", p->ep, "dp", p->dp, "mbs",
-                                  p->mbs, "microbatches", p->microbatches, "recompute",
-                                  gpuecon_recompute_name(p->recompute), "zero", p->zero, "tp_overlap", p->tp_overlap,
-                                  "sequence_parallel", p->sequence_parallel, "etp", p->etp, "edp", p->edp,
-                                  "a2a_overlap", p->a2a_overlap));
-    json_object_set_new(json_object_get(j, "parallelism"), "offload_layers", json_integer(p->offload_layers));
-    json_object_set_new(json_object_get(j, "parallelism"), "recompute_moe", json_boolean(p->recompute_moe));
-    const gpuecon_train_breakdown *b = &r->bd;
-    json_t *bd = json_object();
-    json_object_set_new(bd, "compute_s", rjson_real(b->compute_s));
-    json_object_set_new(bd, "tp_comm_s", rjson_real(b->tp_comm_s));
-    json_object_set_new(bd, "cp_comm_s", rjson_real(b->cp_comm_s));
-    json_object_set_new(bd, "ep_comm_s", rjson_real(b->ep_comm_s));
-    json_object_set_new(bd, "pp_bubble_s", rjson_real(b->pp_bubble_s));
-    json_object_set_new(bd, "pp_comm_s", rjson_real(b->pp_comm_s));
-    json_object_set_new(bd, "dp_comm_s", rjson_real(b->dp_comm_s));
-    json_object_set_new(bd, "optimizer_s", rjson_real(b->optimizer_s));
-    json_object_set_new(bd, "straggler_s", rjson_real(b->straggler_s));
-    json_object_set_new(bd, "offload_s", rjson_real(b->offload_s));
-    json_object_set_new(j, "breakdown", bd);
-    const gpuecon_train_memory *m = &r->mem;
-    json_t *mem = json_object();
-    json_object_set_new(mem, "weights_gib", rjson_real(m->weights_gib));
-    json_object_set_new(mem, "fp8_copy_gib", rjson_real(m->fp8_copy_gib));
-    json_object_set_new(mem, "grads_gib", rjson_real(m->grads_gib));
-    json_object_set_new(mem, "optimizer_gib", rjson_real(m->optimizer_gib));
-    json_object_set_new(mem, "activations_gib", rjson_real(m->activations_gib));
-    json_object_set_new(mem, "transient_gib", rjson_real(m->transient_gib));
-    json_object_set_new(mem, "reserve_gib", rjson_real(m->reserve_gib));
-    json_object_set_new(mem, "total_gib", rjson_real(m->total_gib));
-    json_object_set_new(mem, "capacity_gib", rjson_real(m->capacity_gib));
-    json_object_set_new(mem, "stage", json_integer(m->stage));
-    json_object_set_new(mem, "offloaded_gib", rjson_real(m->offloaded_gib));
-    json_object_set_new(mem, "overflow_term", m->overflow_term ? json_string(m->overflow_term) : json_null());
-    json_object_set_new(mem, "overflow_gib", rjson_real(m->overflow_gib));
-    json_object_set_new(mem, "overflow_term_gib", rjson_real(m->overflow_term_gib));
-    json_object_set_new(j, "memory", mem);
-    json_object_set_new(j, "moe", train_cli_moe_json(r));
-    json_object_set_new(j, "stage_layers",
-                        json_pack("{s:i, s:i, s:i}", "first", r->stage_layers_first, "max", r->stage_layers_max,
-                                  "last", r->stage_layers_last));
-    return j;
-}
-
-static void row(tbl *t, const char *what, double s, double step, const char *how)
-{
-    tbl_row(t);
-    tbl_str(t, what);
-    tbl_num(t, s, 3);
-    tbl_pct(t, step > 0 ? s / step : 0, 1);
-    tbl_str(t, how);
-}
-
-void train_cli_print_result(cli *c, FILE *f, const gpuecon_train_result *r)
-{
-    const gpuecon_train_breakdown *b = &r->bd;
-    tbl *t = tbl_new(c->ctx, &c->oom);
-    tbl_col(t, "step time", 'l');
-    tbl_col(t, "s", 'r');
-    tbl_col(t, "share", 'r');
-    tbl_col(t, "what", 'l');
-    double st = r->step_time_s;
-    row(t, "compute", b->compute_s, st, "GEMMs, attention, elementwise, recompute (slowest stage)");
-    row(t, "tensor-parallel comm", b->tp_comm_s, st, "exposed all-gather / reduce-scatter / all-reduce");
-    row(t, "context-parallel comm", b->cp_comm_s, st, "exposed ring exchange of K, V");
-    if (r->moe.moe_layers > 0)
-        row(t, "expert-parallel comm", b->ep_comm_s, st, "exposed dispatch / combine all-to-all (4 per MoE layer)");
-    row(t, "pipeline bubble", b->pp_bubble_s, st, "the other stages' time per micro-batch, /v");
-    row(t, "pipeline comm", b->pp_comm_s, st, "point-to-point activations on the critical path");
-    row(t, "data-parallel comm", b->dp_comm_s, st, "exposed gradient reduce / parameter gather");
-    row(t, "optimizer", b->optimizer_s, st, "Adam over the local shard");
-    row(t, "slowest GPU", b->straggler_s, st, "a synchronous step waits for the slowest of the GPUs");
-    if (r->par.offload_layers > 0)
-        row(t, "activation offload", b->offload_s, st, "host-memory copies not hidden behind compute");
-    tbl_sep(t);
-    row(t, "step", st, st, "");
-    tbl_print(t, f);
-    tbl_free(t);
-    fputc('\n', f);
-    const gpuecon_train_memory *m = &r->mem;
-    tbl *u = tbl_new(c->ctx, &c->oom);
-    tbl_col(u, "memory (stage)", 'l');
-    tbl_col(u, "GiB", 'r');
-    const char *names[] = {"weights", "FP8 weight copy", "gradients", "optimizer states", "activations",
-                           "transient (recompute, logits)", "reserve (allocator, workspaces)"};
-    double v[] = {m->weights_gib, m->fp8_copy_gib, m->grads_gib, m->optimizer_gib, m->activations_gib,
-                  m->transient_gib, m->reserve_gib};
-    for (int i = 0; i < 7; i++) {
-        if (i == 1 && v[i] == 0)
-            continue;
-        tbl_row(u);
-        tbl_str(u, names[i]);
-        tbl_num(u, v[i], 2);
-    }
-    tbl_sep(u);
-    tbl_row(u);
-    tbl_fmt(u, "total (stage %d)", m->stage);
-    tbl_num(u, m->total_gib, 2);
-    tbl_row(u);
-    tbl_str(u, "capacity");
-    tbl_num(u, m->capacity_gib, 2);
-    tbl_print(u, f);
-    tbl_free(u);
-    if (m->offloaded_gib > 0)
-        fprintf(f, "\nactivations of %d layers per stage offloaded to host memory: %.2f GiB\n",
-                r->par.offload_layers, m->offloaded_gib);
-    if (!m->fits)
-        fprintf(f, "\ndoes NOT fit: %.2f GiB over; largest term: %s\n", m->overflow_gib,
-                m->overflow_term ? m->overflow_term : "?");
-    const gpuecon_train_moe *e = &r->moe;
-    if (e->moe_layers > 0) {
-        char b1[32];
-        fprintf(f, "\nexperts      %d MoE layers; %d routed experts per GPU, %.0f tokens per expert per micro-batch "
-                   "(load factor %.2f), grouped GEMMs at %.1f%% of peak\n",
-                e->moe_layers, e->local_experts, e->tokens_per_expert, e->load_factor, 100 * e->grouped_gemm_eff);
-        fprintf(f, "all-to-all   %s: dispatch of %s per GPU over %d GPUs in %d scale-up domain%s (%.0f%% stays inside): "
-                   "%.3f ms; per MoE layer and micro-batch %.3f ms, exposed %.3f ms\n",
-                gpuecon_dispatcher_name(e->dispatcher), fmt_si(b1, sizeof b1, e->a2a_bytes, "B"), r->par.ep,
-                e->ep_domains, e->ep_domains == 1 ? "" : "s",
-                100 * e->a2a_intra_fraction, 1e3 * e->a2a_s, 1e3 * e->a2a_total_s, 1e3 * e->a2a_exposed_s);
-        if (e->host_s > 0) {
-            char scope[64];
-            gpuecon_graph_scope_name(e->cuda_graph_scope, scope, sizeof scope);
-            fprintf(f, "host         CUDA graphs %s: the kernels launched from the host take %.3f ms per MoE layer "
-                       "and micro-batch (forward and backward), a floor under the layer's GPU time\n",
-                    scope, 1e3 * e->host_s);
-        }
-    }
+    return apply_stack(c, a, opts, n, req);
 }
 
 int train_cli_cost(cli *c, const gpuecon_train_request *req, const gpuecon_profile *p, double pue, double usd_h,
@@ -471,32 +292,25 @@ void train_cli_run_request(const train_args *a, const gpuecon_train_request *req
     run->start_date = a->start_date;
 }
 
-void train_cli_run_json(json_t *j, const gpuecon_platform_result *r, const char *tier)
+int train_cli_threads(cli *c, int threads, gpuecon_ctx **saved)
 {
-    json_object_set_new(j, "ettr", rjson_real(r->ettr));
-    json_object_set_new(j, "tier", json_string(tier));
-    json_object_set_new(j, "mtbi_gpu_days", rjson_real(r->mtbi_gpu_days));
-    json_object_set_new(j, "interruptions_per_day", rjson_real(r->interruptions_per_day));
-    json_object_set_new(j, "provisioned_gpus", json_integer(r->provisioned_gpus));
-    json_object_set_new(j, "spare_gpus", json_integer(r->provisioned_gpus - r->gpus));
-    json_object_set_new(j, "charged_gpus", rjson_real(r->charged_gpus));
-    json_object_set_new(j, "effective_usd_per_mtok", rjson_real(r->effective_usd_per_mtok));
-    if (isfinite(r->days_to_train)) {
-        json_object_set_new(j, "days_to_train", rjson_real(r->days_to_train));
-        json_object_set_new(j, "total_usd", rjson_real(r->total_usd));
-        json_object_set_new(j, "energy_mwh", rjson_real(r->energy_mwh));
-    }
-    if (r->timeline) { /* --start-date: the catalog timeline's points the run used */
-        json_t *tl = json_array();
-        for (size_t i = 0; i < r->n_points_used; i++) {
-            const gpuecon_timeline_point *pt = &r->points_used[i];
-            json_array_append_new(tl, json_pack("{s:s, s:o, s:s, s:o}", "date", pt->date, "tokens_per_s_per_gpu",
-                                                rjson_real(pt->tokens_per_s_per_gpu), "stage",
-                                                gpuecon_stage_name(pt->source.stage), "source",
-                                                rjson_source(pt->source)));
-        }
-        json_object_set_new(j, "timeline_points_used", tl);
-        json_object_set_new(j, "run_tokens_per_s_per_gpu", rjson_real(r->tokens_per_s_per_gpu));
-        json_object_set_new(j, "uses_projection", json_boolean(r->uses_projection));
-    }
+    *saved = NULL;
+    if (threads <= 0)
+        return 0;
+    gpuecon_ctx_config cfg = *gpuecon_ctx_get_config(c->ctx);
+    cfg.threads = threads;
+    gpuecon_ctx *nc = gpuecon_ctx_new(&cfg);
+    if (!nc)
+        return cli_error(c, GPUECON_E_NOMEM, "", "out of memory");
+    *saved = c->ctx;
+    c->ctx = nc;
+    return 0;
+}
+
+void train_cli_threads_end(cli *c, gpuecon_ctx *saved)
+{
+    if (!saved)
+        return;
+    gpuecon_ctx_free(c->ctx);
+    c->ctx = saved;
 }

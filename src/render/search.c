@@ -1,0 +1,106 @@
+/*
+ * search.c — `gpuecon search` rendered: the top configurations of a training job, ranked, as
+ * JSON (each as train's), as a table (terminal and CSV; the expert columns for MoE models, $/Mtok
+ * with a price) and the terminal text around it: how many configurations were evaluated, how fast.
+ */
+#include "render/render.h"
+
+static json_t *search_json(const void *view)
+{
+    const search_view *v = view;
+    const gpuecon_train_request *req = v->req;
+    const gpuecon_search_result *r = v->r;
+    json_t *arr = json_array();
+    for (size_t i = 0; i < r->n_best; i++) {
+        json_t *j = train_result_json(&r->best[i]);
+        if (r->usd_per_mtok[i] > 0)
+            json_object_set_new(j, "usd_per_mtok", rjson_real(r->usd_per_mtok[i]));
+        json_array_append_new(arr, j);
+    }
+    json_t *root = json_object();
+    json_object_set_new(root, "model", json_string(req->model->name));
+    json_object_set_new(root, "system", json_string(req->system->name));
+    json_object_set_new(root, "gpus", json_integer(req->gpus));
+    if (req->stack)
+        json_object_set_new(root, "stack", json_string(req->stack->name));
+    json_object_set_new(root, "objective", json_string(v->o->objective ? "cost" : "throughput"));
+    json_object_set_new(root, "best", arr);
+    json_object_set_new(root, "configs_evaluated", json_integer((json_int_t)r->configs_evaluated));
+    json_object_set_new(root, "configs_feasible", json_integer((json_int_t)r->configs_feasible));
+    json_object_set_new(root, "configs_pruned", json_integer((json_int_t)r->configs_pruned));
+    json_object_set_new(root, "elapsed_s", rjson_real(r->elapsed_s));
+    json_object_set_new(root, "configs_per_s", rjson_real(r->elapsed_s > 0 ? r->configs_evaluated / r->elapsed_s : 0));
+    if (v->o->shard_count > 0)
+        json_object_set_new(root, "shard", json_pack("{s:i, s:i}", "index", v->o->shard_index, "count",
+                                                     v->o->shard_count));
+    if (r->have_overflow)
+        json_object_set_new(root, "least_overflow", train_result_json(&r->least_overflow));
+    return root;
+}
+
+static void table_row(tbl *t, int rank, const gpuecon_train_result *r, double usd, bool moe)
+{
+    const gpuecon_parallel *p = &r->par;
+    const gpuecon_train_breakdown *b = &r->bd;
+    tbl_row(t);
+    tbl_num(t, rank, 0);
+    int v[] = {p->tp, p->cp, p->pp, p->vpp, p->dp, p->mbs};
+    for (int k = 0; k < 6; k++)
+        tbl_num(t, v[k], 0);
+    if (moe) {
+        tbl_num(t, p->ep, 0);
+        tbl_num(t, p->etp, 0);
+        tbl_str(t, p->a2a_overlap ? "on" : "off");
+        tbl_str(t, gpuecon_dispatcher_name(r->moe.dispatcher));
+    }
+    tbl_str(t, gpuecon_parallel_recompute_name(p));
+    tbl_num(t, p->zero, 0);
+    tbl_str(t, p->tp_overlap ? "on" : "off");
+    tbl_num(t, r->tokens_per_s_per_gpu, 1);
+    tbl_pct(t, r->mfu, 1);
+    tbl_num(t, r->step_time_s, 3);
+    tbl_num(t, b->tp_comm_s + b->cp_comm_s + b->ep_comm_s + b->pp_comm_s + b->dp_comm_s, 3);
+    tbl_num(t, b->pp_bubble_s, 3);
+    tbl_num(t, r->memory_gib_per_gpu, 1);
+    if (usd > 0)
+        tbl_num(t, usd, 4);
+}
+
+static tbl *search_table(gpuecon_ctx *ctx, bool *oom, const void *view)
+{
+    const search_view *v = view;
+    tbl *t = tbl_new(ctx, oom);
+    bool moe = v->req->model->experts > 0;
+    const char *cols[] = {"#", "tp", "cp", "pp", "vpp", "dp", "mbs", "ep", "etp", "a2a-ovl", "dispatcher",
+                          "recompute", "zero", "tp-ovl", "tok/s/GPU", "MFU", "step s", "exposed comm s", "bubble s",
+                          "GiB/GPU", "$/Mtok"};
+    size_t nc = sizeof cols / sizeof cols[0] - (v->o->usd_per_gpu_hour > 0 ? 0 : 1);
+    for (size_t i = 0; i < nc; i++) {
+        if (!moe && i >= 7 && i <= 10)
+            continue; /* the expert columns */
+        tbl_col(t, cols[i], (i == 9 || i == 10 || i == 11 || i == 13) ? 'l' : 'r');
+    }
+    for (size_t i = 0; i < v->r->n_best; i++)
+        table_row(t, (int)i + 1, &v->r->best[i], v->r->usd_per_mtok[i], moe);
+    return t;
+}
+
+static void search_text(FILE *f, const void *view, const tbl *t)
+{
+    const search_view *v = view;
+    const gpuecon_train_request *req = v->req;
+    const gpuecon_search_result *r = v->r;
+    fprintf(f, "%s on %d x %s, %s, seq %d, global batch %d: best %zu by %s\n\n", req->model->name, req->gpus,
+            req->system->name, gpuecon_precision_name(req->precision), req->seq, req->gbs, r->n_best,
+            v->o->objective ? "cost per token" : "tokens/s/GPU");
+    if (req->stack)
+        fprintf(f, "stack: %s (%s)\n\n", req->stack->name, req->stack->framework);
+    tbl_print(t, f);
+    fprintf(f, "\n%llu configurations evaluated, %llu fit in memory, %llu skipped by the bound, %.3f s "
+               "(%.3g configurations/s)\n",
+            (unsigned long long)r->configs_evaluated, (unsigned long long)r->configs_feasible,
+            (unsigned long long)r->configs_pruned, r->elapsed_s,
+            r->elapsed_s > 0 ? r->configs_evaluated / r->elapsed_s : 0);
+}
+
+const render_kind render_search = {search_json, search_table, search_text, NULL};
