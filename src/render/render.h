@@ -248,7 +248,82 @@ extern const render_kind render_search;
 
 /* -- serving.c, finetune.c: `gpuecon infer` (one deployment, search, simulation,
  *    disaggregated) and `gpuecon finetune` -- */
+/* Adds one "quantity value unit note" row to a four-column table (note NULL: empty). */
+void serving_row(tbl *tb, const char *quantity, double v, int decimals, const char *unit, const char *note);
+/* "8 GPUs = 2 replicas x TP 2 x PP 2 (experts EP)": the deployment as every serving header names it. */
+void serving_deployment(FILE *f, const gpuecon_infer_result *o);
 
+/* One deployment at one concurrency (serving.c). */
+typedef struct infer_view {
+    const gpuecon_infer_request *request;
+    const gpuecon_infer_result *result;
+    const char *reason; /* an infeasible request's message, JSON "reason" (the JSON says why); NULL: none */
+} infer_view;
+extern const render_kind render_infer;
+
+/* --sweep: the deployment at each concurrency (serving.c). */
+typedef struct infer_sweep_view {
+    const gpuecon_infer_request *request;
+    const gpuecon_infer_result *result;
+    const double *concurrency;
+    const gpuecon_infer_point *points; /* at each concurrency */
+    size_t n;
+} infer_sweep_view;
+extern const render_kind render_infer_sweep;
+
+/* --search: the ranked best, why the runner-up lost, the Pareto frontier (serving_search.c). */
+typedef struct infer_search_view {
+    const gpuecon_serve_search_request *request;
+    const gpuecon_serve_search_result *result;
+    const char *objective; /* its name */
+    double elapsed_s;
+} infer_search_view;
+extern const render_kind render_infer_search;
+
+/* --simulate: percentiles, throughput, goodput (serving_sim.c). */
+typedef struct infer_sim_view {
+    const gpuecon_sim_request *request;
+    const gpuecon_sim_result *result;
+    const char *arrival; /* the arrival process's name */
+    double elapsed_s;
+} infer_sim_view;
+extern const render_kind render_infer_sim;
+
+/* --prefill/--decode or --disagg-search: the disaggregated deployment beside the aggregated one of
+ * the same GPUs at the same rate (serving_sim.c). */
+typedef struct infer_disagg_view {
+    const gpuecon_infer_request *serve;
+    const gpuecon_disagg_request *request;
+    const gpuecon_disagg_result *result;
+    const gpuecon_infer_result *aggregated; /* NULL: the aggregated deployment does not serve the rate */
+    const gpuecon_infer_point *aggregated_at;
+    double ttft_target_ms, tpot_target_ms;  /* 0: none */
+    long evaluated;                         /* layouts --disagg-search evaluated; -1: no search */
+} infer_disagg_view;
+extern const render_kind render_infer_disagg;
+
+/* --prefill/--decode --simulate: the simulation with the analytic prediction beside it and a
+ * table per pool (serving_sim.c). */
+typedef struct infer_disagg_sim_view {
+    const gpuecon_disagg_sim_request *request;
+    const gpuecon_disagg_sim_result *result;
+    const char *arrival; /* the arrival process's name */
+    double elapsed_s;
+    gpuecon_ctx *ctx;    /* the pool table's memory; a failure sets *oom */
+    bool *oom;
+} infer_disagg_sim_view;
+extern const render_kind render_infer_disagg_sim;
+
+/* `gpuecon finetune` (finetune.c). */
+typedef struct finetune_view {
+    const gpuecon_finetune_request *request;
+    const gpuecon_finetune_result *result;
+    const char *method, *strategy; /* their names */
+    double matmul_params;          /* P, the model's matmul weights: FLOPs per token are shown as x P */
+    /* --compare: DDP, DDP + checkpointing, FSDP, FSDP + checkpointing; NULL: the one result */
+    const gpuecon_finetune_result *compare;
+} finetune_view;
+extern const render_kind render_finetune;
 
 
 /* -- compare.c, rl.c, reproduce.c, catalog.c -- */

@@ -10,8 +10,6 @@
 #include "cmd_infer.h"
 #include "model/names.h"
 
-#include <string.h>
-
 static const char *const method_names[] = {"lora", "full", NULL};
 static const char *const strategy_names[] = {"ddp", "fsdp", NULL};
 
@@ -21,173 +19,6 @@ typedef struct ft_args {
     double lora_alpha, efficiency, pue, tokens, usd_per_gpu_hour;
     bool recompute, no_vision, compare;
 } ft_args;
-
-static json_t *result_json(const gpuecon_finetune_request *r, const gpuecon_finetune_result *o)
-{
-    json_t *j = json_object();
-    json_object_set_new(j, "model", json_string(r->model->name));
-    json_object_set_new(j, "system", json_string(r->system->name));
-    json_object_set_new(j, "gpus", json_integer(r->gpus));
-    json_object_set_new(j, "method", json_string(method_names[r->method]));
-    json_object_set_new(j, "strategy", json_string(strategy_names[r->strategy]));
-    json_object_set_new(j, "recompute", json_boolean(r->recompute));
-    json_object_set_new(j, "mbs", json_integer(r->mbs));
-    json_object_set_new(j, "seq", json_integer(r->seq));
-    json_object_set_new(j, "precision", json_string(gpuecon_precision_name(r->precision)));
-    json_object_set_new(j, "stack", r->stack ? json_string(r->stack->name) : json_null());
-    if (r->method == GPUECON_FT_LORA)
-        json_object_set_new(j, "lora", json_pack("{s:i, s:o}", "rank", r->lora_rank, "alpha",
-                                                 rjson_real(r->lora_alpha)));
-    json_object_set_new(j, "efficiency_profile", json_pack("{s:s, s:b}", "name", r->profile.name,
-                                                           "fitted_to_blog", r->profile.fitted_to_blog));
-    json_object_set_new(j, "tokens_per_s", rjson_real(o->tokens_per_s));
-    json_object_set_new(j, "tokens_per_s_per_gpu", rjson_real(o->tokens_per_s_per_gpu));
-    json_object_set_new(j, "memory_gib_per_gpu", rjson_real(o->memory_gib_per_gpu));
-    json_object_set_new(j, "fits", json_boolean(o->fits));
-    json_object_set_new(j, "shortfall_gb", rjson_real(o->shortfall_gb));
-    json_object_set_new(j, "trainable_params", rjson_real(o->trainable_params));
-    json_object_set_new(j, "frozen_params", rjson_real(o->frozen_params));
-    json_t *m = json_object();
-    json_object_set_new(m, "weights_gib", rjson_real(o->weights_gib));
-    json_object_set_new(m, "grads_gib", rjson_real(o->grads_gib));
-    json_object_set_new(m, "optimizer_gib", rjson_real(o->optimizer_gib));
-    json_object_set_new(m, "states_gib", rjson_real(o->states_gib));
-    json_object_set_new(m, "activations_gib", rjson_real(o->activations_gib));
-    json_object_set_new(m, "logits_gib", rjson_real(o->logits_gib));
-    json_object_set_new(m, "buffers_gib", rjson_real(o->buffers_gib));
-    json_object_set_new(m, "fp8_copies_gib", rjson_real(o->fp8_copies_gib));
-    json_object_set_new(m, "hbm_gib", rjson_real(o->hbm_gib));
-    json_object_set_new(j, "memory", m);
-    json_object_set_new(j, "model_flops_per_token", rjson_real(o->model_flops_per_token));
-    json_object_set_new(j, "flops_per_token", rjson_real(o->flops_per_token));
-    json_object_set_new(j, "step_s", rjson_real(o->step_s));
-    json_object_set_new(j, "compute_s", rjson_real(o->compute_s));
-    json_object_set_new(j, "comm_s", rjson_real(o->comm_s));
-    json_object_set_new(j, "kernels", json_pack("{s:o, s:o, s:o}", "per_step", rjson_real(o->kernels), "host_bound",
-                                                rjson_real(o->host_bound_kernels), "host_s", rjson_real(o->host_s)));
-    json_object_set_new(j, "mfu", rjson_real(o->mfu));
-    json_object_set_new(j, "usd_per_mtok", r->tco ? rjson_real(o->usd_per_mtok) : json_null());
-    if (r->usd_per_gpu_hour > 0) {
-        json_object_set_new(j, "usd_per_gpu_hour", rjson_real(o->usd_per_gpu_hour));
-        json_object_set_new(j, "usd_per_gpu_hour_source", rjson_user_price());
-    }
-    json_object_set_new(j, "joules_per_token", rjson_real(o->joules_per_token));
-    return j;
-}
-
-static void result_rows(tbl *tb, const gpuecon_finetune_request *r, const gpuecon_finetune_result *o)
-{
-    char b[200];
-    snprintf(b, sizeof b, "%.3g trainable, %.3g frozen parameters", o->trainable_params, o->frozen_params);
-    cmd_infer_row(tb, "model states", o->states_gib, 2, "GiB", b);
-    snprintf(b, sizeof b, "weights %.2f + grads %.2f + optimizer %.2f", o->weights_gib, o->grads_gib,
-             o->optimizer_gib);
-    cmd_infer_row(tb, "  of which", o->states_gib, 2, "GiB", b);
-    snprintf(b, sizeof b, "%d x %d tokens%s", r->mbs, r->seq, r->recompute ? ", layer inputs only" : "");
-    cmd_infer_row(tb, "activations", o->activations_gib, 2, "GiB", b);
-    cmd_infer_row(tb, "logits (loss)", o->logits_gib, 2, "GiB", "bf16 + fp32 copy");
-    cmd_infer_row(tb, "buffers", o->buffers_gib, 2, "GiB",
-                  r->strategy == GPUECON_FT_FSDP ? "unsharded root + 2 layers" : "DDP gradient buckets");
-    if (o->fp8_copies_gib > 0)
-        cmd_infer_row(tb, "FP8 copies", o->fp8_copies_gib, 2, "GiB",
-                      r->stack && r->stack->fp8_linear == 1 ? "FP8 weights + transposes, FP8 linear inputs"
-                                                            : "FP8 linear inputs (Transformer Engine)");
-    snprintf(b, sizeof b, "%s on %.2f GiB (95%% usable)", o->fits ? "fits" : "does NOT fit", o->hbm_gib);
-    cmd_infer_row(tb, "memory per GPU", o->memory_gib_per_gpu, 2, "GiB", b);
-    gpuecon_flops f;
-    gpuecon_train_flops(r->model, r->seq, GPUECON_ATTN_COUNT_CAUSAL, false, &f);
-    snprintf(b, sizeof b, "%.2f x P, P = %.3g matmul weights%s", o->flops_per_token / f.matmul_params,
-             f.matmul_params, r->recompute ? " (recompute included)" : "");
-    cmd_infer_row(tb, "FLOPs per token", o->flops_per_token, 0, "FLOP", b);
-    snprintf(b, sizeof b, "kernels %.3f s + exposed comm %.3f s", o->compute_s, o->comm_s);
-    cmd_infer_row(tb, "step (one micro-batch)", o->step_s, 3, "s", b);
-    if (r->stack) {
-        snprintf(b, sizeof b, "%.0f host-bound (launch %.0f us > GPU time); host %.3f s", o->host_bound_kernels,
-                 r->stack->host_launch_us, o->host_s);
-        cmd_infer_row(tb, "kernels per step", o->kernels, 0, "", b);
-    }
-    snprintf(b, sizeof b, "%.1f per GPU, MFU %.1f%%", o->tokens_per_s_per_gpu, o->mfu * 100);
-    cmd_infer_row(tb, "throughput", o->tokens_per_s, 0, "tok/s", b);
-    if (r->tco)
-        cmd_infer_row(tb, "$ per 1M training tokens", o->usd_per_mtok, 4, "$/Mtok",
-                      r->usd_per_gpu_hour > 0 ? "your rate (--usd-per-gpu-hour)" : r->tco->name);
-    cmd_infer_row(tb, "energy per token", o->joules_per_token, 3, "J", "utility side");
-}
-
-/* The four strategy x checkpointing combinations (VESSL AI: FSDP vs DDP). */
-static void compare_rows(tbl *tb, const gpuecon_finetune_request *base)
-{
-    for (int s = 0; s < 2; s++)
-        for (int rc = 0; rc < 2; rc++) {
-            gpuecon_finetune_request r = *base;
-            r.strategy = (gpuecon_ft_strategy)s;
-            r.recompute = rc;
-            gpuecon_finetune_result o;
-            gpuecon_finetune(&r, &o, NULL);
-            tbl_row(tb);
-            tbl_fmt(tb, "%s%s", s ? "FSDP" : "DDP", rc ? " + checkpointing" : "");
-            tbl_num(tb, o.states_gib, 2);
-            tbl_num(tb, o.activations_gib + o.logits_gib + o.buffers_gib + o.fp8_copies_gib, 2);
-            tbl_num(tb, o.memory_gib_per_gpu, 2);
-            tbl_str(tb, o.fits ? "yes" : "no");
-            gpuecon_flops f;
-            gpuecon_train_flops(r.model, r.seq, GPUECON_ATTN_COUNT_CAUSAL, false, &f);
-            tbl_fmt(tb, "%.2f P", o.flops_per_token / f.matmul_params);
-            tbl_num(tb, o.tokens_per_s, 0);
-        }
-}
-
-/* Why FSDP without checkpointing wins: its FLOP ratio and what the all-gathers take back. */
-static void compare_footer(FILE *f, const gpuecon_finetune_request *base)
-{
-    gpuecon_finetune_request a = *base, b = *base;
-    a.strategy = GPUECON_FT_FSDP, a.recompute = false;
-    b.strategy = GPUECON_FT_DDP, b.recompute = true;
-    gpuecon_finetune_result x, y;
-    gpuecon_finetune(&a, &x, NULL);
-    gpuecon_finetune(&b, &y, NULL);
-    fprintf(f, "\nFSDP without checkpointing: %.2fx the tokens/s of DDP + checkpointing (FLOPs per "
-               "token alone: %.2fx;\nthe difference is FSDP's exposed all-gathers). Sharding frees "
-               "%.1f GiB of states per GPU,\nwhich is what lets the activations stay in memory.\n",
-            x.tokens_per_s / y.tokens_per_s, y.flops_per_token / x.flops_per_token,
-            y.states_gib - x.states_gib);
-}
-
-static int print(cli *c, const gpuecon_finetune_request *r, const gpuecon_finetune_result *o, bool compare)
-{
-    tbl *tb = tbl_new(c->ctx, &c->oom);
-    if (compare) {
-        const char *cols[] = {"strategy", "states GiB", "activations+ GiB", "total GiB", "fits",
-                              "FLOPs/token", "tok/s"};
-        for (size_t i = 0; i < 7; i++)
-            tbl_col(tb, cols[i], i == 0 || i == 4 ? 'l' : 'r');
-        compare_rows(tb, r);
-    } else {
-        tbl_col(tb, "quantity", 'l');
-        tbl_col(tb, "value", 'r');
-        tbl_col(tb, "unit", 'l');
-        tbl_col(tb, "note", 'l');
-        result_rows(tb, r, o);
-    }
-    FILE *f = NULL;
-    int done = cli_table_begin(c, tb, &f);
-    if (!f)
-        return done;
-    fprintf(f, "%s %s fine-tuning on %d x %s (%s), %s, %s%s, micro-batch %d x %d tokens\n",
-            r->model->name, r->method == GPUECON_FT_LORA ? "LoRA" : "full", r->gpus, r->system->name,
-            r->system->gpu_name, gpuecon_precision_name(r->precision),
-            r->strategy == GPUECON_FT_FSDP ? "FSDP" : "DDP", r->recompute ? " + checkpointing" : "",
-            r->mbs, r->seq);
-    if (r->stack)
-        fprintf(f, "stack %s (%s)\n", r->stack->name, r->stack->framework);
-    fprintf(f, "efficiency profile %s (eta_train %.3f%s)\n\n", r->profile.name,
-            r->efficiency > 0 ? r->efficiency : r->profile.eta_train,
-            r->profile.fitted_to_blog ? ", fitted to the VESSL blog's A100 FSDP figure" : "");
-    tbl_print(tb, f);
-    if (compare)
-        compare_footer(f, r);
-    return cli_table_done(c, tb, f);
-}
 
 static int build(cli *c, const opt *o, size_t n, const ft_args *a, gpuecon_finetune_request *r)
 {
@@ -275,7 +106,19 @@ int cmd_finetune(cli *c, int argc, char **argv)
     rc = gpuecon_finetune(&r, &o, &err);
     if (rc && rc != GPUECON_E_INFEASIBLE)
         return cli_fail(c, &err);
-    int out = c->format == FMT_JSON ? cli_emit_json(c, result_json(&r, &o)) : print(c, &r, &o, a.compare);
+    /* --compare: the four strategy x checkpointing combinations, in finetune_view's order */
+    gpuecon_finetune_result cmp[4];
+    for (int i = 0; i < 4 && a.compare; i++) {
+        gpuecon_finetune_request ri = r;
+        ri.strategy = (gpuecon_ft_strategy)(i / 2);
+        ri.recompute = i % 2;
+        gpuecon_finetune(&ri, &cmp[i], NULL);
+    }
+    gpuecon_flops fl;
+    gpuecon_train_flops(r.model, r.seq, GPUECON_ATTN_COUNT_CAUSAL, false, &fl);
+    finetune_view v = {&r, &o, method_names[r.method], strategy_names[r.strategy], fl.matmul_params,
+                       a.compare ? cmp : NULL};
+    int out = cli_render(c, &render_finetune, &v);
     if (rc)
         return cli_fail(c, &err);
     return out;

@@ -13,13 +13,19 @@
 int cmd_infer_lora_modules(cli *c, const char *option, const char *s, unsigned *out);
 /* A serving/efficiency profile by name; prints the allowed names and returns EXIT_USAGE. */
 int cmd_infer_serving_profile(cli *c, const char *option, const char *name, gpuecon_serving_profile *out);
-/* The deployment as every serving header names it (replicas, TP, PP, EP or attention-DP). */
-void cmd_infer_deployment(FILE *f, const gpuecon_infer_result *o);
-/* Adds one "quantity value unit note" row to a four-column table. */
-void cmd_infer_row(tbl *tb, const char *quantity, double v, int decimals, const char *unit,
-                   const char *note);
+/* A "quantity value unit note" row of a four-column table (cmd_rl.c's): serving_row. */
+static inline void cmd_infer_row(tbl *tb, const char *quantity, double v, int decimals, const char *unit,
+                                 const char *note)
+{
+    serving_row(tb, quantity, v, decimals, unit, note);
+}
 
 /* ---- cmd_infer_sim.c: --simulate ---- */
+typedef struct infer_disagg_args { /* cmd_infer_disagg.c's */
+    const char *prefill, *decode;
+    bool search;
+} infer_disagg_args;
+
 typedef struct infer_sim_args {
     bool simulate;
     int arrival, users, requests, replications, preempt, seed, threads;
@@ -30,23 +36,17 @@ typedef struct infer_sim_args {
 void cmd_infer_sim_defaults(infer_sim_args *s);
 /* Writes the simulation options into out (up to cap); returns how many there are. */
 size_t cmd_infer_sim_opts(infer_sim_args *s, opt *out, size_t cap);
-/* The simulation request of `serve` from the options (arrivals, lengths — a histogram file is
- * loaded into r->bins, freed with gpuecon_length_bins_free —, targets); prints the error and
- * returns EXIT_USAGE (or the load's exit status). */
-int cmd_infer_sim_build(cli *c, const opt *o, size_t n, const infer_sim_args *s, const gpuecon_infer_request *serve,
-                        gpuecon_sim_request *r);
 /* A context with the command's --seed and --threads (NULL: out of memory). */
 gpuecon_ctx *cmd_infer_sim_ctx(cli *c, const infer_sim_args *s);
-/* The simulation's JSON object (keys in docs/cli.md) and its parts. */
-json_t *cmd_infer_sim_json(const gpuecon_sim_request *r, const gpuecon_sim_result *o, double elapsed);
-void cmd_infer_sim_stat_json(json_t *j, const char *name, const gpuecon_sim_stat *s);
-/* A "name mean P50 P90 P99" row. */
-/* The OVERLOADED line of a simulation whose open loop is at or above saturation. */
-void cmd_infer_sim_overload_note(FILE *f, const gpuecon_sim_request *r, const gpuecon_sim_result *o);
-void cmd_infer_sim_stat_row(tbl *tb, const char *name, const gpuecon_sim_stat *s);
-const char *cmd_infer_arrival_name(int arrival);
-/* Runs and prints the simulation of `serve` (already checked by gpuecon_infer). */
-int cmd_infer_simulate(cli *c, const opt *o, size_t n, const infer_sim_args *s, const gpuecon_infer_request *serve);
+/* Runs and prints the simulation of `serve` (already checked by gpuecon_infer), or with the
+ * disaggregation options (d) of its disaggregated deployment. */
+int cmd_infer_simulate(cli *c, const opt *o, size_t n, const infer_sim_args *s, const infer_disagg_args *d,
+                       const gpuecon_infer_request *serve);
+
+/* ---- infer_cli.c ---- */
+/* --rate above 0 and the latency targets above 0 ms, where given (--search, disaggregated);
+ * prints the error and returns EXIT_USAGE. */
+int cmd_infer_check_targets(cli *c, const opt *o, size_t n, const infer_sim_args *s);
 
 /* ---- cmd_infer_search.c: --search ---- */
 typedef struct infer_search_args {
@@ -62,25 +62,14 @@ int cmd_infer_search(cli *c, const opt *o, size_t n, const infer_search_args *s,
                      const char *plot, const gpuecon_infer_request *serve);
 
 /* ---- cmd_infer_disagg.c: --prefill/--decode, --disagg-search ---- */
-typedef struct infer_disagg_args {
-    const char *prefill, *decode;
-    bool search;
-} infer_disagg_args;
-
 size_t cmd_infer_disagg_opts(infer_disagg_args *s, opt *out, size_t cap);
 /* Whether any disaggregation option was given. */
 bool cmd_infer_disagg_wanted(const infer_disagg_args *s);
 /* Runs and prints the disaggregated deployment (or the ratio search) beside the aggregated one;
- * rate and targets from sim. */
+ * rate and targets from sim (its --simulate: cmd_infer_simulate). */
 int cmd_infer_disagg(cli *c, const opt *o, size_t n, const infer_disagg_args *s, const infer_sim_args *sim,
                      const gpuecon_infer_request *serve);
 /* "XxP" into x and p; prints the error naming `option` and returns EXIT_USAGE. */
 int cmd_infer_disagg_layout(cli *c, const char *option, const char *s, int *x, int *p);
-/* The analytic figures of a disaggregated deployment as a JSON object. */
-json_t *cmd_infer_disagg_json(const gpuecon_disagg_request *q, const gpuecon_disagg_result *d);
-
-/* ---- cmd_infer_disagg.c: --prefill/--decode --simulate ---- */
-int cmd_infer_disagg_simulate(cli *c, const opt *o, size_t n, const infer_disagg_args *s, const infer_sim_args *sim,
-                              const gpuecon_infer_request *serve);
 
 #endif

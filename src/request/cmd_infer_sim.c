@@ -1,10 +1,10 @@
 /*
  * cmd_infer_sim.c — `gpuecon infer --simulate`: the request-level simulation of a deployment
- * (gpuecon_infer_simulate, docs/model.md §6.11), printed as a percentile table or one JSON
- * object (keys in docs/cli.md).
+ * (gpuecon_infer_simulate, docs/model.md §6.11).
  *
  * The library does the simulation and reads the length histogram; this file maps options to
- * a simulation request, runs it on a context with the command's seed and threads, and prints.
+ * a simulation request and runs it on a context with the command's seed and threads;
+ * render/serving_sim.c renders it.
  */
 #include "request/cli.h"
 #include "cmd_infer.h"
@@ -54,13 +54,11 @@ void cmd_infer_sim_defaults(infer_sim_args *s)
     s->seed = -1;
 }
 
-const char *cmd_infer_arrival_name(int arrival)
-{
-    return arrival >= 0 && arrival < 4 ? arrival_names[arrival] : "?";
-}
-
-int cmd_infer_sim_build(cli *c, const opt *o, size_t n, const infer_sim_args *s, const gpuecon_infer_request *serve,
-                        gpuecon_sim_request *r)
+/* The simulation request of `serve` from the options (arrivals, lengths — a histogram file is
+ * loaded into r->bins, freed with gpuecon_length_bins_free —, targets); prints the error and
+ * returns EXIT_USAGE (or the load's exit status). */
+static int sim_build(cli *c, const opt *o, size_t n, const infer_sim_args *s, const gpuecon_infer_request *serve,
+                     gpuecon_sim_request *r)
 {
     gpuecon_sim_request_init(r);
     r->serve = *serve;
@@ -115,126 +113,6 @@ int cmd_infer_sim_build(cli *c, const opt *o, size_t n, const infer_sim_args *s,
     return 0;
 }
 
-void cmd_infer_sim_stat_json(json_t *j, const char *name, const gpuecon_sim_stat *s)
-{
-    char k[64];
-    const char *sfx[] = {"mean", "p50", "p90", "p99", "at_slo"};
-    double v[] = {s->mean, s->p50, s->p90, s->p99, s->at_slo};
-    for (int i = 0; i < 5; i++) {
-        snprintf(k, sizeof k, "%s_%s", name, sfx[i]);
-        json_object_set_new(j, k, rjson_real(v[i]));
-    }
-}
-
-json_t *cmd_infer_sim_json(const gpuecon_sim_request *r, const gpuecon_sim_result *o, double elapsed)
-{
-    const gpuecon_infer_result *d = &o->deploy;
-    json_t *j = json_object();
-    json_object_set_new(j, "model", json_string(r->serve.model->name));
-    json_object_set_new(j, "system", json_string(r->serve.system->name));
-    json_object_set_new(j, "gpus", json_integer(d->gpus));
-    json_object_set_new(j, "tp", json_integer(d->tp));
-    json_object_set_new(j, "replicas", json_integer(d->replicas));
-    json_object_set_new(j, "arrival", json_string(arrival_names[r->arrival]));
-    bool open = r->arrival == GPUECON_ARRIVAL_POISSON || r->arrival == GPUECON_ARRIVAL_GAMMA;
-    json_object_set_new(j, "rate", open ? rjson_real(r->rate) : json_null());
-    json_object_set_new(j, "users", r->arrival == GPUECON_ARRIVAL_CLOSED ? json_integer(r->users) : json_null());
-    cmd_infer_sim_stat_json(j, "ttft_ms", &o->ttft_ms);
-    cmd_infer_sim_stat_json(j, "tpot_ms", &o->tpot_ms);
-    cmd_infer_sim_stat_json(j, "itl_ms", &o->itl_ms);
-    cmd_infer_sim_stat_json(j, "e2e_ms", &o->e2e_ms);
-    cmd_infer_sim_stat_json(j, "queue_ms", &o->queue_ms);
-    json_object_set_new(j, "slo_percentile", rjson_real(r->slo_percentile));
-    json_object_set_new(j, "ttft_target_ms", r->ttft_slo_ms > 0 ? rjson_real(r->ttft_slo_ms) : json_null());
-    json_object_set_new(j, "tpot_target_ms", r->tpot_slo_ms > 0 ? rjson_real(r->tpot_slo_ms) : json_null());
-    json_object_set_new(j, "meets_slo", json_boolean(o->meets_slo));
-    json_object_set_new(j, "overloaded", json_boolean(o->overloaded));
-    json_object_set_new(j, "output_tokens_per_s", rjson_real(o->output_tokens_per_s));
-    json_object_set_new(j, "output_tokens_per_s_per_gpu", rjson_real(o->output_tokens_per_s_per_gpu));
-    json_object_set_new(j, "requests_per_s", rjson_real(o->requests_per_s));
-    json_object_set_new(j, "goodput_requests_per_s", rjson_real(o->goodput_requests_per_s));
-    json_object_set_new(j, "preemptions", rjson_real(o->preemptions));
-    json_object_set_new(j, "kv_util", rjson_real(o->kv_util));
-    json_object_set_new(j, "mean_running", rjson_real(o->mean_running));
-    json_object_set_new(j, "zero_wait_fraction", rjson_real(o->zero_wait_fraction));
-    json_object_set_new(j, "truncated_requests", rjson_real(o->truncated));
-    json_object_set_new(j, "analytic_saturated_tokens_per_s", rjson_real(d->saturated_tokens_per_s));
-    json_object_set_new(j, "requests", json_integer(o->requests));
-    json_object_set_new(j, "replications", json_integer(o->replications));
-    json_object_set_new(j, "steps", rjson_real(o->steps));
-    char seed[24];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
-    json_object_set_new(j, "seed", json_string(seed));
-    json_object_set_new(j, "threads", json_integer(o->threads));
-    json_object_set_new(j, "elapsed_s", rjson_real(elapsed));
-    return j;
-}
-
-void cmd_infer_sim_overload_note(FILE *f, const gpuecon_sim_request *r, const gpuecon_sim_result *o)
-{
-    if (o->overloaded)
-        fprintf(f, "OVERLOADED: %g requests/s at or above what the deployment serves; the queue grows while requests "
-                "arrive, so throughput is over the makespan and the latencies grow with --requests\n", r->rate);
-}
-
-void cmd_infer_sim_stat_row(tbl *tb, const char *name, const gpuecon_sim_stat *s)
-{
-    tbl_row(tb);
-    tbl_str(tb, name);
-    tbl_num(tb, s->mean, 2);
-    tbl_num(tb, s->p50, 2);
-    tbl_num(tb, s->p90, 2);
-    tbl_num(tb, s->p99, 2);
-}
-
-static int print_sim(cli *c, const gpuecon_sim_request *r, const gpuecon_sim_result *o, double elapsed)
-{
-    if (c->format == FMT_JSON)
-        return cli_emit_json(c, cmd_infer_sim_json(r, o, elapsed));
-    tbl *tb = tbl_new(c->ctx, &c->oom);
-    const char *cols[] = {"latency (ms)", "mean", "P50", "P90", "P99"};
-    for (int i = 0; i < 5; i++)
-        tbl_col(tb, cols[i], i ? 'r' : 'l');
-    cmd_infer_sim_stat_row(tb, "TTFT", &o->ttft_ms);
-    cmd_infer_sim_stat_row(tb, "TPOT", &o->tpot_ms);
-    cmd_infer_sim_stat_row(tb, "ITL", &o->itl_ms);
-    cmd_infer_sim_stat_row(tb, "E2E", &o->e2e_ms);
-    cmd_infer_sim_stat_row(tb, "queueing", &o->queue_ms);
-    FILE *f = NULL;
-    int done = cli_table_begin(c, tb, &f);
-    if (!f)
-        return done;
-    const gpuecon_infer_result *d = &o->deploy;
-    fprintf(f, "%s on %s: ", r->serve.model->name, r->serve.system->name);
-    cmd_infer_deployment(f, d);
-    fprintf(f, "; ");
-    if (r->arrival == GPUECON_ARRIVAL_CLOSED)
-        fprintf(f, "closed loop of %d users\n", r->users);
-    else if (r->arrival == GPUECON_ARRIVAL_BURST)
-        fprintf(f, "all %ld requests at t = 0 (offline benchmark; throughput over the makespan)\n", r->requests);
-    else
-        fprintf(f, "%s arrivals at %g requests/s\n", arrival_names[r->arrival], r->rate);
-    fprintf(f, "%ld measured requests (%d replication%s, seed %llu), %.2f s\n\n", o->requests,
-            o->replications, o->replications > 1 ? "s" : "", (unsigned long long)o->seed, elapsed);
-    tbl_print(tb, f);
-    /* whole tokens/s once there are hundreds; three digits below (a light load is not "0 tok/s") */
-    fprintf(f, "\noutput %.*f tok/s (%.*f per GPU), %.3g requests/s, goodput %.3g requests/s\n",
-            o->output_tokens_per_s >= 100 ? 0 : 2, o->output_tokens_per_s,
-            o->output_tokens_per_s_per_gpu >= 100 ? 1 : 3, o->output_tokens_per_s_per_gpu, o->requests_per_s,
-            o->goodput_requests_per_s);
-    fprintf(f, "KV pool %.1f%% held on average, %.1f sequences per step, %.3g preemptions per replica\n",
-            o->kv_util * 100, o->mean_running, o->preemptions);
-    fprintf(f, "analytic saturation %.0f tok/s; %s\n", d->saturated_tokens_per_s,
-            r->ttft_slo_ms > 0 || r->tpot_slo_ms > 0
-                ? (o->meets_slo ? "meets the targets at the percentile" : "MISSES the targets at the percentile")
-                : "no latency targets");
-    cmd_infer_sim_overload_note(f, r, o);
-    if (o->truncated > 0)
-        fprintf(f, "%.0f %s cut to max_model_len %d\n", o->truncated,
-                o->truncated == 1 ? "request was" : "requests were", d->max_model_len);
-    return cli_table_done(c, tb, f);
-}
-
 gpuecon_ctx *cmd_infer_sim_ctx(cli *c, const infer_sim_args *s)
 {
     gpuecon_ctx_config cfg = *gpuecon_ctx_get_config(c->ctx);
@@ -244,26 +122,39 @@ gpuecon_ctx *cmd_infer_sim_ctx(cli *c, const infer_sim_args *s)
     return gpuecon_ctx_new(&cfg);
 }
 
-int cmd_infer_simulate(cli *c, const opt *o, size_t n, const infer_sim_args *s, const gpuecon_infer_request *serve)
+int cmd_infer_simulate(cli *c, const opt *o, size_t n, const infer_sim_args *s, const infer_disagg_args *d,
+                       const gpuecon_infer_request *serve)
 {
-    gpuecon_sim_request r;
-    int rc = cmd_infer_sim_build(c, o, n, s, serve, &r);
-    if (rc)
+    bool disagg = cmd_infer_disagg_wanted(d);
+    if (disagg && (!d->prefill || !d->decode))
+        return cli_usage_error(c, d->prefill ? "--decode" : "--prefill", "a disaggregated deployment needs both "
+                                                                       "--prefill XxP and --decode YxD");
+    gpuecon_disagg_sim_request q; /* aggregated: q.sim alone */
+    memset(&q, 0, sizeof q);
+    int rc;
+    if ((disagg && ((rc = cmd_infer_disagg_layout(c, "--prefill", d->prefill, &q.prefill_instances, &q.prefill_tp)) ||
+                    (rc = cmd_infer_disagg_layout(c, "--decode", d->decode, &q.decode_instances, &q.decode_tp)))) ||
+        (rc = sim_build(c, o, n, s, serve, &q.sim)))
         return rc;
     gpuecon_ctx *ctx = cmd_infer_sim_ctx(c, s);
     if (!ctx)
         rc = cli_error(c, GPUECON_E_NOMEM, "", "out of memory");
     gpuecon_sim_result out;
+    gpuecon_disagg_sim_result dout;
     gpuecon_error err;
     gpuecon_error_clear(&err);
     double t0 = cli_now_s(c);
-    if (!rc && gpuecon_infer_simulate(ctx, &r, &out, &err))
+    if (!rc && (disagg ? gpuecon_infer_disagg_simulate(ctx, &q, &dout, &err)
+                       : gpuecon_infer_simulate(ctx, &q.sim, &out, &err)))
         rc = cli_fail(c, &err);
     double elapsed = cli_now_s(c) - t0;
+    const char *arrival = arrival_names[q.sim.arrival];
+    infer_sim_view v = {&q.sim, &out, arrival, elapsed};
+    infer_disagg_sim_view dv = {&q, &dout, arrival, elapsed, c->ctx, &c->oom};
     if (!rc)
-        rc = print_sim(c, &r, &out, elapsed);
+        rc = disagg ? cli_render(c, &render_infer_disagg_sim, &dv) : cli_render(c, &render_infer_sim, &v);
     gpuecon_ctx_free(ctx);
-    if (r.bins)
-        gpuecon_length_bins_free(c->ctx, (gpuecon_length_bin *)r.bins, r.nbins);
+    if (q.sim.bins)
+        gpuecon_length_bins_free(c->ctx, (gpuecon_length_bin *)q.sim.bins, q.sim.nbins);
     return rc;
 }

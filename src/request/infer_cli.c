@@ -1,7 +1,7 @@
 /*
  * infer_cli.c — what the serving commands share (infer and its --simulate, --search and
- * disaggregated parts, finetune, rl): the LoRA module list and serving profile options, the
- * deployment as every serving header names it, and the four-column quantity table's row.
+ * disaggregated parts, finetune, rl): the LoRA module list and serving profile options, and the
+ * checks of the rate and latency targets.
  */
 #include "request/cli.h"
 #include "cmd_infer.h"
@@ -58,27 +58,12 @@ int cmd_infer_serving_profile(cli *c, const char *option, const char *name, gpue
     return cli_usage_error(c, option, "'%s' is not a profile (allowed: %s)", name, list);
 }
 
-void cmd_infer_row(tbl *tb, const char *quantity, double v, int decimals, const char *unit, const char *note)
+int cmd_infer_check_targets(cli *c, const opt *o, size_t n, const infer_sim_args *s)
 {
-    tbl_row(tb);
-    tbl_str(tb, quantity);
-    tbl_num(tb, v, decimals);
-    tbl_str(tb, unit);
-    tbl_str(tb, note ? note : "");
-}
-
-/* "8 GPUs = 2 replicas x TP 2 x PP 2 (experts EP)" or "8 GPUs = 8 attention-DP ranks, experts EP 8":
- * the deployment as every serving header names it. */
-void cmd_infer_deployment(FILE *f, const gpuecon_infer_result *o)
-{
-    if (o->attention_dp)
-        fprintf(f, "%d GPUs = %d attention-DP ranks, experts EP %d", o->gpus, o->replicas, o->ep);
-    else {
-        fprintf(f, "%d GPU%s = %d replica%s x TP %d", o->gpus, o->gpus > 1 ? "s" : "", o->replicas,
-                o->replicas > 1 ? "s" : "", o->tp);
-        if (o->pp > 1)
-            fprintf(f, " x PP %d", o->pp);
-        if (o->expert_parallel)
-            fprintf(f, " (experts EP)");
-    }
+    if (opt_seen(o, n, "--rate") && !(s->rate > 0))
+        return cli_usage_error(c, "--rate", "%g requests/s must be above 0", s->rate);
+    bool ttft = opt_seen(o, n, "--ttft-ms") && !(s->ttft_ms > 0);
+    if (ttft || (opt_seen(o, n, "--tpot-ms") && !(s->tpot_ms > 0)))
+        return cli_usage_error(c, ttft ? "--ttft-ms" : "--tpot-ms", "a latency target must be above 0 ms");
+    return 0;
 }

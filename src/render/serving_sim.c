@@ -1,0 +1,421 @@
+/*
+ * serving_sim.c — `gpuecon infer --simulate` rendered (percentiles, throughput, goodput as JSON or
+ * a latency table, terminal and CSV), and the disaggregated deployment: analytic, beside the
+ * aggregated one of the same GPUs, and simulated, with the analytic prediction beside it and a
+ * table per pool (the JSON of `infer --simulate` plus its pools).
+ */
+#include "render/render.h"
+
+#include <stdio.h>
+
+/* ---- --simulate -------------------------------------------------------------------------------- */
+
+static void stat_json(json_t *j, const char *name, const gpuecon_sim_stat *s)
+{
+    char k[64];
+    const char *sfx[] = {"mean", "p50", "p90", "p99", "at_slo"};
+    double v[] = {s->mean, s->p50, s->p90, s->p99, s->at_slo};
+    for (int i = 0; i < 5; i++) {
+        snprintf(k, sizeof k, "%s_%s", name, sfx[i]);
+        json_object_set_new(j, k, rjson_real(v[i]));
+    }
+}
+
+/* The simulation's JSON object (keys in docs/cli.md). */
+static json_t *sim_json(const gpuecon_sim_request *r, const gpuecon_sim_result *o, const char *arrival,
+                        double elapsed)
+{
+    const gpuecon_infer_result *d = &o->deploy;
+    json_t *j = json_object();
+    json_object_set_new(j, "model", json_string(r->serve.model->name));
+    json_object_set_new(j, "system", json_string(r->serve.system->name));
+    json_object_set_new(j, "gpus", json_integer(d->gpus));
+    json_object_set_new(j, "tp", json_integer(d->tp));
+    json_object_set_new(j, "replicas", json_integer(d->replicas));
+    json_object_set_new(j, "arrival", json_string(arrival));
+    bool open = r->arrival == GPUECON_ARRIVAL_POISSON || r->arrival == GPUECON_ARRIVAL_GAMMA;
+    json_object_set_new(j, "rate", open ? rjson_real(r->rate) : json_null());
+    json_object_set_new(j, "users", r->arrival == GPUECON_ARRIVAL_CLOSED ? json_integer(r->users) : json_null());
+    stat_json(j, "ttft_ms", &o->ttft_ms);
+    stat_json(j, "tpot_ms", &o->tpot_ms);
+    stat_json(j, "itl_ms", &o->itl_ms);
+    stat_json(j, "e2e_ms", &o->e2e_ms);
+    stat_json(j, "queue_ms", &o->queue_ms);
+    json_object_set_new(j, "slo_percentile", rjson_real(r->slo_percentile));
+    json_object_set_new(j, "ttft_target_ms", r->ttft_slo_ms > 0 ? rjson_real(r->ttft_slo_ms) : json_null());
+    json_object_set_new(j, "tpot_target_ms", r->tpot_slo_ms > 0 ? rjson_real(r->tpot_slo_ms) : json_null());
+    json_object_set_new(j, "meets_slo", json_boolean(o->meets_slo));
+    json_object_set_new(j, "overloaded", json_boolean(o->overloaded));
+    json_object_set_new(j, "output_tokens_per_s", rjson_real(o->output_tokens_per_s));
+    json_object_set_new(j, "output_tokens_per_s_per_gpu", rjson_real(o->output_tokens_per_s_per_gpu));
+    json_object_set_new(j, "requests_per_s", rjson_real(o->requests_per_s));
+    json_object_set_new(j, "goodput_requests_per_s", rjson_real(o->goodput_requests_per_s));
+    json_object_set_new(j, "preemptions", rjson_real(o->preemptions));
+    json_object_set_new(j, "kv_util", rjson_real(o->kv_util));
+    json_object_set_new(j, "mean_running", rjson_real(o->mean_running));
+    json_object_set_new(j, "zero_wait_fraction", rjson_real(o->zero_wait_fraction));
+    json_object_set_new(j, "truncated_requests", rjson_real(o->truncated));
+    json_object_set_new(j, "analytic_saturated_tokens_per_s", rjson_real(d->saturated_tokens_per_s));
+    json_object_set_new(j, "requests", json_integer(o->requests));
+    json_object_set_new(j, "replications", json_integer(o->replications));
+    json_object_set_new(j, "steps", rjson_real(o->steps));
+    char seed[24];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
+    json_object_set_new(j, "seed", json_string(seed));
+    json_object_set_new(j, "threads", json_integer(o->threads));
+    json_object_set_new(j, "elapsed_s", rjson_real(elapsed));
+    return j;
+}
+
+/* The OVERLOADED line of a simulation whose open loop is at or above saturation. */
+static void overload_note(FILE *f, const gpuecon_sim_request *r, const gpuecon_sim_result *o)
+{
+    if (o->overloaded)
+        fprintf(f, "OVERLOADED: %g requests/s at or above what the deployment serves; the queue grows while requests "
+                "arrive, so throughput is over the makespan and the latencies grow with --requests\n", r->rate);
+}
+
+/* A "name mean P50 P90 P99" row. */
+static void stat_row(tbl *tb, const char *name, const gpuecon_sim_stat *s)
+{
+    tbl_row(tb);
+    tbl_str(tb, name);
+    tbl_num(tb, s->mean, 2);
+    tbl_num(tb, s->p50, 2);
+    tbl_num(tb, s->p90, 2);
+    tbl_num(tb, s->p99, 2);
+}
+
+static json_t *infer_sim_json(const void *view)
+{
+    const infer_sim_view *v = view;
+    return sim_json(v->request, v->result, v->arrival, v->elapsed_s);
+}
+
+static tbl *infer_sim_table(gpuecon_ctx *ctx, bool *oom, const void *view)
+{
+    const gpuecon_sim_result *o = ((const infer_sim_view *)view)->result;
+    tbl *tb = tbl_new(ctx, oom);
+    const char *cols[] = {"latency (ms)", "mean", "P50", "P90", "P99"};
+    for (int i = 0; i < 5; i++)
+        tbl_col(tb, cols[i], i ? 'r' : 'l');
+    stat_row(tb, "TTFT", &o->ttft_ms);
+    stat_row(tb, "TPOT", &o->tpot_ms);
+    stat_row(tb, "ITL", &o->itl_ms);
+    stat_row(tb, "E2E", &o->e2e_ms);
+    stat_row(tb, "queueing", &o->queue_ms);
+    return tb;
+}
+
+static void infer_sim_text(FILE *f, const void *view, const tbl *tb)
+{
+    const infer_sim_view *v = view;
+    const gpuecon_sim_request *r = v->request;
+    const gpuecon_sim_result *o = v->result;
+    const gpuecon_infer_result *d = &o->deploy;
+    fprintf(f, "%s on %s: ", r->serve.model->name, r->serve.system->name);
+    serving_deployment(f, d);
+    fprintf(f, "; ");
+    if (r->arrival == GPUECON_ARRIVAL_CLOSED)
+        fprintf(f, "closed loop of %d users\n", r->users);
+    else if (r->arrival == GPUECON_ARRIVAL_BURST)
+        fprintf(f, "all %ld requests at t = 0 (offline benchmark; throughput over the makespan)\n", r->requests);
+    else
+        fprintf(f, "%s arrivals at %g requests/s\n", v->arrival, r->rate);
+    fprintf(f, "%ld measured requests (%d replication%s, seed %llu), %.2f s\n\n", o->requests,
+            o->replications, o->replications > 1 ? "s" : "", (unsigned long long)o->seed, v->elapsed_s);
+    tbl_print(tb, f);
+    /* whole tokens/s once there are hundreds; three digits below (a light load is not "0 tok/s") */
+    fprintf(f, "\noutput %.*f tok/s (%.*f per GPU), %.3g requests/s, goodput %.3g requests/s\n",
+            o->output_tokens_per_s >= 100 ? 0 : 2, o->output_tokens_per_s,
+            o->output_tokens_per_s_per_gpu >= 100 ? 1 : 3, o->output_tokens_per_s_per_gpu, o->requests_per_s,
+            o->goodput_requests_per_s);
+    fprintf(f, "KV pool %.1f%% held on average, %.1f sequences per step, %.3g preemptions per replica\n",
+            o->kv_util * 100, o->mean_running, o->preemptions);
+    fprintf(f, "analytic saturation %.0f tok/s; %s\n", d->saturated_tokens_per_s,
+            r->ttft_slo_ms > 0 || r->tpot_slo_ms > 0
+                ? (o->meets_slo ? "meets the targets at the percentile" : "MISSES the targets at the percentile")
+                : "no latency targets");
+    overload_note(f, r, o);
+    if (o->truncated > 0)
+        fprintf(f, "%.0f %s cut to max_model_len %d\n", o->truncated,
+                o->truncated == 1 ? "request was" : "requests were", d->max_model_len);
+}
+
+const render_kind render_infer_sim = {infer_sim_json, infer_sim_table, infer_sim_text, NULL};
+
+/* ---- disaggregated, analytic ------------------------------------------------------------------- */
+
+/* The analytic figures of a disaggregated deployment as a JSON object. */
+static json_t *disagg_json(const gpuecon_disagg_request *q, const gpuecon_disagg_result *d)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "prefill", json_pack("{s:i, s:i}", "instances", q->prefill_instances, "tp", q->prefill_tp));
+    json_object_set_new(j, "decode", json_pack("{s:i, s:i}", "instances", q->decode_instances, "tp", q->decode_tp));
+    json_object_set_new(j, "gpus_used", json_integer(d->gpus_used));
+    json_object_set_new(j, "rate", rjson_real(d->rate));
+    json_object_set_new(j, "capacity_requests_per_s", rjson_real(d->capacity));
+    json_object_set_new(j, "bound", json_string(d->bound));
+    json_object_set_new(j, "prefill_capacity", rjson_real(d->prefill_capacity));
+    json_object_set_new(j, "decode_capacity", rjson_real(d->decode_capacity));
+    json_object_set_new(j, "transfer_capacity", rjson_real(d->transfer_capacity));
+    json_object_set_new(j, "prefill_utilisation", rjson_real(d->prefill_utilisation));
+    json_object_set_new(j, "prefill_batch_ms", rjson_real(d->prefill_batch_ms));
+    json_object_set_new(j, "kv_network", json_string(d->kv_over_scaleout ? "scale-out" : "scale-up"));
+    json_object_set_new(j, "kv_bytes_per_gpu", rjson_real(d->kv_bytes_per_gpu));
+    json_object_set_new(j, "kv_transfer_ms", rjson_real(d->kv_transfer_ms));
+    json_object_set_new(j, "decode_batch", rjson_real(d->decode_batch));
+    json_object_set_new(j, "output_tokens_per_s", rjson_real(d->output_tokens_per_s));
+    json_object_set_new(j, "output_tokens_per_s_per_gpu", rjson_real(d->output_tokens_per_s_per_gpu));
+    json_object_set_new(j, "ttft_ms", rjson_real(d->ttft_ms));
+    json_object_set_new(j, "tpot_ms", rjson_real(d->tpot_ms));
+    json_object_set_new(j, "usd_per_mtok", d->usd_per_mtok > 0 ? rjson_real(d->usd_per_mtok) : json_null());
+    return j;
+}
+
+static void row(tbl *t, const char *name, int gpus, double rate, double x, double xg, double ttft, double tpot,
+                double usd, const char *note)
+{
+    tbl_row(t);
+    tbl_str(t, name);
+    tbl_num(t, gpus, 0);
+    tbl_num(t, rate, 2);
+    tbl_num(t, x, 0);
+    tbl_num(t, xg, 1);
+    tbl_num(t, ttft, 1);
+    tbl_num(t, tpot, 2);
+    if (usd > 0)
+        tbl_num(t, usd, 4);
+    else
+        tbl_str(t, "-");
+    tbl_str(t, note);
+}
+
+/* The targets (0: none) the aggregated deployment misses at the rate, as "TTFT 2000 ms, TPOT 60 ms";
+ * empty when it meets both. */
+static void misses(char *buf, size_t cap, double ttft_target, double tpot_target, const gpuecon_infer_point *ap)
+{
+    buf[0] = '\0';
+    size_t n = 0;
+    if (ttft_target > 0 && ap->ttft_ms > ttft_target)
+        n += (size_t)snprintf(buf, cap, "TTFT %g ms", ttft_target);
+    if (tpot_target > 0 && ap->tpot_ms > tpot_target && n < cap)
+        snprintf(buf + n, cap - n, "%sTPOT %g ms", n ? ", " : "", tpot_target);
+}
+
+static json_t *infer_disagg_json(const void *view)
+{
+    const infer_disagg_view *v = view;
+    const gpuecon_infer_result *ao = v->aggregated;
+    const gpuecon_infer_point *ap = v->aggregated_at;
+    json_t *j = json_object();
+    json_object_set_new(j, "model", json_string(v->serve->model->name));
+    json_object_set_new(j, "system", json_string(v->serve->system->name));
+    json_object_set_new(j, "gpus", json_integer(v->serve->gpus));
+    json_object_set_new(j, "disaggregated", disagg_json(v->request, v->result));
+    if (v->evaluated >= 0)
+        json_object_set_new(j, "layouts_evaluated", json_integer(v->evaluated));
+    char missed[64] = "";
+    if (ao)
+        misses(missed, sizeof missed, v->ttft_target_ms, v->tpot_target_ms, ap);
+    json_object_set_new(j, "aggregated", ao ? json_pack("{s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:b}", "tp", ao->tp,
+                                                        "replicas", ao->replicas, "concurrency",
+                                                        rjson_real(ap->concurrency), "output_tokens_per_s_per_gpu",
+                                                        rjson_real(ap->output_tokens_per_s_per_gpu), "ttft_ms",
+                                                        rjson_real(ap->ttft_ms), "tpot_ms", rjson_real(ap->tpot_ms),
+                                                        "usd_per_mtok", ap->usd_per_mtok > 0
+                                                                            ? rjson_real(ap->usd_per_mtok)
+                                                                            : json_null(),
+                                                        "meets_targets", !missed[0])
+                                            : json_null());
+    return j;
+}
+
+static tbl *infer_disagg_table(gpuecon_ctx *ctx, bool *oom, const void *view)
+{
+    const infer_disagg_view *v = view;
+    const gpuecon_disagg_request *q = v->request;
+    const gpuecon_disagg_result *d = v->result;
+    const gpuecon_infer_result *ao = v->aggregated;
+    const gpuecon_infer_point *ap = v->aggregated_at;
+    tbl *t = tbl_new(ctx, oom);
+    const char *cols[] = {"deployment", "GPUs", "requests/s", "out tok/s", "tok/s/GPU", "TTFT ms", "TPOT ms",
+                          "$/Mtok", "note"};
+    for (int i = 0; i < 9; i++)
+        tbl_col(t, cols[i], i == 0 || i == 8 ? 'l' : 'r');
+    char name[64], note[160];
+    snprintf(name, sizeof name, "%dP x TP%d + %dD x TP%d", q->prefill_instances, q->prefill_tp, q->decode_instances,
+             q->decode_tp);
+    snprintf(note, sizeof note, "capacity %.3g req/s (%s-bound), KV %.2f ms over %s, %.0f seqs/decode", d->capacity,
+             d->bound, d->kv_transfer_ms, d->kv_over_scaleout ? "scale-out" : "scale-up", d->decode_batch);
+    row(t, name, d->gpus_used, d->rate, d->output_tokens_per_s, d->output_tokens_per_s_per_gpu, d->ttft_ms, d->tpot_ms,
+        d->usd_per_mtok, note);
+    if (ao) {
+        char missed[64];
+        misses(missed, sizeof missed, v->ttft_target_ms, v->tpot_target_ms, ap);
+        snprintf(name, sizeof name, "aggregated %d x TP%d", ao->replicas, ao->tp);
+        snprintf(note, sizeof note, "%.0f in flight, bound by %s%s%s", ap->concurrency,
+                 gpuecon_binding_name(ap->binding), missed[0] ? "; misses " : "", missed);
+        row(t, name, ao->gpus, d->rate, ap->output_tokens_per_s, ap->output_tokens_per_s_per_gpu, ap->ttft_ms,
+            ap->tpot_ms, ap->usd_per_mtok, note);
+    }
+    return t;
+}
+
+static void infer_disagg_text(FILE *f, const void *view, const tbl *t)
+{
+    const infer_disagg_view *v = view;
+    const gpuecon_infer_request *serve = v->serve;
+    fprintf(f, "%s on %s, prompt %g / output %g tokens, %s weights, %s KV%s\n\n", serve->model->name,
+            serve->system->name, serve->prompt_len, serve->output_len, gpuecon_precision_name(serve->weights),
+            gpuecon_precision_name(serve->kv), v->evaluated >= 0 ? "; the best disaggregated layout" : "");
+    tbl_print(t, f);
+    if (!v->aggregated)
+        fprintf(f, "\nthe aggregated deployment of %d GPUs does not serve %.3g requests/s\n", serve->gpus,
+                v->result->rate);
+    if (v->evaluated >= 0)
+        fprintf(f, "%ld layouts evaluated\n", v->evaluated);
+}
+
+const render_kind render_infer_disagg = {infer_disagg_json, infer_disagg_table, infer_disagg_text, NULL};
+
+/* ---- disaggregated, simulated ------------------------------------------------------------------ */
+
+static json_t *pool_json(int instances, int tp, double busy, double kv, double running)
+{
+    return json_pack("{s:i, s:i, s:o, s:o, s:o}", "instances", instances, "tp", tp, "busy", rjson_real(busy), "kv_util",
+                     rjson_real(kv), "mean_running", rjson_real(running));
+}
+
+static json_t *infer_disagg_sim_json(const void *view)
+{
+    const infer_disagg_sim_view *v = view;
+    const gpuecon_disagg_sim_request *q = v->request;
+    const gpuecon_disagg_sim_result *o = v->result;
+    const gpuecon_disagg_result *a = &o->analytic;
+    json_t *j = sim_json(&q->sim, &o->sim, v->arrival, v->elapsed_s);
+    json_object_set_new(j, "tp", json_null()); /* two layouts: see prefill_pool / decode_pool */
+    json_object_set_new(j, "analytic_saturated_tokens_per_s", rjson_real(o->analytic_tokens_per_s));
+    gpuecon_disagg_request dq = {.prefill_instances = q->prefill_instances, .prefill_tp = q->prefill_tp,
+                                 .decode_instances = q->decode_instances, .decode_tp = q->decode_tp};
+    json_t *d = disagg_json(&dq, a);
+    if (!o->analytic_at_rate) { /* closed loop, burst, or a rate at or above the capacity */
+        const char *at_rate[] = {"rate", "prefill_utilisation", "decode_batch", "output_tokens_per_s",
+                                 "output_tokens_per_s_per_gpu", "ttft_ms", "tpot_ms", "usd_per_mtok"};
+        for (size_t i = 0; i < sizeof at_rate / sizeof at_rate[0]; i++)
+            json_object_set_new(d, at_rate[i], json_null());
+    }
+    json_object_set_new(j, "disaggregated", d);
+    json_object_set_new(j, "analytic_at_rate", json_boolean(o->analytic_at_rate));
+    stat_json(j, "decode_queue_ms", &o->decode_queue_ms);
+    json_object_set_new(j, "prefill_pool", pool_json(q->prefill_instances, q->prefill_tp, o->prefill_busy,
+                                                     o->prefill_kv_util, o->prefill_running));
+    json_object_set_new(j, "decode_pool", pool_json(q->decode_instances, q->decode_tp, o->decode_busy,
+                                                    o->decode_kv_util, o->decode_running));
+    return j;
+}
+
+static void lat_row(tbl *t, const char *name, const gpuecon_sim_stat *s, bool have, double analytic)
+{
+    stat_row(t, name, s);
+    if (have)
+        tbl_num(t, analytic, 2);
+    else
+        tbl_str(t, "-");
+}
+
+static void pool_row(tbl *t, const char *name, int x, int tp, double busy, double kv, double running,
+                     const char *analytic)
+{
+    char lay[32];
+    snprintf(lay, sizeof lay, "%d x TP%d", x, tp);
+    tbl_row(t);
+    tbl_str(t, name);
+    tbl_str(t, lay);
+    tbl_num(t, busy * 100, 1);
+    tbl_num(t, kv * 100, 1);
+    tbl_num(t, running, 1);
+    tbl_str(t, analytic);
+}
+
+static void print_head(FILE *f, const gpuecon_disagg_sim_request *q, const gpuecon_disagg_sim_result *o,
+                       const char *arrival, double elapsed)
+{
+    const gpuecon_sim_request *r = &q->sim;
+    fprintf(f, "%s on %s: %dP x TP%d + %dD x TP%d (%d GPUs, KV over %s); ", r->serve.model->name,
+            r->serve.system->name, q->prefill_instances, q->prefill_tp, q->decode_instances, q->decode_tp,
+            o->analytic.gpus_used, o->analytic.kv_over_scaleout ? "scale-out" : "scale-up");
+    if (r->arrival == GPUECON_ARRIVAL_CLOSED)
+        fprintf(f, "closed loop of %d users\n", r->users);
+    else if (r->arrival == GPUECON_ARRIVAL_BURST)
+        fprintf(f, "all %ld requests at t = 0 (throughput over the makespan)\n", r->requests);
+    else
+        fprintf(f, "%s arrivals at %g requests/s\n", arrival, r->rate);
+    fprintf(f, "%ld measured requests (%d replication%s, seed %llu), %.2f s; round robin over each pool\n\n",
+            o->sim.requests, o->sim.replications, o->sim.replications > 1 ? "s" : "",
+            (unsigned long long)o->sim.seed, elapsed);
+}
+
+static tbl *infer_disagg_sim_table(gpuecon_ctx *ctx, bool *oom, const void *view)
+{
+    const gpuecon_disagg_sim_result *o = ((const infer_disagg_sim_view *)view)->result;
+    const gpuecon_disagg_result *a = &o->analytic;
+    bool at = o->analytic_at_rate;
+    tbl *t = tbl_new(ctx, oom);
+    const char *cols[] = {"latency (ms)", "mean", "P50", "P90", "P99", "analytic mean"};
+    for (int i = 0; i < 6; i++)
+        tbl_col(t, cols[i], i ? 'r' : 'l');
+    lat_row(t, "TTFT (with KV transfer)", &o->sim.ttft_ms, at, a->ttft_ms);
+    lat_row(t, "TPOT", &o->sim.tpot_ms, at, a->tpot_ms);
+    lat_row(t, "ITL", &o->sim.itl_ms, false, 0);
+    lat_row(t, "E2E", &o->sim.e2e_ms, false, 0);
+    lat_row(t, "prefill queue", &o->sim.queue_ms, false, 0);
+    lat_row(t, "decode admission", &o->decode_queue_ms, false, 0);
+    return t;
+}
+
+static void infer_disagg_sim_text(FILE *f, const void *view, const tbl *t)
+{
+    const infer_disagg_sim_view *v = view;
+    const gpuecon_disagg_sim_request *q = v->request;
+    const gpuecon_disagg_sim_result *o = v->result;
+    const gpuecon_disagg_result *a = &o->analytic;
+    bool at = o->analytic_at_rate;
+    print_head(f, q, o, v->arrival, v->elapsed_s);
+    tbl_print(t, f);
+    tbl *p = tbl_new(v->ctx, v->oom);
+    const char *pc[] = {"pool", "instances", "busy %", "KV held %", "seqs/instance", "analytic"};
+    for (int i = 0; i < 6; i++)
+        tbl_col(p, pc[i], i == 0 || i == 1 || i == 5 ? 'l' : 'r');
+    char an[96];
+    if (at)
+        snprintf(an, sizeof an, "capacity %.3g req/s, utilisation %.0f%%", a->prefill_capacity,
+                 a->prefill_utilisation * 100);
+    else
+        snprintf(an, sizeof an, "capacity %.3g req/s", a->prefill_capacity);
+    pool_row(p, "prefill", q->prefill_instances, q->prefill_tp, o->prefill_busy, o->prefill_kv_util,
+             o->prefill_running, an);
+    snprintf(an, sizeof an, "capacity %.3g req/s", a->decode_capacity);
+    if (at)
+        snprintf(an, sizeof an, "capacity %.3g req/s, %.1f seqs/instance", a->decode_capacity, a->decode_batch);
+    pool_row(p, "decode", q->decode_instances, q->decode_tp, o->decode_busy, o->decode_kv_util, o->decode_running,
+             an);
+    fputc('\n', f);
+    tbl_print(p, f);
+    tbl_free(p);
+    fprintf(f, "\noutput %.0f tok/s (%.1f per GPU; analytic capacity %.0f tok/s), %.3g requests/s, goodput %.3g "
+               "requests/s, %.3g preemptions\n",
+            o->sim.output_tokens_per_s, o->sim.output_tokens_per_s_per_gpu, o->analytic_tokens_per_s,
+            o->sim.requests_per_s, o->sim.goodput_requests_per_s, o->sim.preemptions);
+    fprintf(f, "analytic (mean lengths): capacity %.4g requests/s (%s-bound; the links carry %.3g requests/s), KV "
+               "%.2f ms per request\n",
+            a->capacity, a->bound, a->transfer_capacity, a->kv_transfer_ms);
+    if (q->sim.ttft_slo_ms > 0 || q->sim.tpot_slo_ms > 0)
+        fprintf(f, "%s the targets at P%g\n", o->sim.meets_slo ? "meets" : "MISSES", q->sim.slo_percentile);
+    overload_note(f, &q->sim, &o->sim);
+    if (o->sim.truncated > 0)
+        fprintf(f, "%.0f requests were cut to what both pools hold\n", o->sim.truncated);
+}
+
+const render_kind render_infer_disagg_sim = {infer_disagg_sim_json, infer_disagg_sim_table, infer_disagg_sim_text,
+                                             NULL};
