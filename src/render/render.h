@@ -167,6 +167,20 @@ extern const render_kind render_cost;
 
 /* -- validate.c, reliability.c, comm.c -- */
 
+/* comm.c: `gpuecon comm`, one collective or the nccl-tests size sweep, with --vs a second system */
+typedef struct comm_view {
+    const gpuecon_system *system, *vs; /* vs NULL: no --vs */
+    int op;                            /* gpuecon_coll_op */
+    const char *op_name;
+    int gpus, stride;
+    bool sweep;
+    const double *sizes;                    /* bytes, n of them */
+    const gpuecon_coll_result *res, *vres; /* on system and on vs (NULL without --vs), per size */
+    int n;
+    gpuecon_link_model lm; /* system's: gpuecon_link_model_for */
+} comm_view;
+extern const render_kind render_comm;
+
 
 
 
