@@ -181,6 +181,23 @@ typedef struct comm_view {
 } comm_view;
 extern const render_kind render_comm;
 
+/* reliability.c: `gpuecon reliability`, goodput under failures (analytic and Monte Carlo) */
+typedef struct reliability_view {
+    gpuecon_ctx *ctx;
+    bool *oom;                   /* the terminal form's further tables allocate through ctx, as the table */
+    const gpuecon_catalog *cat; /* where the tier's sources are looked up */
+    const gpuecon_reliability_request *q;
+    const gpuecon_reliability *tier;
+    const gpuecon_reliability_result *r;
+    const gpuecon_reliability_mc *mc; /* all zero when q->trials is 0 */
+    double elapsed;                   /* the Monte Carlo's seconds */
+    const char *formula, *spare_cost; /* the names of q->form and q->spare_cost */
+    const gpuecon_profile *profile;   /* NULL: not priced (no --profile or --usd-per-gpu-hour) */
+    gpuecon_tco tco;
+    gpuecon_cost cost; /* at full goodput */
+} reliability_view;
+extern const render_kind render_reliability;
+
 
 
 
