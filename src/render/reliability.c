@@ -321,8 +321,8 @@ static void reliability_text(FILE *f, const void *view, const tbl *t)
         fprintf(f, "until %.4g tokens are trained\n", q->tokens);
     else
         fprintf(f, "%.1f days\n", q->duration_s / 86400);
-    fprintf(f, "MTBI %g GPU-days [%s]; detect %.0f s, restart %.0f s, %s checkpoint write %.0f s%s\n\n", q->mtbi_gpu_days,
-            gpuecon_stage_name(tier_source(v, "mtbi_gpu_days").stage), q->detect_s, q->restart_s,
+    fprintf(f, "MTBI %g GPU-days [%s]; detect %.0f s, restart %.0f s, %s checkpoint write %.0f s%s\n\n",
+            q->mtbi_gpu_days, gpuecon_stage_name(tier_source(v, "mtbi_gpu_days").stage), q->detect_s, q->restart_s,
             q->async_ckpt ? "async" : "sync", q->ckpt_write_s,
             q->weibull_shape != 1 ? " (Weibull lifetimes: MC only)" : "");
     tbl_print(t, f);

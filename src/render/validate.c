@@ -49,6 +49,7 @@ static json_t *efficiency_json(void)
     return arr;
 }
 
+/* Whether --group lists row r: its set or its class (without --group, every row). */
 static bool row_selected(const validate_view *v, const gpuecon_validate_row *r)
 {
     return !v->group || strcmp(r->group, v->group) == 0 || strcmp(r->cls, v->group) == 0;
@@ -192,11 +193,6 @@ static tbl *groups_table(const validate_view *v, const char *title, const gpueco
     return t;
 }
 
-static bool serving_selected(const validate_view *v, const gpuecon_validate_row *r)
-{
-    return !v->group || !strcmp(v->group, r->group) || !strcmp(r->cls, v->group);
-}
-
 typedef enum vkind { V_TRAIN, V_SERVE, V_RL } vkind;
 
 /* The rows of one model against published figures: training (tokens/s/GPU, fitted or held out,
@@ -215,7 +211,7 @@ static tbl *rows_table(gpuecon_ctx *ctx, bool *oom, vkind k, const gpuecon_valid
         tbl_col(t, cols[k][i], (i >= num && i <= num + 2) ? 'r' : 'l');
     for (size_t i = 0; i < n; i++) {
         const gpuecon_validate_row *r = &rows[i];
-        if ((k == V_TRAIN && !row_selected(v, r)) || (k == V_SERVE && !serving_selected(v, r)))
+        if (k != V_RL && !row_selected(v, r))
             continue;
         int dec = k != V_SERVE ? 1 : r->published < 20 ? 2 : 0;
         tbl_row(t);
@@ -379,7 +375,8 @@ static tbl *rl_table(gpuecon_ctx *ctx, bool *oom, const void *view)
 static void rl_text(FILE *f, const void *view, const tbl *t)
 {
     const validate_rl_view *v = view;
-    fprintf(f, "RL step model vs published GRPO step times (NeMo-RL v0.7), fitted on nothing (docs/model.md §8.8)\n\n");
+    fprintf(f, "RL step model vs published GRPO step times (NeMo-RL v0.7), fitted on nothing "
+               "(docs/model.md §8.8)\n\n");
     tbl_print(t, f);
     fprintf(f, "\n%zu rows: median |error| %.0f%%, max %.0f%% (%s)\n", v->summary.n, 100 * v->summary.median_abs_err,
             100 * v->summary.max_abs_err, v->summary.worst_id);
