@@ -372,6 +372,77 @@ extern const char *const catalog_kind_names[];
 
 /* -- validate.c, reliability.c, comm.c -- */
 
+/* validate.c: `gpuecon validate`, the models against published figures. One view, three kinds:
+ * the whole report (its table the training rows), and the serving or fine-tuning section alone
+ * (--group naming that set or a class of its rows; its table those rows); the JSON of each is
+ * the whole report. */
+typedef struct validate_view {
+    gpuecon_ctx *ctx;
+    bool *oom;          /* the terminal form's further tables allocate through ctx, as the table */
+    const char *group;  /* --group: the training and serving rows and groups listed; NULL: all */
+    /* training (gpuecon_validate) */
+    const gpuecon_validate_row *rows;
+    size_t n;
+    gpuecon_validate_summary all, fit;
+    gpuecon_validate_summary moe, moe_fit;
+    gpuecon_validate_summary held; /* dense rows held out of the fit (seed, heldout, recipes) */
+    gpuecon_validate_group groups[48];
+    size_t ngroups;
+    double vtrain_p95;
+    /* serving (gpuecon_validate_serving) */
+    const gpuecon_validate_row *srows;
+    size_t sn;
+    gpuecon_validate_summary s_all, s_held;
+    gpuecon_validate_group sgroups[16];
+    size_t nsgroups;
+    /* fine-tuning (gpuecon_validate_finetune) */
+    const gpuecon_validate_row *frows;
+    size_t fn;
+    gpuecon_validate_summary f_all, f_held;
+    gpuecon_validate_group fgroups[8];
+    size_t nfgroups;
+} validate_view;
+extern const render_kind render_validate, render_validate_serving, render_validate_finetune;
+
+/* `gpuecon validate --group rl`: the RL step model against published step times */
+typedef struct validate_rl_view {
+    const gpuecon_validate_row *rows;
+    size_t n;
+    gpuecon_validate_summary summary;
+} validate_rl_view;
+extern const render_kind render_validate_rl;
+
+/* comm.c: `gpuecon comm`, one collective or the nccl-tests size sweep, with --vs a second system */
+typedef struct comm_view {
+    const gpuecon_system *system, *vs; /* vs NULL: no --vs */
+    int op;                            /* gpuecon_coll_op */
+    const char *op_name;
+    int gpus, stride;
+    bool sweep;
+    const double *sizes;                    /* bytes, n of them */
+    const gpuecon_coll_result *res, *vres; /* on system and on vs (NULL without --vs), per size */
+    int n;
+    gpuecon_link_model lm; /* system's: gpuecon_link_model_for */
+} comm_view;
+extern const render_kind render_comm;
+
+/* reliability.c: `gpuecon reliability`, goodput under failures (analytic and Monte Carlo) */
+typedef struct reliability_view {
+    gpuecon_ctx *ctx;
+    bool *oom;                   /* the terminal form's further tables allocate through ctx, as the table */
+    const gpuecon_catalog *cat; /* where the tier's sources are looked up */
+    const gpuecon_reliability_request *q;
+    const gpuecon_reliability *tier;
+    const gpuecon_reliability_result *r;
+    const gpuecon_reliability_mc *mc; /* all zero when q->trials is 0 */
+    double elapsed;                   /* the Monte Carlo's seconds */
+    const char *formula, *spare_cost; /* the names of q->form and q->spare_cost */
+    const gpuecon_profile *profile;   /* NULL: not priced (no --profile or --usd-per-gpu-hour) */
+    gpuecon_tco tco;
+    gpuecon_cost cost; /* at full goodput */
+} reliability_view;
+extern const render_kind render_reliability;
+
 
 
 
