@@ -208,13 +208,14 @@ static tbl *catalog_list_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     return t;
 }
 
-static void catalog_list_text(FILE *f, const void *view, const tbl *first)
+static void catalog_list_text(const render_out *out, const void *view, const tbl *first)
 {
+    FILE *f = out->f;
     const catalog_view *v = view;
     for (int k = v->first; k <= (int)v->last; k++) {
         tbl *t = NULL;
         if (k != (int)v->first) {
-            t = tbl_new(v->ctx, v->oom);
+            t = tbl_new(out->ctx, out->oom);
             summary_table(v->cat, (gpuecon_kind)k, t);
         }
         fprintf(f, "%s%s\n", k == (int)v->first ? "" : "\n", catalog_kind_names[k]);
@@ -288,8 +289,9 @@ static tbl *catalog_entry_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     return t;
 }
 
-static void catalog_entry_text(FILE *f, const void *view, const tbl *t)
+static void catalog_entry_text(const render_out *out, const void *view, const tbl *t)
 {
+    FILE *f = out->f;
     (void)view;
     tbl_print(t, f);
 }

@@ -109,8 +109,9 @@ static tbl *comm_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     return t;
 }
 
-static void comm_text(FILE *f, const void *view, const tbl *t)
+static void comm_text(const render_out *out, const void *view, const tbl *t)
 {
+    FILE *f = out->f;
     const comm_view *v = view;
     const gpuecon_link_model *lm = &v->lm;
     bool a2a = v->op == GPUECON_ALL_TO_ALL;

@@ -11,10 +11,11 @@
 #include <math.h>
 #include <string.h>
 
-static void print_trade(const compare_view *v, FILE *f, const gpuecon_platform_result *p)
+static void print_trade(const render_out *out, const gpuecon_platform_result *p)
 {
+    FILE *f = out->f;
     fprintf(f, "\n%s: GPUs, days and dollars\n", p->name);
-    tbl *t = tbl_new(v->ctx, v->oom);
+    tbl *t = tbl_new(out->ctx, out->oom);
     const char *cols[] = {"GPUs", "provisioned", "tok/s/GPU", "ETTR", "days", "$M", "MWh"};
     for (size_t i = 0; i < 7; i++)
         tbl_col(t, cols[i], 'r');
@@ -37,11 +38,12 @@ static void print_trade(const compare_view *v, FILE *f, const gpuecon_platform_r
     tbl_free(t);
 }
 
-static void print_comparison(const compare_view *v, const gpuecon_comparison_result *cr, FILE *f)
+static void print_comparison(const render_out *out, const gpuecon_comparison_result *cr)
 {
+    FILE *f = out->f;
     bool train = cr->kind != GPUECON_WORKLOAD_SERVE;
     fprintf(f, "\n== %s\n\n", cr->title ? cr->title : cr->name);
-    tbl *t = tbl_new(v->ctx, v->oom);
+    tbl *t = tbl_new(out->ctx, out->oom);
     compare_platform_table(cr, t);
     tbl_print(t, f);
     tbl_free(t);
@@ -101,7 +103,7 @@ static void print_comparison(const compare_view *v, const gpuecon_comparison_res
         fprintf(f, "rests on projections/assumptions: %s\n", cr->caveats);
     for (size_t i = 0; i < cr->n_platforms; i++)
         if (cr->platforms[i].n_trade)
-            print_trade(v, f, &cr->platforms[i]);
+            print_trade(out, &cr->platforms[i]);
     if (cr->tier_text[0])
         fprintf(f, "\nby operator tier: %s.\n", cr->tier_text);
     if (cr->timeline_text[0]) {
@@ -138,7 +140,7 @@ static void print_comparison(const compare_view *v, const gpuecon_comparison_res
         const gpuecon_platform_result *a = &cr->platforms[cr->cheapest], *b = &cr->platforms[cr->runner_up];
         fprintf(f, "\nsensitivity of the cost ratio %s / %s = %.3f (each input moved alone):\n", a->name, b->name,
                 cr->base_ratio);
-        tbl *s = tbl_new(v->ctx, v->oom);
+        tbl *s = tbl_new(out->ctx, out->oom);
         tbl_col(s, "input", 'l');
         tbl_col(s, "low", 'r');
         tbl_col(s, "high", 'r');
@@ -476,14 +478,15 @@ static tbl *compare_table(gpuecon_ctx *ctx, bool *oom, const void *view)
 }
 
 /* The terminal form: each comparison in turn (the CSV table is not part of it). */
-static void compare_text(FILE *f, const void *view, const tbl *t)
+static void compare_text(const render_out *out, const void *view, const tbl *t)
 {
+    FILE *f = out->f;
     const compare_view *v = view;
     const gpuecon_scenario *sc = v->scenario;
     (void)t;
     fprintf(f, "%s\n", gpuecon_scenario_title(sc) ? gpuecon_scenario_title(sc) : gpuecon_scenario_name(sc));
     for (size_t i = 0; i < v->result->n; i++)
-        print_comparison(v, &v->result->cmp[i], f);
+        print_comparison(out, &v->result->cmp[i]);
     fprintf(f, "\n(%.2f s; 'gpuecon compare --help' for options, --format html -o FILE for a report)\n", v->elapsed_s);
 }
 

@@ -68,37 +68,37 @@ static void result_rows(tbl *tb, const gpuecon_finetune_request *r, const gpueco
 {
     char b[200];
     snprintf(b, sizeof b, "%.3g trainable, %.3g frozen parameters", o->trainable_params, o->frozen_params);
-    serving_row(tb, "model states", o->states_gib, 2, "GiB", b);
+    tbl_quantity(tb, "model states", o->states_gib, 2, "GiB", b);
     snprintf(b, sizeof b, "weights %.2f + grads %.2f + optimizer %.2f", o->weights_gib, o->grads_gib,
              o->optimizer_gib);
-    serving_row(tb, "  of which", o->states_gib, 2, "GiB", b);
+    tbl_quantity(tb, "  of which", o->states_gib, 2, "GiB", b);
     snprintf(b, sizeof b, "%d x %d tokens%s", r->mbs, r->seq, r->recompute ? ", layer inputs only" : "");
-    serving_row(tb, "activations", o->activations_gib, 2, "GiB", b);
-    serving_row(tb, "logits (loss)", o->logits_gib, 2, "GiB", "bf16 + fp32 copy");
-    serving_row(tb, "buffers", o->buffers_gib, 2, "GiB",
+    tbl_quantity(tb, "activations", o->activations_gib, 2, "GiB", b);
+    tbl_quantity(tb, "logits (loss)", o->logits_gib, 2, "GiB", "bf16 + fp32 copy");
+    tbl_quantity(tb, "buffers", o->buffers_gib, 2, "GiB",
                   r->strategy == GPUECON_FT_FSDP ? "unsharded root + 2 layers" : "DDP gradient buckets");
     if (o->fp8_copies_gib > 0)
-        serving_row(tb, "FP8 copies", o->fp8_copies_gib, 2, "GiB",
+        tbl_quantity(tb, "FP8 copies", o->fp8_copies_gib, 2, "GiB",
                       r->stack && r->stack->fp8_linear == 1 ? "FP8 weights + transposes, FP8 linear inputs"
                                                             : "FP8 linear inputs (Transformer Engine)");
     snprintf(b, sizeof b, "%s on %.2f GiB (95%% usable)", o->fits ? "fits" : "does NOT fit", o->hbm_gib);
-    serving_row(tb, "memory per GPU", o->memory_gib_per_gpu, 2, "GiB", b);
+    tbl_quantity(tb, "memory per GPU", o->memory_gib_per_gpu, 2, "GiB", b);
     snprintf(b, sizeof b, "%.2f x P, P = %.3g matmul weights%s", o->flops_per_token / matmul_params,
              matmul_params, r->recompute ? " (recompute included)" : "");
-    serving_row(tb, "FLOPs per token", o->flops_per_token, 0, "FLOP", b);
+    tbl_quantity(tb, "FLOPs per token", o->flops_per_token, 0, "FLOP", b);
     snprintf(b, sizeof b, "kernels %.3f s + exposed comm %.3f s", o->compute_s, o->comm_s);
-    serving_row(tb, "step (one micro-batch)", o->step_s, 3, "s", b);
+    tbl_quantity(tb, "step (one micro-batch)", o->step_s, 3, "s", b);
     if (r->stack) {
         snprintf(b, sizeof b, "%.0f host-bound (launch %.0f us > GPU time); host %.3f s", o->host_bound_kernels,
                  r->stack->host_launch_us, o->host_s);
-        serving_row(tb, "kernels per step", o->kernels, 0, "", b);
+        tbl_quantity(tb, "kernels per step", o->kernels, 0, "", b);
     }
     snprintf(b, sizeof b, "%.1f per GPU, MFU %.1f%%", o->tokens_per_s_per_gpu, o->mfu * 100);
-    serving_row(tb, "throughput", o->tokens_per_s, 0, "tok/s", b);
+    tbl_quantity(tb, "throughput", o->tokens_per_s, 0, "tok/s", b);
     if (r->tco)
-        serving_row(tb, "$ per 1M training tokens", o->usd_per_mtok, 4, "$/Mtok",
+        tbl_quantity(tb, "$ per 1M training tokens", o->usd_per_mtok, 4, "$/Mtok",
                       r->usd_per_gpu_hour > 0 ? "your rate (--usd-per-gpu-hour)" : r->tco->name);
-    serving_row(tb, "energy per token", o->joules_per_token, 3, "J", "utility side");
+    tbl_quantity(tb, "energy per token", o->joules_per_token, 3, "J", "utility side");
 }
 
 /* The four strategy x checkpointing combinations (VESSL AI: FSDP vs DDP), in the view's order. */
@@ -149,8 +149,9 @@ static tbl *finetune_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     return tb;
 }
 
-static void finetune_text(FILE *f, const void *view, const tbl *tb)
+static void finetune_text(const render_out *out, const void *view, const tbl *tb)
 {
+    FILE *f = out->f;
     const finetune_view *v = view;
     const gpuecon_finetune_request *r = v->request;
     fprintf(f, "%s %s fine-tuning on %d x %s (%s), %s, %s%s, micro-batch %d x %d tokens\n",

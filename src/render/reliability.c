@@ -303,13 +303,14 @@ static void class_table(tbl *t, const gpuecon_reliability_request *q, const gpue
 }
 
 /* The job in two lines, the quantities (t), where the time went and the failure classes. */
-static void reliability_text(FILE *f, const void *view, const tbl *t)
+static void reliability_text(const render_out *out, const void *view, const tbl *t)
 {
+    FILE *f = out->f;
     const reliability_view *v = view;
     const gpuecon_reliability_request *q = v->q;
     const gpuecon_reliability_result *r = v->r;
     const gpuecon_reliability_mc *mc = v->mc;
-    tbl *lost = tbl_new(v->ctx, v->oom), *classes = tbl_new(v->ctx, v->oom);
+    tbl *lost = tbl_new(out->ctx, out->oom), *classes = tbl_new(out->ctx, out->oom);
     lost_table(lost, r, mc, q->trials > 0);
     class_table(classes, q, r);
     fprintf(f, "%s, %s operator (%s): %d active GPUs", q->system->name, v->tier->tier, v->tier->name, r->active_gpus);

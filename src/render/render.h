@@ -31,6 +31,8 @@ void tbl_fmt(tbl *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)))
 void tbl_num(tbl *t, double v, int decimals);
 /* A number shown as a percentage with `decimals` decimals (v = 0.123 -> "12.3%"). */
 void tbl_pct(tbl *t, double v, int decimals);
+/* A row of a "quantity | value | unit | note" table: v with `decimals` decimals; note NULL: "". */
+void tbl_quantity(tbl *t, const char *quantity, double v, int decimals, const char *unit, const char *note);
 /* A horizontal separator row (terminal only). */
 void tbl_sep(tbl *t);
 void tbl_print(const tbl *t, FILE *f);
@@ -126,17 +128,26 @@ json_t *rjson_user_price(void);
  *   table  the result's main table, built from its column description, allocated through ctx
  *          (a failure sets *oom): --csv prints its cells unformatted, the terminal form prints
  *          it where it belongs, so the two can never disagree. NULL member: no CSV form.
- *   text   the terminal form, given that table (NULL when the kind has none).
+ *   text   the terminal form, given that table (NULL when the kind has none); further tables
+ *          it prints allocate through out.
  *   html   a page (NULL member: --format html is refused).
  *
  * The CLI, the web API and Python all receive what these write (gpuecon_request).
  */
 typedef enum { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_HTML } out_format;
 
+/* Where a terminal form goes: the stream, and the allocator of any further table it prints
+ * (a failed allocation sets *oom, as for the kind's table). */
+typedef struct render_out {
+    FILE *f;
+    gpuecon_ctx *ctx;
+    bool *oom;
+} render_out;
+
 typedef struct render_kind {
     json_t *(*json)(const void *view);
     tbl *(*table)(gpuecon_ctx *ctx, bool *oom, const void *view);
-    void (*text)(FILE *f, const void *view, const tbl *t);
+    void (*text)(const render_out *out, const void *view, const tbl *t);
     void (*html)(strbuf *b, const void *view);
 } render_kind;
 
@@ -177,12 +188,10 @@ typedef struct train_vs_view {
 extern const render_kind render_train_vs;
 
 /* train, one job (train.c): the prediction, and with a price the cost and the run. The table is
- * the step-time breakdown; the text form adds the memory table (from ctx). */
+ * the step-time breakdown; the text form adds the memory table. */
 typedef struct train_view {
     const gpuecon_train_request *req;
     const gpuecon_train_result *r;
-    gpuecon_ctx *ctx;
-    bool *oom;
     const gpuecon_profile *profile; /* NULL: no cost (none asked for, or nothing fits) */
     bool user_price;                /* --usd-per-gpu-hour */
     double usd_per_gpu_hour, tokens;
@@ -248,8 +257,6 @@ extern const render_kind render_search;
 
 /* -- serving.c, finetune.c: `gpuecon infer` (one deployment, search, simulation,
  *    disaggregated) and `gpuecon finetune` -- */
-/* Adds one "quantity value unit note" row to a four-column table (note NULL: empty). */
-void serving_row(tbl *tb, const char *quantity, double v, int decimals, const char *unit, const char *note);
 /* "8 GPUs = 2 replicas x TP 2 x PP 2 (experts EP)": the deployment as every serving header names it. */
 void serving_deployment(FILE *f, const gpuecon_infer_result *o);
 
@@ -309,8 +316,6 @@ typedef struct infer_disagg_sim_view {
     const gpuecon_disagg_sim_result *result;
     const char *arrival; /* the arrival process's name */
     double elapsed_s;
-    gpuecon_ctx *ctx;    /* the pool table's memory; a failure sets *oom */
-    bool *oom;
 } infer_disagg_sim_view;
 extern const render_kind render_infer_disagg_sim;
 
@@ -327,14 +332,12 @@ extern const render_kind render_finetune;
 
 
 /* -- compare.c, rl.c, reproduce.c, catalog.c -- */
-/* `gpuecon compare`: a scenario's comparisons. The terminal form's tables are allocated
- * through ctx (a failure sets *oom); the HTML page is report.c's. */
+/* `gpuecon compare`: a scenario's comparisons. The CSV table is every platform, one row each;
+ * the terminal form prints a table per comparison; the HTML page is report.c's. */
 typedef struct compare_view {
     const gpuecon_scenario *scenario;
     const gpuecon_compare_result *result;
     double elapsed_s;
-    gpuecon_ctx *ctx;
-    bool *oom;
 } compare_view;
 extern const render_kind render_compare;
 
@@ -357,14 +360,11 @@ typedef struct reproduce_view {
 extern const render_kind render_reproduce;
 
 /* `gpuecon catalog`: the listing of the kinds first..last (CSV: the table of first), or the
- * fields of one entry (entry, of kind first). The terminal listing's further tables are
- * allocated through ctx (a failure sets *oom). */
+ * fields of one entry (entry, of kind first). */
 typedef struct catalog_view {
     const gpuecon_catalog *cat;
     gpuecon_kind first, last;
     size_t entry;
-    gpuecon_ctx *ctx;
-    bool *oom;
 } catalog_view;
 extern const render_kind render_catalog_list, render_catalog_entry;
 /* The kinds as the listing names them ("gpus", "systems", ...), in gpuecon_kind order, NULL-ended. */
@@ -377,8 +377,6 @@ extern const char *const catalog_kind_names[];
  * (--group naming that set or a class of its rows; its table those rows); the JSON of each is
  * the whole report. */
 typedef struct validate_view {
-    gpuecon_ctx *ctx;
-    bool *oom;          /* the terminal form's further tables allocate through ctx, as the table */
     const char *group;  /* --group: the training and serving rows and groups listed; NULL: all */
     /* training (gpuecon_validate) */
     const gpuecon_validate_row *rows;
@@ -428,8 +426,6 @@ extern const render_kind render_comm;
 
 /* reliability.c: `gpuecon reliability`, goodput under failures (analytic and Monte Carlo) */
 typedef struct reliability_view {
-    gpuecon_ctx *ctx;
-    bool *oom;                   /* the terminal form's further tables allocate through ctx, as the table */
     const gpuecon_catalog *cat; /* where the tier's sources are looked up */
     const gpuecon_reliability_request *q;
     const gpuecon_reliability *tier;

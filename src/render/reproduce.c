@@ -67,8 +67,9 @@ static tbl *reproduce_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     return t;
 }
 
-static void reproduce_text(FILE *f, const void *view, const tbl *t)
+static void reproduce_text(const render_out *out, const void *view, const tbl *t)
 {
+    FILE *f = out->f;
     const reproduce_view *v = view;
     fprintf(f, "Published figures recomputed from the catalog (%s; docs/sources.md)\n\n", v->n ? v->rows[0].source : "");
     tbl_print(t, f);

@@ -131,30 +131,20 @@ static json_t *rl_json(const void *view)
 
 /* ---- table ----------------------------------------------------------------------------- */
 
-/* One "quantity value unit note" row. */
-static void rl_row(tbl *tb, const char *quantity, double v, int decimals, const char *unit, const char *note)
-{
-    tbl_row(tb);
-    tbl_str(tb, quantity);
-    tbl_num(tb, v, decimals);
-    tbl_str(tb, unit);
-    tbl_str(tb, note);
-}
-
 static void phase_rows(tbl *tb, const gpuecon_rl_request *r, const gpuecon_rl_result *o)
 {
     char b[240], g[96];
     const gpuecon_rl_breakdown *d = &o->bd;
     snprintf(b, sizeof b, "%s%s", gpuecon_rl_placement_name(r->placement),
              r->off_policy ? ", one-step off-policy" : r->placement ? ", synchronous" : "");
-    rl_row(tb, "RL step", o->step_time_s, 1, "s", b);
+    tbl_quantity(tb, "RL step", o->step_time_s, 1, "s", b);
     const char *what = r->placement ? "GPU-time share" : "";
-    rl_row(tb, "  generation", d->generation_s, 1, "s", what);
-    rl_row(tb, "  scoring", d->scoring_s, 1, "s", what);
-    rl_row(tb, "  training", d->training_s, 1, "s", what);
-    rl_row(tb, "  weight sync", d->weight_sync_s, 2, "s", "");
-    rl_row(tb, "  swap (offload)", d->swap_s, 2, "s", "trainer states to host and back");
-    rl_row(tb, "  idle", d->idle_s, 1, "s", "pools waiting on each other");
+    tbl_quantity(tb, "  generation", d->generation_s, 1, "s", what);
+    tbl_quantity(tb, "  scoring", d->scoring_s, 1, "s", what);
+    tbl_quantity(tb, "  training", d->training_s, 1, "s", what);
+    tbl_quantity(tb, "  weight sync", d->weight_sync_s, 2, "s", "");
+    tbl_quantity(tb, "  swap (offload)", d->swap_s, 2, "s", "trainer states to host and back");
+    tbl_quantity(tb, "  idle", d->idle_s, 1, "s", "pools waiting on each other");
     for (int i = 0; i < o->npools; i++) {
         const gpuecon_rl_pool *p = &o->pools[i];
         gen_layout_text(g, sizeof g, r, o);
@@ -179,44 +169,44 @@ static void detail_rows(tbl *tb, const gpuecon_rl_request *r, const gpuecon_rl_r
     char b[240];
     snprintf(b, sizeof b, "mean %.0f of cap %.0f; %.0f samples submitted%s", o->gen_mean_response,
              o->max_response_len, o->samples_submitted, o->response_capped ? "; the cap binds" : "");
-    rl_row(tb, r->partial_tokens > 0 ? "longest segment" : "slowest response", o->response_end, 0, "tokens", b);
+    tbl_quantity(tb, r->partial_tokens > 0 ? "longest segment" : "slowest response", o->response_end, 0, "tokens", b);
     if (r->partial_tokens > 0) {
         snprintf(b, sizeof b, "%.0f tokens per sample per step; %.0f new + %.0f carried, %.0f tokens carried on average",
                  r->partial_tokens, o->samples_submitted, o->gen_requests - o->samples_submitted, o->carried_tokens);
-        rl_row(tb, "partial rollouts", o->gen_requests, 0, "requests", b);
+        tbl_quantity(tb, "partial rollouts", o->gen_requests, 0, "requests", b);
     }
     snprintf(b, sizeof b, "KV %.0f tokens per replica; saturated %.0f tok/s", o->gen.kv_capacity_tokens,
              o->gen_tokens_per_s_saturated);
-    rl_row(tb, "generator slots", o->gen.max_concurrency, 0, "seqs", b);
+    tbl_quantity(tb, "generator slots", o->gen.max_concurrency, 0, "seqs", b);
     snprintf(b, sizeof b, "slots full %.1f s + last wave drains %.1f s", o->gen_bulk_s, o->gen_drain_s);
-    rl_row(tb, "generation", o->generation_s, 1, "s", b);
+    tbl_quantity(tb, "generation", o->generation_s, 1, "s", b);
     snprintf(b, sizeof b, "%d forward model%s over %.0f tokens%s", o->scoring_models, o->scoring_models > 1 ? "s" : "",
              o->trained_tokens, o->scoring_a2a_s > 0 ? "; incl. MoE all-to-all" : "");
-    rl_row(tb, "scoring", o->scoring_s, 1, "s", b);
+    tbl_quantity(tb, "scoring", o->scoring_s, 1, "s", b);
     snprintf(b, sizeof b, "%d optimizer step%s of %d x %d tokens, %.2f s each%s", o->optimizer_steps,
              o->optimizer_steps > 1 ? "s" : "", o->train_gbs, o->train_seq, o->train.step_time_s,
              r->critic ? " (+ critic)" : "");
-    rl_row(tb, "training", o->training_s, 1, "s", b);
+    tbl_quantity(tb, "training", o->training_s, 1, "s", b);
     snprintf(b, sizeof b, "%.1f GB %s; %.2f GB per GPU over %s at %.0f GB/s", o->sync_bytes / 1e9,
              r->sync_fp8 ? "fp8" : "bf16", fmax(o->sync_recv_bytes_per_gpu, o->sync_send_bytes_per_gpu) / 1e9,
              gpuecon_link_level_name(o->sync_level), o->sync_gbps);
-    rl_row(tb, "weight sync", o->weight_sync_s, 2, "s", b);
+    tbl_quantity(tb, "weight sync", o->weight_sync_s, 2, "s", b);
     if (o->swap_s > 0) {
         snprintf(b, sizeof b, "%.1f GiB per GPU each way at %.0f GB/s", o->swap_bytes_per_gpu / 1073741824.0,
                  r->system->host_link_gbps);
-        rl_row(tb, "swap", o->swap_s, 2, "s", b);
+        tbl_quantity(tb, "swap", o->swap_s, 2, "s", b);
     }
-    rl_row(tb, "tokens generated", o->generated_tokens_per_s, 0, "tok/s", "whole job");
+    tbl_quantity(tb, "tokens generated", o->generated_tokens_per_s, 0, "tok/s", "whole job");
     snprintf(b, sizeof b, "%.0f per step (prompt + response)", o->trained_tokens);
-    rl_row(tb, "tokens trained", o->trained_tokens_per_s, 0, "tok/s", b);
+    tbl_quantity(tb, "tokens trained", o->trained_tokens_per_s, 0, "tok/s", b);
     if (!o->costed)
         return;
     snprintf(b, sizeof b, "%s TCO %.3f $/GPU-h, ETTR %.3f, %d GPUs provisioned", r->usd_per_gpu_hour > 0 ? "your rate" : r->profile,
              o->usd_per_gpu_hour, o->ettr, o->provisioned_gpus);
-    rl_row(tb, "$ per step", o->usd_per_step, 2, "$", b);
-    rl_row(tb, "$ per 1M trained tokens", o->usd_per_mtok_trained, 3, "$/Mtok", "with failures and spares");
-    rl_row(tb, "energy per step", o->mwh_per_step * 1e3, 2, "kWh", "utility side");
-    rl_row(tb, "energy per 1M trained tokens", o->mwh_per_mtok_trained * 1e3, 3, "kWh", "utility side");
+    tbl_quantity(tb, "$ per step", o->usd_per_step, 2, "$", b);
+    tbl_quantity(tb, "$ per 1M trained tokens", o->usd_per_mtok_trained, 3, "$/Mtok", "with failures and spares");
+    tbl_quantity(tb, "energy per step", o->mwh_per_step * 1e3, 2, "kWh", "utility side");
+    tbl_quantity(tb, "energy per 1M trained tokens", o->mwh_per_mtok_trained * 1e3, 3, "kWh", "utility side");
     snprintf(b, sizeof b, "%.1f days, $%.0f", o->run_days, o->run_usd);
     tbl_row(tb);
     tbl_fmt(tb, "run of %ld steps", r->steps);
@@ -251,8 +241,9 @@ static tbl *rl_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     return tb;
 }
 
-static void rl_text(FILE *f, const void *view, const tbl *tb)
+static void rl_text(const render_out *out, const void *view, const tbl *tb)
 {
+    FILE *f = out->f;
     char t[400], sub[400];
     headline(t, sizeof t, sub, sizeof sub, ((const rl_view *)view)->request);
     fprintf(f, "%s\n%s\n\n", t, sub);

@@ -85,8 +85,9 @@ static tbl *search_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     return t;
 }
 
-static void search_text(FILE *f, const void *view, const tbl *t)
+static void search_text(const render_out *out, const void *view, const tbl *t)
 {
+    FILE *f = out->f;
     const search_view *v = view;
     const gpuecon_train_request *req = v->req;
     const gpuecon_search_result *r = v->r;

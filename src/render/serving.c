@@ -2,20 +2,11 @@
  * serving.c — `gpuecon infer` rendered for one deployment: memory, KV capacity and performance
  * at one concurrency as JSON or a table of quantities (terminal and CSV), and with --sweep the
  * deployment at each concurrency. Also what every serving output shares: the deployment as its
- * header names it and the four-column quantity row (finetune and rl use it too).
+ * header names it.
  */
 #include "render/render.h"
 
 #include <string.h>
-
-void serving_row(tbl *tb, const char *quantity, double v, int decimals, const char *unit, const char *note)
-{
-    tbl_row(tb);
-    tbl_str(tb, quantity);
-    tbl_num(tb, v, decimals);
-    tbl_str(tb, unit);
-    tbl_str(tb, note ? note : "");
-}
 
 /* "8 GPUs = 2 replicas x TP 2 x PP 2 (experts EP)" or "8 GPUs = 8 attention-DP ranks, experts EP 8":
  * the deployment as every serving header names it. */
@@ -206,36 +197,36 @@ static void memory_rows(tbl *tb, const gpuecon_infer_request *r, const gpuecon_i
 {
     char b[160];
     snprintf(b, sizeof b, "%.2f x %.2f GiB", o->gpu_mem_util, o->hbm_gib);
-    serving_row(tb, "usable memory per GPU", o->requested_gib, 2, "GiB", b);
+    tbl_quantity(tb, "usable memory per GPU", o->requested_gib, 2, "GiB", b);
     snprintf(b, sizeof b, "vision %.2f, LoRA %.2f, drafter %.2f GiB incl.", o->vision_gib, o->lora_gib,
              o->draft_gib);
-    serving_row(tb, "  weights", o->weights_gib, 2, "GiB", b);
-    serving_row(tb, "  activations (profile run)", o->activation_gib, 2, "GiB", "");
-    serving_row(tb, "  CUDA graphs", o->cuda_graph_gib, 2, "GiB", "");
-    serving_row(tb, "  KV cache", o->kv_avail_gib, 2, "GiB", "");
+    tbl_quantity(tb, "  weights", o->weights_gib, 2, "GiB", b);
+    tbl_quantity(tb, "  activations (profile run)", o->activation_gib, 2, "GiB", "");
+    tbl_quantity(tb, "  CUDA graphs", o->cuda_graph_gib, 2, "GiB", "");
+    tbl_quantity(tb, "  KV cache", o->kv_avail_gib, 2, "GiB", "");
     if (!o->fits)
         return;
     if (o->kv_bytes_per_token_long < o->kv_bytes_per_token)
         snprintf(b, sizeof b, "per GPU; %.0f B past the sliding windows", o->kv_bytes_per_token_long);
     else
         snprintf(b, sizeof b, "per GPU; every layer attends globally");
-    serving_row(tb, "KV bytes per token", o->kv_bytes_per_token, 0, "B", b);
-    serving_row(tb, "KV capacity", o->kv_capacity_tokens, 0, "tokens", "per replica");
+    tbl_quantity(tb, "KV bytes per token", o->kv_bytes_per_token, 0, "B", b);
+    tbl_quantity(tb, "KV capacity", o->kv_capacity_tokens, 0, "tokens", "per replica");
     snprintf(b, sizeof b, "per replica at the mean context %.1f tokens", o->mean_context);
-    serving_row(tb, "sequences that fit", o->seqs_at_mean, 1, "seqs", b);
+    tbl_quantity(tb, "sequences that fit", o->seqs_at_mean, 1, "seqs", b);
     snprintf(b, sizeof b, "per replica at max_model_len %d", o->max_model_len);
-    serving_row(tb, "  at full context", o->seqs_at_max_model_len, 2, "seqs", b);
+    tbl_quantity(tb, "  at full context", o->seqs_at_max_model_len, 2, "seqs", b);
     if (r->profile.kv_reserve)
-        serving_row(tb, "  admitted", o->seqs_admitted, 1, "seqs",
+        tbl_quantity(tb, "  admitted", o->seqs_admitted, 1, "seqs",
                       "per replica: each reserves prompt + output up front (GUARANTEED_NO_EVICT)");
     snprintf(b, sizeof b, "per replica: %d batched tokens / %.1f tokens per sequence per step",
              o->max_num_batched_tokens, o->max_num_batched_tokens / o->seqs_budget);
-    serving_row(tb, "sequences the budget carries", o->seqs_budget, 1, "seqs", b);
-    serving_row(tb, "max concurrency", o->max_concurrency, 0, "seqs", "all replicas (C_sat)");
+    tbl_quantity(tb, "sequences the budget carries", o->seqs_budget, 1, "seqs", b);
+    tbl_quantity(tb, "max concurrency", o->max_concurrency, 0, "seqs", "all replicas (C_sat)");
     if (o->eta_c != r->profile.eta_c) {
         snprintf(b, sizeof b, "profile %.2f on %s %s, moved by the training GEMM fractions", r->profile.eta_c,
                  r->profile.eta_c_arch, gpuecon_precision_name(r->profile.eta_c_prec));
-        serving_row(tb, "GEMM efficiency eta_c", o->eta_c, 3, "", b);
+        tbl_quantity(tb, "GEMM efficiency eta_c", o->eta_c, 3, "", b);
     }
 }
 
@@ -244,36 +235,36 @@ static void perf_rows(tbl *tb, const gpuecon_infer_request *r, const gpuecon_inf
     const gpuecon_infer_point *p = &o->at;
     char b[200];
     snprintf(b, sizeof b, "%.1f running per replica, bound by %s", p->batch, gpuecon_binding_name(p->binding));
-    serving_row(tb, "concurrency", p->concurrency, 0, "requests", b);
+    tbl_quantity(tb, "concurrency", p->concurrency, 0, "requests", b);
     snprintf(b, sizeof b, "%.1f per GPU", p->output_tokens_per_s_per_gpu);
-    serving_row(tb, "output throughput", p->output_tokens_per_s, 0, "tok/s", b);
+    tbl_quantity(tb, "output throughput", p->output_tokens_per_s, 0, "tok/s", b);
     snprintf(b, sizeof b, "running %.1f ms", p->tpot_run_ms);
-    serving_row(tb, "TPOT", p->tpot_ms, 1, "ms", b);
-    serving_row(tb, "TTFT", p->ttft_ms, 1, "ms", "");
+    tbl_quantity(tb, "TPOT", p->tpot_ms, 1, "ms", b);
+    tbl_quantity(tb, "TTFT", p->ttft_ms, 1, "ms", "");
     const gpuecon_infer_step *s = &p->step;
     snprintf(b, sizeof b, "weights %.2f | GEMM %.2f | KV %.2f | attn %.2f | ovh %.2f | LoRA %.2f | "
                           "comm %.2f | draft %.2f", s->weights_s * 1e3, s->gemm_s * 1e3, s->kv_s * 1e3,
              s->attn_s * 1e3, s->overhead_s * 1e3, s->lora_s * 1e3, s->comm_s * 1e3, s->draft_s * 1e3);
-    serving_row(tb, "step time", s->step_s * 1e3, 2, "ms", b);
+    tbl_quantity(tb, "step time", s->step_s * 1e3, 2, "ms", b);
     if (p->prompt_step_fraction > 0) {
         snprintf(b, sizeof b, "of the steps carry a %.0f-token prompt chunk (%.2f ms); the rest decode (%.2f ms)",
                  p->prompt_chunk_tokens, p->prompt_step_ms, p->decode_step_ms);
-        serving_row(tb, "  steps with a prompt", 100 * p->prompt_step_fraction, 1, "%", b);
+        tbl_quantity(tb, "  steps with a prompt", 100 * p->prompt_step_fraction, 1, "%", b);
     }
     if (o->pp > 1) {
         snprintf(b, sizeof b, "%.0f micro-batches in flight; busiest stage %.2f ms; waiting %.2f ms",
                  s->micro_batches, s->stage_max_s * 1e3, s->pp_wait_s * 1e3);
-        serving_row(tb, "  pipeline sends", s->p2p_s * 1e3, 3, "ms", b);
+        tbl_quantity(tb, "  pipeline sends", s->p2p_s * 1e3, 3, "ms", b);
     }
-    serving_row(tb, "saturated throughput", o->saturated_tokens_per_s, 0, "tok/s", "at max concurrency");
-    serving_row(tb, "knee concurrency", o->c_knee, 0, "requests", "90% of saturated throughput");
-    serving_row(tb, "TTFT of a lone prompt", o->ttft0_ms, 1, "ms", "empty server");
+    tbl_quantity(tb, "saturated throughput", o->saturated_tokens_per_s, 0, "tok/s", "at max concurrency");
+    tbl_quantity(tb, "knee concurrency", o->c_knee, 0, "requests", "90% of saturated throughput");
+    tbl_quantity(tb, "TTFT of a lone prompt", o->ttft0_ms, 1, "ms", "empty server");
     if (r->tco) {
         snprintf(b, sizeof b, "%s%s %.3f $/GPU-h", r->usd_per_gpu_hour > 0 ? "your rate" : r->tco->name,
                  r->usd_per_gpu_hour > 0 ? "" : " TCO", o->usd_per_gpu_hour);
-        serving_row(tb, "$ per 1M output tokens", o->usd_per_mtok, 4, "$/Mtok", b);
+        tbl_quantity(tb, "$ per 1M output tokens", o->usd_per_mtok, 4, "$/Mtok", b);
     }
-    serving_row(tb, "energy per output token", o->joules_per_token, 3, "J", "utility side");
+    tbl_quantity(tb, "energy per output token", o->joules_per_token, 3, "J", "utility side");
 }
 
 /* ---- one deployment ------------------------------------------------------------------ */
@@ -301,8 +292,9 @@ static tbl *infer_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     return tb;
 }
 
-static void infer_text(FILE *f, const void *view, const tbl *tb)
+static void infer_text(const render_out *out, const void *view, const tbl *tb)
 {
+    FILE *f = out->f;
     const infer_view *v = view;
     header(f, v->request, v->result);
     tbl_print(tb, f);
@@ -346,8 +338,9 @@ static tbl *sweep_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     return tb;
 }
 
-static void sweep_text(FILE *f, const void *view, const tbl *tb)
+static void sweep_text(const render_out *out, const void *view, const tbl *tb)
 {
+    FILE *f = out->f;
     const infer_sweep_view *v = view;
     const gpuecon_infer_result *o = v->result;
     header(f, v->request, o);

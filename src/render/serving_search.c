@@ -202,8 +202,9 @@ static tbl *search_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     return tb;
 }
 
-static void search_text(FILE *f, const void *view, const tbl *tb)
+static void search_text(const render_out *out, const void *view, const tbl *tb)
 {
+    FILE *f = out->f;
     const infer_search_view *v = view;
     const gpuecon_serve_search_request *q = v->request;
     const gpuecon_serve_search_result *o = v->result;

@@ -107,8 +107,9 @@ static tbl *infer_sim_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     return tb;
 }
 
-static void infer_sim_text(FILE *f, const void *view, const tbl *tb)
+static void infer_sim_text(const render_out *out, const void *view, const tbl *tb)
 {
+    FILE *f = out->f;
     const infer_sim_view *v = view;
     const gpuecon_sim_request *r = v->request;
     const gpuecon_sim_result *o = v->result;
@@ -262,8 +263,9 @@ static tbl *infer_disagg_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     return t;
 }
 
-static void infer_disagg_text(FILE *f, const void *view, const tbl *t)
+static void infer_disagg_text(const render_out *out, const void *view, const tbl *t)
 {
+    FILE *f = out->f;
     const infer_disagg_view *v = view;
     const gpuecon_infer_request *serve = v->serve;
     fprintf(f, "%s on %s, prompt %g / output %g tokens, %s weights, %s KV%s\n\n", serve->model->name,
@@ -374,8 +376,9 @@ static tbl *infer_disagg_sim_table(gpuecon_ctx *ctx, bool *oom, const void *view
     return t;
 }
 
-static void infer_disagg_sim_text(FILE *f, const void *view, const tbl *t)
+static void infer_disagg_sim_text(const render_out *out, const void *view, const tbl *t)
 {
+    FILE *f = out->f;
     const infer_disagg_sim_view *v = view;
     const gpuecon_disagg_sim_request *q = v->request;
     const gpuecon_disagg_sim_result *o = v->result;
@@ -383,7 +386,7 @@ static void infer_disagg_sim_text(FILE *f, const void *view, const tbl *t)
     bool at = o->analytic_at_rate;
     print_head(f, q, o, v->arrival, v->elapsed_s);
     tbl_print(t, f);
-    tbl *p = tbl_new(v->ctx, v->oom);
+    tbl *p = tbl_new(out->ctx, out->oom);
     const char *pc[] = {"pool", "instances", "busy %", "KV held %", "seqs/instance", "analytic"};
     for (int i = 0; i < 6; i++)
         tbl_col(p, pc[i], i == 0 || i == 1 || i == 5 ? 'l' : 'r');

@@ -287,3 +287,12 @@ void tbl_html(const tbl *t, strbuf *b)
     }
     sb_printf(b, "</tbody></table>\n");
 }
+
+void tbl_quantity(tbl *t, const char *quantity, double v, int decimals, const char *unit, const char *note)
+{
+    tbl_row(t);
+    tbl_str(t, quantity);
+    tbl_num(t, v, decimals);
+    tbl_str(t, unit);
+    tbl_str(t, note ? note : "");
+}

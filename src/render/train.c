@@ -234,8 +234,9 @@ static tbl *vs_table(gpuecon_ctx *ctx, bool *oom, const void *view)
 }
 
 /* Follows the one job's text: starts with an empty line. */
-static void vs_text(FILE *f, const void *view, const tbl *t)
+static void vs_text(const render_out *out, const void *view, const tbl *t)
 {
+    FILE *f = out->f;
     const train_vs_view *v = view;
     char cfg[128];
     train_config(&v->r.par, cfg, sizeof cfg);
@@ -282,7 +283,32 @@ static void breakdown_row(tbl *t, const char *what, double s, double step, const
     tbl_str(t, how);
 }
 
-/* The step time's terms: the table of train (terminal and CSV). */
+/* The prediction in one row, the table of train --csv: the headline figures and the layout. */
+static tbl *summary_table(gpuecon_ctx *ctx, bool *oom, const void *view)
+{
+    const gpuecon_train_result *r = ((const train_view *)view)->r;
+    const gpuecon_parallel *p = &r->par;
+    tbl *t = tbl_new(ctx, oom);
+    const char *cols[] = {"tokens_per_s_per_gpu", "mfu", "step_time_s", "memory_gib_per_gpu", "fits", "tp", "cp",
+                          "pp", "vpp", "dp", "mbs", "recompute", "zero", "tp_overlap"};
+    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
+        tbl_col(t, cols[i], i == 4 || i == 11 ? 'l' : 'r');
+    tbl_row(t);
+    tbl_num(t, r->tokens_per_s_per_gpu, 1);
+    tbl_pct(t, r->mfu, 1);
+    tbl_num(t, r->step_time_s, 3);
+    tbl_num(t, r->memory_gib_per_gpu, 2);
+    tbl_str(t, r->fits ? "true" : "false");
+    int v[] = {p->tp, p->cp, p->pp, p->vpp, p->dp, p->mbs};
+    for (size_t i = 0; i < 6; i++)
+        tbl_num(t, v[i], 0);
+    tbl_str(t, gpuecon_parallel_recompute_name(p));
+    tbl_num(t, p->zero, 0);
+    tbl_num(t, p->tp_overlap, 0);
+    return t;
+}
+
+/* The step time's terms, the terminal form's first table. */
 static tbl *breakdown_table(gpuecon_ctx *ctx, bool *oom, const void *view)
 {
     const gpuecon_train_result *r = ((const train_view *)view)->r;
@@ -398,8 +424,12 @@ static void cost_text(FILE *f, const train_view *v)
     fputc('\n', f);
 }
 
-static void one_text(FILE *f, const void *view, const tbl *t)
+/* The job, the headline figures in words (t, the CSV row, is not printed), the step-time
+ * breakdown and memory tables, the MoE part and the cost. */
+static void one_text(const render_out *out, const void *view, const tbl *t)
 {
+    (void)t;
+    FILE *f = out->f;
     const train_view *v = view;
     const gpuecon_train_request *req = v->req;
     const gpuecon_train_result *r = v->r;
@@ -417,12 +447,14 @@ static void one_text(FILE *f, const void *view, const tbl *t)
     fprintf(f, "MFU          %.1f%% (full-attention model FLOPs vs %s peak; %.1f%% counting causal attention)\n",
             100 * r->mfu, gpuecon_precision_name(req->precision), 100 * r->mfu_causal);
     fprintf(f, "step time    %.3f s\n\n", r->step_time_s);
-    tbl_print(t, f);
+    tbl *b = breakdown_table(out->ctx, out->oom, view);
+    tbl_print(b, f);
+    tbl_free(b);
     fputc('\n', f);
-    memory_text(f, v->ctx, v->oom, r);
+    memory_text(f, out->ctx, out->oom, r);
     moe_text(f, r);
     if (v->profile)
         cost_text(f, v);
 }
 
-const render_kind render_train = {one_json, breakdown_table, one_text, NULL};
+const render_kind render_train = {one_json, summary_table, one_text, NULL};

@@ -52,8 +52,9 @@ static tbl *sweep_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     return t;
 }
 
-static void sweep_text(FILE *f, const void *view, const tbl *t)
+static void sweep_text(const render_out *out, const void *view, const tbl *t)
 {
+    FILE *f = out->f;
     const train_sweep_view *v = view;
     const gpuecon_train_request *req = v->req;
     const train_sweep_row *rows = v->rows;
@@ -175,8 +176,9 @@ static tbl *target_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     return tb;
 }
 
-static void target_text(FILE *f, const void *view, const tbl *tb)
+static void target_text(const render_out *out, const void *view, const tbl *tb)
 {
+    FILE *f = out->f;
     const train_target_view *v = view;
     const gpuecon_train_request *req = v->req;
     const gpuecon_target_result *t = v->t;
@@ -294,8 +296,9 @@ static tbl *own_rent_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     return t;
 }
 
-static void own_rent_text(FILE *f, const void *view, const tbl *t)
+static void own_rent_text(const render_out *out, const void *view, const tbl *t)
 {
+    FILE *f = out->f;
     const train_life_view *v = view;
     const gpuecon_life_result *l = v->l;
     fprintf(f, "%s on %d x %s (%.0f GPUs with spares), %s profile: owning for %.3g years at %.0f%% utilisation "

@@ -174,9 +174,9 @@ static json_t *validate_json(const void *view)
 }
 
 /* The summary of n groups, the first column called `title`. */
-static tbl *groups_table(const validate_view *v, const char *title, const gpuecon_validate_group *groups, size_t n)
+static tbl *groups_table(const render_out *out, const char *title, const gpuecon_validate_group *groups, size_t n)
 {
-    tbl *t = tbl_new(v->ctx, v->oom);
+    tbl *t = tbl_new(out->ctx, out->oom);
     const char *cols[] = {title, "n", "median |err|", "P90 |err|", "max |err|", "signed median"};
     for (int i = 0; i < 6; i++)
         tbl_col(t, cols[i], i ? 'r' : 'l');
@@ -243,12 +243,13 @@ static tbl *serving_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     return rows_table(ctx, oom, V_SERVE, v->srows, v->sn, v);
 }
 
-static void serving_text(FILE *f, const void *view, const tbl *t)
+static void serving_text(const render_out *out, const void *view, const tbl *t)
 {
+    FILE *f = out->f;
     const validate_view *v = view;
     fprintf(f, "\nServing model vs published figures (docs/model.md §6.8)\n\n");
     tbl_print(t, f);
-    tbl *g = groups_table(v, "serving group", v->sgroups, v->nsgroups);
+    tbl *g = groups_table(out, "serving group", v->sgroups, v->nsgroups);
     fputc('\n', f);
     tbl_print(g, f);
     tbl_free(g);
@@ -268,12 +269,13 @@ static tbl *finetune_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     return rows_table(ctx, oom, V_SERVE, v->frows, v->fn, v);
 }
 
-static void finetune_text(FILE *f, const void *view, const tbl *t)
+static void finetune_text(const render_out *out, const void *view, const tbl *t)
 {
+    FILE *f = out->f;
     const validate_view *v = view;
     fprintf(f, "\nFine-tuning model vs the VESSL AI LoRA benchmark (docs/model.md §6.9)\n\n");
     tbl_print(t, f);
-    tbl *g = groups_table(v, "fine-tuning group", v->fgroups, v->nfgroups);
+    tbl *g = groups_table(out, "fine-tuning group", v->fgroups, v->nfgroups);
     fputc('\n', f);
     tbl_print(g, f);
     tbl_free(g);
@@ -284,11 +286,12 @@ static void finetune_text(FILE *f, const void *view, const tbl *t)
 }
 
 /* One more section of the report, its table made and freed here. */
-static void section(FILE *f, const validate_view *v, tbl *(*table)(gpuecon_ctx *, bool *, const void *),
-                    void (*text)(FILE *, const void *, const tbl *))
+static void section(const render_out *out, const validate_view *v,
+                    tbl *(*table)(gpuecon_ctx *, bool *, const void *),
+                    void (*text)(const render_out *, const void *, const tbl *))
 {
-    tbl *t = table(v->ctx, v->oom, v);
-    text(f, v, t);
+    tbl *t = table(out->ctx, out->oom, v);
+    text(out, v, t);
     tbl_free(t);
 }
 
@@ -300,8 +303,9 @@ static tbl *train_table(gpuecon_ctx *ctx, bool *oom, const void *view)
 
 /* The training rows (t), the summaries against the targets, the groups, vTrain's outliers and
  * the MoE runs; without --group the serving and fine-tuning sections follow. */
-static void validate_text(FILE *f, const void *view, const tbl *t)
+static void validate_text(const render_out *out, const void *view, const tbl *t)
 {
+    FILE *f = out->f;
     const validate_view *v = view;
     const gpuecon_validate_summary *all = &v->all, *fit = &v->fit;
     fprintf(f, "Training model vs published runs, tokens/s/GPU (docs/model.md §3, §4)\n\n");
@@ -319,7 +323,7 @@ static void validate_text(FILE *f, const void *view, const tbl *t)
         if (over_max(&v->rows[i]))
             fprintf(f, "%s%s", k++ ? ", " : ": ", v->rows[i].id);
     fprintf(f, ")\n");
-    tbl *g = groups_table(v, "group (generation-precision-kind)", v->groups, v->ngroups);
+    tbl *g = groups_table(out, "group (generation-precision-kind)", v->groups, v->ngroups);
     fprintf(f, "\nby group, every row (fitted and held out):\n");
     tbl_print(g, f);
     tbl_free(g);
@@ -338,8 +342,8 @@ static void validate_text(FILE *f, const void *view, const tbl *t)
             100 * v->moe_fit.max_abs_err, v->moe_fit.worst_id, 100 * TARGET_MOE,
             v->moe_fit.max_abs_err <= TARGET_MOE ? "met" : "MISSED");
     if (!v->group) {
-        section(f, v, serving_table, serving_text);
-        section(f, v, finetune_table, finetune_text);
+        section(out, v, serving_table, serving_text);
+        section(out, v, finetune_table, finetune_text);
     }
 }
 
@@ -372,8 +376,9 @@ static tbl *rl_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     return rows_table(ctx, oom, V_RL, v->rows, v->n, NULL);
 }
 
-static void rl_text(FILE *f, const void *view, const tbl *t)
+static void rl_text(const render_out *out, const void *view, const tbl *t)
 {
+    FILE *f = out->f;
     const validate_rl_view *v = view;
     fprintf(f, "RL step model vs published GRPO step times (NeMo-RL v0.7), fitted on nothing "
                "(docs/model.md §8.8)\n\n");

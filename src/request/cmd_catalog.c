@@ -20,7 +20,7 @@ static int one_entry(cli *c, gpuecon_kind k, const char *name)
         idx++;
     if (c->format == FMT_HTML) /* one entry has no page: --format html prints the terminal table */
         c->format = FMT_TABLE;
-    catalog_view v = {c->cat, k, k, idx, c->ctx, &c->oom};
+    catalog_view v = {c->cat, k, k, idx};
     return cli_render(c, &render_catalog_entry, &v);
 }
 
@@ -56,6 +56,6 @@ int cmd_catalog(cli *c, int argc, char **argv)
         return one_entry(c, (gpuecon_kind)first, pos[1]);
     if (c->format == FMT_CSV && first != last)
         return cli_usage_error(c, "--csv", "needs one kind, e.g. gpuecon catalog gpus --csv");
-    catalog_view v = {c->cat, (gpuecon_kind)first, (gpuecon_kind)last, 0, c->ctx, &c->oom};
+    catalog_view v = {c->cat, (gpuecon_kind)first, (gpuecon_kind)last, 0};
     return cli_render(c, &render_catalog_list, &v);
 }

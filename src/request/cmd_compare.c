@@ -140,7 +140,7 @@ int cmd_compare(cli *c, int argc, char **argv)
     size_t unranked = 0; /* comparisons where no platform is feasible: exit 3 (README) */
     for (size_t i = 0; i < r->n; i++)
         unranked += r->cmp[i].cheapest < 0;
-    compare_view v = {sc, r, elapsed, c->ctx, &c->oom};
+    compare_view v = {sc, r, elapsed};
     rc = cli_render(c, &render_compare, &v);
     for (size_t i = 0; i < r->n && rc == EXIT_OK; i++)
         if (r->cmp[i].cheapest < 0)

@@ -13,12 +13,6 @@
 int cmd_infer_lora_modules(cli *c, const char *option, const char *s, unsigned *out);
 /* A serving/efficiency profile by name; prints the allowed names and returns EXIT_USAGE. */
 int cmd_infer_serving_profile(cli *c, const char *option, const char *name, gpuecon_serving_profile *out);
-/* A "quantity value unit note" row of a four-column table (cmd_rl.c's): serving_row. */
-static inline void cmd_infer_row(tbl *tb, const char *quantity, double v, int decimals, const char *unit,
-                                 const char *note)
-{
-    serving_row(tb, quantity, v, decimals, unit, note);
-}
 
 /* ---- cmd_infer_sim.c: --simulate ---- */
 typedef struct infer_disagg_args { /* cmd_infer_disagg.c's */

@@ -150,7 +150,7 @@ int cmd_infer_simulate(cli *c, const opt *o, size_t n, const infer_sim_args *s, 
     double elapsed = cli_now_s(c) - t0;
     const char *arrival = arrival_names[q.sim.arrival];
     infer_sim_view v = {&q.sim, &out, arrival, elapsed};
-    infer_disagg_sim_view dv = {&q, &dout, arrival, elapsed, c->ctx, &c->oom};
+    infer_disagg_sim_view dv = {&q, &dout, arrival, elapsed};
     if (!rc)
         rc = disagg ? cli_render(c, &render_infer_disagg_sim, &dv) : cli_render(c, &render_infer_sim, &v);
     gpuecon_ctx_free(ctx);

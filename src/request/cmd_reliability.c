@@ -218,7 +218,7 @@ int cmd_reliability(cli *c, int argc, char **argv)
     if ((rc = cli_system(c, "--system", o.system, &s)))
         return rc;
     gpuecon_reliability_request q;
-    reliability_view v = {.ctx = c->ctx, .oom = &c->oom, .cat = c->cat, .q = &q, .formula = form_names[o.form],
+    reliability_view v = {.cat = c->cat, .q = &q, .formula = form_names[o.form],
                           .spare_cost = spare_cost_names[o.spare_cost]};
     if ((rc = build_request(c, &o, opts, nopts, s, &q, &v.tier)) || (rc = economics(c, &o, s, &q, &v)))
         return rc;

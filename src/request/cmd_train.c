@@ -85,7 +85,7 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
     /* the run as compare costs it: goodput under failures, spares, days, dollars, MWh */
     gpuecon_platform_result run;
     memset(&run, 0, sizeof run);
-    train_view v = {.req = req, .r = &r, .ctx = c->ctx, .oom = &c->oom, .user_price = a->usd_per_gpu_hour > 0,
+    train_view v = {.req = req, .r = &r, .user_price = a->usd_per_gpu_hour > 0,
                     .tokens = a->tokens, .run = &run, .tier = names_tier[a->tier], .start_date = a->start_date};
     if (prof && !infeasible) {
         v.profile = prof;

@@ -105,7 +105,7 @@ static int validate_all(cli *c, const char *group, vbufs *b)
             vp->sn = vp->fn = 0;
         /* else unknown: refused below, with every set's groups as candidates */
     }
-    vp->ctx = c->ctx, vp->oom = &c->oom, vp->rows = rows, vp->n = n;
+    vp->rows = rows, vp->n = n;
     vp->ngroups = gpuecon_validate_groups(rows, n, GPUECON_ROWS_ALL, vp->groups, sizeof vp->groups / sizeof vp->groups[0]);
     if (vp->ngroups > sizeof vp->groups / sizeof vp->groups[0])
         vp->ngroups = sizeof vp->groups / sizeof vp->groups[0];

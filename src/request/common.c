@@ -268,7 +268,7 @@ int cli_render(cli *c, const render_kind *kind, const void *view)
     if (c->format == FMT_CSV)
         tbl_csv(t, f);
     else
-        kind->text(f, view, t);
+        kind->text(&(render_out){f, c->ctx, &c->oom}, view, t);
     tbl_free(t);
     return EXIT_OK;
 }

@@ -47,6 +47,15 @@ string(JSON fits GET "${OUT}" fits)
 if(NOT fits)
   message(FATAL_ERROR "the published A26 configuration must fit in memory")
 endif()
+# --csv: the same job as one row, the headline figures and the layout (dp = 128 / (4 x 8) = 4)
+run(0 train --model gpt3-175b --system hgx-h100 --gpus 128 --precision fp8 --seq 2048 --gbs 256
+    --tp 4 --pp 8 --vpp 12 --cp 1 --mbs 1 --recompute none --zero 1 --tp-overlap on --dropout --csv)
+expect_out("^tokens_per_s_per_gpu,mfu,step_time_s,memory_gib_per_gpu,fits,tp,cp,pp,vpp,dp,mbs,recompute,zero,tp_overlap\n")
+if(NOT OUT MATCHES "\n([0-9.]+),[0-9.]+,[0-9.]+,[0-9.]+,true,4,1,8,12,4,1,none,1,1\n$")
+  message(FATAL_ERROR "train --csv: the row is not the A26 job:\n${OUT}")
+endif()
+set(OUT "{\"t\": ${CMAKE_MATCH_1}}")
+json_near(t 728 0.10)
 # with a profile and a token budget: cost, energy and days
 run(0 train --model llama3-70b --system hgx-h100 --gpus 64 --precision fp8 --seq 8192 --gbs 128
     --tp 4 --pp 4 --vpp 5 --cp 2 --mbs 1 --profile hyperscaler --tokens 15T --json)
