@@ -159,6 +159,11 @@ string(JSON n90 GET "${OUT}" gpus_needed)
 run(0 ${base} --target-days 45)
 string(JSON n45 GET "${OUT}" gpus_needed)
 check("a shorter deadline needs more GPUs" "${n45} > ${n90}")
+# --csv: the table of sizes tried, the fewest that meets the deadline marked, as the JSON says
+run(0 train --model llama3-70b --system hgx-h100 --precision fp8 --seq 8192 --gbs 1024 --profile hyperscaler
+    --tokens 15T --target-days 90 --csv)
+expect_out("^GPUs,provisioned,tp,pp,cp,ep,dp,tok/s/GPU,ETTR,days,\\$M,MWh,deadline\n")
+expect_out("\n${n90},[^\n]*,meets \\(fewest\\)\n")
 # no size up to the limit: exit 3 with the nearest miss
 run(3 ${base} --target-days 5 --max-gpus 512)
 string(JSON met GET "${OUT}" met)

@@ -139,7 +139,7 @@ int cli_write_strbuf(cli *c, strbuf *b);
 int cli_emit_json(cli *c, json_t *root);
 /* Writes view in the request's format through its result kind's renderer (render.h): JSON,
  * the table as CSV, the terminal text, or the HTML page; a form the kind lacks is refused
- * ("--format: html is only for compare", exit 2). Returns EXIT_OK or an exit code. */
+ * ("--format: html is only for compare and rl", exit 2). Returns EXIT_OK or an exit code. */
 int cli_render(cli *c, const render_kind *kind, const void *view);
 /* The profile a command prices with when it is asked for a cost without --profile. */
 #define CLI_DEFAULT_PROFILE "hyperscaler"

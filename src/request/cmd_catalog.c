@@ -18,8 +18,6 @@ static int one_entry(cli *c, gpuecon_kind k, const char *name)
     size_t idx = 0;
     while (gpuecon_catalog_at(c->cat, k, idx) != obj)
         idx++;
-    if (c->format == FMT_HTML) /* one entry has no page: --format html prints the terminal table */
-        c->format = FMT_TABLE;
     catalog_view v = {c->cat, k, k, idx};
     return cli_render(c, &render_catalog_entry, &v);
 }

@@ -96,7 +96,7 @@ int cmd_finetune(cli *c, int argc, char **argv)
     if ((rc = opts_require(c, opts, nopts)) || (rc = cli_load_catalog(c)))
         return rc;
     if (c->format == FMT_HTML)
-        return cli_usage_error(c, "--format", "html is only for compare");
+        return cli_usage_error(c, "--format", "html is only for compare and rl");
     gpuecon_finetune_request r;
     if ((rc = build(c, opts, nopts, &a, &r)))
         return rc;

@@ -173,7 +173,7 @@ static int run_sweep(cli *c, const infer_args *a, const gpuecon_infer_request *r
 static int execute(cli *c, const opt *opts, size_t nopts, const infer_args *a)
 {
     if (c->format == FMT_HTML)
-        return cli_usage_error(c, "--format", "html is only for compare");
+        return cli_usage_error(c, "--format", "html is only for compare and rl");
     gpuecon_infer_request r;
     int rc = build_request(c, opts, nopts, a, &r);
     if (rc)

@@ -211,7 +211,7 @@ int cmd_reliability(cli *c, int argc, char **argv)
     if (o.tokens > 0 && !(o.tok_s > 0))
         return cli_usage_error(c, "--tokens", "needs --tokens-per-s (to turn tokens into work)");
     if (c->format == FMT_HTML)
-        return cli_usage_error(c, "--format", "html is only for compare");
+        return cli_usage_error(c, "--format", "html is only for compare and rl");
     if ((rc = cli_load_catalog(c)))
         return rc;
     const gpuecon_system *s;

@@ -12,18 +12,6 @@
 
 #include <string.h>
 
-/* The sweep prints its terminal form for --format html, the deadline and owning vs renting for
- * --csv and --format html too. */
-static int render_text(cli *c, const render_kind *kind, const void *view, bool csv_too)
-{
-    out_format f = c->format;
-    if (f == FMT_HTML || (csv_too && f == FMT_CSV))
-        c->format = FMT_TABLE;
-    int rc = cli_render(c, kind, view);
-    c->format = f;
-    return rc;
-}
-
 /* --vs S: the same job on another system, with the collective-only ratio next to the end-to-end
  * one (SemiAnalysis, 20 Aug 2025: an all-to-all ~18x faster inside one NVL72 is ~2.5x per GPU end
  * to end for DeepSeek-V3 and Llama 4). The other system gets its own best layout (parallel sizes
@@ -160,7 +148,7 @@ static int sweep(cli *c, const train_args *a, gpuecon_train_request *req)
         train_plans_sweep_chart(&v, &ch);
         cli_plot(c, a->plot, &ch.spec, ch.series, ch.n, false, c->format == FMT_TABLE);
     }
-    int rc = render_text(c, &render_train_sweep, &v, false);
+    int rc = cli_render(c, &render_train_sweep, &v);
     return rc ? rc : misses ? EXIT_INFEASIBLE : EXIT_OK;
 }
 
@@ -193,7 +181,7 @@ static int target(cli *c, const train_args *a, gpuecon_train_request *req, const
         if (ch.n)
             cli_plot(c, a->plot, &ch.spec, ch.series, ch.n, false, true);
     }
-    rc = render_text(c, &render_train_target, &v, true);
+    rc = cli_render(c, &render_train_target, &v);
     ctx_free(c->ctx, t, sizeof *t);
     return rc ? rc : exit_code;
 }
@@ -225,7 +213,7 @@ static int own_rent(cli *c, const train_args *a, gpuecon_train_request *req, con
         return rc == GPUECON_E_INFEASIBLE ? EXIT_INFEASIBLE : code;
     }
     train_life_view v = {req, prof, r.tokens_per_s_per_gpu, &l};
-    return render_text(c, &render_train_life, &v, true);
+    return cli_render(c, &render_train_life, &v);
 }
 
 int cmd_train(cli *c, int argc, char **argv)

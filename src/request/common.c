@@ -255,7 +255,7 @@ int cli_render(cli *c, const render_kind *kind, const void *view)
         return cli_emit_json(c, kind->json(view));
     if (c->format == FMT_HTML) {
         if (!kind->html)
-            return cli_usage_error(c, "--format", "html is only for compare");
+            return cli_usage_error(c, "--format", "html is only for compare and rl");
         strbuf b;
         sb_init(&b, c->ctx, &c->oom);
         kind->html(&b, view);

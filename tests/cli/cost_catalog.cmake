@@ -78,3 +78,7 @@ expect_err("bad-syntax.yaml:[0-9]+:[0-9]+: invalid YAML")
 run(0 cost --system hgx-h100 --tokens-per-s 1000 --catalog ${SRC}/tests/cases/override --json)
 json_near(it_watts_per_gpu 1000 0.0001)
 run(0 catalog models gpt-1.7b --model-file ${SRC}/tests/cases/gpt-1.7b.yaml --json)
+
+# one entry has no page: --format html is refused as for every command but compare and rl
+run(2 catalog systems hgx-h100 --format html)
+expect_err("--format: html is only for compare and rl")
