@@ -6,7 +6,8 @@
  * tests/fuzz/fuzz_catalog.c checks): the built-in catalog load, a --catalog folder of one and
  * of two files, a Hugging Face --model-file, a scenario load (and one whose model_file: entries
  * load into the catalog), train, search and compare (with and without its uncertainty bands),
- * and requests rendered as a table, CSV and an HTML page (no part of the output comes back).
+ * and requests rendered as a table, CSV, an HTML page and a terminal form of several tables (no part of
+ * the output comes back).
  */
 #include "train_util.h"
 #include "../catalog_snap.h"
@@ -305,8 +306,12 @@ static void test_requests(void **state)
         "{\"command\": \"catalog\", \"args\": [\"systems\"], \"options\": {\"format\": \"csv\"}}",
         "{\"command\": \"compare\", \"args\": [\"" GPUECON_SOURCE_DIR "/tests/cases/scenarios/infeasible.yaml\"], "
         "\"options\": {\"format\": \"html\"}}",
+        /* a terminal form that prints tables beyond its kind's (render_out) */
+        "{\"command\": \"reliability\", \"options\": {\"system\": \"hgx-h100\", \"active_gpus\": 1024, "
+        "\"trials\": 0, \"format\": \"table\"}}",
     };
-    const char *names[] = {"request cost (table)", "request catalog (CSV)", "request compare (HTML)"};
+    const char *names[] = {"request cost (table)", "request catalog (CSV)", "request compare (HTML)",
+                           "request reliability (table, three tables)"};
     for (size_t i = 0; i < sizeof requests / sizeof requests[0]; i++) {
         /* each renders a table at least: its columns and cells are allocations that can fail */
         assert_true(every_allocation(&f, ctx, op_request, (void *)requests[i], NULL, names[i]) >= 2);
