@@ -649,7 +649,7 @@ int gpuecon_run_cost(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
         if (!(tl = gpuecon_catalog_timeline_for(cat, req->system, req->model, req->precision)))
             return err_set(err, GPUECON_E_INPUT, OPTION("start_date"), 0, 0,
                            "the catalog has no throughput timeline of %s on %s in %s ('gpuecon catalog timelines' "
-                           "lists them; --catalog DIR adds a timelines.yaml)", req->model ? req->model : "(no model)",
+                           "lists them; " OPTION("catalog") " DIR adds a timelines.yaml)", req->model ? req->model : "(no model)",
                            req->system, gpuecon_precision_name(req->precision));
     }
     gpuecon_platform pl;

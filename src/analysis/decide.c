@@ -738,7 +738,7 @@ int gpuecon_compare(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
         if (work > ctx->cfg.max_work_s)
             return err_set(err, GPUECON_E_INPUT, OPTION("uncertainty"), 0, 0,
                            "%d joint samples of %zu platforms would take about %.2g CPU-seconds, above the "
-                           "work budget of %g s; use fewer samples or raise the budget with --max-work",
+                           "work budget of %g s; use fewer samples or raise the budget with " OPTION("max_work"),
                            opt->uncertainty, np, work, ctx->cfg.max_work_s);
     }
     compare_owned *own = ctx_alloc(ctx, sizeof *own);

@@ -81,7 +81,7 @@ static int check(const gpuecon_serve_search_request *q, gpuecon_error *err)
         return err_set(err, GPUECON_E_INPUT, OPTION("slo_percentile"), 0, 0,
                        "%g is outside (0, 100): a percentile of the requests", q->slo_percentile);
     if (q->objective == GPUECON_SERVE_COST && !q->base.tco)
-        return err_set(err, GPUECON_E_INPUT, OPTION("objective"), 0, 0, "cost needs a TCO profile (--profile)");
+        return err_set(err, GPUECON_E_INPUT, OPTION("objective"), 0, 0, "cost needs a TCO profile (" OPTION("profile") ")");
     if (!q->base.model || !q->base.system || !q->base.system->gpu)
         return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a model and a system are required");
     for (size_t i = 0; i < q->ngpus; i++)

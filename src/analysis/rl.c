@@ -76,21 +76,21 @@ static int check_request(const gpuecon_rl_request *r, gpuecon_error *err)
                        "%d does not divide the %ld samples of a step (prompts x samples)", r->minibatches, n);
     if (r->placement == GPUECON_RL_COLOCATED && r->off_policy > 0)
         return err_set(err, GPUECON_E_INPUT, OPTION("off_policy"), 0, 0,
-                       "an off-policy lag needs --placement disaggregated: colocated GPUs cannot generate "
+                       "an off-policy lag needs " OPTION("placement") " disaggregated: colocated GPUs cannot generate "
                        "while they train");
     if (r->placement == GPUECON_RL_COLOCATED && r->gen_gpus > 0)
-        return err_set(err, GPUECON_E_INPUT, OPTION("gen_gpus"), 0, 0, "needs --placement disaggregated");
+        return err_set(err, GPUECON_E_INPUT, OPTION("gen_gpus"), 0, 0, "needs " OPTION("placement") " disaggregated");
     if (r->placement == GPUECON_RL_DISAGGREGATED && r->gpus < 2)
         return err_set(err, GPUECON_E_INPUT, OPTION("gpus"), 0, 0, "disaggregated placement needs at least 2 GPUs");
     if (r->gen_gpus < 0 || (r->gen_gpus > 0 && r->gen_gpus >= r->gpus))
         return err_set(err, GPUECON_E_INPUT, OPTION("gen_gpus"), 0, 0,
-                       "%d leaves no trainer GPUs; allowed 1 to %d (--gpus minus one)", r->gen_gpus, r->gpus - 1);
+                       "%d leaves no trainer GPUs; allowed 1 to %d (" OPTION("gpus") " minus one)", r->gen_gpus, r->gpus - 1);
     if (r->gen_attention_dp && !(r->policy->experts > 0))
         return err_set(err, GPUECON_E_INPUT, OPTION("gen_attention_dp"), 0, 0,
                        "%s is dense: attention data-parallel spreads a MoE model's experts", r->policy->name);
     if (r->gen_attention_dp && r->gen_tp == 1)
         return err_set(err, GPUECON_E_INPUT, OPTION("gen_tp"), 0, 0,
-                       "1 with --gen-attention-dp: the experts need at least 2 GPUs to spread over");
+                       "1 with " OPTION("gen_attention_dp") ": the experts need at least 2 GPUs to spread over");
     if (r->gen_weights == GPUECON_FP4 && gpuecon_gpu_peak_flops(r->system->gpu, GPUECON_FP4) <= 0)
         return err_set(err, GPUECON_E_INPUT, OPTION("gen_weights"), 0, 0, "%s has no FP4 tensor cores", r->system->gpu_name);
     if (gpuecon_gpu_peak_flops(r->system->gpu, r->train_precision) <= 0)
@@ -98,7 +98,7 @@ static int check_request(const gpuecon_rl_request *r, gpuecon_error *err)
                        r->system->gpu_name, gpuecon_precision_name(r->train_precision));
     if (r->placement == GPUECON_RL_COLOCATED && r->offload && !(r->system->host_link_gbps > 0))
         return err_set(err, GPUECON_E_INPUT, OPTION("offload"), 0, 0,
-                       "%s has no host_link_gbps to offload the trainer over; use --offload off", r->system->name);
+                       "%s has no host_link_gbps to offload the trainer over; use " OPTION("offload") " off", r->system->name);
     return GPUECON_OK;
 }
 
@@ -173,7 +173,7 @@ static int train_one(gpuecon_ctx *ctx, const gpuecon_rl_request *r, const gpueco
     gpuecon_error_clear(&e);
     int rc = gpuecon_train_predict(ctx, &q, t, &e);
     if (rc == GPUECON_E_INPUT && fixed && !strncmp(e.where, OPTION_PREFIX, strlen(OPTION_PREFIX)))
-        return err_set(err, GPUECON_E_INPUT, OPTION("train_tp"), 0, 0, "the trainer layout (--train-tp/pp/cp/ep/mbs) on %d "
+        return err_set(err, GPUECON_E_INPUT, OPTION("train_tp"), 0, 0, "the trainer layout (" OPTION("train_tp") "/pp/cp/ep/mbs) on %d "
                        "GPUs: %s: %s", gpus, e.where, e.message);
     if (rc == GPUECON_E_INFEASIBLE || rc == GPUECON_E_INPUT)
         return err_set(err, GPUECON_E_INFEASIBLE, OPTION("gpus"), 0, 0, "trainer pool of %d GPUs cannot train %s: %s",
@@ -328,7 +328,7 @@ static int eval_split(gpuecon_ctx *ctx, const gpuecon_rl_request *r, const rl_le
         if (mem_util < 0.05)
             return err_set(err, GPUECON_E_INFEASIBLE, OPTION("offload"), 0, 0,
                            "the trainer's %.1f GiB of states leave the engine no memory on %.0f GiB GPUs; "
-                           "use --offload on", states, r->system->gpu->hbm_gib);
+                           "use " OPTION("offload") " on", states, r->system->gpu->hbm_gib);
     }
     if ((rc = rl_generation(r, L, o->gen_gpus, mem_util, o, err)))
         return rc;

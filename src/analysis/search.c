@@ -542,7 +542,7 @@ static int check_options(gpuecon_search_options *o, gpuecon_error *err)
         return err_set(err, GPUECON_E_INPUT, OPTION("shard"), 0, 0, "shard %d of %d: need 0 <= k < n", o->shard_index,
                        o->shard_count);
     if (o->objective == GPUECON_OBJECTIVE_COST && !(o->usd_per_gpu_hour > 0))
-        return err_set(err, GPUECON_E_INPUT, OPTION("objective"), 0, 0, "cost needs a price per GPU-hour (--profile)");
+        return err_set(err, GPUECON_E_INPUT, OPTION("objective"), 0, 0, "cost needs a price per GPU-hour (" OPTION("profile") ")");
     return GPUECON_OK;
 }
 
@@ -778,8 +778,8 @@ static int train_predict(gpuecon_ctx *ctx, const gpuecon_train_request *req, gpu
                    "largest term: %s %.1f GiB)%s", out->mem.capacity_gib, out->mem.overflow_gib, cfg,
                    out->mem.total_gib, out->mem.overflow_term ? out->mem.overflow_term : "?",
                    out->mem.overflow_term_gib,
-                   hint ? "; an MoE block keeps its activations unless recomputed: --recompute selective "
-                          "--recompute-moe, or leave --recompute to the search, which tries it"
+                   hint ? "; an MoE block keeps its activations unless recomputed: " OPTION("recompute") " selective "
+                          OPTION("recompute_moe") ", or leave " OPTION("recompute") " to the search, which tries it"
                         : "");
 }
 

@@ -180,7 +180,7 @@ int gpuecon_train_target(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpu
         return err_set(err, GPUECON_E_INPUT, OPTION("target_days"), 0, 0, "%g: a deadline must be a positive number of days",
                        target_days);
     if (!(rreq->tokens > 0))
-        return err_set(err, GPUECON_E_INPUT, OPTION("tokens"), 0, 0, "a deadline needs the token budget (--tokens T)");
+        return err_set(err, GPUECON_E_INPUT, OPTION("tokens"), 0, 0, "a deadline needs the token budget (" OPTION("tokens") " T)");
     int unit = gpuecon_target_unit(cat, rreq, err);
     if (unit < 0)
         return unit;

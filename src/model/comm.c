@@ -216,7 +216,7 @@ int gpuecon_collective_ex(const gpuecon_system *s, const gpuecon_link_model *lm,
         return err_set(err, GPUECON_E_INPUT, OPTION("algo"), 0, 0, "unknown algorithm; allowed auto, ring, tree");
     if (op == GPUECON_SEND_RECV && gpus != 2)
         return err_set(err, GPUECON_E_INPUT, OPTION("gpus"), 0, 0,
-                       "send-recv is between 2 GPUs (the peer is --stride ranks away), not %d", gpus);
+                       "send-recv is between 2 GPUs (the peer is " OPTION("stride") " ranks away), not %d", gpus);
     if (!(s->scaleup_gbps > 0) || !(s->scaleout_gbps > 0))
         return err_set(err, GPUECON_E_INPUT, s->name ? s->name : "system", 0, 0,
                        "needs scaleup_gbps and scaleout_gbps above 0");

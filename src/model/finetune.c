@@ -72,8 +72,8 @@ static int check(const gpuecon_finetune_request *r, gpuecon_error *err)
     if (r->precision == GPUECON_FP8 && gpuecon_gpu_peak_flops(r->system->gpu, GPUECON_FP8) <= 0) {
         if (st && st->precision == 1)
             return err_set(err, GPUECON_E_INPUT, OPTION("stack"), 0, 0,
-                           "stack %s runs FP8 linears and %s has no FP8 tensor cores; use --precision bf16 "
-                           "or --stack hf-peft-eager", st->name, r->system->gpu->name);
+                           "stack %s runs FP8 linears and %s has no FP8 tensor cores; use " OPTION("precision") " bf16 "
+                           "or " OPTION("stack") " hf-peft-eager", st->name, r->system->gpu->name);
         return err_set(err, GPUECON_E_INPUT, OPTION("precision"), 0, 0, "%s has no FP8 tensor cores; use bf16",
                        r->system->gpu->name);
     }
@@ -296,7 +296,7 @@ int gpuecon_finetune(const gpuecon_finetune_request *req, gpuecon_finetune_resul
                        req->recompute ? " + checkpointing" : "", req->mbs, req->seq,
                        out->memory_gib_per_gpu, usable, req->system->gpu->name, out->shortfall_gb,
                        out->states_gib, out->activations_gib, out->logits_gib, out->buffers_gib,
-                       out->fp8_copies_gib, req->recompute ? "; try a smaller --mbs or FSDP" : "; try --recompute or a smaller --mbs");
+                       out->fp8_copies_gib, req->recompute ? "; try a smaller " OPTION("mbs") " or FSDP" : "; try " OPTION("recompute") " or a smaller " OPTION("mbs"));
     }
     return GPUECON_OK;
 }

@@ -152,17 +152,17 @@ static int check_request(const gpuecon_infer_request *r, gpuecon_error *err)
         return rc;
     if (r->tp > 0) {
         if (r->gpus % r->tp)
-            return err_set(err, GPUECON_E_INPUT, OPTION("tp"), 0, 0, "%d does not divide --gpus %d", r->tp, r->gpus);
+            return err_set(err, GPUECON_E_INPUT, OPTION("tp"), 0, 0, "%d does not divide " OPTION("gpus") " %d", r->tp, r->gpus);
         if (dp_on(r, r->tp))
             return r->model->experts % r->tp == 0
                        ? GPUECON_OK
                        : err_set(err, GPUECON_E_INPUT, OPTION("tp"), 0, 0,
-                                 "with --attention-dp, %d GPUs hold the experts (EP = TP) and must divide %s's %d "
+                                 "with " OPTION("attention_dp") ", %d GPUs hold the experts (EP = TP) and must divide %s's %d "
                                  "routed experts", r->tp, r->model->name, r->model->experts);
         if (r->tp > r->system->scaleup_gpus && !r->tp_across_nodes)
             return err_set(err, GPUECON_E_INPUT, OPTION("tp"), 0, 0,
-                           "%d exceeds %s's NVLink domain of %d GPUs; give --tp-across-nodes to run its all-reduces "
-                           "over the scale-out network, or add --pp stages",
+                           "%d exceeds %s's NVLink domain of %d GPUs; give " OPTION("tp_across_nodes") " to run its all-reduces "
+                           "over the scale-out network, or add " OPTION("pp") " stages",
                            r->tp, r->system->name, r->system->scaleup_gpus);
         return infer_check_tp(r->model, r->tp, err);
     }
@@ -279,10 +279,10 @@ static int describe_shortfall(const gpuecon_infer_request *r, const gpuecon_infe
     bool fp4 = gpuecon_gpu_peak_flops(r->system->gpu, GPUECON_FP4) > 0;
     char hint[160];
     snprintf(hint, sizeof hint, "; try %s%s%s",
-             more_tp ? "a larger --tp" : more_gpus ? "more GPUs per replica (--gpus N --tp N)"
+             more_tp ? "a larger " OPTION("tp") : more_gpus ? "more GPUs per replica (" OPTION("gpus") " N " OPTION("tp") " N)"
                                                    : "a system with more memory per replica",
-             r->weights == GPUECON_BF16 ? " or --weights fp8" : "",
-             r->weights == GPUECON_FP8 && fp4 ? " or --weights fp4" : "");
+             r->weights == GPUECON_BF16 ? " or " OPTION("weights") " fp8" : "",
+             r->weights == GPUECON_FP8 && fp4 ? " or " OPTION("weights") " fp4" : "");
     return err_set(err, GPUECON_E_INFEASIBLE, "", 0, 0,
                    "%s does not fit on %s at TP %d: %.2f GB per GPU short (%.2f x %.2f GiB usable; "
                    "weights %.2f GiB, activations %.2f GiB, CUDA graphs %.2f GiB, one %g-token "

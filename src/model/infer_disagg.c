@@ -33,7 +33,7 @@ static int prep_side(const gpuecon_infer_request *base, int tp, bool prefill, si
     if (base->pp > 1)
         return err_set(err, GPUECON_E_INPUT, OPTION("pp"), 0, 0,
                        "the instances of a disaggregated deployment are TP only (pipeline stages are not "
-                       "modelled there); drop --pp");
+                       "modelled there); drop " OPTION("pp"));
     gpuecon_infer_request r = *base;
     r.gpus = tp;
     r.tp = tp;
@@ -160,7 +160,7 @@ static int check(const gpuecon_disagg_request *q, gpuecon_error *err)
     double used = (double)q->prefill_instances * q->prefill_tp + (double)q->decode_instances * q->decode_tp;
     if (used > q->base.gpus)
         return err_set(err, GPUECON_E_INPUT, OPTION("prefill"), 0, 0,
-                       "%d prefill x TP %d + %d decode x TP %d need %.0f GPUs, more than the %d of --gpus",
+                       "%d prefill x TP %d + %d decode x TP %d need %.0f GPUs, more than the %d of " OPTION("gpus"),
                        q->prefill_instances, q->prefill_tp, q->decode_instances, q->decode_tp, used, q->base.gpus);
     return GPUECON_OK;
 }

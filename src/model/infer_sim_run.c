@@ -318,7 +318,7 @@ int sim_check_work(gpuecon_ctx *ctx, const gpuecon_sim_request *r, double batch,
     return err_set(err, GPUECON_E_INPUT, r->replications > 1 ? OPTION("replications") : OPTION("requests"), 0, 0,
                    "the simulation would take about %.2g CPU-seconds (%ld requests x %d replication%s of %g output "
                    "tokens at about %.3g sequences a step), above the work budget of %g s; use fewer requests or "
-                   "replications, or raise the budget with --max-work",
+                   "replications, or raise the budget with " OPTION("max_work"),
                    work, r->requests, r->replications, r->replications > 1 ? "s" : "", r->serve.output_len,
                    batch > 1 ? batch : 1, ctx->cfg.max_work_s);
 }

@@ -355,14 +355,14 @@ int infer_pp_check(const gpuecon_infer_request *r, gpuecon_error *err)
                        pp, r->model->name, r->model->layers, r->model->layers);
     if (r->gpus % pp)
         return err_set(err, GPUECON_E_INPUT, OPTION("pp"), 0, 0,
-                       "%d does not divide --gpus %d (a replica is TP x PP GPUs)", pp, r->gpus);
+                       "%d does not divide " OPTION("gpus") " %d (a replica is TP x PP GPUs)", pp, r->gpus);
     if (r->tp > 0 && r->gpus % (r->tp * pp))
         return err_set(err, GPUECON_E_INPUT, OPTION("pp"), 0, 0,
-                       "TP %d x PP %d = %d GPUs per replica does not divide --gpus %d", r->tp, pp, r->tp * pp,
+                       "TP %d x PP %d = %d GPUs per replica does not divide " OPTION("gpus") " %d", r->tp, pp, r->tp * pp,
                        r->gpus);
     if (r->attention_dp && r->model->experts > 0)
         return err_set(err, GPUECON_E_INPUT, OPTION("pp"), 0, 0,
-                       "pipeline stages with --attention-dp are not modelled; use --pp 1 or --attention-dp off");
+                       "pipeline stages with " OPTION("attention_dp") " are not modelled; use " OPTION("pp") " 1 or " OPTION("attention_dp") " off");
     return GPUECON_OK;
 }
 

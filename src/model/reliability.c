@@ -285,7 +285,7 @@ static int prepare_job(const gpuecon_reliability_request *q, rel_model *m, gpuec
     if (m->tau_auto) {
         if (!(q->ckpt_write_s > 0))
             return err_set(err, GPUECON_E_INPUT, OPTION("ckpt_interval_s"), 0, 0,
-                           "auto needs a checkpoint write time above 0 (--ckpt-write-s), or give "
+                           "auto needs a checkpoint write time above 0 (" OPTION("ckpt_write_s") "), or give "
                            "an interval");
         double tau = gpuecon_daly_interval_s(m->delta, 1 / m->Lambda);
         m->tau = tau > q->ckpt_write_s ? tau : q->ckpt_write_s;

@@ -76,7 +76,7 @@ static int partial_lengths(const gpuecon_rl_request *r, rl_lengths *L, gpuecon_e
     double T = r->partial_tokens, cap = L->cap;
     if (r->oversample > 0)
         return err_set(err, GPUECON_E_INPUT, OPTION("partial_rollouts"), 0, 0,
-                       "and --oversample are alternatives: with partial rollouts no sample is dropped");
+                       "and " OPTION("oversample") " are alternatives: with partial rollouts no sample is dropped");
     if (T >= cap)
         return err_set(err, GPUECON_E_INPUT, OPTION("partial_rollouts"), 0, 0,
                        "%g tokens per step reach the %g-token cap: nothing would carry over; allowed below it", T,
@@ -295,7 +295,7 @@ int rl_generation(const gpuecon_rl_request *r, const rl_lengths *L, int gpus, do
     if (!strcmp(last.where, OPTION("max_model_len"))) /* not an rl option: its context is prompt + response */
         return err_set(err, rc, OPTION("max_response_len"), 0, 0,
                        "generator pool of %d GPUs: a context of prompt plus the longest response does not fit "
-                       "its KV cache (vLLM's max_model_len check): %s; lower --max-response-len or add GPUs",
+                       "its KV cache (vLLM's max_model_len check): %s; lower " OPTION("max_response_len") " or add GPUs",
                        gpus, last.message);
     return err_set(err, rc, last.where, 0, 0, "generator pool of %d GPUs: %s", gpus, last.message);
 }

@@ -209,7 +209,7 @@ int train_check_request(const gpuecon_train_request *req, gpuecon_error *err)
     if (gs && !req->cuda_graphs) {
         gpuecon_graph_scope_name(gs, name, sizeof name);
         return err_set(err, GPUECON_E_INPUT, OPTION("cuda_graph_scope"), 0, 0,
-                       "'%s' captures part of each layer in CUDA graphs, but CUDA graphs are off (--cuda-graphs "
+                       "'%s' captures part of each layer in CUDA graphs, but CUDA graphs are off (" OPTION("cuda_graphs") " "
                        "off or the stack's)", name);
     }
     return m->experts > 0 ? moe_check_request(req, err) : GPUECON_OK;

@@ -102,6 +102,9 @@ int cli_fail(cli *c, const gpuecon_error *err);
  * the table lacks it). cli_fail applies it to where and message; a command that copies a lower
  * layer's error into its output applies it first. */
 void cli_spell_options(const cli *c, char *s, size_t cap);
+/* The same over the notes of a platform's result that may quote a lower layer's error (why,
+ * predicted_note, life_why, the trade rows' why), before it is rendered. */
+void cli_spell_platform(const cli *c, gpuecon_platform_result *p);
 /* Records an input error (where = option or argument, message printf-style) and writes
  * "gpuecon: <where>: message" to c->notes. Returns EXIT_USAGE. */
 int cli_usage_error(cli *c, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

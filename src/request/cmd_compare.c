@@ -135,6 +135,9 @@ int cmd_compare(cli *c, int argc, char **argv)
         return cli_fail(c, &err);
     }
     double elapsed = cli_now_s(c) - t0;
+    for (size_t i = 0; i < r->n; i++)
+        for (size_t j = 0; j < r->cmp[i].n_platforms; j++)
+            cli_spell_platform(c, &r->cmp[i].platforms[j]);
     if (plot)
         trade_plot(c, plot, sc, r);
     size_t unranked = 0; /* comparisons where no platform is feasible: exit 3 (README) */

@@ -189,6 +189,7 @@ static int execute(cli *c, const opt *opts, size_t nopts, const infer_args *a)
     gpuecon_error_clear(&err);
     rc = gpuecon_infer(&r, &o, &err);
     if (rc == GPUECON_E_INFEASIBLE && o.hbm_gib > 0) {
+        cli_spell_options(c, err.message, sizeof err.message); /* the JSON quotes it */
         infer_view v = {&r, &o, err.message};
         if (c->format == FMT_JSON) /* the JSON still says why (docs/cli.md) */
             cli_render(c, &render_infer, &v);

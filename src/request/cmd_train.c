@@ -174,6 +174,10 @@ static int target(cli *c, const train_args *a, gpuecon_train_request *req, const
     int exit_code = rc ? EXIT_INFEASIBLE : EXIT_OK;
     if (rc)
         cli_fail(c, &err);
+    cli_spell_options(c, t->why, sizeof t->why);
+    for (size_t i = 0; i < t->n_rows; i++)
+        cli_spell_options(c, t->rows[i].why, sizeof t->rows[i].why);
+    cli_spell_platform(c, &t->run);
     train_target_view v = {req, a->tokens, a->target_days, names_tier[a->tier], t};
     if (a->plot) {
         train_chart ch;

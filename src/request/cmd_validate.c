@@ -33,6 +33,8 @@ static int validate_rl(cli *c)
     gpuecon_error_clear(&err);
     if (gpuecon_rl_validate(c->ctx, c->cat, rows, 32, &v.n, &v.summary, &err))
         return cli_fail(c, &err);
+    for (size_t i = 0; i < v.n; i++) /* "no prediction: <the error>" */
+        cli_spell_options(c, rows[i].note, sizeof rows[i].note);
     return cli_render(c, &render_validate_rl, &v);
 }
 

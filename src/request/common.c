@@ -75,6 +75,15 @@ void cli_spell_options(const cli *c, char *s, size_t cap)
         snprintf(s, cap, "%s", out);
 }
 
+void cli_spell_platform(const cli *c, gpuecon_platform_result *p)
+{
+    cli_spell_options(c, p->why, sizeof p->why);
+    cli_spell_options(c, p->predicted_note, sizeof p->predicted_note);
+    cli_spell_options(c, p->life_why, sizeof p->life_why);
+    for (size_t i = 0; i < p->n_trade; i++)
+        cli_spell_options(c, p->trade[i].why, sizeof p->trade[i].why);
+}
+
 int cli_fail(cli *c, const gpuecon_error *err)
 {
     c->err = *err;

@@ -264,7 +264,7 @@ static void test_tp_across_nodes(void **state)
     gpuecon_infer_request r = req(state, "llama3-70b", "hgx-h100", 16, 16, 1);
     assert_int_equal(gpuecon_infer(&r, &o, &err), GPUECON_E_INPUT);
     assert_string_equal(err.where, "options.tp");
-    assert_non_null(strstr(err.message, "--tp-across-nodes"));
+    assert_non_null(strstr(err.message, "options.tp_across_nodes"));
     r.tp_across_nodes = true;
     gpuecon_infer_point p16 = at(&r, 16);
     gpuecon_infer_request r8 = req(state, "llama3-70b", "hgx-h100", 8, 8, 1);

@@ -157,6 +157,12 @@ static const bad bads[] = {
      "expected a number"},
     {NULL, "{\"command\": \"compare\", \"options\": {\"no_sensitivity\": 1}}", GPUECON_E_INPUT, "--no-sensitivity",
      "expected true or false"},
+    /* the model names options by request key (options.tp, options.gpus): the request spells them
+     * as the command line does, in where and in the message */
+    {"infer --model llama3-8b --system hgx-h100 --gpus 8 --tp 3",
+     "{\"command\": \"infer\", \"options\": {\"model\": \"llama3-8b\", \"system\": \"hgx-h100\", \"gpus\": 8, "
+     "\"tp\": 3}}",
+     GPUECON_E_INPUT, "--tp", "3 does not divide --gpus 8"},
     {NULL, "{\"command\": \"cost\", \"opts\": {}}", GPUECON_E_INPUT, "request", "unknown key 'opts'"},
     {NULL, "{\"options\": {}}", GPUECON_E_INPUT, "request", "\"command\" is required"},
     {NULL, "[1, 2]", GPUECON_E_INPUT, "request", "expected a JSON object"},
