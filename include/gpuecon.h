@@ -215,7 +215,8 @@ GPUECON_API int gpuecon_command_options(gpuecon_ctx *ctx, const char *name, char
  * GPUECON_OK; 2 for a usage or input error (GPUECON_E_INPUT, _PARSE, _IO, _NOTFOUND); 3 for an
  * infeasible request; 130 for a cancelled one (as a shell reports SIGINT); 1 otherwise. */
 GPUECON_API int gpuecon_exit_code(int status);
-/* Releases a string returned by the request functions. NULL is a no-op. */
+/* Releases a string returned by the request functions, through the allocator of the context that
+ * made it (which must still be callable; the context itself may be gone). NULL is a no-op. */
 GPUECON_API void gpuecon_free(void *p);
 
 #ifdef __cplusplus

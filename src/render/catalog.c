@@ -157,33 +157,33 @@ static void summary_table(const gpuecon_catalog *cat, gpuecon_kind k, tbl *t)
 
 /* Sources of one entry, grouped: "stage  source: field, field". Free text and references to
  * other entries have none of their own; a choice among fixed names (a stack's grad_reduce) does. */
-static void print_sources(const gpuecon_catalog *cat, gpuecon_kind k, size_t i, FILE *f)
+static void print_sources(const gpuecon_catalog *cat, gpuecon_kind k, size_t i, strbuf *f)
 {
     size_t nf = gpuecon_catalog_field_count(k);
     bool done[64] = {false};
-    fprintf(f, "  %s\n", gpuecon_catalog_name_at(cat, k, i));
+    sb_printf(f, "  %s\n", gpuecon_catalog_name_at(cat, k, i));
     for (size_t j = 0; j < nf && j < 64; j++) {
         gpuecon_field a;
         if (done[j] || gpuecon_catalog_field_at(cat, k, i, j, &a) || !a.present ||
             (a.type == GPUECON_FIELD_TEXT && !a.choice) || a.type == GPUECON_FIELD_KEYED)
             continue;
-        fprintf(f, "    %-18s %s: %s", gpuecon_stage_name(a.source.stage), a.source.text, a.name);
+        sb_printf(f, "    %-18s %s: %s", gpuecon_stage_name(a.source.stage), a.source.text, a.name);
         for (size_t m = j + 1; m < nf && m < 64; m++) {
             gpuecon_field b;
             if (!done[m] && gpuecon_catalog_field_at(cat, k, i, m, &b) == 0 && b.present &&
                 (b.type != GPUECON_FIELD_TEXT || b.choice) && b.type != GPUECON_FIELD_KEYED &&
                 b.source.stage == a.source.stage && b.source.text == a.source.text) {
-                fprintf(f, ", %s", b.name);
+                sb_printf(f, ", %s", b.name);
                 done[m] = true;
             }
         }
-        fputc('\n', f);
+        sb_putc(f, '\n');
         for (size_t kf = 0; kf < nf; kf++) {
             gpuecon_field kd;
             if (gpuecon_catalog_field_at(cat, k, i, kf, &kd) == 0 && kd.type == GPUECON_FIELD_KEYED &&
                 j == 0)
                 for (size_t e = 0; e < kd.n_keyed; e++)
-                    fprintf(f, "    %-18s %s: %s[%s] = %g\n", gpuecon_stage_name(kd.keyed[e].source.stage),
+                    sb_printf(f, "    %-18s %s: %s[%s] = %g\n", gpuecon_stage_name(kd.keyed[e].source.stage),
                             kd.keyed[e].source.text, kd.name, kd.keyed[e].key, kd.keyed[e].value);
         }
     }
@@ -210,7 +210,7 @@ static tbl *catalog_list_table(gpuecon_ctx *ctx, bool *oom, const void *view)
 
 static void catalog_list_text(const render_out *out, const void *view, const tbl *first)
 {
-    FILE *f = out->f;
+    strbuf *f = out->f;
     const catalog_view *v = view;
     for (int k = v->first; k <= (int)v->last; k++) {
         tbl *t = NULL;
@@ -218,17 +218,17 @@ static void catalog_list_text(const render_out *out, const void *view, const tbl
             t = tbl_new(out->ctx, out->oom);
             summary_table(v->cat, (gpuecon_kind)k, t);
         }
-        fprintf(f, "%s%s\n", k == (int)v->first ? "" : "\n", catalog_kind_names[k]);
+        sb_printf(f, "%s%s\n", k == (int)v->first ? "" : "\n", catalog_kind_names[k]);
         tbl_print(t ? t : first, f);
         if (v->first == v->last) {
-            fprintf(f, "\nsources (stage, citation: fields)\n");
+            sb_printf(f, "\nsources (stage, citation: fields)\n");
             for (size_t i = 0; i < gpuecon_catalog_count(v->cat, (gpuecon_kind)k); i++)
                 print_sources(v->cat, (gpuecon_kind)k, i, f);
         }
         tbl_free(t);
     }
     if (v->first != v->last)
-        fprintf(f, "\n'gpuecon catalog KIND' adds the source of every number; 'gpuecon catalog KIND NAME' "
+        sb_printf(f, "\n'gpuecon catalog KIND' adds the source of every number; 'gpuecon catalog KIND NAME' "
                    "shows one entry.\n");
 }
 
@@ -291,7 +291,7 @@ static tbl *catalog_entry_table(gpuecon_ctx *ctx, bool *oom, const void *view)
 
 static void catalog_entry_text(const render_out *out, const void *view, const tbl *t)
 {
-    FILE *f = out->f;
+    strbuf *f = out->f;
     (void)view;
     tbl_print(t, f);
 }

@@ -111,11 +111,11 @@ static tbl *comm_table(gpuecon_ctx *ctx, bool *oom, const void *view)
 
 static void comm_text(const render_out *out, const void *view, const tbl *t)
 {
-    FILE *f = out->f;
+    strbuf *f = out->f;
     const comm_view *v = view;
     const gpuecon_link_model *lm = &v->lm;
     bool a2a = v->op == GPUECON_ALL_TO_ALL;
-    fprintf(f, "%s of %d GPUs (stride %d) on %s: %d per %d-GPU domain, NVLink %.0f GB/s x %.2f, network %.1f GB/s "
+    sb_printf(f, "%s of %d GPUs (stride %d) on %s: %d per %d-GPU domain, NVLink %.0f GB/s x %.2f, network %.1f GB/s "
                "x %.2f per GPU%s\n\n",
             v->op_name, v->gpus, v->stride, v->system->name, v->res[0].per_domain, v->system->scaleup_gpus,
             v->system->scaleup_gbps, lm->scaleup_eff, v->system->scaleout_gbps,
@@ -123,16 +123,16 @@ static void comm_text(const render_out *out, const void *view, const tbl *t)
             a2a ? " (all-to-all: many peer flows per NIC)" : "");
     tbl_print(t, f);
     if (a2a && !v->sweep)
-        fprintf(f, "\nintra-domain share %.1f us on NVLink (%.0f%% of the bytes stay in the domain), inter-domain "
+        sb_printf(f, "\nintra-domain share %.1f us on NVLink (%.0f%% of the bytes stay in the domain), inter-domain "
                    "share %.1f us on the network (overlapped); latency %.1f us\n",
                 v->res[0].intra_s * 1e6, 100 * v->res[0].intra_fraction, v->res[0].inter_s * 1e6,
                 v->res[0].latency_s * 1e6);
     if (v->vs) {
-        fprintf(f, "\n%s is %.1fx faster than %s at %s", v->system->name, ratio(v, v->n - 1), v->vs->name,
+        sb_printf(f, "\n%s is %.1fx faster than %s at %s", v->system->name, ratio(v, v->n - 1), v->vs->name,
                 v->sweep ? "the largest size" : "this size");
         if (v->sweep)
-            fprintf(f, ", %.1fx at the smallest (latency)", ratio(v, 0));
-        fputc('\n', f);
+            sb_printf(f, ", %.1fx at the smallest (latency)", ratio(v, 0));
+        sb_putc(f, '\n');
     }
 }
 

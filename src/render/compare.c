@@ -13,8 +13,8 @@
 
 static void print_trade(const render_out *out, const gpuecon_platform_result *p)
 {
-    FILE *f = out->f;
-    fprintf(f, "\n%s: GPUs, days and dollars\n", p->name);
+    strbuf *f = out->f;
+    sb_printf(f, "\n%s: GPUs, days and dollars\n", p->name);
     tbl *t = tbl_new(out->ctx, out->oom);
     const char *cols[] = {"GPUs", "provisioned", "tok/s/GPU", "ETTR", "days", "$M", "MWh"};
     for (size_t i = 0; i < 7; i++)
@@ -40,44 +40,44 @@ static void print_trade(const render_out *out, const gpuecon_platform_result *p)
 
 static void print_comparison(const render_out *out, const gpuecon_comparison_result *cr)
 {
-    FILE *f = out->f;
+    strbuf *f = out->f;
     bool train = cr->kind != GPUECON_WORKLOAD_SERVE;
-    fprintf(f, "\n== %s\n\n", cr->title ? cr->title : cr->name);
+    sb_printf(f, "\n== %s\n\n", cr->title ? cr->title : cr->name);
     tbl *t = tbl_new(out->ctx, out->oom);
     compare_platform_table(cr, t);
     tbl_print(t, f);
     tbl_free(t);
     if (cr->cheapest < 0)
-        fprintf(f, "\nno platform is feasible: nothing to rank (exit 3).\n");
+        sb_printf(f, "\nno platform is feasible: nothing to rank (exit 3).\n");
     else
-        fprintf(f, "%s", train ? "\n* cheapest. eff $/Mtok: including work lost to failures and spare GPUs charged to "
+        sb_printf(f, "%s", train ? "\n* cheapest. eff $/Mtok: including work lost to failures and spare GPUs charged to "
                                  "the job; no-spare: spares earning other work.\n"
                                : "\n* cheapest per output token.\n");
     if (train && cr->batch_penalty)
-        fprintf(f, "  same-quality $/Mtok: eff $/Mtok x the extra tokens its batch needs (McCandlish et al. 2018); "
+        sb_printf(f, "  same-quality $/Mtok: eff $/Mtok x the extra tokens its batch needs (McCandlish et al. 2018); "
                    "the ranking uses it.\n");
     for (size_t i = 0; i < cr->n_platforms; i++) {
         const gpuecon_platform_result *p = &cr->platforms[i];
         if (p->feasible && p->predicted_note[0])
-            fprintf(f, "  %s: %s%s%s\n", p->name, p->predicted_note, train && p->stack ? "; stack " : "",
+            sb_printf(f, "  %s: %s%s%s\n", p->name, p->predicted_note, train && p->stack ? "; stack " : "",
                     train && p->stack ? p->stack : "");
         if (p->feasible && p->throughput_p90_rel > 0)
-            fprintf(f, "    throughput predicted %.0f tok/s/GPU ±%.1f%% (validate group %s, P90 |error|)\n",
+            sb_printf(f, "    throughput predicted %.0f tok/s/GPU ±%.1f%% (validate group %s, P90 |error|)\n",
                     p->tokens_per_s_per_gpu, 100 * p->throughput_p90_rel, p->throughput_group);
         else if (!p->feasible)
-            fprintf(f, "  %s: infeasible: %s\n", p->name, p->why);
+            sb_printf(f, "  %s: infeasible: %s\n", p->name, p->why);
         if (train && p->feasible && !p->predicted_note[0])
-            fprintf(f, "  %s:\n", p->name); /* no prediction line above names it */
+            sb_printf(f, "  %s:\n", p->name); /* no prediction line above names it */
         if (train && p->feasible)
-            fprintf(f, "    %d GPUs provisioned for %d active (%.0f charged); %.2f interruptions/day (MTTI %.2f h)\n",
+            sb_printf(f, "    %d GPUs provisioned for %d active (%.0f charged); %.2f interruptions/day (MTTI %.2f h)\n",
                     p->provisioned_gpus, p->gpus, p->charged_gpus, p->interruptions_per_day, p->job_mtti_h);
         if (p->feasible && cr->uncertainty_samples > 0)
-            fprintf(f, "    %s, joint uncertainty (%d samples): cheapest in %.1f%%; effective $/Mtok P10/P50/P90 %.4g / "
+            sb_printf(f, "    %s, joint uncertainty (%d samples): cheapest in %.1f%%; effective $/Mtok P10/P50/P90 %.4g / "
                        "%.4g / %.4g\n",
                     p->name, cr->uncertainty_samples, 100 * p->probability_cheapest, p->effective_usd_per_mtok_p10,
                     p->effective_usd_per_mtok_p50, p->effective_usd_per_mtok_p90);
         if (p->mc)
-            fprintf(f, "    Monte Carlo (%d trials): ETTR P10/P50/P90 %.3f / %.3f / %.3f; days P10/P50/P90 %.1f / "
+            sb_printf(f, "    Monte Carlo (%d trials): ETTR P10/P50/P90 %.3f / %.3f / %.3f; days P10/P50/P90 %.1f / "
                        "%.1f / %.1f\n",
                     p->mc_result.trials, p->mc_result.ettr_p10, p->mc_result.ettr_p50, p->mc_result.ettr_p90,
                     p->mc_result.days_p10, p->mc_result.days_p50, p->mc_result.days_p90);
@@ -86,59 +86,59 @@ static void print_comparison(const render_out *out, const gpuecon_comparison_res
             char when[64] = "owning never wins within the life";
             if (l->own_beats_rent_month > 0)
                 snprintf(when, sizeof when, "owning has cost less from month %d", l->own_beats_rent_month);
-            fprintf(f, "    owned %.3g years at %.0f%% utilisation: $%.4f per 1M tokens vs $%.4f renting at $%.3f/GPU-h; "
+            sb_printf(f, "    owned %.3g years at %.0f%% utilisation: $%.4f per 1M tokens vs $%.4f renting at $%.3f/GPU-h; "
                        "%s\n", l->life_years, 100 * l->utilisation, l->own_usd_per_mtok, l->rent_usd_per_mtok,
                     l->rent_usd_per_gpu_hour, when);
         } else if (p->life_why[0]) {
-            fprintf(f, "    owning vs renting: %s\n", p->life_why);
+            sb_printf(f, "    owning vs renting: %s\n", p->life_why);
         }
         if (train && p->feasible && p->token_factor != 1)
-            fprintf(f, "    batch %.3g tokens: %.3fx the workload's tokens for the same quality\n", p->batch_tokens,
+            sb_printf(f, "    batch %.3g tokens: %.3fx the workload's tokens for the same quality\n", p->batch_tokens,
                     p->token_factor);
     }
     if (train && !cr->batch_penalty)
-        fprintf(f, "  (no critical batch size given: every platform is charged the same tokens)\n");
-    fprintf(f, "\nverdict: %s\n", cr->verdict);
+        sb_printf(f, "  (no critical batch size given: every platform is charged the same tokens)\n");
+    sb_printf(f, "\nverdict: %s\n", cr->verdict);
     if (cr->caveats[0])
-        fprintf(f, "rests on projections/assumptions: %s\n", cr->caveats);
+        sb_printf(f, "rests on projections/assumptions: %s\n", cr->caveats);
     for (size_t i = 0; i < cr->n_platforms; i++)
         if (cr->platforms[i].n_trade)
             print_trade(out, &cr->platforms[i]);
     if (cr->tier_text[0])
-        fprintf(f, "\nby operator tier: %s.\n", cr->tier_text);
+        sb_printf(f, "\nby operator tier: %s.\n", cr->tier_text);
     if (cr->timeline_text[0]) {
-        fprintf(f, "\nover time: %s.\n", cr->timeline_text);
+        sb_printf(f, "\nover time: %s.\n", cr->timeline_text);
         for (size_t i = 0; i < cr->n_series; i++)
-            fprintf(f, "  %s  %s %.2fx the performance per TCO of %s (%.2fx with failures and spares)%s\n",
+            sb_printf(f, "  %s  %s %.2fx the performance per TCO of %s (%.2fx with failures and spares)%s\n",
                     cr->series[i].date, cr->platforms[cr->series_leader].name, cr->series[i].perf_per_tco,
                     cr->platforms[cr->series_other].name, cr->series[i].effective_ratio,
                     cr->series[i].projection ? "  [projection]" : "");
     }
     if (cr->n_breakeven) {
-        fprintf(f, "\nwhat would change the verdict:\n");
+        sb_printf(f, "\nwhat would change the verdict:\n");
         for (size_t i = 0; i < cr->n_breakeven; i++)
             if (cr->breakeven[i].found)
-                fprintf(f, "  - %s\n", cr->breakeven[i].text);
+                sb_printf(f, "  - %s\n", cr->breakeven[i].text);
         for (size_t i = 0; i < cr->n_breakeven; i++)
             if (!cr->breakeven[i].found)
-                fprintf(f, "  - %s\n", cr->breakeven[i].text);
+                sb_printf(f, "  - %s\n", cr->breakeven[i].text);
     }
-    fprintf(f, "\nprovenance (stage: source):\n");
+    sb_printf(f, "\nprovenance (stage: source):\n");
     for (size_t i = 0; i < cr->n_platforms; i++) {
         const gpuecon_platform_result *p = &cr->platforms[i];
         if (!p->feasible)
             continue;
-        fprintf(f, "  %s  throughput %.4g  %s: %s\n", p->name, p->tokens_per_s_per_gpu,
+        sb_printf(f, "  %s  throughput %.4g  %s: %s\n", p->name, p->tokens_per_s_per_gpu,
                 gpuecon_stage_name(p->throughput_source.stage), p->throughput_source.text);
-        fprintf(f, "  %*s  TCO $%.3f/GPU-h  %s: %s\n", (int)strlen(p->name), "", p->tco_usd_per_gpu_hour,
+        sb_printf(f, "  %*s  TCO $%.3f/GPU-h  %s: %s\n", (int)strlen(p->name), "", p->tco_usd_per_gpu_hour,
                 gpuecon_stage_name(p->tco_source.stage), p->tco_source.text);
         if (train)
-            fprintf(f, "  %*s  MTBI %.0f GPU-days  %s: %s\n", (int)strlen(p->name), "", p->mtbi_gpu_days,
+            sb_printf(f, "  %*s  MTBI %.0f GPU-days  %s: %s\n", (int)strlen(p->name), "", p->mtbi_gpu_days,
                     gpuecon_stage_name(p->mtbi_source.stage), p->mtbi_source.text);
     }
     if (cr->n_sensitivity) {
         const gpuecon_platform_result *a = &cr->platforms[cr->cheapest], *b = &cr->platforms[cr->runner_up];
-        fprintf(f, "\nsensitivity of the cost ratio %s / %s = %.3f (each input moved alone):\n", a->name, b->name,
+        sb_printf(f, "\nsensitivity of the cost ratio %s / %s = %.3f (each input moved alone):\n", a->name, b->name,
                 cr->base_ratio);
         tbl *s = tbl_new(out->ctx, out->oom);
         tbl_col(s, "input", 'l');
@@ -480,14 +480,14 @@ static tbl *compare_table(gpuecon_ctx *ctx, bool *oom, const void *view)
 /* The terminal form: each comparison in turn (the CSV table is not part of it). */
 static void compare_text(const render_out *out, const void *view, const tbl *t)
 {
-    FILE *f = out->f;
+    strbuf *f = out->f;
     const compare_view *v = view;
     const gpuecon_scenario *sc = v->scenario;
     (void)t;
-    fprintf(f, "%s\n", gpuecon_scenario_title(sc) ? gpuecon_scenario_title(sc) : gpuecon_scenario_name(sc));
+    sb_printf(f, "%s\n", gpuecon_scenario_title(sc) ? gpuecon_scenario_title(sc) : gpuecon_scenario_name(sc));
     for (size_t i = 0; i < v->result->n; i++)
         print_comparison(out, &v->result->cmp[i]);
-    fprintf(f, "\n(%.2f s; 'gpuecon compare --help' for options, --format html -o FILE for a report)\n", v->elapsed_s);
+    sb_printf(f, "\n(%.2f s; 'gpuecon compare --help' for options, --format html -o FILE for a report)\n", v->elapsed_s);
 }
 
 static void compare_html(strbuf *b, const void *view)

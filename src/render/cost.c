@@ -117,9 +117,9 @@ static tbl *cost_table(gpuecon_ctx *ctx, bool *oom, const void *view)
 
 static void cost_text(const render_out *out, const void *view, const tbl *tb)
 {
-    FILE *f = out->f;
+    strbuf *f = out->f;
     const cost_view *v = view;
-    fprintf(f, "%s on %s (%s x %d), %s profile, %g tokens/s/GPU\n\n", v->system->name, v->system->gpu_name,
+    sb_printf(f, "%s on %s (%s x %d), %s profile, %g tokens/s/GPU\n\n", v->system->name, v->system->gpu_name,
             v->system->cooling, v->system->scaleup_gpus, v->profile->name, v->tokens_per_s);
     tbl_print(tb, f);
 }

@@ -119,10 +119,10 @@ static void compare_rows(tbl *tb, const finetune_view *v)
 }
 
 /* Why FSDP without checkpointing wins: its FLOP ratio and what the all-gathers take back. */
-static void compare_footer(FILE *f, const finetune_view *v)
+static void compare_footer(strbuf *f, const finetune_view *v)
 {
     const gpuecon_finetune_result *x = &v->compare[2], *y = &v->compare[1]; /* FSDP; DDP + checkpointing */
-    fprintf(f, "\nFSDP without checkpointing: %.2fx the tokens/s of DDP + checkpointing (FLOPs per "
+    sb_printf(f, "\nFSDP without checkpointing: %.2fx the tokens/s of DDP + checkpointing (FLOPs per "
                "token alone: %.2fx;\nthe difference is FSDP's exposed all-gathers). Sharding frees "
                "%.1f GiB of states per GPU,\nwhich is what lets the activations stay in memory.\n",
             x->tokens_per_s / y->tokens_per_s, y->flops_per_token / x->flops_per_token,
@@ -151,17 +151,17 @@ static tbl *finetune_table(gpuecon_ctx *ctx, bool *oom, const void *view)
 
 static void finetune_text(const render_out *out, const void *view, const tbl *tb)
 {
-    FILE *f = out->f;
+    strbuf *f = out->f;
     const finetune_view *v = view;
     const gpuecon_finetune_request *r = v->request;
-    fprintf(f, "%s %s fine-tuning on %d x %s (%s), %s, %s%s, micro-batch %d x %d tokens\n",
+    sb_printf(f, "%s %s fine-tuning on %d x %s (%s), %s, %s%s, micro-batch %d x %d tokens\n",
             r->model->name, r->method == GPUECON_FT_LORA ? "LoRA" : "full", r->gpus, r->system->name,
             r->system->gpu_name, gpuecon_precision_name(r->precision),
             r->strategy == GPUECON_FT_FSDP ? "FSDP" : "DDP", r->recompute ? " + checkpointing" : "",
             r->mbs, r->seq);
     if (r->stack)
-        fprintf(f, "stack %s (%s)\n", r->stack->name, r->stack->framework);
-    fprintf(f, "efficiency profile %s (eta_train %.3f%s)\n\n", r->profile.name,
+        sb_printf(f, "stack %s (%s)\n", r->stack->name, r->stack->framework);
+    sb_printf(f, "efficiency profile %s (eta_train %.3f%s)\n\n", r->profile.name,
             r->efficiency > 0 ? r->efficiency : r->profile.eta_train,
             r->profile.fitted_to_blog ? ", fitted to the VESSL blog's A100 FSDP figure" : "");
     tbl_print(tb, f);

@@ -54,17 +54,17 @@ char *fmt_si(char *buf, size_t cap, double v, const char *unit)
     return buf;
 }
 
-void csv_field(FILE *f, const char *s)
+void csv_field(strbuf *f, const char *s)
 {
     if (!strpbrk(s, ",\"\n\r")) {
-        fputs(s, f);
+        sb_puts(f, s);
         return;
     }
-    fputc('"', f);
+    sb_putc(f, '"');
     for (; *s; s++) {
         if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
+            sb_putc(f, '"');
+        sb_putc(f, *s);
     }
-    fputc('"', f);
+    sb_putc(f, '"');
 }

@@ -305,7 +305,7 @@ static void class_table(tbl *t, const gpuecon_reliability_request *q, const gpue
 /* The job in two lines, the quantities (t), where the time went and the failure classes. */
 static void reliability_text(const render_out *out, const void *view, const tbl *t)
 {
-    FILE *f = out->f;
+    strbuf *f = out->f;
     const reliability_view *v = view;
     const gpuecon_reliability_request *q = v->q;
     const gpuecon_reliability_result *r = v->r;
@@ -313,26 +313,26 @@ static void reliability_text(const render_out *out, const void *view, const tbl 
     tbl *lost = tbl_new(out->ctx, out->oom), *classes = tbl_new(out->ctx, out->oom);
     lost_table(lost, r, mc, q->trials > 0);
     class_table(classes, q, r);
-    fprintf(f, "%s, %s operator (%s): %d active GPUs", q->system->name, v->tier->tier, v->tier->name, r->active_gpus);
+    sb_printf(f, "%s, %s operator (%s): %d active GPUs", q->system->name, v->tier->tier, v->tier->name, r->active_gpus);
     if (r->active_gpus != r->requested_gpus)
-        fprintf(f, " (%d requested, rounded up to whole domains)", r->requested_gpus);
-    fprintf(f, " in %d domain%s of %d (%d active each) + %d spare domain%s; ", r->domains, r->domains == 1 ? "" : "s",
+        sb_printf(f, " (%d requested, rounded up to whole domains)", r->requested_gpus);
+    sb_printf(f, " in %d domain%s of %d (%d active each) + %d spare domain%s; ", r->domains, r->domains == 1 ? "" : "s",
             r->domain_gpus, r->active_per_domain, r->spare_domains, r->spare_domains == 1 ? "" : "s");
     if (q->tokens > 0)
-        fprintf(f, "until %.4g tokens are trained\n", q->tokens);
+        sb_printf(f, "until %.4g tokens are trained\n", q->tokens);
     else
-        fprintf(f, "%.1f days\n", q->duration_s / 86400);
-    fprintf(f, "MTBI %g GPU-days [%s]; detect %.0f s, restart %.0f s, %s checkpoint write %.0f s%s\n\n",
+        sb_printf(f, "%.1f days\n", q->duration_s / 86400);
+    sb_printf(f, "MTBI %g GPU-days [%s]; detect %.0f s, restart %.0f s, %s checkpoint write %.0f s%s\n\n",
             q->mtbi_gpu_days, gpuecon_stage_name(tier_source(v, "mtbi_gpu_days").stage), q->detect_s, q->restart_s,
             q->async_ckpt ? "async" : "sync", q->ckpt_write_s,
             q->weibull_shape != 1 ? " (Weibull lifetimes: MC only)" : "");
     tbl_print(t, f);
-    fputc('\n', f);
+    sb_putc(f, '\n');
     tbl_print(lost, f);
-    fputc('\n', f);
+    sb_putc(f, '\n');
     tbl_print(classes, f);
     if (q->trials > 0)
-        fprintf(f, "\nMonte Carlo: %d trials, %.3g events, seed %llu, %d threads, %.2f s\n", mc->trials, mc->events,
+        sb_printf(f, "\nMonte Carlo: %d trials, %.3g events, seed %llu, %d threads, %.2f s\n", mc->trials, mc->events,
                 (unsigned long long)mc->seed, mc->threads, v->elapsed);
     tbl_free(lost);
     tbl_free(classes);

@@ -9,9 +9,29 @@
 #include "analysis/analysis.h"
 
 #include <jansson.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+
+/* ---- strbuf.c: a growable string through the context's allocator ---- */
+typedef struct strbuf {
+    char *s;
+    size_t len, cap;
+    gpuecon_ctx *ctx; /* every allocation goes through its allocator */
+    bool *oom; /* the caller's flag, set when an append runs out of memory (the text is then
+                  cut short); may be NULL */
+} strbuf;
+
+void sb_init(strbuf *b, gpuecon_ctx *ctx, bool *oom);
+void sb_free(strbuf *b);
+void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_vprintf(strbuf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+void sb_write(strbuf *b, const char *s, size_t n);
+void sb_puts(strbuf *b, const char *s);
+void sb_putc(strbuf *b, char c);
+/* Appends s with <, >, &, " and ' escaped for HTML/XML. */
+void sb_escape(strbuf *b, const char *s);
 
 /* ---- table.c: a table of text cells, each with a raw (CSV) and a display form ---- */
 typedef struct tbl tbl;
@@ -35,8 +55,8 @@ void tbl_pct(tbl *t, double v, int decimals);
 void tbl_quantity(tbl *t, const char *quantity, double v, int decimals, const char *unit, const char *note);
 /* A horizontal separator row (terminal only). */
 void tbl_sep(tbl *t);
-void tbl_print(const tbl *t, FILE *f);
-void tbl_csv(const tbl *t, FILE *f);
+void tbl_print(const tbl *t, strbuf *f);
+void tbl_csv(const tbl *t, strbuf *f);
 
 /* ---- format.c ---- */
 /* v with `decimals` decimals and ',' thousands separators into buf. */
@@ -44,7 +64,7 @@ char *fmt_num(char *buf, size_t cap, double v, int decimals);
 /* Engineering form: 1.2e9 -> "1.20 G" with an SI prefix, 3 significant digits. */
 char *fmt_si(char *buf, size_t cap, double v, const char *unit);
 /* Writes s as a CSV field (quoted when needed). */
-void csv_field(FILE *f, const char *s);
+void csv_field(strbuf *f, const char *s);
 
 /* ---- plot.c: SVG line charts as gnuplot scripts (plot_script, below strbuf) ---- */
 typedef struct plot_series {
@@ -61,20 +81,7 @@ typedef struct plot_spec {
 } plot_spec;
 
 
-/* ---- svg.c: a growable string, and charts drawn as inline SVG ---- */
-typedef struct strbuf {
-    char *s;
-    size_t len, cap;
-    gpuecon_ctx *ctx; /* every allocation goes through its allocator */
-    bool *oom; /* the caller's flag, set when an append runs out of memory (the text is then
-                  cut short); may be NULL */
-} strbuf;
-
-void sb_init(strbuf *b, gpuecon_ctx *ctx, bool *oom);
-void sb_free(strbuf *b);
-void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Appends s with <, >, &, " and ' escaped for HTML/XML. */
-void sb_escape(strbuf *b, const char *s);
+/* ---- svg.c: charts drawn as inline SVG ---- */
 
 #define SVG_MAX_PARTS 8
 typedef struct svg_bar {
@@ -139,7 +146,7 @@ typedef enum { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_HTML } out_format;
 /* Where a terminal form goes: the stream, and the allocator of any further table it prints
  * (a failed allocation sets *oom, as for the kind's table). */
 typedef struct render_out {
-    FILE *f;
+    strbuf *f;
     gpuecon_ctx *ctx;
     bool *oom;
 } render_out;
@@ -258,7 +265,7 @@ extern const render_kind render_search;
 /* -- serving.c, finetune.c: `gpuecon infer` (one deployment, search, simulation,
  *    disaggregated) and `gpuecon finetune` -- */
 /* "8 GPUs = 2 replicas x TP 2 x PP 2 (experts EP)": the deployment as every serving header names it. */
-void serving_deployment(FILE *f, const gpuecon_infer_result *o);
+void serving_deployment(strbuf *f, const gpuecon_infer_result *o);
 
 /* One deployment at one concurrency (serving.c). */
 typedef struct infer_view {

@@ -69,16 +69,16 @@ static tbl *reproduce_table(gpuecon_ctx *ctx, bool *oom, const void *view)
 
 static void reproduce_text(const render_out *out, const void *view, const tbl *t)
 {
-    FILE *f = out->f;
+    strbuf *f = out->f;
     const reproduce_view *v = view;
-    fprintf(f, "Published figures recomputed from the catalog (%s; docs/sources.md)\n\n", v->n ? v->rows[0].source : "");
+    sb_printf(f, "Published figures recomputed from the catalog (%s; docs/sources.md)\n\n", v->n ? v->rows[0].source : "");
     tbl_print(t, f);
-    fprintf(f, "\n%d of %d consistent rows within tolerance (1%% unless noted); %d figures where "
+    sb_printf(f, "\n%d of %d consistent rows within tolerance (1%% unless noted); %d figures where "
                "the source contradicts itself:\n",
             v->passed, v->total, v->flagged);
     for (size_t i = 0; i < v->n; i++)
         if (!v->rows[i].consistent)
-            fprintf(f, "  %s: %s\n", v->rows[i].id, v->rows[i].note);
+            sb_printf(f, "  %s: %s\n", v->rows[i].id, v->rows[i].note);
 }
 
 const render_kind render_reproduce = {reproduce_json, reproduce_table, reproduce_text, NULL};

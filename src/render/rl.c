@@ -243,10 +243,10 @@ static tbl *rl_table(gpuecon_ctx *ctx, bool *oom, const void *view)
 
 static void rl_text(const render_out *out, const void *view, const tbl *tb)
 {
-    FILE *f = out->f;
+    strbuf *f = out->f;
     char t[400], sub[400];
     headline(t, sizeof t, sub, sizeof sub, ((const rl_view *)view)->request);
-    fprintf(f, "%s\n%s\n\n", t, sub);
+    sb_printf(f, "%s\n%s\n\n", t, sub);
     tbl_print(tb, f);
 }
 

@@ -87,17 +87,17 @@ static tbl *search_table(gpuecon_ctx *ctx, bool *oom, const void *view)
 
 static void search_text(const render_out *out, const void *view, const tbl *t)
 {
-    FILE *f = out->f;
+    strbuf *f = out->f;
     const search_view *v = view;
     const gpuecon_train_request *req = v->req;
     const gpuecon_search_result *r = v->r;
-    fprintf(f, "%s on %d x %s, %s, seq %d, global batch %d: best %zu by %s\n\n", req->model->name, req->gpus,
+    sb_printf(f, "%s on %d x %s, %s, seq %d, global batch %d: best %zu by %s\n\n", req->model->name, req->gpus,
             req->system->name, gpuecon_precision_name(req->precision), req->seq, req->gbs, r->n_best,
             v->o->objective ? "cost per token" : "tokens/s/GPU");
     if (req->stack)
-        fprintf(f, "stack: %s (%s)\n\n", req->stack->name, req->stack->framework);
+        sb_printf(f, "stack: %s (%s)\n\n", req->stack->name, req->stack->framework);
     tbl_print(t, f);
-    fprintf(f, "\n%llu configurations evaluated, %llu fit in memory, %llu skipped by the bound, %.3f s "
+    sb_printf(f, "\n%llu configurations evaluated, %llu fit in memory, %llu skipped by the bound, %.3f s "
                "(%.3g configurations/s)\n",
             (unsigned long long)r->configs_evaluated, (unsigned long long)r->configs_feasible,
             (unsigned long long)r->configs_pruned, r->elapsed_s,

@@ -10,17 +10,17 @@
 
 /* "8 GPUs = 2 replicas x TP 2 x PP 2 (experts EP)" or "8 GPUs = 8 attention-DP ranks, experts EP 8":
  * the deployment as every serving header names it. */
-void serving_deployment(FILE *f, const gpuecon_infer_result *o)
+void serving_deployment(strbuf *f, const gpuecon_infer_result *o)
 {
     if (o->attention_dp)
-        fprintf(f, "%d GPUs = %d attention-DP ranks, experts EP %d", o->gpus, o->replicas, o->ep);
+        sb_printf(f, "%d GPUs = %d attention-DP ranks, experts EP %d", o->gpus, o->replicas, o->ep);
     else {
-        fprintf(f, "%d GPU%s = %d replica%s x TP %d", o->gpus, o->gpus > 1 ? "s" : "", o->replicas,
+        sb_printf(f, "%d GPU%s = %d replica%s x TP %d", o->gpus, o->gpus > 1 ? "s" : "", o->replicas,
                 o->replicas > 1 ? "s" : "", o->tp);
         if (o->pp > 1)
-            fprintf(f, " x PP %d", o->pp);
+            sb_printf(f, " x PP %d", o->pp);
         if (o->expert_parallel)
-            fprintf(f, " (experts EP)");
+            sb_printf(f, " (experts EP)");
     }
 }
 
@@ -157,18 +157,18 @@ static json_t *result_json(const gpuecon_infer_request *r, const gpuecon_infer_r
 
 /* ---- tables ------------------------------------------------------------------------ */
 
-static void header(FILE *f, const gpuecon_infer_request *r, const gpuecon_infer_result *o)
+static void header(strbuf *f, const gpuecon_infer_request *r, const gpuecon_infer_result *o)
 {
-    fprintf(f, "%s on %s: ", r->model->name, r->system->name);
+    sb_printf(f, "%s on %s: ", r->model->name, r->system->name);
     serving_deployment(f, o);
-    fprintf(f, ", weights %s, KV %s", gpuecon_precision_name(r->weights), gpuecon_precision_name(r->kv));
+    sb_printf(f, ", weights %s, KV %s", gpuecon_precision_name(r->weights), gpuecon_precision_name(r->kv));
     if (o->expert_imbalance > 1)
-        fprintf(f, ", expert load %.2fx the mean", o->expert_imbalance);
+        sb_printf(f, ", expert load %.2fx the mean", o->expert_imbalance);
     if (r->lora_rank > 0)
-        fprintf(f, ", LoRA r%d", r->lora_rank);
+        sb_printf(f, ", LoRA r%d", r->lora_rank);
     if (r->draft_k > 0)
-        fprintf(f, ", draft %d (E %.3f tokens/step)", r->draft_k, o->expected_tokens);
-    fprintf(f, "\nprompt %g / output %g tokens; serving profile %s%s\n", r->prompt_len, r->output_len,
+        sb_printf(f, ", draft %d (E %.3f tokens/step)", r->draft_k, o->expected_tokens);
+    sb_printf(f, "\nprompt %g / output %g tokens; serving profile %s%s\n", r->prompt_len, r->output_len,
             r->profile.name,
             r->profile.fitted_to_blog ? " (constants fitted to the VESSL blog: agreement with its "
                                         "figures is partly circular)" : "");
@@ -179,18 +179,18 @@ static void header(FILE *f, const gpuecon_infer_request *r, const gpuecon_infer_
             snprintf(span, sizeof span, "%d", o->stage_layers_min);
         else
             snprintf(span, sizeof span, "%d-%d (uneven)", o->stage_layers_min, o->stage_layers_max);
-        fprintf(f, "pipeline: %d stages of %s layers (%s's %d split as the training model splits them); "
+        sb_printf(f, "pipeline: %d stages of %s layers (%s's %d split as the training model splits them); "
                    "memory below is stage %d's (0-based), whose KV pool binds\n",
                 o->pp, span, r->model->name, r->model->layers, o->pp_stage);
     }
     if (o->pp > 1 && r->draft_k > 0)
-        fprintf(f, "note: priced as a what-if: neither engine serves a drafted model over pipeline stages "
+        sb_printf(f, "note: priced as a what-if: neither engine serves a drafted model over pipeline stages "
                    "(TensorRT-LLM's PP executor refuses drafting; vLLM fails to start it); --search skips it\n");
     if (o->fits && o->max_model_len_lowered)
-        fprintf(f, "note: vLLM would refuse %s's full context (%.2f GiB of KV needed, %.2f free); "
+        sb_printf(f, "note: vLLM would refuse %s's full context (%.2f GiB of KV needed, %.2f free); "
                    "modelled with --max-model-len %d\n",
                 r->model->name, o->startup_need_gib, o->kv_avail_gib, o->max_model_len);
-    fputc('\n', f);
+    sb_putc(f, '\n');
 }
 
 static void memory_rows(tbl *tb, const gpuecon_infer_request *r, const gpuecon_infer_result *o)
@@ -294,7 +294,7 @@ static tbl *infer_table(gpuecon_ctx *ctx, bool *oom, const void *view)
 
 static void infer_text(const render_out *out, const void *view, const tbl *tb)
 {
-    FILE *f = out->f;
+    strbuf *f = out->f;
     const infer_view *v = view;
     header(f, v->request, v->result);
     tbl_print(tb, f);
@@ -340,12 +340,12 @@ static tbl *sweep_table(gpuecon_ctx *ctx, bool *oom, const void *view)
 
 static void sweep_text(const render_out *out, const void *view, const tbl *tb)
 {
-    FILE *f = out->f;
+    strbuf *f = out->f;
     const infer_sweep_view *v = view;
     const gpuecon_infer_result *o = v->result;
     header(f, v->request, o);
     tbl_print(tb, f);
-    fprintf(f, "\nKV capacity %.0f tokens per replica; saturation at %.0f requests (%.0f tok/s), "
+    sb_printf(f, "\nKV capacity %.0f tokens per replica; saturation at %.0f requests (%.0f tok/s), "
                "knee at %.0f\n",
             o->kv_capacity_tokens, o->max_concurrency, o->saturated_tokens_per_s, o->c_knee);
 }

@@ -204,7 +204,7 @@ static tbl *search_table(gpuecon_ctx *ctx, bool *oom, const void *view)
 
 static void search_text(const render_out *out, const void *view, const tbl *tb)
 {
-    FILE *f = out->f;
+    strbuf *f = out->f;
     const infer_search_view *v = view;
     const gpuecon_serve_search_request *q = v->request;
     const gpuecon_serve_search_result *o = v->result;
@@ -215,25 +215,25 @@ static void search_text(const render_out *out, const void *view, const tbl *tb)
         snprintf(ttft, sizeof ttft, "%g ms", q->ttft_ms);
     if (q->tpot_ms > 0)
         snprintf(tpot, sizeof tpot, "%g ms", q->tpot_ms);
-    fprintf(f, "%s on %s: best of %ld configurations (%.2f s); targets TTFT %s, TPOT %s at P%g\n",
+    sb_printf(f, "%s on %s: best of %ld configurations (%.2f s); targets TTFT %s, TPOT %s at P%g\n",
             q->base.model->name, q->base.system->name, o->configs_evaluated, v->elapsed_s, ttft, tpot,
             q->slo_percentile);
     if (q->rate > 0)
-        fprintf(f, "at %g requests/s every configuration that keeps up serves the same tokens: ties go to capacity "
+        sb_printf(f, "at %g requests/s every configuration that keeps up serves the same tokens: ties go to capacity "
                 "(tokens/s/GPU at the largest load within the targets)\n", q->rate);
     else if (capacity_column(q))
-        fprintf(f, "capacity: tokens/s/GPU at the largest load within the targets, beside the %g requests in flight\n",
+        sb_printf(f, "capacity: tokens/s/GPU at the largest load within the targets, beside the %g requests in flight\n",
                 q->concurrency);
-    fprintf(f, "\n");
+    sb_printf(f, "\n");
     tbl_print(tb, f);
-    fprintf(f, "\n%s\n\nPareto frontier (mean field, not simulated; tokens/s/user -> tokens/s/GPU):", w);
+    sb_printf(f, "\n%s\n\nPareto frontier (mean field, not simulated; tokens/s/user -> tokens/s/GPU):", w);
     for (int i = 0; i < o->nfrontier; i += o->nfrontier / 10 + 1) {
         char l[32];
         label(l, sizeof l, &o->frontier[i]);
-        fprintf(f, " %.0f->%.0f (%s)", o->frontier[i].tokens_per_s_per_user,
+        sb_printf(f, " %.0f->%.0f (%s)", o->frontier[i].tokens_per_s_per_user,
                 o->frontier[i].output_tokens_per_s_per_gpu, l);
     }
-    fprintf(f, "\n");
+    sb_printf(f, "\n");
 }
 
 const render_kind render_infer_search = {search_json, search_table, search_text, NULL};

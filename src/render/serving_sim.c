@@ -68,10 +68,10 @@ static json_t *sim_json(const gpuecon_sim_request *r, const gpuecon_sim_result *
 }
 
 /* The OVERLOADED line of a simulation whose open loop is at or above saturation. */
-static void overload_note(FILE *f, const gpuecon_sim_request *r, const gpuecon_sim_result *o)
+static void overload_note(strbuf *f, const gpuecon_sim_request *r, const gpuecon_sim_result *o)
 {
     if (o->overloaded)
-        fprintf(f, "OVERLOADED: %g requests/s at or above what the deployment serves; the queue grows while requests "
+        sb_printf(f, "OVERLOADED: %g requests/s at or above what the deployment serves; the queue grows while requests "
                 "arrive, so throughput is over the makespan and the latencies grow with --requests\n", r->rate);
 }
 
@@ -109,37 +109,37 @@ static tbl *infer_sim_table(gpuecon_ctx *ctx, bool *oom, const void *view)
 
 static void infer_sim_text(const render_out *out, const void *view, const tbl *tb)
 {
-    FILE *f = out->f;
+    strbuf *f = out->f;
     const infer_sim_view *v = view;
     const gpuecon_sim_request *r = v->request;
     const gpuecon_sim_result *o = v->result;
     const gpuecon_infer_result *d = &o->deploy;
-    fprintf(f, "%s on %s: ", r->serve.model->name, r->serve.system->name);
+    sb_printf(f, "%s on %s: ", r->serve.model->name, r->serve.system->name);
     serving_deployment(f, d);
-    fprintf(f, "; ");
+    sb_printf(f, "; ");
     if (r->arrival == GPUECON_ARRIVAL_CLOSED)
-        fprintf(f, "closed loop of %d users\n", r->users);
+        sb_printf(f, "closed loop of %d users\n", r->users);
     else if (r->arrival == GPUECON_ARRIVAL_BURST)
-        fprintf(f, "all %ld requests at t = 0 (offline benchmark; throughput over the makespan)\n", r->requests);
+        sb_printf(f, "all %ld requests at t = 0 (offline benchmark; throughput over the makespan)\n", r->requests);
     else
-        fprintf(f, "%s arrivals at %g requests/s\n", v->arrival, r->rate);
-    fprintf(f, "%ld measured requests (%d replication%s, seed %llu), %.2f s\n\n", o->requests,
+        sb_printf(f, "%s arrivals at %g requests/s\n", v->arrival, r->rate);
+    sb_printf(f, "%ld measured requests (%d replication%s, seed %llu), %.2f s\n\n", o->requests,
             o->replications, o->replications > 1 ? "s" : "", (unsigned long long)o->seed, v->elapsed_s);
     tbl_print(tb, f);
     /* whole tokens/s once there are hundreds; three digits below (a light load is not "0 tok/s") */
-    fprintf(f, "\noutput %.*f tok/s (%.*f per GPU), %.3g requests/s, goodput %.3g requests/s\n",
+    sb_printf(f, "\noutput %.*f tok/s (%.*f per GPU), %.3g requests/s, goodput %.3g requests/s\n",
             o->output_tokens_per_s >= 100 ? 0 : 2, o->output_tokens_per_s,
             o->output_tokens_per_s_per_gpu >= 100 ? 1 : 3, o->output_tokens_per_s_per_gpu, o->requests_per_s,
             o->goodput_requests_per_s);
-    fprintf(f, "KV pool %.1f%% held on average, %.1f sequences per step, %.3g preemptions per replica\n",
+    sb_printf(f, "KV pool %.1f%% held on average, %.1f sequences per step, %.3g preemptions per replica\n",
             o->kv_util * 100, o->mean_running, o->preemptions);
-    fprintf(f, "analytic saturation %.0f tok/s; %s\n", d->saturated_tokens_per_s,
+    sb_printf(f, "analytic saturation %.0f tok/s; %s\n", d->saturated_tokens_per_s,
             r->ttft_slo_ms > 0 || r->tpot_slo_ms > 0
                 ? (o->meets_slo ? "meets the targets at the percentile" : "MISSES the targets at the percentile")
                 : "no latency targets");
     overload_note(f, r, o);
     if (o->truncated > 0)
-        fprintf(f, "%.0f %s cut to max_model_len %d\n", o->truncated,
+        sb_printf(f, "%.0f %s cut to max_model_len %d\n", o->truncated,
                 o->truncated == 1 ? "request was" : "requests were", d->max_model_len);
 }
 
@@ -265,18 +265,18 @@ static tbl *infer_disagg_table(gpuecon_ctx *ctx, bool *oom, const void *view)
 
 static void infer_disagg_text(const render_out *out, const void *view, const tbl *t)
 {
-    FILE *f = out->f;
+    strbuf *f = out->f;
     const infer_disagg_view *v = view;
     const gpuecon_infer_request *serve = v->serve;
-    fprintf(f, "%s on %s, prompt %g / output %g tokens, %s weights, %s KV%s\n\n", serve->model->name,
+    sb_printf(f, "%s on %s, prompt %g / output %g tokens, %s weights, %s KV%s\n\n", serve->model->name,
             serve->system->name, serve->prompt_len, serve->output_len, gpuecon_precision_name(serve->weights),
             gpuecon_precision_name(serve->kv), v->evaluated >= 0 ? "; the best disaggregated layout" : "");
     tbl_print(t, f);
     if (!v->aggregated)
-        fprintf(f, "\nthe aggregated deployment of %d GPUs does not serve %.3g requests/s\n", serve->gpus,
+        sb_printf(f, "\nthe aggregated deployment of %d GPUs does not serve %.3g requests/s\n", serve->gpus,
                 v->result->rate);
     if (v->evaluated >= 0)
-        fprintf(f, "%ld layouts evaluated\n", v->evaluated);
+        sb_printf(f, "%ld layouts evaluated\n", v->evaluated);
 }
 
 const render_kind render_infer_disagg = {infer_disagg_json, infer_disagg_table, infer_disagg_text, NULL};
@@ -340,20 +340,20 @@ static void pool_row(tbl *t, const char *name, int x, int tp, double busy, doubl
     tbl_str(t, analytic);
 }
 
-static void print_head(FILE *f, const gpuecon_disagg_sim_request *q, const gpuecon_disagg_sim_result *o,
+static void print_head(strbuf *f, const gpuecon_disagg_sim_request *q, const gpuecon_disagg_sim_result *o,
                        const char *arrival, double elapsed)
 {
     const gpuecon_sim_request *r = &q->sim;
-    fprintf(f, "%s on %s: %dP x TP%d + %dD x TP%d (%d GPUs, KV over %s); ", r->serve.model->name,
+    sb_printf(f, "%s on %s: %dP x TP%d + %dD x TP%d (%d GPUs, KV over %s); ", r->serve.model->name,
             r->serve.system->name, q->prefill_instances, q->prefill_tp, q->decode_instances, q->decode_tp,
             o->analytic.gpus_used, o->analytic.kv_over_scaleout ? "scale-out" : "scale-up");
     if (r->arrival == GPUECON_ARRIVAL_CLOSED)
-        fprintf(f, "closed loop of %d users\n", r->users);
+        sb_printf(f, "closed loop of %d users\n", r->users);
     else if (r->arrival == GPUECON_ARRIVAL_BURST)
-        fprintf(f, "all %ld requests at t = 0 (throughput over the makespan)\n", r->requests);
+        sb_printf(f, "all %ld requests at t = 0 (throughput over the makespan)\n", r->requests);
     else
-        fprintf(f, "%s arrivals at %g requests/s\n", arrival, r->rate);
-    fprintf(f, "%ld measured requests (%d replication%s, seed %llu), %.2f s; round robin over each pool\n\n",
+        sb_printf(f, "%s arrivals at %g requests/s\n", arrival, r->rate);
+    sb_printf(f, "%ld measured requests (%d replication%s, seed %llu), %.2f s; round robin over each pool\n\n",
             o->sim.requests, o->sim.replications, o->sim.replications > 1 ? "s" : "",
             (unsigned long long)o->sim.seed, elapsed);
 }
@@ -378,7 +378,7 @@ static tbl *infer_disagg_sim_table(gpuecon_ctx *ctx, bool *oom, const void *view
 
 static void infer_disagg_sim_text(const render_out *out, const void *view, const tbl *t)
 {
-    FILE *f = out->f;
+    strbuf *f = out->f;
     const infer_disagg_sim_view *v = view;
     const gpuecon_disagg_sim_request *q = v->request;
     const gpuecon_disagg_sim_result *o = v->result;
@@ -403,21 +403,21 @@ static void infer_disagg_sim_text(const render_out *out, const void *view, const
         snprintf(an, sizeof an, "capacity %.3g req/s, %.1f seqs/instance", a->decode_capacity, a->decode_batch);
     pool_row(p, "decode", q->decode_instances, q->decode_tp, o->decode_busy, o->decode_kv_util, o->decode_running,
              an);
-    fputc('\n', f);
+    sb_putc(f, '\n');
     tbl_print(p, f);
     tbl_free(p);
-    fprintf(f, "\noutput %.0f tok/s (%.1f per GPU; analytic capacity %.0f tok/s), %.3g requests/s, goodput %.3g "
+    sb_printf(f, "\noutput %.0f tok/s (%.1f per GPU; analytic capacity %.0f tok/s), %.3g requests/s, goodput %.3g "
                "requests/s, %.3g preemptions\n",
             o->sim.output_tokens_per_s, o->sim.output_tokens_per_s_per_gpu, o->analytic_tokens_per_s,
             o->sim.requests_per_s, o->sim.goodput_requests_per_s, o->sim.preemptions);
-    fprintf(f, "analytic (mean lengths): capacity %.4g requests/s (%s-bound; the links carry %.3g requests/s), KV "
+    sb_printf(f, "analytic (mean lengths): capacity %.4g requests/s (%s-bound; the links carry %.3g requests/s), KV "
                "%.2f ms per request\n",
             a->capacity, a->bound, a->transfer_capacity, a->kv_transfer_ms);
     if (q->sim.ttft_slo_ms > 0 || q->sim.tpot_slo_ms > 0)
-        fprintf(f, "%s the targets at P%g\n", o->sim.meets_slo ? "meets" : "MISSES", q->sim.slo_percentile);
+        sb_printf(f, "%s the targets at P%g\n", o->sim.meets_slo ? "meets" : "MISSES", q->sim.slo_percentile);
     overload_note(f, &q->sim, &o->sim);
     if (o->sim.truncated > 0)
-        fprintf(f, "%.0f requests were cut to what both pools hold\n", o->sim.truncated);
+        sb_printf(f, "%.0f requests were cut to what both pools hold\n", o->sim.truncated);
 }
 
 const render_kind render_infer_disagg_sim = {infer_disagg_sim_json, infer_disagg_sim_table, infer_disagg_sim_text,

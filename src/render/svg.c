@@ -6,84 +6,8 @@
 #include "render/render.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-void sb_init(strbuf *b, gpuecon_ctx *ctx, bool *oom)
-{
-    b->s = NULL;
-    b->len = b->cap = 0;
-    b->ctx = ctx;
-    b->oom = oom;
-}
-
-void sb_free(strbuf *b)
-{
-    ctx_free(b->ctx, b->s, b->cap);
-    b->s = NULL;
-    b->len = b->cap = 0;
-}
-
-static void sb_fail(strbuf *b)
-{
-    if (b->oom)
-        *b->oom = true;
-}
-
-void sb_printf(strbuf *b, const char *fmt, ...)
-{
-    va_list ap;
-    for (;;) {
-        size_t room = b->cap - b->len;
-        va_start(ap, fmt);
-        int n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? room : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0)
-            return;
-        if (b->s && (size_t)n < room) {
-            b->len += (size_t)n;
-            return;
-        }
-        size_t cap = b->cap ? b->cap : 1024;
-        while (cap < b->len + (size_t)n + 1)
-            cap *= 2;
-        char *s = ctx_realloc(b->ctx, b->s, b->cap, cap);
-        if (!s) {
-            sb_fail(b); /* the text stops here; the caller's flag says so */
-            return;
-        }
-        b->s = s;
-        b->cap = cap;
-    }
-}
-
-void sb_escape(strbuf *b, const char *text)
-{
-    /* labels and titles are built in fixed buffers from the scenario's names (any UTF-8 text):
-     * a cut character is dropped, not written as a malformed byte (text_utf8_scrub) */
-    size_t n = text ? strlen(text) + 1 : 0;
-    char *copy = text ? ctx_alloc(b->ctx, n) : NULL;
-    if (copy) {
-        memcpy(copy, text, n);
-        text_utf8_scrub(copy);
-    } else if (text) {
-        sb_fail(b);
-        return;
-    }
-    const char *s = copy ? copy : text;
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '<': sb_printf(b, "&lt;"); break;
-        case '>': sb_printf(b, "&gt;"); break;
-        case '&': sb_printf(b, "&amp;"); break;
-        case '"': sb_printf(b, "&quot;"); break;
-        case '\'': sb_printf(b, "&#39;"); break;
-        default: sb_printf(b, "%c", *s);
-        }
-    }
-    ctx_free(b->ctx, copy, n);
-}
 
 static const char *const palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
                                       "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};

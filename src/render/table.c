@@ -186,7 +186,7 @@ static size_t width(const char *s)
     return w;
 }
 
-void tbl_print(const tbl *t, FILE *f)
+void tbl_print(const tbl *t, strbuf *f)
 {
     if (t->failed)
         return;
@@ -205,59 +205,59 @@ void tbl_print(const tbl *t, FILE *f)
     for (int c = 0; c < t->ncol; c++) {
         size_t pad = w[c] - width(t->names[c]);
         if (c)
-            fputs("  ", f);
+            sb_puts(f, "  ");
         if (t->align[c] == 'r')
-            fprintf(f, "%*s%s", (int)pad, "", t->names[c]);
+            sb_printf(f, "%*s%s", (int)pad, "", t->names[c]);
         else
-            fprintf(f, "%s%*s", t->names[c], c + 1 < t->ncol ? (int)pad : 0, "");
+            sb_printf(f, "%s%*s", t->names[c], c + 1 < t->ncol ? (int)pad : 0, "");
     }
-    fputc('\n', f);
+    sb_putc(f, '\n');
     for (size_t i = 0; i < total; i++)
-        fputs("─", f);
-    fputc('\n', f);
+        sb_puts(f, "─");
+    sb_putc(f, '\n');
     for (size_t r = 0; r < t->nrow; r++) {
         const trow *row = &t->rows[r];
         if (row->sep) {
             for (size_t i = 0; i < total; i++)
-                fputs("·", f);
-            fputc('\n', f);
+                sb_puts(f, "·");
+            sb_putc(f, '\n');
             continue;
         }
         for (int c = 0; c < t->ncol; c++) {
             const char *s = c < row->n ? row->cells[c].text : "";
             size_t pad = w[c] - width(s);
             if (c)
-                fputs("  ", f);
+                sb_puts(f, "  ");
             if (t->align[c] == 'r')
-                fprintf(f, "%*s%s", (int)pad, "", s);
+                sb_printf(f, "%*s%s", (int)pad, "", s);
             else
-                fprintf(f, "%s%*s", s, c + 1 < t->ncol ? (int)pad : 0, "");
+                sb_printf(f, "%s%*s", s, c + 1 < t->ncol ? (int)pad : 0, "");
         }
-        fputc('\n', f);
+        sb_putc(f, '\n');
     }
 }
 
-void tbl_csv(const tbl *t, FILE *f)
+void tbl_csv(const tbl *t, strbuf *f)
 {
     if (t->failed)
         return;
     for (int c = 0; c < t->ncol; c++) {
         if (c)
-            fputc(',', f);
+            sb_putc(f, ',');
         csv_field(f, t->names[c]);
     }
-    fputc('\n', f);
+    sb_putc(f, '\n');
     for (size_t r = 0; r < t->nrow; r++) {
         const trow *row = &t->rows[r];
         if (row->sep)
             continue;
         for (int c = 0; c < t->ncol; c++) {
             if (c)
-                fputc(',', f);
+                sb_putc(f, ',');
             if (c < row->n)
                 csv_field(f, row->cells[c].raw ? row->cells[c].raw : row->cells[c].text);
         }
-        fputc('\n', f);
+        sb_putc(f, '\n');
     }
 }
 

@@ -236,15 +236,15 @@ static tbl *vs_table(gpuecon_ctx *ctx, bool *oom, const void *view)
 /* Follows the one job's text: starts with an empty line. */
 static void vs_text(const render_out *out, const void *view, const tbl *t)
 {
-    FILE *f = out->f;
+    strbuf *f = out->f;
     const train_vs_view *v = view;
     char cfg[128];
     train_config(&v->r.par, cfg, sizeof cfg);
-    fprintf(f, "\nversus %s: %d GPUs, global batch %d, its own best layout (%s)%s\n\n", v->other->name, v->gpus,
+    sb_printf(f, "\nversus %s: %d GPUs, global batch %d, its own best layout (%s)%s\n\n", v->other->name, v->gpus,
             v->gbs, cfg, v->fits ? "" : " - does NOT fit, nearest miss");
     tbl_print(t, f);
     if (v->have_a2a)
-        fprintf(f, "\nthe all-to-all alone is %.1fx faster on %s; the job end to end %.2fx per GPU: the collective is "
+        sb_printf(f, "\nthe all-to-all alone is %.1fx faster on %s; the job end to end %.2fx per GPU: the collective is "
                    "only part of the step (and overlaps compute)\n",
                 ratio(v->a2a_other, v->a2a_this), v->system->name,
                 ratio(v->mine->tokens_per_s_per_gpu, v->r.tokens_per_s_per_gpu));
@@ -337,7 +337,7 @@ static tbl *breakdown_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     return t;
 }
 
-static void memory_text(FILE *f, gpuecon_ctx *ctx, bool *oom, const gpuecon_train_result *r)
+static void memory_text(strbuf *f, gpuecon_ctx *ctx, bool *oom, const gpuecon_train_result *r)
 {
     const gpuecon_train_memory *m = &r->mem;
     tbl *u = tbl_new(ctx, oom);
@@ -364,23 +364,23 @@ static void memory_text(FILE *f, gpuecon_ctx *ctx, bool *oom, const gpuecon_trai
     tbl_print(u, f);
     tbl_free(u);
     if (m->offloaded_gib > 0)
-        fprintf(f, "\nactivations of %d layers per stage offloaded to host memory: %.2f GiB\n",
+        sb_printf(f, "\nactivations of %d layers per stage offloaded to host memory: %.2f GiB\n",
                 r->par.offload_layers, m->offloaded_gib);
     if (!m->fits)
-        fprintf(f, "\ndoes NOT fit: %.2f GiB over; largest term: %s\n", m->overflow_gib,
+        sb_printf(f, "\ndoes NOT fit: %.2f GiB over; largest term: %s\n", m->overflow_gib,
                 m->overflow_term ? m->overflow_term : "?");
 }
 
-static void moe_text(FILE *f, const gpuecon_train_result *r)
+static void moe_text(strbuf *f, const gpuecon_train_result *r)
 {
     const gpuecon_train_moe *e = &r->moe;
     if (e->moe_layers == 0)
         return;
     char b1[32];
-    fprintf(f, "\nexperts      %d MoE layers; %d routed experts per GPU, %.0f tokens per expert per micro-batch "
+    sb_printf(f, "\nexperts      %d MoE layers; %d routed experts per GPU, %.0f tokens per expert per micro-batch "
                "(load factor %.2f), grouped GEMMs at %.1f%% of peak\n",
             e->moe_layers, e->local_experts, e->tokens_per_expert, e->load_factor, 100 * e->grouped_gemm_eff);
-    fprintf(f, "all-to-all   %s: dispatch of %s per GPU over %d GPUs in %d scale-up domain%s (%.0f%% stays inside): "
+    sb_printf(f, "all-to-all   %s: dispatch of %s per GPU over %d GPUs in %d scale-up domain%s (%.0f%% stays inside): "
                "%.3f ms; per MoE layer and micro-batch %.3f ms, exposed %.3f ms\n",
             gpuecon_dispatcher_name(e->dispatcher), fmt_si(b1, sizeof b1, e->a2a_bytes, "B"), r->par.ep,
             e->ep_domains, e->ep_domains == 1 ? "" : "s",
@@ -388,40 +388,40 @@ static void moe_text(FILE *f, const gpuecon_train_result *r)
     if (e->host_s > 0) {
         char scope[64];
         gpuecon_graph_scope_name(e->cuda_graph_scope, scope, sizeof scope);
-        fprintf(f, "host         CUDA graphs %s: the kernels launched from the host take %.3f ms per MoE layer "
+        sb_printf(f, "host         CUDA graphs %s: the kernels launched from the host take %.3f ms per MoE layer "
                    "and micro-batch (forward and backward), a floor under the layer's GPU time\n",
                 scope, 1e3 * e->host_s);
     }
 }
 
 /* The cost at the profile's (or the user's) price, the run's reliability, totals and timeline. */
-static void cost_text(FILE *f, const train_view *v)
+static void cost_text(strbuf *f, const train_view *v)
 {
     const gpuecon_platform_result *run = v->run;
-    fprintf(f, "\ncost (%s): $%.3f per GPU-hour, $%.4f per 1M tokens, %.2f J/token",
+    sb_printf(f, "\ncost (%s): $%.3f per GPU-hour, $%.4f per 1M tokens, %.2f J/token",
             v->user_price ? "your rate, --usd-per-gpu-hour" : v->profile->name, v->usd_per_gpu_hour,
             v->cost.usd_per_mtok, v->cost.joules_per_token);
     if (v->run_ok)
-        fprintf(f, "\nreliability (%s tier, MTBI %.0f GPU-days): ETTR %.1f%%, %d spare GPU%s %s; effective $%.4f "
+        sb_printf(f, "\nreliability (%s tier, MTBI %.0f GPU-days): ETTR %.1f%%, %d spare GPU%s %s; effective $%.4f "
                    "per 1M tokens", v->tier, run->mtbi_gpu_days, 100 * run->ettr,
                 run->provisioned_gpus - run->gpus, run->provisioned_gpus - run->gpus == 1 ? "" : "s",
                 run->spares_charged ? "charged to the job" : "earning other work", run->effective_usd_per_mtok);
     if (v->run_ok && v->tokens > 0)
-        fprintf(f, "\n%.4g tokens: %.1f days, $%.4g, %.4g GPU-hours, %.1f MWh (failures, restarts and spares "
+        sb_printf(f, "\n%.4g tokens: %.1f days, $%.4g, %.4g GPU-hours, %.1f MWh (failures, restarts and spares "
                    "included)", v->tokens, run->days_to_train, run->total_usd,
                 run->charged_gpus * run->days_to_train * 24, run->energy_mwh);
     if (v->run_ok && run->timeline) {
-        fprintf(f, "\nfrom %s at the catalog's published software dates: %.1f tokens/s/GPU over the run "
+        sb_printf(f, "\nfrom %s at the catalog's published software dates: %.1f tokens/s/GPU over the run "
                    "(the prediction before the first point); points used:", v->start_date, run->tokens_per_s_per_gpu);
         for (size_t i = 0; i < run->n_points_used; i++)
-            fprintf(f, "%s %s %.0f (%s)", i ? "," : "", run->points_used[i].date,
+            sb_printf(f, "%s %s %.0f (%s)", i ? "," : "", run->points_used[i].date,
                     run->points_used[i].tokens_per_s_per_gpu, gpuecon_stage_name(run->points_used[i].source.stage));
         if (!run->n_points_used)
-            fprintf(f, " none (the run ends before the first)");
+            sb_printf(f, " none (the run ends before the first)");
         if (run->uses_projection)
-            fprintf(f, "\nthis result rests on a projection");
+            sb_printf(f, "\nthis result rests on a projection");
     }
-    fputc('\n', f);
+    sb_putc(f, '\n');
 }
 
 /* The job, the headline figures in words (t, the CSV row, is not printed), the step-time
@@ -429,28 +429,28 @@ static void cost_text(FILE *f, const train_view *v)
 static void one_text(const render_out *out, const void *view, const tbl *t)
 {
     (void)t;
-    FILE *f = out->f;
+    strbuf *f = out->f;
     const train_view *v = view;
     const gpuecon_train_request *req = v->req;
     const gpuecon_train_result *r = v->r;
     char cfg[128];
     train_config(&r->par, cfg, sizeof cfg);
-    fprintf(f, "%s on %d x %s (%s), %s, seq %d, global batch %d\n", req->model->name, req->gpus, req->system->name,
+    sb_printf(f, "%s on %d x %s (%s), %s, seq %d, global batch %d\n", req->model->name, req->gpus, req->system->name,
             req->system->gpu_name, gpuecon_precision_name(req->precision), req->seq, req->gbs);
     if (req->stack)
-        fprintf(f, "stack: %s (%s)\n", req->stack->name, req->stack->framework);
-    fprintf(f, "parallelism: %s, %d micro-batches, %s recompute, ZeRO-%d%s%s\n\n", cfg, r->par.microbatches,
+        sb_printf(f, "stack: %s (%s)\n", req->stack->name, req->stack->framework);
+    sb_printf(f, "parallelism: %s, %d micro-batches, %s recompute, ZeRO-%d%s%s\n\n", cfg, r->par.microbatches,
             gpuecon_parallel_recompute_name(&r->par), r->par.zero, r->par.sequence_parallel ? ", SP" : "",
             r->par.tp_overlap ? ", TP overlap" : "");
-    fprintf(f, "throughput   %.1f tokens/s/GPU (%.4g tokens/s in all)\n", r->tokens_per_s_per_gpu,
+    sb_printf(f, "throughput   %.1f tokens/s/GPU (%.4g tokens/s in all)\n", r->tokens_per_s_per_gpu,
             r->tokens_per_s_per_gpu * req->gpus);
-    fprintf(f, "MFU          %.1f%% (full-attention model FLOPs vs %s peak; %.1f%% counting causal attention)\n",
+    sb_printf(f, "MFU          %.1f%% (full-attention model FLOPs vs %s peak; %.1f%% counting causal attention)\n",
             100 * r->mfu, gpuecon_precision_name(req->precision), 100 * r->mfu_causal);
-    fprintf(f, "step time    %.3f s\n\n", r->step_time_s);
+    sb_printf(f, "step time    %.3f s\n\n", r->step_time_s);
     tbl *b = breakdown_table(out->ctx, out->oom, view);
     tbl_print(b, f);
     tbl_free(b);
-    fputc('\n', f);
+    sb_putc(f, '\n');
     memory_text(f, out->ctx, out->oom, r);
     moe_text(f, r);
     if (v->profile)

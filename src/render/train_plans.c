@@ -54,17 +54,17 @@ static tbl *sweep_table(gpuecon_ctx *ctx, bool *oom, const void *view)
 
 static void sweep_text(const render_out *out, const void *view, const tbl *t)
 {
-    FILE *f = out->f;
+    strbuf *f = out->f;
     const train_sweep_view *v = view;
     const gpuecon_train_request *req = v->req;
     const train_sweep_row *rows = v->rows;
     int n = v->n;
-    fprintf(f, "%s on %s, %s, seq %d, %s scaling (%s)\n\n", req->model->name, req->system->name,
+    sb_printf(f, "%s on %s, %s, seq %d, %s scaling (%s)\n\n", req->model->name, req->system->name,
             gpuecon_precision_name(req->precision), req->seq, v->strong ? "strong" : "weak",
             v->strong ? "global batch fixed" : "batch per GPU fixed");
     tbl_print(t, f);
     if (n >= 2 && rows[0].ok && rows[n - 1].ok)
-        fprintf(f, "\n%d -> %d GPUs: tokens/s/GPU %+.1f%%, MFU %.1f%% -> %.1f%%\n", rows[0].gpus, rows[n - 1].gpus,
+        sb_printf(f, "\n%d -> %d GPUs: tokens/s/GPU %+.1f%%, MFU %.1f%% -> %.1f%%\n", rows[0].gpus, rows[n - 1].gpus,
                 100 * (rows[n - 1].r.tokens_per_s_per_gpu / rows[0].r.tokens_per_s_per_gpu - 1), 100 * rows[0].r.mfu,
                 100 * rows[n - 1].r.mfu);
 }
@@ -178,24 +178,24 @@ static tbl *target_table(gpuecon_ctx *ctx, bool *oom, const void *view)
 
 static void target_text(const render_out *out, const void *view, const tbl *tb)
 {
-    FILE *f = out->f;
+    strbuf *f = out->f;
     const train_target_view *v = view;
     const gpuecon_train_request *req = v->req;
     const gpuecon_target_result *t = v->t;
     const gpuecon_platform_result *p = &t->run;
-    fprintf(f, "%s on %s, %s: %.4g tokens within %g days (%s tier; failures, restarts and spares included)\n",
+    sb_printf(f, "%s on %s, %s: %.4g tokens within %g days (%s tier; failures, restarts and spares included)\n",
             req->model->name, req->system->name, gpuecon_precision_name(req->precision), v->tokens, v->target_days,
             v->tier);
     if (t->met)
-        fprintf(f, "GPUs needed  %d active (%d per domain; %d provisioned with spares): %.1f days, $%.4gM, %.0f MWh, "
+        sb_printf(f, "GPUs needed  %d active (%d per domain; %d provisioned with spares): %.1f days, $%.4gM, %.0f MWh, "
                    "ETTR %.1f%%\n",
                 t->gpus_needed, t->unit, p->provisioned_gpus, p->days_to_train, p->total_usd / 1e6, p->energy_mwh,
                 100 * p->ettr);
     else if (t->nearest_gpus)
-        fprintf(f, "no size meets it; the nearest miss is %d GPUs in %.1f days\n", t->nearest_gpus, t->nearest_days);
+        sb_printf(f, "no size meets it; the nearest miss is %d GPUs in %.1f days\n", t->nearest_gpus, t->nearest_days);
     else
-        fprintf(f, "no size can run this job: %s\n", t->why);
-    fputc('\n', f);
+        sb_printf(f, "no size can run this job: %s\n", t->why);
+    sb_putc(f, '\n');
     tbl_print(tb, f);
 }
 
@@ -298,22 +298,22 @@ static tbl *own_rent_table(gpuecon_ctx *ctx, bool *oom, const void *view)
 
 static void own_rent_text(const render_out *out, const void *view, const tbl *t)
 {
-    FILE *f = out->f;
+    strbuf *f = out->f;
     const train_life_view *v = view;
     const gpuecon_life_result *l = v->l;
-    fprintf(f, "%s on %d x %s (%.0f GPUs with spares), %s profile: owning for %.3g years at %.0f%% utilisation "
+    sb_printf(f, "%s on %d x %s (%.0f GPUs with spares), %s profile: owning for %.3g years at %.0f%% utilisation "
                "vs renting at $%.3f per GPU-hour used\n\n",
             v->req->model->name, v->req->gpus, v->req->system->name, l->charged_gpus, v->profile->name,
             l->life_years, 100 * l->utilisation, l->rent_usd_per_gpu_hour);
     tbl_print(t, f);
-    fprintf(f, "\nowning (TCO $%.3f/GPU-h every hour) beats renting above %.0f%% utilisation; ",
+    sb_printf(f, "\nowning (TCO $%.3f/GPU-h every hour) beats renting above %.0f%% utilisation; ",
             l->tco_usd_per_gpu_hour, 100 * l->breakeven_utilisation);
     if (l->own_beats_rent_month > 0)
-        fprintf(f, "with $%.4gM capex up front, owning has cost less than renting from month %d on (present "
+        sb_printf(f, "with $%.4gM capex up front, owning has cost less than renting from month %d on (present "
                    "values at the profile's cost of capital).\n",
                 l->capex_usd / 1e6, l->own_beats_rent_month);
     else
-        fprintf(f, "with $%.4gM capex up front, owning never catches up within the life.\n", l->capex_usd / 1e6);
+        sb_printf(f, "with $%.4gM capex up front, owning never catches up within the life.\n", l->capex_usd / 1e6);
 }
 
 const render_kind render_train_life = {own_rent_json, own_rent_table, own_rent_text, NULL};

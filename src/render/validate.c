@@ -245,18 +245,18 @@ static tbl *serving_table(gpuecon_ctx *ctx, bool *oom, const void *view)
 
 static void serving_text(const render_out *out, const void *view, const tbl *t)
 {
-    FILE *f = out->f;
+    strbuf *f = out->f;
     const validate_view *v = view;
-    fprintf(f, "\nServing model vs published figures (docs/model.md §6.8)\n\n");
+    sb_printf(f, "\nServing model vs published figures (docs/model.md §6.8)\n\n");
     tbl_print(t, f);
     tbl *g = groups_table(out, "serving group", v->sgroups, v->nsgroups);
-    fputc('\n', f);
+    sb_putc(f, '\n');
     tbl_print(g, f);
     tbl_free(g);
     bool med = v->s_held.median_abs_err <= TARGET_SERVING_MEDIAN, max = v->s_held.max_abs_err <= TARGET_SERVING_MAX;
-    fprintf(f, "\nserving, all %zu rows: median |error| %.1f%%, max %.1f%% (%s)\n", v->s_all.n,
+    sb_printf(f, "\nserving, all %zu rows: median |error| %.1f%%, max %.1f%% (%s)\n", v->s_all.n,
             100 * v->s_all.median_abs_err, 100 * v->s_all.max_abs_err, v->s_all.worst_id);
-    fprintf(f, "held out of every fit, %zu: median %.1f%% (target <= %.0f%% %s), max %.1f%% (%s; target <= %.0f%% "
+    sb_printf(f, "held out of every fit, %zu: median %.1f%% (target <= %.0f%% %s), max %.1f%% (%s; target <= %.0f%% "
                "%s)\n",
             v->s_held.n, 100 * v->s_held.median_abs_err, 100 * TARGET_SERVING_MEDIAN, med ? "met" : "MISSED",
             100 * v->s_held.max_abs_err, v->s_held.worst_id, 100 * TARGET_SERVING_MAX, max ? "met" : "MISSED");
@@ -271,15 +271,15 @@ static tbl *finetune_table(gpuecon_ctx *ctx, bool *oom, const void *view)
 
 static void finetune_text(const render_out *out, const void *view, const tbl *t)
 {
-    FILE *f = out->f;
+    strbuf *f = out->f;
     const validate_view *v = view;
-    fprintf(f, "\nFine-tuning model vs the VESSL AI LoRA benchmark (docs/model.md §6.9)\n\n");
+    sb_printf(f, "\nFine-tuning model vs the VESSL AI LoRA benchmark (docs/model.md §6.9)\n\n");
     tbl_print(t, f);
     tbl *g = groups_table(out, "fine-tuning group", v->fgroups, v->nfgroups);
-    fputc('\n', f);
+    sb_putc(f, '\n');
     tbl_print(g, f);
     tbl_free(g);
-    fprintf(f, "\nfine-tuning, all %zu rows: median |error| %.1f%%, max %.1f%% (%s); held out %zu: median %.1f%%, "
+    sb_printf(f, "\nfine-tuning, all %zu rows: median |error| %.1f%%, max %.1f%% (%s); held out %zu: median %.1f%%, "
                "max %.1f%% (%s)\n",
             v->f_all.n, 100 * v->f_all.median_abs_err, 100 * v->f_all.max_abs_err, v->f_all.worst_id, v->f_held.n,
             100 * v->f_held.median_abs_err, 100 * v->f_held.max_abs_err, v->f_held.worst_id);
@@ -305,38 +305,38 @@ static tbl *train_table(gpuecon_ctx *ctx, bool *oom, const void *view)
  * the MoE runs; without --group the serving and fine-tuning sections follow. */
 static void validate_text(const render_out *out, const void *view, const tbl *t)
 {
-    FILE *f = out->f;
+    strbuf *f = out->f;
     const validate_view *v = view;
     const gpuecon_validate_summary *all = &v->all, *fit = &v->fit;
-    fprintf(f, "Training model vs published runs, tokens/s/GPU (docs/model.md §3, §4)\n\n");
+    sb_printf(f, "Training model vs published runs, tokens/s/GPU (docs/model.md §3, §4)\n\n");
     tbl_print(t, f);
-    fprintf(f, "\ndense, all %zu cases: median |error| %.1f%%, mean %.1f%%, max %.1f%% (%s)\n", all->n,
+    sb_printf(f, "\ndense, all %zu cases: median |error| %.1f%%, mean %.1f%%, max %.1f%% (%s)\n", all->n,
             100 * all->median_abs_err, 100 * all->mean_abs_err, 100 * all->max_abs_err, all->worst_id);
-    fprintf(f, "fitted on %zu: median %.1f%%, max %.1f%% (%s)\n", fit->n, 100 * fit->median_abs_err,
+    sb_printf(f, "fitted on %zu: median %.1f%%, max %.1f%% (%s)\n", fit->n, 100 * fit->median_abs_err,
             100 * fit->max_abs_err, fit->worst_id);
-    fprintf(f, "held out of the fit (seed, heldout, recipes), %zu: median %.1f%%, max %.1f%% (%s)\n", v->held.n,
+    sb_printf(f, "held out of the fit (seed, heldout, recipes), %zu: median %.1f%%, max %.1f%% (%s)\n", v->held.n,
             100 * v->held.median_abs_err, 100 * v->held.max_abs_err, v->held.worst_id);
-    fprintf(f, "targets on the calibration set: median <= %.0f%% %s; every case <= %.0f%% %s (%d over",
+    sb_printf(f, "targets on the calibration set: median <= %.0f%% %s; every case <= %.0f%% %s (%d over",
             100 * TARGET_MEDIAN, fit->median_abs_err <= TARGET_MEDIAN ? "met" : "MISSED", 100 * TARGET_MAX,
             fit->max_abs_err <= TARGET_MAX ? "met" : "MISSED", count_over(v));
     for (size_t i = 0, k = 0; i < v->n; i++)
         if (over_max(&v->rows[i]))
-            fprintf(f, "%s%s", k++ ? ", " : ": ", v->rows[i].id);
-    fprintf(f, ")\n");
+            sb_printf(f, "%s%s", k++ ? ", " : ": ", v->rows[i].id);
+    sb_printf(f, ")\n");
     tbl *g = groups_table(out, "group (generation-precision-kind)", v->groups, v->ngroups);
-    fprintf(f, "\nby group, every row (fitted and held out):\n");
+    sb_printf(f, "\nby group, every row (fitted and held out):\n");
     tbl_print(g, f);
     tbl_free(g);
-    fputc('\n', f);
-    fprintf(f, "vTrain (A100, 109 runs): 95th percentile of |error| %.1f%%, target <= %.0f%% %s; runs over "
+    sb_putc(f, '\n');
+    sb_printf(f, "vTrain (A100, 109 runs): 95th percentile of |error| %.1f%%, target <= %.0f%% %s; runs over "
                "%.0f%% and the inconsistency each shows in the data:\n",
             100 * v->vtrain_p95, 100 * TARGET_VTRAIN_P95, v->vtrain_p95 <= TARGET_VTRAIN_P95 ? "met" : "MISSED",
             100 * NOTE_OVER);
     for (size_t i = 0; i < v->n; i++)
         if (!strcmp(v->rows[i].group, "vtrain") && fabs(v->rows[i].rel_err) > NOTE_OVER)
-            fprintf(f, "  %s %+.0f%%: %s\n", v->rows[i].id, 100 * v->rows[i].rel_err,
+            sb_printf(f, "  %s %+.0f%%: %s\n", v->rows[i].id, 100 * v->rows[i].rel_err,
                     v->rows[i].note[0] ? v->rows[i].note : "(no inconsistency recorded)");
-    fprintf(f, "mixture of experts, %zu cases: median |error| %.1f%%, max %.1f%% (%s); the %zu calibration runs: "
+    sb_printf(f, "mixture of experts, %zu cases: median |error| %.1f%%, max %.1f%% (%s); the %zu calibration runs: "
                "max %.1f%% (%s), target <= %.0f%% each %s\n",
             v->moe.n, 100 * v->moe.median_abs_err, 100 * v->moe.max_abs_err, v->moe.worst_id, v->moe_fit.n,
             100 * v->moe_fit.max_abs_err, v->moe_fit.worst_id, 100 * TARGET_MOE,
@@ -378,12 +378,12 @@ static tbl *rl_table(gpuecon_ctx *ctx, bool *oom, const void *view)
 
 static void rl_text(const render_out *out, const void *view, const tbl *t)
 {
-    FILE *f = out->f;
+    strbuf *f = out->f;
     const validate_rl_view *v = view;
-    fprintf(f, "RL step model vs published GRPO step times (NeMo-RL v0.7), fitted on nothing "
+    sb_printf(f, "RL step model vs published GRPO step times (NeMo-RL v0.7), fitted on nothing "
                "(docs/model.md §8.8)\n\n");
     tbl_print(t, f);
-    fprintf(f, "\n%zu rows: median |error| %.0f%%, max %.0f%% (%s)\n", v->summary.n, 100 * v->summary.median_abs_err,
+    sb_printf(f, "\n%zu rows: median |error| %.0f%%, max %.0f%% (%s)\n", v->summary.n, 100 * v->summary.median_abs_err,
             100 * v->summary.max_abs_err, v->summary.worst_id);
 }
 

@@ -34,7 +34,7 @@ typedef struct cli {
     bool cat_borrowed;          /* cat is the context's fixed catalog (config .catalog): not freed */
     out_format format;
     const char *catalog_dir;    /* --catalog DIR */
-    const char *model_file;     /* --model-file FILE */
+    const char *model_file;     /* --model-file strbuf */
     const gpuecon_model *file_model; /* the model loaded from --model-file */
     bool format_given;
     const char *cmd;            /* subcommand name, for messages */
@@ -44,8 +44,8 @@ typedef struct cli {
     json_t *built;              /* CLI_ARGV: the request being built; CLI_DESCRIBE: the option
                                  * table as JSON (owned by request.c) */
     json_t *keep;               /* strings made from the request that options point into */
-    FILE *out;                  /* the command's output (an open_memstream) */
-    FILE *notes;                /* what a terminal would show on stderr (an open_memstream) */
+    strbuf *out;                /* the command's output (request.c's, through the context's allocator) */
+    strbuf *notes;              /* what a terminal would show on stderr (the same) */
     gpuecon_error err;          /* the last error reported through cli_fail/cli_usage_error */
     bool oom;                   /* a table or page ran out of memory: the request fails with
                                    GPUECON_E_NOMEM and no output (request.c) */
@@ -122,13 +122,13 @@ int cli_stack(cli *c, const char *option, const char *name, int workload, const 
 #define CLI_DEFAULT_STACK "megatron-bridge-2026"
 int cli_model(cli *c, const char *option, const char *name, const gpuecon_model **out);
 /* Where output goes: the request's output stream (never NULL once the run has started). */
-FILE *cli_out(cli *c);
+strbuf *cli_out(cli *c);
 /* The repeated end of a table command: with --csv writes t as CSV, frees it, closes the output
  * and returns EXIT_OK with *f NULL (also when the output cannot open: EXIT_USAGE); else *f is the
  * output for the text around the table, which cli_table_done then frees and closes (EXIT_OK). */
-int cli_table_begin(cli *c, tbl *t, FILE **f);
-int cli_table_done(cli *c, tbl *t, FILE *f);
-void cli_close_out(cli *c, FILE *f);
+int cli_table_begin(cli *c, tbl *t, strbuf **f);
+int cli_table_done(cli *c, tbl *t, strbuf *f);
+void cli_close_out(cli *c, strbuf *f);
 /* Hands a chart to the front end (--plot FILE.svg): its gnuplot script into c->plots, with
  * whether a failure to draw it fails the request (`required`) and whether drawing it is
  * announced ("gpuecon: wrote FILE"). Without c->plots, a note says it is not drawn. Returns

@@ -42,7 +42,7 @@ static int versus(cli *c, const train_args *a, const gpuecon_train_request *req,
     gpuecon_error_clear(&err);
     rc = gpuecon_train_predict(c->ctx, &q, &v->r, &err);
     if (rc && rc != GPUECON_E_INFEASIBLE) {
-        fprintf(c->notes, "gpuecon: --vs %s: ", v->other->name);
+        sb_printf(c->notes, "gpuecon: --vs %s: ", v->other->name);
         return cli_fail(c, &err);
     }
     v->fits = rc == GPUECON_OK;

@@ -13,7 +13,7 @@ static void note_error(cli *c, const gpuecon_error *e)
 {
     char line[GPUECON_ERROR_LINE_MAX];
     gpuecon_error_format(e, line, sizeof line);
-    fprintf(c->notes, "%s\n", line);
+    sb_printf(c->notes, "%s\n", line);
 }
 
 /* The command-line form of a request key: "tokens_per_s" -> "--tokens-per-s". */
@@ -206,7 +206,7 @@ int cli_model(cli *c, const char *option, const char *name, const gpuecon_model 
     return lookup(c, GPUECON_KIND_MODEL, option, name, (const void **)out);
 }
 
-int cli_table_begin(cli *c, tbl *t, FILE **f)
+int cli_table_begin(cli *c, tbl *t, strbuf **f)
 {
     *f = cli_out(c);
     if (!*f) {
@@ -221,31 +221,40 @@ int cli_table_begin(cli *c, tbl *t, FILE **f)
     return EXIT_OK;
 }
 
-int cli_table_done(cli *c, tbl *t, FILE *f)
+int cli_table_done(cli *c, tbl *t, strbuf *f)
 {
     tbl_free(t);
     cli_close_out(c, f);
     return EXIT_OK;
 }
 
-FILE *cli_out(cli *c)
+strbuf *cli_out(cli *c)
 {
     return c->out;
 }
 
-void cli_close_out(cli *c, FILE *f)
+void cli_close_out(cli *c, strbuf *f)
 {
     (void)c;
     (void)f;
+}
+
+/* jansson's output callback: appends to the strbuf; -1 stops the dump when memory ran out. */
+static int dump_to(const char *buf, size_t size, void *data)
+{
+    strbuf *b = data;
+    size_t before = b->len;
+    sb_write(b, buf, size);
+    return b->len == before + size ? 0 : -1;
 }
 
 int cli_emit_json(cli *c, json_t *root)
 {
     if (!root)
         return cli_error(c, GPUECON_E_NOMEM, "", "out of memory while building the JSON output");
-    FILE *f = cli_out(c);
-    int rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
-    fputc('\n', f);
+    strbuf *f = cli_out(c);
+    int rc = json_dump_callback(root, dump_to, f, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
+    sb_putc(f, '\n');
     json_decref(root);
     if (rc)
         return cli_error(c, GPUECON_E_NOMEM, "", "out of memory while writing the JSON output");
@@ -272,7 +281,7 @@ int cli_render(cli *c, const render_kind *kind, const void *view)
     }
     if (c->format == FMT_CSV && !kind->table)
         return cli_usage_error(c, "--csv", "this output has no table form (leave out --csv, or use --json)");
-    FILE *f = cli_out(c);
+    strbuf *f = cli_out(c);
     tbl *t = kind->table ? kind->table(c->ctx, &c->oom, view) : NULL;
     if (c->format == FMT_CSV)
         tbl_csv(t, f);
@@ -284,12 +293,12 @@ int cli_render(cli *c, const render_kind *kind, const void *view)
 
 int cli_write_strbuf(cli *c, strbuf *b)
 {
-    FILE *f = cli_out(c);
+    strbuf *f = cli_out(c);
     if (!f) {
         sb_free(b);
         return EXIT_USAGE;
     }
-    fwrite(b->s, 1, b->len, f);
+    sb_write(f, b->s ? b->s : "", b->len);
     cli_close_out(c, f);
     sb_free(b);
     return EXIT_OK;
@@ -299,7 +308,7 @@ int cli_plot(cli *c, const char *path, const plot_spec *spec, const plot_series 
              bool announce)
 {
     if (!c->plots) {
-        fprintf(c->notes, "gpuecon: --plot: not drawn: this front end takes no charts (the gpuecon program "
+        sb_printf(c->notes, "gpuecon: --plot: not drawn: this front end takes no charts (the gpuecon program "
                           "draws them; gpuecon_request_plots returns them)\n");
         return EXIT_OK;
     }

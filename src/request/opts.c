@@ -308,27 +308,27 @@ int opts_require(cli *c, const opt *opts, size_t nopts)
 
 static void print_help(cli *c, const opt *opts, size_t nopts, const cmd_usage *u)
 {
-    FILE *f = cli_out(c);
-    fprintf(f, "usage: gpuecon %s\n\n%s\n\noptions:\n", u->synopsis, u->about);
+    strbuf *f = cli_out(c);
+    sb_printf(f, "usage: gpuecon %s\n\n%s\n\noptions:\n", u->synopsis, u->about);
     for (size_t i = 0; i < nopts; i++) {
         const opt *o = &opts[i];
         char left[64];
         snprintf(left, sizeof left, "%s%s%s", o->name, o->kind == O_FLAG ? "" : " ",
                  o->kind == O_FLAG ? "" : (o->metavar ? o->metavar : "X"));
-        fprintf(f, "  %-24s %s", left, o->help ? o->help : "");
+        sb_printf(f, "  %-24s %s", left, o->help ? o->help : "");
         /* A bound at or past -1e9 (int) or +-1e11 marks a range the command checks itself, with its
          * own message; its help text states the range, so none is printed from the table. */
         if ((o->kind == O_DOUBLE || o->kind == O_INT || o->kind == O_LIST) && o->lo > -1e9 && o->hi < 1e11)
-            fprintf(f, " [%g to %g]", o->lo, o->hi);
+            sb_printf(f, " [%g to %g]", o->lo, o->hi);
         if (o->kind == O_CHOICE) {
-            fputs(" [", f);
+            sb_puts(f, " [");
             for (int k = 0; o->choices[k]; k++)
-                fprintf(f, "%s%s", k ? "|" : "", o->choices[k]);
-            fputs("]", f);
+                sb_printf(f, "%s%s", k ? "|" : "", o->choices[k]);
+            sb_puts(f, "]");
         }
-        fputc('\n', f);
+        sb_putc(f, '\n');
     }
-    fputs("\nglobal options:\n"
+    sb_puts(f, "\nglobal options:\n"
           "  --json                   one JSON object on stdout\n"
           "  --csv                    the main table as CSV\n"
           "  --format F               table | json | csv | html\n"
@@ -336,10 +336,9 @@ static void print_help(cli *c, const opt *opts, size_t nopts, const cmd_usage *u
           "  --catalog DIR            add or override catalog entries from DIR/*.yaml\n"
           "  --model-file FILE        add a model in the model-file format\n"
           "  --max-work S             refuse work estimated above S CPU-seconds [default 60]\n"
-          "  -h, --help               this help\n",
-          f);
+          "  -h, --help               this help\n");
     if (u->example)
-        fprintf(f, "\nexample:\n  %s\n", u->example);
+        sb_printf(f, "\nexample:\n  %s\n", u->example);
 }
 
 static int unknown_option(cli *c, const char *name, const opt *opts, size_t nopts)

@@ -40,9 +40,52 @@ const gpuecon_command_info *gpuecon_command_at(size_t i)
     return i < N_COMMANDS ? &commands[i].info : NULL;
 }
 
+/* A string handed to the caller sits after this header, which says how to release it: through
+ * the allocator of the context that made it, so gpuecon_free needs no context. */
+typedef union handed {
+    struct {
+        gpuecon_alloc_fn alloc;
+        void *ud;
+        size_t size; /* of the whole block */
+    } h;
+    max_align_t align;
+} handed;
+
+/* A copy of s[0..n) for the caller (NUL-terminated), allocated through ctx; NULL when memory
+ * runs out. */
+static char *hand_out(gpuecon_ctx *ctx, const char *s, size_t n)
+{
+    const gpuecon_ctx_config *cfg = gpuecon_ctx_get_config(ctx);
+    size_t size = sizeof(handed) + n + 1;
+    handed *b = cfg->alloc(cfg->alloc_ud, NULL, 0, size);
+    if (!b)
+        return NULL;
+    b->h.alloc = cfg->alloc;
+    b->h.ud = cfg->alloc_ud;
+    b->h.size = size;
+    char *t = (char *)(b + 1);
+    if (n)
+        memcpy(t, s, n);
+    t[n] = '\0';
+    return t;
+}
+
+/* The same for a string jansson made (json_dumps), which is freed; NULL in, NULL out. */
+static char *hand_out_dump(gpuecon_ctx *ctx, char *dumped)
+{
+    if (!dumped)
+        return NULL;
+    char *t = hand_out(ctx, dumped, strlen(dumped));
+    free(dumped);
+    return t;
+}
+
 void gpuecon_free(void *p)
 {
-    free(p);
+    if (!p)
+        return;
+    handed *b = (handed *)p - 1;
+    b->h.alloc(b->h.ud, b, b->h.size, 0);
 }
 
 static void set_error(gpuecon_error *err, int code, const char *where, const char *msg)
@@ -74,11 +117,11 @@ static const command *find_command(const char *name, gpuecon_error *err)
     return NULL;
 }
 
-/* The run state of one command, with its two in-memory streams. */
+/* The run state of one command, with its two in-memory texts (allocated through the context; an
+ * append that runs out of memory sets c.oom and the request fails with no output). */
 typedef struct run {
     cli c;
-    char *out_buf, *notes_buf;
-    size_t out_len, notes_len;
+    strbuf out, notes;
 } run;
 
 static int run_open(run *r, gpuecon_ctx *ctx, const command *cmd, cli_mode mode)
@@ -89,31 +132,38 @@ static int run_open(run *r, gpuecon_ctx *ctx, const command *cmd, cli_mode mode)
     r->c.mode = mode;
     r->c.format = mode == CLI_REQUEST ? FMT_JSON : FMT_TABLE;
     gpuecon_error_clear(&r->c.err);
-    r->c.out = open_memstream(&r->out_buf, &r->out_len);
-    r->c.notes = open_memstream(&r->notes_buf, &r->notes_len);
+    sb_init(&r->out, ctx, &r->c.oom);
+    sb_init(&r->notes, ctx, &r->c.oom);
+    r->c.out = &r->out;
+    r->c.notes = &r->notes;
     r->c.keep = json_array();
-    return r->c.out && r->c.notes && r->c.keep ? 0 : -1;
+    return r->c.keep ? 0 : -1;
 }
 
-/* Closes the streams; hands their text to *out / *notes (when not NULL) or frees it. */
-static void run_close(run *r, char **out, char **notes)
+/* Hands the texts to *out / *notes (when not NULL) and frees them. Returns -1 when a copy for the
+ * caller could not be allocated (nothing is then handed over). */
+static int run_close(run *r, char **out, char **notes)
 {
-    if (r->c.out)
-        fclose(r->c.out);
-    if (r->c.notes)
-        fclose(r->c.notes);
-    if (out && r->out_len > 0)
-        *out = r->out_buf; /* no output: NULL, as documented */
-    else
-        free(r->out_buf);
-    if (notes)
-        *notes = r->notes_buf;
-    else
-        free(r->notes_buf);
+    int rc = 0;
+    if (out && r->out.len > 0 && !(*out = hand_out(r->c.ctx, r->out.s, r->out.len)))
+        rc = -1; /* no output: NULL, as documented */
+    if (notes && !(*notes = hand_out(r->c.ctx, r->notes.s ? r->notes.s : "", r->notes.len)))
+        rc = -1;
+    if (rc && out) {
+        gpuecon_free(*out);
+        *out = NULL;
+    }
+    if (rc && notes) {
+        gpuecon_free(*notes);
+        *notes = NULL;
+    }
+    sb_free(&r->out);
+    sb_free(&r->notes);
     if (!r->c.cat_borrowed)
         gpuecon_catalog_free(r->c.cat);
     json_decref(r->c.keep);
     json_decref(r->c.plots);
+    return rc;
 }
 
 /* The status of a command's exit code; c->err gets a record when the command left none. */
@@ -207,16 +257,19 @@ int gpuecon_request_plots(gpuecon_ctx *ctx, const char *request_json, char **out
     int rc = cmd->run(&r.c, 0, NULL);
     gpuecon_ctx_set_max_work(ctx, budget);
     if (plots && !r.c.oom && json_array_size(r.c.plots) > 0 &&
-        !(*plots = json_dumps(r.c.plots, JSON_COMPACT)))
+        !(*plots = hand_out_dump(ctx, json_dumps(r.c.plots, JSON_COMPACT))))
         r.c.oom = true;
     st = run_status(&r.c, rc);
     if (err && st)
         *err = r.c.err;
+    if (run_close(&r, st == GPUECON_E_NOMEM ? NULL : output, notes) && st != GPUECON_E_NOMEM) {
+        st = GPUECON_E_NOMEM;
+        set_error(err, GPUECON_E_NOMEM, "", "out of memory");
+    }
     if (plots && st == GPUECON_E_NOMEM) {
-        free(*plots);
+        gpuecon_free(*plots);
         *plots = NULL;
     }
-    run_close(&r, st == GPUECON_E_NOMEM ? NULL : output, notes);
     json_decref(req);
     return st;
 }
@@ -252,7 +305,7 @@ int gpuecon_request_from_argv(gpuecon_ctx *ctx, int argc, char **argv, char **re
             int rc = cmd->run(&r.c, argc, argv);
             gpuecon_ctx_set_max_work(ctx, budget);
             if (rc == EXIT_BUILT) {
-                *request_json = json_dumps(r.c.built, JSON_COMPACT | JSON_REAL_PRECISION(17));
+                *request_json = hand_out_dump(ctx, json_dumps(r.c.built, JSON_COMPACT | JSON_REAL_PRECISION(17)));
                 st = *request_json ? GPUECON_OK : GPUECON_E_NOMEM;
             } else if (rc == EXIT_OK) {
                 st = GPUECON_E_INTERNAL; /* a command that went on without its options */
@@ -287,7 +340,7 @@ int gpuecon_command_options(gpuecon_ctx *ctx, const char *name, char **options_j
         r.c.built = json_pack("{s:s}", "command", cmd->info.name);
         char *argv[] = {(char *)cmd->info.name, NULL};
         if (r.c.built && cmd->run(&r.c, 1, argv) == EXIT_BUILT) {
-            *options_json = json_dumps(r.c.built, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+            *options_json = hand_out_dump(ctx, json_dumps(r.c.built, JSON_INDENT(2) | JSON_REAL_PRECISION(17)));
             st = *options_json ? GPUECON_OK : GPUECON_E_NOMEM;
         } else if (err) {
             *err = r.c.err;
