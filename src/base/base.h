@@ -74,6 +74,25 @@ void text_utf8_scrub(char *s);
 /* Range check of a named input: GPUECON_OK or GPUECON_E_INPUT with "<what>: v is ..." */
 int err_check_range(gpuecon_error *err, const char *what, double v, double lo, double hi);
 
+/* ---- strbuf.c: a growable string through the context's allocator ---- */
+typedef struct strbuf {
+    char *s;
+    size_t len, cap;
+    gpuecon_ctx *ctx; /* every allocation goes through its allocator */
+    bool *oom; /* the caller's flag, set when an append runs out of memory (the text is then
+                  cut short); may be NULL */
+} strbuf;
+
+void sb_init(strbuf *b, gpuecon_ctx *ctx, bool *oom);
+void sb_free(strbuf *b);
+void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_vprintf(strbuf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+void sb_write(strbuf *b, const char *s, size_t n);
+void sb_puts(strbuf *b, const char *s);
+void sb_putc(strbuf *b, char c);
+/* Appends s with <, >, &, " and ' escaped for HTML/XML. */
+void sb_escape(strbuf *b, const char *s);
+
 /* ---- arena.c: bump allocation for long-lived catalog data ---- */
 typedef struct arena_chunk arena_chunk;
 typedef struct arena {

@@ -384,13 +384,14 @@ int gpuecon_catalog_load_model_buffer(gpuecon_catalog *cat, const char *name, co
     if (rc)
         return rc;
     /* a Hugging Face config.json: read through its model-file form (hf.c) */
-    char *hf_text = NULL;
+    strbuf hf_text = {0};
     if (hf_is_config(doc)) {
-        size_t hf_len;
-        rc = hf_model_yaml(doc, name, &hf_text, &hf_len, err);
+        rc = hf_model_yaml(cat->ctx, doc, name, &hf_text, err);
         yaml_free(doc);
-        if (rc || (rc = yaml_parse(cat->ctx, name, hf_text, hf_len, &doc, err))) {
-            free(hf_text);
+        if (rc)
+            return rc;
+        if ((rc = yaml_parse(cat->ctx, name, hf_text.s ? hf_text.s : "", hf_text.len, &doc, err))) {
+            sb_free(&hf_text);
             return rc;
         }
     }
@@ -402,7 +403,7 @@ int gpuecon_catalog_load_model_buffer(gpuecon_catalog *cat, const char *name, co
         rc = commit(cat, GPUECON_KIND_MODEL, &e, 1, err);
     if (rc == GPUECON_OK && out)
         *out = e.obj;
-    if (rc && hf_text && err) {
+    if (rc && hf_text.s && err) {
         /* a check of the model the config maps to: its position is in the mapped text */
         static const char note[] = " (in the model this config.json maps to, docs/catalog.md)";
         size_t n = strlen(err->message);
@@ -411,7 +412,7 @@ int gpuecon_catalog_load_model_buffer(gpuecon_catalog *cat, const char *name, co
         err->line = err->column = 0;
     }
     yaml_free(doc);
-    free(hf_text);
+    sb_free(&hf_text);
     return rc;
 }
 

@@ -47,7 +47,7 @@ typedef struct hf {
     ynode *top, *cfg; /* the file's root, and the language model's mapping */
     const arch *a;
     gpuecon_error *err;
-    FILE *out;
+    strbuf *out;
 } hf;
 
 bool hf_is_config(const yaml_doc *doc)
@@ -215,7 +215,7 @@ static int window(const hf *h, int layers)
         break;
     }
     if (w)
-        fprintf(h->out, "sliding_window: %d\nglobal_every: %d\n", w, every);
+        sb_printf(h->out, "sliding_window: %d\nglobal_every: %d\n", w, every);
     return 0;
 }
 
@@ -265,10 +265,10 @@ static int experts(const hf *h, int layers, int ffn)
     if (dense >= layers)
         return yaml_error(h->doc, h->cfg, h->err, GPUECON_E_INPUT,
                           "%d leading dense layers leave no MoE layer (num_hidden_layers is %d)", dense, layers);
-    fprintf(h->out, "experts: %d\ntop_k: %d\nexpert_ffn_hidden: %d\ndense_layers: %d\nmoe_every: %d\n", e, k, size,
+    sb_printf(h->out, "experts: %d\ntop_k: %d\nexpert_ffn_hidden: %d\ndense_layers: %d\nmoe_every: %d\n", e, k, size,
             dense, every);
     if (shared)
-        fprintf(h->out, "shared_experts: %d\nshared_ffn_hidden: %d\n", shared, size);
+        sb_printf(h->out, "shared_experts: %d\nshared_ffn_hidden: %d\n", shared, size);
     return 0;
 }
 
@@ -283,7 +283,7 @@ static int mla(const hf *h)
         (rc = get_int(h, h->cfg, "v_head_dim", true, 1, 100000, &v)) ||
         (rc = get_int(h, h->cfg, "num_nextn_predict_layers", false, 0, 16, &mtp)))
         return rc;
-    fprintf(h->out, "attention: mla\nq_lora_rank: %d\nkv_lora_rank: %d\nqk_nope_head_dim: %d\nqk_rope_head_dim: %d\n"
+    sb_printf(h->out, "attention: mla\nq_lora_rank: %d\nkv_lora_rank: %d\nqk_nope_head_dim: %d\nqk_rope_head_dim: %d\n"
                     "v_head_dim: %d\nmtp_layers: %d\n",
             q, kv, nope, rope, v, mtp);
     return 0;
@@ -310,7 +310,7 @@ static int vision(const hf *h, int text_hidden)
     double H = vh, I = vi, P = patch, S = (double)(image / patch) * (image / patch);
     double layer = 4 * (H * H + H) + 2 * H * I + I + H + 4 * H;
     double params = vl * layer + 3 * P * P * H + H + S * H + 2 * H + H * text_hidden + H;
-    fprintf(h->out, "vision_params: %.0f\n", params);
+    sb_printf(h->out, "vision_params: %.0f\n", params);
     return 0;
 }
 
@@ -329,7 +329,7 @@ static int activation(const hf *h)
                           GPUECON_E_INPUT, "%s: '%s' is not supported for %s (expected %s)",
                           h->a->gemma ? "hidden_activation" : "hidden_act", act, h->a->name,
                           h->a->gemma ? "gelu_pytorch_tanh" : "silu");
-    fprintf(h->out, "ffn: %s\n", h->a->gemma ? "geglu" : "swiglu");
+    sb_printf(h->out, "ffn: %s\n", h->a->gemma ? "geglu" : "swiglu");
     return 0;
 }
 
@@ -353,15 +353,15 @@ static void model_name(const hf *h, const char *path, char *buf, size_t cap)
     snprintf(buf, cap, "%.*s", (int)n, base);
 }
 
-static void yaml_quoted(FILE *f, const char *s)
+static void yaml_quoted(strbuf *f, const char *s)
 {
-    fputc('"', f);
+    sb_putc(f, '"');
     for (; *s; s++) {
         if (*s == '"' || *s == '\\')
-            fputc('\\', f);
-        fputc(*s, f);
+            sb_putc(f, '\\');
+        sb_putc(f, *s);
     }
-    fputc('"', f);
+    sb_putc(f, '"');
 }
 
 static int body(hf *h, const char *path)
@@ -389,19 +389,19 @@ static int body(hf *h, const char *path)
                           hidden);
     char name[256];
     model_name(h, path, name, sizeof name);
-    fputs("name: ", h->out);
+    sb_puts(h->out, "name: ");
     yaml_quoted(h->out, name);
-    fputs("\nsource: ", h->out);
+    sb_puts(h->out, "\nsource: ");
     char src[600];
     snprintf(src, sizeof src, "Hugging Face config.json %s (%s)", path, h->a->name);
     yaml_quoted(h->out, src);
-    fprintf(h->out, "\nstage: publisher-reported\nlayers: %d\nhidden: %d\nheads: %d\nkv_heads: %d\nvocab: %d\n"
+    sb_printf(h->out, "\nstage: publisher-reported\nlayers: %d\nhidden: %d\nheads: %d\nkv_heads: %d\nvocab: %d\n"
                     "tied_embeddings: %s\nmax_seq: %d\n",
             layers, hidden, heads, kv ? kv : heads, vocab, tied ? "true" : "false", max_seq);
     if (hd)
-        fprintf(h->out, "head_dim: %d\n", hd);
+        sb_printf(h->out, "head_dim: %d\n", hd);
     if (ffn && (dense_ffn || h->a->moe == MOE_QWEN3))
-        fprintf(h->out, "ffn_hidden: %d\n", ffn);
+        sb_printf(h->out, "ffn_hidden: %d\n", ffn);
     if ((rc = activation(h)) || (rc = window(h, layers)) || (rc = experts(h, layers, ffn)))
         return rc;
     if (h->a->moe == MOE_DEEPSEEK && (rc = mla(h)))
@@ -411,10 +411,10 @@ static int body(hf *h, const char *path)
     return 0;
 }
 
-int hf_model_yaml(const yaml_doc *doc, const char *path, char **yaml, size_t *len, gpuecon_error *err)
+int hf_model_yaml(gpuecon_ctx *ctx, const yaml_doc *doc, const char *path, strbuf *yaml, gpuecon_error *err)
 {
-    *yaml = NULL;
-    *len = 0;
+    bool oom = false;
+    sb_init(yaml, ctx, &oom);
     hf h = {doc, yaml_root(doc), yaml_root(doc), NULL, err, NULL};
     int rc = find_arch(&h);
     if (rc)
@@ -424,16 +424,12 @@ int hf_model_yaml(const yaml_doc *doc, const char *path, char **yaml, size_t *le
         if (!h.cfg || yaml_type(h.cfg) != Y_MAP)
             return need(&h, h.top, "text_config");
     }
-    h.out = open_memstream(yaml, len);
-    if (!h.out)
-        return err_set(err, GPUECON_E_NOMEM, path, 0, 0, "out of memory");
+    h.out = yaml;
     rc = body(&h, path);
-    if (fclose(h.out) && !rc)
+    if (oom && !rc)
         rc = err_set(err, GPUECON_E_NOMEM, path, 0, 0, "out of memory");
-    if (rc) {
-        free(*yaml);
-        *yaml = NULL;
-        *len = 0;
-    }
+    if (rc)
+        sb_free(yaml);
+    yaml->oom = NULL; /* the flag was this function's */
     return rc;
 }

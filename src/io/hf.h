@@ -6,9 +6,10 @@
 
 /* Whether the document is a Hugging Face config (a mapping with "architectures" or "model_type"). */
 bool hf_is_config(const yaml_doc *doc);
-/* The model-file YAML (docs/catalog.md) of the config: *yaml (malloc'd, free()) and *len.
- * path names the file (errors, the model's name when the config has no _name_or_path).
- * Errors name the config.json field at its position. */
-int hf_model_yaml(const yaml_doc *doc, const char *path, char **yaml, size_t *len, gpuecon_error *err);
+/* The model-file YAML (docs/catalog.md) of the config, into yaml (initialised here, through ctx's
+ * allocator; the caller sb_frees it after a success, nothing to free after an error). path names
+ * the file (errors, the model's name when the config has no _name_or_path). Errors name the
+ * config.json field at its position. */
+int hf_model_yaml(gpuecon_ctx *ctx, const yaml_doc *doc, const char *path, strbuf *yaml, gpuecon_error *err);
 
 #endif

@@ -1,11 +1,13 @@
 /*
  * strbuf.c — a growable string whose memory comes from the context's allocator: the request's
- * output and notes, pages and charts are written into one. When an append runs out of memory the
- * caller's flag is set (the request then fails as a whole, with no output).
+ * output and notes, pages, charts and the model file a Hugging Face config maps to are written
+ * into one. When an append runs out of memory the caller's flag is set (a request then fails as
+ * a whole, with no output).
  */
-#include "render/render.h"
+#include "base/base.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 void sb_init(strbuf *b, gpuecon_ctx *ctx, bool *oom)
