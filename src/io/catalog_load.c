@@ -324,7 +324,7 @@ static int load_dir_files(gpuecon_catalog *cat, const char *dir, gpuecon_error *
 int gpuecon_catalog_load_dir(gpuecon_catalog *cat, const char *dir, gpuecon_error *err)
 {
     if (!cat || !dir)
-        return err_set(err, GPUECON_E_INPUT, "--catalog", 0, 0, "no folder given");
+        return err_set(err, GPUECON_E_INPUT, OPTION("catalog"), 0, 0, "no folder given");
     snapshot snap;
     if (snapshot_take(cat, &snap))
         return err_set(err, GPUECON_E_NOMEM, dir, 0, 0, "out of memory");
@@ -378,7 +378,7 @@ int gpuecon_catalog_load_model_buffer(gpuecon_catalog *cat, const char *name, co
     if (out)
         *out = NULL;
     if (!cat || !name || !buf)
-        return err_set(err, GPUECON_E_INPUT, "--model-file", 0, 0, "no model given");
+        return err_set(err, GPUECON_E_INPUT, OPTION("model_file"), 0, 0, "no model given");
     yaml_doc *doc;
     int rc = yaml_parse(cat->ctx, name, buf, len, &doc, err);
     if (rc)
@@ -422,7 +422,7 @@ int gpuecon_catalog_load_model_file(gpuecon_catalog *cat, const char *path, cons
     if (out)
         *out = NULL;
     if (!cat || !path)
-        return err_set(err, GPUECON_E_INPUT, "--model-file", 0, 0, "no file given");
+        return err_set(err, GPUECON_E_INPUT, OPTION("model_file"), 0, 0, "no file given");
     char *buf;
     size_t len;
     int rc = yaml_read_file(cat->ctx, path, &buf, &len, err);
