@@ -366,6 +366,7 @@ extern const char *const catalog_kind_names[];
  * the whole report. */
 typedef struct validate_view {
     const char *group;  /* --group: the training and serving rows and groups listed; NULL: all */
+    bool training_only; /* --group names a training set: the JSON has no serving or finetune key */
     /* training (gpuecon_validate) */
     const gpuecon_validate_row *rows;
     size_t n;

@@ -167,8 +167,10 @@ static json_t *validate_json(const void *view)
     json_object_set_new(m, "target_max_abs_err", rjson_real(TARGET_MOE));
     json_object_set_new(m, "fit_target_met", json_boolean(v->moe_fit.max_abs_err <= TARGET_MOE));
     json_object_set_new(j, "moe", m);
-    json_object_set_new(j, "serving", serving_json(v));
-    json_object_set_new(j, "finetune", finetune_json(v));
+    if (!v->training_only) {
+        json_object_set_new(j, "serving", serving_json(v));
+        json_object_set_new(j, "finetune", finetune_json(v));
+    }
     json_object_set_new(j, "efficiency", efficiency_json());
     return j;
 }

@@ -64,18 +64,20 @@ static int validate_all(cli *c, const char *group, vbufs *b)
     gpuecon_error err;
     gpuecon_error_clear(&err);
     /* Only what the output shows is computed, so the bytes are those of computing every set:
-     * the JSON and the whole report carry every set; a table of one group its own set whole
+     * the JSON and the whole report carry every set (the JSON of a training set only that set); a table of one group its own set whole
      * (the training set for its summaries, the serving set for its groups); a CSV only the rows
      * it lists (no group: the training rows). A class (or an unknown name) is looked up in the
      * sets' rows first, the serving rows unsimulated: only their classes are needed. */
     bool grouped = group && strcmp(group, "all"), train = true, serve = true, ft = true, lookup = false;
     bool csv = c->format == FMT_CSV;
+    static const char *const train_sets[] = {"narayanan", "dgxc", "vtrain", "seed", "heldout", "moe", "recipes", NULL};
+    bool tset = false;
+    for (size_t i = 0; grouped && train_sets[i]; i++)
+        tset = tset || !strcmp(group, train_sets[i]);
+    vp->training_only = c->format == FMT_JSON && tset; /* its JSON leaves the serving and fine-tuning sets out */
+    if (vp->training_only)
+        serve = ft = false;
     if (c->format != FMT_JSON) {
-        static const char *const train_sets[] = {"narayanan", "dgxc", "vtrain", "seed", "heldout", "moe", "recipes",
-                                                 NULL};
-        bool tset = false;
-        for (size_t i = 0; grouped && train_sets[i]; i++)
-            tset = tset || !strcmp(group, train_sets[i]);
         if (!grouped)
             serve = ft = !csv;
         else if (tset)
@@ -182,11 +184,12 @@ int cmd_validate(cli *c, int argc, char **argv)
         return rc;
     if (group && !strcmp(group, "rl"))
         return validate_rl(c);
-    vbufs *b = calloc(1, sizeof *b);
+    vbufs *b = ctx_alloc(c->ctx, sizeof *b);
     if (!b)
         return cli_error(c, GPUECON_E_NOMEM, "validate", "out of memory");
+    memset(b, 0, sizeof *b);
     rc = validate_all(c, group, b);
-    free(b);
+    ctx_free(c->ctx, b, sizeof *b);
     return rc;
 }
 

@@ -139,6 +139,11 @@ run(0 search --model deepseek-v3 --system hgx-h100 --gpus 1024 --seq 4096 --gbs 
 expect_out("ep +etp +a2a-ovl")
 # validate: the MoE calibration runs (A38, A39, DSV3-Jul-*, L4-*-fp8) each within 15%
 run(0 validate --group moe --json)
+# a training set's JSON holds that set alone: the serving and fine-tuning sets are not computed
+string(JSON s ERROR_VARIABLE no_serving GET "${OUT}" serving)
+if(NOT no_serving)
+  message(FATAL_ERROR "validate --group moe --json has a serving section")
+endif()
 string(JSON moe_fit GET "${OUT}" moe fit_max_abs_err)
 json_le(moe fit_max_abs_err 0.15)
 json_le(cases_over_max 6)

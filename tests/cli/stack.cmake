@@ -85,7 +85,7 @@ run(2 compare --stack nope --no-sensitivity)
 expect_err("--stack: unknown stack 'nope'")
 
 # validate by groups: generation x precision x dense/moe, with n, median, P90, max, signed median.
-# Every validate --json simulates all the serving rows, so each validate command line runs once in
+# A validate --json of anything but a training set simulates all the serving rows, so each runs once in
 # the whole contract: the checks of validate --json and --group dgxc --json are in search_validate.cmake
 run(0 validate --group hopper-fp8-dense --json)
 set(VAL "${OUT}") # its group, for compare's band below
