@@ -121,23 +121,12 @@ int cli_profile(cli *c, const char *option, const char *name, const gpuecon_prof
 int cli_stack(cli *c, const char *option, const char *name, int workload, const gpuecon_stack **out);
 #define CLI_DEFAULT_STACK "megatron-bridge-2026"
 int cli_model(cli *c, const char *option, const char *name, const gpuecon_model **out);
-/* Where output goes: the request's output stream (never NULL once the run has started). */
-strbuf *cli_out(cli *c);
-/* The repeated end of a table command: with --csv writes t as CSV, frees it, closes the output
- * and returns EXIT_OK with *f NULL (also when the output cannot open: EXIT_USAGE); else *f is the
- * output for the text around the table, which cli_table_done then frees and closes (EXIT_OK). */
-int cli_table_begin(cli *c, tbl *t, strbuf **f);
-int cli_table_done(cli *c, tbl *t, strbuf *f);
-void cli_close_out(cli *c, strbuf *f);
 /* Hands a chart to the front end (--plot FILE.svg): its gnuplot script into c->plots, with
  * whether a failure to draw it fails the request (`required`) and whether drawing it is
  * announced ("gpuecon: wrote FILE"). Without c->plots, a note says it is not drawn. Returns
  * EXIT_OK, or the exit code of an out-of-memory error. */
 int cli_plot(cli *c, const char *path, const plot_spec *spec, const plot_series *series, size_t n, bool required,
              bool announce);
-/* Writes b (a rendered page) to the output and frees it: EXIT_OK, or EXIT_USAGE when the output
- * cannot open. */
-int cli_write_strbuf(cli *c, strbuf *b);
 /* Writes a JSON object to the output (and consumes the reference). Returns 0 or 1. */
 int cli_emit_json(cli *c, json_t *root);
 /* Writes view in the request's format through its result kind's renderer (render.h): JSON,

@@ -206,39 +206,6 @@ int cli_model(cli *c, const char *option, const char *name, const gpuecon_model 
     return lookup(c, GPUECON_KIND_MODEL, option, name, (const void **)out);
 }
 
-int cli_table_begin(cli *c, tbl *t, strbuf **f)
-{
-    *f = cli_out(c);
-    if (!*f) {
-        tbl_free(t);
-        return EXIT_USAGE;
-    }
-    if (c->format != FMT_CSV)
-        return EXIT_OK;
-    tbl_csv(t, *f);
-    cli_table_done(c, t, *f);
-    *f = NULL;
-    return EXIT_OK;
-}
-
-int cli_table_done(cli *c, tbl *t, strbuf *f)
-{
-    tbl_free(t);
-    cli_close_out(c, f);
-    return EXIT_OK;
-}
-
-strbuf *cli_out(cli *c)
-{
-    return c->out;
-}
-
-void cli_close_out(cli *c, strbuf *f)
-{
-    (void)c;
-    (void)f;
-}
-
 /* jansson's output callback: appends to the strbuf; -1 stops the dump when memory ran out. */
 static int dump_to(const char *buf, size_t size, void *data)
 {
@@ -252,9 +219,8 @@ int cli_emit_json(cli *c, json_t *root)
 {
     if (!root)
         return cli_error(c, GPUECON_E_NOMEM, "", "out of memory while building the JSON output");
-    strbuf *f = cli_out(c);
-    int rc = json_dump_callback(root, dump_to, f, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
-    sb_putc(f, '\n');
+    int rc = json_dump_callback(root, dump_to, c->out, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
+    sb_putc(c->out, '\n');
     json_decref(root);
     if (rc)
         return cli_error(c, GPUECON_E_NOMEM, "", "out of memory while writing the JSON output");
@@ -274,33 +240,18 @@ int cli_render(cli *c, const render_kind *kind, const void *view)
     if (c->format == FMT_HTML) {
         if (!kind->html)
             return cli_usage_error(c, "--format", "html is only for compare and rl");
-        strbuf b;
-        sb_init(&b, c->ctx, &c->oom);
-        kind->html(&b, view);
-        return cli_write_strbuf(c, &b);
+        kind->html(c->out, view);
+        return EXIT_OK;
     }
     if (c->format == FMT_CSV && !kind->table)
         return cli_usage_error(c, "--csv", "this output has no table form (leave out --csv, or use --json)");
-    strbuf *f = cli_out(c);
+    strbuf *f = c->out;
     tbl *t = kind->table ? kind->table(c->ctx, &c->oom, view) : NULL;
     if (c->format == FMT_CSV)
         tbl_csv(t, f);
     else
         kind->text(&(render_out){f, c->ctx, &c->oom}, view, t);
     tbl_free(t);
-    return EXIT_OK;
-}
-
-int cli_write_strbuf(cli *c, strbuf *b)
-{
-    strbuf *f = cli_out(c);
-    if (!f) {
-        sb_free(b);
-        return EXIT_USAGE;
-    }
-    sb_write(f, b->s ? b->s : "", b->len);
-    cli_close_out(c, f);
-    sb_free(b);
     return EXIT_OK;
 }
 

@@ -308,7 +308,7 @@ int opts_require(cli *c, const opt *opts, size_t nopts)
 
 static void print_help(cli *c, const opt *opts, size_t nopts, const cmd_usage *u)
 {
-    strbuf *f = cli_out(c);
+    strbuf *f = c->out;
     sb_printf(f, "usage: gpuecon %s\n\n%s\n\noptions:\n", u->synopsis, u->about);
     for (size_t i = 0; i < nopts; i++) {
         const opt *o = &opts[i];
