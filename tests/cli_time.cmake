@@ -164,6 +164,8 @@ run(0 train --model llama3-70b --system hgx-h100 --precision fp8 --seq 8192 --gb
     --tokens 15T --target-days 90 --csv)
 expect_out("^GPUs,provisioned,tp,pp,cp,ep,dp,tok/s/GPU,ETTR,days,\\$M,MWh,deadline\n")
 expect_out("\n${n90},[^\n]*,meets \\(fewest\\)\n")
+# a size that cannot run keeps its whole reason in CSV (the terminal cuts it to its column)
+expect_out(",\"cannot run: [^\"]*divides the global batch of 1024 sequences[^\"]*\"")
 # no size up to the limit: exit 3 with the nearest miss
 run(3 ${base} --target-days 5 --max-gpus 512)
 string(JSON met GET "${OUT}" met)

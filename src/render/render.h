@@ -27,6 +27,9 @@ void tbl_col(tbl *t, const char *name, char align);
 /* Starts a new row; cells are then appended left to right. */
 void tbl_row(tbl *t);
 void tbl_str(tbl *t, const char *s);
+/* A cell shown as display on the terminal and written as raw in CSV (a reason cut to fit a column,
+ * whole in CSV). */
+void tbl_text(tbl *t, const char *display, const char *raw);
 void tbl_fmt(tbl *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A number shown with `decimals` decimals and thousands separators; CSV gets %.10g. */
 void tbl_num(tbl *t, double v, int decimals);

@@ -151,6 +151,8 @@ static void add_cell(tbl *t, const char *text, const char *raw)
 
 void tbl_str(tbl *t, const char *s) { add_cell(t, s ? s : "", NULL); }
 
+void tbl_text(tbl *t, const char *display, const char *raw) { add_cell(t, display, raw); }
+
 void tbl_fmt(tbl *t, const char *fmt, ...)
 {
     char buf[1024];

@@ -158,7 +158,10 @@ static tbl *target_table(gpuecon_ctx *ctx, bool *oom, const void *view)
         tbl_row(tb);
         tbl_num(tb, r->gpus, 0);
         if (!r->ok) {
-            tbl_fmt(tb, "cannot run: %.36s", r->why);
+            char shown[64], whole[256];
+            snprintf(shown, sizeof shown, "cannot run: %.36s", r->why);
+            snprintf(whole, sizeof whole, "cannot run: %s", r->why);
+            tbl_text(tb, shown, whole);
             continue;
         }
         tbl_num(tb, r->provisioned_gpus, 0);
