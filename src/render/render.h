@@ -127,7 +127,7 @@ json_t *rjson_user_price(void);
  */
 typedef enum { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_HTML } out_format;
 
-/* Where a terminal form goes: the stream, and the allocator of any further table it prints
+/* Where a terminal form goes: the output text, and the allocator of any further table it prints
  * (a failed allocation sets *oom, as for the kind's table). */
 typedef struct render_out {
     strbuf *f;

@@ -1,6 +1,7 @@
 /*
  * common.c — what every command needs: error records with exit codes, catalog loading and
- * look-ups, and the output stream for tables and JSON.
+ * look-ups, option names spelled as the option table does, and the output: JSON, tables and pages
+ * through the result kinds' renderers (cli_render).
  */
 #include "cli.h"
 
