@@ -20,6 +20,15 @@ json_t *rjson_source(gpuecon_source s)
     return json_pack("{s:s, s:s}", "source", s.text ? s.text : "", "stage", gpuecon_stage_name(s.stage));
 }
 
+void rjson_run(json_t *j, uint64_t seed, int threads, double elapsed_s)
+{
+    char s[24];
+    snprintf(s, sizeof s, "%llu", (unsigned long long)seed);
+    json_object_set_new(j, "seed", json_string(s));
+    json_object_set_new(j, "threads", json_integer(threads));
+    json_object_set_new(j, "elapsed_s", rjson_real(elapsed_s));
+}
+
 json_t *rjson_user_price(void)
 {
     gpuecon_source s = {USER_PRICE_SOURCE, GPUECON_STAGE_USER_INPUT};

@@ -83,11 +83,7 @@ static json_t *mc_json(const gpuecon_reliability_mc *m, int trials, double elaps
     json_object_set_new(j, "events", rjson_real(m->events));
     json_object_set_new(j, "checkpoints", rjson_real(m->checkpoints));
     json_object_set_new(j, "quantile_resolution", rjson_real(m->quantile_resolution));
-    char seed[24];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)m->seed);
-    json_object_set_new(j, "seed", json_string(seed));
-    json_object_set_new(j, "threads", json_integer(m->threads));
-    json_object_set_new(j, "elapsed_s", rjson_real(elapsed));
+    rjson_run(j, m->seed, m->threads, elapsed);
     return j;
 }
 

@@ -102,6 +102,9 @@ void tbl_html(const tbl *t, strbuf *b);
 /* ---- json.c: the JSON pieces every result kind uses ---- */
 /* Rounds to 10 significant digits for JSON (no 0.30000000000000004); NaN and infinities are null. */
 json_t *rjson_real(double v);
+/* A randomised run's "seed" (a string: JSON numbers do not hold 64 bits exactly), "threads" and
+ * "elapsed_s", added to j. */
+void rjson_run(json_t *j, uint64_t seed, int threads, double elapsed_s);
 /* A source as JSON {"source": ..., "stage": ...}. */
 json_t *rjson_source(gpuecon_source s);
 /* Where a price the user gave comes from (--usd-per-gpu-hour) */

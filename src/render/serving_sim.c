@@ -59,11 +59,7 @@ static json_t *sim_json(const gpuecon_sim_request *r, const gpuecon_sim_result *
     json_object_set_new(j, "requests", json_integer(o->requests));
     json_object_set_new(j, "replications", json_integer(o->replications));
     json_object_set_new(j, "steps", rjson_real(o->steps));
-    char seed[24];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
-    json_object_set_new(j, "seed", json_string(seed));
-    json_object_set_new(j, "threads", json_integer(o->threads));
-    json_object_set_new(j, "elapsed_s", rjson_real(elapsed));
+    rjson_run(j, o->seed, o->threads, elapsed);
     return j;
 }
 
