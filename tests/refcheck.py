@@ -26,7 +26,7 @@ SRC, BIN = sys.argv[1], sys.argv[2]
 # The notes outside the repository and the ways their figure ids were cited.
 FORBIDDEN = [
     (re.compile(r"\.\./shared"), "a path outside the repository"),
-    (re.compile(r"\b(seed-figures|reliability-tco|inference-model|published-calibration|mechanisms-fp8-moe)\.md"),
+    (re.compile(r"\b(seed-figures|reliability-tco|inference-model|published-calibration|mechanisms-fp8-moe|mechanisms-stacks|published-set2)\.md"),
      "a design note that is not in the repository"),
     (re.compile(r"\bDESIGN\.md"), "a design note that is not in the repository"),
     (re.compile(r"(?<![\w-])reference/(calibration/)?[\w.-]*"), "a folder that is not in the repository"),
