@@ -240,6 +240,10 @@ static int setup(const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t
     ps->token_factor = 1;
     res->name = pl->name;
     res->system = pl->system;
+    if (ps->sys->gpu && ps->sys->power_limit_w > 0 && ps->sys->power_limit_w < ps->sys->gpu->tdp_w) {
+        res->power_limit_w = ps->sys->power_limit_w;
+        res->clock_factor = gpuecon_system_clock(ps->sys);
+    }
     res->gpus = gpus;
     res->pue = pl->pue > 0 ? pl->pue : ps->sys->pue;
     res->published_tokens_per_s_per_gpu = pl->published_tokens_per_s;
