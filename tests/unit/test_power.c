@@ -119,12 +119,42 @@ static void test_step_rate(void **state)
     assert_close(st.hbm_bps, hbm, 1e-15);
 }
 
+/* A catalog entry's limit is checked where it is written: a system at 150 W on H100 SXM (200..700 W)
+ * fails on its line, and the catalog is unchanged (all-or-nothing); a GPU whose minimum is above its
+ * maximum, or whose idle draw is not below its lowest limit, fails too. */
+static void test_catalog_entries(void **state)
+{
+    static const char *const sys =
+        "systems:\n  - name: s\n    gpu_name: h100-sxm\n    gpus_per_node: 8\n    scaleup_gpus: 8\n"
+        "    scaleup_gbps: 450\n    scaleout_gbps: 50\n    it_w_per_gpu: 1375\n    pue: 1.3\n"
+        "    cooling: air\n    capex_usd_per_gpu: 1000\n    power_limit_w: 150\n";
+    size_t n = gpuecon_catalog_count(CAT(state), GPUECON_KIND_SYSTEM);
+    gpuecon_error err;
+    assert_int_equal(gpuecon_catalog_load_buffer(CAT(state), GPUECON_KIND_SYSTEM, "t.yaml", sys, strlen(sys), &err),
+                     GPUECON_E_INPUT);
+    assert_int_equal(err.line, 12);
+    assert_non_null(strstr(err.message, "allowed 200 to 700 W"));
+    assert_int_equal(gpuecon_catalog_count(CAT(state), GPUECON_KIND_SYSTEM), n);
+    static const char *const gpu_min =
+        "gpus:\n  - name: g\n    arch: hopper\n    peak_bf16_tflops: 1\n    hbm_gib: 80\n    hbm_tbps: 3\n"
+        "    tdp_w: 700\n    min_power_w: 800\n";
+    assert_int_equal(gpuecon_catalog_load_buffer(CAT(state), GPUECON_KIND_GPU, "t.yaml", gpu_min, strlen(gpu_min), &err),
+                     GPUECON_E_INPUT);
+    assert_non_null(strstr(err.message, "min_power_w (800) is above tdp_w (700)"));
+    static const char *const gpu_idle =
+        "gpus:\n  - name: g\n    arch: hopper\n    peak_bf16_tflops: 1\n    hbm_gib: 80\n    hbm_tbps: 3\n"
+        "    tdp_w: 700\n    min_power_w: 200\n    idle_w: 250\n";
+    assert_int_equal(gpuecon_catalog_load_buffer(CAT(state), GPUECON_KIND_GPU, "t.yaml", gpu_idle, strlen(gpu_idle), &err),
+                     GPUECON_E_INPUT);
+    assert_non_null(strstr(err.message, "idle_w (250) must be below the lowest power limit (200)"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_clock_relation), cmocka_unit_test(test_published_bounds),
         cmocka_unit_test(test_range),          cmocka_unit_test(test_system_at_limit),
-        cmocka_unit_test(test_step_rate),
+        cmocka_unit_test(test_step_rate),      cmocka_unit_test(test_catalog_entries),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }
