@@ -5,8 +5,8 @@
  * (data/stacks.yaml), never tuned per row (docs/model.md §3.6, §3.7).
  *
  * Two documents: the December 2024 benchmark on Meta's Grand Teton hosts (8 x H100 96 GB HBM2e
- * at a 500 W power limit per host, 400 Gb/s RDMA per GPU; pytorch/torchtitan @eaea6f6a
- * docs/performance.md, Tables 1-6; throughput read at iteration 90), and the mid-2024 Llama 3
+ * at a 500 W power limit per host, 400 Gb/s RDMA per GPU; throughput read at iteration 90; its
+ * Tables 1-6 in pytorch/torchtitan @eaea6f6a docs/performance.md), and the mid-2024 Llama 3
  * table on 64 A100 80GB (pytorch/torchtitan @04133643 docs/performance.md, eager, FSDP2, local
  * batch 1). Sequence 8192 (the llama3 train configs' seq_len) unless a table says otherwise;
  * torchtitan has no gradient accumulation without PP: the local batch is the micro-batch.
