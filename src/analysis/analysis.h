@@ -347,6 +347,8 @@ enum {
 
 typedef struct gpuecon_platform_result {
     const char *name, *system;
+    double power_limit_w;       /* the GPUs' power limit when below the board maximum; 0: none */
+    double clock_factor;        /* the sustained tensor-core clock at it over the board maximum's */
     bool feasible;              /* false: see why; the numbers below are then NaN */
     char why[560];
     int gpus;                   /* active GPUs (training) / GPUs deployed (serving) */

@@ -33,7 +33,9 @@ typedef struct gpuecon_gpu {
     double peak_fp4_tflops;  /* 0: no FP4 tensor cores */
     double hbm_gib;          /* usable capacity as the driver reports it */
     double hbm_tbps;
-    double tdp_w;
+    double tdp_w;            /* board power maximum; the efficiency fractions are stated at it */
+    double min_power_w;      /* lowest settable power limit (nvidia-smi's Min Power Limit); 0: unknown */
+    double idle_w;           /* power that does not scale with the SM clock (idle draw); 0: unknown */
     const gpuecon_source *src; /* per field; read through gpuecon_catalog_field() */
 } gpuecon_gpu;
 
@@ -57,8 +59,38 @@ typedef struct gpuecon_system {
     double host_link_gbps;      /* CPU-GPU link per GPU per direction, GB/s, as achievable for
                                    activation offload (NVLink-C2C and LPDDR share on Grace, PCIe
                                    on x86); 0: unknown, offload refused */
+    double power_limit_w;       /* the GPUs' power limit; 0: the board maximum (gpu->tdp_w).
+                                   it_w_per_gpu is stated at this limit */
     const gpuecon_source *src;
+    double clock_factor;        /* derived, not a catalog field: the sustained tensor-core clock at
+                                   power_limit_w over that at the board maximum (power.c); 1 at it */
 } gpuecon_system;
+
+/* The sustained-clock factor of GPU g under a board power limit of limit_w watts (docs/model.md
+ * §9.2): the DVFS relation P = P_idle + (P_max - P_idle)·(f/f_max)^3 solved for f/f_max,
+ * cbrt((limit - idle) / (tdp - idle)). 1 when limit_w is 0 or at/above tdp_w, or idle_w is
+ * unknown. The compute (tensor-core) rate scales with it; HBM bandwidth does not. */
+double gpuecon_power_clock_factor(const gpuecon_gpu *g, double limit_w);
+
+/* The clock factor a step multiplies its tensor-core rates by: s->clock_factor, 1 when unset (a
+ * system built outside the catalog). */
+static inline double gpuecon_system_clock(const gpuecon_system *s)
+{
+    return s && s->clock_factor > 0 ? s->clock_factor : 1.0;
+}
+
+/* The limit a system runs its GPUs at: power_limit_w, or the board maximum when 0. */
+double gpuecon_system_power_limit(const gpuecon_system *s);
+
+/* Checks limit_w against g's settable range [min_power_w, tdp_w]: GPUECON_E_INPUT naming option
+ * and the range when outside it (or when the GPU has no known minimum and limit_w < tdp_w). */
+int gpuecon_power_limit_check(const gpuecon_gpu *g, double limit_w, const char *option, gpuecon_error *err);
+
+/* *out = s when limit_w is 0; else *buf = a copy of s whose GPUs run at limit_w (power_limit_w
+ * and clock_factor set, it_w_per_gpu moved by limit_w minus s's own limit: the GPU draws its
+ * limit under load) and *out = buf. Errors as gpuecon_power_limit_check; *out untouched then. */
+int gpuecon_system_at_power_limit(const gpuecon_system *s, double limit_w, const char *option, gpuecon_system *buf,
+                                  const gpuecon_system **out, gpuecon_error *err);
 
 /* A number keyed by a catalog name (a profile's per-system values). */
 typedef struct gpuecon_keyed {

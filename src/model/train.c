@@ -84,8 +84,12 @@ int train_prepare(const gpuecon_train_request *req, train_static *st, gpuecon_er
     st->s = req->system;
     st->gpu = req->system->gpu;
     st->prec = req->precision;
-    st->peak = gpuecon_gpu_peak_flops(st->gpu, req->precision);
-    st->peak_bf16 = gpuecon_gpu_peak_flops(st->gpu, GPUECON_BF16);
+    /* A power limit lowers the sustained clock, so every tensor-core rate, once per request
+     * (docs/model.md §9.2); MFU stays against the nominal peak. */
+    double clock = req->system->clock_factor > 0 ? req->system->clock_factor : 1.0;
+    st->peak_nominal = gpuecon_gpu_peak_flops(st->gpu, req->precision);
+    st->peak = st->peak_nominal * clock;
+    st->peak_bf16 = gpuecon_gpu_peak_flops(st->gpu, GPUECON_BF16) * clock;
     if (!(st->peak > 0))
         return err_set(err, GPUECON_E_INPUT, OPTION("precision"), 0, 0, "%s has no %s tensor cores",
                        st->gpu->name, gpuecon_precision_name(req->precision));
@@ -732,14 +736,14 @@ static void fill_result(const train_static *st, const train_layer_cost *lc, cons
                         gpuecon_train_result *out)
 {
     out->tokens_per_s_per_gpu = (double)st->gbs * st->seq / out->step_time_s / st->gpus;
-    out->peak_flops = st->peak;
+    out->peak_flops = st->peak_nominal;
     out->model_flops_per_token = st->model_flops_per_token;
-    out->mfu = gpuecon_mfu(out->tokens_per_s_per_gpu, st->model_flops_per_token, st->peak);
-    out->mfu_causal = gpuecon_mfu(out->tokens_per_s_per_gpu, st->model_flops_causal, st->peak);
+    out->mfu = gpuecon_mfu(out->tokens_per_s_per_gpu, st->model_flops_per_token, st->peak_nominal);
+    out->mfu_causal = gpuecon_mfu(out->tokens_per_s_per_gpu, st->model_flops_causal, st->peak_nominal);
     int nm = st->moe ? moe_layers_in(st, 0, st->m->layers) : 0, nd = st->m->layers - nm;
     double layer_hw = nd * lc->hw_flops + nm * lc->m_hw_flops + st->mtp * (st->moe ? lc->m_hw_flops : lc->hw_flops);
     double hw = micro * ((layer_hw + lc->head_flops * (1 + st->mtp)) / c->pp);
-    out->hfu = hw / out->step_time_s / st->peak;
+    out->hfu = hw / out->step_time_s / st->peak_nominal;
     out->par = (gpuecon_parallel){.tp = c->tp, .pp = c->pp, .vpp = c->vpp, .cp = c->cp, .ep = c->ep, .dp = c->dp,
                                   .mbs = c->mbs, .etp = c->etp, .edp = st->moe ? cfg_edp(c) : 1,
                                   .a2a_overlap = st->moe && c->a2a_overlap, .microbatches = micro,

@@ -87,7 +87,9 @@ typedef struct train_static {
     double cast_bytes;           /* bytes moved per element quantized by the FP8 recipe */
     double host_bps;             /* CPU-GPU link, achievable bytes/s per direction */
     int offload;                 /* request: layers offloaded per stage, or GPUECON_SEARCH */
-    double peak, peak_bf16;      /* FLOP/s */
+    double peak, peak_bf16;      /* FLOP/s the tensor cores sustain: the dense peak x the system's
+                                    power-limit clock factor (power.c) */
+    double peak_nominal;         /* the GPU's dense peak at the precision: MFU's denominator */
     double hbm_bps;              /* achieved bytes/s */
     double capacity, reserve;    /* bytes */
     double straggler;            /* speed_cv x E[max of gpus standard normals] */

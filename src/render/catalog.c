@@ -15,10 +15,10 @@ const char *const catalog_kind_names[] = {"gpus", "systems", "profiles", "models
 static const char *const *columns(gpuecon_kind k)
 {
     static const char *const gpu[] = {"arch", "peak_bf16_tflops", "peak_fp8_tflops", "peak_fp4_tflops",
-                                      "hbm_gib", "hbm_tbps", "tdp_w", NULL};
+                                      "hbm_gib", "hbm_tbps", "tdp_w", "min_power_w", "idle_w", NULL};
     static const char *const sys[] = {"gpu_name", "gpus_per_node", "scaleup_gpus", "scaleup_gbps",
                                       "scaleout_gbps", "it_w_per_gpu", "pue", "cooling",
-                                      "capex_usd_per_gpu", NULL};
+                                      "capex_usd_per_gpu", "power_limit_w", NULL};
     static const char *const prof[] = {"rate", "life_years", "maintenance_per_year",
                                        "capital_charge_per_year", "colo_usd_per_kw_month",
                                        "electricity_usd_per_kwh", "pue", NULL};

@@ -35,6 +35,7 @@ size_t train_cli_opts(train_args *a, opt *o, bool search)
     OPT("--model", O_STR, &a->model, 0, 0, NULL, "M", "model (gpuecon catalog models) or --model-file");
     OPT_REQ(CLI_WHY_SYSTEM, "--system", O_STR, &a->system, 0, 0, NULL, "S", "system (gpuecon catalog systems)");
     OPT("--gpus", O_INT, &a->gpus, 1, 4194304, NULL, "N", "GPUs in the job");
+    OPT("--power-limit", O_DOUBLE, &a->power_limit, 1, 5000, NULL, "W", CLI_HELP_POWER_LIMIT);
     OPT("--precision", O_CHOICE, &a->precision, 0, 0, names_precision, "P", "GEMM precision (default bf16)");
     OPT_REQ("tokens per sequence, e.g. 2048 or 8192", "--seq", O_INT, &a->seq, 1, 16777216, NULL, "L",
             "tokens per sequence");
@@ -239,7 +240,8 @@ int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t n, gp
         return rc;
     gpuecon_train_request_init(req);
     if ((rc = cli_model(c, "--model", a->model, &req->model)) ||
-        (rc = cli_system(c, "--system", a->system, &req->system)))
+        (rc = cli_system(c, "--system", a->system, &req->system)) ||
+        (opt_seen(opts, n, "--power-limit") && (rc = cli_power_limit(c, "--power-limit", a->power_limit, &req->system))))
         return rc;
     /* a cost asked for in any way prices with --profile, or the default profile */
     *profile = NULL;
