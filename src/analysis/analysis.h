@@ -105,7 +105,7 @@ typedef struct gpuecon_validate_summary {
  * the fitting tool (bench/fit_train.c) uses it. Writes up to cap rows (GPUECON_VALIDATE_MAX is
  * enough), sets *n; the summary covers every dense row written (the dense accuracy targets)
  * (sum_fit: the rows fitted on; either may be NULL); gpuecon_validate_summarize gives others. */
-#define GPUECON_VALIDATE_MAX 256
+#define GPUECON_VALIDATE_MAX 320
 int gpuecon_validate(gpuecon_ctx *ctx, const gpuecon_catalog *cat,
                                  const gpuecon_efficiency *eff_table, size_t n_eff,
                                  gpuecon_validate_row *rows, size_t cap, size_t *n,
@@ -122,6 +122,13 @@ typedef enum gpuecon_validate_fit {
 void gpuecon_validate_summarize(const gpuecon_validate_row *rows, size_t n, const char *group,
                                             bool exclude, gpuecon_validate_fit fit,
                                             gpuecon_validate_summary *out);
+/* The same over the rows of any of the NULL-terminated `groups` (or every other row when
+ * exclude is true). */
+void gpuecon_validate_summarize_sets(const gpuecon_validate_row *rows, size_t n, const char *const *groups,
+                                     bool exclude, gpuecon_validate_fit fit, gpuecon_validate_summary *out);
+/* The training sets reported on their own, apart from the Megatron/NeMo dense rows the dense
+ * targets cover: the MoE runs and the torchtitan runs. */
+extern const char *const gpuecon_validate_separate_sets[];
 /* The serving model (docs/model.md §6) against published serving figures (group "serving",
  * class "serving-<generation>-<precision>-dense"): TensorRT-LLM's max-throughput table for
  * Llama 3.1 8B FP8 on H100/H200 (held out) and the VESSL AI blog's serving figures (fitted_on where
@@ -686,6 +693,12 @@ int validate_recipe_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, validate_
 /* gpuecon_validate's rows of one kind only (dense: the named cases, vTrain when `vtrain`, the
  * dense recipe rows; moe: the MoE cases and recipe rows), built-in efficiencies: what compare's
  * uncertainty bands need, at a fraction of the cost. */
+/* torchtitan's published runs (src/analysis/validate_torchtitan.c; set "torchtitan", classes
+ * "torchtitan-<generation>-<precision>"), each through its torchtitan stack. */
+size_t validate_torchtitan_count(void);
+int validate_torchtitan_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, validate_pick_fn pick,
+                             const gpuecon_efficiency *tab, size_t n_eff, gpuecon_validate_row *rows, size_t cap,
+                             size_t *n, gpuecon_error *err);
 int validate_kind(gpuecon_ctx *ctx, const gpuecon_catalog *cat, bool moe, bool vtrain, gpuecon_validate_row *rows,
                   size_t cap, size_t *n, gpuecon_error *err);
 

@@ -473,9 +473,23 @@ typedef enum gpuecon_recompute {
 } gpuecon_recompute;
 
 typedef enum gpuecon_attn_impl {
-    GPUECON_ATTN_IMPL_FLASH,     /* fused flash-style kernel: no s×s scores in memory */
-    GPUECON_ATTN_IMPL_UNFUSED    /* QK^T, softmax, dropout, AV as separate kernels (2021) */
+    GPUECON_ATTN_IMPL_FLASH,     /* fused flash-style kernel: no s×s scores in memory, at the GPU
+                                    generation's attn_flash (Transformer Engine's cuDNN kernels) */
+    GPUECON_ATTN_IMPL_UNFUSED,   /* QK^T, softmax, dropout, AV as separate kernels (2021) */
+    GPUECON_ATTN_IMPL_FA2        /* FlashAttention-2 as PyTorch SDPA's flash backend runs it: its
+                                    published fwd+bwd throughput by sequence length and head dim
+                                    (train_fa2_eff, docs/model.md §3.4) */
 } gpuecon_attn_impl;
+
+/* How the elementwise work of a layer (norms, rotary embedding, activation, residual adds) is
+ * launched (docs/model.md §3.4): fused kernels (Transformer Engine / Apex), torch.compile's
+ * Inductor fusion (the same HBM passes), or eager PyTorch, one kernel and one HBM round trip
+ * per op, norms and the rotary embedding in fp32 (torchtitan's Llama code). */
+typedef enum gpuecon_fusion {
+    GPUECON_FUSION_FUSED,
+    GPUECON_FUSION_COMPILED,
+    GPUECON_FUSION_EAGER
+} gpuecon_fusion;
 
 /* A framework stack (data/stacks.yaml): the framework facts that change speed or memory.
  * gpuecon_train_request_apply_stack copies them into a request; single options override. */
@@ -503,6 +517,14 @@ struct gpuecon_stack {
     bool compiled;            /* torch.compile: elementwise chains fused into single kernels */
     int fp8_linear;           /* FP8 linears: 0 none (bf16 only), 1 naive casts, 2 Transformer Engine */
     int precision;            /* linear precision when none is asked: 0 bf16, 1 fp8 */
+    /* training kernels (docs/model.md §3.4, §3.7) */
+    int fusion;               /* gpuecon_fusion */
+    int selective_recompute;  /* what selective recompute recomputes: 0 the attention core
+                                 (Megatron), 1 per operator (torchtitan's op SAC: every second
+                                 matmul and every elementwise op, the attention kernel's output kept) */
+    bool kv_repeat;           /* grouped-query K and V copied out to every query head before the
+                                 attention kernel (torchtitan's repeat_kv), the output transposed
+                                 back through HBM */
     const gpuecon_source *src;
 };
 
@@ -583,6 +605,9 @@ typedef struct gpuecon_train_request {
     int grad_reduce_bytes;    /* bytes per gradient in the DP reduction; 0: 4 (fp32) for bf16,
                                  2 for fp8/fp4, as the NeMo recipes do */
     gpuecon_attn_impl attn_impl; /* default flash */
+    gpuecon_fusion fusion;    /* default fused */
+    bool selective_op;        /* selective recompute per operator (a torchtitan stack); default false */
+    bool kv_repeat;           /* K, V repeated to every query head before attention; default false */
     const gpuecon_efficiency *eff; /* NULL: gpuecon_efficiency_for(system->gpu) */
     /* recipe memory and kernels (docs/model.md §3.2, §3.7); defaults reproduce a stack with
      * FP32 Adam states, BF16+FP8 dual weights and delayed scaling */

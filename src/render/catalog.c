@@ -27,7 +27,8 @@ static const char *const *columns(gpuecon_kind k)
     static const char *const rel[] = {"system", "tier", "mtbi_gpu_days", NULL};
     static const char *const stack[] = {"grad_reduce", "fp8_param", "optimizer_states", "fp8_recipe",
                                         "tp_overlap", "tp_async_grad", "dp_overlap", "ep_overlap",
-                                        "attention", "cuda_graphs", "dispatcher", "flex_dispatcher",
+                                        "attention", "fusion", "selective_recompute", "kv_repeat",
+                                        "cuda_graphs", "dispatcher", "flex_dispatcher",
                                         "workload", "host_launch_us", "compiled", "fp8_linear", NULL};
     static const char *const timeline[] = {"system", "model", "precision", "note", NULL};
     switch (k) {

@@ -384,6 +384,7 @@ typedef struct validate_view {
     gpuecon_validate_summary all, fit;
     gpuecon_validate_summary moe, moe_fit;
     gpuecon_validate_summary held; /* dense rows held out of the fit (seed, heldout, recipes) */
+    gpuecon_validate_summary tt_fit, tt_held; /* the torchtitan runs, fitted and held out */
     gpuecon_validate_group groups[48];
     size_t ngroups;
     double vtrain_p95;
