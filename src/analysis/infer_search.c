@@ -388,7 +388,7 @@ static void enumerate(search *s, int gpus)
      * over tp GPUs with experts EP across them (the only one past the NVLink domain) */
     for (int tp = 1; tp <= gpus; tp++) {
         bool tp_ok = tp <= sys->scaleup_gpus && infer_check_tp(q->base.model, tp, NULL) == GPUECON_OK;
-        bool dp_ok = moe && tp > 1 && q->base.model->experts % tp == 0;
+        bool dp_ok = moe && tp > 1; /* EP need not divide the experts: redundant ones even the slots (EP1) */
         if (gpus % tp || (!tp_ok && !dp_ok))
             continue;
         int m0 = tp_ok ? 0 : 2, m1 = dp_ok ? 3 : moe && tp > 1 ? 2 : 1;

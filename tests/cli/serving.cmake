@@ -337,8 +337,9 @@ expect_out("8 GPUs = 8 attention-DP ranks, experts EP 8; closed loop of 64 users
 run(0 infer --model deepseek-v3 --system hgx-h200 --gpus 16 --tp 16 --weights fp8 --kv fp8 --attention-dp on --json)
 run(2 infer --model deepseek-v3 --system hgx-h200 --gpus 16 --tp 16 --weights fp8 --kv fp8)
 expect_err("--tp.*NVLink domain")
-run(2 infer --model deepseek-v3 --system hgx-h200 --gpus 12 --tp 12 --weights fp8 --attention-dp on)
-expect_err("--tp.*256 routed experts")
+# EP 12 does not divide 256 experts: 8 redundant ones make 264 = 12 x 22 slots (wide_ep.cmake)
+run(0 infer --model deepseek-v3 --system hgx-h200 --gpus 12 --tp 12 --weights fp8 --attention-dp on)
+expect_out("256 \\+ 8 redundant experts = 264 slots by default, 22 per GPU")
 # attention data-parallel on a dense model is refused, not ignored
 run(2 infer --model llama3-8b --system hgx-h100 --attention-dp on)
 expect_err("--attention-dp: llama3-8b is a dense model")
