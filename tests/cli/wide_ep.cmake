@@ -56,6 +56,11 @@ run(0 infer --model deepseek-v3 --system gb200-nvl72 --gpus 72 --search-gpus 72 
     --tpot-ms 20 --confirm 0)
 expect_out("DP72\\+EP72|DP36\\+EP36|DP24\\+EP24|DP18\\+EP18|DP12\\+EP12|DP6\\+EP6|DP3\\+EP3")
 
+# RL's generator: attention-DP over 48 GB200 with its redundant experts, named
+run(0 rl --model deepseek-v3 --system gb200-nvl72 --gpus 144 --prompts 32 --samples 16 --prompt-len 128
+      --response-len 600 --max-response-len 1408 --gen-tp 48 --gen-attention-dp)
+expect_out("attention-DP EP 48 \\(256 \\+ 32 redundant experts\\) x 3 groups")
+
 # bad values: exit 2 naming the option
 run(2 infer --model deepseek-v3 --system gb200-nvl72 --gpus 48 --tp 48 --attention-dp on --redundant-experts -1)
 expect_err("--redundant-experts: -1 is out of range")
