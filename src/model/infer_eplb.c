@@ -15,8 +15,9 @@
  *
  * Key choice: the popularity is a fixed vector (lognormal quantiles at Blom's plotting positions,
  * coefficient of variation `load_cv` across experts; 0: every expert alike), so the result is a
- * deterministic number per request, computed once in the request's preparation. The per-step
- * sampling noise of which tokens a step carries is not modelled (assumption, docs/model.md §6.5).
+ * deterministic number per request, computed in the request's preparation (and remembered per
+ * thread for the next layouts of a search). The per-step sampling noise of which tokens a step
+ * carries is not modelled (assumption, docs/model.md §6.5).
  */
 #include "model/model.h"
 #include "infer.h"
@@ -147,13 +148,33 @@ static double balanced(int experts, int redundant, int ep, const double *l)
     return top / ((double)experts / ep);
 }
 
+/* The last results of this thread: a search prepares thousands of layouts that share a few
+ * (E, EP, R, S), and the random orders of EP3 cost about 65,000 draws each. */
+#define EPLB_MEMO 16
+static _Thread_local struct {
+    int experts, ep, redundant;
+    double cv, phi;
+} memo[EPLB_MEMO];
+static _Thread_local int memo_used, memo_next;
+
 double infer_expert_imbalance(int experts, int ep, int redundant, double load_cv)
 {
     if (experts <= 0 || ep <= 1 || experts > EPLB_MAX_SLOTS || ep > EPLB_MAX_SLOTS ||
         experts + redundant > EPLB_MAX_SLOTS || redundant < 0)
         return 1;
+    for (int i = 0; i < memo_used; i++)
+        if (memo[i].experts == experts && memo[i].ep == ep && memo[i].redundant == redundant && memo[i].cv == load_cv)
+            return memo[i].phi;
     double l[EPLB_MAX_SLOTS];
     popularity(experts, load_cv, l);
     double phi = redundant > 0 ? balanced(experts, redundant, ep, l) : by_index(experts, ep, l, !(load_cv > 0));
-    return phi > 1 ? phi : 1;
+    phi = phi > 1 ? phi : 1;
+    memo[memo_next].experts = experts;
+    memo[memo_next].ep = ep;
+    memo[memo_next].redundant = redundant;
+    memo[memo_next].cv = load_cv;
+    memo[memo_next].phi = phi;
+    memo_next = (memo_next + 1) % EPLB_MEMO;
+    memo_used = memo_used < EPLB_MEMO ? memo_used + 1 : EPLB_MEMO;
+    return phi;
 }
