@@ -74,6 +74,13 @@ static void test_two_experts(void **state)
 static void test_skew_falls_with_redundancy(void **state)
 {
     (void)state;
+    /* the published rank factors themselves (a check, not a fit: S is the expert column's spread,
+     * φ the rank column): 2.564 without EPLB at EP 32 (the model: 2.21, a lognormal's tail is
+     * lighter than the measured 11.9x hottest expert), 1.109 with 288 slots at EP 32 and 1.115 at
+     * EP 36 (the model: about 1.01; the rest is one step's sampling noise, not modelled) */
+    assert_close(infer_expert_imbalance(256, 32, 0, 164.1 / 128), 2.564, 0.15);
+    assert_close(infer_expert_imbalance(256, 32, 32, 164.1 / 128), 1.109, 0.10);
+    assert_close(infer_expert_imbalance(256, 36, 32, 164.1 / 128), 1.115, 0.10);
     const int eps[] = {32, 36, 48, 72};
     for (int i = 0; i < 4; i++) {
         double plain = infer_expert_imbalance(256, eps[i], 0, 164.1 / 128);
