@@ -74,3 +74,8 @@ run(2 infer --model llama3-8b --system hgx-h100 --redundant-experts 8)
 expect_err("--redundant-experts: llama3-8b is a dense model")
 run(2 infer --model deepseek-v3 --system gb200-nvl72 --gpus 48 --tp 48 --attention-dp on --expert-load-cv -1)
 expect_err("--expert-load-cv")
+
+# validate: SGLang's wide-EP decode rows, held out, with their metric
+run(0 validate --group serving)
+expect_out("SGL-DS-GB200-DEP48-F8 [^\n]*DEP48 decode, generic[^\n]*decode tok/s/GPU, 768/rank[^\n]*9,087[^\n]*held out")
+expect_out("SGL-DS-GB200-DEP48-F4 [^\n]*decode tok/s/GPU, 1408/rank[^\n]*13,386[^\n]*held out")
