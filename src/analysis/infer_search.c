@@ -109,6 +109,7 @@ static void fill(gpuecon_serve_config *c, const gpuecon_infer_request *r, const 
     c->pp = o->pp;
     c->replicas = o->replicas;
     c->attention_dp = o->attention_dp;
+    c->redundant_experts = o->redundant_experts;
     c->draft_k = r->draft_k;
     c->max_num_seqs = o->max_num_seqs;
     c->max_num_batched_tokens = o->max_num_batched_tokens;

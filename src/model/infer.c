@@ -282,6 +282,18 @@ static void memory(const gpuecon_infer_request *r, const infer_arch *a, gpuecon_
 static int describe_shortfall(const gpuecon_infer_request *r, const gpuecon_infer_result *o, double need_b,
                               gpuecon_error *err)
 {
+    if (o->attention_dp) /* every rank holds the whole non-routed weights: only a wider EP (fewer slots) helps */
+        return err_set(err, GPUECON_E_INFEASIBLE, "", 0, 0,
+                       "%s does not fit on %s with attention-DP over EP %d (%d expert slots per GPU): %.2f GB per GPU "
+                       "short (%.2f x %.2f GiB usable; weights %.2f GiB, activations %.2f GiB, CUDA graphs %.2f GiB, "
+                       "one %g-token request's KV %.3f GiB); try a larger " OPTION("tp") " (the EP group)%s",
+                       r->model->name, r->system->name, o->ep, o->expert_slots, o->shortfall_gb, o->gpu_mem_util,
+                       o->hbm_gib, o->weights_gib, o->activation_gib, o->cuda_graph_gib, r->prompt_len + r->output_len,
+                       need_b / INFER_GIB,
+                       r->weights == GPUECON_BF16 ? " or " OPTION("weights") " fp8"
+                       : r->weights == GPUECON_FP8 && gpuecon_gpu_peak_flops(r->system->gpu, GPUECON_FP4) > 0
+                           ? " or " OPTION("weights") " fp4"
+                           : "");
     int limit = r->gpus < r->system->scaleup_gpus ? r->gpus : r->system->scaleup_gpus;
     bool more_tp = false;
     for (int tp = o->tp + 1; tp <= limit && !more_tp; tp++)

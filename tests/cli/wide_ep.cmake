@@ -55,6 +55,26 @@ expect_out("DEP")
 run(0 infer --model deepseek-v3 --system gb200-nvl72 --gpus 72 --search-gpus 72 --search --ttft-ms 2000
     --tpot-ms 20 --confirm 0)
 expect_out("DP72\\+EP72|DP36\\+EP36|DP24\\+EP24|DP18\\+EP18|DP12\\+EP12|DP6\\+EP6|DP3\\+EP3")
+# a configuration names its redundant experts: EP 72 over 256 experts takes 32
+run(0 infer --model deepseek-v3 --system gb200-nvl72 --gpus 72 --search-gpus 72 --search --ttft-ms 2000
+    --tpot-ms 20 --confirm 0 --json)
+string(JSON nf LENGTH "${OUT}" frontier)
+set(found OFF)
+math(EXPR lastf "${nf} - 1")
+foreach(i RANGE ${lastf})
+  string(JSON t GET "${OUT}" frontier ${i} config tp)
+  string(JSON adp GET "${OUT}" frontier ${i} config attention_dp)
+  string(JSON red GET "${OUT}" frontier ${i} config redundant_experts)
+  if(adp AND t EQUAL 72)
+    set(found ON)
+    if(NOT red EQUAL 32)
+      message(FATAL_ERROR "search: DP72+EP72 with ${red} redundant experts, expected 32")
+    endif()
+  endif()
+endforeach()
+if(NOT found)
+  message(FATAL_ERROR "search: no DP72+EP72 point on the frontier")
+endif()
 
 # RL's generator: attention-DP over 48 GB200 with its redundant experts, named
 run(0 rl --model deepseek-v3 --system gb200-nvl72 --gpus 144 --prompts 32 --samples 16 --prompt-len 128
