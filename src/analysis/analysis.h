@@ -227,6 +227,7 @@ typedef struct gpuecon_serve_config {
     gpuecon_precision weights, kv;
     bool expert_parallel;
     bool attention_dp;                 /* tp is then the expert-parallel group, replicas = gpus */
+    int redundant_experts;             /* expert replicas beyond the routed experts (docs/model.md §6.5 EP1) */
     double concurrency;                /* requests in the system at this operating point */
     double output_tokens_per_s;        /* all GPUs */
     double output_tokens_per_s_per_gpu;

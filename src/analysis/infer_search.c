@@ -109,6 +109,7 @@ static void fill(gpuecon_serve_config *c, const gpuecon_infer_request *r, const 
     c->pp = o->pp;
     c->replicas = o->replicas;
     c->attention_dp = o->attention_dp;
+    c->redundant_experts = o->redundant_experts;
     c->draft_k = r->draft_k;
     c->max_num_seqs = o->max_num_seqs;
     c->max_num_batched_tokens = o->max_num_batched_tokens;
@@ -388,7 +389,7 @@ static void enumerate(search *s, int gpus)
      * over tp GPUs with experts EP across them (the only one past the NVLink domain) */
     for (int tp = 1; tp <= gpus; tp++) {
         bool tp_ok = tp <= sys->scaleup_gpus && infer_check_tp(q->base.model, tp, NULL) == GPUECON_OK;
-        bool dp_ok = moe && tp > 1 && q->base.model->experts % tp == 0;
+        bool dp_ok = moe && tp > 1; /* EP need not divide the experts: redundant ones even the slots (EP1) */
         if (gpus % tp || (!tp_ok && !dp_ok))
             continue;
         int m0 = tp_ok ? 0 : 2, m1 = dp_ok ? 3 : moe && tp > 1 ? 2 : 1;

@@ -227,14 +227,16 @@ static double held_fraction(const gpuecon_model *m, const gpuecon_parallel *p)
 }
 
 /* Share of the policy's weights one generator GPU holds: 1/TP, or under attention-DP every
- * non-routed weight and 1/EP of the routed experts. */
+ * non-routed weight and its expert slots, ceil((E + R)/EP) of the E routed experts (1/EP where
+ * EP divides E without redundant experts; docs/model.md §6.5 EP1). */
 static double gen_fraction(const gpuecon_model *m, const gpuecon_infer_result *g)
 {
     if (!g->attention_dp)
         return 1.0 / g->tp;
     gpuecon_params pp;
     gpuecon_model_params(m, &pp);
-    return (pp.total - pp.routed_experts + pp.routed_experts / g->ep) / pp.total;
+    double slots = g->experts > 0 && g->expert_slots > 0 ? (double)g->expert_slots / g->experts : 1.0 / g->ep;
+    return (pp.total - pp.routed_experts + pp.routed_experts * slots) / pp.total;
 }
 
 static void weight_sync(const gpuecon_rl_request *r, gpuecon_rl_result *o)

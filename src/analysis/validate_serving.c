@@ -30,7 +30,8 @@ typedef enum {
     M_SEQS_SAT,   /* max concurrency C_sat */
     M_KV_GB,      /* KV memory per GPU, GB */
     M_RATIO_A100, /* output tokens/s at c over the A100's (bf16/bf16) at c */
-    M_MTP_GAIN    /* output tokens/s with draft k over draft k-1, minus 1, at c */
+    M_MTP_GAIN,   /* output tokens/s with draft k over draft k-1, minus 1, at c */
+    M_DECODE_TOKS /* output tokens/s per GPU of a disaggregated decode instance at c sequences a rank */
 } metric;
 
 typedef struct scase {
@@ -45,7 +46,8 @@ typedef struct scase {
     double published;
     bool fit;
     int tp;       /* tensor-parallel degree of a replica (MoE: experts EP = tp; the EP group with adp) */
-    bool adp;     /* MoE attention data-parallel with the experts EP over the tp GPUs (no row today) */
+    bool adp;     /* MoE attention data-parallel with the experts EP over the tp GPUs */
+    int prefill;  /* M_DECODE_TOKS: GPUs of the published prefill instance (attention-DP) */
 } scase;
 
 /* The rest of the same table, held out of every fit: each model at its published layout, FP8 KV
@@ -58,38 +60,49 @@ typedef struct scase {
  * layout (docs/model.md §6.8 gives what attention-DP would predict: 2–3x too fast). */
 #define TRTALL "NVIDIA/TensorRT-LLM docs/source/performance/perf-overview.md @ 00f37686 (trtllm-bench, PyTorch backend)"
 #define TRT(id, model, sys, gpus, w, isl, osl, pub, adp)                                                             \
-    {id, TRTALL, model, sys, gpus, w, GPUECON_FP8, isl, osl, false, 0, M_BENCH_TOKS, 0, pub, false, gpus, adp}
+    {id, TRTALL, model, sys, gpus, w, GPUECON_FP8, isl, osl, false, 0, M_BENCH_TOKS, 0, pub, false, gpus, adp, 0}
 /* The page's RTX PRO 6000 Blackwell Server Edition tables (8 GPUs on PCIe, no NVLink): TP t x PP p
  * on t·p GPUs, one replica, held out like the rest (pcases below), run as the benchmark runs. */
 #define TRTPP(id, model, sys, tp, pp, w, isl, osl, pub)                                                              \
-    {{id, TRTALL, model, sys, (tp) * (pp), w, GPUECON_FP8, isl, osl, false, 0, M_BENCH_TOKS, 0, pub, false, tp, false}, pp}
+    {{id, TRTALL, model, sys, (tp) * (pp), w, GPUECON_FP8, isl, osl, false, 0, M_BENCH_TOKS, 0, pub, false, tp, false, 0}, pp}
 #define F8 GPUECON_FP8
 #define F4 GPUECON_FP4
 
+/* Wide expert parallelism (docs/model.md §6.5, §6.13), held out: SGLang's decode instance of 48
+ * attention-DP ranks on a GB200 NVL72 serving DeepSeek-R1-0528 (DeepSeek-V3's architecture) with 32
+ * redundant experts placed by EPLB, saturated ("slow-down" until the running requests reach the
+ * CUDA-graph batch, then timed): 9,087 output tok/s per decode GPU with FP8 GEMMs and BF16 KV (768
+ * requests a rank, prefill on 8 GPUs), 13,386 with NVFP4 experts and FP8 KV (1,408 a rank, prefill
+ * on 4). 2,000-token prompts; the outputs are not published (the context is capped at 2,176): 100
+ * assumed. The FP4 run keeps its attention GEMMs in FP8 (SGLANG_NVFP4_CKPT_FP8_GEMM_IN_ATTN), which
+ * the model's one weight precision cannot say: it reads them as FP4. Run with the default (generic)
+ * serving profile: no SGLang preset informed it. */
+#define LMSYS2 "LMSYS blog 2025-09-25 'Deploying DeepSeek on GB200 NVL72 with PD and Large Scale EP (Part II)'; decode commands in sgl-project/sglang issue #10903"
+
 static const scase scases[] = {
-    {"TRTLLM-H100-128", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 128, 128, false, 0, M_BENCH_TOKS, 0, 28312, true, 1, false},
-    {"TRTLLM-H100-1000", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 1000, 1000, false, 0, M_BENCH_TOKS, 0, 15220, true, 1, false},
-    {"TRTLLM-H100-2048", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 2048, 2048, false, 0, M_BENCH_TOKS, 0, 9305, true, 1, false},
-    {"TRTLLM-H200-128", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 128, 128, false, 0, M_BENCH_TOKS, 0, 27911, true, 1, false},
-    {"TRTLLM-H200-1000", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 1000, 1000, false, 0, M_BENCH_TOKS, 0, 17744, true, 1, false},
-    {"TRTLLM-H200-2048", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 2048, 2048, false, 0, M_BENCH_TOKS, 0, 12194, true, 1, false},
+    {"TRTLLM-H100-128", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 128, 128, false, 0, M_BENCH_TOKS, 0, 28312, true, 1, false, 0},
+    {"TRTLLM-H100-1000", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 1000, 1000, false, 0, M_BENCH_TOKS, 0, 15220, true, 1, false, 0},
+    {"TRTLLM-H100-2048", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 2048, 2048, false, 0, M_BENCH_TOKS, 0, 9305, true, 1, false, 0},
+    {"TRTLLM-H200-128", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 128, 128, false, 0, M_BENCH_TOKS, 0, 27911, true, 1, false, 0},
+    {"TRTLLM-H200-1000", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 1000, 1000, false, 0, M_BENCH_TOKS, 0, 17744, true, 1, false, 0},
+    {"TRTLLM-H200-2048", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 2048, 2048, false, 0, M_BENCH_TOKS, 0, 12194, true, 1, false, 0},
     /* A100 80 GB keeps about 10 GB for KV after the weights (bf16) */
-    {"VESSL-A100-KV", VESSL, "gemma4-31b", "hgx-a100", 1, GPUECON_BF16, GPUECON_BF16, 230, 203, true, 0, M_KV_GB, 0, 10, false, 1, false},
+    {"VESSL-A100-KV", VESSL, "gemma4-31b", "hgx-a100", 1, GPUECON_BF16, GPUECON_BF16, 230, 203, true, 0, M_KV_GB, 0, 10, false, 1, false, 0},
     /* default settings (the B200 and H100 in fp8 weights, bf16 KV), output tok/s over A100 */
-    {"VESSL-B200/A100", VESSL, "gemma4-31b", "hgx-b200", 1, GPUECON_FP8, GPUECON_BF16, 230, 203, true, 0, M_RATIO_A100, 256, 10.2, false, 1, false},
-    {"VESSL-H100/A100", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_BF16, 230, 203, true, 0, M_RATIO_A100, 256, 6.5, false, 1, false},
+    {"VESSL-B200/A100", VESSL, "gemma4-31b", "hgx-b200", 1, GPUECON_FP8, GPUECON_BF16, 230, 203, true, 0, M_RATIO_A100, 256, 10.2, false, 1, false, 0},
+    {"VESSL-H100/A100", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_BF16, 230, 203, true, 0, M_RATIO_A100, 256, 6.5, false, 1, false, 0},
     /* MTP on B200 (8 replicas, one sequence each): +53% / +16% / +7% for k = 1 / 2 / 3 */
-    {"VESSL-MTP-k1", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 1, M_MTP_GAIN, 8, 0.53, true, 1, false},
-    {"VESSL-MTP-k2", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_MTP_GAIN, 8, 0.16, true, 1, false},
-    {"VESSL-MTP-k3", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 3, M_MTP_GAIN, 8, 0.07, true, 1, false},
+    {"VESSL-MTP-k1", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 1, M_MTP_GAIN, 8, 0.53, true, 1, false, 0},
+    {"VESSL-MTP-k2", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_MTP_GAIN, 8, 0.16, true, 1, false, 0},
+    {"VESSL-MTP-k3", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 3, M_MTP_GAIN, 8, 0.07, true, 1, false, 0},
     /* B200 LoRA + draft 2 + FP8 KV: 40,734 tok/s at 512 sequences, 52,759 beyond 8,000 */
-    {"VESSL-B200-512", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_TOKS_AT, 512, 40734, true, 1, false},
-    {"VESSL-B200-8192", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_TOKS_AT, 8192, 52759, true, 1, false},
+    {"VESSL-B200-512", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_TOKS_AT, 512, 40734, true, 1, false, 0},
+    {"VESSL-B200-8192", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_TOKS_AT, 8192, 52759, true, 1, false, 0},
     /* H100 saturates near 256 concurrent sequences (one replica) */
-    {"VESSL-H100-sat", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_SEQS_SAT, 0, 256, false, 1, false},
+    {"VESSL-H100-sat", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_SEQS_SAT, 0, 256, false, 1, false, 0},
     /* TPOT about 192 ms at 512 sequences, 331 ms at 1,024 (one H100 replica) */
-    {"VESSL-TPOT-512", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_TPOT_AT, 512, 192, false, 1, false},
-    {"VESSL-TPOT-1024", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_TPOT_AT, 1024, 331, false, 1, false},
+    {"VESSL-TPOT-512", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_TPOT_AT, 512, 192, false, 1, false, 0},
+    {"VESSL-TPOT-1024", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_TPOT_AT, 1024, 331, false, 1, false, 0},
     /* held out: the rest of TensorRT-LLM's table at 128/128, 1000/1000 and 2048/2048 */
     TRT("TRT-L8-H100-128/4096", "llama3-8b", "hgx-h100", 1, F8, 128, 4096, 14325, false),
     TRT("TRT-L8-H100-5000/500", "llama3-8b", "hgx-h100", 1, F8, 5000, 500, 3459, false),
@@ -135,6 +148,10 @@ static const scase scases[] = {
     TRT("TRT-L4M-B200-128", "llama4-maverick", "hgx-b200", 8, F4, 128, 128, 124323, false),
     TRT("TRT-L4M-B200-1000", "llama4-maverick", "hgx-b200", 8, F4, 1000, 1000, 79617, false),
     TRT("TRT-L4M-B200-2048", "llama4-maverick", "hgx-b200", 8, F4, 2048, 2048, 52195, false),
+    {"SGL-DS-GB200-DEP48-F8", LMSYS2, "deepseek-v3", "gb200-nvl72", 48, F8, GPUECON_BF16, 2000, 100, false, 0,
+     M_DECODE_TOKS, 768, 9087, false, 48, true, 8},
+    {"SGL-DS-GB200-DEP48-F4", LMSYS2, "deepseek-v3", "gb200-nvl72", 48, F4, F8, 2000, 100, false, 0,
+     M_DECODE_TOKS, 1408, 13386, false, 48, true, 4},
 };
 
 /* trtllm-bench's own max_batch_size and max_num_tokens, which the page's runs leave to it (its
@@ -315,12 +332,51 @@ static int bench_toks(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const scase 
     return GPUECON_OK;
 }
 
+/* M_DECODE_TOKS: the decode instance of a disaggregated deployment (v->tp attention-DP ranks with
+ * their default redundant experts, its prefill instance v->prefill ranks), stepping v->c sequences a
+ * rank with nothing prefilled (docs/model.md §6.13 D2): output tokens/s of one rank, which is one GPU. */
+static int decode_toks(const gpuecon_catalog *cat, const scase *v, double *y, gpuecon_error *err)
+{
+    gpuecon_disagg_request q;
+    memset(&q, 0, sizeof q);
+    gpuecon_infer_request_init(&q.base);
+    q.base.model = gpuecon_catalog_model(cat, v->model);
+    q.base.system = gpuecon_catalog_system(cat, v->system);
+    if (!q.base.model || !q.base.system)
+        return err_set(err, GPUECON_E_NOTFOUND, v->id, 0, 0, "the catalog lacks %s or %s", v->model, v->system);
+    q.base.gpus = v->gpus + v->prefill;
+    q.base.attention_dp = v->adp;
+    q.base.weights = v->w;
+    q.base.kv = v->kv;
+    q.base.prompt_len = v->prompt;
+    q.base.output_len = v->output;
+    q.base.max_num_seqs = (int)v->c;
+    q.prefill_instances = 1;
+    q.prefill_tp = v->prefill;
+    q.decode_instances = 1;
+    q.decode_tp = v->tp;
+    infer_side p, d;
+    gpuecon_disagg_result o;
+    int rc = infer_disagg_prepare(&q, &p, &d, &o, err);
+    if (rc)
+        return rc;
+    if (infer_running_cap(&d.o) < v->c)
+        return err_set(err, GPUECON_E_INFEASIBLE, v->id, 0, 0, "a decode rank holds %.0f sequences, fewer than the %g run",
+                       infer_running_cap(&d.o), v->c);
+    gpuecon_infer_step st;
+    infer_step(&d.e, v->c, 0, &st);
+    *y = v->c * d.e.E / st.step_s;
+    return GPUECON_OK;
+}
+
 static int predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const scase *v, double *y, gpuecon_error *err)
 {
     gpuecon_infer_result o, o2;
     double x, x2;
     if (v->m == M_BENCH_TOKS)
         return bench_toks(ctx, cat, v, y, err);
+    if (v->m == M_DECODE_TOKS)
+        return decode_toks(cat, v, y, err);
     int rc = toks(cat, v, v->system, v->w, v->kv, v->draft_k, v->m == M_SAT_TOKS || v->m == M_SEQS_SAT ||
                                                                   v->m == M_KV_GB ? 0 : v->c, &x, &o, err);
     if (rc)
@@ -328,6 +384,7 @@ static int predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const scase *v,
     switch (v->m) {
     case M_SAT_TOKS:
     case M_BENCH_TOKS: /* handled above */
+    case M_DECODE_TOKS:
     case M_TOKS_AT:
         *y = x;
         break;
@@ -430,14 +487,18 @@ int validate_serving_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const ch
                  gpuecon_precision_name(v->w), gpuecon_precision_name(v->kv), v->prompt, v->output);
         static const char *const what[] = {"saturated output tok/s", "trtllm-bench output tok/s", "output tok/s at", "TPOT ms at",
                                            "max concurrency", "KV GB per GPU", "tok/s over A100 at",
-                                           "MTP gain at"};
-        if (v->c > 0)
+                                           "MTP gain at", "decode tok/s/GPU"};
+        if (v->m == M_DECODE_TOKS)
+            snprintf(row->metric, sizeof row->metric, "%s, %g/rank", what[v->m], v->c);
+        else if (v->c > 0)
             snprintf(row->metric, sizeof row->metric, "%s %g", what[v->m], v->c);
         else
             snprintf(row->metric, sizeof row->metric, "%s", what[v->m]);
         char layout[48];
         const gpuecon_model *mm = gpuecon_catalog_model(cat, v->model);
-        if (v->adp)
+        if (v->adp && v->m == M_DECODE_TOKS) /* a decode instance of a disaggregated deployment */
+            snprintf(layout, sizeof layout, "DEP%d decode", v->tp);
+        else if (v->adp)
             snprintf(layout, sizeof layout, "DP%d+EP%d", v->tp, v->tp);
         else if (mm && mm->experts > 0 && v->tp > 1)
             snprintf(layout, sizeof layout, "TP%d+EP%d x %d", v->tp, v->tp, v->gpus / v->tp);
@@ -445,7 +506,8 @@ int validate_serving_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const ch
             snprintf(layout, sizeof layout, "TP%d x PP%d x %d", v->tp, case_pp(v), v->gpus / (v->tp * case_pp(v)));
         else
             snprintf(layout, sizeof layout, "TP%d x %d", v->tp, v->gpus / v->tp);
-        snprintf(row->config, sizeof row->config, "%.30s%s%s", layout, v->vessl ? ", LoRA r16" : ", trtllm, KV 0.95",
+        snprintf(row->config, sizeof row->config, "%.30s%s%s", layout,
+                 v->vessl ? ", LoRA r16" : v->m == M_DECODE_TOKS ? ", generic" : ", trtllm, KV 0.95",
                  v->draft_k ? (v->draft_k == 1 ? ", draft 1" : v->draft_k == 2 ? ", draft 2" : ", draft 3") : "");
         row->published = v->published;
         row->predicted = y;

@@ -40,6 +40,7 @@ void gpuecon_infer_request_init(gpuecon_infer_request *r)
     r->block_size = 16;
     r->activation_gib = -1;
     r->cuda_graph_gib = -1;
+    r->redundant_experts = -1;
 }
 
 const char *gpuecon_binding_name(gpuecon_binding b)
@@ -129,6 +130,15 @@ static int check_request(const gpuecon_infer_request *r, gpuecon_error *err)
         return rc;
     if (r->expert_imbalance != 0 && (rc = err_check_range(err, OPTION("expert_imbalance"), r->expert_imbalance, 1, 64)))
         return rc;
+    if ((rc = err_check_range(err, OPTION("expert_load_cv"), r->expert_load_cv, 0, 10)))
+        return rc;
+    if (r->redundant_experts > 0 && r->model && r->model->experts == 0)
+        return err_set(err, GPUECON_E_INPUT, OPTION("redundant_experts"), 0, 0,
+                       "%s is a dense model; redundant experts apply to mixture-of-experts models", r->model->name);
+    if (r->redundant_experts > 0 && r->model && r->redundant_experts > r->model->experts)
+        return err_set(err, GPUECON_E_INPUT, OPTION("redundant_experts"), 0, 0,
+                       "%d is more than %s's %d routed experts; allowed 0 to %d (one replica per expert at most "
+                       "on average)", r->redundant_experts, r->model->name, r->model->experts, r->model->experts);
     if (r->pue != 0 && r->pue < 1)
         return err_check_range(err, OPTION("pue"), r->pue, 1, 3);
     if (!(r->acceptance >= 0 && r->acceptance < 1))
@@ -153,12 +163,8 @@ static int check_request(const gpuecon_infer_request *r, gpuecon_error *err)
     if (r->tp > 0) {
         if (r->gpus % r->tp)
             return err_set(err, GPUECON_E_INPUT, OPTION("tp"), 0, 0, "%d does not divide " OPTION("gpus") " %d", r->tp, r->gpus);
-        if (dp_on(r, r->tp))
-            return r->model->experts % r->tp == 0
-                       ? GPUECON_OK
-                       : err_set(err, GPUECON_E_INPUT, OPTION("tp"), 0, 0,
-                                 "with " OPTION("attention_dp") ", %d GPUs hold the experts (EP = TP) and must divide %s's %d "
-                                 "routed experts", r->tp, r->model->name, r->model->experts);
+        if (dp_on(r, r->tp)) /* attention replicated per rank: no head split; the slots are checked in prepare */
+            return GPUECON_OK;
         if (r->tp > r->system->scaleup_gpus && !r->tp_across_nodes)
             return err_set(err, GPUECON_E_INPUT, OPTION("tp"), 0, 0,
                            "%d exceeds %s's NVLink domain of %d GPUs; give " OPTION("tp_across_nodes") " to run its all-reduces "
@@ -247,12 +253,17 @@ static void memory(const gpuecon_infer_request *r, const infer_arch *a, gpuecon_
     o->draft_gib = (own_mtp ? draft / tp : draft) / INFER_GIB;
     o->lora_gib = r->lora_rank > 0 ? r->max_loras * a->lora * 2 / tp / INFER_GIB : 0;
     o->vision_gib = a->vision * 2 / INFER_GIB; /* replicated on every TP rank */
+    /* EP1: with experts spread, the busiest GPU holds ceil((E + R)/EP) expert slots of every MoE
+       layer (a->routed / E each); sliced experts (TP) hold 1/TP of each */
+    double routed = m->experts > 0 && o->expert_slots > 0 && (o->attention_dp || o->expert_parallel)
+                        ? a->routed * o->expert_slots / m->experts
+                        : a->routed / (o->attention_dp ? 1 : tp);
     if (o->attention_dp) /* attention, dense and shared weights on every GPU; experts over EP */
-        o->weights_gib = ((a->body - a->routed + a->dupv) * b_w + a->routed * b_w / o->ep + a->emb_mem * 2) /
+        o->weights_gib = ((a->body - a->routed + a->dupv) * b_w + routed * b_w + a->emb_mem * 2) /
                              INFER_GIB + o->vision_gib + o->lora_gib + o->draft_gib;
     else
-        o->weights_gib = ((a->body + a->dupv) * b_w / tp + a->emb_mem * 2 / tp) / INFER_GIB +
-                         o->vision_gib + o->lora_gib + o->draft_gib;
+        o->weights_gib = ((a->body - a->routed + a->dupv) * b_w / tp + routed * b_w + a->emb_mem * 2 / tp) /
+                             INFER_GIB + o->vision_gib + o->lora_gib + o->draft_gib;
     if (r->activation_gib >= 0) {
         o->activation_gib = r->activation_gib;
     } else { /* A1 */
@@ -271,6 +282,18 @@ static void memory(const gpuecon_infer_request *r, const infer_arch *a, gpuecon_
 static int describe_shortfall(const gpuecon_infer_request *r, const gpuecon_infer_result *o, double need_b,
                               gpuecon_error *err)
 {
+    if (o->attention_dp) /* every rank holds the whole non-routed weights: only a wider EP (fewer slots) helps */
+        return err_set(err, GPUECON_E_INFEASIBLE, "", 0, 0,
+                       "%s does not fit on %s with attention-DP over EP %d (%d expert slots per GPU): %.2f GB per GPU "
+                       "short (%.2f x %.2f GiB usable; weights %.2f GiB, activations %.2f GiB, CUDA graphs %.2f GiB, "
+                       "one %g-token request's KV %.3f GiB); try a larger " OPTION("tp") " (the EP group)%s",
+                       r->model->name, r->system->name, o->ep, o->expert_slots, o->shortfall_gb, o->gpu_mem_util,
+                       o->hbm_gib, o->weights_gib, o->activation_gib, o->cuda_graph_gib, r->prompt_len + r->output_len,
+                       need_b / INFER_GIB,
+                       r->weights == GPUECON_BF16 ? " or " OPTION("weights") " fp8"
+                       : r->weights == GPUECON_FP8 && gpuecon_gpu_peak_flops(r->system->gpu, GPUECON_FP4) > 0
+                           ? " or " OPTION("weights") " fp4"
+                           : "");
     int limit = r->gpus < r->system->scaleup_gpus ? r->gpus : r->system->scaleup_gpus;
     bool more_tp = false;
     for (int tp = o->tp + 1; tp <= limit && !more_tp; tp++)
@@ -447,17 +470,52 @@ static void pp_memory(const gpuecon_infer_request *r, infer_arch *a, infer_env *
     o->draft_bytes = draft;
 }
 
+/* EP1–EP4 (docs/model.md §6.5): the expert slots of a layout whose experts spread over `ep` GPUs
+ * (1: not spread), its redundant experts (the request's, or the fewest that make the slots even)
+ * and the busiest rank's load factor with them and without (the request's factor where given). */
+static int expert_layout(const gpuecon_infer_request *r, int ep, gpuecon_infer_result *o, gpuecon_error *err)
+{
+    const gpuecon_model *m = r->model;
+    int E = m->experts;
+    o->expert_imbalance = o->expert_imbalance_plain = 1;
+    o->expert_slots = o->experts = E;
+    if (E <= 0)
+        return GPUECON_OK;
+    if (ep <= 1) {
+        if (r->redundant_experts > 0)
+            return err_set(err, GPUECON_E_INPUT, OPTION("redundant_experts"), 0, 0,
+                           "%d redundant experts need expert parallelism: experts spread over more than one GPU "
+                           "(" OPTION("tp") " above 1 with " OPTION("ep") " on, or " OPTION("attention_dp") " on)",
+                           r->redundant_experts);
+        return GPUECON_OK;
+    }
+    int R = r->redundant_experts >= 0 ? r->redundant_experts : infer_redundant_default(E, ep);
+    if (ep > 1024 || E + R > 1024)
+        return err_set(err, GPUECON_E_INPUT, OPTION("tp"), 0, 0,
+                       "expert parallelism over %d GPUs with %d expert slots is beyond what is modelled (1024 at most)",
+                       ep, E + R);
+    if (E + R < ep)
+        return err_set(err, GPUECON_E_INPUT, r->redundant_experts >= 0 ? OPTION("redundant_experts") : OPTION("tp"), 0, 0,
+                       "%s's %d routed experts + %d redundant are fewer than the %d GPUs they spread over: a GPU would "
+                       "hold no expert; give " OPTION("redundant_experts") " %d or more, or fewer GPUs",
+                       m->name, E, R, ep, ep - E);
+    o->redundant_experts = R;
+    o->redundant_default = r->redundant_experts < 0 && R > 0;
+    o->expert_slots = infer_expert_slots(E, R, ep);
+    o->expert_imbalance_plain = infer_expert_imbalance(E, ep, 0, r->expert_load_cv);
+    o->expert_imbalance_given = r->expert_imbalance > 0;
+    o->expert_imbalance = o->expert_imbalance_given ? r->expert_imbalance
+                                                    : infer_expert_imbalance(E, ep, R, r->expert_load_cv);
+    return GPUECON_OK;
+}
+
 /* Everything but the concurrency point, at one TP degree. */
 static int prepare(const gpuecon_infer_request *r, int tp, infer_arch *a, infer_env *e,
                    gpuecon_infer_result *o, gpuecon_error *err)
 {
     memset(o, 0, sizeof *o);
     bool dp = dp_on(r, tp);
-    int rc = dp ? (r->model->experts % tp ? err_set(err, GPUECON_E_INPUT, OPTION("tp"), 0, 0,
-                                                    "%d does not divide %s's %d routed experts", tp,
-                                                    r->model->name, r->model->experts)
-                                          : GPUECON_OK)
-                : infer_check_tp(r->model, tp, err);
+    int rc = dp ? GPUECON_OK : infer_check_tp(r->model, tp, err); /* attention-DP splits no heads */
     if (rc)
         return rc;
     o->gpus = r->gpus;
@@ -468,7 +526,8 @@ static int prepare(const gpuecon_infer_request *r, int tp, infer_arch *a, infer_
     o->stage_layers_min = o->stage_layers_max = r->model->layers;
     o->replicas = r->gpus / (o->tp * o->pp);
     o->expert_parallel = dp || (r->expert_parallel && r->model->experts > 0 && tp > 1);
-    o->expert_imbalance = r->model->experts > 0 && r->expert_imbalance > 1 ? r->expert_imbalance : 1;
+    if ((rc = expert_layout(r, o->expert_parallel ? tp : 1, o, err)))
+        return rc;
     engine_defaults(r, o);
     workload(r, o);
     if (o->pp > 1) {
@@ -628,7 +687,7 @@ static int resolve(const gpuecon_infer_request *r, infer_arch *a, infer_env *e, 
     bool any = false;
     int pp = r->pp > 1 ? r->pp : 1;
     for (int tp = 1; tp <= limit; tp++) {
-        if (r->gpus % (tp * pp) || (dp_on(r, tp) ? r->model->experts % tp : infer_check_tp(r->model, tp, NULL)) != 0)
+        if (r->gpus % (tp * pp) || (!dp_on(r, tp) && infer_check_tp(r->model, tp, NULL) != 0))
             continue;
         any = true;
         rc = prepare(r, tp, a, e, o, err);

@@ -225,6 +225,17 @@ double infer_prefill_s(const infer_env *e, double others, double fresh, double c
 /* L4: an isolated prompt on an empty server, chunked by the token budget `budget`. */
 double infer_ttft0_s(const infer_env *e, double budget);
 
+/* ---- infer_eplb.c (docs/model.md §6.5, EP1–EP4) ---- */
+/* EP1: the redundant experts a deployment gets by default: the fewest R >= 0 for which EP divides
+ * E + R (0 where EP divides E, or without experts or expert parallelism). */
+int infer_redundant_default(int experts, int ep);
+/* Routed-expert slots on the busiest GPU: ceil((E + R)/EP) (E without expert parallelism). */
+int infer_expert_slots(int experts, int redundant, int ep);
+/* The busiest expert-parallel rank's routed tokens over the mean rank's (>= 1) for E experts of
+ * popularity coefficient of variation load_cv over EP ranks: with R > 0 redundant experts placed
+ * by DeepSeek's EPLB (EP4), without them by index (EP3). 1 where EP <= 1; EP, E + R at most 1024. */
+double infer_expert_imbalance(int experts, int ep, int redundant, double load_cv);
+
 /* ---- infer_disagg.c (docs/model.md §6.13) ---- */
 /* One side of a disaggregated deployment: an instance prepared by the aggregated model (e.a
  * points at a, so a side is never copied). */

@@ -14,6 +14,14 @@
  * wait at utilisation R/capacity) plus the transfer, and the mean TPOT is the decode step at the
  * B the decode instances need to finish R requests/s, divided by E.
  *
+ * With attention-DP (--attention-dp on, a MoE model) an instance of P GPUs is P attention ranks,
+ * each with its own scheduler, sequences and token budget, and its experts spread over all P (the
+ * aggregated model's attention-DP replica, docs/model.md §6.5): the instance's capacities are P
+ * times one rank's, a rank sends a request's whole KV, and the wait is that of P x instances
+ * servers. P need not split the attention heads, and may exceed the NVLink domain, as the
+ * aggregated model allows (SGLang's and TensorRT-LLM's wide-EP decode instances: 72 ranks on 9
+ * H100 servers in the LMSYS deployment of May 2025, 48 of a GB200 NVL72 in its June 2025 sequel).
+ *
  * Key choice: each side is prepared once by the aggregated model (infer_prepare_core: memory,
  * KV pool, engine defaults, step environment) and only timed here, so the ratio search costs a
  * few step evaluations per layout.
@@ -38,7 +46,6 @@ static int prep_side(const gpuecon_infer_request *base, int tp, bool prefill, si
     r.gpus = tp;
     r.tp = tp;
     r.concurrency = 0;
-    r.attention_dp = false;
     if (prefill) {
         r.output_len = 1;
         r.draft_k = 0;
@@ -94,9 +101,10 @@ static void capacity(const gpuecon_disagg_request *q, const side *p, const side 
     gpuecon_infer_step st;
     infer_step(&p->e, 0, nbt, &st);
     o->prefill_batch_ms = st.step_s * 1e3;
-    o->prefill_capacity = q->prefill_instances * nbt / st.step_s / fresh;
+    /* replicas: 1 per instance, or its attention-DP ranks, each with its own budget and batch */
+    o->prefill_capacity = q->prefill_instances * p->o.replicas * nbt / st.step_s / fresh;
     double bmax = infer_running_cap(&d->o);
-    o->decode_capacity = q->decode_instances * decode_rate(d, bmax) / r->output_len;
+    o->decode_capacity = q->decode_instances * d->o.replicas * decode_rate(d, bmax) / r->output_len;
     /* the whole prompt's KV (prefix hits included: the decode instance needs them too) */
     comm_link L;
     comm_link_init(&L, sys, NULL);
@@ -104,7 +112,7 @@ static void capacity(const gpuecon_disagg_request *q, const side *p, const side 
     o->kv_bytes_per_gpu = infer_kv_resident(&p->a, r->prompt_len);
     double t_kv = infer_disagg_kv_s(&L, sys, o->kv_over_scaleout, &p->a, r->prompt_len);
     o->kv_transfer_ms = t_kv * 1e3;
-    o->transfer_capacity = t_kv > 0 ? q->prefill_instances / t_kv : INFINITY;
+    o->transfer_capacity = t_kv > 0 ? q->prefill_instances * p->o.replicas / t_kv : INFINITY;
     o->capacity = fmin(o->prefill_capacity, fmin(o->decode_capacity, o->transfer_capacity));
     o->bound = o->capacity == o->prefill_capacity ? "prefill" : o->capacity == o->decode_capacity ? "decode" : "transfer";
     o->prefill = p->o;
@@ -125,10 +133,10 @@ void infer_disagg_at_rate(const gpuecon_disagg_request *q, const side *p, const 
     gpuecon_infer_step st;
     double alone = infer_prefill_s(&p->e, 0, fresh, r->prompt_len * r->prefix_hit, fmin(nbt, p->e.chunk_cap));
     double u = o->prefill_utilisation;
-    double service = q->prefill_instances / o->prefill_capacity;
+    double service = q->prefill_instances * p->o.replicas / o->prefill_capacity; /* per server */
     o->ttft_ms = (alone + u * service / (2 * (1 - u))) * 1e3 + o->kv_transfer_ms;
     /* the decode batch whose throughput finishes R requests/s (throughput rises with B) */
-    double need = R * r->output_len / q->decode_instances, lo = 0, hi = infer_running_cap(&d->o);
+    double need = R * r->output_len / (q->decode_instances * d->o.replicas), lo = 0, hi = infer_running_cap(&d->o);
     for (int i = 0; i < 60 && hi - lo > 1e-9 * hi; i++) {
         double mid = 0.5 * (lo + hi);
         if (decode_rate(d, mid) >= need)
@@ -224,6 +232,18 @@ static bool best_rate(const gpuecon_disagg_request *q, const side *p, const side
     return true;
 }
 
+/* Whether the search tries instances of `size` GPUs: attention-DP ones (the request's choice, a MoE
+ * model, more than one GPU) of whole servers (gpus_per_node; the published wide-EP instances are
+ * whole servers or trays) up to all the GPUs, TP ones inside the NVLink domain that split the
+ * heads. */
+static bool size_ok(const gpuecon_infer_request *base, int size)
+{
+    const gpuecon_system *sys = base->system;
+    if (base->attention_dp && base->model->experts > 0 && size > 1)
+        return size % (sys->gpus_per_node > 0 ? sys->gpus_per_node : 1) == 0;
+    return size <= sys->scaleup_gpus && infer_check_tp(base->model, size, NULL) == GPUECON_OK;
+}
+
 int gpuecon_infer_disagg_search(const gpuecon_infer_request *base, double ttft_ms, double tpot_ms,
                                 gpuecon_disagg_request *best_req, gpuecon_disagg_result *best, long *evaluated,
                                 gpuecon_error *err)
@@ -234,16 +254,16 @@ int gpuecon_infer_disagg_search(const gpuecon_infer_request *base, double ttft_m
         return err_set(err, GPUECON_E_INPUT, ttft_ms >= 0 ? OPTION("tpot_ms") : OPTION("ttft_ms"), 0, 0, "a target must be above 0");
     memset(best, 0, sizeof *best);
     *evaluated = 0;
-    int n = base->gpus, up = base->system->scaleup_gpus;
+    int n = base->gpus;
     bool found = false;
     double top = -1;
-    for (int pt = 1; pt <= up && pt < n; pt++) {
+    for (int pt = 1; pt < n; pt++) {
         side p;
-        if (infer_check_tp(base->model, pt, NULL) || prep_side(base, pt, true, &p, NULL))
+        if (!size_ok(base, pt) || prep_side(base, pt, true, &p, NULL))
             continue;
-        for (int dt = 1; dt <= up && pt + dt <= n; dt++) {
+        for (int dt = 1; pt + dt <= n; dt++) {
             side d;
-            if (infer_check_tp(base->model, dt, NULL) || prep_side(base, dt, false, &d, NULL))
+            if (!size_ok(base, dt) || prep_side(base, dt, false, &d, NULL))
                 continue;
             for (int x = 1; x * pt + dt <= n; x++)
                 for (int y = 1; x * pt + y * dt <= n; y++) {

@@ -233,6 +233,10 @@ int gpuecon_infer_disagg_simulate(gpuecon_ctx *ctx, const gpuecon_disagg_sim_req
         return rc;
     if (!req->sim.serve.model || !req->sim.serve.system)
         return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a model and a system are required");
+    if (req->sim.serve.attention_dp && req->sim.serve.model->experts > 0)
+        return err_set(err, GPUECON_E_INPUT, OPTION("attention_dp"), 0, 0,
+                       "the simulator runs a disaggregated instance as one scheduler, an attention-DP instance has one "
+                       "per GPU: drop --simulate for the analytic model, or " OPTION("attention_dp") " off");
     /* the event loop scans the instances for the next step (O(x + y) per event) */
     if ((double)req->prefill_instances + req->decode_instances > SIM_MAX_INSTANCES)
         return err_set(err, GPUECON_E_INPUT, req->prefill_instances > req->decode_instances ? OPTION("prefill") : OPTION("decode"),

@@ -1026,7 +1026,13 @@ typedef struct gpuecon_infer_request {
                                        domains run over the scale-out network (the collective model,
                                        docs/model.md §3.3); false: tp beyond the domain is an error */
     double expert_imbalance;        /* tokens of the busiest expert-parallel rank / the mean (>= 1;
-                                       0: balanced) — its expert GEMMs and dispatch set the MoE layer */
+                                       0: derived from redundant_experts and expert_load_cv, EP1–EP4)
+                                       — its expert GEMMs and dispatch set the MoE layer */
+    int redundant_experts;          /* MoE with EP > 1: expert replicas beyond the routed experts, placed
+                                       by DeepSeek's EPLB (each GPU holds ceil((E + R)/EP) slots);
+                                       < 0: the fewest that make EP divide E + R (0 where it divides E) */
+    double expert_load_cv;          /* coefficient of variation of the routed experts' popularity
+                                       (0: every expert alike), docs/model.md §6.5 EP2 */
     gpuecon_precision weights;      /* body linears; embedding, LM head, vision stay 16-bit */
     gpuecon_precision kv;           /* bf16 or fp8 */
     double prompt_len, output_len;  /* mean tokens per request */
@@ -1115,6 +1121,12 @@ typedef struct gpuecon_infer_result {
     bool attention_dp;
     int ep;                         /* attention_dp: GPUs the experts are spread over (the request's tp) */
     double expert_imbalance;        /* the load factor used (1: balanced) */
+    int experts;                    /* the model's routed experts (0: dense) */
+    int redundant_experts;          /* expert replicas used (EP > 1; 0 otherwise) */
+    bool redundant_default;         /* ... chosen by default (EP does not divide the experts) */
+    int expert_slots;               /* routed-expert slots on the busiest GPU: ceil((E + R)/EP) */
+    double expert_imbalance_plain;  /* the load factor the same layout has without redundant experts */
+    bool expert_imbalance_given;    /* the load factor is the request's, not derived */
     /* workload and engine */
     double prompt_len, output_len, mean_context; /* n̄ = L_in + L_out(1 + cv²)/2 */
     double expected_tokens;      /* E per verify step (1 without speculation) */
@@ -1283,7 +1295,7 @@ typedef struct gpuecon_disagg_result {
     double capacity;               /* the least of the three */
     const char *bound;             /* "prefill", "decode" or "transfer" */
     double rate, prefill_utilisation;
-    double decode_batch;           /* sequences per decode instance at the rate */
+    double decode_batch;           /* sequences per decode instance (attention-DP: per rank) at the rate */
     double output_tokens_per_s, output_tokens_per_s_per_gpu;
     double ttft_ms, tpot_ms;       /* means: prefill wait (M/D/1) + prefill + transfer; decode step / E */
     double usd_per_mtok;           /* 0 without a TCO profile or price */

@@ -225,7 +225,8 @@ static int gen_time(const gpuecon_infer_request *q, const gpuecon_infer_result *
 
 /* The generator layouts tried (docs/model.md §8.2): TP t dividing the pool inside the NVLink
  * domain; TP over whole domains (t a multiple of the domain, vLLM across servers); for a MoE
- * model attention-DP with EP = t over any t dividing the pool and the routed experts. --gen-tp
+ * model attention-DP with EP = t over any t dividing the pool (with the redundant experts of
+ * docs/model.md §6.5 EP1 where t does not divide the routed experts). --gen-tp
  * fixes t, --gen-attention-dp the kind. Returns the number written. */
 static int gen_layouts(const gpuecon_rl_request *r, int gpus, rl_layout *out)
 {
@@ -237,7 +238,7 @@ static int gen_layouts(const gpuecon_rl_request *r, int gpus, rl_layout *out)
         bool tp_ok = r->gen_tp > 0 || t <= up || t % up == 0;
         if (!r->gen_attention_dp && tp_ok)
             out[n++] = (rl_layout){.tp = t, .dp = false};
-        if (e > 0 && t > 1 && (r->gen_tp > 0 ? r->gen_attention_dp : e % t == 0))
+        if (e > 0 && t > 1 && (r->gen_tp > 0 ? r->gen_attention_dp : true)) /* EP need not divide E (EP1) */
             out[n++] = (rl_layout){.tp = t, .dp = true};
     }
     return n;

@@ -28,8 +28,11 @@ static bool gen_across_nodes(const gpuecon_rl_request *r, const gpuecon_rl_resul
 static void gen_layout_text(char *b, size_t n, const gpuecon_rl_request *r, const gpuecon_rl_result *o)
 {
     const gpuecon_infer_result *g = &o->gen;
+    char red[48] = "";
+    if (g->attention_dp && g->redundant_experts > 0) /* docs/model.md §6.5 EP1 */
+        snprintf(red, sizeof red, " (%d + %d redundant experts)", g->experts, g->redundant_experts);
     if (g->attention_dp)
-        snprintf(b, n, "attention-DP EP %d x %d group%s%s", g->ep, g->gpus / g->ep, g->gpus / g->ep > 1 ? "s" : "",
+        snprintf(b, n, "attention-DP EP %d%s x %d group%s%s", g->ep, red, g->gpus / g->ep, g->gpus / g->ep > 1 ? "s" : "",
                  gen_across_nodes(r, o) ? " across nodes" : "");
     else
         snprintf(b, n, "TP %d x %d replicas%s", g->tp, g->replicas, gen_across_nodes(r, o) ? " across nodes" : "");

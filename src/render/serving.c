@@ -12,6 +12,7 @@
  * the deployment as every serving header names it. */
 void serving_deployment(strbuf *f, const gpuecon_infer_result *o)
 {
+    int ep = o->attention_dp ? o->ep : o->expert_parallel ? o->tp : 1;
     if (o->attention_dp)
         sb_printf(f, "%d GPUs = %d attention-DP ranks, experts EP %d", o->gpus, o->replicas, o->ep);
     else {
@@ -22,6 +23,11 @@ void serving_deployment(strbuf *f, const gpuecon_infer_result *o)
         if (o->expert_parallel)
             sb_printf(f, " (experts EP)");
     }
+    if (ep > 1 && o->redundant_experts > 0)
+        sb_printf(f, " (%d + %d redundant experts = %d slots%s, %d per GPU)", o->experts, o->redundant_experts,
+                  o->experts + o->redundant_experts, o->redundant_default ? " by default" : "", o->expert_slots);
+    else if (ep > 1 && o->experts % ep)
+        sb_printf(f, " (%d experts over %d GPUs: up to %d per GPU)", o->experts, ep, o->expert_slots);
 }
 
 /* ---- JSON --------------------------------------------------------------------------- */
@@ -102,6 +108,11 @@ static json_t *result_json(const gpuecon_infer_request *r, const gpuecon_infer_r
     json_object_set_new(j, "attention_dp", json_boolean(o->attention_dp));
     json_object_set_new(j, "ep", json_integer(o->attention_dp ? o->ep : o->expert_parallel ? o->tp : 1));
     json_object_set_new(j, "expert_imbalance", rjson_real(o->expert_imbalance));
+    json_object_set_new(j, "expert_imbalance_given", json_boolean(o->expert_imbalance_given));
+    json_object_set_new(j, "expert_imbalance_without_redundant", rjson_real(o->expert_imbalance_plain));
+    json_object_set_new(j, "redundant_experts", json_integer(o->redundant_experts));
+    json_object_set_new(j, "redundant_experts_default", json_boolean(o->redundant_default));
+    json_object_set_new(j, "expert_slots_per_gpu", json_integer(o->expert_slots));
     json_object_set_new(j, "weights", json_string(gpuecon_precision_name(r->weights)));
     json_object_set_new(j, "kv", json_string(gpuecon_precision_name(r->kv)));
     json_object_set_new(j, "serving_profile", json_pack("{s:s, s:b, s:s}", "name", r->profile.name,
@@ -165,6 +176,8 @@ static void header(strbuf *f, const gpuecon_infer_request *r, const gpuecon_infe
     sb_printf(f, ", weights %s, KV %s", gpuecon_precision_name(r->weights), gpuecon_precision_name(r->kv));
     if (o->expert_imbalance > 1)
         sb_printf(f, ", expert load %.2fx the mean", o->expert_imbalance);
+    if (o->expert_imbalance > 1 && !o->expert_imbalance_given && o->redundant_experts > 0)
+        sb_printf(f, " (%.2fx without redundant experts)", o->expert_imbalance_plain);
     if (r->lora_rank > 0)
         sb_printf(f, ", LoRA r%d", r->lora_rank);
     if (r->system->power_limit_w > 0 && r->system->gpu && r->system->power_limit_w < r->system->gpu->tdp_w)

@@ -19,6 +19,7 @@ static json_t *config_json(const gpuecon_serve_config *c, bool with_capacity)
                                                c->max_num_seqs, "max_num_batched_tokens",
                                                c->max_num_batched_tokens, "expert_parallel", c->expert_parallel));
     json_object_set_new(json_object_get(j, "config"), "attention_dp", json_boolean(c->attention_dp));
+    json_object_set_new(json_object_get(j, "config"), "redundant_experts", json_integer(c->redundant_experts));
     json_object_set_new(json_object_get(j, "config"), "pp", json_integer(c->pp > 1 ? c->pp : 1));
     json_object_set_new(json_object_get(j, "config"), "long_prefill_token_threshold",
                         json_integer(c->long_prefill_token_threshold));
@@ -51,14 +52,17 @@ static void label(char *buf, size_t cap, const gpuecon_serve_config *c)
 
 static void describe(char *buf, size_t cap, const gpuecon_serve_config *c)
 {
-    char layout[64];
+    char layout[112];
     if (c->attention_dp) { /* tp is the expert-parallel group, one scheduler per GPU: the label's
                               DPn+EPn, times the groups the GPUs hold */
         int groups = c->tp > 0 ? c->gpus / c->tp : 1;
+        char red[40] = "";
+        if (c->redundant_experts > 0) /* docs/model.md §6.5 EP1 */
+            snprintf(red, sizeof red, " (%d redundant experts)", c->redundant_experts);
         if (groups > 1)
-            snprintf(layout, sizeof layout, "attention-DP %d + EP %d x %d", c->tp, c->tp, groups);
+            snprintf(layout, sizeof layout, "attention-DP %d + EP %d%s x %d", c->tp, c->tp, red, groups);
         else
-            snprintf(layout, sizeof layout, "attention-DP %d + EP %d", c->tp, c->tp);
+            snprintf(layout, sizeof layout, "attention-DP %d + EP %d%s", c->tp, c->tp, red);
     } else
         snprintf(layout, sizeof layout, "TP %d x PP %d x %d%s", c->tp, c->pp > 1 ? c->pp : 1, c->replicas,
                  c->expert_parallel ? " EP" : "");
@@ -80,7 +84,7 @@ static void why(char *buf, size_t cap, const gpuecon_serve_search_request *q, co
         return;
     }
     const gpuecon_serve_config *a = &o->best[0], *b = &o->best[1];
-    char d[160];
+    char d[224];
     describe(d, sizeof d, b);
     bool cost = q->objective == GPUECON_SERVE_COST;
     double gap = cost ? b->usd_per_mtok / a->usd_per_mtok - 1

@@ -151,8 +151,14 @@ const render_kind render_infer_sim = {infer_sim_json, infer_sim_table, infer_sim
 static json_t *disagg_json(const gpuecon_disagg_request *q, const gpuecon_disagg_result *d)
 {
     json_t *j = json_object();
-    json_object_set_new(j, "prefill", json_pack("{s:i, s:i}", "instances", q->prefill_instances, "tp", q->prefill_tp));
-    json_object_set_new(j, "decode", json_pack("{s:i, s:i}", "instances", q->decode_instances, "tp", q->decode_tp));
+    json_object_set_new(j, "prefill", json_pack("{s:i, s:i, s:b, s:i, s:o}", "instances", q->prefill_instances, "tp",
+                                                q->prefill_tp, "attention_dp", d->prefill.attention_dp,
+                                                "redundant_experts", d->prefill.redundant_experts, "expert_imbalance",
+                                                rjson_real(d->prefill.expert_imbalance)));
+    json_object_set_new(j, "decode", json_pack("{s:i, s:i, s:b, s:i, s:o}", "instances", q->decode_instances, "tp",
+                                               q->decode_tp, "attention_dp", d->decode.attention_dp, "redundant_experts",
+                                               d->decode.redundant_experts, "expert_imbalance",
+                                               rjson_real(d->decode.expert_imbalance)));
     json_object_set_new(j, "gpus_used", json_integer(d->gpus_used));
     json_object_set_new(j, "rate", rjson_real(d->rate));
     json_object_set_new(j, "capacity_requests_per_s", rjson_real(d->capacity));
@@ -245,17 +251,25 @@ static tbl *infer_disagg_table(gpuecon_ctx *ctx, bool *oom, const void *view)
                           "$/Mtok", "note"};
     for (int i = 0; i < 9; i++)
         tbl_col(t, cols[i], i == 0 || i == 8 ? 'l' : 'r');
-    char name[64], note[160];
-    snprintf(name, sizeof name, "%dP x TP%d + %dD x TP%d", q->prefill_instances, q->prefill_tp, q->decode_instances,
-             q->decode_tp);
-    snprintf(note, sizeof note, "capacity %.3g req/s (%s-bound), KV %.2f ms over %s, %.0f seqs/decode", d->capacity,
-             d->bound, d->kv_transfer_ms, d->kv_over_scaleout ? "scale-out" : "scale-up", d->decode_batch);
+    char name[64], note[256];
+    /* DEP: an attention-DP instance, its GPUs attention ranks with the experts spread over them */
+    snprintf(name, sizeof name, "%dP x %s%d + %dD x %s%d", q->prefill_instances, d->prefill.attention_dp ? "DEP" : "TP",
+             q->prefill_tp, q->decode_instances, d->decode.attention_dp ? "DEP" : "TP", q->decode_tp);
+    int n = snprintf(note, sizeof note, "capacity %.3g req/s (%s-bound), KV %.2f ms over %s, %.0f seqs/decode%s",
+                     d->capacity, d->bound, d->kv_transfer_ms, d->kv_over_scaleout ? "scale-out" : "scale-up",
+                     d->decode_batch, d->decode.attention_dp ? " rank" : "");
+    if (d->decode.redundant_experts > 0 && n > 0 && (size_t)n < sizeof note)
+        snprintf(note + n, sizeof note - (size_t)n, "; decode experts %d + %d redundant, %d per GPU, load %.2fx",
+                 d->decode.experts, d->decode.redundant_experts, d->decode.expert_slots, d->decode.expert_imbalance);
     row(t, name, d->gpus_used, d->rate, d->output_tokens_per_s, d->output_tokens_per_s_per_gpu, d->ttft_ms, d->tpot_ms,
         d->usd_per_mtok, note);
     if (ao) {
         char missed[64];
         misses(missed, sizeof missed, v->ttft_target_ms, v->tpot_target_ms, ap);
-        snprintf(name, sizeof name, "aggregated %d x TP%d", ao->replicas, ao->tp);
+        if (ao->attention_dp)
+            snprintf(name, sizeof name, "aggregated %d x DEP%d", ao->gpus / ao->ep, ao->ep);
+        else
+            snprintf(name, sizeof name, "aggregated %d x TP%d", ao->replicas, ao->tp);
         snprintf(note, sizeof note, "%.0f in flight, bound by %s%s%s", ap->concurrency,
                  gpuecon_binding_name(ap->binding), missed[0] ? "; misses " : "", missed);
         row(t, name, ao->gpus, d->rate, ap->output_tokens_per_s, ap->output_tokens_per_s_per_gpu, ap->ttft_ms,

@@ -24,7 +24,8 @@ typedef struct infer_args {
     int gpus, tp, pp, weights, kv, draft, lora_rank, max_loras, engine, roofline, prefill_steps, ep, attn_dp;
     int max_num_seqs, max_num_batched_tokens, long_prefill, max_model_len, block_size;
     double prompt_len, output_len, output_cv, prefix_hit, concurrency, accept, accept_rate, draft_gb;
-    double gpu_mem_util, activation_gib, cuda_graph_gib, pue, usd_per_gpu_hour, imbalance, power_limit;
+    double gpu_mem_util, activation_gib, cuda_graph_gib, pue, usd_per_gpu_hour, imbalance, power_limit, load_cv;
+    int redundant;
     bool sweep, tp_across;
     int_list grid;
     infer_sim_args sim;
@@ -106,6 +107,11 @@ static int build_request(cli *c, const opt *o, size_t n, const infer_args *a, gp
         return cli_usage_error(c, "--attention-dp", "%s is a dense model; attention data-parallel applies to "
                                "mixture-of-experts models (on for MoE, off otherwise)", r->model->name);
     r->expert_imbalance = a->imbalance;
+    r->expert_load_cv = a->load_cv;
+    r->redundant_experts = opt_seen(o, n, "--redundant-experts") ? a->redundant : -1;
+    if (r->model->experts == 0 && (opt_seen(o, n, "--redundant-experts") || opt_seen(o, n, "--expert-load-cv")))
+        return cli_usage_error(c, opt_seen(o, n, "--redundant-experts") ? "--redundant-experts" : "--expert-load-cv",
+                               "%s is a dense model; it applies to mixture-of-experts models", r->model->name);
     r->weights = (gpuecon_precision)a->weights;
     r->kv = (gpuecon_precision)a->kv;
     r->prompt_len = a->prompt_len;
@@ -254,7 +260,12 @@ int cmd_infer(cli *c, int argc, char **argv)
         {"--attention-dp", O_CHOICE, &a.attn_dp, 0, 0, onoff_names, "on|off",
          "MoE: attention data-parallel over the --tp GPUs, experts EP over them (default off)", NULL, false},
         {"--expert-imbalance", O_DOUBLE, &a.imbalance, 1, 64, NULL, "F",
-         "MoE: busiest expert rank's tokens / the mean (default 1, balanced)", NULL, false},
+         "MoE: busiest expert rank's tokens / the mean (default: from the expert slots and --expert-load-cv)", NULL, false},
+        {"--redundant-experts", O_INT, &a.redundant, 0, 1024, NULL, "R",
+         "MoE with EP: expert replicas placed by EPLB, ceil((E+R)/EP) slots per GPU (default: the fewest that make "
+         "EP divide E+R)", NULL, false},
+        {"--expert-load-cv", O_DOUBLE, &a.load_cv, 0, 10, NULL, "S",
+         "MoE: coefficient of variation of the experts' popularity (default 0, every expert alike)", NULL, false},
         {"--gpu-mem-util", O_DOUBLE, &a.gpu_mem_util, 0.05, 1, NULL, "F", "vLLM gpu_memory_utilization", NULL, false},
         {"--max-num-seqs", O_INT, &a.max_num_seqs, 1, 65536, NULL, "N", "vLLM max_num_seqs", NULL, false},
         {"--max-num-batched-tokens", O_INT, &a.max_num_batched_tokens, 16, 1e7, NULL, "N", "vLLM max_num_batched_tokens", NULL, false},

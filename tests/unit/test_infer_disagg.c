@@ -92,6 +92,46 @@ static void test_queueing_and_little(void **state)
     assert_close(cap.rate, 0.9 * cap.capacity, 1e-12); /* no rate: 90% of the capacity */
 }
 
+/* Attention-DP instances (docs/model.md §6.13): DeepSeek-V3 on a GB200 NVL72, 1 prefill instance of
+ * 24 ranks and 1 decode instance of 48 (48 does not divide the 128 heads; 256 + 32 redundant experts
+ * = 288 = 48 x 6 slots). Every instance counts its ranks: the prefill wait is that of 24 servers, a
+ * rank sends a request's whole latent KV, Little's law holds per decode rank. */
+static void test_attention_dp(void **state)
+{
+    gpuecon_disagg_request q = layout(state, 72, 1, 24, 1, 48);
+    q.base.model = gpuecon_catalog_model(CAT(state), "deepseek-v3");
+    q.base.system = gpuecon_catalog_system(CAT(state), "gb200-nvl72");
+    q.base.attention_dp = true;
+    gpuecon_disagg_result cap = run(&q);
+    assert_true(cap.prefill.attention_dp && cap.decode.attention_dp);
+    assert_int_equal(cap.prefill.replicas, 24);
+    assert_int_equal(cap.decode.replicas, 48);
+    assert_int_equal(cap.decode.redundant_experts, 32);
+    assert_int_equal(cap.decode.expert_slots, 6);
+    assert_int_equal(cap.prefill.redundant_experts, 8); /* 256 = 24 x 10 + 16: 264 = 24 x 11 */
+    assert_int_equal(cap.prefill.expert_slots, 11);
+    /* MLA: one latent of 512 + 64 values per layer and token, 61 layers, FP8, the whole of it on a
+     * rank (no TP split); 2000 prompt tokens */
+    assert_close(cap.kv_bytes_per_gpu, 2000.0 * (512 + 64) * 61, 1e-12);
+    assert_close(cap.transfer_capacity, 24 / (cap.kv_transfer_ms / 1e3), 1e-9);
+    q.rate = cap.capacity * 1e-9;
+    gpuecon_disagg_result zero = run(&q);
+    double S = 24 / cap.prefill_capacity; /* 24 servers: seconds of prefill per request on one */
+    q.rate = 0.5 * cap.capacity;
+    gpuecon_disagg_result o = run(&q);
+    double u = q.rate / cap.prefill_capacity;
+    assert_close(o.ttft_ms - zero.ttft_ms, u * S / (2 * (1 - u)) * 1e3, 1e-6);
+    assert_close(o.decode_batch * 48, q.rate * 500 * o.tpot_ms / 1e3, 1e-6);
+    assert_close(o.output_tokens_per_s_per_gpu, q.rate * 500 / 72, 1e-12);
+    /* without attention-DP the 48-GPU instance must split the heads: refused, naming --decode */
+    q.base.attention_dp = false;
+    q.prefill_tp = 8;
+    gpuecon_disagg_result bad;
+    gpuecon_error err;
+    assert_int_equal(gpuecon_infer_disagg(&q, &bad, &err), GPUECON_E_INPUT);
+    assert_string_equal(err.where, "options.decode");
+}
+
 static void test_search(void **state)
 {
     gpuecon_disagg_request q = layout(state, 16, 1, 1, 1, 1), best;
@@ -154,6 +194,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kv_transfer),
         cmocka_unit_test(test_queueing_and_little),
+        cmocka_unit_test(test_attention_dp),
         cmocka_unit_test(test_search),
         cmocka_unit_test(test_bad_input),
     };
