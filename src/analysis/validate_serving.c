@@ -30,7 +30,8 @@ typedef enum {
     M_SEQS_SAT,   /* max concurrency C_sat */
     M_KV_GB,      /* KV memory per GPU, GB */
     M_RATIO_A100, /* output tokens/s at c over the A100's (bf16/bf16) at c */
-    M_MTP_GAIN    /* output tokens/s with draft k over draft k-1, minus 1, at c */
+    M_MTP_GAIN,   /* output tokens/s with draft k over draft k-1, minus 1, at c */
+    M_TOKS_GPU_AT /* output tokens/s per GPU at concurrency c */
 } metric;
 
 typedef struct scase {
@@ -46,6 +47,7 @@ typedef struct scase {
     bool fit;
     int tp;       /* tensor-parallel degree of a replica (MoE: experts EP = tp; the EP group with adp) */
     bool adp;     /* MoE attention data-parallel with the experts EP over the tp GPUs (no row today) */
+    const char *stack; /* serving engine stack of the catalog (NULL: trtllm, or the blog's profile) */
 } scase;
 
 /* The rest of the same table, held out of every fit: each model at its published layout, FP8 KV
@@ -58,38 +60,53 @@ typedef struct scase {
  * layout (docs/model.md §6.8 gives what attention-DP would predict: 2–3x too fast). */
 #define TRTALL "NVIDIA/TensorRT-LLM docs/source/performance/perf-overview.md @ 00f37686 (trtllm-bench, PyTorch backend)"
 #define TRT(id, model, sys, gpus, w, isl, osl, pub, adp)                                                             \
-    {id, TRTALL, model, sys, gpus, w, GPUECON_FP8, isl, osl, false, 0, M_BENCH_TOKS, 0, pub, false, gpus, adp}
+    {id, TRTALL, model, sys, gpus, w, GPUECON_FP8, isl, osl, false, 0, M_BENCH_TOKS, 0, pub, false, gpus, adp, NULL}
 /* The page's RTX PRO 6000 Blackwell Server Edition tables (8 GPUs on PCIe, no NVLink): TP t x PP p
  * on t·p GPUs, one replica, held out like the rest (pcases below), run as the benchmark runs. */
 #define TRTPP(id, model, sys, tp, pp, w, isl, osl, pub)                                                              \
-    {{id, TRTALL, model, sys, (tp) * (pp), w, GPUECON_FP8, isl, osl, false, 0, M_BENCH_TOKS, 0, pub, false, tp, false}, pp}
+    {{id, TRTALL, model, sys, (tp) * (pp), w, GPUECON_FP8, isl, osl, false, 0, M_BENCH_TOKS, 0, pub, false, tp, false, NULL}, pp}
 #define F8 GPUECON_FP8
 #define F4 GPUECON_FP4
 
+/* Engine benchmarks at small and moderate concurrency, each run with the engine's stack
+ * (docs/model.md §6.15). SemiAnalysis's InferenceMAX harness (SemiAnalysisAI/InferenceX, its
+ * benchmark bot's issues): random prompts of fixed length, ignore_eos, max_concurrency c, one
+ * server; TPOT is the mean, throughput output tokens/s per GPU. gpt-oss-120b in MXFP4 with vLLM's
+ * default KV cache (BF16, our reading of the harness: no --kv-cache-dtype); DeepSeek-R1-0528 in FP8
+ * (H200) or NVFP4 (B200, FP8 KV) with SGLang at TP 8, EP 1. fit: the rows the stacks' fitted
+ * constants (kernel_us, sched_us, the routed experts' bandwidth) were read on. */
+#define IMX828 "SemiAnalysisAI/InferenceX issue #828 (benchmark bot, 2026-03-01: gpt-oss-120b MXFP4, H100, vLLM, 1k/1k)"
+#define IMX870 "SemiAnalysisAI/InferenceX issue #870 (benchmark bot, 2026-03-05: DeepSeek-R1-0528 FP8, H200, SGLang v0.5.7, TP8 EP1, 1k/1k)"
+#define IMXB200 "SemiAnalysis InferenceMAX results (DeepSeek-R1 FP4, 8 x B200, SGLang, 1k/1k; primary page not located)"
+#define TRTDS "NVIDIA/TensorRT-LLM docs/source/blogs/Best_perf_practice_on_DeepSeek-R1_in_TensorRT-LLM.md @ 01c4ece9 (B200 max throughput)"
+#define ENG(id, src, model, sys, gpus, tp, w, kv, isl, osl, m, c, pub, fit, stack, adp)                              \
+    {id, src, model, sys, gpus, w, kv, isl, osl, false, 0, m, c, pub, fit, tp, adp, stack}
+#define BF GPUECON_BF16
+
 static const scase scases[] = {
-    {"TRTLLM-H100-128", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 128, 128, false, 0, M_BENCH_TOKS, 0, 28312, true, 1, false},
-    {"TRTLLM-H100-1000", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 1000, 1000, false, 0, M_BENCH_TOKS, 0, 15220, true, 1, false},
-    {"TRTLLM-H100-2048", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 2048, 2048, false, 0, M_BENCH_TOKS, 0, 9305, true, 1, false},
-    {"TRTLLM-H200-128", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 128, 128, false, 0, M_BENCH_TOKS, 0, 27911, true, 1, false},
-    {"TRTLLM-H200-1000", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 1000, 1000, false, 0, M_BENCH_TOKS, 0, 17744, true, 1, false},
-    {"TRTLLM-H200-2048", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 2048, 2048, false, 0, M_BENCH_TOKS, 0, 12194, true, 1, false},
+    {"TRTLLM-H100-128", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 128, 128, false, 0, M_BENCH_TOKS, 0, 28312, true, 1, false, NULL},
+    {"TRTLLM-H100-1000", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 1000, 1000, false, 0, M_BENCH_TOKS, 0, 15220, true, 1, false, NULL},
+    {"TRTLLM-H100-2048", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 2048, 2048, false, 0, M_BENCH_TOKS, 0, 9305, true, 1, false, NULL},
+    {"TRTLLM-H200-128", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 128, 128, false, 0, M_BENCH_TOKS, 0, 27911, true, 1, false, NULL},
+    {"TRTLLM-H200-1000", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 1000, 1000, false, 0, M_BENCH_TOKS, 0, 17744, true, 1, false, NULL},
+    {"TRTLLM-H200-2048", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 2048, 2048, false, 0, M_BENCH_TOKS, 0, 12194, true, 1, false, NULL},
     /* A100 80 GB keeps about 10 GB for KV after the weights (bf16) */
-    {"VESSL-A100-KV", VESSL, "gemma4-31b", "hgx-a100", 1, GPUECON_BF16, GPUECON_BF16, 230, 203, true, 0, M_KV_GB, 0, 10, false, 1, false},
+    {"VESSL-A100-KV", VESSL, "gemma4-31b", "hgx-a100", 1, GPUECON_BF16, GPUECON_BF16, 230, 203, true, 0, M_KV_GB, 0, 10, false, 1, false, NULL},
     /* default settings (the B200 and H100 in fp8 weights, bf16 KV), output tok/s over A100 */
-    {"VESSL-B200/A100", VESSL, "gemma4-31b", "hgx-b200", 1, GPUECON_FP8, GPUECON_BF16, 230, 203, true, 0, M_RATIO_A100, 256, 10.2, false, 1, false},
-    {"VESSL-H100/A100", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_BF16, 230, 203, true, 0, M_RATIO_A100, 256, 6.5, false, 1, false},
+    {"VESSL-B200/A100", VESSL, "gemma4-31b", "hgx-b200", 1, GPUECON_FP8, GPUECON_BF16, 230, 203, true, 0, M_RATIO_A100, 256, 10.2, false, 1, false, NULL},
+    {"VESSL-H100/A100", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_BF16, 230, 203, true, 0, M_RATIO_A100, 256, 6.5, false, 1, false, NULL},
     /* MTP on B200 (8 replicas, one sequence each): +53% / +16% / +7% for k = 1 / 2 / 3 */
-    {"VESSL-MTP-k1", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 1, M_MTP_GAIN, 8, 0.53, true, 1, false},
-    {"VESSL-MTP-k2", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_MTP_GAIN, 8, 0.16, true, 1, false},
-    {"VESSL-MTP-k3", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 3, M_MTP_GAIN, 8, 0.07, true, 1, false},
+    {"VESSL-MTP-k1", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 1, M_MTP_GAIN, 8, 0.53, true, 1, false, NULL},
+    {"VESSL-MTP-k2", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_MTP_GAIN, 8, 0.16, true, 1, false, NULL},
+    {"VESSL-MTP-k3", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 3, M_MTP_GAIN, 8, 0.07, true, 1, false, NULL},
     /* B200 LoRA + draft 2 + FP8 KV: 40,734 tok/s at 512 sequences, 52,759 beyond 8,000 */
-    {"VESSL-B200-512", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_TOKS_AT, 512, 40734, true, 1, false},
-    {"VESSL-B200-8192", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_TOKS_AT, 8192, 52759, true, 1, false},
+    {"VESSL-B200-512", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_TOKS_AT, 512, 40734, true, 1, false, NULL},
+    {"VESSL-B200-8192", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_TOKS_AT, 8192, 52759, true, 1, false, NULL},
     /* H100 saturates near 256 concurrent sequences (one replica) */
-    {"VESSL-H100-sat", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_SEQS_SAT, 0, 256, false, 1, false},
+    {"VESSL-H100-sat", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_SEQS_SAT, 0, 256, false, 1, false, NULL},
     /* TPOT about 192 ms at 512 sequences, 331 ms at 1,024 (one H100 replica) */
-    {"VESSL-TPOT-512", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_TPOT_AT, 512, 192, false, 1, false},
-    {"VESSL-TPOT-1024", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_TPOT_AT, 1024, 331, false, 1, false},
+    {"VESSL-TPOT-512", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_TPOT_AT, 512, 192, false, 1, false, NULL},
+    {"VESSL-TPOT-1024", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_TPOT_AT, 1024, 331, false, 1, false, NULL},
     /* held out: the rest of TensorRT-LLM's table at 128/128, 1000/1000 and 2048/2048 */
     TRT("TRT-L8-H100-128/4096", "llama3-8b", "hgx-h100", 1, F8, 128, 4096, 14325, false),
     TRT("TRT-L8-H100-5000/500", "llama3-8b", "hgx-h100", 1, F8, 5000, 500, 3459, false),
@@ -135,6 +152,24 @@ static const scase scases[] = {
     TRT("TRT-L4M-B200-128", "llama4-maverick", "hgx-b200", 8, F4, 128, 128, 124323, false),
     TRT("TRT-L4M-B200-1000", "llama4-maverick", "hgx-b200", 8, F4, 1000, 1000, 79617, false),
     TRT("TRT-L4M-B200-2048", "llama4-maverick", "hgx-b200", 8, F4, 2048, 2048, 52195, false),
+    /* vLLM V1 */
+    ENG("OSS-VLLM-H100-TP8-C4", IMX828, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 1024, M_TPOT_AT, 4, 3.72, true, "vllm-v1", false),
+    ENG("OSS-VLLM-H100-TP8-C8", IMX828, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 1024, M_TPOT_AT, 8, 4.05, false, "vllm-v1", false),
+    ENG("OSS-VLLM-H100-TP2-C64", IMX828, "gpt-oss-120b", "hgx-h100", 2, 2, F4, BF, 1024, 1024, M_TOKS_GPU_AT, 64, 2061.5, false, "vllm-v1", false),
+    ENG("OSS-VLLM-H100-TP2-C64T", IMX828, "gpt-oss-120b", "hgx-h100", 2, 2, F4, BF, 1024, 1024, M_TPOT_AT, 64, 15.21, false, "vllm-v1", false),
+    ENG("OSS-VLLM-H100-TP4-C64", IMX828, "gpt-oss-120b", "hgx-h100", 4, 4, F4, BF, 1024, 1024, M_TOKS_GPU_AT, 64, 1571.8, false, "vllm-v1", false),
+    ENG("OSS-VLLM-H100-TP4-C64T", IMX828, "gpt-oss-120b", "hgx-h100", 4, 4, F4, BF, 1024, 1024, M_TPOT_AT, 64, 9.89, false, "vllm-v1", false),
+    /* SGLang */
+    ENG("DSR1-SGL-H200-C8", IMX870, "deepseek-v3", "hgx-h200", 8, 8, F8, BF, 1024, 1024, M_TPOT_AT, 8, 12.8, true, "sglang", false),
+    ENG("DSR1-SGL-H200-C16", IMX870, "deepseek-v3", "hgx-h200", 8, 8, F8, BF, 1024, 1024, M_TPOT_AT, 16, 17.2, false, "sglang", false),
+    ENG("DSR1-SGL-H200-C32", IMX870, "deepseek-v3", "hgx-h200", 8, 8, F8, BF, 1024, 1024, M_TPOT_AT, 32, 25.6, false, "sglang", false),
+    ENG("DSR1-SGL-H200-C64", IMX870, "deepseek-v3", "hgx-h200", 8, 8, F8, BF, 1024, 1024, M_TPOT_AT, 64, 34.6, true, "sglang", false),
+    ENG("DSR1-SGL-H200-C64X", IMX870, "deepseek-v3", "hgx-h200", 8, 8, F8, BF, 1024, 1024, M_TOKS_GPU_AT, 64, 223.6, false, "sglang", false),
+    ENG("DSR1-SGL-B200-FP4-C4", IMXB200, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 1024, M_TPOT_AT, 4, 8.4, false, "sglang", false),
+    ENG("DSR1-SGL-B200-FP4-C4X", IMXB200, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 1024, M_TOKS_GPU_AT, 4, 59.7, false, "sglang", false),
+    ENG("DSR1-SGL-B200-FP4-C32X", IMXB200, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 1024, M_TOKS_GPU_AT, 32, 282.4, false, "sglang", false),
+    /* TensorRT-LLM, DeepSeek-R1 NVFP4 with attention-DP at the offline maximum (concurrency 7,168) */
+    ENG("DSR1-TRT-B200-FP4-MAX", TRTDS, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 2048, M_TOKS_GPU_AT, 7168, 5393.3, false, "trtllm", true),
 };
 
 /* trtllm-bench's own max_batch_size and max_num_tokens, which the page's runs leave to it (its
@@ -243,10 +278,16 @@ static int build(const gpuecon_catalog *cat, const scase *v, const char *system,
     if (v->vessl) {
         r->profile = *gpuecon_serving_profile_find("vessl-gemma4");
         r->lora_rank = 16;
+    } else if (v->stack) {
+        /* a serving benchmark of an engine at a fixed concurrency (InferenceMAX's harness: random
+         * prompts of fixed length, ignore_eos): the engine's stack and its defaults */
+        if (!gpuecon_serving_profile_from_stack(gpuecon_catalog_stack(cat, v->stack), &r->profile))
+            return err_set(err, GPUECON_E_NOTFOUND, v->id, 0, 0, "the catalog lacks serving stack %s", v->stack);
     } else {
         /* trtllm-bench's max-throughput engine: TensorRT-LLM's efficiencies, a KV fraction of 0.95
          * and trtllm-bench's own batch and token limits */
-        r->profile = *gpuecon_serving_profile_find("trtllm");
+        if (!gpuecon_serving_profile_from_stack(gpuecon_catalog_stack(cat, "trtllm"), &r->profile))
+            return err_set(err, GPUECON_E_NOTFOUND, v->id, 0, 0, "the catalog lacks serving stack trtllm");
         r->gpu_mem_util = 0.95;
         /* pipelined: per micro-batch, so the replica runs pp times as many (docs/model.md §6.14) */
         infer_trtllm_bench_limits_pp(r->model, r->system, v->tp, r->pp, w, kv, v->prompt, v->output, 0.95,
@@ -331,6 +372,9 @@ static int predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const scase *v,
     case M_TOKS_AT:
         *y = x;
         break;
+    case M_TOKS_GPU_AT:
+        *y = x / v->gpus;
+        break;
     case M_TPOT_AT:
         *y = o.tpot_ms;
         break;
@@ -357,8 +401,9 @@ static int predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const scase *v,
 /* A serving row's class: "serving-<generation>-<precision>[-moe]". */
 static void case_class(const gpuecon_system *sys, const gpuecon_model *m, const scase *v, char *cls, size_t cap)
 {
-    snprintf(cls, cap, "serving-%s-%s%s", sys->gpu && sys->gpu->arch ? sys->gpu->arch : "?",
-             gpuecon_precision_name(v->w), m && m->experts > 0 ? "-moe" : "");
+    snprintf(cls, cap, "%s%s%s-%s%s", v->stack ? v->stack : "serving", "-",
+             sys->gpu && sys->gpu->arch ? sys->gpu->arch : "?", gpuecon_precision_name(v->w),
+             m && m->experts > 0 ? "-moe" : "");
 }
 
 int gpuecon_validate_serving(gpuecon_ctx *ctx, const gpuecon_catalog *cat, gpuecon_validate_row *rows, size_t cap,
@@ -430,7 +475,7 @@ int validate_serving_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const ch
                  gpuecon_precision_name(v->w), gpuecon_precision_name(v->kv), v->prompt, v->output);
         static const char *const what[] = {"saturated output tok/s", "trtllm-bench output tok/s", "output tok/s at", "TPOT ms at",
                                            "max concurrency", "KV GB per GPU", "tok/s over A100 at",
-                                           "MTP gain at"};
+                                           "MTP gain at", "output tok/s/GPU at"};
         if (v->c > 0)
             snprintf(row->metric, sizeof row->metric, "%s %g", what[v->m], v->c);
         else
@@ -445,7 +490,8 @@ int validate_serving_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const ch
             snprintf(layout, sizeof layout, "TP%d x PP%d x %d", v->tp, case_pp(v), v->gpus / (v->tp * case_pp(v)));
         else
             snprintf(layout, sizeof layout, "TP%d x %d", v->tp, v->gpus / v->tp);
-        snprintf(row->config, sizeof row->config, "%.30s%s%s", layout, v->vessl ? ", LoRA r16" : ", trtllm, KV 0.95",
+        snprintf(row->config, sizeof row->config, "%.30s%s%s", layout,
+                 v->vessl ? ", LoRA r16" : v->stack ? (!strcmp(v->stack, "sglang") ? ", sglang" : !strcmp(v->stack, "vllm-v1") ? ", vllm-v1" : ", trtllm") : ", trtllm, KV 0.95",
                  v->draft_k ? (v->draft_k == 1 ? ", draft 1" : v->draft_k == 2 ? ", draft 2" : ", draft 3") : "");
         row->published = v->published;
         row->predicted = y;

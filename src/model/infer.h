@@ -225,6 +225,15 @@ double infer_prefill_s(const infer_env *e, double others, double fresh, double c
 /* L4: an isolated prompt on an empty server, chunked by the token budget `budget`. */
 double infer_ttft0_s(const infer_env *e, double budget);
 
+/* ---- infer_layer.c (docs/model.md §6.15) ---- */
+/* Kernels a step of e's stage replays in a CUDA graph, and the launches it takes from the host
+ * outside one (piecewise: two a layer). */
+void infer_layer_kernels(const infer_env *e, double *graph_kernels, double *eager_launches);
+/* O4 for a per_layer profile: fills s->kernels and s->kernel_s (kernels x t_k) and returns the
+ * host time the step adds beyond `gpu_s` + kernel_s (host launches outside a graph, the
+ * scheduler; hidden by an overlap scheduler while the GPU is busy). Non-decreasing in the batch. */
+double infer_layer_step(const infer_env *e, const infer_batch *b, double gpu_s, gpuecon_infer_step *s);
+
 /* ---- infer_disagg.c (docs/model.md §6.13) ---- */
 /* One side of a disaggregated deployment: an instance prepared by the aggregated model (e.a
  * points at a, so a side is never copied). */
