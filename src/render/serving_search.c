@@ -136,6 +136,7 @@ static json_t *search_json(const void *view)
     for (int i = 0; i < o->nfrontier; i++)
         json_array_append_new(fr, config_json(&o->frontier[i], false));
     json_object_set_new(j, "model", json_string(q->base.model->name));
+    json_object_set_new(j, "stack", json_string(render_stack_name(&q->base.profile)));
     json_object_set_new(j, "system", json_string(q->base.system->name));
     json_object_set_new(j, "objective", json_string(v->objective));
     json_object_set_new(j, "ttft_target_ms", q->ttft_ms > 0 ? rjson_real(q->ttft_ms) : json_null());

@@ -347,6 +347,16 @@ run(2 infer --catalog "${noadp}" --model deepseek-v3 --system hgx-h200 --gpus 8 
 expect_err("--attention-dp: stack engine-no-adp does not run attention data-parallel")
 run(0 catalog stacks --json)
 expect_out("\"vllm-v1\"")
+# a serve scenario takes an engine stack (its platforms' JSON names it); a training stack there exits 2
+set(scn "${CMAKE_CURRENT_BINARY_DIR}/serving_stack_scenario.yaml")
+file(WRITE "${scn}" "name: s\ncomparisons:\n  - name: oss\n    workload:\n      kind: serve\n      model: gpt-oss-120b\n      precision: fp4\n      stack: vllm-v1\n      prompt_len: 1024\n      output_len: 1024\n      concurrency: 8\n      serve_tokens: 1e9\n    platforms:\n      - name: H100\n        system: hgx-h100\n        gpus: 8\n        tp: 8\n")
+run(0 compare "${scn}" --no-sensitivity --json)
+expect_out("\"stack\": \"vllm-v1\"")
+file(READ "${scn}" txt)
+string(REPLACE "stack: vllm-v1" "stack: nemo-2024" txt "${txt}")
+file(WRITE "${scn}" "${txt}")
+run(2 compare "${scn}" --no-sensitivity)
+expect_err("nemo-2024 is a training stack; a serve workload takes a serving engine stack")
 
 # ---- item 5: MoE serving with attention data-parallelism and expert load imbalance --------------------
 run(0 infer --model deepseek-v3 --system hgx-h200 --gpus 8 --tp 8 --weights fp8 --kv fp8 --attention-dp on
