@@ -59,8 +59,8 @@ static void print_comparison(const render_out *out, const gpuecon_comparison_res
     for (size_t i = 0; i < cr->n_platforms; i++) {
         const gpuecon_platform_result *p = &cr->platforms[i];
         if (p->feasible && p->predicted_note[0])
-            sb_printf(f, "  %s: %s%s%s\n", p->name, p->predicted_note, train && p->stack ? "; stack " : "",
-                    train && p->stack ? p->stack : "");
+            sb_printf(f, "  %s: %s%s%s\n", p->name, p->predicted_note, p->stack ? "; stack " : "",
+                    p->stack ? p->stack : "");
         if (p->feasible && p->throughput_p90_rel > 0)
             sb_printf(f, "    throughput predicted %.0f tok/s/GPU ±%.1f%% (validate group %s, P90 |error|)\n",
                     p->tokens_per_s_per_gpu, 100 * p->throughput_p90_rel, p->throughput_group);

@@ -216,8 +216,8 @@ static void search_text(const render_out *out, const void *view, const tbl *tb)
         snprintf(ttft, sizeof ttft, "%g ms", q->ttft_ms);
     if (q->tpot_ms > 0)
         snprintf(tpot, sizeof tpot, "%g ms", q->tpot_ms);
-    sb_printf(f, "%s on %s: best of %ld configurations (%.2f s); targets TTFT %s, TPOT %s at P%g\n",
-            q->base.model->name, q->base.system->name, o->configs_evaluated, v->elapsed_s, ttft, tpot,
+    sb_printf(f, "%s on %s, stack %s: best of %ld configurations (%.2f s); targets TTFT %s, TPOT %s at P%g\n",
+            q->base.model->name, q->base.system->name, render_stack_name(&q->base.profile), o->configs_evaluated, v->elapsed_s, ttft, tpot,
             q->slo_percentile);
     if (q->rate > 0)
         sb_printf(f, "at %g requests/s every configuration that keeps up serves the same tokens: ties go to capacity "
