@@ -170,8 +170,24 @@ static const scase scases[] = {
     ENG("DSR1-SGL-B200-FP4-C4", IMXB200, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 1024, M_TPOT_AT, 4, 8.4, false, "sglang", false),
     ENG("DSR1-SGL-B200-FP4-C4X", IMXB200, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 1024, M_TOKS_GPU_AT, 4, 59.7, false, "sglang", false),
     ENG("DSR1-SGL-B200-FP4-C32X", IMXB200, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 1024, M_TOKS_GPU_AT, 32, 282.4, false, "sglang", false),
-    /* TensorRT-LLM, DeepSeek-R1 NVFP4 with attention-DP at the offline maximum (concurrency 7,168) */
+    /* TensorRT-LLM, DeepSeek-R1 with attention-DP at the offline maximum: NVFP4 with FP8 KV (the R1-0528
+       checkpoint) and with 16-bit KV on B200, FP8 on H200; each run's own limits below (eng_limits) */
     ENG("DSR1-TRT-B200-FP4-MAX", TRTDS, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 2048, M_TOKS_GPU_AT, 7168, 5393.3, false, "trtllm", true),
+    ENG("DSR1-TRT-B200-BF16KV", TRTDS, "deepseek-v3", "hgx-b200", 8, 8, F4, BF, 1024, 2048, M_TOKS_GPU_AT, 3072, 4548.0, false, "trtllm", true),
+    ENG("DSR1-TRT-H200-FP8-MAX", TRTDS, "deepseek-v3", "hgx-h200", 8, 8, F8, BF, 1024, 2048, M_TOKS_GPU_AT, 1024, 1436.2, false, "trtllm", true),
+};
+
+/* The engine limits a published run set itself (its command line and extra_llm_api_options): per
+ * attention-DP rank max_batch_size and max_num_tokens, the KV-cache memory fraction, and the largest
+ * CUDA-graph batch (the blog's cuda_graph_config batch_sizes). */
+static const struct {
+    const char *id;
+    int max_seqs, max_tokens, graph_bs;
+    double mem_frac;
+} eng_limits[] = {
+    {"DSR1-TRT-B200-FP4-MAX", 896, 2048, 896, 0.93},
+    {"DSR1-TRT-B200-BF16KV", 384, 1536, 384, 0.85},
+    {"DSR1-TRT-H200-FP8-MAX", 128, 1151, 128, 0.80},
 };
 
 /* trtllm-bench's own max_batch_size and max_num_tokens, which the page's runs leave to it (its
@@ -285,6 +301,13 @@ static int build(const gpuecon_catalog *cat, const scase *v, const char *system,
          * prompts of fixed length, ignore_eos): the engine's stack and its defaults */
         if (!gpuecon_serving_profile_from_stack(gpuecon_catalog_stack(cat, v->stack), &r->profile))
             return err_set(err, GPUECON_E_NOTFOUND, v->id, 0, 0, "the catalog lacks serving stack %s", v->stack);
+        for (size_t i = 0; i < sizeof eng_limits / sizeof eng_limits[0]; i++)
+            if (!strcmp(eng_limits[i].id, v->id)) {
+                r->max_num_seqs = eng_limits[i].max_seqs;
+                r->max_num_batched_tokens = eng_limits[i].max_tokens;
+                r->gpu_mem_util = eng_limits[i].mem_frac;
+                r->profile.graph_max_bs = eng_limits[i].graph_bs;
+            }
     } else {
         /* trtllm-bench's max-throughput engine: TensorRT-LLM's efficiencies, a KV fraction of 0.95
          * and trtllm-bench's own batch and token limits */
