@@ -79,7 +79,7 @@ typedef struct scase {
  * TP2 and TP4 at 64: not adopted). */
 #define IMX828 "SemiAnalysisAI/InferenceX issue #828 (benchmark bot, 2026-03-01: gpt-oss-120b MXFP4, H100, vLLM, 1k/1k)"
 #define IMX870 "SemiAnalysisAI/InferenceX issue #870 (benchmark bot, 2026-03-05: DeepSeek-R1-0528 FP8, H200, SGLang v0.5.7, TP8 EP1, 1k/1k)"
-#define IMXB200 "SemiAnalysis InferenceMAX results (DeepSeek-R1 FP4, 8 x B200, SGLang, 1k/1k; primary page not located)"
+#define IMXB200 "SemiAnalysisAI/InferenceX issue #870 (benchmark bot, 2026-03-06: DeepSeek-R1-0528-FP4-V2, B200, SGLang v0.5.6, TP8 EP8, 1k/1k)"
 #define TRTDS "NVIDIA/TensorRT-LLM docs/source/blogs/Best_perf_practice_on_DeepSeek-R1_in_TensorRT-LLM.md @ 01c4ece9 (B200 max throughput)"
 #define ENG(id, src, model, sys, gpus, tp, w, kv, isl, osl, m, c, pub, fit, stack, adp)                              \
     {id, src, model, sys, gpus, w, kv, isl, osl, false, 0, m, c, pub, fit, tp, adp, stack}
@@ -157,6 +157,9 @@ static const scase scases[] = {
     /* vLLM V1 */
     ENG("OSS-VLLM-H100-TP8-C4", IMX828, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 1024, M_TPOT_AT, 4, 3.72, true, "vllm-v1", false),
     ENG("OSS-VLLM-H100-TP8-C8", IMX828, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 1024, M_TPOT_AT, 8, 4.05, false, "vllm-v1", false),
+    ENG("OSS-VLLM-H100-TP8-C16", IMX828, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 1024, M_TPOT_AT, 16, 4.83, false, "vllm-v1", false),
+    ENG("OSS-VLLM-H100-TP8-C32", IMX828, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 1024, M_TPOT_AT, 32, 5.82, false, "vllm-v1", false),
+    ENG("OSS-VLLM-H100-TP8-C64", IMX828, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 1024, M_TPOT_AT, 64, 7.36, false, "vllm-v1", false),
     ENG("OSS-VLLM-H100-TP2-C64", IMX828, "gpt-oss-120b", "hgx-h100", 2, 2, F4, BF, 1024, 1024, M_TOKS_GPU_AT, 64, 2061.5, true, "vllm-v1", false),
     ENG("OSS-VLLM-H100-TP2-C64T", IMX828, "gpt-oss-120b", "hgx-h100", 2, 2, F4, BF, 1024, 1024, M_TPOT_AT, 64, 15.21, true, "vllm-v1", false),
     ENG("OSS-VLLM-H100-TP4-C64", IMX828, "gpt-oss-120b", "hgx-h100", 4, 4, F4, BF, 1024, 1024, M_TOKS_GPU_AT, 64, 1571.8, true, "vllm-v1", false),
@@ -169,6 +172,8 @@ static const scase scases[] = {
     ENG("DSR1-SGL-H200-C64X", IMX870, "deepseek-v3", "hgx-h200", 8, 8, F8, BF, 1024, 1024, M_TOKS_GPU_AT, 64, 223.6, true, "sglang", false),
     ENG("DSR1-SGL-B200-FP4-C4", IMXB200, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 1024, M_TPOT_AT, 4, 8.4, false, "sglang", false),
     ENG("DSR1-SGL-B200-FP4-C4X", IMXB200, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 1024, M_TOKS_GPU_AT, 4, 59.7, false, "sglang", false),
+    ENG("DSR1-SGL-B200-FP4-C8X", IMXB200, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 1024, M_TOKS_GPU_AT, 8, 104.8, false, "sglang", false),
+    ENG("DSR1-SGL-B200-FP4-C16X", IMXB200, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 1024, M_TOKS_GPU_AT, 16, 169.3, false, "sglang", false),
     ENG("DSR1-SGL-B200-FP4-C32X", IMXB200, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 1024, M_TOKS_GPU_AT, 32, 282.4, false, "sglang", false),
     /* TensorRT-LLM, DeepSeek-R1 with attention-DP at the offline maximum: NVFP4 with FP8 KV (the R1-0528
        checkpoint) and with 16-bit KV on B200, FP8 on H200; each run's own limits below (eng_limits) */
