@@ -48,6 +48,7 @@ typedef struct scase {
     int tp;       /* tensor-parallel degree of a replica (MoE: experts EP = tp; the EP group with adp) */
     bool adp;     /* MoE attention data-parallel with the experts EP over the tp GPUs (no row today) */
     const char *stack; /* serving engine stack of the catalog (NULL: trtllm, or the blog's profile) */
+    bool ep1;     /* MoE experts sliced over the TP group (EP 1, the run's setting), not spread whole */
 } scase;
 
 /* The rest of the same table, held out of every fit: each model at its published layout, FP8 KV
@@ -60,11 +61,11 @@ typedef struct scase {
  * layout (docs/model.md §6.8 gives what attention-DP would predict: 2–3x too fast). */
 #define TRTALL "NVIDIA/TensorRT-LLM docs/source/performance/perf-overview.md @ 00f37686 (trtllm-bench, PyTorch backend)"
 #define TRT(id, model, sys, gpus, w, isl, osl, pub, adp)                                                             \
-    {id, TRTALL, model, sys, gpus, w, GPUECON_FP8, isl, osl, false, 0, M_BENCH_TOKS, 0, pub, false, gpus, adp, NULL}
+    {id, TRTALL, model, sys, gpus, w, GPUECON_FP8, isl, osl, false, 0, M_BENCH_TOKS, 0, pub, false, gpus, adp, NULL, false}
 /* The page's RTX PRO 6000 Blackwell Server Edition tables (8 GPUs on PCIe, no NVLink): TP t x PP p
  * on t·p GPUs, one replica, held out like the rest (pcases below), run as the benchmark runs. */
 #define TRTPP(id, model, sys, tp, pp, w, isl, osl, pub)                                                              \
-    {{id, TRTALL, model, sys, (tp) * (pp), w, GPUECON_FP8, isl, osl, false, 0, M_BENCH_TOKS, 0, pub, false, tp, false, NULL}, pp}
+    {{id, TRTALL, model, sys, (tp) * (pp), w, GPUECON_FP8, isl, osl, false, 0, M_BENCH_TOKS, 0, pub, false, tp, false, NULL, false}, pp}
 #define F8 GPUECON_FP8
 #define F4 GPUECON_FP4
 
@@ -82,33 +83,36 @@ typedef struct scase {
 #define IMXB200 "SemiAnalysisAI/InferenceX issue #870 (benchmark bot, 2026-03-06: DeepSeek-R1-0528-FP4-V2, B200, SGLang v0.5.6, TP8 EP8, 1k/1k)"
 #define TRTDS "NVIDIA/TensorRT-LLM docs/source/blogs/Best_perf_practice_on_DeepSeek-R1_in_TensorRT-LLM.md @ 01c4ece9 (B200 max throughput)"
 #define ENG(id, src, model, sys, gpus, tp, w, kv, isl, osl, m, c, pub, fit, stack, adp)                              \
-    {id, src, model, sys, gpus, w, kv, isl, osl, false, 0, m, c, pub, fit, tp, adp, stack}
+    {id, src, model, sys, gpus, w, kv, isl, osl, false, 0, m, c, pub, fit, tp, adp, stack, false}
+/* the same with the experts sliced over the TP group (the run's EP 1) */
+#define ENG1(id, src, model, sys, gpus, tp, w, kv, isl, osl, m, c, pub, fit, stack)                                 \
+    {id, src, model, sys, gpus, w, kv, isl, osl, false, 0, m, c, pub, fit, tp, false, stack, true}
 #define BF GPUECON_BF16
 
 static const scase scases[] = {
-    {"TRTLLM-H100-128", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 128, 128, false, 0, M_BENCH_TOKS, 0, 28312, true, 1, false, NULL},
-    {"TRTLLM-H100-1000", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 1000, 1000, false, 0, M_BENCH_TOKS, 0, 15220, true, 1, false, NULL},
-    {"TRTLLM-H100-2048", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 2048, 2048, false, 0, M_BENCH_TOKS, 0, 9305, true, 1, false, NULL},
-    {"TRTLLM-H200-128", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 128, 128, false, 0, M_BENCH_TOKS, 0, 27911, true, 1, false, NULL},
-    {"TRTLLM-H200-1000", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 1000, 1000, false, 0, M_BENCH_TOKS, 0, 17744, true, 1, false, NULL},
-    {"TRTLLM-H200-2048", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 2048, 2048, false, 0, M_BENCH_TOKS, 0, 12194, true, 1, false, NULL},
+    {"TRTLLM-H100-128", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 128, 128, false, 0, M_BENCH_TOKS, 0, 28312, true, 1, false, NULL, false},
+    {"TRTLLM-H100-1000", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 1000, 1000, false, 0, M_BENCH_TOKS, 0, 15220, true, 1, false, NULL, false},
+    {"TRTLLM-H100-2048", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 2048, 2048, false, 0, M_BENCH_TOKS, 0, 9305, true, 1, false, NULL, false},
+    {"TRTLLM-H200-128", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 128, 128, false, 0, M_BENCH_TOKS, 0, 27911, true, 1, false, NULL, false},
+    {"TRTLLM-H200-1000", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 1000, 1000, false, 0, M_BENCH_TOKS, 0, 17744, true, 1, false, NULL, false},
+    {"TRTLLM-H200-2048", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 2048, 2048, false, 0, M_BENCH_TOKS, 0, 12194, true, 1, false, NULL, false},
     /* A100 80 GB keeps about 10 GB for KV after the weights (bf16) */
-    {"VESSL-A100-KV", VESSL, "gemma4-31b", "hgx-a100", 1, GPUECON_BF16, GPUECON_BF16, 230, 203, true, 0, M_KV_GB, 0, 10, false, 1, false, NULL},
+    {"VESSL-A100-KV", VESSL, "gemma4-31b", "hgx-a100", 1, GPUECON_BF16, GPUECON_BF16, 230, 203, true, 0, M_KV_GB, 0, 10, false, 1, false, NULL, false},
     /* default settings (the B200 and H100 in fp8 weights, bf16 KV), output tok/s over A100 */
-    {"VESSL-B200/A100", VESSL, "gemma4-31b", "hgx-b200", 1, GPUECON_FP8, GPUECON_BF16, 230, 203, true, 0, M_RATIO_A100, 256, 10.2, false, 1, false, NULL},
-    {"VESSL-H100/A100", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_BF16, 230, 203, true, 0, M_RATIO_A100, 256, 6.5, false, 1, false, NULL},
+    {"VESSL-B200/A100", VESSL, "gemma4-31b", "hgx-b200", 1, GPUECON_FP8, GPUECON_BF16, 230, 203, true, 0, M_RATIO_A100, 256, 10.2, false, 1, false, NULL, false},
+    {"VESSL-H100/A100", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_BF16, 230, 203, true, 0, M_RATIO_A100, 256, 6.5, false, 1, false, NULL, false},
     /* MTP on B200 (8 replicas, one sequence each): +53% / +16% / +7% for k = 1 / 2 / 3 */
-    {"VESSL-MTP-k1", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 1, M_MTP_GAIN, 8, 0.53, true, 1, false, NULL},
-    {"VESSL-MTP-k2", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_MTP_GAIN, 8, 0.16, true, 1, false, NULL},
-    {"VESSL-MTP-k3", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 3, M_MTP_GAIN, 8, 0.07, true, 1, false, NULL},
+    {"VESSL-MTP-k1", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 1, M_MTP_GAIN, 8, 0.53, true, 1, false, NULL, false},
+    {"VESSL-MTP-k2", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_MTP_GAIN, 8, 0.16, true, 1, false, NULL, false},
+    {"VESSL-MTP-k3", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 3, M_MTP_GAIN, 8, 0.07, true, 1, false, NULL, false},
     /* B200 LoRA + draft 2 + FP8 KV: 40,734 tok/s at 512 sequences, 52,759 beyond 8,000 */
-    {"VESSL-B200-512", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_TOKS_AT, 512, 40734, true, 1, false, NULL},
-    {"VESSL-B200-8192", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_TOKS_AT, 8192, 52759, true, 1, false, NULL},
+    {"VESSL-B200-512", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_TOKS_AT, 512, 40734, true, 1, false, NULL, false},
+    {"VESSL-B200-8192", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_TOKS_AT, 8192, 52759, true, 1, false, NULL, false},
     /* H100 saturates near 256 concurrent sequences (one replica) */
-    {"VESSL-H100-sat", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_SEQS_SAT, 0, 256, false, 1, false, NULL},
+    {"VESSL-H100-sat", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_SEQS_SAT, 0, 256, false, 1, false, NULL, false},
     /* TPOT about 192 ms at 512 sequences, 331 ms at 1,024 (one H100 replica) */
-    {"VESSL-TPOT-512", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_TPOT_AT, 512, 192, false, 1, false, NULL},
-    {"VESSL-TPOT-1024", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_TPOT_AT, 1024, 331, false, 1, false, NULL},
+    {"VESSL-TPOT-512", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_TPOT_AT, 512, 192, false, 1, false, NULL, false},
+    {"VESSL-TPOT-1024", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_TPOT_AT, 1024, 331, false, 1, false, NULL, false},
     /* held out: the rest of TensorRT-LLM's table at 128/128, 1000/1000 and 2048/2048 */
     TRT("TRT-L8-H100-128/4096", "llama3-8b", "hgx-h100", 1, F8, 128, 4096, 14325, false),
     TRT("TRT-L8-H100-5000/500", "llama3-8b", "hgx-h100", 1, F8, 5000, 500, 3459, false),
@@ -155,26 +159,26 @@ static const scase scases[] = {
     TRT("TRT-L4M-B200-1000", "llama4-maverick", "hgx-b200", 8, F4, 1000, 1000, 79617, false),
     TRT("TRT-L4M-B200-2048", "llama4-maverick", "hgx-b200", 8, F4, 2048, 2048, 52195, false),
     /* vLLM V1 */
-    ENG("OSS-VLLM-H100-TP8-C4", IMX828, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 1024, M_TPOT_AT, 4, 3.72, true, "vllm-v1", false),
-    ENG("OSS-VLLM-H100-TP8-C8", IMX828, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 1024, M_TPOT_AT, 8, 4.05, false, "vllm-v1", false),
-    ENG("OSS-VLLM-H100-TP8-C16", IMX828, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 1024, M_TPOT_AT, 16, 4.83, false, "vllm-v1", false),
-    ENG("OSS-VLLM-H100-TP8-C32", IMX828, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 1024, M_TPOT_AT, 32, 5.82, false, "vllm-v1", false),
-    ENG("OSS-VLLM-H100-TP8-C64", IMX828, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 1024, M_TPOT_AT, 64, 7.36, false, "vllm-v1", false),
-    ENG("OSS-VLLM-H100-TP2-C64", IMX828, "gpt-oss-120b", "hgx-h100", 2, 2, F4, BF, 1024, 1024, M_TOKS_GPU_AT, 64, 2061.5, true, "vllm-v1", false),
-    ENG("OSS-VLLM-H100-TP2-C64T", IMX828, "gpt-oss-120b", "hgx-h100", 2, 2, F4, BF, 1024, 1024, M_TPOT_AT, 64, 15.21, true, "vllm-v1", false),
-    ENG("OSS-VLLM-H100-TP4-C64", IMX828, "gpt-oss-120b", "hgx-h100", 4, 4, F4, BF, 1024, 1024, M_TOKS_GPU_AT, 64, 1571.8, true, "vllm-v1", false),
-    ENG("OSS-VLLM-H100-TP4-C64T", IMX828, "gpt-oss-120b", "hgx-h100", 4, 4, F4, BF, 1024, 1024, M_TPOT_AT, 64, 9.89, true, "vllm-v1", false),
+    ENG1("OSS-VLLM-H100-TP8-C4", IMX828, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 1024, M_TPOT_AT, 4, 3.72, true, "vllm-v1"),
+    ENG1("OSS-VLLM-H100-TP8-C8", IMX828, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 1024, M_TPOT_AT, 8, 4.05, false, "vllm-v1"),
+    ENG1("OSS-VLLM-H100-TP8-C16", IMX828, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 1024, M_TPOT_AT, 16, 4.83, false, "vllm-v1"),
+    ENG1("OSS-VLLM-H100-TP8-C32", IMX828, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 1024, M_TPOT_AT, 32, 5.82, false, "vllm-v1"),
+    ENG1("OSS-VLLM-H100-TP8-C64", IMX828, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 1024, M_TPOT_AT, 64, 7.36, false, "vllm-v1"),
+    ENG1("OSS-VLLM-H100-TP2-C64", IMX828, "gpt-oss-120b", "hgx-h100", 2, 2, F4, BF, 1024, 1024, M_TOKS_GPU_AT, 64, 2061.5, true, "vllm-v1"),
+    ENG1("OSS-VLLM-H100-TP2-C64T", IMX828, "gpt-oss-120b", "hgx-h100", 2, 2, F4, BF, 1024, 1024, M_TPOT_AT, 64, 15.21, true, "vllm-v1"),
+    ENG1("OSS-VLLM-H100-TP4-C64", IMX828, "gpt-oss-120b", "hgx-h100", 4, 4, F4, BF, 1024, 1024, M_TOKS_GPU_AT, 64, 1571.8, true, "vllm-v1"),
+    ENG1("OSS-VLLM-H100-TP4-C64T", IMX828, "gpt-oss-120b", "hgx-h100", 4, 4, F4, BF, 1024, 1024, M_TPOT_AT, 64, 9.89, true, "vllm-v1"),
     /* SGLang */
-    ENG("DSR1-SGL-H200-C8", IMX870, "deepseek-v3", "hgx-h200", 8, 8, F8, BF, 1024, 1024, M_TPOT_AT, 8, 12.8, true, "sglang", false),
-    ENG("DSR1-SGL-H200-C16", IMX870, "deepseek-v3", "hgx-h200", 8, 8, F8, BF, 1024, 1024, M_TPOT_AT, 16, 17.2, false, "sglang", false),
-    ENG("DSR1-SGL-H200-C32", IMX870, "deepseek-v3", "hgx-h200", 8, 8, F8, BF, 1024, 1024, M_TPOT_AT, 32, 25.6, false, "sglang", false),
-    ENG("DSR1-SGL-H200-C64", IMX870, "deepseek-v3", "hgx-h200", 8, 8, F8, BF, 1024, 1024, M_TPOT_AT, 64, 34.6, true, "sglang", false),
-    ENG("DSR1-SGL-H200-C64X", IMX870, "deepseek-v3", "hgx-h200", 8, 8, F8, BF, 1024, 1024, M_TOKS_GPU_AT, 64, 223.6, true, "sglang", false),
-    ENG("DSR1-SGL-B200-FP4-C4", IMXB200, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 1024, M_TPOT_AT, 4, 8.4, false, "sglang", false),
-    ENG("DSR1-SGL-B200-FP4-C4X", IMXB200, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 1024, M_TOKS_GPU_AT, 4, 59.7, false, "sglang", false),
-    ENG("DSR1-SGL-B200-FP4-C8X", IMXB200, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 1024, M_TOKS_GPU_AT, 8, 104.8, false, "sglang", false),
-    ENG("DSR1-SGL-B200-FP4-C16X", IMXB200, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 1024, M_TOKS_GPU_AT, 16, 169.3, false, "sglang", false),
-    ENG("DSR1-SGL-B200-FP4-C32X", IMXB200, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 1024, M_TOKS_GPU_AT, 32, 282.4, false, "sglang", false),
+    ENG1("DSR1-SGL-H200-C8", IMX870, "deepseek-v3", "hgx-h200", 8, 8, F8, BF, 1024, 1024, M_TPOT_AT, 8, 12.8, true, "sglang"),
+    ENG1("DSR1-SGL-H200-C16", IMX870, "deepseek-v3", "hgx-h200", 8, 8, F8, BF, 1024, 1024, M_TPOT_AT, 16, 17.2, false, "sglang"),
+    ENG1("DSR1-SGL-H200-C32", IMX870, "deepseek-v3", "hgx-h200", 8, 8, F8, BF, 1024, 1024, M_TPOT_AT, 32, 25.6, false, "sglang"),
+    ENG1("DSR1-SGL-H200-C64", IMX870, "deepseek-v3", "hgx-h200", 8, 8, F8, BF, 1024, 1024, M_TPOT_AT, 64, 34.6, true, "sglang"),
+    ENG1("DSR1-SGL-H200-C64X", IMX870, "deepseek-v3", "hgx-h200", 8, 8, F8, BF, 1024, 1024, M_TOKS_GPU_AT, 64, 223.6, true, "sglang"),
+    ENG("DSR1-SGL-B200-FP4-C4", IMXB200, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 1024, M_TPOT_AT, 4, 8.4, true, "sglang", false),
+    ENG("DSR1-SGL-B200-FP4-C4X", IMXB200, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 1024, M_TOKS_GPU_AT, 4, 59.7, true, "sglang", false),
+    ENG("DSR1-SGL-B200-FP4-C8X", IMXB200, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 1024, M_TOKS_GPU_AT, 8, 104.8, true, "sglang", false),
+    ENG("DSR1-SGL-B200-FP4-C16X", IMXB200, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 1024, M_TOKS_GPU_AT, 16, 169.3, true, "sglang", false),
+    ENG("DSR1-SGL-B200-FP4-C32X", IMXB200, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 1024, M_TOKS_GPU_AT, 32, 282.4, true, "sglang", false),
     /* TensorRT-LLM, DeepSeek-R1 with attention-DP at the offline maximum: NVFP4 with FP8 KV (the R1-0528
        checkpoint) and with 16-bit KV on B200, FP8 on H200; each run's own limits below (eng_limits) */
     ENG("DSR1-TRT-B200-FP4-MAX", TRTDS, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 2048, M_TOKS_GPU_AT, 7168, 5393.3, false, "trtllm", true),
@@ -294,6 +298,8 @@ static int build(const gpuecon_catalog *cat, const scase *v, const char *system,
     r->tp = v->tp;
     r->pp = case_pp(v);
     r->attention_dp = v->adp;
+    if (v->ep1)
+        r->expert_parallel = false;
     r->weights = w;
     r->kv = kv;
     r->prompt_len = v->prompt;

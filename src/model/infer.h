@@ -233,6 +233,9 @@ void infer_layer_kernels(const infer_env *e, double *graph_kernels, double *eage
  * host time the step adds beyond `gpu_s` + kernel_s (host launches outside a graph, the
  * scheduler; hidden by an overlap scheduler while the GPU is busy). Non-decreasing in the batch. */
 double infer_layer_step(const infer_env *e, const infer_batch *b, double gpu_s, gpuecon_infer_step *s);
+/* O6 for a per_layer profile: the busiest expert-parallel rank's routed-expert weight reads over the
+ * mean in a step of `tokens` tokens per rank (>= 1; 1 without expert parallelism or a stack). */
+double infer_layer_ep_straggler(const infer_env *e, double tokens);
 
 /* ---- infer_disagg.c (docs/model.md §6.13) ---- */
 /* One side of a disaggregated deployment: an instance prepared by the aggregated model (e.a

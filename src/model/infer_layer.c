@@ -81,3 +81,36 @@ double infer_layer_step(const infer_env *e, const infer_batch *b, double gpu_s, 
     double step = p->overlap_sched ? fmax(work, p->sched_s) : work + p->sched_s;
     return step - gpu; /* the host's share the GPU does not hide */
 }
+
+/* E[max of m independent standard normals] (m = 1, 2, 4, ..., 1024; tabulated order statistics,
+ * e.g. Harter 1961), interpolated in ln m between the entries. */
+static double normal_max(double m)
+{
+    static const double z[] = {0.0, 0.5642, 1.0294, 1.4236, 1.7660, 2.0697, 2.3367, 2.5768, 2.7954, 2.9961, 3.1820};
+    if (m <= 1)
+        return 0;
+    double x = log2(m);
+    int i = (int)x;
+    if (i >= 10)
+        return z[10];
+    return z[i] + (x - i) * (z[i + 1] - z[i]);
+}
+
+double infer_layer_ep_straggler(const infer_env *e, double tokens)
+{
+    const gpuecon_model *m = e->a->m;
+    int ranks = e->dp > 1 ? e->dp : e->ep;
+    if (!e->prof.per_layer || ranks <= 1 || m->experts <= 0 || tokens <= 0)
+        return 1;
+    /* each rank holds n = N_e/EP whole experts; a step's tokens (all ranks' under attention-DP)
+       touch each expert with probability q = 1 − (1 − k/N_e)^T (M1), so a rank's count is about
+       Binomial(n, q) and the layer waits for the busiest of the EP ranks */
+    double n = (double)m->experts / ranks, all = e->dp > 1 ? tokens * e->dp : tokens;
+    double q = 1 - pow(1 - (double)m->top_k / m->experts, all);
+    double mean = n * q;
+    if (mean <= 0)
+        return 1;
+    double busiest = fmin(n, mean + normal_max(ranks) * sqrt(n * q * (1 - q)));
+    return busiest / mean;
+}
+

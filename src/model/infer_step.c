@@ -120,9 +120,11 @@ static double touched_params(const infer_env *e, double tokens)
     const infer_arch *a = e->a;
     if (a->moe_layers <= 0)
         return 0;
+    /* O6: under an engine stack the layer waits for the expert-parallel rank that touches most */
+    double f = infer_layer_ep_straggler(e, tokens);
     if (e->dp > 1)
-        return a->moe_layers * gpuecon_moe_experts_touched(a->m, tokens * e->dp) * a->expert / e->dp;
-    return a->moe_layers * gpuecon_moe_experts_touched(a->m, tokens) * a->expert;
+        return f * a->moe_layers * gpuecon_moe_experts_touched(a->m, tokens * e->dp) * a->expert / e->dp;
+    return f * a->moe_layers * gpuecon_moe_experts_touched(a->m, tokens) * a->expert;
 }
 
 /* R1 / M2: weight bytes one GPU streams in a step whose routed experts read `touched`
