@@ -136,7 +136,7 @@ extern const char *const gpuecon_validate_separate_sets[];
  * unit its metric names; rel_err = predicted/published - 1. Writes up to cap rows
  * (GPUECON_VALIDATE_SERVING_MAX is enough) and sets *n. Errors: GPUECON_E_INPUT (NULL
  * arguments), GPUECON_E_NOTFOUND (a catalog without the models or systems it uses). */
-#define GPUECON_VALIDATE_SERVING_MAX 96
+#define GPUECON_VALIDATE_SERVING_MAX 128
 int gpuecon_validate_serving(gpuecon_ctx *ctx, const gpuecon_catalog *cat, gpuecon_validate_row *rows, size_t cap,
                                          size_t *n, gpuecon_error *err);
 /* The fine-tuning model (docs/model.md §6.9) against the VESSL AI blog's LoRA training figures

@@ -207,13 +207,29 @@ static int setup(const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t
     ps->pl = pl;
     const char *sn = pl->stack ? pl->stack : c->workload.stack ? c->workload.stack : dstack ? dstack
                                                                                           : "megatron-bridge-2026";
+    if (!COMPARE_TRAIN_LIKE(c->workload.kind) && (pl->stack || c->workload.stack)) {
+        /* a serve workload takes a serving engine stack (docs/model.md §6.15) */
+        const char *en = pl->stack ? pl->stack : c->workload.stack;
+        ps->serve_stack = gpuecon_catalog_stack(cat, en);
+        if (!ps->serve_stack)
+            return gpuecon_catalog_find(cat, GPUECON_KIND_STACK, en, OPTION("stack"), NULL, err);
+        if (ps->serve_stack->workload != 2)
+            return err_set(err, GPUECON_E_INPUT, OPTION("stack"), 0, 0,
+                           "%s is a %s stack; a serve workload takes a serving engine stack (workload serve in "
+                           "gpuecon catalog stacks)", en, ps->serve_stack->workload == 1 ? "fine-tuning" : "training");
+        sn = dstack ? dstack : "megatron-bridge-2026";
+    }
     ps->stack = gpuecon_catalog_stack(cat, sn);
     if (!ps->stack)
         return gpuecon_catalog_find(cat, GPUECON_KIND_STACK, sn, OPTION("stack"), NULL, err);
     if (ps->stack->workload != 0)
         return err_set(err, GPUECON_E_INPUT, OPTION("stack"), 0, 0,
-                       "%s is a fine-tuning stack (gpuecon finetune); compare takes training stacks", sn);
-    res->stack = COMPARE_TRAIN_LIKE(c->workload.kind) ? ps->stack->name : NULL;
+                       "%s is a %s stack; a %s workload takes a training stack", sn,
+                       ps->stack->workload == 2 ? "serving-engine (gpuecon infer)" : "fine-tuning (gpuecon finetune)",
+                       COMPARE_TRAIN_LIKE(c->workload.kind) ? "training or RL" : "serve");
+    res->stack = COMPARE_TRAIN_LIKE(c->workload.kind) ? ps->stack->name
+                 : ps->serve_stack                     ? ps->serve_stack->name
+                                                       : "generic";
     ps->sys = gpuecon_catalog_system(cat, pl->system);
     ps->prof = gpuecon_catalog_profile(cat, pl->profile);
     ps->train = COMPARE_TRAIN_LIKE(c->workload.kind);
@@ -400,7 +416,7 @@ static int evaluate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
                 return rc;
         }
         res->predicted_gbs = gbs;
-    } else if (predict && (rc = compare_predict_serve(ctx, w, pl, m, ps->sys, res, err))) {
+    } else if (predict && (rc = compare_predict_serve(ctx, w, pl, ps->serve_stack, m, ps->sys, res, err))) {
         return rc;
     }
     if (!predict || (ps->train && pl->n_timeline > 0)) /* none made (was 0, read as "predicts 0") */

@@ -38,6 +38,7 @@ typedef struct pstate {
     gpuecon_reliability_request rreq; /* training */
     double token_factor;              /* same-quality tokens / workload tokens */
     const gpuecon_stack *stack;       /* training framework stack */
+    const gpuecon_stack *serve_stack; /* serve workloads: the engine stack given (NULL: generic) */
     double tokens;
     double in[IN_COUNT];
 } pstate;
@@ -47,6 +48,7 @@ typedef struct pstate {
  * (res->predicted_tokens_per_s_per_gpu NaN, the reason in the note); other statuses (no memory,
  * canceled) are returned. */
 int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpuecon_platform *pl,
+                          const gpuecon_stack *stack,
                           const gpuecon_model *m, const gpuecon_system *sys, gpuecon_platform_result *res,
                           gpuecon_error *err);
 

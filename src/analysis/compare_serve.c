@@ -222,7 +222,7 @@ static double miss(const gpuecon_workload *w, const gpuecon_infer_result *o)
 }
 
 int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpuecon_platform *pl,
-                          const gpuecon_model *m, const gpuecon_system *sys, gpuecon_platform_result *res,
+                          const gpuecon_stack *stack, const gpuecon_model *m, const gpuecon_system *sys, gpuecon_platform_result *res,
                           gpuecon_error *err)
 {
     gpuecon_infer_request req;
@@ -240,6 +240,8 @@ int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpu
     req.prompt_len = w->prompt_len;
     req.output_len = w->output_len;
     req.concurrency = w->concurrency;
+    if (stack && !gpuecon_serving_profile_from_stack(stack, &req.profile))
+        return err_set(err, GPUECON_E_INPUT, OPTION("stack"), 0, 0, "%s names an unknown efficiency profile", stack->name);
     if (pl->prefill_instances > 0)
         return predict_disagg(ctx, &req, w, pl, res, err);
     gpuecon_infer_result ir;

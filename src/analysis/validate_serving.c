@@ -31,7 +31,8 @@ typedef enum {
     M_KV_GB,      /* KV memory per GPU, GB */
     M_RATIO_A100, /* output tokens/s at c over the A100's (bf16/bf16) at c */
     M_MTP_GAIN,   /* output tokens/s with draft k over draft k-1, minus 1, at c */
-    M_DECODE_TOKS /* output tokens/s per GPU of a disaggregated decode instance at c sequences a rank */
+    M_DECODE_TOKS, /* output tokens/s per GPU of a disaggregated decode instance at c sequences a rank */
+    M_TOKS_GPU_AT  /* output tokens/s per GPU at concurrency c */
 } metric;
 
 typedef struct scase {
@@ -48,6 +49,8 @@ typedef struct scase {
     int tp;       /* tensor-parallel degree of a replica (MoE: experts EP = tp; the EP group with adp) */
     bool adp;     /* MoE attention data-parallel with the experts EP over the tp GPUs */
     int prefill;  /* M_DECODE_TOKS: GPUs of the published prefill instance (attention-DP) */
+    const char *stack; /* serving engine stack of the catalog (NULL: trtllm, or the blog's profile) */
+    bool ep1;     /* MoE experts sliced over the TP group (EP 1, the run's setting), not spread whole */
 } scase;
 
 /* The rest of the same table, held out of every fit: each model at its published layout, FP8 KV
@@ -60,13 +63,33 @@ typedef struct scase {
  * layout (docs/model.md §6.8 gives what attention-DP would predict: 2–3x too fast). */
 #define TRTALL "NVIDIA/TensorRT-LLM docs/source/performance/perf-overview.md @ 00f37686 (trtllm-bench, PyTorch backend)"
 #define TRT(id, model, sys, gpus, w, isl, osl, pub, adp)                                                             \
-    {id, TRTALL, model, sys, gpus, w, GPUECON_FP8, isl, osl, false, 0, M_BENCH_TOKS, 0, pub, false, gpus, adp, 0}
+    {id, TRTALL, model, sys, gpus, w, GPUECON_FP8, isl, osl, false, 0, M_BENCH_TOKS, 0, pub, false, gpus, adp, 0, NULL, false}
 /* The page's RTX PRO 6000 Blackwell Server Edition tables (8 GPUs on PCIe, no NVLink): TP t x PP p
  * on t·p GPUs, one replica, held out like the rest (pcases below), run as the benchmark runs. */
 #define TRTPP(id, model, sys, tp, pp, w, isl, osl, pub)                                                              \
-    {{id, TRTALL, model, sys, (tp) * (pp), w, GPUECON_FP8, isl, osl, false, 0, M_BENCH_TOKS, 0, pub, false, tp, false, 0}, pp}
+    {{id, TRTALL, model, sys, (tp) * (pp), w, GPUECON_FP8, isl, osl, false, 0, M_BENCH_TOKS, 0, pub, false, tp, false, 0, NULL, false}, pp}
 #define F8 GPUECON_FP8
 #define F4 GPUECON_FP4
+
+/* Engine benchmarks at small and moderate concurrency, each run with the engine's stack
+ * (docs/model.md §6.15). SemiAnalysis's InferenceMAX harness (SemiAnalysisAI/InferenceX, its
+ * benchmark bot's issues): random prompts of fixed length, ignore_eos, max_concurrency c, one
+ * server; TPOT is the mean, throughput output tokens/s per GPU. gpt-oss-120b in MXFP4 with vLLM's
+ * default KV cache (BF16, our reading of the harness: no --kv-cache-dtype); DeepSeek-R1-0528 in FP8
+ * (H200) or NVFP4 (B200, FP8 KV) with SGLang at TP 8, EP 1. fit: the rows the stacks' fitted
+ * constants were read on (kernel_us: SGLang at 8; sched_us: vLLM TP8 at 4) and the runs that
+ * decided where the routed experts' grouped-GEMM bandwidth applies (SGLang at 64: adopted; vLLM
+ * TP2 and TP4 at 64: not adopted). */
+#define IMX828 "SemiAnalysisAI/InferenceX issue #828 (benchmark bot, 2026-03-01: gpt-oss-120b MXFP4, H100, vLLM, 1k/1k)"
+#define IMX870 "SemiAnalysisAI/InferenceX issue #870 (benchmark bot, 2026-03-05: DeepSeek-R1-0528 FP8, H200, SGLang v0.5.7, TP8 EP1, 1k/1k)"
+#define IMXB200 "SemiAnalysisAI/InferenceX issue #870 (benchmark bot, 2026-03-06: DeepSeek-R1-0528-FP4-V2, B200, SGLang v0.5.6, TP8 EP8, 1k/1k)"
+#define TRTDS "NVIDIA/TensorRT-LLM docs/source/blogs/Best_perf_practice_on_DeepSeek-R1_in_TensorRT-LLM.md @ 01c4ece9 (B200 max throughput)"
+#define ENG(id, src, model, sys, gpus, tp, w, kv, isl, osl, m, c, pub, fit, stack, adp)                              \
+    {id, src, model, sys, gpus, w, kv, isl, osl, false, 0, m, c, pub, fit, tp, adp, 0, stack, false}
+/* the same with the experts sliced over the TP group (the run's EP 1) */
+#define ENG1(id, src, model, sys, gpus, tp, w, kv, isl, osl, m, c, pub, fit, stack)                                 \
+    {id, src, model, sys, gpus, w, kv, isl, osl, false, 0, m, c, pub, fit, tp, false, 0, stack, true}
+#define BF GPUECON_BF16
 
 /* Wide expert parallelism (docs/model.md §6.5, §6.13), held out: SGLang's decode instance of 48
  * attention-DP ranks on a GB200 NVL72 serving DeepSeek-R1-0528 (DeepSeek-V3's architecture) with 32
@@ -80,29 +103,29 @@ typedef struct scase {
 #define LMSYS2 "LMSYS blog 2025-09-25 'Deploying DeepSeek on GB200 NVL72 with PD and Large Scale EP (Part II)'; decode commands in sgl-project/sglang issue #10903"
 
 static const scase scases[] = {
-    {"TRTLLM-H100-128", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 128, 128, false, 0, M_BENCH_TOKS, 0, 28312, true, 1, false, 0},
-    {"TRTLLM-H100-1000", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 1000, 1000, false, 0, M_BENCH_TOKS, 0, 15220, true, 1, false, 0},
-    {"TRTLLM-H100-2048", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 2048, 2048, false, 0, M_BENCH_TOKS, 0, 9305, true, 1, false, 0},
-    {"TRTLLM-H200-128", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 128, 128, false, 0, M_BENCH_TOKS, 0, 27911, true, 1, false, 0},
-    {"TRTLLM-H200-1000", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 1000, 1000, false, 0, M_BENCH_TOKS, 0, 17744, true, 1, false, 0},
-    {"TRTLLM-H200-2048", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 2048, 2048, false, 0, M_BENCH_TOKS, 0, 12194, true, 1, false, 0},
+    {"TRTLLM-H100-128", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 128, 128, false, 0, M_BENCH_TOKS, 0, 28312, true, 1, false, 0, NULL, false},
+    {"TRTLLM-H100-1000", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 1000, 1000, false, 0, M_BENCH_TOKS, 0, 15220, true, 1, false, 0, NULL, false},
+    {"TRTLLM-H100-2048", TRTLLM, "llama3-8b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 2048, 2048, false, 0, M_BENCH_TOKS, 0, 9305, true, 1, false, 0, NULL, false},
+    {"TRTLLM-H200-128", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 128, 128, false, 0, M_BENCH_TOKS, 0, 27911, true, 1, false, 0, NULL, false},
+    {"TRTLLM-H200-1000", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 1000, 1000, false, 0, M_BENCH_TOKS, 0, 17744, true, 1, false, 0, NULL, false},
+    {"TRTLLM-H200-2048", TRTLLM, "llama3-8b", "hgx-h200", 1, GPUECON_FP8, GPUECON_FP8, 2048, 2048, false, 0, M_BENCH_TOKS, 0, 12194, true, 1, false, 0, NULL, false},
     /* A100 80 GB keeps about 10 GB for KV after the weights (bf16) */
-    {"VESSL-A100-KV", VESSL, "gemma4-31b", "hgx-a100", 1, GPUECON_BF16, GPUECON_BF16, 230, 203, true, 0, M_KV_GB, 0, 10, false, 1, false, 0},
+    {"VESSL-A100-KV", VESSL, "gemma4-31b", "hgx-a100", 1, GPUECON_BF16, GPUECON_BF16, 230, 203, true, 0, M_KV_GB, 0, 10, false, 1, false, 0, NULL, false},
     /* default settings (the B200 and H100 in fp8 weights, bf16 KV), output tok/s over A100 */
-    {"VESSL-B200/A100", VESSL, "gemma4-31b", "hgx-b200", 1, GPUECON_FP8, GPUECON_BF16, 230, 203, true, 0, M_RATIO_A100, 256, 10.2, false, 1, false, 0},
-    {"VESSL-H100/A100", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_BF16, 230, 203, true, 0, M_RATIO_A100, 256, 6.5, false, 1, false, 0},
+    {"VESSL-B200/A100", VESSL, "gemma4-31b", "hgx-b200", 1, GPUECON_FP8, GPUECON_BF16, 230, 203, true, 0, M_RATIO_A100, 256, 10.2, false, 1, false, 0, NULL, false},
+    {"VESSL-H100/A100", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_BF16, 230, 203, true, 0, M_RATIO_A100, 256, 6.5, false, 1, false, 0, NULL, false},
     /* MTP on B200 (8 replicas, one sequence each): +53% / +16% / +7% for k = 1 / 2 / 3 */
-    {"VESSL-MTP-k1", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 1, M_MTP_GAIN, 8, 0.53, true, 1, false, 0},
-    {"VESSL-MTP-k2", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_MTP_GAIN, 8, 0.16, true, 1, false, 0},
-    {"VESSL-MTP-k3", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 3, M_MTP_GAIN, 8, 0.07, true, 1, false, 0},
+    {"VESSL-MTP-k1", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 1, M_MTP_GAIN, 8, 0.53, true, 1, false, 0, NULL, false},
+    {"VESSL-MTP-k2", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_MTP_GAIN, 8, 0.16, true, 1, false, 0, NULL, false},
+    {"VESSL-MTP-k3", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 3, M_MTP_GAIN, 8, 0.07, true, 1, false, 0, NULL, false},
     /* B200 LoRA + draft 2 + FP8 KV: 40,734 tok/s at 512 sequences, 52,759 beyond 8,000 */
-    {"VESSL-B200-512", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_TOKS_AT, 512, 40734, true, 1, false, 0},
-    {"VESSL-B200-8192", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_TOKS_AT, 8192, 52759, true, 1, false, 0},
+    {"VESSL-B200-512", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_TOKS_AT, 512, 40734, true, 1, false, 0, NULL, false},
+    {"VESSL-B200-8192", VESSL, "gemma4-31b", "hgx-b200", 8, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 2, M_TOKS_AT, 8192, 52759, true, 1, false, 0, NULL, false},
     /* H100 saturates near 256 concurrent sequences (one replica) */
-    {"VESSL-H100-sat", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_SEQS_SAT, 0, 256, false, 1, false, 0},
+    {"VESSL-H100-sat", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_SEQS_SAT, 0, 256, false, 1, false, 0, NULL, false},
     /* TPOT about 192 ms at 512 sequences, 331 ms at 1,024 (one H100 replica) */
-    {"VESSL-TPOT-512", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_TPOT_AT, 512, 192, false, 1, false, 0},
-    {"VESSL-TPOT-1024", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_TPOT_AT, 1024, 331, false, 1, false, 0},
+    {"VESSL-TPOT-512", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_TPOT_AT, 512, 192, false, 1, false, 0, NULL, false},
+    {"VESSL-TPOT-1024", VESSL, "gemma4-31b", "hgx-h100", 1, GPUECON_FP8, GPUECON_FP8, 230, 203, true, 0, M_TPOT_AT, 1024, 331, false, 1, false, 0, NULL, false},
     /* held out: the rest of TensorRT-LLM's table at 128/128, 1000/1000 and 2048/2048 */
     TRT("TRT-L8-H100-128/4096", "llama3-8b", "hgx-h100", 1, F8, 128, 4096, 14325, false),
     TRT("TRT-L8-H100-5000/500", "llama3-8b", "hgx-h100", 1, F8, 5000, 500, 3459, false),
@@ -149,9 +172,48 @@ static const scase scases[] = {
     TRT("TRT-L4M-B200-1000", "llama4-maverick", "hgx-b200", 8, F4, 1000, 1000, 79617, false),
     TRT("TRT-L4M-B200-2048", "llama4-maverick", "hgx-b200", 8, F4, 2048, 2048, 52195, false),
     {"SGL-DS-GB200-DEP48-F8", LMSYS2, "deepseek-v3", "gb200-nvl72", 48, F8, GPUECON_BF16, 2000, 100, false, 0,
-     M_DECODE_TOKS, 768, 9087, false, 48, true, 8},
+     M_DECODE_TOKS, 768, 9087, false, 48, true, 8, NULL, false},
     {"SGL-DS-GB200-DEP48-F4", LMSYS2, "deepseek-v3", "gb200-nvl72", 48, F4, F8, 2000, 100, false, 0,
-     M_DECODE_TOKS, 1408, 13386, false, 48, true, 4},
+     M_DECODE_TOKS, 1408, 13386, false, 48, true, 4, NULL, false},
+    /* vLLM V1 */
+    ENG1("OSS-VLLM-H100-TP8-C4", IMX828, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 1024, M_TPOT_AT, 4, 3.72, true, "vllm-v1"),
+    ENG1("OSS-VLLM-H100-TP8-C8", IMX828, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 1024, M_TPOT_AT, 8, 4.05, false, "vllm-v1"),
+    ENG1("OSS-VLLM-H100-TP8-C16", IMX828, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 1024, M_TPOT_AT, 16, 4.83, false, "vllm-v1"),
+    ENG1("OSS-VLLM-H100-TP8-C32", IMX828, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 1024, M_TPOT_AT, 32, 5.82, false, "vllm-v1"),
+    ENG1("OSS-VLLM-H100-TP8-C64", IMX828, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 1024, M_TPOT_AT, 64, 7.36, false, "vllm-v1"),
+    ENG1("OSS-VLLM-H100-TP2-C64", IMX828, "gpt-oss-120b", "hgx-h100", 2, 2, F4, BF, 1024, 1024, M_TOKS_GPU_AT, 64, 2061.5, true, "vllm-v1"),
+    ENG1("OSS-VLLM-H100-TP2-C64T", IMX828, "gpt-oss-120b", "hgx-h100", 2, 2, F4, BF, 1024, 1024, M_TPOT_AT, 64, 15.21, true, "vllm-v1"),
+    ENG1("OSS-VLLM-H100-TP4-C64", IMX828, "gpt-oss-120b", "hgx-h100", 4, 4, F4, BF, 1024, 1024, M_TOKS_GPU_AT, 64, 1571.8, true, "vllm-v1"),
+    ENG1("OSS-VLLM-H100-TP4-C64T", IMX828, "gpt-oss-120b", "hgx-h100", 4, 4, F4, BF, 1024, 1024, M_TPOT_AT, 64, 9.89, true, "vllm-v1"),
+    /* SGLang */
+    ENG1("DSR1-SGL-H200-C8", IMX870, "deepseek-v3", "hgx-h200", 8, 8, F8, BF, 1024, 1024, M_TPOT_AT, 8, 12.8, true, "sglang"),
+    ENG1("DSR1-SGL-H200-C16", IMX870, "deepseek-v3", "hgx-h200", 8, 8, F8, BF, 1024, 1024, M_TPOT_AT, 16, 17.2, false, "sglang"),
+    ENG1("DSR1-SGL-H200-C32", IMX870, "deepseek-v3", "hgx-h200", 8, 8, F8, BF, 1024, 1024, M_TPOT_AT, 32, 25.6, false, "sglang"),
+    ENG1("DSR1-SGL-H200-C64", IMX870, "deepseek-v3", "hgx-h200", 8, 8, F8, BF, 1024, 1024, M_TPOT_AT, 64, 34.6, true, "sglang"),
+    ENG1("DSR1-SGL-H200-C64X", IMX870, "deepseek-v3", "hgx-h200", 8, 8, F8, BF, 1024, 1024, M_TOKS_GPU_AT, 64, 223.6, true, "sglang"),
+    ENG("DSR1-SGL-B200-FP4-C4", IMXB200, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 1024, M_TPOT_AT, 4, 8.4, true, "sglang", false),
+    ENG("DSR1-SGL-B200-FP4-C4X", IMXB200, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 1024, M_TOKS_GPU_AT, 4, 59.7, true, "sglang", false),
+    ENG("DSR1-SGL-B200-FP4-C8X", IMXB200, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 1024, M_TOKS_GPU_AT, 8, 104.8, true, "sglang", false),
+    ENG("DSR1-SGL-B200-FP4-C16X", IMXB200, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 1024, M_TOKS_GPU_AT, 16, 169.3, true, "sglang", false),
+    ENG("DSR1-SGL-B200-FP4-C32X", IMXB200, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 1024, M_TOKS_GPU_AT, 32, 282.4, true, "sglang", false),
+    /* TensorRT-LLM, DeepSeek-R1 with attention-DP at the offline maximum: NVFP4 with FP8 KV (the R1-0528
+       checkpoint) and with 16-bit KV on B200, FP8 on H200; each run's own limits below (eng_limits) */
+    ENG("DSR1-TRT-B200-FP4-MAX", TRTDS, "deepseek-v3", "hgx-b200", 8, 8, F4, F8, 1024, 2048, M_TOKS_GPU_AT, 7168, 5393.3, false, "trtllm", true),
+    ENG("DSR1-TRT-B200-BF16KV", TRTDS, "deepseek-v3", "hgx-b200", 8, 8, F4, BF, 1024, 2048, M_TOKS_GPU_AT, 3072, 4548.0, false, "trtllm", true),
+    ENG("DSR1-TRT-H200-FP8-MAX", TRTDS, "deepseek-v3", "hgx-h200", 8, 8, F8, BF, 1024, 2048, M_TOKS_GPU_AT, 1024, 1436.2, false, "trtllm", true),
+};
+
+/* The engine limits a published run set itself (its command line and extra_llm_api_options): per
+ * attention-DP rank max_batch_size and max_num_tokens, the KV-cache memory fraction, and the largest
+ * CUDA-graph batch (the blog's cuda_graph_config batch_sizes). */
+static const struct {
+    const char *id;
+    int max_seqs, max_tokens, graph_bs;
+    double mem_frac;
+} eng_limits[] = {
+    {"DSR1-TRT-B200-FP4-MAX", 896, 2048, 896, 0.93},
+    {"DSR1-TRT-B200-BF16KV", 384, 1536, 384, 0.85},
+    {"DSR1-TRT-H200-FP8-MAX", 128, 1151, 128, 0.80},
 };
 
 /* trtllm-bench's own max_batch_size and max_num_tokens, which the page's runs leave to it (its
@@ -253,6 +315,8 @@ static int build(const gpuecon_catalog *cat, const scase *v, const char *system,
     r->tp = v->tp;
     r->pp = case_pp(v);
     r->attention_dp = v->adp;
+    if (v->ep1)
+        r->expert_parallel = false;
     r->weights = w;
     r->kv = kv;
     r->prompt_len = v->prompt;
@@ -260,10 +324,23 @@ static int build(const gpuecon_catalog *cat, const scase *v, const char *system,
     if (v->vessl) {
         r->profile = *gpuecon_serving_profile_find("vessl-gemma4");
         r->lora_rank = 16;
+    } else if (v->stack) {
+        /* a serving benchmark of an engine at a fixed concurrency (InferenceMAX's harness: random
+         * prompts of fixed length, ignore_eos): the engine's stack and its defaults */
+        if (!gpuecon_serving_profile_from_stack(gpuecon_catalog_stack(cat, v->stack), &r->profile))
+            return err_set(err, GPUECON_E_NOTFOUND, v->id, 0, 0, "the catalog lacks serving stack %s", v->stack);
+        for (size_t i = 0; i < sizeof eng_limits / sizeof eng_limits[0]; i++)
+            if (!strcmp(eng_limits[i].id, v->id)) {
+                r->max_num_seqs = eng_limits[i].max_seqs;
+                r->max_num_batched_tokens = eng_limits[i].max_tokens;
+                r->gpu_mem_util = eng_limits[i].mem_frac;
+                r->profile.graph_max_bs = eng_limits[i].graph_bs;
+            }
     } else {
         /* trtllm-bench's max-throughput engine: TensorRT-LLM's efficiencies, a KV fraction of 0.95
          * and trtllm-bench's own batch and token limits */
-        r->profile = *gpuecon_serving_profile_find("trtllm");
+        if (!gpuecon_serving_profile_from_stack(gpuecon_catalog_stack(cat, "trtllm"), &r->profile))
+            return err_set(err, GPUECON_E_NOTFOUND, v->id, 0, 0, "the catalog lacks serving stack trtllm");
         r->gpu_mem_util = 0.95;
         /* pipelined: per micro-batch, so the replica runs pp times as many (docs/model.md §6.14) */
         infer_trtllm_bench_limits_pp(r->model, r->system, v->tp, r->pp, w, kv, v->prompt, v->output, 0.95,
@@ -388,6 +465,9 @@ static int predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const scase *v,
     case M_TOKS_AT:
         *y = x;
         break;
+    case M_TOKS_GPU_AT:
+        *y = x / v->gpus;
+        break;
     case M_TPOT_AT:
         *y = o.tpot_ms;
         break;
@@ -414,8 +494,9 @@ static int predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const scase *v,
 /* A serving row's class: "serving-<generation>-<precision>[-moe]". */
 static void case_class(const gpuecon_system *sys, const gpuecon_model *m, const scase *v, char *cls, size_t cap)
 {
-    snprintf(cls, cap, "serving-%s-%s%s", sys->gpu && sys->gpu->arch ? sys->gpu->arch : "?",
-             gpuecon_precision_name(v->w), m && m->experts > 0 ? "-moe" : "");
+    snprintf(cls, cap, "%s%s%s-%s%s", v->stack ? v->stack : "serving", "-",
+             sys->gpu && sys->gpu->arch ? sys->gpu->arch : "?", gpuecon_precision_name(v->w),
+             m && m->experts > 0 ? "-moe" : "");
 }
 
 int gpuecon_validate_serving(gpuecon_ctx *ctx, const gpuecon_catalog *cat, gpuecon_validate_row *rows, size_t cap,
@@ -487,7 +568,7 @@ int validate_serving_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const ch
                  gpuecon_precision_name(v->w), gpuecon_precision_name(v->kv), v->prompt, v->output);
         static const char *const what[] = {"saturated output tok/s", "trtllm-bench output tok/s", "output tok/s at", "TPOT ms at",
                                            "max concurrency", "KV GB per GPU", "tok/s over A100 at",
-                                           "MTP gain at", "decode tok/s/GPU"};
+                                           "MTP gain at", "decode tok/s/GPU", "output tok/s/GPU at"};
         if (v->m == M_DECODE_TOKS)
             snprintf(row->metric, sizeof row->metric, "%s, %g/rank", what[v->m], v->c);
         else if (v->c > 0)
@@ -507,7 +588,12 @@ int validate_serving_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const ch
         else
             snprintf(layout, sizeof layout, "TP%d x %d", v->tp, v->gpus / v->tp);
         snprintf(row->config, sizeof row->config, "%.30s%s%s", layout,
-                 v->vessl ? ", LoRA r16" : v->m == M_DECODE_TOKS ? ", generic" : ", trtllm, KV 0.95",
+                 v->vessl                  ? ", LoRA r16"
+                 : v->m == M_DECODE_TOKS   ? ", generic"
+                 : v->stack                ? (!strcmp(v->stack, "sglang")    ? ", sglang"
+                                              : !strcmp(v->stack, "vllm-v1") ? ", vllm-v1"
+                                                                             : ", trtllm")
+                                           : ", trtllm, KV 0.95",
                  v->draft_k ? (v->draft_k == 1 ? ", draft 1" : v->draft_k == 2 ? ", draft 2" : ", draft 3") : "");
         row->published = v->published;
         row->predicted = y;

@@ -76,7 +76,7 @@ static const fdesc workload_fields[] = {
      "serving: simulate each aggregated platform request by request (TTFT/TPOT percentiles)", NULL},
     {"serve_tokens", FT_NUM, W(serve_tokens), 0, 1, 1e18, 0, NULL, 0, "tokens",
      "output tokens to serve, for totals", NULL},
-    {"stack", FT_TEXT, W(stack), 0, 0, 0, 0, NULL, F_NAME, "", "training framework stack (data/stacks.yaml)", NULL},
+    {"stack", FT_TEXT, W(stack), 0, 0, 0, 0, NULL, F_NAME, "", "framework stack (data/stacks.yaml): training, or a serving engine for kind serve", NULL},
     {"budget_usd", FT_NUM, W(budget_usd), 0, 1, 1e13, 0, NULL, 0, "USD",
      "the most the training run may cost (the fastest platform within it is named)", NULL},
     {"prompts", FT_INT, W(prompts), 0, 1, 1e7, 0, NULL, 0, "", "rl: prompts per step", NULL},

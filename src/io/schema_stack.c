@@ -16,7 +16,7 @@ static const char *const attn_names[] = {"flash", "unfused", "fa2", NULL};
 static const char *const fusion_names[] = {"fused", "compiled", "eager", NULL};
 static const char *const sac_names[] = {"core", "op", NULL};
 static const char *const dispatch_names[] = {"nccl-a2a", "deepep", "hybridep", NULL};
-static const char *const workload_names[] = {"train", "finetune", NULL};
+static const char *const workload_names[] = {"train", "finetune", "serve", NULL};
 static const char *const fp8_linear_names[] = {"none", "naive", "te", NULL};
 static const char *const precision_names[] = {"bf16", "fp8", NULL};
 
@@ -42,7 +42,7 @@ static const fdesc stack_fields[] = {
     SBOOL(flex_dispatcher, 0, "flex dispatcher: nccl-a2a, deepep and hybridep on offer, the search chooses"),
     SBOOL(fp8_dispatch, 0, "dispatch tokens in FP8 (combine stays BF16)"),
     SBOOL(tp_async_grad, 0, "without SP: the input-gradient all-reduce of a column-parallel linear runs beside its weight-gradient GEMM"),
-    SENUM(workload, workload_names, 0, "what the stack runs: train (train, search, compare, rl) or finetune"),
+    SENUM(workload, workload_names, 0, "what the stack runs: train (train, search, compare, rl), finetune, or serve (infer)"),
     {"host_launch_us", FT_NUM, S(host_launch_us), 0, 0, 10000, 0, NULL, 0, "us",
      "fine-tuning: host time to launch one kernel (eager op: Python, dispatcher, autograd)", NULL},
     SBOOL(compiled, 0, "fine-tuning: torch.compile fuses elementwise chains"),
@@ -52,6 +52,22 @@ static const fdesc stack_fields[] = {
     {"selective_recompute", FT_ENUM, S(selective_recompute), 0, 0, 0, 0, NULL, 0, "",
      "training: what selective recompute recomputes: core (the attention core, Megatron) or op (every second matmul and the elementwise ops, torchtitan)", sac_names},
     SBOOL(kv_repeat, 0, "training: grouped-query K and V copied to every query head before the attention kernel"),
+    /* serving engines (workload serve; docs/model.md §6.15) */
+    {"profile", FT_TEXT, S(profile), 0, 0, 0, 0, "generic", 0, "", "serving: built-in efficiency constants (generic, vessl-gemma4, trtllm)", NULL},
+    {"attn_hopper", FT_TEXT, S(attn_hopper), 0, 0, 0, 0, "", 0, "", "serving: attention kernels on Hopper (decode / prefill)", NULL},
+    {"attn_blackwell", FT_TEXT, S(attn_blackwell), 0, 0, 0, 0, "", 0, "", "serving: attention kernels on Blackwell", NULL},
+    {"attn_mla", FT_TEXT, S(attn_mla), 0, 0, 0, 0, "", 0, "", "serving: multi-head latent attention kernels", NULL},
+    {"moe_kernel", FT_TEXT, S(moe_kernel), 0, 0, 0, 0, "", 0, "", "serving: MoE grouped GEMM and token dispatch", NULL},
+    {"kernel_us", FT_NUM, S(kernel_us), 0, 0, 100, 0, NULL, 0, "us", "serving: fixed GPU time of one kernel replayed in a CUDA graph", NULL},
+    {"graph_max_bs", FT_INT, S(graph_max_bs), 0, 0, 65536, 0, NULL, 0, "", "serving: largest decode batch captured in a CUDA graph (0: none)", NULL},
+    SBOOL(piecewise, 0, "serving: above the largest graph, piecewise graphs (only attention launched per layer)"),
+    {"sched_us", FT_NUM, S(sched_us), 0, 0, 100000, 0, NULL, 0, "us", "serving: scheduler host time per step", NULL},
+    SBOOL(overlap_sched, 0, "serving: the scheduler's host work runs beside the GPU's step"),
+    SBOOL(fused_ar_norm, 0, "serving: all-reduce fused with the residual add and the next RMSNorm"),
+    SBOOL(attention_dp, 0, "serving: attention data-parallel with expert-parallel MoE on offer"),
+    {"ar_one_shot_tp4_kib", FT_NUM, S(ar_one_shot_tp4_kib), 0, 0, 1048576, 0, NULL, 0, "KiB", "serving: one-shot custom all-reduce up to this size at TP <= 4 (0: NCCL only)", NULL},
+    {"moe_bw_frac", FT_NUM, S(moe_bw_frac), 0, 0, 1, 0, NULL, 0, "", "serving: fraction of HBM bandwidth the routed experts' grouped GEMM reaches at decode sizes (0: eta_bw)", NULL},
+    {"ar_one_shot_tp8_kib", FT_NUM, S(ar_one_shot_tp8_kib), 0, 0, 1048576, 0, NULL, 0, "KiB", "serving: the same at TP 5 to 8", NULL},
 };
 
 const kdesc schema_kind_stack = {"stacks", "stack", sizeof(gpuecon_stack), offsetof(gpuecon_stack, src),

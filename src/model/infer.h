@@ -235,6 +235,17 @@ int infer_expert_slots(int experts, int redundant, int ep);
  * popularity coefficient of variation load_cv over EP ranks: with R > 0 redundant experts placed
  * by DeepSeek's EPLB (EP4), without them by index (EP3). 1 where EP <= 1; EP, E + R at most 1024. */
 double infer_expert_imbalance(int experts, int ep, int redundant, double load_cv);
+/* ---- infer_layer.c (docs/model.md §6.15) ---- */
+/* Kernels a step of e's stage replays in a CUDA graph, and the launches it takes from the host
+ * outside one (piecewise: two a layer). */
+void infer_layer_kernels(const infer_env *e, double *graph_kernels, double *eager_launches);
+/* O4 for a per_layer profile: fills s->kernels and s->kernel_s (kernels x t_k) and returns the
+ * host time the step adds beyond `gpu_s` + kernel_s (host launches outside a graph, the
+ * scheduler; hidden by an overlap scheduler while the GPU is busy). Non-decreasing in the batch. */
+double infer_layer_step(const infer_env *e, const infer_batch *b, double gpu_s, gpuecon_infer_step *s);
+/* O6 for a per_layer profile: the busiest expert-parallel rank's routed-expert weight reads over the
+ * mean in a step of `tokens` tokens per rank (>= 1; 1 without expert parallelism or a stack). */
+double infer_layer_ep_straggler(const infer_env *e, double tokens);
 
 /* ---- infer_disagg.c (docs/model.md §6.13) ---- */
 /* One side of a disaggregated deployment: an instance prepared by the aggregated model (e.a

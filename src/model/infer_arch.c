@@ -60,6 +60,31 @@ const gpuecon_serving_profile *gpuecon_serving_profile_find(const char *name)
     return NULL;
 }
 
+bool gpuecon_serving_profile_from_stack(const gpuecon_stack *st, gpuecon_serving_profile *out)
+{
+    if (!st || st->workload != 2)
+        return false;
+    const gpuecon_serving_profile *base = gpuecon_serving_profile_find(st->profile ? st->profile : "generic");
+    if (!base)
+        return false;
+    *out = *base;
+    out->stack = st->name;
+    out->per_layer = true;
+    out->kernel_s = st->kernel_us * 1e-6;
+    out->launch_s = st->host_launch_us * 1e-6;
+    out->graph_max_bs = st->graph_max_bs;
+    out->piecewise = st->piecewise;
+    out->sched_s = st->sched_us * 1e-6;
+    out->overlap_sched = st->overlap_sched;
+    out->fused_ar_norm = st->fused_ar_norm;
+    out->attention_dp_ok = st->attention_dp;
+    out->ar_one_shot_tp4_bytes = st->ar_one_shot_tp4_kib * 1024;
+    out->ar_one_shot_tp8_bytes = st->ar_one_shot_tp8_kib * 1024;
+    out->eta_moe = st->moe_bw_frac;
+    out->step_overhead_s = 0; /* replaced by the kernels and the scheduler (O4) */
+    return true;
+}
+
 /* ---- tensor parallelism and heads ------------------------------------------------------ */
 
 static int check_kv_heads(int kv, int tp, const char *what, gpuecon_error *err)

@@ -43,7 +43,12 @@ static double collective_s(const infer_env *e, double bytes, double steps, doubl
 {
     const gpuecon_serving_profile *p = &e->prof;
     double best = INFINITY;
-    if (one_shot && bytes <= p->link_small_bytes)
+    /* an engine stack's own one-shot limits by TP (vLLM custom_all_reduce.cuh: under 512 KiB up
+     * to 4 GPUs, under 256 KiB up to 8; none above 8 GPUs) */
+    double small = p->link_small_bytes;
+    if (p->ar_one_shot_tp4_bytes > 0 || p->ar_one_shot_tp8_bytes > 0)
+        small = e->tp <= 4 ? p->ar_one_shot_tp4_bytes : e->tp <= 8 ? p->ar_one_shot_tp8_bytes : 0;
+    if (one_shot && bytes <= small)
         best = e->ar_latency_s + bytes * f / (p->eta_link_small * e->link_bps);
     for (size_t i = 0; i < sizeof nccl_ring / sizeof nccl_ring[0]; i++) {
         double lat = (nccl_ring[i].base_us + steps * nccl_ring[i].hop_us) * 1e-6;
@@ -115,9 +120,11 @@ static double touched_params(const infer_env *e, double tokens)
     const infer_arch *a = e->a;
     if (a->moe_layers <= 0)
         return 0;
+    /* O6: under an engine stack the layer waits for the expert-parallel rank that touches most */
+    double f = infer_layer_ep_straggler(e, tokens);
     if (e->dp > 1)
-        return a->moe_layers * gpuecon_moe_experts_touched(a->m, tokens * e->dp) * a->expert / e->dp;
-    return a->moe_layers * gpuecon_moe_experts_touched(a->m, tokens) * a->expert;
+        return f * a->moe_layers * gpuecon_moe_experts_touched(a->m, tokens * e->dp) * a->expert / e->dp;
+    return f * a->moe_layers * gpuecon_moe_experts_touched(a->m, tokens) * a->expert;
 }
 
 /* R1 / M2: weight bytes one GPU streams in a step whose routed experts read `touched`
@@ -152,7 +159,9 @@ static double split_model_s(const infer_env *e, const gpuecon_infer_step *s, dou
     double we = touched * e->b_w / e->tp / (e->bw * p->eta_bw);
     double ge = (2 * a->moe_layers * a->m->top_k * a->expert / e->tp * tokens + routed_extra(e, tokens)) /
                 (e->f_prec * e->eta_c);
-    return fmax(s->weights_s - we, s->gemm_s - ge) + fmax(we, ge) + fmax(s->kv_s, s->attn_s);
+    /* O5: an engine stack's grouped GEMM reads the experts at its own fraction of HBM (§6.15) */
+    double wm = p->eta_moe > 0 ? touched * e->b_w / e->tp / (e->bw * p->eta_moe) : we;
+    return fmax(s->weights_s - we, s->gemm_s - ge) + fmax(wm, ge) + fmax(s->kv_s, s->attn_s);
 }
 
 static double lora_s(const infer_env *e)
@@ -204,7 +213,12 @@ void infer_step_stage(const infer_env *e, const infer_batch *b, gpuecon_infer_st
     s->lora_s = lora_s(e);
     s->comm_s = comm_s(e, tok);
     s->draft_s = b->dec > 0 ? draft_s(e) : 0;
-    s->step_s = s->model_s + s->overhead_s + s->lora_s + s->comm_s + s->draft_s;
+    if (p->per_layer) { /* O4: t0 becomes the kernels per layer and the scheduler (§6.15) */
+        double seq = p->seq_overhead_s * b->seqs;
+        double gpu = s->model_s + seq + s->lora_s + s->comm_s + s->draft_s;
+        s->overhead_s = seq + infer_layer_step(e, b, gpu, s);
+    }
+    s->step_s = s->model_s + s->overhead_s + s->lora_s + s->comm_s + s->draft_s + s->kernel_s;
 }
 
 void infer_step_batch(const infer_env *e, const infer_batch *b, gpuecon_infer_step *s)
@@ -236,8 +250,8 @@ static void mean_step(const infer_env *e, double B, double pre, double parts, gp
  * the steps, so the parts still add up to step_s. */
 static void blend(gpuecon_infer_step *s, const gpuecon_infer_step *t, double f)
 {
-    _Static_assert(sizeof(gpuecon_infer_step) == 20 * sizeof(double),
-                   "blend() reads gpuecon_infer_step as its 20 doubles");
+    _Static_assert(sizeof(gpuecon_infer_step) == 22 * sizeof(double),
+                   "blend() reads gpuecon_infer_step as its 22 doubles");
     double *x = (double *)s;
     const double *y = (const double *)t;
     for (size_t i = 0; i < sizeof *s / sizeof(double); i++)
@@ -485,6 +499,8 @@ static void add_terms(gpuecon_infer_step *s, const gpuecon_infer_step *t, double
     s->model_s += n * t->model_s;
     s->lora_s += n * t->lora_s;
     s->comm_s += n * t->comm_s;
+    s->kernel_s += n * t->kernel_s;
+    s->kernels += n * t->kernels;
     if (draft)
         s->draft_s += n * t->draft_s;
 }
@@ -557,7 +573,7 @@ void infer_pp_step(const infer_env *e, const infer_batch *b, gpuecon_infer_step 
     s->p2p_s = e->bounds_up * uph + e->bounds_out * outh;
     s->stage_max_s = (busiest + h * fmax(uph, outh) + (m - h) * fmax(upl, outl)) / m; /* per micro-batch */
     s->micro_batches = m;
-    double pass = host + s->model_s + s->lora_s + s->comm_s + s->draft_s + s->p2p_s;
+    double pass = host + s->model_s + s->lora_s + s->comm_s + s->draft_s + s->kernel_s + s->p2p_s;
     s->step_s = fmax(pass, m * (serial ? s->stage_max_s + host : fmax(s->stage_max_s, host)));
     s->pp_wait_s = s->step_s - pass;
 }

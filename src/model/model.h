@@ -512,7 +512,7 @@ struct gpuecon_stack {
                                  runs asynchronously with its weight-gradient GEMM (Megatron's
                                  async_tensor_model_parallel_allreduce) */
     /* fine-tuning stacks (gpuecon finetune --stack; docs/model.md §6.9) */
-    int workload;             /* 0 train (train, search, compare, rl), 1 finetune */
+    int workload;             /* 0 train (train, search, compare, rl), 1 finetune, 2 serve (infer) */
     double host_launch_us;    /* host time to launch one kernel (eager PyTorch op), µs */
     bool compiled;            /* torch.compile: elementwise chains fused into single kernels */
     int fp8_linear;           /* FP8 linears: 0 none (bf16 only), 1 naive casts, 2 Transformer Engine */
@@ -525,8 +525,24 @@ struct gpuecon_stack {
     bool kv_repeat;           /* grouped-query K and V copied out to every query head before the
                                  attention kernel (torchtitan's repeat_kv), the output transposed
                                  back through HBM */
+    /* serving engine stacks (workload 2: gpuecon infer --stack; docs/model.md §6.15) */
+    const char *profile;      /* the built-in efficiency constants (eta_bw, eta_kv, eta_c) it runs with */
+    const char *attn_hopper;  /* decode/prefill attention kernels on Hopper, Blackwell, and for MLA */
+    const char *attn_blackwell;
+    const char *attn_mla;
+    const char *moe_kernel;   /* MoE grouped GEMM at few tokens per expert, and the dispatch */
+    double kernel_us;         /* fixed GPU time of one kernel replayed in a CUDA graph */
+    int graph_max_bs;         /* largest decode batch captured in a CUDA graph */
+    bool piecewise;           /* above it: piecewise graphs (attention launched eagerly) */
+    double sched_us;          /* scheduler host time per step */
+    bool overlap_sched;       /* the scheduler runs beside the GPU's step */
+    bool fused_ar_norm;       /* all-reduce fused with the residual add and the next RMSNorm */
+    bool attention_dp;        /* attention data-parallel with expert-parallel MoE on offer */
+    double ar_one_shot_tp4_kib, ar_one_shot_tp8_kib; /* one-shot custom all-reduce limits (0: none) */
+    double moe_bw_frac;       /* HBM fraction of the routed experts' grouped GEMM at decode (0: eta_bw) */
     const gpuecon_source *src;
 };
+
 
 const char *gpuecon_recompute_name(gpuecon_recompute r);
 
@@ -968,6 +984,23 @@ typedef struct gpuecon_serving_profile {
                                 (gpuecon_efficiency_for). NULL: eta_c as given on every GPU */
     gpuecon_precision eta_c_prec;
     const char *note;        /* where the constants come from */
+    /* Engine stacks (data/stacks.yaml, workload serve; docs/model.md §6.15). A profile with
+       per_layer false keeps O1's lump t0 + t_seq·B; with it, t0 is replaced by the kernels the
+       engine launches per layer (infer_layer.c) and its scheduler's host time per step. */
+    const char *stack;       /* the stack this profile came from (NULL: a bare profile) */
+    bool per_layer;          /* decode fixed cost per layer and per kernel instead of t0 */
+    double kernel_s;         /* t_k: fixed GPU time of one kernel replayed in a CUDA graph */
+    double launch_s;         /* t_launch: host time to launch one kernel outside a graph */
+    int graph_max_bs;        /* largest decode batch captured in a CUDA graph (0: no graphs) */
+    bool piecewise;          /* above graph_max_bs: piecewise graphs, only attention launched per layer */
+    double sched_s;          /* scheduler host time per step (batching, inputs, outputs) */
+    bool overlap_sched;      /* the scheduler's host time runs beside the GPU's step */
+    bool fused_ar_norm;      /* the all-reduce kernel also adds the residual and runs the next RMSNorm */
+    bool attention_dp_ok;    /* the engine runs attention data-parallel beside expert-parallel MoE */
+    double ar_one_shot_tp4_bytes; /* > 0: one-shot custom all-reduce up to this size at TP <= 4 ... */
+    double ar_one_shot_tp8_bytes; /* ... and at TP <= 8 (0: link_small_bytes at every TP) */
+    double eta_moe;          /* > 0: fraction of HBM bandwidth the routed experts' grouped GEMM reaches
+                                reading expert weights at decode sizes (0: eta_bw) */
 } gpuecon_serving_profile;
 
 size_t gpuecon_serving_profile_count(void);
@@ -975,6 +1008,11 @@ size_t gpuecon_serving_profile_count(void);
 const gpuecon_serving_profile *gpuecon_serving_profile_at(size_t i);
 /* Profile by name ("generic", "vessl-gemma4"), or NULL. */
 const gpuecon_serving_profile *gpuecon_serving_profile_find(const char *name);
+/* The serving profile of a serving stack (workload 2): its built-in efficiency constants
+ * (stack->profile) with the stack's kernel, graph, scheduler and all-reduce mechanisms
+ * (docs/model.md §6.15). Returns false when the stack is not a serving stack or names an
+ * unknown profile. */
+bool gpuecon_serving_profile_from_stack(const gpuecon_stack *stack, gpuecon_serving_profile *out);
 
 /* Projections a LoRA adapter is attached to (bit set). */
 enum {
@@ -1090,6 +1128,9 @@ typedef struct gpuecon_infer_step {
     double stage_max_s;                     /* busiest stage per micro-batch, its send included */
     double pp_wait_s;                       /* step_s minus the pass: waiting behind other micro-batches */
     double micro_batches;                   /* in flight, min(pp, sequences) */
+    /* engine stacks (per_layer profiles, docs/model.md §6.15; 0 otherwise) */
+    double kernel_s;                        /* fixed GPU time of the step's kernels (t_k each) */
+    double kernels;                         /* kernels the step launches or replays */
     double step_s;
 } gpuecon_infer_step;
 

@@ -29,7 +29,8 @@ static const char *const *columns(gpuecon_kind k)
                                         "tp_overlap", "tp_async_grad", "dp_overlap", "ep_overlap",
                                         "attention", "fusion", "selective_recompute", "kv_repeat",
                                         "cuda_graphs", "dispatcher", "flex_dispatcher",
-                                        "workload", "host_launch_us", "compiled", "fp8_linear", NULL};
+                                        "workload", "host_launch_us", "compiled", "fp8_linear", "profile", "kernel_us",
+                                        "graph_max_bs", "sched_us", "overlap_sched", NULL};
     static const char *const timeline[] = {"system", "model", "precision", "note", NULL};
     switch (k) {
     case GPUECON_KIND_TIMELINE: return timeline;

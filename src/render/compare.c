@@ -59,8 +59,8 @@ static void print_comparison(const render_out *out, const gpuecon_comparison_res
     for (size_t i = 0; i < cr->n_platforms; i++) {
         const gpuecon_platform_result *p = &cr->platforms[i];
         if (p->feasible && p->predicted_note[0])
-            sb_printf(f, "  %s: %s%s%s\n", p->name, p->predicted_note, train && p->stack ? "; stack " : "",
-                    train && p->stack ? p->stack : "");
+            sb_printf(f, "  %s: %s%s%s\n", p->name, p->predicted_note, p->stack ? "; stack " : "",
+                    p->stack ? p->stack : "");
         if (p->power_limit_w > 0)
             sb_printf(f, "    GPUs at %.0f W: sustained tensor-core clock %.3f of the board maximum's\n", p->power_limit_w,
                     p->clock_factor);

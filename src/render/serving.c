@@ -30,6 +30,11 @@ void serving_deployment(strbuf *f, const gpuecon_infer_result *o)
         sb_printf(f, " (%d experts over %d GPUs: up to %d per GPU)", o->experts, ep, o->expert_slots);
 }
 
+const char *render_stack_name(const gpuecon_serving_profile *p)
+{
+    return p->stack ? p->stack : p->name;
+}
+
 /* ---- JSON --------------------------------------------------------------------------- */
 
 static json_t *step_json(const gpuecon_infer_step *s)
@@ -49,6 +54,8 @@ static json_t *step_json(const gpuecon_infer_step *s)
     json_object_set_new(j, "p2p_ms", rjson_real(s->p2p_s * 1e3));
     json_object_set_new(j, "pp_wait_ms", rjson_real(s->pp_wait_s * 1e3));
     json_object_set_new(j, "micro_batches", rjson_real(s->micro_batches > 0 ? s->micro_batches : 1));
+    json_object_set_new(j, "kernel_ms", rjson_real(s->kernel_s * 1e3));
+    json_object_set_new(j, "kernels", rjson_real(s->kernels));
     json_object_set_new(j, "step_ms", rjson_real(s->step_s * 1e3));
     return j;
 }
@@ -115,6 +122,7 @@ static json_t *result_json(const gpuecon_infer_request *r, const gpuecon_infer_r
     json_object_set_new(j, "expert_slots_per_gpu", json_integer(o->expert_slots));
     json_object_set_new(j, "weights", json_string(gpuecon_precision_name(r->weights)));
     json_object_set_new(j, "kv", json_string(gpuecon_precision_name(r->kv)));
+    json_object_set_new(j, "stack", json_string(render_stack_name(&r->profile)));
     json_object_set_new(j, "serving_profile", json_pack("{s:s, s:b, s:s}", "name", r->profile.name,
                                                         "fitted_to_blog", r->profile.fitted_to_blog,
                                                         "note", r->profile.note ? r->profile.note : ""));
@@ -184,8 +192,14 @@ static void header(strbuf *f, const gpuecon_infer_request *r, const gpuecon_infe
         sb_printf(f, ", GPUs at %.0f W (clock %.3f)", r->system->power_limit_w, gpuecon_system_clock(r->system));
     if (r->draft_k > 0)
         sb_printf(f, ", draft %d (E %.3f tokens/step)", r->draft_k, o->expected_tokens);
-    sb_printf(f, "\nprompt %g / output %g tokens; serving profile %s%s\n", r->prompt_len, r->output_len,
-            r->profile.name,
+    if (r->profile.stack)
+        sb_printf(f, "\nprompt %g / output %g tokens; stack %s (profile %s: kernels per layer, CUDA graphs "
+                  "up to batch %d, %s scheduler)%s\n", r->prompt_len, r->output_len, r->profile.stack,
+                  r->profile.name, r->profile.graph_max_bs, r->profile.overlap_sched ? "overlap" : "serial",
+                  r->profile.fitted_to_blog ? " (constants fitted to the VESSL blog)" : "");
+    else
+    sb_printf(f, "\nprompt %g / output %g tokens; stack %s (profile constants, no per-layer kernels)%s\n",
+            r->prompt_len, r->output_len, r->profile.name,
             r->profile.fitted_to_blog ? " (constants fitted to the VESSL blog: agreement with its "
                                         "figures is partly circular)" : "");
     if (o->pp > 1)

@@ -159,7 +159,7 @@ int cli_render(cli *c, const render_kind *kind, const void *view);
     {"--seed", O_INT, (dst), 0, 2147483647, NULL, "S", "Monte Carlo seed", NULL, false}
 /* The serving efficiency profiles for option help, spelled once (the table is
  * src/model/infer_arch.c profiles[]; an unknown name's error lists it from there). */
-#define CLI_SERVING_PROFILES "generic | vessl-gemma4 | trtllm"
+#define CLI_SERVING_PROFILES "trtllm | vllm-v1 | sglang | generic | vessl-gemma4"
 
 /* Seconds from the context's clock callback (gpuecon_ctx_config.clock), 0 without one: the
  * library reads no clock itself. Only differences are meaningful. */

@@ -10,6 +10,7 @@
 #include "request/cli.h"
 #include "cmd_infer.h"
 #include "model/names.h"
+#include <string.h>
 
 static const char *const engine_names[] = {"legacy", "v0.21", NULL};
 static const char *const roofline_names[] = {"split", "fused", NULL};
@@ -20,7 +21,7 @@ static const char *const onoff_names[] = {"on", "off", NULL};
 /* ---- options -> request ---------------------------------------------------------------- */
 
 typedef struct infer_args {
-    const char *model, *system, *profile, *serving, *lora_mods, *plot;
+    const char *model, *system, *profile, *serving, *stack, *lora_mods, *plot;
     int gpus, tp, pp, weights, kv, draft, lora_rank, max_loras, engine, roofline, prefill_steps, ep, attn_dp;
     int max_num_seqs, max_num_batched_tokens, long_prefill, max_model_len, block_size;
     double prompt_len, output_len, output_cv, prefix_hit, concurrency, accept, accept_rate, draft_gb;
@@ -92,8 +93,12 @@ static int build_request(cli *c, const opt *o, size_t n, const infer_args *a, gp
         (rc = cli_system(c, "--system", a->system, &r->system)) ||
         (opt_seen(o, n, "--power-limit") && (rc = cli_power_limit(c, "--power-limit", a->power_limit, &r->system))) ||
         (rc = cli_profile(c, "--profile", a->profile, &r->tco)) ||
-        (rc = cmd_infer_serving_profile(c, "--serving-profile", a->serving, &r->profile)))
+        (rc = cmd_infer_serving_profile(c, a->stack ? "--stack" : "--serving-profile",
+                                        a->stack ? a->stack : a->serving, &r->profile)))
         return rc;
+    if (a->stack && opt_seen(o, n, "--serving-profile") && strcmp(a->stack, a->serving) != 0)
+        return cli_usage_error(c, "--serving-profile", "is an alias of --stack; give one (--stack %s, "
+                               "--serving-profile %s)", a->stack, a->serving);
     if (a->lora_mods && (rc = cmd_infer_lora_modules(c, "--lora-modules", a->lora_mods, &r->lora_modules)))
         return rc;
     r->usd_per_gpu_hour = a->usd_per_gpu_hour;
@@ -106,6 +111,9 @@ static int build_request(cli *c, const opt *o, size_t n, const infer_args *a, gp
     if (r->attention_dp && r->model->experts == 0)
         return cli_usage_error(c, "--attention-dp", "%s is a dense model; attention data-parallel applies to "
                                "mixture-of-experts models (on for MoE, off otherwise)", r->model->name);
+    if (r->attention_dp && r->profile.stack && !r->profile.attention_dp_ok)
+        return cli_usage_error(c, "--attention-dp", "stack %s does not run attention data-parallel beside "
+                               "expert-parallel MoE; use --attention-dp off or a stack that does", r->profile.stack);
     r->expert_imbalance = a->imbalance;
     r->expert_load_cv = a->load_cv;
     r->redundant_experts = opt_seen(o, n, "--redundant-experts") ? a->redundant : -1;
@@ -251,7 +259,8 @@ int cmd_infer(cli *c, int argc, char **argv)
         {"--lora-rank", O_INT, &a.lora_rank, 0, 4096, NULL, "R", "LoRA adapter rank (0: none)", NULL, false},
         {"--lora-modules", O_STR, &a.lora_mods, 0, 0, NULL, "LIST", "adapted projections (default all: q,k,v,o,gate,up,down)", NULL, false},
         {"--max-loras", O_INT, &a.max_loras, 1, 1024, NULL, "N", "preallocated adapter slots", NULL, false},
-        {"--serving-profile", O_STR, &a.serving, 0, 0, NULL, "NAME", "efficiency constants: " CLI_SERVING_PROFILES, NULL, false},
+        {"--stack", O_STR, &a.stack, 0, 0, NULL, "NAME", "serving engine: " CLI_SERVING_PROFILES " (default generic)", NULL, false},
+        {"--serving-profile", O_STR, &a.serving, 0, 0, NULL, "NAME", "alias of --stack", NULL, false},
         {"--engine", O_CHOICE, &a.engine, 0, 0, engine_names, "E", "vLLM memory accounting", NULL, false},
         {"--roofline", O_CHOICE, &a.roofline, 0, 0, roofline_names, "R", "how roofline terms combine", NULL, false},
         {"--prefill-steps", O_CHOICE, &a.prefill_steps, 0, 0, prefill_steps_names, "P",
@@ -282,7 +291,7 @@ int cmd_infer(cli *c, int argc, char **argv)
     static const cmd_usage usage = {
         "infer --model M --system S [--gpus N] [--tp T] [--pp N] [--weights bf16|fp8|fp4] [--kv bf16|fp8]\n"
         "       [--prompt-len P --output-len O] [--concurrency C | --sweep [--plot FILE.svg]]\n"
-        "       [--draft K --accept A] [--lora-rank R] [--serving-profile NAME] [--profile P]\n"
+        "       [--draft K --accept A] [--lora-rank R] [--stack NAME] [--profile P]\n"
         "       [--simulate (--rate R [--arrival gamma --burstiness B] | --users N) [--lengths fixed|lognormal|FILE]\n"
         "        [--ttft-ms T --tpot-ms T --slo-percentile P] [--requests N --replications N --seed N]]\n"
         "       [--search --ttft-ms T --tpot-ms T [--rate R | --concurrency C] [--objective throughput|cost]\n"

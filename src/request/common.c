@@ -188,8 +188,10 @@ int cli_stack(cli *c, const char *option, const char *name, int workload, const 
         if (s->workload == workload && len < sizeof names)
             len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "", s->name);
     }
-    return cli_usage_error(c, option, "%s is a %s stack; %s stacks: %s", name,
-                           (*out)->workload ? "fine-tuning" : "training", workload ? "fine-tuning" : "training", names);
+    static const char *const kind[] = {"training", "fine-tuning", "serving-engine"};
+    int w = (*out)->workload >= 0 && (*out)->workload <= 2 ? (*out)->workload : 0;
+    return cli_usage_error(c, option, "%s is a %s stack; %s stacks: %s", name, kind[w],
+                           kind[workload >= 0 && workload <= 2 ? workload : 0], names);
 }
 
 int cli_profile(cli *c, const char *option, const char *name, const gpuecon_profile **out)

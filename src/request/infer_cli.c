@@ -36,26 +36,58 @@ int cmd_infer_lora_modules(cli *c, const char *option, const char *s, unsigned *
     return 0;
 }
 
+/* A serving stack of the catalog (workload serve: its profile with its kernel, graph and scheduler
+ * mechanisms, docs/model.md §6.15), else a built-in profile by name (a bare engine with O1's t0).
+ * A training or fine-tuning stack is refused naming the workload; an unknown name lists the
+ * nearest serving names. */
 int cmd_infer_serving_profile(cli *c, const char *option, const char *name, gpuecon_serving_profile *out)
 {
+    const gpuecon_stack *st = NULL;
+    size_t ns = gpuecon_catalog_count(c->cat, GPUECON_KIND_STACK);
+    for (size_t i = 0; name && i < ns && !st; i++) {
+        const gpuecon_stack *s = gpuecon_catalog_at(c->cat, GPUECON_KIND_STACK, i);
+        if (strcmp(s->name, name) == 0)
+            st = s;
+    }
+    if (st && st->workload == 2) {
+        if (!gpuecon_serving_profile_from_stack(st, out))
+            return cli_usage_error(c, option, "stack %s names an unknown efficiency profile '%s' (allowed: "
+                                   CLI_SERVING_PROFILES ")", name, st->profile ? st->profile : "");
+        return 0;
+    }
     const gpuecon_serving_profile *p = gpuecon_serving_profile_find(name);
     if (p) {
         *out = *p;
         return 0;
     }
-    const char *names[16];
+    const char *names[32];
     size_t n = 0;
-    char list[256] = "";
-    for (; n < gpuecon_serving_profile_count() && n < 16; n++) {
-        names[n] = gpuecon_serving_profile_at(n)->name;
-        strncat(list, n ? ", " : "", sizeof list - strlen(list) - 1);
-        strncat(list, names[n], sizeof list - strlen(list) - 1);
+    char list[512] = "";
+    for (size_t i = 0; i < ns && n < 32; i++) {
+        const gpuecon_stack *s = gpuecon_catalog_at(c->cat, GPUECON_KIND_STACK, i);
+        if (s->workload == 2)
+            names[n++] = s->name;
     }
-    const char *near = gpuecon_suggest(name, names, n);
+    for (size_t i = 0, ns2 = n; i < gpuecon_serving_profile_count() && n < 32; i++) {
+        const char *pn = gpuecon_serving_profile_at(i)->name;
+        bool dup = false; /* a stack of the same name replaces the bare profile */
+        for (size_t k = 0; k < ns2; k++)
+            dup = dup || !strcmp(names[k], pn);
+        if (!dup)
+            names[n++] = pn;
+    }
+    for (size_t i = 0; i < n; i++) {
+        strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+        strncat(list, names[i], sizeof list - strlen(list) - 1);
+    }
+    if (st)
+        return cli_usage_error(c, option, "%s is a %s stack; serving needs an engine stack (allowed: %s)", name,
+                               st->workload == 1 ? "fine-tuning" : "training", list);
+    const char *near = name ? gpuecon_suggest(name, names, n) : NULL;
     if (near)
-        return cli_usage_error(c, option, "'%s' is not a profile; did you mean '%s'? (allowed: %s)", name,
+        return cli_usage_error(c, option, "'%s' is not a serving stack; did you mean '%s'? (allowed: %s)", name,
                                near, list);
-    return cli_usage_error(c, option, "'%s' is not a profile (allowed: %s)", name, list);
+    return cli_usage_error(c, option, "'%s' is not a serving stack (allowed: %s)", name ? name : "", list);
 }
 
 int cmd_infer_check_targets(cli *c, const opt *o, size_t n, const infer_sim_args *s)
