@@ -1391,6 +1391,10 @@ typedef struct gpuecon_rl_request {
     bool sync_fp8;                    /* weights pushed in FP8 (1 B/param) instead of BF16 */
     bool offload;                     /* colocated: trainer states to host memory while generating
                                          (default true); false: they stay and shrink the KV cache */
+    int engine_sleep;                 /* colocated: the engine's sleep level between generations
+                                         (vLLM LLM.sleep; default 1, as NeMo-RL calls it): 1 backs
+                                         its weights up in fresh pinned host memory and restores
+                                         them on wake; 2 discards them (the refit rewrites them) */
     int epochs, minibatches;          /* PPO epochs over the batch; optimizer steps per epoch */
     int train_tp, train_pp, train_cp, train_ep, train_mbs; /* the policy trainer's sizes (0: searched) */
     bool train_full_recompute;        /* the policy trainer recomputes every layer (Megatron
@@ -1457,7 +1461,15 @@ typedef struct gpuecon_rl_result {
     gpuecon_link_level sync_level;    /* NVLink (scale-up) or network */
     double sync_gbps;                 /* achievable bandwidth per GPU used, GB/s */
     double weight_sync_s;
-    double swap_bytes_per_gpu, swap_s;/* colocated with offload: trainer states out and back in */
+    double swap_bytes_per_gpu, swap_s;/* colocated: all of the four below */
+    double trainer_swap_s;            /* trainer states out and back in (offload on) */
+    double reference_swap_s;          /* the reference policy's weights swapped in and the policy's
+                                         out and back, per step (NeMo-RL's use_reference_model) */
+    double engine_weight_bytes_per_gpu; /* the generator shard the engine sleeps and wakes */
+    double engine_sleep_s, engine_wake_s; /* its backup to pinned host memory, and restore */
+    double refit_s;                   /* the refit's software path over the whole model (colocated:
+                                         gather and CUDA-IPC buckets; disaggregated: gather and
+                                         load); weight_sync_s is the longer of it and the bytes' move */
     /* throughput */
     double generated_tokens, response_tokens, trained_tokens; /* per step; trained = N(L + kept) */
     double generated_tokens_per_s, trained_tokens_per_s;      /* whole job */
