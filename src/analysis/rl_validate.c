@@ -59,6 +59,9 @@ static const rl_case cases[] = {
     {"R-G6", "qwen3-235b-a22b", "gb200-nvl72", 128, true, false, 5699, 8192, 8, 4, 1, 16, 4, 16, 32, 64, false, 160},
 };
 #define RL_PROMPT 128
+/* NeMo-RL v0.7's Megatron settings (data/stacks.yaml: alltoall dispatcher, no CUDA graphs, no TP
+ * overlap, no sequence parallelism) */
+#define RL_STACK "nemo-rl-0.7"
 
 size_t gpuecon_rl_validate_count(void)
 {
@@ -115,7 +118,7 @@ static void one_row(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const rl_case 
     r.max_response_len = k->max_seq - RL_PROMPT;
     r.response_cv = RL_CV;
     r.response_len = untruncated_mean(k->avg_seq - RL_PROMPT, r.max_response_len);
-    r.stack = gpuecon_catalog_stack(cat, "megatron-bridge-2026");
+    r.stack = gpuecon_catalog_stack(cat, RL_STACK);
     r.gen_tp = k->gen_tp;
     /* the published training layout; micro-batch 1 and activation checkpointing as the recipes
      * set them (examples/configs/recipes/llm/performance/grpo-deepseek-v3-32n8g.yaml and
