@@ -63,6 +63,11 @@ static const rl_case cases[] = {
  * overlap, no sequence parallelism) */
 #define RL_STACK "nemo-rl-0.7"
 
+const char *gpuecon_rl_validate_stack(void)
+{
+    return RL_STACK;
+}
+
 size_t gpuecon_rl_validate_count(void)
 {
     return sizeof cases / sizeof cases[0];

@@ -369,7 +369,8 @@ static json_t *rl_json(const void *view)
                                              rjson_real(r->predicted), "rel_err", rjson_real(r->rel_err), "fitted_on",
                                              r->fitted_on, "fits", r->fits, "note", r->note));
     }
-    json_t *j = json_pack("{s:s, s:o}", "metric", "step_time_s", "rows", arr);
+    json_t *j = json_pack("{s:s, s:s, s:s, s:o}", "metric", "step_time_s", "stack", v->stack,
+                          "serving_profile", "generic", "rows", arr);
     summary_json(j, "", &v->summary);
     summary_json(j, "fitted_", &v->fitted);
     summary_json(j, "held_out_", &v->held);
@@ -396,7 +397,8 @@ static void rl_text(const render_out *out, const void *view, const tbl *t)
 {
     strbuf *f = out->f;
     const validate_rl_view *v = view;
-    sb_printf(f, "RL step model vs published GRPO step times (NeMo-RL v0.7; docs/model.md §8.8)\n\n");
+    sb_printf(f, "RL step model vs published GRPO step times (NeMo-RL v0.7; docs/model.md §8.8): trainer stack %s, "
+               "generator serving profile generic, engine sleep level 1\n\n", v->stack);
     tbl_print(t, f);
     sb_printf(f, "\n%zu rows: median |error| %.0f%% (target <= %.0f%% %s), signed median %+.0f%%, max %.0f%% (%s)\n",
             v->summary.n, 100 * v->summary.median_abs_err, 100 * TARGET_RL_MEDIAN,
