@@ -37,7 +37,7 @@
  * GPU loads its shard: NeMo-RL blog "Journey of Optimizing Weight Transfer in Large MoE Models by
  * 10x", 12 Aug 2025, "How Refit is Done"); measured for DeepSeek-V3 (671B, 1.342 TB in BF16) at
  * "~35 seconds with over 175 distinct IPC transfers" (NVIDIA-NeMo/RL#1267, review thread of
- * 18 Oct 2025, H100): 1.342e12 B / 35 s = 38.3 GB/s per worker.
+ * 18 Oct 2025): 1.342e12 B / 35 s = 38.3 GB/s per worker.
  * RL_ITER_GBPS: the part of that path a disaggregated (NCCL-broadcast) refit keeps — the trainer's
  * parameter gather and the generator's load, without the CUDA-IPC hand-over: the same blog's
  * Table 1 (DeepSeek-V3, training EP64 PP8, generation TP64): gather 12.2 s + update 1.5 s of the
@@ -340,8 +340,8 @@ static void weight_sync(const gpuecon_rl_request *r, gpuecon_rl_result *o)
  * weight shard up in fresh pinned host memory (pinning at RL_PIN_GBPS, then the copy) and copies
  * it back on wake; level 2 discards the weights (the refit rewrites them). The KV cache is
  * discarded at both levels (vllm-project/vllm#11743, LLM.sleep). Neither vLLM's sleep nor
- * SGLang's release keeps anything that needs a CUDA-graph recapture: the virtual addresses stay
- * mapped (vLLM blog, 26 Oct 2025, "Sleep Mode"). */
+ * SGLang's release needs a CUDA-graph recapture: the virtual addresses stay the same (vLLM blog,
+ * 26 Oct 2025, "Sleep Mode"; sgl-project/sglang#2630). */
 static void handover(const gpuecon_rl_request *r, double states_gib, gpuecon_rl_result *o)
 {
     double link = r->system->host_link_gbps * 1e9;
