@@ -59,6 +59,7 @@ void gpuecon_rl_request_init(gpuecon_rl_request *r)
     r->gen_weights = r->kv = r->train_precision = GPUECON_BF16;
     r->offload = true;
     r->engine_sleep = 1;
+    r->old_logprobs = true;
     r->epochs = r->minibatches = 1;
     r->serving = *gpuecon_serving_profile_find("generic");
     r->steps = 1000;
@@ -103,6 +104,10 @@ static int check_request(const gpuecon_rl_request *r, gpuecon_error *err)
         return err_set(err, GPUECON_E_INPUT, OPTION("off_policy"), 0, 0,
                        "an off-policy lag needs " OPTION("placement") " disaggregated: colocated GPUs cannot generate "
                        "while they train");
+    if (!r->old_logprobs && (r->epochs > 1 || r->minibatches > 1))
+        return err_set(err, GPUECON_E_INPUT, OPTION("old_logprobs"), 0, 0,
+                       "off takes the importance ratio as 1, which holds only for one optimizer step per batch; "
+                       "%d epochs x %d minibatches take several", r->epochs, r->minibatches);
     if (r->placement == GPUECON_RL_DISAGGREGATED && r->engine_sleep != 1)
         return err_set(err, GPUECON_E_INPUT, OPTION("engine_sleep"), 0, 0,
                        "%d needs " OPTION("placement") " colocated: a disaggregated engine never sleeps", r->engine_sleep);
@@ -161,7 +166,8 @@ static double forward_pass_s(const gpuecon_train_result *t, double n, int miniba
 
 static void scoring(const gpuecon_rl_request *r, const rl_lengths *L, int gpus, gpuecon_rl_result *o)
 {
-    const gpuecon_model *m[4] = {r->policy, r->reference, r->reward, r->critic};
+    /* the policy's own pass is skipped when its ratio is forced to 1 (--old-logprobs off) */
+    const gpuecon_model *m[4] = {r->old_logprobs ? r->policy : NULL, r->reference, r->reward, r->critic};
     double seq = r->prompt_len + L->kept_mean, flops = 0, other = 0;
     o->scoring_models = 0;
     for (int i = 0; i < 4; i++) {

@@ -134,6 +134,9 @@ static void one_row(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const rl_case 
     r.train_pp = k->tpp;
     r.train_mbs = 1;
     r.train_full_recompute = true;
+    /* both recipes set loss_fn.force_on_policy_ratio: true (the async ones inherit it), which skips
+     * the policy's log-prob pass (nemo_rl/algorithms/opd.py _skip_prev_logprobs, grpo.py) */
+    r.old_logprobs = false;
     if (k->fp8)
         r.gen_weights = r.train_precision = GPUECON_FP8;
     if (k->off) {

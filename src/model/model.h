@@ -1364,6 +1364,9 @@ typedef enum gpuecon_rl_placement {
 typedef struct gpuecon_rl_request {
     const gpuecon_model *policy;      /* required: generated, trained and synced */
     const gpuecon_model *reference;   /* KL reference forward (NULL: none) */
+    bool old_logprobs;                /* recompute the policy's log-probs before training (default
+                                         true); false: the ratio is taken as 1 and the pass skipped
+                                         (NeMo-RL force_on_policy_ratio; one optimizer step a batch) */
     const gpuecon_model *reward;      /* reward-model forward (NULL: a rule-based verifier) */
     const gpuecon_model *critic;      /* PPO value model: forward and trained (NULL: GRPO) */
     const gpuecon_system *system;     /* required */

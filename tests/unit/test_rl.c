@@ -277,6 +277,16 @@ static void test_engine_sleep(void **state)
     assert_close(o->refit_s, 35.0, 1e-3);
     assert_close(o->weight_sync_s, 35.0, 1e-3);
     double level1 = o->step_time_s;
+    /* the policy's log-prob pass skipped (NeMo-RL force_on_policy_ratio): the reference's alone,
+     * the same pass in the same layout, so half the scoring */
+    double both = o->scoring_s;
+    assert_int_equal(o->scoring_models, 2);
+    r.old_logprobs = false;
+    assert_int_equal(predict(&r, o, &err), GPUECON_OK);
+    assert_int_equal(o->scoring_models, 1);
+    assert_close(o->scoring_s, both / 2, 1e-9);
+    assert_close(level1 - o->step_time_s, both / 2, 1e-9);
+    r.old_logprobs = true;
     r.engine_sleep = 2;
     assert_int_equal(predict(&r, o, &err), GPUECON_OK);
     assert_close(o->engine_sleep_s, 0, 0);
@@ -345,6 +355,11 @@ static void test_bad_input(void **state)
     r.engine_sleep = 2;
     r.placement = GPUECON_RL_DISAGGREGATED;
     expect_error(&r, GPUECON_E_INPUT, "options.engine_sleep");
+    /* a ratio forced to 1 needs one optimizer step per batch */
+    r = base("llama3-8b", "hgx-h100", 16);
+    r.old_logprobs = false;
+    r.minibatches = 2;
+    expect_error(&r, GPUECON_E_INPUT, "options.old_logprobs");
     r = base("llama3-8b", "hgx-h100", 16);
     r.prompt_len = 1000;
     r.response_len = 131000; /* 132,000 > 131,072 */
