@@ -303,14 +303,28 @@ int gpuecon_rl_predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuec
 /* The step alone (rl.c): gpuecon_rl_predict without the cost, whose fields are NaN and costed
  * false (compare prices each platform itself). Same errors. */
 int rl_step(gpuecon_ctx *ctx, const gpuecon_rl_request *req, gpuecon_rl_result *out, gpuecon_error *err);
-/* The RL step model against published GRPO step times, fitted on nothing (src/analysis/rl_validate.c;
- * docs/model.md §8.8): rows in gpuecon_validate's format whose published and predicted are step
- * times in seconds (group "rl"; a row the model cannot run is "rl-no-fit", fits false, predicted
- * 0, its reason in note, and left out of *summary). Writes up to cap rows
- * (gpuecon_rl_validate_count() is enough). Errors: GPUECON_E_INPUT for NULL arguments, NOMEM. */
+/* The RL step model against published GRPO step times (src/analysis/rl_validate.c; docs/model.md
+ * §8.8): rows in gpuecon_validate's format whose published and predicted are step times in seconds
+ * (group "rl"; a row the model cannot run is "rl-no-fit", fits false, predicted 0, its reason in
+ * note, and left out of *summary); fitted_on marks the rows that informed a choice of §8.5.
+ * Writes up to cap rows (gpuecon_rl_validate_count() is enough). Errors: GPUECON_E_INPUT for NULL
+ * arguments, NOMEM. */
 size_t gpuecon_rl_validate_count(void);
+/* The training stack the rows run (NeMo-RL's own Megatron settings), for outputs to name. */
+const char *gpuecon_rl_validate_stack(void);
 int gpuecon_rl_validate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, gpuecon_validate_row *rows,
                                     size_t cap, size_t *n, gpuecon_validate_summary *summary, gpuecon_error *err);
+/* One published on-policy / one-step-off-policy pair of the RL rows (same model, system and GPU
+ * count): the step-time gap, on minus off, published and predicted. */
+typedef struct gpuecon_rl_pair {
+    char on[24], off[24];
+    double published_gap_s, predicted_gap_s;
+} gpuecon_rl_pair;
+/* The pairs among rows (from gpuecon_rl_validate) whose both rows were predicted; returns how many
+ * (at most cap) were written. */
+size_t gpuecon_rl_validate_pairs(const gpuecon_validate_row *rows, size_t n, gpuecon_rl_pair *out, size_t cap);
+/* Median of the signed errors (rel_err) of the rows `fit` selects that fit; 0 when none. */
+double gpuecon_validate_signed_median(const gpuecon_validate_row *rows, size_t n, gpuecon_validate_fit fit);
 /* Same quality, not just same tokens (McCandlish et al. 2018, "An Empirical Model of
  * Large-Batch Training", eq. 2.11): training at batch B (tokens) needs E = E_min·(1 + B/B_crit)
  * tokens and S = S_min·(1 + B_crit/B) steps. These return the factors (1 + B/B_crit) and

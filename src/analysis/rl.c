@@ -1,7 +1,8 @@
 /*
  * rl.c — one step of reinforcement-learning post-training (PPO/GRPO as veRL, NeMo-RL and
- * OpenRLHF run it; docs/model.md §8): generation (rl_gen.c), scoring forward passes,
- * training, weight sync and, colocated, the memory swap between the engine and the trainer.
+ * OpenRLHF run it; docs/model.md §8): generation (rl_gen.c), scoring forward passes in the
+ * trainer's layout, training, the refit and, colocated, the hand-over of the GPUs between the
+ * engine and the trainer (the engine's sleep and wake, the trainer's and the reference's swaps).
  *
  * Key choice: every phase reuses a model the library already has — the serving model for
  * rollouts, the training model (layout searched, stack applied) for the update, the link
@@ -23,6 +24,28 @@
 #define RL_COARSE_SPLITS 12
 #define VLLM_DEFAULT_MEM_UTIL 0.90 /* vLLM gpu_memory_utilization default */
 
+/* The colocated hand-over's measured rates (docs/model.md §8.5).
+ * RL_PIN_GBPS: the host's rate of pinning fresh pages for an engine's level-1 sleep backup. vLLM's
+ * CuMemAllocator.sleep allocates a new pinned CPU tensor for every weight allocation at each sleep
+ * (vllm/device_allocator/cumem.py, `pin_memory=is_pin_memory_available()`), then copies into it.
+ * Measured (vllm-project/vllm#48337, comment of 15 July 2026, A100): Qwen3-8B + LoRA, level-1 sleep
+ * 10.57 s with a CPU backup of ~22 GiB (23.6 GB); less the copy at a lone A100's PCIe 4.0 x16
+ * (31.5 GB/s x 0.8 = 25.2 GB/s: 0.94 s), 23.6 GB / 9.63 s = 2.45 GB/s. Assumption: the same
+ * per-process rate on H100 and Grace hosts (page pinning is the kernel's work, not the link's).
+ * RL_REFIT_GBPS: NeMo-RL's colocated refit streams the whole model through every worker (each policy
+ * worker gathers the full parameters, packs them into CUDA-IPC buckets, the vLLM worker on the same
+ * GPU loads its shard: NeMo-RL blog "Journey of Optimizing Weight Transfer in Large MoE Models by
+ * 10x", 12 Aug 2025, "How Refit is Done"); measured for DeepSeek-V3 (671B, 1.342 TB in BF16) at
+ * "~35 seconds with over 175 distinct IPC transfers" (NVIDIA-NeMo/RL#1267, review thread of
+ * 18 Oct 2025): 1.342e12 B / 35 s = 38.3 GB/s per worker.
+ * RL_ITER_GBPS: the part of that path a disaggregated (NCCL-broadcast) refit keeps — the trainer's
+ * parameter gather and the generator's load, without the CUDA-IPC hand-over: the same blog's
+ * Table 1 (DeepSeek-V3, training EP64 PP8, generation TP64): gather 12.2 s + update 1.5 s of the
+ * 47.2 s total, 1.342e12 B / 13.7 s = 98 GB/s. */
+#define RL_PIN_GBPS (23.6 / (10.57 - 23.6 / 25.2))
+#define RL_REFIT_GBPS (1342.0 / 35.0)
+#define RL_ITER_GBPS (1342.0 / (12.2 + 1.5))
+
 const char *gpuecon_rl_placement_name(gpuecon_rl_placement p)
 {
     return p == GPUECON_RL_DISAGGREGATED ? "disaggregated" : "colocated";
@@ -35,6 +58,8 @@ void gpuecon_rl_request_init(gpuecon_rl_request *r)
     r->response_cv = 0.6;
     r->gen_weights = r->kv = r->train_precision = GPUECON_BF16;
     r->offload = true;
+    r->engine_sleep = 1;
+    r->old_logprobs = true;
     r->epochs = r->minibatches = 1;
     r->serving = *gpuecon_serving_profile_find("generic");
     r->steps = 1000;
@@ -60,6 +85,7 @@ static int check_request(const gpuecon_rl_request *r, gpuecon_error *err)
         (rc = err_check_range(err, OPTION("epochs"), r->epochs, 1, 100)) ||
         (rc = err_check_range(err, OPTION("minibatches"), r->minibatches, 1, 1e6)) ||
         (rc = err_check_range(err, OPTION("off_policy"), r->off_policy, 0, 1)) ||
+        (rc = err_check_range(err, OPTION("engine_sleep"), r->engine_sleep, 1, 2)) ||
         (rc = err_check_range(err, OPTION("steps"), (double)r->steps, 1, 1e6)) ||
         (rc = err_check_range(err, OPTION("train_tp"), r->train_tp, 0, 1024)) ||
         (rc = err_check_range(err, OPTION("train_pp"), r->train_pp, 0, 1024)) ||
@@ -78,6 +104,13 @@ static int check_request(const gpuecon_rl_request *r, gpuecon_error *err)
         return err_set(err, GPUECON_E_INPUT, OPTION("off_policy"), 0, 0,
                        "an off-policy lag needs " OPTION("placement") " disaggregated: colocated GPUs cannot generate "
                        "while they train");
+    if (!r->old_logprobs && (r->epochs > 1 || r->minibatches > 1))
+        return err_set(err, GPUECON_E_INPUT, OPTION("old_logprobs"), 0, 0,
+                       "off takes the importance ratio as 1, which holds only for one optimizer step per batch; "
+                       "%d epochs x %d minibatches take several", r->epochs, r->minibatches);
+    if (r->placement == GPUECON_RL_DISAGGREGATED && r->engine_sleep != 1)
+        return err_set(err, GPUECON_E_INPUT, OPTION("engine_sleep"), 0, 0,
+                       "%d needs " OPTION("placement") " colocated: a disaggregated engine never sleeps", r->engine_sleep);
     if (r->placement == GPUECON_RL_COLOCATED && r->gen_gpus > 0)
         return err_set(err, GPUECON_E_INPUT, OPTION("gen_gpus"), 0, 0, "needs " OPTION("placement") " disaggregated");
     if (r->placement == GPUECON_RL_DISAGGREGATED && r->gpus < 2)
@@ -99,6 +132,10 @@ static int check_request(const gpuecon_rl_request *r, gpuecon_error *err)
     if (r->placement == GPUECON_RL_COLOCATED && r->offload && !(r->system->host_link_gbps > 0))
         return err_set(err, GPUECON_E_INPUT, OPTION("offload"), 0, 0,
                        "%s has no host_link_gbps to offload the trainer over; use " OPTION("offload") " off", r->system->name);
+    if (r->placement == GPUECON_RL_COLOCATED && r->engine_sleep == 1 && !(r->system->host_link_gbps > 0))
+        return err_set(err, GPUECON_E_INPUT, OPTION("engine_sleep"), 0, 0,
+                       "1 backs the engine's weights up in host memory, and %s has no host_link_gbps; use "
+                       OPTION("engine_sleep") " 2", r->system->name);
     return GPUECON_OK;
 }
 
@@ -115,27 +152,47 @@ static double forward_a2a_s(const gpuecon_train_result *t, double n)
     return n / ((double)p->dp * p->mbs) * t->moe.moe_layers / p->pp * 2 * t->moe.a2a_s;
 }
 
+/* One forward-only pass over the step's samples through a training engine's own layout: the
+ * forward share of the training step's compute and pipeline bubble (forward 1, backward 2, a full
+ * recompute 1 more: 1/4 or 1/3), times the optimizer steps the samples fill, plus the MoE
+ * all-to-all of forward_a2a_s. NeMo-RL computes the log-probs in its Megatron policy worker at
+ * logprob_batch_size micro-batches through the same pipeline (megatron_policy_worker.py
+ * get_logprobs; the DeepSeek-V3 and Qwen3 recipes set logprob_batch_size 1 = train_micro_batch_size). */
+static double forward_pass_s(const gpuecon_train_result *t, double n, int minibatches)
+{
+    double share = t->par.recompute == GPUECON_RECOMPUTE_FULL ? 0.25 : 1.0 / 3;
+    return minibatches * share * (t->bd.compute_s + t->bd.pp_bubble_s) + forward_a2a_s(t, n);
+}
+
 static void scoring(const gpuecon_rl_request *r, const rl_lengths *L, int gpus, gpuecon_rl_result *o)
 {
-    const gpuecon_model *m[4] = {r->policy, r->reference, r->reward, r->critic};
-    double seq = r->prompt_len + L->kept_mean, flops = 0;
+    /* the policy's own pass is skipped when its ratio is forced to 1 (--old-logprobs off) */
+    const gpuecon_model *m[4] = {r->old_logprobs ? r->policy : NULL, r->reference, r->reward, r->critic};
+    double seq = r->prompt_len + L->kept_mean, flops = 0, other = 0;
     o->scoring_models = 0;
     for (int i = 0; i < 4; i++) {
         if (!m[i])
             continue;
         o->scoring_models++;
         /* causal: a token of an s-token sequence attends to s/2 keys on average */
-        flops += L->n * seq * gpuecon_infer_flops_per_token(m[i], seq / 2);
+        double f = L->n * seq * gpuecon_infer_flops_per_token(m[i], seq / 2);
+        flops += f;
+        if (m[i] != r->policy && m[i] != r->critic)
+            other += f; /* a separate reward model: no training layout to run it in */
     }
     double peak = gpuecon_gpu_peak_flops(r->system->gpu, r->train_precision) * gpuecon_system_clock(r->system);
     o->scoring_flops = flops;
     o->scoring_a2a_s = 0;
+    o->scoring_s = other / (gpus * peak * r->serving.eta_c);
     for (int i = 0; i < 4; i++) /* the policy's layout serves the models that share it */
-        if (m[i] == r->policy)
+        if (m[i] == r->policy) {
             o->scoring_a2a_s += forward_a2a_s(&o->train, L->n);
-    if (r->critic)
+            o->scoring_s += forward_pass_s(&o->train, L->n, r->minibatches);
+        }
+    if (r->critic) {
         o->scoring_a2a_s += forward_a2a_s(&o->critic_train, L->n);
-    o->scoring_s = flops / (gpus * peak * r->serving.eta_c) + o->scoring_a2a_s;
+        o->scoring_s += forward_pass_s(&o->critic_train, L->n, r->minibatches);
+    }
 }
 
 /* ---- training (docs/model.md §8.4) ----------------------------------------------------- */
@@ -255,17 +312,58 @@ static void weight_sync(const gpuecon_rl_request *r, gpuecon_rl_result *o)
         o->sync_send_bytes_per_gpu = o->sync_recv_bytes_per_gpu;
         up = 1.0 / h <= r->system->scaleup_gpus + 1e-9;
     } else {
-        /* pipelined broadcast: every trainer shard leaves its holder once, every generator GPU
-         * receives (and forwards) its shard */
-        o->sync_recv_bytes_per_gpu = o->sync_bytes * need;
-        o->sync_send_bytes_per_gpu = o->sync_bytes * h;
+        /* one trainer rank broadcasts the whole model to every generator worker, which keeps its
+         * shard (NeMo-RL broadcast_weights_for_collective: packed_broadcast_producer, src 0;
+         * OpenRLHF's broadcast to the vLLM engines the same): a pipelined NCCL broadcast, every
+         * generator GPU receiving (and forwarding) all of it */
+        o->sync_recv_bytes_per_gpu = o->sync_bytes;
+        o->sync_send_bytes_per_gpu = o->sync_bytes;
         up = r->gpus <= r->system->scaleup_gpus;
     }
     o->sync_level = up ? GPUECON_LEVEL_SCALEUP : GPUECON_LEVEL_SCALEOUT;
     double b = up ? r->system->scaleup_gbps * lm.scaleup_eff : r->system->scaleout_gbps * lm.scaleout_eff;
+    if (!up && r->placement == GPUECON_RL_DISAGGREGATED) {
+        /* NCCL's broadcast runs one ring per channel, each through a different NIC, and the GPUs of
+         * one NVLink domain forward to each other: a domain takes in the model once over all of
+         * its GPUs' NICs */
+        int d = r->system->scaleup_gpus > 0 ? r->system->scaleup_gpus : 1;
+        b *= d < o->gen_gpus ? d : o->gen_gpus;
+    }
     o->sync_gbps = b;
     double bytes = fmax(o->sync_recv_bytes_per_gpu, o->sync_send_bytes_per_gpu);
     o->weight_sync_s = bytes > 0 ? bytes / (b * 1e9) + lm.launch_s : 0;
+    /* the software path every worker runs over the whole model: colocated, the gather and the
+     * CUDA-IPC buckets (RL_REFIT_GBPS); broadcast, the gather and the load (RL_ITER_GBPS) */
+    o->refit_s = o->sync_bytes / ((r->placement == GPUECON_RL_COLOCATED ? RL_REFIT_GBPS : RL_ITER_GBPS) * 1e9);
+    o->weight_sync_s = fmax(o->weight_sync_s, o->refit_s);
+}
+
+/* ---- the colocated hand-over (docs/model.md §8.5) --------------------------------------- */
+
+/* What a colocated step pays to hand the GPUs between the engine and the trainer, beyond the
+ * refit: the trainer's states out and back (offload on), the reference policy's weights swapped
+ * in for its log-probs and the policy's back (NeMo-RL megatron_policy_worker.py
+ * use_reference_model: the model's state to host, the reference's in, the model's back: three
+ * copies of the trainer's weight shard), and the engine's sleep and wake: level 1 backs its
+ * weight shard up in fresh pinned host memory (pinning at RL_PIN_GBPS, then the copy) and copies
+ * it back on wake; level 2 discards the weights (the refit rewrites them). The KV cache is
+ * discarded at both levels (vllm-project/vllm#11743, LLM.sleep). Neither vLLM's sleep nor
+ * SGLang's release needs a CUDA-graph recapture: the virtual addresses stay the same (vLLM blog,
+ * 26 Oct 2025, "Sleep Mode"; sgl-project/sglang#2630). */
+static void handover(const gpuecon_rl_request *r, double states_gib, gpuecon_rl_result *o)
+{
+    double link = r->system->host_link_gbps * 1e9;
+    gpuecon_params pp;
+    gpuecon_model_params(r->policy, &pp);
+    o->trainer_swap_s = r->offload ? 2 * states_gib * GIB / link : 0; /* offload on needs the link */
+    /* without a host link (a catalog system that gives none) the reference stays resident */
+    o->reference_swap_s = r->reference == r->policy && link > 0 ? 3 * o->train.mem.weights_gib * GIB / link : 0;
+    o->engine_weight_bytes_per_gpu = pp.total * gpuecon_precision_bytes(r->gen_weights) * gen_fraction(r->policy, &o->gen);
+    double b = o->engine_weight_bytes_per_gpu;
+    o->engine_sleep_s = r->engine_sleep == 1 ? b / (RL_PIN_GBPS * 1e9) + b / link : 0;
+    o->engine_wake_s = r->engine_sleep == 1 ? b / link : 0;
+    o->swap_bytes_per_gpu = (r->offload ? states_gib * GIB : 0) + (r->engine_sleep == 1 ? b : 0);
+    o->swap_s = o->trainer_swap_s + o->reference_swap_s + o->engine_sleep_s + o->engine_wake_s;
 }
 
 /* ---- one placement at one split ------------------------------------------------------- */
@@ -322,10 +420,7 @@ static int eval_split(gpuecon_ctx *ctx, const gpuecon_rl_request *r, const rl_le
     scoring(r, L, o->train_gpus, o);
     double mem_util = 0, states = states_gib(&o->train) + (r->critic ? states_gib(&o->critic_train) : 0);
     o->swap_bytes_per_gpu = o->swap_s = 0;
-    if (colo && r->offload) {
-        o->swap_bytes_per_gpu = states * GIB;
-        o->swap_s = 2 * o->swap_bytes_per_gpu / (r->system->host_link_gbps * 1e9);
-    } else if (colo) {
+    if (colo && !r->offload) {
         mem_util = VLLM_DEFAULT_MEM_UTIL - states / r->system->gpu->hbm_gib;
         if (mem_util < 0.05)
             return err_set(err, GPUECON_E_INFEASIBLE, OPTION("offload"), 0, 0,
@@ -334,6 +429,8 @@ static int eval_split(gpuecon_ctx *ctx, const gpuecon_rl_request *r, const rl_le
     }
     if ((rc = rl_generation(r, L, o->gen_gpus, mem_util, o, err)))
         return rc;
+    if (colo)
+        handover(r, states, o);
     weight_sync(r, o);
     assemble(r, L, o);
     return GPUECON_OK;

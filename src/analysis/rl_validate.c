@@ -1,6 +1,8 @@
 /*
  * rl_validate.c — the RL step model against published GRPO step times (`gpuecon validate
- * --group rl`; docs/model.md §8.8). Fitted on nothing.
+ * --group rl`; docs/model.md §8.8): the rows, the on/off-policy pairs, the signed median. The
+ * DeepSeek-V3 BF16 rows informed the choice of the colocated mechanisms (§8.5) and are marked
+ * fitted; the others are held out.
  *
  * Source: NeMo-RL v0.7 performance summary (NVIDIA-NeMo/RL docs/about/performance-summary.md,
  * tables "H100 BF16 Benchmarks", "H100 FP8 Benchmarks" and "GB200 BF16 Benchmarks"; copy at
@@ -17,6 +19,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct rl_case {
@@ -25,31 +28,68 @@ typedef struct rl_case {
     bool off, fp8;
     int avg_seq, max_seq, gen_tp;
     int ttp, tcp, tep, tpp; /* the published "Training [TP,CP,EP,PP,VPP]" */
+    int prompts, samples;   /* the recipe's num_prompts_per_step x num_generations_per_prompt */
+    int gen_gpus;           /* 1-step off: the recipe's generation resources (num_nodes x gpus_per_node) */
+    bool fitted;            /* the row informed a choice of docs/model.md §8.5 */
     double step_s;
 } rl_case;
 
 /* gen_tp: the published "Generation [TP,PP]" (PP 1 in every row); ttp..tpp: its "Training
- * [TP,CP,EP,PP,VPP]" (VPP n/a); fp8: the H100 FP8 table (generation and training FP8). */
+ * [TP,CP,EP,PP,VPP]" (VPP n/a); fp8: the H100 FP8 table (generation and training FP8).
+ * prompts x samples and the generator pool: the v0.7.0 recipes (NVIDIA-NeMo/RL@v0.7.0,
+ * examples/configs/recipes/llm/performance/): grpo-deepseek-v3-32n8g.yaml 32 x 16,
+ * grpo-qwen3-235b-16n8g.yaml 16 x 32; the one-step-off recipes generate on half the nodes
+ * (grpo-deepseek-v3-64n8g-async-1off.yaml 32 of 64 nodes, its 64n4g variant 32 x 4 GPUs,
+ * grpo-qwen3-235b-32n8g-async-1off.yaml 16 of 32 nodes, its 32n4g variant 16 x 4 GPUs).
+ * fitted: the DeepSeek-V3 BF16 rows, whose gaps and on/off pairs chose the mechanisms kept
+ * (the engine's sleep, the refit by software path, the broadcast over a domain's NICs). */
 static const rl_case cases[] = {
-    {"R-H1", "deepseek-v3", "hgx-h100", 256, false, false, 722, 1536, 32, 1, 1, 16, 16, 93},
-    {"R-H2", "deepseek-v3", "hgx-h100", 512, false, false, 724, 1536, 32, 1, 1, 32, 16, 81.2},
-    {"R-H3", "deepseek-v3", "hgx-h100", 512, true, false, 729, 1536, 32, 1, 1, 16, 16, 46.6},
-    {"R-H4", "qwen3-235b-a22b", "hgx-h100", 128, false, false, 5719, 8192, 16, 2, 2, 16, 8, 367},
-    {"R-H5", "qwen3-235b-a22b", "hgx-h100", 256, false, false, 5698, 8192, 16, 2, 2, 16, 8, 285},
-    {"R-H6", "qwen3-235b-a22b", "hgx-h100", 256, true, false, 5695, 8192, 8, 4, 1, 16, 8, 204},
-    {"R-H7", "deepseek-v3", "hgx-h100", 512, true, true, 738, 1536, 16, 1, 1, 16, 16, 61.9},
-    {"R-G1", "deepseek-v3", "gb200-nvl72", 128, false, false, 719, 1536, 32, 1, 1, 16, 8, 78.5},
-    {"R-G2", "deepseek-v3", "gb200-nvl72", 256, false, false, 728, 1536, 32, 1, 1, 32, 8, 70.7},
-    {"R-G3", "deepseek-v3", "gb200-nvl72", 256, true, false, 719, 1536, 16, 1, 1, 16, 8, 35},
-    {"R-G4", "qwen3-235b-a22b", "gb200-nvl72", 64, false, false, 5707, 8192, 8, 2, 2, 16, 4, 268},
-    {"R-G5", "qwen3-235b-a22b", "gb200-nvl72", 128, false, false, 5711, 8192, 8, 2, 2, 16, 4, 210},
-    {"R-G6", "qwen3-235b-a22b", "gb200-nvl72", 128, true, false, 5699, 8192, 8, 4, 1, 16, 4, 160},
+    {"R-H1", "deepseek-v3", "hgx-h100", 256, false, false, 722, 1536, 32, 1, 1, 16, 16, 32, 16, 0, true, 93},
+    {"R-H2", "deepseek-v3", "hgx-h100", 512, false, false, 724, 1536, 32, 1, 1, 32, 16, 32, 16, 0, true, 81.2},
+    {"R-H3", "deepseek-v3", "hgx-h100", 512, true, false, 729, 1536, 32, 1, 1, 16, 16, 32, 16, 256, true, 46.6},
+    {"R-H4", "qwen3-235b-a22b", "hgx-h100", 128, false, false, 5719, 8192, 16, 2, 2, 16, 8, 16, 32, 0, false, 367},
+    {"R-H5", "qwen3-235b-a22b", "hgx-h100", 256, false, false, 5698, 8192, 16, 2, 2, 16, 8, 16, 32, 0, false, 285},
+    {"R-H6", "qwen3-235b-a22b", "hgx-h100", 256, true, false, 5695, 8192, 8, 4, 1, 16, 8, 16, 32, 128, false, 204},
+    {"R-H7", "deepseek-v3", "hgx-h100", 512, true, true, 738, 1536, 16, 1, 1, 16, 16, 32, 16, 256, false, 61.9},
+    {"R-G1", "deepseek-v3", "gb200-nvl72", 128, false, false, 719, 1536, 32, 1, 1, 16, 8, 32, 16, 0, true, 78.5},
+    {"R-G2", "deepseek-v3", "gb200-nvl72", 256, false, false, 728, 1536, 32, 1, 1, 32, 8, 32, 16, 0, true, 70.7},
+    {"R-G3", "deepseek-v3", "gb200-nvl72", 256, true, false, 719, 1536, 16, 1, 1, 16, 8, 32, 16, 128, true, 35},
+    {"R-G4", "qwen3-235b-a22b", "gb200-nvl72", 64, false, false, 5707, 8192, 8, 2, 2, 16, 4, 16, 32, 0, false, 268},
+    {"R-G5", "qwen3-235b-a22b", "gb200-nvl72", 128, false, false, 5711, 8192, 8, 2, 2, 16, 4, 16, 32, 0, false, 210},
+    {"R-G6", "qwen3-235b-a22b", "gb200-nvl72", 128, true, false, 5699, 8192, 8, 4, 1, 16, 4, 16, 32, 64, false, 160},
 };
 #define RL_PROMPT 128
+/* NeMo-RL v0.7's Megatron settings (data/stacks.yaml: alltoall dispatcher, no CUDA graphs, no TP
+ * overlap, no sequence parallelism) */
+#define RL_STACK "nemo-rl-0.7"
+
+const char *gpuecon_rl_validate_stack(void)
+{
+    return RL_STACK;
+}
 
 size_t gpuecon_rl_validate_count(void)
 {
     return sizeof cases / sizeof cases[0];
+}
+
+/* The lognormal mean (cv RL_CV) whose truncation at cap has mean `mean`: the published "G-Average
+ * Seq len" is what the samples generated, after the truncation at T-Max. Bisection on the
+ * increasing E[min(X, cap)] over [mean, cap]. */
+#define RL_CV 0.6
+static double untruncated_mean(double mean, double cap)
+{
+    double lo = mean, hi = cap;
+    if (gpuecon_lognormal_capped_mean(hi, RL_CV, cap) <= mean)
+        return hi;
+    for (int i = 0; i < 60; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (gpuecon_lognormal_capped_mean(mid, RL_CV, cap) < mean)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
 }
 
 static void one_row(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const rl_case *k, gpuecon_rl_result *o,
@@ -61,8 +101,12 @@ static void one_row(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const rl_case 
     snprintf(row->cls, sizeof row->cls, "rl-grpo");
     snprintf(row->what, sizeof row->what, "%s GRPO, %d x %s, %s", k->model, k->gpus, k->system,
              k->off ? "1-step off-policy" : "on-policy");
-    snprintf(row->config, sizeof row->config, "512 x %d tok (max %d), %s, gen TP %d%s", k->avg_seq, k->max_seq,
-             k->off ? "disaggregated" : "colocated", k->gen_tp, k->fp8 ? ", FP8" : "");
+    if (k->off)
+        snprintf(row->config, sizeof row->config, "512 x %d tok (max %d), %d gen + %d train, TP %d%s", k->avg_seq,
+                 k->max_seq, k->gen_gpus, k->gpus - k->gen_gpus, k->gen_tp, k->fp8 ? ", FP8" : "");
+    else
+        snprintf(row->config, sizeof row->config, "512 x %d tok (max %d), colocated, gen TP %d%s", k->avg_seq,
+                 k->max_seq, k->gen_tp, k->fp8 ? ", FP8" : "");
     snprintf(row->source, sizeof row->source,
              "NeMo-RL v0.7 docs/about/performance-summary.md, %s %s table: total step time",
              strstr(k->system, "gb200") ? "GB200" : "H100", k->fp8 ? "FP8" : "BF16");
@@ -73,12 +117,13 @@ static void one_row(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const rl_case 
     r.reference = r.policy;
     r.system = gpuecon_catalog_system(cat, k->system);
     r.gpus = k->gpus;
-    r.prompts = 32;
-    r.samples = 16;
+    r.prompts = k->prompts;
+    r.samples = k->samples;
     r.prompt_len = RL_PROMPT;
-    r.response_len = k->avg_seq - RL_PROMPT;
     r.max_response_len = k->max_seq - RL_PROMPT;
-    r.stack = gpuecon_catalog_stack(cat, "megatron-bridge-2026");
+    r.response_cv = RL_CV;
+    r.response_len = untruncated_mean(k->avg_seq - RL_PROMPT, r.max_response_len);
+    r.stack = gpuecon_catalog_stack(cat, RL_STACK);
     r.gen_tp = k->gen_tp;
     /* the published training layout; micro-batch 1 and activation checkpointing as the recipes
      * set them (examples/configs/recipes/llm/performance/grpo-deepseek-v3-32n8g.yaml and
@@ -89,12 +134,17 @@ static void one_row(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const rl_case 
     r.train_pp = k->tpp;
     r.train_mbs = 1;
     r.train_full_recompute = true;
+    /* both recipes set loss_fn.force_on_policy_ratio: true (the async ones inherit it), which skips
+     * the policy's log-prob pass (nemo_rl/algorithms/opd.py _skip_prev_logprobs, grpo.py) */
+    r.old_logprobs = false;
     if (k->fp8)
         r.gen_weights = r.train_precision = GPUECON_FP8;
     if (k->off) {
         r.placement = GPUECON_RL_DISAGGREGATED;
         r.off_policy = 1;
+        r.gen_gpus = k->gen_gpus;
     }
+    row->fitted_on = k->fitted;
     gpuecon_error e;
     gpuecon_error_clear(&e);
     row->fits = r.policy && r.system && gpuecon_rl_predict(ctx, NULL, &r, o, &e) == GPUECON_OK;
@@ -102,12 +152,65 @@ static void one_row(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const rl_case 
         snprintf(row->group, sizeof row->group, "rl-no-fit");
     row->predicted = row->fits ? o->step_time_s : 0;
     row->rel_err = row->fits ? row->predicted / row->published - 1 : 0;
+    /* the phases, and the gap to the published step as a share of the predicted generation: what
+     * generation would lack if it alone carried the gap (to re-check when the decode model moves) */
     if (row->fits)
-        snprintf(row->note, sizeof row->note, "generation %.0f s (tail %.0f s), scoring %.0f s, training %.0f s, "
-                 "sync %.1f s, swap %.1f s", o->generation_s, o->gen_drain_s, o->scoring_s, o->training_s,
-                 o->weight_sync_s, o->swap_s);
+        snprintf(row->note, sizeof row->note, "gen %.0f s (tail %.0f), score %.1f, train %.1f, sync %.1f, sleep+wake "
+                 "%.1f, swaps %.1f s; gap %+.0f s = %+.0f%% of gen", o->generation_s, o->gen_drain_s, o->scoring_s,
+                 o->training_s, o->weight_sync_s, o->engine_sleep_s + o->engine_wake_s,
+                 o->trainer_swap_s + o->reference_swap_s, k->step_s - o->step_time_s,
+                 100 * (k->step_s - o->step_time_s) / o->generation_s);
     else
         snprintf(row->note, sizeof row->note, "no prediction: %.180s", e.message);
+}
+
+/* The published pairs: on-policy colocated and one-step-off disaggregated on the same GPUs. */
+static const char *const pairs[][2] = {{"R-H2", "R-H3"}, {"R-H5", "R-H6"}, {"R-G2", "R-G3"}, {"R-G5", "R-G6"}};
+
+static const gpuecon_validate_row *find_row(const gpuecon_validate_row *rows, size_t n, const char *id)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(rows[i].id, id))
+            return rows[i].fits ? &rows[i] : NULL;
+    return NULL;
+}
+
+size_t gpuecon_rl_validate_pairs(const gpuecon_validate_row *rows, size_t n, gpuecon_rl_pair *out, size_t cap)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0] && k < cap; i++) {
+        const gpuecon_validate_row *on = find_row(rows, n, pairs[i][0]), *off = find_row(rows, n, pairs[i][1]);
+        if (!on || !off)
+            continue;
+        gpuecon_rl_pair *p = &out[k++];
+        snprintf(p->on, sizeof p->on, "%s", on->id);
+        snprintf(p->off, sizeof p->off, "%s", off->id);
+        p->published_gap_s = on->published - off->published;
+        p->predicted_gap_s = on->predicted - off->predicted;
+    }
+    return k;
+}
+
+static int cmp_real(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double gpuecon_validate_signed_median(const gpuecon_validate_row *rows, size_t n, gpuecon_validate_fit fit)
+{
+    double e[GPUECON_VALIDATE_MAX];
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < GPUECON_VALIDATE_MAX; i++) {
+        if (!rows[i].fits || (fit == GPUECON_ROWS_FITTED && !rows[i].fitted_on) ||
+            (fit == GPUECON_ROWS_HELD_OUT && rows[i].fitted_on))
+            continue;
+        e[k++] = rows[i].rel_err;
+    }
+    if (!k)
+        return 0;
+    qsort(e, k, sizeof e[0], cmp_real);
+    return k % 2 ? e[k / 2] : (e[k / 2 - 1] + e[k / 2]) / 2;
 }
 
 int gpuecon_rl_validate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, gpuecon_validate_row *rows, size_t cap,

@@ -1474,6 +1474,9 @@ typedef enum gpuecon_rl_placement {
 typedef struct gpuecon_rl_request {
     const gpuecon_model *policy;      /* required: generated, trained and synced */
     const gpuecon_model *reference;   /* KL reference forward (NULL: none) */
+    bool old_logprobs;                /* recompute the policy's log-probs before training (default
+                                         true); false: the ratio is taken as 1 and the pass skipped
+                                         (NeMo-RL force_on_policy_ratio; one optimizer step a batch) */
     const gpuecon_model *reward;      /* reward-model forward (NULL: a rule-based verifier) */
     const gpuecon_model *critic;      /* PPO value model: forward and trained (NULL: GRPO) */
     const gpuecon_system *system;     /* required */
@@ -1501,6 +1504,10 @@ typedef struct gpuecon_rl_request {
     bool sync_fp8;                    /* weights pushed in FP8 (1 B/param) instead of BF16 */
     bool offload;                     /* colocated: trainer states to host memory while generating
                                          (default true); false: they stay and shrink the KV cache */
+    int engine_sleep;                 /* colocated: the engine's sleep level between generations
+                                         (vLLM LLM.sleep; default 1, as NeMo-RL calls it): 1 backs
+                                         its weights up in fresh pinned host memory and restores
+                                         them on wake; 2 discards them (the refit rewrites them) */
     int epochs, minibatches;          /* PPO epochs over the batch; optimizer steps per epoch */
     int train_tp, train_pp, train_cp, train_ep, train_mbs; /* the policy trainer's sizes (0: searched) */
     bool train_full_recompute;        /* the policy trainer recomputes every layer (Megatron
@@ -1567,7 +1574,15 @@ typedef struct gpuecon_rl_result {
     gpuecon_link_level sync_level;    /* NVLink (scale-up) or network */
     double sync_gbps;                 /* achievable bandwidth per GPU used, GB/s */
     double weight_sync_s;
-    double swap_bytes_per_gpu, swap_s;/* colocated with offload: trainer states out and back in */
+    double swap_bytes_per_gpu, swap_s;/* colocated: all of the four below */
+    double trainer_swap_s;            /* trainer states out and back in (offload on) */
+    double reference_swap_s;          /* the reference policy's weights swapped in and the policy's
+                                         out and back, per step (NeMo-RL's use_reference_model) */
+    double engine_weight_bytes_per_gpu; /* the generator shard the engine sleeps and wakes */
+    double engine_sleep_s, engine_wake_s; /* its backup to pinned host memory, and restore */
+    double refit_s;                   /* the refit's software path over the whole model (colocated:
+                                         gather and CUDA-IPC buckets; disaggregated: gather and
+                                         load); weight_sync_s is the longer of it and the bytes' move */
     /* throughput */
     double generated_tokens, response_tokens, trained_tokens; /* per step; trained = N(L + kept) */
     double generated_tokens_per_s, trained_tokens_per_s;      /* whole job */

@@ -409,7 +409,11 @@ extern const render_kind render_validate, render_validate_serving, render_valida
 typedef struct validate_rl_view {
     const gpuecon_validate_row *rows;
     size_t n;
-    gpuecon_validate_summary summary;
+    const char *stack;                                /* the trainer's stack the rows run */
+    gpuecon_validate_summary summary, fitted, held;   /* every row; the fitted; the held out */
+    double signed_median, signed_fitted, signed_held; /* median signed error of each */
+    gpuecon_rl_pair pairs[8];                         /* on- vs one-step-off-policy gaps */
+    size_t npairs;
 } validate_rl_view;
 extern const render_kind render_validate_rl;
 

@@ -110,6 +110,13 @@ static json_t *rl_json(const void *view)
         gpuecon_link_level_name(o->sync_level), "gbps", rjson_real(o->sync_gbps), "fp8", r->sync_fp8,
         "weight_sync_s", rjson_real(o->weight_sync_s), "swap_bytes_per_gpu", rjson_real(o->swap_bytes_per_gpu),
         "swap_s", rjson_real(o->swap_s)));
+    json_t *wj = json_object_get(j, "weight_sync");
+    json_object_set_new(wj, "refit_s", rjson_real(o->refit_s));
+    json_object_set_new(j, "handover", json_pack(
+        "{s:i, s:o, s:o, s:o, s:o, s:o, s:o}", "engine_sleep_level", r->engine_sleep, "engine_weight_bytes_per_gpu",
+        rjson_real(o->engine_weight_bytes_per_gpu), "engine_sleep_s", rjson_real(o->engine_sleep_s), "engine_wake_s",
+        rjson_real(o->engine_wake_s), "trainer_swap_s", rjson_real(o->trainer_swap_s), "reference_swap_s",
+        rjson_real(o->reference_swap_s), "swap_s", rjson_real(o->swap_s)));
     json_object_set_new(j, "generated_tokens", rjson_real(o->generated_tokens));
     json_object_set_new(j, "response_tokens", rjson_real(o->response_tokens));
     json_object_set_new(j, "trained_tokens", rjson_real(o->trained_tokens));
@@ -148,7 +155,7 @@ static void phase_rows(tbl *tb, const gpuecon_rl_request *r, const gpuecon_rl_re
     tbl_quantity(tb, "  scoring", d->scoring_s, 1, "s", what);
     tbl_quantity(tb, "  training", d->training_s, 1, "s", what);
     tbl_quantity(tb, "  weight sync", d->weight_sync_s, 2, "s", "");
-    tbl_quantity(tb, "  swap (offload)", d->swap_s, 2, "s", "trainer states to host and back");
+    tbl_quantity(tb, "  swap (offload)", d->swap_s, 2, "s", "engine sleep and wake, trainer and reference swaps");
     tbl_quantity(tb, "  idle", d->idle_s, 1, "s", "pools waiting on each other");
     for (int i = 0; i < o->npools; i++) {
         const gpuecon_rl_pool *p = &o->pools[i];
@@ -196,10 +203,21 @@ static void detail_rows(tbl *tb, const gpuecon_rl_request *r, const gpuecon_rl_r
              r->sync_fp8 ? "fp8" : "bf16", fmax(o->sync_recv_bytes_per_gpu, o->sync_send_bytes_per_gpu) / 1e9,
              gpuecon_link_level_name(o->sync_level), o->sync_gbps);
     tbl_quantity(tb, "weight sync", o->weight_sync_s, 2, "s", b);
+    if (o->refit_s > 0) {
+        snprintf(b, sizeof b, "%s over the whole model, per worker", r->placement == GPUECON_RL_COLOCATED
+                 ? "gather and CUDA-IPC hand-over (NeMo-RL)" : "gather and load around the broadcast");
+        tbl_quantity(tb, "  refit software path", o->refit_s, 2, "s", b);
+    }
     if (o->swap_s > 0) {
         snprintf(b, sizeof b, "%.1f GiB per GPU each way at %.0f GB/s", o->swap_bytes_per_gpu / 1073741824.0,
                  r->system->host_link_gbps);
         tbl_quantity(tb, "swap", o->swap_s, 2, "s", b);
+        snprintf(b, sizeof b, "level %d; %.1f GB of weights per GPU%s", r->engine_sleep,
+                 o->engine_weight_bytes_per_gpu / 1e9, r->engine_sleep == 1 ? " to fresh pinned host memory" : " discarded");
+        tbl_quantity(tb, "  engine sleep", o->engine_sleep_s, 2, "s", b);
+        tbl_quantity(tb, "  engine wake", o->engine_wake_s, 2, "s", r->engine_sleep == 1 ? "weights back over the host link" : "");
+        tbl_quantity(tb, "  trainer swap", o->trainer_swap_s, 2, "s", "weights, grads, optimizer out and back");
+        tbl_quantity(tb, "  reference swap", o->reference_swap_s, 2, "s", "reference weights in, the policy's out and back");
     }
     tbl_quantity(tb, "tokens generated", o->generated_tokens_per_s, 0, "tok/s", "whole job");
     snprintf(b, sizeof b, "%.0f per step (prompt + response)", o->trained_tokens);

@@ -16,6 +16,7 @@
 #define TARGET_STACK_FIT 0.05     /* issue 46: the rows a stack was fitted on, median |error| per stack */
 #define TARGET_SERVING_MEDIAN 0.08 /* issue 13: held-out serving figures, median |error| */
 #define TARGET_SERVING_MAX 0.20    /* ... and every one */
+#define TARGET_RL_MEDIAN 0.20      /* issue 46: validate --group rl, median |error| */
 
 static void summary_json(json_t *j, const char *prefix, const gpuecon_validate_summary *s)
 {
@@ -213,8 +214,8 @@ static tbl *rows_table(gpuecon_ctx *ctx, bool *oom, vkind k, const gpuecon_valid
     static const char *const cols[3][8] = {
         {"id", "run", "config", "published", "predicted", "error", "fit", "fits"},
         {"id", "deployment", "config", "metric", "published", "predicted", "error", "fit"},
-        {"id", "run", "config", "published s", "predicted s", "error", "phases", NULL}};
-    int ncols = k == V_RL ? 7 : 8, num = k == V_SERVE ? 4 : 3; /* published, predicted, error */
+        {"id", "run", "config", "published s", "predicted s", "error", "fit", "phases"}};
+    int ncols = 8, num = k == V_SERVE ? 4 : 3; /* published, predicted, error */
     tbl *t = tbl_new(ctx, oom);
     for (int i = 0; i < ncols; i++)
         tbl_col(t, cols[k][i], (i >= num && i <= num + 2) ? 'r' : 'l');
@@ -233,6 +234,7 @@ static tbl *rows_table(gpuecon_ctx *ctx, bool *oom, vkind k, const gpuecon_valid
         tbl_num(t, r->predicted, dec);
         if (k == V_RL) {
             tbl_fmt(t, r->fits ? "%+.0f%%" : "-", 100 * r->rel_err);
+            tbl_str(t, r->fitted_on ? "fitted" : "held out");
             tbl_str(t, r->note);
             continue;
         }
@@ -379,8 +381,21 @@ static json_t *rl_json(const void *view)
                                              rjson_real(r->predicted), "rel_err", rjson_real(r->rel_err), "fitted_on",
                                              r->fitted_on, "fits", r->fits, "note", r->note));
     }
-    json_t *j = json_pack("{s:s, s:o}", "metric", "step_time_s", "rows", arr);
+    json_t *j = json_pack("{s:s, s:s, s:s, s:o}", "metric", "step_time_s", "stack", v->stack,
+                          "serving_profile", "generic", "rows", arr);
     summary_json(j, "", &v->summary);
+    summary_json(j, "fitted_", &v->fitted);
+    summary_json(j, "held_out_", &v->held);
+    json_object_set_new(j, "signed_median_err", rjson_real(v->signed_median));
+    json_object_set_new(j, "fitted_signed_median_err", rjson_real(v->signed_fitted));
+    json_object_set_new(j, "held_out_signed_median_err", rjson_real(v->signed_held));
+    json_object_set_new(j, "target_median_abs_err", rjson_real(TARGET_RL_MEDIAN));
+    json_t *pj = json_array();
+    for (size_t i = 0; i < v->npairs; i++)
+        json_array_append_new(pj, json_pack("{s:s, s:s, s:o, s:o}", "on_policy", v->pairs[i].on, "off_policy",
+                                            v->pairs[i].off, "published_gap_s", rjson_real(v->pairs[i].published_gap_s),
+                                            "predicted_gap_s", rjson_real(v->pairs[i].predicted_gap_s)));
+    json_object_set_new(j, "pairs", pj);
     return j;
 }
 
@@ -394,11 +409,21 @@ static void rl_text(const render_out *out, const void *view, const tbl *t)
 {
     strbuf *f = out->f;
     const validate_rl_view *v = view;
-    sb_printf(f, "RL step model vs published GRPO step times (NeMo-RL v0.7), fitted on nothing "
-               "(docs/model.md §8.8)\n\n");
+    sb_printf(f, "RL step model vs published GRPO step times (NeMo-RL v0.7; docs/model.md §8.8): trainer stack %s, "
+               "generator serving profile generic, engine sleep level 1\n\n", v->stack);
     tbl_print(t, f);
-    sb_printf(f, "\n%zu rows: median |error| %.0f%%, max %.0f%% (%s)\n", v->summary.n, 100 * v->summary.median_abs_err,
+    sb_printf(f, "\n%zu rows: median |error| %.0f%% (target <= %.0f%% %s), signed median %+.0f%%, max %.0f%% (%s)\n",
+            v->summary.n, 100 * v->summary.median_abs_err, 100 * TARGET_RL_MEDIAN,
+            v->summary.median_abs_err <= TARGET_RL_MEDIAN ? "met" : "MISSED", 100 * v->signed_median,
             100 * v->summary.max_abs_err, v->summary.worst_id);
+    sb_printf(f, "fitted (informed a choice), %zu: median |error| %.0f%%, signed %+.0f%%, max %.0f%% (%s)\n",
+            v->fitted.n, 100 * v->fitted.median_abs_err, 100 * v->signed_fitted, 100 * v->fitted.max_abs_err,
+            v->fitted.worst_id);
+    sb_printf(f, "held out, %zu: median |error| %.0f%%, signed %+.0f%%, max %.0f%% (%s)\n", v->held.n,
+            100 * v->held.median_abs_err, 100 * v->signed_held, 100 * v->held.max_abs_err, v->held.worst_id);
+    for (size_t i = 0; i < v->npairs; i++)
+        sb_printf(f, "%s pair %s - %s: on-policy slower by %.1f s published, %.1f s predicted\n", i ? "    " : "on/off",
+                v->pairs[i].on, v->pairs[i].off, v->pairs[i].published_gap_s, v->pairs[i].predicted_gap_s);
 }
 
 const render_kind render_validate_rl = {rl_json, rl_table, rl_text, NULL};

@@ -16,11 +16,12 @@
 
 static const char *const place_names[] = {"colocated", "disaggregated", NULL};
 static const char *const onoff_names[] = {"on", "off", NULL};
+static const char *const sleep_names[] = {"1", "2", NULL};
 
 typedef struct rl_args {
     const char *model, *system, *profile, *stack, *reference, *reward, *critic, *serving;
     int gpus, prompts, samples, placement, gen_gpus, gen_tp, off_policy, gen_weights, kv, train_precision;
-    int offload, epochs, minibatches, tier, steps, train_tp, train_pp, train_cp, train_ep, train_mbs;
+    int offload, engine_sleep, old_logprobs, epochs, minibatches, tier, steps, train_tp, train_pp, train_cp, train_ep, train_mbs;
     double prompt_len, response_len, response_cv, max_response_len, oversample, partial, pue, usd_per_gpu_hour;
     double power_limit;
     bool sync_fp8, gen_attention_dp, train_full_recompute;
@@ -76,6 +77,8 @@ static int build_request(cli *c, const opt *o, size_t n, const rl_args *a, gpuec
     r->train_precision = (gpuecon_precision)a->train_precision;
     r->sync_fp8 = a->sync_fp8;
     r->offload = a->offload == 0;
+    r->engine_sleep = a->engine_sleep + 1;
+    r->old_logprobs = a->old_logprobs == 0;
     r->epochs = a->epochs;
     r->minibatches = a->minibatches;
     r->train_tp = a->train_tp;
@@ -145,6 +148,8 @@ int cmd_rl(cli *c, int argc, char **argv)
         {"--train-precision", O_CHOICE, &a.train_precision, 0, 0, names_precision, "P", "training GEMM precision (default bf16)", NULL, false},
         {"--sync-fp8", O_FLAG, &a.sync_fp8, 0, 0, NULL, NULL, "push the new weights in FP8 (1 B/param)", NULL, false},
         {"--offload", O_CHOICE, &a.offload, 0, 0, onoff_names, "on|off", "colocated: trainer states to host while generating (default on)", NULL, false},
+        {"--old-logprobs", O_CHOICE, &a.old_logprobs, 0, 0, onoff_names, "on|off", "recompute the policy's log-probs before training (default on); off takes the importance ratio as 1 (NeMo-RL force_on_policy_ratio; one optimizer step per batch)", NULL, false},
+        {"--engine-sleep", O_CHOICE, &a.engine_sleep, 0, 0, sleep_names, "1|2", "colocated: the engine's sleep level between generations: 1 backs its weights up in host memory (vLLM level 1, as NeMo-RL runs it; default), 2 discards them for the refit to rewrite", NULL, false},
         {"--epochs", O_INT, &a.epochs, 1, 100, NULL, "E", "PPO epochs over the step's samples (default 1)", NULL, false},
         {"--minibatches", O_INT, &a.minibatches, 1, 1e6, NULL, "M", "optimizer steps per epoch (default 1)", NULL, false},
         {"--train-tp", O_INT, &a.train_tp, 1, 1024, NULL, "T", "policy trainer TP (default: searched)", NULL, false},

@@ -28,11 +28,17 @@ static bool only(const validate_view *v, const char *set, const gpuecon_validate
 static int validate_rl(cli *c)
 {
     gpuecon_validate_row rows[32];
-    validate_rl_view v = {.rows = rows};
+    validate_rl_view v = {.rows = rows, .stack = gpuecon_rl_validate_stack()};
     gpuecon_error err;
     gpuecon_error_clear(&err);
     if (gpuecon_rl_validate(c->ctx, c->cat, rows, 32, &v.n, &v.summary, &err))
         return cli_fail(c, &err);
+    gpuecon_validate_summarize(rows, v.n, "rl", false, GPUECON_ROWS_FITTED, &v.fitted);
+    gpuecon_validate_summarize(rows, v.n, "rl", false, GPUECON_ROWS_HELD_OUT, &v.held);
+    v.signed_median = gpuecon_validate_signed_median(rows, v.n, GPUECON_ROWS_ALL);
+    v.signed_fitted = gpuecon_validate_signed_median(rows, v.n, GPUECON_ROWS_FITTED);
+    v.signed_held = gpuecon_validate_signed_median(rows, v.n, GPUECON_ROWS_HELD_OUT);
+    v.npairs = gpuecon_rl_validate_pairs(rows, v.n, v.pairs, sizeof v.pairs / sizeof v.pairs[0]);
     for (size_t i = 0; i < v.n; i++) /* "no prediction: <the error>" */
         cli_spell_options(c, rows[i].note, sizeof rows[i].note);
     return cli_render(c, &render_validate_rl, &v);

@@ -103,14 +103,30 @@ static void test_colocated_composition(void **state)
      * over 8 x 989 TFLOP/s x eta_c 0.40 */
     double flops = 512.0 * 1536 * (2 * L8B_MATMUL + 402653184.0);
     assert_close(o->scoring_flops, flops, 1e-9);
-    assert_close(o->scoring_s, flops / (8 * 989e12 * 0.40), 1e-9);
+    /* the log-prob pass runs forward-only in the trainer's own layout: of a training step's
+     * compute and bubble, forward 1 of forward 1 + backward 2 (+ 1 with a full recompute) */
+    double share = o->train.par.recompute == GPUECON_RECOMPUTE_FULL ? 0.25 : 1.0 / 3;
+    assert_close(o->scoring_s, share * (o->train.bd.compute_s + o->train.bd.pp_bubble_s), 1e-9);
+    assert_true(o->scoring_s < o->training_s / 2);
     assert_int_equal(o->train_seq, 1536);
     assert_int_equal(o->train_gbs, 512);
     assert_close(o->training_s, o->train.step_time_s, 1e-12);
     /* swap: the trainer's weights, grads and optimizer states out to host and back at 25 GB/s */
     const gpuecon_train_memory *m = &o->train.mem;
     double states = (m->weights_gib + m->grads_gib + m->optimizer_gib + m->fp8_copy_gib) * GIB;
-    assert_close(o->swap_s, 2 * states / 25e9, 1e-9);
+    assert_close(o->trainer_swap_s, 2 * states / 25e9, 1e-9);
+    assert_close(o->reference_swap_s, 0, 0); /* no reference */
+    /* the engine sleeps at level 1: its TP-1 shard, 2 x 8,030,261,248 B, pinned at 23.6 GB /
+     * (10.57 s - 23.6 / 25.2 s) = 2.44979 GB/s (vllm#48337) and copied at 25 GB/s; wake copies back */
+    double b = 2 * L8B_TOTAL;
+    assert_close(o->engine_weight_bytes_per_gpu, b, 1e-12);
+    assert_close(o->engine_sleep_s, b / 2.44979e9 + b / 25e9, 1e-5);
+    assert_close(o->engine_wake_s, b / 25e9, 1e-9);
+    assert_close(o->swap_s, o->trainer_swap_s + o->engine_sleep_s + o->engine_wake_s, 1e-12);
+    /* the refit streams the whole model at 1,342 GB / 35 s = 38.343 GB/s (NeMo-RL#1267):
+     * 16,060,522,496 B / 38.343e9 = 0.41886 s, longer than the TP-1 gather */
+    assert_close(o->refit_s, b / 38.3429e9, 1e-5);
+    assert_close(o->weight_sync_s, o->refit_s, 1e-12);
     /* the step is the sum of its phases; the breakdown is those durations; nobody idles */
     assert_close(o->step_time_s, o->generation_s + o->scoring_s + o->training_s + o->weight_sync_s + o->swap_s,
                  1e-12);
@@ -155,10 +171,13 @@ static void test_disaggregated_sync(void **state)
     /* 8,030,261,248 params x 2 B */
     assert_close(o->sync_bytes, 2 * L8B_TOTAL, 1e-12);
     assert_close(o->sync_recv_bytes_per_gpu, 2 * L8B_TOTAL, 1e-12); /* generator TP 1: a full copy */
-    assert_close(o->sync_send_bytes_per_gpu, 2 * L8B_TOTAL * held(&o->train.par), 1e-9);
+    assert_close(o->sync_send_bytes_per_gpu, 2 * L8B_TOTAL, 1e-12); /* one rank broadcasts it all */
     assert_int_equal(o->sync_level, GPUECON_LEVEL_SCALEOUT);
-    /* 16,060,522,496 B at 50 GB/s x 0.90 = 0.35690 s, + 10 us */
-    assert_close(o->weight_sync_s, 2 * L8B_TOTAL / 45e9 + 10e-6, 1e-9);
+    /* the broadcast's bytes: 16,060,522,496 B over a server's 8 NICs at 50 GB/s x 0.90 = 0.04461 s;
+     * the gather and load of the whole model at 1,342 GB / 13.7 s = 97.956 GB/s take 0.16396 s */
+    assert_close(o->sync_gbps, 8 * 45, 1e-12);
+    assert_close(o->refit_s, 2 * L8B_TOTAL / 97.9562e9, 1e-5);
+    assert_close(o->weight_sync_s, o->refit_s, 1e-12);
     /* synchronous: the phases in sequence */
     assert_close(o->step_time_s, o->generation_s + o->scoring_s + o->training_s + o->weight_sync_s, 1e-12);
     /* GPU-time breakdown: half the GPUs generate, half score and train */
@@ -174,7 +193,7 @@ static void test_disaggregated_sync(void **state)
     r.sync_fp8 = true;
     assert_int_equal(predict(&r, o, &err), GPUECON_OK);
     assert_close(o->sync_bytes, L8B_TOTAL, 1e-12);
-    assert_close(o->weight_sync_s, L8B_TOTAL / 45e9 + 10e-6, 1e-9);
+    assert_close(o->weight_sync_s, L8B_TOTAL / 97.9562e9, 1e-5);
     /* one-step off-policy: generation overlaps scoring + training */
     r.sync_fp8 = false;
     r.off_policy = 1;
@@ -195,9 +214,10 @@ static void test_nvlink_sync(void **state)
     gpuecon_error err;
     assert_int_equal(predict(&r, o, &err), GPUECON_OK);
     assert_int_equal(o->sync_level, GPUECON_LEVEL_SCALEUP);
-    assert_close(o->sync_recv_bytes_per_gpu, L8B_TOTAL, 1e-12); /* 2 B / TP 2 */
-    double bytes = fmax(L8B_TOTAL, 2 * L8B_TOTAL * held(&o->train.par));
-    assert_close(o->weight_sync_s, bytes / 720e9 + 10e-6, 1e-9);
+    assert_close(o->sync_recv_bytes_per_gpu, 2 * L8B_TOTAL, 1e-12); /* every generator receives it all */
+    assert_close(o->sync_gbps, 720, 1e-12);
+    /* 16,060,522,496 B / 720 GB/s = 0.0223 s: the gather and load (0.164 s) set the time */
+    assert_close(o->weight_sync_s, 2 * L8B_TOTAL / 97.9562e9, 1e-5);
     test_free(o);
 }
 
@@ -216,10 +236,62 @@ static void test_colocated_reshard(void **state)
     assert_close(o->sync_recv_bytes_per_gpu, 2 * p.total * fmax(0, need - h), 1e-9);
     if (o->sync_recv_bytes_per_gpu > 0) {
         double b = 1 / h <= 8 ? 450e9 * 0.80 : 50e9 * 0.90;
-        assert_close(o->weight_sync_s, o->sync_recv_bytes_per_gpu / b + 10e-6, 1e-9);
+        assert_close(o->weight_sync_s, fmax(o->sync_recv_bytes_per_gpu / b + 10e-6, 2 * p.total / 38.3429e9), 1e-5);
     } else {
-        assert_close(o->weight_sync_s, 0, 0);
+        assert_close(o->weight_sync_s, 2 * p.total / 38.3429e9, 1e-5);
     }
+    test_free(o);
+}
+
+/* The colocated hand-over on DeepSeek-V3, 256 H100s, generator TP 32 (NeMo-RL's recipe): the
+ * engine's level-1 sleep backs 1/32 of the 1,342,052,809,000 B BF16 model up to pinned host
+ * memory, 41,939,150,281 B: pinning at 2.44979 GB/s is 17.119 s, the copy at 25 GB/s 1.6776 s;
+ * level 2 discards it (no sleep, no wake). The refit streams all 1,342 GB at 38.3429 GB/s: 35.0 s.
+ * The reference swap is three copies of the trainer's weight shard over the host link. */
+static void test_engine_sleep(void **state)
+{
+    (void)state;
+    gpuecon_rl_request r = base("deepseek-v3", "hgx-h100", 256);
+    r.reference = r.policy;
+    r.prompts = 32;
+    r.samples = 16;
+    r.prompt_len = 128;
+    r.response_len = 600;
+    r.max_response_len = 1408;
+    r.response_cv = 0.6;
+    r.gen_tp = 32;
+    r.train_tp = 1;
+    r.train_pp = 16;
+    r.train_ep = 16;
+    r.train_cp = 1;
+    r.train_mbs = 1;
+    r.train_full_recompute = true;
+    gpuecon_rl_result *o = test_malloc(sizeof *o);
+    gpuecon_error err;
+    assert_int_equal(predict(&r, o, &err), GPUECON_OK);
+    double b = 1342052809000.0 / 32;
+    assert_close(o->engine_weight_bytes_per_gpu, b, 1e-6);
+    assert_close(o->engine_sleep_s, 17.119 + 1.6776, 1e-3);
+    assert_close(o->engine_wake_s, 1.6776, 1e-3);
+    assert_close(o->reference_swap_s, 3 * o->train.mem.weights_gib * GIB / 25e9, 1e-9);
+    assert_close(o->refit_s, 35.0, 1e-3);
+    assert_close(o->weight_sync_s, 35.0, 1e-3);
+    double level1 = o->step_time_s;
+    /* the policy's log-prob pass skipped (NeMo-RL force_on_policy_ratio): the reference's alone,
+     * the same pass in the same layout, so half the scoring */
+    double both = o->scoring_s;
+    assert_int_equal(o->scoring_models, 2);
+    r.old_logprobs = false;
+    assert_int_equal(predict(&r, o, &err), GPUECON_OK);
+    assert_int_equal(o->scoring_models, 1);
+    assert_close(o->scoring_s, both / 2, 1e-9);
+    assert_close(level1 - o->step_time_s, both / 2, 1e-9);
+    r.old_logprobs = true;
+    r.engine_sleep = 2;
+    assert_int_equal(predict(&r, o, &err), GPUECON_OK);
+    assert_close(o->engine_sleep_s, 0, 0);
+    assert_close(o->engine_wake_s, 0, 0);
+    assert_close(level1 - o->step_time_s, 17.119 + 2 * 1.6776, 1e-3);
     test_free(o);
 }
 
@@ -276,6 +348,18 @@ static void test_bad_input(void **state)
     gpuecon_rl_request r = base("llama3-8b", "hgx-h100", 16);
     r.samples = 0;
     expect_error(&r, GPUECON_E_INPUT, "options.samples");
+    /* the engine's sleep level: 1 or 2, and only where an engine sleeps (colocated) */
+    r = base("llama3-8b", "hgx-h100", 16);
+    r.engine_sleep = 3;
+    expect_error(&r, GPUECON_E_INPUT, "options.engine_sleep");
+    r.engine_sleep = 2;
+    r.placement = GPUECON_RL_DISAGGREGATED;
+    expect_error(&r, GPUECON_E_INPUT, "options.engine_sleep");
+    /* a ratio forced to 1 needs one optimizer step per batch */
+    r = base("llama3-8b", "hgx-h100", 16);
+    r.old_logprobs = false;
+    r.minibatches = 2;
+    expect_error(&r, GPUECON_E_INPUT, "options.old_logprobs");
     r = base("llama3-8b", "hgx-h100", 16);
     r.prompt_len = 1000;
     r.response_len = 131000; /* 132,000 > 131,072 */
@@ -332,7 +416,7 @@ static void test_tp_across_nodes(void **state)
 /* Attention-DP generator over 64 H100s (8 servers): every GPU holds DeepSeek-V3's non-routed
  * weights whole and 1/64 of its routed experts; routed experts by hand from config.json:
  * 58 MoE layers x 256 experts x 3 x 7168 x 2048 = 653,908,770,816. Disaggregated, each
- * generator GPU receives that share of the BF16 weights. */
+ * generator worker receives the whole broadcast and keeps that share. */
 static void test_attention_dp_generator(void **state)
 {
     (void)state;
@@ -356,11 +440,10 @@ static void test_attention_dp_generator(void **state)
     gpuecon_params p;
     gpuecon_model_params(r.policy, &p);
     assert_close(p.routed_experts, 653908770816.0, 1e-12);
-    double share = (p.total - p.routed_experts + p.routed_experts / 64) / p.total;
-    assert_close(o->sync_recv_bytes_per_gpu, 2 * p.total * share, 1e-9);
+    assert_close(o->sync_recv_bytes_per_gpu, 2 * p.total, 1e-12);
     assert_int_equal(o->sync_level, GPUECON_LEVEL_SCALEOUT);
-    /* scoring: the forward FLOPs at the serving profile's eta_c on the 192 trainer GPUs, plus the
-     * MoE all-to-all of the policy's and the reference's forward passes in the trainer layout:
+    /* scoring: the policy's and the reference's forward-only passes in the trainer layout (the
+     * forward share of a training step's compute and bubble each), plus their MoE all-to-all:
      * 512 sequences in 512/(DP·mbs) micro-batches per GPU, moe_layers/PP layers each, one
      * dispatch and one combine of the training model's one-dispatch time per layer */
     assert_int_equal(o->scoring_models, 2);
@@ -368,8 +451,8 @@ static void test_attention_dp_generator(void **state)
     assert_true(o->train.moe.a2a_s > 0);
     double a2a = 2 * 512.0 / ((double)tp->dp * tp->mbs) * o->train.moe.moe_layers / tp->pp * 2 * o->train.moe.a2a_s;
     assert_close(o->scoring_a2a_s, a2a, 1e-12);
-    double peak = gpuecon_gpu_peak_flops(r.system->gpu, GPUECON_BF16);
-    assert_close(o->scoring_s, o->scoring_flops / (192 * peak * r.serving.eta_c) + a2a, 1e-12);
+    double share = tp->recompute == GPUECON_RECOMPUTE_FULL ? 0.25 : 1.0 / 3;
+    assert_close(o->scoring_s, 2 * share * (o->train.bd.compute_s + o->train.bd.pp_bubble_s) + a2a, 1e-12);
     /* attention-DP on a dense model, or over one GPU: exit 2 naming the option */
     gpuecon_rl_request d = base("llama3-8b", "hgx-h100", 8);
     d.gen_attention_dp = true;
@@ -496,6 +579,7 @@ int main(void)
         cmocka_unit_test(test_disaggregated_sync),
         cmocka_unit_test(test_nvlink_sync),
         cmocka_unit_test(test_colocated_reshard),
+        cmocka_unit_test(test_engine_sleep),
         cmocka_unit_test(test_oversample),
         cmocka_unit_test(test_bulk_phase),
         cmocka_unit_test(test_bad_input),
