@@ -175,6 +175,81 @@ size_t gpuecon_validate_groups(const gpuecon_validate_row *rows, size_t n, gpuec
 double gpuecon_validate_quantile(const gpuecon_validate_row *rows, size_t n, const char *group,
                                              gpuecon_validate_fit fit, double q);
 
+/* ==== the training calibration set (src/analysis/calibset.c; docs/model.md §3.5) ============ */
+
+/* Every training row gpuecon_validate compares against, as calibration points: built by running
+ * the validate tables (a row joins by being in them), a few milliseconds. Owned; calib_set_free. */
+typedef struct calib_set {
+    gpuecon_validate_row *rows; /* the training rows whose layout is set */
+    size_t n;
+    gpuecon_ctx *ctx;           /* the allocator of rows */
+} calib_set;
+int calib_set_build(gpuecon_ctx *ctx, const gpuecon_catalog *cat, calib_set *out, gpuecon_error *err);
+void calib_set_free(calib_set *s);
+/* A calibration row's published MFU with causal attention counted (model FLOPs over the dense peak
+ * at its precision, gpuecon_train_result.mfu_causal): published tokens/s/GPU x FLOPs per token /
+ * peak. Causal, not full attention: full-attention MFU grows with the context for the same kernels
+ * (a 128K-token row would set every cap), causal counts the work done. */
+double calib_row_mfu(const gpuecon_validate_row *row);
+
+/* Distance between two calibration points (docs/model.md §3.5): a weighted L1 sum, one unit per
+ * doubling of a size, |log2(x/y)| of TP, PP, CP, EP, sequence and total parameters, half a unit
+ * per doubling of VPP and GPUs; 4 for dense vs MoE, 2 for another GPU generation, 1 for another
+ * precision, 1 for another stack, 1 for ZeRO-3 against a lower stage (0.25 between lower stages),
+ * 0.5 for another recompute policy. 0 only for the same run at another batch. */
+double calib_distance(const gpuecon_calib_layout *a, const gpuecon_calib_layout *b);
+
+/* The axes on which a layout lies outside the calibration set (bits of calib_match.axes). */
+typedef enum calib_axis {
+    CALIB_AXIS_STACK,       /* no calibration row ran this stack */
+    CALIB_AXIS_FAMILY,      /* no row combines the layout's parallelisms (calib_family) */
+    CALIB_AXIS_CONTEXT,     /* sequence longer than the longest calibrated run of its kind */
+    CALIB_AXIS_SCALE,       /* more GPUs than the largest calibrated run */
+    CALIB_AXIS_KIND,        /* no dense (MoE) row on this GPU generation */
+    CALIB_AXIS_GPU_PREC,    /* no row of this GPU generation at this precision */
+    CALIB_AXIS_COUNT
+} calib_axis;
+/* The axis's JSON key ("stack", "layout_family", "context", "scale", "model_kind", "gpu_precision"). */
+const char *calib_axis_name(calib_axis a);
+
+/* A layout family: the parallelisms a layout uses, one bit each (TP, PP, VPP, CP, EP > 1, ZeRO-3,
+ * TP, TP x CP or the expert group across scale-up domains). A family is inside the calibration set
+ * when one row's family holds all of its bits: some calibrated run combined those mechanisms. */
+unsigned calib_family(const gpuecon_calib_layout *l);
+/* The family's parallelisms in words ("CP + ZeRO-3"; "data parallel only" when none). */
+void calib_family_text(unsigned fam, char *buf, size_t cap);
+
+/* The best MFU ever published for a GPU generation and precision: the highest of the calibration
+ * rows' (calib_row_mfu) and of the published runs calibset.c lists with their sources. */
+typedef struct calib_cap {
+    bool have;              /* false: nothing published for this generation and precision */
+    double mfu;
+    char id[24];            /* the calibration row or published run that sets it */
+    char source[160];
+} calib_cap;
+void calib_mfu_cap(const calib_set *s, const char *arch, gpuecon_precision prec, calib_cap *out);
+
+/* How a returned layout stands against the calibration set. */
+typedef struct calib_match {
+    bool have_nearest;
+    char nearest_id[24], nearest_what[96], nearest_config[64];
+    bool nearest_fitted;
+    double distance;        /* calib_distance to the nearest row */
+    unsigned axes;          /* 1 << calib_axis for each axis outside the set; 0: inside */
+    char why[CALIB_AXIS_COUNT][128]; /* for each axis set: what lies outside and the calibrated limit */
+    double mfu;             /* the layout's predicted MFU, causal attention counted (mfu_causal) */
+    char gpu_prec[40];      /* its GPU generation and precision in words: "ampere bf16" */
+    calib_cap cap;          /* for its GPU generation and precision */
+    bool above_cap;         /* mfu > cap.mfu: the estimate is above anything ever published */
+    double mfu_full;        /* the same with full attention (gpuecon_train_result.mfu), for the text */
+} calib_match;
+/* The nearest calibration row to layout (q, r) and its extrapolation axes and MFU flag. Pure. */
+void calib_match_of(const calib_set *s, const gpuecon_train_request *q, const gpuecon_train_result *r,
+                    calib_match *out);
+/* The same against a layout point (what the unit tests pick by hand). */
+void calib_match_layout(const calib_set *s, const gpuecon_calib_layout *l, double mfu, calib_match *out);
+
+
 
 /* Monte Carlo summary. Quantiles come from a fixed 65,536-bin histogram of ETTR on [0, 1]
  * (nearest rank, bin centre: resolution 1/65,536), so memory does not grow with trials. */
@@ -338,6 +413,8 @@ typedef struct gpuecon_compare_options {
                                 megatron-bridge-2026 (docs/model.md §3.7) */
     bool no_uncertainty;     /* skip the validate bands of predicted throughputs (docs/model.md §7.5) */
     bool trade;              /* training: each platform also at the sizes around its own (trade[]) */
+    const calib_set *calib;  /* training: the calibration set that ranks each searched layout at its
+                                MFU cap and sets each against it (docs/model.md §3.5); NULL: neither */
     int uncertainty;         /* joint samples of every uncertain input (docs/model.md §7.5): the
                                 probability each platform is cheapest and the P10/P50/P90 of its
                                 effective $/Mtok; 0: none; at most 1,000,000 */
@@ -367,6 +444,8 @@ typedef struct gpuecon_platform_result {
     gpuecon_source throughput_source;
     double predicted_tokens_per_s_per_gpu;/* NaN when the model could not predict */
     char predicted_note[560];             /* layout, or why there is no prediction */
+    bool have_calib;                      /* training, predicted: calib holds where the layout stands */
+    calib_match calib;                    /* against the training calibration set (docs/model.md §3.5) */
     double published_tokens_per_s_per_gpu;/* shown for reference; 0 when none */
     double mfu;                           /* at the used throughput (training) */
     gpuecon_parallel par;                 /* of the prediction (training) */
@@ -713,79 +792,5 @@ int validate_recipe_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, validate_
 int validate_kind(gpuecon_ctx *ctx, const gpuecon_catalog *cat, bool moe, bool vtrain, gpuecon_validate_row *rows,
                   size_t cap, size_t *n, gpuecon_error *err);
 
-
-/* ==== the training calibration set (src/analysis/calibset.c; docs/model.md §3.5) ============ */
-
-/* Every training row gpuecon_validate compares against, as calibration points: built by running
- * the validate tables (a row joins by being in them), a few milliseconds. Owned; calib_set_free. */
-typedef struct calib_set {
-    gpuecon_validate_row *rows; /* the training rows whose layout is set */
-    size_t n;
-    gpuecon_ctx *ctx;           /* the allocator of rows */
-} calib_set;
-int calib_set_build(gpuecon_ctx *ctx, const gpuecon_catalog *cat, calib_set *out, gpuecon_error *err);
-void calib_set_free(calib_set *s);
-/* A calibration row's published MFU with causal attention counted (model FLOPs over the dense peak
- * at its precision, gpuecon_train_result.mfu_causal): published tokens/s/GPU x FLOPs per token /
- * peak. Causal, not full attention: full-attention MFU grows with the context for the same kernels
- * (a 128K-token row would set every cap), causal counts the work done. */
-double calib_row_mfu(const gpuecon_validate_row *row);
-
-/* Distance between two calibration points (docs/model.md §3.5): a weighted L1 sum, one unit per
- * doubling of a size, |log2(x/y)| of TP, PP, CP, EP, sequence and total parameters, half a unit
- * per doubling of VPP and GPUs; 4 for dense vs MoE, 2 for another GPU generation, 1 for another
- * precision, 1 for another stack, 1 for ZeRO-3 against a lower stage (0.25 between lower stages),
- * 0.5 for another recompute policy. 0 only for the same run at another batch. */
-double calib_distance(const gpuecon_calib_layout *a, const gpuecon_calib_layout *b);
-
-/* The axes on which a layout lies outside the calibration set (bits of calib_match.axes). */
-typedef enum calib_axis {
-    CALIB_AXIS_STACK,       /* no calibration row ran this stack */
-    CALIB_AXIS_FAMILY,      /* no row combines the layout's parallelisms (calib_family) */
-    CALIB_AXIS_CONTEXT,     /* sequence longer than the longest calibrated run of its kind */
-    CALIB_AXIS_SCALE,       /* more GPUs than the largest calibrated run */
-    CALIB_AXIS_KIND,        /* no dense (MoE) row on this GPU generation */
-    CALIB_AXIS_GPU_PREC,    /* no row of this GPU generation at this precision */
-    CALIB_AXIS_COUNT
-} calib_axis;
-/* The axis's JSON key ("stack", "layout_family", "context", "scale", "model_kind", "gpu_precision"). */
-const char *calib_axis_name(calib_axis a);
-
-/* A layout family: the parallelisms a layout uses, one bit each (TP, PP, VPP, CP, EP > 1, ZeRO-3,
- * TP, TP x CP or the expert group across scale-up domains). A family is inside the calibration set
- * when one row's family holds all of its bits: some calibrated run combined those mechanisms. */
-unsigned calib_family(const gpuecon_calib_layout *l);
-/* The family's parallelisms in words ("CP + ZeRO-3"; "data parallel only" when none). */
-void calib_family_text(unsigned fam, char *buf, size_t cap);
-
-/* The best MFU ever published for a GPU generation and precision: the highest of the calibration
- * rows' (calib_row_mfu) and of the published runs calibset.c lists with their sources. */
-typedef struct calib_cap {
-    bool have;              /* false: nothing published for this generation and precision */
-    double mfu;
-    char id[24];            /* the calibration row or published run that sets it */
-    char source[160];
-} calib_cap;
-void calib_mfu_cap(const calib_set *s, const char *arch, gpuecon_precision prec, calib_cap *out);
-
-/* How a returned layout stands against the calibration set. */
-typedef struct calib_match {
-    bool have_nearest;
-    char nearest_id[24], nearest_what[96], nearest_config[64];
-    bool nearest_fitted;
-    double distance;        /* calib_distance to the nearest row */
-    unsigned axes;          /* 1 << calib_axis for each axis outside the set; 0: inside */
-    char why[CALIB_AXIS_COUNT][128]; /* for each axis set: what lies outside and the calibrated limit */
-    double mfu;             /* the layout's predicted MFU, causal attention counted (mfu_causal) */
-    char gpu_prec[40];      /* its GPU generation and precision in words: "ampere bf16" */
-    calib_cap cap;          /* for its GPU generation and precision */
-    bool above_cap;         /* mfu > cap.mfu: the estimate is above anything ever published */
-    double mfu_full;        /* the same with full attention (gpuecon_train_result.mfu), for the text */
-} calib_match;
-/* The nearest calibration row to layout (q, r) and its extrapolation axes and MFU flag. Pure. */
-void calib_match_of(const calib_set *s, const gpuecon_train_request *q, const gpuecon_train_result *r,
-                    calib_match *out);
-/* The same against a layout point (what the unit tests pick by hand). */
-void calib_match_layout(const calib_set *s, const gpuecon_calib_layout *l, double mfu, calib_match *out);
 
 #endif

@@ -26,7 +26,7 @@ void calib_axes_text(const calib_match *m, char *buf, size_t cap)
 static void warning_text(const calib_match *m, char *buf, size_t cap)
 {
     snprintf(buf, cap,
-             "MFU %.1f%% (causal attention counted) is above %.1f%%, the best ever published for %s (%s): an "
+             "MFU %.2f%% (causal attention counted) is above %.2f%%, the best ever published for %s (%s): an "
              "optimistic estimate, ranked at the cap",
              100 * m->mfu, 100 * m->cap.mfu, m->gpu_prec, m->cap.id);
 }
@@ -102,4 +102,18 @@ void calib_cells(tbl *t, const calib_match *m)
     tbl_num(t, m->distance, 2);
     tbl_str(t, ax);
     tbl_str(t, m->above_cap ? "yes" : "no");
+}
+
+void calib_match_brief(strbuf *f, const calib_match *m, const char *indent)
+{
+    char ax[128];
+    calib_axes_text(m, ax, sizeof ax);
+    if (m->have_nearest)
+        sb_printf(f, "%scalibration: nearest row %s, distance %.2f; %s%s\n", indent, m->nearest_id, m->distance,
+                  m->axes ? "extrapolates: " : "inside the calibration set", m->axes ? ax : "");
+    if (m->above_cap) {
+        char w[256];
+        warning_text(m, w, sizeof w);
+        sb_printf(f, "%swarning: %s\n", indent, w);
+    }
 }

@@ -167,6 +167,8 @@ json_t *train_result_json(const gpuecon_train_result *r);
 json_t *calib_match_json(const calib_match *m);
 /* The terminal lines: the nearest row, the axes outside the set, the MFU warning. */
 void calib_match_text(strbuf *f, const calib_match *m);
+/* The same in one line (and the warning's), each line after indent: compare's platforms. */
+void calib_match_brief(strbuf *f, const calib_match *m, const char *indent);
 /* Table columns and their cells: nearest, distance, extrapolates (axis names, "-" when none),
  * above_mfu_cap (yes/no). calib_cells with m NULL writes empty cells. */
 #define CALIB_COLS 4

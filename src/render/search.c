@@ -113,7 +113,8 @@ static void search_text(const render_out *out, const void *view, const tbl *t)
         return;
     if (req->rank_mfu_cap > 0)
         sb_printf(f, "ranked by throughput at min(MFU with causal attention, %.1f%%), the best ever published for %s "
-                  "(%s)\n", 100 * req->rank_mfu_cap, v->calib[0].gpu_prec, v->calib[0].cap.id);
+                  "(%s); above it, the smaller estimate first\n", 100 * req->rank_mfu_cap, v->calib[0].gpu_prec,
+                  v->calib[0].cap.id);
     sb_printf(f, "\n#1 against the calibration set:\n");
     calib_match_text(f, &v->calib[0]);
     size_t k = 0;
