@@ -774,7 +774,8 @@ void calib_layout_of(const gpuecon_train_request *q, const gpuecon_train_result 
  * table of training rows that calls it joins the calibration set (calibset.c) with nothing else
  * to change; the calibset unit test checks that every training row has its layout. */
 void validate_set_train(gpuecon_validate_row *row, const gpuecon_train_request *q, const gpuecon_train_result *r);
-/* Sets row->cls from the GPU generation, precision and dense/moe ("hopper-fp8-moe"). */
+/* Sets row->cls from the GPU generation, precision and dense/moe ("hopper-fp8-moe"). A training
+ * row calls validate_set_train instead, which sets this and files its calibration point. */
 static inline void validate_set_class(gpuecon_validate_row *row, const gpuecon_gpu *gpu, gpuecon_precision p,
                                       bool moe)
 {
