@@ -194,6 +194,8 @@ typedef struct train_vs_view {
     bool have_a2a; /* an MoE expert group: one dispatch all-to-all timed on both systems */
     int ep, etp;
     double bytes, a2a_this, a2a_other; /* one dispatch, s */
+    bool have_calib;
+    calib_match calib; /* the other system's layout against the calibration set (when it fits) */
 } train_vs_view;
 extern const render_kind render_train_vs;
 
@@ -225,6 +227,7 @@ typedef struct train_sweep_view {
     bool strong; /* the global batch kept (else the batch per GPU) */
     const train_sweep_row *rows;
     int n;
+    const calib_match *calib; /* n of them, parallel to rows (those not ok unset); NULL: none */
 } train_sweep_view;
 extern const render_kind render_train_sweep;
 

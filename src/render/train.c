@@ -190,6 +190,8 @@ static json_t *vs_object(const train_vs_view *v)
         json_object_set_new(a, "ratio", rjson_real(ratio(v->a2a_other, v->a2a_this)));
         json_object_set_new(j, "all_to_all", a);
     }
+    if (v->have_calib)
+        json_object_set_new(j, "calibration", calib_match_json(&v->calib));
     return j;
 }
 
@@ -248,6 +250,10 @@ static void vs_text(const render_out *out, const void *view, const tbl *t)
                    "only part of the step (and overlaps compute)\n",
                 ratio(v->a2a_other, v->a2a_this), v->system->name,
                 ratio(v->mine->tokens_per_s_per_gpu, v->r.tokens_per_s_per_gpu));
+    if (v->have_calib) {
+        sb_printf(f, "\n%s's layout:\n", v->other->name);
+        calib_match_brief(f, &v->calib, "  ");
+    }
 }
 
 const render_kind render_train_vs = {vs_json, vs_table, vs_text, NULL};

@@ -49,6 +49,10 @@ static int versus(cli *c, const train_args *a, const gpuecon_train_request *req,
         return cli_fail(c, &err);
     }
     v->fits = rc == GPUECON_OK;
+    if (v->fits) { /* its layout against the calibration set (docs/model.md §3.5) */
+        calib_match_of(set, &q, &v->r, &v->calib);
+        v->have_calib = true;
+    }
     if (mine->moe.moe_layers > 0 && mine->par.ep * mine->par.etp > 1 && mine->moe.a2a_bytes > 0) {
         gpuecon_coll_result x, y;
         v->ep = mine->par.ep, v->etp = mine->par.etp, v->bytes = mine->moe.a2a_bytes;
@@ -114,7 +118,7 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
     return exit_code;
 }
 
-static int sweep(cli *c, const train_args *a, gpuecon_train_request *req)
+static int sweep(cli *c, const train_args *a, gpuecon_train_request *req, const calib_set *set)
 {
     int n = a->sweep.n, base = a->gpus > 0 ? a->gpus : a->sweep.v[0];
     train_sweep_row rows[64];
@@ -149,13 +153,24 @@ static int sweep(cli *c, const train_args *a, gpuecon_train_request *req)
     if (misses) /* exit 3 says why on stderr too */
         cli_error(c, GPUECON_E_INFEASIBLE, "--sweep-gpus", "%d of the %d sizes do not fit in memory (fits: NO)",
                   misses, n);
-    train_sweep_view v = {req, a->strong, rows, n};
+    /* each size's layout against the calibration set (docs/model.md §3.5) */
+    calib_match *m = ctx_alloc(c->ctx, (size_t)n * sizeof *m);
+    if (!m)
+        return cli_error(c, GPUECON_E_NOMEM, "", "out of memory");
+    for (int i = 0; i < n; i++)
+        if (rows[i].ok) {
+            gpuecon_train_request q = *req;
+            q.gpus = rows[i].gpus, q.gbs = rows[i].gbs;
+            calib_match_of(set, &q, &rows[i].r, &m[i]);
+        }
+    train_sweep_view v = {req, a->strong, rows, n, m};
     if (a->plot) {
         train_chart ch;
         train_plans_sweep_chart(&v, &ch);
         cli_plot(c, a->plot, &ch.spec, ch.series, ch.n, false, c->format == FMT_TABLE);
     }
     int rc = cli_render(c, &render_train_sweep, &v);
+    ctx_free(c->ctx, m, (size_t)n * sizeof *m);
     return rc ? rc : misses ? EXIT_INFEASIBLE : EXIT_OK;
 }
 
@@ -282,7 +297,7 @@ int cmd_train(cli *c, int argc, char **argv)
     }
     rc = a.rent_usd_per_gpu_hour > 0 ? own_rent(c, &a, &req, prof)
          : a.target_days > 0         ? target(c, &a, &req, prof)
-         : a.sweep.n                 ? sweep(c, &a, &req)
+         : a.sweep.n                 ? sweep(c, &a, &req, &set)
                                      : single(c, &a, &req, prof, &set);
     train_cli_threads_end(c, saved);
     calib_set_free(&set);
