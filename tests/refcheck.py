@@ -43,7 +43,7 @@ ROOTS = ("docs", "data", "src", "include", "tests", "bench", "scripts", "python"
 PATH = re.compile(r"(?<![\w./-])((?:%s)/[\w./-]*[\w-]\.[A-Za-z]{1,5})\b" % "|".join(ROOTS))
 # A path in another project's repository is named after that project on the same line
 # ("deepseek-ai/DeepEP docs/legacy.md", "vTrain data/README.md"): not ours to check.
-EXTERNAL = re.compile(r"(DeepEP|NeMo|Megatron|vTrain|NCCL|nccl|github|Bridge|TransformerEngine|dgxc|vllm|vLLM|"
+EXTERNAL = re.compile(r"(DeepEP|NeMo|torchtitan|pytorch|torchao|flash-attention|Megatron|vTrain|NCCL|nccl|github|Bridge|TransformerEngine|dgxc|vllm|vLLM|"
                       r"sglang|SGLang|TensorRT|deepseek-ai|@[0-9a-f]{7})")
 # src/ folders this project has or had: a path into one is checked even when the folder is gone
 OUR_SRC = re.compile(r"src/(core|cmd|emit|base|model|io|analysis|render|request|cli|serve)/")

@@ -123,7 +123,7 @@ typedef struct gpuecon_validate_summary {
  * the fitting tool (bench/fit_train.c) uses it. Writes up to cap rows (GPUECON_VALIDATE_MAX is
  * enough), sets *n; the summary covers every dense row written (the dense accuracy targets)
  * (sum_fit: the rows fitted on; either may be NULL); gpuecon_validate_summarize gives others. */
-#define GPUECON_VALIDATE_MAX 256
+#define GPUECON_VALIDATE_MAX 320
 int gpuecon_validate(gpuecon_ctx *ctx, const gpuecon_catalog *cat,
                                  const gpuecon_efficiency *eff_table, size_t n_eff,
                                  gpuecon_validate_row *rows, size_t cap, size_t *n,
@@ -140,6 +140,13 @@ typedef enum gpuecon_validate_fit {
 void gpuecon_validate_summarize(const gpuecon_validate_row *rows, size_t n, const char *group,
                                             bool exclude, gpuecon_validate_fit fit,
                                             gpuecon_validate_summary *out);
+/* The same over the rows of any of the NULL-terminated `groups` (or every other row when
+ * exclude is true). */
+void gpuecon_validate_summarize_sets(const gpuecon_validate_row *rows, size_t n, const char *const *groups,
+                                     bool exclude, gpuecon_validate_fit fit, gpuecon_validate_summary *out);
+/* The training sets reported on their own, apart from the Megatron/NeMo dense rows the dense
+ * targets cover: the MoE runs and the torchtitan runs. */
+extern const char *const gpuecon_validate_separate_sets[];
 /* The serving model (docs/model.md §6) against published serving figures (group "serving",
  * class "serving-<generation>-<precision>-dense"): TensorRT-LLM's max-throughput table for
  * Llama 3.1 8B FP8 on H100/H200 (held out) and the VESSL AI blog's serving figures (fitted_on where
@@ -435,6 +442,8 @@ enum {
 
 typedef struct gpuecon_platform_result {
     const char *name, *system;
+    double power_limit_w;       /* the GPUs' power limit when below the board maximum; 0: none */
+    double clock_factor;        /* the sustained tensor-core clock at it over the board maximum's */
     bool feasible;              /* false: see why; the numbers below are then NaN */
     char why[560];
     int gpus;                   /* active GPUs (training) / GPUs deployed (serving) */
@@ -790,6 +799,12 @@ int validate_recipe_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, validate_
 /* gpuecon_validate's rows of one kind only (dense: the named cases, vTrain when `vtrain`, the
  * dense recipe rows; moe: the MoE cases and recipe rows), built-in efficiencies: what compare's
  * uncertainty bands need, at a fraction of the cost. */
+/* torchtitan's published runs (src/analysis/validate_torchtitan.c; set "torchtitan", classes
+ * "torchtitan-<generation>-<precision>"), each through its torchtitan stack. */
+size_t validate_torchtitan_count(void);
+int validate_torchtitan_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, validate_pick_fn pick,
+                             const gpuecon_efficiency *tab, size_t n_eff, gpuecon_validate_row *rows, size_t cap,
+                             size_t *n, gpuecon_error *err);
 int validate_kind(gpuecon_ctx *ctx, const gpuecon_catalog *cat, bool moe, bool vtrain, gpuecon_validate_row *rows,
                   size_t cap, size_t *n, gpuecon_error *err);
 

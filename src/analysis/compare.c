@@ -229,7 +229,10 @@ static int setup(const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t
     ps->train = COMPARE_TRAIN_LIKE(c->workload.kind);
     if (!ps->sys || !ps->prof)
         return err_set(err, GPUECON_E_INPUT, pl->name, 0, 0, "unknown system or profile");
-    int rc = gpuecon_tco_compute(ps->prof, ps->sys, 0, &ps->tco, err);
+    int rc = gpuecon_system_at_power_limit(ps->sys, pl->power_limit_w, "power_limit_w", &ps->sys_at_limit, &ps->sys, err);
+    if (rc)
+        return rc;
+    rc = gpuecon_tco_compute(ps->prof, ps->sys, 0, &ps->tco, err);
     if (rc)
         return rc;
     ps->kw = ps->sys->it_w_per_gpu / 1000;
@@ -247,6 +250,10 @@ static int setup(const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t
     ps->token_factor = 1;
     res->name = pl->name;
     res->system = pl->system;
+    if (ps->sys->gpu && ps->sys->power_limit_w > 0 && ps->sys->power_limit_w < ps->sys->gpu->tdp_w) {
+        res->power_limit_w = ps->sys->power_limit_w;
+        res->clock_factor = gpuecon_system_clock(ps->sys);
+    }
     res->gpus = gpus;
     res->pue = pl->pue > 0 ? pl->pue : ps->sys->pue;
     res->published_tokens_per_s_per_gpu = pl->published_tokens_per_s;
@@ -292,7 +299,8 @@ static void fail_platform(gpuecon_platform_result *res, const char *why)
 }
 
 /* An earlier platform of the comparison whose training prediction is this one's: the same
- * system, GPU count, precision and fixed sizes, predicted (not from a timeline). NULL if none. */
+ * system, power limit, GPU count, precision and fixed sizes, predicted (not from a timeline).
+ * NULL if none. */
 static const gpuecon_platform_result *same_prediction(const gpuecon_comparison *c, size_t pi, int gpus,
                                                       const char *stack, const gpuecon_platform_result *earlier)
 {
@@ -300,7 +308,8 @@ static const gpuecon_platform_result *same_prediction(const gpuecon_comparison *
     for (size_t j = 0; earlier && j < pi; j++) {
         const gpuecon_platform *b = &c->platforms[j];
         const gpuecon_platform_result *r = &earlier[j];
-        if (!strcmp(a->system, b->system) && r->gpus == gpus && a->precision == b->precision && a->tp == b->tp &&
+        if (!strcmp(a->system, b->system) && a->power_limit_w == b->power_limit_w && r->gpus == gpus &&
+            a->precision == b->precision && a->tp == b->tp &&
             a->pp == b->pp && a->cp == b->cp && a->ep == b->ep && !b->n_timeline && r->predicted_note[0] &&
             r->predicted_gbs > 0 && stack && r->stack && !strcmp(stack, r->stack))
             return r;

@@ -24,7 +24,8 @@ enum {
 
 typedef struct pstate {
     const gpuecon_platform *pl;
-    const gpuecon_system *sys;
+    const gpuecon_system *sys;    /* the catalog's, or sys_at_limit under the platform's power_limit_w */
+    gpuecon_system sys_at_limit;
     const gpuecon_profile *prof;
     const gpuecon_reliability *tier;
     bool train;

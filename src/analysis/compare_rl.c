@@ -26,6 +26,10 @@ int compare_rl_predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuec
     r.policy = gpuecon_catalog_model(cat, w->model);
     r.reference = r.policy;
     r.system = gpuecon_catalog_system(cat, pl->system);
+    gpuecon_system at_limit;
+    int lrc = gpuecon_system_at_power_limit(r.system, pl->power_limit_w, "power_limit_w", &at_limit, &r.system, err);
+    if (lrc)
+        return lrc;
     r.stack = stack;
     r.gpus = gpus;
     r.placement = (gpuecon_rl_placement)pl->placement;

@@ -127,7 +127,7 @@ static void scoring(const gpuecon_rl_request *r, const rl_lengths *L, int gpus, 
         /* causal: a token of an s-token sequence attends to s/2 keys on average */
         flops += L->n * seq * gpuecon_infer_flops_per_token(m[i], seq / 2);
     }
-    double peak = gpuecon_gpu_peak_flops(r->system->gpu, r->train_precision);
+    double peak = gpuecon_gpu_peak_flops(r->system->gpu, r->train_precision) * gpuecon_system_clock(r->system);
     o->scoring_flops = flops;
     o->scoring_a2a_s = 0;
     for (int i = 0; i < 4; i++) /* the policy's layout serves the models that share it */

@@ -714,7 +714,7 @@ int gpuecon_train_search(gpuecon_ctx *ctx, const gpuecon_train_request *req, con
             ws[t].exhaustive = o.exhaustive;
             ws[t].gthr = -INFINITY;
             ws[t].tps_cap = req->rank_mfu_cap > 0 && st.model_flops_causal > 0
-                                ? req->rank_mfu_cap * st.peak / st.model_flops_causal
+                                ? req->rank_mfu_cap * st.peak_nominal / st.model_flops_causal
                                 : INFINITY;
             ws[t].sc = scs + (size_t)t * (n_sc / (size_t)nt);
             ws[t].sc_state = scst + (size_t)t * (n_sc / (size_t)nt);

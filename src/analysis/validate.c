@@ -399,8 +399,25 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+const char *const gpuecon_validate_separate_sets[] = {"moe", "torchtitan", NULL};
+
+static bool in_sets(const char *group, const char *const *sets)
+{
+    for (size_t i = 0; sets && sets[i]; i++)
+        if (strcmp(group, sets[i]) == 0)
+            return true;
+    return false;
+}
+
 void gpuecon_validate_summarize(const gpuecon_validate_row *rows, size_t n, const char *group, bool exclude,
                                 gpuecon_validate_fit fit, gpuecon_validate_summary *s)
+{
+    const char *one[] = {group, NULL};
+    gpuecon_validate_summarize_sets(rows, n, group ? one : NULL, exclude, fit, s);
+}
+
+void gpuecon_validate_summarize_sets(const gpuecon_validate_row *rows, size_t n, const char *const *groups,
+                                     bool exclude, gpuecon_validate_fit fit, gpuecon_validate_summary *s)
 {
     double e[GPUECON_VALIDATE_MAX];
     size_t k = 0;
@@ -409,7 +426,7 @@ void gpuecon_validate_summarize(const gpuecon_validate_row *rows, size_t n, cons
     for (size_t i = 0; i < n && k < GPUECON_VALIDATE_MAX; i++) {
         if ((fit == GPUECON_ROWS_FITTED && !rows[i].fitted_on) || (fit == GPUECON_ROWS_HELD_OUT && rows[i].fitted_on))
             continue;
-        if (group && (strcmp(rows[i].group, group) == 0) == exclude)
+        if (groups && in_sets(rows[i].group, groups) == exclude)
             continue;
         e[k] = fabs(rows[i].rel_err);
         sum += e[k];
@@ -504,12 +521,14 @@ int gpuecon_validate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
         rc = run_moe(ctx, cat, eff_table, n_eff, rows, cap, n, err);
     if (!rc)
         rc = validate_recipe_rows(ctx, cat, pick_eff, eff_table, n_eff, -1, rows, cap, n, err);
+    if (!rc)
+        rc = validate_torchtitan_rows(ctx, cat, pick_eff, eff_table, n_eff, rows, cap, n, err);
     if (rc)
         return rc;
     if (sum)
-        gpuecon_validate_summarize(rows, *n, "moe", true, GPUECON_ROWS_ALL, sum);
+        gpuecon_validate_summarize_sets(rows, *n, gpuecon_validate_separate_sets, true, GPUECON_ROWS_ALL, sum);
     if (sum_fit)
-        gpuecon_validate_summarize(rows, *n, "moe", true, GPUECON_ROWS_FITTED, sum_fit);
+        gpuecon_validate_summarize_sets(rows, *n, gpuecon_validate_separate_sets, true, GPUECON_ROWS_FITTED, sum_fit);
     return GPUECON_OK;
 }
 

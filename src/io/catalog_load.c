@@ -77,6 +77,7 @@ static void resolve(gpuecon_catalog *cat)
     for (size_t i = 0; i < l->n; i++) {
         gpuecon_system *s = l->items[i].obj;
         s->gpu = gpuecon_catalog_gpu(cat, s->gpu_name);
+        s->clock_factor = gpuecon_power_clock_factor(s->gpu, s->power_limit_w);
     }
 }
 

@@ -220,6 +220,7 @@ typedef struct gpuecon_platform {
     size_t n_timeline;
     /* owning vs renting over the cluster's life (training; all 0: not asked) */
     double rent_usd_per_gpu_hour, life_years, utilisation, workloads_per_year;
+    double power_limit_w;         /* the GPUs' power limit (0: the system's; docs/model.md §9.2) */
     const gpuecon_source *src;
 } gpuecon_platform;
 
@@ -268,7 +269,7 @@ typedef enum platform_field {
     PF_PRECISION, PF_KV, PF_RENT_USD_PER_GPU_HOUR, PF_LIFE_YEARS, PF_UTILISATION,
     PF_WORKLOADS_PER_YEAR, PF_PUBLISHED_TOKENS_PER_S, PF_STACK, PF_PREFILL_INSTANCES, PF_PREFILL_TP,
     PF_DECODE_INSTANCES, PF_DECODE_TP, PF_PLACEMENT, PF_OFF_POLICY, PF_GEN_GPUS, PF_MAX_NUM_SEQS,
-    PF_MAX_NUM_BATCHED_TOKENS, PF_LONG_PREFILL_TOKEN_THRESHOLD, PF_COUNT
+    PF_MAX_NUM_BATCHED_TOKENS, PF_LONG_PREFILL_TOKEN_THRESHOLD, PF_POWER_LIMIT_W, PF_COUNT
 } platform_field;
 
 /* Provenance of a workload or platform field ("measured_tokens_per_s", ...). */

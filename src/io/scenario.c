@@ -158,6 +158,8 @@ static const fdesc platform_fields[] = {
      "serving: the engine's token budget per step (default: vLLM's)", NULL},
     [PF_LONG_PREFILL_TOKEN_THRESHOLD] = {"long_prefill_token_threshold", FT_INT, P(long_prefill_token_threshold), 0, 0, 1e7, 0,
      NULL, 0, "", "serving: a prompt's tokens per step at most (vLLM's; 0: none)", NULL},
+    [PF_POWER_LIMIT_W] = {"power_limit_w", FT_NUM, P(power_limit_w), 0, 0, 5000, 0, NULL, 0, "W",
+     "GPU power limit, within the GPU's min_power_w..tdp_w (0: the system's); lowers the sustained clock", NULL},
 };
 #undef P
 _Static_assert(sizeof platform_fields / sizeof platform_fields[0] == PF_COUNT,
@@ -272,6 +274,13 @@ static int check_platform(const gpuecon_catalog *cat, const gpuecon_workload *w,
         (rc = name_error(cat, GPUECON_KIND_PROFILE, p->profile, doc, node, "profile", err)) ||
         (p->stack && (rc = name_error(cat, GPUECON_KIND_STACK, p->stack, doc, node, "stack", err))))
         return rc;
+    if (p->power_limit_w > 0) {
+        gpuecon_error tmp;
+        const gpuecon_system *s = gpuecon_catalog_system(cat, p->system);
+        if (gpuecon_power_limit_check(s->gpu, p->power_limit_w, "power_limit_w", &tmp))
+            return yaml_error(doc, schema_node(node, "power_limit_w"), err, GPUECON_E_INPUT, "power_limit_w: %s",
+                              tmp.message);
+    }
     if (!p->name)
         p->name = p->system;
     if (!p->gpus && !(w->kind == GPUECON_WORKLOAD_TRAIN && (w->target_days > 0 || w->budget_usd > 0)))

@@ -410,7 +410,10 @@ static const fdesc gpu_fields[] = {
     NUM(gpuecon_gpu, peak_fp4_tflops, 0, 1e5, 0, 0, "TFLOP/s", "dense FP4 tensor peak (0: none)"),
     NUM(gpuecon_gpu, hbm_gib, 1, 4096, 0, F_REQ, "GiB", "usable HBM as the driver reports it"),
     NUM(gpuecon_gpu, hbm_tbps, 0.1, 100, 0, F_REQ, "TB/s", "HBM bandwidth"),
-    NUM(gpuecon_gpu, tdp_w, 50, 5000, 0, F_REQ, "W", "board power limit"),
+    NUM(gpuecon_gpu, tdp_w, 50, 5000, 0, F_REQ, "W", "board power maximum (the highest settable power limit)"),
+    NUM(gpuecon_gpu, min_power_w, 0, 5000, 0, 0, "W", "lowest settable power limit (0: unknown, no lower limit allowed)"),
+    NUM(gpuecon_gpu, idle_w, 0, 5000, 0, 0, "W",
+        "power that does not scale with the SM clock, as idle draw (0: unknown, a power limit leaves the clock)"),
 };
 
 static int gpu_validate(struct gpuecon_catalog *cat, centry *e, const yaml_doc *doc, ynode *node,
@@ -421,6 +424,13 @@ static int gpu_validate(struct gpuecon_catalog *cat, centry *e, const yaml_doc *
     if (g->peak_fp4_tflops > 0 && g->peak_fp8_tflops <= 0)
         return yaml_error(doc, schema_node(node, "peak_fp4_tflops"), err, GPUECON_E_INPUT,
                           "peak_fp4_tflops is set but peak_fp8_tflops is not");
+    if (g->min_power_w > g->tdp_w)
+        return yaml_error(doc, schema_node(node, "min_power_w"), err, GPUECON_E_INPUT,
+                          "min_power_w (%g) is above tdp_w (%g)", g->min_power_w, g->tdp_w);
+    if (g->idle_w > 0 && g->idle_w >= (g->min_power_w > 0 ? g->min_power_w : g->tdp_w))
+        return yaml_error(doc, schema_node(node, "idle_w"), err, GPUECON_E_INPUT,
+                          "idle_w (%g) must be below the lowest power limit (%g)", g->idle_w,
+                          g->min_power_w > 0 ? g->min_power_w : g->tdp_w);
     return GPUECON_OK;
 }
 
@@ -441,6 +451,8 @@ static const fdesc system_fields[] = {
     NUM(gpuecon_system, capex_usd_per_gpu, 100, 1e7, 0, F_REQ, "USD", "all-in capital cost per GPU"),
     NUM(gpuecon_system, host_link_gbps, 0, 10000, 0, 0, "GB/s",
         "CPU-GPU link per GPU per direction for activation offload (0: unknown)"),
+    NUM(gpuecon_system, power_limit_w, 0, 5000, 0, 0, "W",
+        "the GPUs' power limit, within the GPU's min_power_w..tdp_w (0: the board maximum); it_w_per_gpu is at it"),
 };
 
 static int system_validate(struct gpuecon_catalog *cat, centry *e, const yaml_doc *doc, ynode *node,
@@ -457,6 +469,12 @@ static int system_validate(struct gpuecon_catalog *cat, centry *e, const yaml_do
         return yaml_error(doc, schema_node(node, "scaleup_gpus"), err, GPUECON_E_INPUT,
                           "scaleup_gpus (%d) must be a multiple of gpus_per_node (%d)",
                           s->scaleup_gpus, s->gpus_per_node);
+    if (s->power_limit_w > 0) {
+        gpuecon_error tmp;
+        if (gpuecon_power_limit_check(gpuecon_catalog_gpu(cat, s->gpu_name), s->power_limit_w, "power_limit_w", &tmp))
+            return yaml_error(doc, schema_node(node, "power_limit_w"), err, GPUECON_E_INPUT, "power_limit_w: %s",
+                              tmp.message);
+    }
     return GPUECON_OK;
 }
 

@@ -12,7 +12,9 @@ static const char *const prec_names[] = {"fp32", "bf16", NULL};
 /* by-precision: fp32 in BF16 runs, bf16 in FP8/FP4 runs (NeMo 2.0 performance scripts) */
 static const char *const grad_names[] = {"fp32", "bf16", "by-precision", NULL};
 static const char *const recipe_names[] = {"delayed", "tensorwise", "mxfp8", "blockwise", NULL};
-static const char *const attn_names[] = {"flash", "unfused", NULL};
+static const char *const attn_names[] = {"flash", "unfused", "fa2", NULL};
+static const char *const fusion_names[] = {"fused", "compiled", "eager", NULL};
+static const char *const sac_names[] = {"core", "op", NULL};
 static const char *const dispatch_names[] = {"nccl-a2a", "deepep", "hybridep", NULL};
 static const char *const workload_names[] = {"train", "finetune", NULL};
 static const char *const fp8_linear_names[] = {"none", "naive", "te", NULL};
@@ -46,6 +48,10 @@ static const fdesc stack_fields[] = {
     SBOOL(compiled, 0, "fine-tuning: torch.compile fuses elementwise chains"),
     SENUM(fp8_linear, fp8_linear_names, 0, "fine-tuning: FP8 linears (none, naive casts, Transformer Engine)"),
     SENUM(precision, precision_names, 0, "fine-tuning: linear precision unless --precision says otherwise"),
+    SENUM(fusion, fusion_names, 0, "training: elementwise kernels fused (Transformer Engine), compiled (torch.compile) or eager"),
+    {"selective_recompute", FT_ENUM, S(selective_recompute), 0, 0, 0, 0, NULL, 0, "",
+     "training: what selective recompute recomputes: core (the attention core, Megatron) or op (every second matmul and the elementwise ops, torchtitan)", sac_names},
+    SBOOL(kv_repeat, 0, "training: grouped-query K and V copied to every query head before the attention kernel"),
 };
 
 const kdesc schema_kind_stack = {"stacks", "stack", sizeof(gpuecon_stack), offsetof(gpuecon_stack, src),

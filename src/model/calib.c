@@ -20,6 +20,7 @@
 #include "model/model.h"
 #include "train.h"
 
+#include <math.h>
 #include <string.h>
 
 #define SINHA "Sinha et al. SC22 ('Not All GPUs Are Created Equal'): ~8% speed spread across a cluster"
@@ -199,4 +200,34 @@ const gpuecon_efficiency *gpuecon_efficiency_for(const gpuecon_gpu *gpu)
             if (strcmp(table[i].arch, gpu->arch) == 0)
                 return &table[i];
     return &table[1]; /* hopper */
+}
+
+/* FlashAttention-2's causal forward+backward throughput, TFLOP/s, at sequence lengths 512, 1k,
+ * 2k, 4k, 8k, 16k (batch x seqlen = 16k tokens, hidden 2048, BF16/FP16), head dims 64 and 128,
+ * on A100 80GB SXM4 and H100 80GB SXM5: Dao-AILab/flash-attention @0251105a
+ * assets/flash2_a100_fwd_bwd_benchmark.png and flash2_h100_fwd_bwd_benchmark.png, panels (c)
+ * and (d) (the FlashAttention-2 paper's Fig. 4 and 6), counting FLOPs as gpuecon does for a
+ * causal kernel (half the square, backward 2.5x the forward). */
+static const double fa2_a100[2][6] = {{88, 119, 140, 156, 165, 171}, {99, 133, 155, 173, 182, 189}};
+static const double fa2_h100[2][6] = {{141, 192, 232, 257, 273, 284}, {163, 221, 265, 294, 308, 328}};
+
+double train_fa2_eff(const gpuecon_gpu *gpu, double head_dim, double seq)
+{
+    bool ampere = gpu && gpu->arch && strcmp(gpu->arch, "ampere") == 0;
+    const double(*t)[6] = ampere ? fa2_a100 : fa2_h100;
+    double peak = ampere ? 312 : 989; /* the benchmarked GPUs' dense BF16 peaks */
+    /* log2(seq / 512) places the point on the 512..16k grid; shorter and longer sequences take
+     * the nearest end (the curves are flat past 8k) */
+    double x = seq > 512 ? log2(seq / 512) : 0;
+    if (x > 5)
+        x = 5;
+    int i = (int)x;
+    if (i > 4)
+        i = 4;
+    double w = x - i, r[2];
+    for (int k = 0; k < 2; k++)
+        r[k] = t[k][i] + w * (t[k][i + 1] - t[k][i]);
+    /* head dims between 64 and 128 interpolate; outside, the nearest */
+    double u = head_dim <= 64 ? 0 : head_dim >= 128 ? 1 : (head_dim - 64) / 64;
+    return (r[0] + u * (r[1] - r[0])) / peak;
 }

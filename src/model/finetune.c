@@ -214,7 +214,7 @@ static double coll_s(const gpuecon_finetune_request *r, gpuecon_coll_op op, doub
 static void timing(const gpuecon_finetune_request *r, gpuecon_finetune_result *o)
 {
     gpuecon_precision prec = r->precision;
-    double peak = gpuecon_gpu_peak_flops(r->system->gpu, prec);
+    double peak = gpuecon_gpu_peak_flops(r->system->gpu, prec) * gpuecon_system_clock(r->system);
     double eta = r->efficiency > 0 ? r->efficiency : r->profile.eta_train;
     double tokens = (double)r->mbs * r->seq, w, g, opt;
     state_bytes(r->method, &w, &g, &opt);

@@ -173,7 +173,9 @@ void finetune_kernels(const gpuecon_finetune_request *r, const ft_stack_facts *s
     const gpuecon_gpu *g = r->system->gpu;
     const gpuecon_efficiency *e = gpuecon_efficiency_for(g);
     bool fp8 = r->precision == GPUECON_FP8, lora_on = r->method == GPUECON_FT_LORA;
-    tally t = {.peak = gpuecon_gpu_peak_flops(g, GPUECON_BF16), .peak8 = gpuecon_gpu_peak_flops(g, GPUECON_FP8),
+    double clock = gpuecon_system_clock(r->system); /* the power limit's sustained clock (power.c) */
+    tally t = {.peak = gpuecon_gpu_peak_flops(g, GPUECON_BF16) * clock,
+               .peak8 = gpuecon_gpu_peak_flops(g, GPUECON_FP8) * clock,
                .bw = g->hbm_tbps * 1e12 * e->hbm, .eta = eta, .h = s->host_launch_s};
     t.eta8 = e->gemm_bf16 > 0 && e->gemm_fp8 > 0 ? eta * e->gemm_fp8 / e->gemm_bf16 : eta;
     double T = (double)r->mbs * r->seq, h = m->hidden, rank = lora_on ? r->lora_rank : 0, rc = r->recompute ? 1 : 0;

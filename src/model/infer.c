@@ -370,8 +370,9 @@ static void build_env(const gpuecon_infer_request *r, const infer_arch *a, const
     e->roofline = r->roofline;
     e->bw = g->hbm_tbps * 1e12;
     gpuecon_precision math = math_precision(g, r->weights);
-    e->f_prec = gpuecon_gpu_peak_flops(g, math);
-    e->f16 = gpuecon_gpu_peak_flops(g, GPUECON_BF16);
+    /* tensor-core rates at the sustained clock the power limit allows (power.c); HBM keeps its rate */
+    e->f_prec = gpuecon_gpu_peak_flops(g, math) * gpuecon_system_clock(r->system);
+    e->f16 = gpuecon_gpu_peak_flops(g, GPUECON_BF16) * gpuecon_system_clock(r->system);
     e->eta_c = o->eta_c;
     e->eta_attn = o->eta_attn;
     e->link_bps = r->system->scaleup_gbps * 1e9;

@@ -33,7 +33,9 @@ typedef struct gpuecon_gpu {
     double peak_fp4_tflops;  /* 0: no FP4 tensor cores */
     double hbm_gib;          /* usable capacity as the driver reports it */
     double hbm_tbps;
-    double tdp_w;
+    double tdp_w;            /* board power maximum; the efficiency fractions are stated at it */
+    double min_power_w;      /* lowest settable power limit (nvidia-smi's Min Power Limit); 0: unknown */
+    double idle_w;           /* power that does not scale with the SM clock (idle draw); 0: unknown */
     const gpuecon_source *src; /* per field; read through gpuecon_catalog_field() */
 } gpuecon_gpu;
 
@@ -57,8 +59,38 @@ typedef struct gpuecon_system {
     double host_link_gbps;      /* CPU-GPU link per GPU per direction, GB/s, as achievable for
                                    activation offload (NVLink-C2C and LPDDR share on Grace, PCIe
                                    on x86); 0: unknown, offload refused */
+    double power_limit_w;       /* the GPUs' power limit; 0: the board maximum (gpu->tdp_w).
+                                   it_w_per_gpu is stated at this limit */
     const gpuecon_source *src;
+    double clock_factor;        /* derived, not a catalog field: the sustained tensor-core clock at
+                                   power_limit_w over that at the board maximum (power.c); 1 at it */
 } gpuecon_system;
+
+/* The sustained-clock factor of GPU g under a board power limit of limit_w watts (docs/model.md
+ * §9.2): the DVFS relation P = P_idle + (P_max - P_idle)·(f/f_max)^3 solved for f/f_max,
+ * cbrt((limit - idle) / (tdp - idle)). 1 when limit_w is 0 or at/above tdp_w, or idle_w is
+ * unknown. The compute (tensor-core) rate scales with it; HBM bandwidth does not. */
+double gpuecon_power_clock_factor(const gpuecon_gpu *g, double limit_w);
+
+/* The clock factor a step multiplies its tensor-core rates by: s->clock_factor, 1 when unset (a
+ * system built outside the catalog). */
+static inline double gpuecon_system_clock(const gpuecon_system *s)
+{
+    return s && s->clock_factor > 0 ? s->clock_factor : 1.0;
+}
+
+/* The limit a system runs its GPUs at: power_limit_w, or the board maximum when 0. */
+double gpuecon_system_power_limit(const gpuecon_system *s);
+
+/* Checks limit_w against g's settable range [min_power_w, tdp_w]: GPUECON_E_INPUT naming option
+ * and the range when outside it (or when the GPU has no known minimum and limit_w < tdp_w). */
+int gpuecon_power_limit_check(const gpuecon_gpu *g, double limit_w, const char *option, gpuecon_error *err);
+
+/* *out = s when limit_w is 0; else *buf = a copy of s whose GPUs run at limit_w (power_limit_w
+ * and clock_factor set, it_w_per_gpu moved by limit_w minus s's own limit: the GPU draws its
+ * limit under load) and *out = buf. Errors as gpuecon_power_limit_check; *out untouched then. */
+int gpuecon_system_at_power_limit(const gpuecon_system *s, double limit_w, const char *option, gpuecon_system *buf,
+                                  const gpuecon_system **out, gpuecon_error *err);
 
 /* A number keyed by a catalog name (a profile's per-system values). */
 typedef struct gpuecon_keyed {
@@ -441,9 +473,23 @@ typedef enum gpuecon_recompute {
 } gpuecon_recompute;
 
 typedef enum gpuecon_attn_impl {
-    GPUECON_ATTN_IMPL_FLASH,     /* fused flash-style kernel: no s×s scores in memory */
-    GPUECON_ATTN_IMPL_UNFUSED    /* QK^T, softmax, dropout, AV as separate kernels (2021) */
+    GPUECON_ATTN_IMPL_FLASH,     /* fused flash-style kernel: no s×s scores in memory, at the GPU
+                                    generation's attn_flash (Transformer Engine's cuDNN kernels) */
+    GPUECON_ATTN_IMPL_UNFUSED,   /* QK^T, softmax, dropout, AV as separate kernels (2021) */
+    GPUECON_ATTN_IMPL_FA2        /* FlashAttention-2 as PyTorch SDPA's flash backend runs it: its
+                                    published fwd+bwd throughput by sequence length and head dim
+                                    (train_fa2_eff, docs/model.md §3.4) */
 } gpuecon_attn_impl;
+
+/* How the elementwise work of a layer (norms, rotary embedding, activation, residual adds) is
+ * launched (docs/model.md §3.4): fused kernels (Transformer Engine / Apex), torch.compile's
+ * Inductor fusion (the same HBM passes), or eager PyTorch, one kernel and one HBM round trip
+ * per op, norms and the rotary embedding in fp32 (torchtitan's Llama code). */
+typedef enum gpuecon_fusion {
+    GPUECON_FUSION_FUSED,
+    GPUECON_FUSION_COMPILED,
+    GPUECON_FUSION_EAGER
+} gpuecon_fusion;
 
 /* A framework stack (data/stacks.yaml): the framework facts that change speed or memory.
  * gpuecon_train_request_apply_stack copies them into a request; single options override. */
@@ -471,6 +517,14 @@ struct gpuecon_stack {
     bool compiled;            /* torch.compile: elementwise chains fused into single kernels */
     int fp8_linear;           /* FP8 linears: 0 none (bf16 only), 1 naive casts, 2 Transformer Engine */
     int precision;            /* linear precision when none is asked: 0 bf16, 1 fp8 */
+    /* training kernels (docs/model.md §3.4, §3.7) */
+    int fusion;               /* gpuecon_fusion */
+    int selective_recompute;  /* what selective recompute recomputes: 0 the attention core
+                                 (Megatron), 1 per operator (torchtitan's op SAC: every second
+                                 matmul and every elementwise op, the attention kernel's output kept) */
+    bool kv_repeat;           /* grouped-query K and V copied out to every query head before the
+                                 attention kernel (torchtitan's repeat_kv), the output transposed
+                                 back through HBM */
     const gpuecon_source *src;
 };
 
@@ -551,6 +605,9 @@ typedef struct gpuecon_train_request {
     int grad_reduce_bytes;    /* bytes per gradient in the DP reduction; 0: 4 (fp32) for bf16,
                                  2 for fp8/fp4, as the NeMo recipes do */
     gpuecon_attn_impl attn_impl; /* default flash */
+    gpuecon_fusion fusion;    /* default fused */
+    bool selective_op;        /* selective recompute per operator (a torchtitan stack); default false */
+    bool kv_repeat;           /* K, V repeated to every query head before attention; default false */
     const gpuecon_efficiency *eff; /* NULL: gpuecon_efficiency_for(system->gpu) */
     /* recipe memory and kernels (docs/model.md §3.2, §3.7); defaults reproduce a stack with
      * FP32 Adam states, BF16+FP8 dual weights and delayed scaling */

@@ -84,8 +84,12 @@ int train_prepare(const gpuecon_train_request *req, train_static *st, gpuecon_er
     st->s = req->system;
     st->gpu = req->system->gpu;
     st->prec = req->precision;
-    st->peak = gpuecon_gpu_peak_flops(st->gpu, req->precision);
-    st->peak_bf16 = gpuecon_gpu_peak_flops(st->gpu, GPUECON_BF16);
+    /* A power limit lowers the sustained clock, so every tensor-core rate, once per request
+     * (docs/model.md §9.2); MFU stays against the nominal peak. */
+    double clock = req->system->clock_factor > 0 ? req->system->clock_factor : 1.0;
+    st->peak_nominal = gpuecon_gpu_peak_flops(st->gpu, req->precision);
+    st->peak = st->peak_nominal * clock;
+    st->peak_bf16 = gpuecon_gpu_peak_flops(st->gpu, GPUECON_BF16) * clock;
     if (!(st->peak > 0))
         return err_set(err, GPUECON_E_INPUT, OPTION("precision"), 0, 0, "%s has no %s tensor cores",
                        st->gpu->name, gpuecon_precision_name(req->precision));
@@ -106,6 +110,9 @@ int train_prepare(const gpuecon_train_request *req, train_static *st, gpuecon_er
     st->dp_overlap = req->dp_overlap;
     st->dropout = req->dropout;
     st->attn = req->attn_impl;
+    st->fusion = req->fusion;
+    st->selective_op = req->selective_op;
+    st->kv_repeat = req->kv_repeat;
     st->grad_reduce_bytes = req->grad_reduce_bytes > 0 ? req->grad_reduce_bytes
                                                        : (req->precision == GPUECON_BF16 ? 4 : 2);
     train_prepare_recipe(req, st);
@@ -205,14 +212,19 @@ static void layer_compute(const train_static *st, double T, double s_loc, double
     lp->g_fc2 = train_gemm(st, T, fl, h, ib);
     lp->flops_mlp = 2 * T * h * (st->mats - 1) * fl + 2 * T * fl * h;
     double pb = st->peak_bf16;
-    if (st->attn == GPUECON_ATTN_IMPL_FLASH) {
+    if (st->attn == GPUECON_ATTN_IMPL_FLASH || st->attn == GPUECON_ATTN_IMPL_FA2) {
         /* causal flash kernel: 2 FLOPs per (query, key, head) and dim of QK^T and of AV
-         * forward, 2.5x that backward */
+         * forward, 2.5x that backward; FlashAttention-2 at its published rate for a kernel call
+         * of s_loc tokens (a context-parallel rank's share: ring attention runs one call per
+         * chunk pair) */
         double fl_f = 2 * T * st->keys_per_query * al * (st->dqk + st->dv);
+        double ef = train_attn_fwd_eff(&st->eff), eb = st->eff.attn_flash;
+        if (st->attn == GPUECON_ATTN_IMPL_FA2)
+            ef = eb = train_fa2_eff(st->gpu, (st->dqk + st->dv) / 2, s_loc);
         lp->attn_flops_f = fl_f;
         lp->attn_flops_b = 2.5 * fl_f;
-        lp->attn_f = fl_f / (pb * train_attn_fwd_eff(&st->eff)) + st->eff.kernel_s;
-        lp->attn_b = 2.5 * fl_f / (pb * st->eff.attn_flash) + 2 * st->eff.kernel_s;
+        lp->attn_f = fl_f / (pb * ef) + st->eff.kernel_s;
+        lp->attn_b = 2.5 * fl_f / (pb * eb) + 2 * st->eff.kernel_s;
     } else {
         /* unfused: QK^T and AV over all s keys (masking computes the full square), scores in
          * HBM; scale-mask-softmax and dropout as elementwise kernels */
@@ -226,13 +238,32 @@ static void layer_compute(const train_static *st, double T, double s_loc, double
         lp->attn_f = qk + av + sm_f / st->hbm_bps + (st->dropout ? 2 : 1) * st->eff.kernel_s;
         lp->attn_b = 2 * (qk + av) + sm_b / st->hbm_bps + (st->dropout ? 2 : 1) * st->eff.kernel_s;
     }
-    (void)s_loc;
     /* norms, bias-dropout-residual, activation, FP8 casts: bytes read + written; each half
      * has one norm and one residual (5 units of 2h, + a dropout mask) */
     double seq_div = (st->sp && tp > 1) ? tp : 1;
     double hb = 2 * h, half = (5 + (st->dropout ? 0.5 : 0)) * hb / seq_div;
     double pa = half, pm = half + (st->mats > 2 ? 6 : 4) * fl;
     lp->nk_attn_f = 2, lp->nk_mlp_f = 3, lp->nk_attn_b = 4, lp->nk_mlp_b = 4;
+    if (st->fusion == GPUECON_FUSION_EAGER) {
+        /* eager PyTorch (torchtitan's Llama code, docs/model.md §3.4): RMSNorm upcasts to fp32 and
+         * runs cast, square, mean, rsqrt, scale, downcast and weight as kernels of their own, 36h
+         * bytes instead of a fused kernel's 4h; the rotary embedding goes through fp32 complex
+         * numbers, 20 bytes per q and k element instead of 4; SiLU and the gate product are two
+         * kernels, 10 bytes per FFN element instead of 6 */
+        double qk = (al + (st->mla ? al : kvl)) * st->dqk;
+        pa += 32 * h / seq_div + 16 * qk;
+        pm += 32 * h / seq_div + (st->mats > 2 ? 4 * fl : 0);
+        lp->nk_attn_f += 6 + 6 + 1, lp->nk_mlp_f += 6 + (st->mats > 2 ? 1 : 0);
+        lp->nk_attn_b += 2 * (6 + 6 + 1), lp->nk_mlp_b += 2 * (6 + (st->mats > 2 ? 1 : 0));
+    }
+    if (st->kv_repeat && !st->mla) {
+        /* K and V copied out to every local query head (read g, write a heads of d each) and the
+         * attention output transposed back through HBM: 2(2g + 2a)d + 4ad bytes forward
+         * (backward, as every elementwise pass, twice: the copies' gradients summed back) */
+        double d = st->d, rep = kvl < al ? 2 * (2 * kvl * d + 2 * al * d) : 0;
+        pa += rep + 4 * al * d;
+        lp->nk_attn_f += (rep > 0 ? 2 : 0) + 1, lp->nk_attn_b += (rep > 0 ? 2 : 0) + 1;
+    }
     if (st->prec != GPUECON_BF16) {
         pa += st->cast_bytes * (h + al * st->dv), pm += st->cast_bytes * (h + fl);
         lp->nk_attn_f += 2, lp->nk_mlp_f += 2, lp->nk_attn_b += 4, lp->nk_mlp_b += 4;
@@ -294,6 +325,21 @@ void train_layer(const train_static *st, int tp, int cp, int mbs, gpuecon_recomp
         out->recompute_s = out->fwd_s;
         out->attn_hw_flops += lp.flops_attn + lp.attn_flops_f;
         out->hw_flops += lp.flops_attn + lp.flops_mlp + lp.attn_flops_f;
+    } else if (rc == GPUECON_RECOMPUTE_SELECTIVE && st->selective_op) {
+        /* torchtitan's per-operator policy (torchtitan/parallelisms/parallelize_llama.py
+         * _custom_policy): the outputs of the attention kernel and of every odd matmul of the
+         * block are kept; the even ones (K, output projection, the FFN's second input
+         * projection, or FC2 ungated) and every elementwise op run again in backward */
+        double kq = st->mla ? 0.5 : (st->kv / tp) / (st->a / tp + 2 * st->kv / tp);
+        double up = st->mats > 2 ? 0.5 : 0, ga = kq * lp.g_qkv + lp.g_proj;
+        double gm = st->mats > 2 ? up * lp.g_fc1 : lp.g_fc2;
+        double fa = st->mla ? lp.flops_attn * ga / (lp.g_qkv + lp.g_proj)
+                            : 2 * T * st->h * (st->kv / tp) * st->d + 2 * T * (st->a / tp) * st->d * st->h;
+        double fm = 2 * T * st->h * st->f / tp; /* W3 or FC2: h x f/t either way */
+        out->attn_rc_s = ga + lp.elem_attn_f + lp.nk_attn_f * ks;
+        out->recompute_s = out->attn_rc_s + gm + lp.elem_mlp_f + lp.nk_mlp_f * ks;
+        out->attn_hw_flops += fa;
+        out->hw_flops += fa + fm;
     } else if (rc == GPUECON_RECOMPUTE_SELECTIVE && st->attn == GPUECON_ATTN_IMPL_UNFUSED) {
         out->attn_rc_s = out->recompute_s = lp.attn_f;
         out->attn_hw_flops += lp.attn_flops_f;
@@ -310,7 +356,18 @@ void train_layer(const train_static *st, int tp, int cp, int mbs, gpuecon_recomp
     out->cp_s = layer_cp(st, &lp, T, tp, cp, rc);
     out->attn_act_bytes = attn_act(st, s_loc, mbs, tp, rc);
     out->act_bytes = out->attn_act_bytes + mem_mlp_act(st->h, st->f, st->mats, s_loc, mbs, tp, st->sp, rc, st->dropout);
-    if (st->prec != GPUECON_BF16 && !st->mla) {
+    if (rc == GPUECON_RECOMPUTE_SELECTIVE && st->selective_op && !st->mla) {
+        /* what the per-operator policy keeps per token: the block input, Q and V (odd matmuls),
+         * the attention output and its fp32 log-sum-exp, FC1's output (W1) and FC2's; with TP
+         * the reduce-scatter outputs too (the policy's save list) */
+        double seq_div = (st->sp && tp > 1) ? tp : 1, al = st->a / tp, kvl = st->kv / tp;
+        double rs = tp > 1 ? 2 * st->h / seq_div : 0;
+        double pa = 2 * st->h / seq_div + 2 * al * st->d + 2 * kvl * st->d + 2 * al * st->d + 4 * al + rs;
+        double pm = 2 * st->f / tp + 2 * st->h + rs;
+        out->attn_act_bytes = T * pa;
+        out->act_bytes = T * (pa + pm);
+    }
+    if (st->prec != GPUECON_BF16 && !st->mla && !(rc == GPUECON_RECOMPUTE_SELECTIVE && st->selective_op)) {
         /* FP8 copies of the linear inputs; the attention half's share (QKV input -1, projection
          * input +q) also counts for MoE layers */
         double d = mem_fp8_act_delta(st->h, st->a, st->d, st->f, s_loc, mbs, tp, st->sp, rc);
@@ -679,14 +736,14 @@ static void fill_result(const train_static *st, const train_layer_cost *lc, cons
                         gpuecon_train_result *out)
 {
     out->tokens_per_s_per_gpu = (double)st->gbs * st->seq / out->step_time_s / st->gpus;
-    out->peak_flops = st->peak;
+    out->peak_flops = st->peak_nominal;
     out->model_flops_per_token = st->model_flops_per_token;
-    out->mfu = gpuecon_mfu(out->tokens_per_s_per_gpu, st->model_flops_per_token, st->peak);
-    out->mfu_causal = gpuecon_mfu(out->tokens_per_s_per_gpu, st->model_flops_causal, st->peak);
+    out->mfu = gpuecon_mfu(out->tokens_per_s_per_gpu, st->model_flops_per_token, st->peak_nominal);
+    out->mfu_causal = gpuecon_mfu(out->tokens_per_s_per_gpu, st->model_flops_causal, st->peak_nominal);
     int nm = st->moe ? moe_layers_in(st, 0, st->m->layers) : 0, nd = st->m->layers - nm;
     double layer_hw = nd * lc->hw_flops + nm * lc->m_hw_flops + st->mtp * (st->moe ? lc->m_hw_flops : lc->hw_flops);
     double hw = micro * ((layer_hw + lc->head_flops * (1 + st->mtp)) / c->pp);
-    out->hfu = hw / out->step_time_s / st->peak;
+    out->hfu = hw / out->step_time_s / st->peak_nominal;
     out->par = (gpuecon_parallel){.tp = c->tp, .pp = c->pp, .vpp = c->vpp, .cp = c->cp, .ep = c->ep, .dp = c->dp,
                                   .mbs = c->mbs, .etp = c->etp, .edp = st->moe ? cfg_edp(c) : 1,
                                   .a2a_overlap = st->moe && c->a2a_overlap, .microbatches = micro,

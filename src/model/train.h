@@ -77,6 +77,9 @@ typedef struct train_static {
     bool sp, dp_overlap, dropout;
     bool tp_async;            /* the backward all-reduce before g1 runs beside g1's wgrad (no SP) */
     gpuecon_attn_impl attn;
+    gpuecon_fusion fusion;       /* elementwise kernels: fused, compiled or eager */
+    bool selective_op;           /* selective recompute per operator (torchtitan) */
+    bool kv_repeat;              /* K, V repeated to every query head before attention */
     double grad_reduce_bytes;
     /* recipe memory and kernels (docs/model.md §3.2, §3.7) */
     bool fp8_param, fp8_transpose; /* FP8-only weights; Hopper's column-wise FP8 copy */
@@ -84,7 +87,9 @@ typedef struct train_static {
     double cast_bytes;           /* bytes moved per element quantized by the FP8 recipe */
     double host_bps;             /* CPU-GPU link, achievable bytes/s per direction */
     int offload;                 /* request: layers offloaded per stage, or GPUECON_SEARCH */
-    double peak, peak_bf16;      /* FLOP/s */
+    double peak, peak_bf16;      /* FLOP/s the tensor cores sustain: the dense peak x the system's
+                                    power-limit clock factor (power.c) */
+    double peak_nominal;         /* the GPU's dense peak at the precision: MFU's denominator */
     double hbm_bps;              /* achieved bytes/s */
     double capacity, reserve;    /* bytes */
     double straggler;            /* speed_cv x E[max of gpus standard normals] */
@@ -219,6 +224,9 @@ double train_gemm_eff(const gpuecon_efficiency *e, gpuecon_precision p);
 /* The forward flash-attention fraction of the BF16 peak: attn_fwd where a row sets it, else
  * attn_flash (docs/model.md §3.3). */
 double train_attn_fwd_eff(const gpuecon_efficiency *e);
+/* FlashAttention-2's causal forward+backward fraction of the BF16 peak at a sequence of `seq`
+ * tokens per kernel call and a head dim (calib.c; A100's curve on Ampere, H100's elsewhere). */
+double train_fa2_eff(const gpuecon_gpu *gpu, double head_dim, double seq);
 /* A GEMM of M x K by K x N at the training precision (inputs ib bytes), on the roofline. */
 double train_gemm(const train_static *st, double M, double K, double N, double ib);
 /* Roofline time of one kernel: FLOPs at peak_eff FLOP/s or bytes at HBM speed, plus launch. */

@@ -66,6 +66,9 @@ void gpuecon_train_request_apply_stack(gpuecon_train_request *req, const gpuecon
     req->dp_overlap = k->dp_overlap;
     req->a2a_overlap = k->ep_overlap ? GPUECON_SEARCH : 0;
     req->attn_impl = (gpuecon_attn_impl)k->attention;
+    req->fusion = (gpuecon_fusion)k->fusion;
+    req->selective_op = k->selective_recompute == 1;
+    req->kv_repeat = k->kv_repeat;
     req->sequence_parallel = k->sequence_parallel;
     req->dropout = k->dropout;
     req->cuda_graphs = k->cuda_graphs;
@@ -85,6 +88,10 @@ static int check_recipe(const gpuecon_train_request *req, gpuecon_error *err)
 {
     const gpuecon_gpu *g = req->system->gpu;
     bool blackwell = g->arch && strncmp(g->arch, "blackwell", 9) == 0;
+    if ((unsigned)req->attn_impl > GPUECON_ATTN_IMPL_FA2)
+        return err_set(err, GPUECON_E_INPUT, OPTION("attention"), 0, 0, "allowed: flash, unfused, fa2");
+    if ((unsigned)req->fusion > GPUECON_FUSION_EAGER)
+        return err_set(err, GPUECON_E_INPUT, OPTION("fusion"), 0, 0, "allowed: fused, compiled, eager");
     if ((unsigned)req->fp8_recipe > GPUECON_FP8_BLOCKWISE)
         return err_set(err, GPUECON_E_INPUT, OPTION("fp8_recipe"), 0, 0, "allowed: delayed, tensorwise, mxfp8, blockwise");
     if (req->precision == GPUECON_FP8 && req->fp8_recipe == GPUECON_FP8_MXFP8 && !blackwell)

@@ -15,10 +15,10 @@ const char *const catalog_kind_names[] = {"gpus", "systems", "profiles", "models
 static const char *const *columns(gpuecon_kind k)
 {
     static const char *const gpu[] = {"arch", "peak_bf16_tflops", "peak_fp8_tflops", "peak_fp4_tflops",
-                                      "hbm_gib", "hbm_tbps", "tdp_w", NULL};
+                                      "hbm_gib", "hbm_tbps", "tdp_w", "min_power_w", "idle_w", NULL};
     static const char *const sys[] = {"gpu_name", "gpus_per_node", "scaleup_gpus", "scaleup_gbps",
                                       "scaleout_gbps", "it_w_per_gpu", "pue", "cooling",
-                                      "capex_usd_per_gpu", NULL};
+                                      "capex_usd_per_gpu", "power_limit_w", NULL};
     static const char *const prof[] = {"rate", "life_years", "maintenance_per_year",
                                        "capital_charge_per_year", "colo_usd_per_kw_month",
                                        "electricity_usd_per_kwh", "pue", NULL};
@@ -27,7 +27,8 @@ static const char *const *columns(gpuecon_kind k)
     static const char *const rel[] = {"system", "tier", "mtbi_gpu_days", NULL};
     static const char *const stack[] = {"grad_reduce", "fp8_param", "optimizer_states", "fp8_recipe",
                                         "tp_overlap", "tp_async_grad", "dp_overlap", "ep_overlap",
-                                        "attention", "cuda_graphs", "dispatcher", "flex_dispatcher",
+                                        "attention", "fusion", "selective_recompute", "kv_repeat",
+                                        "cuda_graphs", "dispatcher", "flex_dispatcher",
                                         "workload", "host_launch_us", "compiled", "fp8_linear", NULL};
     static const char *const timeline[] = {"system", "model", "precision", "note", NULL};
     switch (k) {

@@ -61,6 +61,9 @@ static void print_comparison(const render_out *out, const gpuecon_comparison_res
         if (p->feasible && p->predicted_note[0])
             sb_printf(f, "  %s: %s%s%s\n", p->name, p->predicted_note, train && p->stack ? "; stack " : "",
                     train && p->stack ? p->stack : "");
+        if (p->power_limit_w > 0)
+            sb_printf(f, "    GPUs at %.0f W: sustained tensor-core clock %.3f of the board maximum's\n", p->power_limit_w,
+                    p->clock_factor);
         if (p->feasible && p->have_calib)
             calib_match_brief(f, &p->calib, "    ");
         if (p->feasible && p->throughput_p90_rel > 0)
@@ -175,6 +178,10 @@ static json_t *platform_json(const gpuecon_platform_result *p, const char *compa
     if (comparison)
         json_object_set_new(o, "comparison", json_string(comparison));
     json_object_set_new(o, "system", json_string(p->system));
+    if (p->power_limit_w > 0) {
+        json_object_set_new(o, "power_limit_w", rjson_real(p->power_limit_w));
+        json_object_set_new(o, "clock_factor", rjson_real(p->clock_factor));
+    }
     json_object_set_new(o, "feasible", json_boolean(p->feasible));
     if (!p->feasible)
         json_object_set_new(o, "why", json_string(p->why));

@@ -15,6 +15,7 @@ static json_t *finetune_json(const void *view)
     json_t *j = json_object();
     json_object_set_new(j, "model", json_string(r->model->name));
     json_object_set_new(j, "system", json_string(r->system->name));
+    rjson_power(j, r->system);
     json_object_set_new(j, "gpus", json_integer(r->gpus));
     json_object_set_new(j, "method", json_string(v->method));
     json_object_set_new(j, "strategy", json_string(v->strategy));
@@ -159,6 +160,9 @@ static void finetune_text(const render_out *out, const void *view, const tbl *tb
             r->system->gpu_name, gpuecon_precision_name(r->precision),
             r->strategy == GPUECON_FT_FSDP ? "FSDP" : "DDP", r->recompute ? " + checkpointing" : "",
             r->mbs, r->seq);
+    char pw[160];
+    if (*fmt_power(pw, sizeof pw, r->system))
+        sb_printf(f, "power limit: %s\n", pw);
     if (r->stack)
         sb_printf(f, "stack %s (%s)\n", r->stack->name, r->stack->framework);
     sb_printf(f, "efficiency profile %s (eta_train %.3f%s)\n\n", r->profile.name,

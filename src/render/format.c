@@ -7,6 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *fmt_power(char *buf, size_t cap, const gpuecon_system *s)
+{
+    if (!s || !(s->power_limit_w > 0) || !s->gpu || s->power_limit_w >= s->gpu->tdp_w)
+        return "";
+    snprintf(buf, cap, "GPUs at %.0f W: sustained tensor-core clock %.3f of the %.0f W board maximum's", s->power_limit_w,
+             gpuecon_system_clock(s), s->gpu->tdp_w);
+    return buf;
+}
+
 char *fmt_num(char *buf, size_t cap, double v, int decimals)
 {
     if (!isfinite(v)) {

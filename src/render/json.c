@@ -20,6 +20,14 @@ json_t *rjson_source(gpuecon_source s)
     return json_pack("{s:s, s:s}", "source", s.text ? s.text : "", "stage", gpuecon_stage_name(s.stage));
 }
 
+void rjson_power(json_t *j, const gpuecon_system *s)
+{
+    if (!s || !(s->power_limit_w > 0) || !s->gpu || s->power_limit_w >= s->gpu->tdp_w)
+        return;
+    json_object_set_new(j, "power_limit_w", rjson_real(s->power_limit_w));
+    json_object_set_new(j, "clock_factor", rjson_real(gpuecon_system_clock(s)));
+}
+
 void rjson_run(json_t *j, uint64_t seed, int threads, double elapsed_s)
 {
     char s[24];

@@ -111,6 +111,11 @@ json_t *rjson_source(gpuecon_source s);
 #define USER_PRICE_SOURCE "--usd-per-gpu-hour (the user's rate for this run)"
 /* {"source": USER_PRICE_SOURCE, "stage": "user-input"} */
 json_t *rjson_user_price(void);
+/* A system whose GPUs run below their board maximum: "power_limit_w" and "clock_factor" (the
+ * sustained tensor-core clock over the board maximum's) added to j; nothing otherwise. */
+void rjson_power(json_t *j, const gpuecon_system *s);
+/* The same for a text header: "" or "GPUs at 500 W: sustained tensor-core clock 0.880 of ...". */
+const char *fmt_power(char *buf, size_t cap, const gpuecon_system *s);
 
 /* ---- result kinds: each result is rendered here, once ----
  *
@@ -400,6 +405,7 @@ typedef struct validate_view {
     gpuecon_validate_summary all, fit;
     gpuecon_validate_summary moe, moe_fit;
     gpuecon_validate_summary held; /* dense rows held out of the fit (seed, heldout, recipes) */
+    gpuecon_validate_summary tt_fit, tt_held; /* the torchtitan runs, fitted and held out */
     gpuecon_validate_group groups[48];
     size_t ngroups;
     double vtrain_p95;

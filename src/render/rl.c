@@ -7,6 +7,7 @@
 #include "render/report.h"
 
 #include <math.h>
+#include <string.h>
 
 /* ---- JSON ------------------------------------------------------------------------------ */
 
@@ -68,6 +69,7 @@ static json_t *rl_json(const void *view)
     json_t *j = json_object(), *pools = json_array();
     json_object_set_new(j, "model", json_string(r->policy->name));
     json_object_set_new(j, "system", json_string(r->system->name));
+    rjson_power(j, r->system);
     json_object_set_new(j, "gpus", json_integer(r->gpus));
     json_object_set_new(j, "placement", json_string(gpuecon_rl_placement_name(r->placement)));
     json_object_set_new(j, "off_policy", json_integer(r->off_policy));
@@ -226,6 +228,10 @@ static void headline(char *t, size_t nt, char *sub, size_t ns, const gpuecon_rl_
              gpuecon_precision_name(r->train_precision), r->stack ? r->stack->name : "-",
              r->reference ? r->reference->name : "none", r->reward ? r->reward->name : "rule-based",
              r->critic ? r->critic->name : "none (GRPO)");
+    char pw[160];
+    size_t k = strlen(sub);
+    if (*fmt_power(pw, sizeof pw, r->system) && k + 2 < ns)
+        snprintf(sub + k, ns - k, "; %s", pw);
 }
 
 static tbl *rl_table(gpuecon_ctx *ctx, bool *oom, const void *view)

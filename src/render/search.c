@@ -22,6 +22,7 @@ static json_t *search_json(const void *view)
     json_t *root = json_object();
     json_object_set_new(root, "model", json_string(req->model->name));
     json_object_set_new(root, "system", json_string(req->system->name));
+    rjson_power(root, req->system);
     json_object_set_new(root, "gpus", json_integer(req->gpus));
     if (req->stack)
         json_object_set_new(root, "stack", json_string(req->stack->name));
@@ -103,6 +104,9 @@ static void search_text(const render_out *out, const void *view, const tbl *t)
             v->o->objective ? "cost per token" : "tokens/s/GPU");
     if (req->stack)
         sb_printf(f, "stack: %s (%s)\n\n", req->stack->name, req->stack->framework);
+    char pw[160];
+    if (*fmt_power(pw, sizeof pw, req->system))
+        sb_printf(f, "power limit: %s\n\n", pw);
     tbl_print(t, f);
     sb_printf(f, "\n%llu configurations evaluated, %llu fit in memory, %llu skipped by the bound, %.3f s "
                "(%.3g configurations/s)\n",

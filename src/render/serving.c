@@ -91,6 +91,7 @@ static json_t *result_json(const gpuecon_infer_request *r, const gpuecon_infer_r
     json_t *j = json_object();
     json_object_set_new(j, "model", json_string(r->model->name));
     json_object_set_new(j, "system", json_string(r->system->name));
+    rjson_power(j, r->system);
     json_object_set_new(j, "gpus", json_integer(o->gpus));
     json_object_set_new(j, "tp", json_integer(o->tp));
     json_object_set_new(j, "pp", json_integer(o->pp));
@@ -166,6 +167,8 @@ static void header(strbuf *f, const gpuecon_infer_request *r, const gpuecon_infe
         sb_printf(f, ", expert load %.2fx the mean", o->expert_imbalance);
     if (r->lora_rank > 0)
         sb_printf(f, ", LoRA r%d", r->lora_rank);
+    if (r->system->power_limit_w > 0 && r->system->gpu && r->system->power_limit_w < r->system->gpu->tdp_w)
+        sb_printf(f, ", GPUs at %.0f W (clock %.3f)", r->system->power_limit_w, gpuecon_system_clock(r->system));
     if (r->draft_k > 0)
         sb_printf(f, ", draft %d (E %.3f tokens/step)", r->draft_k, o->expected_tokens);
     sb_printf(f, "\nprompt %g / output %g tokens; serving profile %s%s\n", r->prompt_len, r->output_len,

@@ -137,6 +137,7 @@ static json_t *search_json(const void *view)
         json_array_append_new(fr, config_json(&o->frontier[i], false));
     json_object_set_new(j, "model", json_string(q->base.model->name));
     json_object_set_new(j, "system", json_string(q->base.system->name));
+    rjson_power(j, q->base.system);
     json_object_set_new(j, "objective", json_string(v->objective));
     json_object_set_new(j, "ttft_target_ms", q->ttft_ms > 0 ? rjson_real(q->ttft_ms) : json_null());
     json_object_set_new(j, "tpot_target_ms", q->tpot_ms > 0 ? rjson_real(q->tpot_ms) : json_null());
@@ -218,6 +219,9 @@ static void search_text(const render_out *out, const void *view, const tbl *tb)
     sb_printf(f, "%s on %s: best of %ld configurations (%.2f s); targets TTFT %s, TPOT %s at P%g\n",
             q->base.model->name, q->base.system->name, o->configs_evaluated, v->elapsed_s, ttft, tpot,
             q->slo_percentile);
+    char pw[160];
+    if (*fmt_power(pw, sizeof pw, q->base.system))
+        sb_printf(f, "power limit: %s\n", pw);
     if (q->rate > 0)
         sb_printf(f, "at %g requests/s every configuration that keeps up serves the same tokens: ties go to capacity "
                 "(tokens/s/GPU at the largest load within the targets)\n", q->rate);

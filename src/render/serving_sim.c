@@ -29,6 +29,7 @@ static json_t *sim_json(const gpuecon_sim_request *r, const gpuecon_sim_result *
     json_t *j = json_object();
     json_object_set_new(j, "model", json_string(r->serve.model->name));
     json_object_set_new(j, "system", json_string(r->serve.system->name));
+    rjson_power(j, r->serve.system);
     json_object_set_new(j, "gpus", json_integer(d->gpus));
     json_object_set_new(j, "tp", json_integer(d->tp));
     json_object_set_new(j, "replicas", json_integer(d->replicas));
@@ -112,6 +113,9 @@ static void infer_sim_text(const render_out *out, const void *view, const tbl *t
     const gpuecon_infer_result *d = &o->deploy;
     sb_printf(f, "%s on %s: ", r->serve.model->name, r->serve.system->name);
     serving_deployment(f, d);
+    char pw[160];
+    if (*fmt_power(pw, sizeof pw, r->serve.system))
+        sb_printf(f, " (%s)", pw);
     sb_printf(f, "; ");
     if (r->arrival == GPUECON_ARRIVAL_CLOSED)
         sb_printf(f, "closed loop of %d users\n", r->users);
@@ -208,6 +212,7 @@ static json_t *infer_disagg_json(const void *view)
     json_t *j = json_object();
     json_object_set_new(j, "model", json_string(v->serve->model->name));
     json_object_set_new(j, "system", json_string(v->serve->system->name));
+    rjson_power(j, v->serve->system);
     json_object_set_new(j, "gpus", json_integer(v->serve->gpus));
     json_object_set_new(j, "disaggregated", disagg_json(v->request, v->result));
     if (v->evaluated >= 0)

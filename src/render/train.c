@@ -265,6 +265,7 @@ static json_t *one_json(const void *view)
     json_t *j = train_result_json(v->r);
     json_object_set_new(j, "model", json_string(req->model->name));
     json_object_set_new(j, "system", json_string(req->system->name));
+    rjson_power(j, req->system);
     json_object_set_new(j, "gpus", json_integer(req->gpus));
     json_object_set_new(j, "precision", json_string(gpuecon_precision_name(req->precision)));
     json_object_set_new(j, "seq", json_integer(req->seq));
@@ -452,6 +453,9 @@ static void one_text(const render_out *out, const void *view, const tbl *t)
             req->system->gpu_name, gpuecon_precision_name(req->precision), req->seq, req->gbs);
     if (req->stack)
         sb_printf(f, "stack: %s (%s)\n", req->stack->name, req->stack->framework);
+    char pw[160];
+    if (*fmt_power(pw, sizeof pw, req->system))
+        sb_printf(f, "power limit: %s\n", pw);
     sb_printf(f, "parallelism: %s, %d micro-batches, %s recompute, ZeRO-%d%s%s\n\n", cfg, r->par.microbatches,
             gpuecon_parallel_recompute_name(&r->par), r->par.zero, r->par.sequence_parallel ? ", SP" : "",
             r->par.tp_overlap ? ", TP overlap" : "");

@@ -53,6 +53,7 @@ typedef struct cli {
     size_t nopts;               /* errors name options as it spells them (cli_spell_options) */
     json_t *plots;              /* the charts for the front end to draw (gpuecon_request_plots);
                                    NULL: the caller takes none */
+    gpuecon_system power_system; /* --power-limit: the --system entry at that limit (cli_power_limit) */
 } cli;
 
 /* ---- opts.c: declarative options ---- */
@@ -114,6 +115,13 @@ int cli_error(cli *c, int status, const char *where, const char *fmt, ...) __att
 int cli_load_catalog(cli *c);
 /* Catalog look-ups that print a suggestion and return EXIT_USAGE on failure. */
 int cli_system(cli *c, const char *option, const char *name, const gpuecon_system **out);
+/* --power-limit W: *sys becomes the system with its GPUs at W watts (c->power_system), which
+ * lowers the sustained tensor-core clock and the IT power (docs/model.md §9.2). Exit 2 naming
+ * option and the GPU's settable range when W is outside it. */
+int cli_power_limit(cli *c, const char *option, double watts, const gpuecon_system **sys);
+#define CLI_HELP_POWER_LIMIT                                                                                \
+    "GPU power limit in watts, within the GPU's min_power_w..tdp_w (default: the system's, else the board " \
+    "maximum): lowers the sustained tensor-core clock (gpuecon catalog gpus)"
 int cli_profile(cli *c, const char *option, const char *name, const gpuecon_profile **out);
 /* A framework stack from data/stacks.yaml (unknown: exit 2 with the nearest names). */
 /* A stack by name that runs `workload` (0 training, 1 fine-tuning); the other kind is a usage

@@ -16,7 +16,7 @@ static const char *const strategy_names[] = {"ddp", "fsdp", NULL};
 typedef struct ft_args {
     const char *model, *system, *profile, *eff_profile, *lora_mods, *stack;
     int gpus, method, lora_rank, strategy, mbs, seq, precision;
-    double lora_alpha, efficiency, pue, tokens, usd_per_gpu_hour;
+    double lora_alpha, efficiency, pue, tokens, usd_per_gpu_hour, power_limit;
     bool recompute, no_vision, compare;
 } ft_args;
 
@@ -26,6 +26,7 @@ static int build(cli *c, const opt *o, size_t n, const ft_args *a, gpuecon_finet
     gpuecon_finetune_request_init(r);
     if ((rc = cli_model(c, "--model", a->model, &r->model)) ||
         (rc = cli_system(c, "--system", a->system, &r->system)) ||
+        (opt_seen(o, n, "--power-limit") && (rc = cli_power_limit(c, "--power-limit", a->power_limit, &r->system))) ||
         (rc = cli_profile(c, "--profile", a->profile, &r->tco)) ||
         (rc = cmd_infer_serving_profile(c, "--efficiency-profile", a->eff_profile, &r->profile)))
         return rc;
@@ -64,6 +65,7 @@ int cmd_finetune(cli *c, int argc, char **argv)
         {"--model", O_STR, &a.model, 0, 0, NULL, "M", "model (gpuecon catalog models)", NULL, false},
         CLI_OPT_SYSTEM(&a.system),
         {"--gpus", O_INT, &a.gpus, 1, 1e6, NULL, "N", "GPUs (default: one server)", NULL, false},
+        {"--power-limit", O_DOUBLE, &a.power_limit, 1, 5000, NULL, "W", CLI_HELP_POWER_LIMIT, NULL, false},
         {"--method", O_CHOICE, &a.method, 0, 0, method_names, "M", "LoRA adapters or all weights", "lora or full", false},
         {"--lora-rank", O_INT, &a.lora_rank, 1, 4096, NULL, "R", "LoRA rank (16)", NULL, false},
         {"--lora-alpha", O_DOUBLE, &a.lora_alpha, 1e-6, 1e6, NULL, "A", "LoRA alpha (32; scaling only)", NULL, false},

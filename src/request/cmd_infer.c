@@ -24,7 +24,7 @@ typedef struct infer_args {
     int gpus, tp, pp, weights, kv, draft, lora_rank, max_loras, engine, roofline, prefill_steps, ep, attn_dp;
     int max_num_seqs, max_num_batched_tokens, long_prefill, max_model_len, block_size;
     double prompt_len, output_len, output_cv, prefix_hit, concurrency, accept, accept_rate, draft_gb;
-    double gpu_mem_util, activation_gib, cuda_graph_gib, pue, usd_per_gpu_hour, imbalance;
+    double gpu_mem_util, activation_gib, cuda_graph_gib, pue, usd_per_gpu_hour, imbalance, power_limit;
     bool sweep, tp_across;
     int_list grid;
     infer_sim_args sim;
@@ -89,6 +89,7 @@ static int build_request(cli *c, const opt *o, size_t n, const infer_args *a, gp
     gpuecon_infer_request_init(r);
     if ((rc = cli_model(c, "--model", a->model, &r->model)) ||
         (rc = cli_system(c, "--system", a->system, &r->system)) ||
+        (opt_seen(o, n, "--power-limit") && (rc = cli_power_limit(c, "--power-limit", a->power_limit, &r->system))) ||
         (rc = cli_profile(c, "--profile", a->profile, &r->tco)) ||
         (rc = cmd_infer_serving_profile(c, "--serving-profile", a->serving, &r->profile)))
         return rc;
@@ -221,6 +222,7 @@ int cmd_infer(cli *c, int argc, char **argv)
         {"--model", O_STR, &a.model, 0, 0, NULL, "M", "model (gpuecon catalog models)", NULL, false},
         CLI_OPT_SYSTEM(&a.system),
         {"--gpus", O_INT, &a.gpus, 1, 1e6, NULL, "N", "GPUs in all (default: one server)", NULL, false},
+        {"--power-limit", O_DOUBLE, &a.power_limit, 1, 5000, NULL, "W", CLI_HELP_POWER_LIMIT, NULL, false},
         {"--tp", O_INT, &a.tp, 1, 1024, NULL, "T", "tensor-parallel GPUs per replica (default: smallest that fits)", NULL, false},
         {"--pp", O_INT, &a.pp, 1, GPUECON_INFER_MAX_PP, NULL, "N",
          "pipeline stages per replica (layers split over N x TP GPUs; default 1)", NULL, false},

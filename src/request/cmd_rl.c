@@ -22,6 +22,7 @@ typedef struct rl_args {
     int gpus, prompts, samples, placement, gen_gpus, gen_tp, off_policy, gen_weights, kv, train_precision;
     int offload, epochs, minibatches, tier, steps, train_tp, train_pp, train_cp, train_ep, train_mbs;
     double prompt_len, response_len, response_cv, max_response_len, oversample, partial, pue, usd_per_gpu_hour;
+    double power_limit;
     bool sync_fp8, gen_attention_dp, train_full_recompute;
 } rl_args;
 
@@ -40,6 +41,7 @@ static int build_request(cli *c, const opt *o, size_t n, const rl_args *a, gpuec
     const gpuecon_profile *prof = NULL;
     if ((rc = cli_model(c, "--model", a->model, &r->policy)) ||
         (rc = cli_system(c, "--system", a->system, &r->system)) ||
+        (opt_seen(o, n, "--power-limit") && (rc = cli_power_limit(c, "--power-limit", a->power_limit, &r->system))) ||
         (rc = cli_profile(c, "--profile", a->profile, &prof)) ||
         (rc = cli_stack(c, "--stack", a->stack ? a->stack : CLI_DEFAULT_STACK, 0, &r->stack)) ||
         (rc = cmd_infer_serving_profile(c, "--serving-profile", a->serving, &r->serving)) ||
@@ -124,6 +126,7 @@ int cmd_rl(cli *c, int argc, char **argv)
          "gpuecon catalog models lists them", false},
         CLI_OPT_SYSTEM(&a.system),
         {"--gpus", O_INT, &a.gpus, 1, 1e6, NULL, "N", "GPUs of the job (default: one server)", NULL, false},
+        {"--power-limit", O_DOUBLE, &a.power_limit, 1, 5000, NULL, "W", CLI_HELP_POWER_LIMIT, NULL, false},
         {"--prompts", O_INT, &a.prompts, -1e9, 1e7, NULL, "P", "prompts per step, 1 to 1e7 (default 128)", NULL, false},
         {"--samples", O_INT, &a.samples, -1e9, 1e6, NULL, "K", "samples per prompt, the GRPO group, 1 to 1e6 (default 8)", NULL, false},
         {"--prompt-len", O_DOUBLE, &a.prompt_len, 1, 1e8, NULL, "L", "mean prompt tokens (default 1024)", NULL, false},

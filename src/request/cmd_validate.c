@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const group_names[] = {"all", "narayanan", "dgxc", "vtrain", "seed", "heldout", "moe", "recipes", "serving", "finetune",
+static const char *const group_names[] = {"all", "narayanan", "dgxc", "vtrain", "seed", "heldout", "moe", "recipes", "torchtitan", "serving", "finetune",
                                           "rl", NULL};
 
 /* Whether --group names the set `set` or a class of its rows (n of them): that section alone. */
@@ -70,7 +70,8 @@ static int validate_all(cli *c, const char *group, vbufs *b)
      * sets' rows first, the serving rows unsimulated: only their classes are needed. */
     bool grouped = group && strcmp(group, "all"), train = true, serve = true, ft = true, lookup = false;
     bool csv = c->format == FMT_CSV;
-    static const char *const train_sets[] = {"narayanan", "dgxc", "vtrain", "seed", "heldout", "moe", "recipes", NULL};
+    static const char *const train_sets[] = {"narayanan", "dgxc", "vtrain", "seed", "heldout", "moe", "recipes",
+                                             "torchtitan", NULL};
     bool tset = false;
     for (size_t i = 0; grouped && train_sets[i]; i++)
         tset = tset || !strcmp(group, train_sets[i]);
@@ -140,12 +141,15 @@ static int validate_all(cli *c, const char *group, vbufs *b)
                 cand[nc++] = vp->fgroups[i].name;
             const char *near = gpuecon_suggest(group, cand, nc);
             return cli_usage_error(c, "--group", "'%s' is neither a set nor a group%s%s%s (sets: narayanan, dgxc, "
-                                              "vtrain, seed, heldout, moe, recipes, serving, finetune, rl; groups as listed by validate)",
+                                              "vtrain, seed, heldout, moe, recipes, torchtitan, serving, finetune, rl; groups as listed by "
+                                              "validate)",
                                    group, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
         }
         vp->group = group;
     }
-    gpuecon_validate_summarize(rows, n, "moe", true, GPUECON_ROWS_HELD_OUT, &vp->held);
+    gpuecon_validate_summarize_sets(rows, n, gpuecon_validate_separate_sets, true, GPUECON_ROWS_HELD_OUT, &vp->held);
+    gpuecon_validate_summarize(rows, n, "torchtitan", false, GPUECON_ROWS_FITTED, &vp->tt_fit);
+    gpuecon_validate_summarize(rows, n, "torchtitan", false, GPUECON_ROWS_HELD_OUT, &vp->tt_held);
     gpuecon_validate_summarize(rows, n, "moe", false, GPUECON_ROWS_ALL, &vp->moe);
     gpuecon_validate_summarize(rows, n, "moe", false, GPUECON_ROWS_FITTED, &vp->moe_fit);
     const render_kind *kind = only(vp, "finetune", vp->frows, vp->fn)  ? &render_validate_finetune

@@ -167,6 +167,15 @@ int cli_system(cli *c, const char *option, const char *name, const gpuecon_syste
     return lookup(c, GPUECON_KIND_SYSTEM, option, name, (const void **)out);
 }
 
+int cli_power_limit(cli *c, const char *option, double watts, const gpuecon_system **sys)
+{
+    gpuecon_error err;
+    gpuecon_error_clear(&err);
+    if (gpuecon_system_at_power_limit(*sys, watts, option, &c->power_system, sys, &err))
+        return cli_fail(c, &err);
+    return 0;
+}
+
 int cli_stack(cli *c, const char *option, const char *name, int workload, const gpuecon_stack **out)
 {
     int rc = lookup(c, GPUECON_KIND_STACK, option, name, (const void **)out);

@@ -13,7 +13,8 @@
 
 static const char *const rc_names[] = {"none", "selective", "full", NULL};
 static const char *const onoff[] = {"off", "on", NULL};
-static const char *const attn_names[] = {"flash", "unfused", NULL};
+static const char *const attn_names[] = {"flash", "unfused", "fa2", NULL};
+static const char *const fusion_names[] = {"fused", "compiled", "eager", NULL};
 static const char *const obj_names[] = {"throughput", "cost", NULL};
 static const char *const recipe_names[] = {"delayed", "tensorwise", "mxfp8", "blockwise", NULL};
 static const char *const dispatch_names[] = {"nccl-a2a", "deepep", "hybridep", NULL};
@@ -34,6 +35,7 @@ size_t train_cli_opts(train_args *a, opt *o, bool search)
     OPT("--model", O_STR, &a->model, 0, 0, NULL, "M", "model (gpuecon catalog models) or --model-file");
     OPT_REQ(CLI_WHY_SYSTEM, "--system", O_STR, &a->system, 0, 0, NULL, "S", "system (gpuecon catalog systems)");
     OPT("--gpus", O_INT, &a->gpus, 1, 4194304, NULL, "N", "GPUs in the job");
+    OPT("--power-limit", O_DOUBLE, &a->power_limit, 1, 5000, NULL, "W", CLI_HELP_POWER_LIMIT);
     OPT("--precision", O_CHOICE, &a->precision, 0, 0, names_precision, "P", "GEMM precision (default bf16)");
     OPT_REQ("tokens per sequence, e.g. 2048 or 8192", "--seq", O_INT, &a->seq, 1, 16777216, NULL, "L",
             "tokens per sequence");
@@ -65,7 +67,10 @@ size_t train_cli_opts(train_args *a, opt *o, bool search)
         "without SP: input-gradient all-reduce beside the weight-gradient GEMM (default: the stack's)");
     OPT("--sp", O_CHOICE, &a->sp, 0, 0, onoff, "X", "sequence parallelism with TP (default on)");
     OPT("--dp-overlap", O_CHOICE, &a->dp_overlap, 0, 0, onoff, "X", "DP traffic overlapped with compute (default on)");
-    OPT("--attention", O_CHOICE, &a->attention, 0, 0, attn_names, "K", "attention kernel (default flash)");
+    OPT("--attention", O_CHOICE, &a->attention, 0, 0, attn_names, "K",
+        "attention kernel: flash (the generation's tuned kernel), unfused, fa2 (FlashAttention-2 as PyTorch SDPA runs it) (default: the stack's)");
+    OPT("--fusion", O_CHOICE, &a->fusion, 0, 0, fusion_names, "F",
+        "elementwise kernels: fused (Transformer Engine), compiled (torch.compile), eager (default: the stack's)");
     OPT("--dropout", O_FLAG, &a->dropout, 0, 0, NULL, NULL, "keep dropout masks (GPT-3 style)");
     OPT("--stack", O_STR, &a->stack, 0, 0, NULL, "NAME",
         "framework stack (gpuecon catalog stacks; default " CLI_DEFAULT_STACK "); single options override it");
@@ -188,6 +193,11 @@ static int apply_stack(cli *c, const train_args *a, const opt *opts, size_t n, g
         req->attn_impl = (gpuecon_attn_impl)a->attention;
     if (SEEN("--dropout"))
         req->dropout = a->dropout;
+    if (SEEN("--fusion"))
+        req->fusion = (gpuecon_fusion)a->fusion;
+    /* a stack that trains in FP8 by default (torchtitan's Float8 recipe) unless --precision */
+    if (!SEEN("--precision") && k->precision == 1)
+        req->precision = GPUECON_FP8;
     if (SEEN("--fp8-recipe"))
         req->fp8_recipe = (gpuecon_fp8_recipe)a->fp8_recipe;
     if (SEEN("--dispatcher"))
@@ -230,7 +240,8 @@ int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t n, gp
         return rc;
     gpuecon_train_request_init(req);
     if ((rc = cli_model(c, "--model", a->model, &req->model)) ||
-        (rc = cli_system(c, "--system", a->system, &req->system)))
+        (rc = cli_system(c, "--system", a->system, &req->system)) ||
+        (opt_seen(opts, n, "--power-limit") && (rc = cli_power_limit(c, "--power-limit", a->power_limit, &req->system))))
         return rc;
     /* a cost asked for in any way prices with --profile, or the default profile */
     *profile = NULL;

@@ -11,14 +11,14 @@
 typedef struct train_args {
     const char *model, *system, *profile;
     int gpus, seq, gbs, mbs, tp, pp, vpp, cp, ep, etp, zero, threads, vs_gpus;
-    int precision, recompute, tp_overlap, sp, dp_overlap, attention;
+    int precision, recompute, tp_overlap, sp, dp_overlap, attention, fusion;
     int a2a_overlap, mtp, cuda_graphs, tp_async_grad;
     const char *stack, *graph_scope;
     int offload_layers, fp8_recipe, dispatcher, fp8_param, grad_reduce, optimizer_states;
     bool balanced_routing, recompute_moe, offload_search;
     bool dropout, strong, exhaustive;
     double tokens, pue, capacity_factor, imbalance, mtbi_gpu_days, target_days, usd_per_gpu_hour;
-    double life_years, utilisation, workloads_per_year, rent_usd_per_gpu_hour;
+    double life_years, utilisation, workloads_per_year, rent_usd_per_gpu_hour, power_limit;
     int tier, max_gpus;
     const char *vs, *start_date;
     int_list sweep;
@@ -28,7 +28,7 @@ typedef struct train_args {
     const char *shard;
 } train_args;
 
-#define TRAIN_MAX_OPTS 64
+#define TRAIN_MAX_OPTS 72
 
 /* Fills opts with the options common to train and search (plus train's or search's own)
  * and returns how many. */

@@ -1,0 +1,128 @@
+/*
+ * test_stacks_train.c — the training mechanisms the PyTorch-native stacks bring (docs/model.md
+ * §3.4): FlashAttention-2's published rate by sequence length and head dim, eager elementwise
+ * kernels, K/V repeated to every query head, torchtitan's per-operator selective recompute
+ * (time and memory), each against bytes and FLOPs worked out by hand from the model's shape.
+ */
+#include "train_util.h"
+
+#include "model/train.h"
+
+#include <math.h>
+#include <string.h>
+
+/* FlashAttention-2's causal fwd+bwd TFLOP/s (flash-attention's H100 and A100 benchmark figures):
+ * H100 hd128 at 8k is 308 of 989; halfway between 4k (294) and 8k (308) on the log2 axis, 5,793
+ * tokens, is 301; hd 96 at 16k is between hd64's 284 and hd128's 328, 306; A100 hd64 at 512 is
+ * 88 of 312; beyond 16k and below 512 the ends hold. */
+static void test_fa2_curve(void **state)
+{
+    const gpuecon_gpu *h100 = gpuecon_catalog_gpu(CAT(state), "h100-sxm");
+    const gpuecon_gpu *a100 = gpuecon_catalog_gpu(CAT(state), "a100-80g");
+    assert_non_null(h100);
+    assert_non_null(a100);
+    assert_close(train_fa2_eff(h100, 128, 8192), 308.0 / 989, 1e-12);
+    assert_close(train_fa2_eff(h100, 128, 512 * pow(2, 3.5)), 301.0 / 989, 1e-12);
+    assert_close(train_fa2_eff(h100, 96, 16384), 306.0 / 989, 1e-12);
+    assert_close(train_fa2_eff(a100, 64, 512), 88.0 / 312, 1e-12);
+    assert_close(train_fa2_eff(h100, 128, 262144), 328.0 / 989, 1e-12);
+    assert_close(train_fa2_eff(h100, 128, 100), 163.0 / 989, 1e-12);
+    assert_close(train_fa2_eff(h100, 256, 2048), 265.0 / 989, 1e-12);
+}
+
+static gpuecon_train_request llama8b(void **state)
+{
+    gpuecon_train_request q = req_for(state, "llama3-8b", "hgx-h100", 8, 8192, 16);
+    q.tp = q.cp = q.pp = q.vpp = 1, q.mbs = 2, q.zero = 3, q.tp_overlap = 0;
+    return q;
+}
+
+/* Eager vs fused elementwise on one Llama 3 8B layer (h 4096, 32 query and 8 KV heads of 128,
+ * gated FFN 14,336), TP 1, T = 2 x 8192 tokens. Forward bytes per token added: two RMSNorms at
+ * 36h instead of 4h (2 x 32 x 4096 = 262,144), the rotary embedding at 20 instead of 4 bytes
+ * per q and k element (16 x (32 + 8) x 128 = 81,920), SiLU and the product as two kernels
+ * (4 x 14,336 = 57,344): 401,408 bytes; backward twice that. Kernels: 13 more in the attention
+ * half's forward and 7 in the FFN's, twice those backward. */
+static void test_eager_bytes(void **state)
+{
+    gpuecon_train_request q = llama8b(state);
+    gpuecon_error err;
+    train_static st;
+    assert_int_equal(train_prepare(&q, &st, &err), 0);
+    train_layer_cost fused, eager;
+    train_layer(&st, 1, 1, 2, GPUECON_RECOMPUTE_NONE, false, &fused);
+    st.fusion = GPUECON_FUSION_EAGER;
+    train_layer(&st, 1, 1, 2, GPUECON_RECOMPUTE_NONE, false, &eager);
+    double T = 16384, ks = st.eff.kernel_s, bytes = 401408.0;
+    assert_close(eager.fwd_s - fused.fwd_s, T * bytes / st.hbm_bps + 20 * ks, 1e-9);
+    assert_close(eager.bwd_s - fused.bwd_s, 2 * T * bytes / st.hbm_bps + 40 * ks, 1e-9);
+    /* compiled: the fused kernels' bytes (Inductor reaches the hand-fused passes) */
+    st.fusion = GPUECON_FUSION_COMPILED;
+    train_layer(&st, 1, 1, 2, GPUECON_RECOMPUTE_NONE, false, &eager);
+    assert_close(eager.fwd_s, fused.fwd_s, 1e-12);
+    /* K and V repeated to 32 heads and the output copied back: 2(2 x 8 + 2 x 32) x 128 + 4 x 32 x
+     * 128 = 36,864 bytes per token forward, the same backward, 3 kernels each way */
+    st.fusion = GPUECON_FUSION_FUSED;
+    st.kv_repeat = true;
+    train_layer(&st, 1, 1, 2, GPUECON_RECOMPUTE_NONE, false, &eager);
+    assert_close(eager.fwd_s - fused.fwd_s, T * 36864.0 / st.hbm_bps + 3 * ks, 1e-9);
+}
+
+/* torchtitan's per-operator selective recompute on the same layer: the even matmuls (K, the
+ * output projection, W3) run again, 2T(h·8·128 + 32·128·h + h·14336) FLOPs, with the elementwise
+ * forward; activations kept per token: block input 2h, Q 2·4096, V 2·1024, attention output
+ * 2·4096 and its fp32 log-sum-exp 4·32, W1's output 2·14336 and W2's 2h = 63,616 bytes. */
+static void test_selective_op(void **state)
+{
+    gpuecon_train_request q = llama8b(state);
+    q.selective_op = true;
+    gpuecon_error err;
+    train_static st;
+    assert_int_equal(train_prepare(&q, &st, &err), 0);
+    train_layer_cost none, op;
+    train_layer(&st, 1, 1, 2, GPUECON_RECOMPUTE_NONE, false, &none);
+    train_layer(&st, 1, 1, 2, GPUECON_RECOMPUTE_SELECTIVE, false, &op);
+    double T = 16384, h = 4096;
+    double flops = 2 * T * (h * 1024 + 4096 * h + h * 14336);
+    assert_close(op.hw_flops - none.hw_flops, flops, 1e-12);
+    assert_true(op.recompute_s > 0 && op.recompute_s < 0.5 * none.fwd_s);
+    assert_close(op.act_bytes, T * 63616.0, 1e-12);
+    /* Megatron's selective (the attention core) keeps 34h per token with a flash kernel */
+    st.selective_op = false;
+    train_layer(&st, 1, 1, 2, GPUECON_RECOMPUTE_SELECTIVE, false, &op);
+    assert_close(op.act_bytes, T * 34 * h, 1e-12);
+    assert_close(op.recompute_s, 0, 0);
+}
+
+/* A stack applies the three facts; a fusion or attention kernel out of range is refused. */
+static void test_stack_and_input(void **state)
+{
+    gpuecon_train_request q = llama8b(state);
+    const gpuecon_stack *k = gpuecon_catalog_stack(CAT(state), "torchtitan-2024-eager");
+    assert_non_null(k);
+    gpuecon_train_request_apply_stack(&q, k);
+    assert_int_equal(q.fusion, GPUECON_FUSION_EAGER);
+    assert_true(q.selective_op);
+    assert_true(q.kv_repeat);
+    assert_int_equal(q.attn_impl, GPUECON_ATTN_IMPL_FA2);
+    assert_int_equal(q.grad_reduce_bytes, 4);
+    const gpuecon_stack *f8 = gpuecon_catalog_stack(CAT(state), "torchtitan-2024-float8");
+    assert_non_null(f8);
+    assert_int_equal(f8->precision, 1);
+    q.fusion = (gpuecon_fusion)7;
+    expect_input(&q, "options.fusion", "allowed: fused, compiled, eager");
+    q.fusion = GPUECON_FUSION_EAGER;
+    q.attn_impl = (gpuecon_attn_impl)9;
+    expect_input(&q, "options.attention", "allowed: flash, unfused, fa2");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fa2_curve),
+        cmocka_unit_test(test_eager_bytes),
+        cmocka_unit_test(test_selective_op),
+        cmocka_unit_test(test_stack_and_input),
+    };
+    return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
+}
