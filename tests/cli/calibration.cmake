@@ -20,7 +20,7 @@ expect_out("calibration  nearest row A31 \\(llama3-70b, 64 x h100-sxm, bf16; [^)
 expect_out("inside the calibration set on every axis")
 
 # Llama 3 70B BF16 on 64 A100 at TP1 CP4 ZeRO-3 (72.9% MFU, 68.0% with causal attention counted): above
-# the Ampere BF16 cap, MegaScale's published 55.2%, and no calibration row combines CP with ZeRO-3
+# the Ampere BF16 cap, MegaScale's published 55.2%
 set(AMPERE train --model llama3-70b --system hgx-a100 --gpus 64 --seq 8192 --gbs 512 --tp 1 --cp 4 --pp 1 --zero 3
     --mbs 1 --recompute none)
 run(0 ${AMPERE} --json)
