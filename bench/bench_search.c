@@ -28,7 +28,7 @@ typedef struct job {
 } job;
 
 /* Median elapsed seconds of RUNS searches; *evaluated and *best from the last. */
-static double time_search(const gpuecon_catalog *cat, const job *j, int threads, bool exhaustive,
+static double time_search(const gpuecon_catalog *cat, const job *j, double cap, int threads, bool exhaustive,
                           uint64_t *evaluated, gpuecon_train_result *best)
 {
     gpuecon_ctx_config cfg = {0};
@@ -39,6 +39,7 @@ static double time_search(const gpuecon_catalog *cat, const job *j, int threads,
     q.model = gpuecon_catalog_model(cat, j->model);
     q.system = gpuecon_catalog_system(cat, j->system);
     q.gpus = j->gpus, q.seq = j->seq, q.gbs = j->gbs, q.precision = j->prec;
+    q.rank_mfu_cap = cap; /* as train and search rank (docs/model.md §3.5) */
     if (j->stack) {
         gpuecon_train_request_apply_stack(&q, gpuecon_catalog_stack(cat, "megatron-bridge-2026"));
         q.offload_layers = GPUECON_SEARCH;
@@ -89,16 +90,26 @@ int main(void)
     };
     const char *target[] = {"1 s", "5 s", "5 s", "", "", "", "", "0.1 s"};
     printf("median of %d runs each\n", RUNS);
+    /* each search ranks at its GPU generation and precision's MFU cap, as the CLI's do */
+    calib_set set;
+    if (calib_set_build(ctx, cat, &set, &err)) {
+        fprintf(stderr, "bench_search: %s\n", err.message);
+        return 1;
+    }
     double compare_s = 0;
     for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
         uint64_t n = 0, nx = 0;
         gpuecon_train_result best = {0}, bx = {0};
-        double one = time_search(cat, &jobs[i], 1, false, &n, &best);
-        double all = time_search(cat, &jobs[i], 0, false, &n, &best);
-        double ex = time_search(cat, &jobs[i], 1, true, &nx, &bx);
+        calib_cap cap;
+        const gpuecon_system *sys = gpuecon_catalog_system(cat, jobs[i].system);
+        calib_mfu_cap(&set, sys && sys->gpu && sys->gpu->arch ? sys->gpu->arch : "?", jobs[i].prec, &cap);
+        double c = cap.have ? cap.mfu : 0;
+        double one = time_search(cat, &jobs[i], c, 1, false, &n, &best);
+        double all = time_search(cat, &jobs[i], c, 0, false, &n, &best);
+        double ex = time_search(cat, &jobs[i], c, 1, true, &nx, &bx);
         if (i >= 3 && i <= 6)
             compare_s += one;
-        printf("%s\n", jobs[i].label);
+        printf("%s (MFU cap %.3f)\n", jobs[i].label, c);
         printf("  exhaustive, 1 thread       %.4f s, %llu configurations = %.3g configurations/s/core\n", ex,
                (unsigned long long)nx, nx / ex);
         printf("  bounded, 1 thread          %.4f s (%llu evaluated)\n", one, (unsigned long long)n);
@@ -111,6 +122,7 @@ int main(void)
     }
     printf("the four MoE searches of the default compare, 1 thread: %.3f s (the whole compare: target < 1 s)\n",
            compare_s);
+    calib_set_free(&set);
     gpuecon_catalog_free(cat);
     gpuecon_ctx_free(ctx);
     return 0;

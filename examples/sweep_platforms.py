@@ -31,10 +31,16 @@ def main():
         except gpuecon.Error as e:
             print("%-14s train: %s" % (s, e))
             continue
-        rows.append((s, t["tokens_per_s_per_gpu"], t["mfu"], t["cost"]["usd_per_mtok"], t["cost"]["days"]))
-    print("%-14s %12s %6s %10s %8s" % ("system", "tok/s/GPU", "MFU", "$/Mtok", "days/1T"))
-    for s, tok, mfu, usd, days in sorted(rows, key=lambda r: r[3]):
-        print("%-14s %12.0f %6.3f %10.4f %8.1f" % (s, tok, mfu, usd, days))
+        # where the searched layout stands against the calibration set (docs/model.md 3.5): above
+        # the best MFU ever published for the GPU generation and precision, and the axes on which
+        # no calibration row resembles it
+        cal = t.get("calibration", {})
+        flag = ("MFU>cap " if cal.get("above_mfu_cap") else "") + ",".join(cal.get("axes", {}))
+        rows.append((s, t["tokens_per_s_per_gpu"], t["mfu"], t["cost"]["usd_per_mtok"], t["cost"]["days"],
+                     flag or "-"))
+    print("%-14s %12s %6s %10s %8s  %s" % ("system", "tok/s/GPU", "MFU", "$/Mtok", "days/1T", "outside calibration"))
+    for s, tok, mfu, usd, days, flag in sorted(rows, key=lambda r: r[3]):
+        print("%-14s %12.0f %6.3f %10.4f %8.1f  %s" % (s, tok, mfu, usd, days, flag))
     if a.plot:
         try:
             import matplotlib
@@ -45,7 +51,7 @@ def main():
             return
         fig, ax = plt.subplots(figsize=(8, 4.5))
         ax.scatter([r[1] for r in rows], [r[3] for r in rows])
-        for s, tok, _, usd, _ in rows:
+        for s, tok, _, usd, _, _ in rows:
             ax.annotate(s, (tok, usd), fontsize=8)
         ax.set_xlabel("training tokens/s per GPU")
         ax.set_ylabel("$ per 1M tokens")

@@ -76,6 +76,23 @@ int gpuecon_train_search(gpuecon_ctx *ctx, const gpuecon_train_request *req,
 void gpuecon_search_result_free(gpuecon_search_result *r);
 
 /* ---- validation against published runs (src/analysis/validate.c) ---- */
+/* What a training run was, as a point of the calibration space (calibset.c, docs/model.md §3.5):
+ * filled for every training row validate predicts (validate_set_train) and, the same way, for a
+ * layout train or search returns (calib_layout_of), so the two compare axis by axis. */
+typedef struct gpuecon_calib_layout {
+    bool set;               /* a training row with its layout (serving, fine-tuning, RL rows: false) */
+    bool moe;
+    char model[32], arch[20], stack[32];
+    gpuecon_precision prec;
+    int tp, pp, vpp, cp, ep, etp, dp, zero, gpus, seq;
+    int scaleup;            /* GPUs per scale-up (NVLink) domain of the system */
+    int ep_domains;         /* scale-up domains one expert-parallel group spans (MoE) */
+    gpuecon_recompute rc;
+    double params;          /* total parameters of the model */
+    double flops_per_token; /* model FLOPs per token with causal attention counted (half of full) */
+    double peak_flops;      /* and the GPU's dense peak at the precision: gpuecon_train_result.mfu_causal */
+} gpuecon_calib_layout;
+
 typedef struct gpuecon_validate_row {
     char id[24];            /* A01..A10, A26.., V001..V109 (vTrain rows), L405-H100-N, L70-H100-N, L405-GB200-N, MTNLG-N, MoE */
     char group[16];         /* narayanan | dgxc | vtrain | seed | heldout | moe */
@@ -91,6 +108,7 @@ typedef struct gpuecon_validate_row {
     char note[200];         /* a model-independent inconsistency of the published figure, if any */
     char metric[40];        /* serving rows: what published/predicted measure ("saturated output
                                tok/s", "TPOT ms at 512", ...); empty: tokens/s/GPU (training) */
+    gpuecon_calib_layout layout; /* training rows: the run as a calibration point (layout.set) */
 } gpuecon_validate_row;
 
 typedef struct gpuecon_validate_summary {
@@ -163,6 +181,81 @@ size_t gpuecon_validate_groups(const gpuecon_validate_row *rows, size_t n, gpuec
  * that `fit` selects; 0 when none. */
 double gpuecon_validate_quantile(const gpuecon_validate_row *rows, size_t n, const char *group,
                                              gpuecon_validate_fit fit, double q);
+
+/* ==== the training calibration set (src/analysis/calibset.c; docs/model.md §3.5) ============ */
+
+/* Every training row gpuecon_validate compares against, as calibration points: built by running
+ * the validate tables (a row joins by being in them), a few milliseconds. Owned; calib_set_free. */
+typedef struct calib_set {
+    gpuecon_validate_row *rows; /* the training rows whose layout is set */
+    size_t n;
+    gpuecon_ctx *ctx;           /* the allocator of rows */
+} calib_set;
+int calib_set_build(gpuecon_ctx *ctx, const gpuecon_catalog *cat, calib_set *out, gpuecon_error *err);
+void calib_set_free(calib_set *s);
+/* A calibration row's published MFU with causal attention counted (model FLOPs over the dense peak
+ * at its precision, gpuecon_train_result.mfu_causal): published tokens/s/GPU x FLOPs per token /
+ * peak. Causal, not full attention: full-attention MFU grows with the context for the same kernels
+ * (a 128K-token row would set every cap), causal counts the work done. */
+double calib_row_mfu(const gpuecon_validate_row *row);
+
+/* Distance between two calibration points (docs/model.md §3.5): a weighted L1 sum, one unit per
+ * doubling of a size, |log2(x/y)| of TP, PP, CP, EP, sequence and total parameters, half a unit
+ * per doubling of VPP and GPUs; 4 for dense vs MoE, 2 for another GPU generation, 1 for another
+ * precision, 1 for another stack, 1 for ZeRO-3 against a lower stage (0.25 between lower stages),
+ * 0.5 for another recompute policy. 0 only for the same run at another batch. */
+double calib_distance(const gpuecon_calib_layout *a, const gpuecon_calib_layout *b);
+
+/* The axes on which a layout lies outside the calibration set (bits of calib_match.axes). */
+typedef enum calib_axis {
+    CALIB_AXIS_STACK,       /* no calibration row ran this stack */
+    CALIB_AXIS_FAMILY,      /* no row combines the layout's parallelisms (calib_family) */
+    CALIB_AXIS_CONTEXT,     /* sequence longer than the longest calibrated run of its kind */
+    CALIB_AXIS_SCALE,       /* more GPUs than the largest calibrated run */
+    CALIB_AXIS_KIND,        /* no dense (MoE) row on this GPU generation */
+    CALIB_AXIS_GPU_PREC,    /* no row of this GPU generation at this precision */
+    CALIB_AXIS_COUNT
+} calib_axis;
+/* The axis's JSON key ("stack", "layout_family", "context", "scale", "model_kind", "gpu_precision"). */
+const char *calib_axis_name(calib_axis a);
+
+/* A layout family: the parallelisms a layout uses, one bit each (TP, PP, VPP, CP, EP > 1, ZeRO-3,
+ * TP, TP x CP or the expert group across scale-up domains). A family is inside the calibration set
+ * when one row's family holds all of its bits: some calibrated run combined those mechanisms. */
+unsigned calib_family(const gpuecon_calib_layout *l);
+/* The family's parallelisms in words ("CP + ZeRO-3"; "data parallel only" when none). */
+void calib_family_text(unsigned fam, char *buf, size_t cap);
+
+/* The best MFU ever published for a GPU generation and precision: the highest of the calibration
+ * rows' (calib_row_mfu) and of the published runs calibset.c lists with their sources. */
+typedef struct calib_cap {
+    bool have;              /* false: nothing published for this generation and precision */
+    double mfu;
+    char id[24];            /* the calibration row or published run that sets it */
+    char source[160];
+} calib_cap;
+void calib_mfu_cap(const calib_set *s, const char *arch, gpuecon_precision prec, calib_cap *out);
+
+/* How a returned layout stands against the calibration set. */
+typedef struct calib_match {
+    bool have_nearest;
+    char nearest_id[24], nearest_what[96], nearest_config[64];
+    bool nearest_fitted;
+    double distance;        /* calib_distance to the nearest row */
+    unsigned axes;          /* 1 << calib_axis for each axis outside the set; 0: inside */
+    char why[CALIB_AXIS_COUNT][128]; /* for each axis set: what lies outside and the calibrated limit */
+    double mfu;             /* the layout's predicted MFU, causal attention counted (mfu_causal) */
+    char gpu_prec[40];      /* its GPU generation and precision in words: "ampere bf16" */
+    calib_cap cap;          /* for its GPU generation and precision */
+    bool above_cap;         /* mfu > cap.mfu: the estimate is above anything ever published */
+    double mfu_full;        /* the same with full attention (gpuecon_train_result.mfu), for the text */
+} calib_match;
+/* The nearest calibration row to layout (q, r) and its extrapolation axes and MFU flag. Pure. */
+void calib_match_of(const calib_set *s, const gpuecon_train_request *q, const gpuecon_train_result *r,
+                    calib_match *out);
+/* The same against a layout point (what the unit tests pick by hand). */
+void calib_match_layout(const calib_set *s, const gpuecon_calib_layout *l, double mfu, calib_match *out);
+
 
 
 /* Monte Carlo summary. Quantiles come from a fixed 65,536-bin histogram of ETTR on [0, 1]
@@ -342,6 +435,8 @@ typedef struct gpuecon_compare_options {
                                 megatron-bridge-2026 (docs/model.md §3.7) */
     bool no_uncertainty;     /* skip the validate bands of predicted throughputs (docs/model.md §7.5) */
     bool trade;              /* training: each platform also at the sizes around its own (trade[]) */
+    const calib_set *calib;  /* training: the calibration set that ranks each searched layout at its
+                                MFU cap and sets each against it (docs/model.md §3.5); NULL: neither */
     int uncertainty;         /* joint samples of every uncertain input (docs/model.md §7.5): the
                                 probability each platform is cheapest and the P10/P50/P90 of its
                                 effective $/Mtok; 0: none; at most 1,000,000 */
@@ -373,6 +468,8 @@ typedef struct gpuecon_platform_result {
     gpuecon_source throughput_source;
     double predicted_tokens_per_s_per_gpu;/* NaN when the model could not predict */
     char predicted_note[560];             /* layout, or why there is no prediction */
+    bool have_calib;                      /* training, predicted: calib holds where the layout stands */
+    calib_match calib;                    /* against the training calibration set (docs/model.md §3.5) */
     double published_tokens_per_s_per_gpu;/* shown for reference; 0 when none */
     double mfu;                           /* at the used throughput (training) */
     gpuecon_parallel par;                 /* of the prediction (training) */
@@ -693,7 +790,16 @@ typedef const gpuecon_efficiency *(*validate_pick_fn)(const gpuecon_gpu *gpu, co
  * predicted 0 (what naming the groups needs). */
 int validate_serving_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const char *group, bool predict_rows,
                           gpuecon_validate_row *rows, size_t cap, size_t *n, gpuecon_error *err);
-/* Sets row->cls from the GPU generation, precision and dense/moe ("hopper-fp8-moe"). */
+/* The calibration point of a training request and its prediction (the layout from r->par, the
+ * rest from q): what validate stores in each training row and what a returned layout is
+ * compared with. Pure; q->model and q->system must be set. */
+void calib_layout_of(const gpuecon_train_request *q, const gpuecon_train_result *r, gpuecon_calib_layout *out);
+/* Every training row calls this once its request is predicted: row->cls and row->layout. A new
+ * table of training rows that calls it joins the calibration set (calibset.c) with nothing else
+ * to change; the calibset unit test checks that every training row has its layout. */
+void validate_set_train(gpuecon_validate_row *row, const gpuecon_train_request *q, const gpuecon_train_result *r);
+/* Sets row->cls from the GPU generation, precision and dense/moe ("hopper-fp8-moe"). A training
+ * row calls validate_set_train instead, which sets this and files its calibration point. */
 static inline void validate_set_class(gpuecon_validate_row *row, const gpuecon_gpu *gpu, gpuecon_precision p,
                                       bool moe)
 {
@@ -716,5 +822,6 @@ int validate_torchtitan_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, valid
                              size_t *n, gpuecon_error *err);
 int validate_kind(gpuecon_ctx *ctx, const gpuecon_catalog *cat, bool moe, bool vtrain, gpuecon_validate_row *rows,
                   size_t cap, size_t *n, gpuecon_error *err);
+
 
 #endif

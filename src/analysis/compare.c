@@ -140,6 +140,9 @@ static int predict_train(gpuecon_ctx *ctx, const gpuecon_workload *w, const psta
         req.cp = pl->cp;
     if (pl->ep)
         req.ep = pl->ep;
+    calib_cap cap; /* the search ranks at the generation and precision's MFU cap (docs/model.md §3.5) */
+    calib_mfu_cap(ps->calib, sys->gpu && sys->gpu->arch ? sys->gpu->arch : "?", req.precision, &cap);
+    req.rank_mfu_cap = ps->calib && cap.have ? cap.mfu : 0;
     bool explore = w->critical_batch_tokens > 0 && pl->measured_tokens_per_s <= 0;
     gpuecon_train_result tr, best;
     memset(&best, 0, sizeof best);
@@ -190,6 +193,11 @@ static int predict_train(gpuecon_ctx *ctx, const gpuecon_workload *w, const psta
                  "ZeRO %d, batch %d", best.par.tp, best.par.pp, best.par.vpp, best.par.cp, best.par.ep,
                  best.par.dp, best.par.mbs, gpuecon_parallel_recompute_name(&best.par), best.par.zero,
                  best_gbs);
+        if (ps->calib) {
+            req.gbs = best_gbs;
+            calib_match_of(ps->calib, &req, &best, &res->calib);
+            res->have_calib = true;
+        }
     } else {
         res->predicted_tokens_per_s_per_gpu = NAN;
         snprintf(res->predicted_note, sizeof res->predicted_note, "no prediction: %s", best_err.message);
@@ -203,7 +211,9 @@ static int setup(const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t
                  pstate *ps, gpuecon_platform_result *res, gpuecon_error *err)
 {
     const gpuecon_platform *pl = &c->platforms[pi];
+    const calib_set *calib = ps->calib; /* the caller's */
     memset(ps, 0, sizeof *ps);
+    ps->calib = calib;
     ps->pl = pl;
     const char *sn = pl->stack ? pl->stack : c->workload.stack ? c->workload.stack : dstack ? dstack
                                                                                           : "megatron-bridge-2026";
@@ -410,6 +420,8 @@ static int evaluate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
             res->predicted_tokens_per_s_per_gpu = same->predicted_tokens_per_s_per_gpu;
             res->par = same->par;
             memcpy(res->predicted_note, same->predicted_note, sizeof res->predicted_note);
+            res->have_calib = same->have_calib;
+            res->calib = same->calib;
             gbs = same->predicted_gbs;
         } else if (predict && !pl->n_timeline) { /* a timeline's published points are used as they are */
             if ((rc = predict_train(ctx, w, ps, m, gpus, res, &gbs, err)))
@@ -710,7 +722,7 @@ int gpuecon_run_cost(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
     }
     c.platforms = &pl;
     c.n_platforms = 1;
-    pstate ps;
+    pstate ps = {.calib = NULL};
     if ((rc = evaluate(ctx, cat, &c, 0, req->gpus, false, NULL, NULL, &ps, out, err)))
         return rc;
     out->name = out->system = cat ? gpuecon_catalog_system(cat, req->system)->name : req->system;
@@ -727,7 +739,7 @@ int gpuecon_run_cost(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
 }
 
 int compare_trade(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t pi,
-                  gpuecon_platform_result *res, gpuecon_error *err)
+                  const calib_set *calib, gpuecon_platform_result *res, gpuecon_error *err)
 {
     const gpuecon_platform *pl = &c->platforms[pi];
     if (c->workload.kind != GPUECON_WORKLOAD_TRAIN || !res->feasible || res->gpus <= 0)
@@ -751,7 +763,7 @@ int compare_trade(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_co
         gpuecon_target_row *row = &res->trade[i];
         memset(row, 0, sizeof *row);
         row->gpus = (int)sizes[i];
-        pstate ps;
+        pstate ps = {.calib = calib};
         gpuecon_platform_result *r = ctx_alloc(ctx, sizeof *r);
         if (!r)
             return err_set(err, GPUECON_E_NOMEM, "compare", 0, 0, "out of memory");

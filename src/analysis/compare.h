@@ -41,6 +41,8 @@ typedef struct pstate {
     const gpuecon_stack *serve_stack; /* serve workloads: the engine stack given (NULL: generic) */
     double tokens;
     double in[IN_COUNT];
+    const calib_set *calib;           /* set by the caller, kept by evaluate: the training search's
+                                         MFU cap and the layout's match (docs/model.md §3.5); NULL: none */
 } pstate;
 
 /* compare_serve.c: the serving prediction of one platform into res (throughput, latencies,
@@ -106,9 +108,9 @@ int compare_one(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comp
                 const gpuecon_compare_options *opt, gpuecon_comparison_result *cr, gpuecon_error *err);
 void compare_one_free(gpuecon_ctx *ctx, gpuecon_comparison_result *cr);
 /* The GPUs / days / dollars trade of platform pi around its evaluated size (res->trade, from
- * ctx; compare.c). */
+ * ctx; compare.c); calib (may be NULL) as pstate's. */
 int compare_trade(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t pi,
-                  gpuecon_platform_result *res, gpuecon_error *err);
+                  const calib_set *calib, gpuecon_platform_result *res, gpuecon_error *err);
 /* Owning vs renting over the cluster's life for a platform with rent_usd_per_gpu_hour (life.c):
  * fills res->life_result (allocated from ctx) or res->life_why. */
 int compare_life(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c, const pstate *ps,

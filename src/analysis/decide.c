@@ -666,13 +666,14 @@ static int one_comparison(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gp
     }
     int rc = GPUECON_OK;
     for (size_t i = 0; i < c->n_platforms && rc == GPUECON_OK; i++) {
+        ps[i].calib = opt ? opt->calib : NULL;
         rc = compare_platform(ctx, cat, c, i, opt ? opt->stack : NULL, cr->platforms, &ps[i], &cr->platforms[i], err);
         if (rc == GPUECON_OK && opt && opt->trials > 0)
             rc = compare_monte_carlo(ctx, &ps[i], opt->trials, &cr->platforms[i], err);
         if (rc == GPUECON_OK)
             rc = compare_life(ctx, cat, c, &ps[i], &cr->platforms[i], err);
         if (rc == GPUECON_OK && opt && opt->trade)
-            rc = compare_trade(ctx, cat, c, i, &cr->platforms[i], err);
+            rc = compare_trade(ctx, cat, c, i, opt ? opt->calib : NULL, &cr->platforms[i], err);
     }
     if (rc == GPUECON_OK && !(opt && opt->no_uncertainty))
         rc = fill_bands(ctx, cat, c, ps, bands, err);

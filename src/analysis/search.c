@@ -67,6 +67,7 @@ typedef struct worker {
     stage_set *sc;
     unsigned char *sc_state;
     int sc_nv;
+    double tps_cap;     /* the throughput at the request's MFU cap (score_of); INFINITY: none */
     layer_key *lk_keys; /* LAYER_SLOTS of them, direct-mapped (zeroed: none used) */
     train_layer_cost *lk_vals;
     char pad[64];
@@ -89,9 +90,20 @@ static void layer_of(const train_static *st, worker *w, int tp, int cp, int mbs,
     *out = w->lk_vals[k];
 }
 
-static double score_of(const train_static *st, double step, double price, gpuecon_objective obj)
+/* The ranking key of a configuration of step time `step` (higher is better): its tokens/s/GPU, or
+ * minus its $ per 1M tokens, at a throughput clipped to tps_cap (the MFU cap of the request,
+ * docs/model.md §3.5; INFINITY without one). Configurations above the cap tie at it; *tie (may be
+ * NULL) orders them: the smaller estimate first, the one that needs the least belief beyond the best
+ * MFU ever published (0 below the cap). One function for every score the search compares, bounds
+ * included (clipping keeps an upper bound one), so the key can change in one place. */
+static inline double score_of(const train_static *st, double tps_cap, double step, double price,
+                              gpuecon_objective obj, double *tie)
 {
     double tps = (double)st->gbs * st->seq / step / st->gpus;
+    if (tie)
+        *tie = tps > tps_cap ? -tps : 0;
+    if (tps > tps_cap)
+        tps = tps_cap;
     return obj == GPUECON_OBJECTIVE_COST && price > 0 ? -price / (tps * 3600) * 1e6 : tps;
 }
 
@@ -303,7 +315,7 @@ static uint64_t run_vz(const train_static *st, const gpuecon_train_request *req,
             if (mem > st->capacity) {
                 double over = mem - st->capacity;
                 c.a2a_overlap = aos[0];
-                cand a = {-over, c}, b = {-w->min_over, w->over_cfg};
+                cand a = {-over, c, 0}, b = {-w->min_over, w->over_cfg, 0};
                 if (!w->have_over || cand_cmp(&a, &b) < 0)
                     w->min_over = over, w->over_cfg = c, w->have_over = true;
                 continue;
@@ -315,8 +327,8 @@ static uint64_t run_vz(const train_static *st, const gpuecon_train_request *req,
             for (int ai = 0; ai < nao; ai++) {
                 c.a2a_overlap = aos[ai];
                 double step = train_eval_of(st, on, &c, ss, NULL);
-                double tps = (double)st->gbs * st->seq / step / st->gpus;
-                cand k = {obj == GPUECON_OBJECTIVE_COST && price > 0 ? -price / (tps * 3600) * 1e6 : tps, c};
+                cand k = {0, c, 0};
+                k.score = score_of(st, w->tps_cap, step, price, obj, &k.tie);
                 if (w->coarse) {
                     score_push(w->gk, &w->gk_n, w->lk_cap, k.score);
                     continue;
@@ -416,7 +428,7 @@ static void run_item(const train_static *st, const gpuecon_train_request *req, c
                      * enter the top k, each layout would be pruned below (the thresholds do
                      * not move meanwhile); only whether one fits remains to be found */
                     train_cfg c = cfg_at(st, it, &lc, 1, 1);
-                    double ub = score_of(st, step_floor(st, &lc, &c), price, obj);
+                    double ub = score_of(st, w->tps_cap, step_floor(st, &lc, &c), price, obj, NULL);
                     if (ub < w->gthr || (w->lk_n == w->lk_cap && ub < w->lk[0])) {
                         w->pruned += (uint64_t)nl * nvz * nao;
                         /* (not needed after the largest micro-batch) starting from the
@@ -439,7 +451,8 @@ static void run_item(const train_static *st, const gpuecon_train_request *req, c
                         moe_layer(st, eps[li], etps[li], &lc);
                     train_cfg c = cfg_at(st, it, &lc, eps[li], etps[li]);
                     if (!w->exhaustive && !w->coarse) {
-                        double ub = score_of(st, step_bound(st, &lc, &c, nao > 1 || aos[0]), price, obj);
+                        double ub =
+                            score_of(st, w->tps_cap, step_bound(st, &lc, &c, nao > 1 || aos[0]), price, obj, NULL);
                         if (ub < w->gthr || (w->lk_n == w->lk_cap && ub < w->lk[0])) {
                             w->pruned += (uint64_t)nvz * nao;
                             if (!fit) /* only whether this micro-batch fits at all matters */
@@ -630,7 +643,7 @@ static int collect(gpuecon_ctx *ctx, const train_static *st, const gpuecon_searc
         out->configs_pruned += ws[t].pruned;
         for (int j = 0; j < ws[t].h.n; j++)
             all[total++] = ws[t].h.v[j];
-        cand a = {-ws[t].min_over, ws[t].over_cfg};
+        cand a = {-ws[t].min_over, ws[t].over_cfg, 0};
         if (ws[t].have_over && (!have_over || cand_cmp(&a, &over) < 0))
             over = a, have_over = true;
     }
@@ -700,6 +713,9 @@ int gpuecon_train_search(gpuecon_ctx *ctx, const gpuecon_train_request *req, con
             ws[t].lk_cap = o.top_k;
             ws[t].exhaustive = o.exhaustive;
             ws[t].gthr = -INFINITY;
+            ws[t].tps_cap = req->rank_mfu_cap > 0 && st.model_flops_causal > 0
+                                ? req->rank_mfu_cap * st.peak_nominal / st.model_flops_causal
+                                : INFINITY;
             ws[t].sc = scs + (size_t)t * (n_sc / (size_t)nt);
             ws[t].sc_state = scst + (size_t)t * (n_sc / (size_t)nt);
             ws[t].lk_keys = lkk + (size_t)t * LAYER_SLOTS;

@@ -11,13 +11,17 @@
 typedef struct cand {
     double score; /* higher is better */
     train_cfg c;
+    double tie;   /* between equal scores, higher is better (search.c score_of: minus the throughput of
+                     a configuration ranked at the MFU cap, 0 below it) */
 } cand;
 
-/* Total order: score descending, then smaller sizes first, field by field. */
+/* Total order: score descending, then tie descending, then smaller sizes first, field by field. */
 static inline int cand_cmp(const cand *a, const cand *b)
 {
     if (a->score != b->score)
         return a->score > b->score ? -1 : 1;
+    if (a->tie != b->tie)
+        return a->tie > b->tie ? -1 : 1;
     const int x[] = {a->c.tp, a->c.cp, a->c.pp, a->c.vpp, a->c.mbs, (int)a->c.rc, a->c.zero, a->c.tp_overlap,
                      a->c.ep, a->c.etp, a->c.a2a_overlap, a->c.offload, a->c.rc_moe};
     const int y[] = {b->c.tp, b->c.cp, b->c.pp, b->c.vpp, b->c.mbs, (int)b->c.rc, b->c.zero, b->c.tp_overlap,

@@ -179,7 +179,7 @@ typedef struct run_in {
 } run_in;
 
 static int predict(gpuecon_ctx *ctx, const run_in *in, const gpuecon_efficiency *tab, size_t n_eff,
-                   gpuecon_train_result *r, gpuecon_error *err)
+                   gpuecon_train_request *qout, gpuecon_train_result *r, gpuecon_error *err)
 {
     gpuecon_train_request q;
     gpuecon_train_request_init(&q);
@@ -204,6 +204,7 @@ static int predict(gpuecon_ctx *ctx, const run_in *in, const gpuecon_efficiency 
         q.zero = 1;
     }
     int rc = gpuecon_train_predict(ctx, &q, r, err);
+    *qout = q;
     return rc == GPUECON_E_INFEASIBLE ? GPUECON_OK : rc;
 }
 
@@ -231,9 +232,10 @@ static void vtrain_note(gpuecon_validate_row *row)
             snprintf(row->note, sizeof row->note, "%s", vtrain_notes[i].note);
 }
 
-static void fill_row(gpuecon_validate_row *row, const run_in *in, const gpuecon_train_result *r, double published)
+static void fill_row(gpuecon_validate_row *row, const run_in *in, const gpuecon_train_request *q,
+                     const gpuecon_train_result *r, double published)
 {
-    validate_set_class(row, in->sys->gpu, in->prec, false);
+    validate_set_train(row, q, r);
     snprintf(row->what, sizeof row->what, "%s, %d x %s, %s", in->model->name, in->gpus, in->sys->gpu_name,
              gpuecon_precision_name(in->prec));
     snprintf(row->config, sizeof row->config, "TP%d PP%d VP%d CP%d DP%d MBS%d %s", in->tp, in->pp, in->vpp, in->cp,
@@ -264,8 +266,9 @@ static int run_cases(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
             return err_set(err, GPUECON_E_NOTFOUND, v->id, 0, 0, "the catalog lacks %s, %s or stack %s",
                            v->model ? v->model : "(inline)", v->system,
                            v->fw == FW_NEMO_2024 ? "nemo-2024" : "megatron-2021");
+        gpuecon_train_request q;
         gpuecon_train_result r;
-        int rc = predict(ctx, &in, tab, n_eff, &r, err);
+        int rc = predict(ctx, &in, tab, n_eff, &q, &r, err);
         if (rc)
             return rc;
         double pub = v->published;
@@ -279,7 +282,7 @@ static int run_cases(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
         snprintf(row->group, sizeof row->group, "%s", v->group);
         snprintf(row->source, sizeof row->source, "%s", v->source);
         row->fitted_on = v->fit;
-        fill_row(row, &in, &r, pub);
+        fill_row(row, &in, &q, &r, pub);
     }
     return GPUECON_OK;
 }
@@ -321,8 +324,9 @@ static int run_vtrain(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpueco
         gpt_shape(&m, (int)f[6], (int)f[4], (int)f[5], (int)f[7], 50257, name, sizeof name); /* GPT-2 BPE */
         run_in in = {&m, sys, (int)f[1], (int)f[7], (int)f[2], (int)f[8], (int)f[10], 1, 1, (int)f[3], GPUECON_BF16,
                      FW_MEGATRON_2021, false, true, stack};
+        gpuecon_train_request q;
         gpuecon_train_result r;
-        int rc = predict(ctx, &in, tab, n_eff, &r, err);
+        int rc = predict(ctx, &in, tab, n_eff, &q, &r, err);
         if (rc) {
             snprintf(err->where, sizeof err->where, "%s", path);
             err->line = line;
@@ -335,7 +339,7 @@ static int run_vtrain(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpueco
         snprintf(row->source, sizeof row->source, "vTrain (Bang et al. MICRO 2024) %s line %d", path, line);
         row->fitted_on = true;
         double tok = f[2] * f[7] / (f[11] / 1000) / f[1];
-        fill_row(row, &in, &r, tok);
+        fill_row(row, &in, &q, &r, tok);
         snprintf(row->what, sizeof row->what, "GPT %.1fB, %d x A100, fp16", f[0], (int)f[1]);
         vtrain_note(row);
     }
@@ -384,7 +388,7 @@ static int run_moe(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_e
         row->predicted = r.tokens_per_s_per_gpu;
         row->rel_err = r.tokens_per_s_per_gpu / v->published - 1;
         row->fits = r.fits;
-        validate_set_class(row, q.system->gpu, v->prec, true);
+        validate_set_train(row, &q, &r);
     }
     return GPUECON_OK;
 }

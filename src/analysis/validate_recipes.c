@@ -270,7 +270,7 @@ int validate_recipe_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, validate_
         row->predicted = r.tokens_per_s_per_gpu;
         row->rel_err = row->predicted / row->published - 1;
         row->fits = r.fits;
-        validate_set_class(row, q.system->gpu, v->prec, q.model->experts > 0);
+        validate_set_train(row, &q, &r);
     }
     return GPUECON_OK;
 }

@@ -135,6 +135,7 @@ int validate_torchtitan_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, valid
         row->fits = r.fits;
         snprintf(row->cls, sizeof row->cls, "torchtitan-%s-%s", q.system->gpu->arch ? q.system->gpu->arch : "?",
                  gpuecon_precision_name(q.precision));
+        calib_layout_of(&q, &r, &row->layout); /* a calibration point (calibset.c), its own class kept */
     }
     return GPUECON_OK;
 }

@@ -649,6 +649,11 @@ typedef struct gpuecon_train_request {
                                  too where selective alone does not fit (elsewhere that only
                                  adds time); a fixed recompute is taken as given (selective:
                                  the attention core only) */
+    double rank_mfu_cap;      /* > 0: the search ranks a layout by its throughput at
+                                 min(causal-attention MFU, this) (the best ever published for the GPU
+                                 generation and precision, docs/model.md §3.5), so a layout above
+                                 it wins on nothing beyond it; the prediction itself is never
+                                 capped. 0 (default): rank by the point estimate */
 } gpuecon_train_request;
 
 /* Copies a stack's framework facts into a request (overlaps, SP, attention, dropout, CUDA

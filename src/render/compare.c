@@ -64,6 +64,8 @@ static void print_comparison(const render_out *out, const gpuecon_comparison_res
         if (p->power_limit_w > 0)
             sb_printf(f, "    GPUs at %.0f W: sustained tensor-core clock %.3f of the board maximum's\n", p->power_limit_w,
                     p->clock_factor);
+        if (p->feasible && p->have_calib)
+            calib_match_brief(f, &p->calib, "    ");
         if (p->feasible && p->throughput_p90_rel > 0)
             sb_printf(f, "    throughput predicted %.0f tok/s/GPU ±%.1f%% (validate group %s, P90 |error|)\n",
                     p->tokens_per_s_per_gpu, 100 * p->throughput_p90_rel, p->throughput_group);
@@ -191,6 +193,8 @@ static json_t *platform_json(const gpuecon_platform_result *p, const char *compa
     json_object_set_new(o, "prediction", json_string(p->predicted_note));
     if (p->stack)
         json_object_set_new(o, "stack", json_string(p->stack));
+    if (p->have_calib)
+        json_object_set_new(o, "calibration", calib_match_json(&p->calib));
     if (p->throughput_p90_rel > 0) /* only for predicted training throughputs */
         json_object_set_new(o, "throughput_uncertainty",
                             json_pack("{s:o, s:s}", "p90_rel", rjson_real(p->throughput_p90_rel), "group",

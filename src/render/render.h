@@ -165,6 +165,22 @@ extern const render_kind render_cost;
  *    and `gpuecon search` -- */
 /* One predicted configuration as a JSON object with docs/cli.md's keys (train.c). */
 json_t *train_result_json(const gpuecon_train_result *r);
+
+/* ---- calib.c: a layout against the calibration set (calib_match), for train and search ---- */
+/* The "calibration" object: nearest row and distance, extrapolates and the axes outside the set
+ * with why, the MFU cap with its source, above_mfu_cap and, when above, a warning. */
+json_t *calib_match_json(const calib_match *m);
+/* The terminal lines: the nearest row, the axes outside the set, the MFU warning. */
+void calib_match_text(strbuf *f, const calib_match *m);
+/* The same in one line (and the warning's), each line after indent: compare's platforms. */
+void calib_match_brief(strbuf *f, const calib_match *m, const char *indent);
+/* Table columns and their cells: nearest, distance, extrapolates (axis names, "-" when none),
+ * above_mfu_cap (yes/no). calib_cells with m NULL writes empty cells. */
+#define CALIB_COLS 4
+void calib_cols(tbl *t);
+void calib_cells(tbl *t, const calib_match *m);
+/* The axes outside the set as their names joined by commas ("-" when none). */
+void calib_axes_text(const calib_match *m, char *buf, size_t cap);
 /* "tp 4 cp 1 pp 8 vpp 12 dp 4 mbs 1" (train.c) */
 void train_config(const gpuecon_parallel *p, char *buf, size_t cap);
 /* The run's reliability and totals as keys added to j (train.c): ettr tier mtbi_gpu_days ...
@@ -183,6 +199,8 @@ typedef struct train_vs_view {
     bool have_a2a; /* an MoE expert group: one dispatch all-to-all timed on both systems */
     int ep, etp;
     double bytes, a2a_this, a2a_other; /* one dispatch, s */
+    bool have_calib;
+    calib_match calib; /* the other system's layout against the calibration set (when it fits) */
 } train_vs_view;
 extern const render_kind render_train_vs;
 
@@ -191,6 +209,7 @@ extern const render_kind render_train_vs;
 typedef struct train_view {
     const gpuecon_train_request *req;
     const gpuecon_train_result *r;
+    const calib_match *calib;       /* the layout against the calibration set; NULL: not known */
     const gpuecon_profile *profile; /* NULL: no cost (none asked for, or nothing fits) */
     bool user_price;                /* --usd-per-gpu-hour */
     double usd_per_gpu_hour, tokens;
@@ -213,6 +232,7 @@ typedef struct train_sweep_view {
     bool strong; /* the global batch kept (else the batch per GPU) */
     const train_sweep_row *rows;
     int n;
+    const calib_match *calib; /* n of them, parallel to rows (those not ok unset); NULL: none */
 } train_sweep_view;
 extern const render_kind render_train_sweep;
 
@@ -251,6 +271,7 @@ typedef struct search_view {
     const gpuecon_train_request *req;
     const gpuecon_search_result *r;
     const gpuecon_search_options *o;
+    const calib_match *calib; /* r->n_best of them, parallel to r->best; NULL: not known */
 } search_view;
 extern const render_kind render_search;
 

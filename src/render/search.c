@@ -15,6 +15,8 @@ static json_t *search_json(const void *view)
         json_t *j = train_result_json(&r->best[i]);
         if (r->usd_per_mtok[i] > 0)
             json_object_set_new(j, "usd_per_mtok", rjson_real(r->usd_per_mtok[i]));
+        if (v->calib)
+            json_object_set_new(j, "calibration", calib_match_json(&v->calib[i]));
         json_array_append_new(arr, j);
     }
     json_t *root = json_object();
@@ -25,6 +27,7 @@ static json_t *search_json(const void *view)
     if (req->stack)
         json_object_set_new(root, "stack", json_string(req->stack->name));
     json_object_set_new(root, "objective", json_string(v->o->objective ? "cost" : "throughput"));
+    json_object_set_new(root, "rank_mfu_cap", req->rank_mfu_cap > 0 ? rjson_real(req->rank_mfu_cap) : json_null());
     json_object_set_new(root, "best", arr);
     json_object_set_new(root, "configs_evaluated", json_integer((json_int_t)r->configs_evaluated));
     json_object_set_new(root, "configs_feasible", json_integer((json_int_t)r->configs_feasible));
@@ -39,7 +42,7 @@ static json_t *search_json(const void *view)
     return root;
 }
 
-static void table_row(tbl *t, int rank, const gpuecon_train_result *r, double usd, bool moe)
+static void table_row(tbl *t, int rank, const gpuecon_train_result *r, double usd, bool moe, const calib_match *m)
 {
     const gpuecon_parallel *p = &r->par;
     const gpuecon_train_breakdown *b = &r->bd;
@@ -65,6 +68,8 @@ static void table_row(tbl *t, int rank, const gpuecon_train_result *r, double us
     tbl_num(t, r->memory_gib_per_gpu, 1);
     if (usd > 0)
         tbl_num(t, usd, 4);
+    if (m)
+        calib_cells(t, m);
 }
 
 static tbl *search_table(gpuecon_ctx *ctx, bool *oom, const void *view)
@@ -81,8 +86,10 @@ static tbl *search_table(gpuecon_ctx *ctx, bool *oom, const void *view)
             continue; /* the expert columns */
         tbl_col(t, cols[i], (i == 9 || i == 10 || i == 11 || i == 13) ? 'l' : 'r');
     }
+    if (v->calib)
+        calib_cols(t);
     for (size_t i = 0; i < v->r->n_best; i++)
-        table_row(t, (int)i + 1, &v->r->best[i], v->r->usd_per_mtok[i], moe);
+        table_row(t, (int)i + 1, &v->r->best[i], v->r->usd_per_mtok[i], moe, v->calib ? &v->calib[i] : NULL);
     return t;
 }
 
@@ -106,6 +113,20 @@ static void search_text(const render_out *out, const void *view, const tbl *t)
             (unsigned long long)r->configs_evaluated, (unsigned long long)r->configs_feasible,
             (unsigned long long)r->configs_pruned, r->elapsed_s,
             r->elapsed_s > 0 ? r->configs_evaluated / r->elapsed_s : 0);
+    if (!v->calib || !r->n_best)
+        return;
+    if (req->rank_mfu_cap > 0)
+        sb_printf(f, "ranked by throughput at min(MFU with causal attention, %.1f%%), the best ever published for %s "
+                  "(%s); above it, the smaller estimate first\n", 100 * req->rank_mfu_cap, v->calib[0].gpu_prec,
+                  v->calib[0].cap.id);
+    sb_printf(f, "\n#1 against the calibration set:\n");
+    calib_match_text(f, &v->calib[0]);
+    size_t k = 0;
+    for (size_t i = 1; i < r->n_best; i++)
+        if (v->calib[i].above_cap)
+            sb_printf(f, "%s#%zu", k++ ? ", " : "also above the MFU cap (ranked at it): ", i + 1);
+    if (k)
+        sb_putc(f, '\n');
 }
 
 const render_kind render_search = {search_json, search_table, search_text, NULL};

@@ -190,6 +190,8 @@ static json_t *vs_object(const train_vs_view *v)
         json_object_set_new(a, "ratio", rjson_real(ratio(v->a2a_other, v->a2a_this)));
         json_object_set_new(j, "all_to_all", a);
     }
+    if (v->have_calib)
+        json_object_set_new(j, "calibration", calib_match_json(&v->calib));
     return j;
 }
 
@@ -248,6 +250,10 @@ static void vs_text(const render_out *out, const void *view, const tbl *t)
                    "only part of the step (and overlaps compute)\n",
                 ratio(v->a2a_other, v->a2a_this), v->system->name,
                 ratio(v->mine->tokens_per_s_per_gpu, v->r.tokens_per_s_per_gpu));
+    if (v->have_calib) {
+        sb_printf(f, "\n%s's layout:\n", v->other->name);
+        calib_match_brief(f, &v->calib, "  ");
+    }
 }
 
 const render_kind render_train_vs = {vs_json, vs_table, vs_text, NULL};
@@ -272,6 +278,8 @@ static json_t *one_json(const void *view)
     }
     if (v->vs)
         json_object_set_new(j, "vs", vs_object(v->vs));
+    if (v->calib)
+        json_object_set_new(j, "calibration", calib_match_json(v->calib));
     return j;
 }
 
@@ -287,25 +295,30 @@ static void breakdown_row(tbl *t, const char *what, double s, double step, const
 /* The prediction in one row, the table of train --csv: the headline figures and the layout. */
 static tbl *summary_table(gpuecon_ctx *ctx, bool *oom, const void *view)
 {
-    const gpuecon_train_result *r = ((const train_view *)view)->r;
+    const train_view *v = view;
+    const gpuecon_train_result *r = v->r;
     const gpuecon_parallel *p = &r->par;
     tbl *t = tbl_new(ctx, oom);
     const char *cols[] = {"tokens_per_s_per_gpu", "mfu", "step_time_s", "memory_gib_per_gpu", "fits", "tp", "cp",
                           "pp", "vpp", "dp", "mbs", "recompute", "zero", "tp_overlap"};
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
         tbl_col(t, cols[i], i == 4 || i == 11 ? 'l' : 'r');
+    if (v->calib)
+        calib_cols(t);
     tbl_row(t);
     tbl_num(t, r->tokens_per_s_per_gpu, 1);
     tbl_pct(t, r->mfu, 1);
     tbl_num(t, r->step_time_s, 3);
     tbl_num(t, r->memory_gib_per_gpu, 2);
     tbl_str(t, r->fits ? "true" : "false");
-    int v[] = {p->tp, p->cp, p->pp, p->vpp, p->dp, p->mbs};
+    int sz[] = {p->tp, p->cp, p->pp, p->vpp, p->dp, p->mbs};
     for (size_t i = 0; i < 6; i++)
-        tbl_num(t, v[i], 0);
+        tbl_num(t, sz[i], 0);
     tbl_str(t, gpuecon_parallel_recompute_name(p));
     tbl_num(t, p->zero, 0);
     tbl_num(t, p->tp_overlap, 0);
+    if (v->calib)
+        calib_cells(t, v->calib);
     return t;
 }
 
@@ -450,7 +463,10 @@ static void one_text(const render_out *out, const void *view, const tbl *t)
             r->tokens_per_s_per_gpu * req->gpus);
     sb_printf(f, "MFU          %.1f%% (full-attention model FLOPs vs %s peak; %.1f%% counting causal attention)\n",
             100 * r->mfu, gpuecon_precision_name(req->precision), 100 * r->mfu_causal);
-    sb_printf(f, "step time    %.3f s\n\n", r->step_time_s);
+    sb_printf(f, "step time    %.3f s\n", r->step_time_s);
+    if (v->calib)
+        calib_match_text(f, v->calib);
+    sb_putc(f, '\n');
     tbl *b = breakdown_table(out->ctx, out->oom, view);
     tbl_print(b, f);
     tbl_free(b);

@@ -17,6 +17,8 @@ static json_t *sweep_json(const void *view)
         json_t *j = train_result_json(&v->rows[i].r);
         json_object_set_new(j, "gpus", json_integer(v->rows[i].gpus));
         json_object_set_new(j, "gbs", json_integer(v->rows[i].gbs));
+        if (v->calib && v->rows[i].ok)
+            json_object_set_new(j, "calibration", calib_match_json(&v->calib[i]));
         json_array_append_new(arr, j);
     }
     return json_pack("{s:s, s:s, s:s, s:s, s:o}", "model", req->model->name, "system", req->system->name,
@@ -32,6 +34,8 @@ static tbl *sweep_table(gpuecon_ctx *ctx, bool *oom, const void *view)
                           "exposed comm s", "bubble s", "GiB/GPU", "fits"};
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
         tbl_col(t, cols[i], i == 14 ? 'l' : 'r');
+    if (v->calib)
+        calib_cols(t);
     for (int i = 0; i < v->n; i++) {
         const gpuecon_train_result *r = &v->rows[i].r;
         const gpuecon_train_breakdown *b = &r->bd;
@@ -48,6 +52,8 @@ static tbl *sweep_table(gpuecon_ctx *ctx, bool *oom, const void *view)
         tbl_num(t, b->pp_bubble_s, 3);
         tbl_num(t, r->memory_gib_per_gpu, 1);
         tbl_str(t, v->rows[i].fits ? "yes" : "NO");
+        if (v->calib)
+            calib_cells(t, v->rows[i].ok ? &v->calib[i] : NULL);
     }
     return t;
 }
@@ -67,6 +73,14 @@ static void sweep_text(const render_out *out, const void *view, const tbl *t)
         sb_printf(f, "\n%d -> %d GPUs: tokens/s/GPU %+.1f%%, MFU %.1f%% -> %.1f%%\n", rows[0].gpus, rows[n - 1].gpus,
                 100 * (rows[n - 1].r.tokens_per_s_per_gpu / rows[0].r.tokens_per_s_per_gpu - 1), 100 * rows[0].r.mfu,
                 100 * rows[n - 1].r.mfu);
+    int k = 0, last = -1; /* the sizes whose layout is above the MFU cap (docs/model.md §3.5) */
+    for (int i = 0; v->calib && i < n; i++)
+        if (rows[i].ok && v->calib[i].above_cap)
+            sb_printf(f, "%s%d", k++ ? ", " : "\nwarning: at ", rows[i].gpus), last = i;
+    if (k)
+        sb_printf(f, " GPUs the MFU (causal attention counted) is above %.1f%%, the best ever published for %s (%s): "
+                  "optimistic estimates, ranked at the cap\n", 100 * v->calib[last].cap.mfu, v->calib[last].gpu_prec,
+                  v->calib[last].cap.id);
 }
 
 const render_kind render_train_sweep = {sweep_json, sweep_table, sweep_text, NULL};

@@ -129,11 +129,18 @@ int cmd_compare(cli *c, int argc, char **argv)
     int lrc = doc ? gpuecon_scenario_load_buffer(ctx, c->cat, "scenario", doc, strlen(doc), &sc, &err)
                   : c->cat_borrowed ? gpuecon_scenario_load(ctx, c->cat, npos ? pos[0] : NULL, &sc, &err)
                                     : gpuecon_scenario_load_with_models(ctx, c->cat, npos ? pos[0] : NULL, &sc, &err);
+    /* the training calibration set: each searched layout ranked at its MFU cap and set against the
+     * set (docs/model.md §3.5); the results keep their matches, the set goes after the comparison */
+    calib_set set = {0};
+    if (!lrc && (lrc = calib_set_build(ctx, c->cat, &set, &err)) == GPUECON_OK)
+        o.calib = &set;
     if (lrc || gpuecon_compare(ctx, c->cat, sc, &o, &r, &err)) {
+        calib_set_free(&set);
         gpuecon_scenario_free(sc);
         gpuecon_ctx_free(ctx);
         return cli_fail(c, &err);
     }
+    calib_set_free(&set);
     double elapsed = cli_now_s(c) - t0;
     for (size_t i = 0; i < r->n; i++)
         for (size_t j = 0; j < r->cmp[i].n_platforms; j++)

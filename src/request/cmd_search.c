@@ -23,7 +23,19 @@ static int parse_shard(cli *c, const char *s, int *k, int *n)
     return 0;
 }
 
-static int run(cli *c, const train_args *a, const gpuecon_train_request *req, const gpuecon_profile *prof)
+/* The calibration match of each configuration returned (docs/model.md §3.5): computed for these
+ * only, never in the search. NULL when out of memory (the caller fails). */
+static calib_match *matches(cli *c, const calib_set *set, const gpuecon_train_request *req,
+                            const gpuecon_search_result *r)
+{
+    calib_match *m = ctx_alloc(c->ctx, (r->n_best ? r->n_best : 1) * sizeof *m);
+    for (size_t i = 0; m && i < r->n_best; i++)
+        calib_match_of(set, req, &r->best[i], &m[i]);
+    return m;
+}
+
+static int run(cli *c, const train_args *a, const gpuecon_train_request *req, const gpuecon_profile *prof,
+               const calib_set *set)
 {
     gpuecon_search_options o = {.top_k = a->top, .objective = (gpuecon_objective)a->objective,
                                 .exhaustive = a->exhaustive};
@@ -44,8 +56,14 @@ static int run(cli *c, const train_args *a, const gpuecon_train_request *req, co
     if (rc)
         return cli_fail(c, &err);
     r.elapsed_s = dt;
-    search_view v = {req, &r, &o};
+    calib_match *m = matches(c, set, req, &r);
+    if (!m) {
+        gpuecon_search_result_free(&r);
+        return cli_error(c, GPUECON_E_NOMEM, "", "out of memory");
+    }
+    search_view v = {req, &r, &o, m};
     rc = cli_render(c, &render_search, &v);
+    ctx_free(c->ctx, m, (r.n_best ? r.n_best : 1) * sizeof *m);
     if (!rc && r.n_best == 0) {
         if (r.have_overflow)
             rc = cli_error(c, GPUECON_E_INFEASIBLE, "memory",
@@ -79,10 +97,16 @@ int cmd_search(cli *c, int argc, char **argv)
     const gpuecon_profile *prof;
     if ((rc = train_cli_request(c, &a, opts, n, &req, &prof)))
         return rc;
-    gpuecon_ctx *saved;
-    if ((rc = train_cli_threads(c, a.threads, &saved)))
+    calib_set set;
+    if ((rc = train_cli_calibration(c, &req, &set)))
         return rc;
-    rc = run(c, &a, &req, prof);
+    gpuecon_ctx *saved;
+    if ((rc = train_cli_threads(c, a.threads, &saved))) {
+        calib_set_free(&set);
+        return rc;
+    }
+    rc = run(c, &a, &req, prof, &set);
     train_cli_threads_end(c, saved);
+    calib_set_free(&set);
     return rc;
 }

@@ -20,7 +20,7 @@
  * comparisons do. The collective ratio times one dispatch all-to-all of this job's expert group
  * and message on both systems. */
 static int versus(cli *c, const train_args *a, const gpuecon_train_request *req, const gpuecon_train_result *mine,
-                  train_vs_view *v)
+                  const calib_set *set, train_vs_view *v)
 {
     memset(v, 0, sizeof *v);
     v->system = req->system;
@@ -37,6 +37,9 @@ static int versus(cli *c, const train_args *a, const gpuecon_train_request *req,
     q.gbs = (int)((long)req->gbs * q.gpus / req->gpus);
     q.tp = q.pp = q.vpp = q.cp = q.ep = q.etp = q.mbs = GPUECON_SEARCH;
     q.zero = q.tp_overlap = GPUECON_SEARCH;
+    calib_cap cap; /* the other system's GPU generation has its own MFU cap */
+    calib_mfu_cap(set, v->other->gpu && v->other->gpu->arch ? v->other->gpu->arch : "?", q.precision, &cap);
+    q.rank_mfu_cap = cap.have ? cap.mfu : 0;
     v->gpus = q.gpus, v->gbs = q.gbs;
     gpuecon_error err;
     gpuecon_error_clear(&err);
@@ -46,6 +49,10 @@ static int versus(cli *c, const train_args *a, const gpuecon_train_request *req,
         return cli_fail(c, &err);
     }
     v->fits = rc == GPUECON_OK;
+    if (v->fits) { /* its layout against the calibration set (docs/model.md §3.5) */
+        calib_match_of(set, &q, &v->r, &v->calib);
+        v->have_calib = true;
+    }
     if (mine->moe.moe_layers > 0 && mine->par.ep * mine->par.etp > 1 && mine->moe.a2a_bytes > 0) {
         gpuecon_coll_result x, y;
         v->ep = mine->par.ep, v->etp = mine->par.etp, v->bytes = mine->moe.a2a_bytes;
@@ -58,7 +65,8 @@ static int versus(cli *c, const train_args *a, const gpuecon_train_request *req,
     return 0;
 }
 
-static int single(cli *c, const train_args *a, gpuecon_train_request *req, const gpuecon_profile *prof)
+static int single(cli *c, const train_args *a, gpuecon_train_request *req, const gpuecon_profile *prof,
+                  const calib_set *set)
 {
     gpuecon_train_result r;
     gpuecon_error err;
@@ -73,7 +81,10 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
     /* the run as compare costs it: goodput under failures, spares, days, dollars, MWh */
     gpuecon_platform_result run;
     memset(&run, 0, sizeof run);
-    train_view v = {.req = req, .r = &r, .user_price = a->usd_per_gpu_hour > 0,
+    /* where the layout stands against the calibration set (docs/model.md §3.5) */
+    calib_match m;
+    calib_match_of(set, req, &r, &m);
+    train_view v = {.req = req, .r = &r, .calib = &m, .user_price = a->usd_per_gpu_hour > 0,
                     .tokens = a->tokens, .run = &run, .tier = names_tier[a->tier], .start_date = a->start_date};
     if (prof && !infeasible) {
         v.profile = prof;
@@ -95,19 +106,19 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
     /* --vs: inside the JSON document; after the terminal text (which stays when it fails) */
     train_vs_view vs;
     if (a->vs && c->format == FMT_JSON) {
-        if ((rc = versus(c, a, req, &r, &vs)))
+        if ((rc = versus(c, a, req, &r, set, &vs)))
             return rc;
         v.vs = &vs;
     }
     if ((rc = cli_render(c, &render_train, &v)))
         return rc;
     if (a->vs && c->format == FMT_TABLE &&
-        ((rc = versus(c, a, req, &r, &vs)) || (rc = cli_render(c, &render_train_vs, &vs))))
+        ((rc = versus(c, a, req, &r, set, &vs)) || (rc = cli_render(c, &render_train_vs, &vs))))
         return rc;
     return exit_code;
 }
 
-static int sweep(cli *c, const train_args *a, gpuecon_train_request *req)
+static int sweep(cli *c, const train_args *a, gpuecon_train_request *req, const calib_set *set)
 {
     int n = a->sweep.n, base = a->gpus > 0 ? a->gpus : a->sweep.v[0];
     train_sweep_row rows[64];
@@ -142,13 +153,24 @@ static int sweep(cli *c, const train_args *a, gpuecon_train_request *req)
     if (misses) /* exit 3 says why on stderr too */
         cli_error(c, GPUECON_E_INFEASIBLE, "--sweep-gpus", "%d of the %d sizes do not fit in memory (fits: NO)",
                   misses, n);
-    train_sweep_view v = {req, a->strong, rows, n};
+    /* each size's layout against the calibration set (docs/model.md §3.5) */
+    calib_match *m = ctx_alloc(c->ctx, (size_t)n * sizeof *m);
+    if (!m)
+        return cli_error(c, GPUECON_E_NOMEM, "", "out of memory");
+    for (int i = 0; i < n; i++)
+        if (rows[i].ok) {
+            gpuecon_train_request q = *req;
+            q.gpus = rows[i].gpus, q.gbs = rows[i].gbs;
+            calib_match_of(set, &q, &rows[i].r, &m[i]);
+        }
+    train_sweep_view v = {req, a->strong, rows, n, m};
     if (a->plot) {
         train_chart ch;
         train_plans_sweep_chart(&v, &ch);
         cli_plot(c, a->plot, &ch.spec, ch.series, ch.n, false, c->format == FMT_TABLE);
     }
     int rc = cli_render(c, &render_train_sweep, &v);
+    ctx_free(c->ctx, m, (size_t)n * sizeof *m);
     return rc ? rc : misses ? EXIT_INFEASIBLE : EXIT_OK;
 }
 
@@ -265,13 +287,19 @@ int cmd_train(cli *c, int argc, char **argv)
         return cli_usage_error(c, "--vs", "compares one job, not a sweep (leave out --sweep-gpus)");
     if (a.vs_gpus && !a.vs)
         return cli_usage_error(c, "--vs-gpus", "needs --vs S (the system to compare with)");
-    gpuecon_ctx *saved;
-    if ((rc = train_cli_threads(c, a.threads, &saved)))
+    calib_set set; /* and the search's MFU cap (req.rank_mfu_cap) for every form below */
+    if ((rc = train_cli_calibration(c, &req, &set)))
         return rc;
+    gpuecon_ctx *saved;
+    if ((rc = train_cli_threads(c, a.threads, &saved))) {
+        calib_set_free(&set);
+        return rc;
+    }
     rc = a.rent_usd_per_gpu_hour > 0 ? own_rent(c, &a, &req, prof)
          : a.target_days > 0         ? target(c, &a, &req, prof)
-         : a.sweep.n                 ? sweep(c, &a, &req)
-                                     : single(c, &a, &req, prof);
+         : a.sweep.n                 ? sweep(c, &a, &req, &set)
+                                     : single(c, &a, &req, prof, &set);
     train_cli_threads_end(c, saved);
+    calib_set_free(&set);
     return rc;
 }

@@ -270,6 +270,19 @@ int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t n, gp
     return apply_stack(c, a, opts, n, req);
 }
 
+int train_cli_calibration(cli *c, gpuecon_train_request *req, calib_set *set)
+{
+    gpuecon_error err;
+    gpuecon_error_clear(&err);
+    if (calib_set_build(c->ctx, c->cat, set, &err))
+        return cli_fail(c, &err);
+    calib_cap cap;
+    calib_mfu_cap(set, req->system->gpu && req->system->gpu->arch ? req->system->gpu->arch : "?", req->precision,
+                  &cap);
+    req->rank_mfu_cap = cap.have ? cap.mfu : 0;
+    return 0;
+}
+
 int train_cli_cost(cli *c, const gpuecon_train_request *req, const gpuecon_profile *p, double pue, double usd_h,
                    double tokens, double tok_s, gpuecon_cost *cost, double *usd_per_gpu_hour)
 {

@@ -1,0 +1,62 @@
+# Command-line contract, part 'calibration' (run by CTest as cli_calibration): every layout train and
+# search return against the training calibration set (docs/model.md §3.5), in JSON, the table, CSV
+# and the terminal text.
+include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
+
+# the A31 recipe (Llama 3.1 70B BF16, 64 H100, TP4 PP4 VP5 CP2, nemo-2024) is a calibration row:
+# nearest to itself at distance 0, inside the set, its 54.5% MFU under the Hopper BF16 cap
+set(RECIPE train --model llama3-70b --system hgx-h100 --gpus 64 --seq 8192 --gbs 128 --tp 4 --pp 4 --vpp 5 --cp 2
+    --mbs 1 --stack nemo-2024 --zero 1 --recompute none)
+run(0 ${RECIPE} --json)
+string(JSON id GET "${OUT}" calibration nearest id)
+json_le(calibration nearest distance 0)
+string(JSON x GET "${OUT}" calibration extrapolates)
+string(JSON above GET "${OUT}" calibration above_mfu_cap)
+if(NOT id STREQUAL "A31" OR x OR above)
+  message(FATAL_ERROR "A31 against the set: nearest ${id}, extrapolates ${x}, above cap ${above}")
+endif()
+run(0 ${RECIPE})
+expect_out("calibration  nearest row A31 \\(llama3-70b, 64 x h100-sxm, bf16; [^)]*nemo-2024\\), distance 0.00")
+expect_out("inside the calibration set on every axis")
+
+# Llama 3 70B BF16 on 64 A100 at TP1 CP4 ZeRO-3 (72.9% MFU, 68.0% with causal attention counted): above
+# the Ampere BF16 cap, MegaScale's published 55.2%
+set(AMPERE train --model llama3-70b --system hgx-a100 --gpus 64 --seq 8192 --gbs 512 --tp 1 --cp 4 --pp 1 --zero 3
+    --mbs 1 --recompute none)
+run(0 ${AMPERE} --json)
+string(JSON above GET "${OUT}" calibration above_mfu_cap)
+string(JSON cap GET "${OUT}" calibration mfu_cap id)
+string(JSON w GET "${OUT}" calibration warning)
+if(NOT above OR NOT cap STREQUAL "MegaScale-12288" OR NOT w MATCHES "above 55.20%")
+  message(FATAL_ERROR "A100 TP1 CP4 ZeRO-3: above cap ${above}, cap ${cap}, warning '${w}'")
+endif()
+json_near(calibration mfu_cap mfu 0.552 1e-9)
+run(0 ${AMPERE})
+expect_out("warning: MFU 68\\.[0-9]+% \\(causal attention counted\\) is above 55\\.20%, the best ever published for ampere bf16")
+run(0 ${AMPERE} --csv)
+expect_out("nearest,distance,extrapolates,above_mfu_cap")
+expect_out(",yes\n")
+
+# search: the cap it ranked at, and each configuration's match (JSON, table columns)
+run(0 search --model llama3-70b --system hgx-a100 --gpus 64 --seq 8192 --gbs 512 --top 3 --json)
+json_near(rank_mfu_cap 0.552 1e-9)
+foreach(i 0 1 2)
+  string(JSON v GET "${OUT}" best ${i} calibration above_mfu_cap)
+  string(JSON v GET "${OUT}" best ${i} calibration nearest id)
+endforeach()
+run(0 search --model llama3-70b --system hgx-a100 --gpus 64 --seq 8192 --gbs 512 --top 3)
+expect_out("extrapolates +above_mfu_cap")
+expect_out("ranked by throughput at min\\(MFU with causal attention, 55.2%\\)")
+
+# train's other forms: each size of a sweep and the --vs system's layout carry their match; a sweep's
+# sizes above the cap are named in one warning
+run(0 train --model llama3-70b --system hgx-a100 --gpus 64 --seq 8192 --gbs 512 --sweep-gpus 64,128 --json)
+foreach(i 0 1)
+  string(JSON v GET "${OUT}" rows ${i} calibration nearest id)
+  string(JSON v GET "${OUT}" rows ${i} calibration above_mfu_cap)
+endforeach()
+run(0 train --model llama3-70b --system hgx-a100 --gpus 64 --seq 8192 --gbs 512 --sweep-gpus 64,128)
+expect_out("extrapolates +above_mfu_cap")
+run(0 train --model llama3-70b --system hgx-h100 --gpus 64 --seq 8192 --gbs 512 --vs gb200-nvl72 --json)
+string(JSON v GET "${OUT}" vs calibration nearest id)
+string(JSON v GET "${OUT}" vs calibration mfu_cap id)
