@@ -405,6 +405,8 @@ int rl_step(gpuecon_ctx *ctx, const gpuecon_rl_request *req, gpuecon_rl_result *
 size_t gpuecon_rl_validate_count(void);
 /* The training stack the rows run (NeMo-RL's own Megatron settings), for outputs to name. */
 const char *gpuecon_rl_validate_stack(void);
+/* The serving engine stack the rows generate with (NeMo-RL's vLLM: "vllm-v1"). */
+const char *gpuecon_rl_validate_gen_stack(void);
 int gpuecon_rl_validate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, gpuecon_validate_row *rows,
                                     size_t cap, size_t *n, gpuecon_validate_summary *summary, gpuecon_error *err);
 /* One published on-policy / one-step-off-policy pair of the RL rows (same model, system and GPU

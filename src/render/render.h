@@ -431,6 +431,7 @@ typedef struct validate_rl_view {
     const gpuecon_validate_row *rows;
     size_t n;
     const char *stack;                                /* the trainer's stack the rows run */
+    const char *gen_stack;                            /* the serving engine stack they generate with */
     gpuecon_validate_summary summary, fitted, held;   /* every row; the fitted; the held out */
     double signed_median, signed_fitted, signed_held; /* median signed error of each */
     gpuecon_rl_pair pairs[8];                         /* on- vs one-step-off-policy gaps */

@@ -382,7 +382,7 @@ static json_t *rl_json(const void *view)
                                              r->fitted_on, "fits", r->fits, "note", r->note));
     }
     json_t *j = json_pack("{s:s, s:s, s:s, s:o}", "metric", "step_time_s", "stack", v->stack,
-                          "serving_profile", "generic", "rows", arr);
+                          "serving_profile", v->gen_stack, "rows", arr);
     summary_json(j, "", &v->summary);
     summary_json(j, "fitted_", &v->fitted);
     summary_json(j, "held_out_", &v->held);
@@ -410,7 +410,7 @@ static void rl_text(const render_out *out, const void *view, const tbl *t)
     strbuf *f = out->f;
     const validate_rl_view *v = view;
     sb_printf(f, "RL step model vs published GRPO step times (NeMo-RL v0.7; docs/model.md §8.8): trainer stack %s, "
-               "generator serving profile generic, engine sleep level 1\n\n", v->stack);
+               "generator stack %s, engine sleep level 1\n\n", v->stack, v->gen_stack);
     tbl_print(t, f);
     sb_printf(f, "\n%zu rows: median |error| %.0f%% (target <= %.0f%% %s), signed median %+.0f%%, max %.0f%% (%s)\n",
             v->summary.n, 100 * v->summary.median_abs_err, 100 * TARGET_RL_MEDIAN,

@@ -28,7 +28,8 @@ static bool only(const validate_view *v, const char *set, const gpuecon_validate
 static int validate_rl(cli *c)
 {
     gpuecon_validate_row rows[32];
-    validate_rl_view v = {.rows = rows, .stack = gpuecon_rl_validate_stack()};
+    validate_rl_view v = {.rows = rows, .stack = gpuecon_rl_validate_stack(),
+                         .gen_stack = gpuecon_rl_validate_gen_stack()};
     gpuecon_error err;
     gpuecon_error_clear(&err);
     if (gpuecon_rl_validate(c->ctx, c->cat, rows, 32, &v.n, &v.summary, &err))
