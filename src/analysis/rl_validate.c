@@ -63,7 +63,7 @@ static const rl_case cases[] = {
  * overlap, no sequence parallelism) */
 #define RL_STACK "nemo-rl-0.7"
 /* the engine its generation runs on */
-#define RL_GEN_STACK "vllm-v1"
+#define RL_GEN_STACK GPUECON_RL_GEN_STACK
 
 const char *gpuecon_rl_validate_stack(void)
 {

@@ -121,7 +121,7 @@ static int execute(cli *c, const opt *opts, size_t nopts, const rl_args *a)
 
 int cmd_rl(cli *c, int argc, char **argv)
 {
-    rl_args a = {.tier = TIER_TYPICAL, .profile = CLI_DEFAULT_PROFILE, .serving = "generic", .prompts = 128, .samples = 8,
+    rl_args a = {.tier = TIER_TYPICAL, .profile = CLI_DEFAULT_PROFILE, .serving = GPUECON_RL_GEN_STACK, .prompts = 128, .samples = 8,
                  .prompt_len = 1024, .response_len = 4096, .response_cv = 0.6, .epochs = 1, .minibatches = 1,
                  .steps = 1000};
     opt opts[] = {
@@ -162,7 +162,7 @@ int cmd_rl(cli *c, int argc, char **argv)
         {"--reward-model", O_STR, &a.reward, 0, 0, NULL, "M", "reward-model forward (default: a rule-based verifier)", NULL, false},
         {"--critic", O_STR, &a.critic, 0, 0, NULL, "M", "PPO value model, forward and trained (default: none, GRPO)", NULL, false},
         {"--stack", O_STR, &a.stack, 0, 0, NULL, "NAME", "training framework stack (default " CLI_DEFAULT_STACK ")", NULL, false},
-        {"--serving-profile", O_STR, &a.serving, 0, 0, NULL, "NAME", "engine constants: " CLI_SERVING_PROFILES, NULL, false},
+        {"--serving-profile", O_STR, &a.serving, 0, 0, NULL, "NAME", "the generator's serving engine stack or profile (default " GPUECON_RL_GEN_STACK "): " CLI_SERVING_PROFILES, NULL, false},
         CLI_OPT_PROFILE(&a.profile),
         {"--tier", O_CHOICE, &a.tier, 0, 0, names_tier, "T", "operator tier for failures and spares (default typical)", NULL, false},
         {"--steps", O_INT, &a.steps, 1, 1e6, NULL, "N", "steps of the run, for totals (default 1000)", NULL, false},

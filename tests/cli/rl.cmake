@@ -191,3 +191,21 @@ if(NOT nm EQUAL 1)
 endif()
 run(2 rl ${Q} --old-logprobs off --minibatches 2)
 expect_err("--old-logprobs: off takes the importance ratio as 1")
+
+# the generator runs on the vllm-v1 engine stack unless --serving-profile names another (issue 46:
+# vLLM generates for NeMo-RL, veRL and OpenRLHF, and validate --group rl runs on it); the output
+# names it
+run(0 rl --model llama3-8b --system hgx-h100 --gpus 16 --prompts 64 --samples 8 --prompt-len 512 --response-len 1024 --json)
+string(JSON g GET "${OUT}" generator_stack)
+string(JSON t_engine GET "${OUT}" step_time_s)
+if(NOT g STREQUAL "vllm-v1")
+  message(FATAL_ERROR "rl generator_stack '${g}', expected vllm-v1")
+endif()
+run(0 rl --model llama3-8b --system hgx-h100 --gpus 16 --prompts 64 --samples 8 --prompt-len 512 --response-len 1024
+    --serving-profile generic --json)
+string(JSON g GET "${OUT}" generator_stack)
+if(NOT g STREQUAL "generic")
+  message(FATAL_ERROR "rl --serving-profile generic: generator_stack '${g}'")
+endif()
+run(0 rl --model llama3-8b --system hgx-h100 --gpus 16 --prompts 64 --samples 8 --prompt-len 512 --response-len 1024)
+expect_out("KV on vllm-v1; training")

@@ -552,8 +552,10 @@ static void test_compare_rl(void **state)
     /* platform a is the colocated step of test_colocated_composition */
     gpuecon_rl_request r = base("llama3-8b", "hgx-h100", 16);
     r.gen_tp = 0;
-    r.reference = r.policy; /* compare's defaults: the policy as KL reference, the default stack */
+    r.reference = r.policy; /* compare's defaults: the policy as KL reference, the default stack, */
     r.stack = gpuecon_catalog_stack(g_cat, "megatron-bridge-2026");
+    /* and generation on the vllm-v1 engine */
+    assert_true(gpuecon_serving_profile_from_stack(gpuecon_catalog_stack(g_cat, GPUECON_RL_GEN_STACK), &r.serving));
     gpuecon_rl_result *o = test_malloc(sizeof *o);
     assert_int_equal(predict(&r, o, &err), GPUECON_OK);
     const gpuecon_platform_result *a = &c->platforms[0];
