@@ -84,11 +84,12 @@ int compare_rl_predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuec
         res->rl_response_end = o->response_end;
         res->rl_gen_max_concurrency = o->gen.max_concurrency;
         snprintf(res->predicted_note, sizeof res->predicted_note,
-                 "%s%s, step %.1f s: generation %.1f s (%d GPUs, %s %d; tail %.1f s to %.0f tokens), scoring "
-                 "%.1f s, training %.1f s, sync %.2f s, swap %.2f s",
+                 "%s%s, step %.1f s: generation %.1f s (%d GPUs, %s %d, on %s; tail %.1f s to %.0f tokens), "
+                 "scoring %.1f s, training %.1f s, sync %.2f s, swap %.2f s",
                  gpuecon_rl_placement_name(r.placement), r.off_policy ? " one-step off-policy" : "",
                  o->step_time_s, o->generation_s, o->gen_gpus, o->gen.attention_dp ? "attention-DP EP" : "TP",
-                 res->rl_gen_tp, o->gen_drain_s, o->response_end,
+                 res->rl_gen_tp, r.serving.stack ? r.serving.stack : r.serving.name ? r.serving.name : "generic",
+                 o->gen_drain_s, o->response_end,
                  o->scoring_s, o->training_s, o->weight_sync_s, o->swap_s);
     }
     ctx_free(ctx, o, sizeof *o);
