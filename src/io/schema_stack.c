@@ -15,6 +15,7 @@ static const char *const recipe_names[] = {"delayed", "tensorwise", "mxfp8", "bl
 static const char *const attn_names[] = {"flash", "unfused", "fa2", NULL};
 static const char *const fusion_names[] = {"fused", "compiled", "eager", NULL};
 static const char *const sac_names[] = {"core", "op", NULL};
+static const char *const cp_comm_names[] = {"ring", "allgather", NULL};
 static const char *const dispatch_names[] = {"nccl-a2a", "deepep", "hybridep", NULL};
 static const char *const workload_names[] = {"train", "finetune", "serve", NULL};
 static const char *const fp8_linear_names[] = {"none", "naive", "te", NULL};
@@ -52,6 +53,7 @@ static const fdesc stack_fields[] = {
     {"selective_recompute", FT_ENUM, S(selective_recompute), 0, 0, 0, 0, NULL, 0, "",
      "training: what selective recompute recomputes: core (the attention core, Megatron) or op (every second matmul and the elementwise ops, torchtitan)", sac_names},
     SBOOL(kv_repeat, 0, "training: grouped-query K and V copied to every query head before the attention kernel"),
+    SENUM(cp_comm, cp_comm_names, 0, "training: context parallelism by ring attention or by an exposed all-gather of K and V"),
     /* serving engines (workload serve; docs/model.md §6.15) */
     {"profile", FT_TEXT, S(profile), 0, 0, 0, 0, "generic", 0, "", "serving: built-in efficiency constants (generic, vessl-gemma4, trtllm)", NULL},
     {"attn_hopper", FT_TEXT, S(attn_hopper), 0, 0, 0, 0, "", 0, "", "serving: attention kernels on Hopper (decode / prefill)", NULL},

@@ -525,6 +525,9 @@ struct gpuecon_stack {
     bool kv_repeat;           /* grouped-query K and V copied out to every query head before the
                                  attention kernel (torchtitan's repeat_kv), the output transposed
                                  back through HBM */
+    int cp_comm;              /* context parallelism: 0 ring attention (K, V passed around the ring, each
+                                 step hidden behind one step of the attention kernel), 1 all-gather (the
+                                 whole sequence's K, V gathered before attention, exposed) */
     /* serving engine stacks (workload 2: gpuecon infer --stack; docs/model.md §6.15) */
     const char *profile;      /* the built-in efficiency constants (eta_bw, eta_kv, eta_c) it runs with */
     const char *attn_hopper;  /* decode/prefill attention kernels on Hopper, Blackwell, and for MLA */
@@ -624,6 +627,7 @@ typedef struct gpuecon_train_request {
     gpuecon_fusion fusion;    /* default fused */
     bool selective_op;        /* selective recompute per operator (a torchtitan stack); default false */
     bool kv_repeat;           /* K, V repeated to every query head before attention; default false */
+    int cp_comm;              /* 0 ring (default), 1 all-gather context parallelism (docs/model.md §3.4) */
     const gpuecon_efficiency *eff; /* NULL: gpuecon_efficiency_for(system->gpu) */
     /* recipe memory and kernels (docs/model.md §3.2, §3.7); defaults reproduce a stack with
      * FP32 Adam states, BF16+FP8 dual weights and delayed scaling */

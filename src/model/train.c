@@ -113,6 +113,7 @@ int train_prepare(const gpuecon_train_request *req, train_static *st, gpuecon_er
     st->fusion = req->fusion;
     st->selective_op = req->selective_op;
     st->kv_repeat = req->kv_repeat;
+    st->cp_allgather = req->cp_comm == 1;
     st->grad_reduce_bytes = req->grad_reduce_bytes > 0 ? req->grad_reduce_bytes
                                                        : (req->precision == GPUECON_BF16 ? 4 : 2);
     train_prepare_recipe(req, st);
@@ -280,6 +281,14 @@ static double layer_cp(const train_static *st, const layer_parts *lp, double T, 
     if (cp <= 1)
         return 0;
     double kv_bytes = 2 * T * (st->kv / tp) * st->d * 2;
+    if (st->cp_allgather) {
+        /* all-gather CP (Llama 3, arXiv:2407.21783 §3.3.2): the whole sequence's K and V gathered
+         * before the attention forward, their gradients reduce-scattered after its backward, both on
+         * the critical path; full recompute gathers again */
+        double ag = comm_time(&st->link, GPUECON_ALL_GATHER, cp, tp, cp * kv_bytes);
+        double rs = comm_time(&st->link, GPUECON_REDUCE_SCATTER, cp, tp, cp * kv_bytes);
+        return ag + rs + (rc == GPUECON_RECOMPUTE_FULL ? ag : 0);
+    }
     double sr_f = comm_time(&st->link, GPUECON_SEND_RECV, 2, tp, kv_bytes);
     double sr_b = comm_time(&st->link, GPUECON_SEND_RECV, 2, tp, 2 * kv_bytes);
     double ex_f = sr_f - lp->attn_f / cp, ex_b = sr_b - lp->attn_b / cp;

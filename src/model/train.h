@@ -80,6 +80,7 @@ typedef struct train_static {
     gpuecon_fusion fusion;       /* elementwise kernels: fused, compiled or eager */
     bool selective_op;           /* selective recompute per operator (torchtitan) */
     bool kv_repeat;              /* K, V repeated to every query head before attention */
+    bool cp_allgather;           /* all-gather context parallelism (exposed), not the ring */
     double grad_reduce_bytes;
     /* recipe memory and kernels (docs/model.md §3.2, §3.7) */
     bool fp8_param, fp8_transpose; /* FP8-only weights; Hopper's column-wise FP8 copy */

@@ -69,6 +69,7 @@ void gpuecon_train_request_apply_stack(gpuecon_train_request *req, const gpuecon
     req->fusion = (gpuecon_fusion)k->fusion;
     req->selective_op = k->selective_recompute == 1;
     req->kv_repeat = k->kv_repeat;
+    req->cp_comm = k->cp_comm;
     req->sequence_parallel = k->sequence_parallel;
     req->dropout = k->dropout;
     req->cuda_graphs = k->cuda_graphs;
@@ -90,6 +91,8 @@ static int check_recipe(const gpuecon_train_request *req, gpuecon_error *err)
     bool blackwell = g->arch && strncmp(g->arch, "blackwell", 9) == 0;
     if ((unsigned)req->attn_impl > GPUECON_ATTN_IMPL_FA2)
         return err_set(err, GPUECON_E_INPUT, OPTION("attention"), 0, 0, "allowed: flash, unfused, fa2");
+    if ((unsigned)req->cp_comm > 1)
+        return err_set(err, GPUECON_E_INPUT, OPTION("cp_comm"), 0, 0, "allowed: ring, allgather");
     if ((unsigned)req->fusion > GPUECON_FUSION_EAGER)
         return err_set(err, GPUECON_E_INPUT, OPTION("fusion"), 0, 0, "allowed: fused, compiled, eager");
     if ((unsigned)req->fp8_recipe > GPUECON_FP8_BLOCKWISE)

@@ -27,7 +27,7 @@ static const char *const *columns(gpuecon_kind k)
     static const char *const rel[] = {"system", "tier", "mtbi_gpu_days", NULL};
     static const char *const stack[] = {"grad_reduce", "fp8_param", "optimizer_states", "fp8_recipe",
                                         "tp_overlap", "tp_async_grad", "dp_overlap", "ep_overlap",
-                                        "attention", "fusion", "selective_recompute", "kv_repeat",
+                                        "attention", "fusion", "selective_recompute", "kv_repeat", "cp_comm",
                                         "cuda_graphs", "dispatcher", "flex_dispatcher",
                                         "workload", "host_launch_us", "compiled", "fp8_linear", "profile", "kernel_us",
                                         "graph_max_bs", "sched_us", "overlap_sched", NULL};

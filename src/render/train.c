@@ -335,7 +335,7 @@ static tbl *breakdown_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     double st = r->step_time_s;
     breakdown_row(t, "compute", b->compute_s, st, "GEMMs, attention, elementwise, recompute (slowest stage)");
     breakdown_row(t, "tensor-parallel comm", b->tp_comm_s, st, "exposed all-gather / reduce-scatter / all-reduce");
-    breakdown_row(t, "context-parallel comm", b->cp_comm_s, st, "exposed ring exchange of K, V");
+    breakdown_row(t, "context-parallel comm", b->cp_comm_s, st, "exposed exchange of K, V (ring or all-gather)");
     if (r->moe.moe_layers > 0)
         breakdown_row(t, "expert-parallel comm", b->ep_comm_s, st,
                       "exposed dispatch / combine all-to-all (4 per MoE layer)");

@@ -15,6 +15,7 @@ static const char *const rc_names[] = {"none", "selective", "full", NULL};
 static const char *const onoff[] = {"off", "on", NULL};
 static const char *const attn_names[] = {"flash", "unfused", "fa2", NULL};
 static const char *const fusion_names[] = {"fused", "compiled", "eager", NULL};
+static const char *const cp_comm_names[] = {"ring", "allgather", NULL};
 static const char *const obj_names[] = {"throughput", "cost", NULL};
 static const char *const recipe_names[] = {"delayed", "tensorwise", "mxfp8", "blockwise", NULL};
 static const char *const dispatch_names[] = {"nccl-a2a", "deepep", "hybridep", NULL};
@@ -69,6 +70,8 @@ size_t train_cli_opts(train_args *a, opt *o, bool search)
     OPT("--dp-overlap", O_CHOICE, &a->dp_overlap, 0, 0, onoff, "X", "DP traffic overlapped with compute (default on)");
     OPT("--attention", O_CHOICE, &a->attention, 0, 0, attn_names, "K",
         "attention kernel: flash (the generation's tuned kernel), unfused, fa2 (FlashAttention-2 as PyTorch SDPA runs it) (default: the stack's)");
+    OPT("--cp-comm", O_CHOICE, &a->cp_comm, 0, 0, cp_comm_names, "C",
+        "context parallelism: ring (K, V passed around, hidden behind attention) or allgather (Llama 3's, exposed) (default: the stack's)");
     OPT("--fusion", O_CHOICE, &a->fusion, 0, 0, fusion_names, "F",
         "elementwise kernels: fused (Transformer Engine), compiled (torch.compile), eager (default: the stack's)");
     OPT("--dropout", O_FLAG, &a->dropout, 0, 0, NULL, NULL, "keep dropout masks (GPT-3 style)");
@@ -195,6 +198,8 @@ static int apply_stack(cli *c, const train_args *a, const opt *opts, size_t n, g
         req->dropout = a->dropout;
     if (SEEN("--fusion"))
         req->fusion = (gpuecon_fusion)a->fusion;
+    if (SEEN("--cp-comm"))
+        req->cp_comm = a->cp_comm;
     /* a stack that trains in FP8 by default (torchtitan's Float8 recipe) unless --precision */
     if (!SEEN("--precision") && k->precision == 1)
         req->precision = GPUECON_FP8;

@@ -11,7 +11,7 @@
 typedef struct train_args {
     const char *model, *system, *profile;
     int gpus, seq, gbs, mbs, tp, pp, vpp, cp, ep, etp, zero, threads, vs_gpus;
-    int precision, recompute, tp_overlap, sp, dp_overlap, attention, fusion;
+    int precision, recompute, tp_overlap, sp, dp_overlap, attention, fusion, cp_comm;
     int a2a_overlap, mtp, cuda_graphs, tp_async_grad;
     const char *stack, *graph_scope;
     int offload_layers, fp8_recipe, dispatcher, fp8_param, grad_reduce, optimizer_states;

@@ -78,3 +78,18 @@ endforeach()
 if(NOT found)
   message(FATAL_ERROR "validate --group torchtitan lacks TT-8B-A100-64-OP")
 endif()
+
+# context parallelism by Llama 3's exposed all-gather of K and V costs what the ring hides; a bad
+# value is refused
+set(CP4 --model llama3-8b --system hgx-h100 --gpus 8 --seq 131072 --gbs 2 --tp 1 --pp 1 --cp 4 --mbs 1 --zero 3
+        --recompute full)
+run(0 train ${CP4} --json)
+string(JSON ring GET "${OUT}" breakdown cp_comm_s)
+run(0 train ${CP4} --cp-comm allgather --json)
+string(JSON ag GET "${OUT}" breakdown cp_comm_s)
+execute_process(COMMAND awk "BEGIN { exit (${ag} > ${ring}) ? 0 : 1 }" RESULT_VARIABLE bad)
+if(bad)
+  message(FATAL_ERROR "all-gather CP exposes ${ag} s, the ring ${ring} s")
+endif()
+run(2 train ${CP4} --cp-comm ulysses)
+expect_err("--cp-comm: 'ulysses' is not allowed \\(allowed: ring, allgather\\)")
