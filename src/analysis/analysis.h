@@ -11,6 +11,7 @@
 #include "io/io.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* ==== reproduction of the published figures (src/analysis/reproduce.c) ==================== */
 
@@ -803,6 +804,18 @@ void calib_layout_of(const gpuecon_train_request *q, const gpuecon_train_result 
  * table of training rows that calls it joins the calibration set (calibset.c) with nothing else
  * to change; the calibset unit test checks that every training row has its layout. */
 void validate_set_train(gpuecon_validate_row *row, const gpuecon_train_request *q, const gpuecon_train_result *r);
+/* Appends a row to rows[0, *n): zeroed, with its id, set (group) and source; *n advances. The
+ * caller has checked the capacity. */
+static inline gpuecon_validate_row *validate_row_next(gpuecon_validate_row *rows, size_t *n, const char *id,
+                                                      const char *group, const char *source)
+{
+    gpuecon_validate_row *row = &rows[(*n)++];
+    memset(row, 0, sizeof *row);
+    snprintf(row->id, sizeof row->id, "%s", id);
+    snprintf(row->group, sizeof row->group, "%s", group);
+    snprintf(row->source, sizeof row->source, "%s", source);
+    return row;
+}
 /* Sets row->cls from the GPU generation, precision and dense/moe ("hopper-fp8-moe"). A training
  * row calls validate_set_train instead, which sets this and files its calibration point. */
 static inline void validate_set_class(gpuecon_validate_row *row, const gpuecon_gpu *gpu, gpuecon_precision p,

@@ -276,11 +276,7 @@ static int run_cases(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
             pub = narayanan_tokens(-pub, in.model, v->seq);
         if (v->mfu > 0) /* NeMo's MFU convention: full attention, LM head, dense peak */
             pub = gpuecon_tokens_per_s_from_mfu(v->mfu, r.model_flops_per_token, r.peak_flops);
-        gpuecon_validate_row *row = &rows[(*n)++];
-        memset(row, 0, sizeof *row);
-        snprintf(row->id, sizeof row->id, "%s", v->id);
-        snprintf(row->group, sizeof row->group, "%s", v->group);
-        snprintf(row->source, sizeof row->source, "%s", v->source);
+        gpuecon_validate_row *row = validate_row_next(rows, n, v->id, v->group, v->source);
         row->fitted_on = v->fit;
         fill_row(row, &in, &q, &r, pub);
     }
@@ -332,11 +328,10 @@ static int run_vtrain(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpueco
             err->line = line;
             return rc;
         }
-        gpuecon_validate_row *row = &rows[(*n)++];
-        memset(row, 0, sizeof *row);
-        snprintf(row->id, sizeof row->id, "V%03d", ++k);
-        snprintf(row->group, sizeof row->group, "vtrain");
-        snprintf(row->source, sizeof row->source, "vTrain (Bang et al. MICRO 2024) %s line %d", path, line);
+        char id[16], source[160];
+        snprintf(id, sizeof id, "V%03d", ++k);
+        snprintf(source, sizeof source, "vTrain (Bang et al. MICRO 2024) %s line %d", path, line);
+        gpuecon_validate_row *row = validate_row_next(rows, n, id, "vtrain", source);
         row->fitted_on = true;
         double tok = f[2] * f[7] / (f[11] / 1000) / f[1];
         fill_row(row, &in, &q, &r, tok);
@@ -374,11 +369,7 @@ static int run_moe(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_e
         int rc = gpuecon_train_predict(ctx, &q, &r, err);
         if (rc && rc != GPUECON_E_INFEASIBLE)
             return rc;
-        gpuecon_validate_row *row = &rows[(*n)++];
-        memset(row, 0, sizeof *row);
-        snprintf(row->id, sizeof row->id, "%s", v->id);
-        snprintf(row->group, sizeof row->group, "moe");
-        snprintf(row->source, sizeof row->source, "%s", v->source);
+        gpuecon_validate_row *row = validate_row_next(rows, n, v->id, "moe", v->source);
         row->fitted_on = v->fit;
         snprintf(row->what, sizeof row->what, "%s, %d x %s, %s", q.model->name, v->gpus, q.system->gpu_name,
                  gpuecon_precision_name(v->prec));

@@ -93,11 +93,7 @@ int gpuecon_validate_finetune(const gpuecon_catalog *cat, gpuecon_validate_row *
                    : v->m == F_TOKS_RATIO ? a.tokens_per_s / b.tokens_per_s
                                           : a.memory_gib_per_gpu / b.memory_gib_per_gpu;
         const gpuecon_system *sys = gpuecon_catalog_system(cat, v->a.system);
-        gpuecon_validate_row *row = &rows[(*n)++];
-        memset(row, 0, sizeof *row);
-        snprintf(row->id, sizeof row->id, "%s", v->id);
-        snprintf(row->group, sizeof row->group, "finetune");
-        snprintf(row->source, sizeof row->source, "%s", VESSL_FT);
+        gpuecon_validate_row *row = validate_row_next(rows, n, v->id, "finetune", VESSL_FT);
         snprintf(row->what, sizeof row->what, "gemma4-31b LoRA r16, 8 x %s, %s", sys->gpu_name,
                  gpuecon_precision_name(v->a.prec));
         snprintf(row->config, sizeof row->config, "%s%s, mbs 2, %s", v->a.strategy == GPUECON_FT_FSDP ? "FSDP" : "DDP",

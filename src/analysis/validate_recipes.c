@@ -253,11 +253,7 @@ int validate_recipe_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, validate_
         int rc = gpuecon_train_predict(ctx, &q, &r, err);
         if (rc && rc != GPUECON_E_INFEASIBLE)
             return rc;
-        gpuecon_validate_row *row = &rows[(*n)++];
-        memset(row, 0, sizeof *row);
-        snprintf(row->id, sizeof row->id, "%s", v->id);
-        snprintf(row->group, sizeof row->group, "%s", q.model->experts > 0 ? "moe" : "recipes");
-        snprintf(row->source, sizeof row->source, "%s", v->source);
+        gpuecon_validate_row *row = validate_row_next(rows, n, v->id, q.model->experts > 0 ? "moe" : "recipes", v->source);
         snprintf(row->what, sizeof row->what, "%s, %d x %s, %s", q.model->name, v->gpus, q.system->gpu_name,
                  gpuecon_precision_name(v->prec));
         snprintf(row->config, sizeof row->config, "TP%d PP%d VP%d CP%d EP%d DP%d %s", v->tp, v->pp, v->vpp, v->cp,

@@ -559,11 +559,7 @@ int validate_serving_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const ch
             return rcs[i];
         }
         const gpuecon_system *sys = gpuecon_catalog_system(cat, v->system);
-        gpuecon_validate_row *row = &rows[(*n)++];
-        memset(row, 0, sizeof *row);
-        snprintf(row->id, sizeof row->id, "%s", v->id);
-        snprintf(row->group, sizeof row->group, "serving");
-        snprintf(row->source, sizeof row->source, "%s", v->source);
+        gpuecon_validate_row *row = validate_row_next(rows, n, v->id, "serving", v->source);
         snprintf(row->what, sizeof row->what, "%s, %d x %s, %s/%s KV, %g/%g", v->model, v->gpus, sys->gpu_name,
                  gpuecon_precision_name(v->w), gpuecon_precision_name(v->kv), v->prompt, v->output);
         static const char *const what[] = {"saturated output tok/s", "trtllm-bench output tok/s", "output tok/s at", "TPOT ms at",

@@ -119,11 +119,7 @@ int validate_torchtitan_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, valid
         int rc = gpuecon_train_predict(ctx, &q, &r, err);
         if (rc && rc != GPUECON_E_INFEASIBLE)
             return rc;
-        gpuecon_validate_row *row = &rows[(*n)++];
-        memset(row, 0, sizeof *row);
-        snprintf(row->id, sizeof row->id, "%s", v->id);
-        snprintf(row->group, sizeof row->group, "torchtitan");
-        snprintf(row->source, sizeof row->source, "%s", v->source);
+        gpuecon_validate_row *row = validate_row_next(rows, n, v->id, "torchtitan", v->source);
         snprintf(row->what, sizeof row->what, "%s, %d x %s, %s, seq %d", q.model->name, v->gpus, q.system->gpu_name,
                  gpuecon_precision_name(q.precision), v->seq);
         snprintf(row->config, sizeof row->config, "TP%d PP%d VP%d CP%d FSDP%d MBS%d %s%s", v->tp, v->pp, v->vpp, v->cp,
@@ -133,9 +129,9 @@ int validate_torchtitan_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, valid
         row->predicted = r.tokens_per_s_per_gpu;
         row->rel_err = row->predicted / row->published - 1;
         row->fits = r.fits;
+        validate_set_train(row, &q, &r); /* a calibration point (calibset.c); the class by stack family: */
         snprintf(row->cls, sizeof row->cls, "torchtitan-%s-%s", q.system->gpu->arch ? q.system->gpu->arch : "?",
                  gpuecon_precision_name(q.precision));
-        calib_layout_of(&q, &r, &row->layout); /* a calibration point (calibset.c), its own class kept */
     }
     return GPUECON_OK;
 }
