@@ -107,8 +107,7 @@ int validate_torchtitan_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, valid
         if (!q.model || !q.system || !k)
             return err_set(err, GPUECON_E_NOTFOUND, v->id, 0, 0, "the catalog lacks %s, %s or %s", v->model,
                            v->system, v->stack);
-        gpuecon_train_request_apply_stack(&q, k);
-        q.precision = k->precision == 1 ? GPUECON_FP8 : GPUECON_BF16;
+        gpuecon_train_request_apply_stack(&q, k); /* and its precision: the Float8 stack's FP8 */
         q.gpus = v->gpus, q.seq = v->seq, q.gbs = v->gbs;
         q.tp = v->tp, q.pp = v->pp, q.vpp = v->vpp, q.cp = v->cp, q.mbs = v->mbs, q.ep = 1, q.etp = 1;
         q.recompute = v->rc;

@@ -48,7 +48,7 @@ static const fdesc stack_fields[] = {
      "fine-tuning: host time to launch one kernel (eager op: Python, dispatcher, autograd)", NULL},
     SBOOL(compiled, 0, "fine-tuning: torch.compile fuses elementwise chains"),
     SENUM(fp8_linear, fp8_linear_names, 0, "fine-tuning: FP8 linears (none, naive casts, Transformer Engine)"),
-    SENUM(precision, precision_names, 0, "fine-tuning: linear precision unless --precision says otherwise"),
+    SENUM(precision, precision_names, 0, "linear precision unless --precision (a scenario's precision:) says otherwise"),
     SENUM(fusion, fusion_names, 0, "training: elementwise kernels fused (Transformer Engine), compiled (torch.compile) or eager"),
     {"selective_recompute", FT_ENUM, S(selective_recompute), 0, 0, 0, 0, NULL, 0, "",
      "training: what selective recompute recomputes: core (the attention core, Megatron) or op (every second matmul and the elementwise ops, torchtitan)", sac_names},

@@ -662,7 +662,8 @@ typedef struct gpuecon_train_request {
 
 /* Copies a stack's framework facts into a request (overlaps, SP, attention, dropout, CUDA
  * graphs, gradient precision, FP8-only weights, optimizer states, FP8 recipe, dispatcher —
- * GPUECON_DISPATCH_SEARCH when the stack has the flex dispatcher);
+ * GPUECON_DISPATCH_SEARCH when the stack has the flex dispatcher; the GEMM precision, BF16 or the
+ * stack's FP8 default such as torchtitan's Float8 recipe);
  * tp_overlap and a2a_overlap become GPUECON_SEARCH where the stack has the overlap, 0 where
  * it lacks it. Sets req->stack. The caller applies single options afterwards. */
 void gpuecon_train_request_apply_stack(gpuecon_train_request *req, const gpuecon_stack *stack);

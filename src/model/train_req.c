@@ -66,6 +66,7 @@ void gpuecon_train_request_apply_stack(gpuecon_train_request *req, const gpuecon
     req->dp_overlap = k->dp_overlap;
     req->a2a_overlap = k->ep_overlap ? GPUECON_SEARCH : 0;
     req->attn_impl = (gpuecon_attn_impl)k->attention;
+    req->precision = k->precision == 1 ? GPUECON_FP8 : GPUECON_BF16;
     req->fusion = (gpuecon_fusion)k->fusion;
     req->selective_op = k->selective_recompute == 1;
     req->kv_repeat = k->kv_repeat;

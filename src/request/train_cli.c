@@ -200,9 +200,8 @@ static int apply_stack(cli *c, const train_args *a, const opt *opts, size_t n, g
         req->fusion = (gpuecon_fusion)a->fusion;
     if (SEEN("--cp-comm"))
         req->cp_comm = a->cp_comm;
-    /* a stack that trains in FP8 by default (torchtitan's Float8 recipe) unless --precision */
-    if (!SEEN("--precision") && k->precision == 1)
-        req->precision = GPUECON_FP8;
+    if (SEEN("--precision")) /* else the stack's: BF16, or FP8 for torchtitan's Float8 recipe */
+        req->precision = (gpuecon_precision)a->precision;
     if (SEEN("--fp8-recipe"))
         req->fp8_recipe = (gpuecon_fp8_recipe)a->fp8_recipe;
     if (SEEN("--dispatcher"))
@@ -256,7 +255,6 @@ int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t n, gp
     if (priced && (rc = cli_profile(c, "--profile", a->profile ? a->profile : CLI_DEFAULT_PROFILE, profile)))
         return rc;
     req->gpus = a->gpus;
-    req->precision = (gpuecon_precision)a->precision;
     req->seq = a->seq;
     req->gbs = a->gbs;
     req->mbs = a->mbs ? a->mbs : GPUECON_SEARCH;
