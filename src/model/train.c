@@ -339,9 +339,9 @@ void train_layer(const train_static *st, int tp, int cp, int mbs, gpuecon_recomp
          * _custom_policy): the outputs of the attention kernel and of every odd matmul of the
          * block are kept; the even ones (K, output projection, the FFN's second input
          * projection, or FC2 ungated) and every elementwise op run again in backward */
-        double kq = st->mla ? 0.5 : (st->kv / tp) / (st->a / tp + 2 * st->kv / tp);
-        double up = st->mats > 2 ? 0.5 : 0, ga = kq * lp.g_qkv + lp.g_proj;
-        double gm = st->mats > 2 ? up * lp.g_fc1 : lp.g_fc2;
+        double kq = st->mla ? 0.5 : st->kv / (st->a + 2 * st->kv); /* K's share of the QKV GEMM */
+        double ga = kq * lp.g_qkv + lp.g_proj;
+        double gm = st->mats > 2 ? 0.5 * lp.g_fc1 : lp.g_fc2;
         double fa = st->mla ? lp.flops_attn * ga / (lp.g_qkv + lp.g_proj)
                             : 2 * T * st->h * (st->kv / tp) * st->d + 2 * T * (st->a / tp) * st->d * st->h;
         double fm = 2 * T * st->h * st->f / tp; /* W3 or FC2: h x f/t either way */
