@@ -88,7 +88,7 @@ int compare_rl_predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuec
                  "scoring %.1f s, training %.1f s, sync %.2f s, swap %.2f s",
                  gpuecon_rl_placement_name(r.placement), r.off_policy ? " one-step off-policy" : "",
                  o->step_time_s, o->generation_s, o->gen_gpus, o->gen.attention_dp ? "attention-DP EP" : "TP",
-                 res->rl_gen_tp, r.serving.stack ? r.serving.stack : r.serving.name ? r.serving.name : "generic",
+                 res->rl_gen_tp, gpuecon_serving_profile_label(&r.serving),
                  o->gen_drain_s, o->response_end,
                  o->scoring_s, o->training_s, o->weight_sync_s, o->swap_s);
     }

@@ -60,6 +60,11 @@ const gpuecon_serving_profile *gpuecon_serving_profile_find(const char *name)
     return NULL;
 }
 
+const char *gpuecon_serving_profile_label(const gpuecon_serving_profile *p)
+{
+    return p->stack ? p->stack : p->name;
+}
+
 bool gpuecon_serving_profile_from_stack(const gpuecon_stack *st, gpuecon_serving_profile *out)
 {
     if (!st || st->workload != 2)

@@ -1023,6 +1023,9 @@ const gpuecon_serving_profile *gpuecon_serving_profile_find(const char *name);
  * (docs/model.md §6.15). Returns false when the stack is not a serving stack or names an
  * unknown profile. */
 bool gpuecon_serving_profile_from_stack(const gpuecon_stack *stack, gpuecon_serving_profile *out);
+/* The serving stack a profile came from, or the bare profile's name: what every serving and RL
+ * output names. */
+const char *gpuecon_serving_profile_label(const gpuecon_serving_profile *p);
 
 /* Projections a LoRA adapter is attached to (bit set). */
 enum {

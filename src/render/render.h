@@ -279,8 +279,6 @@ extern const render_kind render_search;
  *    disaggregated) and `gpuecon finetune` -- */
 /* "8 GPUs = 2 replicas x TP 2 x PP 2 (experts EP)": the deployment as every serving header names it. */
 void serving_deployment(strbuf *f, const gpuecon_infer_result *o);
-/* The serving stack a profile came from, or the bare profile's name (every serving output names it). */
-const char *render_stack_name(const gpuecon_serving_profile *p);
 
 /* One deployment at one concurrency (serving.c). */
 typedef struct infer_view {

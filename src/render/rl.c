@@ -11,12 +11,6 @@
 
 /* ---- JSON ------------------------------------------------------------------------------ */
 
-/* The engine stack or bare profile the generator runs. */
-static const char *rl_generator_name(const gpuecon_rl_request *r)
-{
-    return r->serving.stack ? r->serving.stack : r->serving.name ? r->serving.name : "generic";
-}
-
 static json_t *breakdown_json(const gpuecon_rl_breakdown *b)
 {
     return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "generation_s", rjson_real(b->generation_s), "scoring_s",
@@ -83,7 +77,7 @@ static json_t *rl_json(const void *view)
     json_object_set_new(j, "placement", json_string(gpuecon_rl_placement_name(r->placement)));
     json_object_set_new(j, "off_policy", json_integer(r->off_policy));
     json_object_set_new(j, "stack", r->stack ? json_string(r->stack->name) : json_null());
-    json_object_set_new(j, "generator_stack", json_string(rl_generator_name(r)));
+    json_object_set_new(j, "generator_stack", json_string(gpuecon_serving_profile_label(&r->serving)));
     json_object_set_new(j, "step_time_s", rjson_real(o->step_time_s));
     json_object_set_new(j, "breakdown", breakdown_json(&o->bd));
     for (int i = 0; i < o->npools; i++)
@@ -252,7 +246,7 @@ static void headline(char *t, size_t nt, char *sub, size_t ns, const gpuecon_rl_
              r->policy->name, r->gpus, r->system->name, gpuecon_rl_placement_name(r->placement), r->prompts,
              r->samples, r->prompt_len, r->response_len, r->response_cv);
     snprintf(sub, ns, "generation %s weights, %s KV on %s; training %s, stack %s; reference %s, reward %s, critic %s",
-             gpuecon_precision_name(r->gen_weights), gpuecon_precision_name(r->kv), rl_generator_name(r),
+             gpuecon_precision_name(r->gen_weights), gpuecon_precision_name(r->kv), gpuecon_serving_profile_label(&r->serving),
              gpuecon_precision_name(r->train_precision), r->stack ? r->stack->name : "-",
              r->reference ? r->reference->name : "none", r->reward ? r->reward->name : "rule-based",
              r->critic ? r->critic->name : "none (GRPO)");

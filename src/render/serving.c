@@ -30,10 +30,6 @@ void serving_deployment(strbuf *f, const gpuecon_infer_result *o)
         sb_printf(f, " (%d experts over %d GPUs: up to %d per GPU)", o->experts, ep, o->expert_slots);
 }
 
-const char *render_stack_name(const gpuecon_serving_profile *p)
-{
-    return p->stack ? p->stack : p->name;
-}
 
 /* ---- JSON --------------------------------------------------------------------------- */
 
@@ -122,7 +118,7 @@ static json_t *result_json(const gpuecon_infer_request *r, const gpuecon_infer_r
     json_object_set_new(j, "expert_slots_per_gpu", json_integer(o->expert_slots));
     json_object_set_new(j, "weights", json_string(gpuecon_precision_name(r->weights)));
     json_object_set_new(j, "kv", json_string(gpuecon_precision_name(r->kv)));
-    json_object_set_new(j, "stack", json_string(render_stack_name(&r->profile)));
+    json_object_set_new(j, "stack", json_string(gpuecon_serving_profile_label(&r->profile)));
     json_object_set_new(j, "serving_profile", json_pack("{s:s, s:b, s:s}", "name", r->profile.name,
                                                         "fitted_to_blog", r->profile.fitted_to_blog,
                                                         "note", r->profile.note ? r->profile.note : ""));

@@ -140,7 +140,7 @@ static json_t *search_json(const void *view)
     for (int i = 0; i < o->nfrontier; i++)
         json_array_append_new(fr, config_json(&o->frontier[i], false));
     json_object_set_new(j, "model", json_string(q->base.model->name));
-    json_object_set_new(j, "stack", json_string(render_stack_name(&q->base.profile)));
+    json_object_set_new(j, "stack", json_string(gpuecon_serving_profile_label(&q->base.profile)));
     json_object_set_new(j, "system", json_string(q->base.system->name));
     rjson_power(j, q->base.system);
     json_object_set_new(j, "objective", json_string(v->objective));
@@ -222,7 +222,7 @@ static void search_text(const render_out *out, const void *view, const tbl *tb)
     if (q->tpot_ms > 0)
         snprintf(tpot, sizeof tpot, "%g ms", q->tpot_ms);
     sb_printf(f, "%s on %s, stack %s: best of %ld configurations (%.2f s); targets TTFT %s, TPOT %s at P%g\n",
-            q->base.model->name, q->base.system->name, render_stack_name(&q->base.profile), o->configs_evaluated, v->elapsed_s, ttft, tpot,
+            q->base.model->name, q->base.system->name, gpuecon_serving_profile_label(&q->base.profile), o->configs_evaluated, v->elapsed_s, ttft, tpot,
             q->slo_percentile);
     char pw[160];
     if (*fmt_power(pw, sizeof pw, q->base.system))

@@ -28,7 +28,7 @@ static json_t *sim_json(const gpuecon_sim_request *r, const gpuecon_sim_result *
     const gpuecon_infer_result *d = &o->deploy;
     json_t *j = json_object();
     json_object_set_new(j, "model", json_string(r->serve.model->name));
-    json_object_set_new(j, "stack", json_string(render_stack_name(&r->serve.profile)));
+    json_object_set_new(j, "stack", json_string(gpuecon_serving_profile_label(&r->serve.profile)));
     json_object_set_new(j, "system", json_string(r->serve.system->name));
     rjson_power(j, r->serve.system);
     json_object_set_new(j, "gpus", json_integer(d->gpus));
@@ -113,7 +113,7 @@ static void infer_sim_text(const render_out *out, const void *view, const tbl *t
     const gpuecon_sim_result *o = v->result;
     const gpuecon_infer_result *d = &o->deploy;
     sb_printf(f, "%s on %s, stack %s: ", r->serve.model->name, r->serve.system->name,
-              render_stack_name(&r->serve.profile));
+              gpuecon_serving_profile_label(&r->serve.profile));
     serving_deployment(f, d);
     char pw[160];
     if (*fmt_power(pw, sizeof pw, r->serve.system))
@@ -219,7 +219,7 @@ static json_t *infer_disagg_json(const void *view)
     const gpuecon_infer_point *ap = v->aggregated_at;
     json_t *j = json_object();
     json_object_set_new(j, "model", json_string(v->serve->model->name));
-    json_object_set_new(j, "stack", json_string(render_stack_name(&v->serve->profile)));
+    json_object_set_new(j, "stack", json_string(gpuecon_serving_profile_label(&v->serve->profile)));
     json_object_set_new(j, "system", json_string(v->serve->system->name));
     rjson_power(j, v->serve->system);
     json_object_set_new(j, "gpus", json_integer(v->serve->gpus));
@@ -287,7 +287,7 @@ static void infer_disagg_text(const render_out *out, const void *view, const tbl
     const infer_disagg_view *v = view;
     const gpuecon_infer_request *serve = v->serve;
     sb_printf(f, "%s on %s, stack %s, prompt %g / output %g tokens, %s weights, %s KV%s\n\n", serve->model->name,
-            serve->system->name, render_stack_name(&serve->profile), serve->prompt_len, serve->output_len, gpuecon_precision_name(serve->weights),
+            serve->system->name, gpuecon_serving_profile_label(&serve->profile), serve->prompt_len, serve->output_len, gpuecon_precision_name(serve->weights),
             gpuecon_precision_name(serve->kv), v->evaluated >= 0 ? "; the best disaggregated layout" : "");
     tbl_print(t, f);
     if (!v->aggregated)
@@ -363,7 +363,7 @@ static void print_head(strbuf *f, const gpuecon_disagg_sim_request *q, const gpu
 {
     const gpuecon_sim_request *r = &q->sim;
     sb_printf(f, "%s on %s, stack %s: %dP x TP%d + %dD x TP%d (%d GPUs, KV over %s); ", r->serve.model->name,
-            r->serve.system->name, render_stack_name(&r->serve.profile), q->prefill_instances, q->prefill_tp, q->decode_instances, q->decode_tp,
+            r->serve.system->name, gpuecon_serving_profile_label(&r->serve.profile), q->prefill_instances, q->prefill_tp, q->decode_instances, q->decode_tp,
             o->analytic.gpus_used, o->analytic.kv_over_scaleout ? "scale-out" : "scale-up");
     if (r->arrival == GPUECON_ARRIVAL_CLOSED)
         sb_printf(f, "closed loop of %d users\n", r->users);
