@@ -406,11 +406,12 @@ int rl_step(gpuecon_ctx *ctx, const gpuecon_rl_request *req, gpuecon_rl_result *
 size_t gpuecon_rl_validate_count(void);
 /* The training stack the rows run (NeMo-RL's own Megatron settings), for outputs to name. */
 const char *gpuecon_rl_validate_stack(void);
-/* The serving engine stack the rows generate with (NeMo-RL's vLLM: "vllm-v1"). */
-const char *gpuecon_rl_validate_gen_stack(void);
 /* The serving engine stack an RL step generates with unless one is given: vLLM, the generator of
  * NeMo-RL, veRL and OpenRLHF (docs/model.md §8.2). */
 #define GPUECON_RL_GEN_STACK "vllm-v1"
+/* Puts r's generator on GPUECON_RL_GEN_STACK from cat; a catalog without that engine leaves the
+ * generic profile gpuecon_rl_request_init set. */
+void rl_default_engine(const gpuecon_catalog *cat, gpuecon_rl_request *r);
 int gpuecon_rl_validate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, gpuecon_validate_row *rows,
                                     size_t cap, size_t *n, gpuecon_validate_summary *summary, gpuecon_error *err);
 /* One published on-policy / one-step-off-policy pair of the RL rows (same model, system and GPU

@@ -23,9 +23,7 @@ int compare_rl_predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuec
 {
     gpuecon_rl_request r;
     gpuecon_rl_request_init(&r);
-    const gpuecon_stack *gen = gpuecon_catalog_stack(cat, GPUECON_RL_GEN_STACK);
-    if (gen) /* a catalog without the engine keeps the generic profile */
-        gpuecon_serving_profile_from_stack(gen, &r.serving);
+    rl_default_engine(cat, &r);
     r.policy = gpuecon_catalog_model(cat, w->model);
     r.reference = r.policy;
     r.system = gpuecon_catalog_system(cat, pl->system);

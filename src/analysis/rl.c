@@ -65,6 +65,13 @@ void gpuecon_rl_request_init(gpuecon_rl_request *r)
     r->steps = 1000;
 }
 
+void rl_default_engine(const gpuecon_catalog *cat, gpuecon_rl_request *r)
+{
+    const gpuecon_stack *gen = gpuecon_catalog_stack(cat, GPUECON_RL_GEN_STACK);
+    if (gen)
+        gpuecon_serving_profile_from_stack(gen, &r->serving);
+}
+
 static int check_request(const gpuecon_rl_request *r, gpuecon_error *err)
 {
     int rc;

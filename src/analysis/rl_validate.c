@@ -62,17 +62,10 @@ static const rl_case cases[] = {
 /* NeMo-RL v0.7's Megatron settings (data/stacks.yaml: alltoall dispatcher, no CUDA graphs, no TP
  * overlap, no sequence parallelism) */
 #define RL_STACK "nemo-rl-0.7"
-/* the engine its generation runs on */
-#define RL_GEN_STACK GPUECON_RL_GEN_STACK
 
 const char *gpuecon_rl_validate_stack(void)
 {
     return RL_STACK;
-}
-
-const char *gpuecon_rl_validate_gen_stack(void)
-{
-    return RL_GEN_STACK;
 }
 
 size_t gpuecon_rl_validate_count(void)
@@ -133,9 +126,7 @@ static void one_row(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const rl_case 
     r.stack = gpuecon_catalog_stack(cat, RL_STACK);
     /* NeMo-RL generates with vLLM, CUDA graphs on (grpo_math_1B.yaml policy.generation.backend
      * "vllm", vllm_cfg.enforce_eager False): the vllm-v1 engine stack prices its decode steps */
-    const gpuecon_stack *gen = gpuecon_catalog_stack(cat, RL_GEN_STACK);
-    if (gen)
-        gpuecon_serving_profile_from_stack(gen, &r.serving);
+    rl_default_engine(cat, &r);
     r.gen_tp = k->gen_tp;
     /* the published training layout; micro-batch 1 and activation checkpointing as the recipes
      * set them (examples/configs/recipes/llm/performance/grpo-deepseek-v3-32n8g.yaml and

@@ -29,7 +29,7 @@ static int validate_rl(cli *c)
 {
     gpuecon_validate_row rows[32];
     validate_rl_view v = {.rows = rows, .stack = gpuecon_rl_validate_stack(),
-                         .gen_stack = gpuecon_rl_validate_gen_stack()};
+                         .gen_stack = GPUECON_RL_GEN_STACK};
     gpuecon_error err;
     gpuecon_error_clear(&err);
     if (gpuecon_rl_validate(c->ctx, c->cat, rows, 32, &v.n, &v.summary, &err))
