@@ -237,6 +237,35 @@ typedef struct calib_cap {
 } calib_cap;
 void calib_mfu_cap(const calib_set *s, const char *arch, gpuecon_precision prec, calib_cap *out);
 
+/* ---- calibfit.c: fitting a calibration's scales to measured runs (docs/model.md §3.8) ----
+ * The model is a callback: predict(user, row, scale, &figure) gives row's predicted figure with
+ * every parameter family scaled by scale[] (gpuecon_calibration_apply_eff / _profile). The fit
+ * minimises the sum of squared ln(predicted/measured) over the rows, in ln(scale), within bounds. */
+#define CALIB_FIT_MAX 64
+typedef int (*calib_predict_fn)(void *user, size_t row, const double scale[GPUECON_CAL_PARAMS], double *figure,
+                                gpuecon_error *err);
+typedef struct calib_fit {
+    size_t n;                              /* rows */
+    double scale[GPUECON_CAL_PARAMS];      /* fitted scales (1: not fitted) */
+    bool fitted[GPUECON_CAL_PARAMS];       /* the families the rows determine, at most n of them */
+    bool at_bound[GPUECON_CAL_PARAMS];     /* the fitted scale stopped at lo or hi */
+    double sensitivity[GPUECON_CAL_PARAMS]; /* mean |d ln predicted / d ln scale| over the rows */
+    double before[CALIB_FIT_MAX];          /* ln(predicted/measured) at scale 1, per row */
+    double after[CALIB_FIT_MAX];           /* ... at the fitted scales */
+    double loo[CALIB_FIT_MAX];             /* ... of row i, fitted on the others (NAN when n < 2) */
+    double spread;                         /* 80% half-width of |loo| (0 when n < 2) */
+    size_t worst_a, worst_b;               /* the two rows with the largest and smallest residual */
+    double residual_gap;                   /* after[worst_a] - after[worst_b] (0 when n < 2) */
+} calib_fit;
+/* Fits the families in `allowed` (bit p: gpuecon_cal_param p) that the rows determine: in order of
+ * mean sensitivity, each with a mean sensitivity of at least 0.05 and a sensitivity vector not
+ * collinear (|cos| > 0.98) with one chosen before, never more than the rows. lo[p], hi[p]: the
+ * bounds of scale p (physical bounds the caller derives). measured[i] > 0. n in 1..CALIB_FIT_MAX.
+ * Returns the callback's error, or GPUECON_E_INPUT for a bad argument. */
+int calib_fit_run(size_t n, const double *measured, calib_predict_fn predict, void *user, unsigned allowed,
+                  const double lo[GPUECON_CAL_PARAMS], const double hi[GPUECON_CAL_PARAMS], calib_fit *out,
+                  gpuecon_error *err);
+
 /* How a returned layout stands against the calibration set. */
 typedef struct calib_match {
     bool have_nearest;

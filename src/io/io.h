@@ -57,6 +57,13 @@ const gpuecon_profile *gpuecon_catalog_profile(const gpuecon_catalog *cat, const
 const gpuecon_model *gpuecon_catalog_model(const gpuecon_catalog *cat, const char *name);
 typedef struct gpuecon_stack gpuecon_stack;
 const gpuecon_stack *gpuecon_catalog_stack(const gpuecon_catalog *cat, const char *name);
+/* The user's calibration (calibrations.yaml of a --catalog overlay; docs/model.md §3.8) that applies to
+ * a workload (0 train, 2 serve) of a stack on a system at a precision: the most specific entry whose
+ * stack, system and precision each match or are unset; the later-loaded of equally specific ones.
+ * NULL: none. Implemented in src/io/catalog_calibration.c. */
+typedef struct gpuecon_calibration gpuecon_calibration;
+const gpuecon_calibration *gpuecon_catalog_calibration(const gpuecon_catalog *cat, int workload, const char *stack,
+                                                       const char *system, int precision);
 
 /* Look-up with a helpful error: GPUECON_E_NOTFOUND with "unknown system 'hgx-h10'; did you
  * mean 'hgx-h100'?" and the list of known names. `what` names the option for err->where. */

@@ -464,6 +464,50 @@ const gpuecon_efficiency *gpuecon_efficiency_for(const gpuecon_gpu *gpu);
 /* Every built-in row, for documentation and `gpuecon validate`. */
 const gpuecon_efficiency *gpuecon_efficiency_table(size_t *n);
 
+/* ---- a user's calibration (src/model/calibration.c; docs/model.md §3.8) ----
+ * `gpuecon calibrate` fits a few scales on a user's own measurements of one stack x system x
+ * precision and writes them as an overlay catalog entry (calibrations.yaml, stage measured).
+ * Each scale multiplies a family of the built-in efficiency parameters, never a datasheet value;
+ * 1 leaves the family as built in. */
+typedef enum gpuecon_cal_param {
+    GPUECON_CAL_GEMM,   /* tensor-core fractions: training gemm_bf16/fp8/fp4, attn_flash, attn_fwd;
+                           serving eta_c */
+    GPUECON_CAL_HBM,    /* HBM fractions: training hbm; serving eta_bw, eta_kv, eta_moe */
+    GPUECON_CAL_KERNEL, /* fixed time per kernel and host step: training kernel_s, moe_host_s;
+                           serving kernel_s, launch_s, sched_s, step_overhead_s, seq_overhead_s,
+                           draft_step_s (the per-layer decode cost) */
+    GPUECON_CAL_COMM,   /* collective bus-bandwidth fractions: training scaleup_busbw,
+                           scaleout_busbw, scaleout_a2a; serving eta_link_small, eta_link_large */
+    GPUECON_CAL_PARAMS
+} gpuecon_cal_param;
+
+/* The largest fraction of a peak a calibrated fraction may reach, and the smallest. */
+#define GPUECON_CAL_FRACTION_MAX 0.98
+#define GPUECON_CAL_FRACTION_MIN 0.02
+
+/* "gemm", "hbm", "kernel", "comm" (the overlay's field names without _scale). */
+const char *gpuecon_cal_param_name(gpuecon_cal_param p);
+
+typedef struct gpuecon_calibration {
+    const char *name;             /* "STACK@SYSTEM/PRECISION" */
+    int workload;                 /* as gpuecon_stack.workload: 0 train, 2 serve */
+    const char *stack;            /* NULL: any stack */
+    const char *system;           /* NULL: any system */
+    int precision;                /* gpuecon_precision; -1: any */
+    double scale[GPUECON_CAL_PARAMS];        /* 1 (or 0): as built in */
+    const char *scale_source[GPUECON_CAL_PARAMS]; /* the user's file and rows; NULL: not fitted */
+    double spread;                /* 80% half-width of |ln(predicted/measured)| on the user's runs,
+                                     leave-one-out (0: fewer than two runs) */
+    int runs;                     /* measurements the scales were fitted on */
+    const char *source;           /* the user's file */
+} gpuecon_calibration;
+
+/* The scale of parameter p (1 when c is NULL or the scale is unset). */
+double gpuecon_calibration_scale(const gpuecon_calibration *c, gpuecon_cal_param p);
+/* Multiplies e's parameter families by c's scales; fractions stay within
+ * [GPUECON_CAL_FRACTION_MIN, GPUECON_CAL_FRACTION_MAX]. c NULL: no change. */
+void gpuecon_calibration_apply_eff(const gpuecon_calibration *c, gpuecon_efficiency *e);
+
 /* ---- memory per GPU (src/model/memory.c) ----
  * Small functions, reusable (fine-tuning). Bytes, not GiB. */
 typedef enum gpuecon_recompute {
@@ -629,6 +673,7 @@ typedef struct gpuecon_train_request {
     bool kv_repeat;           /* K, V repeated to every query head before attention; default false */
     int cp_comm;              /* 0 ring (default), 1 all-gather context parallelism (docs/model.md §3.4) */
     const gpuecon_efficiency *eff; /* NULL: gpuecon_efficiency_for(system->gpu) */
+    const gpuecon_calibration *calibration; /* a user's calibration, applied on top of eff (NULL: none) */
     /* recipe memory and kernels (docs/model.md §3.2, §3.7); defaults reproduce a stack with
      * FP32 Adam states, BF16+FP8 dual weights and delayed scaling */
     const gpuecon_stack *stack; /* the stack applied (named in outputs); NULL: none */
@@ -1011,7 +1056,13 @@ typedef struct gpuecon_serving_profile {
     double ar_one_shot_tp8_bytes; /* ... and at TP <= 8 (0: link_small_bytes at every TP) */
     double eta_moe;          /* > 0: fraction of HBM bandwidth the routed experts' grouped GEMM reaches
                                 reading expert weights at decode sizes (0: eta_bw) */
+    const gpuecon_calibration *calibration; /* the user's calibration applied to these constants
+                                (gpuecon_calibration_apply_profile), named in outputs; NULL: none */
 } gpuecon_serving_profile;
+
+/* Multiplies p's constants by c's scales (fractions bounded as for training) and sets
+ * p->calibration = c. c NULL: no change. */
+void gpuecon_calibration_apply_profile(const gpuecon_calibration *c, gpuecon_serving_profile *p);
 
 size_t gpuecon_serving_profile_count(void);
 /* Profile i (NULL when out of range); static storage. */

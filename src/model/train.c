@@ -94,6 +94,7 @@ int train_prepare(const gpuecon_train_request *req, train_static *st, gpuecon_er
         return err_set(err, GPUECON_E_INPUT, OPTION("precision"), 0, 0, "%s has no %s tensor cores",
                        st->gpu->name, gpuecon_precision_name(req->precision));
     st->eff = req->eff ? *req->eff : *gpuecon_efficiency_for(st->gpu);
+    gpuecon_calibration_apply_eff(req->calibration, &st->eff);
     if ((rc = check_efficiency(&st->eff, req->precision, err)))
         return rc;
     if (!(st->s->scaleup_gbps > 0) || !(st->s->scaleout_gbps > 0) || !(st->gpu->hbm_tbps > 0) ||
