@@ -237,6 +237,38 @@ typedef struct calib_cap {
 } calib_cap;
 void calib_mfu_cap(const calib_set *s, const char *arch, gpuecon_precision prec, calib_cap *out);
 
+/* ---- band.c: the 80% band of a predicted figure (docs/model.md §7.6) ---- */
+typedef enum band_metric {
+    BAND_TRAIN_TPS,    /* training tokens/s/GPU (step time and MFU: the same relative band) */
+    BAND_SERVE_TPS,    /* serving output tokens/s/GPU */
+    BAND_TPOT,         /* time per output token, ms */
+    BAND_TTFT,         /* time to first token, ms */
+    BAND_FINETUNE_TPS, /* fine-tuning tokens/s */
+    BAND_RL_STEP,      /* RL step time, s */
+    BAND_METRICS
+} band_metric;
+/* What the band of one prediction depends on. */
+typedef struct band_case {
+    band_metric metric;
+    const char *arch;             /* GPU generation ("hopper") */
+    gpuecon_precision prec;       /* math precision (serving: the weights') */
+    bool moe;
+    const char *stack;            /* stack or engine (NULL: the command's default) */
+    int seq;                      /* training sequence; serving prompt + output tokens */
+    int gpus;
+    double batch;                 /* serving concurrency; training global batch (0: unknown) */
+    unsigned axes;                /* extrapolation axes already found (training: calib_match.axes) */
+    const char *const *why;       /* their texts, indexed by calib_axis (NULL: none) */
+    const gpuecon_calibration *cal; /* the user's calibration applied (NULL: none) */
+} band_case;
+typedef struct band_set band_set;
+/* The held-out errors of every validate group, once per context. */
+int band_set_build(gpuecon_ctx *ctx, const gpuecon_catalog *cat, band_set **out, gpuecon_error *err);
+void band_set_free(band_set *s);
+/* The band of `point`, the predicted figure of case c (never fails: with no row of the metric, the
+ * widest rule, said in basis). */
+void band_of(const band_set *s, const band_case *c, double point, gpuecon_band *out);
+
 /* ---- calibfit.c: fitting a calibration's scales to measured runs (docs/model.md §3.8) ----
  * The model is a callback: predict(user, row, scale, &figure) gives row's predicted figure with
  * every parameter family scaled by scale[] (gpuecon_calibration_apply_eff / _profile). The fit

@@ -464,6 +464,20 @@ const gpuecon_efficiency *gpuecon_efficiency_for(const gpuecon_gpu *gpu);
 /* Every built-in row, for documentation and `gpuecon validate`. */
 const gpuecon_efficiency *gpuecon_efficiency_table(size_t *n);
 
+/* ---- the 80% band of a predicted figure (filled by src/analysis/band.c; docs/model.md §7.6) ----
+ * What the published value of a run like this one would fall inside, 8 times in 10: from the held-out
+ * errors of the nearest validate group, widened where the case extrapolates, narrowed to a user's
+ * calibration where one applies. A data type only: results carry it, the analysis layer fills it. */
+typedef struct gpuecon_band {
+    bool set;                 /* false: no band (a figure given, not predicted) */
+    double low, high;         /* the interval, in the figure's unit */
+    double level;             /* 0.8 */
+    char basis[96];           /* "hopper-bf16-dense, n=6 held out", or "calibrated: 3 runs of runs.yaml" */
+    char extrapolating[240];  /* the axes the case lies outside of, "; "-separated; "" when none */
+    int n;                    /* rows behind the width */
+    bool calibrated;          /* the width is a user calibration's leave-one-out spread */
+} gpuecon_band;
+
 /* ---- a user's calibration (src/model/calibration.c; docs/model.md §3.8) ----
  * `gpuecon calibrate` fits a few scales on a user's own measurements of one stack x system x
  * precision and writes them as an overlay catalog entry (calibrations.yaml, stage measured).
