@@ -298,6 +298,10 @@ static int vision(const hf *h, int text_hidden)
     ynode *v = get(h, h->top, "vision_config");
     if (!v)
         return 0;
+    if (yaml_type(v) != Y_MAP)
+        return yaml_error(h->doc, v, h->err, GPUECON_E_INPUT,
+                          "vision_config must be a mapping of the vision tower's fields (hidden_size, "
+                          "intermediate_size, num_hidden_layers, patch_size, image_size) or null");
     int vh = 0, vi = 0, vl = 0, patch = 0, image = 0, rc;
     hf hv = *h;
     hv.cfg = v;
@@ -421,8 +425,11 @@ int hf_model_yaml(gpuecon_ctx *ctx, const yaml_doc *doc, const char *path, strbu
         return rc;
     if (h.a->text_config) {
         h.cfg = get(&h, h.top, "text_config");
-        if (!h.cfg || yaml_type(h.cfg) != Y_MAP)
+        if (!h.cfg)
             return need(&h, h.top, "text_config");
+        if (yaml_type(h.cfg) != Y_MAP)
+            return yaml_error(h.doc, h.cfg, err, GPUECON_E_INPUT,
+                              "text_config must be a mapping of the language model's fields");
     }
     h.out = yaml;
     rc = body(&h, path);

@@ -385,20 +385,43 @@ bool yaml_scalar_copy(ynode *n, char *buf, size_t cap)
     return true;
 }
 
-size_t yaml_seq_len(ynode *n) { return (size_t)fy_node_sequence_item_count(n); }
-ynode *yaml_seq_at(ynode *n, size_t i) { return fy_node_sequence_get_by_index(n, (int)i); }
-ynode *yaml_seq_next(ynode *n, void **iter) { return fy_node_sequence_iterate(n, iter); }
-size_t yaml_map_len(ynode *n) { return (size_t)fy_node_mapping_item_count(n); }
+/* libfyaml's counts are int and -1 on a node of another type (a scalar where a mapping was
+ * expected: "vision_config": "x"); a cast to size_t made that SIZE_MAX and every loop over it
+ * endless. Every count here is 0 for a node of the wrong type and never negative, and every
+ * index is checked against INT_MAX before libfyaml sees it. */
+size_t yaml_seq_len(ynode *n)
+{
+    int c = n && fy_node_get_type(n) == FYNT_SEQUENCE ? fy_node_sequence_item_count(n) : 0;
+    return c > 0 ? (size_t)c : 0;
+}
+ynode *yaml_seq_at(ynode *n, size_t i)
+{
+    return i < yaml_seq_len(n) ? fy_node_sequence_get_by_index(n, (int)i) : NULL;
+}
+ynode *yaml_seq_next(ynode *n, void **iter)
+{
+    return n && fy_node_get_type(n) == FYNT_SEQUENCE ? fy_node_sequence_iterate(n, iter) : NULL;
+}
+size_t yaml_map_len(ynode *n)
+{
+    int c = n && fy_node_get_type(n) == FYNT_MAPPING ? fy_node_mapping_item_count(n) : 0;
+    return c > 0 ? (size_t)c : 0;
+}
+
+static struct fy_node_pair *map_pair(ynode *n, size_t i)
+{
+    return i < yaml_map_len(n) ? fy_node_mapping_get_by_index(n, (int)i) : NULL;
+}
 
 ynode *yaml_map_key(ynode *n, size_t i)
 {
-    struct fy_node_pair *p = fy_node_mapping_get_by_index(n, (int)i);
+    struct fy_node_pair *p = map_pair(n, i);
     return p ? fy_node_pair_key(p) : NULL;
 }
 
 ynode *yaml_map_value(ynode *n, size_t i)
 {
-    struct fy_node_pair *p = fy_node_mapping_get_by_index(n, (int)i);
+    struct fy_node_pair *p = map_pair(n, i);
     return p ? fy_node_pair_value(p) : NULL;
 }
 
@@ -443,10 +466,10 @@ void yaml_where(ynode *n, int *line, int *col)
             return;
         }
         case FYNT_SEQUENCE:
-            n = fy_node_sequence_item_count(n) > 0 ? fy_node_sequence_get_by_index(n, 0) : NULL;
+            n = yaml_seq_at(n, 0);
             break;
         case FYNT_MAPPING:
-            n = fy_node_mapping_item_count(n) > 0 ? yaml_map_key(n, 0) : NULL;
+            n = yaml_map_key(n, 0);
             break;
         }
     }

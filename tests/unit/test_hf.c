@@ -143,6 +143,14 @@ static const bad bads[] = {
     {"{\"architectures\": [\"LlamaForCausalLM\"], \"hidden_size\": 64, \"num_hidden_layers\": 2,"
      " \"num_attention_heads\": 4, \"intermediate_size\": 64, \"vocab_size\": 100, \"hidden_act\": \"relu\"}",
      1, "hidden_act: 'relu' is not supported for LlamaForCausalLM (expected silu)"},
+    /* a scalar where a mapping belongs: libfyaml counts it as -1 items, which once read as SIZE_MAX
+     * and looped for ever (the test would hang, not fail: CTest's timeout catches it) */
+    {"{\"architectures\": [\"Gemma3ForConditionalGeneration\"], \"text_config\": {\"head_dim\": 128,"
+     " \"hidden_size\": 5376, \"intermediate_size\": 21504, \"num_attention_heads\": 32, \"num_hidden_layers\": 62,"
+     " \"num_key_value_heads\": 16, \"sliding_window\": 1024, \"vocab_size\": 262208},\n \"vision_config\": \"x\"}",
+     2, "vision_config must be a mapping"},
+    {"{\"architectures\": [\"Gemma3ForConditionalGeneration\"],\n \"text_config\": [1, 2]}", 2,
+     "text_config must be a mapping"},
 };
 
 static void test_bad_configs(void **state)
