@@ -109,6 +109,10 @@ typedef struct gpuecon_ctx_config {
     const gpuecon_catalog *catalog; /* NULL: each request loads the built-in catalog (plus its
                                      "catalog" and "model_file" options); else requests use this
                                      one, read-only, and refuse those options (gpuecon serve) */
+    double max_work_limit_s;      /* 0: none. A request's "max_work" above this many CPU-seconds is
+                                     refused (GPUECON_E_INPUT, naming the limit), read by the
+                                     library's own number parser: what a server sets so that a
+                                     client may lower its budget, never raise it */
 } gpuecon_ctx_config;
 
 /* The seed of a context whose config leaves it 0: every front end's (the gpuecon program, gpuecon

@@ -423,6 +423,10 @@ static int set_global(cli *c, const char *name, const char *val)
             return cli_usage_error(c, name, "'%s' is not a number of CPU-seconds; allowed 0.01 to 1e+07", val);
         if (w < 0.01 || w > 1e7)
             return range_error(c, name, val, 0.01, 1e7);
+        double limit = gpuecon_ctx_get_config(c->ctx)->max_work_limit_s;
+        if (limit > 0 && w > limit)
+            return cli_usage_error(c, name, "%s CPU-seconds is above this server's limit of %g (gpuecon serve "
+                                   "--max-work); ask for %g or less", val, limit, limit);
         gpuecon_ctx_set_max_work(c->ctx, w);
     } else {
         c->model_file = val;

@@ -202,6 +202,39 @@ static void test_errors(void **state)
     gpuecon_ctx_free(ctx);
 }
 
+/* A context's max_work_limit_s (what gpuecon serve sets): "max_work" may lower the budget, never
+ * raise it, read by the library's own parser, so "1k" is 1000 CPU-seconds (> 60) and is refused
+ * while "30" is not. */
+static void test_max_work_limit(void **state)
+{
+    (void)state;
+    gpuecon_ctx_config cfg = {.max_work_limit_s = 60};
+    gpuecon_ctx *ctx = gpuecon_ctx_new(&cfg);
+    assert_non_null(ctx);
+    const char *over[] = {"\"1k\"", "61", "\"6.1e1\""};
+    for (size_t i = 0; i < sizeof over / sizeof over[0]; i++) {
+        char req[256];
+        snprintf(req, sizeof req,
+                 "{\"command\": \"cost\", \"options\": {\"max_work\": %s, \"system\": \"hgx-h100\", "
+                 "\"profile\": \"hyperscaler\", \"tokens_per_s\": 800}}", over[i]);
+        char *out = NULL;
+        gpuecon_error err;
+        assert_int_equal(gpuecon_request(ctx, req, &out, &err), GPUECON_E_INPUT);
+        assert_null(out);
+        assert_string_equal(err.where, "--max-work");
+        assert_non_null(strstr(err.message, "limit of 60"));
+    }
+    char *out = NULL;
+    gpuecon_error err;
+    assert_int_equal(gpuecon_request(ctx,
+                                     "{\"command\": \"cost\", \"options\": {\"max_work\": \"30\", \"system\": "
+                                     "\"hgx-h100\", \"profile\": \"hyperscaler\", \"tokens_per_s\": 800}}",
+                                     &out, &err),
+                     GPUECON_OK);
+    gpuecon_free(out);
+    gpuecon_ctx_free(ctx);
+}
+
 /* Malformed JSON: a parse error with its position. */
 static void test_malformed(void **state)
 {
@@ -458,7 +491,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_argv_and_json_agree), cmocka_unit_test(test_cost_value),
-        cmocka_unit_test(test_errors),              cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_max_work_limit),              cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_help_and_infeasible), cmocka_unit_test(test_compare_inline),
         cmocka_unit_test(test_error_text_utf8),     cmocka_unit_test(test_compare_names_utf8),
         cmocka_unit_test(test_plots),               cmocka_unit_test(test_exit_codes_and_error_line),
