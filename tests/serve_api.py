@@ -283,7 +283,18 @@ def graceful():
     check(out["r"][0] == 200, "SIGINT during a request: the request finishes (200)")
     check(p.wait(timeout=30) == 0, "SIGINT: exit 0 after the request")
     r = subprocess.run([BIN, "serve", "--listen", "192.0.2.1:0"], capture_output=True, text=True, timeout=30)
-    check("warning" in r.stderr and r.returncode == 1, "a non-loopback --listen warns (and 192.0.2.1 cannot bind)")
+    check(r.returncode == 2 and "--allow-remote" in r.stderr, "a non-loopback --listen needs --allow-remote (exit 2)")
+    r = subprocess.run([BIN, "serve", "--listen", "192.0.2.1:0", "--allow-remote"], capture_output=True, text=True,
+                       timeout=30)
+    check("warning" in r.stderr and r.returncode == 1,
+          "with --allow-remote a non-loopback --listen warns (and 192.0.2.1 cannot bind)")
+    # every address of a comma list is checked (the check once read only the first)
+    for bad in ["127.0.0.1:0,0.0.0.0:0", "127.0.0.1:0,192.0.2.1:0"]:
+        r = subprocess.run([BIN, "serve", "--listen", bad], capture_output=True, text=True, timeout=30)
+        check(r.returncode == 2 and "is not a loopback address" in r.stderr, "--listen %s: exit 2" % bad)
+    for bad in ["x:0", "127.evil.example:80", "127.0.0.1:80s", "1,2,3,4,5"]:
+        r = subprocess.run([BIN, "serve", "--listen", bad], capture_output=True, text=True, timeout=30)
+        check(r.returncode == 2 and "--listen" in r.stderr, "--listen %s: a usage error (exit 2)" % bad)
     r = cli("serve", "--listen", "localhost")
     check(r.returncode == 2 and "--listen" in r.stderr, "--listen without a port is a usage error")
 

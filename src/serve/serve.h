@@ -16,8 +16,6 @@ typedef struct serve_config {
     bool quiet;               /* no access log on stderr */
 } serve_config;
 
-/* True when host (of HOST:PORT) is a loopback address: 127.0.0.0/8, ::1, localhost. */
-bool serve_is_loopback(const char *listen);
 
 /* Runs the server until SIGINT or SIGTERM, then finishes the requests in flight and returns 0
  * (1 when it could not start, with the reason on stderr). Prints the URL on stdout once listening:

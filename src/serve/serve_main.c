@@ -9,6 +9,7 @@
  */
 #include "serve.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -42,10 +43,13 @@ static const char help[] =
     "built-in one), compares its platforms with what-if controls on every input the sensitivity\n"
     "analysis moves, and exports YAML, the HTML report and CSV. The JSON API (POST\n"
     "/api/v1/<command>, GET /api/v1/catalog/<kind>, GET /api/v1/scenario) is in docs/cli.md.\n"
-    "It listens on loopback unless --listen names another address, and never reads a file named\n"
-    "over the network: catalogs come from --catalog DIR here.\n\n"
+    "It listens on loopback only, unless --allow-remote, and never reads a file named over the\n"
+    "network: catalogs come from --catalog DIR here.\n\n"
     "options:\n"
-    "  --listen HOST:PORT    address (default 127.0.0.1:8080; port 0 picks a free one)\n"
+    "  --listen HOST:PORT    address (default 127.0.0.1:8080; port 0 picks a free one); HOST is an\n"
+    "                        IPv4 address, [IPv6] or localhost; up to 4, comma-separated\n"
+    "  --allow-remote        allow a --listen address other machines may reach (a warning is\n"
+    "                        printed: gpuecon serve has no authentication)\n"
     "  --catalog DIR         catalog files that add to or override the built-in ones\n"
     "  --max-body BYTES      largest request body (default 1048576; more: 413)\n"
     "  --max-depth N         deepest JSON nesting in a request (default 32; more: 400)\n"
@@ -60,6 +64,7 @@ static const char help[] =
 
 typedef struct serve_opts {
     const char *listen, *catalog, *scenario;
+    bool allow_remote;
     double max_body, budget, max_work;
     int max_depth, max_conc, threads;
     bool quiet;
@@ -103,6 +108,10 @@ static int parse(int argc, char **argv, serve_opts *o)
             o->quiet = true;
             continue;
         }
+        if (!strcmp(name, "--allow-remote")) {
+            o->allow_remote = true;
+            continue;
+        }
         if (a[0] != '-') {
             if (o->scenario)
                 return usage_error(a, "one scenario file only (already %s)", o->scenario);
@@ -140,19 +149,88 @@ static int parse(int argc, char **argv, serve_opts *o)
     return 0;
 }
 
-/* "8080" -> "127.0.0.1:8080"; checks HOST:PORT with a port 0..65535. */
-static int listen_address(const char *in, char *out, size_t cap)
+#define LISTEN_MAX 4
+
+/* One HOST:PORT of --listen into civetweb's form: a bare port and localhost become 127.0.0.1; HOST
+ * must be an IPv4 address or a bracketed IPv6 one (never a name to resolve), the port 0..65535.
+ * *loopback: whether only this machine can reach it (127.0.0.0/8, [::1]). */
+static int listen_one(const char *in, size_t len, char *out, size_t cap, bool *loopback)
 {
-    const char *colon = strrchr(in, ':');
-    const char *port = colon ? colon + 1 : in;
+    char a[128];
+    if (len == 0 || len >= sizeof a)
+        return usage_error("--listen", "'%.*s' is not HOST:PORT (e.g. 127.0.0.1:8080; port 0 picks a free one)",
+                           (int)(len < 120 ? len : 120), in);
+    memcpy(a, in, len);
+    a[len] = '\0';
+    char *colon = strrchr(a, ':');
+    const char *port = colon ? colon + 1 : a;
     char *end;
+    errno = 0;
     long p = strtol(port, &end, 10);
-    if (!*port || *end || p < 0 || p > 65535 || (colon && colon == in) || strlen(in) > 120)
-        return usage_error("--listen", "'%s' is not HOST:PORT (e.g. 127.0.0.1:8080; port 0 picks a free one)", in);
-    if (colon)
-        snprintf(out, cap, "%s", in);
-    else
+    if (!*port || *end || *port == '-' || *port == '+' || errno || p < 0 || p > 65535 || (colon && colon == a))
+        return usage_error("--listen", "'%s' is not HOST:PORT (e.g. 127.0.0.1:8080; port 0 picks a free one)", a);
+    if (!colon) {
+        *loopback = true;
         snprintf(out, cap, "127.0.0.1:%ld", p);
+        return 0;
+    }
+    *colon = '\0';
+    const char *host = a;
+    unsigned char bin[16];
+    if (!strcmp(host, "localhost")) {
+        *loopback = true;
+        snprintf(out, cap, "127.0.0.1:%ld", p);
+        return 0;
+    }
+    size_t hl = strlen(host);
+    if (hl > 2 && host[0] == '[' && host[hl - 1] == ']') {
+        char v6[64];
+        snprintf(v6, sizeof v6, "%.*s", (int)(hl - 2), host + 1);
+        if (inet_pton(AF_INET6, v6, bin) != 1)
+            return usage_error("--listen", "'%s' is not an IPv6 address", host);
+        static const unsigned char one[16] = {[15] = 1};
+        *loopback = !memcmp(bin, one, sizeof one);
+    } else if (inet_pton(AF_INET, host, bin) == 1) {
+        *loopback = bin[0] == 127;
+    } else {
+        return usage_error("--listen", "'%s' is not an address; HOST is an IPv4 address (127.0.0.1), [IPv6] ([::1]) "
+                                       "or localhost", host);
+    }
+    snprintf(out, cap, "%s:%ld", host, p);
+    return 0;
+}
+
+/* --listen: up to LISTEN_MAX comma-separated HOST:PORT, each checked; an address other machines may
+ * reach is refused without --allow-remote, and warned about with it. */
+static int listen_address(const char *in, bool allow_remote, char *out, size_t cap)
+{
+    size_t k = 0;
+    int n = 0;
+    out[0] = '\0';
+    for (const char *s = in;; n++) {
+        const char *comma = strchr(s, ',');
+        size_t len = comma ? (size_t)(comma - s) : strlen(s);
+        if (n == LISTEN_MAX)
+            return usage_error("--listen", "at most %d addresses", LISTEN_MAX);
+        char one[160];
+        bool loop = false;
+        int rc = listen_one(s, len, one, sizeof one, &loop);
+        if (rc)
+            return rc;
+        if (!loop && !allow_remote)
+            return usage_error("--listen", "%s is not a loopback address: other machines could reach it, and gpuecon "
+                                           "serve has no authentication; add --allow-remote if you mean it", one);
+        if (!loop)
+            fprintf(stderr, "gpuecon serve: warning: listening on %s, which other machines may reach; gpuecon has "
+                            "no authentication\n", one);
+        int w = snprintf(out + k, cap - k, "%s%s", k ? "," : "", one);
+        if (w < 0 || (size_t)w >= cap - k)
+            return usage_error("--listen", "too long");
+        k += (size_t)w;
+        if (!comma)
+            break;
+        s = comma + 1;
+    }
     return 0;
 }
 
@@ -231,9 +309,6 @@ static int serve_with(const serve_opts *o, const char *addr)
     /* what-if re-runs of compare reuse the training predictions (the searches) of earlier ones */
     if (!rc && !(cfg.env.memo = gpuecon_memo_new(ctx, 1024)))
         rc = 1;
-    if (!rc && !serve_is_loopback(addr))
-        fprintf(stderr, "gpuecon serve: warning: listening on %s, which other machines may reach; gpuecon has no "
-                        "authentication (use 127.0.0.1 unless you mean it)\n", addr);
     if (!rc)
         rc = serve_run(&cfg);
     gpuecon_memo_free(cfg.env.memo);
@@ -250,8 +325,8 @@ int serve_main(int argc, char **argv)
     int rc = parse(argc, argv, &o);
     if (rc)
         return rc < 0 ? 0 : rc;
-    char addr[160];
-    if ((rc = listen_address(o.listen, addr, sizeof addr)))
+    char addr[LISTEN_MAX * 160];
+    if ((rc = listen_address(o.listen, o.allow_remote, addr, sizeof addr)))
         return rc;
     return serve_with(&o, addr);
 }

@@ -171,13 +171,6 @@ static int handle(struct mg_connection *conn, void *cbdata)
     return st;
 }
 
-bool serve_is_loopback(const char *listen)
-{
-    if (!strncmp(listen, "127.", 4) || !strncmp(listen, "localhost:", 10) || !strncmp(listen, "[::1]:", 6))
-        return true;
-    return false;
-}
-
 static int log_message(const struct mg_connection *conn, const char *message)
 {
     (void)conn;
@@ -195,12 +188,9 @@ int serve_run(const serve_config *cfg)
 
     char threads[16];
     snprintf(threads, sizeof threads, "%d", cfg->max_concurrent + 4);
-    /* civetweb wants the port after the host; "localhost:P" is not accepted, so map it */
-    char ports[160];
-    if (!strncmp(cfg->listen, "localhost:", 10))
-        snprintf(ports, sizeof ports, "127.0.0.1:%s", cfg->listen + 10);
-    else
-        snprintf(ports, sizeof ports, "%s", cfg->listen);
+    /* cfg->listen is civetweb's form already (serve_main.c checked and mapped every address) */
+    char ports[640];
+    snprintf(ports, sizeof ports, "%s", cfg->listen);
     const char *options[] = {"listening_ports", ports, "num_threads", threads, "request_timeout_ms", "60000",
                              "enable_keep_alive", "yes", "max_request_size", "16384", NULL};
     server s = {cfg, 0, 0, false};
@@ -219,7 +209,7 @@ int serve_run(const serve_config *cfg)
     struct mg_server_port sp[4];
     int np = mg_get_server_ports(ctx, 4, sp);
     char host[160];
-    snprintf(host, sizeof host, "%s", ports);
+    snprintf(host, sizeof host, "%.*s", (int)strcspn(ports, ","), ports); /* the first address */
     char *colon = strrchr(host, ':');
     if (colon)
         *colon = '\0';
