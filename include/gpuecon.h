@@ -109,6 +109,11 @@ typedef struct gpuecon_ctx_config {
     const gpuecon_catalog *catalog; /* NULL: each request loads the built-in catalog (plus its
                                      "catalog" and "model_file" options); else requests use this
                                      one, read-only, and refuse those options (gpuecon serve) */
+    bool no_files;                /* requests may not name a file or folder on this machine: every
+                                     option whose kind is "path" (gpuecon_command_options), the
+                                     global file options (catalog, model_file) and positional
+                                     arguments are refused with GPUECON_E_INPUT (gpuecon serve
+                                     sets it; an allow list by kind, not a deny list by name) */
     double max_work_limit_s;      /* 0: none. A request's "max_work" above this many CPU-seconds is
                                      refused (GPUECON_E_INPUT, naming the limit), read by the
                                      library's own number parser: what a server sets so that a

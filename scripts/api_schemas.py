@@ -87,6 +87,9 @@ def option_schema(o):
                  "items": {"type": "integer", "minimum": o["minimum"], "maximum": o["maximum"]}}
     else:
         typed = {"type": ["string", "object"]} if o["name"] == "scenario" else {"type": "string"}
+    if kind == "path":
+        s["description"] += " (a file on this machine: gpuecon serve refuses it%s)" % (
+            ", except " + " | ".join(o["choices"]) if o.get("choices") else "")
     if kind in ("number", "integer", "list"):
         s["anyOf"] = [typed, {"type": "string", "description": "the command line's syntax (15T, 64,128,...)"}]
     else:

@@ -47,6 +47,84 @@ def check(cond, what):
         FAILS.append(what)
 
 
+def command_options():
+    """{command: [option records]} from the library beside the binary (gpuecon_command_options)."""
+    import ctypes
+    lib = None
+    for name in ("libgpuecon.so.1", "libgpuecon.so"):
+        path = os.path.join(os.path.dirname(BIN), name)
+        if os.path.exists(path):
+            lib = ctypes.CDLL(path)
+            break
+    if lib is None:
+        return None
+
+    class Err(ctypes.Structure):
+        _fields_ = [("code", ctypes.c_int), ("where", ctypes.c_char * 256), ("line", ctypes.c_int),
+                    ("column", ctypes.c_int), ("message", ctypes.c_char * 512)]
+
+    class Info(ctypes.Structure):
+        _fields_ = [("name", ctypes.c_char_p), ("summary", ctypes.c_char_p)]
+
+    lib.gpuecon_ctx_new.restype = ctypes.c_void_p
+    lib.gpuecon_ctx_new.argtypes = [ctypes.c_void_p]
+    lib.gpuecon_ctx_free.argtypes = [ctypes.c_void_p]
+    lib.gpuecon_command_at.restype = ctypes.POINTER(Info)
+    lib.gpuecon_command_at.argtypes = [ctypes.c_size_t]
+    lib.gpuecon_command_options.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p),
+                                            ctypes.POINTER(Err)]
+    lib.gpuecon_free.argtypes = [ctypes.c_void_p]
+    ctx = lib.gpuecon_ctx_new(None)
+    out = {}
+    i = 0
+    while True:
+        info = lib.gpuecon_command_at(i)
+        if not info:
+            break
+        name = info.contents.name.decode()
+        p, e = ctypes.c_void_p(), Err()
+        if lib.gpuecon_command_options(ctx, name.encode(), ctypes.byref(p), ctypes.byref(e)) == 0:
+            out[name] = json.loads(ctypes.cast(p, ctypes.c_char_p).value.decode())["options"]
+            lib.gpuecon_free(p)
+        i += 1
+    lib.gpuecon_ctx_free(ctx)
+    return out
+
+
+def walk_options(base):
+    """Every string or path option of every command, given a file's path over the API: no answer
+    quotes the file, and every option of kind "path" is refused with 400 naming it (the library's
+    allow list by kind; a deny list by name once let --lengths read any file on the server)."""
+    table = command_options()
+    check(table is not None and len(table) >= 10, "the command table is readable beside the binary")
+    if not table:
+        return
+    secret = tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False)
+    secret.write("SECRET-LINE-7f3a 1 1\n")
+    secret.close()
+    paths = 0
+    leaks = []
+    for cmd, opts in table.items():
+        for o in opts:
+            if o["kind"] not in ("string", "path"):
+                continue
+            base_opts = {"model": "llama3-8b", "system": "hgx-h100", "simulate": True, "rate": 1,
+                         "requests": 10} if cmd == "infer" else {}
+            base_opts[o["name"]] = secret.name
+            st, _, body = call(base, "/api/v1/" + cmd, {"options": base_opts})
+            text = body.decode("utf-8", "replace") if isinstance(body, bytes) else str(body)
+            if "SECRET-LINE" in text:
+                leaks.append("%s %s" % (cmd, o["name"]))
+            if o["kind"] == "path":
+                paths += 1
+                e = error_of(body)
+                check(st == 400 and e.get("where") == o["option"] and "names a file" in e.get("message", ""),
+                      "%s %s (a path) is refused over the API (%s %s)" % (cmd, o["option"], st, e.get("where")))
+    os.unlink(secret.name)
+    check(paths >= 5, "the walk met the path options (%d)" % paths)
+    check(not leaks, "no answer quotes a file named in any option (%s)" % ", ".join(leaks))
+
+
 def start(*args):
     p = subprocess.Popen([BIN, "serve", "--listen", "127.0.0.1:0", "--quiet", *args],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -207,7 +285,10 @@ def bad_requests(base):
           "unknown option: 400 with the CLI's error line (%s)" % e.get("text"))
     for key, value in [("catalog", "/etc"), ("model_file", "/etc/passwd"), ("plot", "/tmp/x.svg"), ("output", "/tmp/x")]:
         st, _, body = call(base, "/api/v1/compare", {"options": {key: value}})
-        check(st == 400 and error_of(body).get("where") == "request.options." + key, "option %s (a file) is refused" % key)
+        where = "--" + key.replace("_", "-")
+        check(st == 400 and error_of(body).get("where") == where, "option %s (a file) is refused (%s)" %
+              (key, error_of(body).get("where")))
+    walk_options(base)
     st, _, body = call(base, "/api/v1/compare", {"args": ["/etc/passwd"]})
     check(st == 400 and error_of(body).get("where") == "request.args", "a scenario file path in args is refused")
     # a scenario document that names a model file (docs/scenarios.md model_file:) is refused too

@@ -57,7 +57,9 @@ typedef struct cli {
 } cli;
 
 /* ---- opts.c: declarative options ---- */
-typedef enum { O_FLAG, O_DOUBLE, O_INT, O_STR, O_CHOICE, O_LIST } okind;
+typedef enum { O_FLAG, O_DOUBLE, O_INT, O_STR, O_CHOICE, O_LIST,
+               O_PATH /* a file on this machine (its choices: the words that are not one, e.g.
+                         "fixed"); refused in a request to a no_files context (gpuecon serve) */ } okind;
 
 typedef struct opt {
     const char *name;            /* "--pue" */

@@ -38,7 +38,7 @@ int cmd_comm(cli *c, int argc, char **argv)
         {"--stride", O_INT, &stride, 1, 16777216, NULL, "K", "rank distance between members (TP 1, DP tp*cp*pp)", NULL, false},
         {"--algo", O_CHOICE, &algo, 0, 0, algo_names, "A", "algorithm (default auto)", NULL, false},
         {"--sweep-bytes", O_FLAG, &sweep, 0, 0, NULL, NULL, "sizes 8 B to 8 GB, x2 (as nccl-tests -b 8 -e 8G -f 2)", NULL, false},
-        {"--plot", O_STR, &plot_path, 0, 0, NULL, "FILE.svg", "chart of the sweep (needs gnuplot)", NULL, false},
+        {"--plot", O_PATH, &plot_path, 0, 0, NULL, "FILE.svg", "chart of the sweep (needs gnuplot)", NULL, false},
         {"--vs", O_STR, &vs_name, 0, 0, NULL, "S", "the same collective on system S, and the ratio of the times", NULL, false},
     };
     static const cmd_usage usage = {

@@ -82,7 +82,7 @@ int cmd_compare(cli *c, int argc, char **argv)
         {"--no-sensitivity", O_FLAG, &no_sens, 0, 0, NULL, NULL, "skip break-even and sensitivity", NULL, false},
         {"--trade", O_FLAG, &trade, 0, 0, NULL, NULL,
          "training: each platform also at the sizes around its own (GPUs, days, dollars)", NULL, false},
-        {"--plot", O_STR, &plot, 0, 0, NULL, "FILE.svg", "with --trade: chart of days and dollars by GPUs "
+        {"--plot", O_PATH, &plot, 0, 0, NULL, "FILE.svg", "with --trade: chart of days and dollars by GPUs "
          "(first training comparison; deadline and budget drawn; needs gnuplot)", NULL, false},
     };
     static const cmd_usage usage = {

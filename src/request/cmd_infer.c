@@ -251,7 +251,7 @@ int cmd_infer(cli *c, int argc, char **argv)
         {"--concurrency", O_DOUBLE, &a.concurrency, -1e12, 1e9, NULL, "C", "requests in the system, all replicas (default: saturation)", NULL, false},
         {"--sweep", O_FLAG, &a.sweep, 0, 0, NULL, NULL, "throughput and TPOT against concurrency", NULL, false},
         {"--grid", O_LIST, &a.grid, 1, 1e9, NULL, "LIST", "concurrencies for the sweep (1,2,4,...,1024)", NULL, false},
-        {"--plot", O_STR, &a.plot, 0, 0, NULL, "FILE.svg", "with --sweep: SVG chart through gnuplot", NULL, false},
+        {"--plot", O_PATH, &a.plot, 0, 0, NULL, "FILE.svg", "with --sweep: SVG chart through gnuplot", NULL, false},
         {"--draft", O_INT, &a.draft, 0, 16, NULL, "K", "speculative / MTP draft length", NULL, false},
         {"--accept", O_DOUBLE, &a.accept, -1e12, 1e12, NULL, "A", "per-position acceptance α, [0, 1)", NULL, false},
         {"--accept-rate", O_DOUBLE, &a.accept_rate, -1e12, 1e12, NULL, "A", "vLLM's draft acceptance rate, [0, 1)", NULL, false},

@@ -17,13 +17,14 @@ static const char *const arrival_names[] = {"poisson", "gamma", "closed", "burst
 size_t cmd_infer_sim_opts(infer_sim_args *s, opt *out, size_t cap)
 {
     static const char *const preempt_names[] = {"recompute", "swap", NULL};
+    static const char *const length_words[] = {"fixed", "lognormal", NULL}; /* not files */
     opt o[] = {
         {"--simulate", O_FLAG, &s->simulate, 0, 0, NULL, NULL, "request-level simulation (percentiles, goodput)", NULL, false},
         {"--rate", O_DOUBLE, &s->rate, -1e12, 1e12, NULL, "R", "arrival rate, requests/s, all replicas", NULL, false},
         {"--users", O_INT, &s->users, -1e9, 1e9, NULL, "N", "closed loop: concurrent users, 1 to 1e8 (instead of --rate)", NULL, false},
         {"--arrival", O_CHOICE, &s->arrival, 0, 0, arrival_names, "A", "poisson | gamma (bursty) | closed | burst (all at t = 0)", NULL, false},
         {"--burstiness", O_DOUBLE, &s->burstiness, -1e12, 1e12, NULL, "B", "gamma shape (vLLM bench; 1 = Poisson, < 1 burstier)", NULL, false},
-        {"--lengths", O_STR, &s->lengths, 0, 0, NULL, "fixed|lognormal|FILE", "request lengths (FILE: lines 'prompt output [weight]')", NULL, false},
+        {"--lengths", O_PATH, &s->lengths, 0, 0, length_words, "fixed|lognormal|FILE", "request lengths (FILE: lines 'prompt output [weight]')", NULL, false},
         {"--prompt-cv", O_DOUBLE, &s->prompt_cv, 0, 10, NULL, "F", "lognormal prompt-length CV (output: --output-cv)", NULL, false},
         {"--requests", O_INT, &s->requests, 10, 1e7, NULL, "N", "requests per replication (10000)", NULL, false},
         {"--replications", O_INT, &s->replications, 1, 10000, NULL, "N", "independent replications (1)", NULL, false},

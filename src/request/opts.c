@@ -281,6 +281,21 @@ static int set_value(cli *c, opt *o, const char *v)
         *(int *)o->dst = (int)d;
         return 0;
     }
+    case O_PATH:
+        if (c->mode == CLI_REQUEST && gpuecon_ctx_get_config(c->ctx)->no_files) {
+            bool word = false;
+            for (int i = 0; o->choices && o->choices[i]; i++)
+                word |= !strcmp(o->choices[i], v);
+            if (!word) {
+                char allowed[128] = "";
+                for (int i = 0, k = 0; o->choices && o->choices[i] && k < (int)sizeof allowed; i++)
+                    k += snprintf(allowed + k, sizeof allowed - (size_t)k, "%s%s", i ? " | " : "; allowed: ",
+                                  o->choices[i]);
+                return cli_usage_error(c, o->name, "names a file on this machine, which a request here may not do "
+                                       "(gpuecon serve reads no file named over the network)%s", allowed);
+            }
+        }
+        /* fall through */
     case O_STR:
         if (!*v)
             return cli_usage_error(c, o->name, "needs a value");
@@ -362,7 +377,8 @@ static json_t *value_json(const opt *o, const char *v)
     case O_FLAG: return json_true();
     case O_DOUBLE: return json_real(*(const double *)o->dst);
     case O_INT: return json_integer(*(const int *)o->dst);
-    case O_STR: return json_string(v);
+    case O_STR:
+    case O_PATH: return json_string(v);
     case O_CHOICE: return json_string(o->choices[*(const int *)o->dst]);
     case O_LIST: {
         const int_list *l = o->dst;
@@ -608,6 +624,9 @@ static int json_value(cli *c, opt *o, const json_t *v)
 
 static int request_global(cli *c, const char *name, const json_t *v)
 {
+    if ((!strcmp(name, "--catalog") || !strcmp(name, "--model-file")) && gpuecon_ctx_get_config(c->ctx)->no_files)
+        return cli_usage_error(c, name, "names a file on this machine, which a request here may not do (gpuecon "
+                               "serve reads catalogs from its own command line only)");
     if (!strcmp(name, "--json") || !strcmp(name, "--csv")) {
         if (!json_is_boolean(v))
             return cli_usage_error(c, name, "expected true or false in the request");
@@ -681,7 +700,7 @@ static int request_parse(cli *c, opt *opts, size_t nopts, const cmd_usage *usage
 /* CLI_DESCRIBE: the option table as JSON, for front ends and docs/api/request.schema.json. */
 static int describe(cli *c, const opt *opts, size_t nopts, int maxpos)
 {
-    static const char *const kinds[] = {"flag", "number", "integer", "string", "choice", "list"};
+    static const char *const kinds[] = {"flag", "number", "integer", "string", "choice", "list", "path"};
     json_t *a = json_array();
     for (size_t i = 0; a && i < nopts; i++) {
         const opt *o = &opts[i];
@@ -693,7 +712,7 @@ static int describe(cli *c, const opt *opts, size_t nopts, int maxpos)
             json_object_set_new(j, "minimum", json_real(o->lo));
             json_object_set_new(j, "maximum", json_real(o->hi));
         }
-        if (j && o->kind == O_CHOICE) {
+        if (j && (o->kind == O_CHOICE || (o->kind == O_PATH && o->choices))) {
             json_t *ch = json_array();
             for (int k = 0; o->choices[k]; k++)
                 json_array_append_new(ch, json_string(o->choices[k]));

@@ -112,7 +112,7 @@ size_t train_cli_opts(train_args *a, opt *o, bool search)
     } else {
         OPT("--sweep-gpus", O_LIST, &a->sweep, 1, 4194304, NULL, "LIST", "GPU counts, e.g. 64,128,...,2048");
         OPT("--strong", O_FLAG, &a->strong, 0, 0, NULL, NULL, "sweep keeps the global batch (default: batch per GPU)");
-        OPT("--plot", O_STR, &a->plot, 0, 0, NULL, "FILE.svg", "chart of the sweep (needs gnuplot)");
+        OPT("--plot", O_PATH, &a->plot, 0, 0, NULL, "FILE.svg", "chart of the sweep (needs gnuplot)");
         OPT("--vs", O_STR, &a->vs, 0, 0, NULL, "S", "the same job on system S: end-to-end vs all-to-all ratio");
         OPT("--target-days", O_DOUBLE, &a->target_days, 1e-6, 1e6, NULL, "D",
             "the fewest GPUs that train --tokens within D days, failures and spares included");

@@ -2,9 +2,10 @@
  * api.c — the JSON API of `gpuecon serve` (routes and safety checks; see api.h).
  *
  * Key choice: everything a request may do is decided here, before any command runs: the body
- * size, the JSON nesting depth, the shape of the request document and the refusal of options
- * that would name a file on the server. The command itself runs through serve_request()
- * (bridge.c) in a context of its own whose progress callback enforces the work budget.
+ * size, the JSON nesting depth and the shape of the request document; options that would name a
+ * file on the server are refused by the library (gpuecon_ctx_config.no_files). The command itself
+ * runs through serve_request() (bridge.c) in a context of its own whose progress callback enforces
+ * the work budget.
  */
 #include "api.h"
 #include "assets.h"
@@ -19,25 +20,6 @@
 
 static const char *const kinds[] = {"gpus", "systems", "profiles", "models", "reliability", "stacks", "timelines",
                                     NULL};
-/* Options that would make the server read, write or run something named by the client: the
- * global file options, --plot FILE.svg (gnuplot), and any option named *_file, *_dir, *_path. */
-static const char *const file_options[] = {"catalog", "model_file", "o", "output", "plot", NULL};
-static const char *const file_suffixes[] = {"_file", "_dir", "_path", NULL};
-
-static bool names_a_file(const char *key)
-{
-    for (size_t i = 0; file_options[i]; i++)
-        if (!strcmp(key, file_options[i]))
-            return true;
-    size_t n = strlen(key);
-    for (size_t i = 0; file_suffixes[i]; i++) {
-        size_t m = strlen(file_suffixes[i]);
-        if (n >= m && !strcmp(key + n - m, file_suffixes[i]))
-            return true;
-    }
-    return false;
-}
-
 void api_reply_free(api_reply *r)
 {
     if (r) {
@@ -195,17 +177,8 @@ static bool check_request(json_t *root, const char *command, json_t **opts, json
                         "as options.scenario (YAML text or a JSON object)");
         return false;
     }
-    if (*opts)
-        json_object_foreach(*opts, key, v) {
-            if (!names_a_file(key))
-                continue;
-            char where[96];
-            snprintf(where, sizeof where, "request.options.%.64s", key);
-            api_reply_error(out, 400, GPUECON_E_INPUT, where,
-                            "names a file on the server, which the web API never reads or writes; send documents "
-                            "inline (\"scenario\": YAML text) and give catalogs on gpuecon serve's command line");
-            return false;
-        }
+    /* options that name a file are refused by the library itself (a no_files context: an allow list by
+       option kind, so a new file option cannot slip past a list of names here) */
     return true;
 }
 
@@ -214,6 +187,7 @@ static void run_command(const api_env *env, const char *command, json_t *opts, j
     budget b = {now_s() + env->budget_s};
     gpuecon_ctx_config cfg = {0};
     cfg.max_work_s = env->max_work_s;
+    cfg.no_files = true;
     /* a request's "max_work" may lower the budget, never raise it; the library parses it (a
        second parser here once read "1k" as 1 while the library read 1000) */
     cfg.max_work_limit_s = env->max_work_s > 0 ? env->max_work_s : GPUECON_DEFAULT_MAX_WORK_S;
