@@ -125,6 +125,53 @@ def walk_options(base):
     check(not leaks, "no answer quotes a file named in any option (%s)" % ", ".join(leaks))
 
 
+def raw_request(base, method, path, headers, body=b""):
+    """One request with exactly these headers (urllib adds its own Host and Content-Type)."""
+    import http.client
+    host, port = base.split("//")[1].split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=60)
+    conn.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+    for k, v in headers.items():
+        conn.putheader(k, v)
+    if body:
+        conn.putheader("Content-Length", str(len(body)))
+    conn.endheaders(body if body else None)
+    r = conn.getresponse()
+    data = r.read()
+    conn.close()
+    return r.status, data
+
+
+def origin_checks(base):
+    """DNS rebinding and cross-origin POSTs (docs/security.md): the Host must name this server by
+    address or as localhost; an API POST must be JSON and same-origin. 403 otherwise."""
+    hostport = base.split("//")[1]
+    body = json.dumps({"options": {"system": "hgx-h100", "profile": "hyperscaler", "tokens_per_s": 800}}).encode()
+    ok = {"Host": hostport, "Content-Type": "application/json"}
+    st, _ = raw_request(base, "POST", "/api/v1/cost", ok, body)
+    check(st == 200, "a same-origin JSON POST runs (%d)" % st)
+    st, _ = raw_request(base, "POST", "/api/v1/cost", dict(ok, Origin="http://" + hostport,
+                                                           **{"Sec-Fetch-Site": "same-origin"}), body)
+    check(st == 200, "a POST with this server's Origin and Sec-Fetch-Site same-origin runs (%d)" % st)
+    st, _ = raw_request(base, "POST", "/api/v1/cost", dict(ok, Host="localhost:" + hostport.split(":")[1]), body)
+    check(st == 200, "Host localhost:PORT is accepted (%d)" % st)
+    for what, headers in [
+            ("a rebinding Host (a domain name)", dict(ok, Host="evil.example:" + hostport.split(":")[1])),
+            ("a rebinding Host without a port", dict(ok, Host="evil.example")),
+            ("no Host", {"Content-Type": "application/json"}),
+            ("a text/plain POST", dict(ok, **{"Content-Type": "text/plain"})),
+            ("a form POST", dict(ok, **{"Content-Type": "application/x-www-form-urlencoded"})),
+            ("no Content-Type", {"Host": hostport}),
+            ("a cross-origin Origin", dict(ok, Origin="http://evil.example")),
+            ("Origin null", dict(ok, Origin="null")),
+            ("Sec-Fetch-Site cross-site", dict(ok, **{"Sec-Fetch-Site": "cross-site"})),
+            ("Sec-Fetch-Site same-site", dict(ok, **{"Sec-Fetch-Site": "same-site"}))]:
+        st, data = raw_request(base, "POST", "/api/v1/cost", headers, body)
+        check(st == 403, "%s: 403 (%d)" % (what, st))
+    st, _ = raw_request(base, "GET", "/", {"Host": "evil.example"})
+    check(st == 403, "the page itself with a rebinding Host: 403 (%d)" % st)
+
+
 def start(*args):
     p = subprocess.Popen([BIN, "serve", "--listen", "127.0.0.1:0", "--quiet", *args],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -289,6 +336,7 @@ def bad_requests(base):
         check(st == 400 and error_of(body).get("where") == where, "option %s (a file) is refused (%s)" %
               (key, error_of(body).get("where")))
     walk_options(base)
+    origin_checks(base)
     st, _, body = call(base, "/api/v1/compare", {"args": ["/etc/passwd"]})
     check(st == 400 and error_of(body).get("where") == "request.args", "a scenario file path in args is refused")
     # a scenario document that names a model file (docs/scenarios.md model_file:) is refused too

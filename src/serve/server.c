@@ -14,12 +14,14 @@
 #include "serve.h"
 #include "assets.h"
 
+#include <arpa/inet.h>
 #include <civetweb.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 typedef struct server {
@@ -42,6 +44,7 @@ static const char *reason(int status)
     switch (status) {
     case 200: return "OK";
     case 400: return "Bad Request";
+    case 403: return "Forbidden";
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
     case 413: return "Payload Too Large";
@@ -115,14 +118,74 @@ static char *read_body(struct mg_connection *conn, size_t cap, size_t *len, bool
     return buf;
 }
 
+/* Whether the Host header names this machine by address (an IPv4 or bracketed IPv6 literal) or as
+ * localhost. A browser tricked by DNS rebinding sends the attacker's domain name, which never
+ * passes; a client reaching an --allow-remote address by IP does. */
+static bool host_ok(const char *host)
+{
+    if (!host || !*host || strlen(host) > 100)
+        return false;
+    char h[112];
+    snprintf(h, sizeof h, "%s", host);
+    if (h[0] == '[') {
+        char *end = strchr(h, ']');
+        if (!end || (end[1] && (end[1] != ':' || !end[2] || strspn(end + 2, "0123456789") != strlen(end + 2))))
+            return false;
+        *end = '\0';
+        unsigned char bin[16];
+        return inet_pton(AF_INET6, h + 1, bin) == 1;
+    }
+    char *colon = strchr(h, ':');
+    if (colon) {
+        if (!colon[1] || strspn(colon + 1, "0123456789") != strlen(colon + 1))
+            return false;
+        *colon = '\0';
+    }
+    unsigned char bin[4];
+    return !strcmp(h, "localhost") || inet_pton(AF_INET, h, bin) == 1;
+}
+
+/* A POST to the API must be JSON (a cross-origin form or text/plain POST needs no preflight, so
+ * a page elsewhere could send one) and same-origin: an Origin header, when sent, names this
+ * server's own Host, and Sec-Fetch-Site, when sent, is same-origin or none (typed or bookmarked).
+ * NULL when the request may run; else why not. */
+static const char *post_refused(const struct mg_connection *conn)
+{
+    const char *type = mg_get_header(conn, "Content-Type");
+    size_t n = type ? strcspn(type, "; \t") : 0;
+    if (!type || n != strlen("application/json") || strncasecmp(type, "application/json", n))
+        return "an API POST must have Content-Type: application/json";
+    const char *site = mg_get_header(conn, "Sec-Fetch-Site");
+    if (site && strcmp(site, "same-origin") && strcmp(site, "none"))
+        return "a cross-site API POST is refused (Sec-Fetch-Site)";
+    const char *origin = mg_get_header(conn, "Origin"), *host = mg_get_header(conn, "Host");
+    if (origin) {
+        char want[160];
+        snprintf(want, sizeof want, "http://%s", host ? host : "");
+        if (strcmp(origin, want))
+            return "a cross-origin API POST is refused (Origin is not this server)";
+    }
+    return NULL;
+}
+
 static int handle(struct mg_connection *conn, void *cbdata)
 {
     server *s = cbdata;
     const struct mg_request_info *ri = mg_get_request_info(conn);
     const char *path = ri->local_uri ? ri->local_uri : "/";
+    api_reply r;
+    if (!host_ok(mg_get_header(conn, "Host"))) {
+        api_reply_error(&r, 403, GPUECON_E_INPUT, "Host",
+                        "the Host header must name this server by address (127.0.0.1:PORT) or as localhost");
+        return send_reply(conn, &r, "Connection: close\r\n");
+    }
     if (strncmp(path, "/api/", 5))
         return asset(conn, ri);
-    api_reply r;
+    const char *why = !strcmp(ri->request_method, "POST") ? post_refused(conn) : NULL;
+    if (why) {
+        api_reply_error(&r, 403, GPUECON_E_INPUT, "request", why);
+        return send_reply(conn, &r, NULL);
+    }
     if (!strcmp(ri->request_method, "OPTIONS")) {
         /* no CORS: a preflight gets no Access-Control-Allow-* headers, so cross-origin calls fail */
         api_reply_error(&r, 405, GPUECON_E_INPUT, "method", "OPTIONS (CORS preflight) is not supported");

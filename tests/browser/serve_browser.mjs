@@ -67,13 +67,13 @@ try {
   const verdict = page.locator('#verdict');
   check(await verdict.getAttribute('data-cheapest') === 'GB200 NVL72', 'DeepSeek-V3: GB200 NVL72 is cheapest today');
   const nComparisons = await page.evaluate(async () =>
-    (await (await fetch('/api/v1/compare', {method: 'POST', body: '{"options": {"no_sensitivity": true}}'})).json()).comparisons.length);
+    (await (await fetch('/api/v1/compare', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: '{"options": {"no_sensitivity": true}}'})).json()).comparisons.length);
   check((await page.locator('#summary-table tbody tr').count()) === nComparisons,
     `the summary lists the scenario's ${nComparisons} comparisons`);
 
   // the break-even MTBI, as the server computes it (not a number copied into this test)
   const be = await page.evaluate(async () => {
-    const r = await fetch('/api/v1/compare', {method: 'POST', body: '{}'});
+    const r = await fetch('/api/v1/compare', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: '{}'});
     const c = (await r.json()).comparisons[0];
     return c.breakeven.find((b) => b.platform === 'GB200 NVL72' && b.input === 'mtbi_gpu_days').breakeven;
   });
