@@ -142,6 +142,26 @@ def raw_request(base, method, path, headers, body=b""):
     return r.status, data
 
 
+def civetweb_errors(base):
+    """civetweb's own error answers (a bad method, a 20 KB URI) carry the server's security headers."""
+    import socket
+    host, port = base.split("//")[1].split(":")
+    for what, line in [("a bad method", b"FOO / HTTP/1.1"), ("a 20 KB URI", b"GET /" + b"a" * 20000 + b" HTTP/1.1")]:
+        s = socket.create_connection((host, int(port)), timeout=30)
+        s.sendall(line + b"\r\nHost: " + (host + ":" + port).encode() + b"\r\n\r\n")
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+        s.close()
+        head = data.split(b"\r\n\r\n")[0].decode("latin-1").lower()
+        check(head.startswith("http/1.1 4") and "content-security-policy:" in head and
+              "x-content-type-options: nosniff" in head, "%s: a 4xx with the security headers (%s)" %
+              (what, head.split("\r\n")[0]))
+
+
 def origin_checks(base):
     """DNS rebinding and cross-origin POSTs (docs/security.md): the Host must name this server by
     address or as localhost; an API POST must be JSON and same-origin. 403 otherwise."""
@@ -337,6 +357,7 @@ def bad_requests(base):
               (key, error_of(body).get("where")))
     walk_options(base)
     origin_checks(base)
+    civetweb_errors(base)
     st, _, body = call(base, "/api/v1/compare", {"args": ["/etc/passwd"]})
     check(st == 400 and error_of(body).get("where") == "request.args", "a scenario file path in args is refused")
     # a scenario document that names a model file (docs/scenarios.md model_file:) is refused too
@@ -428,6 +449,23 @@ def graceful():
     check(r.returncode == 2 and "--listen" in r.stderr, "--listen without a port is a usage error")
 
 
+def request_log():
+    """The request log (stderr without --quiet) escapes the control bytes of a URL-decoded path: a
+    %1b (ESC) or %07 (BEL) must not reach the terminal as such."""
+    p = subprocess.Popen([BIN, "serve", "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    line = p.stdout.readline().decode()
+    m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+    check(m is not None, "a logging server starts")
+    if not m:
+        p.kill()
+        return
+    call("http://127.0.0.1:%s" % m.group(1), "/api/v1/x%1b%5b31mred%07")
+    p.send_signal(signal.SIGTERM)
+    _, err = p.communicate(timeout=60)
+    check(b"\x1b" not in err and b"\x07" not in err and b"\\x1b[31mred\\x07" in err,
+          "the request log escapes control bytes (%r)" % err[:200])
+
+
 def main():
     # a generous budget: under the sanitizers the built-in compare takes seconds
     p, base = start("--max-body", "65536", "--budget-s", "600")
@@ -440,6 +478,7 @@ def main():
         p.wait(timeout=60)
     limits()
     graceful()
+    request_log()
     print("%d failed" % len(FAILS))
     sys.exit(1 if FAILS else 0)
 

@@ -473,8 +473,11 @@ static int text_field(gpuecon_scenario *sc, const yaml_doc *doc, ynode *map, con
         return GPUECON_OK;
     size_t len;
     const char *s = yaml_scalar(v, &len);
-    if (!s || len > 512)
+    if (!s)
         return yaml_error(doc, v, err, GPUECON_E_PARSE, "%s: expected text (at most 512 bytes)", key);
+    int rc = yaml_text_check(doc, v, key, s, len, 512, false, err);
+    if (rc)
+        return rc;
     *out = arena_strndup(&sc->a, s, len);
     return *out ? GPUECON_OK : yaml_error(doc, v, err, GPUECON_E_NOMEM, "out of memory");
 }

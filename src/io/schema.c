@@ -115,8 +115,9 @@ static int parse_text(arena *a, const yaml_doc *doc, ynode *n, const char *field
     const char *s = yaml_scalar(n, &len);
     if (!s)
         return yaml_error(doc, n, err, GPUECON_E_PARSE, "%s: expected text", field);
-    if (len > 2048 || memchr(s, '\0', len))
-        return yaml_error(doc, n, err, GPUECON_E_PARSE, "%s: text longer than 2048 bytes", field);
+    int rc = yaml_text_check(doc, n, field, s, len, 2048, true, err);
+    if (rc)
+        return rc;
     *out = arena_strndup(a, s, len);
     return *out ? GPUECON_OK : yaml_error(doc, n, err, GPUECON_E_NOMEM, "out of memory");
 }

@@ -385,6 +385,23 @@ bool yaml_scalar_copy(ynode *n, char *buf, size_t cap)
     return true;
 }
 
+int yaml_text_check(const yaml_doc *doc, ynode *n, const char *field, const char *s, size_t len, size_t max,
+                    bool lines, gpuecon_error *err)
+{
+    if (len > max)
+        return yaml_error(doc, n, err, GPUECON_E_PARSE, "%s: text longer than %zu bytes", field, max);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == 0)
+            return yaml_error(doc, n, err, GPUECON_E_PARSE, "%s: text holds a NUL byte (\\0)", field);
+        if ((c < 0x20 || c == 0x7f) && !(lines && (c == '\n' || c == '\t')))
+            return yaml_error(doc, n, err, GPUECON_E_PARSE,
+                              "%s: text holds the control character U+%04X; allowed: printable text%s", field, c,
+                              lines ? ", newlines and tabs" : "");
+    }
+    return GPUECON_OK;
+}
+
 /* libfyaml's counts are int and -1 on a node of another type (a scalar where a mapping was
  * expected: "vision_config": "x"); a cast to size_t made that SIZE_MAX and every loop over it
  * endless. Every count here is 0 for a node of the wrong type and never negative, and every

@@ -31,6 +31,11 @@ const char *yaml_scalar(ynode *n, size_t *len);
 /* Copies a scalar into buf (NUL-terminated, truncated); returns false for non-scalars or
  * text longer than cap-1. */
 bool yaml_scalar_copy(ynode *n, char *buf, size_t cap);
+/* Checks the text of scalar n for a field: at most max bytes, no NUL byte, and no control character
+ * (U+0000-U+001F, U+007F) but newline and tab where lines is true: a name reaches terminals, logs and
+ * CSV, where ESC or BEL would act. GPUECON_OK, or the error at n naming the field and what is wrong. */
+int yaml_text_check(const yaml_doc *doc, ynode *n, const char *field, const char *s, size_t len, size_t max,
+                    bool lines, gpuecon_error *err);
 size_t yaml_seq_len(ynode *n);
 ynode *yaml_seq_at(ynode *n, size_t i);
 /* Items of sequence n in order, in linear time: start with *iter = NULL; NULL at the end. */

@@ -63,8 +63,31 @@ char *fmt_si(char *buf, size_t cap, double v, const char *unit)
     return buf;
 }
 
+/* Whether a field would be read as a formula by a spreadsheet (=, +, -, @, tab or CR first) and is
+ * not a plain number or percentage (OWASP, "CSV Injection"): "-5" and "+1.6%" stay numbers. */
+static bool csv_formula(const char *s)
+{
+    if (!strchr("=+-@\t\r", s[0]) || !s[0])
+        return false;
+    char *end;
+    (void)strtod(s, &end);
+    if (end != s && *end == '%') /* "+1.6%": a percentage is a number to a spreadsheet too */
+        end++;
+    return end == s || *end || !strchr("+-", s[0]);
+}
+
 void csv_field(strbuf *f, const char *s)
 {
+    if (csv_formula(s)) { /* neutralised: quoted, with a leading apostrophe the spreadsheet shows as text */
+        sb_puts(f, "\"'");
+        for (; *s; s++) {
+            if (*s == '"')
+                sb_putc(f, '"');
+            sb_putc(f, *s);
+        }
+        sb_putc(f, '"');
+        return;
+    }
     if (!strpbrk(s, ",\"\n\r")) {
         sb_puts(f, s);
         return;

@@ -47,6 +47,9 @@ static const char *reason(int status)
     case 403: return "Forbidden";
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
+    case 408: return "Request Timeout";
+    case 414: return "URI Too Long";
+    case 431: return "Request Header Fields Too Large";
     case 413: return "Payload Too Large";
     case 422: return "Unprocessable Content";
     case 429: return "Too Many Requests";
@@ -229,9 +232,33 @@ static int handle(struct mg_connection *conn, void *cbdata)
     atomic_fetch_sub(&s->inflight, 1); /* the work is done: a client that reads the answer may send again */
     int st = send_reply(conn, &r, NULL);
     atomic_fetch_sub(&s->open, 1);
-    if (!s->cfg->quiet)
-        fprintf(stderr, "gpuecon serve: %s %s %d\n", ri->request_method, path, st);
+    if (!s->cfg->quiet) {
+        /* the path is URL-decoded: a %1b or %07 in it must not reach the terminal as a control byte */
+        char shown[512];
+        size_t k = 0;
+        for (const unsigned char *p = (const unsigned char *)path; *p && k + 5 < sizeof shown; p++)
+            k += (size_t)(*p < 0x20 || *p == 0x7f || *p == '\\'
+                              ? snprintf(shown + k, sizeof shown - k, "\\x%02x", *p)
+                              : snprintf(shown + k, sizeof shown - k, "%c", *p));
+        shown[k] = '\0';
+        fprintf(stderr, "gpuecon serve: %s %s %d\n", ri->request_method, shown, st);
+    }
     return st;
+}
+
+/* civetweb's own errors (a bad method, an over-long URI, a malformed request line) in the server's
+ * form: a JSON error record with the same security headers as every other response. */
+static int http_error(struct mg_connection *conn, int status, const char *errmsg)
+{
+    api_reply r;
+    char msg[200];
+    snprintf(msg, sizeof msg, "%s", errmsg && *errmsg ? errmsg : reason(status));
+    for (char *p = msg; *p; p++) /* civetweb may quote the request: no control byte in the record */
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    api_reply_error(&r, status >= 400 && status < 600 ? status : 400, GPUECON_E_INPUT, "request", msg);
+    send_reply(conn, &r, "Connection: close\r\n");
+    return 0;
 }
 
 static int log_message(const struct mg_connection *conn, const char *message)
@@ -260,6 +287,7 @@ int serve_run(const serve_config *cfg)
     struct mg_callbacks cb;
     memset(&cb, 0, sizeof cb);
     cb.log_message = log_message;
+    cb.http_error = http_error;
     mg_init_library(0);
     struct mg_context *ctx = mg_start(&cb, &s, options);
     if (!ctx) {

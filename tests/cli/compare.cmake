@@ -24,6 +24,15 @@ run(0 --json)                      # no command: the main job is compare
 string(JSON v GET "${OUT}" platforms 0 effective_usd_per_mtok)
 run(0 compare --csv)
 expect_out("^comparison,platform,system,feasible,gpus,tokens_per_s_per_gpu")
+# a field a spreadsheet would run as a formula is quoted with a leading apostrophe (OWASP CSV
+# injection); a field that is a number stays one
+run(0 compare ${SRC}/tests/cases/scenarios/csv-formula.yaml --csv)
+expect_out("\n[^,\n]*,\"'=cmd\\|' /C calc'!A0\",hgx-h100,")
+expect_out("\n[^,\n]*,\"'@SUM\\(1\\+1\\)\",")
+expect_out("\n[^,\n]*,\"'-2\\+3\",")
+if(OUT MATCHES "\n[^,\n]*,[=@]")
+  message(FATAL_ERROR "a CSV field starts with = or @ unquoted:\n${OUT}")
+endif()
 run(0 compare --json --trials 40 --seed 7)
 string(JSON v GET "${OUT}" comparisons 0 platforms 0 mc ettr_p50)
 run(0 compare ${SRC}/tests/cases/scenarios/infeasible.yaml --json)
@@ -117,3 +126,16 @@ expect_err("--scenario: takes the scenario document itself; 'sub/none.yaml' is a
 file(WRITE sub/engine.yaml "workload: {kind: train, model: llama3-8b, tokens: 1e12, seq: 4096, gbs: 64}\nplatforms: [{system: hgx-h100, gpus: 8, max_num_seqs: 64}]\n")
 run(2 compare sub/engine.yaml)
 expect_err("sub/engine.yaml:2:[0-9]+: max_num_seqs is a serving engine limit")
+
+# Control characters in a name would act on the terminal, the server's log and a spreadsheet: a
+# scenario name with ESC and a platform name with BEL are refused at file:line:col (YAML escapes
+# \e and \a in double-quoted scalars); a NUL is called a NUL, not "too long".
+file(WRITE sub/esc.yaml "name: \"bad\\e[31mname\"\nworkload: {kind: serve, model: llama3-8b}\nplatforms: [{system: hgx-h100, gpus: 1, tp: 1}]\n")
+run(2 compare sub/esc.yaml)
+expect_err("esc.yaml:1:8: name: text holds the control character U\\+001B")
+file(WRITE sub/bel.yaml "workload: {kind: serve, model: llama3-8b}\nplatforms:\n  - {name: \"x\\ay\", system: hgx-h100, gpus: 1, tp: 1}\n")
+run(2 compare sub/bel.yaml)
+expect_err("bel.yaml:3:[0-9]+: name: text holds the control character U\\+0007")
+file(WRITE sub/nul.yaml "workload: {kind: serve, model: llama3-8b}\nplatforms:\n  - {name: \"x\\0y\", system: hgx-h100, gpus: 1, tp: 1}\n")
+run(2 compare sub/nul.yaml)
+expect_err("nul.yaml:3:[0-9]+: name: text holds a NUL byte")
