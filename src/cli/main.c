@@ -15,10 +15,12 @@
 #include <jansson.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -138,7 +140,25 @@ static int take_output(char **args, int *n, const char **out_path)
     }
     *n = k;
     args[k] = NULL;
+    /* checked before any work: a FIFO without a reader once blocked the write for ever after the
+       computation, and a folder failed only then */
+    struct stat st;
+    if (*out_path && strcmp(*out_path, "-") && stat(*out_path, &st) == 0 && !S_ISREG(st.st_mode) &&
+        !S_ISCHR(st.st_mode)) {
+        fprintf(stderr, "gpuecon: -o: %s is %s; expected a regular file (or a device such as /dev/null)\n",
+                *out_path, S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a FIFO" : "a special file");
+        return EXIT_USAGE;
+    }
     return 0;
+}
+
+/* Flushes stdout and says so when it could not be written (a full disk, a closed pipe): exit 1. */
+static int flush_stdout(void)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    fprintf(stderr, "gpuecon: stdout: %s\n", strerror(errno ? errno : EIO));
+    return EXIT_INTERNAL;
 }
 
 static int write_output(const char *path, const char *text, const char *cmd)
@@ -146,18 +166,26 @@ static int write_output(const char *path, const char *text, const char *cmd)
     if (!text || !*text)
         return 0;
     if (!path || !strcmp(path, "-")) {
+        errno = 0;
         fputs(text, stdout);
-        return 0;
+        return flush_stdout();
     }
-    FILE *f = fopen(path, "w");
+    /* non-blocking open: a FIFO made after the check above, without a reader, fails (ENXIO) at once */
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0666);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f) {
         fprintf(stderr, "gpuecon: -o: cannot write %s: %s\n", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
         return EXIT_USAGE;
     }
+    (void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     size_t len = strlen(text);
-    bool ok = fwrite(text, 1, len, f) == len;
+    errno = 0;
+    bool ok = fwrite(text, 1, len, f) == len && fflush(f) == 0;
+    int e = errno;
     if (fclose(f) || !ok) {
-        fprintf(stderr, "gpuecon: -o: could not finish writing %s: %s\n", path, strerror(errno));
+        fprintf(stderr, "gpuecon: -o: %s: %s\n", path, strerror(e ? e : errno ? errno : EIO));
         return EXIT_INTERNAL;
     }
     fprintf(stderr, "gpuecon: wrote %zu bytes (%s) to %s\n", len, cmd, path);

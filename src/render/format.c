@@ -67,7 +67,7 @@ char *fmt_si(char *buf, size_t cap, double v, const char *unit)
  * not a plain number or percentage (OWASP, "CSV Injection"): "-5" and "+1.6%" stay numbers. */
 static bool csv_formula(const char *s)
 {
-    if (!strchr("=+-@\t\r", s[0]) || !s[0])
+    if (!strchr("=+-@\t\r", s[0]) || !s[0] || (strchr("+-", s[0]) && !s[1])) /* a lone "-": "none" */
         return false;
     char *end;
     (void)strtod(s, &end);

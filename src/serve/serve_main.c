@@ -11,10 +11,13 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static int usage_error(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int usage_error(const char *where, const char *fmt, ...)
@@ -236,9 +239,26 @@ static int listen_address(const char *in, bool allow_remote, char *out, size_t c
 
 static char *slurp(const char *path, size_t cap, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
+    /* non-blocking, so a FIFO cannot hang the open; then only a regular file is read (a folder once
+       read as an empty scenario) */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        usage_error(path, "cannot read: %s", strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        usage_error(path, "is %s; expected a scenario file", S_ISDIR(st.st_mode) ? "a folder"
+                                                           : S_ISFIFO(st.st_mode) ? "a FIFO" : "a special file");
+        close(fd);
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "rb");
     if (!f) {
         usage_error(path, "cannot read: %s", strerror(errno));
+        close(fd);
         return NULL;
     }
     char *buf = malloc(cap + 1);
