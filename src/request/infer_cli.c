@@ -12,6 +12,8 @@ int cmd_infer_lora_modules(cli *c, const char *option, const char *s, unsigned *
 {
     static const char *const names[] = {"q", "k", "v", "o", "gate", "up", "down"};
     char buf[256];
+    if (strlen(s) >= sizeof buf) /* never cut a list (a cut one read another projection) */
+        return cli_usage_error(c, option, "the list is longer than %zu characters", sizeof buf - 1);
     snprintf(buf, sizeof buf, "%s", s);
     unsigned bits = 0;
     char *save = NULL;

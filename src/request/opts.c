@@ -192,7 +192,10 @@ static int parse_range(cli *c, const opt *o, const char *a, const char *b, int_l
 static int parse_list(cli *c, const opt *o, const char *s, int_list *l)
 {
     l->n = 0;
-    char buf[512];
+    char buf[2048]; /* 64 values of up to 10 digits and separators fit many times over */
+    if (strlen(s) >= sizeof buf) /* never cut: a cut list once read "...,2048" as 204 */
+        return cli_usage_error(c, o->name, "the list is longer than %zu characters (at most 64 values)",
+                               sizeof buf - 1);
     snprintf(buf, sizeof buf, "%s", s);
     char *save = NULL;
     bool ellipsis = false;
