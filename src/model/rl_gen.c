@@ -20,29 +20,30 @@
 
 static double phi(double x) { return 0.5 * erfc(-x / sqrt(2)); }
 
-static void lognormal_params(double mean, double cv, double *mu, double *sigma)
+/* The lognormal of a mean and a CV; false when it is a point mass: a CV of 0, or one so small
+ * (below about 1e-154) that cv² underflows and sigma would be 0 — every caller divides by sigma. */
+static bool lognormal_params(double mean, double cv, double *mu, double *sigma)
 {
-    double s2 = log1p(cv * cv);
+    double s2 = cv > 0 ? log1p(cv * cv) : 0;
     *sigma = sqrt(s2);
     *mu = log(mean) - s2 / 2;
+    return *sigma > 0;
 }
 
 double gpuecon_lognormal_order_stat(double mean, double cv, double k, double n)
 {
-    if (!(cv > 0) || !(mean > 0) || !(n >= 1))
-        return mean;
     double mu, sigma, p = (k - 0.375) / (n + 0.25);
-    lognormal_params(mean, cv, &mu, &sigma);
+    if (!(mean > 0) || !(n >= 1) || !lognormal_params(mean, cv, &mu, &sigma))
+        return mean;
     p = fmin(fmax(p, 1e-12), 1 - 1e-12);
     return exp(mu + sigma * train_inv_norm(p));
 }
 
 double gpuecon_lognormal_capped_mean(double mean, double cv, double cap)
 {
-    if (!(cv > 0))
-        return fmin(mean, cap);
     double mu, sigma;
-    lognormal_params(mean, cv, &mu, &sigma);
+    if (!lognormal_params(mean, cv, &mu, &sigma))
+        return fmin(mean, cap);
     double lc = log(cap);
     return mean * phi((lc - mu - sigma * sigma) / sigma) + cap * (1 - phi((lc - mu) / sigma));
 }
@@ -50,10 +51,9 @@ double gpuecon_lognormal_capped_mean(double mean, double cv, double cap)
 /* Survival P[X > t] of the lognormal (cv 0: a step at the mean). */
 static double survival(double mean, double cv, double t)
 {
-    if (!(cv > 0))
-        return t < mean ? 1 : 0;
     double mu, sigma;
-    lognormal_params(mean, cv, &mu, &sigma);
+    if (!lognormal_params(mean, cv, &mu, &sigma))
+        return t < mean ? 1 : 0;
     return 1 - phi((log(t) - mu) / sigma);
 }
 

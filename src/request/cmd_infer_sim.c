@@ -80,6 +80,14 @@ static int sim_build(cli *c, const opt *o, size_t n, const infer_sim_args *s, co
                                arrival_names[s->arrival]);
     if (!users && r->arrival == GPUECON_ARRIVAL_CLOSED)
         return cli_usage_error(c, "--arrival", "closed needs --users N");
+    /* a shape given for arrivals that have none was once accepted silently, even <= 0 (docs/cli.md) */
+    if (opt_seen(o, n, "--burstiness") && r->arrival != GPUECON_ARRIVAL_GAMMA) {
+        if (!(s->burstiness >= 1e-3 && s->burstiness <= 1e3))
+            return cli_usage_error(c, "--burstiness", "%g is out of range; allowed 0.001 to 1000 (with --arrival "
+                                   "gamma)", s->burstiness);
+        return cli_usage_error(c, "--burstiness", "is the shape of gamma arrivals; add --arrival gamma (%s "
+                               "arrivals have none)", arrival_names[r->arrival]);
+    }
     r->rate = s->rate;
     r->users = s->users;
     r->burstiness = s->burstiness;

@@ -100,6 +100,20 @@ run(2 infer --model llama3-8b --system hgx-h100 --gpus 1 --simulate --users 64 -
 expect_err("--requests.*64 users per replica.*at least 128")
 run(2 infer --model llama3-8b --system hgx-h100 --simulate --rate 5 --arrival gamma --burstiness 0)
 expect_err("--burstiness")
+# a shape without gamma arrivals is refused, not ignored (issue 49 item 12), in range or not
+run(2 infer --model llama3-8b --system hgx-h100 --simulate --rate 5 --burstiness 0.5)
+expect_err("--burstiness: is the shape of gamma arrivals; add --arrival gamma")
+run(2 infer --model llama3-8b --system hgx-h100 --simulate --rate 5 --burstiness -1)
+expect_err("--burstiness: -1 is out of range")
+# a response-length CV so small that cv² underflows (sigma 0) is a point mass, as CV 0 is: it once
+# divided by zero and blamed "-2.14748e+09" on --gpus
+run(0 rl --model llama3-8b --system hgx-h100 --gpus 8 --response-cv 1e-200 --json)
+string(JSON t1 GET "${OUT}" step_time_s)
+run(0 rl --model llama3-8b --system hgx-h100 --gpus 8 --response-cv 0 --json)
+string(JSON t0 GET "${OUT}" step_time_s)
+if(NOT t1 STREQUAL t0)
+  message(FATAL_ERROR "rl --response-cv 1e-200: step ${t1} s, CV 0 gives ${t0} s")
+endif()
 run(2 infer --model llama3-8b --system hgx-h100 --simulate --rate 5 --sweep)
 expect_err("--simulate")
 
