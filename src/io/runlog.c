@@ -110,9 +110,13 @@ enum {
     S_COUNT
 };
 
+typedef struct sample {
+    double v;
+    int line;
+} sample;
+
 typedef struct series {
-    double *v;
-    int *line;
+    sample *x; /* one allocation, so that a failed growth leaves it whole */
     size_t n, cap;
 } series;
 
@@ -148,28 +152,22 @@ static int push(scan *sc, int id, double v)
     series *s = &sc->s[id];
     if (s->n == s->cap) {
         size_t nc = s->cap ? s->cap * 2 : 64;
-        double *nv = ctx_realloc(sc->ctx, s->v, s->cap * sizeof *s->v, nc * sizeof *s->v);
-        if (!nv)
+        sample *nx = ctx_realloc(sc->ctx, s->x, s->cap * sizeof *s->x, nc * sizeof *s->x);
+        if (!nx)
             return oom(sc);
-        s->v = nv;
-        int *nl = ctx_realloc(sc->ctx, s->line, s->cap * sizeof *s->line, nc * sizeof *s->line);
-        if (!nl)
-            return oom(sc);
-        s->line = nl;
+        s->x = nx;
         s->cap = nc;
     }
-    s->v[s->n] = v;
-    s->line[s->n] = sc->line;
+    s->x[s->n].v = v;
+    s->x[s->n].line = sc->line;
     s->n++;
     return GPUECON_OK;
 }
 
 static void series_free(scan *sc)
 {
-    for (int i = 0; i < S_COUNT; i++) {
-        ctx_free(sc->ctx, sc->s[i].v, sc->s[i].cap * sizeof(double));
-        ctx_free(sc->ctx, sc->s[i].line, sc->s[i].cap * sizeof(int));
-    }
+    for (int i = 0; i < S_COUNT; i++)
+        ctx_free(sc->ctx, sc->s[i].x, sc->s[i].cap * sizeof *sc->s[i].x);
     ctx_free(sc->ctx, sc->pts, sc->cappts * sizeof *sc->pts);
 }
 
@@ -197,14 +195,15 @@ static int median(scan *sc, int id, double *m, int *first, int *last)
     double *t = ctx_alloc(sc->ctx, k * sizeof *t);
     if (!t)
         return oom(sc);
-    memcpy(t, s->v + w, k * sizeof *t);
+    for (size_t i = 0; i < k; i++)
+        t[i] = s->x[w + i].v;
     qsort(t, k, sizeof *t, cmp_double);
     *m = k % 2 ? t[k / 2] : (t[k / 2 - 1] + t[k / 2]) / 2;
     ctx_free(sc->ctx, t, k * sizeof *t);
-    if (first && (!*first || s->line[w] < *first))
-        *first = s->line[w];
-    if (last && s->line[s->n - 1] > *last)
-        *last = s->line[s->n - 1];
+    if (first && (!*first || s->x[w].line < *first))
+        *first = s->x[w].line;
+    if (last && s->x[s->n - 1].line > *last)
+        *last = s->x[s->n - 1].line;
     return GPUECON_OK;
 }
 
@@ -709,7 +708,7 @@ static int finish_training(scan *sc, runlog_format f, int primary, size_t n, con
 {
     runlog *o = sc->out;
     if (n < 2)
-        return err_set(sc->err, GPUECON_E_INPUT, sc->name, sc->s[primary].n ? sc->s[primary].line[0] : 0, 0,
+        return err_set(sc->err, GPUECON_E_INPUT, sc->name, sc->s[primary].n ? sc->s[primary].x[0].line : 0, 0,
                        "%zu %s line; the first report is left out as warm-up, so at least 2 are needed", n,
                        what);
     o->format = f;

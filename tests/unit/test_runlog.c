@@ -5,7 +5,7 @@
  * worked by hand (the first max(1, n/5) report lines are left out; medians of the rest), ANSI
  * colour codes, CRLF, '\r' progress-bar redraws, truncated lines, an empty file, binary junk,
  * numbers that are malformed, huge, negative, NaN or infinite (an error at file:line:col), a
- * FIFO and the size cap.
+ * FIFO, the size cap and out of memory at every allocation.
  *
  * The figures in the excerpts are made up unless a test says where they come from; the expected
  * medians are worked from them by hand in each test's comment.
@@ -777,6 +777,70 @@ static void test_read_file_fifo_cap(void **state)
     rmdir(dir);
 }
 
+/* Out of memory at every allocation: for k = 1, 2, ... the context's allocator fails its k-th
+ * allocation until the read succeeds. Each failing read returns GPUECON_E_NOMEM and hands back
+ * nothing; the bytes the allocator holds go back to where they were (nothing leaks), on failure
+ * and after runlog_free on success. */
+typedef struct failer {
+    long n, fail_at;
+    long long live;
+} failer;
+
+static void *failing_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    failer *f = ud;
+    if (nsize == 0) {
+        if (ptr)
+            f->live -= (long long)osize;
+        free(ptr);
+        return NULL;
+    }
+    if (f->fail_at > 0 && ++f->n == f->fail_at)
+        return NULL;
+    void *q = realloc(ptr, nsize);
+    if (q)
+        f->live += (long long)nsize - (ptr ? (long long)osize : 0);
+    return q;
+}
+
+static void test_alloc_fail(void **state)
+{
+    (void)state;
+    static const char *const texts[] = {MEGATRON, NEMO, TORCHTITAN, MLPERF_SERVER, NCCL};
+    for (size_t t = 0; t < sizeof texts / sizeof *texts; t++) {
+        failer f = {0, 0, 0};
+        gpuecon_ctx_config cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.alloc = failing_alloc;
+        cfg.alloc_ud = &f;
+        gpuecon_ctx *c = gpuecon_ctx_new(&cfg);
+        assert_non_null(c);
+        long long base = f.live;
+        long failures = 0;
+        for (long k = 1;; k++) {
+            f.n = 0;
+            f.fail_at = k;
+            runlog log;
+            gpuecon_error err;
+            int rc = runlog_parse(c, "run.log", texts[t], strlen(texts[t]), &log, &err);
+            f.fail_at = 0;
+            if (rc == GPUECON_OK) {
+                assert_int_not_equal(log.format, RUNLOG_UNKNOWN);
+                runlog_free(c, &log);
+                assert_true(f.live == base);
+                break;
+            }
+            assert_int_equal(rc, GPUECON_E_NOMEM);
+            assert_true(log.points == NULL && log.format == RUNLOG_UNKNOWN);
+            assert_true(f.live == base);
+            failures++;
+            assert_true(k < 1000);
+        }
+        assert_true(failures >= 2); /* the report buffers at least */
+        gpuecon_ctx_free(c);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -801,6 +865,7 @@ int main(void)
         cmocka_unit_test(test_truncated_last_line),
         cmocka_unit_test(test_mixed_formats),
         cmocka_unit_test(test_read_file_fifo_cap),
+        cmocka_unit_test(test_alloc_fail),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
