@@ -41,6 +41,8 @@
  *     root  time  algbw  busbw  #wrong  time  algbw  busbw  #wrong", rows "%12li  %12li  %8s  %6s
  *     %6s" then "%7s  %6s  %6s" time (us), algbw, busbw (GB/s) out-of-place then in-place (numbers
  *     may be printed as "1.2e+05"), and "# Avg bus bandwidth    : 123.4".
+ *   dgxc-benchmarking  common/parse_train_timing.sh and common/parse_train_timing_mbridge.sh,
+ *     NVIDIA/dgxc-benchmarking@ef2f6c2: the analysis table or CSV of runs already averaged (dgxc()).
  *
  * Key choices:
  * - Training figures are medians over the report lines after the first max(1, n/5) of them (n
@@ -139,6 +141,11 @@ typedef struct scan {
     size_t npts, cappts;
     /* Megatron-LM arguments block */
     double seq_len, world;
+    /* dgxc-benchmarking analysis table */
+    double dg_unit, dg_time, dg_tflops;
+    bool dg_csv, dg_done;
+    int dg_a, dg_b, dg_rows, dg_line;
+    runlog_format dg_fmt;
     runlog *out;
 } scan;
 
@@ -660,6 +667,110 @@ static int nccl(scan *sc)
     return GPUECON_OK;
 }
 
+/* ---- dgxc-benchmarking analysis ------------------------------------------------------- */
+
+/* The table or CSV that NVIDIA/dgxc-benchmarking's common/parse_train_timing.sh (NeMo: seconds,
+ * TFLOPS_per_GPU) and common/parse_train_timing_mbridge.sh (Megatron-Bridge: ms, MODEL_TFLOP/s/GPU)
+ * print at ef2f6c2: "Train Step Timing and TFLOPS Analysis (iterations 35-44)" /
+ * "Elapsed Time (ms) and MODEL_TFLOPS/GPU Analysis (iterations 35-44)", then one row per run,
+ * "%-90s %8s %13s %12s %19s %18s": experiment, status, time mean, time std, TFLOPS mean, TFLOPS std;
+ * or the CSV "filename,status,time_mean_seconds|time_mean_ms,...". Means over the iterations named
+ * (zero-indexed; the CSV does not name them: the scripts' 35-44). One run per file. */
+static int dgxc_row(scan *sc, size_t ts, size_t te, size_t fs, size_t fe)
+{
+    if (sc->dg_rows)
+        return err_set(sc->err, GPUECON_E_INPUT, sc->name, sc->line, 1,
+                       "a dgxc-benchmarking analysis of several runs; keep the row of the run this entry measured");
+    size_t keep = sc->clen;
+    double t, f = 0;
+    sc->clen = te; /* a CSV field ends at its comma */
+    int rc = figure(sc, ts, NULL, false, "time mean", &t);
+    sc->clen = keep;
+    if (rc)
+        return rc;
+    bool none = (fe - fs == 1 && sc->c[fs] == '-') || (fe - fs == 3 && !memcmp(sc->c + fs, "N/A", 3)) || fe == fs;
+    if (!none) {
+        sc->clen = fe;
+        rc = figure(sc, fs, NULL, false, "TFLOPS mean", &f);
+        sc->clen = keep;
+        if (rc)
+            return rc;
+    }
+    sc->dg_time = t * sc->dg_unit;
+    sc->dg_tflops = f;
+    sc->dg_rows = 1;
+    sc->dg_line = sc->line;
+    return GPUECON_OK;
+}
+
+static int dgxc(scan *sc)
+{
+    static const char *const head[2] = {"Train Step Timing and TFLOPS Analysis (iterations ",
+                                        "Elapsed Time (ms) and MODEL_TFLOPS/GPU Analysis (iterations "};
+    for (int k = 0; k < 2; k++) {
+        long at = find(sc, 0, head[k]);
+        if (at < 0)
+            continue;
+        char *e;
+        long a = strtol(sc->c + at + strlen(head[k]), &e, 10), b = *e == '-' ? strtol(e + 1, NULL, 10) : -1;
+        if (a < 0 || b < a || b > 100000000)
+            return GPUECON_OK;
+        sc->dg_unit = k ? 1e-3 : 1;
+        sc->dg_fmt = k ? RUNLOG_MEGATRON : RUNLOG_NEMO;
+        sc->dg_a = (int)a;
+        sc->dg_b = (int)b;
+        sc->dg_csv = sc->dg_done = false;
+        return GPUECON_OK;
+    }
+    static const char csv_s[] = "filename,status,time_mean_seconds,", csv_ms[] = "filename,status,time_mean_ms,";
+    if (!strncmp(sc->c, csv_s, sizeof csv_s - 1) || !strncmp(sc->c, csv_ms, sizeof csv_ms - 1)) {
+        bool ms = !strncmp(sc->c, csv_ms, sizeof csv_ms - 1);
+        sc->dg_unit = ms ? 1e-3 : 1;
+        sc->dg_fmt = ms ? RUNLOG_MEGATRON : RUNLOG_NEMO;
+        sc->dg_a = 35; /* the scripts' MIN_ITERATION and MAX_ITERATION */
+        sc->dg_b = 44;
+        sc->dg_csv = true;
+        sc->dg_done = false;
+        return GPUECON_OK;
+    }
+    if (!sc->dg_unit || sc->dg_done)
+        return GPUECON_OK;
+    if (sc->dg_csv) {
+        /* filename,status,time_mean,time_std,tflops_mean,tflops_std,max_iteration */
+        size_t f[8], n = 0, p = 0;
+        f[n++] = 0;
+        for (; p < sc->clen && n < 8; p++)
+            if (sc->c[p] == ',')
+                f[n++] = p + 1;
+        if (n < 6 || sc->clen < f[1] + 8 || strncmp(sc->c + f[1], "Success,", 8))
+            return GPUECON_OK;
+        return dgxc_row(sc, f[2], f[3] - 1, f[4], f[5] - 1);
+    }
+    if (find(sc, 0, "Summary:") == 0) {
+        sc->dg_done = true;
+        return GPUECON_OK;
+    }
+    /* the last five whitespace-separated tokens: status, time mean, time std, TFLOPS mean and std */
+    size_t ts[5], te[5];
+    int got = 0;
+    size_t q = sc->clen;
+    while (got < 5) {
+        while (q > 0 && isspace((unsigned char)sc->c[q - 1]))
+            q--;
+        if (q == 0)
+            break;
+        size_t e = q;
+        while (q > 0 && !isspace((unsigned char)sc->c[q - 1]))
+            q--;
+        ts[4 - got] = q;
+        te[4 - got] = e;
+        got++;
+    }
+    if (got < 5 || q == 0 || te[0] - ts[0] != 7 || strncmp(sc->c + ts[0], "Success", 7))
+        return GPUECON_OK;
+    return dgxc_row(sc, ts[1], te[1], ts[3], te[3]);
+}
+
 /* ---- the scan ------------------------------------------------------------------------- */
 
 /* Copies raw[0..n) into sc's report buffer without its escape sequences (ESC '[' parameters,
@@ -693,7 +804,8 @@ static void clean(char *c, int *col, const char *raw, size_t n, int base, size_t
 static int report(scan *sc)
 {
     int rc;
-    if ((rc = megatron(sc)) || (rc = nemo(sc)) || (rc = torchtitan(sc)) || (rc = mlperf(sc)) || (rc = nccl(sc)))
+    if ((rc = megatron(sc)) || (rc = nemo(sc)) || (rc = torchtitan(sc)) || (rc = mlperf(sc)) || (rc = nccl(sc)) ||
+        (rc = dgxc(sc)))
         return rc;
     return GPUECON_OK;
 }
@@ -702,7 +814,7 @@ static const char LOOKED_FOR[] =
     "looked for Megatron-LM 'elapsed time per iteration (ms): X', Megatron-Bridge 'Step Time : Xs', NeMo "
     "'train_step_timing in s: X', torchtitan 'step: N ... tps: X', an MLPerf 'MLPerf Results Summary' with "
     "'Samples per second', 'Tokens per second' or token latencies, and nccl-tests rows under '# size count "
-    "type redop root time algbw busbw'";
+    "type redop root time algbw busbw', and a dgxc-benchmarking 'Train Step Timing and TFLOPS Analysis' row";
 
 static int finish_training(scan *sc, runlog_format f, int primary, size_t n, const char *what)
 {
@@ -732,6 +844,16 @@ static int finish(scan *sc)
         if (count[i] > count[f])
             f = (runlog_format)i;
     int rc = GPUECON_OK, first = 0, last = 0;
+    if (f == RUNLOG_UNKNOWN && sc->dg_rows) {
+        /* a dgxc-benchmarking analysis: the means it printed, over the iterations it names */
+        o->format = sc->dg_fmt;
+        o->step_time_s = sc->dg_time;
+        o->tflops_per_gpu = sc->dg_tflops;
+        o->steps = sc->dg_b - sc->dg_a + 1;
+        o->warmup = sc->dg_a;
+        o->line = o->last_line = sc->dg_line;
+        return GPUECON_OK;
+    }
     switch (f) {
     case RUNLOG_UNKNOWN:
         return err_set(sc->err, GPUECON_E_INPUT, sc->name, 0, 0, "no figure of a known log format; %s", LOOKED_FOR);

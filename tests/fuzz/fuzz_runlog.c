@@ -46,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     case RUNLOG_MEGATRON:
     case RUNLOG_NEMO:
     case RUNLOG_TORCHTITAN:
-        if (log.steps < 1 || log.warmup < 1 || log.points)
+        if (log.steps < 1 || log.warmup < 0 || log.points)
             __builtin_trap();
         if (log.format != RUNLOG_TORCHTITAN && !(log.step_time_s >= 0))
             __builtin_trap();

@@ -488,7 +488,7 @@ static void test_mlperf_single_stream(void **state)
 
 /* ---- nccl-tests --------------------------------------------------------------------------- */
 
-/* all_reduce_perf on 8 GPUs as src/util.cu at NVIDIA/nccl-tests@a0b82b22 prints it. Rows worked by
+/* all_reduce_perf on 8 GPUs as NVIDIA/nccl-tests src/util.cu (at a0b82b22) prints it. Rows worked by
  * hand: algbw = bytes / time, busbw = algbw x 2(n-1)/n = 1.75 algbw for n = 8.
  *   1048576 B in 40.00 us: algbw 26.2144 -> "26.21", busbw 45.875 -> "45.88";
  *   134217728 B in 640.00 us: algbw 209.715 -> "209.72", busbw 367.0 -> "367.00";
@@ -595,6 +595,66 @@ static void test_nccl_old_two_procs(void **state)
     assert_close(log.points[0].busbw_gbps, 16.32, 1e-12);
     assert_close(log.avg_busbw_gbps, 16.32, 1e-12);
     runlog_free(ctx, &log);
+}
+
+/* ---- dgxc-benchmarking ------------------------------------------------------------------- */
+
+/* The analysis table NVIDIA/dgxc-benchmarking's common/parse_train_timing.sh prints (at ef2f6c2,
+ * "%-90s %8s %13s %12s %19s %18s"): its means over iterations 35-44 (zero-indexed) are read as
+ * printed, 10 steps after 35 left out. A failed run's row is passed over. */
+static void test_dgxc_table(void **state)
+{
+    (void)state;
+    char text[2048];
+    snprintf(text, sizeof text,
+             "Train Step Timing and TFLOPS Analysis (iterations 35-44)\n"
+             "================================================================================\n"
+             "%-90s %8s %13s %12s %19s %18s\n%-90s %8s %13s %12s %19s %18s\n%-90s %8s %13s %12s %19s %18s\n"
+             "\nSummary:\n  Success experiments: 1\n  Failed experiments: 0\n",
+             "Experiment", "Status", "Time Mean (s)", "Time Std (s)", "TFLOPS_per_GPU Mean", "TFLOPS_per_GPU Std",
+             "------------------------------------------------------------------------------------------", "--------",
+             "-------------", "------------", "-------------------", "------------------",
+             "pretrain_llama3.1_8b_bf16_gpus8_tp1_pp1_cp1_vp1_mbs2_gbs128", "Success", "1.0395", "0.0042", "539.5",
+             "2.1");
+    runlog log;
+    gpuecon_error err;
+    assert_int_equal(parse(text, &log, &err), GPUECON_OK);
+    assert_int_equal(log.format, RUNLOG_NEMO);
+    assert_close(log.step_time_s, 1.0395, 1e-12);
+    assert_close(log.tflops_per_gpu, 539.5, 1e-12);
+    assert_int_equal(log.steps, 10);
+    assert_int_equal(log.warmup, 35);
+    assert_int_equal(log.line, 5);
+    runlog_free(ctx, &log);
+}
+
+/* Its Megatron-Bridge CSV (parse_train_timing_mbridge.sh --format=csv): milliseconds; a second
+ * successful run in the same file is refused (which row is this entry's run?). */
+static void test_dgxc_csv(void **state)
+{
+    (void)state;
+    static const char one[] = "filename,status,time_mean_ms,time_std_dev_ms,tflops_per_gpu_mean,tflops_per_gpu_std_dev,"
+                              "max_iteration\n"
+                              "log-pretrain_llama3.1_70b_fp8_gpus64_84477_0.out,Success,7188.1,29.4,2047.9,8.6,\n"
+                              "log-pretrain_llama3.1_70b_fp8_gpus64_84478_0.out,Failed,,,,,12\n";
+    runlog log;
+    gpuecon_error err;
+    assert_int_equal(parse(one, &log, &err), GPUECON_OK);
+    assert_int_equal(log.format, RUNLOG_MEGATRON);
+    assert_close(log.step_time_s, 7.1881, 1e-12);
+    assert_close(log.tflops_per_gpu, 2047.9, 1e-12);
+    assert_int_equal(log.line, 2);
+    runlog_free(ctx, &log);
+    char two[1024];
+    snprintf(two, sizeof two, "%s%s", one, "log-pretrain_llama3.1_70b_fp8_gpus64_84479_0.out,Success,7190.0,30.0,2046.0,9.0,\n");
+    assert_int_equal(parse(two, &log, &err), GPUECON_E_INPUT);
+    assert_int_equal(err.line, 4);
+    assert_non_null(strstr(err.message, "several runs"));
+    static const char bad[] = "filename,status,time_mean_seconds,time_std_dev_seconds,tflops_per_gpu_mean,"
+                              "tflops_per_gpu_std_dev,max_iteration\nrun_0.out,Success,1.2.3,0.1,500,1,\n";
+    assert_int_equal(parse(bad, &log, &err), GPUECON_E_INPUT);
+    assert_int_equal(err.line, 2);
+    assert_int_equal(err.column, 19);
 }
 
 /* ---- bad input ------------------------------------------------------------------------------ */
@@ -858,6 +918,8 @@ int main(void)
         cmocka_unit_test(test_mlperf_single_stream),
         cmocka_unit_test(test_nccl),
         cmocka_unit_test(test_nccl_old_two_procs),
+        cmocka_unit_test(test_dgxc_table),
+        cmocka_unit_test(test_dgxc_csv),
         cmocka_unit_test(test_empty_and_junk),
         cmocka_unit_test(test_one_line),
         cmocka_unit_test(test_bad_numbers),
