@@ -28,7 +28,8 @@ typedef struct runlog_nccl_point {
 
 typedef struct runlog {
     runlog_format format;
-    int line;                     /* the first line a figure was read from (1-based) */
+    int line;                     /* the first line a figure was read from (1-based; a training log: the
+                                     first report after the warm-up) */
     /* training logs: medians over the steps read, the first steps (warm-up) left out;
        0 where the log does not print the figure */
     int steps;                    /* steps the medians cover */
