@@ -597,6 +597,39 @@ static void test_nccl_old_two_procs(void **state)
     runlog_free(ctx, &log);
 }
 
+/* ---- from a log's figures to RUNS.yaml `measured:` keys (docs/cli.md) ----------------------- */
+
+/* The worked examples of docs/cli.md "From a log's figures to the `measured:` keys", from what the
+ * reader returns for each excerpt above; what the log does not print (sequence length, GPUs) is
+ * the run's own option:
+ *   Megatron-LM: tokens_per_s_per_gpu = 128 sequences x 4096 tokens / (12.9442 s x 8 GPUs)
+ *     = 524288 / 103.5536 = 5062.96 (the reader derives it only with the arguments block);
+ *   NeMo: 8 x 4096 / (1.5085 s x 8) = 32768 / 12.068 = 2715.28;
+ *   torchtitan: tps as printed, 6788;
+ *   MLPerf Server on 8 GPUs: output_tokens_per_s_per_gpu = 24593.77 / 8 = 3074.22, tpot_ms 144.594,
+ *     ttft_ms 918.456. */
+static void test_measured_keys_worked(void **state)
+{
+    (void)state;
+    runlog log;
+    gpuecon_error err;
+    const double seq = 4096, gpus = 8;
+    assert_int_equal(parse(MEGATRON, &log, &err), GPUECON_OK);
+    assert_close(log.global_batch * seq / (log.step_time_s * gpus), 5062.96, 1e-5);
+    runlog_free(ctx, &log);
+    assert_int_equal(parse(NEMO, &log, &err), GPUECON_OK);
+    assert_close(log.global_batch * seq / (log.step_time_s * gpus), 2715.28, 1e-5);
+    runlog_free(ctx, &log);
+    assert_int_equal(parse(TORCHTITAN, &log, &err), GPUECON_OK);
+    assert_close(log.tokens_per_s_per_gpu, 6788, 0);
+    runlog_free(ctx, &log);
+    assert_int_equal(parse(MLPERF_SERVER, &log, &err), GPUECON_OK);
+    assert_close(log.tokens_per_s / gpus, 3074.22, 1e-5);
+    assert_close(log.tpot_ms, 144.594, 1e-5);
+    assert_close(log.ttft_ms, 918.456, 1e-5);
+    runlog_free(ctx, &log);
+}
+
 /* ---- dgxc-benchmarking ------------------------------------------------------------------- */
 
 /* The analysis table NVIDIA/dgxc-benchmarking's common/parse_train_timing.sh prints (at ef2f6c2,
@@ -918,6 +951,7 @@ int main(void)
         cmocka_unit_test(test_mlperf_single_stream),
         cmocka_unit_test(test_nccl),
         cmocka_unit_test(test_nccl_old_two_procs),
+        cmocka_unit_test(test_measured_keys_worked),
         cmocka_unit_test(test_dgxc_table),
         cmocka_unit_test(test_dgxc_csv),
         cmocka_unit_test(test_empty_and_junk),
