@@ -36,7 +36,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             __builtin_trap();
         return 0;
     }
-    if (!fig(log.step_time_s) || !fig(log.tflops_per_gpu) || !fig(log.tokens_per_s_per_gpu) || !fig(log.mfu * 100) || !fig(log.tokens_per_s) || !fig(log.samples_per_s) ||
+    if (!fig(log.step_time_s) || !fig(log.tflops_per_gpu) || !fig(log.tokens_per_s_per_gpu) || !fig(log.mfu * 100) ||
+        !fig(log.tokens_per_s) || !fig(log.samples_per_s) ||
         !fig(log.ttft_ms) || !fig(log.tpot_ms) || !fig(log.ttft_p99_ms) || !fig(log.tpot_p99_ms) ||
         !fig(log.global_batch) || !fig(log.avg_busbw_gbps) || !fig(log.seq_len) || log.ranks < 0 ||
         log.line < 1 || log.last_line < log.line || !memchr(log.scenario, 0, sizeof log.scenario) ||

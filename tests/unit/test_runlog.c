@@ -252,7 +252,8 @@ static void test_nemo_tqdm(void **state)
         char l[400];
         snprintf(l, sizeof l,
                  "Epoch 0: : %3d%%|\xe2\x96\x88         | %d/100 [00:%02d<10:30, reduced_train_loss=10.40, "
-                 "global_step=%d.00, consumed_samples=%d.0, train_step_timing in s=%.3f, tokens_per_sec_per_gpu=%.0f]\r",
+                 "global_step=%d.00, consumed_samples=%d.0, train_step_timing in s=%.3f, "
+                 "tokens_per_sec_per_gpu=%.0f]\r",
                  i + 1, i + 1, i * 3, i, (i + 1) * 256, t[i], tps[i]);
         strcat(text, l);
     }
@@ -274,7 +275,8 @@ static void test_nemo_dllogger(void **state)
 {
     (void)state;
     static const char text[] =
-        "DLLL {\"timestamp\": \"1739210331.717398\", \"type\": \"LOG\", \"step\": 15, \"data\": {\"reduced_train_loss\": "
+        "DLLL {\"timestamp\": \"1739210331.717398\", \"type\": \"LOG\", \"step\": 15, \"data\": "
+        "{\"reduced_train_loss\": "
         "10.9, \"train_step_timing in s\": 120.5, \"epoch\": 0}}\n"
         "DLLL {\"timestamp\": \"1739210423.9\", \"type\": \"LOG\", \"step\": 16, \"data\": {\"reduced_train_loss\": "
         "10.91420841217041, \"train_step_timing in s\": 92.287, \"epoch\": 0}}\n"
@@ -576,7 +578,8 @@ static void test_nccl_old_two_procs(void **state)
                  "algbw   busbw #wrong\n"
                  "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  "
                  "(GB/s)  (GB/s)       \n"
-                 "     1048576        262144     float     sum      -1    120.5    8.70   16.32      0    119.8    8.75 "
+                 "     1048576        262144     float     sum      -1    120.5    8.70   16.32      0    119.8    "
+                 "8.75 "
                  "  16.41      0\n"
                  "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 16.32 \n#\n"
                  "# nThread 1 nGpus 8 minBytes 8 maxBytes 1048576 step: 2(factor) warmup iters: 5 iters: 20 agg "
@@ -679,7 +682,8 @@ static void test_dgxc_csv(void **state)
     assert_int_equal(log.line, 2);
     runlog_free(ctx, &log);
     char two[1024];
-    snprintf(two, sizeof two, "%s%s", one, "log-pretrain_llama3.1_70b_fp8_gpus64_84479_0.out,Success,7190.0,30.0,2046.0,9.0,\n");
+    snprintf(two, sizeof two, "%s%s", one,
+             "log-pretrain_llama3.1_70b_fp8_gpus64_84479_0.out,Success,7190.0,30.0,2046.0,9.0,\n");
     assert_int_equal(parse(two, &log, &err), GPUECON_E_INPUT);
     assert_int_equal(err.line, 4);
     assert_non_null(strstr(err.message, "several runs"));
