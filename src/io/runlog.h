@@ -28,7 +28,8 @@ typedef struct runlog_nccl_point {
 
 typedef struct runlog {
     runlog_format format;
-    int line;                     /* the first line a figure was read from (1-based) */
+    int line;                     /* the first line a figure was read from (1-based; a training log: the
+                                     first report after the warm-up) */
     /* training logs: medians over the steps read, the first steps (warm-up) left out;
        0 where the log does not print the figure */
     int steps;                    /* steps the medians cover */
@@ -41,12 +42,26 @@ typedef struct runlog {
     bool valid;                   /* "Result is : VALID" */
     double tokens_per_s;          /* whole system */
     double samples_per_s;
-    double ttft_ms, tpot_ms;      /* the percentile the summary reports for the Server scenario */
+    double ttft_ms, tpot_ms;      /* means ("Mean First Token latency", "Mean Time per Output Token"):
+                                     what gpuecon predicts; the 99th percentiles are below */
     /* nccl-tests */
     char collective[32];          /* "all_reduce_perf", ... */
-    int ranks;                    /* ranks the test ran on (nccl-tests "nranks" / the device lines) */
+    int ranks;                    /* ranks the test ran on (nccl-tests device lines, else nThread x nGpus);
+                                     Megatron-LM: world_size of its arguments block; 0 where absent */
     runlog_nccl_point *points;    /* allocated from the context */
     size_t n_points;
+    /* added by the readers (src/io/runlog.c) */
+    int warmup;                   /* training logs: report lines left out as warm-up */
+    int last_line;                /* the last line a figure was read from */
+    double global_batch;          /* training logs: "global batch size" (Megatron) / "global_batch_size"
+                                     (NeMo), sequences per step; 0 where not printed */
+    double ttft_p99_ms, tpot_p99_ms; /* MLPerf Server: the 99th percentiles (what the constraints use) */
+    bool tokens_inferred;         /* MLPerf: tokens_per_s is LoadGen's "(inferred)" figure (samples x a
+                                     fixed tokens-per-sample factor), not counted tokens */
+    double avg_busbw_gbps;        /* nccl-tests "# Avg bus bandwidth" */
+    double seq_len;               /* Megatron-LM: seq_length of its arguments block; 0 where absent */
+    bool tokens_derived;          /* tokens_per_s_per_gpu is derived, not printed: Megatron-LM's
+                                     global batch x seq_length / (step time x world_size) */
 } runlog;
 
 /* Reads and recognises a log file (FIFO-safe read, size-capped). A file with no figure of any
