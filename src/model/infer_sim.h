@@ -12,6 +12,8 @@
 #include "infer.h"
 #include "base/rng.h"
 
+#include <stdatomic.h>
+
 /* Log-spaced histogram of seconds: SIM_DECADES decades from 1 µs, SIM_PER_DECADE bins each
  * (0.58% wide, so a percentile is within 0.3% of the exact one). */
 #define SIM_PER_DECADE 400
@@ -135,6 +137,8 @@ typedef struct sim_ws {
     sim_hist *h;
     gpuecon_ctx *ctx;
     bool report;                    /* a lone replication reports progress from inside (sim_canceled) */
+    atomic_int *stop;               /* shared by a wave's replications: set once the progress callback
+                                       asks to cancel, so every replication stops at its next check */
     long ticks;
     double done0, total;            /* progress in requests: finished before this replication; all */
 } sim_ws;
@@ -189,9 +193,10 @@ int sim_run_waves(gpuecon_ctx *ctx, const sim_cfg *c, gpuecon_sim_result *out, s
                   gpuecon_sim_stat *dqueue, gpuecon_error *err);
 
 /* One replication (stream `rep`) into *out and *h (cleared here). Allocates its own request
- * pool through ctx; out->rc = GPUECON_E_NOMEM when that fails. */
-void sim_replicate(gpuecon_ctx *ctx, const sim_cfg *c, uint64_t seed, int rep, bool report, sim_rep *out,
-                   sim_hist *h);
+ * pool through ctx; out->rc = GPUECON_E_NOMEM when that fails. report: a lone replication that
+ * reports progress; stop (NULL for a lone one): the wave's shared cancel flag (sim_canceled). */
+void sim_replicate(gpuecon_ctx *ctx, const sim_cfg *c, uint64_t seed, int rep, bool report, atomic_int *stop,
+                   sim_rep *out, sim_hist *h);
 
 /* Bytes one sequence of n tokens holds in the pool: whole blocks per attention group; a
  * sliding-window group keeps the window plus the block being filled. */

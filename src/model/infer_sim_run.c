@@ -227,11 +227,12 @@ int sim_run_waves(gpuecon_ctx *ctx, const sim_cfg *c, gpuecon_sim_result *out, s
     uint64_t seed = ctx->cfg.seed;
     for (int base = 0; rc == GPUECON_OK && base < r->replications; base += nt) {
         int nw = r->replications - base < nt ? r->replications - base : nt;
+        atomic_int stop = 0;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
 #endif
         for (int i = 0; i < nw; i++)
-            sim_replicate(ctx, c, seed, base + i, nt == 1, &reps[i], &hs[i + 1]);
+            sim_replicate(ctx, c, seed, base + i, nt == 1, nt > 1 ? &stop : NULL, &reps[i], &hs[i + 1]);
         for (int i = 0; i < nw && rc == GPUECON_OK; i++) {
             rc = reps[i].rc;
             fold(out, &sum, &hs[0], &reps[i], &hs[i + 1]);
