@@ -11,6 +11,9 @@ function returns the dict that ``gpuecon <command> --json`` prints (the library 
 gpuecon_request in libgpuecon). Errors raise :class:`Error` with ``where``, ``line``,
 ``column``, ``message`` and, for a bad keyword argument, ``argument``.
 
+Ctrl-C during a long call (a Monte Carlo, a simulation, a search) raises KeyboardInterrupt within
+seconds: the library sees it at its next progress report and stops.
+
 The shared library is found as: ``$GPUECON_LIBRARY``; the copy bundled by ``pip install``; an
 installed ``libgpuecon.so.1`` (``make install``). Standard library only; ``to_dataframe`` uses
 pandas when it is installed.
@@ -19,6 +22,8 @@ import ctypes
 import ctypes.util
 import json
 import os
+import signal
+import threading
 
 __all__ = ["Error", "Result", "request", "to_dataframe", "catalog", "cost", "reproduce", "comm", "train",
            "search", "validate", "reliability", "infer", "finetune", "rl", "compare", "commands", "command_options",
@@ -63,6 +68,45 @@ def _find_library():
             errors.append(str(e))
     raise ImportError("gpuecon: libgpuecon.so.1 not found (set GPUECON_LIBRARY, or `make install`): "
                       + "; ".join(errors))
+
+
+_PROGRESS_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_double, ctypes.c_double)
+
+
+class _Config(ctypes.Structure):
+    """gpuecon_ctx_config, field for field (include/gpuecon.h)."""
+    _fields_ = [("alloc", ctypes.c_void_p), ("alloc_ud", ctypes.c_void_p), ("seed", ctypes.c_uint64),
+                ("threads", ctypes.c_int), ("progress", _PROGRESS_FN), ("progress_ud", ctypes.c_void_p),
+                ("max_file_bytes", ctypes.c_size_t), ("clock", ctypes.c_void_p), ("clock_ud", ctypes.c_void_p),
+                ("max_work_s", ctypes.c_double), ("memo", ctypes.c_void_p), ("catalog", ctypes.c_void_p),
+                ("no_files", ctypes.c_bool), ("max_work_limit_s", ctypes.c_double)]
+
+
+class _Interrupt:
+    """Ctrl-C during a library call. ctypes releases the GIL for the call, so Python's SIGINT
+    handler runs only when the library calls back into Python: the progress callback below. For
+    the length of a call made from the main thread, SIGINT only records itself here; the callback
+    then answers "cancel", the library returns GPUECON_E_CANCELED at its next report, and
+    KeyboardInterrupt is raised once the call has returned (a KeyboardInterrupt raised inside a
+    ctypes callback would be printed and lost)."""
+    seen = False
+
+    @staticmethod
+    def handler(signum, frame):
+        _Interrupt.seen = True
+
+
+def _on_progress(ud, done, total):
+    return 1 if _Interrupt.seen else 0
+
+
+_progress_cb = _PROGRESS_FN(_on_progress)  # kept alive for the library's calls
+
+
+def _new_ctx():
+    cfg = _Config()
+    cfg.progress = _progress_cb
+    return _lib.gpuecon_ctx_new(ctypes.byref(cfg))
 
 
 _lib, library_path = _find_library()
@@ -132,18 +176,28 @@ def _raw(command, options, args, fmt):
         text = json.dumps(req)
     except (TypeError, ValueError) as e:
         raise Error(-1, "request", 0, 0, "an argument is not JSON-serialisable: %s" % e) from None
-    ctx = _lib.gpuecon_ctx_new(None)  # the defaults, the seed included: GPUECON_DEFAULT_SEED
+    ctx = _new_ctx()  # the defaults, the seed included (GPUECON_DEFAULT_SEED), and Ctrl-C
     if not ctx:
         raise MemoryError("gpuecon: out of memory")
     out = ctypes.c_void_p()
     err = _Error()
+    _Interrupt.seen = False
+    previous = None
+    if threading.current_thread() is threading.main_thread() and \
+            signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        previous = signal.signal(signal.SIGINT, _Interrupt.handler)
     try:
         status = _lib.gpuecon_request(ctx, text.encode(), ctypes.byref(out), ctypes.byref(err))
         body = ctypes.string_at(out.value).decode() if out.value else None
     finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
         if out.value:
             _lib.gpuecon_free(out)
         _lib.gpuecon_ctx_free(ctx)
+    if _Interrupt.seen:
+        _Interrupt.seen = False
+        raise KeyboardInterrupt
     return status, body, err
 
 
