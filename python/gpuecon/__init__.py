@@ -159,6 +159,18 @@ def _option_name(where):
     return None
 
 
+def _check_value(key, v):
+    """A keyword's value the request's JSON can carry: no NaN or infinity (JSON has none), no
+    integer beyond 64 bits; else an Error naming the keyword."""
+    import math
+    items = v if isinstance(v, (list, tuple)) else [v]
+    for x in items:
+        if isinstance(x, float) and not math.isfinite(x):
+            raise Error(-1, "--" + key.replace("_", "-"), 0, 0, "%r is not a finite number" % x, key)
+        if isinstance(x, int) and not isinstance(x, bool) and not -2**63 <= x < 2**63:
+            raise Error(-1, "--" + key.replace("_", "-"), 0, 0, "%d is too large a number" % x, key)
+
+
 def _raw(command, options, args, fmt):
     opts = {}
     for k, v in options.items():
@@ -166,6 +178,7 @@ def _raw(command, options, args, fmt):
             continue
         if isinstance(v, tuple):
             v = list(v)
+        _check_value(k, v)
         opts[k] = v
     if fmt != "json":
         opts["format"] = fmt
@@ -206,7 +219,15 @@ def request(command, *args, format="json", **options):
     (a dict), or the text for ``format="table"``, ``"csv"`` or ``"html"``. An infeasible
     request (the model does not fit) raises :class:`Error` with ``code`` -6 and the report in
     ``error.result``."""
+    # csv=True / json=True / table=True are the command line's spelling of format
+    for flag in ("csv", "json", "table", "html"):
+        if options.get(flag) is True:
+            options = dict(options)
+            del options[flag]
+            format = flag
     status, body, err = _raw(command, options, args, format)
+    if options.get("help") is True:  # the command's help text, as `gpuecon COMMAND --help` prints it
+        return body
     result = json.loads(body) if body is not None and format == "json" else body
     if status != 0:
         where = err.where.decode(errors="replace")

@@ -111,6 +111,21 @@ class Errors(unittest.TestCase):
         self.assertFalse(cm.exception.result["fits"])
 
 
+class Keywords(unittest.TestCase):
+    def test_format_flags_and_help(self):
+        """csv=True is format="csv" (it raised JSONDecodeError); help=True returns the help text."""
+        text = gpuecon.cost(system="hgx-h100", tokens_per_s=728, csv=True)
+        self.assertTrue(text.startswith("quantity,value,unit"))
+        self.assertIn("usage: gpuecon cost", gpuecon.cost(help=True))
+
+    def test_values_json_cannot_carry(self):
+        """NaN, infinity and integers past 64 bits name their keyword (argument was None)."""
+        for bad in (float("nan"), float("inf"), -float("inf"), 10 ** 30, [1, float("nan")]):
+            with self.assertRaises(gpuecon.Error) as cm:
+                gpuecon.cost(system="hgx-h100", tokens_per_s=bad)
+            self.assertEqual(cm.exception.argument, "tokens_per_s")
+
+
 class Interrupt(unittest.TestCase):
     def test_ctrl_c_stops_a_long_call(self):
         """SIGINT during a long library call raises KeyboardInterrupt within seconds (the Monte
