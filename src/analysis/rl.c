@@ -236,9 +236,18 @@ static int train_one(gpuecon_ctx *ctx, const gpuecon_rl_request *r, const gpueco
     gpuecon_error e;
     gpuecon_error_clear(&e);
     int rc = gpuecon_train_predict(ctx, &q, t, &e);
-    if (rc == GPUECON_E_INPUT && fixed && !strncmp(e.where, OPTION_PREFIX, strlen(OPTION_PREFIX)))
-        return err_set(err, GPUECON_E_INPUT, OPTION("train_tp"), 0, 0, "the trainer layout (" OPTION("train_tp") "/pp/cp/ep/mbs) on %d "
-                       "GPUs: %s: %s", gpus, e.where, e.message);
+    if (rc == GPUECON_E_INPUT && fixed && !strncmp(e.where, OPTION_PREFIX, strlen(OPTION_PREFIX))) {
+        /* the training option the trainer's own one came from (options.pp -> options.train_pp), so
+           --train-pp 1024 is blamed on --train-pp, not --train-tp */
+        static const char *const keys[] = {"tp", "pp", "cp", "ep", "mbs"};
+        const char *k = e.where + strlen(OPTION_PREFIX);
+        char where[48];
+        snprintf(where, sizeof where, "%s", OPTION("train_tp"));
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+            if (!strcmp(k, keys[i]))
+                snprintf(where, sizeof where, OPTION_PREFIX "train_%s", keys[i]);
+        return err_set(err, GPUECON_E_INPUT, where, 0, 0, "the trainer layout on %d GPUs: %s", gpus, e.message);
+    }
     if (rc == GPUECON_E_INFEASIBLE || rc == GPUECON_E_INPUT)
         return err_set(err, GPUECON_E_INFEASIBLE, OPTION("gpus"), 0, 0, "trainer pool of %d GPUs cannot train %s: %s",
                        gpus, m->name, e.message);

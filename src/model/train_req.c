@@ -170,6 +170,13 @@ int train_check_request(const gpuecon_train_request *req, gpuecon_error *err)
             return err_set(err, GPUECON_E_INPUT, OPTION("vpp"), 0, 0,
                            "pp x vpp = %d virtual stages is above the %d layers of %s plus the embedding and "
                            "the loss", pp * vpp, m->layers, m->name);
+        /* pp searched: interleaving needs pp >= 2, so vpp is at most (layers + 2) / 2 whatever pp is
+           chosen (a larger one was once reported as a global batch that no layout divides) */
+        if (searched(pp) && vpp > 1 && vpp > (m->layers + 2) / 2)
+            return err_set(err, GPUECON_E_INPUT, OPTION("vpp"), 0, 0,
+                           "%d virtual stages per GPU is above what %s's %d layers allow with pipeline parallelism "
+                           "(pp >= 2 and pp x vpp <= layers + 2: at most %d)", vpp, m->name, m->layers,
+                           (m->layers + 2) / 2);
         if (!searched(pp) && pp == 1 && vpp > 1)
             return err_set(err, GPUECON_E_INPUT, OPTION("vpp"), 0, 0, "interleaving (vpp %d) needs pipeline parallelism (pp > 1)", vpp);
     }

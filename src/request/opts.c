@@ -78,6 +78,8 @@ static bool parse_double(const char *text, double *out)
     double v = strtod(s, &end);
     if (end == s || (errno == ERANGE && fabs(v) > 1))
         return false;
+    /* an underflow keeps its value: 1e-320 is subnormal and 1e-400 is 0, and the range check (or
+       the option's own "must be above 0") then says what is wrong with that value */
     if (*end) {
         static const struct {
             char c;
@@ -159,9 +161,15 @@ static int not_a_number(cli *c, const opt *o, const char *v)
     char b[64], t[64];
     char first = trimmed(v, t, sizeof t) ? (char)tolower((unsigned char)t[t[0] == '+' || t[0] == '-']) : 0;
     bool nonfinite = first == 'n' || first == 'i'; /* nan, inf, infinity */
+    /* a decimal number strtod cannot hold: say which way it fails (1e400 was "not a decimal number") */
+    char *end = NULL;
+    errno = 0;
+    double x = first && !nonfinite ? strtod(t, &end) : 0;
+    bool range = end && end != t && !*end && errno == ERANGE;
     const char *what = o->kind == O_INT ? "is not a whole number"
                        : nonfinite      ? "is not a finite number"
-                                        : "is not a decimal number";
+                       : range && fabs(x) > 1 ? "is too large for a double-precision number (above 1.8e308)"
+                                              : "is not a decimal number";
     if (o->lo > -1e11 && o->hi < 1e11)
         return cli_usage_error(c, o->name, "'%s' %s; allowed %g to %g", shown(v, b, sizeof b), what, o->lo, o->hi);
     return cli_usage_error(c, o->name, "'%s' %s", shown(v, b, sizeof b), what);

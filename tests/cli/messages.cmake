@@ -112,3 +112,10 @@ endif()
 string(REPEAT "1," 1100 long)
 run(2 infer --model llama3-8b --system hgx-h100 --sweep --grid ${long}1)
 expect_err("--grid: the list is longer than 2047 characters")
+
+# a virtual-stage count no layout can hold is blamed on --vpp (it was "--gbs: no parallel
+# configuration"), and a number past a double's range says so (it was "not a decimal number")
+run(2 train --model llama3-8b --system hgx-h100 --gpus 8 --seq 4096 --gbs 64 --vpp 65536)
+expect_err("--vpp: 65536 virtual stages per GPU is above what llama3-8b's 32 layers allow .* at most 17")
+run(2 infer --model llama3-8b --system hgx-h100 --prompt-len 1e400)
+expect_err("--prompt-len: '1e400' is too large for a double-precision number")
