@@ -449,6 +449,60 @@ def graceful():
     check(r.returncode == 2 and "--listen" in r.stderr, "--listen without a port is a usage error")
 
 
+def slow_clients():
+    """A few slow clients do not take the server down (issue 49 item 6; docs/security.md): 4 POSTs
+    that declare 100 bytes and send 2 do not hold the 2 work slots (a whole body is read before a
+    slot is taken), 10 connections trickling header lines do not starve the page of threads, and
+    each slow one is dropped within the 5 s read deadline (408 for a body cut short)."""
+    import socket
+    p, base = start("--max-concurrent", "2")
+    host, port = base.split("//")[1].split(":")
+    hostport = host + ":" + port
+    socks = []
+    try:
+        for _ in range(4):
+            s = socket.create_connection((host, int(port)), timeout=30)
+            s.sendall(("POST /api/v1/cost HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\n"
+                       "Content-Length: 100\r\n\r\n{\"" % hostport).encode())
+            socks.append(s)
+        for _ in range(10):
+            s = socket.create_connection((host, int(port)), timeout=30)
+            s.sendall(("GET / HTTP/1.1\r\nHost: %s\r\n" % hostport).encode())  # no blank line yet
+            socks.append(s)
+        time.sleep(0.5)
+        t0 = time.monotonic()
+        st, _, _ = call(base, "/api/v1/cost", {"options": {"system": "hgx-h100", "profile": "hyperscaler",
+                                                           "tokens_per_s": 800}}, timeout=30)
+        check(st == 200 and time.monotonic() - t0 < 3,
+              "with 4 half-sent bodies and 10 trickling clients, a whole request runs at once (%d, %.1f s)" %
+              (st, time.monotonic() - t0))
+        t0 = time.monotonic()
+        st, _, _ = call(base, "/", timeout=30)
+        check(st == 200 and time.monotonic() - t0 < 3, "and the page is served (%d, %.1f s)" %
+              (st, time.monotonic() - t0))
+        # the half-sent bodies are answered 408 (or closed) within the deadline
+        t0 = time.monotonic()
+        s = socks[0]
+        s.settimeout(15)
+        data = b""
+        try:
+            while True:
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                data += chunk
+        except OSError:
+            pass
+        waited = time.monotonic() - t0
+        check(waited < 9 and (data == b"" or data.startswith(b"HTTP/1.1 408")),
+              "a body cut short is dropped within the read deadline (%.1f s, %r)" % (waited, data[:40]))
+    finally:
+        for s in socks:
+            s.close()
+        p.send_signal(signal.SIGTERM)
+        p.wait(timeout=60)
+
+
 def request_log():
     """The request log (stderr without --quiet) escapes the control bytes of a URL-decoded path: a
     %1b (ESC) or %07 (BEL) must not reach the terminal as such."""
@@ -479,6 +533,7 @@ def main():
     limits()
     graceful()
     request_log()
+    slow_clients()
     print("%d failed" % len(FAILS))
     sys.exit(1 if FAILS else 0)
 

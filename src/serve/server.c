@@ -66,11 +66,18 @@ static int respond(struct mg_connection *conn, int status, const char *type, con
     mg_printf(conn,
               "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%s%s%s\r\n", status,
               reason(status), type, len, security_headers, extra ? extra : "",
-              status == 413 ? "Connection: close\r\n" : "");
+              status == 413 || status == 408 ? "Connection: close\r\n" : "");
     if (!head && len)
         mg_write(conn, body, len);
     return status;
 }
+
+/* Every network read and write of a connection (the headers, a piece of the body, a piece of the
+ * answer) must finish within IO_TIMEOUT_MS (civetweb's request_timeout_ms; it may wait twice that
+ * for one read), and a whole body within BODY_DEADLINE_S: a client that trickles its request is
+ * dropped, not waited for. */
+#define IO_TIMEOUT_MS 2000
+#define BODY_DEADLINE_S 5
 
 static int send_reply(struct mg_connection *conn, api_reply *r, const char *extra)
 {
@@ -106,7 +113,12 @@ static char *read_body(struct mg_connection *conn, size_t cap, size_t *len, bool
     *over = false;
     if (!buf)
         return NULL;
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     for (;;) {
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        if (t.tv_sec - t0.tv_sec >= BODY_DEADLINE_S)
+            break; /* past the body's deadline: what came is all there is (408 when short) */
         int got = mg_read(conn, buf + n, cap + 1 - n);
         if (got <= 0)
             break;
@@ -206,14 +218,9 @@ static int handle(struct mg_connection *conn, void *cbdata)
         api_reply_error(&r, 503, GPUECON_E_CANCELED, "server", "shutting down");
         return send_reply(conn, &r, "Connection: close\r\n");
     }
-    if (atomic_fetch_add(&s->inflight, 1) >= s->cfg->max_concurrent) {
-        atomic_fetch_sub(&s->inflight, 1);
-        char msg[160];
-        snprintf(msg, sizeof msg, "%d requests are already running (gpuecon serve --max-concurrent); try again",
-                 s->cfg->max_concurrent);
-        api_reply_error(&r, 429, GPUECON_E_INPUT, "server", msg);
-        return send_reply(conn, &r, "Retry-After: 1\r\n");
-    }
+    /* the body is read first, under its deadline (BODY_DEADLINE_S), and only a
+       whole one takes a work slot: clients that declare a body and trickle it once held every slot
+       (429 for everyone) */
     atomic_fetch_add(&s->open, 1);
     size_t len = 0;
     bool over = false;
@@ -225,11 +232,26 @@ static int handle(struct mg_connection *conn, void *cbdata)
         snprintf(msg, sizeof msg, "request body is over the limit of %zu bytes (gpuecon serve --max-body)",
                  env->max_body_bytes);
         api_reply_error(&r, 413, GPUECON_E_INPUT, "request", msg);
+    } else if (ri->content_length >= 0 && (unsigned long long)ri->content_length != len) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "the request body ended after %zu of the %lld bytes declared (a body has %d s "
+                 "to arrive)", len, ri->content_length, BODY_DEADLINE_S);
+        api_reply_error(&r, 408, GPUECON_E_INPUT, "request", msg);
+    } else if (atomic_fetch_add(&s->inflight, 1) >= s->cfg->max_concurrent) {
+        atomic_fetch_sub(&s->inflight, 1);
+        char msg[160];
+        snprintf(msg, sizeof msg, "%d requests are already running (gpuecon serve --max-concurrent); try again",
+                 s->cfg->max_concurrent);
+        free(body);
+        api_reply_error(&r, 429, GPUECON_E_INPUT, "server", msg);
+        int st = send_reply(conn, &r, "Retry-After: 1\r\n");
+        atomic_fetch_sub(&s->open, 1);
+        return st;
     } else {
         api_handle(env, ri->request_method, path, body, len, &r);
+        atomic_fetch_sub(&s->inflight, 1); /* the work is done: a client that reads the answer may send again */
     }
     free(body);
-    atomic_fetch_sub(&s->inflight, 1); /* the work is done: a client that reads the answer may send again */
     int st = send_reply(conn, &r, NULL);
     atomic_fetch_sub(&s->open, 1);
     if (!s->cfg->quiet) {
@@ -276,12 +298,15 @@ int serve_run(const serve_config *cfg)
     sigaddset(&sigs, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 
-    char threads[16];
-    snprintf(threads, sizeof threads, "%d", cfg->max_concurrent + 4);
+    /* worker threads: the work slots plus 16 for connections that are still sending or reading (a
+       few slow clients must not leave none for the page) */
+    char threads[16], timeout[16];
+    snprintf(threads, sizeof threads, "%d", cfg->max_concurrent + 16);
+    snprintf(timeout, sizeof timeout, "%d", IO_TIMEOUT_MS);
     /* cfg->listen is civetweb's form already (serve_main.c checked and mapped every address) */
     char ports[640];
     snprintf(ports, sizeof ports, "%s", cfg->listen);
-    const char *options[] = {"listening_ports", ports, "num_threads", threads, "request_timeout_ms", "60000",
+    const char *options[] = {"listening_ports", ports, "num_threads", threads, "request_timeout_ms", timeout,
                              "enable_keep_alive", "yes", "max_request_size", "16384", NULL};
     server s = {cfg, 0, 0, false};
     struct mg_callbacks cb;
