@@ -131,6 +131,10 @@ static int take_output(char **args, int *n, const char **out_path)
             fprintf(stderr, "gpuecon: %s: needs a value\n", a);
             return EXIT_USAGE;
         }
+        if ((opt || inl) && *out_path) { /* -o a -o b once wrote b alone, silently */
+            fprintf(stderr, "gpuecon: %.*s: given twice (one output file)\n", (int)strcspn(a, "="), a);
+            return EXIT_USAGE;
+        }
         if (opt)
             *out_path = args[++i];
         else if (inl)

@@ -99,6 +99,9 @@ int cmd_finetune(cli *c, int argc, char **argv)
         return rc;
     if (c->format == FMT_HTML)
         return cli_usage_error(c, "--format", "html is only for compare and rl");
+    if (a.method == 1 && opt_seen(opts, nopts, "--lora-rank")) /* once ignored */
+        return cli_usage_error(c, "--lora-rank", "is the adapters' rank; --method full trains every weight "
+                               "and has none");
     gpuecon_finetune_request r;
     if ((rc = build(c, opts, nopts, &a, &r)))
         return rc;

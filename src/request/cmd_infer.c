@@ -117,9 +117,14 @@ static int build_request(cli *c, const opt *o, size_t n, const infer_args *a, gp
     r->expert_imbalance = a->imbalance;
     r->expert_load_cv = a->load_cv;
     r->redundant_experts = opt_seen(o, n, "--redundant-experts") ? a->redundant : -1;
-    if (r->model->experts == 0 && (opt_seen(o, n, "--redundant-experts") || opt_seen(o, n, "--expert-load-cv")))
-        return cli_usage_error(c, opt_seen(o, n, "--redundant-experts") ? "--redundant-experts" : "--expert-load-cv",
-                               "%s is a dense model; it applies to mixture-of-experts models", r->model->name);
+    if (r->model->experts == 0) { /* each once ignored on a dense model but the first two */
+        static const char *const moe_only[] = {"--redundant-experts", "--expert-load-cv", "--expert-imbalance",
+                                               "--ep", NULL};
+        for (int i = 0; moe_only[i]; i++)
+            if (opt_seen(o, n, moe_only[i]))
+                return cli_usage_error(c, moe_only[i], "%s is a dense model; it applies to mixture-of-experts models",
+                                       r->model->name);
+    }
     r->weights = (gpuecon_precision)a->weights;
     r->kv = (gpuecon_precision)a->kv;
     r->prompt_len = a->prompt_len;

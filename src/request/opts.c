@@ -505,6 +505,14 @@ static int argv_parse(cli *c, int argc, char **argv, opt *opts, size_t nopts, in
         memcpy(name, a, len);
         name[len] = '\0';
         const char *inline_val = eq ? eq + 1 : NULL;
+        /* one output format, one catalog, one budget: a second one was last-wins (--json --csv) */
+        json_t *given = json_object_get(c->built, "options");
+        bool fmt = !strcmp(name, "--json") || !strcmp(name, "--csv") || !strcmp(name, "--format");
+        char key[64];
+        request_name(fmt ? "--format" : name, key, sizeof key);
+        if ((fmt || is_global_with_value(name)) && json_object_get(given, key))
+            return cli_usage_error(c, name, fmt ? "a second output format (--json, --csv, --format: one of them, once)"
+                                                : "given twice");
         if (!strcmp(name, "--json") || !strcmp(name, "--csv")) {
             if (inline_val)
                 return cli_usage_error(c, name, "takes no value");

@@ -247,6 +247,17 @@ int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t n, gp
         (rc = cli_system(c, "--system", a->system, &req->system)) ||
         (opt_seen(opts, n, "--power-limit") && (rc = cli_power_limit(c, "--power-limit", a->power_limit, &req->system))))
         return rc;
+    /* options that only a mixture-of-experts model has a use for: refused on a dense one, not ignored */
+    if (req->model->experts == 0) {
+        static const char *const moe_only[] = {"--capacity-factor", "--imbalance", "--dispatcher", "--recompute-moe",
+                                               "--a2a-overlap", NULL};
+        for (int i = 0; moe_only[i]; i++)
+            if (opt_seen(opts, n, moe_only[i]))
+                return cli_usage_error(c, moe_only[i], "applies to mixture-of-experts models; %s is dense",
+                                       req->model->name);
+    }
+    if (opt_seen(opts, n, "--strong") && !opt_seen(opts, n, "--sweep-gpus"))
+        return cli_usage_error(c, "--strong", "is how --sweep-gpus scales the batch; there is no sweep");
     /* a cost asked for in any way prices with --profile, or the default profile */
     *profile = NULL;
     bool priced = a->profile || opt_seen(opts, n, "--tokens") || opt_seen(opts, n, "--tier") ||
