@@ -304,7 +304,8 @@ static int case_pp(const scase *v)
 }
 
 static int build(const gpuecon_catalog *cat, const scase *v, const char *system, gpuecon_precision w,
-                 gpuecon_precision kv, int k, gpuecon_infer_request *r, gpuecon_error *err)
+                 gpuecon_precision kv, int k, const gpuecon_calibration *cal, gpuecon_infer_request *r,
+                 gpuecon_error *err)
 {
     gpuecon_infer_request_init(r);
     r->model = gpuecon_catalog_model(cat, v->model);
@@ -348,6 +349,7 @@ static int build(const gpuecon_catalog *cat, const scase *v, const char *system,
         r->max_num_seqs *= r->pp;
         r->max_num_batched_tokens *= r->pp;
     }
+    gpuecon_calibration_apply_profile(cal, &r->profile); /* NULL: none */
     r->draft_k = k;
     if (k == 1 || k == 2) {
         r->acceptance = k == 1 ? 0.828 : 0.73;
@@ -360,10 +362,11 @@ static int build(const gpuecon_catalog *cat, const scase *v, const char *system,
 
 /* Output tokens/s at concurrency c (c = 0: saturation) of a deployment. */
 static int toks(const gpuecon_catalog *cat, const scase *v, const char *system, gpuecon_precision w,
-                gpuecon_precision kv, int k, double c, double *x, gpuecon_infer_result *o, gpuecon_error *err)
+                gpuecon_precision kv, int k, double c, const gpuecon_calibration *cal, double *x,
+                gpuecon_infer_result *o, gpuecon_error *err)
 {
     gpuecon_infer_request r;
-    int rc = build(cat, v, system, w, kv, k, &r, err);
+    int rc = build(cat, v, system, w, kv, k, cal, &r, err);
     if (rc)
         return rc;
     r.concurrency = c;
@@ -389,11 +392,12 @@ static long bench_requests(double isl, double osl)
     return 3000; /* 128/2048, 2048/128, 1000/1000, 500/2000 */
 }
 
-static int bench_toks(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const scase *v, double *y, gpuecon_error *err)
+static int bench_toks(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const scase *v, const gpuecon_calibration *cal,
+                      double *y, gpuecon_error *err)
 {
     gpuecon_sim_request q;
     gpuecon_sim_request_init(&q);
-    int rc = build(cat, v, v->system, v->w, v->kv, v->draft_k, &q.serve, err);
+    int rc = build(cat, v, v->system, v->w, v->kv, v->draft_k, cal, &q.serve, err);
     if (rc)
         return rc;
     gpuecon_infer_result o;
@@ -412,7 +416,8 @@ static int bench_toks(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const scase 
 /* M_DECODE_TOKS: the decode instance of a disaggregated deployment (v->tp attention-DP ranks with
  * their default redundant experts, its prefill instance v->prefill ranks), stepping v->c sequences a
  * rank with nothing prefilled (docs/model.md §6.13 D2): output tokens/s of one rank, which is one GPU. */
-static int decode_toks(const gpuecon_catalog *cat, const scase *v, double *y, gpuecon_error *err)
+static int decode_toks(const gpuecon_catalog *cat, const scase *v, const gpuecon_calibration *cal, double *y,
+                       gpuecon_error *err)
 {
     gpuecon_disagg_request q;
     memset(&q, 0, sizeof q);
@@ -428,6 +433,7 @@ static int decode_toks(const gpuecon_catalog *cat, const scase *v, double *y, gp
     q.base.prompt_len = v->prompt;
     q.base.output_len = v->output;
     q.base.max_num_seqs = (int)v->c;
+    gpuecon_calibration_apply_profile(cal, &q.base.profile); /* NULL: none */
     q.prefill_instances = 1;
     q.prefill_tp = v->prefill;
     q.decode_instances = 1;
@@ -446,16 +452,17 @@ static int decode_toks(const gpuecon_catalog *cat, const scase *v, double *y, gp
     return GPUECON_OK;
 }
 
-static int predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const scase *v, double *y, gpuecon_error *err)
+static int predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const scase *v, const gpuecon_calibration *cal,
+                   double *y, gpuecon_error *err)
 {
     gpuecon_infer_result o, o2;
     double x, x2;
     if (v->m == M_BENCH_TOKS)
-        return bench_toks(ctx, cat, v, y, err);
+        return bench_toks(ctx, cat, v, cal, y, err);
     if (v->m == M_DECODE_TOKS)
-        return decode_toks(cat, v, y, err);
+        return decode_toks(cat, v, cal, y, err);
     int rc = toks(cat, v, v->system, v->w, v->kv, v->draft_k, v->m == M_SAT_TOKS || v->m == M_SEQS_SAT ||
-                                                                  v->m == M_KV_GB ? 0 : v->c, &x, &o, err);
+                                                                  v->m == M_KV_GB ? 0 : v->c, cal, &x, &o, err);
     if (rc)
         return rc;
     switch (v->m) {
@@ -478,12 +485,12 @@ static int predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const scase *v,
         *y = o.kv_avail_gib * 1073741824.0 / 1e9;
         break;
     case M_RATIO_A100:
-        if ((rc = toks(cat, v, "hgx-a100", GPUECON_BF16, GPUECON_BF16, 0, v->c, &x2, &o2, err)))
+        if ((rc = toks(cat, v, "hgx-a100", GPUECON_BF16, GPUECON_BF16, 0, v->c, cal, &x2, &o2, err)))
             return rc;
         *y = x / x2;
         break;
     case M_MTP_GAIN:
-        if ((rc = toks(cat, v, v->system, v->w, v->kv, v->draft_k - 1, v->c, &x2, &o2, err)))
+        if ((rc = toks(cat, v, v->system, v->w, v->kv, v->draft_k - 1, v->c, cal, &x2, &o2, err)))
             return rc;
         *y = x / x2 - 1;
         break;
@@ -545,7 +552,7 @@ int validate_serving_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const ch
     for (int i = 0; i < (int)NCASES; i++) {
         memset(&errs[i], 0, sizeof errs[i]);
         ys[i] = 0;
-        rcs[i] = sel[i] && predict_rows ? predict(ctx, cat, case_at((size_t)i), &ys[i], &errs[i]) : GPUECON_OK;
+        rcs[i] = sel[i] && predict_rows ? predict(ctx, cat, case_at((size_t)i), NULL, &ys[i], &errs[i]) : GPUECON_OK;
     }
     (void)nt;
     for (size_t i = 0; i < NCASES && *n < cap; i++) {
@@ -599,4 +606,33 @@ int validate_serving_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const ch
         case_class(sys, gpuecon_catalog_model(cat, v->model), v, row->cls, sizeof row->cls);
     }
     return GPUECON_OK;
+}
+
+int validate_serving_replay(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const char *id,
+                            const gpuecon_calibration *cal, bool predict_row, validate_replay *out,
+                            gpuecon_error *err)
+{
+    if (!ctx || !cat || !id || !out)
+        return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a context, catalog, row and result are required");
+    for (size_t i = 0; i < NSCASES + NPCASES; i++) {
+        const scase *v = case_at(i);
+        if (!validate_id_is(v->id, id))
+            continue;
+        memset(out, 0, sizeof *out);
+        const gpuecon_system *sys = gpuecon_catalog_system(cat, v->system);
+        const gpuecon_model *m = gpuecon_catalog_model(cat, v->model);
+        if (!sys || !m)
+            return err_set(err, GPUECON_E_NOTFOUND, v->id, 0, 0, "the catalog lacks %s or %s", v->model, v->system);
+        int rc = predict_row ? predict(ctx, cat, v, cal, &out->figure, err) : GPUECON_OK;
+        if (rc)
+            return rc;
+        out->system = sys->name;
+        /* the profile the row's deployment runs (build, decode_toks) */
+        out->stack = v->vessl ? "vessl-gemma4" : v->m == M_DECODE_TOKS ? "generic" : v->stack ? v->stack : "trtllm";
+        out->prec = v->w;
+        out->moe = m->experts > 0;
+        out->measurable = v->m != M_SEQS_SAT && v->m != M_KV_GB && v->m != M_RATIO_A100 && v->m != M_MTP_GAIN;
+        return GPUECON_OK;
+    }
+    return err_set(err, GPUECON_E_NOTFOUND, id, 0, 0, "no serving row %s", id);
 }
