@@ -932,8 +932,19 @@ int validate_torchtitan_replay(gpuecon_ctx *ctx, const gpuecon_catalog *cat, val
                                const gpuecon_calibration *cal, validate_replay *out, gpuecon_error *err);
 /* A serving row of gpuecon_validate_serving by id; GPUECON_E_NOTFOUND: none. Without `predict` only
  * the description (figure 0): the benchmark rows are simulated, a few hundredths of a second each. */
+struct infer_sim_trace;
 int validate_serving_replay(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const char *id,
-                            const gpuecon_calibration *cal, bool predict, validate_replay *out, gpuecon_error *err);
+                            const gpuecon_calibration *cal, bool predict, const struct infer_sim_trace *trace,
+                            validate_replay *out, gpuecon_error *err);
+/* A simulated (trtllm-bench) serving row run once with its steps recorded, for validate_serving_replay's
+ * `trace` (NULL there: simulate): with a calibration the row is then re-timed, not simulated again,
+ * wherever the calibrated deployment schedules alike (model/infer.h: infer_sim_trace). *out NULL (not an
+ * error) when the row is not simulated, or when re-timing the recorded run under the built-in constants
+ * does not give its simulated figure bit for bit. *figure: the simulated figure (0: not simulated).
+ * Owned: validate_serving_trace_free. */
+int validate_serving_trace(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const char *id, struct infer_sim_trace **out,
+                           double *figure, gpuecon_error *err);
+void validate_serving_trace_free(gpuecon_ctx *ctx, struct infer_sim_trace *t);
 /* A fine-tuning row of gpuecon_validate_finetune by id; GPUECON_E_NOTFOUND: none. */
 int validate_finetune_replay(const gpuecon_catalog *cat, const char *id, const gpuecon_calibration *cal,
                              validate_replay *out, gpuecon_error *err);

@@ -42,6 +42,7 @@ typedef struct lrow {
     const gpuecon_validate_row *row;
     validate_replay d;
     size_t group;
+    struct infer_sim_trace *trace; /* a simulated serving row's recorded run (NULL: none) */
 } lrow;
 
 static int replay(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const lrow *x, const gpuecon_calibration *cal,
@@ -51,7 +52,7 @@ static int replay(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const lrow *x, c
     case VALIDATE_SET_TRAIN:
         return validate_train_replay(ctx, cat, x->row->id, cal, d, err);
     case VALIDATE_SET_SERVING:
-        return validate_serving_replay(ctx, cat, x->row->id, cal, predict, d, err);
+        return validate_serving_replay(ctx, cat, x->row->id, cal, predict, x->trace, d, err);
     default:
         return validate_finetune_replay(cat, x->row->id, cal, d, err);
     }
@@ -159,6 +160,43 @@ static int group_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, lrow *x, siz
     return GPUECON_OK;
 }
 
+/* Records the run of every simulated serving row of an evaluated group (rows in parallel), so that a
+ * calibration re-times it instead of simulating it again (validate_serving_trace), and checks the
+ * simulated figure is validate's. */
+static int trace_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, lrow *x, size_t nx, const validate_loo_group *g,
+                      gpuecon_error *err)
+{
+    int nt = 1, rc = GPUECON_OK;
+#ifdef _OPENMP
+    nt = ctx->cfg.threads > 0 ? ctx->cfg.threads : omp_get_max_threads();
+#endif
+    (void)nt;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
+#endif
+    for (long i = 0; i < (long)nx; i++) {
+        lrow *r = &x[i];
+        if (r->set != VALIDATE_SET_SERVING || r->group == SIZE_MAX || !g[r->group].evaluated)
+            continue;
+        gpuecon_error e;
+        memset(&e, 0, sizeof e);
+        double y = 0;
+        int c = validate_serving_trace(ctx, cat, r->row->id, &r->trace, &y, &e);
+        if (!c && r->trace && y != r->row->predicted)
+            c = err_set(&e, GPUECON_E_INTERNAL, r->row->id, 0, 0, "simulated again the row gives %.9g, validate %.9g",
+                        y, r->row->predicted);
+#ifdef _OPENMP
+#pragma omp critical(validate_loo_trace)
+#endif
+        if (c && !rc) {
+            rc = c;
+            if (err)
+                *err = e;
+        }
+    }
+    return rc;
+}
+
 /* The calibration choices of a group of m members: every one (k = 1), every pair (k = 2) up to
  * VALIDATE_LOO_CHOICES, evenly spaced in lexicographic order beyond. Writes tasks when t is not NULL;
  * returns how many; *all: how many exist. */
@@ -231,10 +269,11 @@ int validate_loo_run(gpuecon_ctx *ctx, const gpuecon_catalog *cat, int k,
                 npred += c * (g[j].rows - (size_t)k);
             }
         }
-        t = ctx_alloc(ctx, (ntask ? ntask : 1) * sizeof *t);
+        rc = trace_rows(ctx, cat, x, nx, g, err);
+        t = rc ? NULL : ctx_alloc(ctx, (ntask ? ntask : 1) * sizeof *t);
         out->pred = ctx_alloc(ctx, (npred ? npred : 1) * sizeof *out->pred);
         out->npred = npred;
-        if (!t || !out->pred)
+        if (!rc && (!t || !out->pred))
             rc = err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory");
     }
     if (!rc) {
@@ -345,6 +384,8 @@ int validate_loo_run(gpuecon_ctx *ctx, const gpuecon_catalog *cat, int k,
     ctx_free(ctx, t, (ntask ? ntask : 1) * sizeof *t);
     ctx_free(ctx, member, (nx ? nx : 1) * sizeof *member);
     ctx_free(ctx, first, (ng ? ng : 1) * sizeof *first);
+    for (size_t i = 0; i < nx; i++)
+        validate_serving_trace_free(ctx, x[i].trace);
     ctx_free(ctx, x, (nx ? nx : 1) * sizeof *x);
     if (rc) {
         ctx_free(ctx, g, (nx ? nx : 1) * sizeof *g);

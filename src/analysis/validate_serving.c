@@ -392,8 +392,10 @@ static long bench_requests(double isl, double osl)
     return 3000; /* 128/2048, 2048/128, 1000/1000, 500/2000 */
 }
 
+/* trace: the row's run recorded (validate_serving_trace), re-timed under cal instead of simulated
+ * where the calibrated deployment schedules alike; record: where to record the run (NULL: nowhere). */
 static int bench_toks(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const scase *v, const gpuecon_calibration *cal,
-                      double *y, gpuecon_error *err)
+                      const infer_sim_trace *trace, infer_sim_trace *record, double *y, gpuecon_error *err)
 {
     gpuecon_sim_request q;
     gpuecon_sim_request_init(&q);
@@ -406,8 +408,13 @@ static int bench_toks(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const scase 
     q.arrival = GPUECON_ARRIVAL_BURST;
     q.warmup = 0;
     q.requests = bench_requests(v->prompt, v->output) / o.replicas; /* one replica's share */
+    bool same = false;
+    if (trace && (rc = infer_sim_retime(trace, &q, y, &same, err)))
+        return rc;
+    if (same)
+        return GPUECON_OK;
     gpuecon_sim_result s;
-    if ((rc = gpuecon_infer_simulate(ctx, &q, &s, err)))
+    if ((rc = record ? infer_simulate_traced(ctx, &q, &s, record, err) : gpuecon_infer_simulate(ctx, &q, &s, err)))
         return rc;
     *y = s.output_tokens_per_s;
     return GPUECON_OK;
@@ -453,12 +460,12 @@ static int decode_toks(const gpuecon_catalog *cat, const scase *v, const gpuecon
 }
 
 static int predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const scase *v, const gpuecon_calibration *cal,
-                   double *y, gpuecon_error *err)
+                   const infer_sim_trace *trace, double *y, gpuecon_error *err)
 {
     gpuecon_infer_result o, o2;
     double x, x2;
     if (v->m == M_BENCH_TOKS)
-        return bench_toks(ctx, cat, v, cal, y, err);
+        return bench_toks(ctx, cat, v, cal, trace, NULL, y, err);
     if (v->m == M_DECODE_TOKS)
         return decode_toks(cat, v, cal, y, err);
     int rc = toks(cat, v, v->system, v->w, v->kv, v->draft_k, v->m == M_SAT_TOKS || v->m == M_SEQS_SAT ||
@@ -552,7 +559,7 @@ int validate_serving_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const ch
     for (int i = 0; i < (int)NCASES; i++) {
         memset(&errs[i], 0, sizeof errs[i]);
         ys[i] = 0;
-        rcs[i] = sel[i] && predict_rows ? predict(ctx, cat, case_at((size_t)i), NULL, &ys[i], &errs[i]) : GPUECON_OK;
+        rcs[i] = sel[i] && predict_rows ? predict(ctx, cat, case_at((size_t)i), NULL, NULL, &ys[i], &errs[i]) : GPUECON_OK;
     }
     (void)nt;
     for (size_t i = 0; i < NCASES && *n < cap; i++) {
@@ -609,8 +616,8 @@ int validate_serving_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const ch
 }
 
 int validate_serving_replay(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const char *id,
-                            const gpuecon_calibration *cal, bool predict_row, validate_replay *out,
-                            gpuecon_error *err)
+                            const gpuecon_calibration *cal, bool predict_row, const struct infer_sim_trace *trace,
+                            validate_replay *out, gpuecon_error *err)
 {
     if (!ctx || !cat || !id || !out)
         return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a context, catalog, row and result are required");
@@ -623,7 +630,7 @@ int validate_serving_replay(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const 
         const gpuecon_model *m = gpuecon_catalog_model(cat, v->model);
         if (!sys || !m)
             return err_set(err, GPUECON_E_NOTFOUND, v->id, 0, 0, "the catalog lacks %s or %s", v->model, v->system);
-        int rc = predict_row ? predict(ctx, cat, v, cal, &out->figure, err) : GPUECON_OK;
+        int rc = predict_row ? predict(ctx, cat, v, cal, trace, &out->figure, err) : GPUECON_OK;
         if (rc)
             return rc;
         out->system = sys->name;
@@ -635,4 +642,56 @@ int validate_serving_replay(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const 
         return GPUECON_OK;
     }
     return err_set(err, GPUECON_E_NOTFOUND, id, 0, 0, "no serving row %s", id);
+}
+
+int validate_serving_trace(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const char *id, struct infer_sim_trace **out,
+                           double *figure, gpuecon_error *err)
+{
+    *out = NULL;
+    *figure = 0;
+    for (size_t i = 0; i < NSCASES + NPCASES; i++) {
+        const scase *v = case_at(i);
+        if (!validate_id_is(v->id, id))
+            continue;
+        if (v->m != M_BENCH_TOKS)
+            return GPUECON_OK;
+        infer_sim_trace *t = ctx_alloc(ctx, sizeof *t);
+        if (!t)
+            return err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory");
+        double y, z;
+        int rc = bench_toks(ctx, cat, v, NULL, NULL, t, &y, err);
+        *figure = rc ? 0 : y;
+        /* the trace is kept where re-timing it under the built-in constants gives the simulated figure */
+        bool same = false;
+        if (!rc && t->ok) {
+            gpuecon_sim_request q;
+            gpuecon_sim_request_init(&q);
+            rc = build(cat, v, v->system, v->w, v->kv, v->draft_k, NULL, &q.serve, err);
+            gpuecon_infer_result o;
+            if (!rc)
+                rc = gpuecon_infer(&q.serve, &o, err);
+            if (!rc) {
+                q.arrival = GPUECON_ARRIVAL_BURST;
+                q.warmup = 0;
+                q.requests = bench_requests(v->prompt, v->output) / o.replicas;
+                rc = infer_sim_retime(t, &q, &z, &same, err);
+            }
+            same = same && z == y;
+        }
+        if (rc || !same) {
+            validate_serving_trace_free(ctx, t);
+            return rc;
+        }
+        *out = t;
+        return GPUECON_OK;
+    }
+    return err_set(err, GPUECON_E_NOTFOUND, id, 0, 0, "no serving row %s", id);
+}
+
+void validate_serving_trace_free(gpuecon_ctx *ctx, struct infer_sim_trace *t)
+{
+    if (!t)
+        return;
+    infer_sim_trace_free(t);
+    ctx_free(ctx, t, sizeof *t);
 }

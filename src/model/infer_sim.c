@@ -386,6 +386,8 @@ static double batch_time(sim_ws *w, sim_eng *g, int nsched)
     }
     gpuecon_infer_step s;
     infer_step_batch(c->e, &b, &s);
+    if (c->trace && c->trace->ok)
+        c->trace->ok = sim_trace_add(c->trace, &b, g->swap_bytes);
     double dt = s.step_s + g->swap_bytes / (c->req->swap_gbps * 1e9);
     g->swap_bytes = 0;
     return dt;

@@ -84,7 +84,7 @@ static void test_replay_identity(void **state)
                          GPUECON_OK);
         assert_true(sn > 0);
         for (size_t i = 0; i < sn; i++) {
-            if (validate_serving_replay(g_ctx, g_cat, srows[i].id, NULL, true, &d, &err))
+            if (validate_serving_replay(g_ctx, g_cat, srows[i].id, NULL, true, NULL, &d, &err))
                 fail_msg("%s: %s", srows[i].id, err.message);
             if (d.figure != srows[i].predicted)
                 fail_msg("%s: replay %.9g, validate %.9g", srows[i].id, d.figure, srows[i].predicted);
@@ -117,11 +117,29 @@ static void test_replay_calibrated(void **state)
     validate_replay v0, v1;
     memset(&cal, 0, sizeof cal);
     cal.scale[GPUECON_CAL_HBM] = 1.2;
-    assert_int_equal(validate_serving_replay(g_ctx, g_cat, "DSR1-SGL-H200-C8", NULL, true, &v0, &err), GPUECON_OK);
-    assert_int_equal(validate_serving_replay(g_ctx, g_cat, "DSR1-SGL-H200-C8", &cal, true, &v1, &err), GPUECON_OK);
+    assert_int_equal(validate_serving_replay(g_ctx, g_cat, "DSR1-SGL-H200-C8", NULL, true, NULL, &v0, &err), GPUECON_OK);
+    assert_int_equal(validate_serving_replay(g_ctx, g_cat, "DSR1-SGL-H200-C8", &cal, true, NULL, &v1, &err), GPUECON_OK);
     assert_true(v1.figure < v0.figure && v1.figure >= v0.figure / 1.2);
     assert_true(v0.measurable);
     assert_string_equal(v0.stack, "sglang");
+    /* a simulated trtllm-bench row: its recorded run re-timed under a calibration gives what simulating
+     * it again gives (the schedule of a burst of fixed-length requests does not depend on time) */
+    struct infer_sim_trace *tr = NULL;
+    double y = 0;
+    assert_int_equal(validate_serving_trace(g_ctx, g_cat, "TRT-L8-H100-5000/500", &tr, &y, &err), GPUECON_OK);
+    assert_non_null(tr);
+    assert_true(y > 0);
+    memset(&cal, 0, sizeof cal);
+    cal.scale[GPUECON_CAL_GEMM] = 1.15, cal.scale[GPUECON_CAL_KERNEL] = 0.8;
+    assert_int_equal(validate_serving_replay(g_ctx, g_cat, "TRT-L8-H100-5000/500", &cal, true, tr, &v0, &err),
+                     GPUECON_OK);
+    assert_int_equal(validate_serving_replay(g_ctx, g_cat, "TRT-L8-H100-5000/500", &cal, true, NULL, &v1, &err),
+                     GPUECON_OK);
+    assert_float_equal(v0.figure, v1.figure, 1e-9 * v1.figure);
+    assert_true(v1.figure > y); /* faster GEMMs and launches: more tokens/s */
+    validate_serving_trace_free(g_ctx, tr);
+    assert_int_equal(validate_serving_trace(g_ctx, g_cat, "DSR1-SGL-H200-C8", &tr, &y, &err), GPUECON_OK);
+    assert_null(tr); /* analytic: nothing to record */
     test_free(rows);
 }
 
