@@ -983,6 +983,10 @@ typedef struct validate_loo_pred {
     const gpuecon_validate_row *row; /* the held-out row */
     double abs_err;             /* |predicted with the calibration / published - 1| */
 } validate_loo_pred;
+typedef struct validate_loo_summary {
+    size_t groups;
+    double calibrated, built_in; /* NAN: no group */
+} validate_loo_summary;
 typedef struct validate_loo {
     int k;
     validate_loo_group *groups;
@@ -992,8 +996,9 @@ typedef struct validate_loo {
     double lo[GPUECON_CAL_PARAMS], hi[GPUECON_CAL_PARAMS]; /* the bounds of the scales */
     size_t evaluated;           /* groups with more than K rows */
     double median_abs_err;      /* over every held-out prediction of every group (NAN: none) */
-    double median_of_groups;    /* median of the groups' calibrated medians (NAN: none) */
-    double uncalibrated_median_of_groups; /* the same groups with the built-in constants */
+    /* medians of the evaluated groups' medians, calibrated and built in: every group, the groups none of
+     * whose rows the built-in constants were fitted on (held out), and the others (fitted) */
+    validate_loo_summary all, held, fitted;
     gpuecon_ctx *ctx;
 } validate_loo;
 /* The bounds of each family's scale in a fit (the same for every caller of calib_fit_run that validates

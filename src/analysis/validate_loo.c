@@ -369,15 +369,19 @@ int validate_loo_run(gpuecon_ctx *ctx, const gpuecon_catalog *cat, int k,
             out->median_abs_err = median_of(e, npred);
             gm = e;
             gu = e + ng;
-            size_t m = 0;
-            for (size_t j = 0; j < ng; j++)
-                if (g[j].evaluated) {
-                    gm[m] = g[j].calibrated_median_abs_err;
-                    gu[m++] = g[j].uncalibrated_median_abs_err;
-                }
-            out->evaluated = m;
-            out->median_of_groups = median_of(gm, m);
-            out->uncalibrated_median_of_groups = median_of(gu, m);
+            validate_loo_summary *sum[3] = {&out->all, &out->held, &out->fitted};
+            for (int w = 0; w < 3; w++) {
+                size_t m = 0;
+                for (size_t j = 0; j < ng; j++)
+                    if (g[j].evaluated && (w == 0 || (w == 1) == (g[j].fitted_rows == 0))) {
+                        gm[m] = g[j].calibrated_median_abs_err;
+                        gu[m++] = g[j].uncalibrated_median_abs_err;
+                    }
+                sum[w]->groups = m;
+                sum[w]->calibrated = median_of(gm, m);
+                sum[w]->built_in = median_of(gu, m);
+            }
+            out->evaluated = out->all.groups;
         }
         ctx_free(ctx, e, (npred + nx + ng + 1) * sizeof *e);
     }
