@@ -916,7 +916,12 @@ typedef struct validate_replay {
     bool moe;
     bool measurable;        /* a figure a user measures on one deployment (tokens/s, TPOT, step time): not
                                a ratio of two runs, a memory or a count, which no calibration moves */
+    double frac_max[GPUECON_CAL_PARAMS]; /* the largest built-in fraction of each family of fractions
+                               (gemm, hbm, comm) the row runs with: what bounds its scale (0: none) */
 } validate_replay;
+/* frac_max of an efficiency row (training) or a serving profile (serving, fine-tuning). */
+void validate_frac_max_eff(const gpuecon_efficiency *e, double m[GPUECON_CAL_PARAMS]);
+void validate_frac_max_profile(const gpuecon_serving_profile *p, double m[GPUECON_CAL_PARAMS]);
 /* Whether a table's case id is a row's id as stored (validate_row_next keeps sizeof row->id - 1 chars). */
 static inline bool validate_id_is(const char *case_id, const char *row_id)
 {
@@ -993,7 +998,8 @@ typedef struct validate_loo {
     size_t n;
     validate_loo_pred *pred;    /* every held-out prediction, by group then choice */
     size_t npred;
-    double lo[GPUECON_CAL_PARAMS], hi[GPUECON_CAL_PARAMS]; /* the bounds of the scales */
+    double lo[GPUECON_CAL_PARAMS], hi[GPUECON_CAL_PARAMS]; /* the widest bounds of the scales (each
+                                                                 fit: validate_loo_bounds of its rows) */
     size_t evaluated;           /* groups with more than K rows */
     double median_abs_err;      /* over every held-out prediction of every group (NAN: none) */
     /* medians of the evaluated groups' medians, calibrated and built in: every group, the groups none of
@@ -1001,9 +1007,12 @@ typedef struct validate_loo {
     validate_loo_summary all, held, fitted;
     gpuecon_ctx *ctx;
 } validate_loo;
-/* The bounds of each family's scale in a fit (the same for every caller of calib_fit_run that validates
- * against validate): a scaled fraction of a peak is clamped to GPUECON_CAL_FRACTION_MIN..MAX besides. */
-void validate_loo_bounds(double lo[GPUECON_CAL_PARAMS], double hi[GPUECON_CAL_PARAMS]);
+/* The bounds of each family's scale in a fit on rows whose largest built-in fractions are frac_max (the
+ * rule `gpuecon calibrate` states, docs/model.md §3.8): a family of fractions from a tenth of the built-in
+ * values up to where its largest member reaches GPUECON_CAL_FRACTION_MAX of the peak; fixed times 0.1x to
+ * 10x. frac_max NULL: the fraction families' upper bound is left at 10 (the clamp in apply_eff/_profile
+ * still holds each fraction under GPUECON_CAL_FRACTION_MAX). */
+void validate_loo_bounds(const double *frac_max, double lo[GPUECON_CAL_PARAMS], double hi[GPUECON_CAL_PARAMS]);
 /* Runs the leave-K-in test on the rows of the three sets (rows[s], n[s]; validate's rows as predicted, n
  * may be 0). k in 1..VALIDATE_LOO_K_MAX. Runs on ctx's threads; the result is the same for any thread
  * count. The caller owns *out (validate_loo_free). Errors: GPUECON_E_INPUT (k), the replays' errors,

@@ -436,6 +436,7 @@ static void replay_fill(const gpuecon_train_request *q, const gpuecon_train_resu
     out->prec = q->precision;
     out->moe = q->model->experts > 0;
     out->measurable = true;
+    validate_frac_max_eff(q->eff ? q->eff : gpuecon_efficiency_for(q->system->gpu), out->frac_max);
 }
 
 int validate_train_replay(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const char *id,

@@ -137,6 +137,7 @@ int validate_finetune_replay(const gpuecon_catalog *cat, const char *id, const g
         out->prec = v->a.prec;
         out->moe = false; /* gemma4-31b */
         out->measurable = v->m == F_TOKS;
+        validate_frac_max_profile(gpuecon_serving_profile_find("vessl-gemma4"), out->frac_max);
         return GPUECON_OK;
     }
     return err_set(err, GPUECON_E_NOTFOUND, id, 0, 0, "no fine-tuning row %s", id);

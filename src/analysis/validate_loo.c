@@ -23,17 +23,34 @@
 #include <omp.h>
 #endif
 
-void validate_loo_bounds(double lo[GPUECON_CAL_PARAMS], double hi[GPUECON_CAL_PARAMS])
+void validate_frac_max_eff(const gpuecon_efficiency *e, double m[GPUECON_CAL_PARAMS])
 {
-    /* Assumption, pending the bounds `gpuecon calibrate` settles on: a tensor-core, HBM or collective
-     * fraction within a factor 4 of the built-in one either way (apply_eff/_profile clamp the scaled
-     * fraction to GPUECON_CAL_FRACTION_MIN..MAX of the peak besides, which is the physical bound above);
-     * a fixed per-kernel or host time within a factor 10 (CUDA graphs against eager launches differ
-     * by about that much per kernel). */
-    lo[GPUECON_CAL_GEMM] = 0.25, hi[GPUECON_CAL_GEMM] = 4;
-    lo[GPUECON_CAL_HBM] = 0.25, hi[GPUECON_CAL_HBM] = 4;
-    lo[GPUECON_CAL_KERNEL] = 0.1, hi[GPUECON_CAL_KERNEL] = 10;
-    lo[GPUECON_CAL_COMM] = 0.25, hi[GPUECON_CAL_COMM] = 4;
+    memset(m, 0, GPUECON_CAL_PARAMS * sizeof m[0]);
+    if (!e)
+        return;
+    m[GPUECON_CAL_GEMM] = fmax(fmax(fmax(e->gemm_bf16, e->gemm_fp8), fmax(e->gemm_fp4, e->attn_flash)), e->attn_fwd);
+    m[GPUECON_CAL_HBM] = e->hbm;
+    m[GPUECON_CAL_COMM] = fmax(fmax(e->scaleup_busbw, e->scaleout_busbw), e->scaleout_a2a);
+}
+
+void validate_frac_max_profile(const gpuecon_serving_profile *p, double m[GPUECON_CAL_PARAMS])
+{
+    memset(m, 0, GPUECON_CAL_PARAMS * sizeof m[0]);
+    if (!p)
+        return;
+    m[GPUECON_CAL_GEMM] = fmax(p->eta_c, p->eta_train);
+    m[GPUECON_CAL_HBM] = fmax(fmax(p->eta_bw, p->eta_kv), p->eta_moe);
+    m[GPUECON_CAL_COMM] = fmax(p->eta_link_small, p->eta_link_large);
+}
+
+void validate_loo_bounds(const double *frac_max, double lo[GPUECON_CAL_PARAMS], double hi[GPUECON_CAL_PARAMS])
+{
+    for (int p = 0; p < GPUECON_CAL_PARAMS; p++) {
+        lo[p] = 0.1;
+        hi[p] = 10;
+        if (p != GPUECON_CAL_KERNEL && frac_max && frac_max[p] > 0)
+            hi[p] = fmax(1, GPUECON_CAL_FRACTION_MAX / frac_max[p]);
+    }
 }
 
 /* A row as the test sees it: its set, validate's row, its description and group. */
@@ -232,7 +249,7 @@ int validate_loo_run(gpuecon_ctx *ctx, const gpuecon_catalog *cat, int k,
                        "%d calibration rows per group: 1 or 2 are allowed", k);
     out->ctx = ctx;
     out->k = k;
-    validate_loo_bounds(out->lo, out->hi);
+    validate_loo_bounds(NULL, out->lo, out->hi);
     size_t nx = 0;
     for (int s = 0; s < VALIDATE_SETS; s++)
         nx += rows[s] ? n[s] : 0;
@@ -300,14 +317,18 @@ int validate_loo_run(gpuecon_ctx *ctx, const gpuecon_catalog *cat, int k,
             const validate_loo_group *gr = &g[tk->group];
             const size_t *mem = &member[first[tk->group]];
             fitq q = {ctx, cat, {NULL}};
-            double measured[VALIDATE_LOO_K_MAX];
+            double measured[VALIDATE_LOO_K_MAX], fmaxs[GPUECON_CAL_PARAMS] = {0}, lo[GPUECON_CAL_PARAMS],
+                                                 hi[GPUECON_CAL_PARAMS];
             for (int a = 0; a < k; a++) {
                 q.r[a] = &x[mem[tk->pick[a]]];
                 measured[a] = q.r[a]->row->published;
+                for (int p = 0; p < GPUECON_CAL_PARAMS; p++)
+                    fmaxs[p] = fmax(fmaxs[p], q.r[a]->d.frac_max[p]);
             }
+            validate_loo_bounds(fmaxs, lo, hi);
             memset(&tk->err, 0, sizeof tk->err);
-            tk->rc = calib_fit_run((size_t)k, measured, predict_cb, &q, (1u << GPUECON_CAL_PARAMS) - 1, out->lo,
-                                   out->hi, &tk->fit, &tk->err);
+            tk->rc = calib_fit_run((size_t)k, measured, predict_cb, &q, (1u << GPUECON_CAL_PARAMS) - 1, lo, hi,
+                                   &tk->fit, &tk->err);
             gpuecon_calibration cal;
             memset(&cal, 0, sizeof cal);
             memcpy(cal.scale, tk->fit.scale, sizeof cal.scale);

@@ -296,6 +296,7 @@ int validate_recipe_replay(gpuecon_ctx *ctx, const gpuecon_catalog *cat, validat
         out->prec = q.precision;
         out->moe = q.model->experts > 0;
         out->measurable = true;
+        validate_frac_max_eff(q.eff ? q.eff : gpuecon_efficiency_for(q.system->gpu), out->frac_max);
         return GPUECON_OK;
     }
     return err_set(err, GPUECON_E_NOTFOUND, id, 0, 0, "no recipe row %s", id);

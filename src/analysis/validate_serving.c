@@ -639,6 +639,12 @@ int validate_serving_replay(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const 
         out->prec = v->w;
         out->moe = m->experts > 0;
         out->measurable = v->m != M_SEQS_SAT && v->m != M_KV_GB && v->m != M_RATIO_A100 && v->m != M_MTP_GAIN;
+        gpuecon_infer_request r; /* the profile the row runs with (decode_toks: the default one) */
+        if (v->m == M_DECODE_TOKS)
+            gpuecon_infer_request_init(&r);
+        else if ((rc = build(cat, v, v->system, v->w, v->kv, v->draft_k, NULL, &r, err)))
+            return rc;
+        validate_frac_max_profile(&r.profile, out->frac_max);
         return GPUECON_OK;
     }
     return err_set(err, GPUECON_E_NOTFOUND, id, 0, 0, "no serving row %s", id);

@@ -41,15 +41,16 @@ static size_t meeting(const validate_loo *l, int which)
 
 json_t *render_loo_json(const validate_loo *l)
 {
-    json_t *j = json_object(), *ga = json_array(), *lo = json_object(), *hi = json_object();
+    json_t *j = json_object(), *ga = json_array(), *lo = json_object();
     json_object_set_new(j, "calibration_rows", json_integer(l->k));
     json_object_set_new(j, "choices_cap", json_integer(VALIDATE_LOO_CHOICES));
-    for (int p = 0; p < GPUECON_CAL_PARAMS; p++) {
+    for (int p = 0; p < GPUECON_CAL_PARAMS; p++)
         json_object_set_new(lo, gpuecon_cal_param_name((gpuecon_cal_param)p), rjson_real(l->lo[p]));
-        json_object_set_new(hi, gpuecon_cal_param_name((gpuecon_cal_param)p), rjson_real(l->hi[p]));
-    }
+    /* the bounds of every fit: scales from scale_low; fractions up to fraction_max of the peak (the
+     * largest of a family), fixed times up to kernel_scale_high */
     json_object_set_new(j, "scale_low", lo);
-    json_object_set_new(j, "scale_high", hi);
+    json_object_set_new(j, "fraction_max", rjson_real(GPUECON_CAL_FRACTION_MAX));
+    json_object_set_new(j, "kernel_scale_high", rjson_real(l->hi[GPUECON_CAL_KERNEL]));
     for (size_t i = 0; i < l->n; i++) {
         const validate_loo_group *g = &l->groups[i];
         json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I}", "name", g->name, "set",
@@ -157,7 +158,7 @@ void render_loo_text(const render_out *out, const validate_loo *l)
             sb_printf(f, "  %s, %zu: median of the groups' medians %.1f%% calibrated, %.1f%% built in; %zu meet the "
                          "target\n",
                       what[w], sum[w]->groups, 100 * sum[w]->calibrated, 100 * sum[w]->built_in, meeting(l, w));
-    sb_printf(f, "scale bounds: gemm %g-%g, hbm %g-%g, kernel %g-%g, comm %g-%g\n", l->lo[GPUECON_CAL_GEMM],
-              l->hi[GPUECON_CAL_GEMM], l->lo[GPUECON_CAL_HBM], l->hi[GPUECON_CAL_HBM], l->lo[GPUECON_CAL_KERNEL],
-              l->hi[GPUECON_CAL_KERNEL], l->lo[GPUECON_CAL_COMM], l->hi[GPUECON_CAL_COMM]);
+    sb_printf(f, "scale bounds of each fit: gemm, hbm, comm fractions from %gx the built-in values until the largest "
+                 "reaches %g of peak; fixed times %gx to %gx\n",
+              l->lo[GPUECON_CAL_GEMM], GPUECON_CAL_FRACTION_MAX, l->lo[GPUECON_CAL_KERNEL], l->hi[GPUECON_CAL_KERNEL]);
 }
