@@ -920,8 +920,29 @@ typedef struct validate_replay {
                                (gemm, hbm, comm) the row runs with: what bounds its scale (0: none) */
 } validate_replay;
 /* frac_max of an efficiency row (training) or a serving profile (serving, fine-tuning). */
-void validate_frac_max_eff(const gpuecon_efficiency *e, double m[GPUECON_CAL_PARAMS]);
-void validate_frac_max_profile(const gpuecon_serving_profile *p, double m[GPUECON_CAL_PARAMS]);
+static inline void validate_frac_max_eff(const gpuecon_efficiency *e, double m[GPUECON_CAL_PARAMS])
+{
+    memset(m, 0, GPUECON_CAL_PARAMS * sizeof m[0]);
+    if (!e)
+        return;
+    double g = e->gemm_bf16 > e->gemm_fp8 ? e->gemm_bf16 : e->gemm_fp8;
+    g = g > e->gemm_fp4 ? g : e->gemm_fp4;
+    g = g > e->attn_flash ? g : e->attn_flash;
+    m[GPUECON_CAL_GEMM] = g > e->attn_fwd ? g : e->attn_fwd;
+    m[GPUECON_CAL_HBM] = e->hbm;
+    double c = e->scaleup_busbw > e->scaleout_busbw ? e->scaleup_busbw : e->scaleout_busbw;
+    m[GPUECON_CAL_COMM] = c > e->scaleout_a2a ? c : e->scaleout_a2a;
+}
+static inline void validate_frac_max_profile(const gpuecon_serving_profile *p, double m[GPUECON_CAL_PARAMS])
+{
+    memset(m, 0, GPUECON_CAL_PARAMS * sizeof m[0]);
+    if (!p)
+        return;
+    m[GPUECON_CAL_GEMM] = p->eta_c > p->eta_train ? p->eta_c : p->eta_train;
+    double h = p->eta_bw > p->eta_kv ? p->eta_bw : p->eta_kv;
+    m[GPUECON_CAL_HBM] = h > p->eta_moe ? h : p->eta_moe;
+    m[GPUECON_CAL_COMM] = p->eta_link_small > p->eta_link_large ? p->eta_link_small : p->eta_link_large;
+}
 /* Whether a table's case id is a row's id as stored (validate_row_next keeps sizeof row->id - 1 chars). */
 static inline bool validate_id_is(const char *case_id, const char *row_id)
 {
@@ -955,7 +976,7 @@ int validate_finetune_replay(const gpuecon_catalog *cat, const char *id, const g
                              validate_replay *out, gpuecon_error *err);
 
 /* ---- validate_loo.c: calibration on K rows of a group, tested on the group's other rows ----
- * (docs/model.md §3.8, `validate --leave-one-out`, `--calibrate-on K`). A group is the rows that
+ * (docs/model.md §3.9, `validate --leave-one-out`, `--calibrate-on K`). A group is the rows that
  * share stack, system, precision and dense/MoE, whose figure a user measures (validate_replay.measurable;
  * training tokens/s/GPU, serving throughput and TPOT mixed: the fit works in log error). For every
  * choice of K rows of a group with more than K rows (K = 1: every row; K = 2: every pair, at most
@@ -1008,7 +1029,7 @@ typedef struct validate_loo {
     gpuecon_ctx *ctx;
 } validate_loo;
 /* The bounds of each family's scale in a fit on rows whose largest built-in fractions are frac_max (the
- * rule `gpuecon calibrate` states, docs/model.md §3.8): a family of fractions from a tenth of the built-in
+ * rule `gpuecon calibrate` states, restated in docs/model.md §3.9): a family of fractions from a tenth of the built-in
  * values up to where its largest member reaches GPUECON_CAL_FRACTION_MAX of the peak; fixed times 0.1x to
  * 10x. frac_max NULL: the fraction families' upper bound is left at 10 (the clamp in apply_eff/_profile
  * still holds each fraction under GPUECON_CAL_FRACTION_MAX). */

@@ -1,6 +1,6 @@
 /*
  * validate_loo.c — how well a calibration on a few measured runs predicts the rest of their group
- * (`validate --leave-one-out`, `--calibrate-on K`; docs/model.md §3.8).
+ * (`validate --leave-one-out`, `--calibrate-on K`; docs/model.md §3.9).
  *
  * The rows are validate's own. A group is the rows that share stack (serving: engine profile),
  * system, precision and dense/MoE — the scope of one user calibration — restricted to figures a
@@ -23,26 +23,6 @@
 #include <omp.h>
 #endif
 
-void validate_frac_max_eff(const gpuecon_efficiency *e, double m[GPUECON_CAL_PARAMS])
-{
-    memset(m, 0, GPUECON_CAL_PARAMS * sizeof m[0]);
-    if (!e)
-        return;
-    m[GPUECON_CAL_GEMM] = fmax(fmax(fmax(e->gemm_bf16, e->gemm_fp8), fmax(e->gemm_fp4, e->attn_flash)), e->attn_fwd);
-    m[GPUECON_CAL_HBM] = e->hbm;
-    m[GPUECON_CAL_COMM] = fmax(fmax(e->scaleup_busbw, e->scaleout_busbw), e->scaleout_a2a);
-}
-
-void validate_frac_max_profile(const gpuecon_serving_profile *p, double m[GPUECON_CAL_PARAMS])
-{
-    memset(m, 0, GPUECON_CAL_PARAMS * sizeof m[0]);
-    if (!p)
-        return;
-    m[GPUECON_CAL_GEMM] = fmax(p->eta_c, p->eta_train);
-    m[GPUECON_CAL_HBM] = fmax(fmax(p->eta_bw, p->eta_kv), p->eta_moe);
-    m[GPUECON_CAL_COMM] = fmax(p->eta_link_small, p->eta_link_large);
-}
-
 void validate_loo_bounds(const double *frac_max, double lo[GPUECON_CAL_PARAMS], double hi[GPUECON_CAL_PARAMS])
 {
     for (int p = 0; p < GPUECON_CAL_PARAMS; p++) {
@@ -60,6 +40,8 @@ typedef struct lrow {
     validate_replay d;
     size_t group;
     struct infer_sim_trace *trace; /* a simulated serving row's recorded run (NULL: none) */
+    int rc;                        /* recording it (trace_rows) */
+    gpuecon_error err;
 } lrow;
 
 static int replay(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const lrow *x, const gpuecon_calibration *cal,
@@ -193,24 +175,19 @@ static int trace_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, lrow *x, siz
 #endif
     for (long i = 0; i < (long)nx; i++) {
         lrow *r = &x[i];
+        r->rc = GPUECON_OK;
         if (r->set != VALIDATE_SET_SERVING || r->group == SIZE_MAX || !g[r->group].evaluated)
             continue;
-        gpuecon_error e;
-        memset(&e, 0, sizeof e);
+        memset(&r->err, 0, sizeof r->err);
         double y = 0;
-        int c = validate_serving_trace(ctx, cat, r->row->id, &r->trace, &y, &e);
-        if (!c && r->trace && y != r->row->predicted)
-            c = err_set(&e, GPUECON_E_INTERNAL, r->row->id, 0, 0, "simulated again the row gives %.9g, validate %.9g",
-                        y, r->row->predicted);
-#ifdef _OPENMP
-#pragma omp critical(validate_loo_trace)
-#endif
-        if (c && !rc) {
-            rc = c;
-            if (err)
-                *err = e;
-        }
+        r->rc = validate_serving_trace(ctx, cat, r->row->id, &r->trace, &y, &r->err);
+        if (!r->rc && r->trace && y != r->row->predicted)
+            r->rc = err_set(&r->err, GPUECON_E_INTERNAL, r->row->id, 0, 0,
+                            "simulated again the row gives %.9g, validate %.9g", y, r->row->predicted);
     }
+    for (size_t i = 0; i < nx && !rc; i++) /* the first row's error, whatever the threads */
+        if ((rc = x[i].rc) && err)
+            *err = x[i].err;
     return rc;
 }
 

@@ -186,7 +186,7 @@ int sim_cdf(gpuecon_ctx *ctx, sim_cfg *c, gpuecon_error *err);
 void sim_cdf_free(gpuecon_ctx *ctx, sim_cfg *c);
 /* Runs c->req->replications replications on ctx's threads into out (out->deploy set by the
  * caller); the folded sums into *sum_out and the decode-admission stat into *dqueue when given. */
-/* Records a step into c->trace (false: out of memory; the trace is then dropped). */
+/* Records a step into c->trace (infer_sim.c; false: out of memory, the trace is then dropped). */
 bool sim_trace_add(infer_sim_trace *t, const infer_batch *b, double swap_bytes);
 /* gpuecon_infer_simulate with an optional trace (infer_sim_trace.c decides when to pass one). */
 int sim_simulate(gpuecon_ctx *ctx, const gpuecon_sim_request *req0, gpuecon_sim_result *out, infer_sim_trace *trace,

@@ -5,36 +5,13 @@
  * the steps it took are the steps it would take with any step costs; the run is re-timed by summing
  * infer_step_batch over the recorded batches, in the order and with the sums the simulator uses.
  * Key choice: re-timing is only used where it gives the simulation's own figure; any change to
- * what scheduled the run (limits, pool, windows) is refused, and the caller simulates.
+ * what scheduled the run (limits, pool, windows) is refused, and the caller simulates
+ * (docs/model.md §3.9).
  */
 #include "model/model.h"
 #include "infer_sim.h"
 
 #include <string.h>
-
-bool sim_trace_add(infer_sim_trace *t, const infer_batch *b, double swap_bytes)
-{
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 1024;
-        infer_batch *nb = ctx_alloc(t->ctx, cap * sizeof *nb);
-        double *ns = ctx_alloc(t->ctx, cap * sizeof *ns);
-        if (!nb || !ns) {
-            ctx_free(t->ctx, nb, cap * sizeof *nb);
-            ctx_free(t->ctx, ns, cap * sizeof *ns);
-            return false;
-        }
-        if (t->n) {
-            memcpy(nb, t->b, t->n * sizeof *nb);
-            memcpy(ns, t->swap, t->n * sizeof *ns);
-        }
-        ctx_free(t->ctx, t->b, t->cap * sizeof *t->b);
-        ctx_free(t->ctx, t->swap, t->cap * sizeof *t->swap);
-        t->b = nb, t->swap = ns, t->cap = cap;
-    }
-    t->b[t->n] = *b;
-    t->swap[t->n++] = swap_bytes;
-    return true;
-}
 
 void infer_sim_trace_free(infer_sim_trace *t)
 {

@@ -115,7 +115,7 @@ void render_loo_text(const render_out *out, const validate_loo *l)
 {
     strbuf *f = out->f;
     sb_printf(f, "\nCalibration on %d published row%s of a group, the group's other rows predicted (validate "
-                 "--calibrate-on %d; docs/model.md §3.8)\n\n",
+                 "--calibrate-on %d; docs/model.md §3.9)\n\n",
               l->k, l->k == 1 ? "" : "s", l->k);
     tbl *t = tbl_new(out->ctx, out->oom);
     const char *cols[] = {"group (stack / system / precision / kind)", "rows", "fitted on", "fits",

@@ -1,5 +1,5 @@
 # Command-line contract, part 'validate_loo' (run by CTest as cli_validate_loo): issue 47's calibration
-# target, measured by `validate --leave-one-out` (docs/model.md §3.8).
+# target, measured by `validate --leave-one-out` (docs/model.md §3.9).
 include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
 
 # ---- bad input: exit 2 naming the option as typed, with what is allowed ----------------------
@@ -74,7 +74,7 @@ foreach(path "groups;0" "serving;groups;0" "finetune;groups;0")
 endforeach()
 
 # The issue's target, 5% median |error| per group with one calibration row, where it holds: these 14
-# groups (docs/model.md §3.8 lists every group, and for the others how far they miss and why: a
+# groups (docs/model.md §3.9 lists every group, and for the others how far they miss and why: a
 # scatter of the rows about their group's bias — context length, expert-parallel span, recompute —
 # that one scale per family cannot follow; held-out rows with such a spread are what would settle it).
 set(meets

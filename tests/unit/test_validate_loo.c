@@ -1,7 +1,7 @@
 /*
  * test_validate_loo.c — validate rows predicted again with a calibration (each table's replay) and
  * the calibration test built on them (`validate --leave-one-out`, `--calibrate-on K`;
- * src/analysis/validate_loo.c, docs/model.md §3.8).
+ * src/analysis/validate_loo.c, docs/model.md §3.9).
  *
  * The by-hand case: A26 and A29-fp8 are the same run (GPT-3 175B, FP8, 128 H100, TP4 PP8 VP12,
  * NeMo) published by two releases, so the model predicts one figure P for both. Given published
