@@ -146,10 +146,13 @@ void render_loo_text(const render_out *out, const validate_loo *l)
     }
     tbl_print(t, f);
     tbl_free(t);
-    sb_printf(f, "\n%zu groups with more than %d row%s, %zu held-out predictions: median |error| %.1f%% over all; "
-                 "target <= %.0f%% per group met by %zu\n",
-              l->evaluated, l->k, l->k == 1 ? "" : "s", l->npred, 100 * l->median_abs_err, 100 * TARGET_CALIBRATED,
-              meeting(l, -1));
+    if (!l->npred)
+        sb_printf(f, "\nno group has more than %d row%s: nothing is left to predict\n", l->k, l->k == 1 ? "" : "s");
+    else
+        sb_printf(f, "\n%zu groups with more than %d row%s, %zu held-out predictions: median |error| %.1f%% over all; "
+                     "target <= %.0f%% per group met by %zu\n",
+                  l->evaluated, l->k, l->k == 1 ? "" : "s", l->npred, 100 * l->median_abs_err,
+                  100 * TARGET_CALIBRATED, meeting(l, -1));
     static const char *const what[] = {"every group", "groups with no row fitted on (held out)",
                                        "groups with rows fitted on"};
     const validate_loo_summary *sum[] = {&l->all, &l->held, &l->fitted};

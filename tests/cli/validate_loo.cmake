@@ -115,3 +115,10 @@ expect_ratio("held-out groups: calibrated over built-in median" ${cal} ${raw} 0 
 run(0 validate --group dgxc --leave-one-out)
 expect_out("Calibration on 1 published row of a group")
 expect_out("megatron-ds-2023 / a100-vtrain-cluster / bf16 / dense +109")
+# The fine-tuning set alone at K = 2: its groups have two rows and one (A100: VFT-A100-FSDP and
+# VFT-A100-DDP; H100: VFT-H100-FSDP), so nothing is left to predict, and the text says so (no 'nan').
+run(0 validate --group finetune --calibrate-on 2)
+expect_out("no group has more than 2 rows: nothing is left to predict")
+if(OUT MATCHES "nan")
+  message(FATAL_ERROR "validate --group finetune --calibrate-on 2 prints nan:\n${OUT}")
+endif()
