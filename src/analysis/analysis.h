@@ -903,5 +903,148 @@ int validate_torchtitan_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, valid
 int validate_kind(gpuecon_ctx *ctx, const gpuecon_catalog *cat, bool moe, bool vtrain, gpuecon_validate_row *rows,
                   size_t cap, size_t *n, gpuecon_error *err);
 
+/* ---- one validate row predicted again with a candidate calibration (validate --leave-one-out) ----
+ * Each table's replay builds the row's request exactly as its table loop does (the same function),
+ * applies the calibration (training: the request's `calibration`; serving and fine-tuning: the
+ * profile through gpuecon_calibration_apply_profile) and predicts the row's figure. With cal NULL the
+ * figure is the row's `predicted`, bit for bit. */
+typedef struct validate_replay {
+    double figure;          /* the row's predicted figure, in its metric's unit */
+    const char *system;     /* the system the row ran on (a catalog name, or the table's own cluster) */
+    const char *stack;      /* its framework stack or serving engine (profile) */
+    gpuecon_precision prec; /* math precision (serving: the weights') */
+    bool moe;
+    bool measurable;        /* a figure a user measures on one deployment (tokens/s, TPOT, step time): not
+                               a ratio of two runs, a memory or a count, which no calibration moves */
+    double frac_max[GPUECON_CAL_PARAMS]; /* the largest built-in fraction of each family of fractions
+                               (gemm, hbm, comm) the row runs with: what bounds its scale (0: none) */
+} validate_replay;
+/* frac_max of an efficiency row (training) or a serving profile (serving, fine-tuning). */
+static inline void validate_frac_max_eff(const gpuecon_efficiency *e, double m[GPUECON_CAL_PARAMS])
+{
+    memset(m, 0, GPUECON_CAL_PARAMS * sizeof m[0]);
+    if (!e)
+        return;
+    double g = e->gemm_bf16 > e->gemm_fp8 ? e->gemm_bf16 : e->gemm_fp8;
+    g = g > e->gemm_fp4 ? g : e->gemm_fp4;
+    g = g > e->attn_flash ? g : e->attn_flash;
+    m[GPUECON_CAL_GEMM] = g > e->attn_fwd ? g : e->attn_fwd;
+    m[GPUECON_CAL_HBM] = e->hbm;
+    double c = e->scaleup_busbw > e->scaleout_busbw ? e->scaleup_busbw : e->scaleout_busbw;
+    m[GPUECON_CAL_COMM] = c > e->scaleout_a2a ? c : e->scaleout_a2a;
+}
+static inline void validate_frac_max_profile(const gpuecon_serving_profile *p, double m[GPUECON_CAL_PARAMS])
+{
+    memset(m, 0, GPUECON_CAL_PARAMS * sizeof m[0]);
+    if (!p)
+        return;
+    m[GPUECON_CAL_GEMM] = p->eta_c > p->eta_train ? p->eta_c : p->eta_train;
+    double h = p->eta_bw > p->eta_kv ? p->eta_bw : p->eta_kv;
+    m[GPUECON_CAL_HBM] = h > p->eta_moe ? h : p->eta_moe;
+    m[GPUECON_CAL_COMM] = p->eta_link_small > p->eta_link_large ? p->eta_link_small : p->eta_link_large;
+}
+/* Whether a table's case id is a row's id as stored (validate_row_next keeps sizeof row->id - 1 chars). */
+static inline bool validate_id_is(const char *case_id, const char *row_id)
+{
+    size_t cap = sizeof(((gpuecon_validate_row *)0)->id) - 1;
+    return strncmp(case_id, row_id, cap) == 0 && strlen(row_id) == (strlen(case_id) < cap ? strlen(case_id) : cap);
+}
+/* A training row of gpuecon_validate by id (built-in efficiencies). GPUECON_E_NOTFOUND: no such row. */
+int validate_train_replay(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const char *id,
+                          const gpuecon_calibration *cal, validate_replay *out, gpuecon_error *err);
+int validate_recipe_replay(gpuecon_ctx *ctx, const gpuecon_catalog *cat, validate_pick_fn pick, const char *id,
+                           const gpuecon_calibration *cal, validate_replay *out, gpuecon_error *err);
+int validate_torchtitan_replay(gpuecon_ctx *ctx, const gpuecon_catalog *cat, validate_pick_fn pick, const char *id,
+                               const gpuecon_calibration *cal, validate_replay *out, gpuecon_error *err);
+/* A serving row of gpuecon_validate_serving by id; GPUECON_E_NOTFOUND: none. Without `predict` only
+ * the description (figure 0): the benchmark rows are simulated, a few hundredths of a second each. */
+struct infer_sim_trace;
+int validate_serving_replay(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const char *id,
+                            const gpuecon_calibration *cal, bool predict, const struct infer_sim_trace *trace,
+                            validate_replay *out, gpuecon_error *err);
+/* A simulated (trtllm-bench) serving row run once with its steps recorded, for validate_serving_replay's
+ * `trace` (NULL there: simulate): with a calibration the row is then re-timed, not simulated again,
+ * wherever the calibrated deployment schedules alike (model/infer.h: infer_sim_trace). *out NULL (not an
+ * error) when the row is not simulated, or when re-timing the recorded run under the built-in constants
+ * does not give its simulated figure bit for bit. *figure: the simulated figure (0: not simulated).
+ * Owned: validate_serving_trace_free. */
+int validate_serving_trace(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const char *id, struct infer_sim_trace **out,
+                           double *figure, gpuecon_error *err);
+void validate_serving_trace_free(gpuecon_ctx *ctx, struct infer_sim_trace *t);
+/* A fine-tuning row of gpuecon_validate_finetune by id; GPUECON_E_NOTFOUND: none. */
+int validate_finetune_replay(const gpuecon_catalog *cat, const char *id, const gpuecon_calibration *cal,
+                             validate_replay *out, gpuecon_error *err);
+
+/* ---- validate_loo.c: calibration on K rows of a group, tested on the group's other rows ----
+ * (docs/model.md §3.9, `validate --leave-one-out`, `--calibrate-on K`). A group is the rows that
+ * share stack, system, precision and dense/MoE, whose figure a user measures (validate_replay.measurable;
+ * training tokens/s/GPU, serving throughput and TPOT mixed: the fit works in log error). For every
+ * choice of K rows of a group with more than K rows (K = 1: every row; K = 2: every pair, at most
+ * VALIDATE_LOO_CHOICES evenly spaced in lexicographic order), calib_fit_run fits the families those
+ * rows determine within validate_loo_bounds, and every other row of the group is predicted with the
+ * fitted calibration. */
+#define VALIDATE_LOO_K_MAX 2
+#define VALIDATE_LOO_CHOICES 64
+enum { VALIDATE_SET_TRAIN, VALIDATE_SET_SERVING, VALIDATE_SET_FINETUNE, VALIDATE_SETS };
+typedef struct validate_loo_group {
+    char name[96];              /* "stack / system / precision / dense|moe" */
+    char stack[32], system[32];
+    gpuecon_precision prec;
+    bool moe;
+    int set;                    /* VALIDATE_SET_*: the rows' set */
+    size_t rows;                /* its measurable rows */
+    size_t fitted_rows;         /* of which the built-in constants were fitted on (fitted_on) */
+    size_t choices, choices_all; /* calibration sets tried, and how many exist */
+    size_t predictions;         /* held-out predictions made */
+    bool evaluated;             /* rows > K */
+    double calibrated_median_abs_err;   /* median |predicted/published - 1| of every held-out prediction
+                                           (NAN when not evaluated) */
+    double calibrated_max_abs_err;
+    double uncalibrated_median_abs_err; /* the group's rows with the built-in constants */
+    size_t fitted[GPUECON_CAL_PARAMS];  /* fits that fitted each family */
+    size_t at_bound;            /* fits in which a fitted family stopped at a bound */
+} validate_loo_group;
+typedef struct validate_loo_pred {
+    size_t group;               /* index into groups */
+    const gpuecon_validate_row *row; /* the held-out row */
+    double abs_err;             /* |predicted with the calibration / published - 1| */
+} validate_loo_pred;
+typedef struct validate_loo_summary {
+    size_t groups;
+    double calibrated, built_in; /* NAN: no group */
+} validate_loo_summary;
+typedef struct validate_loo {
+    int k;
+    validate_loo_group *groups;
+    size_t n;
+    validate_loo_pred *pred;    /* every held-out prediction, by group then choice */
+    size_t npred;
+    double lo[GPUECON_CAL_PARAMS], hi[GPUECON_CAL_PARAMS]; /* the widest bounds of the scales (each
+                                                                 fit: validate_loo_bounds of its rows) */
+    size_t evaluated;           /* groups with more than K rows */
+    double median_abs_err;      /* over every held-out prediction of every group (NAN: none) */
+    /* medians of the evaluated groups' medians, calibrated and built in: every group, the groups none of
+     * whose rows the built-in constants were fitted on (held out), and the others (fitted) */
+    validate_loo_summary all, held, fitted;
+    gpuecon_ctx *ctx;
+} validate_loo;
+/* The bounds of each family's scale in a fit on rows whose largest built-in fractions are frac_max (the
+ * rule `gpuecon calibrate` states, restated in docs/model.md §3.9): a family of fractions from a tenth of the built-in
+ * values up to where its largest member reaches GPUECON_CAL_FRACTION_MAX of the peak; fixed times 0.1x to
+ * 10x. frac_max NULL: the fraction families' upper bound is left at 10 (the clamp in apply_eff/_profile
+ * still holds each fraction under GPUECON_CAL_FRACTION_MAX). */
+void validate_loo_bounds(const double *frac_max, double lo[GPUECON_CAL_PARAMS], double hi[GPUECON_CAL_PARAMS]);
+/* Runs the leave-K-in test on the rows of the three sets (rows[s], n[s]; validate's rows as predicted, n
+ * may be 0). k in 1..VALIDATE_LOO_K_MAX. Runs on ctx's threads; the result is the same for any thread
+ * count. The caller owns *out (validate_loo_free). Errors: GPUECON_E_INPUT (k), the replays' errors,
+ * GPUECON_E_INTERNAL when a row re-predicted without calibration differs from validate's prediction. */
+int validate_loo_run(gpuecon_ctx *ctx, const gpuecon_catalog *cat, int k,
+                     const gpuecon_validate_row *const rows[VALIDATE_SETS], const size_t n[VALIDATE_SETS],
+                     validate_loo *out, gpuecon_error *err);
+void validate_loo_free(validate_loo *l);
+/* The median |error| of the held-out predictions of the rows of validate class `cls` in set `set`
+ * (NAN: none): the calibrated figure of a groups[] entry. */
+double validate_loo_class_median(const validate_loo *l, int set, const char *cls);
+
 
 #endif

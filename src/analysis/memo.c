@@ -6,7 +6,8 @@
  * would return again. A web page that re-runs compare each time a what-if control moves (an
  * MTBI, a price: inputs the prediction does not read) then skips the parallelism searches, which
  * are nearly all of compare's time. Key choice: the key is the request's bytes together with the
- * bytes of what its pointers name — the model, the system, its GPU and the efficiency table (a
+ * bytes of what its pointers name — the model, the system, its GPU, the efficiency table and the
+ * calibration's scales (a
  * caller such as validate reuses one struct with new contents, or a freed address for another
  * model) — so a hit means every input is equal; a miss from differing padding costs only a
  * recomputation. Entries
@@ -25,6 +26,8 @@ typedef struct memo_key {
     gpuecon_system system;
     gpuecon_gpu gpu;
     gpuecon_efficiency eff;
+    double cal[GPUECON_CAL_PARAMS]; /* the calibration's scales as applied (validate's leave-one-out
+                                       reuses one calibration struct with new scales) */
 } memo_key;
 
 typedef struct memo_entry {
@@ -97,6 +100,8 @@ static void make_key(const gpuecon_train_request *req, memo_key *k)
         k->gpu = *req->system->gpu;
     if (req->eff)
         k->eff = *req->eff;
+    for (int p = 0; p < GPUECON_CAL_PARAMS; p++)
+        k->cal[p] = req->calibration ? gpuecon_calibration_scale(req->calibration, (gpuecon_cal_param)p) : 1.0;
 }
 
 bool memo_get(gpuecon_memo *m, const gpuecon_train_request *req, int *rc, gpuecon_train_result *res,

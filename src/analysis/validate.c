@@ -176,6 +176,7 @@ typedef struct run_in {
     framework fw;
     bool dp_overlap, dropout;
     const gpuecon_stack *stack;
+    const gpuecon_calibration *cal; /* a candidate calibration (validate --leave-one-out); NULL: none */
 } run_in;
 
 static int predict(gpuecon_ctx *ctx, const run_in *in, const gpuecon_efficiency *tab, size_t n_eff,
@@ -195,6 +196,7 @@ static int predict(gpuecon_ctx *ctx, const run_in *in, const gpuecon_efficiency 
     q.dp_overlap = in->dp_overlap;
     q.dropout = in->dropout;
     q.eff = pick_eff(in->sys->gpu, tab, n_eff);
+    q.calibration = in->cal;
     /* the framework facts come from the stack; the layout facts below from the run */
     if (in->fw == FW_MEGATRON_2021) {
         q.recompute = GPUECON_RECOMPUTE_FULL;
@@ -246,6 +248,26 @@ static void fill_row(gpuecon_validate_row *row, const run_in *in, const gpuecon_
     row->fits = r->fits;
 }
 
+/* The run of a named case (*local holds an inline GPT shape, named in name[cap]). */
+static int case_in(const gpuecon_catalog *cat, const vcase *v, run_in *in, gpuecon_model *local, char *name,
+                   size_t cap, gpuecon_error *err)
+{
+    *in = (run_in){NULL, gpuecon_catalog_system(cat, v->system), v->gpus, v->seq, v->gbs, v->tp, v->pp, v->vpp,
+                   v->cp, v->mbs, v->prec, v->fw, v->dp_overlap, v->dropout,
+                   gpuecon_catalog_stack(cat, v->fw == FW_NEMO_2024 ? "nemo-2024" : "megatron-2021"), NULL};
+    if (v->model)
+        in->model = gpuecon_catalog_model(cat, v->model);
+    else {
+        gpt_shape(local, v->layers, v->hidden, v->heads, v->seq, 51200, name, cap);
+        in->model = local;
+    }
+    if (!in->model || !in->sys || !in->stack)
+        return err_set(err, GPUECON_E_NOTFOUND, v->id, 0, 0, "the catalog lacks %s, %s or stack %s",
+                       v->model ? v->model : "(inline)", v->system,
+                       v->fw == FW_NEMO_2024 ? "nemo-2024" : "megatron-2021");
+    return GPUECON_OK;
+}
+
 static int run_cases(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_efficiency *tab, size_t n_eff,
                      gpuecon_validate_row *rows, size_t cap, size_t *n, gpuecon_error *err)
 {
@@ -253,23 +275,13 @@ static int run_cases(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
         const vcase *v = &cases[i];
         gpuecon_model local;
         char name[48];
-        run_in in = {NULL, gpuecon_catalog_system(cat, v->system), v->gpus, v->seq, v->gbs, v->tp, v->pp, v->vpp,
-                     v->cp, v->mbs, v->prec, v->fw, v->dp_overlap, v->dropout,
-                     gpuecon_catalog_stack(cat, v->fw == FW_NEMO_2024 ? "nemo-2024" : "megatron-2021")};
-        if (v->model)
-            in.model = gpuecon_catalog_model(cat, v->model);
-        else {
-            gpt_shape(&local, v->layers, v->hidden, v->heads, v->seq, 51200, name, sizeof name);
-            in.model = &local;
-        }
-        if (!in.model || !in.sys || !in.stack)
-            return err_set(err, GPUECON_E_NOTFOUND, v->id, 0, 0, "the catalog lacks %s, %s or stack %s",
-                           v->model ? v->model : "(inline)", v->system,
-                           v->fw == FW_NEMO_2024 ? "nemo-2024" : "megatron-2021");
+        run_in in;
+        int rc = case_in(cat, v, &in, &local, name, sizeof name, err);
+        if (rc)
+            return rc;
         gpuecon_train_request q;
         gpuecon_train_result r;
-        int rc = predict(ctx, &in, tab, n_eff, &q, &r, err);
-        if (rc)
+        if ((rc = predict(ctx, &in, tab, n_eff, &q, &r, err)))
             return rc;
         double pub = v->published;
         if (pub < 0)
@@ -290,39 +302,60 @@ static int run_cases(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
  * megatron-ds-2023: 16-bit, full recompute, unfused attention, DP not overlapped, as Narayanan's
  * larger runs, and the input-gradient all-reduce of each column-parallel linear beside its
  * weight-gradient GEMM (Megatron-DeepSpeed's async_tensor_model_parallel_allreduce default). */
-static int run_vtrain(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_efficiency *tab, size_t n_eff,
-                      gpuecon_validate_row *rows, size_t cap, size_t *n, gpuecon_error *err)
+/* The vTrain table, its cluster (*vsys) and stack. */
+static int vtrain_setup(const gpuecon_catalog *cat, const calib_vtrain_row **rows_in, size_t *n_rows,
+                        gpuecon_system *vsys, const gpuecon_stack **stack, gpuecon_error *err)
 {
-    static const char path[] = CALIB_VTRAIN_PATH;
-    size_t n_rows;
-    const calib_vtrain_row *rows_in = catalog_vtrain(cat, &n_rows);
-    if (!rows_in)
-        return err_set(err, GPUECON_E_INTERNAL, path, 0, 0, "not compiled in");
+    *rows_in = catalog_vtrain(cat, n_rows);
+    if (!*rows_in)
+        return err_set(err, GPUECON_E_INTERNAL, CALIB_VTRAIN_PATH, 0, 0, "not compiled in");
     const gpuecon_system *base = gpuecon_catalog_system(cat, "hgx-a100");
-    const gpuecon_stack *stack = gpuecon_catalog_stack(cat, "megatron-ds-2023");
-    if (!base || !stack)
+    *stack = gpuecon_catalog_stack(cat, "megatron-ds-2023");
+    if (!base || !*stack)
         return err_set(err, GPUECON_E_NOTFOUND, base ? "megatron-ds-2023" : "hgx-a100", 0, 0,
                        "the catalog lacks %s", base ? "stack megatron-ds-2023" : "hgx-a100");
     /* vTrain's cluster as its validation configs describe it
      * (config/validation/multi/config_val_<model>_<tp>_<dp>_<pp>_<mbs>.json): nodes of 8 A100
      * with inter_node_bandwidth 800 Gbit/s per node, 12.5 GB/s per GPU (half of a DGX A100's
      * 8 x 200 Gbit/s); NVLink as any HGX A100 */
-    gpuecon_system vsys = *base;
-    vsys.name = "a100-vtrain-cluster";
-    vsys.scaleout_gbps = 800.0 / 8 / 8;
-    const gpuecon_system *sys = &vsys;
+    *vsys = *base;
+    vsys->name = "a100-vtrain-cluster";
+    vsys->scaleout_gbps = 800.0 / 8 / 8;
+    return GPUECON_OK;
+}
+
+/* The run of one vTrain row (*m holds its GPT shape, named in name[cap]). */
+static void vtrain_in(const calib_vtrain_row *row, const gpuecon_system *sys, const gpuecon_stack *stack, run_in *in,
+                      gpuecon_model *m, char *name, size_t cap)
+{
+    const double *f = row->f;
+    gpt_shape(m, (int)f[6], (int)f[4], (int)f[5], (int)f[7], 50257, name, cap); /* GPT-2 BPE */
+    *in = (run_in){m, sys, (int)f[1], (int)f[7], (int)f[2], (int)f[8], (int)f[10], 1, 1, (int)f[3], GPUECON_BF16,
+                   FW_MEGATRON_2021, false, true, stack, NULL};
+}
+
+static int run_vtrain(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_efficiency *tab, size_t n_eff,
+                      gpuecon_validate_row *rows, size_t cap, size_t *n, gpuecon_error *err)
+{
+    static const char path[] = CALIB_VTRAIN_PATH;
+    size_t n_rows;
+    const calib_vtrain_row *rows_in;
+    gpuecon_system vsys;
+    const gpuecon_stack *stack = NULL;
+    int rc = vtrain_setup(cat, &rows_in, &n_rows, &vsys, &stack, err);
+    if (rc)
+        return rc;
     int k = 0;
     for (size_t i = 0; i < n_rows && *n < cap; i++) {
         const double *f = rows_in[i].f;
         int line = rows_in[i].line;
         gpuecon_model m;
         char name[48];
-        gpt_shape(&m, (int)f[6], (int)f[4], (int)f[5], (int)f[7], 50257, name, sizeof name); /* GPT-2 BPE */
-        run_in in = {&m, sys, (int)f[1], (int)f[7], (int)f[2], (int)f[8], (int)f[10], 1, 1, (int)f[3], GPUECON_BF16,
-                     FW_MEGATRON_2021, false, true, stack};
+        run_in in;
+        vtrain_in(&rows_in[i], &vsys, stack, &in, &m, name, sizeof name);
         gpuecon_train_request q;
         gpuecon_train_result r;
-        int rc = predict(ctx, &in, tab, n_eff, &q, &r, err);
+        rc = predict(ctx, &in, tab, n_eff, &q, &r, err);
         if (rc) {
             snprintf(err->where, sizeof err->where, "%s", path);
             err->line = line;
@@ -341,32 +374,42 @@ static int run_vtrain(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpueco
     return GPUECON_OK;
 }
 
+/* The request of a mixture-of-experts case. */
+static int moe_request(const gpuecon_catalog *cat, const mcase *v, const gpuecon_efficiency *tab, size_t n_eff,
+                       gpuecon_train_request *q, gpuecon_error *err)
+{
+    gpuecon_train_request_init(q);
+    q->model = gpuecon_catalog_model(cat, v->model);
+    q->system = gpuecon_catalog_system(cat, v->system);
+    if (!q->model || !q->system)
+        return err_set(err, GPUECON_E_NOTFOUND, v->id, 0, 0, "the catalog lacks %s or %s", v->model, v->system);
+    q->gpus = v->gpus, q->precision = v->prec, q->seq = v->seq, q->gbs = v->gbs;
+    q->tp = v->tp ? v->tp : GPUECON_SEARCH, q->pp = v->pp ? v->pp : GPUECON_SEARCH;
+    q->vpp = v->vpp ? v->vpp : GPUECON_SEARCH, q->cp = v->cp ? v->cp : GPUECON_SEARCH;
+    q->ep = v->ep ? v->ep : GPUECON_SEARCH, q->etp = v->etp ? v->etp : GPUECON_SEARCH;
+    q->mbs = v->mbs ? v->mbs : GPUECON_SEARCH;
+    q->capacity_factor = v->cf;
+    q->a2a_overlap = v->a2a < 0 ? GPUECON_SEARCH : v->a2a;
+    q->cuda_graphs = v->graphs;
+    q->recompute = v->rc;
+    q->attn_impl = v->unfused ? GPUECON_ATTN_IMPL_UNFUSED : GPUECON_ATTN_IMPL_FLASH;
+    if (v->tp)
+        q->tp_overlap = v->tp_overlap && v->tp > 1, q->zero = 1;
+    q->eff = pick_eff(q->system->gpu, tab, n_eff);
+    return GPUECON_OK;
+}
+
 static int run_moe(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_efficiency *tab, size_t n_eff,
                    gpuecon_validate_row *rows, size_t cap, size_t *n, gpuecon_error *err)
 {
     for (size_t i = 0; i < sizeof moe_cases / sizeof moe_cases[0] && *n < cap; i++) {
         const mcase *v = &moe_cases[i];
         gpuecon_train_request q;
-        gpuecon_train_request_init(&q);
-        q.model = gpuecon_catalog_model(cat, v->model);
-        q.system = gpuecon_catalog_system(cat, v->system);
-        if (!q.model || !q.system)
-            return err_set(err, GPUECON_E_NOTFOUND, v->id, 0, 0, "the catalog lacks %s or %s", v->model, v->system);
-        q.gpus = v->gpus, q.precision = v->prec, q.seq = v->seq, q.gbs = v->gbs;
-        q.tp = v->tp ? v->tp : GPUECON_SEARCH, q.pp = v->pp ? v->pp : GPUECON_SEARCH;
-        q.vpp = v->vpp ? v->vpp : GPUECON_SEARCH, q.cp = v->cp ? v->cp : GPUECON_SEARCH;
-        q.ep = v->ep ? v->ep : GPUECON_SEARCH, q.etp = v->etp ? v->etp : GPUECON_SEARCH;
-        q.mbs = v->mbs ? v->mbs : GPUECON_SEARCH;
-        q.capacity_factor = v->cf;
-        q.a2a_overlap = v->a2a < 0 ? GPUECON_SEARCH : v->a2a;
-        q.cuda_graphs = v->graphs;
-        q.recompute = v->rc;
-        q.attn_impl = v->unfused ? GPUECON_ATTN_IMPL_UNFUSED : GPUECON_ATTN_IMPL_FLASH;
-        if (v->tp)
-            q.tp_overlap = v->tp_overlap && v->tp > 1, q.zero = 1;
-        q.eff = pick_eff(q.system->gpu, tab, n_eff);
+        int rc = moe_request(cat, v, tab, n_eff, &q, err);
+        if (rc)
+            return rc;
         gpuecon_train_result r;
-        int rc = gpuecon_train_predict(ctx, &q, &r, err);
+        rc = gpuecon_train_predict(ctx, &q, &r, err);
         if (rc && rc != GPUECON_E_INFEASIBLE)
             return rc;
         gpuecon_validate_row *row = validate_row_next(rows, n, v->id, "moe", v->source);
@@ -382,6 +425,81 @@ static int run_moe(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_e
         validate_set_train(row, &q, &r);
     }
     return GPUECON_OK;
+}
+
+/* The replay's description of a training request and its prediction. */
+static void replay_fill(const gpuecon_train_request *q, const gpuecon_train_result *r, validate_replay *out)
+{
+    out->figure = r->tokens_per_s_per_gpu;
+    out->system = q->system->name;
+    out->stack = q->stack ? q->stack->name : "none";
+    out->prec = q->precision;
+    out->moe = q->model->experts > 0;
+    out->measurable = true;
+    validate_frac_max_eff(q->eff ? q->eff : gpuecon_efficiency_for(q->system->gpu), out->frac_max);
+}
+
+int validate_train_replay(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const char *id,
+                          const gpuecon_calibration *cal, validate_replay *out, gpuecon_error *err)
+{
+    if (!ctx || !cat || !id || !out)
+        return err_set(err, GPUECON_E_INPUT, "", 0, 0, "context, catalog, row and result are required");
+    memset(out, 0, sizeof *out);
+    gpuecon_train_request q;
+    gpuecon_train_result r;
+    int rc;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (!validate_id_is(cases[i].id, id))
+            continue;
+        gpuecon_model local;
+        char name[48];
+        run_in in;
+        if ((rc = case_in(cat, &cases[i], &in, &local, name, sizeof name, err)))
+            return rc;
+        in.cal = cal;
+        if ((rc = predict(ctx, &in, NULL, 0, &q, &r, err)))
+            return rc;
+        replay_fill(&q, &r, out);
+        return GPUECON_OK;
+    }
+    unsigned k;
+    char tail;
+    if (sscanf(id, "V%3u%c", &k, &tail) == 1 && k >= 1) { /* the vTrain rows are V001.. in table order */
+        size_t n_rows;
+        const calib_vtrain_row *rows_in;
+        gpuecon_system vsys;
+        const gpuecon_stack *stack = NULL;
+        if ((rc = vtrain_setup(cat, &rows_in, &n_rows, &vsys, &stack, err)))
+            return rc;
+        if (k <= n_rows) {
+            gpuecon_model m;
+            char name[48];
+            run_in in;
+            vtrain_in(&rows_in[k - 1], &vsys, stack, &in, &m, name, sizeof name);
+            in.cal = cal;
+            if ((rc = predict(ctx, &in, NULL, 0, &q, &r, err)))
+                return rc;
+            replay_fill(&q, &r, out);
+            out->system = "a100-vtrain-cluster"; /* vsys dies here; its name is this literal */
+            return GPUECON_OK;
+        }
+    }
+    for (size_t i = 0; i < sizeof moe_cases / sizeof moe_cases[0]; i++) {
+        if (!validate_id_is(moe_cases[i].id, id))
+            continue;
+        if ((rc = moe_request(cat, &moe_cases[i], NULL, 0, &q, err)))
+            return rc;
+        q.calibration = cal;
+        rc = gpuecon_train_predict(ctx, &q, &r, err);
+        if (rc && rc != GPUECON_E_INFEASIBLE)
+            return rc;
+        replay_fill(&q, &r, out);
+        return GPUECON_OK;
+    }
+    rc = validate_recipe_replay(ctx, cat, pick_eff, id, cal, out, err);
+    if (rc == GPUECON_E_NOTFOUND)
+        rc = validate_torchtitan_replay(ctx, cat, pick_eff, id, cal, out, err);
+    return rc;
 }
 
 static int cmp_double(const void *a, const void *b)

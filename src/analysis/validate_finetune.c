@@ -58,7 +58,8 @@ static const fcase fcases[] = {
      "read as over the same compiled stack in bf16; over eager bf16 the model gives 1.96"},
 };
 
-static int one(const gpuecon_catalog *cat, const frun *x, gpuecon_finetune_result *o, gpuecon_error *err)
+static int one(const gpuecon_catalog *cat, const frun *x, const gpuecon_calibration *cal, gpuecon_finetune_result *o,
+               gpuecon_error *err)
 {
     gpuecon_finetune_request r;
     gpuecon_finetune_request_init(&r);
@@ -71,6 +72,7 @@ static int one(const gpuecon_catalog *cat, const frun *x, gpuecon_finetune_resul
     r.recompute = x->recompute;
     r.precision = x->prec;
     r.profile = *gpuecon_serving_profile_find("vessl-gemma4");
+    gpuecon_calibration_apply_profile(cal, &r.profile); /* NULL: none */
     int rc = gpuecon_finetune(&r, o, err);
     return rc == GPUECON_E_INFEASIBLE ? GPUECON_OK : rc; /* rows report fits = false instead */
 }
@@ -84,9 +86,9 @@ int gpuecon_validate_finetune(const gpuecon_catalog *cat, gpuecon_validate_row *
     for (size_t i = 0; i < sizeof fcases / sizeof fcases[0] && *n < cap; i++) {
         const fcase *v = &fcases[i];
         gpuecon_finetune_result a, b;
-        int rc = one(cat, &v->a, &a, err);
+        int rc = one(cat, &v->a, NULL, &a, err);
         if (!rc && v->m != F_TOKS)
-            rc = one(cat, &v->b, &b, err);
+            rc = one(cat, &v->b, NULL, &b, err);
         if (rc)
             return rc;
         double y = v->m == F_TOKS         ? a.tokens_per_s
@@ -109,4 +111,34 @@ int gpuecon_validate_finetune(const gpuecon_catalog *cat, gpuecon_validate_row *
                  gpuecon_precision_name(v->a.prec));
     }
     return GPUECON_OK;
+}
+
+int validate_finetune_replay(const gpuecon_catalog *cat, const char *id, const gpuecon_calibration *cal,
+                             validate_replay *out, gpuecon_error *err)
+{
+    if (!cat || !id || !out)
+        return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a catalog, row and result are required");
+    for (size_t i = 0; i < sizeof fcases / sizeof fcases[0]; i++) {
+        const fcase *v = &fcases[i];
+        if (!validate_id_is(v->id, id))
+            continue;
+        memset(out, 0, sizeof *out);
+        gpuecon_finetune_result a, b;
+        int rc = one(cat, &v->a, cal, &a, err);
+        if (!rc && v->m != F_TOKS)
+            rc = one(cat, &v->b, cal, &b, err);
+        if (rc)
+            return rc;
+        out->figure = v->m == F_TOKS         ? a.tokens_per_s
+                      : v->m == F_TOKS_RATIO ? a.tokens_per_s / b.tokens_per_s
+                                             : a.memory_gib_per_gpu / b.memory_gib_per_gpu;
+        out->system = v->a.system;
+        out->stack = v->a.stack;
+        out->prec = v->a.prec;
+        out->moe = false; /* gemma4-31b */
+        out->measurable = v->m == F_TOKS;
+        validate_frac_max_profile(gpuecon_serving_profile_find("vessl-gemma4"), out->frac_max);
+        return GPUECON_OK;
+    }
+    return err_set(err, GPUECON_E_NOTFOUND, id, 0, 0, "no fine-tuning row %s", id);
 }

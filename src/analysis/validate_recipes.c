@@ -270,3 +270,34 @@ int validate_recipe_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, validate_
     }
     return GPUECON_OK;
 }
+
+int validate_recipe_replay(gpuecon_ctx *ctx, const gpuecon_catalog *cat, validate_pick_fn pick, const char *id,
+                           const gpuecon_calibration *cal, validate_replay *out, gpuecon_error *err)
+{
+    for (size_t i = 0; i < sizeof rcases / sizeof rcases[0]; i++) {
+        const rcase *v = &rcases[i];
+        if (!validate_id_is(v->id, id))
+            continue;
+        gpuecon_train_request q;
+        request_of(cat, v, &q);
+        if (!q.model || !q.system || !q.stack)
+            return err_set(err, GPUECON_E_NOTFOUND, v->id, 0, 0, "the catalog lacks %s, %s or %s", v->model,
+                           v->system, v->stack);
+        q.eff = pick(q.system->gpu, NULL, 0);
+        q.calibration = cal;
+        gpuecon_train_result r;
+        int rc = gpuecon_train_predict(ctx, &q, &r, err);
+        if (rc && rc != GPUECON_E_INFEASIBLE)
+            return rc;
+        memset(out, 0, sizeof *out);
+        out->figure = r.tokens_per_s_per_gpu;
+        out->system = q.system->name;
+        out->stack = q.stack->name;
+        out->prec = q.precision;
+        out->moe = q.model->experts > 0;
+        out->measurable = true;
+        validate_frac_max_eff(q.eff ? q.eff : gpuecon_efficiency_for(q.system->gpu), out->frac_max);
+        return GPUECON_OK;
+    }
+    return err_set(err, GPUECON_E_NOTFOUND, id, 0, 0, "no recipe row %s", id);
+}

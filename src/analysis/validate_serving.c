@@ -304,7 +304,8 @@ static int case_pp(const scase *v)
 }
 
 static int build(const gpuecon_catalog *cat, const scase *v, const char *system, gpuecon_precision w,
-                 gpuecon_precision kv, int k, gpuecon_infer_request *r, gpuecon_error *err)
+                 gpuecon_precision kv, int k, const gpuecon_calibration *cal, gpuecon_infer_request *r,
+                 gpuecon_error *err)
 {
     gpuecon_infer_request_init(r);
     r->model = gpuecon_catalog_model(cat, v->model);
@@ -348,6 +349,7 @@ static int build(const gpuecon_catalog *cat, const scase *v, const char *system,
         r->max_num_seqs *= r->pp;
         r->max_num_batched_tokens *= r->pp;
     }
+    gpuecon_calibration_apply_profile(cal, &r->profile); /* NULL: none */
     r->draft_k = k;
     if (k == 1 || k == 2) {
         r->acceptance = k == 1 ? 0.828 : 0.73;
@@ -360,10 +362,11 @@ static int build(const gpuecon_catalog *cat, const scase *v, const char *system,
 
 /* Output tokens/s at concurrency c (c = 0: saturation) of a deployment. */
 static int toks(const gpuecon_catalog *cat, const scase *v, const char *system, gpuecon_precision w,
-                gpuecon_precision kv, int k, double c, double *x, gpuecon_infer_result *o, gpuecon_error *err)
+                gpuecon_precision kv, int k, double c, const gpuecon_calibration *cal, double *x,
+                gpuecon_infer_result *o, gpuecon_error *err)
 {
     gpuecon_infer_request r;
-    int rc = build(cat, v, system, w, kv, k, &r, err);
+    int rc = build(cat, v, system, w, kv, k, cal, &r, err);
     if (rc)
         return rc;
     r.concurrency = c;
@@ -389,11 +392,14 @@ static long bench_requests(double isl, double osl)
     return 3000; /* 128/2048, 2048/128, 1000/1000, 500/2000 */
 }
 
-static int bench_toks(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const scase *v, double *y, gpuecon_error *err)
+/* trace: the row's run recorded (validate_serving_trace), re-timed under cal instead of simulated
+ * where the calibrated deployment schedules alike; record: where to record the run (NULL: nowhere). */
+static int bench_toks(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const scase *v, const gpuecon_calibration *cal,
+                      const infer_sim_trace *trace, infer_sim_trace *record, double *y, gpuecon_error *err)
 {
     gpuecon_sim_request q;
     gpuecon_sim_request_init(&q);
-    int rc = build(cat, v, v->system, v->w, v->kv, v->draft_k, &q.serve, err);
+    int rc = build(cat, v, v->system, v->w, v->kv, v->draft_k, cal, &q.serve, err);
     if (rc)
         return rc;
     gpuecon_infer_result o;
@@ -402,8 +408,13 @@ static int bench_toks(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const scase 
     q.arrival = GPUECON_ARRIVAL_BURST;
     q.warmup = 0;
     q.requests = bench_requests(v->prompt, v->output) / o.replicas; /* one replica's share */
+    bool same = false;
+    if (trace && (rc = infer_sim_retime(trace, &q, y, &same, err)))
+        return rc;
+    if (same)
+        return GPUECON_OK;
     gpuecon_sim_result s;
-    if ((rc = gpuecon_infer_simulate(ctx, &q, &s, err)))
+    if ((rc = record ? infer_simulate_traced(ctx, &q, &s, record, err) : gpuecon_infer_simulate(ctx, &q, &s, err)))
         return rc;
     *y = s.output_tokens_per_s;
     return GPUECON_OK;
@@ -412,7 +423,8 @@ static int bench_toks(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const scase 
 /* M_DECODE_TOKS: the decode instance of a disaggregated deployment (v->tp attention-DP ranks with
  * their default redundant experts, its prefill instance v->prefill ranks), stepping v->c sequences a
  * rank with nothing prefilled (docs/model.md §6.13 D2): output tokens/s of one rank, which is one GPU. */
-static int decode_toks(const gpuecon_catalog *cat, const scase *v, double *y, gpuecon_error *err)
+static int decode_toks(const gpuecon_catalog *cat, const scase *v, const gpuecon_calibration *cal, double *y,
+                       gpuecon_error *err)
 {
     gpuecon_disagg_request q;
     memset(&q, 0, sizeof q);
@@ -428,6 +440,7 @@ static int decode_toks(const gpuecon_catalog *cat, const scase *v, double *y, gp
     q.base.prompt_len = v->prompt;
     q.base.output_len = v->output;
     q.base.max_num_seqs = (int)v->c;
+    gpuecon_calibration_apply_profile(cal, &q.base.profile); /* NULL: none */
     q.prefill_instances = 1;
     q.prefill_tp = v->prefill;
     q.decode_instances = 1;
@@ -446,16 +459,17 @@ static int decode_toks(const gpuecon_catalog *cat, const scase *v, double *y, gp
     return GPUECON_OK;
 }
 
-static int predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const scase *v, double *y, gpuecon_error *err)
+static int predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const scase *v, const gpuecon_calibration *cal,
+                   const infer_sim_trace *trace, double *y, gpuecon_error *err)
 {
     gpuecon_infer_result o, o2;
     double x, x2;
     if (v->m == M_BENCH_TOKS)
-        return bench_toks(ctx, cat, v, y, err);
+        return bench_toks(ctx, cat, v, cal, trace, NULL, y, err);
     if (v->m == M_DECODE_TOKS)
-        return decode_toks(cat, v, y, err);
+        return decode_toks(cat, v, cal, y, err);
     int rc = toks(cat, v, v->system, v->w, v->kv, v->draft_k, v->m == M_SAT_TOKS || v->m == M_SEQS_SAT ||
-                                                                  v->m == M_KV_GB ? 0 : v->c, &x, &o, err);
+                                                                  v->m == M_KV_GB ? 0 : v->c, cal, &x, &o, err);
     if (rc)
         return rc;
     switch (v->m) {
@@ -478,12 +492,12 @@ static int predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const scase *v,
         *y = o.kv_avail_gib * 1073741824.0 / 1e9;
         break;
     case M_RATIO_A100:
-        if ((rc = toks(cat, v, "hgx-a100", GPUECON_BF16, GPUECON_BF16, 0, v->c, &x2, &o2, err)))
+        if ((rc = toks(cat, v, "hgx-a100", GPUECON_BF16, GPUECON_BF16, 0, v->c, cal, &x2, &o2, err)))
             return rc;
         *y = x / x2;
         break;
     case M_MTP_GAIN:
-        if ((rc = toks(cat, v, v->system, v->w, v->kv, v->draft_k - 1, v->c, &x2, &o2, err)))
+        if ((rc = toks(cat, v, v->system, v->w, v->kv, v->draft_k - 1, v->c, cal, &x2, &o2, err)))
             return rc;
         *y = x / x2 - 1;
         break;
@@ -545,7 +559,7 @@ int validate_serving_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const ch
     for (int i = 0; i < (int)NCASES; i++) {
         memset(&errs[i], 0, sizeof errs[i]);
         ys[i] = 0;
-        rcs[i] = sel[i] && predict_rows ? predict(ctx, cat, case_at((size_t)i), &ys[i], &errs[i]) : GPUECON_OK;
+        rcs[i] = sel[i] && predict_rows ? predict(ctx, cat, case_at((size_t)i), NULL, NULL, &ys[i], &errs[i]) : GPUECON_OK;
     }
     (void)nt;
     for (size_t i = 0; i < NCASES && *n < cap; i++) {
@@ -599,4 +613,91 @@ int validate_serving_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const ch
         case_class(sys, gpuecon_catalog_model(cat, v->model), v, row->cls, sizeof row->cls);
     }
     return GPUECON_OK;
+}
+
+int validate_serving_replay(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const char *id,
+                            const gpuecon_calibration *cal, bool predict_row, const struct infer_sim_trace *trace,
+                            validate_replay *out, gpuecon_error *err)
+{
+    if (!ctx || !cat || !id || !out)
+        return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a context, catalog, row and result are required");
+    for (size_t i = 0; i < NSCASES + NPCASES; i++) {
+        const scase *v = case_at(i);
+        if (!validate_id_is(v->id, id))
+            continue;
+        memset(out, 0, sizeof *out);
+        const gpuecon_system *sys = gpuecon_catalog_system(cat, v->system);
+        const gpuecon_model *m = gpuecon_catalog_model(cat, v->model);
+        if (!sys || !m)
+            return err_set(err, GPUECON_E_NOTFOUND, v->id, 0, 0, "the catalog lacks %s or %s", v->model, v->system);
+        int rc = predict_row ? predict(ctx, cat, v, cal, trace, &out->figure, err) : GPUECON_OK;
+        if (rc)
+            return rc;
+        out->system = sys->name;
+        /* the profile the row's deployment runs (build, decode_toks) */
+        out->stack = v->vessl ? "vessl-gemma4" : v->m == M_DECODE_TOKS ? "generic" : v->stack ? v->stack : "trtllm";
+        out->prec = v->w;
+        out->moe = m->experts > 0;
+        out->measurable = v->m != M_SEQS_SAT && v->m != M_KV_GB && v->m != M_RATIO_A100 && v->m != M_MTP_GAIN;
+        gpuecon_infer_request r; /* the profile the row runs with (decode_toks: the default one) */
+        if (v->m == M_DECODE_TOKS)
+            gpuecon_infer_request_init(&r);
+        else if ((rc = build(cat, v, v->system, v->w, v->kv, v->draft_k, NULL, &r, err)))
+            return rc;
+        validate_frac_max_profile(&r.profile, out->frac_max);
+        return GPUECON_OK;
+    }
+    return err_set(err, GPUECON_E_NOTFOUND, id, 0, 0, "no serving row %s", id);
+}
+
+int validate_serving_trace(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const char *id, struct infer_sim_trace **out,
+                           double *figure, gpuecon_error *err)
+{
+    *out = NULL;
+    *figure = 0;
+    for (size_t i = 0; i < NSCASES + NPCASES; i++) {
+        const scase *v = case_at(i);
+        if (!validate_id_is(v->id, id))
+            continue;
+        if (v->m != M_BENCH_TOKS)
+            return GPUECON_OK;
+        infer_sim_trace *t = ctx_alloc(ctx, sizeof *t);
+        if (!t)
+            return err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory");
+        double y, z;
+        int rc = bench_toks(ctx, cat, v, NULL, NULL, t, &y, err);
+        *figure = rc ? 0 : y;
+        /* the trace is kept where re-timing it under the built-in constants gives the simulated figure */
+        bool same = false;
+        if (!rc && t->ok) {
+            gpuecon_sim_request q;
+            gpuecon_sim_request_init(&q);
+            rc = build(cat, v, v->system, v->w, v->kv, v->draft_k, NULL, &q.serve, err);
+            gpuecon_infer_result o;
+            if (!rc)
+                rc = gpuecon_infer(&q.serve, &o, err);
+            if (!rc) {
+                q.arrival = GPUECON_ARRIVAL_BURST;
+                q.warmup = 0;
+                q.requests = bench_requests(v->prompt, v->output) / o.replicas;
+                rc = infer_sim_retime(t, &q, &z, &same, err);
+            }
+            same = same && z == y;
+        }
+        if (rc || !same) {
+            validate_serving_trace_free(ctx, t);
+            return rc;
+        }
+        *out = t;
+        return GPUECON_OK;
+    }
+    return err_set(err, GPUECON_E_NOTFOUND, id, 0, 0, "no serving row %s", id);
+}
+
+void validate_serving_trace_free(gpuecon_ctx *ctx, struct infer_sim_trace *t)
+{
+    if (!t)
+        return;
+    infer_sim_trace_free(t);
+    ctx_free(ctx, t, sizeof *t);
 }

@@ -93,6 +93,27 @@ size_t validate_torchtitan_count(void)
     return sizeof tcases / sizeof tcases[0];
 }
 
+/* The request of a torchtitan case. */
+static int request_of(const gpuecon_catalog *cat, const tcase *v, validate_pick_fn pick,
+                      const gpuecon_efficiency *tab, size_t n_eff, gpuecon_train_request *q, gpuecon_error *err)
+{
+    gpuecon_train_request_init(q);
+    const gpuecon_stack *k = gpuecon_catalog_stack(cat, v->stack);
+    q->model = gpuecon_catalog_model(cat, v->model);
+    q->system = gpuecon_catalog_system(cat, v->system);
+    if (!q->model || !q->system || !k)
+        return err_set(err, GPUECON_E_NOTFOUND, v->id, 0, 0, "the catalog lacks %s, %s or %s", v->model,
+                       v->system, v->stack);
+    gpuecon_train_request_apply_stack(q, k); /* and its precision: the Float8 stack's FP8 */
+    q->gpus = v->gpus, q->seq = v->seq, q->gbs = v->gbs;
+    q->tp = v->tp, q->pp = v->pp, q->vpp = v->vpp, q->cp = v->cp, q->mbs = v->mbs, q->ep = 1, q->etp = 1;
+    q->recompute = v->rc;
+    q->zero = 3; /* FSDP2 over the data- and context-parallel ranks */
+    q->tp_overlap = v->tp > 1 && v->async_tp;
+    q->eff = pick(q->system->gpu, tab, n_eff);
+    return GPUECON_OK;
+}
+
 int validate_torchtitan_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, validate_pick_fn pick,
                              const gpuecon_efficiency *tab, size_t n_eff, gpuecon_validate_row *rows, size_t cap,
                              size_t *n, gpuecon_error *err)
@@ -100,22 +121,11 @@ int validate_torchtitan_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, valid
     for (size_t i = 0; i < sizeof tcases / sizeof tcases[0] && *n < cap; i++) {
         const tcase *v = &tcases[i];
         gpuecon_train_request q;
-        gpuecon_train_request_init(&q);
-        const gpuecon_stack *k = gpuecon_catalog_stack(cat, v->stack);
-        q.model = gpuecon_catalog_model(cat, v->model);
-        q.system = gpuecon_catalog_system(cat, v->system);
-        if (!q.model || !q.system || !k)
-            return err_set(err, GPUECON_E_NOTFOUND, v->id, 0, 0, "the catalog lacks %s, %s or %s", v->model,
-                           v->system, v->stack);
-        gpuecon_train_request_apply_stack(&q, k); /* and its precision: the Float8 stack's FP8 */
-        q.gpus = v->gpus, q.seq = v->seq, q.gbs = v->gbs;
-        q.tp = v->tp, q.pp = v->pp, q.vpp = v->vpp, q.cp = v->cp, q.mbs = v->mbs, q.ep = 1, q.etp = 1;
-        q.recompute = v->rc;
-        q.zero = 3; /* FSDP2 over the data- and context-parallel ranks */
-        q.tp_overlap = v->tp > 1 && v->async_tp;
-        q.eff = pick(q.system->gpu, tab, n_eff);
+        int rc = request_of(cat, v, pick, tab, n_eff, &q, err);
+        if (rc)
+            return rc;
         gpuecon_train_result r;
-        int rc = gpuecon_train_predict(ctx, &q, &r, err);
+        rc = gpuecon_train_predict(ctx, &q, &r, err);
         if (rc && rc != GPUECON_E_INFEASIBLE)
             return rc;
         gpuecon_validate_row *row = validate_row_next(rows, n, v->id, "torchtitan", v->source);
@@ -133,4 +143,32 @@ int validate_torchtitan_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, valid
                  gpuecon_precision_name(q.precision));
     }
     return GPUECON_OK;
+}
+
+int validate_torchtitan_replay(gpuecon_ctx *ctx, const gpuecon_catalog *cat, validate_pick_fn pick, const char *id,
+                               const gpuecon_calibration *cal, validate_replay *out, gpuecon_error *err)
+{
+    for (size_t i = 0; i < sizeof tcases / sizeof tcases[0]; i++) {
+        if (!validate_id_is(tcases[i].id, id))
+            continue;
+        gpuecon_train_request q;
+        int rc = request_of(cat, &tcases[i], pick, NULL, 0, &q, err);
+        if (rc)
+            return rc;
+        q.calibration = cal;
+        gpuecon_train_result r;
+        rc = gpuecon_train_predict(ctx, &q, &r, err);
+        if (rc && rc != GPUECON_E_INFEASIBLE)
+            return rc;
+        memset(out, 0, sizeof *out);
+        out->figure = r.tokens_per_s_per_gpu;
+        out->system = q.system->name;
+        out->stack = q.stack ? q.stack->name : tcases[i].stack;
+        out->prec = q.precision;
+        out->moe = q.model->experts > 0;
+        out->measurable = true;
+        validate_frac_max_eff(q.eff ? q.eff : gpuecon_efficiency_for(q.system->gpu), out->frac_max);
+        return GPUECON_OK;
+    }
+    return err_set(err, GPUECON_E_NOTFOUND, id, 0, 0, "no torchtitan row %s", id);
 }

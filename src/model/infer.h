@@ -206,6 +206,38 @@ void infer_pp_step(const infer_env *e, const infer_batch *b, gpuecon_infer_step 
 void infer_step_stage(const infer_env *e, const infer_batch *b, gpuecon_infer_step *s);
 /* S1 for an explicit batch (the simulator's steps); the draft cost only when something decodes. */
 void infer_step_batch(const infer_env *e, const infer_batch *b, gpuecon_infer_step *s);
+
+/* ---- infer_sim_trace.c: a simulated run timed again under other step constants ----
+ * Where the schedule does not depend on time — every request queued at once (a burst) with fixed
+ * lengths, no speculative draft, one aggregated replica, one replication, no warmup — which requests
+ * each step holds is decided by the batch and token limits and the KV pool alone, so the run's
+ * throughput under other step constants (a calibrated profile) is its output tokens over the sum of
+ * its steps timed again. validate --leave-one-out re-times a trtllm-bench row this way instead of
+ * simulating it again (the same steps, the same sums: bit-identical under the constants it ran). */
+typedef struct infer_sim_trace {
+    infer_batch *b;         /* the steps, in order */
+    double *swap;           /* bytes swapped in ahead of each step */
+    size_t n, cap;
+    bool ok;                /* recorded: the schedule does not depend on time and memory sufficed */
+    gpuecon_ctx *ctx;
+    double tokens;          /* output tokens of the replica */
+    int replicas;
+    /* what decided the schedule, to check a re-timed request keeps it */
+    double pool, window[INFER_MAX_GROUPS], group_block[INFER_MAX_GROUPS];
+    int ngroups, block, max_seqs, budget, max_len, chunk_cap;
+    bool reserve;
+    double figure;          /* the simulation's output tokens/s, all replicas */
+} infer_sim_trace;
+/* gpuecon_infer_simulate, recording the steps into *t when the schedule does not depend on time
+ * (t->ok; else the run is simulated as usual and t->ok is false). infer_sim_trace_free releases t. */
+int infer_simulate_traced(gpuecon_ctx *ctx, const gpuecon_sim_request *req, gpuecon_sim_result *out,
+                          infer_sim_trace *t, gpuecon_error *err);
+/* The output tokens/s of t's run under req's step constants (req: t's request with another profile).
+ * *same false (and *tokens_per_s 0) when req's deployment would schedule differently (other limits
+ * or KV pool): the caller simulates instead. */
+int infer_sim_retime(const infer_sim_trace *t, const gpuecon_sim_request *req, double *tokens_per_s, bool *same,
+                     gpuecon_error *err);
+void infer_sim_trace_free(infer_sim_trace *t);
 /* S1 for B running sequences per replica; `chunk` extra prefill tokens ride along (L3). */
 void infer_step(const infer_env *e, double B, double chunk, gpuecon_infer_step *s);
 /* infer_step, and where T2 mixes two kinds of step, the fraction *n of steps with a prompt

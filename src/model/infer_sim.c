@@ -368,6 +368,31 @@ static void window_add(sim_ws *w, sim_eng *g, double t0, double t1, double token
     w->out->pool_run[g->pool] += (hi - lo) * running;
 }
 
+/* One step into a trace (infer_sim_trace.c re-times it). */
+bool sim_trace_add(infer_sim_trace *t, const infer_batch *b, double swap_bytes)
+{
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 1024;
+        infer_batch *nb = ctx_alloc(t->ctx, cap * sizeof *nb);
+        double *ns = ctx_alloc(t->ctx, cap * sizeof *ns);
+        if (!nb || !ns) {
+            ctx_free(t->ctx, nb, cap * sizeof *nb);
+            ctx_free(t->ctx, ns, cap * sizeof *ns);
+            return false;
+        }
+        if (t->n) {
+            memcpy(nb, t->b, t->n * sizeof *nb);
+            memcpy(ns, t->swap, t->n * sizeof *ns);
+        }
+        ctx_free(t->ctx, t->b, t->cap * sizeof *t->b);
+        ctx_free(t->ctx, t->swap, t->cap * sizeof *t->swap);
+        t->b = nb, t->swap = ns, t->cap = cap;
+    }
+    t->b[t->n] = *b;
+    t->swap[t->n++] = swap_bytes;
+    return true;
+}
+
 static double batch_time(sim_ws *w, sim_eng *g, int nsched)
 {
     const sim_cfg *c = g->c;
@@ -389,6 +414,8 @@ static double batch_time(sim_ws *w, sim_eng *g, int nsched)
     }
     gpuecon_infer_step s;
     infer_step_batch(c->e, &b, &s);
+    if (c->trace && c->trace->ok)
+        c->trace->ok = sim_trace_add(c->trace, &b, g->swap_bytes);
     double dt = s.step_s + g->swap_bytes / (c->req->swap_gbps * 1e9);
     g->swap_bytes = 0;
     return dt;

@@ -66,6 +66,7 @@ typedef struct sim_cfg {
     double *cdf;                    /* histogram lengths: cumulative weights (nbins) */
     const struct sim_disagg *dz;    /* disaggregated deployment (this cfg is then its prefill
                                        pool's); NULL: one aggregated replica */
+    infer_sim_trace *trace;         /* records every step's batch (infer_sim_trace.c); NULL: none */
 } sim_cfg;
 
 struct sim_ws;
@@ -189,6 +190,11 @@ int sim_cdf(gpuecon_ctx *ctx, sim_cfg *c, gpuecon_error *err);
 void sim_cdf_free(gpuecon_ctx *ctx, sim_cfg *c);
 /* Runs c->req->replications replications on ctx's threads into out (out->deploy set by the
  * caller); the folded sums into *sum_out and the decode-admission stat into *dqueue when given. */
+/* Records a step into c->trace (infer_sim.c; false: out of memory, the trace is then dropped). */
+bool sim_trace_add(infer_sim_trace *t, const infer_batch *b, double swap_bytes);
+/* gpuecon_infer_simulate with an optional trace (infer_sim_trace.c decides when to pass one). */
+int sim_simulate(gpuecon_ctx *ctx, const gpuecon_sim_request *req0, gpuecon_sim_result *out, infer_sim_trace *trace,
+                 gpuecon_error *err);
 int sim_run_waves(gpuecon_ctx *ctx, const sim_cfg *c, gpuecon_sim_result *out, sim_rep *sum_out,
                   gpuecon_sim_stat *dqueue, gpuecon_error *err);
 

@@ -361,6 +361,12 @@ int sim_mean_lengths(const gpuecon_sim_request *r, gpuecon_infer_request *serve,
 int gpuecon_infer_simulate(gpuecon_ctx *ctx, const gpuecon_sim_request *req0, gpuecon_sim_result *out,
                            gpuecon_error *err)
 {
+    return sim_simulate(ctx, req0, out, NULL, err);
+}
+
+int sim_simulate(gpuecon_ctx *ctx, const gpuecon_sim_request *req0, gpuecon_sim_result *out, infer_sim_trace *trace,
+                 gpuecon_error *err)
+{
     if (!ctx || !req0 || !out)
         return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a context, a request and a result are required");
     memset(out, 0, sizeof *out);
@@ -388,7 +394,21 @@ int gpuecon_infer_simulate(gpuecon_ctx *ctx, const gpuecon_sim_request *req0, gp
         return rc;
     out->replications = req->replications;
     out->overloaded = c.overloaded;
-    rc = sim_run_waves(ctx, &c, out, NULL, NULL, err);
+    sim_rep sum;
+    if (trace) { /* the schedule's inputs (infer_sim_trace.c checks when a trace is wanted) */
+        c.trace = trace;
+        trace->pool = c.pool, trace->ngroups = c.ngroups, trace->block = c.block, trace->max_seqs = c.max_seqs;
+        trace->budget = c.budget, trace->max_len = c.max_len, trace->chunk_cap = c.chunk_cap;
+        trace->reserve = c.reserve;
+        for (int g = 0; g < INFER_MAX_GROUPS; g++)
+            trace->window[g] = g < c.ngroups ? c.window[g] : 0, trace->group_block[g] = g < c.ngroups ? c.group_block[g] : 0;
+        trace->replicas = out->deploy.replicas;
+    }
+    rc = sim_run_waves(ctx, &c, out, trace ? &sum : NULL, NULL, err);
+    if (trace) {
+        trace->tokens = sum.tokens;
+        trace->figure = out->output_tokens_per_s;
+    }
     sim_cdf_free(ctx, &c);
     return rc;
 }

@@ -421,8 +421,16 @@ typedef struct validate_view {
     gpuecon_validate_summary f_all, f_held;
     gpuecon_validate_group fgroups[8];
     size_t nfgroups;
+    /* --leave-one-out / --calibrate-on K: the calibration test (validate_loo.c); NULL: not asked */
+    const validate_loo *loo;
 } validate_view;
 extern const render_kind render_validate, render_validate_serving, render_validate_finetune;
+/* validate_loo.c (render): the calibration test in the validate report. A groups[] entry of set `set`
+ * gains calibrated_median_abs_err (null: no held-out prediction in it); the report gains
+ * leave_one_out; the text its table. */
+void render_loo_group_json(json_t *group, const validate_loo *l, int set);
+json_t *render_loo_json(const validate_loo *l);
+void render_loo_text(const render_out *out, const validate_loo *l);
 
 /* `gpuecon validate --group rl`: the RL step model against published step times */
 typedef struct validate_rl_view {

@@ -89,8 +89,11 @@ static json_t *serving_json(const validate_view *v)
     json_t *s = json_object(), *rows = json_array(), *groups = json_array();
     for (size_t i = 0; i < v->sn; i++)
         json_array_append_new(rows, row_json(&v->srows[i]));
-    for (size_t i = 0; i < v->nsgroups; i++)
-        json_array_append_new(groups, group_json(&v->sgroups[i]));
+    for (size_t i = 0; i < v->nsgroups; i++) {
+        json_t *g = group_json(&v->sgroups[i]);
+        render_loo_group_json(g, v->loo, VALIDATE_SET_SERVING);
+        json_array_append_new(groups, g);
+    }
     json_object_set_new(s, "rows", rows);
     json_object_set_new(s, "groups", groups);
     summary_json(s, "", &v->s_all);
@@ -108,8 +111,11 @@ static json_t *finetune_json(const validate_view *v)
     json_t *s = json_object(), *rows = json_array(), *groups = json_array();
     for (size_t i = 0; i < v->fn; i++)
         json_array_append_new(rows, row_json(&v->frows[i]));
-    for (size_t i = 0; i < v->nfgroups; i++)
-        json_array_append_new(groups, group_json(&v->fgroups[i]));
+    for (size_t i = 0; i < v->nfgroups; i++) {
+        json_t *g = group_json(&v->fgroups[i]);
+        render_loo_group_json(g, v->loo, VALIDATE_SET_FINETUNE);
+        json_array_append_new(groups, g);
+    }
     json_object_set_new(s, "rows", rows);
     json_object_set_new(s, "groups", groups);
     summary_json(s, "", &v->f_all);
@@ -147,7 +153,9 @@ static json_t *validate_json(const void *view)
         const gpuecon_validate_group *g = &v->groups[i];
         if (v->group && strcmp(v->group, g->name))
             continue;
-        json_array_append_new(ga, group_json(g));
+        json_t *gj = group_json(g);
+        render_loo_group_json(gj, v->loo, VALIDATE_SET_TRAIN);
+        json_array_append_new(ga, gj);
     }
     json_t *j = json_object();
     json_object_set_new(j, "metric", json_string("tokens_per_s_per_gpu"));
@@ -180,6 +188,8 @@ static json_t *validate_json(const void *view)
         json_object_set_new(j, "finetune", finetune_json(v));
     }
     json_object_set_new(j, "efficiency", efficiency_json());
+    if (v->loo)
+        json_object_set_new(j, "leave_one_out", render_loo_json(v->loo));
     return j;
 }
 
@@ -271,6 +281,8 @@ static void serving_text(const render_out *out, const void *view, const tbl *t)
                "%s)\n",
             v->s_held.n, 100 * v->s_held.median_abs_err, 100 * TARGET_SERVING_MEDIAN, med ? "met" : "MISSED",
             100 * v->s_held.max_abs_err, v->s_held.worst_id, 100 * TARGET_SERVING_MAX, max ? "met" : "MISSED");
+    if (v->group && v->loo) /* the serving section alone */
+        render_loo_text(out, v->loo);
 }
 
 /* The fine-tuning rows, each with its metric and stack, then the groups. */
@@ -294,6 +306,8 @@ static void finetune_text(const render_out *out, const void *view, const tbl *t)
                "max %.1f%% (%s)\n",
             v->f_all.n, 100 * v->f_all.median_abs_err, 100 * v->f_all.max_abs_err, v->f_all.worst_id, v->f_held.n,
             100 * v->f_held.median_abs_err, 100 * v->f_held.max_abs_err, v->f_held.worst_id);
+    if (v->group && v->loo) /* the fine-tuning section alone */
+        render_loo_text(out, v->loo);
 }
 
 /* One more section of the report, its table made and freed here. */
@@ -361,6 +375,8 @@ static void validate_text(const render_out *out, const void *view, const tbl *t)
         section(out, v, serving_table, serving_text);
         section(out, v, finetune_table, finetune_text);
     }
+    if (v->loo)
+        render_loo_text(out, v->loo);
 }
 
 const render_kind render_validate = {validate_json, train_table, validate_text, NULL};

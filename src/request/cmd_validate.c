@@ -63,7 +63,21 @@ static bool has_group(const gpuecon_validate_row *rows, size_t n, const char *gr
     return false;
 }
 
-static int validate_all(cli *c, const char *group, vbufs *b)
+/* --leave-one-out / --calibrate-on K: the calibration test on the rows computed (vp's), into *loo. */
+static int run_loo(cli *c, int k, vbufs *b, validate_loo *loo)
+{
+    validate_view *vp = &b->v;
+    const gpuecon_validate_row *const sets[VALIDATE_SETS] = {vp->rows, vp->srows, vp->frows};
+    const size_t n[VALIDATE_SETS] = {vp->n, vp->sn, vp->fn};
+    gpuecon_error err;
+    gpuecon_error_clear(&err);
+    if (validate_loo_run(c->ctx, c->cat, k, sets, n, loo, &err))
+        return cli_fail(c, &err);
+    vp->loo = loo;
+    return 0;
+}
+
+static int validate_all(cli *c, const char *group, int k, vbufs *b)
 {
     gpuecon_validate_row *rows = b->rows, *srows = b->srows;
     validate_view *vp = &b->v;
@@ -162,19 +176,32 @@ static int validate_all(cli *c, const char *group, vbufs *b)
     const render_kind *kind = only(vp, "finetune", vp->frows, vp->fn)  ? &render_validate_finetune
                               : only(vp, "serving", vp->srows, vp->sn) ? &render_validate_serving
                                                                         : &render_validate;
-    return cli_render(c, kind, vp);
+    validate_loo loo;
+    memset(&loo, 0, sizeof loo);
+    int rc = k > 0 ? run_loo(c, k, b, &loo) : 0;
+    if (!rc)
+        rc = cli_render(c, kind, vp);
+    validate_loo_free(&loo);
+    return rc;
 }
 
 int cmd_validate(cli *c, int argc, char **argv)
 {
     const char *group = NULL;
+    bool loo = false;
+    int k = 0;
     opt opts[] = {
         {"--group", O_STR, &group, 0, 0, NULL, "G",
          "rows to list: a set (narayanan dgxc vtrain seed heldout moe recipes serving finetune; rl: RL step times) or a "
          "generation-precision-kind group such as hopper-fp8-dense (the summary covers all)", NULL, false},
+        {"--leave-one-out", O_FLAG, &loo, 0, 0, NULL, NULL,
+         "calibrate on each row of a stack/system/precision group in turn and predict the group's other rows "
+         "(--calibrate-on 1)", NULL, false},
+        {"--calibrate-on", O_INT, &k, 1, VALIDATE_LOO_K_MAX, NULL, "K",
+         "the same with K rows per calibration (1 or 2; pairs: at most 64 per group)", NULL, false},
     };
     static const cmd_usage usage = {
-        "validate [--group SET|GENERATION-PRECISION-KIND]",
+        "validate [--group SET|GENERATION-PRECISION-KIND] [--leave-one-out | --calibrate-on K]",
         "Predicted vs published tokens/s/GPU for every calibration run with a known\n"
         "configuration: the 109 vTrain A100 runs, Narayanan et al. SC21 (A01-A10), the NVIDIA\n"
         "DGX Cloud H100 recipes (A26-A35) and, held out of the fit, SemiAnalysis's 405B/70B scaling\n"
@@ -185,21 +212,34 @@ int cmd_validate(cli *c, int argc, char **argv)
         "TensorRT-LLM's Llama 3.1 8B FP8 max-throughput table on H100/H200 (held out) and\n"
         "the VESSL AI blog's serving figures; targets median 8%, max 20% on the held-out rows.\n"
         "Then the fine-tuning model (set 'finetune'): the blog's LoRA training figures, each\n"
-        "with its stack (hf-peft-eager, te-fp8-compile).",
+        "with its stack (hf-peft-eager, te-fp8-compile).\n"
+        "--leave-one-out (--calibrate-on K): for every stack x system x precision x dense/MoE\n"
+        "group, fit a calibration on K of its published rows (as gpuecon calibrate fits a\n"
+        "user's runs) and report the median |error| of the group's other rows.",
         "gpuecon validate --group dgxc"};
     const size_t nopts = sizeof opts / sizeof opts[0];
     int rc = opts_parse(c, argc, argv, opts, nopts, &usage, NULL, 0, NULL);
     if (rc)
         return rc;
+    if (loo && k > 1)
+        return cli_usage_error(c, "--calibrate-on", "%d with --leave-one-out, which is --calibrate-on 1: give one "
+                                                    "of the two", k);
+    if (loo)
+        k = 1;
     if ((rc = cli_load_catalog(c)))
         return rc;
-    if (group && !strcmp(group, "rl"))
+    if (group && !strcmp(group, "rl")) {
+        if (k > 0)
+            return cli_usage_error(c, opts[1].seen ? "--leave-one-out" : "--calibrate-on",
+                                   "the RL step rows (--group rl) have no calibration groups; allowed with any "
+                                   "other --group");
         return validate_rl(c);
+    }
     vbufs *b = ctx_alloc(c->ctx, sizeof *b);
     if (!b)
         return cli_error(c, GPUECON_E_NOMEM, "validate", "out of memory");
     memset(b, 0, sizeof *b);
-    rc = validate_all(c, group, b);
+    rc = validate_all(c, group, k, b);
     ctx_free(c->ctx, b, sizeof *b);
     return rc;
 }
