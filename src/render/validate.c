@@ -180,6 +180,7 @@ static json_t *validate_json(const void *view)
         json_object_set_new(j, "finetune", finetune_json(v));
     }
     json_object_set_new(j, "efficiency", efficiency_json());
+    validate_band_json(j, v->band);
     return j;
 }
 
@@ -361,6 +362,7 @@ static void validate_text(const render_out *out, const void *view, const tbl *t)
         section(out, v, serving_table, serving_text);
         section(out, v, finetune_table, finetune_text);
     }
+    validate_band_text(f, v->band);
 }
 
 const render_kind render_validate = {validate_json, train_table, validate_text, NULL};

@@ -61,9 +61,22 @@ static int run(cli *c, const train_args *a, const gpuecon_train_request *req, co
         gpuecon_search_result_free(&r);
         return cli_error(c, GPUECON_E_NOMEM, "", "out of memory");
     }
-    search_view v = {req, &r, &o, m};
+    /* each row's 80% band (docs/model.md §7.6), computed for the rows returned only */
+    gpuecon_band *bands = ctx_alloc(c->ctx, (r.n_best ? r.n_best : 1) * sizeof *bands);
+    band_set *bs = NULL;
+    if (!bands || band_set_build(c->ctx, c->cat, &bs, &err)) {
+        ctx_free(c->ctx, m, (r.n_best ? r.n_best : 1) * sizeof *m);
+        ctx_free(c->ctx, bands, (r.n_best ? r.n_best : 1) * sizeof *bands);
+        gpuecon_search_result_free(&r);
+        return cli_error(c, GPUECON_E_NOMEM, "", "out of memory");
+    }
+    for (size_t i = 0; i < r.n_best; i++)
+        band_of_train(bs, req, &r.best[i], &m[i], &bands[i]);
+    band_set_free(bs);
+    search_view v = {req, &r, &o, m, bands};
     rc = cli_render(c, &render_search, &v);
     ctx_free(c->ctx, m, (r.n_best ? r.n_best : 1) * sizeof *m);
+    ctx_free(c->ctx, bands, (r.n_best ? r.n_best : 1) * sizeof *bands);
     if (!rc && r.n_best == 0) {
         if (r.have_overflow)
             rc = cli_error(c, GPUECON_E_INFEASIBLE, "memory",

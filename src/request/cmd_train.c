@@ -86,6 +86,17 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
     calib_match_of(set, req, &r, &m);
     train_view v = {.req = req, .r = &r, .calib = &m, .user_price = a->usd_per_gpu_hour > 0,
                     .tokens = a->tokens, .run = &run, .tier = names_tier[a->tier], .start_date = a->start_date};
+    /* the 80% band of the prediction (docs/model.md §7.6) */
+    gpuecon_band band;
+    if (!infeasible) {
+        band_set *bs = NULL;
+        gpuecon_error_clear(&err);
+        if (band_set_build(c->ctx, c->cat, &bs, &err))
+            return cli_fail(c, &err);
+        band_of_train(bs, req, &r, &m, &band);
+        band_set_free(bs);
+        v.band = &band;
+    }
     if (prof && !infeasible) {
         v.profile = prof;
         if ((rc = train_cli_cost(c, req, prof, a->pue, a->usd_per_gpu_hour, a->tokens, r.tokens_per_s_per_gpu,
