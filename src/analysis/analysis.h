@@ -569,9 +569,8 @@ typedef struct gpuecon_platform_result {
     double mfu;                           /* at the used throughput (training) */
     gpuecon_parallel par;                 /* of the prediction (training) */
     const char *stack;                    /* the framework stack of the prediction (training) */
-    double throughput_p90_rel;            /* predicted throughput's band: P90 |error| of the nearest
-                                             validate group (0 when measured or serving) */
-    char throughput_group[32];            /* that group, "hopper-bf16-moe" (* where widened) */
+    gpuecon_band band;                    /* the 80% band of a predicted tokens_per_s_per_gpu (training
+                                             or serving; docs/model.md §7.6); unset when measured */
     /* with options.uncertainty: share of the joint samples in which this platform is cheapest
        (ranked cost), and the P10/P50/P90 of its effective $/Mtok over them */
     double probability_cheapest;

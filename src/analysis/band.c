@@ -30,8 +30,9 @@
  * group). docs/model.md §7.6: with 3, the leave-one-out coverage of the held-out rows reaches 80%
  * with the narrowest median width of the counts 2-8 tried. */
 #define BAND_MIN_ROWS 3
-/* The narrowest half-width in ln units: one configuration published twice by its publisher
- * differs by a median 3.9% (docs/model.md §7.6), so no model can be surer than that. */
+/* The narrowest half-width in ln units: one configuration published twice by its publisher (17
+ * pairs of recipe-table rows) differs by a median |ln ratio| of 0.041 (docs/model.md §7.6), so no
+ * model can be surer than that. */
 #define BAND_FLOOR 0.04
 /* Training sequences above this, serving prompt + output above BAND_LONG_SERVE: the long-context
  * regime, a group of its own (context parallelism and attention dominate there). */
