@@ -462,6 +462,7 @@ static tbl *compare_table(gpuecon_ctx *ctx, bool *oom, const void *view)
                                        "ttft_ms_p50", "ttft_ms_p90", "ttft_ms_p99", "tpot_ms_p90", "tpot_ms_p99"};
     for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
         tbl_col(t, cols[k], 'l');
+    band_cols(t, "tokens_per_s_per_gpu"); /* the 80% band of a predicted throughput (docs/model.md §7.6) */
     for (size_t i = 0; i < r->n; i++)
         for (size_t k = 0; k < r->cmp[i].n_platforms; k++) {
             const gpuecon_platform_result *p = &r->cmp[i].platforms[k];
@@ -486,6 +487,7 @@ static tbl *compare_table(gpuecon_ctx *ctx, bool *oom, const void *view)
                 else
                     tbl_str(t, "");
             }
+            band_cells(t, &p->band, 1);
         }
     return t;
 }

@@ -73,3 +73,10 @@ string(JSON met GET "${OUT}" band targets_met)
 if(NOT met)
   message(FATAL_ERROR "validate band targets_met is ${met}")
 endif()
+
+# compare: a predicted platform's band in the CSV (after the percentiles) and the HTML report
+run(0 compare ${SRC}/tests/cases/scenarios/predicted-l70.yaml --no-sensitivity --csv)
+expect_out(",tokens_per_s_per_gpu_low,tokens_per_s_per_gpu_high\n")
+expect_out(",[0-9.]+,[0-9.]+\n")
+run(0 compare ${SRC}/tests/cases/scenarios/predicted-l70.yaml --no-sensitivity --format html)
+expect_out("80% band of the predicted [0-9]+ tok/s/GPU: \\([0-9,]+-[0-9,]+, 80%; hopper-fp8-dense")
