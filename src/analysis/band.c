@@ -499,12 +499,18 @@ void band_of(const band_set *s, const band_case *c, double point, gpuecon_band *
     band_eval(s, c, point, SIZE_MAX, out);
 }
 
-void band_of_row_loo(const band_set *s, size_t i, gpuecon_band *out)
+/* Row i's band without row i; axes and why (NULL: none) as a caller's (training: calib_match). */
+static void row_loo(const band_set *s, size_t i, unsigned axes, const char *const *why, gpuecon_band *out)
 {
     const band_row *r = &s->rows[i];
     band_case c = {.metric = r->metric, .arch = r->arch, .prec = r->prec, .moe = r->moe, .stack = r->stack,
-                   .seq = r->seq, .gpus = r->gpus, .batch = r->batch};
+                   .seq = r->seq, .gpus = r->gpus, .batch = r->batch, .axes = axes, .why = why};
     band_eval(s, &c, r->predicted, i, out);
+}
+
+void band_of_row_loo(const band_set *s, size_t i, gpuecon_band *out)
+{
+    row_loo(s, i, 0, NULL, out);
 }
 
 bool band_contains(const gpuecon_band *b, double published)
@@ -589,6 +595,35 @@ static void acc_stats(acc *a, band_stats *out)
     out->median_width = a->n % 2 ? a->w[a->n / 2] : (a->w[a->n / 2 - 1] + a->w[a->n / 2]) / 2;
 }
 
+/* The training validate rows with a layout (the calibration set calibset.c builds), copied once. */
+typedef struct loo_calib {
+    gpuecon_validate_row *rows;
+    size_t n;
+} loo_calib;
+
+/* Validate row v's calibration axes against the training rows without v, as train finds them for a
+ * layout (calib_match_layout); 0 for a row without a layout. */
+static unsigned calib_axes_loo(loo_calib *t, const gpuecon_validate_row *v, calib_match *m)
+{
+    memset(m, 0, sizeof *m);
+    if (!v->layout.set)
+        return 0;
+    size_t k = 0;
+    while (k < t->n && strcmp(t->rows[k].id, v->id))
+        k++;
+    if (k == t->n) {
+        calib_set all = {.rows = t->rows, .n = t->n};
+        calib_match_layout(&all, &v->layout, 0, m);
+        return m->axes;
+    }
+    gpuecon_validate_row tmp = t->rows[k]; /* row k to the end, the set one row shorter */
+    t->rows[k] = t->rows[t->n - 1], t->rows[t->n - 1] = tmp;
+    calib_set rest = {.rows = t->rows, .n = t->n - 1};
+    calib_match_layout(&rest, &v->layout, 0, m);
+    t->rows[t->n - 1] = t->rows[k], t->rows[k] = tmp;
+    return m->axes;
+}
+
 int band_validate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_validate_row *const *sets,
                   const size_t *ns, size_t nsets, band_validation *out, gpuecon_error *err)
 {
@@ -599,33 +634,62 @@ int band_validate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_va
     int rc = gpuecon_rl_validate(ctx, cat, rl, 32, &nrl, &sum, err);
     if (rc)
         return rc;
-    size_t bytes = BAND_ROWS_MAX * (sizeof(band_row) + sizeof(const char *)) + 4 * sizeof(acc);
+    size_t bytes = BAND_ROWS_MAX * (sizeof(band_row) + sizeof(const char *) + sizeof(gpuecon_band) +
+                                    sizeof(const gpuecon_validate_row *)) + 4 * sizeof(acc);
     char *mem = ctx_alloc(ctx, bytes);
-    if (!mem)
+    size_t ntrain = 0;
+    for (size_t k = 0; k < nsets; k++)
+        for (size_t i = 0; sets[k] && i < ns[k]; i++)
+            ntrain += sets[k][i].layout.set && sets[k][i].published > 0;
+    loo_calib t = {.rows = ctx_alloc(ctx, (ntrain ? ntrain : 1) * sizeof *t.rows)};
+    if (!mem || !t.rows) {
+        ctx_free(ctx, mem, bytes);
+        ctx_free(ctx, t.rows, (ntrain ? ntrain : 1) * sizeof *t.rows);
         return err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory");
+    }
+    for (size_t k = 0; k < nsets; k++)
+        for (size_t i = 0; sets[k] && i < ns[k]; i++)
+            if (sets[k][i].layout.set && sets[k][i].published > 0)
+                t.rows[t.n++] = sets[k][i];
     band_row *rows = (band_row *)mem;
-    const char **cls = (const char **)(mem + BAND_ROWS_MAX * sizeof(band_row));
-    acc *a = (acc *)(mem + BAND_ROWS_MAX * (sizeof(band_row) + sizeof(const char *))); /* all, train, serve, group */
+    char *p = mem + BAND_ROWS_MAX * sizeof(band_row);
+    const char **cls = (const char **)p;
+    p += BAND_ROWS_MAX * sizeof(const char *);
+    const gpuecon_validate_row **src = (const gpuecon_validate_row **)p;
+    p += BAND_ROWS_MAX * sizeof(const gpuecon_validate_row *);
+    gpuecon_band *bands = (gpuecon_band *)p;
+    p += BAND_ROWS_MAX * sizeof(gpuecon_band);
+    acc *a = (acc *)p; /* all, train, serve, group */
     size_t n = 0;
     for (size_t k = 0; k <= nsets; k++) {
         const gpuecon_validate_row *v = k < nsets ? sets[k] : rl;
         size_t m = k < nsets ? ns[k] : nrl;
         for (size_t i = 0; v && i < m && n < BAND_ROWS_MAX; i++)
             if (band_row_of(cat, &v[i], &rows[n]))
-                cls[n++] = v[i].cls;
+                src[n] = &v[i], cls[n++] = v[i].cls;
     }
     band_set *s = NULL;
     if ((rc = band_set_from_rows(ctx, rows, n, &s, err))) {
         ctx_free(ctx, mem, bytes);
+        ctx_free(ctx, t.rows, (ntrain ? ntrain : 1) * sizeof *t.rows);
         return rc;
     }
+    /* each held-out row's band without it: a training row with its calibration axes against the
+       other training rows, as train computes them for a layout */
     for (size_t i = 0; i < n; i++) {
         if (rows[i].fitted)
             continue;
-        gpuecon_band b;
-        band_of_row_loo(s, i, &b);
-        bool in = band_contains(&b, rows[i].published);
-        double w = b.high / b.low;
+        calib_match m;
+        const char *why[CALIB_AXIS_COUNT];
+        unsigned axes = calib_axes_loo(&t, src[i], &m);
+        for (int x = 0; x < CALIB_AXIS_COUNT; x++)
+            why[x] = m.why[x];
+        if (src[i]->layout.set)
+            row_loo(s, i, axes, axes ? why : NULL, &bands[i]);
+        else
+            band_of_row_loo(s, i, &bands[i]);
+        bool in = band_contains(&bands[i], rows[i].published);
+        double w = bands[i].high / bands[i].low;
         acc_add(&a[0], in, w);
         if (rows[i].metric == BAND_TRAIN_TPS)
             acc_add(&a[1], in, w);
@@ -646,14 +710,13 @@ int band_validate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_va
         for (size_t j = i; j < n; j++) {
             if (rows[j].fitted || strcmp(cls[j], cls[i]))
                 continue;
-            gpuecon_band b;
-            band_of_row_loo(s, j, &b);
-            acc_add(&a[3], band_contains(&b, rows[j].published), b.high / b.low);
+            acc_add(&a[3], band_contains(&bands[j], rows[j].published), bands[j].high / bands[j].low);
         }
         snprintf(out->groups[out->ngroups].name, sizeof out->groups[0].name, "%s", cls[i]);
         acc_stats(&a[3], &out->groups[out->ngroups++].s);
     }
     band_set_free(s);
     ctx_free(ctx, mem, bytes);
+    ctx_free(ctx, t.rows, (ntrain ? ntrain : 1) * sizeof *t.rows);
     return GPUECON_OK;
 }
