@@ -258,7 +258,8 @@ typedef struct band_case {
     int gpus;
     double batch;                 /* serving concurrency; training global batch (0: unknown) */
     unsigned axes;                /* extrapolation axes already found (training: calib_match.axes) */
-    const char *const *why;       /* their texts, indexed by calib_axis (NULL: none) */
+    const char *const *why;       /* their texts, indexed by calib_axis; NULL: the caller found no axes,
+                                     band.c checks the case against its rows itself */
     const gpuecon_calibration *cal; /* the user's calibration applied (NULL: none) */
 } band_case;
 typedef struct band_set band_set;

@@ -10,7 +10,7 @@
  * that group (order statistics; a Student-t interval below nine rows), applied to the point as
  * published = predicted / exp(e), so a time and a throughput are oriented alike. An axis on which
  * the case lies outside the rows (stack, layout family, context, scale, concurrency) widens it by
- * the metric's whole spread, in quadrature; a user's calibration replaces it by its own
+ * half the metric's whole spread, in quadrature; a user's calibration replaces it by its own
  * leave-one-out spread. Every width has a floor: the run-to-run spread of one configuration
  * published twice.
  *
@@ -36,6 +36,11 @@
 #define BAND_FLOOR 0.04
 /* Training sequences above this, serving prompt + output above BAND_LONG_SERVE: the long-context
  * regime, a group of its own (context parallelism and attention dominate there). */
+/* Each axis on which a case lies outside the rows adds this share of the metric's whole half-width,
+ * in quadrature (docs/model.md §7.6): held-out training rows outside the fitted rows on some axis
+ * (76, 1.96 axes each on average) miss by a P80 |ln error| of 0.185, those inside (15) by 0.132, so
+ * one axis adds sqrt((0.185² − 0.132²) / 1.96) = 0.093 = 0.50 of the training rows' 0.185. */
+#define BAND_AXIS_SHARE 0.5
 #define BAND_LONG_TRAIN 16384
 #define BAND_LONG_SERVE 8192
 
@@ -481,14 +486,14 @@ static void band_eval(const band_set *s, const band_case *c, double point, size_
     out->n = (int)k;
     if (c->metric == BAND_TTFT && s && s->held[BAND_TTFT] == 0)
         add_axis(out, &axes, "no published TTFT: serving throughput and TPOT errors");
-    if (c->why && c->axes) { /* the caller's axes (training: calib_match against the calibration set) */
+    if (c->why) { /* the caller's axes, none or some (training: calib_match against the calibration set) */
         for (int a = 0; a < CALIB_AXIS_COUNT; a++)
             if (c->axes & 1u << a)
                 add_axis(out, &axes, c->why[a] && c->why[a][0] ? c->why[a] : calib_axis_name((calib_axis)a));
     } else if (s)
         axes += own_axes(s, c, skip, out);
     double mid = (lo + hi) / 2, h = (hi - lo) / 2;
-    h = sqrt(h * h + axes * wide * wide); /* each axis outside the rows: the metric's whole spread */
+    h = sqrt(h * h + axes * (BAND_AXIS_SHARE * wide) * (BAND_AXIS_SHARE * wide)); /* each axis outside the rows */
     h = fmax(h, BAND_FLOOR);
     /* published = predicted / exp(e): the low figure from the high error */
     out->low = point * exp(-(mid + h)), out->high = point * exp(-(mid - h));
@@ -685,7 +690,7 @@ int band_validate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_va
         for (int x = 0; x < CALIB_AXIS_COUNT; x++)
             why[x] = m.why[x];
         if (src[i]->layout.set)
-            row_loo(s, i, axes, axes ? why : NULL, &bands[i]);
+            row_loo(s, i, axes, why, &bands[i]);
         else
             band_of_row_loo(s, i, &bands[i]);
         bool in = band_contains(&bands[i], rows[i].published);

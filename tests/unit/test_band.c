@@ -95,24 +95,29 @@ static void fallback(void **state)
     band_set_free(s);
 }
 
-/* 128 GPUs > 64, the largest row: one axis, widened by the metric's spread (13 rows: [-0.2, 0.3],
- * half 0.25) in quadrature: half = sqrt(0.25² + 0.25²) = 0.353553, mid 0.05:
- * low = 1000·exp(-0.403553) = 667.98, high = 1000·exp(0.303553) = 1354.67. */
+/* 128 GPUs > 64, the largest row: one axis, widened by half the metric's spread (13 rows: [-0.2, 0.3],
+ * half 0.25) in quadrature: half = sqrt(0.25² + 0.125²) = 0.279508, mid 0.05:
+ * low = 1000·exp(-0.329508) = 719.277, high = 1000·exp(0.229508) = 1257.982. */
 static void widening(void **state)
 {
     band_set *s = hand_set(((fixture *)*state)->ctx);
     band_case c = train_case("hopper", 128);
     gpuecon_band b;
     band_of(s, &c, 1000, &b);
-    assert_close(b.low, 667.98, 1e-4);
-    assert_close(b.high, 1354.67, 1e-4);
+    assert_close(b.low, 719.277, 1e-5);
+    assert_close(b.high, 1257.982, 1e-5);
     assert_non_null(strstr(b.extrapolating, "128 GPUs > 64"));
     /* the caller's axes replace the engine's own checks (training: calib_match) */
     const char *why[CALIB_AXIS_COUNT] = {"stack foo: no calibration row ran it"};
     c.gpus = 64, c.axes = 1u << CALIB_AXIS_STACK, c.why = why;
     band_of(s, &c, 1000, &b);
-    assert_close(b.low, 667.98, 1e-4);
+    assert_close(b.low, 719.277, 1e-5);
     assert_string_equal(b.extrapolating, "stack foo: no calibration row ran it");
+    /* the caller found no axis (why given, axes 0): its word stands, 128 GPUs or not */
+    c.gpus = 128, c.axes = 0;
+    band_of(s, &c, 1000, &b);
+    assert_close(b.low, 740.818, 1e-5);
+    assert_string_equal(b.extrapolating, "");
     band_set_free(s);
 }
 
