@@ -213,6 +213,7 @@ typedef struct train_vs_view {
     double bytes, a2a_this, a2a_other; /* one dispatch, s */
     bool have_calib;
     calib_match calib; /* the other system's layout against the calibration set (when it fits) */
+    gpuecon_band band; /* the 80% band of its tokens/s/GPU (docs/model.md §7.6; unset when it does not fit) */
 } train_vs_view;
 extern const render_kind render_train_vs;
 
@@ -246,6 +247,7 @@ typedef struct train_sweep_view {
     const train_sweep_row *rows;
     int n;
     const calib_match *calib; /* n of them, parallel to rows (those not ok unset); NULL: none */
+    const gpuecon_band *bands; /* each row's 80% band of tokens/s/GPU, parallel (unset: not ok); NULL: none */
 } train_sweep_view;
 extern const render_kind render_train_sweep;
 

@@ -192,6 +192,8 @@ static json_t *vs_object(const train_vs_view *v)
     }
     if (v->have_calib)
         json_object_set_new(j, "calibration", calib_match_json(&v->calib));
+    if (v->band.set)
+        json_object_set_new(j, "band", band_train_json(&v->band, &v->r));
     return j;
 }
 
@@ -253,6 +255,10 @@ static void vs_text(const render_out *out, const void *view, const tbl *t)
     if (v->have_calib) {
         sb_printf(f, "\n%s's layout:\n", v->other->name);
         calib_match_brief(f, &v->calib, "  ");
+        char band[400];
+        band_text(band, sizeof band, &v->band, 1, 0);
+        if (band[0])
+            sb_printf(f, "  80%% band: %s tokens/s/GPU\n", band);
     }
 }
 

@@ -80,3 +80,23 @@ expect_out(",tokens_per_s_per_gpu_low,tokens_per_s_per_gpu_high\n")
 expect_out(",[0-9.]+,[0-9.]+\n")
 run(0 compare ${SRC}/tests/cases/scenarios/predicted-l70.yaml --no-sensitivity --format html)
 expect_out("80% band of the predicted [0-9]+ tok/s/GPU: \\([0-9,]+-[0-9,]+, 80%; hopper-fp8-dense")
+
+# train --sweep-gpus: each size's band (JSON rows[].band, CSV columns); the 8,192-GPU size lies beyond
+# the largest calibrated run, so its band is wider than the 8-GPU one's
+run(0 train --model llama3-8b --system hgx-h100 --seq 8192 --gbs 128 --sweep-gpus 8,8192 --json)
+band_ordered("rows;0;band;tokens_per_s_per_gpu")
+band_ordered("rows;1;band;tokens_per_s_per_gpu")
+string(JSON l0 GET "${OUT}" rows 0 band tokens_per_s_per_gpu low)
+string(JSON h0 GET "${OUT}" rows 0 band tokens_per_s_per_gpu high)
+string(JSON l1 GET "${OUT}" rows 1 band tokens_per_s_per_gpu low)
+string(JSON h1 GET "${OUT}" rows 1 band tokens_per_s_per_gpu high)
+expect_ratio("sweep: 8,192-GPU width over 8-GPU width" "(${h1} / ${l1})" "(${h0} / ${l0})" 1.0001 10)
+run(0 train --model llama3-8b --system hgx-h100 --seq 8192 --gbs 128 --sweep-gpus 8,64 --csv)
+expect_out(",tokens_per_s_per_gpu_low,tokens_per_s_per_gpu_high\n")
+# --vs: the other system's layout carries its own band
+run(0 train --model llama3-8b --system hgx-h100 --gpus 8 --seq 8192 --gbs 128 --vs hgx-b200 --json)
+band_ordered("vs;band;tokens_per_s_per_gpu")
+string(JSON vb GET "${OUT}" vs band tokens_per_s_per_gpu basis)
+if(NOT vb MATCHES "^blackwell")
+  message(FATAL_ERROR "--vs hgx-b200: band basis '${vb}', expected a Blackwell group")
+endif()
