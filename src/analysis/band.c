@@ -323,12 +323,6 @@ void band_set_free(band_set *s)
     ctx_free(ctx, s, sizeof *s);
 }
 
-const band_row *band_set_rows(const band_set *s, size_t *n)
-{
-    *n = s ? s->n : 0;
-    return s ? s->rows : NULL;
-}
-
 /* ---- the band of a case ---- */
 
 /* The rows whose errors stand for metric m: its own, or for TTFT (no published TTFT is held
@@ -521,27 +515,6 @@ void band_of_row_loo(const band_set *s, size_t i, gpuecon_band *out)
 bool band_contains(const gpuecon_band *b, double published)
 {
     return b->set && published >= b->low && published <= b->high;
-}
-
-void band_coverage(const band_set *s, bool (*pick)(const band_row *r, void *user), void *user, band_stats *out)
-{
-    memset(out, 0, sizeof *out);
-    double w[BAND_ROWS_MAX];
-    size_t inside = 0;
-    for (size_t i = 0; s && i < s->n && out->n < BAND_ROWS_MAX; i++) {
-        const band_row *r = &s->rows[i];
-        if (r->fitted || (pick && !pick(r, user)))
-            continue;
-        gpuecon_band b;
-        band_of_row_loo(s, i, &b);
-        inside += band_contains(&b, r->published);
-        w[out->n++] = b.high / b.low;
-    }
-    if (!out->n)
-        return;
-    qsort(w, out->n, sizeof *w, cmp_double);
-    out->coverage = (double)inside / (double)out->n;
-    out->median_width = out->n % 2 ? w[out->n / 2] : (w[out->n / 2 - 1] + w[out->n / 2]) / 2;
 }
 
 void band_of_train(const band_set *s, const gpuecon_train_request *q, const gpuecon_train_result *r,

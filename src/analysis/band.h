@@ -49,11 +49,6 @@ int band_set_from_rows(gpuecon_ctx *ctx, const band_row *rows, size_t n, band_se
 void band_of_row_loo(const band_set *s, size_t i, gpuecon_band *out);
 /* Whether published lies inside band b. */
 bool band_contains(const gpuecon_band *b, double published);
-/* Leave-one-out coverage of the held-out rows `pick` selects (NULL: all): the share whose published
- * figure lies inside band_of_row_loo's band, and the median width high/low of those bands. */
-void band_coverage(const band_set *s, bool (*pick)(const band_row *r, void *user), void *user, band_stats *out);
-/* The set's rows (for validate's coverage). */
-const band_row *band_set_rows(const band_set *s, size_t *n);
 /* The stack family of a stack or engine name ("megatron" for megatron-*, nemo-*; "torchtitan";
  * "trtllm"; "vllm"; "sglang"; "hf" for hf-peft-* and te-fp8-*); the name itself otherwise. */
 const char *band_stack_family(const char *stack);
