@@ -258,7 +258,8 @@ typedef struct band_case {
     int gpus;
     double batch;                 /* serving concurrency; training global batch (0: unknown) */
     unsigned axes;                /* extrapolation axes already found (training: calib_match.axes) */
-    const char *const *why;       /* their texts, indexed by calib_axis (NULL: none) */
+    const char *const *why;       /* their texts, indexed by calib_axis; NULL: the caller found no axes,
+                                     band.c checks the case against its rows itself */
     const gpuecon_calibration *cal; /* the user's calibration applied (NULL: none) */
 } band_case;
 typedef struct band_set band_set;
@@ -268,6 +269,28 @@ void band_set_free(band_set *s);
 /* The band of `point`, the predicted figure of case c (never fails: with no row of the metric, the
  * widest rule, said in basis). */
 void band_of(const band_set *s, const band_case *c, double point, gpuecon_band *out);
+/* Leave-one-out coverage of held-out rows: the share whose published figure lies inside the band
+ * computed without that row, and the median width high/low of those bands. */
+typedef struct band_stats {
+    size_t n;
+    double coverage, median_width;
+} band_stats;
+typedef struct band_validation {
+    band_stats all, train, serve;           /* every held-out row; training; serving (throughput, TPOT) */
+    struct {
+        char name[40];                      /* a validate group (row.cls) */
+        band_stats s;
+    } groups[96];
+    size_t ngroups;
+} band_validation;
+/* The coverage of the validate rows of sets[0..nsets) (ns[k] rows each: training, serving,
+ * fine-tuning as validate computed them; the RL rows are run here), overall and by group. */
+int band_validate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_validate_row *const *sets,
+                  const size_t *ns, size_t nsets, band_validation *out, gpuecon_error *err);
+/* The band of a figure derived from the banded point by a fixed ratio: figure·low/point ..
+ * figure·high/point (MFU), or with inverse the reciprocal, figure·point/high .. figure·point/low
+ * (step time from tokens/s). */
+void band_scaled(const gpuecon_band *b, double point, double figure, bool inverse, gpuecon_band *out);
 
 /* ---- calibfit.c: fitting a calibration's scales to measured runs (docs/model.md §3.8) ----
  * The model is a callback: predict(user, row, scale, &figure) gives row's predicted figure with
@@ -317,6 +340,11 @@ void calib_match_of(const calib_set *s, const gpuecon_train_request *q, const gp
                     calib_match *out);
 /* The same against a layout point (what the unit tests pick by hand). */
 void calib_match_layout(const calib_set *s, const gpuecon_calib_layout *l, double mfu, calib_match *out);
+/* (band.c) */ /* The band of a training prediction's tokens/s/GPU: its case from request q and result r, the
+ * extrapolation axes and their texts from m (calib_match_of of the same layout; NULL: the band's own
+ * checks), the user's calibration from q->calibration. */
+void band_of_train(const band_set *s, const gpuecon_train_request *q, const gpuecon_train_result *r,
+                   const calib_match *m, gpuecon_band *out);
 
 
 
@@ -542,9 +570,8 @@ typedef struct gpuecon_platform_result {
     double mfu;                           /* at the used throughput (training) */
     gpuecon_parallel par;                 /* of the prediction (training) */
     const char *stack;                    /* the framework stack of the prediction (training) */
-    double throughput_p90_rel;            /* predicted throughput's band: P90 |error| of the nearest
-                                             validate group (0 when measured or serving) */
-    char throughput_group[32];            /* that group, "hopper-bf16-moe" (* where widened) */
+    gpuecon_band band;                    /* the 80% band of a predicted tokens_per_s_per_gpu (training
+                                             or serving; docs/model.md §7.6); unset when measured */
     /* with options.uncertainty: share of the joint samples in which this platform is cheapest
        (ranked cost), and the P10/P50/P90 of its effective $/Mtok over them */
     double probability_cheapest;

@@ -2,7 +2,7 @@
  * breakeven_date.c — when a platform starts to win: the date from which the leader of a
  * comparison becomes cheaper than the runner-up as their throughput timelines (timeline.c)
  * mature, interpolated linearly between the published points, and the series of both costs
- * by date that the report draws (decide.c asks for it; docs/model.md §7.7).
+ * by date that the report draws (decide.c asks for it; docs/model.md §7.8).
  *
  * Key choice: each day's cost is compare's ranked cost at that day's throughputs (every other
  * input as evaluated), so the date agrees with the verdict's own arithmetic.

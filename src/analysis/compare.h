@@ -54,23 +54,20 @@ int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpu
                           const gpuecon_model *m, const gpuecon_system *sys, gpuecon_platform_result *res,
                           gpuecon_error *err);
 
-/* uncertainty.c: the validate rows a comparison's bands come from (computed once per compare). */
+/* uncertainty.c: the band set a comparison's bands come from (built once per compare). */
 typedef struct compare_bands {
-    gpuecon_validate_row *rows;
-    size_t n;
-    bool ready, moe, vtrain; /* the rows held: MoE or dense (with the vTrain A100 set or not) */
+    band_set *set;
+    bool ready;
 } compare_bands;
-/* Fills b with the validate rows of one kind (moe or dense, vTrain only when an A100 platform
- * needs it), keeping what it holds when that already matches. */
-int compare_bands_fill(gpuecon_ctx *ctx, const gpuecon_catalog *cat, bool moe, bool vtrain, compare_bands *b,
-                       gpuecon_error *err);
+/* Builds b's band set once (the compiled held-out rows, band.c); keeps it when ready. */
+int compare_bands_fill(gpuecon_ctx *ctx, const gpuecon_catalog *cat, compare_bands *b, gpuecon_error *err);
 void compare_bands_free(gpuecon_ctx *ctx, compare_bands *b);
-/* Sets throughput_p90_rel / throughput_group of every feasible training platform whose
- * throughput is predicted (not measured): the P90 |error| of its nearest validate group. */
+/* Sets the 80% band (platform.band, docs/model.md §7.6) of every feasible training or serving
+ * platform whose throughput is predicted (not measured); others get none. */
 void compare_uncertainty(const compare_bands *b, const gpuecon_catalog *cat, const gpuecon_comparison *c,
                          gpuecon_comparison_result *cr, const pstate *ps);
 /* options.uncertainty: n joint samples of every platform's uncertain inputs (throughput from
- * its validate band or its source's stage, TCO, MTBI, PUE and electricity price from their
+ * its 80% band or its source's stage, TCO, MTBI, PUE and electricity price from their
  * stages; the price of electricity shared by all platforms of a sample), each platform's
  * ranked cost per sample: probability_cheapest and the effective $/Mtok percentiles. Sample k
  * uses its own generator seeded from (ctx seed, k), so the result does not depend on threads. */

@@ -594,23 +594,18 @@ static int analyse(const gpuecon_catalog *cat, gpuecon_comparison_result *cr, co
     return GPUECON_OK;
 }
 
-/* The validate rows a comparison's bands need: its kind, and vTrain (A100) only when an A100
- * platform's throughput is predicted. */
+/* The band set a comparison's bands need: built when a training or serving platform's throughput is
+ * predicted. */
 static int fill_bands(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_comparison *c, const pstate *ps,
                       compare_bands *b, gpuecon_error *err)
 {
-    if (c->workload.kind != GPUECON_WORKLOAD_TRAIN)
+    (void)ps;
+    if (c->workload.kind != GPUECON_WORKLOAD_TRAIN && c->workload.kind != GPUECON_WORKLOAD_SERVE)
         return GPUECON_OK;
-    bool any = false, a100 = false;
+    bool any = false;
     for (size_t i = 0; i < c->n_platforms; i++)
-        if (!(c->platforms[i].measured_tokens_per_s > 0)) {
-            any = true;
-            a100 |= ps[i].sys && ps[i].sys->gpu && ps[i].sys->gpu->arch && !strcmp(ps[i].sys->gpu->arch, "ampere");
-        }
-    if (!any)
-        return GPUECON_OK;
-    const gpuecon_model *m = c->workload.model ? gpuecon_catalog_model(cat, c->workload.model) : NULL;
-    return compare_bands_fill(ctx, cat, m && m->experts > 0, a100, b, err);
+        any |= !(c->platforms[i].measured_tokens_per_s > 0);
+    return any ? compare_bands_fill(ctx, cat, b, err) : GPUECON_OK;
 }
 
 /* With joint samples: how often the cheapest stays cheapest, appended to the verdict. */

@@ -4,8 +4,9 @@
  * cheapest and the spread of its effective cost, not only with break-evens moved one input
  * at a time.
  *
- * A predicted training throughput spreads by its validate band (the P90 |error| of its
- * nearest group, uncertainty.c); every other input by the stage of its source — a
+ * A predicted throughput (training or serving) is drawn from its 80% band (band.c, docs/model.md
+ * §7.6): lognormal with the band's 10th and 90th percentiles, centred on the band's geometric middle,
+ * which is off the point where the band's group is biased; every other input by the stage of its source — a
  * projection or an assumption spreads wider than a measurement or a datasheet. Each input is
  * lognormal around its value, its P90 half-width the band or the stage's range. One input is
  * one draw: platforms on the same system with the same value of an input (the same prediction,
@@ -25,6 +26,7 @@
 #include <string.h>
 
 #define Z90 1.6448536269514722 /* P90 of |N(0,1)|: a half-width x covers 90% of draws */
+#define Z80 1.2815515655446004 /* P80 of |N(0,1)|: the 10th and 90th percentiles are at ±Z80·σ */
 
 /* P90 half-width of an input by the stage of its source (assumption; docs/model.md §7.5). */
 static double stage_range(gpuecon_stage s)
@@ -55,13 +57,21 @@ static gpuecon_stage src_stage(const gpuecon_source *src, int index, gpuecon_sta
     return src ? src[index].stage : fallback;
 }
 
-/* The P90 half-widths of platform i's inputs (IN_* order); IN_SPARES is a policy, not drawn. */
-static void widths(const pstate *ps, const gpuecon_platform_result *r, double *w)
+/* The P90 half-widths of platform i's inputs (IN_* order); IN_SPARES is a policy, not drawn.
+ * *centre: the factor the throughput's draws centre on (the band's geometric middle over the point;
+ * 1 without a band). */
+static void widths(const pstate *ps, const gpuecon_platform_result *r, double *w, double *centre)
 {
     const gpuecon_platform *pl = ps->pl;
-    w[IN_TOKS] = r->throughput_p90_rel > 0 ? r->throughput_p90_rel
-                 : r->uses_projection      ? stage_range(GPUECON_STAGE_PROJECTION)
-                                           : stage_range(r->throughput_source.stage);
+    const gpuecon_band *b = &r->band;
+    *centre = 1;
+    if (b->set && b->low > 0 && b->high > b->low && r->tokens_per_s_per_gpu > 0) {
+        /* the band's 10th..90th percentiles as a lognormal's: sigma = ln(high/low) / (2 Z80) */
+        double sigma = log(b->high / b->low) / (2 * Z80);
+        w[IN_TOKS] = expm1(sigma * Z90);
+        *centre = sqrt(b->low * b->high) / r->tokens_per_s_per_gpu;
+    } else
+        w[IN_TOKS] = r->uses_projection ? stage_range(GPUECON_STAGE_PROJECTION) : stage_range(r->throughput_source.stage);
     w[IN_TCO] = stage_range(r->tco_source.stage);
     w[IN_MTBI] = ps->train ? stage_range(r->mtbi_source.stage) : 0;
     w[IN_PUE] = pl->pue > 0 ? 0
@@ -103,8 +113,8 @@ static size_t owner(const pstate *ps, size_t i, int k)
 
 /* One sample: every platform's inputs drawn (z: a standard normal per platform and input),
  * its ranked and effective cost; the index of the cheapest (-1 when none is defined). */
-static int sample(const pstate *ps, const double (*w)[IN_COUNT], const gpuecon_comparison_result *cr, bool any_met,
-                  rng *r, double (*z)[IN_COUNT], double *eff)
+static int sample(const pstate *ps, const double (*w)[IN_COUNT], const double *centre,
+                  const gpuecon_comparison_result *cr, bool any_met, rng *r, double (*z)[IN_COUNT], double *eff)
 {
     double zpe = normal(r); /* the electricity market, shared by the platforms of the sample */
     for (size_t i = 0; i < cr->n_platforms; i++)
@@ -119,7 +129,7 @@ static int sample(const pstate *ps, const double (*w)[IN_COUNT], const gpuecon_c
             if (k == IN_SPARES || !(w[i][k] > 0))
                 continue;
             double zk = k == IN_PE ? zpe : z[owner(ps, i, k)][k];
-            in[k] *= exp(log1p(w[i][k]) / Z90 * zk);
+            in[k] *= exp(log1p(w[i][k]) / Z90 * zk) * (k == IN_TOKS ? centre[i] : 1);
         }
         if (in[IN_PUE] < 1)
             in[IN_PUE] = 1;
@@ -148,7 +158,9 @@ int compare_joint_uncertainty(gpuecon_ctx *ctx, const pstate *ps, int n,
     double(*z)[IN_COUNT] = ctx_alloc(ctx, np * sizeof *z);
     double *eff = ctx_alloc(ctx, (size_t)n * np * sizeof *eff), *row = ctx_alloc(ctx, np * sizeof *row);
     size_t *wins = ctx_alloc(ctx, np * sizeof *wins);
-    if (!w || !z || !eff || !row || !wins) {
+    double *centre = ctx_alloc(ctx, np * sizeof *centre);
+    if (!w || !z || !eff || !row || !wins || !centre) {
+        ctx_free(ctx, centre, np * sizeof *centre);
         ctx_free(ctx, w, np * sizeof *w);
         ctx_free(ctx, z, np * sizeof *z);
         ctx_free(ctx, eff, (size_t)n * np * sizeof *eff);
@@ -157,7 +169,7 @@ int compare_joint_uncertainty(gpuecon_ctx *ctx, const pstate *ps, int n,
         return err_set(err, GPUECON_E_NOMEM, OPTION("uncertainty"), 0, 0, "out of memory for %d samples", n);
     }
     for (size_t i = 0; i < np; i++)
-        widths(&ps[i], &cr->platforms[i], w[i]);
+        widths(&ps[i], &cr->platforms[i], w[i], &centre[i]);
     uint64_t seed = ctx->cfg.seed;
     int defined = 0;
     /* serving: a platform missing the latency targets cannot win while another meets them
@@ -168,7 +180,7 @@ int compare_joint_uncertainty(gpuecon_ctx *ctx, const pstate *ps, int n,
     for (int k = 0; k < n; k++) {
         rng r;
         rng_seed(&r, seed, (uint64_t)k);
-        int best = sample(ps, (const double(*)[IN_COUNT])w, cr, any_met, &r, z, row);
+        int best = sample(ps, (const double(*)[IN_COUNT])w, centre, cr, any_met, &r, z, row);
         if (best >= 0)
             wins[best]++, defined++;
         for (size_t i = 0; i < np; i++)
@@ -193,5 +205,6 @@ int compare_joint_uncertainty(gpuecon_ctx *ctx, const pstate *ps, int n,
     ctx_free(ctx, eff, (size_t)n * np * sizeof *eff);
     ctx_free(ctx, row, np * sizeof *row);
     ctx_free(ctx, wins, np * sizeof *wins);
+    ctx_free(ctx, centre, np * sizeof *centre);
     return GPUECON_OK;
 }

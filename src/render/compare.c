@@ -66,9 +66,10 @@ static void print_comparison(const render_out *out, const gpuecon_comparison_res
                     p->clock_factor);
         if (p->feasible && p->have_calib)
             calib_match_brief(f, &p->calib, "    ");
-        if (p->feasible && p->throughput_p90_rel > 0)
-            sb_printf(f, "    throughput predicted %.0f tok/s/GPU ±%.1f%% (validate group %s, P90 |error|)\n",
-                    p->tokens_per_s_per_gpu, 100 * p->throughput_p90_rel, p->throughput_group);
+        char band[400];
+        band_text(band, sizeof band, &p->band, 1, 0);
+        if (p->feasible && band[0]) /* the 80% band of a predicted throughput (docs/model.md §7.6) */
+            sb_printf(f, "    throughput predicted %.0f tok/s/GPU %s\n", p->tokens_per_s_per_gpu, band);
         else if (!p->feasible)
             sb_printf(f, "  %s: infeasible: %s\n", p->name, p->why);
         if (train && p->feasible && !p->predicted_note[0])
@@ -195,10 +196,11 @@ static json_t *platform_json(const gpuecon_platform_result *p, const char *compa
         json_object_set_new(o, "stack", json_string(p->stack));
     if (p->have_calib)
         json_object_set_new(o, "calibration", calib_match_json(&p->calib));
-    if (p->throughput_p90_rel > 0) /* only for predicted training throughputs */
-        json_object_set_new(o, "throughput_uncertainty",
-                            json_pack("{s:o, s:s}", "p90_rel", rjson_real(p->throughput_p90_rel), "group",
-                                      p->throughput_group));
+    if (p->band.set) { /* only for a predicted throughput (docs/model.md §7.6) */
+        json_t *b = json_object();
+        json_object_set_new(b, "tokens_per_s_per_gpu", band_json(&p->band));
+        json_object_set_new(o, "band", b);
+    }
     if (samples > 0) { /* compare --uncertainty N: the joint samples */
         json_object_set_new(o, "probability_cheapest", rjson_real(p->probability_cheapest));
         json_object_set_new(o, "effective_usd_per_mtok_p10", rjson_real(p->effective_usd_per_mtok_p10));
@@ -460,6 +462,7 @@ static tbl *compare_table(gpuecon_ctx *ctx, bool *oom, const void *view)
                                        "ttft_ms_p50", "ttft_ms_p90", "ttft_ms_p99", "tpot_ms_p90", "tpot_ms_p99"};
     for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
         tbl_col(t, cols[k], 'l');
+    band_cols(t, "tokens_per_s_per_gpu"); /* the 80% band of a predicted throughput (docs/model.md §7.6) */
     for (size_t i = 0; i < r->n; i++)
         for (size_t k = 0; k < r->cmp[i].n_platforms; k++) {
             const gpuecon_platform_result *p = &r->cmp[i].platforms[k];
@@ -484,6 +487,7 @@ static tbl *compare_table(gpuecon_ctx *ctx, bool *oom, const void *view)
                 else
                     tbl_str(t, "");
             }
+            band_cells(t, &p->band, 1);
         }
     return t;
 }

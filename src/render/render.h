@@ -181,6 +181,18 @@ void calib_cols(tbl *t);
 void calib_cells(tbl *t, const calib_match *m);
 /* The axes outside the set as their names joined by commas ("-" when none). */
 void calib_axes_text(const calib_match *m, char *buf, size_t cap);
+/* ---- band.c: the 80% band of a predicted figure (gpuecon_band), for every command ---- */
+/* {"low", "high", "level", "basis", "extrapolating": [...], "n", "calibrated"}; null when b is
+ * NULL or unset. */
+json_t *band_json(const gpuecon_band *b);
+/* A training prediction's "band" object: tokens_per_s_per_gpu (b), step_time_s and mfu (derived). */
+json_t *band_train_json(const gpuecon_band *b, const gpuecon_train_result *r);
+/* "(8,100-11,200, 80%; hopper-bf16-dense, n=6 held out; extrapolating: ...)" with the bounds times
+ * scale at decimals; "" when unset. */
+void band_text(char *buf, size_t cap, const gpuecon_band *b, double scale, int decimals);
+/* Table columns <key>_low and <key>_high, and their cells (empty when unset). */
+void band_cols(tbl *t, const char *key);
+void band_cells(tbl *t, const gpuecon_band *b, int decimals);
 /* "tp 4 cp 1 pp 8 vpp 12 dp 4 mbs 1" (train.c) */
 void train_config(const gpuecon_parallel *p, char *buf, size_t cap);
 /* The run's reliability and totals as keys added to j (train.c): ettr tier mtbi_gpu_days ...
@@ -201,6 +213,7 @@ typedef struct train_vs_view {
     double bytes, a2a_this, a2a_other; /* one dispatch, s */
     bool have_calib;
     calib_match calib; /* the other system's layout against the calibration set (when it fits) */
+    gpuecon_band band; /* the 80% band of its tokens/s/GPU (docs/model.md §7.6; unset when it does not fit) */
 } train_vs_view;
 extern const render_kind render_train_vs;
 
@@ -218,6 +231,7 @@ typedef struct train_view {
     bool run_ok; /* the run's figures exist */
     const char *tier, *start_date;
     const train_vs_view *vs; /* JSON: the "vs" object; NULL: none */
+    const gpuecon_band *band; /* the 80% band of tokens_per_s_per_gpu (docs/model.md §7.6); NULL: none */
 } train_view;
 extern const render_kind render_train;
 
@@ -233,6 +247,7 @@ typedef struct train_sweep_view {
     const train_sweep_row *rows;
     int n;
     const calib_match *calib; /* n of them, parallel to rows (those not ok unset); NULL: none */
+    const gpuecon_band *bands; /* each row's 80% band of tokens/s/GPU, parallel (unset: not ok); NULL: none */
 } train_sweep_view;
 extern const render_kind render_train_sweep;
 
@@ -272,6 +287,7 @@ typedef struct search_view {
     const gpuecon_search_result *r;
     const gpuecon_search_options *o;
     const calib_match *calib; /* r->n_best of them, parallel to r->best; NULL: not known */
+    const gpuecon_band *bands; /* the 80% band of each row's tokens/s/GPU, parallel; NULL: none */
 } search_view;
 extern const render_kind render_search;
 
@@ -423,7 +439,11 @@ typedef struct validate_view {
     size_t nfgroups;
     /* --leave-one-out / --calibrate-on K: the calibration test (validate_loo.c); NULL: not asked */
     const validate_loo *loo;
+    const band_validation *band; /* the 80% bands' leave-one-out coverage (validate_band.c); NULL: none */
 } validate_view;
+/* validate_band.c: band_coverage, band_median_width on each group of j, and j's "band" summary */
+void validate_band_json(json_t *j, const band_validation *b);
+void validate_band_text(strbuf *f, const band_validation *b);
 extern const render_kind render_validate, render_validate_serving, render_validate_finetune;
 /* validate_loo.c (render): the calibration test in the validate report. A groups[] entry of set `set`
  * gains calibrated_median_abs_err (null: no held-out prediction in it); the report gains

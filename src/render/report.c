@@ -267,6 +267,12 @@ static void section(strbuf *b, const gpuecon_comparison_result *cr)
         sb_escape(b, p->name);
         sb_printf(b, ": ");
         sb_escape(b, p->feasible ? p->predicted_note : p->why);
+        char band[400]; /* the 80% band of a predicted throughput (docs/model.md §7.6) */
+        band_text(band, sizeof band, p->feasible ? &p->band : NULL, 1, 0);
+        if (band[0]) {
+            sb_printf(b, "; 80%% band of the predicted %.0f tok/s/GPU: ", p->tokens_per_s_per_gpu);
+            sb_escape(b, band);
+        }
         sb_printf(b, "</p>\n");
     }
     charts(b, cr);

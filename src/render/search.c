@@ -17,6 +17,8 @@ static json_t *search_json(const void *view)
             json_object_set_new(j, "usd_per_mtok", rjson_real(r->usd_per_mtok[i]));
         if (v->calib)
             json_object_set_new(j, "calibration", calib_match_json(&v->calib[i]));
+        if (v->bands)
+            json_object_set_new(j, "band", band_train_json(&v->bands[i], &r->best[i]));
         json_array_append_new(arr, j);
     }
     json_t *root = json_object();
@@ -42,7 +44,8 @@ static json_t *search_json(const void *view)
     return root;
 }
 
-static void table_row(tbl *t, int rank, const gpuecon_train_result *r, double usd, bool moe, const calib_match *m)
+static void table_row(tbl *t, int rank, const gpuecon_train_result *r, double usd, bool moe, const calib_match *m,
+                      const gpuecon_band *band)
 {
     const gpuecon_parallel *p = &r->par;
     const gpuecon_train_breakdown *b = &r->bd;
@@ -70,6 +73,8 @@ static void table_row(tbl *t, int rank, const gpuecon_train_result *r, double us
         tbl_num(t, usd, 4);
     if (m)
         calib_cells(t, m);
+    if (band)
+        band_cells(t, band, 1);
 }
 
 static tbl *search_table(gpuecon_ctx *ctx, bool *oom, const void *view)
@@ -88,8 +93,11 @@ static tbl *search_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     }
     if (v->calib)
         calib_cols(t);
+    if (v->bands) /* the 80% band of tok/s/GPU (docs/model.md §7.6) */
+        band_cols(t, "tokens_per_s_per_gpu");
     for (size_t i = 0; i < v->r->n_best; i++)
-        table_row(t, (int)i + 1, &v->r->best[i], v->r->usd_per_mtok[i], moe, v->calib ? &v->calib[i] : NULL);
+        table_row(t, (int)i + 1, &v->r->best[i], v->r->usd_per_mtok[i], moe, v->calib ? &v->calib[i] : NULL,
+                  v->bands ? &v->bands[i] : NULL);
     return t;
 }
 
@@ -121,6 +129,10 @@ static void search_text(const render_out *out, const void *view, const tbl *t)
                   v->calib[0].cap.id);
     sb_printf(f, "\n#1 against the calibration set:\n");
     calib_match_text(f, &v->calib[0]);
+    char band[400];
+    band_text(band, sizeof band, v->bands ? &v->bands[0] : NULL, 1, 0);
+    if (band[0])
+        sb_printf(f, "#1 80%% band: %s tokens/s/GPU\n", band);
     size_t k = 0;
     for (size_t i = 1; i < r->n_best; i++)
         if (v->calib[i].above_cap)

@@ -192,6 +192,8 @@ static json_t *vs_object(const train_vs_view *v)
     }
     if (v->have_calib)
         json_object_set_new(j, "calibration", calib_match_json(&v->calib));
+    if (v->band.set)
+        json_object_set_new(j, "band", band_train_json(&v->band, &v->r));
     return j;
 }
 
@@ -253,6 +255,10 @@ static void vs_text(const render_out *out, const void *view, const tbl *t)
     if (v->have_calib) {
         sb_printf(f, "\n%s's layout:\n", v->other->name);
         calib_match_brief(f, &v->calib, "  ");
+        char band[400];
+        band_text(band, sizeof band, &v->band, 1, 0);
+        if (band[0])
+            sb_printf(f, "  80%% band: %s tokens/s/GPU\n", band);
     }
 }
 
@@ -280,6 +286,8 @@ static json_t *one_json(const void *view)
         json_object_set_new(j, "vs", vs_object(v->vs));
     if (v->calib)
         json_object_set_new(j, "calibration", calib_match_json(v->calib));
+    if (v->band)
+        json_object_set_new(j, "band", band_train_json(v->band, v->r));
     return j;
 }
 
@@ -305,6 +313,8 @@ static tbl *summary_table(gpuecon_ctx *ctx, bool *oom, const void *view)
         tbl_col(t, cols[i], i == 4 || i == 11 ? 'l' : 'r');
     if (v->calib)
         calib_cols(t);
+    if (v->band)
+        band_cols(t, "tokens_per_s_per_gpu");
     tbl_row(t);
     tbl_num(t, r->tokens_per_s_per_gpu, 1);
     tbl_pct(t, r->mfu, 1);
@@ -319,6 +329,8 @@ static tbl *summary_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     tbl_num(t, p->tp_overlap, 0);
     if (v->calib)
         calib_cells(t, v->calib);
+    if (v->band)
+        band_cells(t, v->band, 1);
     return t;
 }
 
@@ -461,9 +473,19 @@ static void one_text(const render_out *out, const void *view, const tbl *t)
             r->par.tp_overlap ? ", TP overlap" : "");
     sb_printf(f, "throughput   %.1f tokens/s/GPU (%.4g tokens/s in all)\n", r->tokens_per_s_per_gpu,
             r->tokens_per_s_per_gpu * req->gpus);
+    char band[400];
+    band_text(band, sizeof band, v->band, 1, 0); /* the 80% band (docs/model.md §7.6) */
+    if (band[0])
+        sb_printf(f, "80%% band     %s tokens/s/GPU\n", band);
     sb_printf(f, "MFU          %.1f%% (full-attention model FLOPs vs %s peak; %.1f%% counting causal attention)\n",
             100 * r->mfu, gpuecon_precision_name(req->precision), 100 * r->mfu_causal);
-    sb_printf(f, "step time    %.3f s\n", r->step_time_s);
+    sb_printf(f, "step time    %.3f s", r->step_time_s);
+    if (v->band && v->band->set) {
+        gpuecon_band st;
+        band_scaled(v->band, r->tokens_per_s_per_gpu, r->step_time_s, true, &st);
+        sb_printf(f, " (%.3f-%.3f s, 80%%)", st.low, st.high);
+    }
+    sb_putc(f, '\n');
     if (v->calib)
         calib_match_text(f, v->calib);
     sb_putc(f, '\n');

@@ -19,6 +19,8 @@ static json_t *sweep_json(const void *view)
         json_object_set_new(j, "gbs", json_integer(v->rows[i].gbs));
         if (v->calib && v->rows[i].ok)
             json_object_set_new(j, "calibration", calib_match_json(&v->calib[i]));
+        if (v->bands && v->bands[i].set)
+            json_object_set_new(j, "band", band_train_json(&v->bands[i], &v->rows[i].r));
         json_array_append_new(arr, j);
     }
     return json_pack("{s:s, s:s, s:s, s:s, s:o}", "model", req->model->name, "system", req->system->name,
@@ -36,6 +38,8 @@ static tbl *sweep_table(gpuecon_ctx *ctx, bool *oom, const void *view)
         tbl_col(t, cols[i], i == 14 ? 'l' : 'r');
     if (v->calib)
         calib_cols(t);
+    if (v->bands) /* the 80% band of tok/s/GPU (docs/model.md §7.6) */
+        band_cols(t, "tokens_per_s_per_gpu");
     for (int i = 0; i < v->n; i++) {
         const gpuecon_train_result *r = &v->rows[i].r;
         const gpuecon_train_breakdown *b = &r->bd;
@@ -54,6 +58,8 @@ static tbl *sweep_table(gpuecon_ctx *ctx, bool *oom, const void *view)
         tbl_str(t, v->rows[i].fits ? "yes" : "NO");
         if (v->calib)
             calib_cells(t, v->rows[i].ok ? &v->calib[i] : NULL);
+        if (v->bands)
+            band_cells(t, &v->bands[i], 1);
     }
     return t;
 }

@@ -190,6 +190,7 @@ static json_t *validate_json(const void *view)
     json_object_set_new(j, "efficiency", efficiency_json());
     if (v->loo)
         json_object_set_new(j, "leave_one_out", render_loo_json(v->loo));
+    validate_band_json(j, v->band);
     return j;
 }
 
@@ -377,6 +378,7 @@ static void validate_text(const render_out *out, const void *view, const tbl *t)
     }
     if (v->loo)
         render_loo_text(out, v->loo);
+    validate_band_text(f, v->band);
 }
 
 const render_kind render_validate = {validate_json, train_table, validate_text, NULL};

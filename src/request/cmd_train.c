@@ -49,9 +49,15 @@ static int versus(cli *c, const train_args *a, const gpuecon_train_request *req,
         return cli_fail(c, &err);
     }
     v->fits = rc == GPUECON_OK;
-    if (v->fits) { /* its layout against the calibration set (docs/model.md §3.5) */
+    if (v->fits) { /* its layout against the calibration set (docs/model.md §3.5), and its 80% band (§7.6) */
         calib_match_of(set, &q, &v->r, &v->calib);
         v->have_calib = true;
+        band_set *bs = NULL;
+        gpuecon_error_clear(&err);
+        if (band_set_build(c->ctx, c->cat, &bs, &err))
+            return cli_fail(c, &err);
+        band_of_train(bs, &q, &v->r, &v->calib, &v->band);
+        band_set_free(bs);
     }
     if (mine->moe.moe_layers > 0 && mine->par.ep * mine->par.etp > 1 && mine->moe.a2a_bytes > 0) {
         gpuecon_coll_result x, y;
@@ -86,6 +92,17 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
     calib_match_of(set, req, &r, &m);
     train_view v = {.req = req, .r = &r, .calib = &m, .user_price = a->usd_per_gpu_hour > 0,
                     .tokens = a->tokens, .run = &run, .tier = names_tier[a->tier], .start_date = a->start_date};
+    /* the 80% band of the prediction (docs/model.md §7.6) */
+    gpuecon_band band;
+    if (!infeasible) {
+        band_set *bs = NULL;
+        gpuecon_error_clear(&err);
+        if (band_set_build(c->ctx, c->cat, &bs, &err))
+            return cli_fail(c, &err);
+        band_of_train(bs, req, &r, &m, &band);
+        band_set_free(bs);
+        v.band = &band;
+    }
     if (prof && !infeasible) {
         v.profile = prof;
         if ((rc = train_cli_cost(c, req, prof, a->pue, a->usd_per_gpu_hour, a->tokens, r.tokens_per_s_per_gpu,
@@ -163,7 +180,25 @@ static int sweep(cli *c, const train_args *a, gpuecon_train_request *req, const 
             q.gpus = rows[i].gpus, q.gbs = rows[i].gbs;
             calib_match_of(set, &q, &rows[i].r, &m[i]);
         }
-    train_sweep_view v = {req, a->strong, rows, n, m};
+    /* and each size's 80% band (docs/model.md §7.6) */
+    gpuecon_band bands[64];
+    band_set *bs = NULL;
+    gpuecon_error berr;
+    gpuecon_error_clear(&berr);
+    if (band_set_build(c->ctx, c->cat, &bs, &berr)) {
+        ctx_free(c->ctx, m, (size_t)n * sizeof *m);
+        return cli_fail(c, &berr);
+    }
+    for (int i = 0; i < n; i++) {
+        memset(&bands[i], 0, sizeof bands[i]);
+        if (rows[i].ok) {
+            gpuecon_train_request q = *req;
+            q.gpus = rows[i].gpus, q.gbs = rows[i].gbs;
+            band_of_train(bs, &q, &rows[i].r, &m[i], &bands[i]);
+        }
+    }
+    band_set_free(bs);
+    train_sweep_view v = {req, a->strong, rows, n, m, bands};
     if (a->plot) {
         train_chart ch;
         train_plans_sweep_chart(&v, &ch);

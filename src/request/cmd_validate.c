@@ -52,6 +52,7 @@ typedef struct vbufs {
     gpuecon_validate_row srows[GPUECON_VALIDATE_SERVING_MAX];
     gpuecon_validate_row frows[GPUECON_VALIDATE_FINETUNE_MAX];
     validate_view v;
+    band_validation band;
 } vbufs;
 
 /* Whether a row of rows[0, n) is in `group` (its set or its class). */
@@ -173,6 +174,14 @@ static int validate_all(cli *c, const char *group, int k, vbufs *b)
     gpuecon_validate_summarize(rows, n, "torchtitan", false, GPUECON_ROWS_HELD_OUT, &vp->tt_held);
     gpuecon_validate_summarize(rows, n, "moe", false, GPUECON_ROWS_ALL, &vp->moe);
     gpuecon_validate_summarize(rows, n, "moe", false, GPUECON_ROWS_FITTED, &vp->moe_fit);
+    /* the 80% bands' leave-one-out coverage, where every set was computed (docs/model.md §7.6) */
+    if (train && serve && ft && !lookup && !csv && !grouped) {
+        const gpuecon_validate_row *sets[] = {rows, srows, b->frows};
+        size_t ns[] = {n, vp->sn, vp->fn};
+        if (band_validate(c->ctx, c->cat, sets, ns, 3, &b->band, &err))
+            return cli_fail(c, &err);
+        vp->band = &b->band;
+    }
     const render_kind *kind = only(vp, "finetune", vp->frows, vp->fn)  ? &render_validate_finetune
                               : only(vp, "serving", vp->srows, vp->sn) ? &render_validate_serving
                                                                         : &render_validate;

@@ -88,7 +88,6 @@ expect_err("--stack: unknown stack 'nope'")
 # A validate --json of anything but a training set simulates all the serving rows, so each runs once in
 # the whole contract: the checks of validate --json and --group dgxc --json are in search_validate.cmake
 run(0 validate --group hopper-fp8-dense --json)
-set(VAL "${OUT}") # its group, for compare's band below
 string(JSON c GET "${OUT}" rows 0 class)
 if(NOT c STREQUAL "hopper-fp8-dense")
   message(FATAL_ERROR "validate --group hopper-fp8-dense lists ${c}")
@@ -105,46 +104,37 @@ endif()
 run(2 validate --group hopper-fp9-dense)
 expect_err("--group: 'hopper-fp9-dense' is neither a set nor a group; did you mean 'hopper-fp8-dense'")
 
-# compare carries the validate band of a predicted throughput: the P90 |error| of the nearest
-# group (same generation, precision, dense/MoE), and says whether it reaches the break-even
-# (VAL: validate --group hopper-fp8-dense --json above, which lists that group)
-string(JSON ng LENGTH "${VAL}" groups)
-math(EXPR last "${ng} - 1")
-set(p90 "")
-foreach(i RANGE ${last})
-  string(JSON name GET "${VAL}" groups ${i} name)
-  if(name STREQUAL "hopper-fp8-dense")
-    string(JSON p90 GET "${VAL}" groups ${i} p90_abs_err)
-  endif()
-endforeach()
+# compare carries the 80% band of a predicted throughput (docs/model.md §7.6): from the held-out rows
+# of the nearest group (Hopper FP8 dense for the H100 platform), and says whether it reaches the
+# break-even
 run(0 compare ${SRC}/tests/cases/scenarios/predicted-l70.yaml --json --no-sensitivity)
-string(JSON g GET "${OUT}" platforms 0 throughput_uncertainty group)
-if(NOT g STREQUAL "hopper-fp8-dense")
+string(JSON g GET "${OUT}" platforms 0 band tokens_per_s_per_gpu basis)
+if(NOT g MATCHES "^hopper-fp8-dense")
   message(FATAL_ERROR "compare: H100 band from group '${g}'")
 endif()
-json_near(platforms 0 throughput_uncertainty p90_rel ${p90} 1e-9)
+string(JSON lo GET "${OUT}" platforms 0 band tokens_per_s_per_gpu low)
+string(JSON hi GET "${OUT}" platforms 0 band tokens_per_s_per_gpu high)
+expect_ratio("compare H100 band high/low" "${hi}" "${lo}" 1.0001 3)
 run(0 compare ${SRC}/tests/cases/scenarios/predicted-l70.yaml)
-expect_out("throughput predicted [0-9]+ tok/s/GPU ±[0-9.]+% \\(validate group hopper-fp8-dense")
+expect_out("throughput predicted [0-9]+ tok/s/GPU \\([0-9,]+-[0-9,]+, 80%; hopper-fp8-dense")
 expect_out("the prediction's own uncertainty (could|cannot) flip the verdict")
-# the band is multiplicative (X/(1+b) to X(1+b), as --uncertainty draws it): with the Hopper FP8 MoE
-# group's P90 |error| above 100% its low end stays positive (X(1-b) was negative)
+# the verdict quotes the band the JSON carries (MoE FP8: a wide group, its low end still positive)
 run(0 compare ${SRC}/tests/cases/scenarios/predicted-moe-fp8.yaml --json)
-string(JSON x GET "${OUT}" platforms 0 tokens_per_s_per_gpu)
-string(JSON b GET "${OUT}" platforms 0 throughput_uncertainty p90_rel)
+string(JSON lo GET "${OUT}" platforms 0 band tokens_per_s_per_gpu low)
+string(JSON hi GET "${OUT}" platforms 0 band tokens_per_s_per_gpu high)
 string(JSON verdict GET "${OUT}" verdict)
-string(REGEX MATCH "hgx-h100's throughput is predicted [^:]*: ([0-9]+)-([0-9]+) tok/s/GPU" m "${verdict}")
+string(REGEX MATCH "hgx-h100's throughput is predicted ([0-9]+)-([0-9]+) tok/s/GPU \\(80% band" m "${verdict}")
 if(NOT m)
   message(FATAL_ERROR "compare MoE FP8: no H100 band in the verdict '${verdict}'")
 endif()
-execute_process(COMMAND awk "BEGIN { lo = ${x} / (1 + ${b}); hi = ${x} * (1 + ${b});
-                exit (${b} > 1 && ${CMAKE_MATCH_1} > 0 && (${CMAKE_MATCH_1} - lo) ^ 2 < 1 && (${CMAKE_MATCH_2} - hi) ^ 2 < 1) ? 0 : 1 }"
+execute_process(COMMAND awk "BEGIN { exit (${CMAKE_MATCH_1} > 0 && (${CMAKE_MATCH_1} - ${lo}) ^ 2 < 1 && (${CMAKE_MATCH_2} - ${hi}) ^ 2 < 1) ? 0 : 1 }"
                 RESULT_VARIABLE bad)
 if(bad)
-  message(FATAL_ERROR "compare MoE FP8: band ${CMAKE_MATCH_1}-${CMAKE_MATCH_2} for ${x} at +-${b}")
+  message(FATAL_ERROR "compare MoE FP8: verdict band ${CMAKE_MATCH_1}-${CMAKE_MATCH_2}, JSON ${lo}-${hi}")
 endif()
 # a measured throughput carries no band
 run(0 compare --json --no-sensitivity)
-string(JSON t ERROR_VARIABLE missing GET "${OUT}" platforms 0 throughput_uncertainty)
+string(JSON t ERROR_VARIABLE missing GET "${OUT}" platforms 0 band)
 if(NOT missing)
   message(FATAL_ERROR "compare: measured throughput has a band '${t}'")
 endif()

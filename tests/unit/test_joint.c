@@ -3,7 +3,7 @@
  * uncertain (measured: P90 half-width 5%; price, PUE and electricity given by the user: no
  * spread), the probability that one platform is cheapest and the percentiles of its cost are
  * those of a lognormal, derived by hand; the same seed gives the same answer for any thread
- * count; one input on one system is one draw.
+ * count; one input on one system is one draw; a predicted throughput is drawn from its 80% band.
  */
 #include "test_util.h"
 
@@ -124,10 +124,38 @@ static void test_shared_draw_and_range(void **state)
     gpuecon_ctx_free(ctx);
 }
 
+/* A predicted serving throughput is drawn from its 80% band (docs/model.md §7.6): lognormal with the
+ * band's low and high as its 10th and 90th percentiles. With the price, PUE and electricity given,
+ * the serving cost is TCO / throughput, so the cost's P10 is cost·T/high and its P90 cost·T/low (T the
+ * predicted throughput the cost was computed at). */
+static void test_band_draws(void **state)
+{
+    static const char *PRED =
+        "name: p\n"
+        "workload: {kind: serve, model: gemma4-31b, precision: fp8, concurrency: 512}\n"
+        "platforms:\n"
+        "  - {name: A, system: hgx-h100, gpus: 8, tp: 1, pue: 1.3, electricity_usd_per_kwh: 0.08,\n"
+        "     usd_per_gpu_hour: {value: 2.0, source: t, stage: user-input}}\n"
+        "  - {name: B, system: hgx-b200, gpus: 8, tp: 1, pue: 1.3, electricity_usd_per_kwh: 0.08,\n"
+        "     usd_per_gpu_hour: {value: 4.0, source: t, stage: user-input},\n"
+        "     measured_tokens_per_s: {value: 2100, source: t, stage: measured}}\n";
+    const int n = 40000;
+    joint_run j = run(state, 1, 42, PRED, n);
+    const gpuecon_platform_result *a = &j.r->cmp[0].platforms[0], *b = &j.r->cmp[0].platforms[1];
+    assert_true(a->band.set);
+    assert_false(b->band.set); /* measured: no band */
+    assert_true(a->band.low < a->tokens_per_s_per_gpu * 1.5 && a->band.low < a->band.high);
+    double t = a->tokens_per_s_per_gpu, c = a->effective_usd_per_mtok;
+    assert_close(a->effective_usd_per_mtok_p10, c * t / a->band.high, 0.005); /* 40,000 samples */
+    assert_close(a->effective_usd_per_mtok_p90, c * t / a->band.low, 0.005);
+    done(j);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lognormal_by_hand),
+        cmocka_unit_test(test_band_draws),
         cmocka_unit_test(test_seeded),
         cmocka_unit_test(test_shared_draw_and_range),
     };
