@@ -32,6 +32,8 @@ json_t *figband_json(const gpuecon_band *b, double scale)
             json_array_append_new(ex, json_string(a));
     }
     json_object_set_new(j, "extrapolating", ex);
+    json_object_set_new(j, "n", json_integer(b->n));
+    json_object_set_new(j, "calibrated", json_boolean(b->calibrated));
     return j;
 }
 

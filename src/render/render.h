@@ -118,7 +118,7 @@ void rjson_power(json_t *j, const gpuecon_system *s);
 const char *fmt_power(char *buf, size_t cap, const gpuecon_system *s);
 
 /* ---- figband.c: a predicted figure's 80% band (gpuecon_band) as JSON, table cells and text ---- */
-/* {"low", "high", "level", "basis", "extrapolating": [...]}, low and high times scale (a band of
+/* {"low", "high", "level", "basis", "extrapolating": [...], "n", "calibrated"}, low and high times scale (a band of
  * tokens/s/GPU shown for the tokens/s of all GPUs); NULL when b is NULL or unset. */
 json_t *figband_json(const gpuecon_band *b, double scale);
 /* Sets key to figband_json(b, scale) in j's "band" object (made on first use): the band sits next
