@@ -294,6 +294,8 @@ function renderControls() {
     const tier = tierControl(ci, p, dp);
     if (tier) box.append(tier);
     if (!p.feasible) continue;
+    const bands = bandLines(p);
+    if (bands) box.append(bands);
     for (const input of Object.keys(INPUTS)) {
       /* a price the scenario gives as usd_per_gpu_hour replaces the TCO: only its own control moves it */
       if (input === 'tco_usd_per_gpu_hour' && dp.usd_per_gpu_hour !== undefined) continue;
@@ -306,6 +308,29 @@ function renderControls() {
         range: se && se.range, source: (be || se).source}));
     }
   }
+}
+
+/* The predicted figures of a platform with their 80% bands, as compare's JSON gives them (a "band"
+ * object next to the figures: {"<figure>": {low, high, level, basis, extrapolating}}), one line
+ * each: "GB200 NVL72 tokens_per_s_per_gpu 10,337 (8,100–11,200, 80%)", with the basis and the axes
+ * the case extrapolates on as small text and as the line's title. Nothing is computed here. */
+function bandNum(v) {
+  if (v === null || v === undefined || !isFinite(v)) return 'n/a';
+  return Math.abs(v) >= 1000 ? Math.round(v).toLocaleString('en-US') : fmt(v, 3);
+}
+function bandLines(p) {
+  const bands = Object.entries(p.band || {});
+  if (!bands.length) return null;
+  const div = el('div', {class: 'bands', 'data-platform': p.name});
+  for (const [figure, b] of bands) {
+    const why = b.basis + (b.extrapolating && b.extrapolating.length ? '; extrapolating: ' + b.extrapolating.join(', ') : '');
+    const value = p[figure] !== undefined ? bandNum(p[figure]) + ' ' : '';
+    div.append(el('div', {class: 'band', 'data-figure': figure, title: why},
+      el('b', {text: `${p.name} ${LABEL(figure)}`}),
+      ` ${value}(${bandNum(b.low)}–${bandNum(b.high)}, ${Math.round(100 * b.level)}%) `,
+      el('span', {class: 'why', text: why})));
+  }
+  return div;
 }
 
 /* The GPU count of a platform (a decision, not an estimate: the scenario's own number, or the

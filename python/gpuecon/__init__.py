@@ -26,7 +26,7 @@ import signal
 import threading
 
 __all__ = ["Error", "Result", "request", "to_dataframe", "catalog", "cost", "reproduce", "comm", "train",
-           "search", "validate", "reliability", "infer", "finetune", "rl", "compare", "commands", "command_options",
+           "search", "validate", "reliability", "infer", "finetune", "rl", "compare", "commands", "command_options", "bands",
            "library_path"]
 __version__ = "0.2.0"
 
@@ -339,6 +339,29 @@ def to_dataframe(result, key=None):
     except ImportError:
         return rows
     return pandas.DataFrame(rows)
+
+
+def bands(result):
+    """Every 80% band in a result, with the figure it belongs to: a list of dicts ``path``
+    (where the figure is, dotted: "at.tpot_ms", "points.2.ttft_ms"), ``value`` (the figure),
+    ``low``, ``high``, ``level``, ``basis`` and ``extrapolating``, in the result's order. The
+    bands are the JSON's own ("band" next to each predicted figure, docs/cli.md); nothing is
+    computed here."""
+    out = []
+
+    def walk(node, prefix):
+        if isinstance(node, list):
+            for i, x in enumerate(node):
+                walk(x, "%s%d." % (prefix, i))
+        elif isinstance(node, dict):
+            for figure, b in (node.get("band") or {}).items():
+                out.append(dict(path=prefix + figure, value=node.get(figure), **b))
+            for k, v in node.items():
+                if k != "band":
+                    walk(v, prefix + k + ".")
+
+    walk(result, "")
+    return out
 
 
 def _flatten(d, prefix=""):

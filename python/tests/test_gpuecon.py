@@ -104,6 +104,37 @@ class Errors(unittest.TestCase):
         self.assertGreater(cm.exception.line, 0)
         self.assertGreater(cm.exception.column, 0)
 
+    def test_bands_on_serving_finetune_and_rl(self):
+        # issue 47: each predicted figure carries its 80% band in the result (the JSON's own);
+        # what holds for any band: level 0.8, 0 < low < high, a basis, about the figure (its
+        # geometric middle within 3x of the figure; a band scaled for the wrong GPUs, 8 here, fails)
+        def check(result, paths):
+            found = {b["path"]: b for b in gpuecon.bands(result)}
+            for p in paths:
+                self.assertIn(p, found, "no band for %s (bands: %s)" % (p, sorted(found)))
+                b = found[p]
+                self.assertEqual(b["level"], 0.8, p)
+                self.assertGreater(b["low"], 0, p)
+                self.assertLess(b["low"], b["high"], p)
+                self.assertTrue(b["basis"], p)
+                self.assertIsInstance(b["extrapolating"], list, p)
+                mid = (b["low"] * b["high"]) ** 0.5
+                self.assertTrue(b["value"] / 3 < mid < 3 * b["value"], "%s: %s" % (p, b))
+        r = gpuecon.infer(model="llama3-8b", system="hgx-h100", gpus=8, tp=1, weights="fp8", concurrency=256)
+        check(r, ["output_tokens_per_s", "tpot_ms", "ttft_ms", "at.output_tokens_per_s_per_gpu",
+                  "at.output_tokens_per_s", "at.tpot_ms", "at.ttft_ms"])
+        r = gpuecon.infer(model="llama3-8b", system="hgx-h100", gpus=8, tp=1, weights="fp8", sweep=True,
+                          grid=[1, 64])
+        check(r, ["points.0.tpot_ms", "points.1.output_tokens_per_s_per_gpu"])
+        rows = gpuecon.to_dataframe(r)  # the bands flatten with the rest of a point
+        first = rows[0] if isinstance(rows, list) else rows.iloc[0].to_dict()
+        self.assertLess(first["band.tpot_ms.low"], first["band.tpot_ms.high"])
+        r = gpuecon.finetune(model="gemma4-31b", system="hgx-h100", method="lora")
+        check(r, ["tokens_per_s", "tokens_per_s_per_gpu"])
+        r = gpuecon.rl(model="llama3-8b", system="hgx-h100", gpus=8, prompts=64, samples=8, prompt_len=512,
+                       response_len=1024)
+        check(r, ["step_time_s"])
+
     def test_infeasible_keeps_the_report(self):
         with self.assertRaises(gpuecon.Error) as cm:
             gpuecon.infer(model="llama3-405b", system="hgx-h100", gpus=1, tp=1)

@@ -292,6 +292,24 @@ int band_validate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_va
  * (step time from tokens/s). */
 void band_scaled(const gpuecon_band *b, double point, double figure, bool inverse, gpuecon_band *out);
 
+/* ---- band_cases.c: the band cases of the serving, fine-tuning and RL figures ----
+ * Each fills band_case from what the figure's request names (GPU generation, precision, dense or
+ * MoE, stack, lengths, GPUs, batch, the user's calibration) and asks band_of; a figure <= 0 (or
+ * not finite) gets no band (set false). */
+typedef struct serve_bands {
+    gpuecon_band tps;  /* output tokens/s/GPU (output tokens/s: the same relative band) */
+    gpuecon_band tpot; /* ms */
+    gpuecon_band ttft; /* ms */
+} serve_bands;
+/* One serving operating point of deployment r: weights its weight precision, gpus its GPUs,
+ * concurrency the requests in the system (0: unknown), and the three predicted figures. */
+void band_serving(const band_set *s, const gpuecon_infer_request *r, gpuecon_precision weights, int gpus,
+                  double concurrency, double tps_per_gpu, double tpot_ms, double ttft_ms, serve_bands *out);
+/* A fine-tuning run's tokens/s (its per-GPU figure has the same relative band). */
+void band_finetune(const band_set *s, const gpuecon_finetune_request *r, double tokens_per_s, gpuecon_band *out);
+/* An RL step's time, s. */
+void band_rl(const band_set *s, const gpuecon_rl_request *r, double step_time_s, gpuecon_band *out);
+
 /* ---- calibfit.c: fitting a calibration's scales to measured runs (docs/model.md §3.8) ----
  * The model is a callback: predict(user, row, scale, &figure) gives row's predicted figure with
  * every parameter family scaled by scale[] (gpuecon_calibration_apply_eff / _profile). The fit

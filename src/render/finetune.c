@@ -31,6 +31,10 @@ static json_t *finetune_json(const void *view)
                                                            "fitted_to_blog", r->profile.fitted_to_blog));
     json_object_set_new(j, "tokens_per_s", rjson_real(o->tokens_per_s));
     json_object_set_new(j, "tokens_per_s_per_gpu", rjson_real(o->tokens_per_s_per_gpu));
+    if (v->band && o->tokens_per_s > 0) { /* the per-GPU figure: the same relative band */
+        figband_add(j, "tokens_per_s", v->band, 1);
+        figband_add(j, "tokens_per_s_per_gpu", v->band, o->tokens_per_s_per_gpu / o->tokens_per_s);
+    }
     json_object_set_new(j, "memory_gib_per_gpu", rjson_real(o->memory_gib_per_gpu));
     json_object_set_new(j, "fits", json_boolean(o->fits));
     json_object_set_new(j, "shortfall_gb", rjson_real(o->shortfall_gb));
@@ -65,7 +69,7 @@ static json_t *finetune_json(const void *view)
 }
 
 static void result_rows(tbl *tb, const gpuecon_finetune_request *r, const gpuecon_finetune_result *o,
-                        double matmul_params)
+                        double matmul_params, const gpuecon_band *band)
 {
     char b[200];
     snprintf(b, sizeof b, "%.3g trainable, %.3g frozen parameters", o->trainable_params, o->frozen_params);
@@ -96,6 +100,7 @@ static void result_rows(tbl *tb, const gpuecon_finetune_request *r, const gpueco
     }
     snprintf(b, sizeof b, "%.1f per GPU, MFU %.1f%%", o->tokens_per_s_per_gpu, o->mfu * 100);
     tbl_quantity(tb, "throughput", o->tokens_per_s, 0, "tok/s", b);
+    figband_row(tb, band, 1, 0, "tok/s");
     if (r->tco)
         tbl_quantity(tb, "$ per 1M training tokens", o->usd_per_mtok, 4, "$/Mtok",
                       r->usd_per_gpu_hour > 0 ? "your rate (--usd-per-gpu-hour)" : r->tco->name);
@@ -116,6 +121,8 @@ static void compare_rows(tbl *tb, const finetune_view *v)
             tbl_str(tb, o->fits ? "yes" : "no");
             tbl_fmt(tb, "%.2f P", o->flops_per_token / v->matmul_params);
             tbl_num(tb, o->tokens_per_s, 0);
+            if (v->compare_bands)
+                figband_cell(tb, &v->compare_bands[2 * s + rc], 1, 0);
         }
 }
 
@@ -136,8 +143,8 @@ static tbl *finetune_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     tbl *tb = tbl_new(ctx, oom);
     if (v->compare) {
         const char *cols[] = {"strategy", "states GiB", "activations+ GiB", "total GiB", "fits",
-                              "FLOPs/token", "tok/s"};
-        for (size_t i = 0; i < 7; i++)
+                              "FLOPs/token", "tok/s", "80% band"};
+        for (size_t i = 0; i < (v->compare_bands ? 8u : 7u); i++)
             tbl_col(tb, cols[i], i == 0 || i == 4 ? 'l' : 'r');
         compare_rows(tb, v);
     } else {
@@ -145,7 +152,7 @@ static tbl *finetune_table(gpuecon_ctx *ctx, bool *oom, const void *view)
         tbl_col(tb, "value", 'r');
         tbl_col(tb, "unit", 'l');
         tbl_col(tb, "note", 'l');
-        result_rows(tb, v->request, v->result, v->matmul_params);
+        result_rows(tb, v->request, v->result, v->matmul_params, v->band);
     }
     return tb;
 }
@@ -169,6 +176,11 @@ static void finetune_text(const render_out *out, const void *view, const tbl *tb
             r->efficiency > 0 ? r->efficiency : r->profile.eta_train,
             r->profile.fitted_to_blog ? ", fitted to the VESSL blog's A100 FSDP figure" : "");
     tbl_print(tb, f);
+    if (v->compare_bands) {
+        char basis[sizeof v->compare_bands->basis + sizeof v->compare_bands->extrapolating + 24];
+        if (*figband_basis(basis, sizeof basis, &v->compare_bands[0]))
+            sb_printf(f, "80%% bands, tok/s: %s\n", basis);
+    }
     if (v->compare)
         compare_footer(f, v);
 }

@@ -117,6 +117,28 @@ void rjson_power(json_t *j, const gpuecon_system *s);
 /* The same for a text header: "" or "GPUs at 500 W: sustained tensor-core clock 0.880 of ...". */
 const char *fmt_power(char *buf, size_t cap, const gpuecon_system *s);
 
+/* ---- figband.c: a predicted figure's 80% band (gpuecon_band) as JSON, table cells and text ---- */
+/* {"low", "high", "level", "basis", "extrapolating": [...], "n", "calibrated"}, low and high times scale (a band of
+ * tokens/s/GPU shown for the tokens/s of all GPUs); NULL when b is NULL or unset. */
+json_t *figband_json(const gpuecon_band *b, double scale);
+/* Sets key to figband_json(b, scale) in j's "band" object (made on first use): the band sits next
+ * to the figure key names. Nothing when b is NULL or unset. */
+void figband_add(json_t *j, const char *key, const gpuecon_band *b, double scale);
+/* "8,100–11,200" with `decimals` decimals ("-" when unset) into buf. */
+char *figband_range(char *buf, size_t cap, const gpuecon_band *b, double scale, int decimals);
+/* "hopper-bf16-dense, n=6 held out; extrapolating: stack not calibrated" ("" when unset). */
+char *figband_basis(char *buf, size_t cap, const gpuecon_band *b);
+/* "10,337 tok/s/GPU (8,100–11,200, 80%; <basis>)": the figure with its band in one phrase. */
+char *figband_phrase(char *buf, size_t cap, double point, const gpuecon_band *b, double scale, int decimals,
+                     const char *unit);
+/* A row table's cell: figband_range on the terminal, "low-high" unformatted in CSV ("" unset). */
+void figband_cell(tbl *t, const gpuecon_band *b, double scale, int decimals);
+/* A quantity table's row under its figure: "  80% band | low–high | unit | basis" (none unset). */
+void figband_row(tbl *t, const gpuecon_band *b, double scale, int decimals, const char *unit);
+/* Below a table of serving rows (n bands each): per figure, "80% bands, TPOT: <basis>", the distinct
+ * bases of its rows joined by " | " (the JSON has each row's). */
+void figband_bases(strbuf *f, const serve_bands *b, size_t n);
+
 /* ---- result kinds: each result is rendered here, once ----
  *
  * A command computes a result, gathers it with what its output names (the model, the system,
@@ -301,6 +323,7 @@ typedef struct infer_view {
     const gpuecon_infer_request *request;
     const gpuecon_infer_result *result;
     const char *reason; /* an infeasible request's message, JSON "reason" (the JSON says why); NULL: none */
+    const serve_bands *bands; /* of result->at (and the headline copies); NULL: none */
 } infer_view;
 extern const render_kind render_infer;
 
@@ -311,6 +334,8 @@ typedef struct infer_sweep_view {
     const double *concurrency;
     const gpuecon_infer_point *points; /* at each concurrency */
     size_t n;
+    const serve_bands *bands; /* n of them, parallel to points; NULL: none */
+    const serve_bands *at_bands; /* of result->at (the headline figures); NULL: none */
 } infer_sweep_view;
 extern const render_kind render_infer_sweep;
 
@@ -320,6 +345,8 @@ typedef struct infer_search_view {
     const gpuecon_serve_search_result *result;
     const char *objective; /* its name */
     double elapsed_s;
+    /* the bands of best[], frontier[] (parallel to them) and closest; NULL: none */
+    const serve_bands *best_bands, *frontier_bands, *closest_bands;
 } infer_search_view;
 extern const render_kind render_infer_search;
 
@@ -329,6 +356,7 @@ typedef struct infer_sim_view {
     const gpuecon_sim_result *result;
     const char *arrival; /* the arrival process's name */
     double elapsed_s;
+    const serve_bands *bands; /* of the simulated output tokens/s/GPU, mean TPOT and TTFT; NULL: none */
 } infer_sim_view;
 extern const render_kind render_infer_sim;
 
@@ -342,6 +370,7 @@ typedef struct infer_disagg_view {
     const gpuecon_infer_point *aggregated_at;
     double ttft_target_ms, tpot_target_ms;  /* 0: none */
     long evaluated;                         /* layouts --disagg-search evaluated; -1: no search */
+    const serve_bands *bands, *aggregated_bands; /* of result's and aggregated_at's figures; NULL: none */
 } infer_disagg_view;
 extern const render_kind render_infer_disagg;
 
@@ -352,6 +381,7 @@ typedef struct infer_disagg_sim_view {
     const gpuecon_disagg_sim_result *result;
     const char *arrival; /* the arrival process's name */
     double elapsed_s;
+    const serve_bands *bands; /* of the simulated output tokens/s/GPU, mean TPOT and TTFT; NULL: none */
 } infer_disagg_sim_view;
 extern const render_kind render_infer_disagg_sim;
 
@@ -363,6 +393,8 @@ typedef struct finetune_view {
     double matmul_params;          /* P, the model's matmul weights: FLOPs per token are shown as x P */
     /* --compare: DDP, DDP + checkpointing, FSDP, FSDP + checkpointing; NULL: the one result */
     const gpuecon_finetune_result *compare;
+    const gpuecon_band *band;          /* of result's tokens/s; NULL: none */
+    const gpuecon_band *compare_bands; /* --compare: of each of the four tokens/s; NULL: none */
 } finetune_view;
 extern const render_kind render_finetune;
 
@@ -381,6 +413,7 @@ extern const render_kind render_compare;
 typedef struct rl_view {
     const gpuecon_rl_request *request;
     const gpuecon_rl_result *result;
+    const gpuecon_band *band; /* of the step time; NULL: none */
 } rl_view;
 extern const render_kind render_rl;
 /* The JSON of a request that nothing fits: model, system, "fits": false, where and reason. */

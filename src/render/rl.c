@@ -79,6 +79,7 @@ static json_t *rl_json(const void *view)
     json_object_set_new(j, "stack", r->stack ? json_string(r->stack->name) : json_null());
     json_object_set_new(j, "generator_stack", json_string(gpuecon_serving_profile_label(&r->serving)));
     json_object_set_new(j, "step_time_s", rjson_real(o->step_time_s));
+    figband_add(j, "step_time_s", ((const rl_view *)view)->band, 1);
     json_object_set_new(j, "breakdown", breakdown_json(&o->bd));
     for (int i = 0; i < o->npools; i++)
         json_array_append_new(pools, pool_json(&o->pools[i], r, o));
@@ -144,13 +145,14 @@ static json_t *rl_json(const void *view)
 
 /* ---- table ----------------------------------------------------------------------------- */
 
-static void phase_rows(tbl *tb, const gpuecon_rl_request *r, const gpuecon_rl_result *o)
+static void phase_rows(tbl *tb, const gpuecon_rl_request *r, const gpuecon_rl_result *o, const gpuecon_band *band)
 {
     char b[240], g[96];
     const gpuecon_rl_breakdown *d = &o->bd;
     snprintf(b, sizeof b, "%s%s", gpuecon_rl_placement_name(r->placement),
              r->off_policy ? ", one-step off-policy" : r->placement ? ", synchronous" : "");
     tbl_quantity(tb, "RL step", o->step_time_s, 1, "s", b);
+    figband_row(tb, band, 1, 1, "s");
     const char *what = r->placement ? "GPU-time share" : "";
     tbl_quantity(tb, "  generation", d->generation_s, 1, "s", what);
     tbl_quantity(tb, "  scoring", d->scoring_s, 1, "s", what);
@@ -264,7 +266,7 @@ static tbl *rl_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     tbl_col(tb, "value", 'r');
     tbl_col(tb, "unit", 'l');
     tbl_col(tb, "note", 'l');
-    phase_rows(tb, v->request, v->result);
+    phase_rows(tb, v->request, v->result, v->band);
     detail_rows(tb, v->request, v->result);
     return tb;
 }

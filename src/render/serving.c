@@ -56,7 +56,22 @@ static json_t *step_json(const gpuecon_infer_step *s)
     return j;
 }
 
-static json_t *point_json(const gpuecon_infer_point *p)
+/* The bands of a point's figures next to them (b NULL: none); the total output tokens/s is the
+ * per-GPU figure times the GPUs, and so is its band. */
+static void point_bands(json_t *j, const gpuecon_infer_point *p, const serve_bands *b, bool per_gpu)
+{
+    if (!b)
+        return;
+    double gpus = p->output_tokens_per_s_per_gpu > 0 ? p->output_tokens_per_s / p->output_tokens_per_s_per_gpu : 0;
+    if (per_gpu)
+        figband_add(j, "output_tokens_per_s_per_gpu", &b->tps, 1);
+    if (gpus > 0)
+        figband_add(j, "output_tokens_per_s", &b->tps, gpus);
+    figband_add(j, "tpot_ms", &b->tpot, 1);
+    figband_add(j, "ttft_ms", &b->ttft, 1);
+}
+
+static json_t *point_json(const gpuecon_infer_point *p, const serve_bands *b)
 {
     json_t *j = json_object();
     json_object_set_new(j, "concurrency", rjson_real(p->concurrency));
@@ -76,6 +91,7 @@ static json_t *point_json(const gpuecon_infer_point *p)
                                                      rjson_real(p->prompt_chunk_tokens), "step_ms",
                                                      rjson_real(p->prompt_step_ms), "decode_step_ms",
                                                      rjson_real(p->decode_step_ms)));
+    point_bands(j, p, b, true);
     return j;
 }
 
@@ -95,7 +111,7 @@ static json_t *memory_json(const gpuecon_infer_result *o)
     return j;
 }
 
-static json_t *result_json(const gpuecon_infer_request *r, const gpuecon_infer_result *o)
+static json_t *result_json(const gpuecon_infer_request *r, const gpuecon_infer_result *o, const serve_bands *b)
 {
     json_t *j = json_object();
     json_object_set_new(j, "model", json_string(r->model->name));
@@ -163,7 +179,8 @@ static json_t *result_json(const gpuecon_infer_request *r, const gpuecon_infer_r
     json_object_set_new(j, "usd_per_gpu_hour", r->tco ? rjson_real(o->usd_per_gpu_hour) : json_null());
     if (r->usd_per_gpu_hour > 0)
         json_object_set_new(j, "usd_per_gpu_hour_source", rjson_user_price());
-    json_object_set_new(j, "at", point_json(&o->at));
+    point_bands(j, &o->at, b, false);
+    json_object_set_new(j, "at", point_json(&o->at, b));
     json_object_set_new(j, "saturation", json_pack("{s:o, s:o, s:o, s:o}", "max_concurrency",
                                                    rjson_real(o->max_concurrency), "c_knee", rjson_real(o->c_knee),
                                                    "output_tokens_per_s", rjson_real(o->saturated_tokens_per_s),
@@ -256,7 +273,7 @@ static void memory_rows(tbl *tb, const gpuecon_infer_request *r, const gpuecon_i
     }
 }
 
-static void perf_rows(tbl *tb, const gpuecon_infer_request *r, const gpuecon_infer_result *o)
+static void perf_rows(tbl *tb, const gpuecon_infer_request *r, const gpuecon_infer_result *o, const serve_bands *bands)
 {
     const gpuecon_infer_point *p = &o->at;
     char b[200];
@@ -264,9 +281,15 @@ static void perf_rows(tbl *tb, const gpuecon_infer_request *r, const gpuecon_inf
     tbl_quantity(tb, "concurrency", p->concurrency, 0, "requests", b);
     snprintf(b, sizeof b, "%.1f per GPU", p->output_tokens_per_s_per_gpu);
     tbl_quantity(tb, "output throughput", p->output_tokens_per_s, 0, "tok/s", b);
+    if (bands)
+        figband_row(tb, &bands->tps, 1, 0, "tok/s/GPU");
     snprintf(b, sizeof b, "running %.1f ms", p->tpot_run_ms);
     tbl_quantity(tb, "TPOT", p->tpot_ms, 1, "ms", b);
+    if (bands)
+        figband_row(tb, &bands->tpot, 1, 1, "ms");
     tbl_quantity(tb, "TTFT", p->ttft_ms, 1, "ms", "");
+    if (bands)
+        figband_row(tb, &bands->ttft, 1, 1, "ms");
     const gpuecon_infer_step *s = &p->step;
     snprintf(b, sizeof b, "weights %.2f | GEMM %.2f | KV %.2f | attn %.2f | ovh %.2f | LoRA %.2f | "
                           "comm %.2f | draft %.2f", s->weights_s * 1e3, s->gemm_s * 1e3, s->kv_s * 1e3,
@@ -298,7 +321,7 @@ static void perf_rows(tbl *tb, const gpuecon_infer_request *r, const gpuecon_inf
 static json_t *infer_json(const void *view)
 {
     const infer_view *v = view;
-    json_t *j = result_json(v->request, v->result);
+    json_t *j = result_json(v->request, v->result, v->bands);
     if (v->reason)
         json_object_set_new(j, "reason", json_string(v->reason));
     return j;
@@ -314,7 +337,7 @@ static tbl *infer_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     tbl_col(tb, "note", 'l');
     memory_rows(tb, v->request, v->result);
     if (v->result->fits)
-        perf_rows(tb, v->request, v->result);
+        perf_rows(tb, v->request, v->result, v->bands);
     return tb;
 }
 
@@ -333,9 +356,9 @@ const render_kind render_infer = {infer_json, infer_table, infer_text, NULL};
 static json_t *sweep_json(const void *view)
 {
     const infer_sweep_view *v = view;
-    json_t *j = result_json(v->request, v->result), *arr = json_array();
+    json_t *j = result_json(v->request, v->result, v->at_bands), *arr = json_array();
     for (size_t i = 0; i < v->n; i++)
-        json_array_append_new(arr, point_json(&v->points[i]));
+        json_array_append_new(arr, point_json(&v->points[i], v->bands ? &v->bands[i] : NULL));
     json_object_set_new(j, "points", arr);
     return j;
 }
@@ -346,9 +369,10 @@ static tbl *sweep_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     const gpuecon_infer_point *p = v->points;
     tbl *tb = tbl_new(ctx, oom);
     const char *cols[] = {"concurrency", "per replica", "bound by", "step ms", "output tok/s",
-                          "tok/s/GPU", "TPOT ms", "TTFT ms", "$/Mtok"};
-    for (size_t i = 0; i < 9; i++)
-        tbl_col(tb, cols[i], i == 2 ? 'l' : 'r');
+                          "tok/s/GPU", "80% band", "TPOT ms", "80% band", "TTFT ms", "80% band", "$/Mtok"};
+    for (size_t i = 0; i < 12; i++)
+        if (v->bands || (i != 6 && i != 8 && i != 10))
+            tbl_col(tb, cols[i], i == 2 ? 'l' : 'r');
     for (size_t i = 0; i < v->n; i++) {
         tbl_row(tb);
         tbl_num(tb, v->concurrency[i], 0);
@@ -357,8 +381,14 @@ static tbl *sweep_table(gpuecon_ctx *ctx, bool *oom, const void *view)
         tbl_num(tb, p[i].step.step_s * 1e3, 2);
         tbl_num(tb, p[i].output_tokens_per_s, 0);
         tbl_num(tb, p[i].output_tokens_per_s_per_gpu, 1);
+        if (v->bands)
+            figband_cell(tb, &v->bands[i].tps, 1, 0);
         tbl_num(tb, p[i].tpot_ms, 1);
+        if (v->bands)
+            figband_cell(tb, &v->bands[i].tpot, 1, 1);
         tbl_num(tb, p[i].ttft_ms, 1);
+        if (v->bands)
+            figband_cell(tb, &v->bands[i].ttft, 1, 1);
         tbl_num(tb, p[i].usd_per_mtok, 4);
     }
     return tb;
@@ -374,6 +404,8 @@ static void sweep_text(const render_out *out, const void *view, const tbl *tb)
     sb_printf(f, "\nKV capacity %.0f tokens per replica; saturation at %.0f requests (%.0f tok/s), "
                "knee at %.0f\n",
             o->kv_capacity_tokens, o->max_concurrency, o->saturated_tokens_per_s, o->c_knee);
+    if (v->bands)
+        figband_bases(f, v->bands, v->n);
 }
 
 const render_kind render_infer_sweep = {sweep_json, sweep_table, sweep_text, NULL};

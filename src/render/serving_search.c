@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 /* One configuration; with_capacity for the ranked ones, the only ones that have it. */
-static json_t *config_json(const gpuecon_serve_config *c, bool with_capacity)
+static json_t *config_json(const gpuecon_serve_config *c, bool with_capacity, const serve_bands *b)
 {
     json_t *j = json_object();
     json_object_set_new(j, "config", json_pack("{s:i, s:i, s:i, s:s, s:s, s:i, s:i, s:i, s:b}", "gpus", c->gpus, "tp",
@@ -36,6 +36,12 @@ static json_t *config_json(const gpuecon_serve_config *c, bool with_capacity)
     json_object_set_new(j, "e2e_ms", rjson_real(c->e2e_ms));
     if (with_capacity)
         json_object_set_new(j, "capacity_tokens_per_s_per_gpu", rjson_real(c->capacity_tokens_per_s_per_gpu));
+    if (b) { /* the bands of the figures at the operating point (docs/cli.md) */
+        figband_add(j, "output_tokens_per_s", &b->tps, c->gpus);
+        figband_add(j, "output_tokens_per_s_per_gpu", &b->tps, 1);
+        figband_add(j, "ttft_ms", &b->ttft, 1);
+        figband_add(j, "tpot_ms", &b->tpot, 1);
+    }
     return j;
 }
 
@@ -136,9 +142,10 @@ static json_t *search_json(const void *view)
     why(w, sizeof w, q, o);
     json_t *j = json_object(), *best = json_array(), *fr = json_array();
     for (int i = 0; i < o->nbest; i++)
-        json_array_append_new(best, config_json(&o->best[i], true));
+        json_array_append_new(best, config_json(&o->best[i], true, v->best_bands ? &v->best_bands[i] : NULL));
     for (int i = 0; i < o->nfrontier; i++)
-        json_array_append_new(fr, config_json(&o->frontier[i], false));
+        json_array_append_new(fr, config_json(&o->frontier[i], false,
+                                              v->frontier_bands ? &v->frontier_bands[i] : NULL));
     json_object_set_new(j, "model", json_string(q->base.model->name));
     json_object_set_new(j, "stack", json_string(gpuecon_serving_profile_label(&q->base.profile)));
     json_object_set_new(j, "system", json_string(q->base.system->name));
@@ -151,7 +158,7 @@ static json_t *search_json(const void *view)
     json_object_set_new(j, "best", best);
     json_object_set_new(j, "why_runner_up_lost", json_string(w));
     json_object_set_new(j, "frontier", fr);
-    json_object_set_new(j, "closest", o->feasible ? json_null() : config_json(&o->closest, false));
+    json_object_set_new(j, "closest", o->feasible ? json_null() : config_json(&o->closest, false, v->closest_bands));
     json_object_set_new(j, "miss_ttft_ms", rjson_real(o->miss_ttft_ms));
     json_object_set_new(j, "miss_tpot_ms", rjson_real(o->miss_tpot_ms));
     json_object_set_new(j, "configs_evaluated", json_integer(o->configs_evaluated));
@@ -171,11 +178,13 @@ static tbl *search_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     const gpuecon_serve_search_result *o = v->result;
     bool capcol = capacity_column(v->request);
     tbl *tb = tbl_new(ctx, oom);
+    const serve_bands *bb = v->best_bands;
     const char *cols[] = {"rank", "TP", "PP", "replicas", "weights", "KV", "draft", "max seqs", "chunk", "prompt cap",
-                          "requests", "tok/s/GPU", "capacity", "tok/s/user", "TTFT ms", "TPOT ms", "$/Mtok", "checked"};
-    for (int i = 0; i < 18; i++)
-        if (i != 12 || capcol)
-            tbl_col(tb, cols[i], i == 4 || i == 5 || i == 17 ? 'l' : 'r');
+                          "requests", "tok/s/GPU", "80% band", "capacity", "tok/s/user", "TTFT ms", "80% band",
+                          "TPOT ms", "80% band", "$/Mtok", "checked"};
+    for (int i = 0; i < 21; i++)
+        if ((i != 13 || capcol) && (bb || (i != 12 && i != 16 && i != 18)))
+            tbl_col(tb, cols[i], i == 4 || i == 5 || i == 20 ? 'l' : 'r');
     for (int i = 0; i < o->nbest; i++) {
         const gpuecon_serve_config *b = &o->best[i];
         tbl_row(tb);
@@ -197,11 +206,17 @@ static tbl *search_table(gpuecon_ctx *ctx, bool *oom, const void *view)
             tbl_str(tb, "none");
         tbl_num(tb, b->concurrency, 0);
         tbl_num(tb, b->output_tokens_per_s_per_gpu, 1);
+        if (bb)
+            figband_cell(tb, &bb[i].tps, 1, 0);
         if (capcol)
             tbl_num(tb, b->capacity_tokens_per_s_per_gpu, 0);
         tbl_num(tb, b->tokens_per_s_per_user, 1);
         tbl_num(tb, b->ttft_ms, 1);
+        if (bb)
+            figband_cell(tb, &bb[i].ttft, 1, 1);
         tbl_num(tb, b->tpot_ms, 2);
+        if (bb)
+            figband_cell(tb, &bb[i].tpot, 1, 2);
         tbl_num(tb, b->usd_per_mtok, 4);
         tbl_str(tb, b->simulated ? "simulated" : "analytic");
     }
@@ -235,6 +250,8 @@ static void search_text(const render_out *out, const void *view, const tbl *tb)
                 q->concurrency);
     sb_printf(f, "\n");
     tbl_print(tb, f);
+    if (v->best_bands && o->nbest > 0)
+        figband_bases(f, v->best_bands, (size_t)o->nbest);
     sb_printf(f, "\n%s\n\nPareto frontier (mean field, not simulated; tokens/s/user -> tokens/s/GPU):", w);
     for (int i = 0; i < o->nfrontier; i += o->nfrontier / 10 + 1) {
         char l[32];

@@ -23,7 +23,7 @@ static void stat_json(json_t *j, const char *name, const gpuecon_sim_stat *s)
 
 /* The simulation's JSON object (keys in docs/cli.md). */
 static json_t *sim_json(const gpuecon_sim_request *r, const gpuecon_sim_result *o, const char *arrival,
-                        double elapsed)
+                        double elapsed, const serve_bands *b)
 {
     const gpuecon_infer_result *d = &o->deploy;
     json_t *j = json_object();
@@ -62,6 +62,14 @@ static json_t *sim_json(const gpuecon_sim_request *r, const gpuecon_sim_result *
     json_object_set_new(j, "replications", json_integer(o->replications));
     json_object_set_new(j, "steps", rjson_real(o->steps));
     rjson_run(j, o->seed, o->threads, elapsed);
+    if (b) { /* the headline figures' bands: throughput, mean TTFT and TPOT */
+        double gpus = o->output_tokens_per_s_per_gpu > 0 ? o->output_tokens_per_s / o->output_tokens_per_s_per_gpu : 0;
+        figband_add(j, "output_tokens_per_s_per_gpu", &b->tps, 1);
+        if (gpus > 0)
+            figband_add(j, "output_tokens_per_s", &b->tps, gpus);
+        figband_add(j, "ttft_ms_mean", &b->ttft, 1);
+        figband_add(j, "tpot_ms_mean", &b->tpot, 1);
+    }
     return j;
 }
 
@@ -71,6 +79,18 @@ static void overload_note(strbuf *f, const gpuecon_sim_request *r, const gpuecon
     if (o->overloaded)
         sb_printf(f, "OVERLOADED: %g requests/s at or above what the deployment serves; the queue grows while requests "
                 "arrive, so throughput is over the makespan and the latencies grow with --requests\n", r->rate);
+}
+
+/* The lines that give the simulated headline figures with their bands (none without). */
+static void sim_band_lines(strbuf *f, const gpuecon_sim_result *o, const serve_bands *b)
+{
+    if (!b)
+        return;
+    char p[512];
+    sb_printf(f, "output %s\n", figband_phrase(p, sizeof p, o->output_tokens_per_s_per_gpu, &b->tps, 1,
+                                              o->output_tokens_per_s_per_gpu >= 100 ? 1 : 3, "tok/s/GPU"));
+    sb_printf(f, "mean TTFT %s\n", figband_phrase(p, sizeof p, o->ttft_ms.mean, &b->ttft, 1, 2, "ms"));
+    sb_printf(f, "mean TPOT %s\n", figband_phrase(p, sizeof p, o->tpot_ms.mean, &b->tpot, 1, 2, "ms"));
 }
 
 /* A "name mean P50 P90 P99" row. */
@@ -87,21 +107,32 @@ static void stat_row(tbl *tb, const char *name, const gpuecon_sim_stat *s)
 static json_t *infer_sim_json(const void *view)
 {
     const infer_sim_view *v = view;
-    return sim_json(v->request, v->result, v->arrival, v->elapsed_s);
+    return sim_json(v->request, v->result, v->arrival, v->elapsed_s, v->bands);
 }
 
 static tbl *infer_sim_table(gpuecon_ctx *ctx, bool *oom, const void *view)
 {
     const gpuecon_sim_result *o = ((const infer_sim_view *)view)->result;
+    const serve_bands *b = ((const infer_sim_view *)view)->bands;
     tbl *tb = tbl_new(ctx, oom);
-    const char *cols[] = {"latency (ms)", "mean", "P50", "P90", "P99"};
-    for (int i = 0; i < 5; i++)
+    const char *cols[] = {"latency (ms)", "mean", "P50", "P90", "P99", "mean 80% band"};
+    for (int i = 0; i < (b ? 6 : 5); i++)
         tbl_col(tb, cols[i], i ? 'r' : 'l');
     stat_row(tb, "TTFT", &o->ttft_ms);
+    if (b)
+        figband_cell(tb, &b->ttft, 1, 2);
     stat_row(tb, "TPOT", &o->tpot_ms);
+    if (b)
+        figband_cell(tb, &b->tpot, 1, 2);
     stat_row(tb, "ITL", &o->itl_ms);
+    if (b)
+        tbl_str(tb, "");
     stat_row(tb, "E2E", &o->e2e_ms);
+    if (b)
+        tbl_str(tb, "");
     stat_row(tb, "queueing", &o->queue_ms);
+    if (b)
+        tbl_str(tb, "");
     return tb;
 }
 
@@ -133,6 +164,7 @@ static void infer_sim_text(const render_out *out, const void *view, const tbl *t
             o->output_tokens_per_s >= 100 ? 0 : 2, o->output_tokens_per_s,
             o->output_tokens_per_s_per_gpu >= 100 ? 1 : 3, o->output_tokens_per_s_per_gpu, o->requests_per_s,
             o->goodput_requests_per_s);
+    sim_band_lines(f, o, v->bands);
     sb_printf(f, "KV pool %.1f%% held on average, %.1f sequences per step, %.3g preemptions per replica\n",
             o->kv_util * 100, o->mean_running, o->preemptions);
     sb_printf(f, "analytic saturation %.0f tok/s; %s\n", d->saturated_tokens_per_s,
@@ -150,7 +182,7 @@ const render_kind render_infer_sim = {infer_sim_json, infer_sim_table, infer_sim
 /* ---- disaggregated, analytic ------------------------------------------------------------------- */
 
 /* The analytic figures of a disaggregated deployment as a JSON object. */
-static json_t *disagg_json(const gpuecon_disagg_request *q, const gpuecon_disagg_result *d)
+static json_t *disagg_json(const gpuecon_disagg_request *q, const gpuecon_disagg_result *d, const serve_bands *b)
 {
     json_t *j = json_object();
     json_object_set_new(j, "prefill", json_pack("{s:i, s:i, s:b, s:i, s:o}", "instances", q->prefill_instances, "tp",
@@ -179,11 +211,18 @@ static json_t *disagg_json(const gpuecon_disagg_request *q, const gpuecon_disagg
     json_object_set_new(j, "ttft_ms", rjson_real(d->ttft_ms));
     json_object_set_new(j, "tpot_ms", rjson_real(d->tpot_ms));
     json_object_set_new(j, "usd_per_mtok", d->usd_per_mtok > 0 ? rjson_real(d->usd_per_mtok) : json_null());
+    if (b) {
+        figband_add(j, "output_tokens_per_s", &b->tps, d->gpus_used);
+        figband_add(j, "output_tokens_per_s_per_gpu", &b->tps, 1);
+        figband_add(j, "ttft_ms", &b->ttft, 1);
+        figband_add(j, "tpot_ms", &b->tpot, 1);
+    }
     return j;
 }
 
+/* with_bands: the table has the band columns; b NULL then writes empty cells */
 static void row(tbl *t, const char *name, int gpus, double rate, double x, double xg, double ttft, double tpot,
-                double usd, const char *note)
+                double usd, const char *note, bool with_bands, const serve_bands *b)
 {
     tbl_row(t);
     tbl_str(t, name);
@@ -191,8 +230,14 @@ static void row(tbl *t, const char *name, int gpus, double rate, double x, doubl
     tbl_num(t, rate, 2);
     tbl_num(t, x, 0);
     tbl_num(t, xg, 1);
+    if (with_bands)
+        figband_cell(t, b ? &b->tps : NULL, 1, 0);
     tbl_num(t, ttft, 1);
+    if (with_bands)
+        figband_cell(t, b ? &b->ttft : NULL, 1, 1);
     tbl_num(t, tpot, 2);
+    if (with_bands)
+        figband_cell(t, b ? &b->tpot : NULL, 1, 2);
     if (usd > 0)
         tbl_num(t, usd, 4);
     else
@@ -223,7 +268,7 @@ static json_t *infer_disagg_json(const void *view)
     json_object_set_new(j, "system", json_string(v->serve->system->name));
     rjson_power(j, v->serve->system);
     json_object_set_new(j, "gpus", json_integer(v->serve->gpus));
-    json_object_set_new(j, "disaggregated", disagg_json(v->request, v->result));
+    json_object_set_new(j, "disaggregated", disagg_json(v->request, v->result, v->bands));
     if (v->evaluated >= 0)
         json_object_set_new(j, "layouts_evaluated", json_integer(v->evaluated));
     char missed[64] = "";
@@ -239,6 +284,12 @@ static json_t *infer_disagg_json(const void *view)
                                                                             : json_null(),
                                                         "meets_targets", !missed[0])
                                             : json_null());
+    if (ao && v->aggregated_bands)
+        figband_add(json_object_get(j, "aggregated"), "output_tokens_per_s_per_gpu", &v->aggregated_bands->tps, 1);
+    if (ao && v->aggregated_bands)
+        figband_add(json_object_get(j, "aggregated"), "ttft_ms", &v->aggregated_bands->ttft, 1);
+    if (ao && v->aggregated_bands)
+        figband_add(json_object_get(j, "aggregated"), "tpot_ms", &v->aggregated_bands->tpot, 1);
     return j;
 }
 
@@ -250,10 +301,12 @@ static tbl *infer_disagg_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     const gpuecon_infer_result *ao = v->aggregated;
     const gpuecon_infer_point *ap = v->aggregated_at;
     tbl *t = tbl_new(ctx, oom);
-    const char *cols[] = {"deployment", "GPUs", "requests/s", "out tok/s", "tok/s/GPU", "TTFT ms", "TPOT ms",
-                          "$/Mtok", "note"};
-    for (int i = 0; i < 9; i++)
-        tbl_col(t, cols[i], i == 0 || i == 8 ? 'l' : 'r');
+    bool wb = v->bands != NULL;
+    const char *cols[] = {"deployment", "GPUs", "requests/s", "out tok/s", "tok/s/GPU", "80% band", "TTFT ms",
+                          "80% band", "TPOT ms", "80% band", "$/Mtok", "note"};
+    for (int i = 0; i < 12; i++)
+        if (wb || (i != 5 && i != 7 && i != 9))
+            tbl_col(t, cols[i], i == 0 || i == 11 ? 'l' : 'r');
     char name[64], note[256];
     /* DEP: an attention-DP instance, its GPUs attention ranks with the experts spread over them */
     snprintf(name, sizeof name, "%dP x %s%d + %dD x %s%d", q->prefill_instances, d->prefill.attention_dp ? "DEP" : "TP",
@@ -265,7 +318,7 @@ static tbl *infer_disagg_table(gpuecon_ctx *ctx, bool *oom, const void *view)
         snprintf(note + n, sizeof note - (size_t)n, "; decode experts %d + %d redundant, %d per GPU, load %.2fx",
                  d->decode.experts, d->decode.redundant_experts, d->decode.expert_slots, d->decode.expert_imbalance);
     row(t, name, d->gpus_used, d->rate, d->output_tokens_per_s, d->output_tokens_per_s_per_gpu, d->ttft_ms, d->tpot_ms,
-        d->usd_per_mtok, note);
+        d->usd_per_mtok, note, wb, v->bands);
     if (ao) {
         char missed[64];
         misses(missed, sizeof missed, v->ttft_target_ms, v->tpot_target_ms, ap);
@@ -276,7 +329,7 @@ static tbl *infer_disagg_table(gpuecon_ctx *ctx, bool *oom, const void *view)
         snprintf(note, sizeof note, "%.0f in flight, bound by %s%s%s", ap->concurrency,
                  gpuecon_binding_name(ap->binding), missed[0] ? "; misses " : "", missed);
         row(t, name, ao->gpus, d->rate, ap->output_tokens_per_s, ap->output_tokens_per_s_per_gpu, ap->ttft_ms,
-            ap->tpot_ms, ap->usd_per_mtok, note);
+            ap->tpot_ms, ap->usd_per_mtok, note, wb, v->aggregated_bands);
     }
     return t;
 }
@@ -290,6 +343,12 @@ static void infer_disagg_text(const render_out *out, const void *view, const tbl
             serve->system->name, gpuecon_serving_profile_label(&serve->profile), serve->prompt_len, serve->output_len, gpuecon_precision_name(serve->weights),
             gpuecon_precision_name(serve->kv), v->evaluated >= 0 ? "; the best disaggregated layout" : "");
     tbl_print(t, f);
+    if (v->bands) {
+        serve_bands both[2] = {*v->bands};
+        if (v->aggregated_bands)
+            both[1] = *v->aggregated_bands;
+        figband_bases(f, both, v->aggregated_bands ? 2 : 1);
+    }
     if (!v->aggregated)
         sb_printf(f, "\nthe aggregated deployment of %d GPUs does not serve %.3g requests/s\n", serve->gpus,
                 v->result->rate);
@@ -313,12 +372,12 @@ static json_t *infer_disagg_sim_json(const void *view)
     const gpuecon_disagg_sim_request *q = v->request;
     const gpuecon_disagg_sim_result *o = v->result;
     const gpuecon_disagg_result *a = &o->analytic;
-    json_t *j = sim_json(&q->sim, &o->sim, v->arrival, v->elapsed_s);
+    json_t *j = sim_json(&q->sim, &o->sim, v->arrival, v->elapsed_s, v->bands);
     json_object_set_new(j, "tp", json_null()); /* two layouts: see prefill_pool / decode_pool */
     json_object_set_new(j, "analytic_saturated_tokens_per_s", rjson_real(o->analytic_tokens_per_s));
     gpuecon_disagg_request dq = {.prefill_instances = q->prefill_instances, .prefill_tp = q->prefill_tp,
                                  .decode_instances = q->decode_instances, .decode_tp = q->decode_tp};
-    json_t *d = disagg_json(&dq, a);
+    json_t *d = disagg_json(&dq, a, NULL);
     if (!o->analytic_at_rate) { /* closed loop, burst, or a rate at or above the capacity */
         const char *at_rate[] = {"rate", "prefill_utilisation", "decode_batch", "output_tokens_per_s",
                                  "output_tokens_per_s_per_gpu", "ttft_ms", "tpot_ms", "usd_per_mtok"};
@@ -335,13 +394,19 @@ static json_t *infer_disagg_sim_json(const void *view)
     return j;
 }
 
-static void lat_row(tbl *t, const char *name, const gpuecon_sim_stat *s, bool have, double analytic)
+/* with_band: the table has the band column, b its cell (NULL: empty) */
+static void lat_row(tbl *t, const char *name, const gpuecon_sim_stat *s, bool have, double analytic, bool with_band,
+                    const gpuecon_band *b)
 {
     stat_row(t, name, s);
     if (have)
         tbl_num(t, analytic, 2);
     else
         tbl_str(t, "-");
+    if (with_band && b)
+        figband_cell(t, b, 1, 2);
+    else if (with_band)
+        tbl_str(t, "");
 }
 
 static void pool_row(tbl *t, const char *name, int x, int tp, double busy, double kv, double running,
@@ -379,18 +444,19 @@ static void print_head(strbuf *f, const gpuecon_disagg_sim_request *q, const gpu
 static tbl *infer_disagg_sim_table(gpuecon_ctx *ctx, bool *oom, const void *view)
 {
     const gpuecon_disagg_sim_result *o = ((const infer_disagg_sim_view *)view)->result;
+    const serve_bands *b = ((const infer_disagg_sim_view *)view)->bands;
     const gpuecon_disagg_result *a = &o->analytic;
-    bool at = o->analytic_at_rate;
+    bool at = o->analytic_at_rate, wb = b != NULL;
     tbl *t = tbl_new(ctx, oom);
-    const char *cols[] = {"latency (ms)", "mean", "P50", "P90", "P99", "analytic mean"};
-    for (int i = 0; i < 6; i++)
+    const char *cols[] = {"latency (ms)", "mean", "P50", "P90", "P99", "analytic mean", "mean 80% band"};
+    for (int i = 0; i < (wb ? 7 : 6); i++)
         tbl_col(t, cols[i], i ? 'r' : 'l');
-    lat_row(t, "TTFT (with KV transfer)", &o->sim.ttft_ms, at, a->ttft_ms);
-    lat_row(t, "TPOT", &o->sim.tpot_ms, at, a->tpot_ms);
-    lat_row(t, "ITL", &o->sim.itl_ms, false, 0);
-    lat_row(t, "E2E", &o->sim.e2e_ms, false, 0);
-    lat_row(t, "prefill queue", &o->sim.queue_ms, false, 0);
-    lat_row(t, "decode admission", &o->decode_queue_ms, false, 0);
+    lat_row(t, "TTFT (with KV transfer)", &o->sim.ttft_ms, at, a->ttft_ms, wb, b ? &b->ttft : NULL);
+    lat_row(t, "TPOT", &o->sim.tpot_ms, at, a->tpot_ms, wb, b ? &b->tpot : NULL);
+    lat_row(t, "ITL", &o->sim.itl_ms, false, 0, wb, NULL);
+    lat_row(t, "E2E", &o->sim.e2e_ms, false, 0, wb, NULL);
+    lat_row(t, "prefill queue", &o->sim.queue_ms, false, 0, wb, NULL);
+    lat_row(t, "decode admission", &o->decode_queue_ms, false, 0, wb, NULL);
     return t;
 }
 
@@ -428,6 +494,7 @@ static void infer_disagg_sim_text(const render_out *out, const void *view, const
                "requests/s, %.3g preemptions\n",
             o->sim.output_tokens_per_s, o->sim.output_tokens_per_s_per_gpu, o->analytic_tokens_per_s,
             o->sim.requests_per_s, o->sim.goodput_requests_per_s, o->sim.preemptions);
+    sim_band_lines(f, &o->sim, v->bands);
     sb_printf(f, "analytic (mean lengths): capacity %.4g requests/s (%s-bound; the links carry %.3g requests/s), KV "
                "%.2f ms per request\n",
             a->capacity, a->bound, a->transfer_capacity, a->kv_transfer_ms);

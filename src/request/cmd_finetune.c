@@ -121,9 +121,23 @@ int cmd_finetune(cli *c, int argc, char **argv)
     }
     gpuecon_flops fl;
     gpuecon_train_flops(r.model, r.seq, GPUECON_ATTN_COUNT_CAUSAL, false, &fl);
+    band_set *bs;
+    int brc = cmd_band_set(c, &bs);
+    if (brc)
+        return brc;
+    gpuecon_band band, cmp_bands[4];
+    band_finetune(bs, &r, o.fits ? o.tokens_per_s : 0, &band);
+    for (int i = 0; i < 4 && a.compare; i++) {
+        gpuecon_finetune_request ri = r;
+        ri.strategy = (gpuecon_ft_strategy)(i / 2);
+        ri.recompute = i % 2;
+        band_finetune(bs, &ri, cmp[i].fits ? cmp[i].tokens_per_s : 0, &cmp_bands[i]);
+    }
     finetune_view v = {&r, &o, method_names[r.method], strategy_names[r.strategy], fl.matmul_params,
-                       a.compare ? cmp : NULL};
+                       a.compare ? cmp : NULL, bs ? &band : NULL, bs && a.compare ? cmp_bands : NULL};
     int out = cli_render(c, &render_finetune, &v);
+    if (bs)
+        band_set_free(bs);
     if (rc)
         return cli_fail(c, &err);
     return out;

@@ -171,7 +171,8 @@ static int plot_sweep(cli *c, const char *path, const gpuecon_infer_request *r, 
     return cli_plot(c, path, &spec, s, 2, true, false);
 }
 
-static int run_sweep(cli *c, const infer_args *a, const gpuecon_infer_request *r, gpuecon_infer_result *o)
+static int run_sweep(cli *c, const infer_args *a, const gpuecon_infer_request *r, gpuecon_infer_result *o,
+                     const band_set *bs)
 {
     double x[64];
     size_t n = 0;
@@ -186,7 +187,13 @@ static int run_sweep(cli *c, const infer_args *a, const gpuecon_infer_request *r
     if (gpuecon_infer_sweep(r, x, n, p, &err))
         return cli_fail(c, &err);
     int rc = a->plot ? plot_sweep(c, a->plot, r, x, p, n) : 0;
-    infer_sweep_view v = {r, o, x, p, n};
+    serve_bands bands[64], at;
+    for (size_t i = 0; i < n; i++)
+        band_serving(bs, r, r->weights, o->gpus, p[i].concurrency, p[i].output_tokens_per_s_per_gpu, p[i].tpot_ms,
+                     p[i].ttft_ms, &bands[i]);
+    band_serving(bs, r, r->weights, o->gpus, o->at.concurrency, o->at.output_tokens_per_s_per_gpu, o->at.tpot_ms,
+                 o->at.ttft_ms, &at);
+    infer_sweep_view v = {r, o, x, p, n, bs ? bands : NULL, bs ? &at : NULL};
     return rc ? rc : cli_render(c, &render_infer_sweep, &v);
 }
 
@@ -210,7 +217,7 @@ static int execute(cli *c, const opt *opts, size_t nopts, const infer_args *a)
     rc = gpuecon_infer(&r, &o, &err);
     if (rc == GPUECON_E_INFEASIBLE && o.hbm_gib > 0) {
         cli_spell_options(c, err.message, sizeof err.message); /* the JSON quotes it */
-        infer_view v = {&r, &o, err.message};
+        infer_view v = {&r, &o, err.message, NULL};
         if (c->format == FMT_JSON) /* the JSON still says why (docs/cli.md) */
             cli_render(c, &render_infer, &v);
         return cli_fail(c, &err);
@@ -219,10 +226,23 @@ static int execute(cli *c, const opt *opts, size_t nopts, const infer_args *a)
         return cli_fail(c, &err);
     if (a->sim.simulate)
         return cmd_infer_simulate(c, opts, nopts, &a->sim, &a->disagg, &r);
-    if (a->sweep || a->grid.n > 0)
-        return run_sweep(c, a, &r, &o);
-    infer_view v = {&r, &o, NULL};
-    return cli_render(c, &render_infer, &v);
+    band_set *bs;
+    if ((rc = cmd_band_set(c, &bs)))
+        return rc;
+    if (a->sweep || a->grid.n > 0) {
+        rc = run_sweep(c, a, &r, &o, bs);
+        if (bs)
+            band_set_free(bs);
+        return rc;
+    }
+    serve_bands bands;
+    band_serving(bs, &r, r.weights, o.gpus, o.at.concurrency, o.at.output_tokens_per_s_per_gpu, o.at.tpot_ms,
+                 o.at.ttft_ms, &bands);
+    infer_view v = {&r, &o, NULL, bs ? &bands : NULL};
+    rc = cli_render(c, &render_infer, &v);
+    if (bs)
+        band_set_free(bs);
+    return rc;
 }
 
 int cmd_infer(cli *c, int argc, char **argv)

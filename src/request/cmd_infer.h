@@ -41,6 +41,10 @@ int cmd_infer_simulate(cli *c, const opt *o, size_t n, const infer_sim_args *s, 
 /* --rate above 0 and the latency targets above 0 ms, where given (--search, disaggregated);
  * prints the error and returns EXIT_USAGE. */
 int cmd_infer_check_targets(cli *c, const opt *o, size_t n, const infer_sim_args *s);
+/* The held-out errors the bands of this request's figures come from (band_set_build), built once
+ * per request: 0 with *out set, or *out NULL and a note when the catalog lacks what they need (the
+ * figures then print without bands), or the exit code of an out-of-memory error. */
+int cmd_band_set(cli *c, band_set **out);
 
 /* ---- cmd_infer_search.c: --search ---- */
 typedef struct infer_search_args {

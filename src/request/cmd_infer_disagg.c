@@ -108,7 +108,19 @@ int cmd_infer_disagg(cli *c, const opt *o, size_t n, const infer_disagg_args *s,
     gpuecon_infer_result ao;
     gpuecon_infer_point ap;
     bool agg = aggregated(serve, d.rate, &ao, &ap);
-    infer_disagg_view v = {serve, &q, &d, agg ? &ao : NULL, &ap, sim->ttft_ms, sim->tpot_ms, evaluated};
+    band_set *bs;
+    if ((rc = cmd_band_set(c, &bs)))
+        return rc;
+    serve_bands db, ab;
+    band_serving(bs, serve, serve->weights, d.gpus_used, d.decode_batch * q.decode_instances,
+                 d.output_tokens_per_s_per_gpu, d.tpot_ms, d.ttft_ms, &db);
+    if (agg)
+        band_serving(bs, serve, serve->weights, ao.gpus, ap.concurrency, ap.output_tokens_per_s_per_gpu, ap.tpot_ms,
+                     ap.ttft_ms, &ab);
+    infer_disagg_view v = {serve, &q, &d, agg ? &ao : NULL, &ap, sim->ttft_ms, sim->tpot_ms, evaluated,
+                           bs ? &db : NULL, bs && agg ? &ab : NULL};
     int out = cli_render(c, &render_infer_disagg, &v);
+    if (bs)
+        band_set_free(bs);
     return status ? status : out;
 }

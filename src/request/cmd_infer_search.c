@@ -34,6 +34,14 @@ void cmd_infer_search_defaults(infer_search_args *s)
     s->top = 5;
 }
 
+/* The bands of one configuration's figures. */
+static void config_bands(const band_set *bs, const gpuecon_serve_search_request *q, const gpuecon_serve_config *k,
+                         serve_bands *out)
+{
+    band_serving(bs, &q->base, k->weights, k->gpus, k->concurrency, k->output_tokens_per_s_per_gpu, k->tpot_ms,
+                 k->ttft_ms, out);
+}
+
 static int plot_frontier(cli *c, const char *path, const gpuecon_serve_search_request *q,
                          const gpuecon_serve_search_result *o)
 {
@@ -89,7 +97,26 @@ int cmd_infer_search(cli *c, const opt *o, size_t n, const infer_search_args *s,
         return rc;
     if (status && c->format != FMT_JSON) /* the JSON still shows the closest configuration */
         return status;
-    infer_search_view v = {&q, &out, objective_names[q.objective], elapsed};
+    band_set *bs;
+    if ((rc = cmd_band_set(c, &bs)))
+        return rc;
+    serve_bands best[GPUECON_SERVE_TOP], closest;
+    serve_bands *frontier = ctx_alloc(c->ctx, GPUECON_SERVE_FRONTIER * sizeof *frontier);
+    if (!frontier) {
+        if (bs)
+            band_set_free(bs);
+        return cli_error(c, GPUECON_E_NOMEM, "", "out of memory");
+    }
+    for (int i = 0; i < out.nbest; i++)
+        config_bands(bs, &q, &out.best[i], &best[i]);
+    for (int i = 0; i < out.nfrontier; i++)
+        config_bands(bs, &q, &out.frontier[i], &frontier[i]);
+    config_bands(bs, &q, &out.closest, &closest);
+    infer_search_view v = {&q, &out, objective_names[q.objective], elapsed, bs ? best : NULL, bs ? frontier : NULL,
+                           bs && !out.feasible ? &closest : NULL};
     rc = cli_render(c, &render_infer_search, &v);
+    ctx_free(c->ctx, frontier, GPUECON_SERVE_FRONTIER * sizeof *frontier);
+    if (bs)
+        band_set_free(bs);
     return status ? status : rc;
 }

@@ -158,10 +158,24 @@ int cmd_infer_simulate(cli *c, const opt *o, size_t n, const infer_sim_args *s, 
         rc = cli_fail(c, &err);
     double elapsed = cli_now_s(c) - t0;
     const char *arrival = arrival_names[q.sim.arrival];
-    infer_sim_view v = {&q.sim, &out, arrival, elapsed};
-    infer_disagg_sim_view dv = {&q, &dout, arrival, elapsed};
+    band_set *bs = NULL;
+    if (!rc)
+        rc = cmd_band_set(c, &bs);
+    serve_bands bands;
+    if (!rc) { /* the simulated headline figures: throughput per GPU, mean TPOT and TTFT */
+        const gpuecon_sim_result *so = disagg ? &dout.sim : &out;
+        double running = disagg ? dout.decode_running * q.decode_instances
+                                : so->mean_running * so->deploy.replicas;
+        int gpus = disagg ? dout.analytic.gpus_used : so->deploy.gpus;
+        band_serving(bs, &q.sim.serve, q.sim.serve.weights, gpus, running, so->output_tokens_per_s_per_gpu,
+                     so->tpot_ms.mean, so->ttft_ms.mean, &bands);
+    }
+    infer_sim_view v = {&q.sim, &out, arrival, elapsed, bs ? &bands : NULL};
+    infer_disagg_sim_view dv = {&q, &dout, arrival, elapsed, bs ? &bands : NULL};
     if (!rc)
         rc = disagg ? cli_render(c, &render_infer_disagg_sim, &dv) : cli_render(c, &render_infer_sim, &v);
+    if (bs)
+        band_set_free(bs);
     gpuecon_ctx_free(ctx);
     if (q.sim.bins)
         gpuecon_length_bins_free(c->ctx, (gpuecon_length_bin *)q.sim.bins, q.sim.nbins);

@@ -113,8 +113,17 @@ static int execute(cli *c, const opt *opts, size_t nopts, const rl_args *a)
         ctx_free(c->ctx, o, sizeof *o);
         return cli_fail(c, &err);
     }
-    rl_view v = {&r, o};
+    band_set *bs;
+    if ((rc = cmd_band_set(c, &bs))) {
+        ctx_free(c->ctx, o, sizeof *o);
+        return rc;
+    }
+    gpuecon_band band;
+    band_rl(bs, &r, o->step_time_s, &band);
+    rl_view v = {&r, o, bs ? &band : NULL};
     rc = cli_render(c, &render_rl, &v);
+    if (bs)
+        band_set_free(bs);
     ctx_free(c->ctx, o, sizeof *o);
     return rc;
 }

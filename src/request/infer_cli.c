@@ -1,7 +1,7 @@
 /*
  * infer_cli.c — what the serving commands share (infer and its --simulate, --search and
- * disaggregated parts, finetune, rl): the LoRA module list and serving profile options, and the
- * checks of the rate and latency targets.
+ * disaggregated parts, finetune, rl): the LoRA module list and serving profile options, the
+ * checks of the rate and latency targets, and the band set their figures' bands come from.
  */
 #include "request/cli.h"
 #include "cmd_infer.h"
@@ -99,5 +99,20 @@ int cmd_infer_check_targets(cli *c, const opt *o, size_t n, const infer_sim_args
     bool ttft = opt_seen(o, n, "--ttft-ms") && !(s->ttft_ms > 0);
     if (ttft || (opt_seen(o, n, "--tpot-ms") && !(s->tpot_ms > 0)))
         return cli_usage_error(c, ttft ? "--ttft-ms" : "--tpot-ms", "a latency target must be above 0 ms");
+    return 0;
+}
+
+int cmd_band_set(cli *c, band_set **out)
+{
+    *out = NULL;
+    gpuecon_error err;
+    gpuecon_error_clear(&err);
+    int rc = band_set_build(c->ctx, c->cat, out, &err);
+    if (rc == GPUECON_E_NOMEM)
+        return cli_fail(c, &err);
+    if (rc) { /* a catalog without the validate tables' entries: no bands, said */
+        *out = NULL;
+        sb_printf(c->notes, "gpuecon: note: figures printed without their 80%% bands: %s\n", err.message);
+    }
     return 0;
 }

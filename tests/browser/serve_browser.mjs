@@ -10,6 +10,7 @@
 // GB200 again), each with today's value, stage and source; the start-date slider of a comparison
 // whose third platform's timeline starts later begins at that start, and its lowest month runs;
 // a scenario with a bad value on line 8 gets line 8 highlighted in the editor's gutter.
+// Each platform's predicted figures show their 80% bands (issue 47).
 // A screenshot of each state goes to OUTPUT_DIR (kept by CI as an artefact).
 // Exit 0 pass, 1 fail, 77 skip (no Chromium or no playwright-core: CTest's SKIP_RETURN_CODE).
 import {spawn} from 'node:child_process';
@@ -63,6 +64,27 @@ try {
   await page.waitForSelector('body[data-ready="1"]', {timeout: T});
   await page.waitForSelector('#report svg', {timeout: T});
   check(errors.length === 0, `no console errors on load (${errors.join(' | ')})`);
+  // issue 47: each platform's predicted figures with their 80% bands, as the compare answer gives
+  // them (a "band" object next to the figures), shown beside the platform: "(low–high, 80%)" with
+  // the basis in the line's title; on the first comparison whose platforms carry bands (a figure
+  // the scenario gives, not predicted, has none)
+  const banded = await page.evaluate(() => {
+    for (const [i, c] of state.base.comparisons.entries()) {
+      const ps = c.platforms.filter((p) => p.feasible && p.band && Object.keys(p.band).length);
+      if (ps.length) return {i, name: c.name, ps: ps.map((p) => ({name: p.name, figures: Object.keys(p.band)}))};
+    }
+    return null;
+  });
+  check(banded !== null, `a comparison's platforms carry bands (${banded ? banded.name : 'none'})`);
+  await page.evaluate((i) => select(i), banded.i);
+  for (const p of banded.ps)
+    for (const f of p.figures) {
+      const line = page.locator(`.bands[data-platform="${p.name}"] .band[data-figure="${f}"]`);
+      const text = await line.textContent();
+      check(/\([0-9][0-9,.]*–[0-9][0-9,.]*, 80%\)/.test(text) && (await line.getAttribute('title')).length > 0,
+        `${banded.name}: ${p.name} ${f} shows its band and basis (${text.trim()})`);
+    }
+  await page.evaluate(() => select(0));
   const original = await page.inputValue('#yaml');
   const verdict = page.locator('#verdict');
   check(await verdict.getAttribute('data-cheapest') === 'GB200 NVL72', 'DeepSeek-V3: GB200 NVL72 is cheapest today');

@@ -157,7 +157,7 @@ expect_err("--search")
 # 1,000 tokens/s, 125 per GPU on 8): the objective ties, capacity breaks it and is shown beside
 run(0 infer --model llama3-70b --system hgx-h200 --prompt-len 2000 --output-len 500 --search --rate 2 --ttft-ms 1000
     --tpot-ms 30 --confirm 1)
-expect_out("tok/s/GPU +capacity +tok/s/user")
+expect_out("tok/s/GPU +80% band +capacity +tok/s/user")
 expect_out("ties go to capacity")
 expect_out("runner-up .* serves the same 2 requests/s on the same 8 GPUs")
 # with one confirmation a runner-up whose screen beats the confirmed winner takes the second of
@@ -181,7 +181,7 @@ if(bad)
 endif()
 # with a concurrency the capacity column is there too; without either, the operating point is the capacity
 run(0 infer --model llama3-8b --system hgx-h100 --search --concurrency 64 --tpot-ms 50 --confirm 0)
-expect_out("tok/s/GPU +capacity +tok/s/user")
+expect_out("tok/s/GPU +80% band +capacity +tok/s/user")
 run(0 infer --model llama3-8b --system hgx-h100 --search --tpot-ms 50 --confirm 0 --json)
 string(JSON t0 GET "${OUT}" best 0 output_tokens_per_s_per_gpu)
 string(JSON c0 GET "${OUT}" best 0 capacity_tokens_per_s_per_gpu)
