@@ -15,6 +15,7 @@
 #include "infer.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #define LOGIT_BYTES 6.0    /* bf16 logits + the fp32 copy the loss makes, per vocab entry */
@@ -257,12 +258,18 @@ static void economics(const gpuecon_finetune_request *r, gpuecon_finetune_result
     gpuecon_tco t;
     gpuecon_cost c;
     double pue = r->pue > 0 ? r->pue : r->system->pue;
-    if (gpuecon_tco_price(r->tco, r->system, r->pue, r->usd_per_gpu_hour, &t, NULL) == GPUECON_OK &&
+    gpuecon_error e;
+    gpuecon_error_clear(&e);
+    if (gpuecon_tco_price(r->tco, r->system, r->pue, r->usd_per_gpu_hour, &t, &e) == GPUECON_OK &&
         gpuecon_cost_compute(t.usd_per_gpu_hour, r->system->it_w_per_gpu, pue, o->tokens_per_s_per_gpu, 0,
-                             &c, NULL) == GPUECON_OK) {
+                             &c, &e) == GPUECON_OK) {
         o->usd_per_gpu_hour = t.usd_per_gpu_hour;
         o->usd_per_mtok = c.usd_per_mtok;
         o->joules_per_token = c.joules_per_token;
+    } else { /* never a silent 0 (a tiny throughput once printed $0/Mtok) */
+        o->usd_per_mtok = o->joules_per_token = NAN;
+        snprintf(o->cost_note, sizeof o->cost_note, "not priced: %.50s%s%.120s", e.where + (strncmp(e.where, OPTION_PREFIX, strlen(OPTION_PREFIX)) ? 0 : strlen(OPTION_PREFIX)), e.where[0] ? ": " : "",
+                 e.message);
     }
 }
 

@@ -582,9 +582,11 @@ static double replica_rate(const infer_env *e, double B)
     return B * e->E / s.step_s;
 }
 
+/* The point's $/Mtok and J/token; when the cost model refuses its figures (a throughput below its
+ * range, a derived TCO out of range) NaN, never a silent 0 (infer_cost_note says why). */
 static void economics(const gpuecon_infer_request *r, const gpuecon_infer_result *o, gpuecon_infer_point *pt)
 {
-    if ((!r->tco && !(r->usd_per_gpu_hour > 0)) || pt->output_tokens_per_s_per_gpu <= 0)
+    if (!r->tco && !(r->usd_per_gpu_hour > 0))
         return;
     gpuecon_tco t;
     gpuecon_cost c;
@@ -594,8 +596,27 @@ static void economics(const gpuecon_infer_request *r, const gpuecon_infer_result
                              pt->output_tokens_per_s_per_gpu, 0, &c, NULL) == GPUECON_OK) {
         pt->usd_per_mtok = c.usd_per_mtok;
         pt->joules_per_token = c.joules_per_token;
+    } else {
+        pt->usd_per_mtok = pt->joules_per_token = NAN;
     }
     (void)o;
+}
+
+/* Why the request's cost could not be had at its headline point: the cost model's own message. */
+static void infer_cost_note(const gpuecon_infer_request *r, gpuecon_infer_result *o)
+{
+    o->cost_note[0] = '\0';
+    if ((!r->tco && !(r->usd_per_gpu_hour > 0)) || !isnan(o->at.usd_per_mtok))
+        return;
+    gpuecon_tco t;
+    gpuecon_cost c;
+    gpuecon_error e;
+    gpuecon_error_clear(&e);
+    double pue = r->pue > 0 ? r->pue : r->system->pue;
+    if (gpuecon_tco_price(r->tco, r->system, r->pue, r->usd_per_gpu_hour, &t, &e) == GPUECON_OK)
+        gpuecon_cost_compute(t.usd_per_gpu_hour, r->system->it_w_per_gpu, pue, o->at.output_tokens_per_s_per_gpu, 0,
+                             &c, &e);
+    snprintf(o->cost_note, sizeof o->cost_note, "not priced: %.50s%s%.120s", e.where + (strncmp(e.where, OPTION_PREFIX, strlen(OPTION_PREFIX)) ? 0 : strlen(OPTION_PREFIX)), e.where[0] ? ": " : "", e.message);
 }
 
 void infer_point(const gpuecon_infer_request *r, const infer_env *e, const gpuecon_infer_result *o,
@@ -734,6 +755,7 @@ int gpuecon_infer(const gpuecon_infer_request *req, gpuecon_infer_result *out, g
     out->ttft_ms = out->at.ttft_ms;
     out->usd_per_mtok = out->at.usd_per_mtok;
     out->joules_per_token = out->at.joules_per_token;
+    infer_cost_note(req, out);
     if (req->tco || req->usd_per_gpu_hour > 0) {
         gpuecon_tco t;
         if (gpuecon_tco_price(req->tco, req->system, req->pue, req->usd_per_gpu_hour, &t, NULL) == GPUECON_OK)

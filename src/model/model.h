@@ -1227,8 +1227,9 @@ typedef struct gpuecon_infer_point {
     double tpot_run_ms;          /* inter-token time of a running sequence */
     double tpot_ms;              /* what a benchmark observes (preemption sharing when KV-bound) */
     double ttft_ms;
-    double usd_per_mtok;         /* output tokens; 0 without a TCO profile */
-    double joules_per_token;
+    double usd_per_mtok;         /* output tokens; 0 without a TCO profile; NaN when the cost model
+                                    refuses the point's figures (gpuecon_infer_result.cost_note) */
+    double joules_per_token;     /* NaN likewise */
 } gpuecon_infer_point;
 
 typedef struct gpuecon_infer_result {
@@ -1283,8 +1284,10 @@ typedef struct gpuecon_infer_result {
     double c_knee;               /* aggregate concurrency reaching 90% of saturated throughput */
     double saturated_tokens_per_s; /* X at C_sat */
     double ttft0_ms;             /* isolated prompt on an empty server (L4) */
-    /* economics (zero without a TCO profile) */
+    /* economics (zero without a TCO profile; NaN, with cost_note, when the cost model refuses the
+       figures: a throughput below its range, a derived TCO out of range) */
     double usd_per_gpu_hour, usd_per_mtok, joules_per_token;
+    char cost_note[200];         /* why the headline point has no cost ("" when it has one) */
 } gpuecon_infer_result;
 
 /* Serving capacity, throughput and latency of one deployment (docs/model.md §6).
@@ -1529,7 +1532,8 @@ typedef struct gpuecon_finetune_result {
     double host_s;                   /* kernels x the stack's host launch time */
     double fp8_copies_gib;           /* FP8 weight and input copies the stack's FP8 path holds */
     double tokens_per_s, tokens_per_s_per_gpu, mfu;
-    double usd_per_gpu_hour, usd_per_mtok, joules_per_token;
+    double usd_per_gpu_hour, usd_per_mtok, joules_per_token; /* NaN with cost_note: not priced */
+    char cost_note[200];             /* why there is no cost ("" when priced or no TCO asked for) */
 } gpuecon_finetune_result;
 
 /* Memory per GPU and speed of LoRA or full fine-tuning (docs/model.md §6.9). Errors:

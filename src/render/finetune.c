@@ -65,6 +65,8 @@ static json_t *finetune_json(const void *view)
         json_object_set_new(j, "usd_per_gpu_hour_source", rjson_user_price());
     }
     json_object_set_new(j, "joules_per_token", rjson_real(o->joules_per_token));
+    if (o->cost_note[0]) /* why the two above are null */
+        json_object_set_new(j, "cost_note", json_string(o->cost_note));
     return j;
 }
 
@@ -103,8 +105,9 @@ static void result_rows(tbl *tb, const gpuecon_finetune_request *r, const gpueco
     figband_row(tb, band, 1, 0, "tok/s");
     if (r->tco)
         tbl_quantity(tb, "$ per 1M training tokens", o->usd_per_mtok, 4, "$/Mtok",
-                      r->usd_per_gpu_hour > 0 ? "your rate (--usd-per-gpu-hour)" : r->tco->name);
-    tbl_quantity(tb, "energy per token", o->joules_per_token, 3, "J", "utility side");
+                     o->cost_note[0] ? o->cost_note
+                     : r->usd_per_gpu_hour > 0 ? "your rate (--usd-per-gpu-hour)" : r->tco->name);
+    tbl_quantity(tb, "energy per token", o->joules_per_token, 3, "J", o->cost_note[0] ? o->cost_note : "utility side");
 }
 
 /* The four strategy x checkpointing combinations (VESSL AI: FSDP vs DDP), in the view's order. */

@@ -176,6 +176,8 @@ static json_t *result_json(const gpuecon_infer_request *r, const gpuecon_infer_r
     json_object_set_new(j, "ttft_ms", rjson_real(o->ttft_ms));
     json_object_set_new(j, "usd_per_mtok", r->tco ? rjson_real(o->usd_per_mtok) : json_null());
     json_object_set_new(j, "joules_per_token", rjson_real(o->joules_per_token));
+    if (o->cost_note[0]) /* why the two above are null */
+        json_object_set_new(j, "cost_note", json_string(o->cost_note));
     json_object_set_new(j, "usd_per_gpu_hour", r->tco ? rjson_real(o->usd_per_gpu_hour) : json_null());
     if (r->usd_per_gpu_hour > 0)
         json_object_set_new(j, "usd_per_gpu_hour_source", rjson_user_price());
@@ -311,9 +313,10 @@ static void perf_rows(tbl *tb, const gpuecon_infer_request *r, const gpuecon_inf
     if (r->tco) {
         snprintf(b, sizeof b, "%s%s %.3f $/GPU-h", r->usd_per_gpu_hour > 0 ? "your rate" : r->tco->name,
                  r->usd_per_gpu_hour > 0 ? "" : " TCO", o->usd_per_gpu_hour);
-        tbl_quantity(tb, "$ per 1M output tokens", o->usd_per_mtok, 4, "$/Mtok", b);
+        tbl_quantity(tb, "$ per 1M output tokens", o->usd_per_mtok, 4, "$/Mtok", o->cost_note[0] ? o->cost_note : b);
     }
-    tbl_quantity(tb, "energy per output token", o->joules_per_token, 3, "J", "utility side");
+    tbl_quantity(tb, "energy per output token", o->joules_per_token, 3, "J",
+                 o->cost_note[0] ? o->cost_note : "utility side");
 }
 
 /* ---- one deployment ------------------------------------------------------------------ */

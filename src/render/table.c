@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #define TBL_MAXCOL 32
@@ -165,6 +166,10 @@ void tbl_fmt(tbl *t, const char *fmt, ...)
 
 void tbl_num(tbl *t, double v, int decimals)
 {
+    if (!isfinite(v)) { /* a figure the model could not give (the JSON's null): never "nan" */
+        add_cell(t, "n/a", "");
+        return;
+    }
     char disp[64], raw[64];
     fmt_num(disp, sizeof disp, v, decimals);
     snprintf(raw, sizeof raw, "%.10g", v);

@@ -193,3 +193,19 @@ run(0 validate --group finetune)
 expect_out("VFT-B200-TE-FP8 .* te-fp8-compile .* held out")
 run(0 validate --group finetune-blackwell-fp8)
 expect_out("VFT-B200-naive-mem")
+
+# A figure the cost model refuses is null with the reason, never a silent $0 (issue 49 item 10):
+# at 1e-12 requests in flight the throughput, about 1.8e-11 tok/s/GPU, is below the cost model's
+# 1e-6, so $/Mtok and J/token are null in JSON, "n/a" in the table, and the note says why
+run(0 infer --model llama3-8b --system hgx-h100 --concurrency 1e-12 --json)
+string(JSON usd TYPE "${OUT}" usd_per_mtok)
+string(JSON jpt TYPE "${OUT}" joules_per_token)
+string(JSON note GET "${OUT}" cost_note)
+if(NOT usd STREQUAL "NULL" OR NOT jpt STREQUAL "NULL" OR NOT note MATCHES "^not priced: tokens_per_s: .* is out of range")
+  message(FATAL_ERROR "infer at 1e-12 in flight: usd_per_mtok ${usd}, joules_per_token ${jpt}, note '${note}'")
+endif()
+run(0 infer --model llama3-8b --system hgx-h100 --concurrency 1e-12)
+expect_out("\\$ per 1M output tokens +n/a +\\$/Mtok +not priced")
+if(OUT MATCHES "0\\.0000 +\\$/Mtok")
+  message(FATAL_ERROR "a $0/Mtok was printed:\n${OUT}")
+endif()
