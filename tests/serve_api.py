@@ -473,12 +473,12 @@ def slow_clients():
         t0 = time.monotonic()
         st, _, _ = call(base, "/api/v1/cost", {"options": {"system": "hgx-h100", "profile": "hyperscaler",
                                                            "tokens_per_s": 800}}, timeout=30)
-        check(st == 200 and time.monotonic() - t0 < 3,
+        check(st == 200 and time.monotonic() - t0 < 10,
               "with 4 half-sent bodies and 10 trickling clients, a whole request runs at once (%d, %.1f s)" %
               (st, time.monotonic() - t0))
         t0 = time.monotonic()
         st, _, _ = call(base, "/", timeout=30)
-        check(st == 200 and time.monotonic() - t0 < 3, "and the page is served (%d, %.1f s)" %
+        check(st == 200 and time.monotonic() - t0 < 10, "and the page is served (%d, %.1f s)" %
               (st, time.monotonic() - t0))
         # the half-sent bodies are answered 408 (or closed) within the deadline
         t0 = time.monotonic()
