@@ -25,6 +25,8 @@ typedef struct memo_key {
     gpuecon_system system;
     gpuecon_gpu gpu;
     gpuecon_efficiency eff;
+    double cal_scale[GPUECON_CAL_PARAMS]; /* the calibration's scales: one held at the same address
+                                             may have been refitted (gpuecon calibrate) */
 } memo_key;
 
 typedef struct memo_entry {
@@ -97,6 +99,8 @@ static void make_key(const gpuecon_train_request *req, memo_key *k)
         k->gpu = *req->system->gpu;
     if (req->eff)
         k->eff = *req->eff;
+    for (int p = 0; p < GPUECON_CAL_PARAMS; p++)
+        k->cal_scale[p] = gpuecon_calibration_scale(req->calibration, (gpuecon_cal_param)p);
 }
 
 bool memo_get(gpuecon_memo *m, const gpuecon_train_request *req, int *rc, gpuecon_train_result *res,
