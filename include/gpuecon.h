@@ -149,7 +149,7 @@ GPUECON_API int gpuecon_catalog_new(gpuecon_ctx *ctx, gpuecon_catalog **out, gpu
 GPUECON_API void gpuecon_catalog_free(gpuecon_catalog *cat);
 
 /* Loads any of gpus.yaml systems.yaml profiles.yaml models.yaml reliability.yaml stacks.yaml
- * timelines.yaml found in dir; their entries add to or replace (by name) the ones already loaded. Errors name
+ * timelines.yaml calibrations.yaml found in dir; their entries add to or replace (by name) the ones already loaded. Errors name
  * path:line:col. A directory holding none of these files is an error. */
 GPUECON_API int gpuecon_catalog_load_dir(gpuecon_catalog *cat, const char *dir, gpuecon_error *err);
 typedef struct gpuecon_scenario gpuecon_scenario;

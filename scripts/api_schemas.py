@@ -47,6 +47,7 @@ SAMPLES = {
                ["search", "--model", "gpt3-175b", "--system", "hgx-h100", "--gpus", "64", "--seq", "2048",
                 "--gbs", "256", "--top", "2", "--objective", "cost"]],
     "validate": [["validate"], ["validate", "--group", "heldout"], ["validate", "--group", "rl"]],
+    "calibrate": [["calibrate", os.path.join(ROOT, "examples", "runs.yaml")]],  # absolute: the test runs it from two folders
     "reliability": [["reliability", "--system", "hgx-h100", "--active-gpus", "16384"],
                     ["reliability", "--system", "gb200-nvl72", "--active-gpus", "1024", "--tokens-per-s", "1000",
                      "--profile", "hyperscaler", "--trials", "20"]],

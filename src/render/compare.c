@@ -195,6 +195,8 @@ static json_t *platform_json(const gpuecon_platform_result *p, const char *compa
         json_object_set_new(o, "stack", json_string(p->stack));
     if (p->have_calib)
         json_object_set_new(o, "calibration", calib_match_json(&p->calib));
+    if (p->user_calibration)
+        json_object_set_new(o, "user_calibration", rjson_user_calibration(p->user_calibration));
     if (p->throughput_p90_rel > 0) /* only for predicted training throughputs */
         json_object_set_new(o, "throughput_uncertainty",
                             json_pack("{s:o, s:s}", "p90_rel", rjson_real(p->throughput_p90_rel), "group",

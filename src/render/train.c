@@ -272,6 +272,8 @@ static json_t *one_json(const void *view)
     json_object_set_new(j, "gbs", json_integer(req->gbs));
     if (req->stack)
         json_object_set_new(j, "stack", json_string(req->stack->name));
+    if (req->calibration)
+        json_object_set_new(j, "user_calibration", rjson_user_calibration(req->calibration));
     if (v->profile) {
         json_object_set_new(j, "cost", cost_json(v));
         train_run_json(j, v->run, v->tier);
@@ -453,6 +455,9 @@ static void one_text(const render_out *out, const void *view, const tbl *t)
             req->system->gpu_name, gpuecon_precision_name(req->precision), req->seq, req->gbs);
     if (req->stack)
         sb_printf(f, "stack: %s (%s)\n", req->stack->name, req->stack->framework);
+    char ucal[400];
+    if (req->calibration)
+        sb_printf(f, "calibrated: %s\n", fmt_user_calibration(ucal, sizeof ucal, req->calibration));
     char pw[160];
     if (*fmt_power(pw, sizeof pw, req->system))
         sb_printf(f, "power limit: %s\n", pw);
