@@ -8,10 +8,11 @@
  * largest member reaches GPUECON_CAL_FRACTION_MAX (a GEMM at 98% of the tensor cores' peak) and
  * shrink to a tenth (assumption: a stack at a tenth of the built-in fraction is another regime — a
  * host bottleneck, a wrong precision — that a scale should not hide); fixed times per kernel and host
- * step lie within 0.1x..10x of the built-in (assumption: launch and scheduling costs published for
- * eager PyTorch and CUDA graphs differ by about that, docs/model.md §3.8). Key choice: microbenchmark
- * groups are fitted first and their scales held fixed in the workload groups of the same system, so a
- * directly measured GEMM or collective is not refitted from end-to-end step times.
+ * step lie within 0.1x..10x of the built-in (assumption, the same reasoning: beyond that a run is bound
+ * by something the model does not have; docs/model.md §3.8). Key choice: microbenchmark
+ * groups are fitted first (collectives, then GEMMs) and their scales held fixed in the later groups of
+ * the same system, so a directly measured GEMM or collective is not refitted from end-to-end step
+ * times, and the one calibration a prediction picks carries every scale measured for its system.
  */
 #include "analysis/analysis.h"
 
@@ -82,6 +83,8 @@ static int predict_cb(void *user, size_t i, const double scale[GPUECON_CAL_PARAM
         c.scale[p] = f->g->base[p] * scale[p];
     const calrun_row *row = &f->rows[f->g->rows[i]];
     int rc = calrun_predict(f->ctx, row, &c, figure, err);
+    if (rc == GPUECON_E_NOMEM || rc == GPUECON_E_CANCELED)
+        return rc;
     if (rc) { /* the run's place, then what the model said */
         char where[64], msg[400];
         snprintf(where, sizeof where, "%.63s", err->where);
@@ -264,15 +267,18 @@ int calrun_fit(gpuecon_ctx *ctx, calrun_row *rows, size_t n, const char *source,
         r->group = (int)g;
     }
     *n_groups = ng;
-    /* microbenchmarks first; their scales are then held in the workload groups of their system */
-    for (int pass = 0; pass < 2; pass++)
+    /* collectives first, then GEMMs (holding their system's collective scale), then the training and
+     * serving groups (holding both): one calibration then carries every scale measured for its system */
+    for (int pass = 0; pass < 3; pass++)
         for (size_t g = 0; g < ng; g++) {
             calrun_group *G = &groups[g];
-            if ((G->workload == -1) != (pass == 0))
+            int want = G->kind == RUNS_NCCL ? 0 : G->kind == RUNS_GEMM ? 1 : 2;
+            if (want != pass)
                 continue;
-            for (size_t m = 0; pass == 1 && m < ng; m++) {
+            for (size_t m = 0; pass > 0 && m < ng; m++) {
                 const calrun_group *M = &groups[m];
-                if (M->workload != -1 || M->system != G->system || (M->precision >= 0 && M->precision != G->precision))
+                int mpass = M->kind == RUNS_NCCL ? 0 : M->kind == RUNS_GEMM ? 1 : 2;
+                if (mpass >= pass || M->system != G->system || (M->precision >= 0 && M->precision != G->precision))
                     continue;
                 gpuecon_cal_param p = M->kind == RUNS_GEMM ? GPUECON_CAL_GEMM : GPUECON_CAL_COMM;
                 if (!M->fit.fitted[p])

@@ -31,12 +31,15 @@ typedef struct calstate {
     strbuf scratch; /* the notes of the runs' own option parsing: an error is re-placed at the run */
 } calstate;
 
-/* A string that lives as long as the request (in c->keep). */
+/* A string that lives as long as the request (in c->keep); NULL, and the request fails out of memory
+ * (c->oom), when it cannot be kept. */
 static const char *keep_str(cli *c, const char *s)
 {
     json_t *j = json_string(s);
-    if (!j || json_array_append_new(c->keep, j))
+    if (!j || json_array_append_new(c->keep, j)) {
+        c->oom = true;
         return NULL;
+    }
     return json_string_value(j);
 }
 
@@ -66,7 +69,9 @@ static int run_fail(calstate *s, const runs_entry *r, const gpuecon_error *e, co
     undash(raw, msg, sizeof msg);
     undash(e->where, where, sizeof where);
     const char *key = o ? o->key : !what && where[0] ? where : NULL;
-    gpuecon_error err;
+    if (e->code == GPUECON_E_NOMEM || e->code == GPUECON_E_CANCELED || e->code == GPUECON_E_INTERNAL)
+        return cli_fail(s->c, e); /* not the run's fault: as it is */
+    gpuecon_error err; /* bad input: exit 2 at the run */
     err_set(&err, GPUECON_E_INPUT, s->f.path, o ? o->line : r->line, o ? o->col : r->col, "run %d (%s)%s%s: %.60s%s%s",
             r->index, runs_command_name(r->command), what ? " " : "", what ? what : "", key ? key : "", key ? ": " : "",
             msg);
@@ -154,6 +159,7 @@ static int add_train(calstate *s, const runs_entry *r, json_t *o)
         rc = train_cli_request(&sub, &a, opts, n, &req, &prof);
     if (rc)
         return sub_fail(s, r, &sub, rc);
+    req.calibration = NULL; /* a loaded overlay's: the fit starts from the built-in values, the layout too */
     gpuecon_train_result res;
     gpuecon_error err;
     gpuecon_error_clear(&err);
@@ -170,6 +176,8 @@ static int add_train(calstate *s, const runs_entry *r, json_t *o)
     snprintf(what, sizeof what, "%s on %d x %s %s, tp%d pp%d cp%d mbs%d", req.model->name, req.gpus,
              req.system->name, gpuecon_precision_name(req.precision), res.par.tp, res.par.pp, res.par.cp, res.par.mbs);
     const char *w = keep_str(s->c, what), *stack = keep_str(s->c, a.stack ? a.stack : CLI_DEFAULT_STACK);
+    if (!w || !stack)
+        return cli_error(s->c, GPUECON_E_NOMEM, "", "out of memory");
     for (size_t i = 0; i < r->n_values; i++) {
         calrun_row *row = new_row(s, r, &r->values[i]);
         if (!row)
@@ -204,6 +212,8 @@ static int add_infer(calstate *s, const runs_entry *r, json_t *o)
     snprintf(what, sizeof what, "%s on %d x %s %s, tp%d, %g in flight", q.model->name, res.gpus, q.system->name,
              gpuecon_precision_name(q.weights), res.tp, res.at.concurrency);
     const char *w = keep_str(s->c, what), *stack = keep_str(s->c, gpuecon_serving_profile_label(&q.profile));
+    if (!w || !stack)
+        return cli_error(s->c, GPUECON_E_NOMEM, "", "out of memory");
     for (size_t i = 0; i < r->n_values; i++) {
         calrun_row *row = new_row(s, r, &r->values[i]);
         if (!row)
@@ -266,6 +276,8 @@ static int add_micro(calstate *s, const runs_entry *r, json_t *o)
     else
         snprintf(what, sizeof what, "%s of %d GPUs on %s", op_names[op], gpus, sys->name);
     const char *w = keep_str(s->c, what);
+    if (!w)
+        return cli_error(s->c, GPUECON_E_NOMEM, "", "out of memory");
     for (size_t i = 0; i < r->n_values; i++) {
         const runs_value *v = &r->values[i];
         if (!gemm && !(v->bytes > 0) && !(bytes > 0)) {
@@ -471,7 +483,8 @@ int cmd_calibrate(cli *c, int argc, char **argv)
         goto done;
     size_t ng = 0;
     if (calrun_fit(c->ctx, s.rows, s.n, s.f.path, groups, &ng, &err)) {
-        err.code = GPUECON_E_INPUT;
+        if (err.code != GPUECON_E_NOMEM && err.code != GPUECON_E_CANCELED)
+            err.code = GPUECON_E_INPUT; /* a run the model cannot predict: exit 2 at the run */
         rc = cli_fail(c, &err);
         goto done;
     }
