@@ -18,7 +18,7 @@
 #include <time.h>
 
 static const char *const kinds[] = {"gpus", "systems", "profiles", "models", "reliability", "stacks", "timelines",
-                                    NULL};
+                                    "calibrations", NULL};
 /* Options that would make the server read, write or run something named by the client: the
  * global file options, --plot FILE.svg (gnuplot), and any option named *_file, *_dir, *_path. */
 static const char *const file_options[] = {"catalog", "model_file", "o", "output", "plot", NULL};
@@ -333,7 +333,8 @@ void api_handle(const api_env *env, const char *method, const char *path, const 
                 return;
             }
         snprintf(msg, sizeof msg,
-                 "unknown catalog kind '%.40s'; allowed: gpus systems profiles models reliability stacks timelines",
+                 "unknown catalog kind '%.40s'; allowed: gpus systems profiles models reliability stacks timelines "
+                 "calibrations",
                  kind);
         api_reply_error(out, 404, GPUECON_E_NOTFOUND, "path", msg);
         return;
