@@ -144,6 +144,28 @@ static int too_many(calstate *s, const runs_entry *r)
     return cli_error(s->c, GPUECON_E_INPUT, s->f.path, "run %d: more than %d measurements in all", r->index, MAX_ROWS);
 }
 
+/* Options that make the command something other than one prediction of one run (a sweep, a search, a
+ * simulation, a plan): refused, since the run's figure is compared with one prediction. */
+static int one_prediction(calstate *s, const runs_entry *r)
+{
+    static const char *const train_modes[] = {"sweep-gpus", "target-days", "vs", "rent-usd-per-gpu-hour", "plot", NULL};
+    static const char *const infer_modes[] = {"sweep", "grid", "simulate", "search", "prefill", "decode",
+                                              "disagg-search", "plot", NULL};
+    const char *const *modes = r->command == RUNS_TRAIN ? train_modes : r->command == RUNS_INFER ? infer_modes : NULL;
+    for (size_t i = 0; modes && modes[i]; i++) {
+        const runs_option *o = runs_option_get(r, modes[i]);
+        if (o && !(o->is_bool && !strcmp(o->text, "false"))) {
+            gpuecon_error e;
+            char where[80];
+            snprintf(where, sizeof where, "--%.70s", o->key); /* placed at the option */
+            err_set(&e, GPUECON_E_INPUT, where, 0, 0, "a run is one %s prediction compared with its measured figure; "
+                    "leave it out (give each measured point as a run of its own)", runs_command_name(r->command));
+            return run_fail(s, r, &e, NULL);
+        }
+    }
+    return 0;
+}
+
 static int add_train(calstate *s, const runs_entry *r, json_t *o)
 {
     train_args a;
@@ -476,8 +498,11 @@ int cmd_calibrate(cli *c, int argc, char **argv)
             rc = cli_error(c, GPUECON_E_NOMEM, "", "out of memory");
             break;
         }
-        rc = r->command == RUNS_TRAIN ? add_train(&s, r, o) : r->command == RUNS_INFER ? add_infer(&s, r, o)
-                                                                                        : add_micro(&s, r, o);
+        rc = one_prediction(&s, r);
+        if (!rc)
+            rc = r->command == RUNS_TRAIN   ? add_train(&s, r, o)
+                 : r->command == RUNS_INFER ? add_infer(&s, r, o)
+                                            : add_micro(&s, r, o);
     }
     if (rc)
         goto done;

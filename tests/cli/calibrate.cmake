@@ -145,3 +145,8 @@ string(JSON note GET "${OUT}" comparisons 0 platforms 0 prediction)
 if(NOT sys STREQUAL "hgx-h100" OR NOT uname STREQUAL "h100-train" OR NOT note MATCHES "; calibrated: h100-train$")
   message(FATAL_ERROR "compare: ${sys} took ${uname}; note '${note}'")
 endif()
+
+# a run is one prediction: a sweep (or a search, a simulation, a plan) is refused at its option
+file(WRITE sweep.yaml "runs:\n  - command: infer\n    model: llama3-8b\n    system: hgx-h100\n    sweep: true\n    measured: {tpot_ms: 10}\n")
+run(2 calibrate sweep.yaml)
+expect_err("sweep.yaml:5:5: run 1 \\(infer\\): sweep: a run is one infer prediction compared with its measured figure")
