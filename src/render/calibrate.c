@@ -30,6 +30,14 @@ static double rel(double pred, double meas)
     return isfinite(pred) && meas > 0 ? pred / meas - 1 : NAN;
 }
 
+/* "tp 1 cp 1 pp 1 vpp 1 dp 8 mbs 2, ZeRO 3, recompute selective" */
+static void layout_text(const gpuecon_parallel *p, char *buf, size_t cap)
+{
+    char t[128];
+    train_config(p, t, sizeof t);
+    snprintf(buf, cap, "%s, ZeRO %d, recompute %s", t, p->zero, gpuecon_parallel_recompute_name(p));
+}
+
 static const char *workload_name(int w)
 {
     return w == 0 ? "train" : w == 2 ? "serve" : "any";
@@ -94,6 +102,22 @@ static json_t *calibrate_json(const void *view)
     }
     for (size_t i = 0; i < v->n_warnings; i++)
         json_array_append_new(w, json_string(v->warnings[i]));
+    json_t *lay = json_array();
+    for (size_t i = 0; i < v->n_layouts; i++) {
+        const calibrate_layout *l = &v->layouts[i];
+        char b[160], a[160];
+        layout_text(&l->before, b, sizeof b);
+        layout_text(&l->after, a, sizeof a);
+        json_t *o = json_pack("{s:s, s:s, s:b}", "group", v->groups[l->group].name, "job", l->what, "fits", l->ok);
+        if (l->ok) {
+            json_object_set_new(o, "before", json_pack("{s:s, s:o}", "layout", b, "tokens_per_s_per_gpu",
+                                                       rjson_real(l->before_tok_s)));
+            json_object_set_new(o, "after", json_pack("{s:s, s:o}", "layout", a, "tokens_per_s_per_gpu",
+                                                      rjson_real(l->after_tok_s)));
+        }
+        json_array_append_new(lay, o);
+    }
+    json_object_set_new(j, "searched_layouts", lay);
     json_object_set_new(j, "runs", rows);
     json_object_set_new(j, "groups", groups);
     json_object_set_new(j, "changes_most", ch);
@@ -182,6 +206,23 @@ static void calibrate_text(const render_out *out, const void *view, const tbl *t
                       runs_figure_name(r->figure), r->before, r->after, calibrate_unit(r->figure),
                       100 * rel(r->after, r->before));
         }
+    }
+    bool any = false;
+    for (size_t i = 0; i < v->n_layouts; i++)
+        any |= v->layouts[i].ok;
+    if (any)
+        sb_puts(f, "\nthe search's best layout before and after (what train and search now answer):\n");
+    for (size_t i = 0; i < v->n_layouts; i++) {
+        const calibrate_layout *l = &v->layouts[i];
+        if (!l->ok)
+            continue;
+        char b[160], a[160];
+        layout_text(&l->before, b, sizeof b);
+        layout_text(&l->after, a, sizeof a);
+        bool same = !strcmp(a, b);
+        sb_printf(f, "  %s: %s, %.0f -> %s%s%.0f tokens/s/GPU (%+.1f%%)\n", l->what, b, l->before_tok_s,
+                  same ? "the same layout, " : a, same ? "" : ", ", l->after_tok_s,
+                  100 * rel(l->after_tok_s, l->before_tok_s));
     }
     if (v->overlay_path)
         sb_printf(f, "\noverlay: %s (use it with --catalog on any command)\n", v->overlay_path);

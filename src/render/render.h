@@ -474,6 +474,13 @@ extern const render_kind render_reliability;
 
 /* calibrate.c: `gpuecon calibrate`, a user's runs before and after the fit, the fitted scales per group,
  * the predictions it changes most and the overlay written (docs/cli.md) */
+typedef struct calibrate_layout { /* a training group's job with its layout searched, before and after */
+    int group;
+    const char *what;                 /* the job: its first run's model, GPUs, system */
+    bool ok;                          /* both searches found a layout that fits */
+    gpuecon_parallel before, after;   /* the best layouts */
+    double before_tok_s, after_tok_s; /* their tokens/s/GPU */
+} calibrate_layout;
 typedef struct calibrate_view {
     const char *file;                /* RUNS.yaml */
     const calrun_row *rows;
@@ -484,6 +491,8 @@ typedef struct calibrate_view {
     size_t n_changes;
     const char *const *warnings;     /* a fit that hit a bound, a log sweep the model does not follow */
     size_t n_warnings;
+    const calibrate_layout *layouts; /* per training group */
+    size_t n_layouts;
     const char *overlay_path;        /* DIR/calibrations.yaml handed to the front end; NULL: none asked */
     const char *overlay_yaml;        /* its text */
 } calibrate_view;

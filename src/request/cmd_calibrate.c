@@ -356,6 +356,63 @@ static void bound_warning(cli *c, const calrun_group *g, int p, const char **war
         sb_printf(c->notes, "gpuecon: warning: %s\n", warn[(*nw)++]);
 }
 
+/* Each training group's job (its first run) with its parallel layout searched, as `train` and `search`
+ * would answer it with sizes left out, before and after the calibration: whether the calibration changes
+ * the layout a user would be told to run, not only its speed. */
+static int searched_layouts(cli *c, const calrun_row *rows, const calrun_group *groups, size_t ng,
+                            calibrate_layout *out, size_t *n)
+{
+    *n = 0;
+    calib_set set;
+    bool have_set = false;
+    for (size_t g = 0; g < ng; g++) {
+        if (groups[g].kind != RUNS_TRAIN)
+            continue;
+        const calrun_row *r = &rows[groups[g].rows[0]];
+        gpuecon_train_request q = r->train;
+        q.tp = q.pp = q.vpp = q.cp = q.mbs = q.ep = q.etp = GPUECON_SEARCH;
+        q.zero = q.recompute = q.tp_overlap = q.a2a_overlap = GPUECON_SEARCH;
+        int rc;
+        if (!have_set && (rc = train_cli_calibration(c, &q, &set))) /* the search's MFU cap, as train ranks */
+            return rc;
+        if (have_set) {
+            calib_cap cap;
+            calib_mfu_cap(&set, q.system->gpu && q.system->gpu->arch ? q.system->gpu->arch : "?", q.precision, &cap);
+            q.rank_mfu_cap = cap.have ? cap.mfu : 0;
+        }
+        have_set = true;
+        calibrate_layout *l = &out[(*n)++];
+        memset(l, 0, sizeof *l);
+        l->group = (int)g;
+        char job[160];
+        snprintf(job, sizeof job, "%s on %d x %s %s, seq %d, batch %d", q.model->name, q.gpus, q.system->name,
+                 gpuecon_precision_name(q.precision), q.seq, q.gbs);
+        if (!(l->what = keep_str(c, job))) {
+            calib_set_free(&set);
+            return cli_error(c, GPUECON_E_NOMEM, "", "out of memory");
+        }
+        gpuecon_train_result a, b;
+        gpuecon_error err;
+        gpuecon_error_clear(&err);
+        q.calibration = NULL;
+        int r0 = gpuecon_train_predict(c->ctx, &q, &b, &err);
+        q.calibration = &groups[g].cal;
+        int r1 = r0 ? r0 : gpuecon_train_predict(c->ctx, &q, &a, &err);
+        if (r1 == GPUECON_E_NOMEM || r1 == GPUECON_E_CANCELED) {
+            calib_set_free(&set);
+            return cli_fail(c, &err);
+        }
+        l->ok = !r0 && !r1;
+        if (l->ok) {
+            l->before = b.par, l->after = a.par;
+            l->before_tok_s = b.tokens_per_s_per_gpu, l->after_tok_s = a.tokens_per_s_per_gpu;
+        }
+    }
+    if (have_set)
+        calib_set_free(&set);
+    return 0;
+}
+
 /* Row indices by |ln(after/before)|, largest first (insertion sort: at most MAX_ROWS, and no global
  * state for qsort's comparison in a library that serves threads). */
 static size_t by_change(const calrun_row *rows, size_t n, size_t *idx)
@@ -485,9 +542,10 @@ int cmd_calibrate(cli *c, int argc, char **argv)
     calrun_group *groups = ctx_alloc(c->ctx, CALRUN_MAX_GROUPS * sizeof *groups);
     const char **warn = ctx_alloc(c->ctx, MAX_WARN * sizeof *warn);
     size_t *changes = ctx_alloc(c->ctx, MAX_ROWS * sizeof *changes);
+    calibrate_layout *layouts = ctx_alloc(c->ctx, CALRUN_MAX_GROUPS * sizeof *layouts);
     strbuf yaml;
     sb_init(&yaml, c->ctx, &c->oom);
-    if (!s.rows || !groups || !warn || !changes) {
+    if (!s.rows || !groups || !warn || !changes || !layouts) {
         rc = cli_error(c, GPUECON_E_NOMEM, "", "out of memory");
         goto done;
     }
@@ -539,6 +597,9 @@ int cmd_calibrate(cli *c, int argc, char **argv)
         }
     }
     size_t nc = by_change(s.rows, s.n, changes);
+    size_t nl = 0;
+    if ((rc = searched_layouts(c, s.rows, groups, ng, layouts, &nl)))
+        goto done;
     overlay(&yaml, s.f.path, s.rows, groups, ng);
     char path[1100];
     if (out_dir) {
@@ -555,7 +616,7 @@ int cmd_calibrate(cli *c, int argc, char **argv)
                                 "text of %s\n", path);
         }
     }
-    calibrate_view v = {s.f.path, s.rows, s.n, groups, ng, changes, nc < 5 ? nc : 5, warn, nw,
+    calibrate_view v = {s.f.path, s.rows,   s.n,     groups, ng, changes, nc < 5 ? nc : 5, warn, nw, layouts, nl,
                         out_dir ? path : NULL, yaml.s ? yaml.s : ""};
     rc = cli_render(c, &render_calibrate, &v);
 done:
@@ -565,6 +626,7 @@ done:
     ctx_free(c->ctx, groups, CALRUN_MAX_GROUPS * sizeof *groups);
     ctx_free(c->ctx, warn, MAX_WARN * sizeof *warn);
     ctx_free(c->ctx, changes, MAX_ROWS * sizeof *changes);
+    ctx_free(c->ctx, layouts, CALRUN_MAX_GROUPS * sizeof *layouts);
     runs_free(&s.f);
     return rc;
 }

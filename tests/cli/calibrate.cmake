@@ -150,3 +150,14 @@ endif()
 file(WRITE sweep.yaml "runs:\n  - command: infer\n    model: llama3-8b\n    system: hgx-h100\n    sweep: true\n    measured: {tpot_ms: 10}\n")
 run(2 calibrate sweep.yaml)
 expect_err("sweep.yaml:5:5: run 1 \\(infer\\): sweep: a run is one infer prediction compared with its measured figure")
+
+# the training group's job with its layout searched, before and after: the search ranks the same layouts
+# with the GEMM fractions x(5762 / prediction) < 1, so the calibrated best is slower than the built-in best
+run(0 calibrate one.yaml --json)
+string(JSON b GET "${OUT}" searched_layouts 0 before tokens_per_s_per_gpu)
+string(JSON a GET "${OUT}" searched_layouts 0 after tokens_per_s_per_gpu)
+string(JSON job GET "${OUT}" searched_layouts 0 job)
+if(NOT job STREQUAL "llama3-8b on 8 x grand-teton-h100 bf16, seq 8192, batch 16")
+  message(FATAL_ERROR "searched job '${job}'")
+endif()
+expect_ratio("calibrated best / built-in best" ${a} ${b} 0.85 1.0)
