@@ -62,9 +62,11 @@ static int calibration_validate(struct gpuecon_catalog *cat, centry *e, const ya
     if (c->system && !catalog_entry(cat, GPUECON_KIND_SYSTEM, c->system))
         return yaml_error(doc, schema_node(node, "system"), err, GPUECON_E_INPUT,
                           "system: '%s' is not in the catalog (gpuecon catalog systems lists them)", c->system);
-    if (c->stack && !catalog_entry(cat, GPUECON_KIND_STACK, c->stack))
+    /* a stack of the catalog, or (serving) a built-in efficiency profile that infer runs as a bare engine */
+    if (c->stack && !catalog_entry(cat, GPUECON_KIND_STACK, c->stack) && !gpuecon_serving_profile_find(c->stack))
         return yaml_error(doc, schema_node(node, "stack"), err, GPUECON_E_INPUT,
-                          "stack: '%s' is not in the catalog (gpuecon catalog stacks lists them)", c->stack);
+                          "stack: '%s' is neither in the catalog (gpuecon catalog stacks lists them) nor a built-in "
+                          "serving profile", c->stack);
     for (int p = 0; p < GPUECON_CAL_PARAMS; p++) {
         size_t j = F_GEMM + (size_t)p;
         if (!(e->present & 1ull << j))

@@ -161,3 +161,13 @@ if(NOT job STREQUAL "llama3-8b on 8 x grand-teton-h100 bf16, seq 8192, batch 16"
   message(FATAL_ERROR "searched job '${job}'")
 endif()
 expect_ratio("calibrated best / built-in best" ${a} ${b} 0.85 1.0)
+
+# a serving run without a stack runs the built-in generic profile: its overlay loads and applies
+file(WRITE gen.yaml "runs:\n  - command: infer\n    model: llama3-8b\n    system: hgx-h100\n    gpus: 1\n    concurrency: 8\n    measured: {tpot_ms: 9}\n")
+run(0 calibrate gen.yaml -o gen)
+run(0 infer --model llama3-8b --system hgx-h100 --gpus 1 --concurrency 8 --catalog gen --json)
+string(JSON uname GET "${OUT}" user_calibration name)
+if(NOT uname STREQUAL "generic/hgx-h100/bf16")
+  message(FATAL_ERROR "generic profile's calibration: ${uname}")
+endif()
+json_near(at tpot_ms 9 0.001)

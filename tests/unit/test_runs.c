@@ -171,7 +171,7 @@ static void test_overlay_refused(void **state)
         {"calibrations:\n  - name: a\n    peak_bf16_tflops: 2000\n", "unknown field 'peak_bf16_tflops'"},
         {"calibrations:\n  - name: a\n    gemm_scale: {value: 1.2, stage: assumption, source: x}\n", "stage: measured"},
         {"calibrations:\n  - name: a\n    system: hgx-h10\n", "not in the catalog"},
-        {"calibrations:\n  - name: a\n    stack: torchtitan\n", "not in the catalog"},
+        {"calibrations:\n  - name: a\n    stack: torchtitan\n", "neither in the catalog"},
         {"calibrations:\n  - name: a\n    gemm_scale: 1000\n", "gemm_scale"},
         {"calibrations:\n  - name: a\n    workload: finetune\n", "fine-tuning is not calibrated"},
     };
