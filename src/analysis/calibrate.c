@@ -97,7 +97,8 @@ static int predict_cb(void *user, size_t i, const double scale[GPUECON_CAL_PARAM
 
 static bool same_group(const calrun_group *g, const calrun_row *r)
 {
-    if (g->kind != r->kind || g->system != r->system)
+    /* by the system's name: runs at different power limits share its efficiencies (the clock is the model's) */
+    if (g->kind != r->kind || strcmp(g->system->name, r->system->name))
         return false;
     if (r->kind == RUNS_NCCL) /* the system's collectives, every stack and precision */
         return true;
@@ -278,7 +279,8 @@ int calrun_fit(gpuecon_ctx *ctx, calrun_row *rows, size_t n, const char *source,
             for (size_t m = 0; pass > 0 && m < ng; m++) {
                 const calrun_group *M = &groups[m];
                 int mpass = M->kind == RUNS_NCCL ? 0 : M->kind == RUNS_GEMM ? 1 : 2;
-                if (mpass >= pass || M->system != G->system || (M->precision >= 0 && M->precision != G->precision))
+                if (mpass >= pass || strcmp(M->system->name, G->system->name) ||
+                    (M->precision >= 0 && M->precision != G->precision))
                     continue;
                 gpuecon_cal_param p = M->kind == RUNS_GEMM ? GPUECON_CAL_GEMM : GPUECON_CAL_COMM;
                 if (!M->fit.fitted[p])

@@ -29,7 +29,18 @@ typedef struct calstate {
     calrun_row *rows;
     size_t n;
     strbuf scratch; /* the notes of the runs' own option parsing: an error is re-placed at the run */
+    gpuecon_system *limited; /* the systems at a run's power-limit, one per run (cli_power_limit fills the
+                                sub-cli's, which ends with the run) */
 } calstate;
+
+/* The system a run's request names, kept: its power-limit copy lives in the run's sub-cli. */
+static const gpuecon_system *keep_system(calstate *s, const runs_entry *r, const cli *sub, const gpuecon_system *sys)
+{
+    if (sys != &sub->power_system)
+        return sys;
+    s->limited[r->index - 1] = sub->power_system;
+    return &s->limited[r->index - 1];
+}
 
 /* A string that lives as long as the request (in c->keep); NULL, and the request fails out of memory
  * (c->oom), when it cannot be kept. */
@@ -181,6 +192,7 @@ static int add_train(calstate *s, const runs_entry *r, json_t *o)
         rc = train_cli_request(&sub, &a, opts, n, &req, &prof);
     if (rc)
         return sub_fail(s, r, &sub, rc);
+    req.system = keep_system(s, r, &sub, req.system);
     req.calibration = NULL; /* a loaded overlay's: the fit starts from the built-in values, the layout too */
     gpuecon_train_result res;
     gpuecon_error err;
@@ -222,6 +234,7 @@ static int add_infer(calstate *s, const runs_entry *r, json_t *o)
     int rc = cmd_infer(&sub, 0, NULL);
     if (rc)
         return sub_fail(s, r, &sub, rc);
+    q.system = keep_system(s, r, &sub, q.system);
     gpuecon_infer_result res;
     gpuecon_error err;
     gpuecon_error_clear(&err);
@@ -543,9 +556,10 @@ int cmd_calibrate(cli *c, int argc, char **argv)
     const char **warn = ctx_alloc(c->ctx, MAX_WARN * sizeof *warn);
     size_t *changes = ctx_alloc(c->ctx, MAX_ROWS * sizeof *changes);
     calibrate_layout *layouts = ctx_alloc(c->ctx, CALRUN_MAX_GROUPS * sizeof *layouts);
+    s.limited = ctx_alloc(c->ctx, (s.f.n ? s.f.n : 1) * sizeof *s.limited);
     strbuf yaml;
     sb_init(&yaml, c->ctx, &c->oom);
-    if (!s.rows || !groups || !warn || !changes || !layouts) {
+    if (!s.rows || !groups || !warn || !changes || !layouts || !s.limited) {
         rc = cli_error(c, GPUECON_E_NOMEM, "", "out of memory");
         goto done;
     }
@@ -627,6 +641,7 @@ done:
     ctx_free(c->ctx, warn, MAX_WARN * sizeof *warn);
     ctx_free(c->ctx, changes, MAX_ROWS * sizeof *changes);
     ctx_free(c->ctx, layouts, CALRUN_MAX_GROUPS * sizeof *layouts);
+    ctx_free(c->ctx, s.limited, (s.f.n ? s.f.n : 1) * sizeof *s.limited);
     runs_free(&s.f);
     return rc;
 }

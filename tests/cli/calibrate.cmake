@@ -171,3 +171,13 @@ if(NOT uname STREQUAL "generic/hgx-h100/bf16")
   message(FATAL_ERROR "generic profile's calibration: ${uname}")
 endif()
 json_near(at tpot_ms 9 0.001)
+
+# a run at a power limit (its system held for the whole fit) and one at the board maximum share one group:
+# the clock is the model's, the efficiencies are the stack's
+set(R8 "    model: llama3-8b\n    system: hgx-h100\n    gpus: 8\n    seq: 8192\n    gbs: 16\n    tp: 1\n    pp: 1\n    cp: 1\n    mbs: 1\n    zero: 3\n    recompute: full\n")
+file(WRITE power.yaml "runs:\n  - command: train\n    power-limit: 500\n${R8}    measured: {tokens_per_s_per_gpu: 6000}\n  - command: train\n${R8}    measured: {tokens_per_s_per_gpu: 7000}\n")
+run(0 calibrate power.yaml --json)
+string(JSON ng LENGTH "${OUT}" groups)
+if(NOT ng EQUAL 1)
+  message(FATAL_ERROR "power-limited and full-power runs of one stack and system: ${ng} groups")
+endif()
