@@ -591,10 +591,11 @@ int cmd_calibrate(cli *c, int argc, char **argv)
         if (G->contradiction) {
             const calrun_row *a = &s.rows[G->worst_a], *b = &s.rows[G->worst_b];
             err_set(&err, GPUECON_E_INPUT, a->file, a->line, a->col,
-                    "run %d and run %d (%s:%d) contradict each other: after the fit their ratios of predicted to "
-                    "measured still differ %.2fx (1.5x at most), and no scales within the bounds reconcile them. Check "
-                    "both runs' options (layout, precision, stack) and figures, or calibrate them apart",
-                    a->run, b->run, b->file, b->line, exp(G->fit.residual_gap));
+                    "run %d and run %d (%s:%d) contradict each other: after the fit run %d is still predicted %.2fx "
+                    "higher against its measurement than run %d (1.5x at most), and no scales within the bounds "
+                    "reconcile them. Either a figure or an option (layout, precision, stack) of one is wrong, or the "
+                    "runs differ in something the model does not capture: calibrate them in separate files",
+                    a->run, b->run, b->file, b->line, a->run, exp(G->fit.residual_gap), b->run);
             rc = cli_fail(c, &err);
             goto done;
         }

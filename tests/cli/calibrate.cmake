@@ -74,7 +74,8 @@ string(JSON uname GET "${OUT}" user_calibration name)
 # two runs of one layout 2x apart: no scale reconciles them; exit 2 naming both runs' file:line
 file(WRITE contra.yaml "runs:\n${TT}    gpus: 8\n    gbs: 16\n    measured: {tokens_per_s_per_gpu: 5762}\n${TT}    gpus: 8\n    gbs: 16\n    measured: {tokens_per_s_per_gpu: 11524}\n")
 run(2 calibrate contra.yaml)
-expect_err("contra.yaml:2:5: run 1 and run 2 \\(contra.yaml:16\\) contradict each other: after the fit their ratios of predicted to measured still differ 2.00x")
+# the fit lands between them: run 1 (5,762) is predicted 2.00x higher against its measurement than run 2 (11,524)
+expect_err("contra.yaml:2:5: run 1 and run 2 \\(contra.yaml:16\\) contradict each other: after the fit run 1 is still predicted 2.00x higher against its measurement than run 2")
 
 # faster than any GEMM efficiency allows: the GEMM scale stops at its upper bound (0.98 of peak) with a warning
 file(WRITE fast.yaml "runs:\n${TT}    gpus: 8\n    gbs: 16\n    measured: {tokens_per_s_per_gpu: 20000}\n")
