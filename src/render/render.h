@@ -207,6 +207,7 @@ typedef struct train_vs_view {
     double bytes, a2a_this, a2a_other; /* one dispatch, s */
     bool have_calib;
     calib_match calib; /* the other system's layout against the calibration set (when it fits) */
+    const gpuecon_calibration *user_cal; /* the user's calibration of the other system (NULL: none) */
 } train_vs_view;
 extern const render_kind render_train_vs;
 

@@ -30,6 +30,10 @@ static int versus(cli *c, const train_args *a, const gpuecon_train_request *req,
         return rc;
     gpuecon_train_request q = *req;
     q.system = v->other;
+    /* the other system's own calibration, if the overlay has one (docs/model.md §3.8) */
+    q.calibration = gpuecon_catalog_calibration(c->cat, 0, q.stack ? q.stack->name : NULL, q.system->name,
+                                                (int)q.precision);
+    v->user_cal = q.calibration;
     q.gpus = a->vs_gpus > 0 ? a->vs_gpus : req->gpus;
     if ((long)req->gbs * q.gpus % req->gpus)
         return cli_usage_error(c, "--vs-gpus", "%d GPUs: the batch per GPU (%d sequences on %d GPUs) must stay whole",

@@ -182,3 +182,13 @@ string(JSON ng LENGTH "${OUT}" groups)
 if(NOT ng EQUAL 1)
   message(FATAL_ERROR "power-limited and full-power runs of one stack and system: ${ng} groups")
 endif()
+
+# train --vs S: the other system takes its own calibration (not this system's), and says so
+file(MAKE_DIRECTORY vs)
+file(WRITE vs/calibrations.yaml "calibrations:\n  - name: b200-train\n    workload: train\n    system: hgx-b200\n    stage: measured\n    source: \"a test's runs\"\n    gemm_scale: 0.9\n")
+run(0 train --catalog vs --model llama3-8b --system hgx-h100 --gpus 8 --seq 8192 --gbs 16 --vs hgx-b200 --json)
+string(JSON uname GET "${OUT}" vs user_calibration name)
+string(JSON none ERROR_VARIABLE no_cal GET "${OUT}" user_calibration)
+if(NOT uname STREQUAL "b200-train" OR NOT no_cal)
+  message(FATAL_ERROR "--vs: the other system's calibration ${uname}; this system's: ${none}")
+endif()
