@@ -299,6 +299,10 @@ int cmd_train(cli *c, int argc, char **argv)
         calib_set_free(&set);
         return rc;
     }
+    if (req.calibration && (a.rent_usd_per_gpu_hour > 0 || a.target_days > 0 || a.sweep.n)) {
+        char ucal[400]; /* these forms' outputs do not carry it: a note says the predictions use it */
+        sb_printf(c->notes, "gpuecon: calibrated: %s\n", fmt_user_calibration(ucal, sizeof ucal, req.calibration));
+    }
     rc = a.rent_usd_per_gpu_hour > 0 ? own_rent(c, &a, &req, prof)
          : a.target_days > 0         ? target(c, &a, &req, prof)
          : a.sweep.n                 ? sweep(c, &a, &req, &set)

@@ -192,3 +192,6 @@ string(JSON none ERROR_VARIABLE no_cal GET "${OUT}" user_calibration)
 if(NOT uname STREQUAL "b200-train" OR NOT no_cal)
   message(FATAL_ERROR "--vs: the other system's calibration ${uname}; this system's: ${none}")
 endif()
+# train's plans (a sweep, a deadline, owning vs renting) say it on stderr
+run(0 train --catalog vs --model llama3-8b --system hgx-b200 --gpus 8 --seq 8192 --gbs 16 --sweep-gpus 8,16)
+expect_err("gpuecon: calibrated: b200-train: gemm x0.900")
