@@ -249,9 +249,15 @@ def compare(scenario=None, **options):
 
 def calibrate(runs, out_dir=None, **options):
     """Fits the model's efficiency scales to your measured runs: ``runs`` is the path of a RUNS.yaml
-    (docs/cli.md). The JSON holds the overlay's text (``["overlay"]["yaml"]``); with ``out_dir`` it is
-    also written to ``out_dir/calibrations.yaml`` for ``catalog=out_dir`` on any command."""
-    data = request("calibrate", os.fspath(runs), **options)
+    (docs/cli.md), or the document itself (a dict, or YAML text; it then reads no ``log:`` files). The
+    JSON holds the overlay's text (``["overlay"]["yaml"]``); with ``out_dir`` it is also written to
+    ``out_dir/calibrations.yaml`` for ``catalog=out_dir`` on any command."""
+    args = []
+    if isinstance(runs, dict) or (isinstance(runs, str) and "\n" in runs and not os.path.exists(runs)):
+        options["runs"] = runs
+    else:
+        args.append(os.fspath(runs))
+    data = request("calibrate", *args, **options)
     if out_dir is not None:
         os.makedirs(out_dir, exist_ok=True)
         with open(os.path.join(out_dir, "calibrations.yaml"), "w") as f:

@@ -41,6 +41,11 @@ class Commands(unittest.TestCase):
             t = gpuecon.train(model="llama3-8b", system="grand-teton-h100", stack="torchtitan-2024-eager", gpus=8,
                               seq=8192, gbs=16, tp=1, pp=1, cp=1, mbs=2, recompute="selective", zero=3, catalog=d)
             self.assertEqual(t["user_calibration"]["name"], "torchtitan-2024-eager/grand-teton-h100/bf16")
+        # the document itself, as a dict: the same fit (one run, one scale: predicted as measured)
+        doc = {"runs": [{"command": "gemm", "system": "hgx-h100", "m": 8192, "n": 8192, "k": 8192,
+                         "measured": {"tflops": 700}}]}
+        r = gpuecon.calibrate(doc)
+        self.assertAlmostEqual(r["runs"][0]["predicted_after"], 700, delta=0.7)
 
     def test_train_and_infer(self):
         r = gpuecon.train(model="gpt3-175b", system="hgx-h100", gpus=128, precision="fp8", seq=2048, gbs=256,

@@ -344,6 +344,10 @@ typedef struct runs_file {
 int runs_read(gpuecon_ctx *ctx, const char *path, runs_file *out, gpuecon_error *err);
 /* The same from memory; `name` labels errors and anchors relative log paths. */
 int runs_parse(gpuecon_ctx *ctx, const char *name, const char *buf, size_t len, runs_file *out, gpuecon_error *err);
+/* A document that came without a file (a request's options.runs, the web API): the same, except that it
+ * reads no file: a `log:` is refused at its line. */
+int runs_parse_text(gpuecon_ctx *ctx, const char *name, const char *buf, size_t len, runs_file *out,
+                    gpuecon_error *err);
 void runs_free(runs_file *f);
 /* The option `key` of a run (dashes and underscores alike), or NULL. */
 const runs_option *runs_option_get(const runs_entry *r, const char *key);

@@ -282,8 +282,8 @@ static int read_log(gpuecon_ctx *ctx, const yaml_doc *doc, ynode *v, runs_file *
     return GPUECON_OK;
 }
 
-static int read_run(gpuecon_ctx *ctx, const yaml_doc *doc, ynode *node, runs_file *f, runs_entry *r,
-                    gpuecon_error *err)
+static int read_run(gpuecon_ctx *ctx, const yaml_doc *doc, ynode *node, bool allow_logs, runs_file *f,
+                    runs_entry *r, gpuecon_error *err)
 {
     yaml_where(node, &r->line, &r->col);
     if (yaml_type(node) != Y_MAP)
@@ -355,6 +355,9 @@ static int read_run(gpuecon_ctx *ctx, const yaml_doc *doc, ynode *node, runs_fil
             return err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory");
         r->n_opts++;
     }
+    if (log && !allow_logs) /* a document that came without a file names no files to read */
+        return yaml_error(doc, log, err, GPUECON_E_INPUT, "log: a RUNS document given inline reads no files; type "
+                          "the figure under measured: (%s)", figures_of(r->command));
     if (log)
         return read_log(ctx, doc, log, f, r, err);
     if (yaml_type(meas) != Y_MAP || yaml_map_len(meas) == 0)
@@ -377,7 +380,8 @@ static int read_run(gpuecon_ctx *ctx, const yaml_doc *doc, ynode *node, runs_fil
     return GPUECON_OK;
 }
 
-int runs_parse(gpuecon_ctx *ctx, const char *name, const char *buf, size_t len, runs_file *out, gpuecon_error *err)
+static int parse(gpuecon_ctx *ctx, const char *name, const char *buf, size_t len, bool allow_logs, runs_file *out,
+                 gpuecon_error *err)
 {
     memset(out, 0, sizeof *out);
     arena_init(&out->a, ctx);
@@ -418,7 +422,7 @@ int runs_parse(gpuecon_ctx *ctx, const char *name, const char *buf, size_t len, 
     while ((node = yaml_seq_next(list, &it))) {
         runs_entry *r = &out->runs[out->n];
         r->index = (int)out->n + 1;
-        if ((rc = read_run(ctx, doc, node, out, r, err)))
+        if ((rc = read_run(ctx, doc, node, allow_logs, out, r, err)))
             goto done;
         out->n++;
     }
@@ -427,6 +431,17 @@ done:
     if (rc)
         runs_free(out);
     return rc;
+}
+
+int runs_parse(gpuecon_ctx *ctx, const char *name, const char *buf, size_t len, runs_file *out, gpuecon_error *err)
+{
+    return parse(ctx, name, buf, len, true, out, err);
+}
+
+int runs_parse_text(gpuecon_ctx *ctx, const char *name, const char *buf, size_t len, runs_file *out,
+                    gpuecon_error *err)
+{
+    return parse(ctx, name, buf, len, false, out, err);
 }
 
 int runs_read(gpuecon_ctx *ctx, const char *path, runs_file *out, gpuecon_error *err)

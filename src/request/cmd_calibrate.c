@@ -520,10 +520,12 @@ static void overlay(strbuf *b, const char *file, const calrun_row *rows, const c
 
 int cmd_calibrate(cli *c, int argc, char **argv)
 {
-    const char *out_dir = NULL;
+    const char *out_dir = NULL, *inline_runs = NULL;
     opt opts[] = {
         {"--out-dir", O_STR, &out_dir, 0, 0, NULL, "DIR",
          "write DIR/calibrations.yaml, the overlay for --catalog DIR (on the command line: -o DIR)", NULL, false},
+        {"--runs", O_STR, &inline_runs, 0, 0, NULL, "YAML",
+         "the RUNS document itself instead of a file (requests, the web API; reads no log: files)", NULL, false},
     };
     static const cmd_usage usage = {
         "calibrate RUNS.yaml [-o DIR]",
@@ -535,11 +537,13 @@ int cmd_calibrate(cli *c, int argc, char **argv)
         "gpuecon calibrate examples/runs.yaml -o my-cal && gpuecon train --catalog my-cal ..."};
     const char *pos[1];
     int npos = 0;
-    int rc = opts_parse(c, argc, argv, opts, 1, &usage, pos, 1, &npos);
+    int rc = opts_parse(c, argc, argv, opts, sizeof opts / sizeof opts[0], &usage, pos, 1, &npos);
     if (rc)
         return rc;
-    if (npos < 1)
+    if (npos < 1 && !inline_runs)
         return cli_usage_error(c, "RUNS.yaml", "is required: the file of your measured runs (docs/cli.md)");
+    if (npos >= 1 && inline_runs)
+        return cli_usage_error(c, "--runs", "give the runs as a file or inline, not both");
     if (c->format == FMT_HTML)
         return cli_usage_error(c, "--format", "html is only for compare and rl");
     if ((rc = cli_load_catalog(c)))
@@ -547,7 +551,8 @@ int cmd_calibrate(cli *c, int argc, char **argv)
     calstate s = {.c = c};
     gpuecon_error err;
     gpuecon_error_clear(&err);
-    if (runs_read(c->ctx, pos[0], &s.f, &err))
+    if (inline_runs ? runs_parse_text(c->ctx, "runs", inline_runs, strlen(inline_runs), &s.f, &err)
+                    : runs_read(c->ctx, pos[0], &s.f, &err))
         return cli_fail(c, &err);
     bool oom = false;
     sb_init(&s.scratch, c->ctx, &oom);

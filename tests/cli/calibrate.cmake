@@ -195,3 +195,10 @@ endif()
 # train's plans (a sweep, a deadline, owning vs renting) say it on stderr
 run(0 train --catalog vs --model llama3-8b --system hgx-b200 --gpus 8 --seq 8192 --gbs 16 --sweep-gpus 8,16)
 expect_err("gpuecon: calibrated: b200-train: gemm x0.900")
+
+# the RUNS document inline (a request's options.runs, the web API): the same, without files
+file(READ one.yaml doc)
+run(0 calibrate --runs "${doc}" --json)
+json_near(runs 0 predicted_after 5762 0.001)
+run(2 calibrate --runs "runs:\n  - command: train\n    log: /etc/hostname\n")
+expect_err("runs:3:10: log: a RUNS document given inline reads no files")

@@ -1,10 +1,10 @@
 /*
  * fuzz_runs.c — libFuzzer harness for RUNS.yaml, the input of `gpuecon calibrate` (src/io/runs.c,
- * through runs_parse). The whole input is the file. It must load or fail with an error record that
+ * through runs_parse_text). The whole input is the file. It must load or fail with an error record that
  * names a file and has a message; a file that loads holds 1 to 64 runs, each with a known command,
  * at least one measured figure that the command measures, positive and finite in its unit, at a
- * 1-based place, and options that runs_option_get finds by their own names. The file is named under a
- * folder that does not exist, so a relative `log:` is an error record, not a read of the disk.
+ * 1-based place, and options that runs_option_get finds by their own names. It is read as an inline
+ * document (runs_parse_text), which reads no file: a `log:` is an error record, not a read of the disk.
  */
 #include "fuzz_once.h"
 
@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     runs_file f;
     gpuecon_error err;
     gpuecon_error_clear(&err);
-    int rc = runs_parse(ctx, "/nonexistent-fuzz/runs.yaml", (const char *)data, size, &f, &err);
+    int rc = runs_parse_text(ctx, "runs.yaml", (const char *)data, size, &f, &err);
     if (rc) {
         if (!err.message[0] || !err.where[0] || f.runs || f.n)
             __builtin_trap();

@@ -59,6 +59,15 @@ static void test_good(void **state)
     assert_int_equal(r->values[0].line, 10);
     assert_int_equal(f.runs[2].values[0].figure, RUNS_BUSBW_GBPS);
     runs_free(&f);
+    /* inline (a request's options.runs): the same document, but a log: is refused, no file is read */
+    assert_int_equal(runs_parse_text(ctx, "runs", good, strlen(good), &f, &err), GPUECON_OK);
+    assert_int_equal(f.n, 3);
+    runs_free(&f);
+    static const char with_log[] = "runs:\n  - command: train\n    log: /etc/hostname\n";
+    assert_int_equal(runs_parse_text(ctx, "runs", with_log, strlen(with_log), &f, &err), GPUECON_E_INPUT);
+    assert_int_equal(err.line, 3);
+    assert_int_equal(err.column, 10);
+    assert_non_null(strstr(err.message, "reads no files"));
     gpuecon_ctx_free(ctx);
 }
 
