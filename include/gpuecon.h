@@ -199,7 +199,9 @@ GPUECON_API int gpuecon_request_full(gpuecon_ctx *ctx, const char *request_json,
  * end runs each script through gnuplot (on its standard input), which writes the SVG at path.
  * When it cannot, a required chart fails the request (the gpuecon program exits 2 with
  * "gpuecon: --plot: <why>" and prints nothing else), any other is a note; a chart drawn with
- * "announce" gets the note "gpuecon: wrote <path>". Without plots (gpuecon_request_full) no chart
+ * "announce" gets the note "gpuecon: wrote <path>". An entry with "text" instead of "gnuplot" is a file
+ * to write as it is (calibrate's overlay, {"path", "text", "dir", "required", "announce"}: the front end
+ * makes the folder "dir" first). Without plots (gpuecon_request_full) no chart
  * is drawn and a note says so. Free *plots with gpuecon_free. */
 GPUECON_API int gpuecon_request_plots(gpuecon_ctx *ctx, const char *request_json, char **output, char **notes,
                                       char **plots, gpuecon_error *err);
