@@ -154,7 +154,7 @@ GPUECON_API int gpuecon_catalog_new(gpuecon_ctx *ctx, gpuecon_catalog **out, gpu
 GPUECON_API void gpuecon_catalog_free(gpuecon_catalog *cat);
 
 /* Loads any of gpus.yaml systems.yaml profiles.yaml models.yaml reliability.yaml stacks.yaml
- * timelines.yaml found in dir; their entries add to or replace (by name) the ones already loaded. Errors name
+ * timelines.yaml calibrations.yaml found in dir; their entries add to or replace (by name) the ones already loaded. Errors name
  * path:line:col. A directory holding none of these files is an error. */
 GPUECON_API int gpuecon_catalog_load_dir(gpuecon_catalog *cat, const char *dir, gpuecon_error *err);
 typedef struct gpuecon_scenario gpuecon_scenario;
@@ -204,7 +204,9 @@ GPUECON_API int gpuecon_request_full(gpuecon_ctx *ctx, const char *request_json,
  * end runs each script through gnuplot (on its standard input), which writes the SVG at path.
  * When it cannot, a required chart fails the request (the gpuecon program exits 2 with
  * "gpuecon: --plot: <why>" and prints nothing else), any other is a note; a chart drawn with
- * "announce" gets the note "gpuecon: wrote <path>". Without plots (gpuecon_request_full) no chart
+ * "announce" gets the note "gpuecon: wrote <path>". An entry with "text" instead of "gnuplot" is a file
+ * to write as it is (calibrate's overlay, {"path", "text", "dir", "required", "announce"}: the front end
+ * makes the folder "dir" first). Without plots (gpuecon_request_full) no chart
  * is drawn and a note says so. Free *plots with gpuecon_free. */
 GPUECON_API int gpuecon_request_plots(gpuecon_ctx *ctx, const char *request_json, char **output, char **notes,
                                       char **plots, gpuecon_error *err);

@@ -48,6 +48,7 @@ SAMPLES = {
                 "--gbs", "256", "--top", "2", "--objective", "cost"]],
     "validate": [["validate"], ["validate", "--group", "heldout"], ["validate", "--group", "rl"],
                  ["validate", "--group", "dgxc", "--leave-one-out"]],
+    "calibrate": [["calibrate", os.path.join(ROOT, "examples", "runs.yaml")]],  # absolute: the test runs it from two folders
     "reliability": [["reliability", "--system", "hgx-h100", "--active-gpus", "16384"],
                     ["reliability", "--system", "gb200-nvl72", "--active-gpus", "1024", "--tokens-per-s", "1000",
                      "--profile", "hyperscaler", "--trials", "20"]],

@@ -25,8 +25,9 @@ static const size_t snap_entry_size[GPUECON_KIND_COUNT] = {
     [GPUECON_KIND_PROFILE] = sizeof(gpuecon_profile), [GPUECON_KIND_MODEL] = sizeof(gpuecon_model),
     [GPUECON_KIND_RELIABILITY] = sizeof(gpuecon_reliability), [GPUECON_KIND_STACK] = sizeof(gpuecon_stack),
     [GPUECON_KIND_TIMELINE] = sizeof(gpuecon_timeline), /* its points by address: they live in the catalog's arena */
+    [GPUECON_KIND_CALIBRATION] = sizeof(gpuecon_calibration),
 };
-_Static_assert(GPUECON_KIND_TIMELINE + 1 == GPUECON_KIND_COUNT, "a new catalog kind needs its size here");
+_Static_assert(GPUECON_KIND_CALIBRATION + 1 == GPUECON_KIND_COUNT, "a new catalog kind needs its size here");
 
 static inline uint64_t snap_fnv1a(const void *p, size_t n)
 {

@@ -26,8 +26,8 @@ import signal
 import threading
 
 __all__ = ["Error", "Result", "request", "to_dataframe", "catalog", "cost", "reproduce", "comm", "train",
-           "search", "validate", "reliability", "infer", "finetune", "rl", "compare", "commands", "command_options", "bands",
-           "library_path"]
+           "search", "validate", "reliability", "infer", "finetune", "rl", "compare", "calibrate", "commands",
+           "command_options", "bands", "library_path"]
 __version__ = "0.2.0"
 
 
@@ -319,6 +319,24 @@ def compare(scenario=None, **options):
         args.append(os.fspath(scenario))
     data = request("compare", *args, **options)
     return Result(data, lambda: request("compare", *args, format="html", **options))
+
+
+def calibrate(runs, out_dir=None, **options):
+    """Fits the model's efficiency scales to your measured runs: ``runs`` is the path of a RUNS.yaml
+    (docs/cli.md), or the document itself (a dict, or YAML text; it then reads no ``log:`` files). The
+    JSON holds the overlay's text (``["overlay"]["yaml"]``); with ``out_dir`` it is also written to
+    ``out_dir/calibrations.yaml`` for ``catalog=out_dir`` on any command."""
+    args = []
+    if isinstance(runs, dict) or (isinstance(runs, str) and "\n" in runs and not os.path.exists(runs)):
+        options["runs"] = runs
+    else:
+        args.append(os.fspath(runs))
+    data = request("calibrate", *args, **options)
+    if out_dir is not None:
+        os.makedirs(out_dir, exist_ok=True)
+        with open(os.path.join(out_dir, "calibrations.yaml"), "w") as f:
+            f.write(data["overlay"]["yaml"])
+    return data
 
 
 # The list in each command's JSON that is its main table.

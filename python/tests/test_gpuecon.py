@@ -7,6 +7,7 @@ $0.5418 per 1M tokens; at a rented $2.49/GPU-h it is 2.49 / 2.6208 = $0.9501.
 import json
 import os
 import subprocess
+import tempfile
 import unittest
 
 import gpuecon
@@ -26,9 +27,25 @@ class Commands(unittest.TestCase):
     def test_every_command_is_a_function(self):
         names = set(gpuecon.commands())
         self.assertEqual(names, {"catalog", "cost", "reproduce", "comm", "train", "search", "validate",
-                                 "reliability", "infer", "finetune", "rl", "compare"})
+                                 "reliability", "infer", "finetune", "rl", "compare", "calibrate"})
         for n in names:
             self.assertTrue(callable(getattr(gpuecon, n)), n)
+
+    def test_calibrate_round_trip(self):
+        # torchtitan's published Llama 3.1 8B eager rows (examples/runs.yaml): the overlay written, then
+        # loaded by train, which names it
+        with tempfile.TemporaryDirectory() as d:
+            r = gpuecon.calibrate(os.path.join(ROOT, "examples", "runs.yaml"), out_dir=d)
+            self.assertEqual(len(r["runs"]), 6)
+            self.assertAlmostEqual(r["runs"][0]["measured"], 5762, delta=1e-9)
+            t = gpuecon.train(model="llama3-8b", system="grand-teton-h100", stack="torchtitan-2024-eager", gpus=8,
+                              seq=8192, gbs=16, tp=1, pp=1, cp=1, mbs=2, recompute="selective", zero=3, catalog=d)
+            self.assertEqual(t["user_calibration"]["name"], "torchtitan-2024-eager/grand-teton-h100/bf16")
+        # the document itself, as a dict: the same fit (one run, one scale: predicted as measured)
+        doc = {"runs": [{"command": "gemm", "system": "hgx-h100", "m": 8192, "n": 8192, "k": 8192,
+                         "measured": {"tflops": 700}}]}
+        r = gpuecon.calibrate(doc)
+        self.assertAlmostEqual(r["runs"][0]["predicted_after"], 700, delta=0.7)
 
     def test_train_and_infer(self):
         r = gpuecon.train(model="gpt3-175b", system="hgx-h100", gpus=128, precision="fp8", seq=2048, gbs=256,

@@ -339,6 +339,66 @@ int calib_fit_run(size_t n, const double *measured, calib_predict_fn predict, vo
                   const double lo[GPUECON_CAL_PARAMS], const double hi[GPUECON_CAL_PARAMS], calib_fit *out,
                   gpuecon_error *err);
 
+/* ---- calibrate.c: a user's measured runs fitted group by group (gpuecon calibrate; docs/model.md §3.8) ----
+ * One row per measured figure of a run; the request layer fills the request each run's command would
+ * make (layout pinned). Rows are grouped by workload x stack x system x precision (a GEMM microbenchmark:
+ * system x precision; nccl: the system), and each group's scales are fitted by calib_fit_run. */
+typedef struct calrun_row {
+    runs_command kind;
+    runs_figure figure;
+    double measured;             /* in the figure's unit */
+    int run;                     /* 1-based run number */
+    const char *file;            /* RUNS.yaml */
+    int line, col;               /* of the run */
+    const char *what;            /* the run in words ("llama3-8b 8xhgx-h100 tp1 pp1") */
+    const char *stack;           /* the stack's name (NULL: microbenchmarks) */
+    const gpuecon_system *system;
+    int precision;
+    gpuecon_train_request train; /* kind train, its layout pinned */
+    gpuecon_infer_request infer; /* kind infer */
+    double m, n, k;              /* gemm */
+    int op, gpus, stride;        /* nccl: gpuecon_coll_op, ranks, rank stride */
+    double bytes;
+    /* filled by calrun_fit */
+    int group;
+    double before, after, loo;   /* predictions: as built in, calibrated, fitted on the group's other rows
+                                    (NAN: the group has one row) */
+} calrun_row;
+
+typedef struct calrun_group {
+    int workload;                /* 0 train, 2 serve, -1 microbenchmark (any) */
+    runs_command kind;
+    const char *stack;           /* NULL: any */
+    const gpuecon_system *system;
+    int precision;               /* -1: any */
+    size_t rows[CALIB_FIT_MAX];
+    size_t n;
+    unsigned allowed;            /* the families the group may fit */
+    double lo[GPUECON_CAL_PARAMS], hi[GPUECON_CAL_PARAMS]; /* bounds of the scales */
+    double bound_value[GPUECON_CAL_PARAMS]; /* the built-in fraction (or time) the upper bound is set by */
+    double base[GPUECON_CAL_PARAMS];        /* scales a microbenchmark group fixed (1: none) */
+    int base_group[GPUECON_CAL_PARAMS];     /* that group (-1: none) */
+    calib_fit fit;
+    char name[96];               /* STACK/SYSTEM/PRECISION */
+    gpuecon_calibration cal;     /* base x fitted, what the overlay writes */
+    double med_before, med_after, med_loo; /* median |ln(predicted/measured)| */
+    bool contradiction;          /* two runs no scales within bounds reconcile */
+    size_t worst_a, worst_b;     /* their rows (indices into the caller's rows) */
+} calrun_group;
+
+#define CALRUN_MAX_GROUPS 32
+#define CALRUN_CONTRADICTION 0.405465108108164 /* ln 1.5 */
+/* Groups the rows, fits each group (microbenchmark groups first, their scales then held fixed in
+ * the training and serving groups of the same system), fills each row's before/after/loo and each
+ * group's calibration (names point into the rows' strings). A group whose residual gap exceeds
+ * ln 1.5 between rows of two different runs is marked a contradiction (not an error: the caller
+ * decides). GPUECON_E_INPUT naming a row's file:line:col when the model cannot predict it. */
+int calrun_fit(gpuecon_ctx *ctx, calrun_row *rows, size_t n, const char *source, calrun_group *groups,
+               size_t *n_groups, gpuecon_error *err);
+/* The predicted figure of a row under calibration c (NULL: as built in). */
+int calrun_predict(gpuecon_ctx *ctx, const calrun_row *row, const gpuecon_calibration *c, double *figure,
+                   gpuecon_error *err);
+
 /* How a returned layout stands against the calibration set. */
 typedef struct calib_match {
     bool have_nearest;
@@ -581,6 +641,7 @@ typedef struct gpuecon_platform_result {
     bool measured;                        /* a scenario measurement replaced the prediction */
     gpuecon_source throughput_source;
     double predicted_tokens_per_s_per_gpu;/* NaN when the model could not predict */
+    const gpuecon_calibration *user_calibration; /* the user's calibration the prediction used (NULL: none) */
     char predicted_note[560];             /* layout, or why there is no prediction */
     bool have_calib;                      /* training, predicted: calib holds where the layout stands */
     calib_match calib;                    /* against the training calibration set (docs/model.md §3.5) */

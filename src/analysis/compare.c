@@ -132,6 +132,7 @@ static int predict_train(gpuecon_ctx *ctx, const gpuecon_workload *w, const psta
     req.gpus = gpus;
     req.precision = pl->precision;
     req.seq = w->seq;
+    req.calibration = ps->user_cal;
     if (pl->tp)
         req.tp = pl->tp;
     if (pl->pp)
@@ -193,6 +194,10 @@ static int predict_train(gpuecon_ctx *ctx, const gpuecon_workload *w, const psta
                  "ZeRO %d, batch %d", best.par.tp, best.par.pp, best.par.vpp, best.par.cp, best.par.ep,
                  best.par.dp, best.par.mbs, gpuecon_parallel_recompute_name(&best.par), best.par.zero,
                  best_gbs);
+        if (ps->user_cal) { /* a prediction that uses the user's calibration says so */
+            size_t l = strlen(res->predicted_note);
+            snprintf(res->predicted_note + l, sizeof res->predicted_note - l, "; calibrated: %s", ps->user_cal->name);
+        }
         if (ps->calib) {
             req.gbs = best_gbs;
             calib_match_of(ps->calib, &req, &best, &res->calib);
@@ -243,6 +248,10 @@ static int setup(const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t
     ps->sys = gpuecon_catalog_system(cat, pl->system);
     ps->prof = gpuecon_catalog_profile(cat, pl->profile);
     ps->train = COMPARE_TRAIN_LIKE(c->workload.kind);
+    ps->user_cal = ps->train && ps->sys ? gpuecon_catalog_calibration(cat, 0, ps->stack->name, ps->sys->name,
+                                                                      (int)pl->precision)
+                                        : NULL;
+    res->user_calibration = ps->user_cal;
     if (!ps->sys || !ps->prof)
         return err_set(err, GPUECON_E_INPUT, pl->name, 0, 0, "unknown system or profile");
     int rc = gpuecon_system_at_power_limit(ps->sys, pl->power_limit_w, "power_limit_w", &ps->sys_at_limit, &ps->sys, err);

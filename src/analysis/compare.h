@@ -38,6 +38,8 @@ typedef struct pstate {
     gpuecon_reliability_request rreq; /* training */
     double token_factor;              /* same-quality tokens / workload tokens */
     const gpuecon_stack *stack;       /* training framework stack */
+    const gpuecon_calibration *user_cal; /* training: the user's calibration of stack x system x precision from a
+                                            --catalog overlay (docs/model.md §3.8); NULL: none */
     const gpuecon_stack *serve_stack; /* serve workloads: the engine stack given (NULL: generic) */
     double tokens;
     double in[IN_COUNT];

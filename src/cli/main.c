@@ -212,6 +212,27 @@ static const char *draw(const char *script, const char *path, char *why, size_t 
     return NULL;
 }
 
+/* Writes a file a request handed back (calibrate's overlay), making its folder dir first: NULL, or why not. */
+static const char *put_file(const char *dir, const char *path, const char *text, char *why, size_t cap)
+{
+    if (dir && mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        snprintf(why, cap, "cannot make the folder %s: %s", dir, strerror(errno));
+        return why;
+    }
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        snprintf(why, cap, "cannot write %s: %s", path, strerror(errno));
+        return why;
+    }
+    size_t len = strlen(text);
+    bool ok = fwrite(text, 1, len, f) == len;
+    if (fclose(f) || !ok) {
+        snprintf(why, cap, "could not finish writing %s: %s", path, strerror(errno));
+        return why;
+    }
+    return NULL;
+}
+
 /* Draws the charts a request handed back (gpuecon_request_plots). Notes go to stderr; returns
  * EXIT_USAGE when a required one could not be drawn (nothing else is printed then). */
 static int draw_plots(const char *plots_json)
@@ -223,10 +244,14 @@ static int draw_plots(const char *plots_json)
     json_array_foreach(plots, i, p) {
         const char *path = json_string_value(json_object_get(p, "path"));
         const char *script = json_string_value(json_object_get(p, "gnuplot"));
+        const char *text = json_string_value(json_object_get(p, "text"));
         char buf[512];
-        const char *why = path && script ? draw(script, path, buf, sizeof buf) : "the request's chart is malformed";
+        const char *why = path && text     ? put_file(json_string_value(json_object_get(p, "dir")), path, text, buf,
+                                                      sizeof buf)
+                          : path && script ? draw(script, path, buf, sizeof buf)
+                                           : "the request's chart is malformed";
         if (why) {
-            fprintf(stderr, "gpuecon: --plot: %s\n", why);
+            fprintf(stderr, "gpuecon: %s: %s\n", text ? "-o" : "--plot", why);
             if (json_is_true(json_object_get(p, "required")))
                 rc = EXIT_USAGE;
         } else if (json_is_true(json_object_get(p, "announce"))) {
@@ -301,6 +326,12 @@ int main(int argc, char **argv)
     int rc = take_output(args + 1, &nopt, &out_path);
     if (!rc) {
         n = nopt + 1;
+        if (out_path && !strcmp(args[0], "calibrate")) { /* -o DIR: where calibrate's overlay goes */
+            args[n++] = (char *)"--out-dir";
+            args[n++] = (char *)out_path;
+            args[n] = NULL;
+            out_path = NULL;
+        }
         progress pg = {args[0], -1};
         catch_interrupt();
         gpuecon_ctx_config cfg = {0};

@@ -21,7 +21,8 @@ const kdesc *schema_kind(gpuecon_kind kind)
 {
     static const kdesc *const kinds[GPUECON_KIND_COUNT] = {
         &schema_kind_gpu, &schema_kind_system, &schema_kind_profile, &schema_kind_model,
-        &schema_kind_reliability, &schema_kind_stack, &schema_kind_timeline};
+        &schema_kind_reliability, &schema_kind_stack, &schema_kind_timeline,
+        &schema_kind_calibration};
     return (unsigned)kind < GPUECON_KIND_COUNT ? kinds[kind] : NULL;
 }
 
@@ -369,7 +370,7 @@ static int load_dir_files(gpuecon_catalog *cat, const char *dir, gpuecon_error *
     if (!found)
         return err_set(err, GPUECON_E_INPUT, dir, 0, 0,
                        "holds none of gpus.yaml, systems.yaml, profiles.yaml, models.yaml, "
-                       "reliability.yaml, stacks.yaml, timelines.yaml");
+                       "reliability.yaml, stacks.yaml, timelines.yaml, calibrations.yaml");
     return GPUECON_OK;
 }
 

@@ -20,10 +20,11 @@ typedef enum gpuecon_kind {
     GPUECON_KIND_RELIABILITY,
     GPUECON_KIND_STACK,
     GPUECON_KIND_TIMELINE,
+    GPUECON_KIND_CALIBRATION, /* a user's calibrations (calibrations.yaml, `gpuecon calibrate -o`) */
     GPUECON_KIND_COUNT
 } gpuecon_kind;
 
-/* "gpus", "systems", "profiles", "models", "reliability", "stacks", "timelines": the file stem and
+/* "gpus", "systems", "profiles", "models", "reliability", "stacks", "timelines", "calibrations": the file stem and
  * the YAML key. */
 const char *gpuecon_kind_name(gpuecon_kind kind);
 
@@ -282,5 +283,73 @@ typedef enum platform_field {
 /* Provenance of a workload or platform field ("measured_tokens_per_s", ...). */
 int gpuecon_scenario_field(const gpuecon_scenario *sc, size_t comparison, int platform,
                                        const char *field, gpuecon_field *out);
+
+/* ==== RUNS.yaml: a user's measured runs for `gpuecon calibrate` (src/io/runs.c; docs/cli.md) ====
+ * runs: a list; each run a mapping of `command:` (train, infer, gemm, nccl), the command's options by
+ * their command-line names without dashes (kept as text for the request layer to read through the
+ * command's own option table), and either `measured:` (figures keyed by their JSON names, each in the
+ * unit its key names or a string carrying its own unit) or `log: FILE` (relative to RUNS.yaml). */
+typedef enum runs_command { RUNS_TRAIN, RUNS_INFER, RUNS_GEMM, RUNS_NCCL, RUNS_COMMANDS } runs_command;
+typedef enum runs_figure {
+    RUNS_TOKENS_PER_S_PER_GPU,        /* training tokens/s per GPU */
+    RUNS_STEP_TIME_S,                 /* training step time, s */
+    RUNS_OUTPUT_TOKENS_PER_S_PER_GPU, /* serving output tokens/s per GPU */
+    RUNS_TPOT_MS,                     /* serving time per output token, ms */
+    RUNS_TTFT_MS,                     /* serving time to first token, ms */
+    RUNS_TFLOPS,                      /* gemm: achieved TFLOP/s */
+    RUNS_BUSBW_GBPS,                  /* nccl: bus bandwidth, GB/s as nccl-tests prints it */
+    RUNS_FIGURES
+} runs_figure;
+/* "train", ...; "tokens_per_s_per_gpu", ... (the JSON names). */
+const char *runs_command_name(runs_command c);
+const char *runs_figure_name(runs_figure f);
+
+typedef struct runs_option {
+    const char *key;  /* as written: "prompt-len" */
+    const char *text; /* the scalar's text; a list's items joined by commas */
+    bool is_bool;     /* a YAML true/false */
+    int line, col;    /* of the key */
+} runs_option;
+
+typedef struct runs_value {
+    runs_figure figure;
+    double value;     /* in the figure's unit (s, ms, tokens/s, TFLOP/s, GB/s) */
+    double bytes;     /* nccl: the message size of a busbw point read from a log (0: the run's bytes option) */
+    bool whole_system; /* a log's throughput of all the run's GPUs (MLPerf): the caller divides by them */
+    int line, col;    /* of the value (for a log: the log's line, col 1) */
+    const char *file; /* the file the value was read from (RUNS.yaml or the log) */
+} runs_value;
+
+typedef struct runs_entry {
+    int index;                 /* 1-based position in runs: */
+    int line, col;             /* of the run's mapping */
+    runs_command command;
+    runs_option *opts;
+    size_t n_opts;
+    runs_value *values;        /* at least one */
+    size_t n_values;
+    const char *log;           /* the log's path as resolved (NULL: measured:) */
+    const char *log_format;    /* runlog_format_name of the log read */
+} runs_entry;
+
+typedef struct runs_file {
+    const char *path;
+    runs_entry *runs;
+    size_t n;
+    arena a; /* everything above */
+} runs_file;
+
+/* Reads RUNS.yaml (FIFO-safe, size-capped like every input file). Every error names
+ * path:line:col with what is allowed (GPUECON_E_PARSE for YAML, GPUECON_E_INPUT for a value). */
+int runs_read(gpuecon_ctx *ctx, const char *path, runs_file *out, gpuecon_error *err);
+/* The same from memory; `name` labels errors and anchors relative log paths. */
+int runs_parse(gpuecon_ctx *ctx, const char *name, const char *buf, size_t len, runs_file *out, gpuecon_error *err);
+/* A document that came without a file (a request's options.runs, the web API): the same, except that it
+ * reads no file: a `log:` is refused at its line. */
+int runs_parse_text(gpuecon_ctx *ctx, const char *name, const char *buf, size_t len, runs_file *out,
+                    gpuecon_error *err);
+void runs_free(runs_file *f);
+/* The option `key` of a run (dashes and underscores alike), or NULL. */
+const runs_option *runs_option_get(const runs_entry *r, const char *key);
 
 #endif

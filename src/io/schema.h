@@ -61,7 +61,7 @@ struct centry {
 };
 
 extern const kdesc schema_kind_gpu, schema_kind_system, schema_kind_profile, schema_kind_model,
-    schema_kind_reliability, schema_kind_stack, schema_kind_timeline;
+    schema_kind_reliability, schema_kind_stack, schema_kind_timeline, schema_kind_calibration;
 /* The descriptor of a kind (indexed by gpuecon_kind). */
 const kdesc *schema_kind(gpuecon_kind kind);
 

@@ -503,7 +503,7 @@ typedef enum gpuecon_cal_param {
 const char *gpuecon_cal_param_name(gpuecon_cal_param p);
 
 typedef struct gpuecon_calibration {
-    const char *name;             /* "STACK@SYSTEM/PRECISION" */
+    const char *name;             /* "STACK/SYSTEM/PRECISION" (gemm/ or nccl/ for a microbenchmark) */
     int workload;                 /* as gpuecon_stack.workload: 0 train, 2 serve */
     const char *stack;            /* NULL: any stack */
     const char *system;           /* NULL: any system */
@@ -514,6 +514,8 @@ typedef struct gpuecon_calibration {
                                      leave-one-out (0: fewer than two runs) */
     int runs;                     /* measurements the scales were fitted on */
     const char *source;           /* the user's file */
+    const gpuecon_source *src;    /* per field, as the catalog loaded it (calibrations.yaml); NULL when
+                                     made in memory */
 } gpuecon_calibration;
 
 /* The scale of parameter p (1 when c is NULL or the scale is unset). */
@@ -521,6 +523,13 @@ double gpuecon_calibration_scale(const gpuecon_calibration *c, gpuecon_cal_param
 /* Multiplies e's parameter families by c's scales; fractions stay within
  * [GPUECON_CAL_FRACTION_MIN, GPUECON_CAL_FRACTION_MAX]. c NULL: no change. */
 void gpuecon_calibration_apply_eff(const gpuecon_calibration *c, gpuecon_efficiency *e);
+/* A GEMM microbenchmark as the training model times a GEMM (train_gemm, docs/model.md §3.3):
+ * roofline of 2·M·N·K FLOPs at the precision's dense peak × gemm efficiency against the HBM traffic
+ * of its operands (input bytes of the precision, BF16 output) at the HBM fraction, plus the fixed
+ * per-kernel time; the efficiency row of the system's GPU with c applied (NULL: as built in).
+ * Returns the achieved TFLOP/s (0 when the GPU lacks that precision). */
+double gpuecon_gemm_tflops(const gpuecon_system *s, gpuecon_precision p, const gpuecon_calibration *c, double m,
+                           double n, double k);
 
 /* ---- memory per GPU (src/model/memory.c) ----
  * Small functions, reusable (fine-tuning). Bytes, not GiB. */

@@ -9,7 +9,7 @@
 #include <string.h>
 
 const char *const catalog_kind_names[] = {"gpus", "systems", "profiles", "models", "reliability", "stacks",
-                                          "timelines", NULL};
+                                          "timelines", "calibrations", NULL};
 
 /* Columns of the summary table per kind (field names). */
 static const char *const *columns(gpuecon_kind k)
@@ -32,7 +32,10 @@ static const char *const *columns(gpuecon_kind k)
                                         "workload", "host_launch_us", "compiled", "fp8_linear", "profile", "kernel_us",
                                         "graph_max_bs", "sched_us", "overlap_sched", NULL};
     static const char *const timeline[] = {"system", "model", "precision", "note", NULL};
+    static const char *const calibration[] = {"workload", "stack", "system", "precision", "gemm_scale", "hbm_scale",
+                                              "kernel_scale", "comm_scale", "spread", "runs", NULL};
     switch (k) {
+    case GPUECON_KIND_CALIBRATION: return calibration;
     case GPUECON_KIND_TIMELINE: return timeline;
     case GPUECON_KIND_STACK: return stack;
     case GPUECON_KIND_GPU: return gpu;

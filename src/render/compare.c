@@ -196,6 +196,8 @@ static json_t *platform_json(const gpuecon_platform_result *p, const char *compa
         json_object_set_new(o, "stack", json_string(p->stack));
     if (p->have_calib)
         json_object_set_new(o, "calibration", calib_match_json(&p->calib));
+    if (p->user_calibration)
+        json_object_set_new(o, "user_calibration", rjson_user_calibration(p->user_calibration));
     if (p->band.set) { /* only for a predicted throughput (docs/model.md §7.6) */
         json_t *b = json_object();
         json_object_set_new(b, "tokens_per_s_per_gpu", band_json(&p->band));

@@ -114,6 +114,12 @@ json_t *rjson_user_price(void);
 /* A system whose GPUs run below their board maximum: "power_limit_w" and "clock_factor" (the
  * sustained tensor-core clock over the board maximum's) added to j; nothing otherwise. */
 void rjson_power(json_t *j, const gpuecon_system *s);
+/* The user's calibration a prediction used (gpuecon calibrate's overlay): {"name", "source", "runs",
+ * "scales": {"gemm": {"scale", "source"}, ...}, "spread"}; null for none. JSON key "user_calibration"
+ * (compare's and train's "calibration" is the published calibration set). */
+json_t *rjson_user_calibration(const gpuecon_calibration *c);
+/* The same in words: "NAME (gpuecon calibrate on FILE, N runs): gemm x0.933"; "" for none. */
+const char *fmt_user_calibration(char *buf, size_t cap, const gpuecon_calibration *c);
 /* The same for a text header: "" or "GPUs at 500 W: sustained tensor-core clock 0.880 of ...". */
 const char *fmt_power(char *buf, size_t cap, const gpuecon_system *s);
 
@@ -236,6 +242,7 @@ typedef struct train_vs_view {
     bool have_calib;
     calib_match calib; /* the other system's layout against the calibration set (when it fits) */
     gpuecon_band band; /* the 80% band of its tokens/s/GPU (docs/model.md §7.6; unset when it does not fit) */
+    const gpuecon_calibration *user_cal; /* the user's calibration of the other system (NULL: none) */
 } train_vs_view;
 extern const render_kind render_train_vs;
 
@@ -527,7 +534,32 @@ typedef struct reliability_view {
 } reliability_view;
 extern const render_kind render_reliability;
 
-
-
+/* calibrate.c: `gpuecon calibrate`, a user's runs before and after the fit, the fitted scales per group,
+ * the predictions it changes most and the overlay written (docs/cli.md) */
+typedef struct calibrate_layout { /* a training group's job with its layout searched, before and after */
+    int group;
+    const char *what;                 /* the job: its first run's model, GPUs, system */
+    bool ok;                          /* both searches found a layout that fits */
+    gpuecon_parallel before, after;   /* the best layouts */
+    double before_tok_s, after_tok_s; /* their tokens/s/GPU */
+} calibrate_layout;
+typedef struct calibrate_view {
+    const char *file;                /* RUNS.yaml */
+    const calrun_row *rows;
+    size_t n_rows;
+    const calrun_group *groups;
+    size_t n_groups;
+    const size_t *changes;           /* row indices, largest |ln(after/before)| first */
+    size_t n_changes;
+    const char *const *warnings;     /* a fit that hit a bound, a log sweep the model does not follow */
+    size_t n_warnings;
+    const calibrate_layout *layouts; /* per training group */
+    size_t n_layouts;
+    const char *overlay_path;        /* DIR/calibrations.yaml handed to the front end; NULL: none asked */
+    const char *overlay_yaml;        /* its text */
+} calibrate_view;
+/* The unit of a figure ("tokens/s/GPU", "s", "ms", "TFLOP/s", "GB/s"). */
+const char *calibrate_unit(runs_figure f);
+extern const render_kind render_calibrate;
 
 #endif

@@ -28,6 +28,8 @@ static json_t *search_json(const void *view)
     json_object_set_new(root, "gpus", json_integer(req->gpus));
     if (req->stack)
         json_object_set_new(root, "stack", json_string(req->stack->name));
+    if (req->calibration)
+        json_object_set_new(root, "user_calibration", rjson_user_calibration(req->calibration));
     json_object_set_new(root, "objective", json_string(v->o->objective ? "cost" : "throughput"));
     json_object_set_new(root, "rank_mfu_cap", req->rank_mfu_cap > 0 ? rjson_real(req->rank_mfu_cap) : json_null());
     json_object_set_new(root, "best", arr);
@@ -112,6 +114,9 @@ static void search_text(const render_out *out, const void *view, const tbl *t)
             v->o->objective ? "cost per token" : "tokens/s/GPU");
     if (req->stack)
         sb_printf(f, "stack: %s (%s)\n\n", req->stack->name, req->stack->framework);
+    char ucal[400];
+    if (req->calibration)
+        sb_printf(f, "calibrated: %s\n\n", fmt_user_calibration(ucal, sizeof ucal, req->calibration));
     char pw[160];
     if (*fmt_power(pw, sizeof pw, req->system))
         sb_printf(f, "power limit: %s\n\n", pw);

@@ -135,6 +135,8 @@ static json_t *result_json(const gpuecon_infer_request *r, const gpuecon_infer_r
     json_object_set_new(j, "weights", json_string(gpuecon_precision_name(r->weights)));
     json_object_set_new(j, "kv", json_string(gpuecon_precision_name(r->kv)));
     json_object_set_new(j, "stack", json_string(gpuecon_serving_profile_label(&r->profile)));
+    if (r->profile.calibration)
+        json_object_set_new(j, "user_calibration", rjson_user_calibration(r->profile.calibration));
     json_object_set_new(j, "serving_profile", json_pack("{s:s, s:b, s:s}", "name", r->profile.name,
                                                         "fitted_to_blog", r->profile.fitted_to_blog,
                                                         "note", r->profile.note ? r->profile.note : ""));
@@ -217,6 +219,9 @@ static void header(strbuf *f, const gpuecon_infer_request *r, const gpuecon_infe
             r->prompt_len, r->output_len, r->profile.name,
             r->profile.fitted_to_blog ? " (constants fitted to the VESSL blog: agreement with its "
                                         "figures is partly circular)" : "");
+    char ucal[400];
+    if (r->profile.calibration)
+        sb_printf(f, "calibrated: %s\n", fmt_user_calibration(ucal, sizeof ucal, r->profile.calibration));
     if (o->pp > 1)
     {
         char span[32];

@@ -180,6 +180,8 @@ static json_t *vs_object(const train_vs_view *v)
     json_object_set_new(j, "gbs", json_integer(v->gbs));
     json_object_set_new(j, "throughput_ratio",
                         rjson_real(ratio(v->mine->tokens_per_s_per_gpu, v->r.tokens_per_s_per_gpu)));
+    if (v->user_cal)
+        json_object_set_new(j, "user_calibration", rjson_user_calibration(v->user_cal));
     if (v->have_a2a) {
         json_t *a = json_object();
         json_object_set_new(a, "gpus", json_integer(v->ep));
@@ -246,6 +248,9 @@ static void vs_text(const render_out *out, const void *view, const tbl *t)
     train_config(&v->r.par, cfg, sizeof cfg);
     sb_printf(f, "\nversus %s: %d GPUs, global batch %d, its own best layout (%s)%s\n\n", v->other->name, v->gpus,
             v->gbs, cfg, v->fits ? "" : " - does NOT fit, nearest miss");
+    char ucal[400];
+    if (v->user_cal)
+        sb_printf(f, "%s calibrated: %s\n\n", v->other->name, fmt_user_calibration(ucal, sizeof ucal, v->user_cal));
     tbl_print(t, f);
     if (v->have_a2a)
         sb_printf(f, "\nthe all-to-all alone is %.1fx faster on %s; the job end to end %.2fx per GPU: the collective is "
@@ -278,6 +283,8 @@ static json_t *one_json(const void *view)
     json_object_set_new(j, "gbs", json_integer(req->gbs));
     if (req->stack)
         json_object_set_new(j, "stack", json_string(req->stack->name));
+    if (req->calibration)
+        json_object_set_new(j, "user_calibration", rjson_user_calibration(req->calibration));
     if (v->profile) {
         json_object_set_new(j, "cost", cost_json(v));
         train_run_json(j, v->run, v->tier);
@@ -465,6 +472,9 @@ static void one_text(const render_out *out, const void *view, const tbl *t)
             req->system->gpu_name, gpuecon_precision_name(req->precision), req->seq, req->gbs);
     if (req->stack)
         sb_printf(f, "stack: %s (%s)\n", req->stack->name, req->stack->framework);
+    char ucal[400];
+    if (req->calibration)
+        sb_printf(f, "calibrated: %s\n", fmt_user_calibration(ucal, sizeof ucal, req->calibration));
     char pw[160];
     if (*fmt_power(pw, sizeof pw, req->system))
         sb_printf(f, "power limit: %s\n", pw);

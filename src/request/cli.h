@@ -54,6 +54,7 @@ typedef struct cli {
     json_t *plots;              /* the charts for the front end to draw (gpuecon_request_plots);
                                    NULL: the caller takes none */
     gpuecon_system power_system; /* --power-limit: the --system entry at that limit (cli_power_limit) */
+    gpuecon_infer_request *capture_infer; /* set by calibrate: cmd_infer builds its request into it and stops */
 } cli;
 
 /* ---- opts.c: declarative options ---- */
@@ -180,5 +181,6 @@ int cmd_infer(cli *c, int argc, char **argv);
 int cmd_finetune(cli *c, int argc, char **argv);
 int cmd_rl(cli *c, int argc, char **argv);
 int cmd_compare(cli *c, int argc, char **argv);
+int cmd_calibrate(cli *c, int argc, char **argv);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * cmd_catalog.c — `gpuecon catalog [gpus|systems|profiles|models|reliability|stacks|timelines] [NAME]`.
+ * cmd_catalog.c — `gpuecon catalog [gpus|systems|profiles|models|reliability|stacks|timelines|calibrations] [NAME]`.
  *
  * Lists entries with their key specifications and where each number comes from (render/catalog.c).
  */
@@ -45,7 +45,7 @@ int cmd_catalog(cli *c, int argc, char **argv)
         if (!catalog_kind_names[k]) {
             const char *near = gpuecon_suggest(pos[0], catalog_kind_names, GPUECON_KIND_COUNT);
             return cli_usage_error(c, pos[0], "not a catalog kind%s%s%s (allowed: gpus, systems, profiles, "
-                                           "models, reliability, stacks, timelines)",
+                                           "models, reliability, stacks, timelines, calibrations)",
                                    near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
         }
         first = last = k;

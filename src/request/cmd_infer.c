@@ -101,6 +101,12 @@ static int build_request(cli *c, const opt *o, size_t n, const infer_args *a, gp
                                "--serving-profile %s)", a->stack, a->serving);
     if (a->lora_mods && (rc = cmd_infer_lora_modules(c, "--lora-modules", a->lora_mods, &r->lora_modules)))
         return rc;
+    r->weights = (gpuecon_precision)a->weights;
+    if (!c->capture_infer) /* a user's calibration from a --catalog overlay (docs/model.md §3.8); calibrate
+                              itself fits from the built-in values */
+        gpuecon_calibration_apply_profile(gpuecon_catalog_calibration(c->cat, 2, gpuecon_serving_profile_label(&r->profile),
+                                                                      r->system->name, (int)r->weights),
+                                          &r->profile);
     r->usd_per_gpu_hour = a->usd_per_gpu_hour;
     r->gpus = opt_seen(o, n, "--gpus") ? a->gpus : r->system->gpus_per_node;
     r->tp = opt_seen(o, n, "--tp") ? a->tp : 0;
@@ -205,6 +211,10 @@ static int execute(cli *c, const opt *opts, size_t nopts, const infer_args *a)
     int rc = build_request(c, opts, nopts, a, &r);
     if (rc)
         return rc;
+    if (c->capture_infer) { /* calibrate: the request this command would run */
+        *c->capture_infer = r;
+        return EXIT_OK;
+    }
     if (cmd_infer_disagg_wanted(&a->disagg))
         return a->sim.simulate ? cmd_infer_simulate(c, opts, nopts, &a->sim, &a->disagg, &r)
                                : cmd_infer_disagg(c, opts, nopts, &a->disagg, &a->sim, &r);

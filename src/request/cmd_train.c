@@ -30,6 +30,10 @@ static int versus(cli *c, const train_args *a, const gpuecon_train_request *req,
         return rc;
     gpuecon_train_request q = *req;
     q.system = v->other;
+    /* the other system's own calibration, if the overlay has one (docs/model.md §3.8) */
+    q.calibration = gpuecon_catalog_calibration(c->cat, 0, q.stack ? q.stack->name : NULL, q.system->name,
+                                                (int)q.precision);
+    v->user_cal = q.calibration;
     q.gpus = a->vs_gpus > 0 ? a->vs_gpus : req->gpus;
     if ((long)req->gbs * q.gpus % req->gpus)
         return cli_usage_error(c, "--vs-gpus", "%d GPUs: the batch per GPU (%d sequences on %d GPUs) must stay whole",
@@ -329,6 +333,10 @@ int cmd_train(cli *c, int argc, char **argv)
     if ((rc = train_cli_threads(c, a.threads, &saved))) {
         calib_set_free(&set);
         return rc;
+    }
+    if (req.calibration && (a.rent_usd_per_gpu_hour > 0 || a.target_days > 0 || a.sweep.n)) {
+        char ucal[400]; /* these forms' outputs do not carry it: a note says the predictions use it */
+        sb_printf(c->notes, "gpuecon: calibrated: %s\n", fmt_user_calibration(ucal, sizeof ucal, req.calibration));
     }
     rc = a.rent_usd_per_gpu_hour > 0 ? own_rent(c, &a, &req, prof)
          : a.target_days > 0         ? target(c, &a, &req, prof)

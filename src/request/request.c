@@ -32,6 +32,7 @@ static const command commands[] = {
     {{"finetune", "LoRA or full fine-tuning memory and speed"}, cmd_finetune},
     {{"rl", "one RL post-training step: generation, scoring, training, weight sync, cost"}, cmd_rl},
     {{"compare", "platforms side by side for a workload, with break-even"}, cmd_compare},
+    {{"calibrate", "fit the model's efficiency scales to your own measured runs (RUNS.yaml)"}, cmd_calibrate},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

@@ -281,7 +281,12 @@ int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t n, gp
     req->mtp = a->mtp;
     req->recompute = a->recompute;
     req->zero = a->zero;
-    return apply_stack(c, a, opts, n, req);
+    if ((rc = apply_stack(c, a, opts, n, req)))
+        return rc;
+    /* a user's calibration from a --catalog overlay (gpuecon calibrate; docs/model.md §3.8) */
+    req->calibration = gpuecon_catalog_calibration(c->cat, 0, req->stack ? req->stack->name : NULL, req->system->name,
+                                                   (int)req->precision);
+    return 0;
 }
 
 int train_cli_calibration(cli *c, gpuecon_train_request *req, calib_set *set)

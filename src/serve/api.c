@@ -19,7 +19,7 @@
 #include <time.h>
 
 static const char *const kinds[] = {"gpus", "systems", "profiles", "models", "reliability", "stacks", "timelines",
-                                    NULL};
+                                    "calibrations", NULL};
 void api_reply_free(api_reply *r)
 {
     if (r) {
@@ -307,7 +307,8 @@ void api_handle(const api_env *env, const char *method, const char *path, const 
                 return;
             }
         snprintf(msg, sizeof msg,
-                 "unknown catalog kind '%.40s'; allowed: gpus systems profiles models reliability stacks timelines",
+                 "unknown catalog kind '%.40s'; allowed: gpus systems profiles models reliability stacks timelines "
+                 "calibrations",
                  kind);
         api_reply_error(out, 404, GPUECON_E_NOTFOUND, "path", msg);
         return;

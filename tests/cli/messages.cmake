@@ -83,7 +83,7 @@ if(NOT rc EQUAL 2)
   message(FATAL_ERROR "gpuecon catalog '': exit ${rc}, expected 2\n${ERR}")
 endif()
 expect_err_not("gpuecon: : ")
-expect_err("not a catalog kind \\(allowed: gpus, systems, profiles, models, reliability, stacks, timelines\\)")
+expect_err("not a catalog kind \\(allowed: gpus, systems, profiles, models, reliability, stacks, timelines, calibrations\\)")
 # "layers:" with no value is located at the key
 run(2 catalog models --model-file ${SRC}/tests/cases/no-value.yaml)
 expect_err("no-value.yaml:3:1: layers: no value given")

@@ -311,9 +311,12 @@ static void test_requests(void **state)
         /* a terminal form that prints tables beyond its kind's (render_out) */
         "{\"command\": \"reliability\", \"options\": {\"system\": \"hgx-h100\", \"active_gpus\": 1024, "
         "\"trials\": 0, \"format\": \"table\"}}",
+        /* RUNS.yaml read, each run through its command's options, the fits, the overlay text */
+        "{\"command\": \"calibrate\", \"args\": [\"" GPUECON_SOURCE_DIR "/tests/cases/runs/small.yaml\"], "
+        "\"options\": {\"format\": \"table\", \"out_dir\": \"unused\"}}",
     };
     const char *names[] = {"request cost (table)", "request catalog (CSV)", "request compare (HTML)",
-                           "request reliability (table, three tables)"};
+                           "request reliability (table, three tables)", "request calibrate (table)"};
     for (size_t i = 0; i < sizeof requests / sizeof requests[0]; i++) {
         /* each renders a table at least: its columns and cells are allocations that can fail */
         assert_true(every_allocation(&f, ctx, op_request, (void *)requests[i], NULL, names[i]) >= 2);
