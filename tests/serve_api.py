@@ -48,47 +48,58 @@ def check(cond, what):
 
 
 def command_options():
-    """{command: [option records]} from the library beside the binary (gpuecon_command_options)."""
-    import ctypes
+    """{command: [option records]} from the library beside the binary (gpuecon_command_options),
+    read in a child Python: a sanitized library needs its sanitizer runtimes preloaded (the paths
+    ldd gives), with leak checking off (the interpreter keeps memory until exit by design)."""
     lib = None
     for name in ("libgpuecon.so.1", "libgpuecon.so"):
         path = os.path.join(os.path.dirname(BIN), name)
         if os.path.exists(path):
-            lib = ctypes.CDLL(path)
+            lib = path
             break
     if lib is None:
         return None
-
-    class Err(ctypes.Structure):
-        _fields_ = [("code", ctypes.c_int), ("where", ctypes.c_char * 256), ("line", ctypes.c_int),
-                    ("column", ctypes.c_int), ("message", ctypes.c_char * 512)]
-
-    class Info(ctypes.Structure):
-        _fields_ = [("name", ctypes.c_char_p), ("summary", ctypes.c_char_p)]
-
-    lib.gpuecon_ctx_new.restype = ctypes.c_void_p
-    lib.gpuecon_ctx_new.argtypes = [ctypes.c_void_p]
-    lib.gpuecon_ctx_free.argtypes = [ctypes.c_void_p]
-    lib.gpuecon_command_at.restype = ctypes.POINTER(Info)
-    lib.gpuecon_command_at.argtypes = [ctypes.c_size_t]
-    lib.gpuecon_command_options.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p),
-                                            ctypes.POINTER(Err)]
-    lib.gpuecon_free.argtypes = [ctypes.c_void_p]
-    ctx = lib.gpuecon_ctx_new(None)
-    out = {}
-    i = 0
-    while True:
-        info = lib.gpuecon_command_at(i)
-        if not info:
-            break
-        name = info.contents.name.decode()
-        p, e = ctypes.c_void_p(), Err()
-        if lib.gpuecon_command_options(ctx, name.encode(), ctypes.byref(p), ctypes.byref(e)) == 0:
-            out[name] = json.loads(ctypes.cast(p, ctypes.c_char_p).value.decode())["options"]
-            lib.gpuecon_free(p)
-        i += 1
-    lib.gpuecon_ctx_free(ctx)
-    return out
+    env = dict(os.environ)
+    try:
+        deps = subprocess.run(["ldd", lib], capture_output=True, text=True, timeout=30).stdout
+    except OSError:
+        deps = ""
+    pre = [m.group(1) for m in re.finditer(r"lib(?:asan|ubsan)\.so[.\d]* => (\S+)", deps)]
+    if pre:
+        env["LD_PRELOAD"] = ":".join(pre)
+        env["ASAN_OPTIONS"] = "detect_leaks=0"
+    code = r"""
+import ctypes, json, sys
+lib = ctypes.CDLL(sys.argv[1])
+class Err(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_int), ("where", ctypes.c_char * 256), ("line", ctypes.c_int),
+                ("column", ctypes.c_int), ("message", ctypes.c_char * 512)]
+class Info(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("summary", ctypes.c_char_p)]
+lib.gpuecon_ctx_new.restype = ctypes.c_void_p
+lib.gpuecon_ctx_new.argtypes = [ctypes.c_void_p]
+lib.gpuecon_command_at.restype = ctypes.POINTER(Info)
+lib.gpuecon_command_at.argtypes = [ctypes.c_size_t]
+lib.gpuecon_command_options.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p),
+                                        ctypes.POINTER(Err)]
+ctx = lib.gpuecon_ctx_new(None)
+out, i = {}, 0
+while True:
+    info = lib.gpuecon_command_at(i)
+    if not info:
+        break
+    name = info.contents.name.decode()
+    p, e = ctypes.c_void_p(), Err()
+    if lib.gpuecon_command_options(ctx, name.encode(), ctypes.byref(p), ctypes.byref(e)) == 0:
+        out[name] = json.loads(ctypes.cast(p, ctypes.c_char_p).value.decode())["options"]
+    i += 1
+print(json.dumps(out))
+"""
+    r = subprocess.run([sys.executable, "-c", code, lib], capture_output=True, text=True, env=env, timeout=120)
+    if r.returncode != 0:
+        print(r.stderr[-2000:])
+        return None
+    return json.loads(r.stdout)
 
 
 def walk_options(base):
