@@ -52,7 +52,9 @@ static void platform_case(const gpuecon_comparison *c, const gpuecon_model *m, c
             why[a] = r->calib.why[a];
         bc->axes = r->calib.axes, bc->why = why;
     }
-    /* a user's calibration is not applied to compare's predictions: no cal */
+    /* a user's calibration applied to this platform's prediction (gpuecon calibrate's overlay) sets
+       the band to its leave-one-out spread, as in train and infer */
+    bc->cal = r->user_calibration;
 }
 
 void compare_uncertainty(const compare_bands *b, const gpuecon_catalog *cat, const gpuecon_comparison *c,

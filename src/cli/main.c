@@ -144,13 +144,17 @@ static int take_output(char **args, int *n, const char **out_path)
     }
     *n = k;
     args[k] = NULL;
-    /* checked before any work: a FIFO without a reader once blocked the write for ever after the
-       computation, and a folder failed only then */
+    return 0;
+}
+
+/* -o FILE, checked before any work: a FIFO without a reader once blocked the write for ever after the
+ * computation, and a folder failed only then. */
+static int check_output(const char *path)
+{
     struct stat st;
-    if (*out_path && strcmp(*out_path, "-") && stat(*out_path, &st) == 0 && !S_ISREG(st.st_mode) &&
-        !S_ISCHR(st.st_mode)) {
-        fprintf(stderr, "gpuecon: -o: %s is %s; expected a regular file (or a device such as /dev/null)\n",
-                *out_path, S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a FIFO" : "a special file");
+    if (path && strcmp(path, "-") && stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) {
+        fprintf(stderr, "gpuecon: -o: %s is %s; expected a regular file (or a device such as /dev/null)\n", path,
+                S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a FIFO" : "a special file");
         return EXIT_USAGE;
     }
     return 0;
@@ -332,6 +336,9 @@ int main(int argc, char **argv)
             args[n] = NULL;
             out_path = NULL;
         }
+        rc = check_output(out_path);
+    }
+    if (!rc) {
         progress pg = {args[0], -1};
         catch_interrupt();
         gpuecon_ctx_config cfg = {0};

@@ -60,6 +60,23 @@ if(farther)
 endif()
 run(0 ${TT128} --catalog cal)
 expect_out("calibrated: torchtitan-2024-eager/grand-teton-h100/bf16 \\(gpuecon calibrate on one.yaml, 1 run\\): gemm x0\\.[0-9]+")
+# the band of a calibrated prediction is the calibration's: one run has no leave-one-out spread, so
+# the floor, point x exp(+-0.04) (docs/model.md §7.6), with its basis; in train and in compare
+run(0 ${TT128} --catalog cal --json)
+string(JSON t GET "${OUT}" tokens_per_s_per_gpu)
+string(JSON lo GET "${OUT}" band tokens_per_s_per_gpu low)
+string(JSON cal GET "${OUT}" band tokens_per_s_per_gpu calibrated)
+expect_ratio("calibrated band low / point (exp(-0.04) = 0.9608)" ${lo} ${t} 0.9598 0.9618)
+if(NOT cal)
+  message(FATAL_ERROR "the band of a calibrated prediction does not say so")
+endif()
+file(WRITE cmp.yaml "workload: {kind: train, model: llama3-8b, precision: bf16, tokens: 1e12, seq: 8192, gbs: 16}\nplatforms:\n  - {system: grand-teton-h100, gpus: 8, stack: torchtitan-2024-eager}\n  - {system: hgx-h100, gpus: 8, stack: torchtitan-2024-eager}\n")
+run(0 compare cmp.yaml --catalog cal --json)
+string(JSON c0 GET "${OUT}" platforms 0 band tokens_per_s_per_gpu calibrated)
+string(JSON c1 GET "${OUT}" platforms 1 band tokens_per_s_per_gpu calibrated)
+if(NOT c0 OR c1)
+  message(FATAL_ERROR "compare: calibrated platform band ${c0}, uncalibrated platform band ${c1}")
+endif()
 # another stack is not calibrated by it
 run(0 train --model llama3-8b --system grand-teton-h100 --stack torchtitan-2024-compile --gpus 8 --seq 8192 --gbs 16
     --tp 1 --pp 1 --cp 1 --mbs 2 --catalog cal --json)
