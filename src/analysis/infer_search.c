@@ -503,9 +503,13 @@ static int confirm(search *s, gpuecon_serve_config *c, gpuecon_error *err)
         } else {
             r.requests = q->sim_requests;
             if (!sim_closed_loop(&r, users, c->replicas, NULL))
-                return err_set(err, GPUECON_E_INPUT, OPTION("confirm"), 0, 0,
-                               "a closed loop of %.0f users is beyond the simulator (at most %g users, %g requests "
-                               "per replica)", users, SIM_MAX_USERS, (double)SIM_MAX_REQUESTS);
+                /* the GPU count made it so (confirming is on by default, so --confirm was once
+                   blamed though never given) */
+                return err_set(err, GPUECON_E_INPUT, OPTION("search_gpus"), 0, 0,
+                               "%d GPUs at a concurrency of %.0f make a closed loop beyond the simulator that "
+                               "confirms the best configurations (at most %g users, %g requests per replica); "
+                               "search fewer GPUs, or skip the simulator with " OPTION("confirm") " 0",
+                               c->gpus, users, SIM_MAX_USERS, (double)SIM_MAX_REQUESTS);
         }
         gpuecon_sim_result o;
         int rc = gpuecon_infer_simulate(s->ctx, &r, &o, err);

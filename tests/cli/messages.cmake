@@ -143,3 +143,8 @@ foreach(o "--ep;off" "--expert-imbalance;1.2")
   run(2 infer --model llama3-8b --system hgx-h100 ${o})
   expect_err("${name}: llama3-8b is a dense model")
 endforeach()
+
+# a search whose GPU count no simulator run can confirm is blamed on --search-gpus, and says how to
+# skip the simulator (it was blamed on --confirm, which was never given)
+run(2 infer --model llama3-8b --system hgx-h100 --search --search-gpus 1000000)
+expect_err("--search-gpus: 1000000 GPUs at a concurrency of .* beyond the simulator.* --confirm 0")
