@@ -479,6 +479,9 @@ typedef struct gpuecon_serve_search_request {
     int confirm;                 /* best configurations re-checked by the simulator (3) */
     long sim_requests;           /* requests per confirmation (4000) */
     int top;                     /* entries of best[] (5, at most GPUECON_SERVE_TOP) */
+    bool fixed_weights, fixed_kv; /* base.weights / base.kv are constraints (the user gave them), not
+                                     searched: a comparison of "H100 FP8" with "B200" must not hand
+                                     the B200 FP4 on its own */
 } gpuecon_serve_search_request;
 
 typedef struct gpuecon_serve_config {

@@ -350,7 +350,10 @@ static void enumerate_tp(search *s, int gpus, int tp, bool tp_ok, int m0, int m1
         ncap = 2;
     for (int w = 0; w < (fp4 ? 3 : 2); w++)
         for (int kv = 0; kv < 2; kv++)
-            for (int k = 0; k <= kmax; k++)
+            for (int k = 0; k <= kmax; k++) {
+                if ((q->fixed_weights && ws[w] != q->base.weights) ||
+                    (q->fixed_kv && (kv ? GPUECON_FP8 : GPUECON_BF16) != q->base.kv))
+                    break; /* a precision the user fixed: only its own is tried */
                 for (int ep = m0; ep < m1; ep++)
                     for (int i = 0; i < 5; i++)
                         for (int j = 0; j < 4 * ncap; j++) {
@@ -378,6 +381,7 @@ static void enumerate_tp(search *s, int gpus, int tp, bool tp_ok, int m0, int m1
                                 more = evaluate(s, &r);
                             }
                         }
+            }
 }
 
 static void enumerate(search *s, int gpus)

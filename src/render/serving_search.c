@@ -133,6 +133,35 @@ static void why(char *buf, size_t cap, const gpuecon_serve_search_request *q, co
                  b->simulated ? "" : "; not confirmed by the simulator");
 }
 
+/* What the search chose about precision on its own (the user fixed neither with --weights/--kv): the
+ * best configuration's weights and KV when not BF16, and a quality caveat for 4-bit weights. ""
+ * when the precisions were the user's or the best runs at BF16. */
+static void precision_note(char *buf, size_t cap, const gpuecon_serve_search_request *q,
+                           const gpuecon_serve_search_result *o)
+{
+    buf[0] = '\0';
+    const gpuecon_serve_config *b = o->nbest > 0 ? &o->best[0] : NULL;
+    if (!b)
+        return;
+    bool w = !q->fixed_weights && b->weights != GPUECON_BF16, kv = !q->fixed_kv && b->kv != GPUECON_BF16;
+    if (!w && !kv)
+        return;
+    char what[96];
+    if (w && kv)
+        snprintf(what, sizeof what, "%s weights and a %s KV cache", gpuecon_precision_name(b->weights),
+                 gpuecon_precision_name(b->kv));
+    else if (w)
+        snprintf(what, sizeof what, "%s weights", gpuecon_precision_name(b->weights));
+    else
+        snprintf(what, sizeof what, "a %s KV cache", gpuecon_precision_name(b->kv));
+    snprintf(buf, cap, "The search chose %s on its own (%s holds a precision fixed)%s", what,
+             w && kv ? "--weights or --kv" : w ? "--weights" : "--kv",
+             w && b->weights == GPUECON_FP4
+                 ? "; FP4 weights change the model's outputs: check accuracy on your own evaluations before "
+                   "comparing them with a higher-precision deployment."
+                 : ".");
+}
+
 static json_t *search_json(const void *view)
 {
     const infer_search_view *v = view;
@@ -157,6 +186,10 @@ static json_t *search_json(const void *view)
     json_object_set_new(j, "feasible", json_boolean(o->feasible));
     json_object_set_new(j, "best", best);
     json_object_set_new(j, "why_runner_up_lost", json_string(w));
+    char pn[400];
+    precision_note(pn, sizeof pn, q, o);
+    json_object_set_new(j, "precision_note", pn[0] ? json_string(pn) : json_null());
+    json_object_set_new(j, "precisions_fixed", json_pack("{s:b, s:b}", "weights", q->fixed_weights, "kv", q->fixed_kv));
     json_object_set_new(j, "frontier", fr);
     json_object_set_new(j, "closest", o->feasible ? json_null() : config_json(&o->closest, false, v->closest_bands));
     json_object_set_new(j, "miss_ttft_ms", rjson_real(o->miss_ttft_ms));
@@ -252,7 +285,10 @@ static void search_text(const render_out *out, const void *view, const tbl *tb)
     tbl_print(tb, f);
     if (v->best_bands && o->nbest > 0)
         figband_bases(f, v->best_bands, (size_t)o->nbest);
-    sb_printf(f, "\n%s\n\nPareto frontier (mean field, not simulated; tokens/s/user -> tokens/s/GPU):", w);
+    char pn[400];
+    precision_note(pn, sizeof pn, q, o);
+    sb_printf(f, "\n%s%s%s\n\nPareto frontier (mean field, not simulated; tokens/s/user -> tokens/s/GPU):", w,
+              pn[0] ? "\n" : "", pn);
     for (int i = 0; i < o->nfrontier; i += o->nfrontier / 10 + 1) {
         char l[32];
         label(l, sizeof l, &o->frontier[i]);

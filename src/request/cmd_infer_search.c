@@ -78,6 +78,8 @@ int cmd_infer_search(cli *c, const opt *o, size_t n, const infer_search_args *s,
     q.max_draft = opt_seen(o, n, "--max-draft") ? s->max_draft : serve->draft_k > 0 ? serve->draft_k : 0;
     q.confirm = s->confirm;
     q.top = s->top;
+    q.fixed_weights = opt_seen(o, n, "--weights"); /* given precisions are the search's constraints */
+    q.fixed_kv = opt_seen(o, n, "--kv");
     gpuecon_ctx *ctx = cmd_infer_sim_ctx(c, sim);
     if (!ctx)
         return cli_error(c, GPUECON_E_NOMEM, "", "out of memory");
