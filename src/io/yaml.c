@@ -182,6 +182,22 @@ static int check_text(const char *name, const char *buf, size_t len, gpuecon_err
         return err_set(err, GPUECON_E_PARSE, name, 1, 1,
                        len ? "the file contains a NUL byte; expected YAML text"
                            : "the file is empty; expected a YAML mapping");
+    /* A block-context explicit key ('?' opening a line, after indentation and "- " markers): no
+     * gpuecon file needs one, and libfyaml 0.7.12 crashes freeing its parser after some of them
+     * ("? s:\t:", six bytes found by fuzz_runs: a SEGV in fy_indent_vacuum_internal), so its
+     * parser never sees one. */
+    for (size_t i = 0, line = 1; i < len; line++) {
+        size_t j = i;
+        while (j < len && (buf[j] == ' ' || buf[j] == '\t' || (buf[j] == '-' && j + 1 < len &&
+                                                               (buf[j + 1] == ' ' || buf[j + 1] == '\t'))))
+            j++;
+        if (j < len && buf[j] == '?' && (j + 1 == len || buf[j + 1] == ' ' || buf[j + 1] == '\t' ||
+                                         buf[j + 1] == '\n' || buf[j + 1] == '\r'))
+            return err_set(err, GPUECON_E_PARSE, name, (int)line, (int)(j - i + 1),
+                           "an explicit '?' mapping key; write the key plainly (key: value)");
+        const char *nl = memchr(buf + i, '\n', len - i);
+        i = nl ? (size_t)(nl - buf) + 1 : len;
+    }
     size_t badpos = text_utf8_invalid_at((const unsigned char *)buf, len);
     if (badpos == len)
         return GPUECON_OK;

@@ -148,3 +148,13 @@ endforeach()
 # skip the simulator (it was blamed on --confirm, which was never given)
 run(2 infer --model llama3-8b --system hgx-h100 --search --search-gpus 1000000)
 expect_err("--search-gpus: 1000000 GPUs at a concurrency of .* beyond the simulator.* --confirm 0")
+
+# libfyaml 0.7.12 crashes freeing its parser after a block explicit key with a tab ("? s:\t:", six
+# bytes found by fuzz_runs); gpuecon's files need no explicit '?' key, so the text is refused at its
+# line:col before libfyaml parses it, in every YAML reader (scenario, catalog, RUNS.yaml)
+file(WRITE q1.yaml "? s:\t:")
+run(2 compare q1.yaml)
+expect_err("q1.yaml:1:1: an explicit '\\?' mapping key")
+file(WRITE q2.yaml "runs:\n  - ? s:\t:\n")
+run(2 calibrate q2.yaml)
+expect_err("q2.yaml:2:5: an explicit '\\?' mapping key")
