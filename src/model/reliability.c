@@ -180,6 +180,7 @@ static int prepare_topology(const gpuecon_reliability_request *q, rel_model *m, 
     int A = m->a * m->s;
     m->K = (q->active_gpus + A - 1) / A;
     m->G = m->K * A;
+    m->N = q->active_gpus;
     if (q->spare_domains < 0) {
         if ((rc = err_check_range(err, "spare_domain_pct", q->spare_domain_pct, 0, 100)))
             return rc;
@@ -300,12 +301,12 @@ static int prepare_job(const gpuecon_reliability_request *q, rel_model *m, gpuec
     }
     m->horizon = q->duration_s;
     m->work = q->tokens > 0 && q->tokens_per_s_per_gpu > 0
-                  ? q->tokens / (q->tokens_per_s_per_gpu * m->G)
+                  ? q->tokens / (q->tokens_per_s_per_gpu * m->N)
                   : 0;
     if (m->work > 3650 * DAY_S * 10)
         return err_set(err, GPUECON_E_INPUT, OPTION("tokens"), 0, 0,
                        "%g tokens take %.0f failure-free days on %d GPUs; allowed up to 36,500",
-                       q->tokens, m->work / DAY_S, m->G);
+                       q->tokens, m->work / DAY_S, m->N);
     return GPUECON_OK;
 }
 
@@ -426,7 +427,7 @@ static void economics(const gpuecon_reliability_request *q, const rel_model *m,
                       gpuecon_reliability_result *r)
 {
     if (q->tokens_per_s_per_gpu > 0)
-        r->goodput_tokens_per_s = q->tokens_per_s_per_gpu * m->G * r->ettr;
+        r->goodput_tokens_per_s = q->tokens_per_s_per_gpu * m->N * r->ettr;
     if (q->usd_per_mtok > 0 && r->ettr > 0) {
         r->effective_usd_per_mtok_with_spares = q->usd_per_mtok * r->charged_multiplier / r->ettr;
         r->effective_usd_per_mtok_without_spares = q->usd_per_mtok / r->ettr;
@@ -448,20 +449,20 @@ int gpuecon_reliability_analytic(const gpuecon_reliability_request *req,
     gpuecon_reliability_result *r = out;
     memset(r, 0, sizeof *r);
     r->requested_gpus = req->active_gpus;
-    r->active_gpus = m.G;
+    r->active_gpus = m.N; /* what the user wrote: 72 on an NVL72 stays 72, its rack's idle slots are spares */
     r->domains = m.K;
     r->domain_gpus = m.D;
     r->active_per_domain = m.a * m.s;
     r->node_gpus = m.s;
     r->spare_domains = m.S;
     r->provisioned_gpus = m.ndom * m.D;
-    r->spare_gpus = r->provisioned_gpus - m.G;
-    r->provisioned_multiplier = (double)r->provisioned_gpus / m.G;
+    r->spare_gpus = r->provisioned_gpus - m.N;
+    r->provisioned_multiplier = (double)r->provisioned_gpus / m.N;
     /* a pool sized as a share of the job (spare_domains -1) is a cluster-wide pool the job
        shares: the job is charged its share, not the whole racks the share rounds up to */
     double pool = req->spare_domains < 0 ? req->spare_domain_pct / 100 * m.K : m.S;
     r->charged_gpus = (m.K + pool) * m.D;
-    r->charged_multiplier = r->charged_gpus / m.G;
+    r->charged_multiplier = r->charged_gpus / m.N;
     r->interruptions_per_day = m.Lambda * DAY_S;
     r->job_mtti_h = 1 / m.Lambda / 3600;
     for (int c = 0; c < GPUECON_FCLASS_COUNT; c++)

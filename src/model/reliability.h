@@ -14,7 +14,9 @@ typedef struct rel_model {
     int a;      /* active units per job domain (A = a·s GPUs) */
     int kspare; /* spare units per domain: nsub − a */
     int K, S, ndom;
-    int G;      /* active GPUs: K·a·s */
+    int G;      /* active GPU slots: K·a·s (whole domains); failures are counted over all of them */
+    int N;      /* the job's GPUs, as the user wrote them (<= G): its work and goodput; the G - N
+                   slots a partly used domain leaves idle are shown as spares, never as job GPUs */
     /* failures */
     double share[GPUECON_FCLASS_COUNT]; /* normalised */
     int blast[GPUECON_FCLASS_COUNT];

@@ -310,8 +310,9 @@ static void reliability_text(const render_out *out, const void *view, const tbl 
     lost_table(lost, r, mc, q->trials > 0);
     class_table(classes, q, r);
     sb_printf(f, "%s, %s operator (%s): %d active GPUs", q->system->name, v->tier->tier, v->tier->name, r->active_gpus);
-    if (r->active_gpus != r->requested_gpus)
-        sb_printf(f, " (%d requested, rounded up to whole domains)", r->requested_gpus);
+    int slots = r->domains * r->active_per_domain;
+    if (slots > r->active_gpus) /* whole domains: the idle slots are spares, the job stays as written */
+        sb_printf(f, " (whole domains hold %d active slots: %d idle, counted as spares)", slots, slots - r->active_gpus);
     sb_printf(f, " in %d domain%s of %d (%d active each) + %d spare domain%s; ", r->domains, r->domains == 1 ? "" : "s",
             r->domain_gpus, r->active_per_domain, r->spare_domains, r->spare_domains == 1 ? "" : "s");
     if (q->tokens > 0)

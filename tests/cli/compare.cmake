@@ -139,3 +139,21 @@ expect_err("bel.yaml:3:[0-9]+: name: text holds the control character U\\+0007")
 file(WRITE sub/nul.yaml "workload: {kind: serve, model: llama3-8b}\nplatforms:\n  - {name: \"x\\0y\", system: hgx-h100, gpus: 1, tp: 1}\n")
 run(2 compare sub/nul.yaml)
 expect_err("nul.yaml:3:[0-9]+: name: text holds a NUL byte")
+
+# A GPU count is what the user wrote (issue 48 item 1): 72 GB200 of an NVL72 take two racks of 64
+# active slots, but the platform is 72 GPUs, and its days come from 72 GPUs' throughput:
+# days x ETTR = 1e12 / (72 x tok/s/GPU) / 86400 (they once came from 128 GPUs', 37 days for 66)
+file(WRITE sub/nvl72.yaml "workload: {kind: train, model: llama3-70b, precision: bf16, tokens: 1e12, seq: 8192, gbs: 72}\nplatforms:\n  - {system: gb200-nvl72, gpus: 72}\n")
+run(0 compare sub/nvl72.yaml --json)
+string(JSON g GET "${OUT}" platforms 0 gpus)
+string(JSON t GET "${OUT}" platforms 0 tokens_per_s_per_gpu)
+string(JSON d GET "${OUT}" platforms 0 days_to_train)
+string(JSON e GET "${OUT}" platforms 0 ettr)
+if(NOT g EQUAL 72)
+  message(FATAL_ERROR "72 GB200 shown as ${g} GPUs")
+endif()
+execute_process(COMMAND awk "BEGIN { want = 1e12 / (72 * ${t}) / 86400; got = ${d} * ${e}; r = got / want - 1;
+                              if (r < 0) r = -r; exit (r <= 1e-6) ? 0 : 1 }" RESULT_VARIABLE bad)
+if(bad)
+  message(FATAL_ERROR "days ${d} x ETTR ${e} is not 1e12 / (72 x ${t}) / 86400")
+endif()

@@ -46,7 +46,7 @@ run(2 reliability --system hgx-h100 --active-gpus abc)
 expect_err("--active-gpus: 'abc' is not a whole number; allowed 1 to 1e\\+07")
 # a whole number may be written with an exponent (the docs write counts so), but must stay whole
 run(0 reliability --system hgx-h100 --active-gpus 2.5e3)
-expect_out("2500 requested")
+expect_out("2500 active GPUs \\(whole domains hold 2504 active slots: 4 idle, counted as spares\\)")
 run(2 reliability --system hgx-h100 --active-gpus 1.5e0)
 expect_err("--active-gpus: '1.5e0' is not a whole number; allowed 1 to 1e\\+07")
 run(2 reliability --system hgx-h100 --active-gpus 1e-3)

@@ -458,12 +458,29 @@ static void test_bad_input(void **state)
     /* HGX has no in-domain spares: the 8-GPU server is the domain */
     request(state, &q, "hgx-h100", 16384, 2000, 0);
     b = q, b.spares_per_domain = 8, expect_bad(&b, "options.spares_per_domain");
-    /* rounding up to whole domains: 1,000 GPUs on NVL72 = 16 racks of 64 */
+    /* rounding up to whole domains: 1,000 GPUs on NVL72 take 16 racks of 64 active slots; the job
+     * stays the 1,000 GPUs written (it once became 1,024 active GPUs, and its days came from 1,024
+     * GPUs' throughput), the 24 idle slots count as spares beside the in-rack ones:
+     * spares = provisioned - 1000, work = tokens / (tok/s/GPU x 1000) */
     request(state, &q, "gb200-nvl72", 1000, 2000, 0.1);
     gpuecon_reliability_result r = analytic(&q);
-    assert_int_equal(r.active_gpus, 1024);
+    assert_int_equal(r.active_gpus, 1000);
     assert_int_equal(r.requested_gpus, 1000);
     assert_int_equal(r.domains, 16);
+    assert_int_equal(r.spare_gpus, r.provisioned_gpus - 1000);
+    {
+        /* 72 GPUs on NVL72 (64 active slots per rack): 2 racks, the job 72 GPUs. At 2,462 tok/s/GPU
+         * 1e12 tokens take 1e12 / (72 x 2462) / 86400 = 65.29 days before failures; the ETTR can only
+         * add to that (it once gave 37 days: 128 GPUs' worth of throughput) */
+        gpuecon_reliability_request q72 = q;
+        request(state, &q72, "gb200-nvl72", 72, 2000, 0.1);
+        q72.tokens = 1e12, q72.tokens_per_s_per_gpu = 2462;
+        gpuecon_reliability_result r72 = analytic(&q72);
+        assert_int_equal(r72.active_gpus, 72);
+        assert_int_equal(r72.domains, 2);
+        assert_true(r72.days_to_train >= 65.29);
+        assert_near(r72.days_to_train * r72.ettr, 1e12 / (72.0 * 2462) / 86400, 1e-6);
+    }
     gpuecon_reliability_mc mc;
     gpuecon_error err;
     q.trials = 0;
