@@ -412,7 +412,12 @@ typedef struct calib_match {
     calib_cap cap;          /* for its GPU generation and precision */
     bool above_cap;         /* mfu > cap.mfu: the estimate is above anything ever published */
     double mfu_full;        /* the same with full attention (gpuecon_train_result.mfu), for the text */
+    bool far_scale;         /* compute is under CALIB_COMPUTE_SHARE_MIN of the step: past where runs scale */
+    char scale_warning[320]; /* why, in words: the batch per GPU and the largest non-compute shares */
 } calib_match;
+/* A step whose compute is under this share of it is past where published runs scale (their
+ * steps are mostly compute; docs/model.md §3.5): train, search and compare warn. */
+#define CALIB_COMPUTE_SHARE_MIN 0.35
 /* The nearest calibration row to layout (q, r) and its extrapolation axes and MFU flag. Pure. */
 void calib_match_of(const calib_set *s, const gpuecon_train_request *q, const gpuecon_train_result *r,
                     calib_match *out);

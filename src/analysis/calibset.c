@@ -239,4 +239,30 @@ void calib_match_of(const calib_set *s, const gpuecon_train_request *q, const gp
     calib_layout_of(q, r, &l);
     calib_match_layout(s, &l, r->mfu_causal, out);
     out->mfu_full = r->mfu;
+    /* past where runs scale: the step mostly waits (communication, bubble, optimizer), with the batch
+       spread thin; the two largest non-compute terms and the sequences per GPU say why */
+    const gpuecon_train_breakdown *b = &r->bd;
+    double step = r->step_time_s, share = step > 0 ? b->compute_s / step : 1;
+    if (!(share < CALIB_COMPUTE_SHARE_MIN))
+        return;
+    struct {
+        const char *what;
+        double s;
+    } t[] = {{"data-parallel communication", b->dp_comm_s}, {"pipeline bubble", b->pp_bubble_s},
+             {"tensor-parallel communication", b->tp_comm_s}, {"context-parallel communication", b->cp_comm_s},
+             {"expert-parallel all-to-all", b->ep_comm_s}, {"pipeline transfers", b->pp_comm_s},
+             {"optimizer", b->optimizer_s}, {"the slowest GPU", b->straggler_s}, {"activation offload", b->offload_s}};
+    int n = (int)(sizeof t / sizeof t[0]), i1 = 0, i2 = -1;
+    for (int i = 1; i < n; i++)
+        if (t[i].s > t[i1].s)
+            i1 = i;
+    for (int i = 0; i < n; i++)
+        if (i != i1 && (i2 < 0 || t[i].s > t[i2].s))
+            i2 = i;
+    out->far_scale = true;
+    snprintf(out->scale_warning, sizeof out->scale_warning,
+             "only %.0f%% of the step is compute (%s %.0f%%, %s %.0f%%): %d sequences over %d GPUs is %.3g per GPU, "
+             "far past where published runs scale; expect it slower in practice, and use fewer GPUs or a larger "
+             "batch", 100 * share, t[i1].what, 100 * t[i1].s / step, t[i2].what, 100 * t[i2].s / step, q->gbs,
+             q->gpus, (double)q->gbs / q->gpus);
 }

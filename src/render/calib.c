@@ -53,6 +53,7 @@ json_t *calib_match_json(const calib_match *m)
     else
         json_object_set_new(j, "mfu_cap", json_null());
     json_object_set_new(j, "above_mfu_cap", json_boolean(m->above_cap));
+    json_object_set_new(j, "scale_warning", m->far_scale ? json_string(m->scale_warning) : json_null());
     if (m->above_cap) {
         char w[256];
         warning_text(m, w, sizeof w);
@@ -74,6 +75,8 @@ void calib_match_text(strbuf *f, const calib_match *m)
     if (m->cap.have)
         sb_printf(f, "             MFU cap %.1f%%, causal attention counted (%s: %s)\n", 100 * m->cap.mfu, m->cap.id,
                   m->cap.source);
+    if (m->far_scale)
+        sb_printf(f, "warning: %s\n", m->scale_warning);
     if (m->above_cap) {
         char w[256];
         warning_text(m, w, sizeof w);

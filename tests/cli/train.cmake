@@ -173,3 +173,18 @@ string(JSON term GET "${OUT}" memory overflow_term)
 if(fits OR term STREQUAL "")
   message(FATAL_ERROR "infeasible train: fits ${fits}, overflow term '${term}'")
 endif()
+
+# Past where runs scale (issue 48 item 5): Llama 3 8B on 65,536 H100 with a batch of 512 sequences
+# (0.0078 per GPU) spends about a quarter of its step computing; published runs spend 74-98%
+# (the A26 recipe above, the vTrain A100 layouts, Llama 3 405B at 16,384 GPUs), so below 35% it
+# warns, with the batch per GPU and the largest non-compute shares; the A26 recipe does not
+run(0 train --model llama3-8b --system hgx-h100 --gpus 65536 --seq 8192 --gbs 512)
+expect_out("warning: only [0-9]+% of the step is compute \\(data-parallel communication [0-9]+%, pipeline bubble [0-9]+%\\): 512 sequences over 65536 GPUs is 0.00781 per GPU, far past where published runs scale")
+run(0 train --model llama3-8b --system hgx-h100 --gpus 65536 --seq 8192 --gbs 512 --json)
+string(JSON w GET "${OUT}" calibration scale_warning)
+run(0 train --model gpt3-175b --system hgx-h100 --gpus 128 --precision fp8 --seq 2048 --gbs 256
+    --tp 4 --pp 8 --vpp 12 --json)
+string(JSON w TYPE "${OUT}" calibration scale_warning)
+if(NOT w STREQUAL "NULL")
+  message(FATAL_ERROR "the published A26 recipe is warned about as past scaling")
+endif()
