@@ -23,6 +23,9 @@ static const char *const na_keys[] = {
     /* issue 15: dates and choices that do not exist (no crossing, no flip, never) */
     "breakeven_date", "advantage_vanishes_date", "flip_tier", "fastest_within_budget", "own_beats_rent_month",
     "predicted_tokens_per_s_per_gpu", /* a platform whose throughput timeline is used as published */
+    "scale_warning",  /* a layout within where runs scale */
+    "precision_note", /* infer --search: the precisions were given, or kept at BF16 */
+    "joules_per_token", "cost_note", /* a figure the cost model refuses (with cost_note) */
     NULL};
 
 static bool na_key(const char *k)
