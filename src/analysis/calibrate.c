@@ -127,17 +127,15 @@ static void frac_bound(calrun_group *g, gpuecon_cal_param p, const double *v, si
         return;
     }
     g->bound_value[p] = mx;
-    g->hi[p] = GPUECON_CAL_FRACTION_MAX / mx;
-    if (g->hi[p] < 1) /* already at the cap as built in */
-        g->hi[p] = 1;
-    double lo = GPUECON_CAL_FRACTION_MIN / mn;
-    g->lo[p] = lo > 0.1 ? lo : 0.1;
+    gpuecon_calibration_bounds(mx, mn, &g->lo[p], &g->hi[p]);
 }
 
 static void bounds(calrun_group *g, const calrun_row *r)
 {
-    for (int p = 0; p < GPUECON_CAL_PARAMS; p++)
-        g->lo[p] = 0.1, g->hi[p] = 10, g->bound_value[p] = 0;
+    for (int p = 0; p < GPUECON_CAL_PARAMS; p++) {
+        gpuecon_calibration_bounds(0, 0, &g->lo[p], &g->hi[p]);
+        g->bound_value[p] = 0;
+    }
     switch (g->kind) {
     case RUNS_TRAIN:
     case RUNS_GEMM:

@@ -25,12 +25,8 @@
 
 void validate_loo_bounds(const double *frac_max, double lo[GPUECON_CAL_PARAMS], double hi[GPUECON_CAL_PARAMS])
 {
-    for (int p = 0; p < GPUECON_CAL_PARAMS; p++) {
-        lo[p] = 0.1;
-        hi[p] = 10;
-        if (p != GPUECON_CAL_KERNEL && frac_max && frac_max[p] > 0)
-            hi[p] = fmax(1, GPUECON_CAL_FRACTION_MAX / frac_max[p]);
-    }
+    for (int p = 0; p < GPUECON_CAL_PARAMS; p++) /* the rows' smallest members are not known: lo 0.1x */
+        gpuecon_calibration_bounds(p != GPUECON_CAL_KERNEL && frac_max ? frac_max[p] : 0, 0, &lo[p], &hi[p]);
 }
 
 /* A row as the test sees it: its set, validate's row, its description and group. */

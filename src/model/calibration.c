@@ -16,6 +16,17 @@ const char *gpuecon_cal_param_name(gpuecon_cal_param p)
     return (unsigned)p < GPUECON_CAL_PARAMS ? names[p] : "?";
 }
 
+void gpuecon_calibration_bounds(double frac_max, double frac_min, double *lo, double *hi)
+{
+    *lo = GPUECON_CAL_SCALE_MIN;
+    *hi = GPUECON_CAL_SCALE_MAX;
+    if (!(frac_max > 0))
+        return;
+    *hi = fmax(1, GPUECON_CAL_FRACTION_MAX / frac_max);
+    if (frac_min > 0)
+        *lo = fmax(GPUECON_CAL_SCALE_MIN, GPUECON_CAL_FRACTION_MIN / frac_min);
+}
+
 double gpuecon_calibration_scale(const gpuecon_calibration *c, gpuecon_cal_param p)
 {
     if (!c || (unsigned)p >= GPUECON_CAL_PARAMS)

@@ -518,6 +518,15 @@ typedef struct gpuecon_calibration {
                                      made in memory */
 } gpuecon_calibration;
 
+/* The physical bounds of a fitted scale (gpuecon calibrate and validate --leave-one-out fit within the
+ * same ones). A family of fractions whose largest member is frac_max may grow until that member
+ * reaches GPUECON_CAL_FRACTION_MAX (never below 1: a family at the cap as built in may still shrink),
+ * and shrink to a tenth, or less far where its smallest member frac_min (0: not known) would fall
+ * below GPUECON_CAL_FRACTION_MIN. A fixed time (frac_max 0) scales 0.1x to 10x. */
+#define GPUECON_CAL_SCALE_MIN 0.1
+#define GPUECON_CAL_SCALE_MAX 10.0
+void gpuecon_calibration_bounds(double frac_max, double frac_min, double *lo, double *hi);
+
 /* The scale of parameter p (1 when c is NULL or the scale is unset). */
 double gpuecon_calibration_scale(const gpuecon_calibration *c, gpuecon_cal_param p);
 /* Multiplies e's parameter families by c's scales; fractions stay within
