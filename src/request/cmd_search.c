@@ -139,6 +139,12 @@ int cmd_search(cli *c, int argc, char **argv)
     int rc = opts_parse(c, argc, argv, opts, n, &usage, NULL, 0, NULL);
     if (rc)
         return rc;
+    /* reliability prices one run's failures (train --gpus); a ranking of layouts has none to price */
+    static const char *const one_run[] = {"--tier", "--mtbi-gpu-days", NULL};
+    for (int i = 0; one_run[i]; i++)
+        if (opt_seen(opts, n, one_run[i]))
+            return cli_usage_error(c, one_run[i], "prices one run's failures and spares (gpuecon train --gpus N "
+                                                  "--tokens T); search ranks layouts by throughput and cost");
     gpuecon_train_request req;
     const gpuecon_profile *prof;
     if ((rc = train_cli_request(c, &a, opts, n, &req, &prof)))

@@ -322,6 +322,10 @@ int cmd_train(cli *c, int argc, char **argv)
                                "--sweep-gpus and --vs");
     if (a.max_gpus && !(a.target_days > 0))
         return cli_usage_error(c, "--max-gpus", "bounds the --target-days search: give --target-days too");
+    if (a.sweep.n && (opt_seen(opts, n, "--tier") || opt_seen(opts, n, "--mtbi-gpu-days")))
+        return cli_usage_error(c, opt_seen(opts, n, "--tier") ? "--tier" : "--mtbi-gpu-days",
+                               "prices one run's failures and spares; a --sweep-gpus table has no run to price "
+                               "(give --gpus N and --tokens T)");
     if (a.vs && a.sweep.n)
         return cli_usage_error(c, "--vs", "compares one job, not a sweep (leave out --sweep-gpus)");
     if (a.vs_gpus && !a.vs)

@@ -136,6 +136,17 @@ foreach(o "--capacity-factor;1.2" "--imbalance;1.1" "--dispatcher;deepep" "--rec
 endforeach()
 run(2 train --model llama3-8b --system hgx-h100 --gpus 8 --seq 4096 --gbs 64 --strong)
 expect_err("--strong: is how --sweep-gpus scales the batch")
+# --tier and --mtbi-gpu-days price one run's failures: refused where there is no run to price (issue 49 item 14);
+# before, search and a sweep printed the same table with or without them
+run(2 search --model llama3-8b --system hgx-h100 --gpus 64 --seq 8192 --gbs 512 --tier poor)
+expect_err("--tier: prices one run's failures and spares")
+run(2 search --model llama3-8b --system hgx-h100 --gpus 64 --seq 8192 --gbs 512 --mtbi-gpu-days 5)
+expect_err("--mtbi-gpu-days: prices one run's failures and spares")
+run(2 train --model llama3-8b --system hgx-h100 --sweep-gpus 8,16 --seq 8192 --gbs 64 --mtbi-gpu-days 5)
+expect_err("--mtbi-gpu-days: prices one run's failures and spares; a --sweep-gpus table")
+# one run: the tier is used even without --tokens (ETTR and the effective cost change)
+run(0 train --model llama3-8b --system hgx-h100 --gpus 8 --seq 8192 --gbs 64 --mtbi-gpu-days 3)
+expect_out("MTBI 3 GPU-days")
 run(2 finetune --model llama3-8b --system hgx-h100 --method full --lora-rank 8)
 expect_err("--lora-rank: is the adapters' rank; --method full")
 foreach(o "--ep;off" "--expert-imbalance;1.2")
