@@ -11,6 +11,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -90,7 +91,9 @@ static int parse_number(const yaml_doc *doc, ynode *n, const char *field, double
     double v = strtod(buf, &end);
     while (*end && isspace((unsigned char)*end))
         end++;
-    if (end == buf || *end || errno == ERANGE || isnan(v) || isinf(v))
+    /* an underflow keeps its value (1e-320 is subnormal, 1e-400 is 0): the field's range check then
+       says what is wrong with it, as the command line does; only an overflow is not finite */
+    if (end == buf || *end || (errno == ERANGE && fabs(v) > 1) || isnan(v) || isinf(v))
         return yaml_error(doc, n, err, GPUECON_E_PARSE, "%s: '%s' is not a finite number", field,
                           buf);
     *out = v;
@@ -100,8 +103,9 @@ static int parse_number(const yaml_doc *doc, ynode *n, const char *field, double
 static int check_range(const yaml_doc *doc, ynode *n, const fdesc *f, double v, gpuecon_error *err)
 {
     if (v < f->lo || v > f->hi)
-        return yaml_error(doc, n, err, GPUECON_E_INPUT, "%s: %g is out of range; allowed %g to %g%s%s",
-                          f->name, v, f->lo, f->hi, f->unit && *f->unit ? " " : "",
+        return yaml_error(doc, n, err, GPUECON_E_INPUT, "%s: %g is out of range%s; allowed %g to %g%s%s", f->name, v,
+                          v != 0 && fabs(v) < DBL_MIN ? " (subnormal: below 2.2e-308, the smallest normal double)" : "",
+                          f->lo, f->hi, f->unit && *f->unit ? " " : "",
                           f->unit ? f->unit : "");
     if (f->type == FT_INT && v != floor(v))
         return yaml_error(doc, n, err, GPUECON_E_INPUT, "%s: %g is not a whole number", f->name, v);

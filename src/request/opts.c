@@ -10,6 +10,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -152,7 +153,13 @@ static const char *shown(const char *v, char *buf, size_t cap)
 static int range_error(cli *c, const char *name, const char *value, double lo, double hi)
 {
     char b[64];
-    return cli_usage_error(c, name, "%s is out of range; allowed %g to %g", shown(value, b, sizeof b), lo, hi);
+    /* 1e-320 reads as a subnormal double and 1e-400 as 0: say so, as the value is not what was typed */
+    errno = 0;
+    double v = strtod(value, NULL);
+    const char *why = v != 0 && fabs(v) < DBL_MIN ? " (subnormal: below 2.2e-308, the smallest normal double)"
+                      : v == 0 && errno == ERANGE ? " (it underflows to 0)"
+                                                  : "";
+    return cli_usage_error(c, name, "%s is out of range%s; allowed %g to %g", shown(value, b, sizeof b), why, lo, hi);
 }
 
 /* A value that is not a number of the option's kind, with what is allowed. */

@@ -78,7 +78,8 @@ static int number(const char *name, const char *v, double lo, double hi, bool in
     char *end;
     errno = 0;
     double d = strtod(v, &end);
-    if (end == v || *end || errno || !isfinite(d) || (integer && d != floor(d)))
+    /* an underflow (1e-320, subnormal) keeps its value and meets the range check below */
+    if (end == v || *end || (errno && fabs(d) > 1) || !isfinite(d) || (integer && d != floor(d)))
         return usage_error(name, "'%s' is not %s", v, integer ? "a whole number" : "a finite number");
     if (d < lo || d > hi)
         return usage_error(name, "%s is out of range; allowed %g to %g", v, lo, hi);

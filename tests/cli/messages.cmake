@@ -32,7 +32,7 @@ endif()
 
 # numbers: decimal forms only, blanks around them ignored, tiny values are numbers too
 run(2 cost --system hgx-h100 --tokens-per-s 1e-308)
-expect_err("--tokens-per-s: 1e-308 is out of range; allowed 0.001 to 1e\\+09")
+expect_err("--tokens-per-s: 1e-308 is out of range \\(subnormal: below 2.2e-308[^;]*; allowed 0.001 to 1e\\+09")
 run(0 cost --system hgx-h100 --tokens-per-s "728 " --profile hyperscaler --json)
 json_near(usd_per_mtok 0.542 0.02)
 run(2 cost --system hgx-h100 --tokens-per-s 100 --pue 0x1)
@@ -169,3 +169,15 @@ expect_err("q1.yaml:1:1: an explicit '\\?' mapping key")
 file(WRITE q2.yaml "runs:\n  - ? s:\t:\n")
 run(2 calibrate q2.yaml)
 expect_err("q2.yaml:2:5: an explicit '\\?' mapping key")
+
+# 1e-320 is subnormal, not "not a finite number" (issue 49, messages): the command line, a scenario field at
+# path:line:col, and gpuecon serve's own options each say what the value is
+run(2 train --model llama3-8b --system hgx-h100 --gpus 8 --seq 8192 --gbs 64 --pue 1e-320)
+expect_err("--pue: 1e-320 is out of range \\(subnormal")
+run(2 train --model llama3-8b --system hgx-h100 --gpus 8 --seq 8192 --gbs 64 --pue 1e-400)
+expect_err("--pue: 1e-400 is out of range \\(it underflows to 0\\)")
+file(WRITE sub.yaml "name: x\ncomparisons:\n  - name: r\n    workload: {kind: train, model: llama3-8b, tokens: 1e12, seq: 8192, gbs: 64}\n    platforms:\n      - {system: hgx-h100, gpus: 8, pue: 1e-320}\n")
+run(2 compare sub.yaml)
+expect_err("sub.yaml:6:42: pue: .* is out of range \\(subnormal")
+run(2 serve --max-work 1e-320)
+expect_err("--max-work: 1e-320 is out of range")
