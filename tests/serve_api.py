@@ -22,6 +22,7 @@ import urllib.error
 import urllib.request
 
 BIN = os.path.abspath(sys.argv[1])
+SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FAILS = []
 LONG = """name: long
 comparisons:
@@ -408,6 +409,45 @@ def bad_requests(base):
     check(st == 200, "a body exactly at --max-body is accepted")
 
 
+def inline_files(base):
+    """A request names no file on the server, so files a command reads travel inline, size-capped
+    (issue 49): a lengths histogram as {"text": ...} is used (a long-prompt tail raises the P90 TTFT above
+    the fixed lengths' at the same rate: 8,192-token prompts take about 8x the prefill of 1,024-token ones),
+    a Hugging Face config.json as the global model_file {"text", "name"} is the model, and each malformed
+    form is a 400 naming the option."""
+    q = {"model": "llama3-8b", "system": "hgx-h100", "gpus": 8, "simulate": True, "rate": 2, "requests": 400,
+         "prompt_len": 1024, "output_len": 256, "json": True}
+    st, _, fixed = call(base, "/api/v1/infer", {"options": q})
+    st2, _, hist = call(base, "/api/v1/infer", {"options": dict(q, lengths={"text": "1024 256 3\n8192 2048 1\n",
+                                                                         "name": "tail.txt"})})
+    check(st == 200 and st2 == 200, "infer with an inline histogram answers (%s %s)" % (st, st2))
+    if st == 200 and st2 == 200:
+        f, h = json.loads(fixed), json.loads(hist)
+        check(h["ttft_ms_p90"] > 2 * f["ttft_ms_p90"],
+              "the inline histogram is used: P90 TTFT %.1f ms > 2 x fixed %.1f ms" % (h["ttft_ms_p90"], f["ttft_ms_p90"]))
+    st, _, body = call(base, "/api/v1/infer", {"options": dict(q, lengths={"text": "1024 x\n", "name": "bad.txt"})})
+    e = error_of(body)
+    check(st == 400 and e.get("where") == "bad.txt" and e.get("line") == 1 and e.get("column") == 6,
+          "a bad inline histogram: 400 at its name:line:col (%s)" % e.get("text"))
+    for bad, what in [({"text": ""}, "is empty"), ({"text": "1 1", "path": "/etc/passwd"}, "nothing else"),
+                      ({"text": "1 1", "name": "a\u001bb"}, "printable")]:
+        st, _, body = call(base, "/api/v1/infer", {"options": dict(q, lengths=bad)})
+        e = error_of(body)
+        check(st == 400 and e.get("where") == "--lengths" and what in e.get("message", ""),
+              "inline lengths %s: 400 '%s' (%s)" % (list(bad), what, e.get("message")))
+    cfg = open(os.path.join(SRC, "tests", "cases", "hf", "qwen2.5-7b.json")).read()
+    st, _, body = call(base, "/api/v1/infer", {"options": {"system": "hgx-h100", "gpus": 8, "json": True,
+                                                           "model_file": {"text": cfg,
+                                                                          "name": "Qwen/Qwen2.5-7B/config.json"}}})
+    check(st == 200 and json.loads(body).get("model") == "Qwen2.5-7B",
+          "an inline config.json is the model (%s %s)" % (st, body[:80]))
+    st, _, body = call(base, "/api/v1/infer", {"options": {"system": "hgx-h100", "gpus": 8,
+                                                           "model_file": {"text": "{not json"}}})
+    e = error_of(body)
+    check(st == 400 and e.get("where") == "inline-model.json" and e.get("line") == 2,
+          "a broken inline model file: 400 at inline-model.json:line (%s)" % e.get("text"))
+
+
 def limits():
     p, base = start("--max-concurrent", "1", "--budget-s", "1")
     out = {}
@@ -538,6 +578,7 @@ def main():
         headers_and_pages(base)
         commands(base)
         bad_requests(base)
+        inline_files(base)
     finally:
         p.send_signal(signal.SIGTERM)
         p.wait(timeout=60)

@@ -36,6 +36,12 @@ typedef struct cli {
     const char *catalog_dir;    /* --catalog DIR */
     const char *model_file;     /* --model-file strbuf */
     const gpuecon_model *file_model; /* the model loaded from --model-file */
+    const char *model_text;     /* CLI_REQUEST: a model file given inline ({"text": ...}), in c->keep; or NULL */
+    const char *model_label;    /* its file name ("name", default inline-model.json): errors and the model's stem */
+    gpuecon_catalog *model_cat; /* where an inline model is loaded when the catalog is the context's fixed one
+                                   (gpuecon serve's, read-only): this request's own, freed with it */
+    json_t *inline_docs;        /* CLI_REQUEST: option name -> the text of a file given inline (cli_inline);
+                                   owned by keep */
     bool format_given;
     const char *cmd;            /* subcommand name, for messages */
     cli_mode mode;
@@ -96,6 +102,12 @@ int opts_require(cli *c, const opt *opts, size_t nopts);
 int opts_parse(cli *c, int argc, char **argv, opt *opts, size_t nopts, const cmd_usage *usage,
                const char **pos, int maxpos, int *npos);
 bool opt_seen(const opt *opts, size_t nopts, const char *name);
+/* The text of a file option given inline in a request ({"text": "...", "name": "..."}, at most CLI_INLINE_MAX
+ * bytes), with its length and the name errors quote; NULL when the option named a file or a word instead. Only
+ * options that read a file take text inline (--lengths, and the global --model-file): a request to gpuecon serve
+ * names no file, so this is how it sends one. */
+#define CLI_INLINE_MAX (1024 * 1024)
+const char *cli_inline(const cli *c, const char *option, size_t *len, const char **label);
 
 /* ---- common.c ---- */
 /* Records err in c->err, writes "gpuecon: where:line:col: message" to c->notes and returns

@@ -117,6 +117,10 @@ static void sub_cli(calstate *s, cli *sub, json_t *opts)
     sub->req_args = NULL;
     sub->catalog_dir = NULL; /* the parent loaded it */
     sub->model_file = NULL;
+    sub->model_text = NULL; /* the parent loaded it too */
+    sub->model_label = NULL;
+    sub->model_cat = NULL;  /* the parent's, freed with it */
+    sub->inline_docs = NULL; /* each run's own */
     sub->cat_borrowed = true;
     sub->notes = &s->scratch;
     sub->out = &s->scratch;

@@ -113,7 +113,10 @@ static int sim_build(cli *c, const opt *o, size_t n, const infer_sim_args *s, co
         size_t nb;
         gpuecon_error err;
         gpuecon_error_clear(&err);
-        if (gpuecon_length_bins_load(c->ctx, s->lengths, &bins, &nb, &err))
+        size_t len;
+        const char *label, *text = cli_inline(c, "--lengths", &len, &label); /* a request's histogram, inline */
+        if (text ? gpuecon_length_bins_load_buffer(c->ctx, label, text, len, &bins, &nb, &err)
+                 : gpuecon_length_bins_load(c->ctx, s->lengths, &bins, &nb, &err))
             return cli_fail(c, &err);
         r->lengths = GPUECON_LENGTHS_HISTOGRAM;
         r->bins = bins;

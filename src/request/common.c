@@ -140,6 +140,12 @@ int cli_load_catalog(cli *c)
                                    "catalogs from its own command line only)");
         c->cat = (gpuecon_catalog *)fixed; /* read-only from here on: nothing below loads into it */
         c->cat_borrowed = true;
+        /* a model file given inline goes to a catalog of this request's own; --model NAME still looks in the
+           fixed one, and the model's own name finds it (cli_model) */
+        if (c->model_text && (gpuecon_catalog_new(c->ctx, &c->model_cat, &err) ||
+                              gpuecon_catalog_load_model_buffer(c->model_cat, c->model_label, c->model_text,
+                                                                strlen(c->model_text), &c->file_model, &err)))
+            return cli_fail(c, &err);
         return 0;
     }
     if (!c->cat && gpuecon_catalog_new(c->ctx, &c->cat, &err))
@@ -147,6 +153,9 @@ int cli_load_catalog(cli *c)
     if (c->catalog_dir && gpuecon_catalog_load_dir(c->cat, c->catalog_dir, &err))
         return cli_fail(c, &err);
     if (c->model_file && gpuecon_catalog_load_model_file(c->cat, c->model_file, &c->file_model, &err))
+        return cli_fail(c, &err);
+    if (c->model_text && gpuecon_catalog_load_model_buffer(c->cat, c->model_label, c->model_text,
+                                                           strlen(c->model_text), &c->file_model, &err))
         return cli_fail(c, &err);
     return 0;
 }
@@ -201,7 +210,7 @@ int cli_profile(cli *c, const char *option, const char *name, const gpuecon_prof
 
 int cli_model(cli *c, const char *option, const char *name, const gpuecon_model **out)
 {
-    if (!name && c->file_model) {
+    if (c->file_model && (!name || !strcmp(name, c->file_model->name))) {
         *out = c->file_model;
         return 0;
     }

@@ -277,6 +277,13 @@ static int choice_error(cli *c, const char *name, const char *value, const char 
     return cli_usage_error(c, name, "'%s' is not allowed (allowed: %s)", shown(value, b, sizeof b), list);
 }
 
+/* The options whose file a request may give inline: they read it (an output path such as --plot has no
+   contents to give) */
+static bool reads_inline(const char *name)
+{
+    return !strcmp(name, "--lengths");
+}
+
 static int set_value(cli *c, opt *o, const char *v)
 {
     switch (o->kind) {
@@ -310,7 +317,8 @@ static int set_value(cli *c, opt *o, const char *v)
                     k += snprintf(allowed + k, sizeof allowed - (size_t)k, "%s%s", i ? " | " : "; allowed: ",
                                   o->choices[i]);
                 return cli_usage_error(c, o->name, "names a file on this machine, which a request here may not do "
-                                       "(gpuecon serve reads no file named over the network)%s", allowed);
+                                       "(gpuecon serve reads no file named over the network)%s%s", allowed,
+                                       reads_inline(o->name) ? "; or give the file's contents: {\"text\": \"...\"}" : "");
             }
         }
         /* fall through */
@@ -615,6 +623,53 @@ static int list_value(cli *c, opt *o, const json_t *v)
     return 0;
 }
 
+/* A file given inline in a request: {"text": "...", "name": "..."} for an option that reads a file (--lengths,
+ * --model-file). "name" (optional, default dflt) is the file's name as errors quote it and as a model file's stem
+ * names the model. The object is kept in c->keep; *text and *label point into it. Exit 2 naming the option when
+ * the object has anything else, the text is empty, over CLI_INLINE_MAX bytes or holds a NUL, or the name is not
+ * 1-200 printable characters. */
+static int inline_doc(cli *c, const char *name, const json_t *v, const char *dflt, const char **text,
+                      const char **label)
+{
+    const json_t *t = json_object_get(v, "text"), *nm = json_object_get(v, "name");
+    if (!json_is_string(t) || (nm && !json_is_string(nm)) || json_object_size(v) != 1u + (nm != NULL))
+        return cli_usage_error(c, name, "a file given in the request is {\"text\": \"...\"} (its contents) with an "
+                               "optional \"name\": \"...\" (its file name), and nothing else");
+    size_t len = json_string_length(t);
+    if (len == 0)
+        return cli_usage_error(c, name, "the file given in the request is empty");
+    if (len > CLI_INLINE_MAX)
+        return cli_usage_error(c, name, "the file given in the request is %zu bytes; at most %d", len, CLI_INLINE_MAX);
+    if (memchr(json_string_value(t), 0, len))
+        return cli_usage_error(c, name, "the file given in the request holds a NUL byte; it must be text");
+    if (nm) {
+        const char *s = json_string_value(nm);
+        size_t n = json_string_length(nm);
+        bool ok = n >= 1 && n <= 200;
+        for (size_t k = 0; ok && k < n; k++)
+            ok = (unsigned char)s[k] >= 0x20 && s[k] != 0x7f;
+        if (!ok)
+            return cli_usage_error(c, name, "\"name\" of the file given in the request must be 1-200 printable "
+                                   "characters");
+    }
+    if (!c->keep || json_array_append(c->keep, (json_t *)v))
+        return cli_error(c, GPUECON_E_NOMEM, "", "out of memory while reading the request");
+    *text = json_string_value(t);
+    *label = nm ? json_string_value(nm) : dflt;
+    return 0;
+}
+
+const char *cli_inline(const cli *c, const char *option, size_t *len, const char **label)
+{
+    const json_t *d = c->inline_docs ? json_object_get(c->inline_docs, option) : NULL;
+    const json_t *t = json_object_get(d, "text"), *nm = json_object_get(d, "name");
+    if (len)
+        *len = t ? json_string_length(t) : 0;
+    if (label)
+        *label = nm ? json_string_value(nm) : "lengths (inline)";
+    return t ? json_string_value(t) : NULL;
+}
+
 /* One option of a request: a JSON value of the option's type, or a string in the command
  * line's syntax (so "15T", "64,128,...,1024" and "fp8" work as they do there). */
 static int json_value(cli *c, opt *o, const json_t *v)
@@ -629,6 +684,22 @@ static int json_value(cli *c, opt *o, const json_t *v)
     o->seen = true;
     if (json_is_string(v))
         return set_value(c, o, json_string_value(v));
+    if (o->kind == O_PATH && json_is_object(v) && reads_inline(o->name)) {
+        const char *text, *label;
+        int rc = inline_doc(c, o->name, v, "", &text, &label);
+        if (rc)
+            return rc;
+        if (!c->inline_docs) { /* owned by c->keep, as the texts are */
+            json_t *d = json_object();
+            if (!d || json_array_append_new(c->keep, d))
+                return cli_error(c, GPUECON_E_NOMEM, "", "out of memory while reading the request");
+            c->inline_docs = d;
+        }
+        if (json_object_set(c->inline_docs, o->name, (json_t *)v))
+            return cli_error(c, GPUECON_E_NOMEM, "", "out of memory while reading the request");
+        *(const char **)o->dst = "(inline)"; /* not a word of the option's: the consumer asks cli_inline */
+        return 0;
+    }
     if (o->kind == O_STR && (json_is_object(v) || json_is_array(v))) {
         /* a document inline (a scenario): its JSON text, which the YAML loaders read */
         char *t = json_dumps(v, JSON_COMPACT | JSON_REAL_PRECISION(17));
@@ -650,9 +721,17 @@ static int json_value(cli *c, opt *o, const json_t *v)
 
 static int request_global(cli *c, const char *name, const json_t *v)
 {
+    if (!strcmp(name, "--model-file") && json_is_object(v)) { /* the file's contents, inline */
+        const char *text, *label;
+        int rc = inline_doc(c, name, v, "inline-model.json", &text, &label);
+        if (!rc)
+            c->model_text = text, c->model_label = label;
+        return rc;
+    }
     if ((!strcmp(name, "--catalog") || !strcmp(name, "--model-file")) && gpuecon_ctx_get_config(c->ctx)->no_files)
         return cli_usage_error(c, name, "names a file on this machine, which a request here may not do (gpuecon "
-                               "serve reads catalogs from its own command line only)");
+                               "serve reads catalogs from its own command line only)%s",
+                               name[2] == 'm' ? "; give the model file's contents instead: {\"text\": \"...\"}" : "");
     if (!strcmp(name, "--json") || !strcmp(name, "--csv")) {
         if (!json_is_boolean(v))
             return cli_usage_error(c, name, "expected true or false in the request");

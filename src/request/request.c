@@ -162,6 +162,7 @@ static int run_close(run *r, char **out, char **notes)
     sb_free(&r->notes);
     if (!r->c.cat_borrowed)
         gpuecon_catalog_free(r->c.cat);
+    gpuecon_catalog_free(r->c.model_cat);
     json_decref(r->c.keep);
     json_decref(r->c.plots);
     return rc;

@@ -235,6 +235,46 @@ static void test_max_work_limit(void **state)
     gpuecon_ctx_free(ctx);
 }
 
+/* A file given inline ({"text": ...}, issue 49): in a no_files context (gpuecon serve's) a lengths histogram
+ * travels as text and is used; one byte over CLI_INLINE_MAX (1 MiB) is refused naming the option, as is an
+ * output path (--plot) given as an object, which has no contents to give. */
+static void test_inline_files(void **state)
+{
+    (void)state;
+    gpuecon_ctx_config cfg = {.no_files = true};
+    gpuecon_ctx *ctx = gpuecon_ctx_new(&cfg);
+    assert_non_null(ctx);
+    static const char head[] = "{\"command\": \"infer\", \"options\": {\"model\": \"llama3-8b\", \"system\": "
+                               "\"hgx-h100\", \"gpus\": 8, \"simulate\": true, \"rate\": 1, \"requests\": 50, "
+                               "\"json\": true, \"lengths\": {\"text\": \"";
+    size_t big = 1024 * 1024 + 1, hl = strlen(head);
+    char *req = malloc(hl + big + 16);
+    assert_non_null(req);
+    memcpy(req, head, hl);
+    memset(req + hl, ' ', big); /* blanks: one byte over the cap */
+    memcpy(req + hl + big - 4, "1 1 ", 4);
+    strcpy(req + hl + big, "\"}}}");
+    char *out = NULL;
+    gpuecon_error err;
+    assert_int_equal(gpuecon_request(ctx, req, &out, &err), GPUECON_E_INPUT);
+    assert_null(out);
+    assert_string_equal(err.where, "--lengths");
+    assert_non_null(strstr(err.message, "1048577 bytes; at most 1048576"));
+    /* at the cap it is read (and parsed: "1 1" is one bin of a 1-token prompt and a 1-token output) */
+    strcpy(req + hl + big - 1, "\"}}}");
+    assert_int_equal(gpuecon_request(ctx, req, &out, &err), GPUECON_OK);
+    assert_non_null(strstr(out, "\"tpot_ms_p50\""));
+    gpuecon_free(out);
+    free(req);
+    assert_int_equal(gpuecon_request(ctx,
+                                     "{\"command\": \"infer\", \"options\": {\"model\": \"llama3-8b\", \"system\": "
+                                     "\"hgx-h100\", \"gpus\": 8, \"sweep\": true, \"plot\": {\"text\": \"x\"}}}",
+                                     &out, &err),
+                     GPUECON_E_INPUT);
+    assert_string_equal(err.where, "--plot");
+    gpuecon_ctx_free(ctx);
+}
+
 /* Malformed JSON: a parse error with its position. */
 static void test_malformed(void **state)
 {
@@ -493,6 +533,7 @@ int main(void)
         cmocka_unit_test(test_argv_and_json_agree), cmocka_unit_test(test_cost_value),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_max_work_limit),              cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_inline_files),
         cmocka_unit_test(test_help_and_infeasible), cmocka_unit_test(test_compare_inline),
         cmocka_unit_test(test_error_text_utf8),     cmocka_unit_test(test_compare_names_utf8),
         cmocka_unit_test(test_plots),               cmocka_unit_test(test_exit_codes_and_error_line),
