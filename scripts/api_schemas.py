@@ -69,7 +69,8 @@ GLOBALS = {
     "format": {"enum": ["json", "table", "csv", "html"], "description": "output form (default json)"},
     "json": {"type": "boolean"}, "csv": {"type": "boolean"},
     "catalog": {"type": "string", "description": "a directory of catalog YAML files"},
-    "model_file": {"type": "string", "description": "a model file or a Hugging Face config.json"},
+    "model_file": {"description": "a model file or a Hugging Face config.json: its path (refused by gpuecon serve), "
+                   "or its contents inline", "anyOf": [{"type": "string"}, {"$ref": "#/$defs/inline_file"}]},
     "help": {"type": "boolean"}, "max_work": {"type": ["number", "string"]},
 }
 
@@ -90,8 +91,12 @@ def option_schema(o):
     else:
         typed = {"type": ["string", "object"]} if o["name"] == "scenario" else {"type": "string"}
     if kind == "path":
-        s["description"] += " (a file on this machine: gpuecon serve refuses it%s)" % (
-            ", except " + " | ".join(o["choices"]) if o.get("choices") else "")
+        s["description"] += " (a file on this machine: gpuecon serve refuses it%s%s)" % (
+            ", except " + " | ".join(o["choices"]) if o.get("choices") else "",
+            "; or its contents inline" if o.get("inline") else "")
+        if o.get("inline"):
+            s["anyOf"] = [typed, {"$ref": "#/$defs/inline_file"}]
+            return s
     if kind in ("number", "integer", "list"):
         s["anyOf"] = [typed, {"type": "string", "description": "the command line's syntax (15T, 64,128,...)"}]
     else:
@@ -111,6 +116,12 @@ def request_schema():
                   "then": {"properties": {"options": {"$ref": "#/$defs/%s" % name},
                                           "args": {"maxItems": d["positional"]}}}}
         branches.append(branch)
+    defs["inline_file"] = {
+        "description": "a file's contents in the request (gpuecon serve names no file): at most 1 MiB of text, "
+                       "no NUL; name is what errors quote (name:line:col) and a model file's stem",
+        "type": "object", "additionalProperties": False, "required": ["text"],
+        "properties": {"text": {"type": "string", "minLength": 1, "maxLength": 1048576},
+                       "name": {"type": "string", "minLength": 1, "maxLength": 200}}}
     return {
         "$schema": DRAFT, "$id": "https://gpuecon.invalid/api/request.schema.json",
         "title": "gpuecon request (gpuecon_request)",

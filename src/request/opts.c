@@ -817,6 +817,8 @@ static int describe(cli *c, const opt *opts, size_t nopts, int maxpos)
             json_object_set_new(j, "minimum", json_real(o->lo));
             json_object_set_new(j, "maximum", json_real(o->hi));
         }
+        if (j && o->kind == O_PATH && reads_inline(o->name)) /* {"text": ...} in a request (cli_inline) */
+            json_object_set_new(j, "inline", json_true());
         if (j && (o->kind == O_CHOICE || (o->kind == O_PATH && o->choices))) {
             json_t *ch = json_array();
             for (int k = 0; o->choices[k]; k++)
