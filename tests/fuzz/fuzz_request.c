@@ -1,7 +1,7 @@
 /*
  * fuzz_request.c — libFuzzer harness for the web API's request documents (gpuecon serve).
  * The first byte picks the route (POST compare, POST catalog, POST an unknown command, GET a
- * catalog kind, GET the scenario); the rest is the request body. Every answer must be a known
+ * catalog kind, GET the scenario, DELETE, POST infer); the rest is the request body. Every answer must be a known
  * status with a body, and every refusal a JSON {"error": {...}} with a message. The work budget
  * (0.25 s through the progress callback) keeps each input short, as it keeps a server's requests.
  */
@@ -23,6 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static const char *const routes[][2] = {
         {"POST", "/api/v1/compare"}, {"POST", "/api/v1/catalog"}, {"POST", "/api/v1/no-such-command"},
         {"GET", "/api/v1/catalog/models"}, {"GET", "/api/v1/scenario"}, {"DELETE", "/api/v1/compare"},
+        {"POST", "/api/v1/infer"}, /* files inline: lengths and model_file as {"text": ...} */
     };
     if (size < 1)
         return 0;
