@@ -381,12 +381,18 @@ static void group_name(const band_case *c, unsigned parts, char *buf, size_t cap
              (parts & G_REGIME) && !long_regime(c->metric, c->seq) ? "" : "");
 }
 
-/* Appends an axis text to out->extrapolating ("; "-separated). */
+/* Appends an axis text to out->extrapolating ("; "-separated): whole, or, when it would not fit with room
+ * left for a last "; ...", not at all and the list ends "; ..." once. The axis counts either way. */
 static void add_axis(gpuecon_band *out, int *k, const char *text)
 {
-    size_t n = strlen(out->extrapolating);
-    snprintf(out->extrapolating + n, sizeof out->extrapolating - n, "%s%s", n ? "; " : "", text);
+    size_t n = strlen(out->extrapolating), cap = sizeof out->extrapolating;
     (*k)++;
+    if (n >= 3 && !strcmp(out->extrapolating + n - 3, "...")) /* already full */
+        return;
+    if (n + 2 + strlen(text) + 5 < cap)
+        snprintf(out->extrapolating + n, cap - n, "%s%s", n ? "; " : "", text);
+    else
+        snprintf(out->extrapolating + n, cap - n, "%s", n ? "; ..." : "...");
 }
 
 /* The axes on which case c lies outside every row of its metric (row `skip` left out): stack

@@ -473,7 +473,8 @@ typedef struct gpuecon_band {
     double low, high;         /* the interval, in the figure's unit */
     double level;             /* 0.8 */
     char basis[96];           /* "hopper-bf16-dense, n=6 held out", or "calibrated: 3 runs of runs.yaml" */
-    char extrapolating[240];  /* the axes the case lies outside of, "; "-separated; "" when none */
+    char extrapolating[512];  /* the axes the case lies outside of, "; "-separated; "" when none; an axis that
+                                 would not fit whole is left out and the list ends "; ..." (never cut mid-word) */
     int n;                    /* rows behind the width */
     bool calibrated;          /* the width is a user calibration's leave-one-out spread */
 } gpuecon_band;

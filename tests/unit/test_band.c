@@ -113,6 +113,28 @@ static void widening(void **state)
     band_of(s, &c, 1000, &b);
     assert_close(b.low, 719.277, 1e-5);
     assert_string_equal(b.extrapolating, "stack foo: no calibration row ran it");
+    /* every axis at its longest (calib_match's texts are up to 127 bytes): the list never cuts a text, and
+       what does not fit ends it "; ..." once; each axis still widens (six in quadrature: half =
+       sqrt(0.25² + 6·0.125²) = 0.395285, low = 1000·exp(-0.445285) = 640.640) */
+    char longest[CALIB_AXIS_COUNT][128];
+    const char *whys[CALIB_AXIS_COUNT];
+    for (int a = 0; a < CALIB_AXIS_COUNT; a++) {
+        memset(longest[a], 'a' + a, 126);
+        longest[a][126] = '.', longest[a][127] = 0;
+        whys[a] = longest[a];
+    }
+    c.axes = (1u << CALIB_AXIS_COUNT) - 1, c.why = whys;
+    band_of(s, &c, 1000, &b);
+    assert_close(b.low, 640.640, 1e-5);
+    size_t len = strlen(b.extrapolating);
+    assert_true(len < sizeof b.extrapolating);
+    assert_string_equal(b.extrapolating + len - 5, "; ...");
+    int whole = 0; /* 127-byte texts: three fit in 512 with their separators, the fourth does not */
+    for (int a = 0; a < CALIB_AXIS_COUNT; a++)
+        whole += strstr(b.extrapolating, longest[a]) != NULL;
+    assert_int_equal(whole, 3);
+    assert_int_equal((int)len, 3 * 127 + 2 * 2 + 5);
+    c.why = why;
     /* the caller found no axis (why given, axes 0): its word stands, 128 GPUs or not */
     c.gpus = 128, c.axes = 0;
     band_of(s, &c, 1000, &b);
