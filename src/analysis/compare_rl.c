@@ -48,6 +48,11 @@ int compare_rl_predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuec
     r.kv = pl->kv;
     r.train_precision = pl->precision;
     r.sync_fp8 = w->sync_fp8;
+    /* a user's calibrations (--catalog overlay), as gpuecon rl applies them: the trainer's and the engine's */
+    r.train_calibration = gpuecon_catalog_calibration(cat, 0, stack ? stack->name : NULL, pl->system, (int)pl->precision);
+    gpuecon_calibration_apply_profile(gpuecon_catalog_calibration(cat, 2, gpuecon_serving_profile_label(&r.serving),
+                                                                  pl->system, (int)r.gen_weights),
+                                      &r.serving);
     gpuecon_rl_result *o = ctx_alloc(ctx, sizeof *o);
     if (!o)
         return err_set(err, GPUECON_E_NOMEM, "compare", 0, 0, "out of memory");
@@ -89,6 +94,16 @@ int compare_rl_predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuec
                  res->rl_gen_tp, gpuecon_serving_profile_label(&r.serving),
                  o->gen_drain_s, o->response_end,
                  o->scoring_s, o->training_s, o->weight_sync_s, o->swap_s);
+        if (r.train_calibration) { /* a prediction that uses the user's calibrations says so */
+            size_t l = strlen(res->predicted_note);
+            snprintf(res->predicted_note + l, sizeof res->predicted_note - l, "; trainer calibrated: %s",
+                     r.train_calibration->name);
+        }
+        if (r.serving.calibration) {
+            size_t l = strlen(res->predicted_note);
+            snprintf(res->predicted_note + l, sizeof res->predicted_note - l, "; generator calibrated: %s",
+                     r.serving.calibration->name);
+        }
     }
     ctx_free(ctx, o, sizeof *o);
     return rc;

@@ -221,6 +221,7 @@ static int train_one(gpuecon_ctx *ctx, const gpuecon_rl_request *r, const gpueco
     q.system = r->system;
     q.gpus = gpus;
     q.precision = r->train_precision;
+    q.calibration = r->train_calibration; /* NULL: none */
     q.seq = seq;
     q.gbs = gbs;
     bool fixed = policy && pinned(r);

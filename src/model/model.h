@@ -1582,6 +1582,9 @@ typedef struct gpuecon_rl_request {
     const gpuecon_model *critic;      /* PPO value model: forward and trained (NULL: GRPO) */
     const gpuecon_system *system;     /* required */
     const gpuecon_stack *stack;       /* training stack (NULL: request defaults) */
+    const gpuecon_calibration *train_calibration; /* a user's calibration of the trainer's stack x system x
+                                         train precision (gpuecon calibrate; NULL: none); the generator's
+                                         is applied to `serving` (its profile's calibration) */
     int gpus;                         /* all GPUs of the job */
     gpuecon_rl_placement placement;
     int gen_gpus;                     /* disaggregated: generator pool; 0: searched */

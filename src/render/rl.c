@@ -78,6 +78,10 @@ static json_t *rl_json(const void *view)
     json_object_set_new(j, "off_policy", json_integer(r->off_policy));
     json_object_set_new(j, "stack", r->stack ? json_string(r->stack->name) : json_null());
     json_object_set_new(j, "generator_stack", json_string(gpuecon_serving_profile_label(&r->serving)));
+    if (r->train_calibration || r->serving.calibration) /* each piece a user calibrated, or null */
+        json_object_set_new(j, "user_calibration",
+                            json_pack("{s:o, s:o}", "trainer", rjson_user_calibration(r->train_calibration),
+                                      "generator", rjson_user_calibration(r->serving.calibration)));
     json_object_set_new(j, "step_time_s", rjson_real(o->step_time_s));
     figband_add(j, "step_time_s", ((const rl_view *)view)->band, 1);
     json_object_set_new(j, "breakdown", breakdown_json(&o->bd));
@@ -275,8 +279,16 @@ static void rl_text(const render_out *out, const void *view, const tbl *tb)
 {
     strbuf *f = out->f;
     char t[400], sub[400];
-    headline(t, sizeof t, sub, sizeof sub, ((const rl_view *)view)->request);
+    const gpuecon_rl_request *r = ((const rl_view *)view)->request;
+    headline(t, sizeof t, sub, sizeof sub, r);
     sb_printf(f, "%s\n%s\n\n", t, sub);
+    char ucal[512];
+    if (r->train_calibration)
+        sb_printf(f, "trainer calibrated: %s\n", fmt_user_calibration(ucal, sizeof ucal, r->train_calibration));
+    if (r->serving.calibration)
+        sb_printf(f, "generator calibrated: %s\n", fmt_user_calibration(ucal, sizeof ucal, r->serving.calibration));
+    if (r->train_calibration || r->serving.calibration)
+        sb_printf(f, "\n");
     tbl_print(tb, f);
 }
 
