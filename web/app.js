@@ -69,7 +69,7 @@ async function api(command, options) {
   });
   const type = r.headers.get('Content-Type') || '';
   const body = type.startsWith('application/json') ? await r.json() : await r.text();
-  return {ok: r.ok, status: r.status, body};
+  return {ok: r.ok, status: r.status, body, retryAfter: Number(r.headers.get('Retry-After')) || 0};
 }
 
 /* ---- the scenario document and the what-ifs ---- */
@@ -184,9 +184,10 @@ async function whatIf() {
     state.result.comparisons[ci] = r.body.comparisons[0];
     status(`what-if: compare re-ran in ${ms} ms (server ${Math.round(1000 * r.body.elapsed_s)} ms)`);
     render();
-  } else if (r.status === 429) { /* the server's concurrency cap: try again shortly */
+  } else if (r.status === 503 && r.retryAfter) { /* the server's queue is full: try again when it says */
     state.pending = true;
-    await new Promise((res) => setTimeout(res, 250));
+    status(`the server is busy: the what-if runs again in ${r.retryAfter} s`);
+    await new Promise((res) => setTimeout(res, 1000 * r.retryAfter));
   } else {
     status('what-if refused: ' + ((r.body.error && r.body.error.text) || r.status));
   }
