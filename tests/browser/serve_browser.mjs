@@ -14,7 +14,9 @@
 // Issue 48: the editor is CodeMirror 6 (the wheel scrolls text and line numbers together; after a
 // paste every line number still sits beside its line; a server error's line:col marks the right
 // line after a paste that moved it); the report's tables stay inside their column at 1,400 px and
-// narrower; the GPU slider moves in whole nodes (8 GPUs, HGX H100) and racks (72, GB200 NVL72).
+// narrower; the GPU slider moves in whole nodes (8 GPUs, HGX H100) and racks (72, GB200 NVL72, also
+// for a platform moved to that system by its picker); a what-if answered 503 with Retry-After
+// says the server is busy and runs again; without the bundle the page runs on a plain text box.
 // A screenshot of each state goes to OUTPUT_DIR (kept by CI as an artefact).
 // serve-1400.png and serve-editor-error.png are the pictures of the page in docs/img/ (copy them there to update it).
 // Exit 0 pass, 1 fail, 77 skip (no Chromium or no playwright-core: CTest's SKIP_RETURN_CODE).
@@ -190,6 +192,45 @@ async function sliderChecks() {
   check(v % 72 === 0, `the slider at ${v} GPUs (${v / 72} racks) runs compare on ${v} GB200 NVL72 GPUs`);
   await page.click('#reset');
   await settle();
+  // the platform named H100 moved to the gb200-nvl72 system (the system picker): its slider steps by racks
+  await page.selectOption('select[aria-label="H100 ' + await page.evaluate(() => LABEL('system')) + '"]', 'gb200-nvl72');
+  await settle();
+  const h = '.ctl[data-platform="H100"][data-input="gpus"]';
+  const moved = [];
+  for (const pos of [137, 500, 731]) {
+    await slide(h, pos);
+    moved.push(Number(await page.locator(h + ' input[type=number]').inputValue()));
+  }
+  check(moved.every((g) => g % 72 === 0), `H100 set to the gb200-nvl72 system: its slider steps by racks of 72 (${moved.join(', ')})`);
+  await page.click('#reset');
+  await settle();
+}
+
+// Issue 48, the queue: a what-if the server answers 503 with Retry-After (its queue full) says so
+// and runs again once that time has passed (the first compare of the what-if is answered 503 here,
+// Retry-After: 1; the report's request goes through)
+async function busyChecks() {
+  let refused = 0;
+  await page.route('**/api/v1/compare', async (route) => {
+    if (refused === 0 && !route.request().postData().includes('"format":"html"')) {
+      refused++;
+      await route.fulfill({status: 503, headers: {'Retry-After': '1', 'Content-Type': 'application/json'},
+        body: '{"error": {"status": "canceled", "where": "server", "message": "queue full (test)"}}'});
+    } else await route.continue();
+  });
+  const mt = page.locator('.ctl[data-platform="GB200 NVL72"][data-input="mtbi_gpu_days"] input[type=number]');
+  await settle();
+  await mt.fill('1900');
+  await mt.dispatchEvent('change');
+  await page.waitForFunction(() => /the server is busy: the what-if runs again in 1 s/.test(document.getElementById('status').textContent),
+    null, {timeout: T});
+  const t0 = Date.now();
+  await page.waitForFunction(() => /^what-if: compare re-ran/.test(document.getElementById('status').textContent) &&
+    state.result.comparisons[0].platforms.find((p) => p.name === 'GB200 NVL72').mtbi_gpu_days === 1900, null, {timeout: T});
+  await page.unroute('**/api/v1/compare');
+  check(refused === 1, `a what-if answered 503 with Retry-After: 1 says the server is busy and runs again (${Date.now() - t0} ms later)`);
+  await page.click('#reset');
+  await settle();
 }
 
 const profile = mkdtempSync(join(tmpdir(), 'gpuecon-chromium-'));
@@ -234,6 +275,7 @@ try {
   await editorChecks();
   await layoutChecks();
   await sliderChecks();
+  await busyChecks();
   const original = await page.evaluate(() => editorText());
   const verdict = page.locator('#verdict');
   check(await verdict.getAttribute('data-cheapest') === 'GB200 NVL72', 'DeepSeek-V3: GB200 NVL72 is cheapest today');
@@ -438,7 +480,10 @@ try {
     await page.locator('.cm-err-line').textContent() === '        gpus: lots', 'the bad line 8 is highlighted, number and text');
   check((await page.locator('#yaml-error').textContent()).includes('scenario:8:15'), 'the error names scenario:8:15');
   await page.screenshot({path: join(outDir, 'serve-yaml-error.png')});
-  check(errors.filter((e) => !e.includes('400')).length === 0, `no console errors besides the refused scenario (${errors.join(' | ')})`);
+  // besides the refused scenarios (400), the one 503 busyChecks answered
+  const rest = errors.filter((e) => !e.includes('status of 400 '));
+  check(rest.length === 1 && rest[0].includes('status of 503 '),
+    `no console errors besides the refused scenarios and the test's 503 (${errors.join(' | ')})`);
 
   // the fallback: with the editor's bundle refused, the page works with the plain text box, and
   // a bad line is still named and selected
