@@ -8,9 +8,9 @@
  * so browsers refuse cross-origin API calls). At most max_concurrent API requests run at once;
  * more wait in a bounded first-come queue (slots.c: at most queue_depth of them, each at most
  * queue_wait_s) and beyond it answer 503 with Retry-After; bodies are read only up to the cap
- * (413), and whole, before a request joins the queue. Signals are not handled in a handler: SIGINT/SIGTERM are blocked in every
- * thread and the main thread waits for them with sigwait(), then mg_stop() lets the requests in
- * flight finish — no global state.
+ * (413), and whole, before a request joins the queue. Signals are not handled in a handler:
+ * SIGINT/SIGTERM are blocked in every thread and the main thread waits for them with sigwait(),
+ * then mg_stop() lets the requests in flight finish — no global state.
  */
 #include "serve.h"
 #include "assets.h"
