@@ -373,7 +373,8 @@ function gpuControl(ci, c, p, dp) {
   const source = given ? `the scenario's platform "${pn}", gpus`
     : `sized by compare for the workload's ${c.kind === 'train' ? 'target_days or budget_usd' : 'demand'}`;
   const div = el('div', {class: 'ctl' + (state.overrides.has(k) ? ' changed' : ''), 'data-platform': pn, 'data-input': 'gpus'});
-  const lo = Math.max(unit, Math.floor(today / 16 / unit) * unit), hi = Math.max(lo * 2, Math.ceil(today * 4 / unit) * unit);
+  const lo = Math.max(unit, Math.floor(today / 16 / unit) * unit);
+  const hi = Math.max(lo * 2, Math.ceil(today * 4 / unit) * unit);
   const snap = (v) => Math.max(unit, Math.round(v / unit) * unit);
   const typed = (v) => Math.max(par, Math.round(v / par) * par);
   const pos = (v) => Math.round(STEPS * Math.log(v / lo) / Math.log(hi / lo));
@@ -398,7 +399,8 @@ function gpuControl(ci, c, p, dp) {
   div.append(el('div', {class: 'head'}, el('label', {text: label}),
     el('span', {}, num, ' today ', el('b', {text: String(today)}), ' ', el('span', {class: 'stage stage-' + stageName, text: stageName}))));
   div.append(track);
-  const steps = unit === deploy.gpus ? `whole ${deploy.name}` : `${unit} GPUs (whole ${deploy.name}, multiples of tp x pp x cp = ${par})`;
+  const steps = unit === deploy.gpus ? `whole ${deploy.name}`
+    : `${unit} GPUs (whole ${deploy.name}, multiples of tp x pp x cp = ${par})`;
   div.append(el('div', {class: 'src', text: source + (unit > 1 ? ` · the slider steps by ${steps}` : '') +
     (today % unit ? ` · today's ${today} is not a whole number of them` : '')}));
   return div;

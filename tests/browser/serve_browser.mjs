@@ -92,21 +92,28 @@ async function editorChecks() {
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   const y0 = await page.evaluate(() => window.scrollY);
   await page.mouse.wheel(0, 900);
-  await page.waitForFunction(() => document.getElementById('editor').shadowRoot.querySelector('.cm-scroller').scrollTop > 400, null, {timeout: 10000});
+  await page.waitForFunction(() => document.getElementById('editor').shadowRoot.querySelector('.cm-scroller').scrollTop > 400,
+    null, {timeout: 10000});
   const rows = await rowsInView();
   check(inSync(rows) && rows[0].n > 10 && await page.evaluate(() => window.scrollY) === y0,
-    `the wheel scrolls the text and its line numbers together (rows ${rows[0].n}-${rows[rows.length - 1].n} in view, each beside its line)`);
+    `the wheel scrolls the text and its line numbers together (rows ${rows[0].n}-${rows[rows.length - 1].n} in view, ` +
+    'each beside its line)');
   // a 5-line paste at the start of line 30 (through the clipboard, as a user pastes)
   const before = await page.evaluate(() => editorText().split('\n').length);
   const piece = ['# pasted 1', '# pasted 2', '# pasted 3', '# pasted 4', '# pasted 5', ''].join('\n');
   await page.evaluate((t) => navigator.clipboard.writeText(t), piece);
-  await page.evaluate(() => { const v = editor.cm.view; v.focus(); v.dispatch({selection: {anchor: v.state.doc.line(30).from}, scrollIntoView: true}); });
+  await page.evaluate(() => {
+    const v = editor.cm.view;
+    v.focus();
+    v.dispatch({selection: {anchor: v.state.doc.line(30).from}, scrollIntoView: true});
+  });
   await page.keyboard.press('Control+V');
   await page.waitForFunction((n) => editorText().split('\n').length === n + 5, before, {timeout: 10000});
   const after = await rowsInView();
   const at = await page.evaluate(() => editorText().split('\n').indexOf('# pasted 1') + 1);
   check(at === 30 && inSync(after) && after.some((r) => r.text === '# pasted 3'),
-    `after a 5-line paste at line 30 every line number in view sits beside its line (rows ${after[0].n}-${after[after.length - 1].n})`);
+    `after a 5-line paste at line 30 every line number in view sits beside its line ` +
+    `(rows ${after[0].n}-${after[after.length - 1].n})`);
   await page.mouse.wheel(0, 1e6);
   await page.waitForTimeout(200);
   const end = await rowsInView();
@@ -155,7 +162,9 @@ async function layoutChecks() {
     const wide = r.tables.filter((t) => t.scrolls);
     check(r.tables.length >= 2 && r.tables.every((t) => t.right <= r.col + 0.5 && t.overlap === 0) &&
       wide.every((t) => t.x === 'auto'),
-    `${width} px: the report's ${r.tables.length} tables end inside their column (right edge ${Math.max(...r.tables.map((t) => t.right)).toFixed(0)} <= ${r.col.toFixed(0)}), none under the scenario panel, ${wide.length} scroll sideways`);
+    `${width} px: the report's ${r.tables.length} tables end inside their column (right edge ` +
+    `${Math.max(...r.tables.map((t) => t.right)).toFixed(0)} <= ${r.col.toFixed(0)}), none under the scenario panel, ` +
+    `${wide.length} scroll sideways`);
     if (width === 1400) {
       await page.locator('#report table').first().evaluate((t) => t.scrollIntoView({block: 'center'}));
       await page.screenshot({path: join(outDir, 'serve-1400.png')});
