@@ -4,8 +4,9 @@
 Usage: serve_api.py GPUECON_BINARY
 Each check compares the API with the CLI itself (the same documents, byte for byte where the
 CLI's output has no clock in it) or with a status the API promises (docs/cli.md, serve):
-400 bad request with the CLI's error record, 413 body over the cap, 429 over the concurrency
-cap, 503 over the work budget, 404 unknown paths; security headers; graceful SIGTERM.
+400 bad request with the CLI's error record, 413 body over the cap, the bounded queue beyond the
+concurrency cap (a wait, then 503 with Retry-After when it is full or the wait runs out), 503 over
+the work budget, 404 unknown paths; security headers; graceful SIGTERM.
 Standard library only.
 """
 import json
@@ -449,7 +450,7 @@ def inline_files(base):
 
 
 def limits():
-    p, base = start("--max-concurrent", "1", "--budget-s", "1")
+    p, base = start("--max-concurrent", "1", "--budget-s", "1", "--queue-depth", "0")
     out = {}
 
     def long_request():
@@ -461,7 +462,10 @@ def limits():
     t.start()
     time.sleep(0.4)
     st, h, body = call(base, "/api/v1/scenario")
-    check(st == 429 and h.get("Retry-After") == "1", "a second request while one runs (--max-concurrent 1): 429")
+    # Retry-After: the queue wait (default 10 s), rounded up
+    check(st == 503 and h.get("Retry-After") == "10" and "--queue-depth" in error_of(body).get("message", ""),
+          "a second request while one runs (--max-concurrent 1, --queue-depth 0): 503, Retry-After: 10 (%d %s)" %
+          (st, h.get("Retry-After")))
     t.join()
     st, _, body = out["long"]
     e = error_of(body)
@@ -471,6 +475,92 @@ def limits():
     check(st == 200, "the server answers again once the long request is gone")
     p.send_signal(signal.SIGTERM)
     check(p.wait(timeout=30) == 0, "SIGTERM: exit 0")
+
+
+def heavy_then(base, delay, fn):
+    """Runs HEAVY (cancelled by a 1 s --budget-s) on the server's one work slot and, `delay`
+    seconds into it, fn(); returns fn's result and HEAVY's answer."""
+    out = {}
+    t = threading.Thread(target=lambda: out.setdefault("heavy", call(
+        base, "/api/v1/compare", {"options": {"scenario": HEAVY, "trials": 1000000}})))
+    t.start()
+    time.sleep(delay)
+    r = fn()
+    t.join()
+    return r, out["heavy"]
+
+
+def timed(base, path):
+    t0 = time.monotonic()
+    st, h, body = call(base, path, timeout=120)
+    return st, h, body, time.monotonic() - t0
+
+
+def queue():
+    """Issue 48: requests beyond --max-concurrent wait in a bounded queue instead of being refused
+    at once. (1) one that finds the only slot busy waits for it and gets 200 once HEAVY has
+    gone (HEAVY holds it for its 1 s budget, so the wait is at least 1 - 0.3 s); (2) with
+    --queue-depth 4, 20 requests sent at once while HEAVY runs: exactly 4 queue and get 200, the
+    other 16 get 503 at once with Retry-After: 300 (--queue-wait 300, rounded up); (3) with
+    --queue-wait 0.5, a queued request gets 503 after 0.5 s, Retry-After: 1; (4) 50 concurrent
+    compare requests at the default depth and slots (4 slots + 64 queued >= 50) all get 200 (the
+    wait is raised to 300 s: under the sanitizers a compare takes seconds)."""
+    p, base = start("--max-concurrent", "1", "--budget-s", "1", "--queue-depth", "4", "--queue-wait", "300")
+    try:
+        (st, h, body, waited), heavy = heavy_then(base, 0.3, lambda: timed(base, "/api/v1/scenario"))
+        check(heavy[0] == 503 and st == 200 and waited > 0.5,
+              "a request that finds the one slot busy waits in the queue and gets 200 after %.2f s (HEAVY: %d)" %
+              (waited, heavy[0]))
+        answers = []
+        go = threading.Barrier(20)
+
+        def one():
+            go.wait()
+            answers.append(timed(base, "/api/v1/scenario"))
+
+        def burst():
+            ts = [threading.Thread(target=one) for _ in range(20)]
+            for x in ts:
+                x.start()
+            for x in ts:
+                x.join()
+        heavy_then(base, 0.3, burst)
+        ok = [a for a in answers if a[0] == 200]
+        busy = [a for a in answers if a[0] == 503]
+        check(len(ok) == 4 and len(busy) == 16 and all(a[1].get("Retry-After") == "300" for a in busy) and
+              all("--queue-depth" in error_of(a[2]).get("message", "") and a[3] < 0.5 for a in busy),
+              "20 requests at once with one slot busy and --queue-depth 4: 4 x 200 and 16 x 503 at once, "
+              "Retry-After: 300 (%s)" % sorted(a[0] for a in answers))
+    finally:
+        p.send_signal(signal.SIGTERM)
+        p.wait(timeout=60)
+    p, base = start("--max-concurrent", "1", "--budget-s", "1", "--queue-wait", "0.5")
+    try:
+        (st, h, body, waited), _ = heavy_then(base, 0.2, lambda: timed(base, "/api/v1/scenario"))
+        check(st == 503 and h.get("Retry-After") == "1" and 0.45 < waited < 0.8 and
+              "--queue-wait" in error_of(body).get("message", ""),
+              "--queue-wait 0.5: a queued request gets 503 after %.2f s, Retry-After: 1 (%d)" % (waited, st))
+    finally:
+        p.send_signal(signal.SIGTERM)
+        p.wait(timeout=60)
+    p, base = start("--budget-s", "600", "--queue-wait", "300")
+    try:
+        sts = []
+        go = threading.Barrier(50)
+
+        def client():
+            go.wait()
+            sts.append(call(base, "/api/v1/compare", {"options": {"scenario": LONG, "trials": 2000}}, timeout=600)[0])
+        ts = [threading.Thread(target=client) for _ in range(50)]
+        for x in ts:
+            x.start()
+        for x in ts:
+            x.join()
+        check(sts.count(200) == 50, "50 concurrent compare requests on the default 4 slots: 50 x 200 (%s)" %
+              {s: sts.count(s) for s in set(sts)})
+    finally:
+        p.send_signal(signal.SIGTERM)
+        p.wait(timeout=60)
 
 
 def graceful():
@@ -583,6 +673,7 @@ def main():
         p.send_signal(signal.SIGTERM)
         p.wait(timeout=60)
     limits()
+    queue()
     graceful()
     request_log()
     slow_clients()

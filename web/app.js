@@ -69,7 +69,7 @@ async function api(command, options) {
   });
   const type = r.headers.get('Content-Type') || '';
   const body = type.startsWith('application/json') ? await r.json() : await r.text();
-  return {ok: r.ok, status: r.status, body};
+  return {ok: r.ok, status: r.status, body, retryAfter: Number(r.headers.get('Retry-After')) || 0};
 }
 
 /* ---- the scenario document and the what-ifs ---- */
@@ -104,32 +104,39 @@ function effectiveDoc(only) {
 
 /* ---- the editor ---- */
 
-function gutter(errLine) {
-  const n = $('yaml').value.split('\n').length;
-  const g = $('gutter');
-  g.replaceChildren();
-  for (let i = 1; i <= n; i++) g.append(el('div', {class: i === errLine ? 'err' : '', text: String(i)}));
+/* The scenario's YAML editor: CodeMirror 6 (web/vendor/codemirror.min.js, which sets
+ * window.GpueconEditor; its line numbers scroll with the text, follow every edit and paste, and
+ * an error's path:line:col marks that line), or, only when that bundle did not load, the plain
+ * textarea index.html starts with (no line numbers: the error text names the line, and the
+ * line is selected). Every other function reads and writes the scenario through these four. */
+const editor = {cm: null};
+function editorInit() {
+  const box = $('editor');
+  if (!window.GpueconEditor) { box.classList.add('plain'); return; }
+  $('yaml').remove();
+  editor.cm = window.GpueconEditor.create(box, '', null);
+}
+function editorText() { return editor.cm ? editor.cm.get() : $('yaml').value; }
+function editorSet(text) { if (editor.cm) editor.cm.set(text); else $('yaml').value = text; }
+function editorMark(line, column) {
+  if (editor.cm) { editor.cm.mark(line, column); return; }
+  if (!(line > 0)) return;
+  const ta = $('yaml'), lines = ta.value.split('\n');
+  let start = 0;
+  for (let i = 0; i < line - 1 && i < lines.length; i++) start += lines[i].length + 1;
+  ta.focus();
+  ta.setSelectionRange(start + Math.max(0, (column || 1) - 1), start + (lines[line - 1] || '').length);
 }
 function showYamlError(e) {
   const box = $('yaml-error');
-  if (!e) { box.hidden = true; gutter(0); return; }
+  if (!e) { box.hidden = true; editorMark(0); return; }
   box.hidden = false;
   box.textContent = e.text || e.message;
-  gutter(e.line || 0);
-  if (e.line > 0) {
-    const lines = $('yaml').value.split('\n');
-    let start = 0;
-    for (let i = 0; i < e.line - 1 && i < lines.length; i++) start += lines[i].length + 1;
-    const ta = $('yaml');
-    ta.focus();
-    ta.setSelectionRange(start + Math.max(0, (e.column || 1) - 1), start + (lines[e.line - 1] || '').length);
-    const row = $('gutter').children[e.line - 1];
-    if (row) row.scrollIntoView({block: 'center'});
-  }
+  editorMark(e.line || 0, e.column || 1);
 }
 
 async function runAll() {
-  const text = $('yaml').value;
+  const text = editorText();
   status('running compare…');
   const t0 = performance.now();
   const r = await api('compare', {scenario: text});
@@ -184,9 +191,10 @@ async function whatIf() {
     state.result.comparisons[ci] = r.body.comparisons[0];
     status(`what-if: compare re-ran in ${ms} ms (server ${Math.round(1000 * r.body.elapsed_s)} ms)`);
     render();
-  } else if (r.status === 429) { /* the server's concurrency cap: try again shortly */
+  } else if (r.status === 503 && r.retryAfter) { /* the server's queue is full: try again when it says */
     state.pending = true;
-    await new Promise((res) => setTimeout(res, 250));
+    status(`the server is busy: the what-if runs again in ${r.retryAfter} s`);
+    await new Promise((res) => setTimeout(res, 1000 * r.retryAfter));
   } else {
     status('what-if refused: ' + ((r.body.error && r.body.error.text) || r.status));
   }
@@ -333,12 +341,31 @@ function bandLines(p) {
   return div;
 }
 
+/* The unit a system is deployed in, from the catalog's systems entry: a node's GPUs
+ * (gpus_per_node: an HGX server's 8), or the NVLink domain's when it spans nodes (scaleup_gpus:
+ * an NVL72 rack's 72, of 4-GPU trays). {gpus, name} for the GPU slider's step and its note
+ * (name in the plural); {gpus: 1} for a system the catalog does not list. */
+function deployUnit(system) {
+  const e = (state.catalog.systems || []).find((x) => x.name === system);
+  const f = (k) => (e && e.fields[k] && e.fields[k].value > 0 ? e.fields[k].value : 0);
+  const node = f('gpus_per_node'), domain = f('scaleup_gpus');
+  if (domain > node) return {gpus: domain, name: `racks (NVLink domains) of ${domain} GPUs`};
+  return node ? {gpus: node, name: `nodes of ${node} GPUs`} : {gpus: 1, name: 'GPUs'};
+}
+const gcd = (a, b) => (b ? gcd(b, a % b) : a);
+
 /* The GPU count of a platform (a decision, not an estimate: the scenario's own number, or the
  * size compare found for the workload's target_days or budget_usd): a log-scale slider from a
- * sixteenth to four times today's count, in whole multiples of the platform's fixed tp x pp x cp. */
+ * sixteenth to four times today's count that moves in whole deployable units (deployUnit: nodes,
+ * or racks for NVL72) that are also whole multiples of the platform's fixed tp x pp x cp. Today's
+ * count stays as the scenario gives it (a mark on the track) until the control moves; a count
+ * typed in is taken as written, rounded to a multiple of tp x pp x cp only. */
 function gpuControl(ci, c, p, dp) {
   const pn = p.name, k = key(ci, pn, 'gpus'), today = p.gpus;
-  const unit = (dp.tp || 1) * (dp.pp || 1) * (dp.cp || 1);
+  const par = (dp.tp || 1) * (dp.pp || 1) * (dp.cp || 1);
+  const sk = key(ci, pn, 'system');
+  const deploy = deployUnit(state.overrides.has(sk) ? state.overrides.get(sk) : (dp.system || p.system));
+  const unit = deploy.gpus / gcd(deploy.gpus, par) * par; /* lcm: whole units and whole layouts */
   const now = state.overrides.has(k) ? state.overrides.get(k) : today;
   const label = `${pn} ${LABEL('gpus')}`;
   const given = dp.gpus !== undefined;
@@ -346,8 +373,10 @@ function gpuControl(ci, c, p, dp) {
   const source = given ? `the scenario's platform "${pn}", gpus`
     : `sized by compare for the workload's ${c.kind === 'train' ? 'target_days or budget_usd' : 'demand'}`;
   const div = el('div', {class: 'ctl' + (state.overrides.has(k) ? ' changed' : ''), 'data-platform': pn, 'data-input': 'gpus'});
-  const lo = Math.max(unit, Math.floor(today / 16)), hi = Math.max(lo * 2, today * 4);
+  const lo = Math.max(unit, Math.floor(today / 16 / unit) * unit);
+  const hi = Math.max(lo * 2, Math.ceil(today * 4 / unit) * unit);
   const snap = (v) => Math.max(unit, Math.round(v / unit) * unit);
+  const typed = (v) => Math.max(par, Math.round(v / par) * par);
   const pos = (v) => Math.round(STEPS * Math.log(v / lo) / Math.log(hi / lo));
   const range = el('input', {type: 'range', min: '0', max: String(STEPS), step: '1', 'aria-label': label});
   range.value = String(pos(Math.min(hi, Math.max(lo, now))));
@@ -361,7 +390,7 @@ function gpuControl(ci, c, p, dp) {
   range.addEventListener('input', () => { num.value = String(snap(lo * Math.pow(hi / lo, Number(range.value) / STEPS))); });
   range.addEventListener('change', () => set(Number(num.value)));
   num.addEventListener('change', () => {
-    const v = snap(Number(num.value));
+    const v = typed(Number(num.value));
     if (!(v >= 1)) return;
     num.value = String(v);
     range.value = String(pos(Math.min(hi, Math.max(lo, v))));
@@ -370,7 +399,10 @@ function gpuControl(ci, c, p, dp) {
   div.append(el('div', {class: 'head'}, el('label', {text: label}),
     el('span', {}, num, ' today ', el('b', {text: String(today)}), ' ', el('span', {class: 'stage stage-' + stageName, text: stageName}))));
   div.append(track);
-  div.append(el('div', {class: 'src', text: source + (unit > 1 ? ` · multiples of tp x pp x cp = ${unit}` : '')}));
+  const steps = unit === deploy.gpus ? `whole ${deploy.name}`
+    : `${unit} GPUs (whole ${deploy.name}, multiples of tp x pp x cp = ${par})`;
+  div.append(el('div', {class: 'src', text: source + (unit > 1 ? ` · the slider steps by ${steps}` : '') +
+    (today % unit ? ` · today's ${today} is not a whole number of them` : '')}));
   return div;
 }
 
@@ -521,7 +553,7 @@ async function exportAs(format, ext, type) {
 }
 
 async function main() {
-  $('yaml').addEventListener('input', () => gutter(0));
+  editorInit();
   $('run').addEventListener('click', runAll);
   $('reset').addEventListener('click', () => {
     state.overrides.clear();
@@ -537,7 +569,7 @@ async function main() {
   $('load-yaml').addEventListener('change', async (ev) => {
     const f = ev.target.files[0];
     if (!f) return;
-    $('yaml').value = await f.text();
+    editorSet(await f.text());
     ev.target.value = '';
     await runAll();
   });
@@ -547,8 +579,7 @@ async function main() {
   }
   const s = await (await fetch('/api/v1/scenario')).json();
   state.name = s.name;
-  $('yaml').value = s.yaml;
-  gutter(0);
+  editorSet(s.yaml);
   await runAll();
   document.body.dataset.ready = '1';
 }

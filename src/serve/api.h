@@ -48,7 +48,7 @@ typedef struct api_reply {
 void api_handle(const api_env *env, const char *method, const char *path, const char *body, size_t len,
                 api_reply *out);
 void api_reply_free(api_reply *r);
-/* An error document {"error": {...}} with the given status (for the HTTP layer's own 413/429). */
+/* An error document {"error": {...}} with the given status (for the HTTP layer's own 413/503). */
 void api_reply_error(api_reply *out, int status, int code, const char *where, const char *message);
 
 /* Maximum nesting of arrays/objects in a JSON text (strings skipped), scanning at most len

@@ -12,7 +12,9 @@
 typedef struct serve_config {
     api_env env;              /* catalog, scenario, limits (api.h) */
     const char *listen;       /* HOST:PORT; port 0 picks a free one */
-    int max_concurrent;       /* API requests running at once; more answer 429 */
+    int max_concurrent;       /* API requests running at once; more wait in the queue */
+    int queue_depth;          /* API requests waiting for a slot at most; more answer 503 + Retry-After */
+    double queue_wait_s;      /* the longest one waits in the queue; then 503 + Retry-After */
     bool quiet;               /* no access log on stderr */
 } serve_config;
 

@@ -56,7 +56,11 @@ static const char help[] =
     "  --catalog DIR         catalog files that add to or override the built-in ones\n"
     "  --max-body BYTES      largest request body (default 1048576; more: 413)\n"
     "  --max-depth N         deepest JSON nesting in a request (default 32; more: 400)\n"
-    "  --max-concurrent N    API requests at once (default 4; more: 429)\n"
+    "  --max-concurrent N    API requests computing at once (default 4; more wait in the queue)\n"
+    "  --queue-depth N       API requests waiting for a slot, at most (default 64; more: 503\n"
+    "                        with Retry-After)\n"
+    "  --queue-wait S        the longest a request waits in the queue, seconds (default 10; then\n"
+    "                        503 with Retry-After)\n"
     "  --budget-s S          work per request, seconds (default 10; then 503)\n"
     "  --max-work S          the most estimated work a request may ask for with \"max_work\",\n"
     "                        CPU-seconds (default 60, the library's; more: 400)\n"
@@ -68,8 +72,8 @@ static const char help[] =
 typedef struct serve_opts {
     const char *listen, *catalog, *scenario;
     bool allow_remote;
-    double max_body, budget, max_work;
-    int max_depth, max_conc, threads;
+    double max_body, budget, max_work, queue_wait;
+    int max_depth, max_conc, threads, queue_depth;
     bool quiet;
 } serve_opts;
 
@@ -96,7 +100,8 @@ static int parse(int argc, char **argv, serve_opts *o)
         bool integer;
     } nums[] = {{"--max-body", 1024, 64 << 20, true}, {"--budget-s", 0.001, 3600, false},
                 {"--max-depth", 2, 256, true},     {"--max-concurrent", 1, 256, true},
-                {"--threads", 0, 1024, true},      {"--max-work", 0.01, 1e7, false}};
+                {"--threads", 0, 1024, true},      {"--max-work", 0.01, 1e7, false},
+                {"--queue-depth", 0, 256, true},  {"--queue-wait", 0, 600, false}};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         char name[64];
@@ -142,8 +147,8 @@ static int parse(int argc, char **argv, serve_opts *o)
             int rc = number(name, val, nums[k].lo, nums[k].hi, nums[k].integer, &d);
             if (rc)
                 return rc;
-            double *dst[] = {&o->max_body, &o->budget, NULL, NULL, NULL, &o->max_work};
-            int *idst[] = {NULL, NULL, &o->max_depth, &o->max_conc, &o->threads, NULL};
+            double *dst[] = {&o->max_body, &o->budget, NULL, NULL, NULL, &o->max_work, NULL, &o->queue_wait};
+            int *idst[] = {NULL, NULL, &o->max_depth, &o->max_conc, &o->threads, NULL, &o->queue_depth, NULL};
             if (dst[k])
                 *dst[k] = d;
             else
@@ -315,6 +320,8 @@ static int serve_with(const serve_opts *o, const char *addr)
     memset(&cfg, 0, sizeof cfg);
     cfg.listen = addr;
     cfg.max_concurrent = o->max_conc;
+    cfg.queue_depth = o->queue_depth;
+    cfg.queue_wait_s = o->queue_wait;
     cfg.quiet = o->quiet;
     cfg.env = (api_env){.cat = cat,
                         .scenario_name = text ? base_name(o->scenario, name, sizeof name) : "default",
@@ -342,7 +349,7 @@ static int serve_with(const serve_opts *o, const char *addr)
 int serve_main(int argc, char **argv)
 {
     serve_opts o = {.listen = "127.0.0.1:8080", .max_body = 1 << 20, .budget = 10, .max_work = 60, .max_depth = 32,
-                    .max_conc = 4, .threads = 0, .quiet = false};
+                    .max_conc = 4, .threads = 0, .queue_depth = 64, .queue_wait = 10, .quiet = false};
     int rc = parse(argc, argv, &o);
     if (rc)
         return rc < 0 ? 0 : rc;

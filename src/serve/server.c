@@ -5,17 +5,20 @@
  * Key choices. civetweb runs with no document root, so it can serve no file from disk; every
  * response is written here with the same headers (a strict Content-Security-Policy that allows
  * only the server's own scripts and styles, X-Content-Type-Options: nosniff, no CORS headers,
- * so browsers refuse cross-origin API calls). At most max_concurrent API requests run at once
- * (an atomic counter; more answer 429 at once rather than queue); bodies are read only up to
- * the cap (413). Signals are not handled in a handler: SIGINT/SIGTERM are blocked in every
- * thread and the main thread waits for them with sigwait(), then mg_stop() lets the requests in
- * flight finish — no global state.
+ * so browsers refuse cross-origin API calls). At most max_concurrent API requests run at once;
+ * more wait in a bounded first-come queue (slots.c: at most queue_depth of them, each at most
+ * queue_wait_s) and beyond it answer 503 with Retry-After; bodies are read only up to the cap
+ * (413), and whole, before a request joins the queue. Signals are not handled in a handler:
+ * SIGINT/SIGTERM are blocked in every thread and the main thread waits for them with sigwait(),
+ * then mg_stop() lets the requests in flight finish — no global state.
  */
 #include "serve.h"
 #include "assets.h"
+#include "slots.h"
 
 #include <arpa/inet.h>
 #include <civetweb.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -26,7 +29,7 @@
 
 typedef struct server {
     const serve_config *cfg;
-    atomic_int inflight;  /* API requests computing (the --max-concurrent cap) */
+    slots work;           /* API requests computing (--max-concurrent) and queued (--queue-depth) */
     atomic_int open;      /* API requests not yet answered (what a shutdown waits for) */
     atomic_bool draining; /* after SIGINT/SIGTERM: new API requests answer 503 */
 } server;
@@ -52,7 +55,6 @@ static const char *reason(int status)
     case 431: return "Request Header Fields Too Large";
     case 413: return "Payload Too Large";
     case 422: return "Unprocessable Content";
-    case 429: return "Too Many Requests";
     case 500: return "Internal Server Error";
     case 501: return "Not Implemented";
     case 503: return "Service Unavailable";
@@ -70,6 +72,33 @@ static int respond(struct mg_connection *conn, int status, const char *type, con
     if (!head && len)
         mg_write(conn, body, len);
     return status;
+}
+
+/* Retry-After for a request the queue refused: the queue wait, rounded up to whole seconds (at
+ * least 1): by then every request queued now has a slot or has been refused. */
+static int retry_after_s(const serve_config *cfg)
+{
+    double r = ceil(cfg->queue_wait_s);
+    return r < 1 ? 1 : r > 3600 ? 3600 : (int)r;
+}
+
+/* The 503 for a request that got no work slot (see slot_result); fills *r, and the Retry-After
+ * header into extra. */
+static void refuse_busy(const serve_config *cfg, slot_result why, double waited, api_reply *r, char *extra,
+                        size_t cap)
+{
+    char msg[240];
+    int after = retry_after_s(cfg);
+    if (why == SLOT_FULL)
+        snprintf(msg, sizeof msg, "all %d work slots are busy and %d requests are queued (gpuecon serve "
+                 "--max-concurrent, --queue-depth); try again in %d s", cfg->max_concurrent, cfg->queue_depth, after);
+    else if (why == SLOT_TIMEOUT)
+        snprintf(msg, sizeof msg, "waited %.1f s in the queue for one of the %d work slots (gpuecon serve "
+                 "--queue-wait); try again in %d s", waited, cfg->max_concurrent, after);
+    else
+        snprintf(msg, sizeof msg, "shutting down");
+    api_reply_error(r, 503, GPUECON_E_CANCELED, "server", msg);
+    snprintf(extra, cap, why == SLOT_CLOSED ? "Connection: close\r\n" : "Retry-After: %d\r\n", after);
 }
 
 /* Every network read and write of a connection (the headers, a piece of the body, a piece of the
@@ -219,8 +248,8 @@ static int handle(struct mg_connection *conn, void *cbdata)
         return send_reply(conn, &r, "Connection: close\r\n");
     }
     /* the body is read first, under its deadline (BODY_DEADLINE_S), and only a
-       whole one takes a work slot: clients that declare a body and trickle it once held every slot
-       (429 for everyone) */
+       whole one takes a work slot or joins the queue: clients that declare a body and trickle it
+       once held every slot (refused for everyone) */
     atomic_fetch_add(&s->open, 1);
     size_t len = 0;
     bool over = false;
@@ -237,19 +266,19 @@ static int handle(struct mg_connection *conn, void *cbdata)
         snprintf(msg, sizeof msg, "the request body ended after %zu of the %lld bytes declared (a body has %d s "
                  "to arrive)", len, ri->content_length, BODY_DEADLINE_S);
         api_reply_error(&r, 408, GPUECON_E_INPUT, "request", msg);
-    } else if (atomic_fetch_add(&s->inflight, 1) >= s->cfg->max_concurrent) {
-        atomic_fetch_sub(&s->inflight, 1);
-        char msg[160];
-        snprintf(msg, sizeof msg, "%d requests are already running (gpuecon serve --max-concurrent); try again",
-                 s->cfg->max_concurrent);
-        free(body);
-        api_reply_error(&r, 429, GPUECON_E_INPUT, "server", msg);
-        int st = send_reply(conn, &r, "Retry-After: 1\r\n");
-        atomic_fetch_sub(&s->open, 1);
-        return st;
     } else {
+        double waited = 0;
+        slot_result got = slots_acquire(&s->work, &waited);
+        if (got != SLOT_TAKEN) {
+            free(body);
+            char extra[64];
+            refuse_busy(s->cfg, got, waited, &r, extra, sizeof extra);
+            int st = send_reply(conn, &r, extra);
+            atomic_fetch_sub(&s->open, 1);
+            return st;
+        }
         api_handle(env, ri->request_method, path, body, len, &r);
-        atomic_fetch_sub(&s->inflight, 1); /* the work is done: a client that reads the answer may send again */
+        slots_release(&s->work); /* the work is done: the next queued request, or a client reading its answer */
     }
     free(body);
     int st = send_reply(conn, &r, NULL);
@@ -298,17 +327,21 @@ int serve_run(const serve_config *cfg)
     sigaddset(&sigs, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 
-    /* worker threads: the work slots plus 16 for connections that are still sending or reading (a
-       few slow clients must not leave none for the page) */
+    /* worker threads: the work slots, the queue, plus 16 for connections that are still sending or
+       reading (neither a full queue nor a few slow clients may leave none for the page) */
     char threads[16], timeout[16];
-    snprintf(threads, sizeof threads, "%d", cfg->max_concurrent + 16);
+    snprintf(threads, sizeof threads, "%d", cfg->max_concurrent + cfg->queue_depth + 16);
     snprintf(timeout, sizeof timeout, "%d", IO_TIMEOUT_MS);
     /* cfg->listen is civetweb's form already (serve_main.c checked and mapped every address) */
     char ports[640];
     snprintf(ports, sizeof ports, "%s", cfg->listen);
     const char *options[] = {"listening_ports", ports, "num_threads", threads, "request_timeout_ms", timeout,
                              "enable_keep_alive", "yes", "max_request_size", "16384", NULL};
-    server s = {cfg, 0, 0, false};
+    server s = {.cfg = cfg, .open = 0, .draining = false};
+    if (slots_init(&s.work, cfg->max_concurrent, cfg->queue_depth, cfg->queue_wait_s)) {
+        fprintf(stderr, "gpuecon serve: cannot set up the work slots\n");
+        return 1;
+    }
     struct mg_callbacks cb;
     memset(&cb, 0, sizeof cb);
     cb.log_message = log_message;
@@ -319,6 +352,7 @@ int serve_run(const serve_config *cfg)
         fprintf(stderr, "gpuecon: --listen: cannot listen on %s (in use, or not an address of this machine)\n",
                 cfg->listen);
         mg_exit_library();
+        slots_destroy(&s.work);
         return 1;
     }
     mg_set_request_handler(ctx, "/", handle, &s);
@@ -338,8 +372,9 @@ int serve_run(const serve_config *cfg)
     /* civetweb stops writing once mg_stop() begins, so let the requests in flight finish first
      * (each is bounded by the work budget); a second signal stops at once */
     atomic_store(&s.draining, true);
+    slots_close(&s.work); /* the queued requests are answered 503 now; the running ones finish */
     struct timespec tick = {0, 20 * 1000 * 1000};
-    for (double waited = 0; (atomic_load(&s.inflight) > 0 || atomic_load(&s.open) > 0) &&
+    for (double waited = 0; (slots_running(&s.work) > 0 || atomic_load(&s.open) > 0) &&
                             waited < cfg->env.budget_s + 10;
          waited += 0.02) {
         sigset_t pending;
@@ -350,5 +385,6 @@ int serve_run(const serve_config *cfg)
     }
     mg_stop(ctx);
     mg_exit_library();
+    slots_destroy(&s.work);
     return 0;
 }

@@ -11,7 +11,14 @@
 // whose third platform's timeline starts later begins at that start, and its lowest month runs;
 // a scenario with a bad value on line 8 gets line 8 highlighted in the editor's gutter.
 // Each platform's predicted figures show their 80% bands (issue 47).
+// Issue 48: the editor is CodeMirror 6 (the wheel scrolls text and line numbers together; after a
+// paste every line number still sits beside its line; a server error's line:col marks the right
+// line after a paste that moved it); the report's tables stay inside their column at 1,400 px and
+// narrower; the GPU slider moves in whole nodes (8 GPUs, HGX H100) and racks (72, GB200 NVL72, also
+// for a platform moved to that system by its picker); a what-if answered 503 with Retry-After
+// says the server is busy and runs again; without the bundle the page runs on a plain text box.
 // A screenshot of each state goes to OUTPUT_DIR (kept by CI as an artefact).
+// serve-1400.png and serve-editor-error.png are the pictures of the page in docs/img/ (copy them there to update it).
 // Exit 0 pass, 1 fail, 77 skip (no Chromium or no playwright-core: CTest's SKIP_RETURN_CODE).
 import {spawn} from 'node:child_process';
 import {existsSync, mkdirSync, readFileSync, mkdtempSync, rmSync} from 'node:fs';
@@ -34,7 +41,7 @@ const T = Number(process.env.GPUECON_BROWSER_TIMEOUT_MS || 240000);
 
 // Before a control moves, the page has no what-if running or queued: a queued one re-renders the
 // controls, and a value filled into the old element would be lost.
-let page;
+let page, original0;
 const settle = () => page.waitForFunction(() => !state.busy && !state.pending, null, {timeout: T});
 
 function fail(msg) { console.error('FAIL: ' + msg); process.exitCode = 1; throw new Error(msg); }
@@ -48,10 +55,198 @@ const url = await new Promise((resolve, reject) => {
   server.on('exit', (c) => reject(new Error('server exited ' + c)));
   setTimeout(() => reject(new Error('server did not start in 20 s')), 20000);
 });
+// The scenario text, set as a whole (the editor's own API: what loading a file does)
+const setYaml = (text) => page.evaluate((t) => editorSet(t), text);
+
+// Each line number the editor shows against the text drawn at the same height: a list of
+// {n, text, want} for the gutter rows in view, `want` being line n of the scenario as the page
+// holds it. Read from the screen (elementFromPoint in the editor's shadow root), not from the
+// editor's own line model.
+const rowsInView = () => page.evaluate(() => {
+  const root = document.getElementById('editor').shadowRoot;
+  const lines = editorText().split('\n');
+  const sc = root.querySelector('.cm-scroller').getBoundingClientRect();
+  const content = root.querySelector('.cm-content').getBoundingClientRect();
+  const out = [];
+  for (const g of root.querySelectorAll('.cm-lineNumbers .cm-gutterElement')) {
+    const b = g.getBoundingClientRect(), n = Number(g.textContent);
+    const y = b.top + b.height / 2;
+    if (!(n > 0) || y < sc.top + 2 || y > sc.bottom - 2) continue;
+    let e = root.elementFromPoint(content.left + 4, y);
+    while (e && !(e.classList && e.classList.contains('cm-line'))) e = e.parentElement;
+    out.push({n, text: e ? e.textContent : null, want: lines[n - 1]});
+  }
+  return out;
+});
+const inSync = (rows) => rows.length >= 10 && rows.every((r) => r.text === r.want);
+
+// Issue 48, the editor: CodeMirror 6 (not the textarea fallback); the wheel scrolls the text and
+// its line numbers together; a paste in the middle adds lines and every number still sits beside
+// its line; an error the server reports at line:col after a paste marks that line, number and text.
+async function editorChecks() {
+  check(await page.evaluate(() => editor.cm !== null && !document.getElementById('yaml')) &&
+    await page.locator('.cm-editor .cm-lineNumbers').count() === 1, 'the scenario editor is CodeMirror 6 with line numbers');
+  const scroller = page.locator('.cm-scroller');
+  await scroller.scrollIntoViewIfNeeded();
+  const box = await scroller.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  const y0 = await page.evaluate(() => window.scrollY);
+  await page.mouse.wheel(0, 900);
+  await page.waitForFunction(() => document.getElementById('editor').shadowRoot.querySelector('.cm-scroller').scrollTop > 400,
+    null, {timeout: 10000});
+  const rows = await rowsInView();
+  check(inSync(rows) && rows[0].n > 10 && await page.evaluate(() => window.scrollY) === y0,
+    `the wheel scrolls the text and its line numbers together (rows ${rows[0].n}-${rows[rows.length - 1].n} in view, ` +
+    'each beside its line)');
+  // a 5-line paste at the start of line 30 (through the clipboard, as a user pastes)
+  const before = await page.evaluate(() => editorText().split('\n').length);
+  const piece = ['# pasted 1', '# pasted 2', '# pasted 3', '# pasted 4', '# pasted 5', ''].join('\n');
+  await page.evaluate((t) => navigator.clipboard.writeText(t), piece);
+  await page.evaluate(() => {
+    const v = editor.cm.view;
+    v.focus();
+    v.dispatch({selection: {anchor: v.state.doc.line(30).from}, scrollIntoView: true});
+  });
+  await page.keyboard.press('Control+V');
+  await page.waitForFunction((n) => editorText().split('\n').length === n + 5, before, {timeout: 10000});
+  const after = await rowsInView();
+  const at = await page.evaluate(() => editorText().split('\n').indexOf('# pasted 1') + 1);
+  check(at === 30 && inSync(after) && after.some((r) => r.text === '# pasted 3'),
+    `after a 5-line paste at line 30 every line number in view sits beside its line ` +
+    `(rows ${after[0].n}-${after[after.length - 1].n})`);
+  await page.mouse.wheel(0, 1e6);
+  await page.waitForTimeout(200);
+  const end = await rowsInView();
+  check(inSync(end) && end[end.length - 1].n === before + 5, `scrolled to the end, the last line number is ${before + 5}`);
+  // a bad scenario pasted over everything, 3 comment lines before the bad value: the server says
+  // scenario:11:15, and line 11 is marked
+  const bad = ['# three', '# comment', '# lines', 'name: broken', 'comparisons:', '  - name: x',
+    '    workload: {kind: train, model: llama3-8b, precision: bf16, tokens: 1e12, seq: 8192, gbs: 512}',
+    '    platforms:', '      - system: hgx-h100', '        gpus: 8', '        tp: lots', ''].join('\n');
+  await page.evaluate((t) => navigator.clipboard.writeText(t), bad);
+  await page.evaluate(() => editor.cm.view.focus());
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Control+V');
+  await page.waitForFunction(() => editorText().startsWith('# three'), null, {timeout: 10000});
+  await page.click('#run');
+  await page.waitForSelector('.cm-gutterElement.err', {timeout: T});
+  const err = await page.locator('#yaml-error').textContent();
+  const line = Number((err.match(/scenario:(\d+):\d+/) || [])[1]);
+  check(line === 11 && await page.locator('.cm-gutterElement.err').textContent() === '11' &&
+    await page.locator('.cm-err-line').textContent() === '        tp: lots',
+  `the server's ${(err.match(/scenario:\d+:\d+/) || ['no line'])[0]} marks line 11, number and text ("        tp: lots")`);
+  await page.screenshot({path: join(outDir, 'serve-editor-error.png')});
+  await setYaml(original0);
+  await page.click('#run');
+  await page.waitForFunction(() => document.querySelector('#yaml-error').hidden && !state.busy, null, {timeout: T});
+  await page.waitForSelector('#report svg', {timeout: T});
+}
+
+// Issue 48, the layout: at 1,400 px and narrower every table of the report stays inside the
+// decision column (a wide one scrolls sideways in it) and none reaches under the scenario panel;
+// at 800 px the panel goes below and no table overlaps it either.
+async function layoutChecks() {
+  for (const width of [1400, 1200, 1000, 800]) {
+    await page.setViewportSize({width, height: 1000});
+    const r = await page.evaluate(() => {
+      const rect = (e) => e.getBoundingClientRect();
+      const col = rect(document.getElementById('decision')), pane = rect(document.getElementById('editor-pane'));
+      const tables = [...document.querySelectorAll('#decision table')].map((t) => {
+        const b = rect(t);
+        const overlap = Math.max(0, Math.min(b.right, pane.right) - Math.max(b.left, pane.left)) *
+          Math.max(0, Math.min(b.bottom, pane.bottom) - Math.max(b.top, pane.top));
+        return {right: b.right, overlap, scrolls: t.scrollWidth > t.clientWidth + 1, x: getComputedStyle(t).overflowX};
+      });
+      return {col: col.right, pane: pane.left, tables};
+    });
+    const wide = r.tables.filter((t) => t.scrolls);
+    check(r.tables.length >= 2 && r.tables.every((t) => t.right <= r.col + 0.5 && t.overlap === 0) &&
+      wide.every((t) => t.x === 'auto'),
+    `${width} px: the report's ${r.tables.length} tables end inside their column (right edge ` +
+    `${Math.max(...r.tables.map((t) => t.right)).toFixed(0)} <= ${r.col.toFixed(0)}), none under the scenario panel, ` +
+    `${wide.length} scroll sideways`);
+    if (width === 1400) {
+      await page.locator('#report table').first().evaluate((t) => t.scrollIntoView({block: 'center'}));
+      await page.screenshot({path: join(outDir, 'serve-1400.png')});
+    }
+  }
+  await page.setViewportSize({width: 1400, height: 1000});
+}
+
+// Issue 48, the GPU slider: every position gives a whole number of the system's deployable unit
+// (the catalog's hgx-h100 node of 8 GPUs; gb200-nvl72's NVLink rack of 72), and a moved slider
+// runs compare at that count.
+const slide = (ctl, pos) => page.locator(ctl + ' input[type=range]').evaluate((e, p) => {
+  e.value = String(p); e.dispatchEvent(new Event('input'));
+}, pos);
+async function sliderChecks() {
+  for (const [pn, unit] of [['H100', 8], ['GB200 NVL72', 72]]) {
+    const ctl = `.ctl[data-platform="${pn}"][data-input="gpus"]`;
+    const got = [];
+    for (const pos of [0, 1, 137, 333, 500, 618, 731, 999, 1000]) {
+      await slide(ctl, pos);
+      got.push(Number(await page.locator(ctl + ' input[type=number]').inputValue()));
+    }
+    check(got.every((g) => g > 0 && g % unit === 0) && new Set(got).size >= 5 &&
+      (await page.locator(ctl + ' .src').textContent()).includes(`of ${unit} GPUs`),
+    `${pn}: the GPU slider gives whole units of ${unit} GPUs (${got.join(', ')})`);
+  }
+  await settle();
+  const ctl = '.ctl[data-platform="GB200 NVL72"][data-input="gpus"]';
+  await slide(ctl, 618);
+  const v = Number(await page.locator(ctl + ' input[type=number]').inputValue());
+  await page.locator(ctl + ' input[type=range]').dispatchEvent('change');
+  await page.waitForFunction((g) => state.result.comparisons[0].platforms.find((p) => p.name === 'GB200 NVL72').gpus === g &&
+    !state.busy, v, {timeout: T});
+  check(v % 72 === 0, `the slider at ${v} GPUs (${v / 72} racks) runs compare on ${v} GB200 NVL72 GPUs`);
+  await page.click('#reset');
+  await settle();
+  // the platform named H100 moved to the gb200-nvl72 system (the system picker): its slider steps by racks
+  await page.selectOption('select[aria-label="H100 ' + await page.evaluate(() => LABEL('system')) + '"]', 'gb200-nvl72');
+  await settle();
+  const h = '.ctl[data-platform="H100"][data-input="gpus"]';
+  const moved = [];
+  for (const pos of [137, 500, 731]) {
+    await slide(h, pos);
+    moved.push(Number(await page.locator(h + ' input[type=number]').inputValue()));
+  }
+  check(moved.every((g) => g % 72 === 0), `H100 set to the gb200-nvl72 system: its slider steps by racks of 72 (${moved.join(', ')})`);
+  await page.click('#reset');
+  await settle();
+}
+
+// Issue 48, the queue: a what-if the server answers 503 with Retry-After (its queue full) says so
+// and runs again once that time has passed (the first compare of the what-if is answered 503 here,
+// Retry-After: 1; the report's request goes through)
+async function busyChecks() {
+  let refused = 0;
+  await page.route('**/api/v1/compare', async (route) => {
+    if (refused === 0 && !route.request().postData().includes('"format":"html"')) {
+      refused++;
+      await route.fulfill({status: 503, headers: {'Retry-After': '1', 'Content-Type': 'application/json'},
+        body: '{"error": {"status": "canceled", "where": "server", "message": "queue full (test)"}}'});
+    } else await route.continue();
+  });
+  const mt = page.locator('.ctl[data-platform="GB200 NVL72"][data-input="mtbi_gpu_days"] input[type=number]');
+  await settle();
+  await mt.fill('1900');
+  await mt.dispatchEvent('change');
+  await page.waitForFunction(() => /the server is busy: the what-if runs again in 1 s/.test(document.getElementById('status').textContent),
+    null, {timeout: T});
+  const t0 = Date.now();
+  await page.waitForFunction(() => /^what-if: compare re-ran/.test(document.getElementById('status').textContent) &&
+    state.result.comparisons[0].platforms.find((p) => p.name === 'GB200 NVL72').mtbi_gpu_days === 1900, null, {timeout: T});
+  await page.unroute('**/api/v1/compare');
+  check(refused === 1, `a what-if answered 503 with Retry-After: 1 says the server is busy and runs again (${Date.now() - t0} ms later)`);
+  await page.click('#reset');
+  await settle();
+}
+
 const profile = mkdtempSync(join(tmpdir(), 'gpuecon-chromium-'));
 // a fresh --user-data-dir (playwright passes it from the first argument)
 const browser = await chromium.launchPersistentContext(profile, {
   executablePath: CHROMIUM, headless: true, acceptDownloads: true, viewport: {width: 1400, height: 1000},
+  permissions: ['clipboard-read', 'clipboard-write'],
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
     '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
@@ -64,6 +259,7 @@ try {
   await page.waitForSelector('body[data-ready="1"]', {timeout: T});
   await page.waitForSelector('#report svg', {timeout: T});
   check(errors.length === 0, `no console errors on load (${errors.join(' | ')})`);
+  original0 = await page.evaluate(() => editorText());
   // issue 47: each platform's predicted figures with their 80% bands, as the compare answer gives
   // them (a "band" object next to the figures), shown beside the platform: "(low–high, 80%)" with
   // the basis in the line's title; on the first comparison whose platforms carry bands (a figure
@@ -85,7 +281,11 @@ try {
         `${banded.name}: ${p.name} ${f} shows its band and basis (${text.trim()})`);
     }
   await page.evaluate(() => select(0));
-  const original = await page.inputValue('#yaml');
+  await editorChecks();
+  await layoutChecks();
+  await sliderChecks();
+  await busyChecks();
+  const original = await page.evaluate(() => editorText());
   const verdict = page.locator('#verdict');
   check(await verdict.getAttribute('data-cheapest') === 'GB200 NVL72', 'DeepSeek-V3: GB200 NVL72 is cheapest today');
   const nComparisons = await page.evaluate(async () =>
@@ -138,7 +338,7 @@ try {
   check(readFileSync(htmlPath, 'utf8').includes('<svg'), 'the exported HTML report has its charts');
 
   // the rental price: GB200 NVL72 at twice its TCO, as a price paid (usd_per_gpu_hour), hands H100 the verdict
-  await page.fill('#yaml', original);
+  await setYaml(original);
   await page.click('#run');
   await page.waitForSelector('#verdict[data-cheapest="GB200 NVL72"]', {timeout: 30000});
   const price = page.locator('.ctl[data-platform="GB200 NVL72"][data-input="usd_per_gpu_hour"] input[type=number]');
@@ -262,7 +462,7 @@ try {
     '      - name: B200 later', '        system: hgx-b200', '        gpus: 16384', '        throughput_timeline:',
     '          - {date: 2025-09, tokens_per_s_per_gpu: 300, stage: assumption, source: "a platform whose software starts later"}',
     ''].join('\n');
-  await page.fill('#yaml', later);
+  await setYaml(later);
   await page.click('#run');
   // the new scenario's controls, not the previous tab's (still shown while compare runs)
   await page.waitForFunction(() => state.doc && state.doc.name === 'later-timeline' && !state.busy &&
@@ -282,13 +482,35 @@ try {
   const bad = ['name: broken', 'title: "a scenario with one bad value"', 'comparisons:', '  - name: x',
     '    workload: {kind: train, model: llama3-8b, precision: bf16, tokens: 1e12, seq: 8192, gbs: 512}',
     '    platforms:', '      - system: hgx-h100', '        gpus: lots', ''].join('\n');
-  await page.fill('#yaml', bad);
+  await setYaml(bad);
   await page.click('#run');
-  await page.waitForSelector('#gutter div.err', {timeout: T});
-  check(await page.locator('#gutter div.err').textContent() === '8', 'the bad line 8 is highlighted');
+  await page.waitForSelector('.cm-gutterElement.err', {timeout: T});
+  check(await page.locator('.cm-gutterElement.err').textContent() === '8' &&
+    await page.locator('.cm-err-line').textContent() === '        gpus: lots', 'the bad line 8 is highlighted, number and text');
   check((await page.locator('#yaml-error').textContent()).includes('scenario:8:15'), 'the error names scenario:8:15');
   await page.screenshot({path: join(outDir, 'serve-yaml-error.png')});
-  check(errors.filter((e) => !e.includes('400')).length === 0, `no console errors besides the refused scenario (${errors.join(' | ')})`);
+  // besides the refused scenarios (400), the one 503 busyChecks answered
+  const rest = errors.filter((e) => !e.includes('status of 400 '));
+  check(rest.length === 1 && rest[0].includes('status of 503 '),
+    `no console errors besides the refused scenarios and the test's 503 (${errors.join(' | ')})`);
+
+  // the fallback: with the editor's bundle refused, the page works with the plain text box, and
+  // a bad line is still named and selected
+  const plain = await browser.newPage();
+  const plainErrors = [];
+  plain.on('pageerror', (e) => plainErrors.push(String(e)));
+  await plain.route('**/vendor/codemirror.min.js', (route) => route.abort());
+  await plain.goto(url);
+  await plain.waitForSelector('body[data-ready="1"]', {timeout: T});
+  check(await plain.evaluate(() => editor.cm === null && document.querySelector('#editor.plain textarea#yaml') !== null &&
+    document.getElementById('yaml').value.includes('comparisons:')) && plainErrors.length === 0,
+  'without the CodeMirror bundle the page runs on the plain text box (no page errors)');
+  await plain.fill('#yaml', bad);
+  await plain.click('#run');
+  await plain.waitForSelector('#yaml-error:not([hidden])', {timeout: T});
+  const selected = await plain.evaluate(() => { const t = document.getElementById('yaml'); return t.value.slice(t.selectionStart, t.selectionEnd); });
+  check(selected === 'lots', `and a bad value is named and selected there ("${selected}")`);
+  await plain.close();
 } catch (e) {
   if (!process.exitCode) { console.error('FAIL: ' + (e.stack || e)); process.exitCode = 1; }
 } finally {
