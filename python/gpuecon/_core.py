@@ -1,33 +1,19 @@
-"""gpuecon for Python: every command of the gpuecon library as a function.
+"""The core of the gpuecon package: the library loaded with ctypes, requests, errors, results.
 
-    >>> import gpuecon
-    >>> r = gpuecon.cost(system="hgx-h100", tokens_per_s=728, pue=1.3)
-    >>> round(r["usd_per_mtok"], 3)
-    0.542
-
-Keyword arguments are the command line's options with dashes as underscores
-(``--tokens-per-s`` is ``tokens_per_s``); flags are ``True``; lists are Python lists. Each
-function returns the dict that ``gpuecon <command> --json`` prints (the library builds it:
-gpuecon_request in libgpuecon). Errors raise :class:`Error` with ``where``, ``line``,
-``column``, ``message`` and, for a bad keyword argument, ``argument``.
-
-Ctrl-C during a long call (a Monte Carlo, a simulation, a search) raises KeyboardInterrupt within
-seconds: the library sees it at its next progress report and stops.
-
-The shared library is found as: ``$GPUECON_LIBRARY``; the copy bundled by ``pip install``; an
-installed ``libgpuecon.so.1`` (``make install``). Standard library only; ``to_dataframe`` uses
-pandas when it is installed.
+The command functions (train, infer, ...) are in _commands.py, generated from the library's option
+tables by _build/gen_commands.py; __init__.py exports both.
 """
 import ctypes
 import ctypes.util
+import difflib
+import functools
+import inspect
 import json
 import os
 import signal
 import threading
+from typing import Any, Callable, Union
 
-__all__ = ["Error", "Result", "request", "to_dataframe", "catalog", "cost", "reproduce", "comm", "train",
-           "search", "validate", "reliability", "infer", "finetune", "rl", "compare", "calibrate", "commands",
-           "command_options", "bands", "library_path"]
 __version__ = "0.2.0"
 
 
@@ -52,6 +38,16 @@ class Error(Exception):
         if where and line > 0:
             head = "%s:%d:%d" % (where, line, column)
         super().__init__("%s: %s" % (head, message) if head else message)
+
+
+class Cancelled(Error):
+    """A call stopped by its ``progress`` callback (it returned True): ``code`` -7
+    (GPUECON_E_CANCELED). Ctrl-C raises KeyboardInterrupt instead."""
+
+
+class UnknownArgument(Error, TypeError):
+    """A keyword argument that is not one of the command's options (also a TypeError, as Python
+    raises for a function's unknown keyword); ``message`` names the nearest options."""
 
 
 def _find_library():
@@ -96,16 +92,44 @@ class _Interrupt:
         _Interrupt.seen = True
 
 
+class _Call:
+    """One library call's progress callback and what it did: the callable, the exception it raised
+    (re-raised once the call has returned) and whether it asked to cancel."""
+    __slots__ = ("progress", "exception", "cancelled")
+
+    def __init__(self, progress):
+        self.progress, self.exception, self.cancelled = progress, None, False
+
+
+_calls = {}  # progress_ud (a number) -> _Call, for the calls running now
+_calls_lock = threading.Lock()
+_next_call = [0]
+
+
 def _on_progress(ud, done, total):
-    return 1 if _Interrupt.seen else 0
+    """The library's progress report (gpuecon_ctx_config.progress): non-zero cancels the computation."""
+    if _Interrupt.seen:
+        return 1
+    call = _calls.get(ud or 0)
+    if call is None or call.progress is None:
+        return 0
+    try:
+        if call.progress(done, total):
+            call.cancelled = True
+            return 1
+    except BaseException as e:  # raised again once the library has returned
+        call.exception = e
+        return 1
+    return 0
 
 
 _progress_cb = _PROGRESS_FN(_on_progress)  # kept alive for the library's calls
 
 
-def _new_ctx():
+def _new_ctx(ud):
     cfg = _Config()
     cfg.progress = _progress_cb
+    cfg.progress_ud = ud
     return _lib.gpuecon_ctx_new(ctypes.byref(cfg))
 
 
@@ -171,13 +195,15 @@ def _check_value(key, v):
             raise Error(-1, "--" + key.replace("_", "-"), 0, 0, "%d is too large a number" % x, key)
 
 
-def _raw(command, options, args, fmt):
+def _raw(command, options, args, fmt, progress=None):
     opts = {}
     for k, v in options.items():
         if v is None or v is False:
             continue
         if isinstance(v, tuple):
             v = list(v)
+        if isinstance(v, os.PathLike):
+            v = os.fspath(v)
         _check_value(k, v)
         opts[k] = v
     if fmt != "json":
@@ -189,8 +215,15 @@ def _raw(command, options, args, fmt):
         text = json.dumps(req)
     except (TypeError, ValueError) as e:
         raise Error(-1, "request", 0, 0, "an argument is not JSON-serialisable: %s" % e) from None
-    ctx = _new_ctx()  # the defaults, the seed included (GPUECON_DEFAULT_SEED), and Ctrl-C
+    if progress is not None and not callable(progress):
+        raise TypeError("progress must be a callable progress(done, total), not %r" % (progress,))
+    with _calls_lock:
+        _next_call[0] += 1
+        ud = _next_call[0]
+        call = _calls[ud] = _Call(progress)
+    ctx = _new_ctx(ud)  # the defaults, the seed included (GPUECON_DEFAULT_SEED), Ctrl-C and progress
     if not ctx:
+        del _calls[ud]
         raise MemoryError("gpuecon: out of memory")
     out = ctypes.c_void_p()
     err = _Error()
@@ -208,27 +241,39 @@ def _raw(command, options, args, fmt):
         if out.value:
             _lib.gpuecon_free(out)
         _lib.gpuecon_ctx_free(ctx)
+        with _calls_lock:
+            del _calls[ud]
     if _Interrupt.seen:
         _Interrupt.seen = False
         raise KeyboardInterrupt
+    if call.exception is not None:
+        raise call.exception
+    if call.cancelled and status == _CANCELED:
+        raise Cancelled(status, "progress", 0, 0, "cancelled by the progress callback")
     return status, body, err
 
 
-def request(command, *args, format="json", **options):
+_CANCELED = -7  # GPUECON_E_CANCELED
+
+
+def request(command, *args, format="json", progress=None, **options):
     """Runs any command: ``request("train", model=..., gpus=512)``. Returns the parsed JSON
-    (a dict), or the text for ``format="table"``, ``"csv"`` or ``"html"``. An infeasible
-    request (the model does not fit) raises :class:`Error` with ``code`` -6 and the report in
-    ``error.result``."""
+    as a :class:`Result`, or the text for ``format="table"``, ``"csv"`` or ``"html"``. An
+    infeasible request (the model does not fit) raises :class:`Error` with ``code`` -6 and the
+    report in ``error.result``. ``progress``: a callable ``progress(done, total)`` the library
+    calls as a long computation advances (a Monte Carlo's trials, a simulation's requests, a
+    search's configurations; in the computation's own units); returning True cancels the call,
+    which then raises :class:`Cancelled`."""
     # csv=True / json=True / table=True are the command line's spelling of format
     for flag in ("csv", "json", "table", "html"):
         if options.get(flag) is True:
             options = dict(options)
             del options[flag]
             format = flag
-    status, body, err = _raw(command, options, args, format)
+    status, body, err = _raw(command, options, args, format, progress)
     if options.get("help") is True:  # the command's help text, as `gpuecon COMMAND --help` prints it
         return body
-    result = json.loads(body) if body is not None and format == "json" else body
+    result = json.loads(body, object_hook=Result) if body is not None and format == "json" else body
     if status != 0:
         where = err.where.decode(errors="replace")
         arg = _option_name(where)
@@ -239,8 +284,86 @@ def request(command, *args, format="json", **options):
     return result
 
 
+# The list in each command's JSON that is its main table.
+_TABLES = ("rows", "best", "entries", "points", "sweep", "platforms", "comparisons", "classes")
+
+
+def _table_key(result, key):
+    if key is None:
+        key = next((k for k in _TABLES if isinstance(result.get(k), list)), None)
+    elif not isinstance(result.get(key), list):
+        raise Error(-1, "to_dataframe", 0, 0, "%r is not a table of this result (tables: %s)"
+                    % (key, ", ".join(k for k, v in result.items() if isinstance(v, list)) or "none"))
+    return key
+
+
+def _pandas():
+    try:
+        import pandas
+    except ImportError:
+        raise ImportError("gpuecon: to_dataframe needs pandas, which is not installed (Debian: apt install "
+                          "python3-pandas; or pip install pandas). to_rows gives the same rows as a list of "
+                          "dicts without it.") from None
+    return pandas
+
+
+def to_rows(result, key=None):
+    """The main table of a result (``rows``, ``best``, ``entries``, ``points``, ...; or ``key``)
+    as a list of flat dicts, nested values with dotted names ("memory.total_gib"); a result
+    without a table is one row, itself flattened. Needs nothing beyond the standard library."""
+    key = _table_key(result, key)
+    if key is None:
+        return [_flatten(result)]
+    return [_flatten(r) if isinstance(r, dict) else {"value": r} for r in result[key]]
+
+
+def to_dataframe(result, key=None):
+    """:func:`to_rows` as a pandas DataFrame: the main table, one row per entry, or a result
+    without a table (train, cost, comm, ...) as one row. Raises ImportError naming the package
+    when pandas is not installed."""
+    pandas = _pandas()
+    return pandas.DataFrame(to_rows(result, key))
+
+
 class Result(dict):
-    """A compare result: the JSON dict, which renders its HTML report in Jupyter."""
+    """A command's answer: the JSON's dict, its fields also attributes (``r.tokens_per_s_per_gpu``,
+    ``r.memory.total_gib``; a field named like a dict method, such as ``items``, is read as
+    ``r["items"]``). :meth:`to_dict` gives plain dicts and lists, :meth:`to_dataframe` and
+    :meth:`to_rows` a table."""
+    __slots__ = ()
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError("this result has no field %r (its fields: %s)" % (name, ", ".join(map(str, self))))\
+                from None
+
+    def __dir__(self):
+        return sorted(set(dir(type(self))) | {k for k in self if isinstance(k, str) and k.isidentifier()})
+
+    def to_dict(self):
+        """The result as plain dicts and lists (what ``json.loads`` of the JSON gives)."""
+        def plain(v):
+            if isinstance(v, dict):
+                return {k: plain(x) for k, x in v.items()}
+            if isinstance(v, list):
+                return [plain(x) for x in v]
+            return v
+        return plain(self)
+
+    def to_rows(self, key=None):
+        """:func:`to_rows` of this result."""
+        return to_rows(self, key)
+
+    def to_dataframe(self, key=None):
+        """:func:`to_dataframe` of this result: its main table, or itself as one row."""
+        return to_dataframe(self, key)
+
+
+class CompareResult(Result):
+    """A compare result: a :class:`Result` that renders its HTML report in Jupyter."""
+    __slots__ = ("_html_request",)
 
     def __init__(self, data, html_request):
         super().__init__(data)
@@ -248,115 +371,6 @@ class Result(dict):
 
     def _repr_html_(self):
         return self._html_request()
-
-
-def catalog(kind=None, name=None, **options):
-    """GPUs, systems, profiles, models, reliability tiers: ``catalog("systems")``."""
-    return request("catalog", *[a for a in (kind, name) if a is not None], **options)
-
-
-def cost(**options):
-    """$ per 1M tokens, J/token and totals of a throughput (system, tokens_per_s, ...)."""
-    return request("cost", **options)
-
-
-def reproduce(**options):
-    """SemiAnalysis's H100 vs GB200 NVL72 arithmetic figures recomputed (docs/sources.md)."""
-    return request("reproduce", **options)
-
-
-def comm(**options):
-    """Time of one collective on a system's network (system, op, gpus, bytes)."""
-    return request("comm", **options)
-
-
-def train(**options):
-    """The predicted training step of a job (model, system, gpus, seq, gbs, ...)."""
-    return request("train", **options)
-
-
-def search(**options):
-    """Ranked parallel configurations of a training job."""
-    return request("search", **options)
-
-
-def validate(**options):
-    """Predicted vs published throughput on the calibration set."""
-    return request("validate", **options)
-
-
-def reliability(**options):
-    """Goodput of a long job under failures, checkpoints and spares (system, active_gpus, ...)."""
-    return request("reliability", **options)
-
-
-def infer(**options):
-    """Serving capacity, throughput, latency and cost per token (model, system, ...)."""
-    return request("infer", **options)
-
-
-def finetune(**options):
-    """LoRA or full fine-tuning memory and speed (model, system, method, ...)."""
-    return request("finetune", **options)
-
-
-def rl(**options):
-    """One RL post-training step: generation, scoring, training, weight sync, cost (model, system,
-    gpus, prompts, samples, prompt_len, response_len, placement, ...)."""
-    return request("rl", **options)
-
-
-def compare(scenario=None, **options):
-    """Platforms side by side. ``scenario``: a path to a scenario file, a dict (the document
-    itself) or YAML text; None: the built-in default. The result renders its HTML report in
-    Jupyter."""
-    args = []
-    if isinstance(scenario, dict):
-        options["scenario"] = scenario
-    elif isinstance(scenario, str) and ("\n" in scenario or not os.path.exists(scenario)) and ":" in scenario:
-        options["scenario"] = scenario
-    elif scenario is not None:
-        args.append(os.fspath(scenario))
-    data = request("compare", *args, **options)
-    return Result(data, lambda: request("compare", *args, format="html", **options))
-
-
-def calibrate(runs, out_dir=None, **options):
-    """Fits the model's efficiency scales to your measured runs: ``runs`` is the path of a RUNS.yaml
-    (docs/cli.md), or the document itself (a dict, or YAML text; it then reads no ``log:`` files). The
-    JSON holds the overlay's text (``["overlay"]["yaml"]``); with ``out_dir`` it is also written to
-    ``out_dir/calibrations.yaml`` for ``catalog=out_dir`` on any command."""
-    args = []
-    if isinstance(runs, dict) or (isinstance(runs, str) and "\n" in runs and not os.path.exists(runs)):
-        options["runs"] = runs
-    else:
-        args.append(os.fspath(runs))
-    data = request("calibrate", *args, **options)
-    if out_dir is not None:
-        os.makedirs(out_dir, exist_ok=True)
-        with open(os.path.join(out_dir, "calibrations.yaml"), "w") as f:
-            f.write(data["overlay"]["yaml"])
-    return data
-
-
-# The list in each command's JSON that is its main table.
-_TABLES = ("rows", "best", "entries", "points", "sweep", "platforms", "comparisons", "classes")
-
-
-def to_dataframe(result, key=None):
-    """The main table of a result (``rows``, ``best``, ``entries``, ``points``, ...; or
-    ``key``) as a pandas DataFrame when pandas is installed, else as a list of dicts. Nested
-    values are flattened with dotted names ("memory.total_gib")."""
-    if key is None:
-        key = next((k for k in _TABLES if isinstance(result.get(k), list)), None)
-        if key is None:
-            raise Error(-1, "to_dataframe", 0, 0, "no table in this result (keys: %s)" % ", ".join(result))
-    rows = [_flatten(r) if isinstance(r, dict) else {"value": r} for r in result[key]]
-    try:
-        import pandas
-    except ImportError:
-        return rows
-    return pandas.DataFrame(rows)
 
 
 def bands(result):
@@ -390,3 +404,92 @@ def _flatten(d, prefix=""):
         else:
             out[prefix + k] = v
     return out
+
+
+# Types of the generated signatures (_commands.py).
+PathLike = Union[str, "os.PathLike[str]"]
+Progress = Callable[[float, float], Any]
+
+# Commands whose leading parameters are positional arguments of the command line, not options.
+_POSITIONAL = {"catalog": ("kind", "name")}
+# The command line's spelling of format, still accepted as keywords: csv=True is format="csv".
+_FORMAT_FLAGS = ("csv", "json", "table", "html")
+
+
+def _command(fn):
+    """A generated command function, checked as Python checks a call, with gpuecon's words: an unknown
+    keyword raises UnknownArgument (a TypeError) naming the nearest options; csv=True (json, table,
+    html) is format="csv"; model may be left out when model_file is given. inspect.signature and
+    help() show fn's own signature."""
+    sig = inspect.signature(fn)
+    params = list(sig.parameters)
+    lead = [n for n, p in sig.parameters.items() if p.kind == p.POSITIONAL_OR_KEYWORD]
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        for flag in _FORMAT_FLAGS:
+            if kwargs.get(flag) is True and flag not in sig.parameters:
+                del kwargs[flag]
+                kwargs["format"] = flag
+        for k in kwargs:
+            if k not in sig.parameters:
+                near = difflib.get_close_matches(k, params, 3, 0.6)
+                option = "--" + k.replace("_", "-")
+                raise UnknownArgument(-1, option, 0, 0, "%s() has no option %s%s" % (
+                    fn.__name__, k, "; did you mean %s?" % " or ".join(near) if near else
+                    " (help(gpuecon.%s) lists them)" % fn.__name__), k)
+        if kwargs.get("help") is True:  # the help text needs none of the required arguments
+            return request(fn.__name__, help=True)
+        if "model" in lead and kwargs.get("model_file") is not None and "model" not in kwargs \
+                and len(args) <= lead.index("model"):
+            kwargs["model"] = None
+        return fn(*args, **kwargs)
+    return call
+
+
+def _run(command, params):
+    """A generated function's call: its parameters (locals()) as a request."""
+    params = dict(params)
+    fmt, progress = params.pop("format"), params.pop("progress")
+    if command == "compare":
+        return _compare(params, fmt, progress)
+    if command == "calibrate":
+        return _calibrate(params, fmt, progress)
+    args = [params.pop(k) for k in _POSITIONAL.get(command, ())]
+    while args and args[-1] is None:
+        args.pop()
+    if None in args:
+        raise TypeError("%s(): give kind as well as name" % command)
+    return request(command, *args, format=fmt, progress=progress, **params)
+
+
+def _compare(options, fmt, progress):
+    """compare: scenario is a path, a dict (the document) or YAML text; the JSON result renders its
+    HTML report in Jupyter."""
+    args, scenario = [], options.pop("scenario")
+    if isinstance(scenario, dict):
+        options["scenario"] = scenario
+    elif isinstance(scenario, str) and ("\n" in scenario or not os.path.exists(scenario)) and ":" in scenario:
+        options["scenario"] = scenario
+    elif scenario is not None:
+        args.append(os.fspath(scenario))
+    data = request("compare", *args, format=fmt, progress=progress, **options)
+    if fmt != "json" or options.get("help"):
+        return data
+    return CompareResult(data, lambda: request("compare", *args, format="html", **options))
+
+
+def _calibrate(options, fmt, progress):
+    """calibrate: runs is a path or the document (a dict, or YAML text); out_dir gets the overlay as
+    calibrations.yaml, written here (the library writes no file)."""
+    args, runs, out_dir = [], options.pop("runs"), options.pop("out_dir")
+    if isinstance(runs, dict) or (isinstance(runs, str) and "\n" in runs and not os.path.exists(runs)):
+        options["runs"] = runs
+    elif runs is not None:
+        args.append(os.fspath(runs))
+    data = request("calibrate", *args, format=fmt, progress=progress, **options)
+    if out_dir is not None and fmt == "json" and not options.get("help"):
+        os.makedirs(out_dir, exist_ok=True)
+        with open(os.path.join(out_dir, "calibrations.yaml"), "w") as f:
+            f.write(data["overlay"]["yaml"])
+    return data
