@@ -453,6 +453,35 @@ class Wheel(unittest.TestCase):
                     b.build_wheel(d)
             self.assertIn("nope.so, which is not a file", str(cm.exception))
 
+    def test_in_tree_without_a_library_builds_it_or_says_why(self):
+        """In a source tree with no build/libgpuecon.so.1 the backend builds it as `make` does; with
+        no cmake, or a build that fails, it stops with what to do (and the build's own output)."""
+        import shutil
+        with tempfile.TemporaryDirectory() as d:
+            tree = os.path.join(d, "src")
+            os.makedirs(os.path.join(tree, "include"))
+            for f in ("CMakeLists.txt", os.path.join("include", "gpuecon.h")):
+                open(os.path.join(tree, f), "w").close()
+            shutil.copytree(os.path.join(ROOT, "python"), os.path.join(tree, "python"),
+                            ignore=shutil.ignore_patterns("__pycache__"))
+            b = _load(os.path.join(tree, "python", "_build", "gpuecon_build.py"), "gpuecon_build_tree")
+            env = {k: v for k, v in os.environ.items() if k != "GPUECON_LIBRARY"}
+            bindir = os.path.join(d, "bin")
+            os.makedirs(bindir)
+            env["PATH"] = bindir  # no cmake on it
+            with unittest.mock.patch.dict(os.environ, env, clear=True):
+                with self.assertRaises(b.BuildError) as cm:
+                    b.build_wheel(d)
+                self.assertIn("cmake is not installed", str(cm.exception))
+                with open(os.path.join(bindir, "cmake"), "w") as f:  # a cmake whose configure step fails
+                    f.write("#!/bin/sh\necho 'CMake Error: libfyaml not found'\nexit 1\n")
+                os.chmod(os.path.join(bindir, "cmake"), 0o755)
+                with self.assertRaises(b.BuildError) as cm:
+                    b.build_wheel(d)
+            self.assertIn("building libgpuecon failed", str(cm.exception))
+            self.assertIn("CMake Error: libfyaml not found", str(cm.exception))
+            self.assertEqual([f for f in os.listdir(d) if f.endswith(".whl")], [])
+
 
 if __name__ == "__main__":
     unittest.main()
