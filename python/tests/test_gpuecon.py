@@ -332,6 +332,30 @@ class Results(unittest.TestCase):
         self.assertIn("to_dataframe needs pandas", str(cm.exception))
         self.assertIn("to_rows", str(cm.exception))
 
+    def test_dataframe_is_one_row_of_the_flat_fields(self):
+        """What to_dataframe hands pandas (a stand-in module here, so that this runs without pandas):
+        a single result is one row of its flattened fields; a table result one row per entry."""
+        import sys
+        import types
+        from unittest import mock
+        fake = types.ModuleType("pandas")
+        fake.DataFrame = lambda rows: ("frame", rows)
+        r = gpuecon.cost("hgx-h100", tokens_per_s=728, pue=1.3)
+        with mock.patch.dict(sys.modules, {"pandas": fake}):
+            kind, rows = r.to_dataframe()
+            self.assertEqual(len(rows), 1)
+            self.assertEqual(rows[0]["tco.used_usd_per_gpu_hour"], 1.42)
+            kind, rows = gpuecon.catalog("systems").to_dataframe()
+            self.assertIn("hgx-h100", [row["name"] for row in rows])
+
+    def test_copy_and_pickle(self):
+        import copy
+        import pickle
+        r = gpuecon.cost("hgx-h100", tokens_per_s=728, pue=1.3)
+        for c in (copy.deepcopy(r), pickle.loads(pickle.dumps(r))):
+            self.assertEqual(c, r)
+            self.assertEqual(c.tco.used_usd_per_gpu_hour, 1.42)
+
     def test_table_results_and_a_bad_key(self):
         r = gpuecon.infer("gemma4-31b", "hgx-h100", weights="fp8", kv="fp8", sweep=True, grid=[1, 4, 16])
         self.assertEqual([row["concurrency"] for row in r.to_rows()], [1, 4, 16])
