@@ -49,15 +49,16 @@ ARGS = {
     ("catalog", "name"): ("Optional[str]", "one entry of that kind, with every field and its source"),
 }
 
-# Options whose meaning the Python function widens (the library's help is kept, this follows it).
+# Options whose meaning the Python function widens (the library's help is kept, this follows it):
+# annotation, the docstring's type, what Python adds.
 WIDER = {
-    ("compare", "scenario"): ("Union[str, PathLike, Dict[str, Any], None]",
+    ("compare", "scenario"): ("Union[str, PathLike, Dict[str, Any], None]", "str, path or dict",
                               "In Python: a path to a scenario file, a dict (the document itself) or YAML text; "
                               "None: the built-in default."),
-    ("calibrate", "runs"): ("Union[str, PathLike, Dict[str, Any]]",
+    ("calibrate", "runs"): ("Union[str, PathLike, Dict[str, Any]]", "str, path or dict",
                             "In Python: the path of a RUNS.yaml, or the document itself (a dict, or YAML text; it "
                             "then reads no log: files)."),
-    ("calibrate", "out_dir"): ("Optional[PathLike]",
+    ("calibrate", "out_dir"): ("Optional[PathLike]", "str or path",
                                "In Python: the overlay is also written to out_dir/calibrations.yaml, for "
                                "catalog=out_dir on any command."),
 }
@@ -176,9 +177,8 @@ def render(core):
         for name, required in lead:
             o = opts.get(name)
             if (cmd, name) in WIDER:
-                ann, more = WIDER[(cmd, name)]
-                head, text = describe(o)
-                text += " " + more
+                ann, kind, more = WIDER[(cmd, name)]
+                head, text = "%s : %s" % (name, kind), describe(o)[1] + " " + more
             elif o is None:
                 ann, text = ARGS[(cmd, name)]
                 head, text = "%s : %s" % (name, "str"), sentence(text).strip()
@@ -194,9 +194,8 @@ def render(core):
             if name in lead_names:
                 continue
             if (cmd, name) in WIDER:
-                ann, more = WIDER[(cmd, name)]
-                head, text = describe(o)
-                text += " " + more
+                ann, kind, more = WIDER[(cmd, name)]
+                head, text = "%s : %s" % (name, kind), describe(o)[1] + " " + more
             else:
                 ann = annotation(o)
                 head, text = describe(o)

@@ -1300,7 +1300,7 @@ def compare(scenario: Union[str, PathLike, Dict[str, Any], None] = None, *, stac
 
     Parameters
     ----------
-    scenario : str
+    scenario : str, path or dict
         The scenario document itself instead of a file (requests: text or a JSON object). Command line:
         ``--scenario``. In Python: a path to a scenario file, a dict (the document itself) or YAML text;
         None: the built-in default.
@@ -1366,11 +1366,11 @@ def calibrate(runs: Union[str, PathLike, Dict[str, Any]], *, out_dir: Optional[P
 
     Parameters
     ----------
-    runs : str
+    runs : str, path or dict
         The RUNS document itself instead of a file (requests, the web API; reads no log: files). Command
         line: ``--runs``. In Python: the path of a RUNS.yaml, or the document itself (a dict, or YAML
         text; it then reads no log: files).
-    out_dir : str
+    out_dir : str or path
         Write DIR/calibrations.yaml, the overlay for --catalog DIR (on the command line: -o DIR).
         Command line: ``--out-dir``. In Python: the overlay is also written to
         out_dir/calibrations.yaml, for catalog=out_dir on any command.

@@ -407,7 +407,7 @@ def _flatten(d, prefix=""):
 
 
 # Types of the generated signatures (_commands.py).
-PathLike = Union[str, "os.PathLike[str]"]
+PathLike = Union[str, os.PathLike]
 Progress = Callable[[float, float], Any]
 
 # Commands whose leading parameters are positional arguments of the command line, not options.
