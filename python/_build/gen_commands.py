@@ -90,15 +90,23 @@ from ._core import CompareResult, PathLike, Progress, Result, _command, _run
 Format = Literal["json", "table", "csv", "html"]'''
 
 
-def load_core():
-    """python/gpuecon/_core.py on its own (the package imports _commands.py, which may be stale)."""
-    if not os.environ.get("GPUECON_LIBRARY"):
-        lib = os.path.join(os.path.dirname(os.path.dirname(HERE)), "build", "libgpuecon.so.1")
-        if os.path.exists(lib):
-            os.environ["GPUECON_LIBRARY"] = lib
-    spec = importlib.util.spec_from_file_location("gpuecon_core_for_generator", os.path.join(PKG, "_core.py"))
-    core = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(core)
+def load_core(library=None):
+    """python/gpuecon/_core.py on its own (the package imports _commands.py, which may be stale), over
+    `library`, else $GPUECON_LIBRARY, else build/libgpuecon.so.1 (`make`)."""
+    if library is None:
+        library = os.environ.get("GPUECON_LIBRARY") or \
+            os.path.join(os.path.dirname(os.path.dirname(HERE)), "build", "libgpuecon.so.1")
+    saved = os.environ.get("GPUECON_LIBRARY")
+    os.environ["GPUECON_LIBRARY"] = library  # what _core.py loads at import
+    try:
+        spec = importlib.util.spec_from_file_location("gpuecon_core_for_generator", os.path.join(PKG, "_core.py"))
+        core = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(core)
+    finally:
+        if saved is None:
+            del os.environ["GPUECON_LIBRARY"]
+        else:
+            os.environ["GPUECON_LIBRARY"] = saved
     return core
 
 

@@ -212,7 +212,7 @@ class Signatures(unittest.TestCase):
 
     def test_committed_signatures_match_the_library(self):
         gen = _load(os.path.join(ROOT, "python", "_build", "gen_commands.py"), "gen_commands_for_test")
-        core = gen.load_core()
+        core = gen.load_core(gpuecon.library_path)  # the library under test (the bundled copy, once installed)
         with open(os.path.join(ROOT, "python", "gpuecon", "_commands.py")) as f:
             committed = f.read()
         self.assertEqual(gen.render(core), committed,
