@@ -14,7 +14,7 @@ attributes, with ``to_dict()``, ``to_rows()`` and ``to_dataframe()`` (pandas). E
 :class:`Error` with ``where``, ``line``, ``column``, ``message`` and, for a bad keyword argument,
 ``argument``.
 
-Long calls take ``progress=callable(done, total)``; returning True cancels (:class:`Cancelled`).
+Long calls take ``progress=callable(done, total)``; returning True cancels (:class:`Canceled`).
 Ctrl-C during a long call (a Monte Carlo, a simulation, a search) raises KeyboardInterrupt within
 seconds: the library sees it at its next progress report and stops.
 
@@ -22,11 +22,11 @@ The shared library is found as: ``$GPUECON_LIBRARY``; the copy bundled by ``pip 
 installed ``libgpuecon.so.1`` (``make install``). Standard library only; ``to_dataframe`` needs
 pandas.
 """
-from ._core import (Cancelled, CompareResult, Error, Result, UnknownArgument, __version__, bands, command_options,
+from ._core import (Canceled, CompareResult, Error, Result, UnknownArgument, __version__, bands, command_options,
                     commands, library_path, request, to_dataframe, to_rows)
 from ._commands import (calibrate, catalog, comm, compare, cost, finetune, infer, reliability, reproduce, rl,
                         search, train, validate)
 
-__all__ = ["Error", "Cancelled", "UnknownArgument", "Result", "CompareResult", "request", "to_dataframe",
+__all__ = ["Error", "Canceled", "UnknownArgument", "Result", "CompareResult", "request", "to_dataframe",
            "to_rows", "bands", "commands", "command_options", "library_path", "catalog", "cost", "reproduce",
            "comm", "train", "search", "validate", "reliability", "infer", "finetune", "rl", "compare", "calibrate"]

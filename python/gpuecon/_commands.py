@@ -38,7 +38,7 @@ def catalog(kind: Optional[str] = None, name: Optional[str] = None, *, catalog: 
     progress : Progress
         A callable progress(done, total), called as a long computation advances (a Monte Carlo's trials,
         a simulation's requests, a search's configurations, in those units); return True to cancel,
-        which raises Cancelled.
+        which raises Canceled.
 
     Returns
     -------
@@ -50,7 +50,7 @@ def catalog(kind: Optional[str] = None, name: Optional[str] = None, *, catalog: 
     ------
     Error
         A value the library refuses (``argument`` names the keyword); code -6 when the request cannot be
-        satisfied (``result`` holds the report); Cancelled when progress asked to stop.
+        satisfied (``result`` holds the report); Canceled when progress asked to stop.
     """
     return _run('catalog', locals())
 
@@ -96,7 +96,7 @@ def cost(system: str, *, profile: Optional[str] = None, tokens_per_s: Optional[f
     progress : Progress
         A callable progress(done, total), called as a long computation advances (a Monte Carlo's trials,
         a simulation's requests, a search's configurations, in those units); return True to cancel,
-        which raises Cancelled.
+        which raises Canceled.
 
     Returns
     -------
@@ -108,7 +108,7 @@ def cost(system: str, *, profile: Optional[str] = None, tokens_per_s: Optional[f
     ------
     Error
         A value the library refuses (``argument`` names the keyword); code -6 when the request cannot be
-        satisfied (``result`` holds the report); Cancelled when progress asked to stop.
+        satisfied (``result`` holds the report); Canceled when progress asked to stop.
     """
     return _run('cost', locals())
 
@@ -139,7 +139,7 @@ def reproduce(*, catalog: Optional[PathLike] = None, model_file: Optional[PathLi
     progress : Progress
         A callable progress(done, total), called as a long computation advances (a Monte Carlo's trials,
         a simulation's requests, a search's configurations, in those units); return True to cancel,
-        which raises Cancelled.
+        which raises Canceled.
 
     Returns
     -------
@@ -151,7 +151,7 @@ def reproduce(*, catalog: Optional[PathLike] = None, model_file: Optional[PathLi
     ------
     Error
         A value the library refuses (``argument`` names the keyword); code -6 when the request cannot be
-        satisfied (``result`` holds the report); Cancelled when progress asked to stop.
+        satisfied (``result`` holds the report); Canceled when progress asked to stop.
     """
     return _run('reproduce', locals())
 
@@ -204,7 +204,7 @@ def comm(system: str, *,
     progress : Progress
         A callable progress(done, total), called as a long computation advances (a Monte Carlo's trials,
         a simulation's requests, a search's configurations, in those units); return True to cancel,
-        which raises Cancelled.
+        which raises Canceled.
 
     Returns
     -------
@@ -216,7 +216,7 @@ def comm(system: str, *,
     ------
     Error
         A value the library refuses (``argument`` names the keyword); code -6 when the request cannot be
-        satisfied (``result`` holds the report); Cancelled when progress asked to stop.
+        satisfied (``result`` holds the report); Canceled when progress asked to stop.
     """
     return _run('comm', locals())
 
@@ -424,7 +424,7 @@ def train(model: str, system: str, gpus: Optional[int] = None, *, power_limit: O
     progress : Progress
         A callable progress(done, total), called as a long computation advances (a Monte Carlo's trials,
         a simulation's requests, a search's configurations, in those units); return True to cancel,
-        which raises Cancelled.
+        which raises Canceled.
 
     Returns
     -------
@@ -436,7 +436,7 @@ def train(model: str, system: str, gpus: Optional[int] = None, *, power_limit: O
     ------
     Error
         A value the library refuses (``argument`` names the keyword); code -6 when the request cannot be
-        satisfied (``result`` holds the report); Cancelled when progress asked to stop.
+        satisfied (``result`` holds the report); Canceled when progress asked to stop.
     """
     return _run('train', locals())
 
@@ -617,7 +617,7 @@ def search(model: str, system: str, gpus: Optional[int] = None, *, power_limit: 
     progress : Progress
         A callable progress(done, total), called as a long computation advances (a Monte Carlo's trials,
         a simulation's requests, a search's configurations, in those units); return True to cancel,
-        which raises Cancelled.
+        which raises Canceled.
 
     Returns
     -------
@@ -629,7 +629,7 @@ def search(model: str, system: str, gpus: Optional[int] = None, *, power_limit: 
     ------
     Error
         A value the library refuses (``argument`` names the keyword); code -6 when the request cannot be
-        satisfied (``result`` holds the report); Cancelled when progress asked to stop.
+        satisfied (``result`` holds the report); Canceled when progress asked to stop.
     """
     return _run('search', locals())
 
@@ -671,7 +671,7 @@ def validate(*, group: Optional[str] = None, leave_one_out: bool = False, calibr
     progress : Progress
         A callable progress(done, total), called as a long computation advances (a Monte Carlo's trials,
         a simulation's requests, a search's configurations, in those units); return True to cancel,
-        which raises Cancelled.
+        which raises Canceled.
 
     Returns
     -------
@@ -683,7 +683,7 @@ def validate(*, group: Optional[str] = None, leave_one_out: bool = False, calibr
     ------
     Error
         A value the library refuses (``argument`` names the keyword); code -6 when the request cannot be
-        satisfied (``result`` holds the report); Cancelled when progress asked to stop.
+        satisfied (``result`` holds the report); Canceled when progress asked to stop.
     """
     return _run('validate', locals())
 
@@ -783,7 +783,7 @@ def reliability(system: str, active_gpus: Optional[int] = None, *,
     progress : Progress
         A callable progress(done, total), called as a long computation advances (a Monte Carlo's trials,
         a simulation's requests, a search's configurations, in those units); return True to cancel,
-        which raises Cancelled.
+        which raises Canceled.
 
     Returns
     -------
@@ -795,7 +795,7 @@ def reliability(system: str, active_gpus: Optional[int] = None, *,
     ------
     Error
         A value the library refuses (``argument`` names the keyword); code -6 when the request cannot be
-        satisfied (``result`` holds the report); Cancelled when progress asked to stop.
+        satisfied (``result`` holds the report); Canceled when progress asked to stop.
     """
     return _run('reliability', locals())
 
@@ -1012,7 +1012,7 @@ def infer(model: str, system: str, *, gpus: Optional[int] = None, power_limit: O
     progress : Progress
         A callable progress(done, total), called as a long computation advances (a Monte Carlo's trials,
         a simulation's requests, a search's configurations, in those units); return True to cancel,
-        which raises Cancelled.
+        which raises Canceled.
 
     Returns
     -------
@@ -1024,7 +1024,7 @@ def infer(model: str, system: str, *, gpus: Optional[int] = None, power_limit: O
     ------
     Error
         A value the library refuses (``argument`` names the keyword); code -6 when the request cannot be
-        satisfied (``result`` holds the report); Cancelled when progress asked to stop.
+        satisfied (``result`` holds the report); Canceled when progress asked to stop.
     """
     return _run('infer', locals())
 
@@ -1110,7 +1110,7 @@ def finetune(model: str, system: str, *, gpus: Optional[int] = None, power_limit
     progress : Progress
         A callable progress(done, total), called as a long computation advances (a Monte Carlo's trials,
         a simulation's requests, a search's configurations, in those units); return True to cancel,
-        which raises Cancelled.
+        which raises Canceled.
 
     Returns
     -------
@@ -1122,7 +1122,7 @@ def finetune(model: str, system: str, *, gpus: Optional[int] = None, power_limit
     ------
     Error
         A value the library refuses (``argument`` names the keyword); code -6 when the request cannot be
-        satisfied (``result`` holds the report); Cancelled when progress asked to stop.
+        satisfied (``result`` holds the report); Canceled when progress asked to stop.
     """
     return _run('finetune', locals())
 
@@ -1268,7 +1268,7 @@ def rl(model: str, system: str, gpus: Optional[int] = None, *, power_limit: Opti
     progress : Progress
         A callable progress(done, total), called as a long computation advances (a Monte Carlo's trials,
         a simulation's requests, a search's configurations, in those units); return True to cancel,
-        which raises Cancelled.
+        which raises Canceled.
 
     Returns
     -------
@@ -1280,7 +1280,7 @@ def rl(model: str, system: str, gpus: Optional[int] = None, *, power_limit: Opti
     ------
     Error
         A value the library refuses (``argument`` names the keyword); code -6 when the request cannot be
-        satisfied (``result`` holds the report); Cancelled when progress asked to stop.
+        satisfied (``result`` holds the report); Canceled when progress asked to stop.
     """
     return _run('rl', locals())
 
@@ -1336,7 +1336,7 @@ def compare(scenario: Union[str, PathLike, Dict[str, Any], None] = None, *, stac
     progress : Progress
         A callable progress(done, total), called as a long computation advances (a Monte Carlo's trials,
         a simulation's requests, a search's configurations, in those units); return True to cancel,
-        which raises Cancelled.
+        which raises Canceled.
 
     Returns
     -------
@@ -1348,7 +1348,7 @@ def compare(scenario: Union[str, PathLike, Dict[str, Any], None] = None, *, stac
     ------
     Error
         A value the library refuses (``argument`` names the keyword); code -6 when the request cannot be
-        satisfied (``result`` holds the report); Cancelled when progress asked to stop.
+        satisfied (``result`` holds the report); Canceled when progress asked to stop.
     """
     return _run('compare', locals())
 
@@ -1388,7 +1388,7 @@ def calibrate(runs: Union[str, PathLike, Dict[str, Any]], *, out_dir: Optional[P
     progress : Progress
         A callable progress(done, total), called as a long computation advances (a Monte Carlo's trials,
         a simulation's requests, a search's configurations, in those units); return True to cancel,
-        which raises Cancelled.
+        which raises Canceled.
 
     Returns
     -------
@@ -1400,7 +1400,7 @@ def calibrate(runs: Union[str, PathLike, Dict[str, Any]], *, out_dir: Optional[P
     ------
     Error
         A value the library refuses (``argument`` names the keyword); code -6 when the request cannot be
-        satisfied (``result`` holds the report); Cancelled when progress asked to stop.
+        satisfied (``result`` holds the report); Canceled when progress asked to stop.
     """
     return _run('calibrate', locals())
 

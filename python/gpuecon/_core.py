@@ -40,7 +40,7 @@ class Error(Exception):
         super().__init__("%s: %s" % (head, message) if head else message)
 
 
-class Cancelled(Error):
+class Canceled(Error):
     """A call stopped by its ``progress`` callback (it returned True): ``code`` -7
     (GPUECON_E_CANCELED). Ctrl-C raises KeyboardInterrupt instead."""
 
@@ -95,10 +95,10 @@ class _Interrupt:
 class _Call:
     """One library call's progress callback and what it did: the callable, the exception it raised
     (re-raised once the call has returned) and whether it asked to cancel."""
-    __slots__ = ("progress", "exception", "cancelled")
+    __slots__ = ("progress", "exception", "canceled")
 
     def __init__(self, progress):
-        self.progress, self.exception, self.cancelled = progress, None, False
+        self.progress, self.exception, self.canceled = progress, None, False
 
 
 _calls = {}  # progress_ud (a number) -> _Call, for the calls running now
@@ -115,7 +115,7 @@ def _on_progress(ud, done, total):
         return 0
     try:
         if call.progress(done, total):
-            call.cancelled = True
+            call.canceled = True
             return 1
     except BaseException as e:  # raised again once the library has returned
         call.exception = e
@@ -248,8 +248,9 @@ def _raw(command, options, args, fmt, progress=None):
         raise KeyboardInterrupt
     if call.exception is not None:
         raise call.exception
-    if call.cancelled and status == _CANCELED:
-        raise Cancelled(status, "progress", 0, 0, "cancelled by the progress callback")
+    if call.canceled and status == _CANCELED:
+        raise Canceled(status, "progress", 0, 0, "%s (the progress callback asked to stop)"
+                       % (err.message.decode(errors="replace") or "canceled"))
     return status, body, err
 
 
@@ -263,7 +264,7 @@ def request(command, *args, format="json", progress=None, **options):
     report in ``error.result``. ``progress``: a callable ``progress(done, total)`` the library
     calls as a long computation advances (a Monte Carlo's trials, a simulation's requests, a
     search's configurations; in the computation's own units); returning True cancels the call,
-    which then raises :class:`Cancelled`."""
+    which then raises :class:`Canceled`."""
     # csv=True / json=True / table=True are the command line's spelling of format
     for flag in ("csv", "json", "table", "html"):
         if options.get(flag) is True:

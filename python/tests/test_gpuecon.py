@@ -418,7 +418,7 @@ class Progress(unittest.TestCase):
         """True from the callback stops a two-million-trial Monte Carlo (about 30 s) at its first report."""
         import time
         t0 = time.monotonic()
-        with self.assertRaises(gpuecon.Cancelled) as cm:
+        with self.assertRaises(gpuecon.Canceled) as cm:
             gpuecon.reliability("hgx-h100", 16384, trials=2000000, max_work=1e5, progress=lambda d, t: True)
         self.assertEqual(cm.exception.code, -7)
         self.assertLess(time.monotonic() - t0, 10)
