@@ -107,7 +107,7 @@ def _library():
 def _files(lib):
     pkg = os.path.join(HERE, NAME)
     for name in sorted(os.listdir(pkg)):
-        if name.endswith(".py"):
+        if name.endswith(".py") or name == "py.typed":  # py.typed: type checkers read the signatures (PEP 561)
             with open(os.path.join(pkg, name), "rb") as f:
                 yield "%s/%s" % (NAME, name), f.read()
     if lib:
@@ -146,7 +146,7 @@ def build_sdist(sdist_directory, config_settings=None):
         for rel in ("pyproject.toml", "_build/gpuecon_build.py"):
             t.add(os.path.join(HERE, rel), "%s/%s" % (base, rel))
         for path, data in _files(None):
-            if path.endswith(".py"):
+            if path.endswith((".py", "py.typed")):
                 info = tarfile.TarInfo("%s/%s" % (base, path))
                 info.size = len(data)
                 t.addfile(info, io.BytesIO(data))

@@ -453,6 +453,7 @@ class Wheel(unittest.TestCase):
             with zipfile.ZipFile(os.path.join(d, name)) as z:
                 wheel = z.read("gpuecon-0.2.0.dist-info/WHEEL").decode()
                 self.assertIn("gpuecon/libgpuecon.so.1", z.namelist())
+                self.assertIn("gpuecon/py.typed", z.namelist())  # PEP 561: type checkers use the signatures
         self.assertIn("Root-Is-Purelib: false", wheel)
         self.assertIn("Tag: py3-none-linux_%s" % platform.machine(), wheel)
 
