@@ -89,7 +89,7 @@ typedef int (*gpuecon_progress_fn)(void *ud, double done, double total);
  * are used, for the elapsed times some commands report. */
 typedef double (*gpuecon_clock_fn)(void *ud);
 
-/* Mirrored field for field by python/gpuecon/__init__.py (_Config): add fields at the end, there too. */
+/* Mirrored field for field by python/gpuecon/_core.py (_Config): add fields at the end, there too. */
 typedef struct gpuecon_ctx_config {
     gpuecon_alloc_fn alloc;       /* NULL: malloc/realloc/free */
     void *alloc_ud;

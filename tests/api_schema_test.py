@@ -56,13 +56,13 @@ def validator(schema):
 
 
 def argv_request(argv):
-    lib = gpuecon._lib
+    lib = gpuecon._core._lib
     lib.gpuecon_request_from_argv.restype = ctypes.c_int
     lib.gpuecon_request_from_argv.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(ctypes.c_char_p),
-                                              ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(gpuecon._Error)]
+                                              ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(gpuecon._core._Error)]
     ctx = lib.gpuecon_ctx_new(None)
     arr = (ctypes.c_char_p * (len(argv) + 1))(*[a.encode() for a in argv], None)
-    out, err = ctypes.c_void_p(), gpuecon._Error()
+    out, err = ctypes.c_void_p(), gpuecon._core._Error()
     try:
         st = lib.gpuecon_request_from_argv(ctx, len(argv), arr, ctypes.byref(out), ctypes.byref(err))
         text = ctypes.string_at(out.value).decode() if out.value else None
@@ -96,7 +96,7 @@ def main():
             for e in req.iter_errors(r):
                 failures.append("request of %s: %s at %s" % (" ".join(argv), e.message, "/".join(map(str, e.path))))
             # the same request through gpuecon_request: the same bytes as the program
-            st, body, _ = gpuecon._raw(r["command"], r["options"], r.get("args"), "json")
+            st, body, _ = gpuecon._core._raw(r["command"], r["options"], r.get("args"), "json")
             if ELAPSED.sub("", body or "") != ELAPSED.sub("", p.stdout):
                 failures.append("%s: gpuecon_request's JSON differs from the program's" % " ".join(argv))
             n += 1

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # The Python package against the library just built. Usage:
-#   python_test.sh unittest|schema|pip|example SOURCE_DIR LIBGPUECON.so GPUECON_CLI CC SANITIZE(ON|OFF)
+#   python_test.sh unittest|schema|pip|example|notebook SOURCE_DIR LIBGPUECON.so GPUECON_CLI CC SANITIZE(ON|OFF)
 # unittest: python/tests with PYTHONPATH=python. schema: tests/api_schema_test.py (docs/api/
-# against the program; skipped, exit 77, without python3-jsonschema). pip: `pip install --no-index ./python` into a
-# fresh venv (nothing fetched: the build backend is in-tree), then the tests against the
-# installed copy, from outside the source tree. example: examples/sweep_platforms.py's table.
+# against the program; skipped, exit 77, without python3-jsonschema). pip: `pip install --no-index
+# --no-build-isolation ./python` into a fresh venv (nothing fetched: the build backend is in-tree), the
+# wheel's platform tag checked, then the tests against the installed copy, from outside the source
+# tree; and a copy of python/ outside the source tree, with no library to bundle, must fail to install
+# with the backend's message (unless a libgpuecon is installed, when it must install and import).
+# example: examples/sweep_platforms.py's table. notebook: examples/gpuecon.ipynb's code cells run in
+# order (tests/run_notebook.py).
 # With SANITIZE=ON the library is ASan/UBSan-instrumented: their runtimes are preloaded into
 # Python (leak checking off: the interpreter keeps memory until exit by design).
 set -euo pipefail
@@ -36,6 +40,8 @@ assert all(float(x) > 0 for r in rows for x in r[1:5]), "a number is not positiv
 assert all(len(r) > 5 for r in rows), "a row lacks its outside-calibration column"
 assert usd == sorted(usd), "not cheapest first: %s" % usd
 print("example: %d platforms, cheapest %s" % (len(rows), rows[0][0]))' ;;
+  notebook)
+    PYTHONPATH=$src/python exec "$py" "$src/tests/run_notebook.py" "$src/examples/gpuecon.ipynb" ;;
   schema)
     PYTHONPATH=$src/python exec "$py" "$src/tests/api_schema_test.py" "$cli" ;;
   pip)
@@ -43,7 +49,24 @@ print("example: %d platforms, cheapest %s" % (len(rows), rows[0][0]))' ;;
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' EXIT
     LD_PRELOAD= "$py" -m venv "$tmp/venv"
-    LD_PRELOAD= "$tmp/venv/bin/pip" install --no-index --quiet "$src/python"
+    LD_PRELOAD= "$tmp/venv/bin/pip" install --no-index --no-build-isolation --quiet "$src/python"
+    # the wheel bundles machine code: its tag names the platform (linux_x86_64 here), not "any"
+    tag=$(LD_PRELOAD= "$tmp/venv/bin/python" -c "import glob; print(open(glob.glob('$tmp/venv/lib/python3*/site-packages/gpuecon-*.dist-info/WHEEL')[0]).read())" | sed -n 's/^Tag: //p')
+    [ "$tag" = "py3-none-linux_$(uname -m)" ] || { echo "wheel tag '$tag', expected py3-none-linux_$(uname -m)"; exit 1; }
+    echo "wheel tag: $tag"
+    # no library to bundle (a copy outside the source tree): the install fails and says why
+    mkdir "$tmp/alone" && cp -r "$src/python" "$tmp/alone/" && rm -rf "$tmp/alone/python/gpuecon/__pycache__"
+    if ( unset GPUECON_LIBRARY; LD_PRELOAD= "$tmp/venv/bin/pip" install --no-index --no-build-isolation --quiet \
+           --force-reinstall --target "$tmp/alone/site" "$tmp/alone/python" >"$tmp/alone/log" 2>&1 ); then
+      LD_PRELOAD= "$py" -c "import ctypes.util, sys; sys.exit(0 if ctypes.util.find_library('gpuecon') else 1)" ||
+        { echo "pip install succeeded with no library to bundle or load"; cat "$tmp/alone/log"; exit 1; }
+      (cd "$tmp" && PYTHONPATH="$tmp/alone/site" GPUECON_LIBRARY= "$tmp/venv/bin/python" -c "import gpuecon") ||
+        { echo "installed without a bundled library, and it does not import"; exit 1; }
+    else
+      grep -q "no libgpuecon to bundle or to load" "$tmp/alone/log" ||
+        { echo "pip install failed without the backend's message:"; cat "$tmp/alone/log"; exit 1; }
+      echo "without a library: pip install fails with the backend's message"
+    fi
     unset GPUECON_LIBRARY # the installed package must find its bundled copy
     cd "$tmp"
     "$tmp/venv/bin/python" -c "import gpuecon, sys; sys.exit(0 if gpuecon.library_path.startswith('$tmp') else 1)" ||

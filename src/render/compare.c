@@ -355,6 +355,35 @@ static json_t *breakeven_json(const gpuecon_comparison_result *cr, const gpuecon
     return o;
 }
 
+/* The verdict as fields, beside its text (issue: front ends read the decision without parsing a
+ * sentence): the cheapest platform and the runner-up by ranked cost (null when none), the cost ratio
+ * cheapest / runner-up (null without a runner-up), and the flips: each input that, moved to the
+ * value given, would swap a platform with its rival (the breakeven entries found within a factor of
+ * 100; those not found are not flips), cheapest first as the text lists them. `comparison`: the
+ * comparison's name, for the list at the top of the document (NULL inside a comparison). */
+static json_t *verdict_fields_json(const gpuecon_comparison_result *cr, const char *comparison)
+{
+    json_t *o = json_object();
+    if (comparison)
+        json_object_set_new(o, "comparison", json_string(comparison));
+    json_object_set_new(o, "cheapest", cr->cheapest >= 0 ? json_string(cr->platforms[cr->cheapest].name) : json_null());
+    json_object_set_new(o, "runner_up",
+                        cr->runner_up >= 0 ? json_string(cr->platforms[cr->runner_up].name) : json_null());
+    json_object_set_new(o, "cost_ratio", cr->runner_up >= 0 ? rjson_real(cr->base_ratio) : json_null());
+    json_t *flips = json_array();
+    for (size_t i = 0; i < cr->n_breakeven; i++) {
+        const gpuecon_breakeven *b = &cr->breakeven[i];
+        if (b->found)
+            json_array_append_new(flips, json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o}", "platform",
+                                                   cr->platforms[b->platform].name, "rival",
+                                                   cr->platforms[b->rival].name, "input", b->input, "label",
+                                                   gpuecon_input_label(b->input), "unit", b->unit, "current",
+                                                   rjson_real(b->current), "at", rjson_real(b->value)));
+    }
+    json_object_set_new(o, "flips", flips);
+    return o;
+}
+
 static json_t *comparison_json(const gpuecon_comparison_result *cr)
 {
     json_t *o = json_object();
@@ -370,6 +399,7 @@ static json_t *comparison_json(const gpuecon_comparison_result *cr)
     json_object_set_new(o, "fastest", cr->fastest >= 0 ? json_string(cr->platforms[cr->fastest].name) : json_null());
     json_object_set_new(o, "cost_ratio", rjson_real(cr->base_ratio));
     json_object_set_new(o, "verdict", json_string(cr->verdict));
+    json_object_set_new(o, "verdict_fields", verdict_fields_json(cr, NULL));
     if (cr->uncertainty_samples > 0)
         json_object_set_new(o, "uncertainty_samples", json_integer(cr->uncertainty_samples));
     json_object_set_new(o, "caveats", json_string(cr->caveats));
@@ -426,11 +456,12 @@ static json_t *compare_json(const void *view)
     json_t *j = json_object();
     json_object_set_new(j, "scenario", json_string(gpuecon_scenario_name(sc)));
     json_object_set_new(j, "title", json_string(gpuecon_scenario_title(sc) ? gpuecon_scenario_title(sc) : ""));
-    json_t *cmps = json_array(), *all = json_array(), *be = json_array();
+    json_t *cmps = json_array(), *all = json_array(), *be = json_array(), *vf = json_array();
     char verdict[8192] = "";
     for (size_t i = 0; i < r->n; i++) {
         const gpuecon_comparison_result *cr = &r->cmp[i];
         json_array_append_new(cmps, comparison_json(cr));
+        json_array_append_new(vf, verdict_fields_json(cr, cr->name));
         for (size_t k = 0; k < cr->n_platforms; k++)
             json_array_append_new(all, platform_json(&cr->platforms[k], cr->name, cr->uncertainty_samples));
         for (size_t k = 0; k < cr->n_breakeven; k++)
@@ -441,6 +472,7 @@ static json_t *compare_json(const void *view)
     json_object_set_new(j, "comparisons", cmps);
     json_object_set_new(j, "platforms", all);
     json_object_set_new(j, "verdict", json_string(verdict));
+    json_object_set_new(j, "verdicts", vf);
     json_object_set_new(j, "breakeven", be);
     json_t *labels = json_object(); /* the human labels of the inputs (gpuecon_input_label) */
     const char *in, *label;
