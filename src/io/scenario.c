@@ -76,6 +76,11 @@ static const fdesc workload_fields[] = {
      "serving: simulate each aggregated platform request by request (TTFT/TPOT percentiles)", NULL},
     {"serve_tokens", FT_NUM, W(serve_tokens), 0, 1, 1e18, 0, NULL, 0, "tokens",
      "output tokens to serve, for totals", NULL},
+    {"rate", FT_NUM, W(rate), 0, -1e18, 1e18, 0, NULL, 0, "requests/s",
+     "serving: requests/s to serve; each platform without gpus is sized to the fewest servers or racks meeting the "
+     "targets", NULL},
+    {"slo_percentile", FT_NUM, W(slo_percentile), 0, -1e18, 1e18, 90, NULL, 0, "",
+     "serving at a rate: the percentile of requests the targets hold for (0 to 100, exclusive; default 90)", NULL},
     {"stack", FT_TEXT, W(stack), 0, 0, 0, 0, NULL, F_NAME, "", "framework stack (data/stacks.yaml): training, or a serving engine for kind serve", NULL},
     {"budget_usd", FT_NUM, W(budget_usd), 0, 1, 1e13, 0, NULL, 0, "USD",
      "the most the training run may cost (the fastest platform within it is named)", NULL},
@@ -218,6 +223,33 @@ static int check_rl_workload(const gpuecon_catalog *cat, gpuecon_workload *w, co
     return GPUECON_OK;
 }
 
+/* A serving rate and its percentile (docs/model.md §7.1, serving sizing): a rate above 0 on a
+ * serve workload, without a fixed concurrency; a percentile strictly between 0 and 100, only with
+ * a rate (without one nothing is checked at a percentile). */
+static int check_serve_rate(const gpuecon_workload *w, const sobj *o, const yaml_doc *doc, ynode *node,
+                            gpuecon_error *err)
+{
+    bool rate = present(o, workload_fields, COUNT(workload_fields), "rate");
+    bool pct = present(o, workload_fields, COUNT(workload_fields), "slo_percentile");
+    if ((rate || pct) && w->kind != GPUECON_WORKLOAD_SERVE)
+        return yaml_error(doc, schema_node(node, rate ? "rate" : "slo_percentile"), err, GPUECON_E_INPUT,
+                          "%s is for a serving workload (kind: serve)", rate ? "rate" : "slo_percentile");
+    if (rate && !(w->rate > 0 && w->rate <= 1e9))
+        return yaml_error(doc, schema_node(node, "rate"), err, GPUECON_E_INPUT,
+                          "rate: %g requests/s; allowed above 0 up to 1e9", w->rate);
+    if (pct && !rate)
+        return yaml_error(doc, schema_node(node, "slo_percentile"), err, GPUECON_E_INPUT,
+                          "slo_percentile needs a rate: the targets are checked at a percentile only when each "
+                          "platform is sized to serve a rate");
+    if (pct && !(w->slo_percentile > 0 && w->slo_percentile < 100))
+        return yaml_error(doc, schema_node(node, "slo_percentile"), err, GPUECON_E_INPUT,
+                          "slo_percentile: %g is outside (0, 100): a percentile of the requests", w->slo_percentile);
+    if (rate && present(o, workload_fields, COUNT(workload_fields), "concurrency"))
+        return yaml_error(doc, schema_node(node, "concurrency"), err, GPUECON_E_INPUT,
+                          "give a rate or a concurrency, not both: at a rate the load in flight follows from it");
+    return GPUECON_OK;
+}
+
 static int check_workload(const gpuecon_catalog *cat, gpuecon_workload *w, const sobj *o,
                           const yaml_doc *doc, ynode *node, gpuecon_error *err)
 {
@@ -252,7 +284,7 @@ static int check_workload(const gpuecon_catalog *cat, gpuecon_workload *w, const
             return yaml_error(doc, schema_node(node, "seq"), err, GPUECON_E_INPUT,
                               "seq (%d) exceeds %s's context of %d tokens", w->seq, m->name, m->max_seq);
     } else if (w->kind == GPUECON_WORKLOAD_RL) {
-        return check_rl_workload(cat, w, o, doc, node, err);
+        return (rc = check_serve_rate(w, o, doc, node, err)) ? rc : check_rl_workload(cat, w, o, doc, node, err);
     } else {
         const gpuecon_model *m = gpuecon_catalog_model(cat, w->model);
         if (m->max_seq > 0 && w->prompt_len + w->output_len > m->max_seq)
@@ -263,7 +295,7 @@ static int check_workload(const gpuecon_catalog *cat, gpuecon_workload *w, const
             return yaml_error(doc, schema_node(node, "tokens"), err, GPUECON_E_INPUT,
                               "tokens is for training; a serving workload uses serve_tokens");
     }
-    return GPUECON_OK;
+    return check_serve_rate(w, o, doc, node, err);
 }
 
 static int check_platform(const gpuecon_catalog *cat, const gpuecon_workload *w, gpuecon_platform *p,
@@ -283,9 +315,11 @@ static int check_platform(const gpuecon_catalog *cat, const gpuecon_workload *w,
     }
     if (!p->name)
         p->name = p->system;
-    if (!p->gpus && !(w->kind == GPUECON_WORKLOAD_TRAIN && (w->target_days > 0 || w->budget_usd > 0)))
+    if (!p->gpus && !(w->kind == GPUECON_WORKLOAD_TRAIN && (w->target_days > 0 || w->budget_usd > 0)) &&
+        !(w->kind == GPUECON_WORKLOAD_SERVE && w->rate > 0))
         return yaml_error(doc, node, err, GPUECON_E_PARSE,
-                          "platform '%s' needs 'gpus:' (or the workload a target_days or budget_usd)", p->name);
+                          "platform '%s' needs 'gpus:' (or the workload a target_days or budget_usd, or for "
+                          "serving a rate)", p->name);
     if (!((o->present >> PF_KV) & 1u))
         p->kv = w->kv;
     if (!((o->present >> PF_PRECISION) & 1u))
@@ -372,6 +406,30 @@ static int check_platform(const gpuecon_catalog *cat, const gpuecon_workload *w,
     if (w->kind == GPUECON_WORKLOAD_SERVE && p->gpus && p->tp && p->gpus % p->tp)
         return yaml_error(doc, schema_node(node, "tp"), err, GPUECON_E_INPUT,
                           "gpus (%d) is not a multiple of tp (%d)", p->gpus, p->tp);
+    return GPUECON_OK;
+}
+
+/* A serving platform at the workload's rate (docs/model.md §7.1, serving sizing): its layout,
+ * engine limits and precisions are searched, so a fixed layout or a measurement has no place;
+ * a precision the platform or the workload gives is kept as a constraint (p->precision_given,
+ * p->kv_given). Without gpus the platform is sized; with gpus it is searched at that count. */
+static int check_sized_platform(const gpuecon_workload *w, const sobj *wo, gpuecon_platform *p, const sobj *o,
+                                const yaml_doc *doc, ynode *node, gpuecon_error *err)
+{
+    p->precision_given = ((o->present >> PF_PRECISION) & 1u) || present(wo, workload_fields, COUNT(workload_fields),
+                                                                      "precision");
+    p->kv_given = ((o->present >> PF_KV) & 1u) || present(wo, workload_fields, COUNT(workload_fields), "kv");
+    if (w->kind != GPUECON_WORKLOAD_SERVE || !(w->rate > 0))
+        return GPUECON_OK;
+    static const char *const fixed[] = {"tp", "pp", "max_num_seqs", "max_num_batched_tokens",
+                                        "long_prefill_token_threshold", "prefill_instances", "prefill_tp",
+                                        "decode_instances", "decode_tp", "measured_tokens_per_s"};
+    for (size_t i = 0; i < COUNT(fixed); i++)
+        if (present(o, platform_fields, COUNT(platform_fields), fixed[i]))
+            return yaml_error(doc, schema_node(node, fixed[i]), err, GPUECON_E_INPUT,
+                              "%s is not for a platform sized at the workload's rate: its layout, engine limits and "
+                              "precisions are searched (precision and kv may constrain them); drop it, or drop the "
+                              "workload's rate to price this platform as given", fixed[i]);
     return GPUECON_OK;
 }
 
@@ -534,6 +592,7 @@ static int load_comparison(gpuecon_scenario *sc, const gpuecon_catalog *cat, con
         if ((rc = schema_load_object(&sc->a, platform_fields, COUNT(platform_fields), &ps[i], o->src,
                                      &o->present, doc, pn, defsrc, platform_extra, "docs/scenarios.md", err)) ||
             (rc = check_platform(cat, &c->workload, &ps[i], o, doc, pn, err)) ||
+            (rc = check_sized_platform(&c->workload, &meta->workload, &ps[i], o, doc, pn, err)) ||
             (rc = load_timeline(sc, cat, doc, pn, defsrc, &c->workload, &ps[i], err)))
             return rc;
         const gpuecon_workload *wl = &c->workload;
