@@ -290,10 +290,14 @@ static int predict_sized(gpuecon_ctx *ctx, const gpuecon_infer_request *base, co
                      z->fewer_missed ? "" : " (the smallest searched)");
         snprintf(res->predicted_note, sizeof res->predicted_note,
                  "%s; %d x %s%d%s%.0d, %s weights, %s KV, max_num_seqs %d, at %g requests/s: TTFT %.4g ms, TPOT %.3g "
-                 "ms (%s)", sized, b->replicas, b->attention_dp ? "DP+EP" : "TP", b->tp, b->pp > 1 ? " x PP" : "",
+                 "ms (%s)%s", sized, b->replicas, b->attention_dp ? "DP+EP" : "TP", b->tp, b->pp > 1 ? " x PP" : "",
                  b->pp > 1 ? b->pp : 0, gpuecon_precision_name(b->weights), gpuecon_precision_name(b->kv),
                  b->max_num_seqs, w->rate, b->ttft_ms, b->tpot_ms,
-                 b->simulated ? "simulated, at the percentile" : "mean field, not simulated");
+                 b->simulated ? "simulated, at the percentile" : "mean field, not simulated",
+                 pl->precision_given && pl->kv_given ? ""
+                 : pl->precision_given ? "; the KV precision chosen by the search (kv: fixes it)"
+                 : pl->kv_given        ? "; the weight precision chosen by the search (precision: fixes it)"
+                                       : "; precisions chosen by the search (precision: and kv: fix them)");
     } else if (rc == GPUECON_E_INFEASIBLE || rc == GPUECON_E_INPUT) {
         res->predicted_tokens_per_s_per_gpu = NAN;
         if (pl->gpus > 0)

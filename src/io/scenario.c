@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 typedef struct sobj {
@@ -102,7 +103,7 @@ static const fdesc workload_fields[] = {
     {"off_policy", FT_INT, W(off_policy), 0, 0, 1, 0, NULL, 0, "", "rl: 1 = one-step off-policy (disaggregated)", NULL},
     {"steps", FT_INT, W(steps), 0, 1, 1e6, 1000, NULL, 0, "", "rl: steps of the run, for totals", NULL},
 };
-static const char *const workload_extra[] = {"start_date", "model_file", NULL};
+static const char *const workload_extra[] = {"start_date", "model_file", "lengths", NULL};
 static const char *const platform_extra[] = {"throughput_timeline", NULL};
 #undef W
 
@@ -174,6 +175,7 @@ _Static_assert(sizeof platform_fields / sizeof platform_fields[0] == PF_COUNT,
 
 static int check_keys(const yaml_doc *doc, ynode *map, const char *const *allowed, gpuecon_error *err);
 static int workload_model_file(gpuecon_scenario *sc, const yaml_doc *doc, ynode *w, size_t idx, gpuecon_error *err);
+static int workload_lengths(gpuecon_scenario *sc, const yaml_doc *doc, ynode *w, size_t idx, gpuecon_error *err);
 
 static int name_error(const gpuecon_catalog *cat, gpuecon_kind kind, const char *name,
                       const yaml_doc *doc, ynode *node, const char *field, gpuecon_error *err)
@@ -562,6 +564,7 @@ static int load_comparison(gpuecon_scenario *sc, const gpuecon_catalog *cat, con
                                  meta->workload.src, &meta->workload.present, doc, w, defsrc, workload_extra,
                                  "docs/scenarios.md", err)) ||
         (rc = workload_model_file(sc, doc, w, idx, err)) ||
+        (rc = workload_lengths(sc, doc, w, idx, err)) ||
         (rc = check_workload(cat, &c->workload, &meta->workload, doc, w, err)))
         return rc;
     ynode *sd = yaml_map_get(w, "start_date");
@@ -806,6 +809,67 @@ static int workload_model_file(gpuecon_scenario *sc, const yaml_doc *doc, ynode 
     wl->model = arena_strdup(&sc->a, m->name);
     sc->meta[idx].model_path = path;
     return wl->model ? GPUECON_OK : yaml_error(doc, v, err, GPUECON_E_NOMEM, "out of memory");
+}
+
+/* lengths: a histogram of request lengths (src/io/lengths.c, as `infer --lengths FILE` reads it),
+ * the path relative to the scenario file's folder, for a serving workload: its weighted mean
+ * prompt and output lengths become prompt_len and output_len (docs/scenarios.md; the serving
+ * model and the search screen and confirm at the means). Only a scenario file may name one; not
+ * with prompt_len or output_len. A bad line of the histogram is named path:line:col. */
+static int workload_lengths(gpuecon_scenario *sc, const yaml_doc *doc, ynode *w, size_t idx, gpuecon_error *err)
+{
+    gpuecon_workload *wl = &sc->cmp[idx].workload;
+    ynode *v = yaml_map_get(w, "lengths");
+    if (!v)
+        return GPUECON_OK;
+    if (wl->kind != GPUECON_WORKLOAD_SERVE)
+        return yaml_error(doc, v, err, GPUECON_E_INPUT, "lengths: a histogram of request lengths is for a serving "
+                          "workload (kind: serve)");
+    static const char *const means[] = {"prompt_len", "output_len"};
+    for (int i = 0; i < 2; i++)
+        if (yaml_map_get(w, means[i]))
+            return yaml_error(doc, schema_node(w, means[i]), err, GPUECON_E_INPUT,
+                              "give lengths (a histogram) or prompt_len and output_len, not both");
+    size_t len;
+    const char *s = yaml_scalar(v, &len);
+    if (!s || !len || len > 1024 || memchr(s, 0, len))
+        return yaml_error(doc, v, err, GPUECON_E_PARSE, "lengths: expected a file path (at most 1024 bytes)");
+    if (!sc->file)
+        return yaml_error(doc, v, err, GPUECON_E_INPUT,
+                          "lengths: a scenario given as text (inline, in a request, or to gpuecon serve) cannot "
+                          "name files; give prompt_len and output_len, or use a scenario file");
+    const char *slash = strrchr(sc->file, '/');
+    size_t dl = s[0] != '/' && slash ? (size_t)(slash - sc->file) + 1 : 0;
+    char *path = arena_alloc(&sc->a, dl + len + 1);
+    if (!path)
+        return yaml_error(doc, v, err, GPUECON_E_NOMEM, "out of memory");
+    memcpy(path, sc->file, dl);
+    memcpy(path + dl, s, len);
+    path[dl + len] = 0;
+    gpuecon_length_bin *bins = NULL;
+    size_t n = 0;
+    gpuecon_error e;
+    gpuecon_error_clear(&e);
+    int rc = gpuecon_length_bins_load(sc->ctx, path, &bins, &n, &e);
+    if (rc == GPUECON_E_IO || (rc && !e.line))
+        return yaml_error(doc, v, err, rc, "lengths: %s: %s", e.where, e.message);
+    if (rc) { /* a position in the histogram itself */
+        if (err)
+            *err = e;
+        return rc;
+    }
+    double wsum = 0, p = 0, o = 0;
+    for (size_t i = 0; i < n; i++) {
+        wsum += bins[i].weight;
+        p += bins[i].weight * bins[i].prompt;
+        o += bins[i].weight * bins[i].output;
+    }
+    gpuecon_length_bins_free(sc->ctx, bins, n);
+    if (!(wsum > 0))
+        return yaml_error(doc, v, err, GPUECON_E_INPUT, "lengths: %s holds no request", path);
+    wl->prompt_len = (int)fmax(1, floor(p / wsum + 0.5));
+    wl->output_len = (int)fmax(1, floor(o / wsum + 0.5));
+    return GPUECON_OK;
 }
 
 void gpuecon_scenario_free(gpuecon_scenario *sc)
