@@ -105,6 +105,8 @@ int gpuecon_infer_size(gpuecon_ctx *ctx, const gpuecon_serve_search_request *req
                      "no count of %ss of %s up to %d (%d GPUs) meets the targets at %g requests/s; at %d GPUs: %.300s",
                      out->unit, req->base.system->name, hi_units, hi_units * u, req->rate, hi_units * u, last.message);
 done:
+    if (rc && rc != GPUECON_E_INFEASIBLE && err) /* a refusal of the search itself (probe put it in last) */
+        *err = last;
     ctx_free(ctx, tmp, sizeof *tmp);
     return rc;
 }
