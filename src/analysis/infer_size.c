@@ -7,7 +7,6 @@
  */
 #include "analysis/analysis.h"
 
-#include <stdio.h>
 #include <string.h>
 
 int gpuecon_serving_unit(const gpuecon_system *sys, const char **name)
