@@ -49,9 +49,9 @@ static void test_fewest_units(void **state)
     assert_int_equal(z.max_units, 128);
     assert_int_equal(z.gpus, 8 * z.units);
     assert_int_equal(z.search.best[0].gpus, z.gpus);
-    /* 100 requests/s x 203 output tokens (the default length) = 20,300 tokens/s: one bf16 Llama 3
-     * 70B server cannot serve it within TPOT 40 ms (memory-bound decode reads its 141 GB of weights
-     * at 3.35 TB/s per GPU), so the answer is more than one server */
+    /* one server cannot serve it: each request is (230 + 203) tokens x 2 x 70.6e9 = 6.11e13 FLOP,
+     * so 100 requests/s need 6.11e15 FLOP/s, 764 TFLOP/s per GPU of 8, 77% of the H100's 989 dense
+     * BF16 peak, above any serving engine's utilisation: the answer is more than one server */
     assert_true(z.units > 1);
     assert_true(z.search.best[0].ttft_ms <= 1000 && z.search.best[0].tpot_ms <= 40);
     /* every smaller count misses, each searched alone */
