@@ -26,6 +26,7 @@ static const char *const na_keys[] = {
     "scale_warning",  /* a layout within where runs scale */
     "precision_note", /* infer --search: the precisions were given, or kept at BF16 */
     "joules_per_token", "cost_note", /* a figure the cost model refuses (with cost_note) */
+    "sizing", "units", "config", /* serving not at a rate; searched at its own gpus; nothing met the targets */
     NULL};
 
 static bool na_key(const char *k)

@@ -96,6 +96,7 @@ function effectiveDoc(only) {
       if (field === 'model') c.workload.model = v;
       if (field === 'start_date' && v) c.workload.start_date = v;
       if (field === 'start_date' && !v) delete c.workload.start_date;
+      applyServingOverride(c, ci, field, v);
     }
   });
   if (only !== undefined) d.comparisons = [d.comparisons[only]];
@@ -295,6 +296,8 @@ function renderControls() {
   box.replaceChildren();
   const dateCtl = dateControl(ci, c);
   if (dateCtl) box.append(dateCtl);
+  const serveCtl = servingControls(ci, c);
+  if (serveCtl) box.append(serveCtl);
   const docPlatforms = (state.doc.comparisons[ci] || {}).platforms || [];
   for (const p of c.platforms) {
     const dp = docPlatforms.find((x) => platformName(x) === p.name) || {};
@@ -491,6 +494,79 @@ function dateControl(ci, c) {
     c.breakeven_date ? el('span', {class: 'be-val', text: ` · break-even ${c.breakeven_date}`}) : '')));
   div.append(track);
   div.append(el('div', {class: 'src', text: 'software dates: ' + dates.join(', ') + (c.timeline ? ' · ' + c.timeline : '')}));
+  return div;
+}
+
+/* ---- serving sizing: rate and latency targets of a serve comparison ---- */
+
+/* The workload fields the serving controls set (docs/scenarios.md): a rate sizes every platform to
+ * the fewest servers or racks meeting the targets at slo_percentile (docs/model.md §7.1). */
+const SERVING_FIELDS = {
+  rate: {label: 'rate, requests/s', min: 0.001, step: 'any'},
+  ttft_ms_target: {label: 'TTFT target, ms', min: 0.1, step: 'any'},
+  tpot_ms_target: {label: 'TPOT target, ms', min: 0.1, step: 'any'},
+  slo_percentile: {label: 'at percentile', min: 0.1, max: 99.9, step: 'any'},
+};
+/* The platform fields a platform sized at a rate may not fix: the search chooses them. */
+const SIZED_OUT = ['gpus', 'tp', 'pp', 'max_num_seqs', 'max_num_batched_tokens', 'long_prefill_token_threshold',
+  'prefill_instances', 'prefill_tp', 'decode_instances', 'decode_tp', 'measured_tokens_per_s'];
+
+/* Writes one serving control's value into comparison c of the document sent (effectiveDoc). A rate
+ * makes compare size each platform, so the fixed layouts and GPU counts go (a GPU count the slider
+ * set after the rate stays: that platform is then searched at it); an empty value removes the
+ * field (the percentile too, which needs a rate). */
+function applyServingOverride(c, ci, field, v) {
+  if (!(field in SERVING_FIELDS)) return;
+  const w = c.workload;
+  if (v === '' || v === null || v === undefined) {
+    delete w[field];
+    if (field === 'rate') delete w.slo_percentile;
+    return;
+  }
+  w[field] = v;
+  if (field !== 'rate') return;
+  delete w.concurrency;
+  for (const p of c.platforms || [])
+    for (const f of SIZED_OUT)
+      if (f !== 'gpus' || !state.overrides.has(key(ci, platformName(p), 'gpus'))) delete p[f];
+}
+
+/* Rate, TTFT and TPOT targets and the percentile of a serve comparison, as number inputs that
+ * re-run compare (POST /api/v1/compare) on change. The answer's verdict and report say how many
+ * GPUs each platform needs; nothing is computed here. */
+function servingControls(ci, c) {
+  if (c.kind !== 'serve') return null;
+  const w = (state.doc.comparisons[ci] || {}).workload || {};
+  const div = el('div', {class: 'ctl serving', 'data-input': 'serving'});
+  const row = el('span', {class: 'serving-inputs'});
+  for (const [field, info] of Object.entries(SERVING_FIELDS)) {
+    const k = key(ci, '', field);
+    const today = w[field] !== undefined ? w[field] : '';
+    const now = state.overrides.has(k) ? state.overrides.get(k) : today;
+    const attrs = {type: 'number', min: String(info.min), step: info.step, 'aria-label': info.label, 'data-field': field};
+    if (info.max) attrs.max = String(info.max);
+    const num = el('input', attrs);
+    num.value = now === '' ? '' : String(now);
+    if (field === 'slo_percentile' && now === '') num.placeholder = '90';
+    num.addEventListener('change', () => {
+      const v = num.value === '' ? '' : Number(num.value);
+      if (v !== '' && !(v >= info.min && (!info.max || v <= info.max))) {
+        status(`${info.label}: ${num.value} is outside ${info.min} to ${info.max || 'any'}`);
+        return;
+      }
+      state.overrides.set(k, v);
+      div.classList.add('changed');
+      whatIf();
+    });
+    row.append(el('label', {}, info.label + ' ', num, ' '));
+    if (state.overrides.has(k)) div.classList.add('changed');
+  }
+  const rate = state.overrides.has(key(ci, '', 'rate')) ? state.overrides.get(key(ci, '', 'rate')) : w.rate;
+  div.append(el('div', {class: 'head'}, el('label', {text: 'serving: rate and latency targets'})));
+  div.append(row);
+  div.append(el('div', {class: 'src', text: rate
+    ? `at ${rate} requests/s each platform is sized to the fewest servers or racks meeting the targets (layout, engine limits and precisions searched) and ranked by $/Mtok`
+    : 'set a rate to size each platform to the fewest servers or racks meeting the targets at it'}));
   return div;
 }
 

@@ -546,6 +546,42 @@ void gpuecon_serve_search_request_init(gpuecon_serve_search_request *r);
 int gpuecon_infer_search(gpuecon_ctx *ctx, const gpuecon_serve_search_request *req,
                                      gpuecon_serve_search_result *out, gpuecon_error *err);
 
+/* ---- serving sizing (infer_size.c; docs/model.md §6.12, "Sizing at a rate") ---------------- */
+
+/* The deployable unit of a system for serving: its NVLink (scale-up) domain, the GPUs bought,
+ * placed and wired together (the 8-GPU server of an HGX; the 72-GPU rack of an NVL72, whose
+ * compute trays reach each other only through the rack's NVLink switch trays). *name, when not
+ * NULL: "server", "rack" (a domain of several nodes) or "GPU" (a one-GPU domain). */
+int gpuecon_serving_unit(const gpuecon_system *sys, const char **name);
+
+#define GPUECON_SERVE_SIZE_MAX_GPUS 4096 /* the default bound of a sizing: 512 HGX servers, 56 NVL72 racks */
+
+typedef struct gpuecon_serve_size_result {
+    gpuecon_serve_search_result search; /* the search at `gpus` (met), or at the bound (the closest) */
+    const char *unit;                   /* "server", "rack", "GPU" */
+    int unit_gpus;                      /* GPUs per unit */
+    int units, gpus;                    /* the answer (when !feasible: the bound) */
+    int max_units;                      /* the bound searched */
+    int searches;                       /* GPU counts searched */
+    bool feasible;                      /* some count up to the bound meets the targets */
+    bool fewer_missed;                  /* units - 1 was searched and missed (false at the smallest) */
+} gpuecon_serve_size_result;
+
+/* The fewest whole units (gpuecon_serving_unit) between min_gpus (rounded up to a unit, at least
+ * one) and max_gpus (rounded down) whose best configuration (gpuecon_infer_search at that count
+ * alone, req->gpus ignored) meets the targets at req->rate. Counts are bracketed by doubling from
+ * the smallest, then bisected on units: about 2·log2(units) searches.
+ * Contract (an assumption, docs/model.md §6.12): feasibility is monotone in the unit count — a
+ * configuration meeting the targets on k units has replicas that fit a unit (TP·PP dividing it),
+ * and on k+1 units the same replicas, one unit's more of them, share the same rate, so each sees
+ * less load and its TTFT and TPOT do not grow (§6.4). Layouts whose replica spans several units
+ * (attention-DP past one NVLink domain, pipelines across servers) may break it; a count between
+ * two searched ones is then not tried. GPUECON_E_INFEASIBLE when no count up to the bound meets
+ * them (*out holds the search at the bound); GPUECON_E_INPUT for a rate <= 0, a bound holding no
+ * whole unit, and what gpuecon_infer_search refuses. */
+int gpuecon_infer_size(gpuecon_ctx *ctx, const gpuecon_serve_search_request *req, int min_gpus, int max_gpus,
+                       gpuecon_serve_size_result *out, gpuecon_error *err);
+
 const char *gpuecon_rl_placement_name(gpuecon_rl_placement p); /* "colocated", ... */
 
 /* GRPO defaults: 1 epoch, 1 mini-batch, cv 0.6, no oversampling, bf16 everywhere, offload on,
@@ -692,6 +728,13 @@ typedef struct gpuecon_platform_result {
     double concurrency, output_tokens_per_s, tpot_ms, ttft_ms;
     int tp, replicas;
     bool simulated;                       /* the workload's simulate: the percentiles below are set */
+    /* serving at the workload's rate (docs/model.md §7.1): sized to the fewest units meeting the
+       targets (gpus = units x unit_gpus), or searched at the platform's gpus (units 0) */
+    bool at_rate;
+    const char *unit;                     /* "server", "rack", "GPU" */
+    int units, unit_gpus, pp;
+    bool fewer_units_missed;              /* units - 1 were searched and missed */
+    gpuecon_precision weights, kv;        /* the configuration's (searched within what was given) */
     double ttft_ms_p50, ttft_ms_p90, ttft_ms_p99, tpot_ms_p50, tpot_ms_p90, tpot_ms_p99;
     /* RL post-training (kind rl): one step on this platform */
     double rl_step_time_s, rl_trained_tokens_per_step, rl_usd_per_step, rl_mwh_per_step;

@@ -221,6 +221,98 @@ static double miss(const gpuecon_workload *w, const gpuecon_infer_result *o)
     return infer_slo_miss(w->ttft_ms_target, w->tpot_ms_target, o->ttft_ms, o->tpot_ms);
 }
 
+/* A platform at the workload's rate (docs/model.md §7.1, serving sizing): without gpus, the fewest
+ * units (gpuecon_serving_unit) whose best configuration meets the targets at the workload's
+ * percentile (gpuecon_infer_size: layout, precisions within what was given, engine limits,
+ * confirmed by the simulator); with gpus, the search at that count. A platform that keeps up
+ * serves what arrives, so it is priced at the offered load per GPU, rate x output_len / GPUs
+ * ($/Mtok = GPUs x $/GPU-h / (tokens/h) x 1e6). None up to the bound: no prediction, and the note
+ * says to what count it was searched and by how much the closest missed. */
+static int predict_sized(gpuecon_ctx *ctx, const gpuecon_infer_request *base, const gpuecon_workload *w,
+                         const gpuecon_platform *pl, gpuecon_platform_result *res, gpuecon_error *err)
+{
+    gpuecon_serve_search_request q;
+    gpuecon_serve_search_request_init(&q);
+    q.base = *base;
+    q.base.tp = q.base.pp = 0;
+    q.base.concurrency = 0;
+    q.ttft_ms = w->ttft_ms_target;
+    q.tpot_ms = w->tpot_ms_target;
+    q.slo_percentile = w->slo_percentile > 0 ? w->slo_percentile : 90;
+    q.rate = w->rate;
+    q.top = 1;
+    q.fixed_weights = pl->precision_given;
+    q.fixed_kv = pl->kv_given;
+    gpuecon_serve_size_result *z = ctx_alloc(ctx, sizeof *z);
+    if (!z)
+        return err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory for the sizing search");
+    gpuecon_error e;
+    gpuecon_error_clear(&e);
+    int rc;
+    if (pl->gpus > 0) {
+        memset(z, 0, sizeof *z);
+        q.gpus = &pl->gpus;
+        q.ngpus = 1;
+        z->unit_gpus = gpuecon_serving_unit(base->system, &z->unit);
+        z->gpus = pl->gpus;
+        rc = gpuecon_infer_search(ctx, &q, &z->search, &e);
+    } else {
+        rc = gpuecon_infer_size(ctx, &q, 1, GPUECON_SERVE_SIZE_MAX_GPUS, z, &e);
+    }
+    res->at_rate = true;
+    res->unit = z->unit;
+    res->unit_gpus = z->unit_gpus;
+    res->units = pl->gpus > 0 ? 0 : z->units;
+    res->fewer_units_missed = z->fewer_missed;
+    res->gpus = z->gpus;
+    char t[96] = "";
+    targets_text(t, sizeof t, w);
+    if (rc == GPUECON_OK) {
+        const gpuecon_serve_config *b = &z->search.best[0];
+        res->meets_target = true;
+        res->gpus = b->gpus;
+        res->predicted_tokens_per_s_per_gpu = w->rate * w->output_len / b->gpus;
+        res->output_tokens_per_s = w->rate * w->output_len;
+        res->concurrency = b->concurrency;
+        res->ttft_ms = b->ttft_ms;
+        res->tpot_ms = b->tpot_ms;
+        res->tp = b->tp;
+        res->pp = b->pp > 1 ? b->pp : 1;
+        res->replicas = b->replicas;
+        res->weights = b->weights;
+        res->kv = b->kv;
+        char sized[200];
+        if (pl->gpus > 0)
+            snprintf(sized, sizeof sized, "searched on the %d GPUs given", pl->gpus);
+        else
+            snprintf(sized, sizeof sized, "sized: %d %s%s of %d GPUs, the fewest meeting %s at P%g%s", z->units,
+                     z->unit, z->units == 1 ? "" : "s", z->unit_gpus, t[0] ? t : "the rate", q.slo_percentile,
+                     z->fewer_missed ? "" : " (the smallest searched)");
+        snprintf(res->predicted_note, sizeof res->predicted_note,
+                 "%s; %d x %s%d%s%.0d, %s weights, %s KV, max_num_seqs %d, at %g requests/s: TTFT %.4g ms, TPOT %.3g "
+                 "ms (%s)%s", sized, b->replicas, b->attention_dp ? "DP+EP" : "TP", b->tp, b->pp > 1 ? " x PP" : "",
+                 b->pp > 1 ? b->pp : 0, gpuecon_precision_name(b->weights), gpuecon_precision_name(b->kv),
+                 b->max_num_seqs, w->rate, b->ttft_ms, b->tpot_ms,
+                 b->simulated ? "simulated, at the percentile" : "mean field, not simulated",
+                 pl->precision_given && pl->kv_given ? ""
+                 : pl->precision_given ? "; the KV precision chosen by the search (kv: fixes it)"
+                 : pl->kv_given        ? "; the weight precision chosen by the search (precision: fixes it)"
+                                       : "; precisions chosen by the search (precision: and kv: fix them)");
+    } else if (rc == GPUECON_E_INFEASIBLE || rc == GPUECON_E_INPUT) {
+        res->predicted_tokens_per_s_per_gpu = NAN;
+        if (pl->gpus > 0)
+            snprintf(res->predicted_note, sizeof res->predicted_note, "no prediction: on the %d GPUs given, %.400s",
+                     pl->gpus, e.message);
+        else
+            snprintf(res->predicted_note, sizeof res->predicted_note, "no prediction: %.500s", e.message);
+        rc = GPUECON_OK;
+    } else if (err) {
+        *err = e;
+    }
+    ctx_free(ctx, z, sizeof *z);
+    return rc;
+}
+
 int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpuecon_platform *pl,
                           const gpuecon_stack *stack, const gpuecon_model *m, const gpuecon_system *sys, gpuecon_platform_result *res,
                           gpuecon_error *err)
@@ -242,6 +334,8 @@ int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpu
     req.concurrency = w->concurrency;
     if (stack && !gpuecon_serving_profile_from_stack(stack, &req.profile))
         return err_set(err, GPUECON_E_INPUT, OPTION("stack"), 0, 0, "%s names an unknown efficiency profile", stack->name);
+    if (w->rate > 0)
+        return predict_sized(ctx, &req, w, pl, res, err);
     if (pl->prefill_instances > 0)
         return predict_disagg(ctx, &req, w, pl, res, err);
     gpuecon_infer_result ir;

@@ -363,6 +363,26 @@ static void rank(gpuecon_comparison_result *cr, const gpuecon_workload *w)
                                         : NAN;
 }
 
+/* Serving at a rate (docs/model.md §7.1): every platform that meets the targets serves the same
+ * tokens, so "fastest" says nothing; what differs is how many GPUs each needs. "At 150 requests/s
+ * B200 needs 16 GPUs (2 servers), H100 40 (5 servers)." for the cheapest and the runner-up. */
+static int sized_sentence(char *v, size_t cap, const gpuecon_comparison_result *cr, const gpuecon_workload *w)
+{
+    const gpuecon_platform_result *c = &cr->platforms[cr->cheapest];
+    int n = snprintf(v, cap, "At %g requests/s %s needs %d GPUs", w->rate, c->name, c->gpus);
+    if (c->units > 0 && n >= 0 && (size_t)n < cap)
+        n += snprintf(v + n, cap - (size_t)n, " (%d %s%s)", c->units, c->unit, c->units == 1 ? "" : "s");
+    if (cr->runner_up >= 0 && n >= 0 && (size_t)n < cap) {
+        const gpuecon_platform_result *r = &cr->platforms[cr->runner_up];
+        n += snprintf(v + n, cap - (size_t)n, ", %s %d", r->name, r->gpus);
+        if (r->units > 0 && n >= 0 && (size_t)n < cap)
+            n += snprintf(v + n, cap - (size_t)n, " (%d %s%s)", r->units, r->unit, r->units == 1 ? "" : "s");
+    }
+    if (n >= 0 && (size_t)n < cap)
+        n += snprintf(v + n, cap - (size_t)n, ".");
+    return n;
+}
+
 static void verdict(gpuecon_comparison_result *cr, const gpuecon_workload *w)
 {
     char *v = cr->verdict;
@@ -413,6 +433,8 @@ static void verdict(gpuecon_comparison_result *cr, const gpuecon_workload *w)
                      dx, x);
         else
             snprintf(v + n, cap - (size_t)n, ".");
+    } else if (!train && w->rate > 0) {
+        n += sized_sentence(v + n, cap - (size_t)n, cr, w);
     } else if (!train) {
         n += snprintf(v + n, cap - (size_t)n, "%s%s: %.0f output tok/s", also ? also : f->name,
                       also ? " (highest throughput)" : " has the highest throughput", f->output_tokens_per_s);

@@ -178,6 +178,9 @@ typedef struct gpuecon_workload {
     double ttft_ms_target;        /* latency target to the first token (mean); 0: none */
     gpuecon_precision kv;         /* KV-cache precision */
     double serve_tokens;          /* output tokens to serve, for totals; 0: none */
+    double rate;                  /* serving: requests/s to serve; > 0: each platform without gpus is
+                                     sized to the fewest units meeting the targets (docs/model.md §7.1) */
+    double slo_percentile;        /* serving at a rate: where the targets are checked (default 90) */
     const char *stack;            /* training framework stack (data/stacks.yaml); NULL: the default */
     bool simulate;                /* serving: also simulate each aggregated platform (percentiles) */
     double budget_usd;            /* training: the most the run may cost; 0: none */
@@ -229,6 +232,7 @@ typedef struct gpuecon_platform {
     /* owning vs renting over the cluster's life (training; all 0: not asked) */
     double rent_usd_per_gpu_hour, life_years, utilisation, workloads_per_year;
     double power_limit_w;         /* the GPUs' power limit (0: the system's; docs/model.md §9.2) */
+    bool precision_given, kv_given; /* serving at a rate: the platform or the workload fixed it (else searched) */
     const gpuecon_source *src;
 } gpuecon_platform;
 

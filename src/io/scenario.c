@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 typedef struct sobj {
@@ -76,6 +77,11 @@ static const fdesc workload_fields[] = {
      "serving: simulate each aggregated platform request by request (TTFT/TPOT percentiles)", NULL},
     {"serve_tokens", FT_NUM, W(serve_tokens), 0, 1, 1e18, 0, NULL, 0, "tokens",
      "output tokens to serve, for totals", NULL},
+    {"rate", FT_NUM, W(rate), 0, -1e18, 1e18, 0, NULL, 0, "requests/s",
+     "serving: requests/s to serve; each platform without gpus is sized to the fewest servers or racks meeting the "
+     "targets", NULL},
+    {"slo_percentile", FT_NUM, W(slo_percentile), 0, -1e18, 1e18, 90, NULL, 0, "",
+     "serving at a rate: the percentile of requests the targets hold for (0 to 100, exclusive; default 90)", NULL},
     {"stack", FT_TEXT, W(stack), 0, 0, 0, 0, NULL, F_NAME, "", "framework stack (data/stacks.yaml): training, or a serving engine for kind serve", NULL},
     {"budget_usd", FT_NUM, W(budget_usd), 0, 1, 1e13, 0, NULL, 0, "USD",
      "the most the training run may cost (the fastest platform within it is named)", NULL},
@@ -97,7 +103,7 @@ static const fdesc workload_fields[] = {
     {"off_policy", FT_INT, W(off_policy), 0, 0, 1, 0, NULL, 0, "", "rl: 1 = one-step off-policy (disaggregated)", NULL},
     {"steps", FT_INT, W(steps), 0, 1, 1e6, 1000, NULL, 0, "", "rl: steps of the run, for totals", NULL},
 };
-static const char *const workload_extra[] = {"start_date", "model_file", NULL};
+static const char *const workload_extra[] = {"start_date", "model_file", "lengths", NULL};
 static const char *const platform_extra[] = {"throughput_timeline", NULL};
 #undef W
 
@@ -169,6 +175,7 @@ _Static_assert(sizeof platform_fields / sizeof platform_fields[0] == PF_COUNT,
 
 static int check_keys(const yaml_doc *doc, ynode *map, const char *const *allowed, gpuecon_error *err);
 static int workload_model_file(gpuecon_scenario *sc, const yaml_doc *doc, ynode *w, size_t idx, gpuecon_error *err);
+static int workload_lengths(gpuecon_scenario *sc, const yaml_doc *doc, ynode *w, size_t idx, gpuecon_error *err);
 
 static int name_error(const gpuecon_catalog *cat, gpuecon_kind kind, const char *name,
                       const yaml_doc *doc, ynode *node, const char *field, gpuecon_error *err)
@@ -218,6 +225,33 @@ static int check_rl_workload(const gpuecon_catalog *cat, gpuecon_workload *w, co
     return GPUECON_OK;
 }
 
+/* A serving rate and its percentile (docs/model.md §7.1, serving sizing): a rate above 0 on a
+ * serve workload, without a fixed concurrency; a percentile strictly between 0 and 100, only with
+ * a rate (without one nothing is checked at a percentile). */
+static int check_serve_rate(const gpuecon_workload *w, const sobj *o, const yaml_doc *doc, ynode *node,
+                            gpuecon_error *err)
+{
+    bool rate = present(o, workload_fields, COUNT(workload_fields), "rate");
+    bool pct = present(o, workload_fields, COUNT(workload_fields), "slo_percentile");
+    if ((rate || pct) && w->kind != GPUECON_WORKLOAD_SERVE)
+        return yaml_error(doc, schema_node(node, rate ? "rate" : "slo_percentile"), err, GPUECON_E_INPUT,
+                          "%s is for a serving workload (kind: serve)", rate ? "rate" : "slo_percentile");
+    if (rate && !(w->rate > 0 && w->rate <= 1e9))
+        return yaml_error(doc, schema_node(node, "rate"), err, GPUECON_E_INPUT,
+                          "rate: %g requests/s; allowed above 0 up to 1e9", w->rate);
+    if (pct && !rate)
+        return yaml_error(doc, schema_node(node, "slo_percentile"), err, GPUECON_E_INPUT,
+                          "slo_percentile needs a rate: the targets are checked at a percentile only when each "
+                          "platform is sized to serve a rate");
+    if (pct && !(w->slo_percentile > 0 && w->slo_percentile < 100))
+        return yaml_error(doc, schema_node(node, "slo_percentile"), err, GPUECON_E_INPUT,
+                          "slo_percentile: %g is outside (0, 100): a percentile of the requests", w->slo_percentile);
+    if (rate && present(o, workload_fields, COUNT(workload_fields), "concurrency"))
+        return yaml_error(doc, schema_node(node, "concurrency"), err, GPUECON_E_INPUT,
+                          "give a rate or a concurrency, not both: at a rate the load in flight follows from it");
+    return GPUECON_OK;
+}
+
 static int check_workload(const gpuecon_catalog *cat, gpuecon_workload *w, const sobj *o,
                           const yaml_doc *doc, ynode *node, gpuecon_error *err)
 {
@@ -252,7 +286,7 @@ static int check_workload(const gpuecon_catalog *cat, gpuecon_workload *w, const
             return yaml_error(doc, schema_node(node, "seq"), err, GPUECON_E_INPUT,
                               "seq (%d) exceeds %s's context of %d tokens", w->seq, m->name, m->max_seq);
     } else if (w->kind == GPUECON_WORKLOAD_RL) {
-        return check_rl_workload(cat, w, o, doc, node, err);
+        return (rc = check_serve_rate(w, o, doc, node, err)) ? rc : check_rl_workload(cat, w, o, doc, node, err);
     } else {
         const gpuecon_model *m = gpuecon_catalog_model(cat, w->model);
         if (m->max_seq > 0 && w->prompt_len + w->output_len > m->max_seq)
@@ -263,7 +297,7 @@ static int check_workload(const gpuecon_catalog *cat, gpuecon_workload *w, const
             return yaml_error(doc, schema_node(node, "tokens"), err, GPUECON_E_INPUT,
                               "tokens is for training; a serving workload uses serve_tokens");
     }
-    return GPUECON_OK;
+    return check_serve_rate(w, o, doc, node, err);
 }
 
 static int check_platform(const gpuecon_catalog *cat, const gpuecon_workload *w, gpuecon_platform *p,
@@ -283,9 +317,11 @@ static int check_platform(const gpuecon_catalog *cat, const gpuecon_workload *w,
     }
     if (!p->name)
         p->name = p->system;
-    if (!p->gpus && !(w->kind == GPUECON_WORKLOAD_TRAIN && (w->target_days > 0 || w->budget_usd > 0)))
+    if (!p->gpus && !(w->kind == GPUECON_WORKLOAD_TRAIN && (w->target_days > 0 || w->budget_usd > 0)) &&
+        !(w->kind == GPUECON_WORKLOAD_SERVE && w->rate > 0))
         return yaml_error(doc, node, err, GPUECON_E_PARSE,
-                          "platform '%s' needs 'gpus:' (or the workload a target_days or budget_usd)", p->name);
+                          "platform '%s' needs 'gpus:' (or the workload a target_days or budget_usd, or for "
+                          "serving a rate)", p->name);
     if (!((o->present >> PF_KV) & 1u))
         p->kv = w->kv;
     if (!((o->present >> PF_PRECISION) & 1u))
@@ -372,6 +408,30 @@ static int check_platform(const gpuecon_catalog *cat, const gpuecon_workload *w,
     if (w->kind == GPUECON_WORKLOAD_SERVE && p->gpus && p->tp && p->gpus % p->tp)
         return yaml_error(doc, schema_node(node, "tp"), err, GPUECON_E_INPUT,
                           "gpus (%d) is not a multiple of tp (%d)", p->gpus, p->tp);
+    return GPUECON_OK;
+}
+
+/* A serving platform at the workload's rate (docs/model.md §7.1, serving sizing): its layout,
+ * engine limits and precisions are searched, so a fixed layout or a measurement has no place;
+ * a precision the platform or the workload gives is kept as a constraint (p->precision_given,
+ * p->kv_given). Without gpus the platform is sized; with gpus it is searched at that count. */
+static int check_sized_platform(const gpuecon_workload *w, const sobj *wo, gpuecon_platform *p, const sobj *o,
+                                const yaml_doc *doc, ynode *node, gpuecon_error *err)
+{
+    p->precision_given = ((o->present >> PF_PRECISION) & 1u) || present(wo, workload_fields, COUNT(workload_fields),
+                                                                      "precision");
+    p->kv_given = ((o->present >> PF_KV) & 1u) || present(wo, workload_fields, COUNT(workload_fields), "kv");
+    if (w->kind != GPUECON_WORKLOAD_SERVE || !(w->rate > 0))
+        return GPUECON_OK;
+    static const char *const fixed[] = {"tp", "pp", "max_num_seqs", "max_num_batched_tokens",
+                                        "long_prefill_token_threshold", "prefill_instances", "prefill_tp",
+                                        "decode_instances", "decode_tp", "measured_tokens_per_s"};
+    for (size_t i = 0; i < COUNT(fixed); i++)
+        if (present(o, platform_fields, COUNT(platform_fields), fixed[i]))
+            return yaml_error(doc, schema_node(node, fixed[i]), err, GPUECON_E_INPUT,
+                              "%s is not for a platform sized at the workload's rate: its layout, engine limits and "
+                              "precisions are searched (precision and kv may constrain them); drop it, or drop the "
+                              "workload's rate to price this platform as given", fixed[i]);
     return GPUECON_OK;
 }
 
@@ -504,6 +564,7 @@ static int load_comparison(gpuecon_scenario *sc, const gpuecon_catalog *cat, con
                                  meta->workload.src, &meta->workload.present, doc, w, defsrc, workload_extra,
                                  "docs/scenarios.md", err)) ||
         (rc = workload_model_file(sc, doc, w, idx, err)) ||
+        (rc = workload_lengths(sc, doc, w, idx, err)) ||
         (rc = check_workload(cat, &c->workload, &meta->workload, doc, w, err)))
         return rc;
     ynode *sd = yaml_map_get(w, "start_date");
@@ -534,6 +595,7 @@ static int load_comparison(gpuecon_scenario *sc, const gpuecon_catalog *cat, con
         if ((rc = schema_load_object(&sc->a, platform_fields, COUNT(platform_fields), &ps[i], o->src,
                                      &o->present, doc, pn, defsrc, platform_extra, "docs/scenarios.md", err)) ||
             (rc = check_platform(cat, &c->workload, &ps[i], o, doc, pn, err)) ||
+            (rc = check_sized_platform(&c->workload, &meta->workload, &ps[i], o, doc, pn, err)) ||
             (rc = load_timeline(sc, cat, doc, pn, defsrc, &c->workload, &ps[i], err)))
             return rc;
         const gpuecon_workload *wl = &c->workload;
@@ -747,6 +809,67 @@ static int workload_model_file(gpuecon_scenario *sc, const yaml_doc *doc, ynode 
     wl->model = arena_strdup(&sc->a, m->name);
     sc->meta[idx].model_path = path;
     return wl->model ? GPUECON_OK : yaml_error(doc, v, err, GPUECON_E_NOMEM, "out of memory");
+}
+
+/* lengths: a histogram of request lengths (src/io/lengths.c, as `infer --lengths FILE` reads it),
+ * the path relative to the scenario file's folder, for a serving workload: its weighted mean
+ * prompt and output lengths become prompt_len and output_len (docs/scenarios.md; the serving
+ * model and the search screen and confirm at the means). Only a scenario file may name one; not
+ * with prompt_len or output_len. A bad line of the histogram is named path:line:col. */
+static int workload_lengths(gpuecon_scenario *sc, const yaml_doc *doc, ynode *w, size_t idx, gpuecon_error *err)
+{
+    gpuecon_workload *wl = &sc->cmp[idx].workload;
+    ynode *v = yaml_map_get(w, "lengths");
+    if (!v)
+        return GPUECON_OK;
+    if (wl->kind != GPUECON_WORKLOAD_SERVE)
+        return yaml_error(doc, v, err, GPUECON_E_INPUT, "lengths: a histogram of request lengths is for a serving "
+                          "workload (kind: serve)");
+    static const char *const means[] = {"prompt_len", "output_len"};
+    for (int i = 0; i < 2; i++)
+        if (yaml_map_get(w, means[i]))
+            return yaml_error(doc, schema_node(w, means[i]), err, GPUECON_E_INPUT,
+                              "give lengths (a histogram) or prompt_len and output_len, not both");
+    size_t len;
+    const char *s = yaml_scalar(v, &len);
+    if (!s || !len || len > 1024 || memchr(s, 0, len))
+        return yaml_error(doc, v, err, GPUECON_E_PARSE, "lengths: expected a file path (at most 1024 bytes)");
+    if (!sc->file)
+        return yaml_error(doc, v, err, GPUECON_E_INPUT,
+                          "lengths: a scenario given as text (inline, in a request, or to gpuecon serve) cannot "
+                          "name files; give prompt_len and output_len, or use a scenario file");
+    const char *slash = strrchr(sc->file, '/');
+    size_t dl = s[0] != '/' && slash ? (size_t)(slash - sc->file) + 1 : 0;
+    char *path = arena_alloc(&sc->a, dl + len + 1);
+    if (!path)
+        return yaml_error(doc, v, err, GPUECON_E_NOMEM, "out of memory");
+    memcpy(path, sc->file, dl);
+    memcpy(path + dl, s, len);
+    path[dl + len] = 0;
+    gpuecon_length_bin *bins = NULL;
+    size_t n = 0;
+    gpuecon_error e;
+    gpuecon_error_clear(&e);
+    int rc = gpuecon_length_bins_load(sc->ctx, path, &bins, &n, &e);
+    if (rc == GPUECON_E_IO || (rc && !e.line))
+        return yaml_error(doc, v, err, rc, "lengths: %s: %s", e.where, e.message);
+    if (rc) { /* a position in the histogram itself */
+        if (err)
+            *err = e;
+        return rc;
+    }
+    double wsum = 0, p = 0, o = 0;
+    for (size_t i = 0; i < n; i++) {
+        wsum += bins[i].weight;
+        p += bins[i].weight * bins[i].prompt;
+        o += bins[i].weight * bins[i].output;
+    }
+    gpuecon_length_bins_free(sc->ctx, bins, n);
+    if (!(wsum > 0))
+        return yaml_error(doc, v, err, GPUECON_E_INPUT, "lengths: %s holds no request", path);
+    wl->prompt_len = (int)fmax(1, floor(p / wsum + 0.5));
+    wl->output_len = (int)fmax(1, floor(o / wsum + 0.5));
+    return GPUECON_OK;
 }
 
 void gpuecon_scenario_free(gpuecon_scenario *sc)

@@ -172,6 +172,24 @@ static void print_comparison(const render_out *out, const gpuecon_comparison_res
 
 /* ---- JSON ---------------------------------------------------------------------------------- */
 
+/* A serving platform at the workload's rate (docs/model.md §7.1): how it was sized and the
+ * configuration found; null otherwise. */
+static json_t *sizing_json(const gpuecon_platform_result *p)
+{
+    if (!p->at_rate)
+        return json_null();
+    json_t *o = json_pack("{s:s, s:i, s:o, s:b}", "unit", p->unit ? p->unit : "GPU", "unit_gpus", p->unit_gpus,
+                          "units", p->units > 0 ? json_integer(p->units) : json_null(), "fewer_units_missed",
+                          p->fewer_units_missed);
+    if (p->feasible && p->meets_target)
+        json_object_set_new(o, "config", json_pack("{s:i, s:i, s:i, s:s, s:s}", "tp", p->tp, "pp", p->pp > 0 ? p->pp : 1,
+                                                   "replicas", p->replicas, "weights", gpuecon_precision_name(p->weights),
+                                                   "kv", gpuecon_precision_name(p->kv)));
+    else
+        json_object_set_new(o, "config", json_null());
+    return o;
+}
+
 static json_t *platform_json(const gpuecon_platform_result *p, const char *comparison, int samples)
 {
     json_t *o = json_object();
@@ -316,6 +334,7 @@ static json_t *platform_json(const gpuecon_platform_result *p, const char *compa
         json_object_set_new(o, "trade", tr);
     }
     json_object_set_new(o, "meets_target", json_boolean(p->meets_target));
+    json_object_set_new(o, "sizing", sizing_json(p));
     json_object_set_new(o, "within_budget", json_boolean(p->within_budget));
     json_object_set_new(o, "advantage_vanishes_date",
                         p->advantage_vanishes_date[0] ? json_string(p->advantage_vanishes_date) : json_null());

@@ -354,6 +354,7 @@ typedef struct infer_search_view {
     double elapsed_s;
     /* the bands of best[], frontier[] (parallel to them) and closest; NULL: none */
     const serve_bands *best_bands, *frontier_bands, *closest_bands;
+    const gpuecon_serve_size_result *sizing; /* sized to the fewest units at the rate; NULL: not sized */
 } infer_search_view;
 extern const render_kind render_infer_search;
 

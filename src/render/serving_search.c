@@ -162,6 +162,36 @@ static void precision_note(char *buf, size_t cap, const gpuecon_serve_search_req
                  : ".");
 }
 
+/* The sizing at a rate (docs/model.md §6.12, "Sizing at a rate"): null when not sized. */
+static json_t *sizing_json(const gpuecon_serve_size_result *z)
+{
+    if (!z)
+        return json_null();
+    return json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:b, s:b}", "unit", z->unit, "unit_gpus", z->unit_gpus, "units",
+                     z->units, "gpus", z->gpus, "max_units", z->max_units, "searches", z->searches, "feasible",
+                     z->feasible, "fewer_units_missed", z->fewer_missed);
+}
+
+/* "sized: 3 servers of 8 GPUs (24 GPUs) ..." under the heading, when sized. */
+static void sizing_text(strbuf *f, const gpuecon_serve_search_request *q, const gpuecon_serve_size_result *z)
+{
+    if (!z)
+        return;
+    if (!z->feasible) {
+        sb_printf(f, "sized: no count of %ss (%d GPUs each) up to %d (%d GPUs) meets the targets at %g requests/s; "
+                  "shown: the closest at %d GPUs (%d counts searched)\n", z->unit, z->unit_gpus, z->max_units,
+                  z->max_units * z->unit_gpus, q->rate, z->gpus, z->searches);
+        return;
+    }
+    sb_printf(f, "sized: %d %s%s of %d GPUs (%d GPUs), the fewest whose best configuration meets the targets at %g "
+              "requests/s", z->units, z->unit, z->units == 1 ? "" : "s", z->unit_gpus, z->gpus, q->rate);
+    if (z->fewer_missed)
+        sb_printf(f, "; %d %s%s (%d GPUs) miss", z->units - 1, z->unit, z->units - 1 == 1 ? "" : "s",
+                  z->gpus - z->unit_gpus);
+    sb_printf(f, " (%d count%s searched, up to %d %ss)\n", z->searches, z->searches == 1 ? "" : "s", z->max_units,
+              z->unit);
+}
+
 static json_t *search_json(const void *view)
 {
     const infer_search_view *v = view;
@@ -196,6 +226,7 @@ static json_t *search_json(const void *view)
     json_object_set_new(j, "miss_tpot_ms", rjson_real(o->miss_tpot_ms));
     json_object_set_new(j, "configs_evaluated", json_integer(o->configs_evaluated));
     json_object_set_new(j, "elapsed_s", rjson_real(v->elapsed_s));
+    json_object_set_new(j, "sizing", sizing_json(v->sizing));
     return j;
 }
 
@@ -275,6 +306,7 @@ static void search_text(const render_out *out, const void *view, const tbl *tb)
     char pw[160];
     if (*fmt_power(pw, sizeof pw, q->base.system))
         sb_printf(f, "power limit: %s\n", pw);
+    sizing_text(f, q, v->sizing);
     if (q->rate > 0)
         sb_printf(f, "at %g requests/s every configuration that keeps up serves the same tokens: ties go to capacity "
                 "(tokens/s/GPU at the largest load within the targets)\n", q->rate);

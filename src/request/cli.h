@@ -83,6 +83,7 @@ typedef struct opt {
 typedef struct int_list {
     int v[64];
     int n;
+    int range_lo, range_hi; /* the list was one range "A-B" (expanded in v): A and B; else 0, 0 */
 } int_list;
 
 typedef struct cmd_usage {

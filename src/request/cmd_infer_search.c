@@ -16,7 +16,7 @@ size_t cmd_infer_search_opts(infer_search_args *s, opt *out, size_t cap)
     opt o[] = {
         {"--search", O_FLAG, &s->search, 0, 0, NULL, NULL, "search layouts, precisions, drafts, engine limits under the targets", NULL, false},
         {"--objective", O_CHOICE, &s->objective, 0, 0, objective_names, "O", "throughput (tokens/s/GPU) | cost ($/Mtok)", NULL, false},
-        {"--search-gpus", O_LIST, &s->gpus, 1, 1e6, NULL, "LIST", "GPU counts to search, a list or a range A-B (A doubled up to B; default --gpus)", NULL, false},
+        {"--search-gpus", O_LIST, &s->gpus, 1, 1e6, NULL, "LIST", "GPU counts to search, a list or a range A-B (A doubled up to B; default --gpus); with --rate a range bounds the sizing by whole servers or racks", NULL, false},
         {"--max-draft", O_INT, &s->max_draft, 0, 8, NULL, "K", "draft lengths 0..K (needs --accept)", NULL, false},
         {"--confirm", O_INT, &s->confirm, 0, 24, NULL, "N", "best configurations re-checked by the simulator (3)", NULL, false},
         {"--top", O_INT, &s->top, 1, GPUECON_SERVE_TOP, NULL, "N", "configurations listed (5)", NULL, false},
@@ -57,6 +57,23 @@ static int plot_frontier(cli *c, const char *path, const gpuecon_serve_search_re
     return cli_plot(c, path, &spec, s, 1, true, false);
 }
 
+/* The sizing bounds at a rate, in GPUs: a range --search-gpus A-B, or, with neither --gpus nor
+ * --search-gpus, one unit up to GPUECON_SERVE_SIZE_MAX_GPUS. false: not sized (the counts given are
+ * searched). */
+static bool sizing_bounds(const opt *o, size_t n, const infer_search_args *s, double rate, int *lo, int *hi)
+{
+    if (!(rate > 0) || opt_seen(o, n, "--gpus"))
+        return false;
+    if (!opt_seen(o, n, "--search-gpus")) {
+        *lo = 1, *hi = GPUECON_SERVE_SIZE_MAX_GPUS;
+        return true;
+    }
+    if (s->gpus.range_hi <= 0)
+        return false;
+    *lo = s->gpus.range_lo, *hi = s->gpus.range_hi;
+    return true;
+}
+
 int cmd_infer_search(cli *c, const opt *o, size_t n, const infer_search_args *s, const infer_sim_args *sim,
                      const char *plot, const gpuecon_infer_request *serve)
 {
@@ -83,42 +100,60 @@ int cmd_infer_search(cli *c, const opt *o, size_t n, const infer_search_args *s,
     gpuecon_ctx *ctx = cmd_infer_sim_ctx(c, sim);
     if (!ctx)
         return cli_error(c, GPUECON_E_NOMEM, "", "out of memory");
-    gpuecon_serve_search_result out;
+    int size_lo = 0, size_hi = 0;
+    band_set *bs = NULL;
+    bool sized = sizing_bounds(o, n, s, q.rate, &size_lo, &size_hi);
+    gpuecon_serve_size_result *z = ctx_alloc(c->ctx, sizeof *z);
+    if (!z) {
+        gpuecon_ctx_free(ctx);
+        return cli_error(c, GPUECON_E_NOMEM, "", "out of memory");
+    }
     gpuecon_error err;
     gpuecon_error_clear(&err);
     double t0 = cli_now_s(c);
-    rc = gpuecon_infer_search(ctx, &q, &out, &err);
+    if (sized) {
+        rc = gpuecon_infer_size(ctx, &q, size_lo, size_hi, z, &err);
+    } else {
+        rc = gpuecon_infer_search(ctx, &q, &z->search, &err);
+    }
+    const gpuecon_serve_search_result *res = &z->search; /* the search at the sized count, or as asked */
     int status = 0;
     double elapsed = cli_now_s(c) - t0;
     gpuecon_ctx_free(ctx);
-    if (rc && rc != GPUECON_E_INFEASIBLE)
+    if (rc && rc != GPUECON_E_INFEASIBLE) {
+        ctx_free(c->ctx, z, sizeof *z);
         return cli_fail(c, &err);
+    }
     if (rc)
         status = cli_fail(c, &err);
-    if (!rc && plot && (rc = plot_frontier(c, plot, &q, &out)))
+    if (!rc && plot && (rc = plot_frontier(c, plot, &q, res))) {
+        ctx_free(c->ctx, z, sizeof *z);
         return rc;
-    if (status && c->format != FMT_JSON) /* the JSON still shows the closest configuration */
-        return status;
-    band_set *bs;
-    if ((rc = cmd_band_set(c, &bs)))
-        return rc;
+    }
+    if ((status && c->format != FMT_JSON) || /* the JSON still shows the closest configuration */
+        (rc = cmd_band_set(c, &bs))) {
+        ctx_free(c->ctx, z, sizeof *z);
+        return status ? status : rc;
+    }
     serve_bands best[GPUECON_SERVE_TOP], closest;
     serve_bands *frontier = ctx_alloc(c->ctx, GPUECON_SERVE_FRONTIER * sizeof *frontier);
     if (!frontier) {
         if (bs)
             band_set_free(bs);
+        ctx_free(c->ctx, z, sizeof *z);
         return cli_error(c, GPUECON_E_NOMEM, "", "out of memory");
     }
-    for (int i = 0; i < out.nbest; i++)
-        config_bands(bs, &q, &out.best[i], &best[i]);
-    for (int i = 0; i < out.nfrontier; i++)
-        config_bands(bs, &q, &out.frontier[i], &frontier[i]);
-    config_bands(bs, &q, &out.closest, &closest);
-    infer_search_view v = {&q, &out, objective_names[q.objective], elapsed, bs ? best : NULL, bs ? frontier : NULL,
-                           bs && !out.feasible ? &closest : NULL};
+    for (int i = 0; i < res->nbest; i++)
+        config_bands(bs, &q, &res->best[i], &best[i]);
+    for (int i = 0; i < res->nfrontier; i++)
+        config_bands(bs, &q, &res->frontier[i], &frontier[i]);
+    config_bands(bs, &q, &res->closest, &closest);
+    infer_search_view v = {&q, res, objective_names[q.objective], elapsed, bs ? best : NULL, bs ? frontier : NULL,
+                           bs && !res->feasible ? &closest : NULL, sized ? z : NULL};
     rc = cli_render(c, &render_infer_search, &v);
     ctx_free(c->ctx, frontier, GPUECON_SERVE_FRONTIER * sizeof *frontier);
     if (bs)
         band_set_free(bs);
+    ctx_free(c->ctx, z, sizeof *z);
     return status ? status : rc;
 }

@@ -207,6 +207,8 @@ static int parse_range(cli *c, const opt *o, const char *a, const char *b, int_l
 static int parse_list(cli *c, const opt *o, const char *s, int_list *l)
 {
     l->n = 0;
+    l->range_lo = l->range_hi = 0;
+    int ntok = 0, ranges = 0;
     char buf[2048]; /* 64 values of up to 10 digits and separators fit many times over */
     if (strlen(s) >= sizeof buf) /* never cut: a cut list once read "...,2048" as 204 */
         return cli_usage_error(c, o->name, "the list is longer than %zu characters (at most 64 values)",
@@ -215,6 +217,7 @@ static int parse_list(cli *c, const opt *o, const char *s, int_list *l)
     char *save = NULL;
     bool ellipsis = false;
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        ntok++;
         if (strcmp(tok, "...") == 0) {
             if (l->n < 2 || ellipsis)
                 return cli_usage_error(c, o->name, "'...' needs two values before it, e.g. 64,128,...,2048");
@@ -228,6 +231,7 @@ static int parse_list(cli *c, const opt *o, const char *s, int_list *l)
             int rc = parse_range(c, o, tok, dash + 1, l);
             if (rc)
                 return rc;
+            ranges++;
             continue;
         }
         if (!parse_int(tok, &v)) {
@@ -258,6 +262,11 @@ static int parse_list(cli *c, const opt *o, const char *s, int_list *l)
         return cli_usage_error(c, o->name, "'...' needs a last value after it");
     if (l->n == 0)
         return cli_usage_error(c, o->name, "expected a list of whole numbers");
+    if (ntok == 1 && ranges == 1) { /* the bounds, for a command that reads a range as bounds */
+        const char *dash = strchr(s, '-');
+        l->range_lo = l->v[0];
+        l->range_hi = dash ? atoi(dash + 1) : l->v[l->n - 1];
+    }
     return 0;
 }
 
@@ -408,6 +417,8 @@ static json_t *value_json(const opt *o, const char *v)
     case O_CHOICE: return json_string(o->choices[*(const int *)o->dst]);
     case O_LIST: {
         const int_list *l = o->dst;
+        if (l->range_hi > 0) /* one range "A-B": kept as written, for a command that reads it as bounds */
+            return json_string(v);
         json_t *a = json_array();
         for (int k = 0; k < l->n; k++)
             json_array_append_new(a, json_integer(l->v[k]));
@@ -608,6 +619,7 @@ static int list_value(cli *c, opt *o, const json_t *v)
     if (json_array_size(v) > 64)
         return cli_usage_error(c, o->name, "too many values (at most 64)");
     l->n = 0;
+    l->range_lo = l->range_hi = 0;
     size_t k;
     const json_t *x;
     json_array_foreach(v, k, x) {
