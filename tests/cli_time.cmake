@@ -287,6 +287,38 @@ platforms:
   endif()
 endforeach()
 
+# The break-even date by hand. A steps from 1,000 to 3,000 tok/s/GPU on 2025-03-01; B holds 2,000;
+# same system, size, tier and price, so the costs compare as B's 2,000 against A's run throughput
+# x = T / (T1/1000 + (T - T1)/3000), T1 the tokens trained before March. x <= 2000 exactly when
+# T1 >= T/4, i.e. when the run starts D* = T / (4 x 1024 x 1000 x ETTR x 86400) days or more
+# before March 1st. So the last start on which B is not dearer is March 1st - ceil(D*) days, and
+# the break-even date one day later: February (30 - ceil(D*)) in 2025 (28 days). T = 3.5e12: D*
+# ~ 10 days. (The old rule, A interpolated between its points, put the date near January 30th.)
+file(WRITE "${WORK}/hand-breakeven.yaml" "
+workload: {kind: train, model: llama3-70b, precision: fp8, tokens: 3.5e12, seq: 8192, gbs: 1024}
+platforms:
+  - name: A
+    system: hgx-h100
+    gpus: 1024
+    tier: best
+    usd_per_gpu_hour: 2.0
+    throughput_timeline:
+      - {date: 2025-01, tokens_per_s_per_gpu: 1000, stage: measured, source: test}
+      - {date: 2025-03, tokens_per_s_per_gpu: 3000, stage: measured, source: test}
+  - {name: B, system: hgx-h100, gpus: 1024, tier: best, usd_per_gpu_hour: 2.0, measured_tokens_per_s: 2000}
+")
+run(0 compare "${WORK}/hand-breakeven.yaml" --json)
+string(JSON ea GET "${OUT}" comparisons 0 platforms 0 ettr)
+string(JSON eb GET "${OUT}" comparisons 0 platforms 1 ettr)
+string(JSON bd GET "${OUT}" comparisons 0 breakeven_date)
+execute_process(COMMAND awk "BEGIN { d = 3.5e12 / (4 * 1024 * 1000 * ${ea} * 86400); c = int(d); if (c < d) c++;
+                                    printf \"2025-02-%02d\", 30 - c }"
+                OUTPUT_VARIABLE want OUTPUT_STRIP_TRAILING_WHITESPACE)
+check("same goodput on both (${ea}, ${eb})" "${ea} == ${eb}")
+if(NOT bd STREQUAL want)
+  message(FATAL_ERROR "break-even date ${bd}, expected ${want} by hand")
+endif()
+
 # A platform is not rated before its first point: B200's timeline starts in September 2025, so
 # the series has no earlier date (H100's January and June points are left out) and the text says
 # why. Both at $/GPU-h of the hyperscaler profile; September: B200 3,000 vs H100 1,100 tok/s/GPU.

@@ -208,12 +208,22 @@ void breakeven_dates(gpuecon_comparison_result *cr, const pstate *ps)
     const gpuecon_platform_result *a = &cr->platforms[c], *b = &cr->platforms[r];
     size_t n = 0, cap = sizeof cr->timeline_text;
     char d1[11];
-    /* the last start day in [lo, hi) on which b is not dearer: a wins every start after it */
-    long last_b = LONG_MIN;
-    for (long d = hi - 1; d >= lo && last_b == LONG_MIN; d--) {
+    /* the last start day in [lo, hi) on which b is not dearer: a wins every start after it.
+       Day by day over spans up to about eleven years; over longer ones (dates run to 9999) in
+       steps of span/4000 days, the last bracket then bisected to the day. */
+    long last_b = LONG_MIN, step = (hi - lo) / 4000 + 1;
+    for (long d = hi - 1; d >= lo && last_b == LONG_MIN; d -= step) {
         double g = run_gap(&tp, d);
         if (isfinite(g) && g >= 0)
             last_b = d;
+    }
+    for (long x = last_b, z = last_b + step < hi ? last_b + step : hi; last_b != LONG_MIN && z - x > 1;) {
+        long m = x + (z - x) / 2; /* invariant: b not dearer on x, a cheaper on z (or z = hi) */
+        double g = run_gap(&tp, m);
+        if (isfinite(g) && g >= 0)
+            x = last_b = m;
+        else
+            z = m;
     }
     if (last_b != LONG_MIN) {
         gpuecon_date_format(last_b + 1, cr->breakeven_date, sizeof cr->breakeven_date);
