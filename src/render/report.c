@@ -263,10 +263,11 @@ static void fit_table(strbuf *b, const tbl *t)
         tbl_html_part(t, b, 1 + k * per, 1 + (k + 1) * per);
 }
 
-/* One line per platform with something to say (its layout, why it cannot run, its band); a
- * platform with nothing to add (a measured throughput) gets no empty "name:" line. */
+/* One line per platform with something to say (its layout, why it cannot run, its band), under
+ * a heading; a platform with nothing to add (a measured throughput) gets no empty "name:" line. */
 static void platform_notes(strbuf *b, const gpuecon_comparison_result *cr)
 {
+    int any = 0;
     for (size_t i = 0; i < cr->n_platforms; i++) {
         const gpuecon_platform_result *p = &cr->platforms[i];
         const char *note = p->feasible ? p->predicted_note : p->why;
@@ -274,6 +275,8 @@ static void platform_notes(strbuf *b, const gpuecon_comparison_result *cr)
         band_text(band, sizeof band, p->feasible ? &p->band : NULL, 1, 0);
         if (!note[0] && !band[0])
             continue;
+        if (!any++)
+            sb_printf(b, "<h3>Layouts and bands</h3>\n");
         sb_printf(b, "<p class=\"muted\">");
         sb_escape(b, p->name);
         sb_printf(b, ": ");
@@ -317,11 +320,12 @@ static void by_tier(strbuf *b, const gpuecon_comparison_result *cr)
         sb_printf(b, "</td></tr>\n");
     }
     sb_printf(b, "</tbody></table>\n");
-    if (cr->tier_text[0]) {
-        sb_printf(b, "<p class=\"muted\">");
-        sb_escape(b, cr->tier_text);
-        sb_printf(b, ".</p>\n");
-    }
+    if (cr->tier_analysis) /* both kinds of system present: where the cheapest kind changes */
+        sb_printf(b, "<p class=\"muted\">%s%s%s</p>\n",
+                  cr->flip_tier[0] ? "The cheapest kind of system (8-GPU servers or rack-scale NVLink) flips at the "
+                                   : "The same kind of system (8-GPU servers or rack-scale NVLink) is cheapest at "
+                                     "every tier.",
+                  cr->flip_tier, cr->flip_tier[0] ? " tier." : "");
 }
 
 /* Throughput timelines (docs/model.md §7.8): the break-even date, the sentence that says what it
@@ -389,9 +393,9 @@ static void section(strbuf *b, const gpuecon_comparison_result *cr)
     if (cr->kind == GPUECON_WORKLOAD_TRAIN && !cr->batch_penalty)
         sb_printf(b, "<p class=\"muted\">No critical batch size given: every platform is charged the same token "
                      "budget (no same-quality batch penalty).</p>\n");
-    platform_notes(b, cr);
     by_tier(b, cr);
     over_time(b, cr);
+    platform_notes(b, cr);
     charts(b, cr);
     if (cr->n_breakeven) {
         sb_printf(b, "<h3>What would change the verdict</h3><ul class=\"be\">\n");
