@@ -11,6 +11,7 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char *const css =
@@ -370,6 +371,17 @@ static void over_time(strbuf *b, const gpuecon_comparison_result *cr)
                   cr->series[i].projection ? "yes" : "no");
     }
     sb_printf(b, "</tbody></table>\n");
+    svg_bar bars[2 * GPUECON_TIMELINE_MAX];
+    size_t n = 0;
+    for (size_t i = 0; i < cr->n_series && n < sizeof bars / sizeof bars[0]; i++)
+        bars[n++] = (svg_bar){cr->series[i].date, cr->series[i].effective_ratio,
+                              cr->series[i].projection ? "projection" : NULL};
+    char title[400]; /* short enough for the chart's width; the caption says how to read it */
+    snprintf(title, sizeof title, "%.40s over %.40s: performance per TCO by date", lead, other);
+    svg_bars(b, title, "x", bars, n);
+    sb_printf(b, "<p class=\"muted\">With failures and spares, the software in force on each date; above 1x ");
+    sb_escape(b, lead);
+    sb_printf(b, " is cheaper.</p>\n");
 }
 
 static void section(strbuf *b, const gpuecon_comparison_result *cr)
