@@ -253,6 +253,101 @@ endif()
 string(JSON gb GET "${OUT}" comparisons ${k} platforms 1 timeline_points_used 0 date)
 string(JSON gbt GET "${OUT}" comparisons ${k} platforms 1 tokens_per_s_per_gpu)
 check("without a start date: today's (July) point, not the projection" "\"${gb}\" == \"2025-07\" && ${gbt} == 2138")
+# One rule between points (docs/model.md §7.8): the break-even date is a start date, and a run of
+# the same workload starting on it is cheaper on the leader while one starting the day before is
+# not. With May's points in force (GB200 958, H100 630 tok/s/GPU at $2.36 / $1.42 per GPU-h) H100
+# is cheaper per token (1.42/630 = 2.25e-3 < 2.36/958 = 2.46e-3 $/GPU-s per tok/s), with July's
+# (2,138 vs 842) GB200 is (1.10e-3 < 1.69e-3): the date lies in June, where a 14.8T-token run
+# starting late enough reaches July's software. A date interpolated between the points (the old
+# rule: 2025-05-28) disagreed with the run starting the next day.
+check("break-even in June (${bd})" "\"${bd}\" >= \"2025-06-01\" && \"${bd}\" < \"2025-07-01\"")
+string(SUBSTRING "${bd}" 8 2 bd_day)
+math(EXPR prev_day "${bd_day} - 1")
+if(prev_day LESS 10)
+  set(prev_day "0${prev_day}")
+endif()
+string(SUBSTRING "${bd}" 0 8 bd_month)
+foreach(start "${bd}" "${bd_month}${prev_day}")
+  file(WRITE "${WORK}/start-${start}.yaml" "
+workload: {kind: train, model: deepseek-v3, precision: bf16, tokens: 14.8e12, seq: 4096, gbs: 15360, start_date: ${start}}
+platforms:
+  - {name: H100, system: hgx-h100, gpus: 16384, throughput_timeline: deepseek-v3-bf16-hgx-h100}
+  - {name: GB200 NVL72, system: gb200-nvl72, gpus: 16384, throughput_timeline: deepseek-v3-bf16-gb200-nvl72}
+")
+  run(0 compare "${WORK}/start-${start}.yaml" --json)
+  string(JSON cheap GET "${OUT}" comparisons 0 cheapest)
+  string(JSON bd2 GET "${OUT}" comparisons 0 breakeven_date)
+  if(start STREQUAL bd)
+    set(want "GB200 NVL72")
+  else()
+    set(want "H100")
+  endif()
+  if(NOT cheap STREQUAL want OR NOT bd2 STREQUAL bd)
+    message(FATAL_ERROR "a run starting ${start}: cheapest ${cheap} (expected ${want}); break-even ${bd2} vs ${bd}")
+  endif()
+endforeach()
+
+# The break-even date by hand. A steps from 1,000 to 3,000 tok/s/GPU on 2025-03-01; B holds 2,000;
+# same system, size, tier and price, so the costs compare as B's 2,000 against A's run throughput
+# x = T / (T1/1000 + (T - T1)/3000), T1 the tokens trained before March. x <= 2000 exactly when
+# T1 >= T/4, i.e. when the run starts D* = T / (4 x 1024 x 1000 x ETTR x 86400) days or more
+# before March 1st. So the last start on which B is not dearer is March 1st - ceil(D*) days, and
+# the break-even date one day later: February (30 - ceil(D*)) in 2025 (28 days). T = 3.5e12: D*
+# ~ 10 days. (The old rule, A interpolated between its points, put the date near January 30th.)
+file(WRITE "${WORK}/hand-breakeven.yaml" "
+workload: {kind: train, model: llama3-70b, precision: fp8, tokens: 3.5e12, seq: 8192, gbs: 1024}
+platforms:
+  - name: A
+    system: hgx-h100
+    gpus: 1024
+    tier: best
+    usd_per_gpu_hour: 2.0
+    throughput_timeline:
+      - {date: 2025-01, tokens_per_s_per_gpu: 1000, stage: measured, source: test}
+      - {date: 2025-03, tokens_per_s_per_gpu: 3000, stage: measured, source: test}
+  - {name: B, system: hgx-h100, gpus: 1024, tier: best, usd_per_gpu_hour: 2.0, measured_tokens_per_s: 2000}
+")
+run(0 compare "${WORK}/hand-breakeven.yaml" --json)
+string(JSON ea GET "${OUT}" comparisons 0 platforms 0 ettr)
+string(JSON eb GET "${OUT}" comparisons 0 platforms 1 ettr)
+string(JSON bd GET "${OUT}" comparisons 0 breakeven_date)
+execute_process(COMMAND awk "BEGIN { d = 3.5e12 / (4 * 1024 * 1000 * ${ea} * 86400); c = int(d); if (c < d) c++;
+                                    printf \"2025-02-%02d\", 30 - c }"
+                OUTPUT_VARIABLE want OUTPUT_STRIP_TRAILING_WHITESPACE)
+check("same goodput on both (${ea}, ${eb})" "${ea} == ${eb}")
+if(NOT bd STREQUAL want)
+  message(FATAL_ERROR "break-even date ${bd}, expected ${want} by hand")
+endif()
+
+# A platform is not rated before its first point: B200's timeline starts in September 2025, so
+# the series has no earlier date (H100's January and June points are left out) and the text says
+# why. Both at $/GPU-h of the hyperscaler profile; September: B200 3,000 vs H100 1,100 tok/s/GPU.
+file(WRITE "${WORK}/late-start.yaml" "
+workload: {kind: train, model: llama3-70b, precision: fp8, tokens: 1e12, seq: 8192, gbs: 1024}
+platforms:
+  - name: H100
+    system: hgx-h100
+    gpus: 1024
+    tier: best
+    throughput_timeline:
+      - {date: 2025-01, tokens_per_s_per_gpu: 1000, stage: measured, source: test}
+      - {date: 2025-06, tokens_per_s_per_gpu: 1100, stage: measured, source: test}
+  - name: B200
+    system: hgx-b200
+    gpus: 1024
+    tier: best
+    throughput_timeline:
+      - {date: 2025-09, tokens_per_s_per_gpu: 3000, stage: measured, source: test}
+      - {date: 2026-01, tokens_per_s_per_gpu: 3300, stage: measured, source: test}
+")
+run(0 compare "${WORK}/late-start.yaml" --json)
+string(JSON s0 GET "${OUT}" comparisons 0 timeline_series 0 date)
+string(JSON ns LENGTH "${OUT}" comparisons 0 timeline_series)
+string(JSON tl GET "${OUT}" comparisons 0 timeline)
+check("no series date before B200's first point (${s0}, ${ns} rows)" "\"${s0}\" == \"2025-09\" && ${ns} == 2")
+if(NOT tl MATCHES "B200 is not rated before its first point \\(2025-09\\)" OR NOT tl MATCHES "from 2025-09-01")
+  message(FATAL_ERROR "timeline text: ${tl}")
+endif()
 run(0 reproduce --json)
 expect_out("DeepSeek Jul-25 timeline")
 expect_out("Dec-25 timeline \\(projection\\)")
@@ -324,6 +419,33 @@ if(NOT flip STREQUAL want OR NOT nt EQUAL 3)
   message(FATAL_ERROR "flip_tier ${flip}, expected ${want} (tiers: ${nt})")
 endif()
 check("NVL72 leads at the best tier, the flip is real" "\"${t0}\" == \"ON\" && \"${want}\" != \"null\"")
+# The verdict is given per tier, each platform against the other system at its own tier: at tier
+# t the cheaper of HGX and NVL72 wins, "x% below" the other with x = 100 (1 - min/max) of their
+# costs (checked above against 2.00 / (tok/s x 3600) x 1e6 / ETTR; one decimal below 10%, as the
+# verdict writes it), never against itself at another tier.
+string(JSON verdict GET "${OUT}" comparisons 0 verdict)
+foreach(t 0 1 2)
+  math(EXPR h "2 * ${t}")
+  math(EXPR v "2 * ${t} + 1")
+  string(JSON tn GET "${OUT}" comparisons 0 tiers ${t} tier)
+  string(JSON tc GET "${OUT}" comparisons 0 tiers ${t} cheapest)
+  string(JSON tr GET "${OUT}" comparisons 0 tiers ${t} runner_up)
+  execute_process(COMMAND awk "BEGIN { h = ${c${h}}; v = ${c${v}}; w = (v < h) ? \"NVL72\" : \"HGX\";
+                                      o = (v < h) ? \"HGX\" : \"NVL72\"; lo = (v < h) ? v : h; hi = (v < h) ? h : v;
+                                      x = 100 * (1 - lo / hi); printf (x < 10 ? \"%s %s %.1f\" : \"%s %s %.0f\"), w, o, x }"
+                  OUTPUT_VARIABLE exp_tier OUTPUT_STRIP_TRAILING_WHITESPACE)
+  separate_arguments(exp_tier)
+  list(GET exp_tier 0 win)
+  list(GET exp_tier 1 other)
+  list(GET exp_tier 2 pct)
+  if(NOT tc STREQUAL "${win} ${tn}" OR NOT tr STREQUAL "${other} ${tn}")
+    message(FATAL_ERROR "tier ${tn}: cheapest ${tc}, runner-up ${tr}; expected ${win} ${tn} and ${other} ${tn}")
+  endif()
+  if(NOT verdict MATCHES "operators: ${win} ${tn} is cheapest at [$][0-9.]+ per 1M tokens, ${pct}% below ${other} ${tn}")
+    message(FATAL_ERROR "verdict at tier ${tn}: expected '${win} ${tn} ... ${pct}% below ${other} ${tn}':\n${verdict}")
+  endif()
+endforeach()
+
 # the built-in judgment: both workloads report the three tiers and a flip_tier (null or a tier)
 run(0 compare --json)
 foreach(name judgment-dense-70b judgment-moe-deepseek-v3)
@@ -340,6 +462,33 @@ foreach(name judgment-dense-70b judgment-moe-deepseek-v3)
   string(JSON ft TYPE "${OUT}" comparisons ${k} flip_tier)
   string(JSON stage GET "${OUT}" comparisons ${k} platforms 0 throughput_source stage)
   check("${name}: three tiers, flip_tier, stages" "${k} >= 0 && ${nt} == 3 && (\"${ft}\" == \"NULL\" || \"${ft}\" == \"STRING\") && \"${stage}\" == \"derived\"")
+  # never one hardware against itself: the verdict's rival and every break-even row's rival is
+  # another system at the same tier (the platform names end in "(tier)")
+  string(JSON verdict GET "${OUT}" comparisons ${k} verdict)
+  foreach(tier best typical poor)
+    string(TOUPPER "${tier}" up)
+    string(SUBSTRING "${up}" 0 1 up)
+    string(SUBSTRING "${tier}" 1 -1 rest)
+    if(NOT verdict MATCHES "${up}${rest} operators: ")
+      message(FATAL_ERROR "${name}: no verdict for ${tier} operators:\n${verdict}")
+    endif()
+  endforeach()
+  if(verdict MATCHES "(HGX B[23]00|GB[23]00 NVL72) \\((best|typical|poor)\\)[^.;]* below \\1 \\(")
+    message(FATAL_ERROR "${name}: one hardware against itself:\n${verdict}")
+  endif()
+  string(JSON nb LENGTH "${OUT}" comparisons ${k} breakeven)
+  math(EXPR lb "${nb} - 1")
+  foreach(b RANGE ${lb})
+    string(JSON bp GET "${OUT}" comparisons ${k} breakeven ${b} platform)
+    string(JSON br GET "${OUT}" comparisons ${k} breakeven ${b} rival)
+    string(REGEX REPLACE " \\(.*" "" bps "${bp}")
+    string(REGEX REPLACE " \\(.*" "" brs "${br}")
+    string(REGEX REPLACE ".*\\((.*)\\)" "\\1" bpt "${bp}")
+    string(REGEX REPLACE ".*\\((.*)\\)" "\\1" brt "${br}")
+    if(bps STREQUAL brs OR NOT bpt STREQUAL brt)
+      message(FATAL_ERROR "${name}: break-even of ${bp} against ${br}: expected another system at the same tier")
+    endif()
+  endforeach()
 endforeach()
 
 # ---- (5) the cluster's life: owning vs renting ------------------------------------------------------

@@ -8,6 +8,8 @@ Usage: report_html.py GPUECON_BINARY
   (must fall #e15759, must rise #4e79a7); the issue's example: falling to 46% is drawn longer
   than rising to 124.6%, as |log2 0.46| = 1.12 > |log2 1.246| = 0.32;
 - human labels ("GB200 NVL72 MTBI, GPU-days"), no field names in the charts;
+- the over-time section with the break-even date and the series of the JSON; no empty label
+  lines; platforms at several tiers get a by-tier table, each winner against another system;
 - every command with -o FILE says on stderr how many bytes it wrote, and that is the file's size.
 """
 import html
@@ -77,6 +79,35 @@ for (name, body), c in zip(sections, doc["comparisons"]):
         rise = bars["GB200 NVL72 TCO, $/GPU-h"][0]
         check(fall > 3 * rise, "falling to 46%% (%.0f px) is drawn >3x longer than rising to 124.6%% (%.0f px)"
               % (fall, rise))
+
+# The over-time section (docs/model.md §7.8): for every comparison with a timeline, its break-even
+# date and every series date of the JSON of the same run, under an "Over time" heading.
+for (name, body), c in zip(sections, doc["comparisons"]):
+    if not c["timeline"]:
+        check("Over time" not in body, "%s: no over-time section without a timeline" % name)
+        continue
+    check('id="%s-over-time"' % name in body, "%s: an over-time section" % name)
+    want = "Break-even date: %s" % (c["breakeven_date"] or "none")
+    check(want in body, "%s: %s" % (name, want))
+    for s in c["timeline_series"]:
+        check("<td>%s</td>" % s["date"] in body, "%s: the series row of %s" % (name, s["date"]))
+check(any(c["timeline"] for c in doc["comparisons"]), "the default scenario has a timeline comparison")
+# No empty label lines: a platform with nothing to say (a measured throughput) gets no "name: " line.
+empty = re.findall(r'<p class="muted">[^<:]*: </p>', page)
+check(not empty, "no empty label lines (%s)" % empty[:3])
+# Platforms at several tiers: a "By operator tier" table, each tier's winner against another system
+# at its own tier (the JSON's tiers[].runner_up), never the same hardware at another tier.
+for (name, body), c in zip(sections, doc["comparisons"]):
+    if "tiers" not in c:
+        continue
+    check("By operator tier" in body, "%s: a by-tier table" % name)
+    for t in c["tiers"]:
+        row = re.search(r"<tr><td>%s</td><td>([^<]*)</td><td[^>]*>[^<]*</td><td>([^<]*)</td>" % t["tier"], body)
+        check(row and html.unescape(row.group(1)) == t["cheapest"] and html.unescape(row.group(2)) == t.get("runner_up"),
+              "%s, %s operators: %s against %s" % (name, t["tier"], t["cheapest"], t.get("runner_up")))
+        base = lambda n: re.sub(r" \(.*\)$", "", n or "")
+        check(t.get("runner_up") and base(t.get("runner_up")) != base(t["cheapest"]),
+              "%s, %s operators: the rival is another system" % (name, t["tier"]))
 
 with tempfile.TemporaryDirectory() as d:
     cases = [("compare", "--format", "html"), ("compare", "--json"), ("compare", "--csv"), ("catalog", "gpus"),

@@ -810,9 +810,10 @@ typedef struct gpuecon_comparison_result {
     size_t n_breakeven;
     gpuecon_sensitivity *sensitivity;
     size_t n_sensitivity;
-    /* timelines: at each point date of the two best platforms, the leader's performance per
-       TCO over the other's (raw: at full goodput, as the published ratios are; effective:
-       the ranked cost with failures and spares), and whether a point there is a projection */
+    /* timelines: at each point date of the two best platforms on which both are rated, the
+       leader's performance per TCO over the other's with the software in force that day (raw:
+       at full goodput, as the published ratios are; effective: the ranked cost with failures
+       and spares), and whether a point there is a projection */
     struct {
         char date[11];
         double perf_per_tco, effective_ratio;
@@ -820,10 +821,12 @@ typedef struct gpuecon_comparison_result {
     } series[2 * GPUECON_TIMELINE_MAX];
     size_t n_series;
     int series_leader, series_other; /* platform indices of the ratio */
-    /* timelines: the first date from which the runner-up (at the evaluation) and the cheapest
-       swap places, throughputs interpolated between points ("" = none: JSON null) */
+    /* timelines: the first start date from which a run of the workload is cheaper on the leader
+       (the platform cheaper for a run starting on the last point date) than on the other, each
+       throughput in force from its point's date until the next (timeline.c; "" = the leader is
+       cheaper on every date both are rated: JSON null) */
     char breakeven_date[11];
-    char timeline_text[600];
+    char timeline_text[1000];
     /* deadline and budget: the fastest platform within budget_usd (-1: none or no budget) */
     int fastest_within_budget;
     /* operator tiers (training, platforms at two or more tiers, both kinds of system): the
@@ -831,6 +834,10 @@ typedef struct gpuecon_comparison_result {
        it is rack-scale (NVLink domain beyond one server: NVL72), and the first tier at which
        the cheapest kind of system changes from the best tier's ("" = no flip: JSON null) */
     int tier_cheapest[3];
+    int tier_runner_up[3];    /* the cheapest other system at the tier (-1: none) */
+    int tier_fastest[3];      /* fewest days at the tier (-1: none) */
+    bool tiered;              /* platforms at two or more tiers, two systems at one: rivals are
+                                 other systems at the same tier (tiers.c) */
     bool tier_rack_scale[3];
     bool tier_analysis;
     char flip_tier[8];
@@ -988,9 +995,6 @@ int gpuecon_cluster_life(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpu
 /* ---- timeline.c ---- */
 /* Index of the point in force on `day` (the latest dated on or before it), or -1. */
 int timeline_in_force(const gpuecon_timeline_point *p, size_t n, long day);
-/* Throughput on `day`, interpolated linearly between points; `before` (if > 0, else the
- * first point's) before the first point; the last point's after it. */
-double timeline_interp(const gpuecon_timeline_point *p, size_t n, long day, double before);
 /* A run of `tokens` from day `start`, at cluster_per_tok tokens per day per tokens/s/GPU
  * (GPUs · ETTR · 86400), using the point in force each day (`before` ahead of the first):
  * returns the equivalent constant throughput (tokens-weighted harmonic mean) and marks the

@@ -117,6 +117,16 @@ int compare_life(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_com
 /* Break-even date, series of ratios at the point dates, and the date the leader's advantage
  * vanishes, for the two best platforms when either has a timeline (breakeven_date.c). */
 void breakeven_dates(gpuecon_comparison_result *cr, const pstate *ps);
+/* tiers.c: whether the feasible training platforms span two or more operator tiers with two
+ * systems at one tier (then the same hardware at another tier is not a rival). */
+bool compare_tiered(const gpuecon_comparison_result *cr, const pstate *ps);
+/* tiers.c, after ranking: in a tiered comparison, the cheapest, its rival and the fastest at each
+ * tier, and the runner-up (and cost ratio) re-taken as the cheapest's rival at its own tier. */
+void compare_tier_rivals(gpuecon_comparison_result *cr, const pstate *ps);
+/* tiers.c, after the verdict: in a tiered comparison, the verdict given tier by tier. */
+void compare_tier_verdict(gpuecon_comparison_result *cr, const pstate *ps);
+/* tiers.c: the closing-judgment table (cheapest per tier, the flip tier, tier_text). */
+void compare_tier_flip(gpuecon_comparison_result *cr, const pstate *ps);
 /* Provenance of a profile's published TCO for a system (compare.c). */
 gpuecon_source compare_profile_source(const gpuecon_profile *p, const char *system);
 /* The platform's own price per GPU-hour (usd_per_gpu_hour, or its older spelling

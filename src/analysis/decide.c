@@ -543,54 +543,6 @@ static void deadline_budget(gpuecon_comparison_result *cr, const gpuecon_workloa
     }
 }
 
-/* The documents' closing judgment as a table: at each operator tier the cheapest platform,
- * and the tier at which the cheapest kind of system (8-GPU servers or rack-scale NVLink)
- * changes. */
-static void tier_flip(gpuecon_comparison_result *cr, const pstate *ps)
-{
-    cr->tier_analysis = false;
-    cr->flip_tier[0] = cr->tier_text[0] = '\0';
-    if (!COMPARE_TRAIN_LIKE(cr->kind))
-        return;
-    int n_tiers = 0, kinds = 0;
-    for (int t = 0; t < 3; t++) {
-        cr->tier_cheapest[t] = -1;
-        for (size_t i = 0; i < cr->n_platforms; i++) {
-            const gpuecon_platform_result *p = &cr->platforms[i];
-            if (!p->feasible || strcmp(ps[i].pl->tier ? ps[i].pl->tier : "typical", names_tier[t]))
-                continue;
-            kinds |= ps[i].sys->scaleup_gpus > ps[i].sys->gpus_per_node ? 2 : 1;
-            if (cr->tier_cheapest[t] < 0 || p->rank_usd_per_mtok < cr->platforms[cr->tier_cheapest[t]].rank_usd_per_mtok)
-                cr->tier_cheapest[t] = (int)i;
-        }
-        if (cr->tier_cheapest[t] >= 0) {
-            n_tiers++;
-            const gpuecon_system *sys = ps[cr->tier_cheapest[t]].sys;
-            cr->tier_rack_scale[t] = sys->scaleup_gpus > sys->gpus_per_node;
-        }
-    }
-    if (n_tiers < 2 || kinds != 3)
-        return;
-    cr->tier_analysis = true;
-    size_t n = 0, cap = sizeof cr->tier_text;
-    int first = -1;
-    for (int t = 0; t < 3 && n < cap; t++) {
-        int k = cr->tier_cheapest[t];
-        if (k < 0)
-            continue;
-        if (first < 0)
-            first = t;
-        else if (!cr->flip_tier[0] && cr->tier_rack_scale[t] != cr->tier_rack_scale[first])
-            snprintf(cr->flip_tier, sizeof cr->flip_tier, "%s", names_tier[t]);
-        n += (size_t)snprintf(cr->tier_text + n, cap - n, "%s%s operators: %s ($%.4g per 1M tokens)", n ? "; " : "",
-                              names_tier[t], cr->platforms[k].name, cr->platforms[k].rank_usd_per_mtok);
-    }
-    if (n < cap)
-        snprintf(cr->tier_text + n, cap - n, cr->flip_tier[0] ? "; the choice flips at the %s tier"
-                                                              : "; the same kind of system wins at every tier%s",
-                 cr->flip_tier[0] ? cr->flip_tier : "");
-}
-
 static int analyse(const gpuecon_catalog *cat, gpuecon_comparison_result *cr, const pstate *ps, double step,
                    gpuecon_ctx *ctx, gpuecon_error *err)
 {
@@ -697,13 +649,15 @@ static int one_comparison(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gp
     if (rc == GPUECON_OK) {
         compare_uncertainty(bands, cat, c, cr, ps);
         rank(cr, &c->workload);
+        compare_tier_rivals(cr, ps);
         verdict(cr, &c->workload);
+        compare_tier_verdict(cr, ps);
         if (cr->kind == GPUECON_WORKLOAD_RL)
             compare_rl_verdict(cr, ps);
         deadline_budget(cr, &c->workload);
         caveats(cr, ps);
         breakeven_dates(cr, ps);
-        tier_flip(cr, ps);
+        compare_tier_flip(cr, ps);
         if (!(opt && opt->no_sensitivity))
             rc = analyse(cat, cr, ps, opt && opt->step > 0 ? opt->step : 0.2, ctx, err);
         if (rc == GPUECON_OK)

@@ -8,9 +8,10 @@
  * go as 1/throughput and goodput does not depend on it, so a run over several steps costs,
  * takes and draws exactly what a run at the tokens-weighted harmonic mean of the steps would:
  * compare evaluates that one number and every downstream formula (break-even, sensitivity)
- * stays as it is. For "when does a platform start to win", throughputs between points are
- * interpolated linearly in time (the published points are samples of a gradual maturing).
- * Dates are days since 1970-01-01 (src/base/date.c).
+ * stays as it is. That one rule holds everywhere a timeline is read (runs, deadlines, budgets,
+ * the cluster's life, the break-even date of breakeven_date.c): between two points the earlier
+ * one is in force; before the first point only a measurement given for before it is, or none
+ * (the platform is not rated then). Dates are days since 1970-01-01 (src/base/date.c).
  */
 #include "analysis/analysis.h"
 
@@ -23,18 +24,6 @@ int timeline_in_force(const gpuecon_timeline_point *p, size_t n, long day)
         if (p[i].day <= day)
             k = (int)i;
     return k;
-}
-
-double timeline_interp(const gpuecon_timeline_point *p, size_t n, long day, double before)
-{
-    if (n == 0 || day < p[0].day)
-        return before > 0 ? before : n ? p[0].tokens_per_s_per_gpu : NAN;
-    for (size_t i = 0; i + 1 < n; i++)
-        if (day < p[i + 1].day) {
-            double f = (double)(day - p[i].day) / (double)(p[i + 1].day - p[i].day);
-            return p[i].tokens_per_s_per_gpu + f * (p[i + 1].tokens_per_s_per_gpu - p[i].tokens_per_s_per_gpu);
-        }
-    return p[n - 1].tokens_per_s_per_gpu;
 }
 
 double timeline_run(const gpuecon_timeline_point *p, size_t n, long start, double before, double tokens,

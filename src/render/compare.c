@@ -355,6 +355,28 @@ static json_t *platform_json(const gpuecon_platform_result *p, const char *compa
     return o;
 }
 
+/* The closing judgment's rows (docs/cli.md): per operator tier the cheapest platform, its rival
+ * (the cheapest other system at the same tier: the same hardware at another tier is no choice)
+ * and the fastest. */
+static json_t *tiers_json(const gpuecon_comparison_result *cr)
+{
+    json_t *tj = json_array();
+    for (int t = 0; t < 3; t++) {
+        int c = cr->tier_cheapest[t], r = cr->tier_runner_up[t], f = cr->tier_fastest[t];
+        if (c < 0)
+            continue;
+        json_t *row = json_pack("{s:s, s:s, s:b, s:o}", "tier", names_tier[t], "cheapest", cr->platforms[c].name,
+                                "rack_scale", cr->tier_rack_scale[t], "rank_usd_per_mtok",
+                                rjson_real(cr->platforms[c].rank_usd_per_mtok));
+        json_object_set_new(row, "runner_up", r >= 0 ? json_string(cr->platforms[r].name) : json_null());
+        json_object_set_new(row, "runner_up_rank_usd_per_mtok",
+                            r >= 0 ? rjson_real(cr->platforms[r].rank_usd_per_mtok) : json_null());
+        json_object_set_new(row, "fastest", f >= 0 ? json_string(cr->platforms[f].name) : json_null());
+        json_array_append_new(tj, row);
+    }
+    return tj;
+}
+
 static json_t *breakeven_json(const gpuecon_comparison_result *cr, const gpuecon_breakeven *b, const char *cmp)
 {
     json_t *o = json_object();
@@ -427,14 +449,7 @@ static json_t *comparison_json(const gpuecon_comparison_result *cr)
                                                         ? json_string(cr->platforms[cr->fastest_within_budget].name)
                                                         : json_null());
     if (cr->tier_analysis) {
-        json_t *tj = json_array();
-        for (int t = 0; t < 3; t++)
-            if (cr->tier_cheapest[t] >= 0)
-                json_array_append_new(tj, json_pack("{s:s, s:s, s:b, s:o}", "tier", names_tier[t], "cheapest",
-                                                    cr->platforms[cr->tier_cheapest[t]].name, "rack_scale",
-                                                    cr->tier_rack_scale[t], "rank_usd_per_mtok",
-                                                    rjson_real(cr->platforms[cr->tier_cheapest[t]].rank_usd_per_mtok)));
-        json_object_set_new(o, "tiers", tj);
+        json_object_set_new(o, "tiers", tiers_json(cr));
         json_object_set_new(o, "tier_judgment", json_string(cr->tier_text));
     }
     json_object_set_new(o, "flip_tier", cr->flip_tier[0] ? json_string(cr->flip_tier) : json_null());

@@ -98,6 +98,11 @@ void plot_script(strbuf *b, const char *path, const plot_spec *spec, const plot_
 
 /* A table as an HTML <table> (escaped). */
 void tbl_html(const tbl *t, strbuf *b);
+/* Columns of the table (0 for a failed one). */
+int tbl_ncol(const tbl *t);
+/* Part of a table as an HTML <table>: its first column (the row's name) and columns [from, to),
+ * so a wide table can be shown as narrower ones that fit a page. */
+void tbl_html_part(const tbl *t, strbuf *b, int from, int to);
 
 /* ---- json.c: the JSON pieces every result kind uses ---- */
 /* Rounds to 10 significant digits for JSON (no 0.30000000000000004); NaN and infinities are null. */

@@ -11,6 +11,7 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char *const css =
@@ -25,7 +26,14 @@ static const char *const css =
     ".caveat{background:#fdf6e3;border-left:5px solid #edc948;padding:.6em 1em}"
     "table.summary td{vertical-align:top}.muted{color:#666;font-size:.9em}svg{max-width:100%;height:auto;display:block;margin:.6em 0}"
     "ul.be li{margin:.3em 0}.stage{font-size:.8em;padding:0 .4em;border-radius:3px;background:#eee}"
-    ".stage-assumption,.stage-projection{background:#fde2e2}.stage-measured,.stage-datasheet{background:#e2f0e2}";
+    ".stage-assumption,.stage-projection{background:#fde2e2}.stage-measured,.stage-datasheet{background:#e2f0e2}"
+    /* every table fits the page: long text breaks anywhere, numbers never; wide tables are
+       split by fit_table; print on A4 with the same rules */
+    "table{max-width:100%}td{overflow-wrap:anywhere}td.num{white-space:nowrap}"
+    ".breakeven-date{font-size:1.05em}"
+    "@page{size:A4;margin:10mm}"
+    "@media print{body{max-width:none;margin:0;padding:0;font-size:9.5pt}h2{break-after:avoid}"
+    "table,svg{break-inside:avoid}}";
 
 static void money(tbl *t, double v)
 {
@@ -240,6 +248,142 @@ static void provenance(strbuf *b, const gpuecon_comparison_result *cr)
     sb_printf(b, "</tbody></table>\n");
 }
 
+/* A table as one HTML table when it has few columns, else as several that each repeat the first
+ * (the platform) with at most FIT_COLS of the others, balanced: a 17-column platform table is two
+ * of 1 + 8, which fit A4 (190 mm printable) as well as a 1,400-px window. */
+enum { FIT_COLS = 9 };
+static void fit_table(strbuf *b, const tbl *t)
+{
+    int data = tbl_ncol(t) - 1;
+    if (data <= FIT_COLS) {
+        tbl_html(t, b);
+        return;
+    }
+    int parts = (data + FIT_COLS - 1) / FIT_COLS, per = (data + parts - 1) / parts;
+    for (int k = 0; k < parts; k++)
+        tbl_html_part(t, b, 1 + k * per, 1 + (k + 1) * per);
+}
+
+/* One line per platform with something to say (its layout, why it cannot run, its band), under
+ * a heading; a platform with nothing to add (a measured throughput) gets no empty "name:" line. */
+static void platform_notes(strbuf *b, const gpuecon_comparison_result *cr)
+{
+    int any = 0;
+    for (size_t i = 0; i < cr->n_platforms; i++) {
+        const gpuecon_platform_result *p = &cr->platforms[i];
+        const char *note = p->feasible ? p->predicted_note : p->why;
+        char band[400]; /* the 80% band of a predicted throughput (docs/model.md §7.6) */
+        band_text(band, sizeof band, p->feasible ? &p->band : NULL, 1, 0);
+        if (!note[0] && !band[0])
+            continue;
+        if (!any++)
+            sb_printf(b, "<h3>Layouts and bands</h3>\n");
+        sb_printf(b, "<p class=\"muted\">");
+        sb_escape(b, p->name);
+        sb_printf(b, ": ");
+        sb_escape(b, note);
+        if (band[0]) {
+            sb_printf(b, "%s80%% band of the predicted %.0f tok/s/GPU: ", note[0] ? "; " : "", p->tokens_per_s_per_gpu);
+            sb_escape(b, band);
+        }
+        sb_printf(b, "</p>\n");
+    }
+}
+
+/* Platforms at several operator tiers: who wins at each tier and against which other system at
+ * that tier (src/analysis/tiers.c), and where the kind of system flips. */
+static void by_tier(strbuf *b, const gpuecon_comparison_result *cr)
+{
+    if (!cr->tiered)
+        return;
+    sb_printf(b, "<h3>By operator tier</h3>\n<table><thead><tr><th>operators</th><th>cheapest</th>"
+                 "<th class=\"num\">$/Mtok</th><th>next other system</th><th class=\"num\">$/Mtok</th>"
+                 "<th class=\"num\">cheapest is</th><th>fastest</th></tr></thead><tbody>\n");
+    static const char *const tiers[3] = {"best", "typical", "poor"};
+    for (int t = 0; t < 3; t++) {
+        int c = cr->tier_cheapest[t], r = cr->tier_runner_up[t], f = cr->tier_fastest[t];
+        if (c < 0)
+            continue;
+        const gpuecon_platform_result *pc = &cr->platforms[c];
+        sb_printf(b, "<tr><td>%s</td><td>", tiers[t]);
+        sb_escape(b, pc->name);
+        sb_printf(b, "</td><td class=\"num\">$%.4g</td><td>", pc->rank_usd_per_mtok);
+        if (r >= 0) {
+            const gpuecon_platform_result *pr = &cr->platforms[r];
+            sb_escape(b, pr->name);
+            sb_printf(b, "</td><td class=\"num\">$%.4g</td><td class=\"num\">%.1f%% below", pr->rank_usd_per_mtok,
+                      100 * (1 - pc->rank_usd_per_mtok / pr->rank_usd_per_mtok));
+        } else {
+            sb_printf(b, "none at this tier</td><td class=\"num\">n/a</td><td class=\"num\">n/a");
+        }
+        sb_printf(b, "</td><td>");
+        sb_escape(b, f >= 0 ? cr->platforms[f].name : "n/a");
+        sb_printf(b, "</td></tr>\n");
+    }
+    sb_printf(b, "</tbody></table>\n");
+    if (cr->tier_analysis) /* both kinds of system present: where the cheapest kind changes */
+        sb_printf(b, "<p class=\"muted\">%s%s%s</p>\n",
+                  cr->flip_tier[0] ? "The cheapest kind of system (8-GPU servers or rack-scale NVLink) flips at the "
+                                   : "The same kind of system (8-GPU servers or rack-scale NVLink) is cheapest at "
+                                     "every tier.",
+                  cr->flip_tier, cr->flip_tier[0] ? " tier." : "");
+}
+
+/* Throughput timelines (docs/model.md §7.8): the break-even date, the sentence that says what it
+ * means and when the lead would vanish, and the leader's performance per TCO at each point date
+ * both platforms are rated on. Nothing without a timeline. */
+static void over_time(strbuf *b, const gpuecon_comparison_result *cr)
+{
+    if (!cr->timeline_text[0])
+        return;
+    const char *lead = cr->platforms[cr->series_leader].name, *other = cr->platforms[cr->series_other].name;
+    sb_printf(b, "<h3 id=\"");
+    sb_escape(b, cr->name);
+    sb_printf(b, "-over-time\">Over time</h3>\n<p class=\"breakeven-date\"><strong>Break-even date: ");
+    sb_escape(b, cr->breakeven_date[0] ? cr->breakeven_date : "none");
+    sb_printf(b, "</strong>");
+    if (cr->breakeven_date[0]) {
+        sb_printf(b, " (a run starting on or after it is cheaper on ");
+        sb_escape(b, lead);
+        sb_printf(b, ")");
+    }
+    const char *gone = cr->platforms[cr->series_leader].advantage_vanishes_date;
+    if (gone[0]) {
+        sb_printf(b, "; <strong>lead would vanish: ");
+        sb_escape(b, gone);
+        sb_printf(b, "</strong>");
+    }
+    sb_printf(b, ".</p>\n<p>");
+    sb_escape(b, cr->timeline_text);
+    sb_printf(b, ".</p>\n");
+    if (!cr->n_series)
+        return;
+    sb_printf(b, "<table><thead><tr><th>date</th><th class=\"num\">");
+    sb_escape(b, lead);
+    sb_printf(b, " performance per TCO over ");
+    sb_escape(b, other);
+    sb_printf(b, "</th><th class=\"num\">with failures and spares</th><th>projection</th></tr></thead><tbody>\n");
+    for (size_t i = 0; i < cr->n_series; i++) {
+        sb_printf(b, "<tr><td>");
+        sb_escape(b, cr->series[i].date);
+        sb_printf(b, "</td><td class=\"num\">%.2fx</td><td class=\"num\">%.2fx</td><td>%s</td></tr>\n",
+                  cr->series[i].perf_per_tco, cr->series[i].effective_ratio,
+                  cr->series[i].projection ? "yes" : "no");
+    }
+    sb_printf(b, "</tbody></table>\n");
+    svg_bar bars[2 * GPUECON_TIMELINE_MAX];
+    size_t n = 0;
+    for (size_t i = 0; i < cr->n_series && n < sizeof bars / sizeof bars[0]; i++)
+        bars[n++] = (svg_bar){cr->series[i].date, cr->series[i].effective_ratio,
+                              cr->series[i].projection ? "projection" : NULL};
+    char title[400]; /* short enough for the chart's width; the caption says how to read it */
+    snprintf(title, sizeof title, "%.40s over %.40s: performance per TCO by date", lead, other);
+    svg_bars(b, title, "x", bars, n);
+    sb_printf(b, "<p class=\"muted\">With failures and spares, the software in force on each date; above 1x ");
+    sb_escape(b, lead);
+    sb_printf(b, " is cheaper.</p>\n");
+}
+
 static void section(strbuf *b, const gpuecon_comparison_result *cr)
 {
     sb_printf(b, "<section id=\"");
@@ -256,25 +400,14 @@ static void section(strbuf *b, const gpuecon_comparison_result *cr)
     }
     tbl *t = tbl_new(b->ctx, b->oom);
     compare_platform_table(cr, t);
-    tbl_html(t, b);
+    fit_table(b, t);
     tbl_free(t);
     if (cr->kind == GPUECON_WORKLOAD_TRAIN && !cr->batch_penalty)
         sb_printf(b, "<p class=\"muted\">No critical batch size given: every platform is charged the same token "
                      "budget (no same-quality batch penalty).</p>\n");
-    for (size_t i = 0; i < cr->n_platforms; i++) {
-        const gpuecon_platform_result *p = &cr->platforms[i];
-        sb_printf(b, "<p class=\"muted\">");
-        sb_escape(b, p->name);
-        sb_printf(b, ": ");
-        sb_escape(b, p->feasible ? p->predicted_note : p->why);
-        char band[400]; /* the 80% band of a predicted throughput (docs/model.md §7.6) */
-        band_text(band, sizeof band, p->feasible ? &p->band : NULL, 1, 0);
-        if (band[0]) {
-            sb_printf(b, "; 80%% band of the predicted %.0f tok/s/GPU: ", p->tokens_per_s_per_gpu);
-            sb_escape(b, band);
-        }
-        sb_printf(b, "</p>\n");
-    }
+    by_tier(b, cr);
+    over_time(b, cr);
+    platform_notes(b, cr);
     charts(b, cr);
     if (cr->n_breakeven) {
         sb_printf(b, "<h3>What would change the verdict</h3><ul class=\"be\">\n");

@@ -270,10 +270,24 @@ void tbl_csv(const tbl *t, strbuf *f)
 
 void tbl_html(const tbl *t, strbuf *b)
 {
+    tbl_html_part(t, b, 0, t->ncol);
+}
+
+int tbl_ncol(const tbl *t)
+{
+    return t->failed ? 0 : t->ncol;
+}
+
+void tbl_html_part(const tbl *t, strbuf *b, int from, int to)
+{
     if (t->failed)
         return;
+    from = from < 0 ? 0 : from;
+    to = to > t->ncol ? t->ncol : to;
     sb_printf(b, "<table>\n<thead><tr>");
     for (int c = 0; c < t->ncol; c++) {
+        if (c && (c < from || c >= to))
+            continue;
         sb_printf(b, "<th%s>", t->align[c] == 'r' ? " class=\"num\"" : "");
         sb_escape(b, t->names[c]);
         sb_printf(b, "</th>");
@@ -285,6 +299,8 @@ void tbl_html(const tbl *t, strbuf *b)
             continue;
         sb_printf(b, "<tr>");
         for (int c = 0; c < t->ncol; c++) {
+            if (c && (c < from || c >= to))
+                continue;
             sb_printf(b, "<td%s>", t->align[c] == 'r' ? " class=\"num\"" : "");
             if (c < row->n)
                 sb_escape(b, row->cells[c].text);

@@ -56,9 +56,9 @@ static void test_run(void **state)
     eq = timeline_run(p, 2, 90, 300, 3000 + 18600, 1, used);
     assert_close((3000 + 18600) / eq, 10 + 31, 1e-9);
     assert_true(isnan(timeline_run(p, 2, 90, 0, 1000, 1, used)));
-    /* interpolation: halfway between the points */
-    assert_close(timeline_interp(p, 2, 100 + 31 / 2, 0), 600 + 600 * (15.0 / 31), 1e-9);
-    assert_close(timeline_interp(p, 2, 500, 0), 1200, 0);
+    /* between the points the earlier one is in force (no interpolation): day 130 is point 0's */
+    assert_int_equal(timeline_in_force(p, 2, 130), 0);
+    assert_int_equal(timeline_in_force(p, 2, 500), 1);
     assert_int_equal(timeline_in_force(p, 2, 99), -1);
     assert_int_equal(timeline_in_force(p, 2, 131), 1);
 }
