@@ -982,8 +982,9 @@ def infer(model: str, system: str, *, gpus: Optional[int] = None, power_limit: O
     objective : str, throughput | cost
         Throughput (tokens/s/GPU) | cost ($/Mtok). Command line: ``--objective``.
     search_gpus : list of int, or str, 1 to 1000000
-        GPU counts to search, a list or a range A-B (A doubled up to B; default --gpus) (a list, or a
-        string in the command line's syntax: "64,128", "8-64"). Command line: ``--search-gpus``.
+        GPU counts to search, a list or a range A-B (A doubled up to B; default --gpus); with --rate a
+        range bounds the sizing by whole servers or racks (a list, or a string in the command line's
+        syntax: "64,128", "8-64"). Command line: ``--search-gpus``.
     max_draft : int, 0 to 8
         Draft lengths 0..K (needs --accept). Command line: ``--max-draft``.
     confirm : int, 0 to 24
