@@ -51,9 +51,9 @@ fuzz:
 	@scripts/deps.sh --test
 	@CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DGPUECON_SANITIZE=ON -DGPUECON_FUZZ=ON -DGPUECON_TESTS=OFF >/dev/null
 	@cmake --build build-fuzz -j $(JOBS) --target fuzz_catalog fuzz_scenario fuzz_request fuzz_cli fuzz_lengths fuzz_hf \
-	  fuzz_runlog fuzz_runs
+	  fuzz_runlog fuzz_runs fuzz_http
 	@mkdir -p build-fuzz/corpus-catalog build-fuzz/corpus-scenario build-fuzz/corpus-request build-fuzz/corpus-cli build-fuzz/corpus-lengths build-fuzz/corpus-hf \
-	  build-fuzz/corpus-runlog build-fuzz/corpus-runs
+	  build-fuzz/corpus-runlog build-fuzz/corpus-runs build-fuzz/corpus-http
 	build-fuzz/tests/fuzz/fuzz_catalog -runs=$(FUZZ_RUNS) -max_len=4096 -timeout=10 -print_final_stats=1 \
 	  build-fuzz/corpus-catalog tests/fuzz/corpus tests/cases
 	build-fuzz/tests/fuzz/fuzz_scenario -runs=$(FUZZ_RUNS) -max_len=4096 -timeout=10 -print_final_stats=1 \
@@ -70,6 +70,8 @@ fuzz:
 	  build-fuzz/corpus-runlog tests/fuzz/corpus-runlog
 	build-fuzz/tests/fuzz/fuzz_runs -runs=$(FUZZ_RUNS) -max_len=4096 -timeout=10 -print_final_stats=1 \
 	  build-fuzz/corpus-runs tests/fuzz/corpus-runs
+	build-fuzz/tests/fuzz/fuzz_http -runs=$(FUZZ_RUNS) -max_len=20000 -timeout=30 -print_final_stats=1 \
+	  build-fuzz/corpus-http tests/fuzz/corpus-http
 
 clean:
 	rm -rf build build-test build-clang build-bench build-fuzz

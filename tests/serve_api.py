@@ -175,6 +175,23 @@ def civetweb_errors(base):
               (what, head.split("\r\n")[0]))
 
 
+def duplicate_host(base):
+    """Two Host fields: 400 (RFC 9112 section 3.2), not the first one's answer (it was 200)."""
+    import socket
+    host, port = base.split("//")[1].split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as sk:
+        sk.sendall(("GET /api/v1/scenario HTTP/1.1\r\nHost: %s:%s\r\nHost: evil.example\r\n"
+                    "Connection: close\r\n\r\n" % (host, port)).encode())
+        data = b""
+        while True:
+            chunk = sk.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+    check(data.startswith(b"HTTP/1.1 400") and b"more than one Host header" in data,
+          "two Host headers: 400 (%r)" % data[:40])
+
+
 def origin_checks(base):
     """DNS rebinding and cross-origin POSTs (docs/security.md): the Host must name this server by
     address or as localhost; an API POST must be JSON and same-origin. 403 otherwise."""
@@ -370,6 +387,7 @@ def bad_requests(base):
               (key, error_of(body).get("where")))
     walk_options(base)
     origin_checks(base)
+    duplicate_host(base)
     civetweb_errors(base)
     st, _, body = call(base, "/api/v1/compare", {"args": ["/etc/passwd"]})
     check(st == 400 and error_of(body).get("where") == "request.args", "a scenario file path in args is refused")

@@ -19,6 +19,19 @@ typedef struct serve_config {
 } serve_config;
 
 
+/* A running server (serve_start .. serve_stop): civetweb's threads answering on cfg->listen. */
+typedef struct serve_server serve_server;
+
+/* Starts answering on cfg->listen (cfg must outlive the server) and returns at once; 1 with the reason
+ * on stderr when it cannot (the address in use, out of memory). The caller blocks SIGINT and SIGTERM
+ * first if it wants them for itself (serve_run does). */
+int serve_start(const serve_config *cfg, serve_server **out);
+/* The port it listens on (the first address's; port 0 in cfg->listen picked a free one). */
+int serve_port(const serve_server *s);
+/* Stops it: new API requests answer 503, queued ones at once; with drain, waits for the requests in
+ * flight (at most the work budget + 10 s, or until SIGINT/SIGTERM is pending), then closes. NULL: no-op. */
+void serve_stop(serve_server *s, bool drain);
+
 /* Runs the server until SIGINT or SIGTERM, then finishes the requests in flight and returns 0
  * (1 when it could not start, with the reason on stderr). Prints the URL on stdout once listening:
  *   gpuecon serve: listening on http://127.0.0.1:8080/

@@ -51,6 +51,7 @@ static const char *reason(int status)
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
     case 408: return "Request Timeout";
+    case 411: return "Length Required";
     case 414: return "URI Too Long";
     case 431: return "Request Header Fields Too Large";
     case 413: return "Payload Too Large";
@@ -212,12 +213,27 @@ static const char *post_refused(const struct mg_connection *conn)
     return NULL;
 }
 
+/* How many header fields of this name the request has (civetweb's mg_get_header sees the first only). */
+static int header_count(const struct mg_request_info *ri, const char *name)
+{
+    int n = 0;
+    for (int i = 0; i < ri->num_headers && i < MG_MAX_HEADERS; i++)
+        n += ri->http_headers[i].name && !strcasecmp(ri->http_headers[i].name, name);
+    return n;
+}
+
 static int handle(struct mg_connection *conn, void *cbdata)
 {
     server *s = cbdata;
     const struct mg_request_info *ri = mg_get_request_info(conn);
     const char *path = ri->local_uri ? ri->local_uri : "/";
     api_reply r;
+    /* a server MUST answer 400 to more than one Host field (RFC 9112 section 3.2): the first is what
+       host_ok would check, and a second one is what something behind a proxy might read */
+    if (header_count(ri, "Host") > 1) {
+        api_reply_error(&r, 400, GPUECON_E_INPUT, "Host", "more than one Host header");
+        return send_reply(conn, &r, "Connection: close\r\n");
+    }
     if (!host_ok(mg_get_header(conn, "Host"))) {
         api_reply_error(&r, 403, GPUECON_E_INPUT, "Host",
                         "the Host header must name this server by address (127.0.0.1:PORT) or as localhost");
@@ -319,14 +335,20 @@ static int log_message(const struct mg_connection *conn, const char *message)
     return 1;
 }
 
-int serve_run(const serve_config *cfg)
-{
-    sigset_t sigs;
-    sigemptyset(&sigs);
-    sigaddset(&sigs, SIGINT);
-    sigaddset(&sigs, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+struct serve_server {
+    server s;
+    struct mg_context *ctx;
+    int port;
+};
 
+int serve_start(const serve_config *cfg, serve_server **out)
+{
+    *out = NULL;
+    serve_server *h = calloc(1, sizeof *h);
+    if (!h) {
+        fprintf(stderr, "gpuecon serve: out of memory\n");
+        return 1;
+    }
     /* worker threads: the work slots, the queue, plus 16 for connections that are still sending or
        reading (neither a full queue nor a few slow clients may leave none for the page) */
     char threads[16], timeout[16];
@@ -337,9 +359,12 @@ int serve_run(const serve_config *cfg)
     snprintf(ports, sizeof ports, "%s", cfg->listen);
     const char *options[] = {"listening_ports", ports, "num_threads", threads, "request_timeout_ms", timeout,
                              "enable_keep_alive", "yes", "max_request_size", "16384", NULL};
-    server s = {.cfg = cfg, .open = 0, .draining = false};
-    if (slots_init(&s.work, cfg->max_concurrent, cfg->queue_depth, cfg->queue_wait_s)) {
+    h->s.cfg = cfg;
+    atomic_init(&h->s.open, 0);
+    atomic_init(&h->s.draining, false);
+    if (slots_init(&h->s.work, cfg->max_concurrent, cfg->queue_depth, cfg->queue_wait_s)) {
         fprintf(stderr, "gpuecon serve: cannot set up the work slots\n");
+        free(h);
         return 1;
     }
     struct mg_callbacks cb;
@@ -347,35 +372,39 @@ int serve_run(const serve_config *cfg)
     cb.log_message = log_message;
     cb.http_error = http_error;
     mg_init_library(0);
-    struct mg_context *ctx = mg_start(&cb, &s, options);
-    if (!ctx) {
+    h->ctx = mg_start(&cb, &h->s, options);
+    if (!h->ctx) {
         fprintf(stderr, "gpuecon: --listen: cannot listen on %s (in use, or not an address of this machine)\n",
                 cfg->listen);
         mg_exit_library();
-        slots_destroy(&s.work);
+        slots_destroy(&h->s.work);
+        free(h);
         return 1;
     }
-    mg_set_request_handler(ctx, "/", handle, &s);
+    mg_set_request_handler(h->ctx, "/", handle, &h->s);
     struct mg_server_port sp[4];
-    int np = mg_get_server_ports(ctx, 4, sp);
-    char host[160];
-    snprintf(host, sizeof host, "%.*s", (int)strcspn(ports, ","), ports); /* the first address */
-    char *colon = strrchr(host, ':');
-    if (colon)
-        *colon = '\0';
-    printf("gpuecon serve: listening on http://%s:%d/ (Ctrl-C stops)\n", colon ? host : "127.0.0.1",
-           np > 0 ? sp[0].port : 0);
-    fflush(stdout);
-    int sig = 0;
-    sigwait(&sigs, &sig);
-    fprintf(stderr, "gpuecon serve: %s: finishing the requests in flight\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    int np = mg_get_server_ports(h->ctx, 4, sp);
+    h->port = np > 0 ? sp[0].port : 0;
+    *out = h;
+    return 0;
+}
+
+int serve_port(const serve_server *h)
+{
+    return h->port;
+}
+
+void serve_stop(serve_server *h, bool drain)
+{
+    if (!h)
+        return;
     /* civetweb stops writing once mg_stop() begins, so let the requests in flight finish first
      * (each is bounded by the work budget); a second signal stops at once */
-    atomic_store(&s.draining, true);
-    slots_close(&s.work); /* the queued requests are answered 503 now; the running ones finish */
+    atomic_store(&h->s.draining, true);
+    slots_close(&h->s.work); /* the queued requests are answered 503 now; the running ones finish */
     struct timespec tick = {0, 20 * 1000 * 1000};
-    for (double waited = 0; (slots_running(&s.work) > 0 || atomic_load(&s.open) > 0) &&
-                            waited < cfg->env.budget_s + 10;
+    for (double waited = 0; drain && (slots_running(&h->s.work) > 0 || atomic_load(&h->s.open) > 0) &&
+                            waited < h->s.cfg->env.budget_s + 10;
          waited += 0.02) {
         sigset_t pending;
         sigpending(&pending);
@@ -383,8 +412,32 @@ int serve_run(const serve_config *cfg)
             break;
         nanosleep(&tick, NULL);
     }
-    mg_stop(ctx);
+    mg_stop(h->ctx);
     mg_exit_library();
-    slots_destroy(&s.work);
+    slots_destroy(&h->s.work);
+    free(h);
+}
+
+int serve_run(const serve_config *cfg)
+{
+    sigset_t sigs;
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGINT);
+    sigaddset(&sigs, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+    serve_server *h;
+    if (serve_start(cfg, &h))
+        return 1;
+    char host[160];
+    snprintf(host, sizeof host, "%.*s", (int)strcspn(cfg->listen, ","), cfg->listen); /* the first address */
+    char *colon = strrchr(host, ':');
+    if (colon)
+        *colon = '\0';
+    printf("gpuecon serve: listening on http://%s:%d/ (Ctrl-C stops)\n", colon ? host : "127.0.0.1", serve_port(h));
+    fflush(stdout);
+    int sig = 0;
+    sigwait(&sigs, &sig);
+    fprintf(stderr, "gpuecon serve: %s: finishing the requests in flight\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    serve_stop(h, true);
     return 0;
 }
