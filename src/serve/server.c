@@ -213,6 +213,18 @@ static const char *post_refused(const struct mg_connection *conn)
     return NULL;
 }
 
+/* text as the log shows it: control bytes and backslashes as \\xNN, so what a client sent (a URL-decoded
+ * path, a request line civetweb quotes) cannot act on the operator's terminal; cut to fit cap. */
+static const char *log_text(const char *text, char *out, size_t cap)
+{
+    size_t k = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p && k + 5 < cap; p++)
+        k += (size_t)(*p < 0x20 || *p == 0x7f || *p == '\\' ? snprintf(out + k, cap - k, "\\x%02x", *p)
+                                                            : snprintf(out + k, cap - k, "%c", *p));
+    out[k] = '\0';
+    return out;
+}
+
 /* How many header fields of this name the request has (civetweb's mg_get_header sees the first only). */
 static int header_count(const struct mg_request_info *ri, const char *name)
 {
@@ -302,13 +314,7 @@ static int handle(struct mg_connection *conn, void *cbdata)
     if (!s->cfg->quiet) {
         /* the path is URL-decoded: a %1b or %07 in it must not reach the terminal as a control byte */
         char shown[512];
-        size_t k = 0;
-        for (const unsigned char *p = (const unsigned char *)path; *p && k + 5 < sizeof shown; p++)
-            k += (size_t)(*p < 0x20 || *p == 0x7f || *p == '\\'
-                              ? snprintf(shown + k, sizeof shown - k, "\\x%02x", *p)
-                              : snprintf(shown + k, sizeof shown - k, "%c", *p));
-        shown[k] = '\0';
-        fprintf(stderr, "gpuecon serve: %s %s %d\n", ri->request_method, shown, st);
+        fprintf(stderr, "gpuecon serve: %s %s %d\n", ri->request_method, log_text(path, shown, sizeof shown), st);
     }
     return st;
 }
@@ -328,10 +334,13 @@ static int http_error(struct mg_connection *conn, int status, const char *errmsg
     return 0;
 }
 
+/* civetweb's own log lines quote what the client sent ("Bad HTTP version: [...]"): escaped like the
+ * request log */
 static int log_message(const struct mg_connection *conn, const char *message)
 {
     (void)conn;
-    fprintf(stderr, "gpuecon serve: %s\n", message);
+    char shown[1024];
+    fprintf(stderr, "gpuecon serve: %s\n", log_text(message ? message : "", shown, sizeof shown));
     return 1;
 }
 
