@@ -559,9 +559,11 @@ typedef struct infer_layout_eval {
 typedef struct infer_layout_choice {
     infer_layout_eval chosen;
     infer_layout_eval smallest; /* the smallest TP that fits, unpipelined (the former default) */
-    bool has_smallest;
+    bool has_smallest;          /* it fits (and, at a rate, serves it): `smallest` holds its figures */
+    bool smallest_fits;         /* it fits (at a rate it may not serve it) */
     int evaluated;              /* layouts that fit (and serve the rate) */
     double rate;                /* the load was a rate (requests/s); 0: a concurrency or saturation */
+    double concurrency;         /* the load was this concurrency; 0: saturation (or the rate) */
 } infer_layout_choice;
 
 /* infer's layout when the user gives neither TP nor PP: every TP (dividing req->gpus, inside

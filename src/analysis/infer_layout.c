@@ -72,6 +72,7 @@ int infer_layout_choose(const gpuecon_infer_request *req, double rate, double tt
         return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a request, a model, a system and a result are required");
     memset(out, 0, sizeof *out);
     out->rate = rate;
+    out->concurrency = rate > 0 ? 0 : req->concurrency;
     /* the former default: the smallest TP that fits, unpipelined (gpuecon_infer with tp 0) */
     gpuecon_infer_request r = *req;
     r.tp = 0;
@@ -79,6 +80,7 @@ int infer_layout_choose(const gpuecon_infer_request *req, double rate, double tt
     gpuecon_infer_result o0;
     if (gpuecon_infer(&r, &o0, NULL) == GPUECON_OK) {
         r.tp = o0.attention_dp ? o0.ep : o0.tp;
+        out->smallest_fits = true;
         out->has_smallest = layout_eval(&r, rate, ttft_ms, tpot_ms, &out->smallest);
     }
     const gpuecon_system *sys = req->system;

@@ -335,6 +335,11 @@ typedef struct infer_view {
 } infer_view;
 extern const render_kind render_infer;
 
+/* How infer chose its layout when none was given (infer_layout_choose; serving.c): the text line
+ * ("layout: ...", nothing when l is NULL) and the JSON layout_choice (null when l is NULL). */
+void render_layout_choice_text(strbuf *f, const gpuecon_infer_request *r, const infer_layout_choice *l);
+json_t *render_layout_choice_json(const gpuecon_infer_request *r, const infer_layout_choice *l);
+
 /* --sweep: the deployment at each concurrency (serving.c). */
 typedef struct infer_sweep_view {
     const gpuecon_infer_request *request;
@@ -366,6 +371,7 @@ typedef struct infer_sim_view {
     const char *arrival; /* the arrival process's name */
     double elapsed_s;
     const serve_bands *bands; /* of the simulated output tokens/s/GPU, mean TPOT and TTFT; NULL: none */
+    const infer_layout_choice *layout; /* how the layout was chosen when none was given; NULL: given */
 } infer_sim_view;
 extern const render_kind render_infer_sim;
 

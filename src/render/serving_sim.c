@@ -107,7 +107,9 @@ static void stat_row(tbl *tb, const char *name, const gpuecon_sim_stat *s)
 static json_t *infer_sim_json(const void *view)
 {
     const infer_sim_view *v = view;
-    return sim_json(v->request, v->result, v->arrival, v->elapsed_s, v->bands);
+    json_t *j = sim_json(v->request, v->result, v->arrival, v->elapsed_s, v->bands);
+    json_object_set_new(j, "layout_choice", render_layout_choice_json(&v->request->serve, v->layout));
+    return j;
 }
 
 static tbl *infer_sim_table(gpuecon_ctx *ctx, bool *oom, const void *view)
@@ -156,8 +158,10 @@ static void infer_sim_text(const render_out *out, const void *view, const tbl *t
         sb_printf(f, "all %ld requests at t = 0 (offline benchmark; throughput over the makespan)\n", r->requests);
     else
         sb_printf(f, "%s arrivals at %g requests/s\n", v->arrival, r->rate);
-    sb_printf(f, "%ld measured requests (%d replication%s, seed %llu), %.2f s\n\n", o->requests,
+    sb_printf(f, "%ld measured requests (%d replication%s, seed %llu), %.2f s\n", o->requests,
             o->replications, o->replications > 1 ? "s" : "", (unsigned long long)o->seed, v->elapsed_s);
+    render_layout_choice_text(f, &r->serve, v->layout);
+    sb_putc(f, '\n');
     tbl_print(tb, f);
     /* whole tokens/s once there are hundreds; three digits below (a light load is not "0 tok/s") */
     sb_printf(f, "\noutput %.*f tok/s (%.*f per GPU), %.3g requests/s, goodput %.3g requests/s\n",

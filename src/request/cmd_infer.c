@@ -203,16 +203,27 @@ static int run_sweep(cli *c, const infer_args *a, const gpuecon_infer_request *r
     return rc ? rc : cli_render(c, &render_infer_sweep, &v);
 }
 
-/* Without --tp and --pp (and not under --simulate, which keeps the smallest TP that fits): the
- * layout serving the most output tokens/s per GPU at the request's load (infer_layout_choose,
- * docs/model.md §6.12), set into *r; NULL when the user gave the layout or none fits (the request
- * then runs as given and says why). */
+/* Without --tp and --pp: the layout serving the most output tokens/s per GPU at the request's load
+ * (infer_layout_choose, docs/model.md §6.12), set into *r. Under --simulate the load is its --users
+ * (a closed loop) or its --rate (the layouts serving it, by capacity), with its targets; a burst, the
+ * saturation. NULL when the user gave the layout or none fits or serves the rate (the request then
+ * runs as given and says why). */
 static const infer_layout_choice *default_layout(const opt *opts, size_t nopts, const infer_args *a,
                                                  gpuecon_infer_request *r, infer_layout_choice *choice)
 {
-    if (opt_seen(opts, nopts, "--tp") || opt_seen(opts, nopts, "--pp") || a->sim.simulate)
+    if (opt_seen(opts, nopts, "--tp") || opt_seen(opts, nopts, "--pp"))
         return NULL;
-    if (infer_layout_choose(r, 0, 0, 0, choice, NULL) != GPUECON_OK)
+    gpuecon_infer_request q = *r;
+    double rate = 0, ttft = 0, tpot = 0;
+    if (a->sim.simulate) {
+        if (opt_seen(opts, nopts, "--users"))
+            q.concurrency = a->sim.users > 0 ? a->sim.users : 0; /* a bad count: the simulation says so */
+        else if (opt_seen(opts, nopts, "--rate") && a->sim.arrival != 3 /* burst */)
+            rate = a->sim.rate > 0 ? a->sim.rate : 0;
+        ttft = a->sim.ttft_ms;
+        tpot = a->sim.tpot_ms;
+    }
+    if (infer_layout_choose(&q, rate, ttft > 0 ? ttft : 0, tpot > 0 ? tpot : 0, choice, NULL) != GPUECON_OK)
         return NULL;
     r->tp = choice->chosen.tp;
     r->pp = choice->chosen.pp;
@@ -232,7 +243,7 @@ static int execute(cli *c, const opt *opts, size_t nopts, const infer_args *a)
         return EXIT_OK;
     }
     if (cmd_infer_disagg_wanted(&a->disagg))
-        return a->sim.simulate ? cmd_infer_simulate(c, opts, nopts, &a->sim, &a->disagg, &r)
+        return a->sim.simulate ? cmd_infer_simulate(c, opts, nopts, &a->sim, &a->disagg, &r, NULL)
                                : cmd_infer_disagg(c, opts, nopts, &a->disagg, &a->sim, &r);
     /* the search tries every precision and layout itself: the given one need not fit */
     if (a->search.search)
@@ -253,7 +264,7 @@ static int execute(cli *c, const opt *opts, size_t nopts, const infer_args *a)
     if (rc)
         return cli_fail(c, &err);
     if (a->sim.simulate)
-        return cmd_infer_simulate(c, opts, nopts, &a->sim, &a->disagg, &r);
+        return cmd_infer_simulate(c, opts, nopts, &a->sim, &a->disagg, &r, layout);
     band_set *bs;
     if ((rc = cmd_band_set(c, &bs)))
         return rc;

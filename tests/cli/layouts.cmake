@@ -118,6 +118,25 @@ endforeach()
 run(0 infer --model llama3-70b --system hgx-h100 --weights fp8)
 expect_out("layout: TP [0-9]+.*the most of the 10 TP x PP layouts that fit; the smallest that fits, TP 1 \\(8 replicas\\)")
 
+# --simulate at a rate: the layouts serving it, by capacity. 8 x TP1 saturates below 20 requests/s
+# (its analytic saturation / 203 tokens, from its own run), so the old default was OVERLOADED there.
+run(0 infer --model llama3-70b --system hgx-h100 --weights fp8 --tp 1 --json)
+string(JSON sat1 GET "${OUT}" saturation output_tokens_per_s)
+expect_ratio("8 x TP1 saturation in requests/s over 20" "${sat1}" "(20 * 203)" 0 1)
+run(0 infer --model llama3-70b --system hgx-h100 --weights fp8 --simulate --rate 20 --requests 2000 --json)
+string(JSON over GET "${OUT}" overloaded)
+if(over)
+  message(FATAL_ERROR "infer --simulate --rate 20 without --tp: overloaded\n${OUT}")
+endif()
+json_near(requests_per_s 20 0.05)
+string(JSON lc GET "${OUT}" layout_choice load)
+string(COMPARE NOTEQUAL "${lc}" "rate" wrong) # (a plain STREQUAL would read "rate" as the variable above)
+if(wrong)
+  message(FATAL_ERROR "infer --simulate --rate 20: layout_choice.load is '${lc}'")
+endif()
+run(0 infer --model llama3-70b --system hgx-h100 --weights fp8 --simulate --rate 20 --requests 2000)
+expect_out("layout: TP [0-9]+.* TP x PP layouts that serve 20 requests/s; the smallest that fits does not serve the rate")
+
 # ---- --disagg-search --rate: the fewest GPUs serving the rate --------------------------------------
 set(R infer --model llama3-70b --system hgx-h100 --gpus 64 --weights fp8 --kv bf16 --ttft-ms 1000 --tpot-ms 40)
 run(0 ${R} --disagg-search --rate 50 --json)
