@@ -27,6 +27,8 @@ static const char *const na_keys[] = {
     "precision_note", /* infer --search: the precisions were given, or kept at BF16 */
     "joules_per_token", "cost_note", /* a figure the cost model refuses (with cost_note) */
     "sizing", "units", "config", /* serving not at a rate; searched at its own gpus; nothing met the targets */
+    "layout_choice", "smallest", /* infer: the layout was given; the smallest that fits does not serve the rate */
+    "aggregated", /* infer --disagg-search: no aggregated configuration serves the rate */
     NULL};
 
 static bool na_key(const char *k)

@@ -582,6 +582,46 @@ typedef struct gpuecon_serve_size_result {
 int gpuecon_infer_size(gpuecon_ctx *ctx, const gpuecon_serve_search_request *req, int min_gpus, int max_gpus,
                        gpuecon_serve_size_result *out, gpuecon_error *err);
 
+/* ---- default serving layouts (src/analysis/infer_layout.c; docs/model.md §6.12) ---- */
+
+typedef struct infer_layout_eval {
+    int tp, pp, replicas;
+    double metric;                      /* what ranks: tokens/s/GPU at the load, at a rate the capacity */
+    double output_tokens_per_s_per_gpu; /* at the load */
+    double ttft_ms, tpot_ms, e2e_ms;    /* analytic means at the load */
+    bool meets;                         /* the targets given (none: true) */
+} infer_layout_eval;
+
+typedef struct infer_layout_choice {
+    infer_layout_eval chosen;
+    infer_layout_eval smallest; /* the smallest TP that fits, unpipelined (the former default) */
+    bool has_smallest;          /* it fits (and, at a rate, serves it): `smallest` holds its figures */
+    bool smallest_fits;         /* it fits (at a rate it may not serve it) */
+    int evaluated;              /* layouts that fit (and serve the rate) */
+    double rate;                /* the load was a rate (requests/s); 0: a concurrency or saturation */
+    double concurrency;         /* the load was this concurrency; 0: saturation (or the rate) */
+} infer_layout_choice;
+
+/* infer's layout when the user gives neither TP nor PP: every TP (dividing req->gpus, inside
+ * the NVLink domain, splitting the heads; attention-DP: any divisor) × PP (1, 2, 4, ... dividing
+ * gpus/TP, not with attention-DP or a draft) with the rest of *req kept, each timed by the
+ * analytic model at req->concurrency (0: its saturation) or, with rate > 0, at the least load
+ * serving it. Layouts whose mean TTFT and TPOT meet the targets (0: none) rank first, then by
+ * output tokens/s per GPU at the load (at a rate: at saturation, the headroom), values within
+ * GPUECON_SERVE_CAPACITY_TIE going to the lower request latency. GPUECON_E_INFEASIBLE when no
+ * layout fits (or serves the rate). */
+int infer_layout_choose(const gpuecon_infer_request *req, double rate, double ttft_ms, double tpot_ms,
+                        infer_layout_choice *out, gpuecon_error *err);
+
+/* The aggregated deployment a disaggregated one is compared with: gpuecon_infer_search at
+ * `rate` under the targets, the precisions of *base fixed, analytic (no simulator checks, as
+ * the disaggregated figures), on 1, 2, ... max_gpus GPUs, the first count with a configuration
+ * meeting the targets (the fewest GPUs) giving *out. *evaluated: configurations timed.
+ * GPUECON_E_INFEASIBLE (naming "rate") when none does. */
+int infer_aggregated_baseline(gpuecon_ctx *ctx, const gpuecon_infer_request *base, double rate, double ttft_ms,
+                              double tpot_ms, int max_gpus, gpuecon_serve_config *out, long *evaluated,
+                              gpuecon_error *err);
+
 const char *gpuecon_rl_placement_name(gpuecon_rl_placement p); /* "colocated", ... */
 
 /* GRPO defaults: 1 epoch, 1 mini-batch, cv 0.6, no oversampling, bf16 everywhere, offload on,

@@ -298,3 +298,81 @@ int gpuecon_infer_disagg_search(const gpuecon_infer_request *base, double ttft_m
                        best_req->decode_tp, best->ttft_ms, best->tpot_ms);
     return GPUECON_OK;
 }
+
+/* One sizing candidate at rate R: whether it serves R with means within the targets; *why says
+ * which side to grow when it does not ('d': decode capacity or TPOT, 'p': prefill, transfer or
+ * TTFT). */
+static bool serves_at(const gpuecon_disagg_request *q, const side *p, const side *d, double R, double ttft_t,
+                      double tpot_t, gpuecon_disagg_result *o, char *why)
+{
+    capacity(q, p, d, o);
+    if (!(R < o->capacity)) {
+        *why = o->capacity == o->decode_capacity ? 'd' : 'p';
+        return false;
+    }
+    infer_disagg_at_rate(q, p, d, R, o);
+    if (meets(ttft_t, tpot_t, o))
+        return true;
+    *why = tpot_t > 0 && o->tpot_ms > tpot_t ? 'd' : 'p';
+    return false;
+}
+
+int gpuecon_infer_disagg_size(const gpuecon_infer_request *base, double rate, double ttft_ms, double tpot_ms,
+                              gpuecon_disagg_request *best_req, gpuecon_disagg_result *best, long *evaluated,
+                              gpuecon_error *err)
+{
+    if (!base || !base->model || !base->system || !best_req || !best || !evaluated)
+        return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a request, a model, a system and results are required");
+    if (!(rate > 0) || !(rate <= 1e9))
+        return err_set(err, GPUECON_E_INPUT, OPTION("rate"), 0, 0, "%g requests/s: allowed above 0, up to 1e9", rate);
+    if (!(ttft_ms >= 0) || !(tpot_ms >= 0))
+        return err_set(err, GPUECON_E_INPUT, ttft_ms >= 0 ? OPTION("tpot_ms") : OPTION("ttft_ms"), 0, 0,
+                       "a target must be above 0");
+    memset(best, 0, sizeof *best);
+    *evaluated = 0;
+    int n = base->gpus, top = n; /* the fewest GPUs found so far (at first: all) */
+    bool found = false;
+    for (int pt = 1; pt < n; pt++) {
+        side p;
+        if (!size_ok(base, pt) || prep_side(base, pt, true, &p, NULL))
+            continue;
+        for (int dt = 1; pt + dt <= n; dt++) {
+            side d;
+            if (!size_ok(base, dt) || prep_side(base, dt, false, &d, NULL))
+                continue;
+            /* one instance of each: the capacities grow in proportion to the instances (D1, D2, D3),
+               so fewer than R needs cannot serve it */
+            gpuecon_disagg_request q = {.base = *base, .prefill_instances = 1, .prefill_tp = pt,
+                                        .decode_instances = 1, .decode_tp = dt};
+            gpuecon_disagg_result o;
+            capacity(&q, &p, &d, &o);
+            double per_p = fmin(o.prefill_capacity, o.transfer_capacity), per_d = o.decode_capacity;
+            if (!(per_p > 0) || !(per_d > 0))
+                continue;
+            int x0 = (int)fmin(floor(rate / per_p) + 1, 1e6), y0 = (int)fmin(floor(rate / per_d) + 1, 1e6);
+            for (int x = x0; x * pt + y0 * dt <= top; x++)
+                for (int y = y0; x * pt + y * dt <= top; y++) {
+                    q.prefill_instances = x;
+                    q.decode_instances = y;
+                    char why = 0;
+                    (*evaluated)++;
+                    bool ok = serves_at(&q, &p, &d, rate, ttft_ms, tpot_ms, &o, &why);
+                    if (ok && (!found || o.gpus_used < top || o.capacity > best->capacity)) {
+                        *best = o;
+                        *best_req = q;
+                        best_req->rate = rate;
+                        top = o.gpus_used;
+                        found = true;
+                    }
+                    if (ok || why == 'p') /* more decode instances add GPUs, not prefill */
+                        break;
+                }
+        }
+    }
+    if (!found)
+        return err_set(err, GPUECON_E_INFEASIBLE, OPTION("rate"), 0, 0,
+                       "no disaggregated layout of up to %d GPUs (" OPTION("gpus") ") serves %g requests/s of %s "
+                       "on %s with mean TTFT and TPOT within the targets; give more GPUs or a lower rate", n, rate,
+                       base->model->name, base->system->name);
+    return GPUECON_OK;
+}

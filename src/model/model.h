@@ -1458,6 +1458,15 @@ int gpuecon_infer_disagg_search(const gpuecon_infer_request *base, double ttft_m
                                             gpuecon_disagg_request *best_req, gpuecon_disagg_result *best,
                                             long *evaluated, gpuecon_error *err);
 
+/* The sizing at a rate: the x prefill instances of TP p and y decode instances of TP d (as
+ * gpuecon_infer_disagg_search tries them, within base.gpus) that serve `rate` requests/s with
+ * mean TTFT and TPOT within the targets (0: none) on the fewest GPUs, the larger capacity
+ * breaking a tie, into *best (*best_req: its layout, rate = `rate`). GPUECON_E_INPUT (naming
+ * "rate") for a rate outside (0, 1e9]; GPUECON_E_INFEASIBLE (naming "rate") when no layout does. */
+int gpuecon_infer_disagg_size(const gpuecon_infer_request *base, double rate, double ttft_ms, double tpot_ms,
+                              gpuecon_disagg_request *best_req, gpuecon_disagg_result *best, long *evaluated,
+                              gpuecon_error *err);
+
 /* Request-level simulation of a disaggregated deployment (src/model/infer_sim_disagg.c;
  * docs/model.md §6.13). */
 typedef struct gpuecon_disagg_sim_request {

@@ -336,8 +336,14 @@ typedef struct infer_view {
     const gpuecon_infer_result *result;
     const char *reason; /* an infeasible request's message, JSON "reason" (the JSON says why); NULL: none */
     const serve_bands *bands; /* of result->at (and the headline copies); NULL: none */
+    const infer_layout_choice *layout; /* how the layout was chosen when none was given; NULL: given */
 } infer_view;
 extern const render_kind render_infer;
+
+/* How infer chose its layout when none was given (infer_layout_choose; serving.c): the text line
+ * ("layout: ...", nothing when l is NULL) and the JSON layout_choice (null when l is NULL). */
+void render_layout_choice_text(strbuf *f, const gpuecon_infer_request *r, const infer_layout_choice *l);
+json_t *render_layout_choice_json(const gpuecon_infer_request *r, const infer_layout_choice *l);
 
 /* --sweep: the deployment at each concurrency (serving.c). */
 typedef struct infer_sweep_view {
@@ -348,6 +354,7 @@ typedef struct infer_sweep_view {
     size_t n;
     const serve_bands *bands; /* n of them, parallel to points; NULL: none */
     const serve_bands *at_bands; /* of result->at (the headline figures); NULL: none */
+    const infer_layout_choice *layout; /* how the layout was chosen when none was given; NULL: given */
 } infer_sweep_view;
 extern const render_kind render_infer_sweep;
 
@@ -370,6 +377,7 @@ typedef struct infer_sim_view {
     const char *arrival; /* the arrival process's name */
     double elapsed_s;
     const serve_bands *bands; /* of the simulated output tokens/s/GPU, mean TPOT and TTFT; NULL: none */
+    const infer_layout_choice *layout; /* how the layout was chosen when none was given; NULL: given */
 } infer_sim_view;
 extern const render_kind render_infer_sim;
 
@@ -384,6 +392,11 @@ typedef struct infer_disagg_view {
     double ttft_target_ms, tpot_target_ms;  /* 0: none */
     long evaluated;                         /* layouts --disagg-search evaluated; -1: no search */
     const serve_bands *bands, *aggregated_bands; /* of result's and aggregated_at's figures; NULL: none */
+    const gpuecon_serve_config *aggregated_config; /* the search's best aggregated configuration; NULL: none */
+    long aggregated_evaluated;              /* configurations the aggregated search timed */
+    bool sized;                             /* --disagg-search --rate: the fewest GPUs serving the rate */
+    double baseline_ttft_ms, baseline_tpot_ms; /* the aggregated search's targets: the given ones, else
+                                                  the disaggregated deployment's mean latencies */
 } infer_disagg_view;
 extern const render_kind render_infer_disagg;
 

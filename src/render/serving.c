@@ -324,6 +324,74 @@ static void perf_rows(tbl *tb, const gpuecon_infer_request *r, const gpuecon_inf
                  o->cost_note[0] ? o->cost_note : "utility side");
 }
 
+/* ---- the default layout (infer_layout_choose) ------------------------------------------- */
+
+/* "TP 2", "TP 1 x PP 2", "attention-DP over EP 6" */
+static void layout_name(char *buf, size_t cap, const gpuecon_infer_request *r, const infer_layout_eval *e)
+{
+    if (r->attention_dp && r->model->experts > 0 && e->tp > 1)
+        snprintf(buf, cap, "attention-DP over EP %d", e->tp);
+    else if (e->pp > 1)
+        snprintf(buf, cap, "TP %d x PP %d", e->tp, e->pp);
+    else
+        snprintf(buf, cap, "TP %d", e->tp);
+}
+
+json_t *render_layout_choice_json(const gpuecon_infer_request *r, const infer_layout_choice *l)
+{
+    if (!l)
+        return json_null();
+    (void)r;
+    json_t *j = json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:o}", "chosen_by",
+                          l->rate > 0 ? "most capacity among the layouts serving the rate"
+                                      : "most output tokens/s per GPU",
+                          "load", l->rate > 0 ? "rate" : l->concurrency > 0 ? "concurrency" : "saturation",
+                          "layouts_evaluated",
+                          l->evaluated, "tp", l->chosen.tp, "pp", l->chosen.pp, "replicas", l->chosen.replicas,
+                          "output_tokens_per_s_per_gpu", rjson_real(l->chosen.output_tokens_per_s_per_gpu));
+    json_object_set_new(j, "smallest", l->has_smallest
+                                           ? json_pack("{s:i, s:i, s:i, s:o}", "tp", l->smallest.tp, "pp", l->smallest.pp,
+                                                       "replicas", l->smallest.replicas,
+                                                       "output_tokens_per_s_per_gpu",
+                                                       rjson_real(l->smallest.output_tokens_per_s_per_gpu))
+                                           : json_null());
+    return j;
+}
+
+void render_layout_choice_text(strbuf *f, const gpuecon_infer_request *r, const infer_layout_choice *l)
+{
+    if (!l)
+        return;
+    char chosen[32], smallest[32], load[64], x[32];
+    layout_name(chosen, sizeof chosen, r, &l->chosen);
+    if (l->rate > 0)
+        sb_printf(f, "layout: %s (%d replica%s), the most capacity (%s output tokens/s per GPU at saturation) of the "
+                     "%d TP x PP layouts that serve %g requests/s", chosen, l->chosen.replicas,
+                  l->chosen.replicas == 1 ? "" : "s",
+                  fmt_num(x, sizeof x, l->chosen.metric, 1), l->evaluated, l->rate);
+    else {
+        if (l->concurrency > 0)
+            snprintf(load, sizeof load, "at concurrency %s", fmt_num(x, sizeof x, l->concurrency, 0));
+        else
+            snprintf(load, sizeof load, "at saturation");
+        sb_printf(f, "layout: %s (%d replica%s) serves %s output tokens/s per GPU %s, the most of the %d TP x PP "
+                     "layouts that fit", chosen, l->chosen.replicas, l->chosen.replicas == 1 ? "" : "s",
+                  fmt_num(x, sizeof x, l->chosen.output_tokens_per_s_per_gpu, 1), load, l->evaluated);
+    }
+    if (!l->chosen.meets)
+        sb_printf(f, " (none meets the latency targets at the mean)");
+    if (l->has_smallest && (l->smallest.tp != l->chosen.tp || l->smallest.pp != l->chosen.pp)) {
+        layout_name(smallest, sizeof smallest, r, &l->smallest);
+        sb_printf(f, "; the smallest that fits, %s (%d replica%s), %s %s", smallest, l->smallest.replicas,
+                  l->smallest.replicas == 1 ? "" : "s",
+                  l->rate > 0 ? "has" : "serves", fmt_num(x, sizeof x, l->rate > 0 ? l->smallest.metric
+                                                                      : l->smallest.output_tokens_per_s_per_gpu, 1));
+    }
+    else if (!l->has_smallest && l->smallest_fits && l->rate > 0)
+        sb_printf(f, "; the smallest that fits does not serve the rate");
+    sb_printf(f, "; --tp/--pp fix the layout\n");
+}
+
 /* ---- one deployment ------------------------------------------------------------------ */
 
 static json_t *infer_json(const void *view)
@@ -332,6 +400,7 @@ static json_t *infer_json(const void *view)
     json_t *j = result_json(v->request, v->result, v->bands);
     if (v->reason)
         json_object_set_new(j, "reason", json_string(v->reason));
+    json_object_set_new(j, "layout_choice", render_layout_choice_json(v->request, v->layout));
     return j;
 }
 
@@ -354,6 +423,7 @@ static void infer_text(const render_out *out, const void *view, const tbl *tb)
     strbuf *f = out->f;
     const infer_view *v = view;
     header(f, v->request, v->result);
+    render_layout_choice_text(f, v->request, v->layout);
     tbl_print(tb, f);
 }
 
@@ -368,6 +438,7 @@ static json_t *sweep_json(const void *view)
     for (size_t i = 0; i < v->n; i++)
         json_array_append_new(arr, point_json(&v->points[i], v->bands ? &v->bands[i] : NULL));
     json_object_set_new(j, "points", arr);
+    json_object_set_new(j, "layout_choice", render_layout_choice_json(v->request, v->layout));
     return j;
 }
 
@@ -408,6 +479,7 @@ static void sweep_text(const render_out *out, const void *view, const tbl *tb)
     const infer_sweep_view *v = view;
     const gpuecon_infer_result *o = v->result;
     header(f, v->request, o);
+    render_layout_choice_text(f, v->request, v->layout);
     tbl_print(tb, f);
     sb_printf(f, "\nKV capacity %.0f tokens per replica; saturation at %.0f requests (%.0f tok/s), "
                "knee at %.0f\n",

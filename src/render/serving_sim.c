@@ -107,7 +107,9 @@ static void stat_row(tbl *tb, const char *name, const gpuecon_sim_stat *s)
 static json_t *infer_sim_json(const void *view)
 {
     const infer_sim_view *v = view;
-    return sim_json(v->request, v->result, v->arrival, v->elapsed_s, v->bands);
+    json_t *j = sim_json(v->request, v->result, v->arrival, v->elapsed_s, v->bands);
+    json_object_set_new(j, "layout_choice", render_layout_choice_json(&v->request->serve, v->layout));
+    return j;
 }
 
 static tbl *infer_sim_table(gpuecon_ctx *ctx, bool *oom, const void *view)
@@ -156,8 +158,10 @@ static void infer_sim_text(const render_out *out, const void *view, const tbl *t
         sb_printf(f, "all %ld requests at t = 0 (offline benchmark; throughput over the makespan)\n", r->requests);
     else
         sb_printf(f, "%s arrivals at %g requests/s\n", v->arrival, r->rate);
-    sb_printf(f, "%ld measured requests (%d replication%s, seed %llu), %.2f s\n\n", o->requests,
+    sb_printf(f, "%ld measured requests (%d replication%s, seed %llu), %.2f s\n", o->requests,
             o->replications, o->replications > 1 ? "s" : "", (unsigned long long)o->seed, v->elapsed_s);
+    render_layout_choice_text(f, &r->serve, v->layout);
+    sb_putc(f, '\n');
     tbl_print(tb, f);
     /* whole tokens/s once there are hundreds; three digits below (a light load is not "0 tok/s") */
     sb_printf(f, "\noutput %.*f tok/s (%.*f per GPU), %.3g requests/s, goodput %.3g requests/s\n",
@@ -257,6 +261,27 @@ static void misses(char *buf, size_t cap, double ttft_target, double tpot_target
         snprintf(buf + n, cap - n, "%sTPOT %g ms", n ? ", " : "", tpot_target);
 }
 
+/* What the aggregated baseline is (the configuration search's best on the fewest GPUs serving the
+ * rate) and whether the disaggregated layout was sized to a rate: added to the JSON object j. */
+static void disagg_baseline_json(json_t *j, const infer_disagg_view *v)
+{
+    json_object_set_new(j, "sized_to_rate", json_boolean(v->sized));
+    json_object_set_new(j, "aggregated_configs_evaluated", json_integer(v->aggregated_evaluated));
+    json_object_set_new(j, "aggregated_ttft_target_ms", rjson_real(v->baseline_ttft_ms));
+    json_object_set_new(j, "aggregated_tpot_target_ms", rjson_real(v->baseline_tpot_ms));
+    json_t *a = json_object_get(j, "aggregated");
+    const gpuecon_serve_config *k = v->aggregated_config;
+    if (!json_is_object(a) || !k)
+        return;
+    json_object_set_new(a, "gpus", json_integer(k->gpus));
+    json_object_set_new(a, "pp", json_integer(k->pp));
+    json_object_set_new(a, "weights", json_string(gpuecon_precision_name(k->weights)));
+    json_object_set_new(a, "kv", json_string(gpuecon_precision_name(k->kv)));
+    json_object_set_new(a, "max_num_seqs", json_integer(k->max_num_seqs));
+    json_object_set_new(a, "max_num_batched_tokens", json_integer(k->max_num_batched_tokens));
+    json_object_set_new(a, "capacity_tokens_per_s_per_gpu", rjson_real(k->capacity_tokens_per_s_per_gpu));
+}
+
 static json_t *infer_disagg_json(const void *view)
 {
     const infer_disagg_view *v = view;
@@ -284,6 +309,7 @@ static json_t *infer_disagg_json(const void *view)
                                                                             : json_null(),
                                                         "meets_targets", !missed[0])
                                             : json_null());
+    disagg_baseline_json(j, v);
     if (ao && v->aggregated_bands)
         figband_add(json_object_get(j, "aggregated"), "output_tokens_per_s_per_gpu", &v->aggregated_bands->tps, 1);
     if (ao && v->aggregated_bands)
@@ -324,6 +350,8 @@ static tbl *infer_disagg_table(gpuecon_ctx *ctx, bool *oom, const void *view)
         misses(missed, sizeof missed, v->ttft_target_ms, v->tpot_target_ms, ap);
         if (ao->attention_dp)
             snprintf(name, sizeof name, "aggregated %d x DEP%d", ao->gpus / ao->ep, ao->ep);
+        else if (ao->pp > 1)
+            snprintf(name, sizeof name, "aggregated %d x TP%d PP%d", ao->replicas, ao->tp, ao->pp);
         else
             snprintf(name, sizeof name, "aggregated %d x TP%d", ao->replicas, ao->tp);
         snprintf(note, sizeof note, "%.0f in flight, bound by %s%s%s", ap->concurrency,
@@ -334,6 +362,26 @@ static tbl *infer_disagg_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     return t;
 }
 
+/* The aggregated row's provenance, or the claim that no aggregated configuration serves the rate:
+ * both from the configuration search, never from one fixed layout. */
+static void disagg_baseline_text(strbuf *f, const infer_disagg_view *v)
+{
+    char tg[160], nc[32];
+    bool own = !(v->ttft_target_ms > 0) || !(v->tpot_target_ms > 0);
+    snprintf(tg, sizeof tg, " within TTFT %.4g ms, TPOT %.4g ms (means%s)", v->baseline_ttft_ms, v->baseline_tpot_ms,
+             own ? "; a target not given is the disaggregated deployment's own" : "");
+    if (!v->aggregated)
+        sb_printf(f, "\nno aggregated configuration of up to %d GPUs serves %.3g requests/s%s (%s configurations "
+                     "searched: TP x PP x engine limits, the same precisions)\n", v->serve->gpus, v->result->rate, tg,
+                  fmt_num(nc, sizeof nc, (double)v->aggregated_evaluated, 0));
+    else if (v->aggregated_config)
+        sb_printf(f, "\naggregated: the search's best at %.3g requests/s%s, on the fewest GPUs up to %d (%s "
+                     "configurations: TP x PP x engine limits, the same precisions; max_num_seqs %d, "
+                     "max_num_batched_tokens %d)\n", v->result->rate, tg, v->serve->gpus,
+                  fmt_num(nc, sizeof nc, (double)v->aggregated_evaluated, 0),
+                  v->aggregated_config->max_num_seqs, v->aggregated_config->max_num_batched_tokens);
+}
+
 static void infer_disagg_text(const render_out *out, const void *view, const tbl *t)
 {
     strbuf *f = out->f;
@@ -341,7 +389,8 @@ static void infer_disagg_text(const render_out *out, const void *view, const tbl
     const gpuecon_infer_request *serve = v->serve;
     sb_printf(f, "%s on %s, stack %s, prompt %g / output %g tokens, %s weights, %s KV%s\n\n", serve->model->name,
             serve->system->name, gpuecon_serving_profile_label(&serve->profile), serve->prompt_len, serve->output_len, gpuecon_precision_name(serve->weights),
-            gpuecon_precision_name(serve->kv), v->evaluated >= 0 ? "; the best disaggregated layout" : "");
+            gpuecon_precision_name(serve->kv), v->sized ? "; the disaggregated layout on the fewest GPUs serving the rate"
+                                               : v->evaluated >= 0 ? "; the best disaggregated layout" : "");
     tbl_print(t, f);
     if (v->bands) {
         serve_bands both[2] = {*v->bands};
@@ -349,9 +398,7 @@ static void infer_disagg_text(const render_out *out, const void *view, const tbl
             both[1] = *v->aggregated_bands;
         figband_bases(f, both, v->aggregated_bands ? 2 : 1);
     }
-    if (!v->aggregated)
-        sb_printf(f, "\nthe aggregated deployment of %d GPUs does not serve %.3g requests/s\n", serve->gpus,
-                v->result->rate);
+    disagg_baseline_text(f, v);
     if (v->evaluated >= 0)
         sb_printf(f, "%ld layouts evaluated\n", v->evaluated);
 }

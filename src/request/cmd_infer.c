@@ -178,7 +178,7 @@ static int plot_sweep(cli *c, const char *path, const gpuecon_infer_request *r, 
 }
 
 static int run_sweep(cli *c, const infer_args *a, const gpuecon_infer_request *r, gpuecon_infer_result *o,
-                     const band_set *bs)
+                     const band_set *bs, const infer_layout_choice *layout)
 {
     double x[64];
     size_t n = 0;
@@ -199,8 +199,35 @@ static int run_sweep(cli *c, const infer_args *a, const gpuecon_infer_request *r
                      p[i].ttft_ms, &bands[i]);
     band_serving(bs, r, r->weights, o->gpus, o->at.concurrency, o->at.output_tokens_per_s_per_gpu, o->at.tpot_ms,
                  o->at.ttft_ms, &at);
-    infer_sweep_view v = {r, o, x, p, n, bs ? bands : NULL, bs ? &at : NULL};
+    infer_sweep_view v = {r, o, x, p, n, bs ? bands : NULL, bs ? &at : NULL, layout};
     return rc ? rc : cli_render(c, &render_infer_sweep, &v);
+}
+
+/* Without --tp and --pp: the layout serving the most output tokens/s per GPU at the request's load
+ * (infer_layout_choose, docs/model.md §6.12), set into *r. Under --simulate the load is its --users
+ * (a closed loop) or its --rate (the layouts serving it, by capacity), with its targets; a burst, the
+ * saturation. NULL when the user gave the layout or none fits or serves the rate (the request then
+ * runs as given and says why). */
+static const infer_layout_choice *default_layout(const opt *opts, size_t nopts, const infer_args *a,
+                                                 gpuecon_infer_request *r, infer_layout_choice *choice)
+{
+    if (opt_seen(opts, nopts, "--tp") || opt_seen(opts, nopts, "--pp"))
+        return NULL;
+    gpuecon_infer_request q = *r;
+    double rate = 0, ttft = 0, tpot = 0;
+    if (a->sim.simulate) {
+        if (opt_seen(opts, nopts, "--users"))
+            q.concurrency = a->sim.users > 0 ? a->sim.users : 0; /* a bad count: the simulation says so */
+        else if (opt_seen(opts, nopts, "--rate") && a->sim.arrival != 3 /* burst */)
+            rate = a->sim.rate > 0 ? a->sim.rate : 0;
+        ttft = a->sim.ttft_ms;
+        tpot = a->sim.tpot_ms;
+    }
+    if (infer_layout_choose(&q, rate, ttft > 0 ? ttft : 0, tpot > 0 ? tpot : 0, choice, NULL) != GPUECON_OK)
+        return NULL;
+    r->tp = choice->chosen.tp;
+    r->pp = choice->chosen.pp;
+    return choice;
 }
 
 static int execute(cli *c, const opt *opts, size_t nopts, const infer_args *a)
@@ -216,18 +243,20 @@ static int execute(cli *c, const opt *opts, size_t nopts, const infer_args *a)
         return EXIT_OK;
     }
     if (cmd_infer_disagg_wanted(&a->disagg))
-        return a->sim.simulate ? cmd_infer_simulate(c, opts, nopts, &a->sim, &a->disagg, &r)
+        return a->sim.simulate ? cmd_infer_simulate(c, opts, nopts, &a->sim, &a->disagg, &r, NULL)
                                : cmd_infer_disagg(c, opts, nopts, &a->disagg, &a->sim, &r);
     /* the search tries every precision and layout itself: the given one need not fit */
     if (a->search.search)
         return cmd_infer_search(c, opts, nopts, &a->search, &a->sim, a->plot, &r);
+    infer_layout_choice choice;
+    const infer_layout_choice *layout = default_layout(opts, nopts, a, &r, &choice);
     gpuecon_infer_result o;
     gpuecon_error err;
     gpuecon_error_clear(&err);
     rc = gpuecon_infer(&r, &o, &err);
     if (rc == GPUECON_E_INFEASIBLE && o.hbm_gib > 0) {
         cli_spell_options(c, err.message, sizeof err.message); /* the JSON quotes it */
-        infer_view v = {&r, &o, err.message, NULL};
+        infer_view v = {&r, &o, err.message, NULL, layout};
         if (c->format == FMT_JSON) /* the JSON still says why (docs/cli.md) */
             cli_render(c, &render_infer, &v);
         return cli_fail(c, &err);
@@ -235,12 +264,12 @@ static int execute(cli *c, const opt *opts, size_t nopts, const infer_args *a)
     if (rc)
         return cli_fail(c, &err);
     if (a->sim.simulate)
-        return cmd_infer_simulate(c, opts, nopts, &a->sim, &a->disagg, &r);
+        return cmd_infer_simulate(c, opts, nopts, &a->sim, &a->disagg, &r, layout);
     band_set *bs;
     if ((rc = cmd_band_set(c, &bs)))
         return rc;
     if (a->sweep || a->grid.n > 0) {
-        rc = run_sweep(c, a, &r, &o, bs);
+        rc = run_sweep(c, a, &r, &o, bs, layout);
         if (bs)
             band_set_free(bs);
         return rc;
@@ -248,7 +277,7 @@ static int execute(cli *c, const opt *opts, size_t nopts, const infer_args *a)
     serve_bands bands;
     band_serving(bs, &r, r.weights, o.gpus, o.at.concurrency, o.at.output_tokens_per_s_per_gpu, o.at.tpot_ms,
                  o.at.ttft_ms, &bands);
-    infer_view v = {&r, &o, NULL, bs ? &bands : NULL};
+    infer_view v = {&r, &o, NULL, bs ? &bands : NULL, layout};
     rc = cli_render(c, &render_infer, &v);
     if (bs)
         band_set_free(bs);
@@ -272,7 +301,7 @@ int cmd_infer(cli *c, int argc, char **argv)
         CLI_OPT_SYSTEM(&a.system),
         {"--gpus", O_INT, &a.gpus, 1, 1e6, NULL, "N", "GPUs in all (default: one server)", NULL, false},
         {"--power-limit", O_DOUBLE, &a.power_limit, 1, 5000, NULL, "W", CLI_HELP_POWER_LIMIT, NULL, false},
-        {"--tp", O_INT, &a.tp, 1, 1024, NULL, "T", "tensor-parallel GPUs per replica (default: smallest that fits)", NULL, false},
+        {"--tp", O_INT, &a.tp, 1, 1024, NULL, "T", "tensor-parallel GPUs per replica (default: the TP x PP serving the most tokens/s per GPU)", NULL, false},
         {"--pp", O_INT, &a.pp, 1, GPUECON_INFER_MAX_PP, NULL, "N",
          "pipeline stages per replica (layers split over N x TP GPUs; default 1)", NULL, false},
         {"--tp-across-nodes", O_FLAG, &a.tp_across, 0, 0, NULL, NULL,
@@ -331,7 +360,7 @@ int cmd_infer(cli *c, int argc, char **argv)
         "        [--ttft-ms T --tpot-ms T --slo-percentile P] [--requests N --replications N --seed N]]\n"
         "       [--search --ttft-ms T --tpot-ms T [--rate R | --concurrency C] [--objective throughput|cost]\n"
         "        [--search-gpus LIST] [--max-draft K --accept A] [--plot FILE.svg]]\n"
-        "       [--prefill XxP --decode YxD [--rate R | --simulate ...] | --disagg-search --ttft-ms T --tpot-ms T]",
+        "       [--prefill XxP --decode YxD [--rate R | --simulate ...] | --disagg-search --ttft-ms T --tpot-ms T [--rate R]]",
         "Serving capacity, throughput, latency and cost per output token of a vLLM-like engine:\n"
         "memory per GPU (weights, activations, CUDA graphs, KV cache), KV capacity and the\n"
         "sequences that fit, throughput/TPOT/TTFT at a concurrency (all replicas = gpus/(tp x pp)),\n"

@@ -33,9 +33,10 @@ size_t cmd_infer_sim_opts(infer_sim_args *s, opt *out, size_t cap);
 /* A context with the command's --seed and --threads (NULL: out of memory). */
 gpuecon_ctx *cmd_infer_sim_ctx(cli *c, const infer_sim_args *s);
 /* Runs and prints the simulation of `serve` (already checked by gpuecon_infer), or with the
- * disaggregation options (d) of its disaggregated deployment. */
+ * disaggregation options (d) of its disaggregated deployment; layout: how serve's layout was chosen
+ * (NULL: given, or disaggregated). */
 int cmd_infer_simulate(cli *c, const opt *o, size_t n, const infer_sim_args *s, const infer_disagg_args *d,
-                       const gpuecon_infer_request *serve);
+                       const gpuecon_infer_request *serve, const infer_layout_choice *layout);
 
 /* ---- infer_cli.c ---- */
 /* --rate above 0 and the latency targets above 0 ms, where given (--search, disaggregated);

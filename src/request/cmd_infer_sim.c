@@ -135,7 +135,7 @@ gpuecon_ctx *cmd_infer_sim_ctx(cli *c, const infer_sim_args *s)
 }
 
 int cmd_infer_simulate(cli *c, const opt *o, size_t n, const infer_sim_args *s, const infer_disagg_args *d,
-                       const gpuecon_infer_request *serve)
+                       const gpuecon_infer_request *serve, const infer_layout_choice *layout)
 {
     bool disagg = cmd_infer_disagg_wanted(d);
     if (disagg && (!d->prefill || !d->decode))
@@ -173,7 +173,7 @@ int cmd_infer_simulate(cli *c, const opt *o, size_t n, const infer_sim_args *s, 
         band_serving(bs, &q.sim.serve, q.sim.serve.weights, gpus, running, so->output_tokens_per_s_per_gpu,
                      so->tpot_ms.mean, so->ttft_ms.mean, &bands);
     }
-    infer_sim_view v = {&q.sim, &out, arrival, elapsed, bs ? &bands : NULL};
+    infer_sim_view v = {&q.sim, &out, arrival, elapsed, bs ? &bands : NULL, layout};
     infer_disagg_sim_view dv = {&q, &dout, arrival, elapsed, bs ? &bands : NULL};
     if (!rc)
         rc = disagg ? cli_render(c, &render_infer_disagg_sim, &dv) : cli_render(c, &render_infer_sim, &v);

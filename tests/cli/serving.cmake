@@ -94,7 +94,7 @@ expect_err("--users.*--arrival burst")
 run(0 infer --model llama3-8b --system hgx-h100 --simulate --arrival burst --requests 200 --warmup 0 --json)
 expect_out("\"arrival\": \"burst\"")
 expect_out("\"rate\": null")
-run(2 infer --model llama3-8b --system hgx-h100 --simulate --users 4)
+run(2 infer --model llama3-8b --system hgx-h100 --tp 1 --simulate --users 4)
 expect_err("--users.*8 replicas")
 run(2 infer --model llama3-8b --system hgx-h100 --gpus 1 --simulate --users 64 --requests 100)
 expect_err("--requests.*64 users per replica.*at least 128")
@@ -412,7 +412,9 @@ string(JSON v GET "${OUT}" best 0 config attention_dp)
 # ---- item 4: disaggregated prefill/decode beside the aggregated deployment ------------------------------
 run(0 infer --model llama3-70b --system hgx-h200 --gpus 8 --weights fp8 --kv fp8 --prompt-len 2000 --output-len 500
     --prefill 1x4 --decode 1x4 --rate 5)
-expect_out("1P x TP4 \\+ 1D x TP4 .*\naggregated 8 x TP1")
+# no aggregated configuration of the 8 GPUs reaches the disaggregated deployment's own 9 ms TPOT (no
+# target given: the baseline holds its latencies, tests/cli/layouts.cmake)
+expect_out("1P x TP4 \\+ 1D x TP4 .*no aggregated configuration of up to 8 GPUs serves 5 requests/s within TTFT")
 run(0 infer --model llama3-70b --system hgx-h200 --gpus 8 --weights fp8 --kv fp8 --prompt-len 2000 --output-len 500
     --prefill 1x4 --decode 1x4 --rate 5 --json)
 foreach(k prefill decode gpus_used rate capacity_requests_per_s bound kv_network kv_transfer_ms output_tokens_per_s_per_gpu
@@ -424,28 +426,26 @@ foreach(k prefill decode gpus_used rate capacity_requests_per_s bound kv_network
 endforeach()
 json_near(disaggregated rate 5 1e-12)
 json_near(disaggregated output_tokens_per_s 2500 1e-12)
-string(JSON v GET "${OUT}" aggregated tpot_ms)
 run(0 infer --model llama3-70b --system hgx-h200 --gpus 16 --weights fp8 --kv fp8 --prompt-len 2000 --output-len 500
     --disagg-search --ttft-ms 1000 --tpot-ms 40 --json)
 json_le(disaggregated ttft_ms 1000.000001)
 json_le(disaggregated tpot_ms 40.000001)
 json_le(disaggregated gpus_used 16)
-# the aggregated reference (infer's default TP 2, not searched) is named when it misses a target,
-# and a server without NVLink moves the KV over its scale-up link (PCIe), not "NVLink"
+# the aggregated reference is the search's best under the targets (here 2 x TP4 meets TPOT 60 ms, where
+# infer's former default TP 2 missed it), and a server without NVLink moves the KV over its scale-up
+# link (PCIe), not "NVLink"
 run(0 infer --model llama3-70b --system rtx-pro-server --gpus 8 --disagg-search --prompt-len 2000 --output-len 200
     --tpot-ms 60 --ttft-ms 2000)
 expect_out("over scale-up")
-expect_out("aggregated 4 x TP2 .*misses TPOT 60 ms")
+expect_out("aggregated [0-9]+ x TP[0-9]+ ")
 run(0 infer --model llama3-70b --system rtx-pro-server --gpus 8 --disagg-search --prompt-len 2000 --output-len 200
     --tpot-ms 60 --ttft-ms 2000 --json)
 string(JSON v GET "${OUT}" aggregated meets_targets)
-if(NOT v STREQUAL "OFF")
-  message(FATAL_ERROR "disagg-search: the aggregated TP2 misses TPOT 60 ms yet meets_targets is '${v}'\n${OUT}")
+if(NOT v STREQUAL "ON")
+  message(FATAL_ERROR "disagg-search: the searched aggregated baseline must meet the targets: '${v}'\n${OUT}")
 endif()
-string(JSON t GET "${OUT}" aggregated tpot_ms)
-if(NOT t GREATER 60)
-  message(FATAL_ERROR "disagg-search: aggregated tpot_ms ${t} should exceed the 60 ms target here")
-endif()
+json_le(aggregated tpot_ms 60.000001)
+json_le(aggregated ttft_ms 2000.000001)
 # bad input: a layout beyond the GPUs, a malformed layout, one side only, a rate above capacity
 run(2 infer --model llama3-70b --system hgx-h200 --gpus 8 --weights fp8 --prefill 2x4 --decode 1x4)
 expect_err("--prefill.*12 GPUs.*8 of --gpus")
