@@ -26,8 +26,8 @@ import signal
 import threading
 
 __all__ = ["Error", "Result", "request", "to_dataframe", "catalog", "cost", "reproduce", "comm", "train",
-           "search", "validate", "reliability", "infer", "finetune", "rl", "compare", "calibrate", "commands",
-           "command_options", "bands", "library_path"]
+           "search", "validate", "reliability", "infer", "finetune", "rl", "compare", "calibrate", "glossary",
+           "commands", "command_options", "bands", "library_path"]
 __version__ = "0.2.0"
 
 
@@ -339,8 +339,14 @@ def calibrate(runs, out_dir=None, **options):
     return data
 
 
+def glossary(**options):
+    """The terms the outputs use (ETTR, MTBI, MFU, TPOT, ...): ``["terms"]``, each with its definition, unit
+    and where docs/model.md defines it (``gpuecon help terms`` on the command line)."""
+    return request("glossary", **options)
+
+
 # The list in each command's JSON that is its main table.
-_TABLES = ("rows", "best", "entries", "points", "sweep", "platforms", "comparisons", "classes")
+_TABLES = ("rows", "best", "entries", "points", "sweep", "platforms", "comparisons", "classes", "terms")
 
 
 def to_dataframe(result, key=None):
