@@ -26,6 +26,8 @@ static const char *const na_keys[] = {
     "scale_warning",  /* a layout within where runs scale */
     "precision_note", /* infer --search: the precisions were given, or kept at BF16 */
     "joules_per_token", "cost_note", /* a figure the cost model refuses (with cost_note) */
+    /* compare's summary[]: nothing flips it (or operator tiers), no runner-up, no feasible platform */
+    "flip", "runner_up", "runner_up_usd_per_mtok", "below", "difference", "cheapest_usd_per_mtok",
     NULL};
 
 static bool na_key(const char *k)
