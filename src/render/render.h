@@ -27,8 +27,8 @@ void tbl_col(tbl *t, const char *name, char align);
 /* Starts a new row; cells are then appended left to right. */
 void tbl_row(tbl *t);
 void tbl_str(tbl *t, const char *s);
-/* A cell shown as display on the terminal and written as raw in CSV (a reason cut to fit a column,
- * whole in CSV). */
+/* A cell shown as display on the terminal and written as raw in CSV (a figure formatted for people,
+ * unformatted in CSV). */
 void tbl_text(tbl *t, const char *display, const char *raw);
 /* A cell that stands for the rest of its row (a "cannot run: <why>" message): on the terminal it
  * sets no column's width and runs whole over the columns to its right, wrapped at spaces to the
