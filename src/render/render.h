@@ -24,6 +24,9 @@ tbl *tbl_new(gpuecon_ctx *ctx, bool *oom);
 void tbl_free(tbl *t);
 /* Adds a column; align 'l' or 'r'. Call before the first row. */
 void tbl_col(tbl *t, const char *name, char align);
+/* A column named by a human label on the terminal and in HTML ("80% low") and by its key in the CSV
+ * header ("tokens_per_s_per_gpu_low"), as JSON names it. */
+void tbl_col_key(tbl *t, const char *label, const char *key, char align);
 /* Starts a new row; cells are then appended left to right. */
 void tbl_row(tbl *t);
 void tbl_str(tbl *t, const char *s);
@@ -208,7 +211,7 @@ void calib_match_text(strbuf *f, const calib_match *m);
 /* The same in one line (and the warning's), each line after indent: compare's platforms. */
 void calib_match_brief(strbuf *f, const calib_match *m, const char *indent);
 /* Table columns and their cells: nearest, distance, extrapolates (axis names, "-" when none),
- * above_mfu_cap (yes/no). calib_cells with m NULL writes empty cells. */
+ * above_mfu_cap (yes/no); on the terminal "nearest row" and "above MFU cap". calib_cells with m NULL writes empty cells. */
 #define CALIB_COLS 4
 void calib_cols(tbl *t);
 void calib_cells(tbl *t, const calib_match *m);
@@ -223,7 +226,8 @@ json_t *band_train_json(const gpuecon_band *b, const gpuecon_train_result *r);
 /* "(8,100-11,200, 80%; hopper-bf16-dense, n=6 held out; extrapolating: ...)" with the bounds times
  * scale at decimals; "" when unset. */
 void band_text(char *buf, size_t cap, const gpuecon_band *b, double scale, int decimals);
-/* Table columns <key>_low and <key>_high, and their cells (empty when unset). */
+/* Table columns <key>_low and <key>_high ("80% low", "80% high" on the terminal), and their cells
+ * (empty when unset). */
 void band_cols(tbl *t, const char *key);
 void band_cells(tbl *t, const gpuecon_band *b, int decimals);
 /* "tp 4 cp 1 pp 8 vpp 12 dp 4 mbs 1" (train.c) */

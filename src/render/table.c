@@ -31,6 +31,7 @@ typedef struct trow {
 
 struct tbl {
     char *names[TBL_MAXCOL];
+    char *keys[TBL_MAXCOL]; /* the CSV header of a column whose terminal name is a label; NULL: names */
     char align[TBL_MAXCOL];
     int ncol;
     trow *rows;
@@ -85,8 +86,10 @@ void tbl_free(tbl *t)
 {
     if (!t || t == &dead_table)
         return;
-    for (int c = 0; c < t->ncol; c++)
+    for (int c = 0; c < t->ncol; c++) {
         xfree(t, t->names[c]);
+        xfree(t, t->keys[c]);
+    }
     for (size_t r = 0; r < t->nrow; r++)
         for (int c = 0; c < t->rows[r].n; c++) {
             xfree(t, t->rows[r].cells[c].text);
@@ -94,6 +97,15 @@ void tbl_free(tbl *t)
         }
     ctx_free(t->ctx, t->rows, t->cap * sizeof *t->rows);
     ctx_free(t->ctx, t, sizeof *t);
+}
+
+void tbl_col_key(tbl *t, const char *label, const char *key, char align)
+{
+    int c = t->ncol;
+    tbl_col(t, label, align);
+    if (t->failed || t->ncol != c + 1)
+        return;
+    t->keys[c] = xstrdup(t, key);
 }
 
 void tbl_col(tbl *t, const char *name, char align)
@@ -307,7 +319,7 @@ void tbl_csv(const tbl *t, strbuf *f)
     for (int c = 0; c < t->ncol; c++) {
         if (c)
             sb_putc(f, ',');
-        csv_field(f, t->names[c]);
+        csv_field(f, t->keys[c] ? t->keys[c] : t->names[c]);
     }
     sb_putc(f, '\n');
     for (size_t r = 0; r < t->nrow; r++) {

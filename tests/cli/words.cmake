@@ -142,3 +142,10 @@ if(at LESS 0)
 endif()
 # ... and the message leaves the columns as wide as the numbers (the GPUs column: "12,288")
 expect_out("\n12,288       12,664 ")
+
+# --- a layout table's band and calibration columns: labels on the terminal, keys in the CSV header
+set(srch search --model llama3-70b --system hgx-h100 --gpus 256 --seq 8192 --gbs 512 --top 2)
+run(0 ${srch})
+expect_out("nearest row +distance +extrapolates +above MFU cap +80% low +80% high\n")
+run(0 ${srch} --csv)
+expect_out("nearest,distance,extrapolates,above_mfu_cap,tokens_per_s_per_gpu_low,tokens_per_s_per_gpu_high\n")
