@@ -7,7 +7,22 @@
 #include "render/render.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
+
+/* Appends to the text in buf (cap bytes), cut at the end of buf when full: a platform name may be
+ * 512 bytes, so the line can be longer than the buffer, and a cut never writes past it. */
+static void append(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void append(char *buf, size_t cap, const char *fmt, ...)
+{
+    size_t n = strlen(buf);
+    if (n + 1 >= cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + n, cap - n, fmt, ap);
+    va_end(ap);
+}
 
 /* "MTBI", "TCO", "throughput", "PUE", "electricity": an input's label up to its unit. */
 static void short_label(char *buf, size_t cap, const char *input)
@@ -44,7 +59,7 @@ void compare_summary_of(const gpuecon_comparison_result *cr, compare_summary *s)
     const gpuecon_platform_result *c = &cr->platforms[cr->cheapest];
     s->cheapest = c->name;
     s->cheapest_usd_per_mtok = c->rank_usd_per_mtok;
-    int n = snprintf(s->text, sizeof s->text, "%s is cheapest at %s %s", c->name, NUM_MONEY(c->rank_usd_per_mtok), per);
+    append(s->text, sizeof s->text, "%s is cheapest at %s %s", c->name, NUM_MONEY(c->rank_usd_per_mtok), per);
     if (cr->runner_up < 0) {
         snprintf(s->flip_text, sizeof s->flip_text, "no other platform can run it");
     } else {
@@ -53,8 +68,7 @@ void compare_summary_of(const gpuecon_comparison_result *cr, compare_summary *s)
         s->runner_up_usd_per_mtok = r->rank_usd_per_mtok;
         s->below = 1 - c->rank_usd_per_mtok / r->rank_usd_per_mtok;
         num_below(s->difference, sizeof s->difference, c->rank_usd_per_mtok, r->rank_usd_per_mtok);
-        n += snprintf(s->text + n, sizeof s->text - (size_t)n, ", %s %s (%s)", s->difference, r->name,
-                      NUM_MONEY(r->rank_usd_per_mtok));
+        append(s->text, sizeof s->text, ", %s %s (%s)", s->difference, r->name, NUM_MONEY(r->rank_usd_per_mtok));
         s->flip = gpuecon_nearest_flip(cr);
         if (s->flip >= 0) {
             const gpuecon_breakeven *b = &cr->breakeven[s->flip];
@@ -73,7 +87,7 @@ void compare_summary_of(const gpuecon_comparison_result *cr, compare_summary *s)
             }
         } else if (cr->n_breakeven) {
             snprintf(s->flip_text, sizeof s->flip_text,
-                     "no single input flips it (MTBI, TCO, throughput, PUE, electricity tried 100x either way)");
+                     "no single input flips it (MTBI, TCO, throughput, PUE and electricity each moved alone)");
         } else {
             snprintf(s->flip_text, sizeof s->flip_text, "what would flip it was not analysed (--no-sensitivity)");
         }
@@ -90,7 +104,7 @@ void compare_summary_of(const gpuecon_comparison_result *cr, compare_summary *s)
             snprintf(s->flip_text, sizeof s->flip_text, "the same kind of system wins at every operator tier");
         snprintf(s->text, sizeof s->text, "by operator tier, %s", cr->tier_text);
     } else {
-        snprintf(s->text + n, sizeof s->text - (size_t)n, "; %s", s->flip_text);
+        append(s->text, sizeof s->text, "; %s", s->flip_text);
     }
     text_utf8_scrub(s->text);
     text_utf8_scrub(s->flip_text);

@@ -111,6 +111,50 @@ static void test_span_not_cut(void **state)
     gpuecon_ctx_free(ctx);
 }
 
+/* The summary line of a comparison by hand: GB200 NVL72 at $0.4618 against H100 at $0.5753 is
+ * 1 - 0.4618/0.5753 = 19.73% -> "20% below"; of the two break-evens, TCO 2.360 -> 2.940 (ln 1.2458
+ * = 0.2198) is nearer than MTBI 2000 -> 928 (|ln 0.464| = 0.768), so the TCO is what flips it. With
+ * 512-byte platform names the line is cut at its buffer, never past it. */
+static void test_summary_line(void **state)
+{
+    (void)state;
+    gpuecon_platform_result p[2] = {{0}};
+    p[0].name = "H100";
+    p[1].name = "GB200 NVL72";
+    p[0].feasible = p[1].feasible = true;
+    p[0].rank_usd_per_mtok = 0.5753;
+    p[1].rank_usd_per_mtok = 0.4618;
+    gpuecon_breakeven be[2] = {{0}};
+    be[0] = (gpuecon_breakeven){.platform = 1, .rival = 0, .input = "mtbi_gpu_days", .unit = "GPU-days",
+                                .current = 2000, .value = 928, .found = true, .ratio = 0.464};
+    be[1] = (gpuecon_breakeven){.platform = 1, .rival = 0, .input = "tco_usd_per_gpu_hour", .unit = "$/GPU-h",
+                                .current = 2.36, .value = 2.94, .found = true, .ratio = 2.94 / 2.36};
+    gpuecon_comparison_result cr = {0};
+    cr.name = cr.title = "t";
+    cr.kind = GPUECON_WORKLOAD_TRAIN;
+    cr.platforms = p;
+    cr.n_platforms = 2;
+    cr.cheapest = 1;
+    cr.runner_up = 0;
+    cr.breakeven = be;
+    cr.n_breakeven = 2;
+    compare_summary s;
+    compare_summary_of(&cr, &s);
+    assert_string_equal(s.difference, "20% below");
+    assert_close(s.below, 1 - 0.4618 / 0.5753, 1e-12);
+    assert_int_equal(s.flip, 1);
+    assert_string_equal(s.text, "GB200 NVL72 is cheapest at $0.4618 per 1M tokens, 20% below H100 ($0.5753); flips if "
+                                "GB200 NVL72's TCO rises above $2.940/GPU-h (today $2.360/GPU-h)");
+    static char a[513], b[513];
+    memset(a, 'a', 512);
+    memset(b, 'b', 512);
+    p[0].name = a;
+    p[1].name = b;
+    compare_summary_of(&cr, &s);
+    assert_true(strlen(s.text) < sizeof s.text);
+    assert_int_equal(strncmp(s.text, b, 512), 0);
+}
+
 /* The terms the issue names, and those the outputs use without saying what they are. */
 static const char *const required[] = {"ETTR", "MTBI", "MTTI", "MFU", "TPOT", "TTFT", "goodput", "PUE", "TCO",
                                        "$/Mtok", "HBM", "TP", "PP", "EP", "CP", "ZeRO", "J/tok", "eff $/Mtok", NULL};
@@ -176,6 +220,7 @@ int main(void)
         cmocka_unit_test(test_num_count_money),
         cmocka_unit_test(test_num_below),
         cmocka_unit_test(test_span_not_cut),
+        cmocka_unit_test(test_summary_line),
         cmocka_unit_test(test_words_terms),
         cmocka_unit_test(test_words_readme),
     };
