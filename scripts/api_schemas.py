@@ -32,6 +32,7 @@ SAMPLES = {
              ["cost", "--system", "hgx-h100", "--tokens-per-s", "728", "--usd-per-gpu-hour", "2.49"],
              ["cost", "--system", "mi300x-8", "--tokens-per-s", "900", "--profile", "neocloud"]],
     "reproduce": [["reproduce"]],
+    "glossary": [["glossary"]],
     "comm": [["comm", "--system", "hgx-h100", "--op", "all-reduce", "--gpus", "8", "--bytes", "1G"],
              ["comm", "--system", "gb200-nvl72", "--op", "all-to-all", "--gpus", "64", "--sweep-bytes"]],
     "train": [["train", "--model", "gpt3-175b", "--system", "hgx-h100", "--gpus", "128", "--precision", "fp8",

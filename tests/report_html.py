@@ -43,7 +43,8 @@ check(page.index('id="summary"') < first_section, "the summary comes before the 
 check(summary.count("<tr>") == 1 + len(doc["comparisons"]), "one summary row per comparison")
 for c in doc["comparisons"]:
     ratio = c["cost_ratio"]
-    want = "%.1f%% more" % (100 * (1 / ratio - 1))
+    pct = 100 * (1 - ratio)  # the one framing of a difference (docs/cli.md): "20% below"
+    want = ("%.1f%% below" if pct < 9.95 else "%.0f%% below") % pct
     check(c["cheapest"] in summary and want in summary, "summary of %s: %s, %s" % (c["name"], c["cheapest"], want))
 
 LABELS = {"mtbi_gpu_days": "MTBI, GPU-days", "tco_usd_per_gpu_hour": "TCO, $/GPU-h",

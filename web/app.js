@@ -208,7 +208,7 @@ function renderSummary() {
   const tb = $('summary-table').tBodies[0];
   tb.replaceChildren();
   state.result.comparisons.forEach((c, i) => {
-    const ratio = c.cost_ratio ? `+${((1 / c.cost_ratio - 1) * 100).toFixed(1)}%` : 'n/a';
+    const ratio = (state.result.summary && state.result.summary[i].difference) || 'n/a'; /* "20% below" */
     const tr = el('tr', {class: i === state.sel ? 'sel' : ''},
       el('td', {text: c.title}), el('td', {text: c.cheapest || 'none'}), el('td', {class: 'num', text: ratio}),
       el('td', {text: c.fastest || 'none'}), el('td', {class: 'v', text: c.verdict}));

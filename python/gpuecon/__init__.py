@@ -24,9 +24,10 @@ pandas.
 """
 from ._core import (Canceled, CompareResult, Error, Result, UnknownArgument, __version__, bands, command_options,
                     commands, library_path, request, to_dataframe, to_rows)
-from ._commands import (calibrate, catalog, comm, compare, cost, finetune, infer, reliability, reproduce, rl,
-                        search, train, validate)
+from ._commands import (calibrate, catalog, comm, compare, cost, finetune, glossary, infer, reliability, reproduce,
+                        rl, search, train, validate)
 
 __all__ = ["Error", "Canceled", "UnknownArgument", "Result", "CompareResult", "request", "to_dataframe",
            "to_rows", "bands", "commands", "command_options", "library_path", "catalog", "cost", "reproduce",
-           "comm", "train", "search", "validate", "reliability", "infer", "finetune", "rl", "compare", "calibrate"]
+           "comm", "train", "search", "validate", "reliability", "infer", "finetune", "rl", "compare", "calibrate",
+           "glossary"]

@@ -852,7 +852,8 @@ def infer(model: str, system: str, *, gpus: Optional[int] = None, power_limit: O
         board maximum): lowers the sustained tensor-core clock (gpuecon catalog gpus). Command line:
         ``--power-limit``.
     tp : int, 1 to 1024
-        Tensor-parallel GPUs per replica (default: smallest that fits). Command line: ``--tp``.
+        Tensor-parallel GPUs per replica (default: the TP x PP serving the most tokens/s per GPU).
+        Command line: ``--tp``.
     pp : int, 1 to 16
         Pipeline stages per replica (layers split over N x TP GPUs; default 1). Command line: ``--pp``.
     tp_across_nodes : bool
@@ -996,8 +997,8 @@ def infer(model: str, system: str, *, gpus: Optional[int] = None, power_limit: O
     decode : str
         Disaggregated: Y decode instances of TP D (e.g. 1x8). Command line: ``--decode``.
     disagg_search : bool
-        Choose the prefill/decode ratio and layouts within --gpus under --ttft-ms/--tpot-ms. Command
-        line: ``--disagg-search``.
+        Choose the prefill/decode ratio and layouts within --gpus under --ttft-ms/--tpot-ms (with
+        --rate: the fewest GPUs serving it). Command line: ``--disagg-search``.
     catalog : str or path
         A folder whose *.yaml add to or override the built-in catalog. Command line: ``--catalog``.
     model_file : str or path
@@ -1289,10 +1290,10 @@ def rl(model: str, system: str, gpus: Optional[int] = None, *, power_limit: Opti
 @_command
 def compare(scenario: Union[str, PathLike, Dict[str, Any], None] = None, *, stack: Optional[str] = None,
             trials: Optional[int] = None, seed: Optional[int] = None, uncertainty: Optional[int] = None,
-            no_sensitivity: bool = False, trade: bool = False, plot: Optional[PathLike] = None,
-            catalog: Optional[PathLike] = None, model_file: Optional[PathLike] = None,
-            max_work: Optional[float] = None, format: Format = "json", help: bool = False,
-            progress: Optional[Progress] = None) -> Union[CompareResult, str]:
+            no_sensitivity: bool = False, summary: bool = False, trade: bool = False,
+            plot: Optional[PathLike] = None, catalog: Optional[PathLike] = None,
+            model_file: Optional[PathLike] = None, max_work: Optional[float] = None, format: Format = "json",
+            help: bool = False, progress: Optional[Progress] = None) -> Union[CompareResult, str]:
     """Platforms side by side for a workload, with break-even.
 
     Runs ``gpuecon compare`` in the library; the options are its command-line options, dashes as
@@ -1316,6 +1317,9 @@ def compare(scenario: Union[str, PathLike, Dict[str, Any], None] = None, *, stac
         P10/P50/P90 of its effective $/Mtok (seeded by --seed). Command line: ``--uncertainty``.
     no_sensitivity : bool
         Skip break-even and sensitivity. Command line: ``--no-sensitivity``.
+    summary : bool
+        Print only the first screen: per comparison the cheapest, by how much, what would flip it (JSON:
+        the whole document, whose "summary" array has the same fields). Command line: ``--summary``.
     trade : bool
         Training: each platform also at the sizes around its own (GPUs, days, dollars). Command line:
         ``--trade``.
@@ -1406,5 +1410,48 @@ def calibrate(runs: Union[str, PathLike, Dict[str, Any]], *, out_dir: Optional[P
     return _run('calibrate', locals())
 
 
+@_command
+def glossary(*, catalog: Optional[PathLike] = None, model_file: Optional[PathLike] = None,
+             max_work: Optional[float] = None, format: Format = "json", help: bool = False,
+             progress: Optional[Progress] = None) -> Union[Result, str]:
+    """The terms the outputs use (ETTR, MTBI, MFU, TPOT, ...): definition, unit, where defined.
+
+    Runs ``gpuecon glossary`` in the library; the options are its command-line options, dashes as
+    underscores. An option left out (None) takes the library's default.
+
+    Parameters
+    ----------
+    catalog : str or path
+        A folder whose *.yaml add to or override the built-in catalog. Command line: ``--catalog``.
+    model_file : str or path
+        A model file (the model-file format, or a Hugging Face config.json); then model may be left out.
+        Command line: ``--model-file``.
+    max_work : float
+        Refuse work estimated above this many CPU-seconds (default 60). Command line: ``--max-work``.
+    format : str
+        "json" returns a Result; "table", "csv" or "html" the text the gpuecon program prints. Command
+        line: ``--format``.
+    help : bool
+        Return the command's help text, as --help prints it. Command line: ``--help``.
+    progress : Progress
+        A callable progress(done, total), called as a long computation advances (a Monte Carlo's trials,
+        a simulation's requests, a search's configurations, in those units); return True to cancel,
+        which raises Canceled.
+
+    Returns
+    -------
+    Result
+        The JSON that ``gpuecon glossary --json`` prints, as a dict whose fields are also attributes (or
+        the text, for format="table", "csv" or "html"; the help text for help=True).
+
+    Raises
+    ------
+    Error
+        A value the library refuses (``argument`` names the keyword); code -6 when the request cannot be
+        satisfied (``result`` holds the report); Canceled when progress asked to stop.
+    """
+    return _run('glossary', locals())
+
+
 __all__ = ["catalog", "cost", "reproduce", "comm", "train", "search", "validate", "reliability", "infer",
-           "finetune", "rl", "compare", "calibrate"]
+           "finetune", "rl", "compare", "calibrate", "glossary"]

@@ -286,7 +286,7 @@ def request(command, *args, format="json", progress=None, **options):
 
 
 # The list in each command's JSON that is its main table.
-_TABLES = ("rows", "best", "entries", "points", "sweep", "platforms", "comparisons", "classes")
+_TABLES = ("rows", "best", "entries", "points", "sweep", "platforms", "comparisons", "classes", "terms")
 
 
 def _table_key(result, key):

@@ -28,7 +28,7 @@ class Commands(unittest.TestCase):
     def test_every_command_is_a_function(self):
         names = set(gpuecon.commands())
         self.assertEqual(names, {"catalog", "cost", "reproduce", "comm", "train", "search", "validate",
-                                 "reliability", "infer", "finetune", "rl", "compare", "calibrate"})
+                                 "reliability", "infer", "finetune", "rl", "compare", "calibrate", "glossary"})
         for n in names:
             self.assertTrue(callable(getattr(gpuecon, n)), n)
 

@@ -885,6 +885,12 @@ typedef struct gpuecon_comparison_result {
     int uncertainty_samples;  /* joint samples drawn (options.uncertainty; 0: none) */
 } gpuecon_comparison_result;
 
+/* What would flip a comparison soonest: the index in cr->breakeven of the found break-even of a
+ * numeric input (MTBI, TCO, throughput, PUE, electricity) nearest today's value, |ln(value /
+ * current)| smallest (the first of equals), else of a spares policy that flips it; -1 when no
+ * single input flips it (or nothing was analysed). The summary's "what would flip it". */
+int gpuecon_nearest_flip(const gpuecon_comparison_result *cr);
+
 typedef struct gpuecon_compare_result {
     gpuecon_comparison_result *cmp;
     size_t n;

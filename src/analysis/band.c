@@ -434,7 +434,7 @@ static int own_axes(const band_set *s, const band_case *c, size_t skip, gpuecon_
         add_axis(out, &k, t);
     }
     if (c->metric != BAND_TRAIN_TPS && max_batch > 0 && c->batch > max_batch) {
-        snprintf(t, sizeof t, "concurrency %g > %g, the highest published", c->batch, max_batch);
+        snprintf(t, sizeof t, "concurrency %s > %s, the highest published", NUM_SIG(c->batch, 6), NUM_SIG(max_batch, 6));
         add_axis(out, &k, t);
     }
     return k;

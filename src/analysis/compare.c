@@ -561,8 +561,8 @@ static int size_for_budget(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const g
     if (!best) {
         char why[320];
         if (cheapest)
-            snprintf(why, sizeof why, "no size fits the $%.4gM budget: the cheapest tried, %ld GPUs, costs $%.4gM",
-                     budget / 1e6, cheapest, cheapest_usd / 1e6);
+            snprintf(why, sizeof why, "no size fits the %s budget: the cheapest tried, %ld GPUs, costs %s",
+                     NUM_MONEY(budget), cheapest, NUM_MONEY(cheapest_usd));
         else
             snprintf(why, sizeof why, "no size up to 10 million GPUs is feasible (%.200s)", res->why);
         if (cheapest && (rc = evaluate(ctx, cat, c, pi, (int)cheapest, true, dstack, earlier, ps, res, err)))

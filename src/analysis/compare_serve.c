@@ -63,9 +63,10 @@ static int simulate(gpuecon_ctx *ctx, const gpuecon_infer_request *serve, const 
     if (ir->at.binding != GPUECON_BIND_OFFERED_LOAD && !sim_closed_loop(&q, ir->at.concurrency, ir->replicas, &need)) {
         size_t n = strlen(res->predicted_note);
         snprintf(res->predicted_note + n, sizeof res->predicted_note - n,
-                 "; not simulated (a closed loop of %.0f users needs %.0f requests per replica; the simulator "
-                 "runs at most %g users and %g requests per replica)", fmax(ir->replicas, round(ir->at.concurrency)),
-                 need, SIM_MAX_USERS, (double)SIM_MAX_REQUESTS);
+                 "; not simulated (a closed loop of %s users needs %s requests per replica; the simulator "
+                 "runs at most %s users and %s requests per replica)",
+                 NUM_COUNT(fmax(ir->replicas, round(ir->at.concurrency))), NUM_COUNT(need), NUM_COUNT(SIM_MAX_USERS),
+                 NUM_COUNT((double)SIM_MAX_REQUESTS));
         return GPUECON_OK;
     }
     gpuecon_sim_result o;

@@ -181,7 +181,7 @@ static void fmt_value(char *buf, size_t cap, double v, const char *unit)
     else if (v >= 100)
         snprintf(buf, cap, "%.0f%s%s", v, *unit ? " " : "", unit);
     else
-        snprintf(buf, cap, "%.3g%s%s", v, *unit ? " " : "", unit);
+        snprintf(buf, cap, "%s%s%s", NUM_SIG(v, 3), *unit ? " " : "", unit);
 }
 
 static void breakeven_one(const gpuecon_comparison_result *cr, const pstate *ps,
@@ -244,11 +244,11 @@ static void breakeven_spares(const gpuecon_comparison_result *cr, const pstate *
     double other = compare_rank_cost(&ps[p], in, NULL);
     bool winner = p == cr->cheapest;
     be->found = winner ? other > rq->rank_usd_per_mtok : other < rq->rank_usd_per_mtok;
-    snprintf(be->text, sizeof be->text, "with its %.0f spare GPUs %s, %s %s at $%.4g per 1M tokens (vs %s's $%.4g)",
+    snprintf(be->text, sizeof be->text, "with its %.0f spare GPUs %s, %s %s at %s per 1M tokens (vs %s's %s)",
              rp->charged_gpus - rp->gpus, be->value > 0.5 ? "charged to the job" : "earning other work",
              rp->name, be->found ? (winner ? "would lose the lead" : "would become cheapest")
                                  : (winner ? "would stay cheapest" : "would still not be cheapest"),
-             other, rq->name, rq->rank_usd_per_mtok);
+             NUM_MONEY(other), rq->name, NUM_MONEY(rq->rank_usd_per_mtok));
 }
 
 static double tier_mtbi(const gpuecon_catalog *cat, const char *system, const char *tier)
@@ -396,20 +396,18 @@ static void verdict(gpuecon_comparison_result *cr, const gpuecon_workload *w)
     int n = 0;
     if (serve_targets(w) && !any)
         n = snprintf(v, cap, "No platform meets the latency targets (each is shown at its lowest load). ");
-    n += snprintf(v + n, cap - (size_t)n, "%s is cheapest at $%.4g per 1M %s%s", c->name, c->rank_usd_per_mtok,
+    n += snprintf(v + n, cap - (size_t)n, "%s is cheapest at %s per 1M %s%s", c->name, NUM_MONEY(c->rank_usd_per_mtok),
                      cr->kind == GPUECON_WORKLOAD_RL ? "trained tokens" : train ? "tokens" : "output tokens",
                      train ? (c->token_factor != 1 ? " (effective, same-quality tokens)" : " (effective: failures and spares included)") : "");
     if (cr->runner_up >= 0) {
         const gpuecon_platform_result *r = &cr->platforms[cr->runner_up];
-        double below = 100 * (1 - cr->base_ratio);
-        n += snprintf(v + n, cap - (size_t)n, ", %.*f%% below %s ($%.4g)", below < 10 ? 1 : 0, below, r->name,
-                      r->rank_usd_per_mtok);
+        /* the one framing of a difference (num_below, docs/cli.md): "20% below", from the cheaper side */
+        n += snprintf(v + n, cap - (size_t)n, ", %s %s (%s)", NUM_BELOW(c->rank_usd_per_mtok, r->rank_usd_per_mtok),
+                      r->name, NUM_MONEY(r->rank_usd_per_mtok));
     }
     if (train && isfinite(c->total_usd)) {
         double usd = c->total_usd;
-        n += usd >= 1e6   ? snprintf(v + n, cap - (size_t)n, "; the run costs $%.3gM", usd / 1e6)
-             : usd >= 1e3 ? snprintf(v + n, cap - (size_t)n, "; the run costs $%.3gk", usd / 1e3)
-                          : snprintf(v + n, cap - (size_t)n, "; the run costs $%.0f", usd);
+        n += snprintf(v + n, cap - (size_t)n, "; the run costs %s", NUM_MONEY(usd));
     }
     n += snprintf(v + n, cap - (size_t)n, ". ");
     const gpuecon_platform_result *second = NULL;
@@ -448,8 +446,8 @@ static void verdict(gpuecon_comparison_result *cr, const gpuecon_workload *w)
     for (size_t i = 0, k = strlen(v); any && i < cr->n_platforms && k < cap; i++) {
         const gpuecon_platform_result *p = &cr->platforms[i];
         if (!ranked(cr, w, any, i) && ranked(cr, w, false, i))
-            k += (size_t)snprintf(v + k, cap - k, " %s misses the latency targets and is not ranked ($%.4g at the load shown).",
-                                  p->name, p->rank_usd_per_mtok);
+            k += (size_t)snprintf(v + k, cap - k, " %s misses the latency targets and is not ranked (%s at the load shown).",
+                                  p->name, NUM_MONEY(p->rank_usd_per_mtok));
     }
 }
 
@@ -524,21 +522,21 @@ static void deadline_budget(gpuecon_comparison_result *cr, const gpuecon_workloa
             (cr->fastest_within_budget < 0 || p->days_to_train < cr->platforms[cr->fastest_within_budget].days_to_train))
             cr->fastest_within_budget = (int)i;
         if (n < cap && w->target_days > 0 && p->feasible && !p->meets_target)
-            n += (size_t)snprintf(cr->verdict + n, cap - n, " %s misses the %g-day deadline (%.1f days).", p->name,
-                                  w->target_days, p->days_to_train);
+            n += (size_t)snprintf(cr->verdict + n, cap - n, " %s misses the %s-day deadline (%.1f days).", p->name,
+                                  NUM_SIG(w->target_days, 6), p->days_to_train);
         if (n < cap && w->budget_usd > 0 && p->feasible && !p->within_budget)
-            n += (size_t)snprintf(cr->verdict + n, cap - n, " %s is over the $%.4gM budget ($%.4gM).", p->name,
-                                  w->budget_usd / 1e6, p->total_usd / 1e6);
+            n += (size_t)snprintf(cr->verdict + n, cap - n, " %s is over the %s budget (%s).", p->name,
+                                  NUM_MONEY(w->budget_usd), NUM_MONEY(p->total_usd));
     }
     if (n < cap && w->budget_usd > 0) {
         const gpuecon_platform_result *f =
             cr->fastest_within_budget >= 0 ? &cr->platforms[cr->fastest_within_budget] : NULL;
         if (f)
-            snprintf(cr->verdict + n, cap - n, " Fastest within the $%.4gM budget%s: %s on %d GPUs, %.1f days, $%.4gM.",
-                     w->budget_usd / 1e6, w->target_days > 0 ? " and the deadline" : "", f->name, f->gpus,
-                     f->days_to_train, f->total_usd / 1e6);
+            snprintf(cr->verdict + n, cap - n, " Fastest within the %s budget%s: %s on %d GPUs, %.1f days, %s.",
+                     NUM_MONEY(w->budget_usd), w->target_days > 0 ? " and the deadline" : "", f->name, f->gpus,
+                     f->days_to_train, NUM_MONEY(f->total_usd));
         else
-            snprintf(cr->verdict + n, cap - n, " No platform fits the $%.4gM budget%s.", w->budget_usd / 1e6,
+            snprintf(cr->verdict + n, cap - n, " No platform fits the %s budget%s.", NUM_MONEY(w->budget_usd),
                      w->target_days > 0 ? " and the deadline" : "");
     }
 }
@@ -592,9 +590,9 @@ static void joint_verdict(gpuecon_comparison_result *cr)
     if (n < cap)
         snprintf(cr->verdict + n, cap - n,
                  " Sampling every uncertain input together (%d samples), %s is cheapest in %.0f%% of them "
-                 "(effective $/Mtok P10-P90 %.4g-%.4g).",
-                 cr->uncertainty_samples, a->name, 100 * a->probability_cheapest, a->effective_usd_per_mtok_p10,
-                 a->effective_usd_per_mtok_p90);
+                 "(effective $/Mtok P10-P90 %s-%s).",
+                 cr->uncertainty_samples, a->name, 100 * a->probability_cheapest,
+                 NUM_MONEY(a->effective_usd_per_mtok_p10), NUM_MONEY(a->effective_usd_per_mtok_p90));
 }
 
 /* The result's sentences are built in fixed buffers and quote the scenario's platform names,
@@ -769,4 +767,28 @@ void gpuecon_compare_free(gpuecon_compare_result *r)
         compare_one_free(ctx, &r->cmp[i]);
     ctx_free(ctx, r->cmp, r->n * sizeof *r->cmp);
     ctx_free(ctx, own, sizeof *own);
+}
+
+/* ==== the nearest flip (the summary's "what would flip it") ================================= */
+
+int gpuecon_nearest_flip(const gpuecon_comparison_result *cr)
+{
+    int best = -1, spares = -1;
+    double dist = INFINITY;
+    for (size_t i = 0; cr && i < cr->n_breakeven; i++) {
+        const gpuecon_breakeven *b = &cr->breakeven[i];
+        if (!b->found)
+            continue;
+        if (!(b->ratio > 0) || !isfinite(b->ratio)) { /* the spares policy: a switch, no distance */
+            if (spares < 0)
+                spares = (int)i;
+            continue;
+        }
+        double d = fabs(log(b->ratio));
+        if (d < dist) {
+            dist = d;
+            best = (int)i;
+        }
+    }
+    return best >= 0 ? best : spares;
 }

@@ -105,6 +105,32 @@ char *arena_strdup(arena *a, const char *s);
 char *arena_strndup(arena *a, const char *s, size_t n);
 void arena_free(arena *a);
 
+/* ---- numfmt.c: numbers for people, the one formatter of every human output (never scientific
+ * notation; JSON and CSV keep full precision). Each writes into buf and returns it; NaN is "n/a". ---- */
+/* v with `decimals` decimals and ',' between thousands: 10760.4 at 0 -> "10,760". */
+char *num_fixed(char *buf, size_t cap, double v, int decimals);
+/* v to `sig` significant digits, trailing zeros after the point dropped: 82657 at 4 -> "82,660",
+ * 0.091794 -> "0.09179", 1e-7 at 2 -> "0.0000001", 2000 -> "2,000". */
+char *num_sig(char *buf, size_t cap, double v, int sig);
+/* A count of things (tokens, parameters, events): "15T", "8.03B", "41.9M" (3 significant digits,
+ * T/B/M for 10^12/10^9/10^6), under a million as num_sig at 4 digits ("10,600"). */
+char *num_count(char *buf, size_t cap, double v);
+/* Dollars: "$0.5753", "$2.253" (4 significant digits under $100), "$1,234", "$86.8k", "$8.51M",
+ * "$359M" (3 significant digits in thousands or millions). */
+char *num_money(char *buf, size_t cap, double usd);
+/* The one framing of a difference between two costs, from the cheaper side: "20% below" is
+ * 100 x (1 - cheaper/dearer), one decimal under 10% ("5.9% below"); the two are taken in either
+ * order (the smaller is the cheaper). docs/cli.md, "Numbers and differences". */
+char *num_below(char *buf, size_t cap, double cheaper, double dearer);
+/* The same as a printf argument, in a buffer that lives until the end of the enclosing block (a
+ * compound literal): sb_printf(f, "%s tokens/s", NUM_SIG(x, 4)). */
+#define NUM_BUF 96
+#define NUM_FIXED(v, decimals) num_fixed((char[NUM_BUF]){0}, NUM_BUF, (v), (decimals))
+#define NUM_SIG(v, sig) num_sig((char[NUM_BUF]){0}, NUM_BUF, (v), (sig))
+#define NUM_COUNT(v) num_count((char[NUM_BUF]){0}, NUM_BUF, (v))
+#define NUM_MONEY(v) num_money((char[NUM_BUF]){0}, NUM_BUF, (v))
+#define NUM_BELOW(cheaper, dearer) num_below((char[NUM_BUF]){0}, NUM_BUF, (cheaper), (dearer))
+
 /* ---- suggest.c ---- */
 size_t suggest_distance(const char *a, const char *b);
 

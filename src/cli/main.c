@@ -109,6 +109,7 @@ static void usage(FILE *f)
     for (size_t i = 0; (ci = gpuecon_command_at(i)); i++)
         fprintf(f, "  %-12s %s\n", ci->name, ci->summary);
     fprintf(f, "  %-12s %s\n", "serve", "the web app: live what-if on every uncertain input (open the URL)");
+    fprintf(f, "  %-12s %s\n", "help", "help terms: the glossary (as 'glossary'); help COMMAND: its options");
     fprintf(f, "\nglobal options: --json --csv --format F -o FILE --catalog DIR --model-file FILE --max-work S\n"
                "run 'gpuecon COMMAND --help' for a command's options; docs/cli.md has them all.\n");
 }
@@ -320,6 +321,28 @@ int main(int argc, char **argv)
         if (i != ci)
             args[n++] = argv[i];
     args[n] = NULL;
+    if (!strcmp(args[0], "help")) { /* help terms: the glossary command; help COMMAND: COMMAND --help */
+        int topic = 0;
+        for (int i = 1; i < n && !topic; i++)
+            if (args[i][0] != '-')
+                topic = i;
+            else if (takes_value(args[i]) && !strchr(args[i], '='))
+                i++;
+        if (!topic) {
+            usage(stdout);
+            free(args);
+            return EXIT_OK;
+        }
+        if (!strcmp(args[topic], "terms")) { /* the glossary, without the word "terms" */
+            args[0] = (char *)"glossary";
+            for (int i = topic; i + 1 < n; i++)
+                args[i] = args[i + 1];
+            args[--n] = NULL;
+        } else {
+            args[0] = args[topic];
+            args[topic] = (char *)"--help";
+        }
+    }
     if (!strcmp(args[0], "serve")) { /* a front end of its own (src/serve), not a library command */
         int src = serve_main(n, args);
         free(args);

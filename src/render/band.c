@@ -52,9 +52,9 @@ void band_cols(tbl *t, const char *key)
 {
     char name[64];
     snprintf(name, sizeof name, "%s_low", key);
-    tbl_col(t, name, 'r');
+    tbl_col_key(t, "80% low", name, 'r'); /* the terminal's label; CSV keeps the key */
     snprintf(name, sizeof name, "%s_high", key);
-    tbl_col(t, name, 'r');
+    tbl_col_key(t, "80% high", name, 'r');
 }
 
 void band_cells(tbl *t, const gpuecon_band *b, int decimals)

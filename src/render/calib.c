@@ -86,10 +86,10 @@ void calib_match_text(strbuf *f, const calib_match *m)
 
 void calib_cols(tbl *t)
 {
-    tbl_col(t, "nearest", 'l');
+    tbl_col_key(t, "nearest row", "nearest", 'l'); /* the terminal's labels; CSV keeps the keys */
     tbl_col(t, "distance", 'r');
     tbl_col(t, "extrapolates", 'l');
-    tbl_col(t, "above_mfu_cap", 'l');
+    tbl_col_key(t, "above MFU cap", "above_mfu_cap", 'l');
 }
 
 void calib_cells(tbl *t, const calib_match *m)

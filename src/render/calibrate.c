@@ -202,8 +202,8 @@ static void calibrate_text(const render_out *out, const void *view, const tbl *t
         sb_puts(f, "\nwhat the calibration changes most (its own runs: each stands for every prediction of its group):\n");
         for (size_t i = 0; i < v->n_changes; i++) {
             const calrun_row *r = &v->rows[v->changes[i]];
-            sb_printf(f, "  run %d %s: %s %.4g -> %.4g %s (%+.1f%%)\n", r->run, r->what ? r->what : "",
-                      runs_figure_name(r->figure), r->before, r->after, calibrate_unit(r->figure),
+            sb_printf(f, "  run %d %s: %s %s -> %s %s (%+.1f%%)\n", r->run, r->what ? r->what : "",
+                      runs_figure_name(r->figure), NUM_SIG(r->before, 4), NUM_SIG(r->after, 4), calibrate_unit(r->figure),
                       100 * rel(r->after, r->before));
         }
     }

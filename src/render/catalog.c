@@ -188,8 +188,8 @@ static void print_sources(const gpuecon_catalog *cat, gpuecon_kind k, size_t i, 
             if (gpuecon_catalog_field_at(cat, k, i, kf, &kd) == 0 && kd.type == GPUECON_FIELD_KEYED &&
                 j == 0)
                 for (size_t e = 0; e < kd.n_keyed; e++)
-                    sb_printf(f, "    %-18s %s: %s[%s] = %g\n", gpuecon_stage_name(kd.keyed[e].source.stage),
-                            kd.keyed[e].source.text, kd.name, kd.keyed[e].key, kd.keyed[e].value);
+                    sb_printf(f, "    %-18s %s: %s[%s] = %s\n", gpuecon_stage_name(kd.keyed[e].source.stage),
+                            kd.keyed[e].source.text, kd.name, kd.keyed[e].key, NUM_SIG(kd.keyed[e].value, 6));
         }
     }
 }

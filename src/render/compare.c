@@ -24,7 +24,9 @@ static void print_trade(const render_out *out, const gpuecon_platform_result *p)
         tbl_row(t);
         tbl_num(t, r->gpus, 0);
         if (!r->ok) {
-            tbl_fmt(t, "cannot run: %.40s", r->why);
+            char whole[sizeof r->why + 16];
+            snprintf(whole, sizeof whole, "cannot run: %s", r->why);
+            tbl_span(t, whole, NULL); /* whole, wrapped over the row: a table never cuts a message */
             continue;
         }
         tbl_num(t, r->provisioned_gpus, 0);
@@ -78,10 +80,11 @@ static void print_comparison(const render_out *out, const gpuecon_comparison_res
             sb_printf(f, "    %d GPUs provisioned for %d active (%.0f charged); %.2f interruptions/day (MTTI %.2f h)\n",
                     p->provisioned_gpus, p->gpus, p->charged_gpus, p->interruptions_per_day, p->job_mtti_h);
         if (p->feasible && cr->uncertainty_samples > 0)
-            sb_printf(f, "    %s, joint uncertainty (%d samples): cheapest in %.1f%%; effective $/Mtok P10/P50/P90 %.4g / "
-                       "%.4g / %.4g\n",
-                    p->name, cr->uncertainty_samples, 100 * p->probability_cheapest, p->effective_usd_per_mtok_p10,
-                    p->effective_usd_per_mtok_p50, p->effective_usd_per_mtok_p90);
+            sb_printf(f, "    %s, joint uncertainty (%d samples): cheapest in %.1f%%; effective $/Mtok P10/P50/P90 %s / "
+                       "%s / %s\n",
+                    p->name, cr->uncertainty_samples, 100 * p->probability_cheapest,
+                    NUM_MONEY(p->effective_usd_per_mtok_p10), NUM_MONEY(p->effective_usd_per_mtok_p50),
+                    NUM_MONEY(p->effective_usd_per_mtok_p90));
         if (p->mc)
             sb_printf(f, "    Monte Carlo (%d trials): ETTR P10/P50/P90 %.3f / %.3f / %.3f; days P10/P50/P90 %.1f / "
                        "%.1f / %.1f\n",
@@ -92,14 +95,14 @@ static void print_comparison(const render_out *out, const gpuecon_comparison_res
             char when[64] = "owning never wins within the life";
             if (l->own_beats_rent_month > 0)
                 snprintf(when, sizeof when, "owning has cost less from month %d", l->own_beats_rent_month);
-            sb_printf(f, "    owned %.3g years at %.0f%% utilisation: $%.4f per 1M tokens vs $%.4f renting at $%.3f/GPU-h; "
-                       "%s\n", l->life_years, 100 * l->utilisation, l->own_usd_per_mtok, l->rent_usd_per_mtok,
+            sb_printf(f, "    owned %s years at %.0f%% utilisation: $%.4f per 1M tokens vs $%.4f renting at $%.3f/GPU-h; "
+                       "%s\n", NUM_SIG(l->life_years, 3), 100 * l->utilisation, l->own_usd_per_mtok, l->rent_usd_per_mtok,
                     l->rent_usd_per_gpu_hour, when);
         } else if (p->life_why[0]) {
             sb_printf(f, "    owning vs renting: %s\n", p->life_why);
         }
         if (train && p->feasible && p->token_factor != 1)
-            sb_printf(f, "    batch %.3g tokens: %.3fx the workload's tokens for the same quality\n", p->batch_tokens,
+            sb_printf(f, "    batch %s tokens: %.3fx the workload's tokens for the same quality\n", NUM_COUNT(p->batch_tokens),
                     p->token_factor);
     }
     if (train && !cr->batch_penalty)
@@ -134,7 +137,7 @@ static void print_comparison(const render_out *out, const gpuecon_comparison_res
         const gpuecon_platform_result *p = &cr->platforms[i];
         if (!p->feasible)
             continue;
-        sb_printf(f, "  %s  throughput %.4g  %s: %s\n", p->name, p->tokens_per_s_per_gpu,
+        sb_printf(f, "  %s  throughput %s  %s: %s\n", p->name, NUM_SIG(p->tokens_per_s_per_gpu, 4),
                 gpuecon_stage_name(p->throughput_source.stage), p->throughput_source.text);
         sb_printf(f, "  %*s  TCO $%.3f/GPU-h  %s: %s\n", (int)strlen(p->name), "", p->tco_usd_per_gpu_hour,
                 gpuecon_stage_name(p->tco_source.stage), p->tco_source.text);
@@ -157,9 +160,10 @@ static void print_comparison(const render_out *out, const gpuecon_comparison_res
         for (size_t i = 0; i < cr->n_sensitivity; i++) {
             const gpuecon_sensitivity *r = &cr->sensitivity[i];
             tbl_row(s);
-            tbl_fmt(s, "%s %s", cr->platforms[r->platform].name, r->input);
-            tbl_fmt(s, "%.4g", r->low);
-            tbl_fmt(s, "%.4g", r->high);
+            /* the input's human label ("TCO, $/GPU-h"): the JSON keeps its key (input) beside the label */
+            tbl_fmt(s, "%s %s", cr->platforms[r->platform].name, gpuecon_input_label(r->input));
+            tbl_str(s, NUM_SIG(r->low, 4));
+            tbl_str(s, NUM_SIG(r->high, 4));
             tbl_fmt(s, "%.3f", r->ratio_low);
             tbl_fmt(s, "%.3f", r->ratio_high);
             tbl_str(s, r->range);
@@ -507,6 +511,7 @@ static json_t *compare_json(const void *view)
     json_object_set_new(j, "platforms", all);
     json_object_set_new(j, "verdict", json_string(verdict));
     json_object_set_new(j, "verdicts", vf);
+    json_object_set_new(j, "summary", compare_summary_json(r)); /* the first screen's fields (summary.c) */
     json_object_set_new(j, "breakeven", be);
     json_t *labels = json_object(); /* the human labels of the inputs (gpuecon_input_label) */
     const char *in, *label;
@@ -567,7 +572,12 @@ static void compare_text(const render_out *out, const void *view, const tbl *t)
     const compare_view *v = view;
     const gpuecon_scenario *sc = v->scenario;
     (void)t;
-    sb_printf(f, "%s\n", gpuecon_scenario_title(sc) ? gpuecon_scenario_title(sc) : gpuecon_scenario_name(sc));
+    sb_printf(f, "%s\n\n", gpuecon_scenario_title(sc) ? gpuecon_scenario_title(sc) : gpuecon_scenario_name(sc));
+    compare_summary_text(f, v->result); /* the first screen (summary.c); --summary: nothing else */
+    if (v->summary_only) {
+        sb_printf(f, "\n(%.2f s; 'gpuecon compare' without --summary for the details)\n", v->elapsed_s);
+        return;
+    }
     for (size_t i = 0; i < v->result->n; i++)
         print_comparison(out, &v->result->cmp[i]);
     sb_printf(f, "\n(%.2f s; 'gpuecon compare --help' for options, --format html -o FILE for a report)\n", v->elapsed_s);

@@ -119,8 +119,8 @@ static void cost_text(const render_out *out, const void *view, const tbl *tb)
 {
     strbuf *f = out->f;
     const cost_view *v = view;
-    sb_printf(f, "%s on %s (%s x %d), %s profile, %g tokens/s/GPU\n\n", v->system->name, v->system->gpu_name,
-            v->system->cooling, v->system->scaleup_gpus, v->profile->name, v->tokens_per_s);
+    sb_printf(f, "%s on %s (%s x %d), %s profile, %s tokens/s/GPU\n\n", v->system->name, v->system->gpu_name,
+            v->system->cooling, v->system->scaleup_gpus, v->profile->name, NUM_SIG(v->tokens_per_s, 6));
     tbl_print(tb, f);
 }
 

@@ -74,7 +74,8 @@ static void result_rows(tbl *tb, const gpuecon_finetune_request *r, const gpueco
                         double matmul_params, const gpuecon_band *band)
 {
     char b[200];
-    snprintf(b, sizeof b, "%.3g trainable, %.3g frozen parameters", o->trainable_params, o->frozen_params);
+    snprintf(b, sizeof b, "%s trainable, %s frozen parameters", NUM_COUNT(o->trainable_params),
+             NUM_COUNT(o->frozen_params));
     tbl_quantity(tb, "model states", o->states_gib, 2, "GiB", b);
     snprintf(b, sizeof b, "weights %.2f + grads %.2f + optimizer %.2f", o->weights_gib, o->grads_gib,
              o->optimizer_gib);
@@ -90,8 +91,8 @@ static void result_rows(tbl *tb, const gpuecon_finetune_request *r, const gpueco
                                                             : "FP8 linear inputs (Transformer Engine)");
     snprintf(b, sizeof b, "%s on %.2f GiB (95%% usable)", o->fits ? "fits" : "does NOT fit", o->hbm_gib);
     tbl_quantity(tb, "memory per GPU", o->memory_gib_per_gpu, 2, "GiB", b);
-    snprintf(b, sizeof b, "%.2f x P, P = %.3g matmul weights%s", o->flops_per_token / matmul_params,
-             matmul_params, r->recompute ? " (recompute included)" : "");
+    snprintf(b, sizeof b, "%.2f x P, P = %s matmul weights%s", o->flops_per_token / matmul_params,
+             NUM_COUNT(matmul_params), r->recompute ? " (recompute included)" : "");
     tbl_quantity(tb, "FLOPs per token", o->flops_per_token, 0, "FLOP", b);
     snprintf(b, sizeof b, "kernels %.3f s + exposed comm %.3f s", o->compute_s, o->comm_s);
     tbl_quantity(tb, "step (one micro-batch)", o->step_s, 3, "s", b);

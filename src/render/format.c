@@ -1,5 +1,6 @@
 /*
- * format.c — human-friendly numbers for terminal output (JSON and CSV keep full precision).
+ * format.c — human-friendly numbers for terminal output (JSON and CSV keep full precision): fixed
+ * decimals and SI prefixes over base/numfmt.c, the power-limit phrase, CSV fields.
  */
 #include "render/render.h"
 
@@ -18,34 +19,7 @@ const char *fmt_power(char *buf, size_t cap, const gpuecon_system *s)
 
 char *fmt_num(char *buf, size_t cap, double v, int decimals)
 {
-    if (!isfinite(v)) {
-        snprintf(buf, cap, isnan(v) ? "n/a" : (v > 0 ? "inf" : "-inf"));
-        return buf;
-    }
-    char tmp[64];
-    snprintf(tmp, sizeof tmp, "%.*f", decimals, fabs(v));
-    if (strtod(tmp, NULL) == 0)
-        v = 0; /* no "-0.00" */
-    char *dot = strchr(tmp, '.');
-    size_t intlen = dot ? (size_t)(dot - tmp) : strlen(tmp);
-    char out[96];
-    size_t o = 0;
-    if (v < 0)
-        out[o++] = '-';
-    for (size_t i = 0; i < intlen; i++) {
-        out[o++] = tmp[i];
-        size_t left = intlen - i - 1;
-        if (left > 0 && left % 3 == 0)
-            out[o++] = ',';
-    }
-    if (dot) {
-        size_t rest = strlen(dot);
-        memcpy(out + o, dot, rest);
-        o += rest;
-    }
-    out[o] = '\0';
-    snprintf(buf, cap, "%s", out);
-    return buf;
+    return num_fixed(buf, cap, v, decimals); /* base/numfmt.c: the one formatter of human output */
 }
 
 char *fmt_si(char *buf, size_t cap, double v, const char *unit)

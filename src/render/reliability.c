@@ -193,8 +193,8 @@ static tbl *reliability_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     tbl_col(t, "monte carlo", 'r');
     tbl_col(t, "unit", 'l');
     tbl_col(t, "how", 'l');
-    snprintf(how, sizeof how, "Λ = faults hitting the running job (%g GPU-days MTBI); MC counts "
-                              "those not absorbed", q->mtbi_gpu_days);
+    snprintf(how, sizeof how, "Λ = faults hitting the running job (%s GPU-days MTBI); MC counts "
+                              "those not absorbed", NUM_SIG(q->mtbi_gpu_days, 6));
     row(t, "interruptions per day", r->interruptions_per_day, mc->interruptions_per_day, m, 2, "/day", how);
     row(t, "job mean time to interruption", r->job_mtti_h, NAN, false, 2, "h", "1/Λ");
     snprintf(how, sizeof how, "%s; Young %.0f s, Daly %.0f s for a %.0f s blocking write",
@@ -214,7 +214,7 @@ static tbl *reliability_table(gpuecon_ctx *ctx, bool *oom, const void *view)
         tbl_str(t, how);
     }
     if (r->spare_domains > 0)
-        snprintf(how, sizeof how, "P[Poisson(ρ = %.3g) > %d spare domains]", r->rho, r->spare_domains);
+        snprintf(how, sizeof how, "P[Poisson(ρ = %s) > %d spare domains]", NUM_SIG(r->rho, 3), r->spare_domains);
     else
         snprintf(how, sizeof how, "no spare pool: busy period %.2f h after each of %.2f disabling faults/day",
                  r->busy_period_s / 3600, r->disabling_per_day);
@@ -294,7 +294,7 @@ static void class_table(tbl *t, const gpuecon_reliability_request *q, const gpue
         if (p->blast == GPUECON_BLAST_JOB)
             tbl_str(t, "-");
         else
-            tbl_fmt(t, "%g-%g", p->mttr_min_h * q->mttr_scale, p->mttr_max_h * q->mttr_scale);
+            tbl_fmt(t, "%s-%s", NUM_SIG(p->mttr_min_h * q->mttr_scale, 6), NUM_SIG(p->mttr_max_h * q->mttr_scale, 6));
     }
 }
 
@@ -316,11 +316,11 @@ static void reliability_text(const render_out *out, const void *view, const tbl 
     sb_printf(f, " in %d domain%s of %d (%d active each) + %d spare domain%s; ", r->domains, r->domains == 1 ? "" : "s",
             r->domain_gpus, r->active_per_domain, r->spare_domains, r->spare_domains == 1 ? "" : "s");
     if (q->tokens > 0)
-        sb_printf(f, "until %.4g tokens are trained\n", q->tokens);
+        sb_printf(f, "until %s tokens are trained\n", NUM_COUNT(q->tokens));
     else
         sb_printf(f, "%.1f days\n", q->duration_s / 86400);
-    sb_printf(f, "MTBI %g GPU-days [%s]; detect %.0f s, restart %.0f s, %s checkpoint write %.0f s%s\n\n",
-            q->mtbi_gpu_days, gpuecon_stage_name(tier_source(v, "mtbi_gpu_days").stage), q->detect_s, q->restart_s,
+    sb_printf(f, "MTBI %s GPU-days [%s]; detect %.0f s, restart %.0f s, %s checkpoint write %.0f s%s\n\n",
+            NUM_SIG(q->mtbi_gpu_days, 6), gpuecon_stage_name(tier_source(v, "mtbi_gpu_days").stage), q->detect_s, q->restart_s,
             q->async_ckpt ? "async" : "sync", q->ckpt_write_s,
             q->weibull_shape != 1 ? " (Weibull lifetimes: MC only)" : "");
     tbl_print(t, f);
@@ -329,7 +329,8 @@ static void reliability_text(const render_out *out, const void *view, const tbl 
     sb_putc(f, '\n');
     tbl_print(classes, f);
     if (q->trials > 0)
-        sb_printf(f, "\nMonte Carlo: %d trials, %.3g events, seed %llu, %d threads, %.2f s\n", mc->trials, mc->events,
+        sb_printf(f, "\nMonte Carlo: %d trials, %s events, seed %llu, %d threads, %.2f s\n", mc->trials,
+                NUM_COUNT(mc->events),
                 (unsigned long long)mc->seed, mc->threads, v->elapsed);
     tbl_free(lost);
     tbl_free(classes);

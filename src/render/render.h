@@ -24,12 +24,20 @@ tbl *tbl_new(gpuecon_ctx *ctx, bool *oom);
 void tbl_free(tbl *t);
 /* Adds a column; align 'l' or 'r'. Call before the first row. */
 void tbl_col(tbl *t, const char *name, char align);
+/* A column named by a human label on the terminal and in HTML ("80% low") and by its key in the CSV
+ * header ("tokens_per_s_per_gpu_low"), as JSON names it. */
+void tbl_col_key(tbl *t, const char *label, const char *key, char align);
 /* Starts a new row; cells are then appended left to right. */
 void tbl_row(tbl *t);
 void tbl_str(tbl *t, const char *s);
-/* A cell shown as display on the terminal and written as raw in CSV (a reason cut to fit a column,
- * whole in CSV). */
+/* A cell shown as display on the terminal and written as raw in CSV (a figure formatted for people,
+ * unformatted in CSV). */
 void tbl_text(tbl *t, const char *display, const char *raw);
+/* A cell that stands for the rest of its row (a "cannot run: <why>" message): on the terminal it
+ * sets no column's width and runs whole over the columns to its right, wrapped at spaces to the
+ * table's width or 100 columns, whichever is wider (never cut); HTML spans those columns; CSV writes raw (NULL: display) in its own
+ * column. The row takes no more cells. */
+void tbl_span(tbl *t, const char *display, const char *raw);
 void tbl_fmt(tbl *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A number shown with `decimals` decimals and thousands separators; CSV gets %.10g. */
 void tbl_num(tbl *t, double v, int decimals);
@@ -208,7 +216,7 @@ void calib_match_text(strbuf *f, const calib_match *m);
 /* The same in one line (and the warning's), each line after indent: compare's platforms. */
 void calib_match_brief(strbuf *f, const calib_match *m, const char *indent);
 /* Table columns and their cells: nearest, distance, extrapolates (axis names, "-" when none),
- * above_mfu_cap (yes/no). calib_cells with m NULL writes empty cells. */
+ * above_mfu_cap (yes/no); on the terminal "nearest row" and "above MFU cap". calib_cells with m NULL writes empty cells. */
 #define CALIB_COLS 4
 void calib_cols(tbl *t);
 void calib_cells(tbl *t, const calib_match *m);
@@ -223,7 +231,8 @@ json_t *band_train_json(const gpuecon_band *b, const gpuecon_train_result *r);
 /* "(8,100-11,200, 80%; hopper-bf16-dense, n=6 held out; extrapolating: ...)" with the bounds times
  * scale at decimals; "" when unset. */
 void band_text(char *buf, size_t cap, const gpuecon_band *b, double scale, int decimals);
-/* Table columns <key>_low and <key>_high, and their cells (empty when unset). */
+/* Table columns <key>_low and <key>_high ("80% low", "80% high" on the terminal), and their cells
+ * (empty when unset). */
 void band_cols(tbl *t, const char *key);
 void band_cells(tbl *t, const gpuecon_band *b, int decimals);
 /* "tp 4 cp 1 pp 8 vpp 12 dp 4 mbs 1" (train.c) */
@@ -432,8 +441,29 @@ typedef struct compare_view {
     const gpuecon_scenario *scenario;
     const gpuecon_compare_result *result;
     double elapsed_s;
+    bool summary_only; /* --summary: the terminal form is the summary alone (summary.c) */
 } compare_view;
 extern const render_kind render_compare;
+
+/* summary.c: compare's first screen, one line per comparison (docs/cli.md, "The summary"). */
+typedef struct compare_summary {
+    const char *name, *title;
+    const char *cheapest, *runner_up;            /* NULL: none */
+    double cheapest_usd_per_mtok, runner_up_usd_per_mtok; /* the ranked (effective) costs; NaN: none */
+    double below;                                /* 1 - cheapest / runner-up; NaN: no runner-up */
+    char difference[32];                         /* "20% below" (num_below); "" without a runner-up */
+    int flip;                                    /* index in breakeven[] (gpuecon_nearest_flip); -1: none */
+    char flip_text[400];                         /* "flips if GB200 NVL72's TCO rises above $2.940/GPU-h (today $2.360/GPU-h)" */
+    bool by_tier;                                /* operator tiers compared: text gives the winner at each tier */
+    char text[1200];                             /* the whole line after the title */
+} compare_summary;
+void compare_summary_of(const gpuecon_comparison_result *cr, compare_summary *s);
+/* "summary (...):" and one "  - <title>: <text>." line per comparison. */
+void compare_summary_text(strbuf *f, const gpuecon_compare_result *r);
+/* The JSON "summary" array: per comparison comparison, title, cheapest, cheapest_usd_per_mtok, runner_up,
+ * runner_up_usd_per_mtok, below, difference, flip {platform, input, label, current, breakeven, unit} or null,
+ * flip_text, by_tier, text. */
+json_t *compare_summary_json(const gpuecon_compare_result *r);
 
 /* `gpuecon rl`: one RL step (the HTML page: the table with where the step goes per pool). */
 typedef struct rl_view {
@@ -464,6 +494,15 @@ typedef struct catalog_view {
 extern const render_kind render_catalog_list, render_catalog_entry;
 /* The kinds as the listing names them ("gpus", "systems", ...), in gpuecon_kind order, NULL-ended. */
 extern const char *const catalog_kind_names[];
+
+/* -- glossary.c: `gpuecon help terms`, the terms the outputs use (the README's glossary is the same
+ *    table: tests/unit/test_words.c) -- */
+typedef struct glossary_term {
+    const char *term, *definition, *unit, *where; /* where: "docs/model.md §5.4" */
+} glossary_term;
+size_t glossary_count(void);
+const glossary_term *glossary_at(size_t i); /* NULL past the end */
+extern const render_kind render_terms;    /* no view: JSON {"terms": [{term, definition, unit, defined_in}]} */
 
 /* -- validate.c, reliability.c, comm.c -- */
 

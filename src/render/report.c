@@ -426,7 +426,7 @@ static void section(strbuf *b, const gpuecon_comparison_result *cr)
 static void summary(strbuf *b, const gpuecon_compare_result *r)
 {
     sb_printf(b, "<h2 id=\"summary\">Summary across comparisons</h2>\n<table class=\"summary\"><thead><tr>"
-                 "<th>comparison</th><th>cheapest</th><th class=\"num\">runner-up costs</th><th>fastest</th>"
+                 "<th>comparison</th><th>cheapest</th><th class=\"num\">vs the runner-up</th><th>fastest</th>"
                  "<th>verdict</th></tr></thead><tbody>\n");
     for (size_t i = 0; i < r->n; i++) {
         const gpuecon_comparison_result *cr = &r->cmp[i];
@@ -436,8 +436,8 @@ static void summary(strbuf *b, const gpuecon_compare_result *r)
         sb_escape(b, cr->title ? cr->title : cr->name);
         sb_printf(b, "</a></td><td>");
         sb_escape(b, cr->cheapest >= 0 ? cr->platforms[cr->cheapest].name : "none feasible");
-        if (cr->runner_up >= 0 && cr->base_ratio > 0 && isfinite(cr->base_ratio))
-            sb_printf(b, "</td><td class=\"num\">%.1f%% more", 100 * (1 / cr->base_ratio - 1));
+        if (cr->runner_up >= 0 && cr->base_ratio > 0 && isfinite(cr->base_ratio)) /* num_below: "20% below" */
+            sb_printf(b, "</td><td class=\"num\">%s", NUM_BELOW(cr->base_ratio, 1));
         else
             sb_printf(b, "</td><td class=\"num\">n/a");
         sb_printf(b, "</td><td>");

@@ -248,9 +248,9 @@ static void detail_rows(tbl *tb, const gpuecon_rl_request *r, const gpuecon_rl_r
 /* The two header lines of the table (title, and what ran). */
 static void headline(char *t, size_t nt, char *sub, size_t ns, const gpuecon_rl_request *r)
 {
-    snprintf(t, nt, "%s RL step on %d x %s (%s): %d prompts x %d samples, prompt %g / response %g tokens (cv %g)",
+    snprintf(t, nt, "%s RL step on %d x %s (%s): %d prompts x %d samples, prompt %s / response %s tokens (cv %s)",
              r->policy->name, r->gpus, r->system->name, gpuecon_rl_placement_name(r->placement), r->prompts,
-             r->samples, r->prompt_len, r->response_len, r->response_cv);
+             r->samples, NUM_SIG(r->prompt_len, 6), NUM_SIG(r->response_len, 6), NUM_SIG(r->response_cv, 6));
     snprintf(sub, ns, "generation %s weights, %s KV on %s; training %s, stack %s; reference %s, reward %s, critic %s",
              gpuecon_precision_name(r->gen_weights), gpuecon_precision_name(r->kv), gpuecon_serving_profile_label(&r->serving),
              gpuecon_precision_name(r->train_precision), r->stack ? r->stack->name : "-",

@@ -122,10 +122,10 @@ static void search_text(const render_out *out, const void *view, const tbl *t)
         sb_printf(f, "power limit: %s\n\n", pw);
     tbl_print(t, f);
     sb_printf(f, "\n%llu configurations evaluated, %llu fit in memory, %llu skipped by the bound, %.3f s "
-               "(%.3g configurations/s)\n",
+               "(%s configurations/s)\n",
             (unsigned long long)r->configs_evaluated, (unsigned long long)r->configs_feasible,
             (unsigned long long)r->configs_pruned, r->elapsed_s,
-            r->elapsed_s > 0 ? r->configs_evaluated / r->elapsed_s : 0);
+            NUM_COUNT(r->elapsed_s > 0 ? r->configs_evaluated / r->elapsed_s : 0));
     if (!v->calib || !r->n_best)
         return;
     if (req->rank_mfu_cap > 0)

@@ -210,13 +210,14 @@ static void header(strbuf *f, const gpuecon_infer_request *r, const gpuecon_infe
     if (r->draft_k > 0)
         sb_printf(f, ", draft %d (E %.3f tokens/step)", r->draft_k, o->expected_tokens);
     if (r->profile.stack)
-        sb_printf(f, "\nprompt %g / output %g tokens; stack %s (profile %s: kernels per layer, CUDA graphs "
-                  "up to batch %d, %s scheduler)%s\n", r->prompt_len, r->output_len, r->profile.stack,
+        sb_printf(f, "\nprompt %s / output %s tokens; stack %s (profile %s: kernels per layer, CUDA graphs "
+                  "up to batch %d, %s scheduler)%s\n", NUM_SIG(r->prompt_len, 6), NUM_SIG(r->output_len, 6),
+                  r->profile.stack,
                   r->profile.name, r->profile.graph_max_bs, r->profile.overlap_sched ? "overlap" : "serial",
                   r->profile.fitted_to_blog ? " (constants fitted to the VESSL blog)" : "");
     else
-    sb_printf(f, "\nprompt %g / output %g tokens; stack %s (profile constants, no per-layer kernels)%s\n",
-            r->prompt_len, r->output_len, r->profile.name,
+    sb_printf(f, "\nprompt %s / output %s tokens; stack %s (profile constants, no per-layer kernels)%s\n",
+            NUM_SIG(r->prompt_len, 6), NUM_SIG(r->output_len, 6), r->profile.name,
             r->profile.fitted_to_blog ? " (constants fitted to the VESSL blog: agreement with its "
                                         "figures is partly circular)" : "");
     char ucal[400];

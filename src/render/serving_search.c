@@ -99,8 +99,8 @@ static void why(char *buf, size_t cap, const gpuecon_serve_search_request *q, co
         /* the objective ties (the same tokens on the same GPUs, so the same cost): the tie rule decided */
         double ca = a->capacity_tokens_per_s_per_gpu, cb = b->capacity_tokens_per_s_per_gpu;
         const char *unconf = b->simulated ? "" : "; not confirmed by the simulator";
-        int n = snprintf(buf, cap, "runner-up (%s) serves the same %g requests/s on the same %d GPUs, and ties go to "
-                         "the capacity within the targets: ", d, q->rate, b->gpus);
+        int n = snprintf(buf, cap, "runner-up (%s) serves the same %s requests/s on the same %d GPUs, and ties go to "
+                         "the capacity within the targets: ", d, NUM_SIG(q->rate, 6), b->gpus);
         size_t at = n > 0 && (size_t)n < cap ? (size_t)n : cap - 1;
         bool differ = fabs(ca - cb) > GPUECON_SERVE_CAPACITY_TIE * fmax(ca, cb);
         if (a->simulated && !b->simulated && (differ ? cb > ca : b->e2e_ms < a->e2e_ms))
@@ -113,8 +113,8 @@ static void why(char *buf, size_t cap, const gpuecon_serve_search_request *q, co
         else if (differ)
             snprintf(buf + at, cap - at, "%.1f%% less, %.0f vs %.0f tokens/s/GPU%s", (1 - cb / ca) * 100, cb, ca, unconf);
         else
-            snprintf(buf + at, cap - at, "%.0f vs %.0f tokens/s/GPU, equal within %g%%, so the lower request latency "
-                     "wins: %.0f vs %.0f ms%s", cb, ca, GPUECON_SERVE_CAPACITY_TIE * 100, b->e2e_ms, a->e2e_ms, unconf);
+            snprintf(buf + at, cap - at, "%.0f vs %.0f tokens/s/GPU, equal within %s%%, so the lower request latency "
+                     "wins: %.0f vs %.0f ms%s", cb, ca, NUM_SIG(GPUECON_SERVE_CAPACITY_TIE * 100, 6), b->e2e_ms, a->e2e_ms, unconf);
         return;
     }
     if (gap < 0 && a->simulated && !b->simulated) {
@@ -125,8 +125,10 @@ static void why(char *buf, size_t cap, const gpuecon_serve_search_request *q, co
         return;
     }
     if (cost)
-        snprintf(buf, cap, "runner-up (%s) costs %.1f%% more per Mtok (%.3f vs %.3f $)%s", d, gap * 100,
-                 b->usd_per_mtok, a->usd_per_mtok, b->simulated ? "" : "; not confirmed by the simulator");
+        /* the one framing of a difference (num_below): the best is "N% below" the runner-up */
+        snprintf(buf, cap, "the best is %s the runner-up (%s) per Mtok (%s vs %s)%s",
+                 NUM_BELOW(a->usd_per_mtok, b->usd_per_mtok), d, NUM_MONEY(a->usd_per_mtok),
+                 NUM_MONEY(b->usd_per_mtok), b->simulated ? "" : "; not confirmed by the simulator");
     else
         snprintf(buf, cap, "runner-up (%s) serves %.1f%% fewer tokens/s/GPU (%.0f vs %.0f) at TTFT %.0f ms, TPOT %.1f ms%s",
                  d, gap * 100, b->output_tokens_per_s_per_gpu, a->output_tokens_per_s_per_gpu, b->ttft_ms, b->tpot_ms,
@@ -297,22 +299,22 @@ static void search_text(const render_out *out, const void *view, const tbl *tb)
     why(w, sizeof w, q, o);
     char ttft[32] = "none", tpot[32] = "none"; /* 0: no target */
     if (q->ttft_ms > 0)
-        snprintf(ttft, sizeof ttft, "%g ms", q->ttft_ms);
+        snprintf(ttft, sizeof ttft, "%s ms", NUM_SIG(q->ttft_ms, 6));
     if (q->tpot_ms > 0)
-        snprintf(tpot, sizeof tpot, "%g ms", q->tpot_ms);
-    sb_printf(f, "%s on %s, stack %s: best of %ld configurations (%.2f s); targets TTFT %s, TPOT %s at P%g\n",
+        snprintf(tpot, sizeof tpot, "%s ms", NUM_SIG(q->tpot_ms, 6));
+    sb_printf(f, "%s on %s, stack %s: best of %ld configurations (%.2f s); targets TTFT %s, TPOT %s at P%s\n",
             q->base.model->name, q->base.system->name, gpuecon_serving_profile_label(&q->base.profile), o->configs_evaluated, v->elapsed_s, ttft, tpot,
-            q->slo_percentile);
+            NUM_SIG(q->slo_percentile, 6));
     char pw[160];
     if (*fmt_power(pw, sizeof pw, q->base.system))
         sb_printf(f, "power limit: %s\n", pw);
     sizing_text(f, q, v->sizing);
     if (q->rate > 0)
-        sb_printf(f, "at %g requests/s every configuration that keeps up serves the same tokens: ties go to capacity "
-                "(tokens/s/GPU at the largest load within the targets)\n", q->rate);
+        sb_printf(f, "at %s requests/s every configuration that keeps up serves the same tokens: ties go to capacity "
+                "(tokens/s/GPU at the largest load within the targets)\n", NUM_SIG(q->rate, 6));
     else if (capacity_column(q))
-        sb_printf(f, "capacity: tokens/s/GPU at the largest load within the targets, beside the %g requests in flight\n",
-                q->concurrency);
+        sb_printf(f, "capacity: tokens/s/GPU at the largest load within the targets, beside the %s requests in flight\n",
+                NUM_SIG(q->concurrency, 6));
     sb_printf(f, "\n");
     tbl_print(tb, f);
     if (v->best_bands && o->nbest > 0)

@@ -77,8 +77,8 @@ static json_t *sim_json(const gpuecon_sim_request *r, const gpuecon_sim_result *
 static void overload_note(strbuf *f, const gpuecon_sim_request *r, const gpuecon_sim_result *o)
 {
     if (o->overloaded)
-        sb_printf(f, "OVERLOADED: %g requests/s at or above what the deployment serves; the queue grows while requests "
-                "arrive, so throughput is over the makespan and the latencies grow with --requests\n", r->rate);
+        sb_printf(f, "OVERLOADED: %s requests/s at or above what the deployment serves; the queue grows while requests "
+                "arrive, so throughput is over the makespan and the latencies grow with --requests\n", NUM_SIG(r->rate, 6));
 }
 
 /* The lines that give the simulated headline figures with their bands (none without). */
@@ -157,20 +157,20 @@ static void infer_sim_text(const render_out *out, const void *view, const tbl *t
     else if (r->arrival == GPUECON_ARRIVAL_BURST)
         sb_printf(f, "all %ld requests at t = 0 (offline benchmark; throughput over the makespan)\n", r->requests);
     else
-        sb_printf(f, "%s arrivals at %g requests/s\n", v->arrival, r->rate);
+        sb_printf(f, "%s arrivals at %s requests/s\n", v->arrival, NUM_SIG(r->rate, 6));
     sb_printf(f, "%ld measured requests (%d replication%s, seed %llu), %.2f s\n", o->requests,
             o->replications, o->replications > 1 ? "s" : "", (unsigned long long)o->seed, v->elapsed_s);
     render_layout_choice_text(f, &r->serve, v->layout);
     sb_putc(f, '\n');
     tbl_print(tb, f);
     /* whole tokens/s once there are hundreds; three digits below (a light load is not "0 tok/s") */
-    sb_printf(f, "\noutput %.*f tok/s (%.*f per GPU), %.3g requests/s, goodput %.3g requests/s\n",
+    sb_printf(f, "\noutput %.*f tok/s (%.*f per GPU), %s requests/s, goodput %s requests/s\n",
             o->output_tokens_per_s >= 100 ? 0 : 2, o->output_tokens_per_s,
-            o->output_tokens_per_s_per_gpu >= 100 ? 1 : 3, o->output_tokens_per_s_per_gpu, o->requests_per_s,
-            o->goodput_requests_per_s);
+            o->output_tokens_per_s_per_gpu >= 100 ? 1 : 3, o->output_tokens_per_s_per_gpu, NUM_SIG(o->requests_per_s, 3),
+            NUM_SIG(o->goodput_requests_per_s, 3));
     sim_band_lines(f, o, v->bands);
-    sb_printf(f, "KV pool %.1f%% held on average, %.1f sequences per step, %.3g preemptions per replica\n",
-            o->kv_util * 100, o->mean_running, o->preemptions);
+    sb_printf(f, "KV pool %.1f%% held on average, %.1f sequences per step, %s preemptions per replica\n",
+            o->kv_util * 100, o->mean_running, NUM_SIG(o->preemptions, 3));
     sb_printf(f, "analytic saturation %.0f tok/s; %s\n", d->saturated_tokens_per_s,
             r->ttft_slo_ms > 0 || r->tpot_slo_ms > 0
                 ? (o->meets_slo ? "meets the targets at the percentile" : "MISSES the targets at the percentile")
@@ -256,9 +256,9 @@ static void misses(char *buf, size_t cap, double ttft_target, double tpot_target
     buf[0] = '\0';
     size_t n = 0;
     if (ttft_target > 0 && ap->ttft_ms > ttft_target)
-        n += (size_t)snprintf(buf, cap, "TTFT %g ms", ttft_target);
+        n += (size_t)snprintf(buf, cap, "TTFT %s ms", NUM_SIG(ttft_target, 6));
     if (tpot_target > 0 && ap->tpot_ms > tpot_target && n < cap)
-        snprintf(buf + n, cap - n, "%sTPOT %g ms", n ? ", " : "", tpot_target);
+        snprintf(buf + n, cap - n, "%sTPOT %s ms", n ? ", " : "", NUM_SIG(tpot_target, 6));
 }
 
 /* What the aggregated baseline is (the configuration search's best on the fewest GPUs serving the
@@ -337,8 +337,8 @@ static tbl *infer_disagg_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     /* DEP: an attention-DP instance, its GPUs attention ranks with the experts spread over them */
     snprintf(name, sizeof name, "%dP x %s%d + %dD x %s%d", q->prefill_instances, d->prefill.attention_dp ? "DEP" : "TP",
              q->prefill_tp, q->decode_instances, d->decode.attention_dp ? "DEP" : "TP", q->decode_tp);
-    int n = snprintf(note, sizeof note, "capacity %.3g req/s (%s-bound), KV %.2f ms over %s, %.0f seqs/decode%s",
-                     d->capacity, d->bound, d->kv_transfer_ms, d->kv_over_scaleout ? "scale-out" : "scale-up",
+    int n = snprintf(note, sizeof note, "capacity %s req/s (%s-bound), KV %.2f ms over %s, %.0f seqs/decode%s",
+                     NUM_SIG(d->capacity, 3), d->bound, d->kv_transfer_ms, d->kv_over_scaleout ? "scale-out" : "scale-up",
                      d->decode_batch, d->decode.attention_dp ? " rank" : "");
     if (d->decode.redundant_experts > 0 && n > 0 && (size_t)n < sizeof note)
         snprintf(note + n, sizeof note - (size_t)n, "; decode experts %d + %d redundant, %d per GPU, load %.2fx",
@@ -387,8 +387,9 @@ static void infer_disagg_text(const render_out *out, const void *view, const tbl
     strbuf *f = out->f;
     const infer_disagg_view *v = view;
     const gpuecon_infer_request *serve = v->serve;
-    sb_printf(f, "%s on %s, stack %s, prompt %g / output %g tokens, %s weights, %s KV%s\n\n", serve->model->name,
-            serve->system->name, gpuecon_serving_profile_label(&serve->profile), serve->prompt_len, serve->output_len, gpuecon_precision_name(serve->weights),
+    sb_printf(f, "%s on %s, stack %s, prompt %s / output %s tokens, %s weights, %s KV%s\n\n", serve->model->name,
+            serve->system->name, gpuecon_serving_profile_label(&serve->profile), NUM_SIG(serve->prompt_len, 6),
+            NUM_SIG(serve->output_len, 6), gpuecon_precision_name(serve->weights),
             gpuecon_precision_name(serve->kv), v->sized ? "; the disaggregated layout on the fewest GPUs serving the rate"
                                                : v->evaluated >= 0 ? "; the best disaggregated layout" : "");
     tbl_print(t, f);
@@ -482,7 +483,7 @@ static void print_head(strbuf *f, const gpuecon_disagg_sim_request *q, const gpu
     else if (r->arrival == GPUECON_ARRIVAL_BURST)
         sb_printf(f, "all %ld requests at t = 0 (throughput over the makespan)\n", r->requests);
     else
-        sb_printf(f, "%s arrivals at %g requests/s\n", arrival, r->rate);
+        sb_printf(f, "%s arrivals at %s requests/s\n", arrival, NUM_SIG(r->rate, 6));
     sb_printf(f, "%ld measured requests (%d replication%s, seed %llu), %.2f s; round robin over each pool\n\n",
             o->sim.requests, o->sim.replications, o->sim.replications > 1 ? "s" : "",
             (unsigned long long)o->sim.seed, elapsed);
@@ -523,30 +524,30 @@ static void infer_disagg_sim_text(const render_out *out, const void *view, const
         tbl_col(p, pc[i], i == 0 || i == 1 || i == 5 ? 'l' : 'r');
     char an[96];
     if (at)
-        snprintf(an, sizeof an, "capacity %.3g req/s, utilisation %.0f%%", a->prefill_capacity,
+        snprintf(an, sizeof an, "capacity %s req/s, utilisation %.0f%%", NUM_SIG(a->prefill_capacity, 3),
                  a->prefill_utilisation * 100);
     else
-        snprintf(an, sizeof an, "capacity %.3g req/s", a->prefill_capacity);
+        snprintf(an, sizeof an, "capacity %s req/s", NUM_SIG(a->prefill_capacity, 3));
     pool_row(p, "prefill", q->prefill_instances, q->prefill_tp, o->prefill_busy, o->prefill_kv_util,
              o->prefill_running, an);
-    snprintf(an, sizeof an, "capacity %.3g req/s", a->decode_capacity);
+    snprintf(an, sizeof an, "capacity %s req/s", NUM_SIG(a->decode_capacity, 3));
     if (at)
-        snprintf(an, sizeof an, "capacity %.3g req/s, %.1f seqs/instance", a->decode_capacity, a->decode_batch);
+        snprintf(an, sizeof an, "capacity %s req/s, %.1f seqs/instance", NUM_SIG(a->decode_capacity, 3), a->decode_batch);
     pool_row(p, "decode", q->decode_instances, q->decode_tp, o->decode_busy, o->decode_kv_util, o->decode_running,
              an);
     sb_putc(f, '\n');
     tbl_print(p, f);
     tbl_free(p);
-    sb_printf(f, "\noutput %.0f tok/s (%.1f per GPU; analytic capacity %.0f tok/s), %.3g requests/s, goodput %.3g "
-               "requests/s, %.3g preemptions\n",
+    sb_printf(f, "\noutput %.0f tok/s (%.1f per GPU; analytic capacity %.0f tok/s), %s requests/s, goodput %s "
+               "requests/s, %s preemptions\n",
             o->sim.output_tokens_per_s, o->sim.output_tokens_per_s_per_gpu, o->analytic_tokens_per_s,
-            o->sim.requests_per_s, o->sim.goodput_requests_per_s, o->sim.preemptions);
+            NUM_SIG(o->sim.requests_per_s, 3), NUM_SIG(o->sim.goodput_requests_per_s, 3), NUM_SIG(o->sim.preemptions, 3));
     sim_band_lines(f, &o->sim, v->bands);
-    sb_printf(f, "analytic (mean lengths): capacity %.4g requests/s (%s-bound; the links carry %.3g requests/s), KV "
+    sb_printf(f, "analytic (mean lengths): capacity %s requests/s (%s-bound; the links carry %s requests/s), KV "
                "%.2f ms per request\n",
-            a->capacity, a->bound, a->transfer_capacity, a->kv_transfer_ms);
+            NUM_SIG(a->capacity, 4), a->bound, NUM_SIG(a->transfer_capacity, 3), a->kv_transfer_ms);
     if (q->sim.ttft_slo_ms > 0 || q->sim.tpot_slo_ms > 0)
-        sb_printf(f, "%s the targets at P%g\n", o->sim.meets_slo ? "meets" : "MISSES", q->sim.slo_percentile);
+        sb_printf(f, "%s the targets at P%s\n", o->sim.meets_slo ? "meets" : "MISSES", NUM_SIG(q->sim.slo_percentile, 6));
     overload_note(f, &q->sim, &o->sim);
     if (o->sim.truncated > 0)
         sb_printf(f, "%.0f requests were cut to what both pools hold\n", o->sim.truncated);

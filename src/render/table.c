@@ -2,7 +2,10 @@
  * table.c — aligned terminal tables that print as CSV too.
  *
  * A command builds one tbl of its main result; --csv prints the same cells unformatted, so
- * the terminal and CSV forms can never disagree. Width is measured in UTF-8 code points.
+ * the terminal and CSV forms can never disagree. Width is measured in UTF-8 code points. A
+ * table never cuts a cell: a column is as wide as its widest cell, and a message that stands for
+ * the rest of its row (tbl_span) runs over the columns to its right, wrapped at the table's width
+ * (at least SPAN_LINE columns).
  */
 #include "render/render.h"
 
@@ -12,10 +15,12 @@
 #include <string.h>
 
 #define TBL_MAXCOL 32
+#define SPAN_LINE 100 /* a spanning cell wraps at the table's width, or at this many columns if wider */
 
 typedef struct cell {
     char *text; /* display */
     char *raw;  /* CSV; NULL = same as text */
+    bool span;  /* the rest of the row: sets no column's width, wraps at the table's (tbl_span) */
 } cell;
 
 typedef struct trow {
@@ -26,6 +31,7 @@ typedef struct trow {
 
 struct tbl {
     char *names[TBL_MAXCOL];
+    char *keys[TBL_MAXCOL]; /* the CSV header of a column whose terminal name is a label; NULL: names */
     char align[TBL_MAXCOL];
     int ncol;
     trow *rows;
@@ -80,8 +86,10 @@ void tbl_free(tbl *t)
 {
     if (!t || t == &dead_table)
         return;
-    for (int c = 0; c < t->ncol; c++)
+    for (int c = 0; c < t->ncol; c++) {
         xfree(t, t->names[c]);
+        xfree(t, t->keys[c]);
+    }
     for (size_t r = 0; r < t->nrow; r++)
         for (int c = 0; c < t->rows[r].n; c++) {
             xfree(t, t->rows[r].cells[c].text);
@@ -89,6 +97,15 @@ void tbl_free(tbl *t)
         }
     ctx_free(t->ctx, t->rows, t->cap * sizeof *t->rows);
     ctx_free(t->ctx, t, sizeof *t);
+}
+
+void tbl_col_key(tbl *t, const char *label, const char *key, char align)
+{
+    int c = t->ncol;
+    tbl_col(t, label, align);
+    if (t->failed || t->ncol != c + 1)
+        return;
+    t->keys[c] = xstrdup(t, key);
 }
 
 void tbl_col(tbl *t, const char *name, char align)
@@ -152,6 +169,13 @@ static void add_cell(tbl *t, const char *text, const char *raw)
 
 void tbl_str(tbl *t, const char *s) { add_cell(t, s ? s : "", NULL); }
 
+void tbl_span(tbl *t, const char *display, const char *raw)
+{
+    add_cell(t, display ? display : "", raw);
+    if (!t->failed && t->nrow && t->rows[t->nrow - 1].n)
+        t->rows[t->nrow - 1].cells[t->rows[t->nrow - 1].n - 1].span = true;
+}
+
 void tbl_text(tbl *t, const char *display, const char *raw) { add_cell(t, display, raw); }
 
 void tbl_fmt(tbl *t, const char *fmt, ...)
@@ -193,6 +217,38 @@ static size_t width(const char *s)
     return w;
 }
 
+/* s from column `at` on, in lines of at most `room` code points broken at spaces (a word longer
+ * than the room gets a line of its own), each further line indented to `at`: nothing is cut. */
+static void print_span(strbuf *f, const char *s, size_t at, size_t room)
+{
+    bool first = true;
+    while (*s) {
+        size_t len = strlen(s), n = 0, cut = 0, i = 0;
+        for (; i < len && n < room; i++)
+            if (((unsigned char)s[i] & 0xC0) != 0x80)
+                n++;
+        while (i < len && ((unsigned char)s[i] & 0xC0) == 0x80) /* end on a character's last byte */
+            i++;
+        if (i >= len) {
+            cut = len;
+        } else {
+            for (size_t k = i; k > 0 && !cut; k--)
+                if (s[k] == ' ')
+                    cut = k;
+            if (!cut) /* one word longer than the room: it runs on to the next space */
+                for (cut = i; cut < len && s[cut] != ' '; cut++)
+                    ;
+        }
+        if (!first)
+            sb_printf(f, "\n%*s", (int)at, "");
+        sb_write(f, s, cut);
+        first = false;
+        s += cut;
+        while (*s == ' ')
+            s++;
+    }
+}
+
 void tbl_print(const tbl *t, strbuf *f)
 {
     if (t->failed)
@@ -202,6 +258,8 @@ void tbl_print(const tbl *t, strbuf *f)
         w[c] = width(t->names[c]);
     for (size_t r = 0; r < t->nrow; r++)
         for (int c = 0; c < t->rows[r].n && c < t->ncol; c++) {
+            if (t->rows[r].cells[c].span)
+                continue;
             size_t cw = width(t->rows[r].cells[c].text);
             if (cw > w[c])
                 w[c] = cw;
@@ -232,6 +290,16 @@ void tbl_print(const tbl *t, strbuf *f)
         }
         for (int c = 0; c < t->ncol; c++) {
             const char *s = c < row->n ? row->cells[c].text : "";
+            if (c < row->n && row->cells[c].span) { /* the rest of the row, whole, wrapped */
+                size_t at = 0;
+                for (int k = 0; k < c; k++)
+                    at += w[k] + 2;
+                if (c)
+                    sb_puts(f, "  ");
+                size_t line = total > SPAN_LINE ? total : SPAN_LINE; /* a narrow table still gets a readable line */
+                print_span(f, s, at, line > at + 24 ? line - at : 24);
+                break;
+            }
             size_t pad = w[c] - width(s);
             if (c)
                 sb_puts(f, "  ");
@@ -251,7 +319,7 @@ void tbl_csv(const tbl *t, strbuf *f)
     for (int c = 0; c < t->ncol; c++) {
         if (c)
             sb_putc(f, ',');
-        csv_field(f, t->names[c]);
+        csv_field(f, t->keys[c] ? t->keys[c] : t->names[c]);
     }
     sb_putc(f, '\n');
     for (size_t r = 0; r < t->nrow; r++) {
@@ -299,7 +367,19 @@ void tbl_html_part(const tbl *t, strbuf *b, int from, int to)
             continue;
         sb_printf(b, "<tr>");
         for (int c = 0; c < t->ncol; c++) {
-            if (c && (c < from || c >= to))
+            bool shown = !c || (c >= from && c < to);
+            if (c < row->n && row->cells[c].span) { /* the rest of the row, over this part's columns from here */
+                int rest = 0;
+                for (int k = c; k < t->ncol; k++)
+                    rest += !k || (k >= from && k < to);
+                if (rest > 0) {
+                    sb_printf(b, "<td colspan=\"%d\">", rest);
+                    sb_escape(b, row->cells[c].text);
+                    sb_printf(b, "</td>");
+                }
+                break;
+            }
+            if (!shown)
                 continue;
             sb_printf(b, "<td%s>", t->align[c] == 'r' ? " class=\"num\"" : "");
             if (c < row->n)

@@ -440,9 +440,9 @@ static void cost_text(strbuf *f, const train_view *v)
                 run->provisioned_gpus - run->gpus, run->provisioned_gpus - run->gpus == 1 ? "" : "s",
                 run->spares_charged ? "charged to the job" : "earning other work", run->effective_usd_per_mtok);
     if (v->run_ok && v->tokens > 0)
-        sb_printf(f, "\n%.4g tokens: %.1f days, $%.4g, %.4g GPU-hours, %.1f MWh (failures, restarts and spares "
-                   "included)", v->tokens, run->days_to_train, run->total_usd,
-                run->charged_gpus * run->days_to_train * 24, run->energy_mwh);
+        sb_printf(f, "\n%s tokens: %.1f days, %s, %s GPU-hours, %.1f MWh (failures, restarts and spares "
+                   "included)", NUM_COUNT(v->tokens), run->days_to_train, NUM_MONEY(run->total_usd),
+                NUM_SIG(run->charged_gpus * run->days_to_train * 24, 4), run->energy_mwh);
     if (v->run_ok && run->timeline) {
         sb_printf(f, "\nfrom %s at the catalog's published software dates: %.1f tokens/s/GPU over the run "
                    "(the prediction before the first point); points used:", v->start_date, run->tokens_per_s_per_gpu);
@@ -481,8 +481,8 @@ static void one_text(const render_out *out, const void *view, const tbl *t)
     sb_printf(f, "parallelism: %s, %d micro-batches, %s recompute, ZeRO-%d%s%s\n\n", cfg, r->par.microbatches,
             gpuecon_parallel_recompute_name(&r->par), r->par.zero, r->par.sequence_parallel ? ", SP" : "",
             r->par.tp_overlap ? ", TP overlap" : "");
-    sb_printf(f, "throughput   %.1f tokens/s/GPU (%.4g tokens/s in all)\n", r->tokens_per_s_per_gpu,
-            r->tokens_per_s_per_gpu * req->gpus);
+    sb_printf(f, "throughput   %.1f tokens/s/GPU (%s tokens/s in all)\n", r->tokens_per_s_per_gpu,
+            NUM_SIG(r->tokens_per_s_per_gpu * req->gpus, 4));
     char band[400];
     band_text(band, sizeof band, v->band, 1, 0); /* the 80% band (docs/model.md §7.6) */
     if (band[0])

@@ -178,10 +178,9 @@ static tbl *target_table(gpuecon_ctx *ctx, bool *oom, const void *view)
         tbl_row(tb);
         tbl_num(tb, r->gpus, 0);
         if (!r->ok) {
-            char shown[64], whole[256];
-            snprintf(shown, sizeof shown, "cannot run: %.36s", r->why);
+            char whole[sizeof r->why + 16];
             snprintf(whole, sizeof whole, "cannot run: %s", r->why);
-            tbl_text(tb, shown, whole);
+            tbl_span(tb, whole, NULL); /* whole, wrapped over the row: a table never cuts a message */
             continue;
         }
         tbl_num(tb, r->provisioned_gpus, 0);
@@ -206,13 +205,14 @@ static void target_text(const render_out *out, const void *view, const tbl *tb)
     const gpuecon_train_request *req = v->req;
     const gpuecon_target_result *t = v->t;
     const gpuecon_platform_result *p = &t->run;
-    sb_printf(f, "%s on %s, %s: %.4g tokens within %g days (%s tier; failures, restarts and spares included)\n",
-            req->model->name, req->system->name, gpuecon_precision_name(req->precision), v->tokens, v->target_days,
+    sb_printf(f, "%s on %s, %s: %s tokens within %s days (%s tier; failures, restarts and spares included)\n",
+            req->model->name, req->system->name, gpuecon_precision_name(req->precision), NUM_COUNT(v->tokens),
+            NUM_SIG(v->target_days, 6),
             v->tier);
     if (t->met)
-        sb_printf(f, "GPUs needed  %d active (%d per domain; %d provisioned with spares): %.1f days, $%.4gM, %.0f MWh, "
+        sb_printf(f, "GPUs needed  %d active (%d per domain; %d provisioned with spares): %.1f days, %s, %.0f MWh, "
                    "ETTR %.1f%%\n",
-                t->gpus_needed, t->unit, p->provisioned_gpus, p->days_to_train, p->total_usd / 1e6, p->energy_mwh,
+                t->gpus_needed, t->unit, p->provisioned_gpus, p->days_to_train, NUM_MONEY(p->total_usd), p->energy_mwh,
                 100 * p->ettr);
     else if (t->nearest_gpus)
         sb_printf(f, "no size meets it; the nearest miss is %d GPUs in %.1f days\n", t->nearest_gpus, t->nearest_days);
@@ -305,7 +305,7 @@ static tbl *own_rent_table(gpuecon_ctx *ctx, bool *oom, const void *view)
         tbl_row(t);
         tbl_num(t, l->years[i].year, 0);
         tbl_num(t, l->years[i].tokens_per_s_per_gpu, 1);
-        tbl_fmt(t, "%.3g", l->years[i].tokens);
+        tbl_text(t, NUM_COUNT(l->years[i].tokens), NULL);
         tbl_num(t, l->years[i].own_usd_per_mtok, 4);
         tbl_num(t, l->years[i].rent_usd_per_mtok, 4);
     }
@@ -313,7 +313,7 @@ static tbl *own_rent_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     tbl_row(t);
     tbl_str(t, "life");
     tbl_str(t, "");
-    tbl_fmt(t, "%.3g", l->tokens);
+    tbl_text(t, NUM_COUNT(l->tokens), NULL);
     tbl_num(t, l->own_usd_per_mtok, 4);
     tbl_num(t, l->rent_usd_per_mtok, 4);
     return t;
@@ -324,19 +324,19 @@ static void own_rent_text(const render_out *out, const void *view, const tbl *t)
     strbuf *f = out->f;
     const train_life_view *v = view;
     const gpuecon_life_result *l = v->l;
-    sb_printf(f, "%s on %d x %s (%.0f GPUs with spares), %s profile: owning for %.3g years at %.0f%% utilisation "
+    sb_printf(f, "%s on %d x %s (%.0f GPUs with spares), %s profile: owning for %s years at %.0f%% utilisation "
                "vs renting at $%.3f per GPU-hour used\n\n",
             v->req->model->name, v->req->gpus, v->req->system->name, l->charged_gpus, v->profile->name,
-            l->life_years, 100 * l->utilisation, l->rent_usd_per_gpu_hour);
+            NUM_SIG(l->life_years, 3), 100 * l->utilisation, l->rent_usd_per_gpu_hour);
     tbl_print(t, f);
     sb_printf(f, "\nowning (TCO $%.3f/GPU-h every hour) beats renting above %.0f%% utilisation; ",
             l->tco_usd_per_gpu_hour, 100 * l->breakeven_utilisation);
     if (l->own_beats_rent_month > 0)
-        sb_printf(f, "with $%.4gM capex up front, owning has cost less than renting from month %d on (present "
+        sb_printf(f, "with %s capex up front, owning has cost less than renting from month %d on (present "
                    "values at the profile's cost of capital).\n",
-                l->capex_usd / 1e6, l->own_beats_rent_month);
+                NUM_MONEY(l->capex_usd), l->own_beats_rent_month);
     else
-        sb_printf(f, "with $%.4gM capex up front, owning never catches up within the life.\n", l->capex_usd / 1e6);
+        sb_printf(f, "with %s capex up front, owning never catches up within the life.\n", NUM_MONEY(l->capex_usd));
 }
 
 const render_kind render_train_life = {own_rent_json, own_rent_table, own_rent_text, NULL};

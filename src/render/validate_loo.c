@@ -161,7 +161,8 @@ void render_loo_text(const render_out *out, const validate_loo *l)
             sb_printf(f, "  %s, %zu: median of the groups' medians %.1f%% calibrated, %.1f%% built in; %zu meet the "
                          "target\n",
                       what[w], sum[w]->groups, 100 * sum[w]->calibrated, 100 * sum[w]->built_in, meeting(l, w));
-    sb_printf(f, "scale bounds of each fit: gemm, hbm, comm fractions from %gx the built-in values until the largest "
-                 "reaches %g of peak; fixed times %gx to %gx\n",
-              l->lo[GPUECON_CAL_GEMM], GPUECON_CAL_FRACTION_MAX, l->lo[GPUECON_CAL_KERNEL], l->hi[GPUECON_CAL_KERNEL]);
+    sb_printf(f, "scale bounds of each fit: gemm, hbm, comm fractions from %sx the built-in values until the largest "
+                 "reaches %s of peak; fixed times %sx to %sx\n",
+              NUM_SIG(l->lo[GPUECON_CAL_GEMM], 6), NUM_SIG(GPUECON_CAL_FRACTION_MAX, 6),
+              NUM_SIG(l->lo[GPUECON_CAL_KERNEL], 6), NUM_SIG(l->hi[GPUECON_CAL_KERNEL], 6));
 }

@@ -195,5 +195,6 @@ int cmd_finetune(cli *c, int argc, char **argv);
 int cmd_rl(cli *c, int argc, char **argv);
 int cmd_compare(cli *c, int argc, char **argv);
 int cmd_calibrate(cli *c, int argc, char **argv);
+int cmd_glossary(cli *c, int argc, char **argv);
 
 #endif

@@ -68,7 +68,7 @@ static void trade_plot(cli *c, const char *path, const gpuecon_scenario *sc, con
 int cmd_compare(cli *c, int argc, char **argv)
 {
     int trials = 0, seed = -1, unc = 0;
-    bool no_sens = false, trade = false;
+    bool no_sens = false, trade = false, summary = false;
     const char *doc = NULL, *stack = NULL, *plot = NULL;
     opt opts[] = {
         {"--stack", O_STR, &stack, 0, 0, NULL, "NAME",
@@ -80,6 +80,9 @@ int cmd_compare(cli *c, int argc, char **argv)
          "sample every uncertain input together N times: probability each platform is cheapest, P10/P50/P90 of "
          "its effective $/Mtok (seeded by --seed)", NULL, false},
         {"--no-sensitivity", O_FLAG, &no_sens, 0, 0, NULL, NULL, "skip break-even and sensitivity", NULL, false},
+        {"--summary", O_FLAG, &summary, 0, 0, NULL, NULL,
+         "print only the first screen: per comparison the cheapest, by how much, what would flip it (JSON: the "
+         "whole document, whose \"summary\" array has the same fields)", NULL, false},
         {"--trade", O_FLAG, &trade, 0, 0, NULL, NULL,
          "training: each platform also at the sizes around its own (GPUs, days, dollars)", NULL, false},
         {"--plot", O_PATH, &plot, 0, 0, NULL, "FILE.svg", "with --trade: chart of days and dollars by GPUs "
@@ -150,7 +153,7 @@ int cmd_compare(cli *c, int argc, char **argv)
     size_t unranked = 0; /* comparisons where no platform is feasible: exit 3 (README) */
     for (size_t i = 0; i < r->n; i++)
         unranked += r->cmp[i].cheapest < 0;
-    compare_view v = {sc, r, elapsed};
+    compare_view v = {sc, r, elapsed, summary};
     rc = cli_render(c, &render_compare, &v);
     for (size_t i = 0; i < r->n && rc == EXIT_OK; i++)
         if (r->cmp[i].cheapest < 0)

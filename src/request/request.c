@@ -33,6 +33,8 @@ static const command commands[] = {
     {{"rl", "one RL post-training step: generation, scoring, training, weight sync, cost"}, cmd_rl},
     {{"compare", "platforms side by side for a workload, with break-even"}, cmd_compare},
     {{"calibrate", "fit the model's efficiency scales to your own measured runs (RUNS.yaml)"}, cmd_calibrate},
+    {{"glossary", "the terms the outputs use (ETTR, MTBI, MFU, TPOT, ...): definition, unit, where defined"},
+     cmd_glossary},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
