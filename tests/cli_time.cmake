@@ -686,7 +686,7 @@ execute_process(COMMAND awk "BEGIN { print (${d1} < ${d0}) ? \"gb200\" : \"h100\
                 OUTPUT_STRIP_TRAILING_WHITESPACE)
 check("fastest within the budget is the one with fewer days (${fw})" "\"${fw}\" == \"${want}\"")
 run(0 compare "${WORK}/budget-size.yaml")
-expect_out("Fastest within the \\$4.2M budget: ")
+expect_out("Fastest within the \\$4.20M budget: ")
 # a budget no size meets: the platform is out with its reason, the comparison exits 3
 file(WRITE "${WORK}/budget-none.yaml" "
 workload: {kind: train, model: llama3-70b, precision: fp8, tokens: 15e12, seq: 8192, gbs: 1024, budget_usd: 1000}
@@ -694,4 +694,4 @@ platforms:
   - {name: h100, system: hgx-h100, profile: hyperscaler, tier: best, measured_tokens_per_s: 1500}
 ")
 run(3 compare "${WORK}/budget-none.yaml")
-expect_out("no size fits the \\$0.001M budget: the cheapest tried")
+expect_out("no size fits the \\$1,000 budget: the cheapest tried")

@@ -372,10 +372,14 @@ try {
   // the GPU count and the operator tier, each a control with today's value, stage and source
   const plat = (name) => page.evaluate((n) => state.result.comparisons[0].platforms.find((p) => p.name === n), name);
   const shown = (name) => page.evaluate((n) => { // the report's platform table: GPUs and days of one row
-    const t = [...document.querySelectorAll('#report table')].find((x) => [...x.querySelectorAll('th')].some((h) => h.textContent === 'days'));
-    const hs = [...t.querySelectorAll('th')].map((h) => h.textContent);
-    const row = [...t.querySelectorAll('tbody tr')].find((r) => r.cells[0].textContent === n);
-    const cell = (h) => Number(row.cells[hs.indexOf(h)].textContent.replace(/,/g, ''));
+    // a wide table is split into parts that repeat the platform column (render/table.c): each
+    // figure is read from the part whose header names it
+    const cell = (h) => {
+      const t = [...document.querySelectorAll('#report table')].find((x) => [...x.querySelectorAll('th')].some((c) => c.textContent === h));
+      const hs = [...t.querySelectorAll('th')].map((c) => c.textContent);
+      const row = [...t.querySelectorAll('tbody tr')].find((r) => r.cells[0].textContent === n);
+      return Number(row.cells[hs.indexOf(h)].textContent.replace(/,/g, ''));
+    };
     return {gpus: cell('GPUs'), days: cell('days')};
   }, name);
   const h0 = await plat('H100');
