@@ -3,8 +3,8 @@
  * runs every command in-process over a set of ordinary cases (the built-in scenario, the
  * scenarios of tests/cases/scenarios, each command's common options) as the terminal form and
  * checks that no number is written as a mantissa and an exponent ("8.27e+04", "1e-05"): human
- * output writes 82,660 and 0.00001 (base/numfmt.c). JSON and CSV keep full precision and are
- * not scanned. Every case is a valid request: exit 0 or 3 (an infeasible answer, which still prints);
+ * output writes 82,660 and 0.00001 (base/numfmt.c). The HTML report is human output too and is
+ * scanned. JSON and CSV keep full precision and are not scanned. Every case is a valid request: exit 0 or 3 (an infeasible answer, which still prints);
  * 2 (refused), 1 or a crash fails, so a case that stops running cannot pass unseen.
  */
 #include "cli_check.h"
@@ -22,6 +22,8 @@
 static const char *const cases[] = {
     "compare",
     "compare --summary",
+    "compare --format html", /* the report: its tables, tier table, tornado and bar charts ($%.4g once) */
+    "compare --format html " SRC_DIR "/tests/cases/scenarios/predicted-l70.yaml",
     "compare --trade " SRC_DIR "/tests/cases/scenarios/tier-flip.yaml",
     "compare " SRC_DIR "/tests/cases/scenarios/csv-formula.yaml",
     "compare " SRC_DIR "/tests/cases/scenarios/infeasible.yaml",

@@ -37,15 +37,7 @@ static const char *const css =
 
 static void money(tbl *t, double v)
 {
-    double a = fabs(v);
-    if (!isfinite(v))
-        tbl_str(t, "n/a");
-    else if (a >= 1e6)
-        tbl_fmt(t, "$%.2fM", v / 1e6);
-    else if (a >= 1e3)
-        tbl_fmt(t, "$%.1fk", v / 1e3);
-    else
-        tbl_fmt(t, "$%.4g", v);
+    tbl_str(t, NUM_MONEY(v)); /* the one money formatter: "$0.5753", "$86.8k", "$5.19M"; NaN "n/a" */
 }
 
 static void num(tbl *t, double v, int dec)
@@ -190,8 +182,8 @@ static void charts(strbuf *b, const gpuecon_comparison_result *cr)
         size_t m = 0;
         for (size_t i = 0; i < cr->n_sensitivity && m < 32; i++, m++) {
             const gpuecon_sensitivity *s = &cr->sensitivity[i];
-            snprintf(labels[m], sizeof labels[m], "%s %s (%.3g to %.3g)", cr->platforms[s->platform].name,
-                     report_input_label(s->input), s->low, s->high);
+            snprintf(labels[m], sizeof labels[m], "%s %s (%s to %s)", cr->platforms[s->platform].name,
+                     report_input_label(s->input), NUM_SIG(s->low, 3), NUM_SIG(s->high, 3));
             rows[m] = (svg_tornado_row){labels[m], s->ratio_low, s->ratio_high};
         }
         char title[160];
@@ -238,7 +230,7 @@ static void provenance(strbuf *b, const gpuecon_comparison_result *cr)
                 continue;
             sb_printf(b, "<tr><td>");
             sb_escape(b, p->name);
-            sb_printf(b, "</td><td>%s</td><td class=\"num\">%.4g</td><td>", rows[k].what, rows[k].v);
+            sb_printf(b, "</td><td>%s</td><td class=\"num\">%s</td><td>", rows[k].what, NUM_SIG(rows[k].v, 4));
             stage_span(b, rows[k].s);
             sb_printf(b, "</td><td>");
             sb_escape(b, rows[k].s.text ? rows[k].s.text : "");
@@ -307,12 +299,12 @@ static void by_tier(strbuf *b, const gpuecon_comparison_result *cr)
         const gpuecon_platform_result *pc = &cr->platforms[c];
         sb_printf(b, "<tr><td>%s</td><td>", tiers[t]);
         sb_escape(b, pc->name);
-        sb_printf(b, "</td><td class=\"num\">$%.4g</td><td>", pc->rank_usd_per_mtok);
+        sb_printf(b, "</td><td class=\"num\">%s</td><td>", NUM_MONEY(pc->rank_usd_per_mtok));
         if (r >= 0) {
             const gpuecon_platform_result *pr = &cr->platforms[r];
             sb_escape(b, pr->name);
-            sb_printf(b, "</td><td class=\"num\">$%.4g</td><td class=\"num\">%.1f%% below", pr->rank_usd_per_mtok,
-                      100 * (1 - pc->rank_usd_per_mtok / pr->rank_usd_per_mtok));
+            sb_printf(b, "</td><td class=\"num\">%s</td><td class=\"num\">%s", NUM_MONEY(pr->rank_usd_per_mtok),
+                      NUM_BELOW(pc->rank_usd_per_mtok, pr->rank_usd_per_mtok));
         } else {
             sb_printf(b, "none at this tier</td><td class=\"num\">n/a</td><td class=\"num\">n/a");
         }

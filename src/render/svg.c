@@ -67,7 +67,7 @@ void svg_bars(strbuf *b, const char *title, const char *unit, const svg_bar *bar
                   span * v / max, row - 8, palette[i % 10]);
         sb_printf(b, "<text x=\"%.1f\" y=\"%d\">", left + span * v / max + 4, y + 16);
         if (isfinite(bars[i].value))
-            sb_printf(b, "%.4g %s", bars[i].value, unit ? unit : "");
+            sb_printf(b, "%s %s", NUM_SIG(bars[i].value, 4), unit ? unit : "");
         else
             sb_printf(b, "n/a");
         if (bars[i].note) {
@@ -109,11 +109,11 @@ void svg_stacked(strbuf *b, const char *title, const char *unit, const char *con
             sb_printf(b, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>", x, y + 4,
                       span * v / max, row - 8, palette[k % 10]);
             sb_escape(b, parts[k]);
-            sb_printf(b, ": %.4g %s</title></rect>", v, unit ? unit : "");
+            sb_printf(b, ": %s %s</title></rect>", NUM_SIG(v, 4), unit ? unit : "");
             x += span * v / max;
             total += v;
         }
-        sb_printf(b, "<text x=\"%.1f\" y=\"%d\">%.4g %s</text>", x + 4, y + 16, total, unit ? unit : "");
+        sb_printf(b, "<text x=\"%.1f\" y=\"%d\">%s %s</text>", x + 4, y + 16, NUM_SIG(total, 4), unit ? unit : "");
     }
     int ly = top + (int)n * row + 20, lx = left;
     for (size_t k = 0; k < nparts && k < SVG_MAX_PARTS; k++) {
@@ -146,8 +146,8 @@ void svg_tornado(strbuf *b, const char *title, double base, const svg_tornado_ro
     double span = width - left - 30;
 #define XPOS(v) (left + span * ((v)-lo) / (hi - lo))
     header(b, width, h, title);
-    sb_printf(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">base %.4g %s</text>", XPOS(base), top - 6,
-              base, unit ? unit : "");
+    sb_printf(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">base %s %s</text>", XPOS(base), top - 6,
+              NUM_SIG(base, 4), unit ? unit : "");
     sb_printf(b, "<text x=\"%d\" y=\"%d\" fill=\"#555\">blue: the input at its low end; red: at its high end</text>",
               width - 330, 20);
     for (size_t i = 0; i < n; i++) {
@@ -161,10 +161,10 @@ void svg_tornado(strbuf *b, const char *title, double base, const svg_tornado_ro
             if (!isfinite(v[k]))
                 continue;
             double x0 = XPOS(v[k] < base ? v[k] : base), x1 = XPOS(v[k] < base ? base : v[k]);
-            sb_printf(b, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>%s: %.4g"
+            sb_printf(b, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>%s: %s"
                          "</title></rect>",
                       x0, y + 4, x1 - x0 > 0.5 ? x1 - x0 : 0.5, row - 8, color[k], k ? "input +" : "input -",
-                      v[k]);
+                      NUM_SIG(v[k], 4));
         }
     }
     sb_printf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#333\"/>", XPOS(base), top,
@@ -201,8 +201,8 @@ void svg_ratios(strbuf *b, const char *title, const svg_bar *rows, size_t n)
         double x = ratio_x(pow(2, k), e, left, span);
         sb_printf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\"/>", x, top, x, axis,
                   k ? "#ddd" : "#333");
-        sb_printf(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#555\">%.4g%%</text>", x, axis + 16,
-                  100 * pow(2, k));
+        sb_printf(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#555\">%s%%</text>", x, axis + 16,
+                  NUM_SIG(100 * pow(2, k), 4));
     }
     for (size_t i = 0; i < n; i++) {
         int y = top + (int)i * row;
@@ -217,8 +217,8 @@ void svg_ratios(strbuf *b, const char *title, const svg_bar *rows, size_t n)
         double lo = fmin(x0, x1), w = fabs(x1 - x0);
         sb_printf(b, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"/>", lo, y + 4,
                   w > 0.5 ? w : 0.5, row - 8, r < 1 ? fall : rise);
-        sb_printf(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"%s\">%.4g%%</text>", r < 1 ? lo - 4 : lo + w + 4,
-                  y + 16, r < 1 ? "end" : "start", 100 * r);
+        sb_printf(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"%s\">%s%%</text>", r < 1 ? lo - 4 : lo + w + 4,
+                  y + 16, r < 1 ? "end" : "start", NUM_SIG(100 * r, 4));
     }
     sb_printf(b, "</svg>\n");
 }
