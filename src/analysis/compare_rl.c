@@ -171,12 +171,18 @@ void compare_rl_verdict(gpuecon_comparison_result *cr, const pstate *ps)
                  a[k], b[k]);
     else
         snprintf(term, sizeof term, "%s", d == 1 ? "the price per GPU-hour" : "failures and spares");
+    /* the difference in the one framing ("N% below", from the cheaper side); its factors as ratios, since
+       they multiply: rack/plain cost = GPU-seconds x price x failures and spares */
     n += (size_t)snprintf(cr->verdict + n, cap - n,
-                          " Rack-scale vs plain servers: %s costs %.2fx %s per trained token = %.2fx the GPU-seconds "
-                          "(%s %.0f vs %.0f s: the step waits on the slowest response, %.0f tokens) x %.2fx the price "
-                          "per GPU-hour x %.2fx for failures and spares (ETTR %.3f vs %.3f); the deciding term is %s.",
-                          rack->name, cost, plain->name, tratio, names[0], rack->rl_generation_s, plain->rl_generation_s,
-                          rack->rl_response_end, price, rest, rack->ettr, plain->ettr, term);
+                          " Rack-scale vs plain servers: %s is %s %s per trained token; %s's cost over %s's = %.2fx "
+                          "the GPU-seconds (%s %.0f vs %.0f s: the step waits on the slowest response, %.0f tokens) x "
+                          "%.2fx the price per GPU-hour x %.2fx for failures and spares (ETTR %.3f vs %.3f); the "
+                          "deciding term is %s.",
+                          cost >= 1 ? plain->name : rack->name,
+                          NUM_BELOW(rack->rank_usd_per_mtok, plain->rank_usd_per_mtok),
+                          cost >= 1 ? rack->name : plain->name, rack->name, plain->name, tratio, names[0],
+                          rack->rl_generation_s, plain->rl_generation_s, rack->rl_response_end, price, rest, rack->ettr,
+                          plain->ettr, term);
     if (n >= cap)
         return;
     if (cost >= 1 && rack->rl_gen_drain_s > 0.5 * rack->rl_step_time_s)
