@@ -248,9 +248,15 @@ static int setup(const gpuecon_catalog *cat, const gpuecon_comparison *c, size_t
     ps->sys = gpuecon_catalog_system(cat, pl->system);
     ps->prof = gpuecon_catalog_profile(cat, pl->profile);
     ps->train = COMPARE_TRAIN_LIKE(c->workload.kind);
-    ps->user_cal = ps->train && ps->sys ? gpuecon_catalog_calibration(cat, 0, ps->stack->name, ps->sys->name,
-                                                                      (int)pl->precision)
-                                        : NULL;
+    /* a user's calibration (--catalog overlay): a training stack's, or for serving the engine's at the weight
+       precision — unless a sizing at a rate searches the precision, when no one precision's calibration holds */
+    if (ps->train)
+        ps->user_cal = ps->sys ? gpuecon_catalog_calibration(cat, 0, ps->stack->name, ps->sys->name, (int)pl->precision)
+                               : NULL;
+    else
+        ps->user_cal = ps->sys && (!(c->workload.rate > 0) || pl->precision_given)
+                           ? gpuecon_catalog_calibration(cat, 2, res->stack, ps->sys->name, (int)pl->precision)
+                           : NULL;
     res->user_calibration = ps->user_cal;
     if (!ps->sys || !ps->prof)
         return err_set(err, GPUECON_E_INPUT, pl->name, 0, 0, "unknown system or profile");
@@ -437,7 +443,7 @@ static int evaluate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
                 return rc;
         }
         res->predicted_gbs = gbs;
-    } else if (predict && (rc = compare_predict_serve(ctx, w, pl, ps->serve_stack, m, ps->sys, res, err))) {
+    } else if (predict && (rc = compare_predict_serve(ctx, w, pl, ps->serve_stack, ps->user_cal, m, ps->sys, res, err))) {
         return rc;
     }
     if (!predict || (ps->train && pl->n_timeline > 0)) /* none made (was 0, read as "predicts 0") */

@@ -48,11 +48,12 @@ typedef struct pstate {
 } pstate;
 
 /* compare_serve.c: the serving prediction of one platform into res (throughput, latencies,
- * note; percentiles when the workload simulates). GPUECON_OK also when the platform cannot serve
+ * note; percentiles when the workload simulates), with the user's calibration cal applied to the
+ * engine's profile (NULL: none). GPUECON_OK also when the platform cannot serve
  * (res->predicted_tokens_per_s_per_gpu NaN, the reason in the note); other statuses (no memory,
  * canceled) are returned. */
 int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpuecon_platform *pl,
-                          const gpuecon_stack *stack,
+                          const gpuecon_stack *stack, const gpuecon_calibration *cal,
                           const gpuecon_model *m, const gpuecon_system *sys, gpuecon_platform_result *res,
                           gpuecon_error *err);
 

@@ -314,9 +314,13 @@ static int predict_sized(gpuecon_ctx *ctx, const gpuecon_infer_request *base, co
     return rc;
 }
 
+static int serve_unsized(gpuecon_ctx *ctx, gpuecon_infer_request *reqp, const gpuecon_workload *w,
+                         const gpuecon_platform *pl, const gpuecon_model *m, const gpuecon_system *sys,
+                         gpuecon_platform_result *res, gpuecon_error *err);
+
 int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpuecon_platform *pl,
-                          const gpuecon_stack *stack, const gpuecon_model *m, const gpuecon_system *sys, gpuecon_platform_result *res,
-                          gpuecon_error *err)
+                          const gpuecon_stack *stack, const gpuecon_calibration *cal, const gpuecon_model *m,
+                          const gpuecon_system *sys, gpuecon_platform_result *res, gpuecon_error *err)
 {
     gpuecon_infer_request req;
     gpuecon_infer_request_init(&req);
@@ -335,8 +339,21 @@ int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpu
     req.concurrency = w->concurrency;
     if (stack && !gpuecon_serving_profile_from_stack(stack, &req.profile))
         return err_set(err, GPUECON_E_INPUT, OPTION("stack"), 0, 0, "%s names an unknown efficiency profile", stack->name);
-    if (w->rate > 0)
-        return predict_sized(ctx, &req, w, pl, res, err);
+    gpuecon_calibration_apply_profile(cal, &req.profile); /* NULL: none */
+    int prc = w->rate > 0 ? predict_sized(ctx, &req, w, pl, res, err) : serve_unsized(ctx, &req, w, pl, m, sys, res, err);
+    if (prc == GPUECON_OK && cal && isfinite(res->predicted_tokens_per_s_per_gpu)) { /* it says so, as training does */
+        size_t l = strlen(res->predicted_note);
+        snprintf(res->predicted_note + l, sizeof res->predicted_note - l, "; calibrated: %s", cal->name);
+    }
+    return prc;
+}
+
+/* compare_predict_serve without a rate: the given layout, or the TP serving the most. */
+static int serve_unsized(gpuecon_ctx *ctx, gpuecon_infer_request *reqp, const gpuecon_workload *w,
+                         const gpuecon_platform *pl, const gpuecon_model *m, const gpuecon_system *sys,
+                         gpuecon_platform_result *res, gpuecon_error *err)
+{
+    gpuecon_infer_request req = *reqp;
     if (pl->prefill_instances > 0)
         return predict_disagg(ctx, &req, w, pl, res, err);
     gpuecon_infer_result ir;
