@@ -29,6 +29,7 @@ static const char *const na_keys[] = {
     "sizing", "units", "config", /* serving not at a rate; searched at its own gpus; nothing met the targets */
     "layout_choice", "smallest", /* infer: the layout was given; the smallest that fits does not serve the rate */
     "aggregated", /* infer --disagg-search: no aggregated configuration serves the rate */
+    "at_low", "at_high", /* train --target-days: no size up to --max-gpus meets the deadline at a band's end */
     /* compare's summary[]: nothing flips it (or operator tiers), no runner-up, no feasible platform */
     "flip", "runner_up", "runner_up_usd_per_mtok", "below", "difference", "cheapest_usd_per_mtok",
     NULL};

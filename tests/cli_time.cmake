@@ -151,6 +151,37 @@ set(TOKENS 3e11)
 round_trip(8 20 train --model gpt3-175b --system hgx-h200 --precision fp8 --seq 2048 --gbs 1536
            --profile hyperscaler --tokens 300e9 --tier best)
 
+# the band's sizes (issue 47: --target-days had no band): at the 80% band's low end (throughput x low/point on
+# every size, days x point/low, the ETTR held) gpus_needed_band.at_low is the fewest GPUs meeting the deadline:
+# checked through train --gpus at that count and one domain fewer; at_high <= gpus_needed <= at_low
+set(TOKENS 15e12)
+set(bb train --model llama3-70b --system hgx-h100 --precision fp8 --seq 8192 --gbs 1024 --profile hyperscaler
+    --tokens 15T)
+run(0 ${bb} --target-days 90 --json)
+string(JSON n GET "${OUT}" gpus_needed)
+string(JSON pt GET "${OUT}" tokens_per_s_per_gpu)
+string(JSON lo GET "${OUT}" band tokens_per_s_per_gpu low)
+string(JSON dlo GET "${OUT}" band days_to_train high)
+string(JSON d GET "${OUT}" days_to_train)
+string(JSON nl GET "${OUT}" gpus_needed_band at_low)
+string(JSON nh GET "${OUT}" gpus_needed_band at_high)
+check("band days at ${n} GPUs: ${dlo} = ${d} x ${pt}/${lo}" "(${dlo}) / (${d} * ${pt} / ${lo}) - 1 < 1e-9 && 1 - (${dlo}) / (${d} * ${pt} / ${lo}) < 1e-9")
+check("at_high ${nh} <= ${n} <= at_low ${nl}" "${nh} <= ${n} && ${n} <= ${nl} && ${nl} % 8 == 0")
+run(0 ${bb} --gpus ${nl} --json)
+string(JSON dl GET "${OUT}" days_to_train)
+check("${nl} GPUs at the band's low end: ${dl} x ${pt}/${lo} <= 90 days" "${dl} * ${pt} / ${lo} <= 90")
+math(EXPR fewer "${nl} - 8")
+execute_process(COMMAND ${GPUECON} ${bb} --gpus ${fewer} --json RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                ERROR_VARIABLE err TIMEOUT 120)
+if(rc EQUAL 0) # one domain fewer misses at the low end, or no layout uses that many GPUs (exit 2 or 3)
+  string(JSON df GET "${out}" days_to_train)
+  check("${fewer} GPUs at the band's low end: ${df} x ${pt}/${lo} > 90 days" "${df} * ${pt} / ${lo} > 90")
+elseif(NOT (rc EQUAL 2 OR rc EQUAL 3))
+  message(FATAL_ERROR "train --gpus ${fewer}: exit ${rc}\n${err}")
+endif()
+run(0 ${bb} --target-days 90)
+expect_out("80% band +[0-9,]+ tok/s/GPU \\([0-9,]+-[0-9,]+, 80%; [^)]*\\): [0-9.]+-[0-9.]+ days at [0-9]+ GPUs; the deadline needs ${nl} GPUs at the band's low end")
+
 # the fewest GPUs grows as the deadline shortens
 set(base train --model llama3-70b --system hgx-h100 --precision fp8 --seq 8192 --gbs 1024
     --profile hyperscaler --tokens 15T --json)

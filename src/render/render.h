@@ -300,6 +300,9 @@ typedef struct train_target_view {
     double tokens, target_days;
     const char *tier;
     const gpuecon_target_result *t;
+    const gpuecon_band *band;  /* the 80% band of the answer's tok/s/GPU (NULL: none) */
+    int gpus_at_low, gpus_at_high; /* the fewest GPUs meeting the deadline with the throughput at the band's
+                                      low and high end (0: no size up to the limit) */
 } train_target_view;
 extern const render_kind render_train_target;
 

@@ -156,6 +156,16 @@ static json_t *target_json(const void *view)
         json_object_set_new(j, "tokens_per_s_per_gpu", rjson_real(t->run.tokens_per_s_per_gpu));
         json_object_set_new(j, "train", train_result_json(&t->train));
     }
+    if (v->band) { /* the answer's 80% band, its days, and the sizes it implies (docs/cli.md --target-days) */
+        json_t *b = band_train_json(v->band, &t->train);
+        gpuecon_band d;
+        band_scaled(v->band, t->train.tokens_per_s_per_gpu, t->run.days_to_train, true, &d);
+        json_object_set_new(b, "days_to_train", band_json(&d));
+        json_object_set_new(j, "band", b);
+        json_object_set_new(j, "gpus_needed_band",
+                            json_pack("{s:o, s:o}", "at_low", v->gpus_at_low ? json_integer(v->gpus_at_low) : json_null(),
+                                      "at_high", v->gpus_at_high ? json_integer(v->gpus_at_high) : json_null()));
+    }
     json_t *rows = json_array();
     for (size_t i = 0; i < t->n_rows; i++)
         json_array_append_new(rows, target_row_json(&t->rows[i], t->target_days));
@@ -218,6 +228,23 @@ static void target_text(const render_out *out, const void *view, const tbl *tb)
         sb_printf(f, "no size meets it; the nearest miss is %d GPUs in %.1f days\n", t->nearest_gpus, t->nearest_days);
     else
         sb_printf(f, "no size can run this job: %s\n", t->why);
+    if (v->band) {
+        gpuecon_band d;
+        band_scaled(v->band, t->train.tokens_per_s_per_gpu, p->days_to_train, true, &d);
+        char tps[640], days[64];
+        band_text(tps, sizeof tps, v->band, 1, 0);
+        snprintf(days, sizeof days, "%s-%s", NUM_FIXED(d.low, 1), NUM_FIXED(d.high, 1));
+        sb_printf(f, "80%% band    %s tok/s/GPU %s: %s days at %d GPUs; ", NUM_FIXED(t->train.tokens_per_s_per_gpu, 0),
+                  tps, days, t->met ? t->gpus_needed : t->nearest_gpus);
+        if (v->gpus_at_low)
+            sb_printf(f, "the deadline needs %d GPUs at the band's low end", v->gpus_at_low);
+        else
+            sb_printf(f, "at the band's low end no size up to the limit meets the deadline");
+        if (v->gpus_at_high)
+            sb_printf(f, ", %d at its high end\n", v->gpus_at_high);
+        else
+            sb_printf(f, "\n");
+    }
     sb_putc(f, '\n');
     tbl_print(tb, f);
 }

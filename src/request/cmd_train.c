@@ -216,7 +216,24 @@ static int sweep(cli *c, const train_args *a, gpuecon_train_request *req, const 
 /* --target-days: the fewest GPUs that finish the token budget by the deadline, failures, restarts
  * and spares included (gpuecon_train_target), and the trade between GPUs, days and dollars around
  * the answer. */
-static int target(cli *c, const train_args *a, gpuecon_train_request *req, const gpuecon_profile *prof)
+/* The fewest GPUs that meet the deadline with the throughput at `ratio` of its prediction (the band's
+ * low/point or high/point): the same search (gpuecon_train_target) at the deadline times ratio, since a run's
+ * days scale as 1/throughput (its ETTR held: the failures per day do not change with the throughput).
+ * 0 when no size up to the limit meets it; < 0 on an error other than infeasible (err set). */
+static int gpus_at(cli *c, const train_args *a, const gpuecon_train_request *req, const gpuecon_run_request *run,
+                   double ratio, gpuecon_error *err)
+{
+    gpuecon_target_result *u = ctx_alloc(c->ctx, sizeof *u);
+    if (!u)
+        return err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory"), -1;
+    int rc = gpuecon_train_target(c->ctx, c->cat, req, run, a->target_days * ratio, a->max_gpus, u, err);
+    int n = rc == GPUECON_OK && u->met ? u->gpus_needed : rc == GPUECON_E_INFEASIBLE || rc == GPUECON_OK ? 0 : -1;
+    ctx_free(c->ctx, u, sizeof *u);
+    return n;
+}
+
+static int target(cli *c, const train_args *a, gpuecon_train_request *req, const gpuecon_profile *prof,
+                  const calib_set *set)
 {
     if (!prof || !(a->tokens > 0))
         return cli_usage_error(c, "--target-days", "needs --profile P and --tokens T (the budget to finish)");
@@ -239,7 +256,35 @@ static int target(cli *c, const train_args *a, gpuecon_train_request *req, const
     for (size_t i = 0; i < t->n_rows; i++)
         cli_spell_options(c, t->rows[i].why, sizeof t->rows[i].why);
     cli_spell_platform(c, &t->run);
-    train_target_view v = {req, a->tokens, a->target_days, names_tier[a->tier], t};
+    train_target_view v = {req, a->tokens, a->target_days, names_tier[a->tier], t, NULL, 0, 0};
+    /* the answer's 80% band (docs/model.md §7.6), and what it means for the size: the fewest GPUs of the
+       trade table that still meet the deadline at the band's low end, and at its high end */
+    gpuecon_band band;
+    if (t->met || t->nearest_gpus) {
+        gpuecon_train_request q = *req;
+        q.gpus = t->met ? t->gpus_needed : t->nearest_gpus;
+        calib_match m;
+        calib_match_of(set, &q, &t->train, &m);
+        band_set *bs = NULL;
+        gpuecon_error berr;
+        gpuecon_error_clear(&berr);
+        if (band_set_build(c->ctx, c->cat, &bs, &berr)) {
+            ctx_free(c->ctx, t, sizeof *t);
+            return cli_fail(c, &berr);
+        }
+        band_of_train(bs, &q, &t->train, &m, &band);
+        band_set_free(bs);
+        double point = t->train.tokens_per_s_per_gpu;
+        if (band.set && point > 0) {
+            v.band = &band;
+            gpuecon_error_clear(&berr);
+            if ((v.gpus_at_low = gpus_at(c, a, req, &run, band.low / point, &berr)) < 0 ||
+                (v.gpus_at_high = gpus_at(c, a, req, &run, band.high / point, &berr)) < 0) {
+                ctx_free(c->ctx, t, sizeof *t);
+                return cli_fail(c, &berr);
+            }
+        }
+    }
     if (a->plot) {
         train_chart ch;
         train_plans_target_chart(&v, &ch);
@@ -343,7 +388,7 @@ int cmd_train(cli *c, int argc, char **argv)
         sb_printf(c->notes, "gpuecon: calibrated: %s\n", fmt_user_calibration(ucal, sizeof ucal, req.calibration));
     }
     rc = a.rent_usd_per_gpu_hour > 0 ? own_rent(c, &a, &req, prof)
-         : a.target_days > 0         ? target(c, &a, &req, prof)
+         : a.target_days > 0         ? target(c, &a, &req, prof, &set)
          : a.sweep.n                 ? sweep(c, &a, &req, &set)
                                      : single(c, &a, &req, prof, &set);
     train_cli_threads_end(c, saved);
