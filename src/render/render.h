@@ -312,6 +312,7 @@ typedef struct train_life_view {
     const gpuecon_profile *profile;
     double tokens_per_s_per_gpu;
     const gpuecon_life_result *l;
+    const gpuecon_band *band; /* the 80% band of tokens_per_s_per_gpu (NULL: none) */
 } train_life_view;
 extern const render_kind render_train_life;
 

@@ -317,6 +317,16 @@ static json_t *own_rent_json(const void *view)
     json_object_set_new(j, "gpus", json_integer(v->req->gpus));
     json_object_set_new(j, "tokens_per_s_per_gpu", rjson_real(v->tokens_per_s_per_gpu));
     json_object_set_new(j, "life", life_json(v->l));
+    if (v->band) { /* the throughput's band and the life's $/Mtok under it (both as 1/throughput) */
+        gpuecon_band o, r;
+        band_scaled(v->band, v->tokens_per_s_per_gpu, v->l->own_usd_per_mtok, true, &o);
+        band_scaled(v->band, v->tokens_per_s_per_gpu, v->l->rent_usd_per_mtok, true, &r);
+        json_t *b = json_object();
+        json_object_set_new(b, "tokens_per_s_per_gpu", band_json(v->band));
+        json_object_set_new(b, "own_usd_per_mtok", band_json(&o));
+        json_object_set_new(b, "rent_usd_per_mtok", band_json(&r));
+        json_object_set_new(j, "band", b);
+    }
     return j;
 }
 
@@ -364,6 +374,18 @@ static void own_rent_text(const render_out *out, const void *view, const tbl *t)
                 NUM_MONEY(l->capex_usd), l->own_beats_rent_month);
     else
         sb_printf(f, "with %s capex up front, owning never catches up within the life.\n", NUM_MONEY(l->capex_usd));
+    if (v->band) {
+        gpuecon_band o, r;
+        band_scaled(v->band, v->tokens_per_s_per_gpu, l->own_usd_per_mtok, true, &o);
+        band_scaled(v->band, v->tokens_per_s_per_gpu, l->rent_usd_per_mtok, true, &r);
+        char tps[640];
+        band_text(tps, sizeof tps, v->band, 1, 0);
+        sb_printf(f, "80%% band: %s tok/s/GPU %s, so own %s-%s and rent %s-%s per 1M tokens over the life; the "
+                     "verdict and its break-evens do not move with the throughput (owning and renting both cost "
+                     "per hour, so both scale as 1/throughput).\n",
+                  NUM_FIXED(v->tokens_per_s_per_gpu, 0), tps, NUM_MONEY(o.low), NUM_MONEY(o.high), NUM_MONEY(r.low),
+                  NUM_MONEY(r.high));
+    }
 }
 
 const render_kind render_train_life = {own_rent_json, own_rent_table, own_rent_text, NULL};

@@ -298,7 +298,8 @@ static int target(cli *c, const train_args *a, gpuecon_train_request *req, const
 
 /* --rent-usd-per-gpu-hour R: owning the run's GPUs over the cluster's life against renting them
  * for the hours used (gpuecon_cluster_life). */
-static int own_rent(cli *c, const train_args *a, gpuecon_train_request *req, const gpuecon_profile *prof)
+static int own_rent(cli *c, const train_args *a, gpuecon_train_request *req, const gpuecon_profile *prof,
+                    const calib_set *set)
 {
     if (!prof || !(a->tokens > 0))
         return cli_usage_error(c, "--rent-usd-per-gpu-hour", "needs --profile P and --tokens T (the workload)");
@@ -322,7 +323,18 @@ static int own_rent(cli *c, const train_args *a, gpuecon_train_request *req, con
         int code = cli_fail(c, &err);
         return rc == GPUECON_E_INFEASIBLE ? EXIT_INFEASIBLE : code;
     }
-    train_life_view v = {req, prof, r.tokens_per_s_per_gpu, &l};
+    train_life_view v = {req, prof, r.tokens_per_s_per_gpu, &l, NULL};
+    calib_match m; /* the prediction's 80% band (docs/model.md §7.6) */
+    calib_match_of(set, req, &r, &m);
+    band_set *bs = NULL;
+    gpuecon_band band;
+    gpuecon_error_clear(&err);
+    if (band_set_build(c->ctx, c->cat, &bs, &err))
+        return cli_fail(c, &err);
+    band_of_train(bs, req, &r, &m, &band);
+    band_set_free(bs);
+    if (band.set)
+        v.band = &band;
     return cli_render(c, &render_train_life, &v);
 }
 
@@ -387,7 +399,7 @@ int cmd_train(cli *c, int argc, char **argv)
         char ucal[400]; /* these forms' outputs do not carry it: a note says the predictions use it */
         sb_printf(c->notes, "gpuecon: calibrated: %s\n", fmt_user_calibration(ucal, sizeof ucal, req.calibration));
     }
-    rc = a.rent_usd_per_gpu_hour > 0 ? own_rent(c, &a, &req, prof)
+    rc = a.rent_usd_per_gpu_hour > 0 ? own_rent(c, &a, &req, prof, &set)
          : a.target_days > 0         ? target(c, &a, &req, prof, &set)
          : a.sweep.n                 ? sweep(c, &a, &req, &set)
                                      : single(c, &a, &req, prof, &set);
