@@ -222,6 +222,80 @@ static double miss(const gpuecon_workload *w, const gpuecon_infer_result *o)
     return infer_slo_miss(w->ttft_ms_target, w->tpot_ms_target, o->ttft_ms, o->tpot_ms);
 }
 
+/* A disaggregated platform at the workload's rate (placement: disaggregated; docs/model.md §7.1): the
+ * fewest GPUs whose prefill and decode pools serve the rate with mean TTFT and TPOT within the targets
+ * (gpuecon_infer_disagg_size, §6.13), searched within a bound that doubles by whole units (1, 2, 4, ...
+ * units up to the platform's gpus or GPUECON_SERVE_SIZE_MAX_GPUS): the first bound holding a layout gives
+ * the fewest overall, since every smaller count lies within the bound before it, which held none. The
+ * deployment is charged in whole units (the pools share servers or racks). The disaggregated model's
+ * figures are means: a percentile target is checked on them, and the note says so. */
+static int predict_sized_disagg(const gpuecon_infer_request *base, const gpuecon_workload *w,
+                                const gpuecon_platform *pl, gpuecon_platform_result *res, gpuecon_error *err)
+{
+    const char *unit_name;
+    int u = gpuecon_serving_unit(base->system, &unit_name);
+    int bound = pl->gpus > 0 ? pl->gpus : GPUECON_SERVE_SIZE_MAX_GPUS;
+    gpuecon_infer_request b = *base;
+    b.tp = b.pp = 0;
+    b.concurrency = 0;
+    gpuecon_disagg_request q;
+    gpuecon_disagg_result o;
+    gpuecon_error e;
+    gpuecon_error_clear(&e);
+    long evaluated = 0;
+    int rc = GPUECON_E_INFEASIBLE, tried = 0;
+    for (int g = pl->gpus > 0 ? pl->gpus : u; rc == GPUECON_E_INFEASIBLE && tried < 24; g = g * 2 > bound ? bound : g * 2) {
+        long ev = 0;
+        b.gpus = g;
+        gpuecon_error_clear(&e);
+        rc = gpuecon_infer_disagg_size(&b, w->rate, w->ttft_ms_target, w->tpot_ms_target, &q, &o, &ev, &e);
+        evaluated += ev;
+        tried++;
+        if (g >= bound)
+            break;
+    }
+    res->at_rate = true;
+    res->unit = unit_name;
+    res->unit_gpus = u;
+    char t[96] = "";
+    targets_text(t, sizeof t, w);
+    if (rc != GPUECON_OK) {
+        if (rc != GPUECON_E_INFEASIBLE && rc != GPUECON_E_INPUT) {
+            if (err)
+                *err = e;
+            return rc;
+        }
+        res->predicted_tokens_per_s_per_gpu = NAN;
+        snprintf(res->predicted_note, sizeof res->predicted_note,
+                 "no prediction: no disaggregated layout up to %d GPUs serves %g requests/s%s%s (%ld layouts): %.300s",
+                 bound, w->rate, t[0] ? " within " : "", t, evaluated, e.message);
+        return GPUECON_OK;
+    }
+    int used = q.prefill_instances * q.prefill_tp + q.decode_instances * q.decode_tp;
+    int units = (used + u - 1) / u;
+    res->meets_target = true;
+    res->units = pl->gpus > 0 ? 0 : units;
+    res->gpus = pl->gpus > 0 ? pl->gpus : units * u;
+    res->predicted_tokens_per_s_per_gpu = w->rate * w->output_len / res->gpus;
+    res->output_tokens_per_s = w->rate * w->output_len;
+    res->concurrency = o.decode_batch * q.decode_instances;
+    res->ttft_ms = o.ttft_ms;
+    res->tpot_ms = o.tpot_ms;
+    res->tp = q.decode_tp;
+    res->replicas = q.decode_instances;
+    res->weights = b.weights;
+    res->kv = b.kv;
+    snprintf(res->predicted_note, sizeof res->predicted_note,
+             "sized disaggregated: %d prefill x TP%d + %d decode x TP%d = %d GPUs, %s %d %s%s of %d GPUs; the fewest "
+             "serving %g requests/s%s%s (%ld layouts), bound by %s; means (mean TTFT %.4g ms, TPOT %.3g ms): a P%g "
+             "target is checked on the means, not simulated", q.prefill_instances, q.prefill_tp, q.decode_instances,
+             q.decode_tp, used, pl->gpus > 0 ? "on the" : "charged as", pl->gpus > 0 ? pl->gpus : units,
+             pl->gpus > 0 ? "GPUs given" : unit_name, pl->gpus > 0 || units == 1 ? "" : "s", u, w->rate,
+             t[0] ? " within " : "", t, evaluated, o.bound, o.ttft_ms, o.tpot_ms,
+             w->slo_percentile > 0 ? w->slo_percentile : 90);
+    return GPUECON_OK;
+}
+
 /* A platform at the workload's rate (docs/model.md §7.1, serving sizing): without gpus, the fewest
  * units (gpuecon_serving_unit) whose best configuration meets the targets at the workload's
  * percentile (gpuecon_infer_size: layout, precisions within what was given, engine limits,
@@ -340,7 +414,9 @@ int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpu
     if (stack && !gpuecon_serving_profile_from_stack(stack, &req.profile))
         return err_set(err, GPUECON_E_INPUT, OPTION("stack"), 0, 0, "%s names an unknown efficiency profile", stack->name);
     gpuecon_calibration_apply_profile(cal, &req.profile); /* NULL: none */
-    int prc = w->rate > 0 ? predict_sized(ctx, &req, w, pl, res, err) : serve_unsized(ctx, &req, w, pl, m, sys, res, err);
+    int prc = w->rate > 0 && pl->placement == GPUECON_RL_DISAGGREGATED ? predict_sized_disagg(&req, w, pl, res, err)
+              : w->rate > 0 ? predict_sized(ctx, &req, w, pl, res, err)
+                            : serve_unsized(ctx, &req, w, pl, m, sys, res, err);
     if (prc == GPUECON_OK && cal && isfinite(res->predicted_tokens_per_s_per_gpu)) { /* it says so, as training does */
         size_t l = strlen(res->predicted_note);
         snprintf(res->predicted_note + l, sizeof res->predicted_note - l, "; calibrated: %s", cal->name);

@@ -344,8 +344,12 @@ static int check_platform(const gpuecon_catalog *cat, const gpuecon_workload *w,
                               "gen_gpus needs placement: disaggregated and fewer than the platform's %d gpus",
                               p->gpus);
     } else if (((o->present >> PF_GEN_GPUS) & 1u) ||
-               ((o->present >> PF_PLACEMENT) & 1u)) {
-        return yaml_error(doc, node, err, GPUECON_E_INPUT, "placement and gen_gpus are for rl workloads");
+               (((o->present >> PF_PLACEMENT) & 1u) && !(w->kind == GPUECON_WORKLOAD_SERVE && w->rate > 0))) {
+        return yaml_error(doc, node, err, GPUECON_E_INPUT,
+                          "placement and gen_gpus are for rl workloads (and placement for a serve workload with a "
+                          "rate: disaggregated sizes prefill and decode pools)");
+    } else if (w->kind == GPUECON_WORKLOAD_SERVE && !((o->present >> PF_PLACEMENT) & 1u)) {
+        p->placement = GPUECON_RL_COLOCATED; /* aggregated unless the platform asks (the workload's is rl's) */
     }
     const gpuecon_gpu *g = gpuecon_catalog_system(cat, p->system)->gpu;
     if (gpuecon_gpu_peak_flops(g, p->precision) <= 0 && w->kind != GPUECON_WORKLOAD_SERVE)

@@ -179,3 +179,32 @@ run(2 compare "${BADDIR}/s2.yaml")
 expect_err("s2.yaml:3:[0-9]+: give lengths \\(a histogram\\) or prompt_len and output_len, not both")
 run(2 compare --scenario "workload: {kind: serve, model: llama3-70b, lengths: h.csv, rate: 5}\nplatforms: [{system: hgx-h100}]\n")
 expect_err("scenario:1:[0-9]+: lengths: a scenario given as text")
+
+# placement: disaggregated at a rate (issue 48, "aggregated or disaggregated"): the fewest GPUs whose prefill and
+# decode pools serve the rate on means (gpuecon_infer_disagg_size), charged in whole servers. Llama 3 70B bf16 at
+# 150 requests/s, TTFT 1 s, TPOT 40 ms on H100: infer --disagg-search finds no layout within 32 GPUs (4 servers)
+# and one within 40, so the platform is 5 servers; $/Mtok = 40 x 2.00 / (150 x output_len x 3600 / 1e6)
+file(READ ${SRC}/tests/cases/scenarios/serve-rate.yaml sr)
+string(REPLACE "      - name: B200" "      - name: H100 disaggregated\n        system: hgx-h100\n        placement: disaggregated\n        usd_per_gpu_hour: 2.00\n      - name: B200" sr "${sr}")
+file(WRITE sd.yaml "${sr}")
+run(0 compare sd.yaml --json --no-sensitivity)
+string(JSON dname GET "${OUT}" comparisons 0 platforms 1 name)
+string(JSON dg GET "${OUT}" comparisons 0 platforms 1 gpus)
+string(JSON du GET "${OUT}" comparisons 0 platforms 1 sizing units)
+string(JSON dn GET "${OUT}" comparisons 0 platforms 1 prediction)
+set(olen 203) # the serve workload's default lengths: prompt 230, output 203 tokens (docs/scenarios.md)
+if(NOT dname STREQUAL "H100 disaggregated" OR NOT dg EQUAL 40 OR NOT du EQUAL 5 OR
+   NOT dn MATCHES "sized disaggregated: [0-9]+ prefill x TP[0-9]+ \\+ [0-9]+ decode x TP[0-9]+ = (3[3-9]|40) GPUs, charged as 5 servers")
+  message(FATAL_ERROR "the disaggregated H100 platform at 150 requests/s: ${dname} ${dg} GPUs, ${du} units: ${dn}")
+endif()
+execute_process(COMMAND awk "BEGIN { printf \"%.6f\", 40 * 2.00 / (150 * ${olen} * 3600 / 1e6) }" OUTPUT_VARIABLE want)
+json_near(comparisons 0 platforms 1 usd_per_mtok ${want} 0.001)
+run(3 infer --model llama3-70b --system hgx-h100 --disagg-search --rate 150 --gpus 32 --ttft-ms 1000 --tpot-ms 40
+    --weights bf16 --kv bf16 --prompt-len 230 --output-len ${olen})
+run(0 infer --model llama3-70b --system hgx-h100 --disagg-search --rate 150 --gpus 40 --ttft-ms 1000 --tpot-ms 40
+    --weights bf16 --kv bf16 --prompt-len 230 --output-len ${olen} --json)
+json_le(disaggregated gpus_used 40)
+# placement on a serve workload without a rate is refused (nothing is sized)
+file(WRITE sd2.yaml "comparisons:\n  - name: x\n    workload: {kind: serve, model: llama3-8b}\n    platforms:\n      - {system: hgx-h100, gpus: 8, placement: disaggregated}\n")
+run(2 compare sd2.yaml)
+expect_err("sd2.yaml:5:[0-9]+: placement and gen_gpus are for rl workloads \\(and placement for a serve workload with a rate")
