@@ -123,10 +123,10 @@ int err_check_range(gpuecon_error *err, const char *what, double v, double lo, d
 {
     if (isnan(v) || isinf(v))
         return err_set(err, GPUECON_E_INPUT, what, 0, 0,
-                       "%g is not a finite number; allowed %g to %g", v, lo, hi);
+                       "%g is not a finite number; allowed %s to %s", v, NUM_BOUND(lo), NUM_BOUND(hi));
     if (v < lo || v > hi)
-        return err_set(err, GPUECON_E_INPUT, what, 0, 0, "%g is out of range; allowed %g to %g",
-                       v, lo, hi);
+        return err_set(err, GPUECON_E_INPUT, what, 0, 0, "%s is out of range; allowed %s to %s", NUM_BOUND(v),
+                       NUM_BOUND(lo), NUM_BOUND(hi));
     return GPUECON_OK;
 }
 

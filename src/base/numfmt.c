@@ -92,6 +92,25 @@ char *num_count(char *buf, size_t cap, double v)
     return num_sig(buf, cap, v, 4);
 }
 
+char *num_bound(char *buf, size_t cap, double v)
+{
+    if (isfinite(v) && (fabs(v) >= 1e21 || (v != 0 && fabs(v) < 1e-9))) { /* no limit is this far out: a value */
+        snprintf(buf, cap, "%g", v);
+        return buf;
+    }
+    static const struct { double at; const char *suffix; } scale[] = {{1e12, "T"}, {1e9, "B"}, {1e6, "M"}};
+    char n[96];
+    for (size_t i = 0; isfinite(v) && i < sizeof scale / sizeof scale[0]; i++)
+        if (fabs(v) >= scale[i].at) {
+            double x = v / scale[i].at;
+            if (fabs(x * 100 - round(x * 100)) > 1e-9 * fabs(x * 100)) /* not round: every digit (4,194,304) */
+                break;
+            snprintf(buf, cap, "%s%s", num_sig(n, sizeof n, x, 10), scale[i].suffix);
+            return buf;
+        }
+    return num_sig(buf, cap, v, 15);
+}
+
 char *num_money(char *buf, size_t cap, double usd)
 {
     char n[96];

@@ -103,9 +103,10 @@ static int parse_number(const yaml_doc *doc, ynode *n, const char *field, double
 static int check_range(const yaml_doc *doc, ynode *n, const fdesc *f, double v, gpuecon_error *err)
 {
     if (v < f->lo || v > f->hi)
-        return yaml_error(doc, n, err, GPUECON_E_INPUT, "%s: %g is out of range%s; allowed %g to %g%s%s", f->name, v,
+        return yaml_error(doc, n, err, GPUECON_E_INPUT, "%s: %s is out of range%s; allowed %s to %s%s%s", f->name,
+                          NUM_BOUND(v),
                           v != 0 && fabs(v) < DBL_MIN ? " (subnormal: below 2.2e-308, the smallest normal double)" : "",
-                          f->lo, f->hi, f->unit && *f->unit ? " " : "",
+                          NUM_BOUND(f->lo), NUM_BOUND(f->hi), f->unit && *f->unit ? " " : "",
                           f->unit ? f->unit : "");
     if (f->type == FT_INT && v != floor(v))
         return yaml_error(doc, n, err, GPUECON_E_INPUT, "%s: %g is not a whole number", f->name, v);

@@ -294,9 +294,9 @@ static int prepare_job(const gpuecon_reliability_request *q, rel_model *m, gpuec
         if (q->ckpt_interval_s < q->ckpt_write_s || q->ckpt_interval_s <= 0 ||
             q->ckpt_interval_s > 1e7)
             return err_set(err, GPUECON_E_INPUT, OPTION("ckpt_interval_s"), 0, 0,
-                           "%g s is not allowed; allowed %g to 1e+07 s (at least the checkpoint "
+                           "%s s is not allowed; allowed %s to 10M s (at least the checkpoint "
                            "write time, and above 0) or auto",
-                           q->ckpt_interval_s, q->ckpt_write_s > 0 ? q->ckpt_write_s : 1);
+                           NUM_BOUND(q->ckpt_interval_s), NUM_BOUND(q->ckpt_write_s > 0 ? q->ckpt_write_s : 1));
         m->tau = q->ckpt_interval_s;
     }
     m->horizon = q->duration_s;

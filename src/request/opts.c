@@ -159,7 +159,8 @@ static int range_error(cli *c, const char *name, const char *value, double lo, d
     const char *why = v != 0 && fabs(v) < DBL_MIN ? " (subnormal: below 2.2e-308, the smallest normal double)"
                       : v == 0 && errno == ERANGE ? " (it underflows to 0)"
                                                   : "";
-    return cli_usage_error(c, name, "%s is out of range%s; allowed %g to %g", shown(value, b, sizeof b), why, lo, hi);
+    return cli_usage_error(c, name, "%s is out of range%s; allowed %s to %s", shown(value, b, sizeof b), why,
+                           NUM_BOUND(lo), NUM_BOUND(hi));
 }
 
 /* A value that is not a number of the option's kind, with what is allowed. */
@@ -178,7 +179,8 @@ static int not_a_number(cli *c, const opt *o, const char *v)
                        : range && fabs(x) > 1 ? "is too large for a double-precision number (above 1.8e308)"
                                               : "is not a decimal number";
     if (o->lo > -1e11 && o->hi < 1e11)
-        return cli_usage_error(c, o->name, "'%s' %s; allowed %g to %g", shown(v, b, sizeof b), what, o->lo, o->hi);
+        return cli_usage_error(c, o->name, "'%s' %s; allowed %s to %s", shown(v, b, sizeof b), what, NUM_BOUND(o->lo),
+                               NUM_BOUND(o->hi));
     return cli_usage_error(c, o->name, "'%s' %s", shown(v, b, sizeof b), what);
 }
 
@@ -237,7 +239,7 @@ static int parse_list(cli *c, const opt *o, const char *s, int_list *l)
         if (!parse_int(tok, &v)) {
             char b[64];
             return cli_usage_error(c, o->name, "'%s' is not a whole number (expected a list like 64,128,256 of "
-                                   "values %g to %g)", shown(tok, b, sizeof b), o->lo, o->hi);
+                                   "values %s to %s)", shown(tok, b, sizeof b), NUM_BOUND(o->lo), NUM_BOUND(o->hi));
         }
         if (v < o->lo || v > o->hi)
             return range_error(c, o->name, tok, o->lo, o->hi);
@@ -369,7 +371,7 @@ static void print_help(cli *c, const opt *opts, size_t nopts, const cmd_usage *u
         /* A bound at or past -1e9 (int) or +-1e11 marks a range the command checks itself, with its
          * own message; its help text states the range, so none is printed from the table. */
         if ((o->kind == O_DOUBLE || o->kind == O_INT || o->kind == O_LIST) && o->lo > -1e9 && o->hi < 1e11)
-            sb_printf(f, " [%g to %g]", o->lo, o->hi);
+            sb_printf(f, " [%s to %s]", NUM_BOUND(o->lo), NUM_BOUND(o->hi));
         if (o->kind == O_CHOICE) {
             sb_puts(f, " [");
             for (int k = 0; o->choices[k]; k++)
@@ -473,13 +475,13 @@ static int set_global(cli *c, const char *name, const char *val)
            restore the context's own budget afterwards */
         double w;
         if (!parse_double(val, &w))
-            return cli_usage_error(c, name, "'%s' is not a number of CPU-seconds; allowed 0.01 to 1e+07", val);
+            return cli_usage_error(c, name, "'%s' is not a number of CPU-seconds; allowed 0.01 to 10M", val);
         if (w < 0.01 || w > 1e7)
             return range_error(c, name, val, 0.01, 1e7);
         double limit = gpuecon_ctx_get_config(c->ctx)->max_work_limit_s;
         if (limit > 0 && w > limit)
-            return cli_usage_error(c, name, "%s CPU-seconds is above this server's limit of %g (gpuecon serve "
-                                   "--max-work); ask for %g or less", val, limit, limit);
+            return cli_usage_error(c, name, "%s CPU-seconds is above this server's limit of %s (gpuecon serve "
+                                   "--max-work); ask for %s or less", val, NUM_BOUND(limit), NUM_BOUND(limit));
         gpuecon_ctx_set_max_work(c->ctx, w);
     } else {
         c->model_file = val;

@@ -77,6 +77,17 @@ typedef struct serve_opts {
     bool quiet;
 } serve_opts;
 
+/* A limit in a message, without an exponent ("10000000", not "1e+07"; a front end has only the public
+ * header, so not the library's formatter). */
+static const char *bound_text(double x, char *buf, size_t cap)
+{
+    if (x == floor(x) && fabs(x) < 1e15)
+        snprintf(buf, cap, "%.0f", x);
+    else
+        snprintf(buf, cap, "%g", x);
+    return buf;
+}
+
 static int number(const char *name, const char *v, double lo, double hi, bool integer, double *out)
 {
     char *end;
@@ -86,7 +97,8 @@ static int number(const char *name, const char *v, double lo, double hi, bool in
     if (end == v || *end || (errno && fabs(d) > 1) || !isfinite(d) || (integer && d != floor(d)))
         return usage_error(name, "'%s' is not %s", v, integer ? "a whole number" : "a finite number");
     if (d < lo || d > hi)
-        return usage_error(name, "%s is out of range; allowed %g to %g", v, lo, hi);
+        return usage_error(name, "%s is out of range; allowed %s to %s", v, bound_text(lo, (char[40]){0}, 40),
+                           bound_text(hi, (char[40]){0}, 40));
     *out = d;
     return 0;
 }

@@ -28,9 +28,9 @@ expect_err("above the work budget of 0.05 s")
 run_within(20 2 reliability --system hgx-h100 --active-gpus 10000000 --days 3650 --trials 50)
 expect_err("--trials: the simulation would take about")
 run(2 reliability --system hgx-h100 --active-gpus 1024 --max-work 0)
-expect_err("--max-work: 0 is out of range; allowed 0.01 to 1e\\+07")
+expect_err("--max-work: 0 is out of range; allowed 0.01 to 10M")
 run(2 reliability --system hgx-h100 --active-gpus 1024 --max-work lots)
-expect_err("--max-work: 'lots' is not a number of CPU-seconds; allowed 0.01 to 1e\\+07")
+expect_err("--max-work: 'lots' is not a number of CPU-seconds; allowed 0.01 to 10M")
 
 # a global batch of 2^26 sequences: the micro-batch sizes are the divisors of the local batch,
 # found in O(sqrt n) (13 s before, one trial division per candidate)

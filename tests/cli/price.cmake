@@ -28,7 +28,7 @@ json_near(total_usd 51.285e6 0.001)
 run(0 cost --system hgx-h100 --tokens-per-s 728 --usd-per-gpu-hour 2.49)
 expect_out("your rate \\(--usd-per-gpu-hour\\)")
 run(2 cost --system hgx-h100 --tokens-per-s 728 --usd-per-gpu-hour 0)
-expect_err("--usd-per-gpu-hour: 0 is out of range; allowed 0.001 to 1000")
+expect_err("--usd-per-gpu-hour: 0 is out of range; allowed 0.001 to 1,000")
 
 # train: the price without --profile (the default profile fills the rest), $/Mtok from the
 # predicted throughput, the run's dollars from the GPU-hours

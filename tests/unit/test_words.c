@@ -48,6 +48,16 @@ static void test_num_count_money(void **state)
     assert_string_equal(num_money(b, sizeof b, 5.0e6), "$5.00M");
     assert_string_equal(num_money(b, sizeof b, 6.8312e6), "$6.83M");
     assert_string_equal(num_money(b, sizeof b, 3.59e8), "$359M");
+    /* limits in messages and --help: exact, no exponent; T/B/M only where the value is round there */
+    assert_string_equal(num_bound(b, sizeof b, 1e9), "1B");
+    assert_string_equal(num_bound(b, sizeof b, -1e9), "-1B");
+    assert_string_equal(num_bound(b, sizeof b, 1e7), "10M");
+    assert_string_equal(num_bound(b, sizeof b, 2.5e6), "2.5M");
+    assert_string_equal(num_bound(b, sizeof b, 4194304), "4,194,304"); /* 2^22: not 4.1943M */
+    assert_string_equal(num_bound(b, sizeof b, 1e18), "1,000,000T");
+    assert_string_equal(num_bound(b, sizeof b, 0.001), "0.001");
+    assert_string_equal(num_bound(b, sizeof b, 65536), "65,536");
+    assert_string_equal(num_bound(b, sizeof b, 1e-320), "9.99989e-321"); /* beyond any limit: a value, %g */
 }
 
 static void test_num_below(void **state)
