@@ -614,7 +614,7 @@ int compare_platform(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
         long sized = layout_size(gpus * res->days_to_train / w->target_days, unit);
         if (sized < 0 || sized > 10000000)
             return err_set(err, GPUECON_E_INFEASIBLE, pl->name, 0, 0,
-                           "finishing in %g days would need more than 10 million GPUs", w->target_days);
+                           "finishing in %s days would need more than 10 million GPUs", NUM_VAL(w->target_days));
         int next = (int)sized;
         if (meets && next >= gpus)
             return GPUECON_OK; /* converged: this size meets the target and no smaller one should */
@@ -680,13 +680,15 @@ int gpuecon_run_cost(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon
     if (!(req->tokens >= 0) || !isfinite(req->tokens))
         return err_set(err, GPUECON_E_INPUT, OPTION("tokens"), 0, 0, "must be a positive number (or 0: no totals)");
     if (req->pue != 0 && !(req->pue >= 1 && req->pue <= 3))
-        return err_set(err, GPUECON_E_INPUT, OPTION("pue"), 0, 0, "%g is out of range; allowed 1 to 3", req->pue);
+        return err_set(err, GPUECON_E_INPUT, OPTION("pue"), 0, 0,
+                       "%s is out of range; allowed 1 to 3", NUM_VAL(req->pue));
     if (req->mtbi_gpu_days != 0 && !(req->mtbi_gpu_days >= 1 && req->mtbi_gpu_days <= 1e7))
-        return err_set(err, GPUECON_E_INPUT, OPTION("mtbi_gpu_days"), 0, 0, "%g is out of range; allowed 1 to 1e7",
-                       req->mtbi_gpu_days);
+        return err_set(err, GPUECON_E_INPUT, OPTION("mtbi_gpu_days"), 0, 0,
+                       "%s is out of range; allowed 1 to 1e7", NUM_VAL(req->mtbi_gpu_days));
     if (req->usd_per_gpu_hour != 0 && !(req->usd_per_gpu_hour >= 0.001 && req->usd_per_gpu_hour <= 1000))
-        return err_set(err, GPUECON_E_INPUT, OPTION("usd_per_gpu_hour"), 0, 0, "%g is out of range; allowed 0.001 to 1000",
-                       req->usd_per_gpu_hour);
+        return err_set(err, GPUECON_E_INPUT, OPTION("usd_per_gpu_hour"), 0, 0,
+                       "%s is out of range; allowed 0.001 to 1000",
+                       NUM_VAL(req->usd_per_gpu_hour));
     const char *tier = req->tier ? req->tier : "typical";
     if (!find_tier(cat, req->system, tier))
         return err_set(err, GPUECON_E_INPUT, OPTION("tier"), 0, 0,

@@ -707,9 +707,9 @@ int gpuecon_compare(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
         double work = 3e-6 * opt->uncertainty * (double)np;
         if (work > ctx->cfg.max_work_s)
             return err_set(err, GPUECON_E_INPUT, OPTION("uncertainty"), 0, 0,
-                           "%d joint samples of %zu platforms would take about %.2g CPU-seconds, above the "
-                           "work budget of %g s; use fewer samples or raise the budget with " OPTION("max_work"),
-                           opt->uncertainty, np, work, ctx->cfg.max_work_s);
+                           "%d joint samples of %zu platforms would take about %s CPU-seconds, above the "
+                           "work budget of %s s; use fewer samples or raise the budget with " OPTION("max_work"),
+                           opt->uncertainty, np, NUM_SIG(work, 2), NUM_VAL(ctx->cfg.max_work_s));
     }
     compare_owned *own = ctx_alloc(ctx, sizeof *own);
     if (!own)

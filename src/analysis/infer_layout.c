@@ -144,6 +144,6 @@ int infer_aggregated_baseline(gpuecon_ctx *ctx, const gpuecon_infer_request *bas
             return err_set(err, rc, "", 0, 0, "the aggregated search failed");
     }
     return err_set(err, GPUECON_E_INFEASIBLE, OPTION("rate"), 0, 0,
-                   "no aggregated configuration of up to %d GPUs serves %g requests/s within the targets", max_gpus,
-                   rate);
+                   "no aggregated configuration of up to %d GPUs serves %s requests/s within the targets", max_gpus,
+                   NUM_VAL(rate));
 }

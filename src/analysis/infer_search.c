@@ -73,13 +73,13 @@ static int check(const gpuecon_serve_search_request *q, gpuecon_error *err)
         (rc = err_check_range(err, OPTION("sim_requests"), (double)q->sim_requests, 100, 1e7)))
         return rc;
     if (!(q->rate >= 0 && q->rate <= 1e9))
-        return err_set(err, GPUECON_E_INPUT, OPTION("rate"), 0, 0, "%g requests/s is out of range; allowed above 0 up to 1e9",
-                       q->rate);
+        return err_set(err, GPUECON_E_INPUT, OPTION("rate"), 0, 0,
+                       "%s requests/s is out of range; allowed above 0 up to 1e9", NUM_VAL(q->rate));
     if (q->rate > 0 && q->concurrency > 0)
         return err_set(err, GPUECON_E_INPUT, OPTION("rate"), 0, 0, "give either a rate or a concurrency");
     if (!(q->slo_percentile > 0 && q->slo_percentile < 100))
         return err_set(err, GPUECON_E_INPUT, OPTION("slo_percentile"), 0, 0,
-                       "%g is outside (0, 100): a percentile of the requests", q->slo_percentile);
+                       "%s is outside (0, 100): a percentile of the requests", NUM_VAL(q->slo_percentile));
     if (q->objective == GPUECON_SERVE_COST && !q->base.tco)
         return err_set(err, GPUECON_E_INPUT, OPTION("objective"), 0, 0, "cost needs a TCO profile (" OPTION("profile") ")");
     if (!q->base.model || !q->base.system || !q->base.system->gpu)
@@ -511,9 +511,9 @@ static int confirm(search *s, gpuecon_serve_config *c, gpuecon_error *err)
                    blamed though never given) */
                 return err_set(err, GPUECON_E_INPUT, OPTION("search_gpus"), 0, 0,
                                "%d GPUs at a concurrency of %.0f make a closed loop beyond the simulator that "
-                               "confirms the best configurations (at most %g users, %g requests per replica); "
+                               "confirms the best configurations (at most %s users, %s requests per replica); "
                                "search fewer GPUs, or skip the simulator with " OPTION("confirm") " 0",
-                               c->gpus, users, SIM_MAX_USERS, (double)SIM_MAX_REQUESTS);
+                               c->gpus, users, NUM_VAL(SIM_MAX_USERS), NUM_VAL((double)SIM_MAX_REQUESTS));
         }
         gpuecon_sim_result o;
         int rc = gpuecon_infer_simulate(s->ctx, &r, &o, err);
@@ -601,9 +601,9 @@ static int finish(search *s, gpuecon_error *err)
         out->miss_tpot_ms = q->tpot_ms > 0 ? fmax(0, out->closest.tpot_ms - q->tpot_ms) : 0;
         if (q->rate > 0 && out->miss_ttft_ms == 0 && out->miss_tpot_ms == 0)
             return err_set(err, GPUECON_E_INFEASIBLE, OPTION("rate"), 0, 0,
-                           "no configuration serves %g requests/s; the closest (TP %d x PP %d, %d replicas) "
-                           "reaches %.3g requests/s", q->rate, out->closest.tp, out->closest.pp, out->closest.replicas,
-                           out->closest.output_tokens_per_s / q->base.output_len);
+                           "no configuration serves %s requests/s; the closest (TP %d x PP %d, %d replicas) "
+                           "reaches %s requests/s", NUM_VAL(q->rate), out->closest.tp, out->closest.pp,
+                           out->closest.replicas, NUM_SIG(out->closest.output_tokens_per_s / q->base.output_len, 3));
         return err_set(err, GPUECON_E_INFEASIBLE, "", 0, 0,
                        "no configuration meets the targets; the closest (TP %d x PP %d x %d replicas, %s "
                        "weights, %s KV, draft %d) has TTFT %.1f ms, TPOT %.2f ms: %.1f ms and %.2f ms over",

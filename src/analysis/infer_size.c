@@ -101,8 +101,9 @@ int gpuecon_infer_size(gpuecon_ctx *ctx, const gpuecon_serve_search_request *req
     out->fewer_missed = meet && miss >= lo_units && miss == meet - 1; /* miss 0: none searched */
     if (!meet)
         rc = err_set(err, GPUECON_E_INFEASIBLE, OPTION("rate"), 0, 0,
-                     "no count of %ss of %s up to %d (%d GPUs) meets the targets at %g requests/s; at %d GPUs: %.300s",
-                     out->unit, req->base.system->name, hi_units, hi_units * u, req->rate, hi_units * u, last.message);
+                     "no count of %ss of %s up to %d (%d GPUs) meets the targets at %s requests/s; at %d GPUs: %.300s",
+                     out->unit, req->base.system->name, hi_units, hi_units * u, NUM_VAL(req->rate), hi_units * u,
+                     last.message);
 done:
     if (rc && rc != GPUECON_E_INFEASIBLE && err) /* a refusal of the search itself (probe put it in last) */
         *err = last;

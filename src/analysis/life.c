@@ -29,14 +29,14 @@ void gpuecon_life_request_init(gpuecon_life_request *r)
 static int check(const gpuecon_life_request *q, gpuecon_error *err)
 {
     if (q->life_years < 0 || q->life_years > 30)
-        return err_set(err, GPUECON_E_INPUT, OPTION("life_years"), 0, 0, "%g is out of range; allowed 0.1 to 30 "
-                       "(0: the profile's life)", q->life_years);
+        return err_set(err, GPUECON_E_INPUT, OPTION("life_years"), 0, 0, "%s is out of range; allowed 0.1 to 30 "
+                       "(0: the profile's life)", NUM_VAL(q->life_years));
     if (q->utilisation != 0 && !(q->utilisation > 0 && q->utilisation <= 1))
-        return err_set(err, GPUECON_E_INPUT, OPTION("utilisation"), 0, 0, "%g is out of range; allowed above 0 to 1",
-                       q->utilisation);
+        return err_set(err, GPUECON_E_INPUT, OPTION("utilisation"), 0, 0,
+                       "%s is out of range; allowed above 0 to 1", NUM_VAL(q->utilisation));
     if (q->workloads_per_year != 0 && !(q->workloads_per_year > 0 && q->workloads_per_year <= 1e4))
-        return err_set(err, GPUECON_E_INPUT, OPTION("workloads_per_year"), 0, 0, "%g is out of range; allowed above 0 "
-                       "to 10,000", q->workloads_per_year);
+        return err_set(err, GPUECON_E_INPUT, OPTION("workloads_per_year"), 0, 0, "%s is out of range; allowed above 0 "
+                       "to 10,000", NUM_VAL(q->workloads_per_year));
     if (q->utilisation > 0 && q->workloads_per_year > 0)
         return err_set(err, GPUECON_E_INPUT, OPTION("workloads_per_year"), 0, 0, "give a utilisation or workloads per "
                        "year, not both");
@@ -82,7 +82,7 @@ int gpuecon_cluster_life(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpu
         util = q->workloads_per_year * pr.days_to_train / 365;
         if (util > 1)
             return err_set(err, GPUECON_E_INFEASIBLE, OPTION("workloads_per_year"), 0, 0,
-                           "%g runs of %.1f days do not fit in a year (%.0f%% of it)", q->workloads_per_year,
+                           "%s runs of %.1f days do not fit in a year (%.0f%% of it)", NUM_VAL(q->workloads_per_year),
                            pr.days_to_train, 100 * util);
     }
     if (!(util > 0))

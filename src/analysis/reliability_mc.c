@@ -641,16 +641,17 @@ int gpuecon_reliability_simulate(gpuecon_ctx *ctx, const gpuecon_reliability_req
     double per_trial = (2 * c.R + 3 * m.Lambda) * c.T;
     if (per_trial > 1e9)
         return err_set(err, GPUECON_E_INPUT, m.work > 0 ? OPTION("tokens") : OPTION("days"), 0, 0,
-                       "one trial would simulate about %.2g events (%.0f faults a day for %.0f "
-                       "days); at most 1e9: shorten the job or raise " OPTION("mtbi_gpu_days"),
-                       per_trial, c.R * DAY_S, c.T / DAY_S);
+                       "one trial would simulate about %s events (%.0f faults a day for %.0f "
+                       "days); at most 1e9: shorten the job or raise " OPTION("mtbi_gpu_days"), NUM_SIG(per_trial, 2),
+                       c.R * DAY_S, c.T / DAY_S);
     double work = sim_work_s(&c, per_trial, req->trials);
     if (work > ctx->cfg.max_work_s)
         return err_set(err, GPUECON_E_INPUT, req->trials > 1 ? OPTION("trials") : m.work > 0 ? OPTION("tokens") : OPTION("days"),
-                       0, 0, "the simulation would take about %.2g CPU-seconds (%d trials of about %.2g "
-                       "events on %d units), above the work budget of %g s; use fewer trials or a "
-                       "shorter job, or raise the budget with " OPTION("max_work"), work, req->trials, per_trial,
-                       c.nunits, ctx->cfg.max_work_s);
+                       0, 0, "the simulation would take about %s CPU-seconds (%d trials of about %s "
+                       "events on %d units), above the work budget of %s s; use fewer trials or a "
+                       "shorter job, or raise the budget with " OPTION("max_work"), NUM_SIG(work, 2), req->trials,
+                       NUM_SIG(per_trial, 2),
+                       c.nunits, NUM_VAL(ctx->cfg.max_work_s));
     int nt = 1;
 #ifdef _OPENMP
     nt = ctx->cfg.threads > 0 ? ctx->cfg.threads : omp_get_max_threads();

@@ -177,8 +177,8 @@ int gpuecon_train_target(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpu
         return err_set(err, GPUECON_E_INPUT, OPTION("target_days"), 0, 0, "context, catalog, model and system are required");
     memset(out, 0, sizeof *out);
     if (!(target_days > 0) || !isfinite(target_days))
-        return err_set(err, GPUECON_E_INPUT, OPTION("target_days"), 0, 0, "%g: a deadline must be a positive number of days",
-                       target_days);
+        return err_set(err, GPUECON_E_INPUT, OPTION("target_days"), 0, 0,
+                       "%s: a deadline must be a positive number of days", NUM_VAL(target_days));
     if (!(rreq->tokens > 0))
         return err_set(err, GPUECON_E_INPUT, OPTION("tokens"), 0, 0, "a deadline needs the token budget (" OPTION("tokens") " T)");
     int unit = gpuecon_target_unit(cat, rreq, err);
@@ -276,8 +276,8 @@ int gpuecon_train_target(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpu
     if (rc == GPUECON_OK && !out->met)
         return out->nearest_gpus > 0
                    ? err_set(err, GPUECON_E_INFEASIBLE, OPTION("target_days"), 0, 0,
-                             "no size up to %d GPUs finishes in %g days; the nearest miss is %d GPUs in %.1f days",
-                             (int)lim, target_days, out->nearest_gpus, out->nearest_days)
+                             "no size up to %d GPUs finishes in %s days; the nearest miss is %d GPUs in %.1f days",
+                             (int)lim, NUM_VAL(target_days), out->nearest_gpus, out->nearest_days)
                    : err_set(err, GPUECON_E_INFEASIBLE, OPTION("target_days"), 0, 0, "no size can run this job: %s",
                              out->why);
     return rc;

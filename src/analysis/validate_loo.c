@@ -128,8 +128,8 @@ static int group_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, lrow *x, siz
             return rc;
         if (cheap && x[i].d.figure != x[i].row->predicted)
             return err_set(err, GPUECON_E_INTERNAL, x[i].row->id, 0, 0,
-                           "re-predicted without calibration the row gives %.9g, validate %.9g", x[i].d.figure,
-                           x[i].row->predicted);
+                           "re-predicted without calibration the row gives %s, validate %s",
+                           NUM_SIG(x[i].d.figure, 9), NUM_SIG(x[i].row->predicted, 9));
         x[i].group = SIZE_MAX;
         if (!x[i].d.measurable || !(x[i].row->published > 0) || !(x[i].row->predicted > 0))
             continue;
@@ -179,7 +179,8 @@ static int trace_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, lrow *x, siz
         r->rc = validate_serving_trace(ctx, cat, r->row->id, &r->trace, &y, &r->err);
         if (!r->rc && r->trace && y != r->row->predicted)
             r->rc = err_set(&r->err, GPUECON_E_INTERNAL, r->row->id, 0, 0,
-                            "simulated again the row gives %.9g, validate %.9g", y, r->row->predicted);
+                            "simulated again the row gives %s, validate %s", NUM_SIG(y, 9),
+                            NUM_SIG(r->row->predicted, 9));
     }
     for (size_t i = 0; i < nx && !rc; i++) /* the first row's error, whatever the threads */
         if ((rc = x[i].rc) && err)

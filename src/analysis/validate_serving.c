@@ -451,8 +451,8 @@ static int decode_toks(const gpuecon_catalog *cat, const scase *v, const gpuecon
     if (rc)
         return rc;
     if (infer_running_cap(&d.o) < v->c)
-        return err_set(err, GPUECON_E_INFEASIBLE, v->id, 0, 0, "a decode rank holds %.0f sequences, fewer than the %g run",
-                       infer_running_cap(&d.o), v->c);
+        return err_set(err, GPUECON_E_INFEASIBLE, v->id, 0, 0, "a decode rank holds %.0f sequences, fewer than the %s run",
+                       infer_running_cap(&d.o), NUM_VAL(v->c));
     gpuecon_infer_step st;
     infer_step(&d.e, v->c, 0, &st);
     *y = v->c * d.e.E / st.step_s;

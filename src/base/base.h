@@ -115,6 +115,9 @@ char *num_sig(char *buf, size_t cap, double v, int sig);
 /* A count of things (tokens, parameters, events): "15T", "8.03B", "41.9M" (3 significant digits,
  * T/B/M for 10^12/10^9/10^6), under a million as num_sig at 4 digits ("10,600"). */
 char *num_count(char *buf, size_t cap, double v);
+/* A value a message quotes (an input, a derived figure): 6 significant digits without an exponent from 1e-6
+ * to 1e15 ("16,384", "0.0125", "1,000,000,000"), printf's %g beyond (or "nan", "inf"). */
+char *num_value(char *buf, size_t cap, double v);
 /* A limit as a message states it, exact and without an exponent: "16,384", "0.001", "10M", "1B", "-1B",
  * "2.5M", "1,000,000T" (T/B/M from 10^6 up when the value is round there, else every digit: "4,194,304");
  * a value beyond any limit (1e21 and up, or below 1e-9) as printf's %g. */
@@ -134,6 +137,7 @@ char *num_below(char *buf, size_t cap, double cheaper, double dearer);
 #define NUM_COUNT(v) num_count((char[NUM_BUF]){0}, NUM_BUF, (v))
 #define NUM_MONEY(v) num_money((char[NUM_BUF]){0}, NUM_BUF, (v))
 #define NUM_BOUND(v) num_bound((char[NUM_BUF]){0}, NUM_BUF, (v))
+#define NUM_VAL(v) num_value((char[NUM_BUF]){0}, NUM_BUF, (v))
 #define NUM_BELOW(cheaper, dearer) num_below((char[NUM_BUF]){0}, NUM_BUF, (cheaper), (dearer))
 
 /* ---- suggest.c ---- */

@@ -92,6 +92,14 @@ char *num_count(char *buf, size_t cap, double v)
     return num_sig(buf, cap, v, 4);
 }
 
+char *num_value(char *buf, size_t cap, double v)
+{
+    if (v == 0 || (isfinite(v) && fabs(v) >= 1e-6 && fabs(v) < 1e15))
+        return num_sig(buf, cap, v, 6);
+    snprintf(buf, cap, "%g", v); /* beyond any sensible figure (or not finite): as printf writes it */
+    return buf;
+}
+
 char *num_bound(char *buf, size_t cap, double v)
 {
     if (isfinite(v) && (fabs(v) >= 1e21 || (v != 0 && fabs(v) < 1e-9))) { /* no limit is this far out: a value */

@@ -213,7 +213,7 @@ static int check_rl_workload(const gpuecon_catalog *cat, gpuecon_workload *w, co
                           w->prompt_len + w->response_len, m->name, m->max_seq);
     if (w->max_response_len > 0 && w->max_response_len < w->response_len)
         return yaml_error(doc, schema_node(node, "max_response_len"), err, GPUECON_E_INPUT,
-                          "max_response_len (%g) is below the mean response_len (%d)", w->max_response_len,
+                          "max_response_len (%s) is below the mean response_len (%d)", NUM_VAL(w->max_response_len),
                           w->response_len);
     if (w->off_policy && w->placement == GPUECON_RL_COLOCATED)
         return yaml_error(doc, schema_node(node, "off_policy"), err, GPUECON_E_INPUT,
@@ -238,14 +238,15 @@ static int check_serve_rate(const gpuecon_workload *w, const sobj *o, const yaml
                           "%s is for a serving workload (kind: serve)", rate ? "rate" : "slo_percentile");
     if (rate && !(w->rate > 0 && w->rate <= 1e9))
         return yaml_error(doc, schema_node(node, "rate"), err, GPUECON_E_INPUT,
-                          "rate: %g requests/s; allowed above 0 up to 1e9", w->rate);
+                          "rate: %s requests/s; allowed above 0 up to 1e9", NUM_VAL(w->rate));
     if (pct && !rate)
         return yaml_error(doc, schema_node(node, "slo_percentile"), err, GPUECON_E_INPUT,
                           "slo_percentile needs a rate: the targets are checked at a percentile only when each "
                           "platform is sized to serve a rate");
     if (pct && !(w->slo_percentile > 0 && w->slo_percentile < 100))
         return yaml_error(doc, schema_node(node, "slo_percentile"), err, GPUECON_E_INPUT,
-                          "slo_percentile: %g is outside (0, 100): a percentile of the requests", w->slo_percentile);
+                          "slo_percentile: %s is outside (0, 100): a percentile of the requests",
+                          NUM_VAL(w->slo_percentile));
     if (rate && present(o, workload_fields, COUNT(workload_fields), "concurrency"))
         return yaml_error(doc, schema_node(node, "concurrency"), err, GPUECON_E_INPUT,
                           "give a rate or a concurrency, not both: at a rate the load in flight follows from it");
@@ -274,8 +275,8 @@ static int check_workload(const gpuecon_catalog *cat, gpuecon_workload *w, const
             double g = w->batch_tokens / w->seq;
             if (g < 1 || g != (double)(int)g)
                 return yaml_error(doc, schema_node(node, "batch_tokens"), err, GPUECON_E_INPUT,
-                                  "batch_tokens (%g) must be a whole multiple of seq (%d)",
-                                  w->batch_tokens, w->seq);
+                                  "batch_tokens (%s) must be a whole multiple of seq (%d)", NUM_VAL(w->batch_tokens),
+                                  w->seq);
             w->gbs = (int)g;
         }
         if (w->gbs <= 0)

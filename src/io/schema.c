@@ -109,7 +109,7 @@ static int check_range(const yaml_doc *doc, ynode *n, const fdesc *f, double v, 
                           NUM_BOUND(f->lo), NUM_BOUND(f->hi), f->unit && *f->unit ? " " : "",
                           f->unit ? f->unit : "");
     if (f->type == FT_INT && v != floor(v))
-        return yaml_error(doc, n, err, GPUECON_E_INPUT, "%s: %g is not a whole number", f->name, v);
+        return yaml_error(doc, n, err, GPUECON_E_INPUT, "%s: %s is not a whole number", f->name, NUM_VAL(v));
     return GPUECON_OK;
 }
 
@@ -432,11 +432,11 @@ static int gpu_validate(struct gpuecon_catalog *cat, centry *e, const yaml_doc *
                           "peak_fp4_tflops is set but peak_fp8_tflops is not");
     if (g->min_power_w > g->tdp_w)
         return yaml_error(doc, schema_node(node, "min_power_w"), err, GPUECON_E_INPUT,
-                          "min_power_w (%g) is above tdp_w (%g)", g->min_power_w, g->tdp_w);
+                          "min_power_w (%s) is above tdp_w (%s)", NUM_VAL(g->min_power_w), NUM_VAL(g->tdp_w));
     if (g->idle_w > 0 && g->idle_w >= (g->min_power_w > 0 ? g->min_power_w : g->tdp_w))
         return yaml_error(doc, schema_node(node, "idle_w"), err, GPUECON_E_INPUT,
-                          "idle_w (%g) must be below the lowest power limit (%g)", g->idle_w,
-                          g->min_power_w > 0 ? g->min_power_w : g->tdp_w);
+                          "idle_w (%s) must be below the lowest power limit (%s)", NUM_VAL(g->idle_w),
+                          NUM_VAL(g->min_power_w > 0 ? g->min_power_w : g->tdp_w));
     return GPUECON_OK;
 }
 

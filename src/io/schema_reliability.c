@@ -176,15 +176,14 @@ static int reliability_validate(struct gpuecon_catalog *cat, centry *e, const ya
             char field[40];
             snprintf(field, sizeof field, "%s_mttr_max_h", gpuecon_fclass_name((gpuecon_fclass)c));
             return yaml_error(doc, schema_node(node, field), err, GPUECON_E_INPUT,
-                              "%s: %g h is below %s_mttr_min_h (%g h)", field, p->mttr_max_h,
-                              gpuecon_fclass_name((gpuecon_fclass)c), p->mttr_min_h);
+                              "%s: %s h is below %s_mttr_min_h (%s h)", field, NUM_VAL(p->mttr_max_h),
+                              gpuecon_fclass_name((gpuecon_fclass)c), NUM_VAL(p->mttr_min_h));
         }
     }
     if (fabs(sum - 1) > 0.01)
         return yaml_error(doc, node, err, GPUECON_E_INPUT,
-                          "the failure-class shares (gpu_share ... backplane_share) sum to %g; "
-                          "they must sum to 1",
-                          sum);
+                          "the failure-class shares (gpu_share ... backplane_share) sum to %s; "
+                          "they must sum to 1", NUM_VAL(sum));
     int k = r->spares_per_domain;
     if (k >= s->scaleup_gpus || k % s->gpus_per_node)
         return yaml_error(doc, schema_node(node, "spares_per_domain"), err, GPUECON_E_INPUT,
@@ -194,13 +193,13 @@ static int reliability_validate(struct gpuecon_catalog *cat, centry *e, const ya
                           s->scaleup_gpus);
     if (r->async_ckpt && r->ckpt_block_s > r->ckpt_write_s)
         return yaml_error(doc, schema_node(node, "ckpt_block_s"), err, GPUECON_E_INPUT,
-                          "ckpt_block_s: %g s is longer than ckpt_write_s (%g s)", r->ckpt_block_s,
-                          r->ckpt_write_s);
+                          "ckpt_block_s: %s s is longer than ckpt_write_s (%s s)", NUM_VAL(r->ckpt_block_s),
+                          NUM_VAL(r->ckpt_write_s));
     if (r->ckpt_interval_s > 0 && r->ckpt_interval_s < r->ckpt_write_s)
         return yaml_error(doc, schema_node(node, "ckpt_interval_s"), err, GPUECON_E_INPUT,
-                          "ckpt_interval_s: %g s is shorter than ckpt_write_s (%g s); allowed "
-                          "0 (optimal) or at least the write time",
-                          r->ckpt_interval_s, r->ckpt_write_s);
+                          "ckpt_interval_s: %s s is shorter than ckpt_write_s (%s s); allowed "
+                          "0 (optimal) or at least the write time", NUM_VAL(r->ckpt_interval_s),
+                          NUM_VAL(r->ckpt_write_s));
     return GPUECON_OK;
 }
 

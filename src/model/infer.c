@@ -84,20 +84,20 @@ static int check_lengths(const gpuecon_infer_request *r, gpuecon_error *err)
         return rc;
     if (m->max_seq > 0 && r->prompt_len > m->max_seq)
         return err_set(err, GPUECON_E_INPUT, OPTION("prompt_len"), 0, 0,
-                       "%g tokens is longer than %s's context of %d tokens", r->prompt_len,
+                       "%s tokens is longer than %s's context of %d tokens", NUM_VAL(r->prompt_len),
                        m->name, m->max_seq);
     if (m->max_seq > 0 && r->prompt_len + r->output_len > m->max_seq)
         return err_set(err, GPUECON_E_INPUT, OPTION("output_len"), 0, 0,
-                       "prompt %g + output %g tokens exceed %s's context of %d tokens",
-                       r->prompt_len, r->output_len, m->name, m->max_seq);
+                       "prompt %s + output %s tokens exceed %s's context of %d tokens", NUM_VAL(r->prompt_len),
+                       NUM_VAL(r->output_len), m->name, m->max_seq);
     if (r->max_model_len > 0 && m->max_seq > 0 && r->max_model_len > m->max_seq)
         return err_set(err, GPUECON_E_INPUT, OPTION("max_model_len"), 0, 0,
                        "%d is longer than %s's context of %d tokens", r->max_model_len, m->name,
                        m->max_seq);
     if (r->max_model_len > 0 && r->max_model_len < r->prompt_len + r->output_len)
         return err_set(err, GPUECON_E_INPUT, OPTION("max_model_len"), 0, 0,
-                       "%d is shorter than prompt + output (%g tokens)", r->max_model_len,
-                       r->prompt_len + r->output_len);
+                       "%d is shorter than prompt + output (%s tokens)", r->max_model_len,
+                       NUM_VAL(r->prompt_len + r->output_len));
     return GPUECON_OK;
 }
 
@@ -143,7 +143,7 @@ static int check_request(const gpuecon_infer_request *r, gpuecon_error *err)
         return err_check_range(err, OPTION("pue"), r->pue, 1, 3);
     if (!(r->acceptance >= 0 && r->acceptance < 1))
         return err_set(err, GPUECON_E_INPUT, r->acceptance_is_rate ? OPTION("accept_rate") : OPTION("accept"), 0, 0,
-                       "%g is outside [0, 1): an acceptance is a probability below 1", r->acceptance);
+                       "%s is outside [0, 1): an acceptance is a probability below 1", NUM_VAL(r->acceptance));
     if (r->draft_gb >= 0 && (rc = err_check_range(err, OPTION("draft_gb"), r->draft_gb, 0, 1e4)))
         return rc;
     if (r->weights != GPUECON_BF16 && r->weights != GPUECON_FP8 && r->weights != GPUECON_FP4)
@@ -286,9 +286,10 @@ static int describe_shortfall(const gpuecon_infer_request *r, const gpuecon_infe
         return err_set(err, GPUECON_E_INFEASIBLE, "", 0, 0,
                        "%s does not fit on %s with attention-DP over EP %d (%d expert slots per GPU): %.2f GB per GPU "
                        "short (%.2f x %.2f GiB usable; weights %.2f GiB, activations %.2f GiB, CUDA graphs %.2f GiB, "
-                       "one %g-token request's KV %.3f GiB); try a larger " OPTION("tp") " (the EP group)%s",
+                       "one %s-token request's KV %.3f GiB); try a larger " OPTION("tp") " (the EP group)%s",
                        r->model->name, r->system->name, o->ep, o->expert_slots, o->shortfall_gb, o->gpu_mem_util,
-                       o->hbm_gib, o->weights_gib, o->activation_gib, o->cuda_graph_gib, r->prompt_len + r->output_len,
+                       o->hbm_gib, o->weights_gib, o->activation_gib, o->cuda_graph_gib,
+                       NUM_VAL(r->prompt_len + r->output_len),
                        need_b / INFER_GIB,
                        r->weights == GPUECON_BF16 ? " or " OPTION("weights") " fp8"
                        : r->weights == GPUECON_FP8 && gpuecon_gpu_peak_flops(r->system->gpu, GPUECON_FP4) > 0
@@ -308,11 +309,11 @@ static int describe_shortfall(const gpuecon_infer_request *r, const gpuecon_infe
              r->weights == GPUECON_FP8 && fp4 ? " or " OPTION("weights") " fp4" : "");
     return err_set(err, GPUECON_E_INFEASIBLE, "", 0, 0,
                    "%s does not fit on %s at TP %d: %.2f GB per GPU short (%.2f x %.2f GiB usable; "
-                   "weights %.2f GiB, activations %.2f GiB, CUDA graphs %.2f GiB, one %g-token "
+                   "weights %.2f GiB, activations %.2f GiB, CUDA graphs %.2f GiB, one %s-token "
                    "request's KV %.3f GiB)%s",
                    r->model->name, r->system->name, o->tp, o->shortfall_gb, o->gpu_mem_util,
                    o->hbm_gib, o->weights_gib, o->activation_gib, o->cuda_graph_gib,
-                   r->prompt_len + r->output_len, need_b / INFER_GIB, hint);
+                   NUM_VAL(r->prompt_len + r->output_len), need_b / INFER_GIB, hint);
 }
 
 /* vLLM's startup check at the model's context; lowers max_model_len when it is the default. */
@@ -358,8 +359,8 @@ static int context_check(const gpuecon_infer_request *r, const infer_arch *a, gp
             o->shortfall_gb = (need - kv) / 1e9;
             return err_set(err, GPUECON_E_INFEASIBLE, "", 0, 0,
                            "%s on %s at TP %d: vLLM would refuse to start even with max_model_len "
-                           "%g: it needs %.2f GiB of KV cache per GPU, %.2f GiB are free (%.2f GB short)",
-                           r->model->name, r->system->name, o->tp, len, need / INFER_GIB,
+                           "%s: it needs %.2f GiB of KV cache per GPU, %.2f GiB are free (%.2f GB short)",
+                           r->model->name, r->system->name, o->tp, NUM_VAL(len), need / INFER_GIB,
                            o->kv_avail_gib, o->shortfall_gb);
         }
     }
@@ -775,7 +776,7 @@ int gpuecon_infer_sweep(const gpuecon_infer_request *req, const double *concurre
     for (size_t i = 0; i < n; i++)
         if (!(concurrency[i] > 0) || concurrency[i] > 1e9)
             return err_set(err, GPUECON_E_INPUT, OPTION("concurrency"), 0, 0,
-                           "%g is out of range; allowed above 0 up to 1e9", concurrency[i]);
+                           "%s is out of range; allowed above 0 up to 1B", NUM_VAL(concurrency[i]));
     infer_arch a;
     infer_env e;
     gpuecon_infer_result o;

@@ -163,8 +163,8 @@ static int check(const gpuecon_disagg_request *q, gpuecon_error *err)
         (rc = err_check_range(err, OPTION("decode"), q->decode_tp, 1, 1024)))
         return rc;
     if (!(q->rate >= 0 && q->rate <= 1e9))
-        return err_set(err, GPUECON_E_INPUT, OPTION("rate"), 0, 0, "%g requests/s is out of range; allowed above 0 up to 1e9",
-                       q->rate);
+        return err_set(err, GPUECON_E_INPUT, OPTION("rate"), 0, 0,
+                       "%s requests/s is out of range; allowed above 0 up to 1B", NUM_VAL(q->rate));
     double used = (double)q->prefill_instances * q->prefill_tp + (double)q->decode_instances * q->decode_tp;
     if (used > q->base.gpus)
         return err_set(err, GPUECON_E_INPUT, OPTION("prefill"), 0, 0,
@@ -196,8 +196,10 @@ int gpuecon_infer_disagg(const gpuecon_disagg_request *req, gpuecon_disagg_resul
     double R = req->rate > 0 ? req->rate : 0.9 * out->capacity;
     if (!(R < out->capacity))
         return err_set(err, GPUECON_E_INFEASIBLE, OPTION("rate"), 0, 0,
-                       "%g requests/s is at or above what %dP%d + %dD%d serves (%.4g requests/s, bound by %s)", R,
-                       req->prefill_instances, req->prefill_tp, req->decode_instances, req->decode_tp, out->capacity,
+                       "%s requests/s is at or above what %dP%d + %dD%d serves (%s requests/s, bound by %s)",
+                       NUM_VAL(R),
+                       req->prefill_instances, req->prefill_tp, req->decode_instances, req->decode_tp,
+                       NUM_SIG(out->capacity, 4),
                        out->bound);
     infer_disagg_at_rate(req, &p, &d, R, out);
     return GPUECON_OK;
@@ -324,7 +326,8 @@ int gpuecon_infer_disagg_size(const gpuecon_infer_request *base, double rate, do
     if (!base || !base->model || !base->system || !best_req || !best || !evaluated)
         return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a request, a model, a system and results are required");
     if (!(rate > 0) || !(rate <= 1e9))
-        return err_set(err, GPUECON_E_INPUT, OPTION("rate"), 0, 0, "%g requests/s: allowed above 0, up to 1e9", rate);
+        return err_set(err, GPUECON_E_INPUT, OPTION("rate"), 0, 0, "%s requests/s: allowed above 0, up to 1B",
+                       NUM_VAL(rate));
     if (!(ttft_ms >= 0) || !(tpot_ms >= 0))
         return err_set(err, GPUECON_E_INPUT, ttft_ms >= 0 ? OPTION("tpot_ms") : OPTION("ttft_ms"), 0, 0,
                        "a target must be above 0");
@@ -371,8 +374,9 @@ int gpuecon_infer_disagg_size(const gpuecon_infer_request *base, double rate, do
     }
     if (!found)
         return err_set(err, GPUECON_E_INFEASIBLE, OPTION("rate"), 0, 0,
-                       "no disaggregated layout of up to %d GPUs (" OPTION("gpus") ") serves %g requests/s of %s "
-                       "on %s with mean TTFT and TPOT within the targets; give more GPUs or a lower rate", n, rate,
+                       "no disaggregated layout of up to %d GPUs (" OPTION("gpus") ") serves %s requests/s of %s "
+                       "on %s with mean TTFT and TPOT within the targets; give more GPUs or a lower rate", n,
+                       NUM_VAL(rate),
                        base->model->name, base->system->name);
     return GPUECON_OK;
 }

@@ -42,11 +42,11 @@ static int check_bins(const gpuecon_sim_request *r, gpuecon_error *err)
         if (!(b->prompt >= 1 && b->prompt <= 1e8 && b->prompt == floor(b->prompt)) ||
             !(b->output >= 1 && b->output <= 1e8 && b->output == floor(b->output)))
             return err_set(err, GPUECON_E_INPUT, OPTION("lengths"), (int)i + 1, 0,
-                           "bin %zu: lengths must be whole numbers of tokens from 1 to 1e8 (got %g, %g)",
-                           i + 1, b->prompt, b->output);
+                           "bin %zu: lengths must be whole numbers of tokens from 1 to 100M (got %s, %s)",
+                           i + 1, NUM_VAL(b->prompt), NUM_VAL(b->output));
         if (!(b->weight > 0 && b->weight < 1e300))
             return err_set(err, GPUECON_E_INPUT, OPTION("lengths"), (int)i + 1, 0,
-                           "bin %zu: the weight must be above 0 (got %g)", i + 1, b->weight);
+                           "bin %zu: the weight must be above 0 (got %s)", i + 1, NUM_VAL(b->weight));
     }
     return GPUECON_OK;
 }
@@ -59,11 +59,11 @@ int sim_check(const gpuecon_sim_request *r, gpuecon_error *err)
     } else if (r->arrival == GPUECON_ARRIVAL_CLOSED) {
         if (r->users < 1 || r->users > SIM_MAX_USERS)
             return err_set(err, GPUECON_E_INPUT, OPTION("users"), 0, 0,
-                           "%d is out of range; allowed 1 to %g concurrent users", r->users, SIM_MAX_USERS);
+                           "%d is out of range; allowed 1 to %s concurrent users", r->users, NUM_BOUND(SIM_MAX_USERS));
     } else if (r->arrival == GPUECON_ARRIVAL_POISSON || r->arrival == GPUECON_ARRIVAL_GAMMA) {
         if (!(r->rate > 0 && r->rate <= 1e9))
             return err_set(err, GPUECON_E_INPUT, OPTION("rate"), 0, 0,
-                           "%g requests/s is out of range; allowed above 0 up to 1e9", r->rate);
+                           "%s requests/s is out of range; allowed above 0 up to 1B", NUM_VAL(r->rate));
         if (r->arrival == GPUECON_ARRIVAL_GAMMA &&
             (rc = err_check_range(err, OPTION("burstiness"), r->burstiness, 1e-3, 1e3)))
             return rc;
@@ -72,7 +72,7 @@ int sim_check(const gpuecon_sim_request *r, gpuecon_error *err)
     }
     if (!(r->slo_percentile > 0 && r->slo_percentile < 100))
         return err_set(err, GPUECON_E_INPUT, OPTION("slo_percentile"), 0, 0,
-                       "%g is outside (0, 100): a percentile of the requests", r->slo_percentile);
+                       "%s is outside (0, 100): a percentile of the requests", NUM_VAL(r->slo_percentile));
     if ((rc = err_check_range(err, OPTION("requests"), (double)r->requests, 10, (double)SIM_MAX_REQUESTS)) ||
         (rc = err_check_range(err, OPTION("replications"), r->replications, 1, 10000)) ||
         (rc = err_check_range(err, OPTION("warmup"), r->warmup, 0, 0.9)) ||
@@ -317,11 +317,11 @@ int sim_check_work(gpuecon_ctx *ctx, const gpuecon_sim_request *r, double batch,
     if (!(work > ctx->cfg.max_work_s))
         return GPUECON_OK;
     return err_set(err, GPUECON_E_INPUT, r->replications > 1 ? OPTION("replications") : OPTION("requests"), 0, 0,
-                   "the simulation would take about %.2g CPU-seconds (%ld requests x %d replication%s of %g output "
-                   "tokens at about %.3g sequences a step), above the work budget of %g s; use fewer requests or "
-                   "replications, or raise the budget with " OPTION("max_work"),
-                   work, r->requests, r->replications, r->replications > 1 ? "s" : "", r->serve.output_len,
-                   batch > 1 ? batch : 1, ctx->cfg.max_work_s);
+                   "the simulation would take about %s CPU-seconds (%ld requests x %d replication%s of %s output "
+                   "tokens at about %s sequences a step), above the work budget of %s s; use fewer requests or "
+                   "replications, or raise the budget with " OPTION("max_work"), NUM_SIG(work, 2), r->requests,
+                   r->replications, r->replications > 1 ? "s" : "", NUM_VAL(r->serve.output_len),
+                   NUM_SIG(batch > 1 ? batch : 1, 3), NUM_VAL(ctx->cfg.max_work_s));
 }
 
 /* The mean running batch per replica a run of r on o will see, for its work estimate: the

@@ -56,10 +56,11 @@ int moe_check_request(const gpuecon_train_request *req, gpuecon_error *err)
                        "pipeline stage", prod, pp_fixed ? "tp x cp x dp (gpus / pp)" : "the GPUs", block);
     if (!(req->capacity_factor == 0 || (req->capacity_factor >= 0.05 && req->capacity_factor <= 16)))
         return err_set(err, GPUECON_E_INPUT, OPTION("capacity_factor"), 0, 0,
-                       "%g: allowed 0 (dropless) or 0.05 to 16", req->capacity_factor);
+                       "%s: allowed 0 (dropless) or 0.05 to 16", NUM_VAL(req->capacity_factor));
     if (!(req->moe_imbalance == 0 || (req->moe_imbalance >= 1 && req->moe_imbalance <= 16)))
         return err_set(err, GPUECON_E_INPUT, OPTION("imbalance"), 0, 0,
-                       "%g: the busiest GPU's tokens over the mean, allowed 1 to 16 (0: derived)", req->moe_imbalance);
+                       "%s: the busiest GPU's tokens over the mean, allowed 1 to 16 (0: derived)",
+                       NUM_VAL(req->moe_imbalance));
     if (req->mtp < -1 || req->mtp > 16)
         return err_set(err, GPUECON_E_INPUT, OPTION("mtp"), 0, 0, "%d: allowed 0 to 16 modules", req->mtp);
     if (req->a2a_overlap != GPUECON_SEARCH && req->a2a_overlap != 0 && req->a2a_overlap != 1)

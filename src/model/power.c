@@ -42,12 +42,11 @@ int gpuecon_power_limit_check(const gpuecon_gpu *g, double limit_w, const char *
     if (!isfinite(limit_w) || limit_w < lo || limit_w > g->tdp_w) {
         if (g->min_power_w > 0)
             return err_set(err, GPUECON_E_INPUT, option, 0, 0,
-                           "%g W is outside %s's settable power limits; allowed %g to %g W", limit_w, g->name,
-                           g->min_power_w, g->tdp_w);
+                           "%s W is outside %s's settable power limits; allowed %s to %s W", NUM_VAL(limit_w),
+                           g->name, NUM_VAL(g->min_power_w), NUM_VAL(g->tdp_w));
         return err_set(err, GPUECON_E_INPUT, option, 0, 0,
-                       "%g W: %s has no known minimum power limit in the catalog (min_power_w); allowed only "
-                       "its board maximum, %g W",
-                       limit_w, g->name, g->tdp_w);
+                       "%s W: %s has no known minimum power limit in the catalog (min_power_w); allowed only "
+                       "its board maximum, %s W", NUM_VAL(limit_w), g->name, NUM_VAL(g->tdp_w));
     }
     return GPUECON_OK;
 }

@@ -225,7 +225,7 @@ static int prepare_failures(const gpuecon_reliability_request *q, rel_model *m, 
     }
     if (fabs(sum - 1) > 0.01)
         return err_set(err, GPUECON_E_INPUT, "failure shares", 0, 0,
-                       "the class shares sum to %g; they must sum to 1", sum);
+                       "the class shares sum to %s; they must sum to 1", NUM_VAL(sum));
     double lam = 1 / (q->mtbi_gpu_days * DAY_S);
     double ru = 0, rd = 0, eu = 0, ed = 0;
     m->lam_job = 0;
@@ -305,8 +305,8 @@ static int prepare_job(const gpuecon_reliability_request *q, rel_model *m, gpuec
                   : 0;
     if (m->work > 3650 * DAY_S * 10)
         return err_set(err, GPUECON_E_INPUT, OPTION("tokens"), 0, 0,
-                       "%g tokens take %.0f failure-free days on %d GPUs; allowed up to 36,500",
-                       q->tokens, m->work / DAY_S, m->N);
+                       "%s tokens take %.0f failure-free days on %d GPUs; allowed up to 36,500", NUM_COUNT(q->tokens),
+                       m->work / DAY_S, m->N);
     return GPUECON_OK;
 }
 

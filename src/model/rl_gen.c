@@ -79,12 +79,12 @@ static int partial_lengths(const gpuecon_rl_request *r, rl_lengths *L, gpuecon_e
                        "and " OPTION("oversample") " are alternatives: with partial rollouts no sample is dropped");
     if (T >= cap)
         return err_set(err, GPUECON_E_INPUT, OPTION("partial_rollouts"), 0, 0,
-                       "%g tokens per step reach the %g-token cap: nothing would carry over; allowed below it", T,
-                       cap);
+                       "%s tokens per step reach the %s-token cap: nothing would carry over; allowed below it",
+                       NUM_VAL(T), NUM_VAL(cap));
     if (cap / T > RL_MAX_SEGMENTS)
         return err_set(err, GPUECON_E_INPUT, OPTION("partial_rollouts"), 0, 0,
-                       "%g tokens per step cut the %g-token cap into more than %d segments; allowed at least %g", T,
-                       cap, RL_MAX_SEGMENTS, ceil(cap / RL_MAX_SEGMENTS));
+                       "%s tokens per step cut the %s-token cap into more than %d segments; allowed at least %s",
+                       NUM_VAL(T), NUM_VAL(cap), RL_MAX_SEGMENTS, NUM_VAL(ceil(cap / RL_MAX_SEGMENTS)));
     L->seg = T;
     L->submitted = L->n;
     L->gen_mean = L->kept_mean = gpuecon_lognormal_capped_mean(r->response_len, r->response_cv, cap);
@@ -129,16 +129,16 @@ int rl_lengths_compute(const gpuecon_rl_request *r, rl_lengths *L, gpuecon_error
     double ctx = m->max_seq > 0 ? m->max_seq : 1e9;
     if (r->prompt_len + r->response_len > ctx)
         return err_set(err, GPUECON_E_INPUT, OPTION("response_len"), 0, 0,
-                       "prompt %g + response %g tokens exceed %s's context of %d tokens", r->prompt_len,
-                       r->response_len, m->name, m->max_seq);
+                       "prompt %s + response %s tokens exceed %s's context of %d tokens", NUM_VAL(r->prompt_len),
+                       NUM_VAL(r->response_len), m->name, m->max_seq);
     L->cap = r->max_response_len > 0 ? r->max_response_len : ctx - r->prompt_len;
     if (r->prompt_len + L->cap > ctx)
         return err_set(err, GPUECON_E_INPUT, OPTION("max_response_len"), 0, 0,
-                       "prompt %g + %g tokens exceed %s's context of %d tokens", r->prompt_len, L->cap,
-                       m->name, m->max_seq);
+                       "prompt %s + %s tokens exceed %s's context of %d tokens", NUM_VAL(r->prompt_len),
+                       NUM_VAL(L->cap), m->name, m->max_seq);
     if (L->cap < r->response_len)
         return err_set(err, GPUECON_E_INPUT, OPTION("max_response_len"), 0, 0,
-                       "%g is below the mean response of %g tokens", L->cap, r->response_len);
+                       "%s is below the mean response of %s tokens", NUM_VAL(L->cap), NUM_VAL(r->response_len));
     L->n = (double)r->prompts * r->samples;
     if (r->partial_tokens > 0)
         return partial_lengths(r, L, err);

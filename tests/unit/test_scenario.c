@@ -66,7 +66,7 @@ static void test_bad(void **state)
          4, "exceeds llama3-8b's context of 131072"},
         {"workload:\n  kind: train\n  model: llama3-70b\n  tokens: 1e12\n  seq: 8192\n  batch_tokens: 1000\n"
          "platforms:\n  - system: hgx-h100\n    gpus: 8\n",
-         6, "batch_tokens (1000) must be a whole multiple of seq (8192)"},
+         6, "batch_tokens (1,000) must be a whole multiple of seq (8192)"},
         {"workload:\n  kind: serve\n  model: llama3-70b\nplatforms:\n  - system: hgx-h100\n    gpus: 32\n    tp: 1\n"
          "    pp: 32\n",
          8, "pp (32) of a serving platform is at most 16 pipeline stages"},
