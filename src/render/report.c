@@ -275,7 +275,8 @@ static void platform_notes(strbuf *b, const gpuecon_comparison_result *cr)
         sb_printf(b, ": ");
         sb_escape(b, note);
         if (band[0]) {
-            sb_printf(b, "%s80%% band of the predicted %.0f tok/s/GPU: ", note[0] ? "; " : "", p->tokens_per_s_per_gpu);
+            /* band_text is "(low-high, 80%; basis)": after the figure, as every band is written */
+            sb_printf(b, "%spredicted %s tok/s/GPU ", note[0] ? "; " : "", NUM_FIXED(p->tokens_per_s_per_gpu, 0));
             sb_escape(b, band);
         }
         sb_printf(b, "</p>\n");

@@ -79,7 +79,7 @@ run(0 compare ${SRC}/tests/cases/scenarios/predicted-l70.yaml --no-sensitivity -
 expect_out(",tokens_per_s_per_gpu_low,tokens_per_s_per_gpu_high\n")
 expect_out(",[0-9.]+,[0-9.]+\n")
 run(0 compare ${SRC}/tests/cases/scenarios/predicted-l70.yaml --no-sensitivity --format html)
-expect_out("80% band of the predicted [0-9]+ tok/s/GPU: \\([0-9,]+-[0-9,]+, 80%; hopper-fp8-dense")
+expect_out("predicted [0-9,]+ tok/s/GPU \\([0-9,]+-[0-9,]+, 80%; hopper-fp8-dense")
 
 # train --sweep-gpus: each size's band (JSON rows[].band, CSV columns); the 8,192-GPU size lies beyond
 # the largest calibrated run, so its band is wider than the 8-GPU one's
