@@ -86,13 +86,20 @@ char *figband_phrase(char *buf, size_t cap, double point, const gpuecon_band *b,
     return buf;
 }
 
-void figband_cell(tbl *t, const gpuecon_band *b, double scale, int decimals)
+/* The cell of a band: "low–high" on the terminal; in CSV, sep between the two numbers — the unit separator
+ * that an "80% band" column's CSV splits into its two fields (table.c), or '-' in a quantity table's value. */
+static void band_cell(tbl *t, const gpuecon_band *b, double scale, int decimals, char sep)
 {
     char d[112], raw[64] = "";
     figband_range(d, sizeof d, b, scale, decimals);
     if (have(b))
-        snprintf(raw, sizeof raw, "%.6g-%.6g", b->low * scale, b->high * scale);
+        snprintf(raw, sizeof raw, "%.6g%c%.6g", b->low * scale, sep, b->high * scale);
     tbl_text(t, d, raw);
+}
+
+void figband_cell(tbl *t, const gpuecon_band *b, double scale, int decimals)
+{
+    band_cell(t, b, scale, decimals, '\x1f');
 }
 
 void figband_row(tbl *t, const gpuecon_band *b, double scale, int decimals, const char *unit)
@@ -102,7 +109,7 @@ void figband_row(tbl *t, const gpuecon_band *b, double scale, int decimals, cons
     char basis[sizeof b->basis + sizeof b->extrapolating + 24];
     tbl_row(t);
     tbl_fmt(t, "  %.0f%% band", b->level * 100);
-    figband_cell(t, b, scale, decimals);
+    band_cell(t, b, scale, decimals, '-');
     tbl_str(t, unit);
     tbl_str(t, figband_basis(basis, sizeof basis, b));
 }

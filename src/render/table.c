@@ -33,6 +33,7 @@ struct tbl {
     char *names[TBL_MAXCOL];
     char *keys[TBL_MAXCOL]; /* the CSV header of a column whose terminal name is a label; NULL: names */
     char align[TBL_MAXCOL];
+    bool pair[TBL_MAXCOL]; /* an "80% band" column: one cell on the terminal, two CSV fields (low, high) */
     int ncol;
     trow *rows;
     size_t nrow, cap;
@@ -117,6 +118,8 @@ void tbl_col(tbl *t, const char *name, char align)
         return;
     t->names[t->ncol] = copy;
     t->align[t->ncol] = align;
+    size_t n = strlen(name), k = strlen("80% band");
+    t->pair[t->ncol] = n >= k && !strcmp(name + n - k, "80% band"); /* figband_cell's cells: low, high in CSV */
     t->ncol++;
 }
 
@@ -312,6 +315,38 @@ void tbl_print(const tbl *t, strbuf *f)
     }
 }
 
+/* The CSV header of a band column's two fields: "<figure> 80% low" and "<figure> 80% high", the figure being
+ * what the column's name says before " 80% band" ("mean 80% band"), else the column before it ("TPOT ms"). */
+static void pair_header(const tbl *t, int c, strbuf *f)
+{
+    const char *n = t->names[c], *base = n;
+    size_t len = strlen(n), sl = strlen("80% band");
+    size_t bl = len > sl ? len - sl - 1 : 0;
+    if (!bl && c > 0)
+        base = t->keys[c - 1] ? t->keys[c - 1] : t->names[c - 1], bl = strlen(base);
+    char h[160];
+    snprintf(h, sizeof h, "%.*s 80%% low", (int)bl, base);
+    csv_field(f, h);
+    sb_putc(f, ',');
+    snprintf(h, sizeof h, "%.*s 80%% high", (int)bl, base);
+    csv_field(f, h);
+}
+
+/* A band cell's CSV fields: its raw "low\x1fhigh" (figband_cell), or two empty fields. */
+static void pair_cell(const char *raw, strbuf *f)
+{
+    const char *us = raw ? strchr(raw, '\x1f') : NULL;
+    if (us) {
+        char lo[64];
+        snprintf(lo, sizeof lo, "%.*s", (int)(us - raw), raw);
+        csv_field(f, lo);
+        sb_putc(f, ',');
+        csv_field(f, us + 1);
+    } else {
+        sb_putc(f, ',');
+    }
+}
+
 void tbl_csv(const tbl *t, strbuf *f)
 {
     if (t->failed)
@@ -319,7 +354,10 @@ void tbl_csv(const tbl *t, strbuf *f)
     for (int c = 0; c < t->ncol; c++) {
         if (c)
             sb_putc(f, ',');
-        csv_field(f, t->keys[c] ? t->keys[c] : t->names[c]);
+        if (t->pair[c])
+            pair_header(t, c, f);
+        else
+            csv_field(f, t->keys[c] ? t->keys[c] : t->names[c]);
     }
     sb_putc(f, '\n');
     for (size_t r = 0; r < t->nrow; r++) {
@@ -329,7 +367,9 @@ void tbl_csv(const tbl *t, strbuf *f)
         for (int c = 0; c < t->ncol; c++) {
             if (c)
                 sb_putc(f, ',');
-            if (c < row->n)
+            if (t->pair[c])
+                pair_cell(c < row->n ? row->cells[c].raw : NULL, f);
+            else if (c < row->n)
                 csv_field(f, row->cells[c].raw ? row->cells[c].raw : row->cells[c].text);
         }
         sb_putc(f, '\n');

@@ -76,7 +76,9 @@ run(0 infer ${D0} --sweep --grid 1,64,512)
 expect_out("80% band")
 expect_out("80% bands, TPOT: [^\n]")
 run(0 infer ${D0} --sweep --grid 1,64 --csv)
-expect_out("tok/s/GPU,80% band,TPOT ms,80% band,TTFT ms,80% band")
+# a band column is two CSV fields, low and high, as train, search and compare write theirs (one style)
+expect_out("tok/s/GPU,tok/s/GPU 80% low,tok/s/GPU 80% high,TPOT ms,TPOT ms 80% low,TPOT ms 80% high,TTFT ms,TTFT ms 80% low,TTFT ms 80% high")
+expect_out("\n64,[^\n]*,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+\n")
 
 # ---- --search: the ranked configurations, the frontier ----
 run(0 infer --model llama3-8b --system hgx-h100 --gpus 8 --search --ttft-ms 1000 --tpot-ms 40 --confirm 1 --top 2 --json)
@@ -100,7 +102,7 @@ expect_band_scaled(output_tokens_per_s output_tokens_per_s_per_gpu 8)
 run(0 infer ${S})
 expect_out("mean TPOT [0-9.]+ ms \\(${RANGE}, 80%; [^)]+\\)")
 run(0 infer ${S} --csv)
-expect_out("mean 80% band")
+expect_out("mean 80% low,mean 80% high\nTTFT,[^\n]*,[0-9.]+,[0-9.]+\n")
 
 # ---- disaggregated: both deployments, analytic and simulated ----
 set(G --model llama3-8b --system hgx-h100 --gpus 8 --weights fp8 --prefill 2x1 --decode 6x1 --rate 20)
