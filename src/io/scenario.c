@@ -757,6 +757,21 @@ int gpuecon_scenario_load_with_models(gpuecon_ctx *ctx, gpuecon_catalog *cat, co
     return load_path(ctx, cat, cat, path, out, err);
 }
 
+/* A file a scenario names (s, len bytes): relative to the scenario file's folder unless absolute, in the
+ * scenario's arena; NULL when out of memory. sc->file is set (a scenario given as text names no file). */
+static char *relative_path(gpuecon_scenario *sc, const char *s, size_t len)
+{
+    const char *slash = strrchr(sc->file, '/');
+    size_t dl = s[0] != '/' && slash ? (size_t)(slash - sc->file) + 1 : 0;
+    char *path = arena_alloc(&sc->a, dl + len + 1);
+    if (!path)
+        return NULL;
+    memcpy(path, sc->file, dl);
+    memcpy(path + dl, s, len);
+    path[dl + len] = 0;
+    return path;
+}
+
 /* model_file: of workload idx at node w (docs/scenarios.md): a Hugging Face config.json or a
  * model file, relative to the scenario file's folder, loaded into sc->adds like --model-file; its
  * model is the workload's. Without it, model: is required. */
@@ -781,14 +796,9 @@ static int workload_model_file(gpuecon_scenario *sc, const yaml_doc *doc, ynode 
         return yaml_error(doc, v, err, GPUECON_E_INPUT,
                           "model_file: the catalog is read-only here (gpuecon_scenario_load_with_models loads "
                           "the model; or add it with --model-file and name it with model:)");
-    const char *slash = strrchr(sc->file, '/');
-    size_t dl = s[0] != '/' && slash ? (size_t)(slash - sc->file) + 1 : 0;
-    char *path = arena_alloc(&sc->a, dl + len + 1);
+    char *path = relative_path(sc, s, len);
     if (!path)
         return yaml_error(doc, v, err, GPUECON_E_NOMEM, "out of memory");
-    memcpy(path, sc->file, dl);
-    memcpy(path + dl, s, len);
-    path[dl + len] = 0;
     const gpuecon_model *m;
     gpuecon_error e;
     gpuecon_error_clear(&e);
@@ -843,14 +853,9 @@ static int workload_lengths(gpuecon_scenario *sc, const yaml_doc *doc, ynode *w,
         return yaml_error(doc, v, err, GPUECON_E_INPUT,
                           "lengths: a scenario given as text (inline, in a request, or to gpuecon serve) cannot "
                           "name files; give prompt_len and output_len, or use a scenario file");
-    const char *slash = strrchr(sc->file, '/');
-    size_t dl = s[0] != '/' && slash ? (size_t)(slash - sc->file) + 1 : 0;
-    char *path = arena_alloc(&sc->a, dl + len + 1);
+    char *path = relative_path(sc, s, len);
     if (!path)
         return yaml_error(doc, v, err, GPUECON_E_NOMEM, "out of memory");
-    memcpy(path, sc->file, dl);
-    memcpy(path + dl, s, len);
-    path[dl + len] = 0;
     gpuecon_length_bin *bins = NULL;
     size_t n = 0;
     gpuecon_error e;
