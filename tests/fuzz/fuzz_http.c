@@ -15,6 +15,7 @@
 #include "fuzz_once.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -74,16 +75,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     server_once(&port);
     if (size > 32 * 1024) /* beyond civetweb's 16 KiB of headers and our 64 KiB body the answer is known */
         size = 32 * 1024;
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0)
-        __builtin_trap();
     struct sockaddr_in a;
     memset(&a, 0, sizeof a);
     a.sin_family = AF_INET;
     a.sin_port = htons((uint16_t)port);
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd, (struct sockaddr *)&a, sizeof a))
-        __builtin_trap();
+    /* closed with a reset (linger 0): the client keeps no TIME_WAIT, whose thousands a minute once used up
+       the ephemeral ports after 940,000 inputs; a port still busy is waited for (a fresh socket each try,
+       as a failed connect leaves its socket unspecified), not a crash */
+    int fd = -1;
+    for (int tries = 0; fd < 0; tries++) {
+        if ((fd = socket(AF_INET, SOCK_STREAM, 0)) < 0)
+            __builtin_trap();
+        struct linger lg = {1, 0};
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+        if (!connect(fd, (struct sockaddr *)&a, sizeof a))
+            break;
+        int e = errno;
+        close(fd);
+        fd = -1;
+        if ((e != EADDRNOTAVAIL && e != EAGAIN) || tries >= 200)
+            __builtin_trap();
+        struct timespec pause = {0, 50 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
     for (size_t off = 0; off < size;) { /* the server may answer and close before reading it all */
         ssize_t n = send(fd, data + off, size - off, MSG_NOSIGNAL);
         if (n <= 0)
