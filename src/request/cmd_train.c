@@ -12,6 +12,22 @@
 
 #include <string.h>
 
+/* The 80% band (docs/model.md §7.6) of prediction r of q, whose calibration match m the caller has
+ * (calib_match_of): the validate rows' band set built for this one figure. 0, or the exit code of a
+ * failure to build it (reported). */
+static int one_band(cli *c, const gpuecon_train_request *q, const gpuecon_train_result *r, const calib_match *m,
+                    gpuecon_band *out)
+{
+    band_set *bs = NULL;
+    gpuecon_error err;
+    gpuecon_error_clear(&err);
+    if (band_set_build(c->ctx, c->cat, &bs, &err))
+        return cli_fail(c, &err);
+    band_of_train(bs, q, r, m, out);
+    band_set_free(bs);
+    return 0;
+}
+
 /* --vs S: the same job on another system, with the collective-only ratio next to the end-to-end
  * one (SemiAnalysis, 20 Aug 2025: an all-to-all ~18x faster inside one NVL72 is ~2.5x per GPU end
  * to end for DeepSeek-V3 and Llama 4). The other system gets its own best layout (parallel sizes
@@ -56,12 +72,8 @@ static int versus(cli *c, const train_args *a, const gpuecon_train_request *req,
     if (v->fits) { /* its layout against the calibration set (docs/model.md §3.5), and its 80% band (§7.6) */
         calib_match_of(set, &q, &v->r, &v->calib);
         v->have_calib = true;
-        band_set *bs = NULL;
-        gpuecon_error_clear(&err);
-        if (band_set_build(c->ctx, c->cat, &bs, &err))
-            return cli_fail(c, &err);
-        band_of_train(bs, &q, &v->r, &v->calib, &v->band);
-        band_set_free(bs);
+        if ((rc = one_band(c, &q, &v->r, &v->calib, &v->band)))
+            return rc;
     }
     if (mine->moe.moe_layers > 0 && mine->par.ep * mine->par.etp > 1 && mine->moe.a2a_bytes > 0) {
         gpuecon_coll_result x, y;
@@ -99,12 +111,8 @@ static int single(cli *c, const train_args *a, gpuecon_train_request *req, const
     /* the 80% band of the prediction (docs/model.md §7.6) */
     gpuecon_band band;
     if (!infeasible) {
-        band_set *bs = NULL;
-        gpuecon_error_clear(&err);
-        if (band_set_build(c->ctx, c->cat, &bs, &err))
-            return cli_fail(c, &err);
-        band_of_train(bs, req, &r, &m, &band);
-        band_set_free(bs);
+        if ((rc = one_band(c, req, &r, &m, &band)))
+            return rc;
         v.band = &band;
     }
     if (prof && !infeasible) {
@@ -265,15 +273,11 @@ static int target(cli *c, const train_args *a, gpuecon_train_request *req, const
         q.gpus = t->met ? t->gpus_needed : t->nearest_gpus;
         calib_match m;
         calib_match_of(set, &q, &t->train, &m);
-        band_set *bs = NULL;
-        gpuecon_error berr;
-        gpuecon_error_clear(&berr);
-        if (band_set_build(c->ctx, c->cat, &bs, &berr)) {
+        if ((rc = one_band(c, &q, &t->train, &m, &band))) {
             ctx_free(c->ctx, t, sizeof *t);
-            return cli_fail(c, &berr);
+            return rc;
         }
-        band_of_train(bs, &q, &t->train, &m, &band);
-        band_set_free(bs);
+        gpuecon_error berr;
         double point = t->train.tokens_per_s_per_gpu;
         if (band.set && point > 0) {
             v.band = &band;
@@ -326,13 +330,9 @@ static int own_rent(cli *c, const train_args *a, gpuecon_train_request *req, con
     train_life_view v = {req, prof, r.tokens_per_s_per_gpu, &l, NULL};
     calib_match m; /* the prediction's 80% band (docs/model.md §7.6) */
     calib_match_of(set, req, &r, &m);
-    band_set *bs = NULL;
     gpuecon_band band;
-    gpuecon_error_clear(&err);
-    if (band_set_build(c->ctx, c->cat, &bs, &err))
-        return cli_fail(c, &err);
-    band_of_train(bs, req, &r, &m, &band);
-    band_set_free(bs);
+    if ((rc = one_band(c, req, &r, &m, &band)))
+        return rc;
     if (band.set)
         v.band = &band;
     return cli_render(c, &render_train_life, &v);
