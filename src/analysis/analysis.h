@@ -663,6 +663,10 @@ const char *gpuecon_rl_validate_stack(void);
 /* Puts r's generator on GPUECON_RL_GEN_STACK from cat; a catalog without that engine leaves the
  * generic profile gpuecon_rl_request_init set. */
 void rl_default_engine(const gpuecon_catalog *cat, gpuecon_rl_request *r);
+/* A user's calibrations from cat's overlay (gpuecon calibrate; docs/model.md §3.8) into r: the trainer's
+ * (r->stack x system x r->train_precision) as r->train_calibration, and the generator engine's (its profile x
+ * system x r->gen_weights) applied to r->serving. system: the catalog system's name. None found: unchanged. */
+void rl_user_calibrations(const gpuecon_catalog *cat, const char *system, gpuecon_rl_request *r);
 int gpuecon_rl_validate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, gpuecon_validate_row *rows,
                                     size_t cap, size_t *n, gpuecon_validate_summary *summary, gpuecon_error *err);
 /* One published on-policy / one-step-off-policy pair of the RL rows (same model, system and GPU

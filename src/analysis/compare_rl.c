@@ -49,10 +49,7 @@ int compare_rl_predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuec
     r.train_precision = pl->precision;
     r.sync_fp8 = w->sync_fp8;
     /* a user's calibrations (--catalog overlay), as gpuecon rl applies them: the trainer's and the engine's */
-    r.train_calibration = gpuecon_catalog_calibration(cat, 0, stack ? stack->name : NULL, pl->system, (int)pl->precision);
-    gpuecon_calibration_apply_profile(gpuecon_catalog_calibration(cat, 2, gpuecon_serving_profile_label(&r.serving),
-                                                                  pl->system, (int)r.gen_weights),
-                                      &r.serving);
+    rl_user_calibrations(cat, pl->system, &r);
     gpuecon_rl_result *o = ctx_alloc(ctx, sizeof *o);
     if (!o)
         return err_set(err, GPUECON_E_NOMEM, "compare", 0, 0, "out of memory");

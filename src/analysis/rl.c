@@ -72,6 +72,15 @@ void rl_default_engine(const gpuecon_catalog *cat, gpuecon_rl_request *r)
         gpuecon_serving_profile_from_stack(gen, &r->serving);
 }
 
+void rl_user_calibrations(const gpuecon_catalog *cat, const char *system, gpuecon_rl_request *r)
+{
+    r->train_calibration = gpuecon_catalog_calibration(cat, 0, r->stack ? r->stack->name : NULL, system,
+                                                       (int)r->train_precision);
+    gpuecon_calibration_apply_profile(gpuecon_catalog_calibration(cat, 2, gpuecon_serving_profile_label(&r->serving),
+                                                                  system, (int)r->gen_weights),
+                                      &r->serving);
+}
+
 static int check_request(const gpuecon_rl_request *r, gpuecon_error *err)
 {
     int rc;

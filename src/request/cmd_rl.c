@@ -92,11 +92,7 @@ static int build_request(cli *c, const opt *o, size_t n, const rl_args *a, gpuec
     r->steps = a->steps;
     /* a user's calibrations from a --catalog overlay (gpuecon calibrate; docs/model.md §3.8, §8.10): the
        trainer's stack x system x train precision, and the generator engine's x system x weight precision */
-    r->train_calibration = gpuecon_catalog_calibration(c->cat, 0, r->stack->name, r->system->name,
-                                                       (int)r->train_precision);
-    gpuecon_calibration_apply_profile(gpuecon_catalog_calibration(c->cat, 2, gpuecon_serving_profile_label(&r->serving),
-                                                                  r->system->name, (int)r->gen_weights),
-                                      &r->serving);
+    rl_user_calibrations(c->cat, r->system->name, r);
     return 0;
 }
 
