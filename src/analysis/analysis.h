@@ -230,12 +230,16 @@ void calib_family_text(unsigned fam, char *buf, size_t cap);
 /* The best MFU ever published for a GPU generation and precision: the highest of the calibration
  * rows' (calib_row_mfu) and of the published runs calibset.c lists with their sources. */
 typedef struct calib_cap {
-    bool have;              /* false: nothing published for this generation and precision */
+    bool have;              /* false: nothing published for this generation, precision and model kind */
     double mfu;
     char id[24];            /* the calibration row or published run that sets it */
     char source[160];
 } calib_cap;
-void calib_mfu_cap(const calib_set *s, const char *arch, gpuecon_precision prec, calib_cap *out);
+/* The best MFU ever published for a GPU generation and precision that bounds a model of this kind:
+ * a dense model's cap comes from dense runs only (an MoE run's MFU is lower for reasons a dense
+ * model does not have: dispatch, imbalance, small expert GEMMs), an MoE model's from every run
+ * (no MoE run has beaten the best dense MFU of its generation and precision). */
+void calib_mfu_cap(const calib_set *s, const char *arch, gpuecon_precision prec, bool moe, calib_cap *out);
 
 /* ---- band.c: the 80% band of a predicted figure (docs/model.md §7.6) ---- */
 typedef enum band_metric {

@@ -9,7 +9,7 @@
  * axes), names each axis on which the layout lies outside the set (stack, layout family, context,
  * scale, model kind, GPU generation x precision) and flags a point estimate above the best MFU
  * ever published for its GPU generation and precision (the rows' own, and the published runs
- * listed below with their sources). Key choice: all of this runs on the few layouts returned,
+ * listed below with their sources; a dense model's from dense runs only). Key choice: all of this runs on the few layouts returned,
  * never in the search's hot path; the search only clips its ranking score at the cap.
  */
 #include "analysis/analysis.h"
@@ -144,13 +144,13 @@ const char *calib_axis_name(calib_axis a)
     return a < CALIB_AXIS_COUNT ? names[a] : "?";
 }
 
-void calib_mfu_cap(const calib_set *s, const char *arch, gpuecon_precision prec, calib_cap *out)
+void calib_mfu_cap(const calib_set *s, const char *arch, gpuecon_precision prec, bool moe, calib_cap *out)
 {
     memset(out, 0, sizeof *out);
     for (size_t i = 0; s && i < s->n; i++) {
         const gpuecon_validate_row *r = &s->rows[i];
         double m = calib_row_mfu(r);
-        if (r->layout.prec != prec || strcmp(r->layout.arch, arch) || !(m > out->mfu))
+        if (r->layout.prec != prec || strcmp(r->layout.arch, arch) || (r->layout.moe && !moe) || !(m > out->mfu))
             continue;
         out->have = true, out->mfu = m;
         snprintf(out->id, sizeof out->id, "%s", r->id);
@@ -228,7 +228,7 @@ void calib_match_layout(const calib_set *s, const gpuecon_calib_layout *l, doubl
         why(out, CALIB_AXIS_KIND, "no %s calibration row on %s GPUs", kname, l->arch);
     if (!genprec)
         why(out, CALIB_AXIS_GPU_PREC, "no calibration row on %s GPUs at %s", l->arch, gpuecon_precision_name(l->prec));
-    calib_mfu_cap(s, l->arch, l->prec, &out->cap);
+    calib_mfu_cap(s, l->arch, l->prec, l->moe, &out->cap);
     out->above_cap = out->cap.have && mfu > out->cap.mfu;
 }
 

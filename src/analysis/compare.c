@@ -142,7 +142,7 @@ static int predict_train(gpuecon_ctx *ctx, const gpuecon_workload *w, const psta
     if (pl->ep)
         req.ep = pl->ep;
     calib_cap cap; /* the search ranks at the generation and precision's MFU cap (docs/model.md §3.5) */
-    calib_mfu_cap(ps->calib, sys->gpu && sys->gpu->arch ? sys->gpu->arch : "?", req.precision, &cap);
+    calib_mfu_cap(ps->calib, sys->gpu && sys->gpu->arch ? sys->gpu->arch : "?", req.precision, m->experts > 0, &cap);
     req.rank_mfu_cap = ps->calib && cap.have ? cap.mfu : 0;
     bool explore = w->critical_batch_tokens > 0 && pl->measured_tokens_per_s <= 0;
     gpuecon_train_result tr, best;

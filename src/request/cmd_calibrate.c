@@ -394,7 +394,8 @@ static int searched_layouts(cli *c, const calrun_row *rows, const calrun_group *
             return rc;
         if (have_set) {
             calib_cap cap;
-            calib_mfu_cap(&set, q.system->gpu && q.system->gpu->arch ? q.system->gpu->arch : "?", q.precision, &cap);
+            calib_mfu_cap(&set, q.system->gpu && q.system->gpu->arch ? q.system->gpu->arch : "?", q.precision,
+                          q.model && q.model->experts > 0, &cap);
             q.rank_mfu_cap = cap.have ? cap.mfu : 0;
         }
         have_set = true;

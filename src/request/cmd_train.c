@@ -58,7 +58,8 @@ static int versus(cli *c, const train_args *a, const gpuecon_train_request *req,
     q.tp = q.pp = q.vpp = q.cp = q.ep = q.etp = q.mbs = GPUECON_SEARCH;
     q.zero = q.tp_overlap = GPUECON_SEARCH;
     calib_cap cap; /* the other system's GPU generation has its own MFU cap */
-    calib_mfu_cap(set, v->other->gpu && v->other->gpu->arch ? v->other->gpu->arch : "?", q.precision, &cap);
+    calib_mfu_cap(set, v->other->gpu && v->other->gpu->arch ? v->other->gpu->arch : "?", q.precision,
+                  q.model && q.model->experts > 0, &cap);
     q.rank_mfu_cap = cap.have ? cap.mfu : 0;
     v->gpus = q.gpus, v->gbs = q.gbs;
     gpuecon_error err;

@@ -297,7 +297,7 @@ int train_cli_calibration(cli *c, gpuecon_train_request *req, calib_set *set)
         return cli_fail(c, &err);
     calib_cap cap;
     calib_mfu_cap(set, req->system->gpu && req->system->gpu->arch ? req->system->gpu->arch : "?", req->precision,
-                  &cap);
+                  req->model && req->model->experts > 0, &cap);
     req->rank_mfu_cap = cap.have ? cap.mfu : 0;
     return 0;
 }

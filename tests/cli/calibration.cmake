@@ -60,3 +60,25 @@ expect_out("extrapolates +above MFU cap")  # the terminal's label; the CSV heade
 run(0 train --model llama3-70b --system hgx-h100 --gpus 64 --seq 8192 --gbs 512 --vs gb200-nvl72 --json)
 string(JSON v GET "${OUT}" vs calibration nearest id)
 string(JSON v GET "${OUT}" vs calibration mfu_cap id)
+
+# A dense model's cap comes from dense runs only (docs/model.md §3.5). On Blackwell Ultra at BF16 the
+# one published training row is an MoE (Megatron-Bridge Qwen3 235B-A22B, 6,131 tok/s/GPU on 256
+# GB300): it bounds an MoE model, whose cap is that row's MFU: by hand, (6 x (22.2 B active - 0.62 B
+# input embedding) + causal attention 6 x 94 layers x 4,096 x 8,192 x 2 / 2) = 148.4 GFLOP/token,
+# x 6,131 / 2,450 TFLOPS = 0.371; but not Llama 3 70B, which gets no cap and no warning there.
+run(0 train --model qwen3-235b-a22b --system gb300-nvl72 --gpus 256 --seq 4096 --gbs 1024 --json)
+string(JSON cap GET "${OUT}" calibration mfu_cap id)
+if(NOT cap STREQUAL "MB11-Q235-GB300-BF16")
+  message(FATAL_ERROR "MoE on GB300 BF16: cap from '${cap}', expected MB11-Q235-GB300-BF16")
+endif()
+json_near(calibration mfu_cap mfu 0.371 0.011) # 1.1%: the hand count rounds the active parameters
+run(0 train --model llama3-70b --system gb300-nvl72 --gpus 72 --seq 8192 --gbs 128 --json)
+string(JSON type TYPE "${OUT}" calibration mfu_cap)
+string(JSON above GET "${OUT}" calibration above_mfu_cap)
+if(NOT type STREQUAL "NULL" OR above)
+  message(FATAL_ERROR "dense Llama 3 70B on GB300 BF16 got a cap (mfu_cap is ${type}), above ${above}")
+endif()
+run(0 train --model llama3-70b --system gb300-nvl72 --gpus 72 --seq 8192 --gbs 128)
+if(OUT MATCHES "best ever published")
+  message(FATAL_ERROR "dense Llama 3 70B on GB300 BF16 warned against the MoE row's cap:\n${OUT}")
+endif()

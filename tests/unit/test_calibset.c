@@ -120,11 +120,11 @@ static void test_axes(void **state)
     assert_near(m.cap.mfu, 0.43, 1e-12);
     assert_false(m.above_cap);
     /* FP8 on Hopper: the FSDP row's 1500 x 4e11 / 989e12 = 0.60667 sets it */
-    calib_mfu_cap(&s, "hopper", GPUECON_FP8, &m.cap);
+    calib_mfu_cap(&s, "hopper", GPUECON_FP8, false, &m.cap);
     assert_near(m.cap.mfu, 1500 * 4e11 / 989e12, 1e-12);
     assert_string_equal(m.cap.id, "FSDP");
     /* nothing published for cdna3: no cap */
-    calib_mfu_cap(&s, "cdna3", GPUECON_BF16, &m.cap);
+    calib_mfu_cap(&s, "cdna3", GPUECON_BF16, false, &m.cap);
     assert_false(m.cap.have);
 
     /* context 16384 > 8192, 128 GPUs > 64, another stack, MoE (no MoE row on Hopper) */
