@@ -198,6 +198,19 @@ static int check_text(const char *name, const char *buf, size_t len, gpuecon_err
         const char *nl = memchr(buf + i, '\n', len - i);
         i = nl ? (size_t)(nl - buf) + 1 : len;
     }
+    /* A carriage return that does not end a CRLF pair: YAML counts it as a line break, so libfyaml's
+     * line numbers would run ahead of the lines an editor shows (a one-line config.json with 37 CRs in
+     * a string was reported at line 38; fuzz_hf). LF and CRLF files are read as they are. */
+    for (size_t i = 0, line = 1, col = 1; i < len; i++) {
+        if (buf[i] == '\r' && (i + 1 == len || buf[i + 1] != '\n'))
+            return err_set(err, GPUECON_E_PARSE, name, (int)line, (int)col,
+                           "a carriage return (CR) that is not followed by a line feed; save the file with "
+                           "LF or CRLF line endings");
+        if (buf[i] == '\n')
+            line++, col = 1;
+        else if (((unsigned char)buf[i] & 0xC0) != 0x80)
+            col++;
+    }
     size_t badpos = text_utf8_invalid_at((const unsigned char *)buf, len);
     if (badpos == len)
         return GPUECON_OK;

@@ -118,6 +118,30 @@ static void test_second_document_refused(void **state)
     assert_non_null(strstr(err.message, "layers"));
 }
 
+/* A CR that does not end a CRLF pair is refused where it stands, counting lines as an editor does
+ * (YAML would count it as a line break: a one-line config.json with 37 CRs inside a string was
+ * reported at line 38); CRLF files load. */
+static void test_bare_cr_refused(void **state)
+{
+    infix *f = *state;
+    gpuecon_error err;
+    const gpuecon_model *m;
+    const char *cr = "{\"architectures\": [\"x\r\r\r\"]}";
+    assert_int_equal(gpuecon_catalog_load_model_buffer(f->cat, "config.json", cr, strlen(cr), &m, &err),
+                     GPUECON_E_PARSE);
+    assert_int_equal(err.line, 1);
+    assert_int_equal(err.column, 21); /* {"architectures": ["x is 20 characters */
+    assert_non_null(strstr(err.message, "carriage return"));
+    const char *later = "name: x\nlayers: 2\rhidden: 8\n";
+    assert_int_equal(gpuecon_catalog_load_model_buffer(f->cat, "m.yaml", later, strlen(later), &m, &err),
+                     GPUECON_E_PARSE);
+    assert_int_equal(err.line, 2);
+    assert_int_equal(err.column, 10);
+    const char *crlf = "name: x\r\nlayers: 2\r\n";
+    gpuecon_catalog_load_model_buffer(f->cat, "crlf.yaml", crlf, strlen(crlf), &m, &err);
+    assert_null(strstr(err.message, "carriage return")); /* read; the model lacks its other fields */
+}
+
 /* head, then fmt printed n times with (i, i); fmt is one of the literals of this file */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
@@ -213,6 +237,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_fifo_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_links_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_second_document_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bare_cr_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_keys, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_catalog, setup, teardown),
     };
