@@ -102,8 +102,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int e = errno;
         close(fd);
         fd = -1;
-        if ((e != EADDRNOTAVAIL && e != EAGAIN) || tries >= 200)
+        if ((e != EADDRNOTAVAIL && e != EAGAIN && e != EINTR) || tries >= 200) {
+            fprintf(stderr, "fuzz_http: connect() after %d tries: %s\n", tries + 1, strerror(e));
             fail("connect() failed");
+        }
         struct timespec pause = {0, 50 * 1000 * 1000};
         nanosleep(&pause, NULL);
     }
