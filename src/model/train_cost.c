@@ -93,8 +93,10 @@ double train_tp_pair(const train_static *st, double T, int tp, bool overlap, gpu
  * - forward: the all-gather before g1 and the reduce-scatter after g2 are fused;
  * - backward: the reduce-scatter of g1's input gradient is fused only when one matmul makes it
  *   (g1_mms == 1): a sum of several (Q, K, V; W1 and W3) is not a matmul, so it blocks;
- *   the all-gather of g2's output gradient is fused in BF16 and blocks in FP8, where torchao
- *   casts the gathered gradient (amax, cast) before the _scaled_mm that would consume it;
+ *   the all-gather of g2's output gradient feeds g2's input-gradient matmul and is fused; in FP8
+ *   it gathers FP8 (torchao's Float8RowwiseParallel casts the gradient before it,
+ *   NoopFwToFloat8BwDynamic after the reduce-scatter, pytorch/ao @eab345c
+ *   torchao/float8/float8_tensor_parallel.py);
  * - full recompute repeats the forward's collectives except the block-output reduce-scatter
  *   (out_rs_dead: the FFN's), whose result the backward never reads, so AOTAutograd's
  *   partitioner does not recompute it.
@@ -111,11 +113,11 @@ double train_tp_pair_compiled(const train_static *st, double T, int tp, bool asy
     double msg = T * st->h * 2;
     double ag = comm_time(L, GPUECON_ALL_GATHER, tp, 1, ag_bytes);
     double rs = comm_time(L, GPUECON_REDUCE_SCATTER, tp, 1, msg);
-    double ag16 = comm_time(L, GPUECON_ALL_GATHER, tp, 1, msg);
+    double agb = comm_time(L, GPUECON_ALL_GATHER, tp, 1, st->prec == GPUECON_BF16 ? msg : msg / 2);
     double f1 = async_tp ? train_overlapped(ag, g1, tp) + dec1 : ag;
     double f2 = async_tp ? train_overlapped(rs, g2, tp) + dec2 : rs;
     double b1 = async_tp && g1_mms == 1 ? train_overlapped(rs, g1, tp) + dec1 : rs;
-    double b2 = async_tp && st->prec == GPUECON_BF16 ? train_overlapped(ag16, g2, tp) + dec2 : ag16;
+    double b2 = async_tp ? train_overlapped(agb, g2, tp) + dec2 : agb;
     double rc_s = rc == GPUECON_RECOMPUTE_FULL ? f1 + (out_rs_dead ? 0 : f2) : 0;
     return f1 + f2 + b1 + b2 + rc_s;
 }
