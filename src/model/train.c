@@ -326,6 +326,32 @@ void train_layer(const train_static *st, int tp, int cp, int mbs, gpuecon_recomp
     out->attn_bwd_s = 2 * (lp.g_qkv + lp.g_proj) + lp.attn_b + 2 * lp.elem_attn_f + lp.nk_attn_b * ks;
     double mlp_f = lp.g_fc1 + lp.g_fc2 + lp.elem_mlp_f + lp.nk_mlp_f * ks;
     double mlp_b = 2 * (lp.g_fc1 + lp.g_fc2) + 2 * lp.elem_mlp_f + lp.nk_mlp_b * ks;
+    double seq_div = (st->sp && tp > 1) ? tp : 1;
+    if (st->fusion == GPUECON_FUSION_COMPILED) {
+        /* Inductor's RMSNorm backward: the input gradient (a reduction across the hidden
+         * dimension) and the weight gradient (across the tokens) are two kernels that each read
+         * the norm's input and output gradient (pytorch/pytorch#165370, October 2025, fused them
+         * for the first time): 4h more bytes per token and norm than one fused kernel */
+        double nb = T * 4 * st->h / seq_div / st->hbm_bps + ks;
+        out->attn_bwd_s += nb;
+        mlp_b += nb;
+    }
+    if (cp > 1 && !st->cp_allgather && st->fusion != GPUECON_FUSION_FUSED && !st->mla) {
+        /* PyTorch's ring attention (torch.distributed.tensor.experimental._attention, December
+         * 2024: _SDPAMerger with convert_to_f32, load balancing on) merges each ring step's
+         * partial output into an fp32 running output in eager kernels: over E = T·(a/t)·d output
+         * elements, the first block's upcast (6 B) and the final downcast (6 B); per further step
+         * the block's upcast (6), out - block (12), times sigmoid(lse) (8) and the subtraction
+         * (12), 38 B per element of the block, half of the steps on the query's second half plus
+         * a torch.cat of the whole output (8 B): 32.5 E per step on average. Backward: the
+         * query gradient accumulated in fp32 per step (read 4 + 2, write 4) and K's and V's
+         * (the same over 2·(g/t)·d elements per token) */
+        double E = T * (st->a / tp) * st->d, Ekv = T * 2 * (st->kv / tp) * st->d;
+        double mf = E * (12 + 32.5 * (cp - 1)) / st->hbm_bps + (2 + 7.0 * (cp - 1)) * ks;
+        double mb = cp * 10 * (E + Ekv) / st->hbm_bps + 4.0 * cp * ks;
+        out->attn_fwd_s += mf;
+        out->attn_bwd_s += mb;
+    }
     out->fwd_s = out->attn_fwd_s + mlp_f;
     out->bwd_s = out->attn_bwd_s + mlp_b;
     out->attn_hw_flops = 3 * lp.flops_attn + lp.attn_flops_f + lp.attn_flops_b;
@@ -335,6 +361,15 @@ void train_layer(const train_static *st, int tp, int cp, int mbs, gpuecon_recomp
         out->recompute_s = out->fwd_s;
         out->attn_hw_flops += lp.flops_attn + lp.attn_flops_f;
         out->hw_flops += lp.flops_attn + lp.flops_mlp + lp.attn_flops_f;
+        if (st->fusion == GPUECON_FUSION_COMPILED && !st->mla) {
+            /* under torch.compile AOTAutograd's partitioner recomputes only what the backward
+             * reads: FC2's output (and the reduce-scatter and residual add after it) is the
+             * block's output, which no gradient needs, so FC2 and its input's FP8 cast are not
+             * run again */
+            double fl = st->f / tp, fc2_cast = st->prec != GPUECON_BF16 ? st->cast_bytes * fl * T / st->hbm_bps : 0;
+            out->recompute_s -= lp.g_fc2 + fc2_cast;
+            out->hw_flops -= 2 * T * fl * st->h;
+        }
     } else if (rc == GPUECON_RECOMPUTE_SELECTIVE && st->selective_op) {
         /* torchtitan's per-operator policy (torchtitan/parallelisms/parallelize_llama.py
          * _custom_policy): the outputs of the attention kernel and of every odd matmul of the
@@ -359,10 +394,27 @@ void train_layer(const train_static *st, int tp, int cp, int mbs, gpuecon_recomp
         out->attn_hw_flops += lp.flops_up;
         out->hw_flops += lp.flops_up;
     }
-    out->attn_tp_s = train_tp_pair(st, T, tp, tp_overlap, rc, lp.g_qkv, lp.g_proj, lp.ag_attn_bytes);
+    double mlp_ag = T * st->h * (st->prec == GPUECON_BF16 ? 2 : 1);
+    if (st->fusion == GPUECON_FUSION_COMPILED && !st->mla) {
+        /* PyTorch-native TP under torch.compile; with tp_overlap, async TP (train_cost.c):
+         * torchtitan projects Q, K and V with three matmuls, W1 and W3 with two */
+        double ib = gpuecon_precision_bytes(st->prec), al = st->a / tp, kvl = st->kv / tp, fl = st->f / tp;
+        double d1a = 0, d2a = 0, d1m = 0, d2m = 0;
+        if (tp_overlap && tp > 1) {
+            d1a = train_gemm_chunked_extra(st, T, st->h, (al + 2 * kvl) * st->d, ib, tp);
+            d2a = train_gemm_chunked_extra(st, T, al * st->d, st->h, ib, tp);
+            d1m = train_gemm_chunked_extra(st, T, st->h, (st->mats - 1) * fl, ib, tp);
+            d2m = train_gemm_chunked_extra(st, T, fl, st->h, ib, tp);
+        }
+        out->attn_tp_s = train_tp_pair_compiled(st, T, tp, tp_overlap, rc, lp.g_qkv, lp.g_proj, lp.ag_attn_bytes, 3,
+                                                false, d1a, d2a);
+        out->tp_s = out->attn_tp_s + train_tp_pair_compiled(st, T, tp, tp_overlap, rc, lp.g_fc1, lp.g_fc2, mlp_ag,
+                                                            (int)st->mats - 1, true, d1m, d2m);
+    } else {
+        out->attn_tp_s = train_tp_pair(st, T, tp, tp_overlap, rc, lp.g_qkv, lp.g_proj, lp.ag_attn_bytes);
+        out->tp_s = out->attn_tp_s + train_tp_pair(st, T, tp, tp_overlap, rc, lp.g_fc1, lp.g_fc2, mlp_ag);
+    }
     out->attn_kernels = (st->mla ? (st->q_rank > 0 ? 5 : 4) : 2) + 1 + lp.nk_attn_f + (tp > 1 ? 2 : 0);
-    out->tp_s = out->attn_tp_s + train_tp_pair(st, T, tp, tp_overlap, rc, lp.g_fc1, lp.g_fc2,
-                                               T * st->h * (st->prec == GPUECON_BF16 ? 2 : 1));
     out->cp_s = layer_cp(st, &lp, T, tp, cp, rc);
     out->attn_act_bytes = attn_act(st, s_loc, mbs, tp, rc);
     out->act_bytes = out->attn_act_bytes + mem_mlp_act(st->h, st->f, st->mats, s_loc, mbs, tp, st->sp, rc, st->dropout);
@@ -370,7 +422,7 @@ void train_layer(const train_static *st, int tp, int cp, int mbs, gpuecon_recomp
         /* what the per-operator policy keeps per token: the block input, Q and V (odd matmuls),
          * the attention output and its fp32 log-sum-exp, FC1's output (W1) and FC2's; with TP
          * the reduce-scatter outputs too (the policy's save list) */
-        double seq_div = (st->sp && tp > 1) ? tp : 1, al = st->a / tp, kvl = st->kv / tp;
+        double al = st->a / tp, kvl = st->kv / tp;
         double rs = tp > 1 ? 2 * st->h / seq_div : 0;
         double pa = 2 * st->h / seq_div + 2 * al * st->d + 2 * kvl * st->d + 2 * al * st->d + 4 * al + rs;
         double pm = 2 * st->f / tp + 2 * st->h + rs;
@@ -381,7 +433,7 @@ void train_layer(const train_static *st, int tp, int cp, int mbs, gpuecon_recomp
         /* FP8 copies of the linear inputs; the attention half's share (QKV input -1, projection
          * input +q) also counts for MoE layers */
         double d = mem_fp8_act_delta(st->h, st->a, st->d, st->f, s_loc, mbs, tp, st->sp, rc);
-        double seq_div = (st->sp && tp > 1) ? tp : 1, sbh = s_loc * mbs * st->h;
+        double sbh = s_loc * mbs * st->h;
         out->act_bytes += d;
         out->attn_act_bytes += rc == GPUECON_RECOMPUTE_FULL ? 0 : sbh * (-1 / seq_div + st->a * st->d / st->h / tp);
     }
@@ -391,18 +443,28 @@ void train_layer(const train_static *st, int tp, int cp, int mbs, gpuecon_recomp
                           mem_mlp_act(st->h, st->f, st->mats, s_loc, mbs, tp, st->sp, GPUECON_RECOMPUTE_NONE, st->dropout);
     }
     /* first stage: embedding lookup and its gradient scatter */
-    double seq_div = (st->sp && tp > 1) ? tp : 1;
     out->emb_s = 3 * T * st->h * 2 / seq_div / st->hbm_bps + 3 * st->eff.kernel_s;
     /* last stage: final norm, LM head GEMM (forward + 2x backward), vocab-parallel
      * cross-entropy over fp32 logits, and the all-gather / reduce-scatter around the head */
     double Vl = st->V / tp;
     double head_g = train_gemm(st, T, st->h, Vl, gpuecon_precision_bytes(st->prec));
     double ce = T * Vl * (2 + 4 + 4 + 4 + 2) / st->hbm_bps + 4 * st->eff.kernel_s;
+    double head_norm = 3 * T * st->h * 2 / seq_div / st->hbm_bps;
+    if (st->fusion != GPUECON_FUSION_FUSED) {
+        /* PyTorch-native model code (torchtitan: only the transformer blocks are compiled,
+         * train.py @9dec370 leaves the loss uncompiled): F.cross_entropy(pred.float()) in eager
+         * kernels, per logit: upcast (read 2, write 4), log-softmax (4, 4); backward the NLL
+         * gradient (write 4), the log-softmax gradient (read 4 + 4, write 4), the downcast
+         * (4, 2): 36 bytes against a fused kernel's 16; and the final RMSNorm in eager kernels
+         * (+32h bytes per token forward, twice that backward, docs/model.md §3.4) */
+        ce = T * Vl * 36 / st->hbm_bps + 6 * st->eff.kernel_s;
+        head_norm += 3 * 32 * T * st->h / seq_div / st->hbm_bps + 21 * st->eff.kernel_s;
+    }
     double head_comm = 0;
     if (tp > 1 && st->sp)
         head_comm = comm_time(&st->link, GPUECON_ALL_GATHER, tp, 1, T * st->h * 2) +
                     comm_time(&st->link, GPUECON_REDUCE_SCATTER, tp, 1, T * st->h * 2);
-    out->head_s = 3 * head_g + ce + head_comm + 3 * T * st->h * 2 / seq_div / st->hbm_bps;
+    out->head_s = 3 * head_g + ce + head_comm + head_norm;
     out->head_flops = 6 * T * st->h * Vl;
     out->logits_bytes = T * Vl * (2 + 4);
     /* an MTP module's projection of [h; embedding] (2h -> h), forward and 2x backward */
@@ -696,6 +758,15 @@ static void dp_time(const train_static *st, const stage_set *ss, const train_cfg
         double agl = a.agl + b.agl, rsl = a.rsl + b.rsl;
         double per = ov ? fmax(agl - per_layer_f, 0) + fmax(agl + rsl - per_layer_b, 0) : 2 * agl + rsl;
         ex = (double)micro * si->L * per + (ov && (n > 1 || ne > 1) ? agl : 0);
+        if (st->fusion != GPUECON_FUSION_FUSED && (n > 1 || ne > 1)) {
+            /* FSDP2 (PyTorch-native stacks): the all-gather lands in one flat buffer and
+             * foreach_all_gather_copy_out splits it into the parameters on the compute stream
+             * (torch.split_with_sizes_copy after waiting for the all-gather): 2 bytes read and 2
+             * written per local parameter and gather; each micro-batch gathers twice without
+             * PP (torchtitan reshards after forward), once per step with PP (it does not) */
+            double gathers = c->pp > 1 ? 1 : 2.0 * micro;
+            ex += gathers * 4 * (si->p_dense + si->p_expert) / st->hbm_bps;
+        }
     }
     }
     out->exposed = ex;

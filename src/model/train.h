@@ -242,6 +242,15 @@ double train_tp_pair(const train_static *st, double T, int tp, bool overlap, gpu
 double train_tp_pair_fwd(const train_static *st, double T, int tp, bool overlap, gpuecon_recompute rc, double g1,
                          double g2, double ag_bytes, double *fwd_out);
 
+/* The same under torch.compile (PyTorch-native TP; async_tp: Inductor's micro-pipelined
+ * collective matmuls): g1_mms matmuls produce g1's input gradient, out_rs_dead: the block's
+ * output reduce-scatter is not recomputed, dec1/dec2 the chunked GEMMs' extra time. */
+double train_tp_pair_compiled(const train_static *st, double T, int tp, bool async_tp, gpuecon_recompute rc,
+                              double g1, double g2, double ag_bytes, int g1_mms, bool out_rs_dead, double dec1,
+                              double dec2);
+/* Extra time of an M x K x N GEMM split into `chunks` GEMMs of M/chunks rows. */
+double train_gemm_chunked_extra(const train_static *st, double M, double K, double N, double ib, int chunks);
+
 /* ---- moe.c ---- */
 /* Fills the MoE fields of lc (built by train_layer for the same tp, cp, mbs, recompute) for
  * ep x etp expert parallelism; with selective recompute, lc->rc_moe says whether the MoE

@@ -84,6 +84,53 @@ double train_tp_pair(const train_static *st, double T, int tp, bool overlap, gpu
     return train_tp_pair_fwd(st, T, tp, overlap, rc, g1, g2, ag_bytes, NULL);
 }
 
+/* Tensor-parallel traffic around one block under torch.compile (PyTorch-native TP with SP:
+ * torchtitan's DTensor plans; docs/model.md §3.4). Without async TP every collective blocks.
+ * With it, Inductor's micro-pipeline pass (torch/_inductor/fx_passes/micro_pipeline_tp.py)
+ * replaces an all-gather whose result feeds matmuls (fused_all_gather_matmul) and a
+ * reduce-scatter fed by one matmul (fused_matmul_reduce_scatter, _find_producer_matmul) with
+ * t chunk GEMMs beside copy-engine transfers; anything else keeps the plain collective:
+ * - forward: the all-gather before g1 and the reduce-scatter after g2 are fused;
+ * - backward: the reduce-scatter of g1's input gradient is fused only when one matmul makes it
+ *   (g1_mms == 1): a sum of several (Q, K, V; W1 and W3) is not a matmul, so it blocks;
+ *   the all-gather of g2's output gradient feeds g2's input-gradient matmul and is fused; in FP8
+ *   it gathers FP8 (torchao's Float8RowwiseParallel casts the gradient before it,
+ *   NoopFwToFloat8BwDynamic after the reduce-scatter, pytorch/ao @eab345c
+ *   torchao/float8/float8_tensor_parallel.py);
+ * - full recompute repeats the forward's collectives except the block-output reduce-scatter
+ *   (out_rs_dead: the FFN's), whose result the backward never reads, so AOTAutograd's
+ *   partitioner does not recompute it.
+ * dec1, dec2: the extra time of g1's and g2's chunked GEMMs over the whole ones. */
+double train_tp_pair_compiled(const train_static *st, double T, int tp, bool async_tp, gpuecon_recompute rc,
+                              double g1, double g2, double ag_bytes, int g1_mms, bool out_rs_dead, double dec1,
+                              double dec2)
+{
+    if (tp <= 1)
+        return 0;
+    if (!st->sp)
+        return train_tp_pair(st, T, tp, async_tp, rc, g1, g2, ag_bytes);
+    const comm_link *L = &st->link;
+    double msg = T * st->h * 2;
+    double ag = comm_time(L, GPUECON_ALL_GATHER, tp, 1, ag_bytes);
+    double rs = comm_time(L, GPUECON_REDUCE_SCATTER, tp, 1, msg);
+    double agb = comm_time(L, GPUECON_ALL_GATHER, tp, 1, st->prec == GPUECON_BF16 ? msg : msg / 2);
+    double f1 = async_tp ? train_overlapped(ag, g1, tp) + dec1 : ag;
+    double f2 = async_tp ? train_overlapped(rs, g2, tp) + dec2 : rs;
+    double b1 = async_tp && g1_mms == 1 ? train_overlapped(rs, g1, tp) + dec1 : rs;
+    double b2 = async_tp ? train_overlapped(agb, g2, tp) + dec2 : agb;
+    double rc_s = rc == GPUECON_RECOMPUTE_FULL ? f1 + (out_rs_dead ? 0 : f2) : 0;
+    return f1 + f2 + b1 + b2 + rc_s;
+}
+
+/* The extra time of a GEMM of M rows run as `chunks` GEMMs of M/chunks rows (each re-reads
+ * the K x N weight and pays its own launch). */
+double train_gemm_chunked_extra(const train_static *st, double M, double K, double N, double ib, int chunks)
+{
+    if (chunks <= 1)
+        return 0;
+    return chunks * train_gemm(st, M / chunks, K, N, ib) - train_gemm(st, M, K, N, ib);
+}
+
 /* Inverse of the standard normal CDF, Acklam's rational approximation (|rel err| < 1.2e-9). */
 double train_inv_norm(double p)
 {

@@ -48,8 +48,9 @@ expect_err("did you mean 'torchtitan-2024-eager'")
 
 # the torchtitan validate set: torchtitan's published runs, each through its stack; the rows the
 # stacks' mechanisms were chosen against (Table 1: eager, compiled, Float8 on 8 Grand Teton
-# H100s) are within the issue's 5% median, and they are summarised apart from the dense
-# Megatron rows (whose own targets they do not enter)
+# H100s; Table 4's 70B pair without and with async TP; Table 2's CP 4 and CP 8) are within the
+# issue's 5% median, and they are summarised apart from the dense Megatron rows (whose own
+# targets they do not enter)
 run(0 validate --group torchtitan --json)
 string(JSON met GET "${OUT}" torchtitan fit_target_met)
 if(NOT met)
@@ -58,7 +59,7 @@ endif()
 json_le(torchtitan fit_median_abs_err 0.05)
 string(JSON nfit GET "${OUT}" torchtitan fit_n)
 string(JSON nheld GET "${OUT}" torchtitan held_out_n)
-if(NOT nfit EQUAL 3 OR NOT nheld EQUAL 17)
+if(NOT nfit EQUAL 7 OR NOT nheld EQUAL 13)
   message(FATAL_ERROR "torchtitan rows: ${nfit} fitted, ${nheld} held out")
 endif()
 # an A100 run torchtitan published in mid-2024 (Llama 3 8B, 64 GPUs, FSDP, selective op AC,
