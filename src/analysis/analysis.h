@@ -356,6 +356,7 @@ typedef struct calrun_row {
     int precision;
     gpuecon_train_request train; /* kind train, its layout pinned */
     gpuecon_infer_request infer; /* kind infer */
+    gpuecon_finetune_request finetune; /* kind finetune */
     double m, n, k;              /* gemm */
     int op, gpus, stride;        /* nccl: gpuecon_coll_op, ranks, rank stride */
     double bytes;
@@ -366,7 +367,7 @@ typedef struct calrun_row {
 } calrun_row;
 
 typedef struct calrun_group {
-    int workload;                /* 0 train, 2 serve, -1 microbenchmark (any) */
+    int workload;                /* 0 train, 1 finetune, 2 serve, -1 microbenchmark (any) */
     runs_command kind;
     const char *stack;           /* NULL: any */
     const gpuecon_system *system;
