@@ -189,8 +189,8 @@ int validate_rl_replay(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const char 
         memset(out, 0, sizeof *out);
         gpuecon_rl_request r;
         case_request(cat, k, &r);
-        if (!r.policy || !r.system)
-            return err_set(err, GPUECON_E_INPUT, id, 0, 0, "the catalog lacks %s or %s", k->model, k->system);
+        if (!r.policy || !r.system) /* no prediction (validate's row says so): in no group */
+            return GPUECON_OK;
         /* one calibration for the whole step, as an overlay entry of workload any, stack and precision
          * any, on this system is taken by gpuecon rl (rl_user_calibrations): the trainer's efficiencies
          * and the generator's profile scaled alike */
