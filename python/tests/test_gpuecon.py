@@ -37,11 +37,15 @@ class Commands(unittest.TestCase):
         # loaded by train, which names it
         with tempfile.TemporaryDirectory() as d:
             r = gpuecon.calibrate(os.path.join(ROOT, "examples", "runs.yaml"), out_dir=d)
-            self.assertEqual(len(r["runs"]), 6)
+            self.assertEqual(len(r["runs"]), 8)  # 6 measurements of training and serving, 2 of fine-tuning
             self.assertAlmostEqual(r["runs"][0]["measured"], 5762, delta=1e-9)
             t = gpuecon.train(model="llama3-8b", system="grand-teton-h100", stack="torchtitan-2024-eager", gpus=8,
                               seq=8192, gbs=16, tp=1, pp=1, cp=1, mbs=2, recompute="selective", zero=3, catalog=d)
             self.assertEqual(t["user_calibration"]["name"], "torchtitan-2024-eager/grand-teton-h100/bf16")
+            f = gpuecon.finetune(model="gemma4-31b", system="hgx-a100", method="lora",
+                                 efficiency_profile="vessl-gemma4", catalog=d)
+            self.assertEqual(f["user_calibration"]["name"], "hf-peft-eager/hgx-a100/bf16")
+            self.assertTrue(f["band"]["tokens_per_s"]["calibrated"])
         # the document itself, as a dict: the same fit (one run, one scale: predicted as measured)
         doc = {"runs": [{"command": "gemm", "system": "hgx-h100", "m": 8192, "n": 8192, "k": 8192,
                          "measured": {"tflops": 700}}]}

@@ -360,6 +360,7 @@ typedef struct calrun_row {
     int precision;
     gpuecon_train_request train; /* kind train, its layout pinned */
     gpuecon_infer_request infer; /* kind infer */
+    gpuecon_finetune_request finetune; /* kind finetune */
     double m, n, k;              /* gemm */
     int op, gpus, stride;        /* nccl: gpuecon_coll_op, ranks, rank stride */
     double bytes;
@@ -370,7 +371,7 @@ typedef struct calrun_row {
 } calrun_row;
 
 typedef struct calrun_group {
-    int workload;                /* 0 train, 2 serve, -1 microbenchmark (any) */
+    int workload;                /* 0 train, 1 finetune, 2 serve, -1 microbenchmark (any) */
     runs_command kind;
     const char *stack;           /* NULL: any */
     const gpuecon_system *system;
@@ -1190,6 +1191,11 @@ void validate_serving_trace_free(gpuecon_ctx *ctx, struct infer_sim_trace *t);
 int validate_finetune_replay(const gpuecon_catalog *cat, const char *id, const gpuecon_calibration *cal,
                              validate_replay *out, gpuecon_error *err);
 
+/* An RL row of gpuecon_rl_validate by id (rl_validate.c): its step time with cal applied to the trainer
+ * (train_calibration) and to the generator's profile alike. GPUECON_E_NOTFOUND: none. */
+int validate_rl_replay(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const char *id, const gpuecon_calibration *cal,
+                       validate_replay *out, gpuecon_error *err);
+
 /* ---- validate_loo.c: calibration on K rows of a group, tested on the group's other rows ----
  * (docs/model.md §3.9, `validate --leave-one-out`, `--calibrate-on K`). A group is the rows that
  * share stack, system, precision and dense/MoE, whose figure a user measures (validate_replay.measurable;
@@ -1199,8 +1205,10 @@ int validate_finetune_replay(const gpuecon_catalog *cat, const char *id, const g
  * rows determine within validate_loo_bounds, and every other row of the group is predicted with the
  * fitted calibration. */
 #define VALIDATE_LOO_K_MAX 2
+/* The narrowest band half-width, ln units (band.c's BAND_FLOOR: one configuration published twice). */
+#define VALIDATE_LOO_BAND_FLOOR 0.04
 #define VALIDATE_LOO_CHOICES 64
-enum { VALIDATE_SET_TRAIN, VALIDATE_SET_SERVING, VALIDATE_SET_FINETUNE, VALIDATE_SETS };
+enum { VALIDATE_SET_TRAIN, VALIDATE_SET_SERVING, VALIDATE_SET_FINETUNE, VALIDATE_SET_RL, VALIDATE_SETS };
 typedef struct validate_loo_group {
     char name[96];              /* "stack / system / precision / dense|moe" */
     char stack[32], system[32];
@@ -1218,11 +1226,22 @@ typedef struct validate_loo_group {
     double uncalibrated_median_abs_err; /* the group's rows with the built-in constants */
     size_t fitted[GPUECON_CAL_PARAMS];  /* fits that fitted each family */
     size_t at_bound;            /* fits in which a fitted family stopped at a bound */
+    double band_coverage;       /* share of the held-out predictions whose published figure lies inside the
+                                   calibrated band, prediction x exp(+-max(the fit's leave-one-out spread,
+                                   VALIDATE_LOO_BAND_FLOOR)) as band.c gives a calibrated prediction (NAN:
+                                   not evaluated) */
+    double movable_share;       /* mean over the fits of sum_p |d ln figure / d ln scale_p| on the calibration
+                                   rows, as built in: for a time or a rate made of parts each moved by one
+                                   family, the share of it the families move (the rest, e.g. an RL step's
+                                   fixed waits, no calibration reaches); NAN: not evaluated */
+    double movable_min, movable_max; /* the smallest and largest of those sums over the fits */
 } validate_loo_group;
 typedef struct validate_loo_pred {
     size_t group;               /* index into groups */
     const gpuecon_validate_row *row; /* the held-out row */
     double abs_err;             /* |predicted with the calibration / published - 1| */
+    bool in_band;               /* the published figure inside the calibrated band */
+    double band_half;           /* that band's half-width, ln units */
 } validate_loo_pred;
 typedef struct validate_loo_summary {
     size_t groups;

@@ -33,7 +33,7 @@
 /* The narrowest half-width in ln units: one configuration published twice by its publisher (17
  * pairs of recipe-table rows) differs by a median |ln ratio| of 0.041 (docs/model.md §7.6), so no
  * model can be surer than that. */
-#define BAND_FLOOR 0.04
+#define BAND_FLOOR VALIDATE_LOO_BAND_FLOOR /* 0.04, shared with validate --leave-one-out's calibrated bands */
 /* Training sequences above this, serving prompt + output above BAND_LONG_SERVE: the long-context
  * regime, a group of its own (context parallelism and attention dominate there). */
 /* Each axis on which a case lies outside the rows adds this share of the metric's whole half-width,

@@ -60,7 +60,7 @@ void band_finetune(const band_set *s, const gpuecon_finetune_request *r, double 
         .seq = r->seq,
         .gpus = r->gpus,
         .batch = (double)r->mbs * r->gpus, /* sequences per step, all GPUs */
-        .cal = r->profile.calibration,
+        .cal = r->calibration,
     };
     one(s, &c, tokens_per_s, out);
 }

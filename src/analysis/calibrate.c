@@ -48,6 +48,18 @@ int calrun_predict(gpuecon_ctx *ctx, const calrun_row *row, const gpuecon_calibr
                                                 : o.at.output_tokens_per_s_per_gpu;
         return GPUECON_OK;
     }
+    case RUNS_FINETUNE: {
+        gpuecon_finetune_request q = row->finetune;
+        q.calibration = c;
+        gpuecon_finetune_result o;
+        int rc = gpuecon_finetune(&q, &o, err);
+        if (rc)
+            return rc;
+        *figure = row->figure == RUNS_STEP_S                 ? o.step_s
+                  : row->figure == RUNS_TOKENS_PER_S_PER_GPU ? o.tokens_per_s_per_gpu
+                                                             : o.tokens_per_s;
+        return GPUECON_OK;
+    }
     case RUNS_GEMM:
         *figure = gpuecon_gemm_tflops(row->system, (gpuecon_precision)row->precision, c, row->m, row->n, row->k);
         return GPUECON_OK;
@@ -109,7 +121,7 @@ static bool same_group(const calrun_group *g, const calrun_row *r)
 
 static int workload_of(runs_command k)
 {
-    return k == RUNS_TRAIN ? 0 : k == RUNS_INFER ? 2 : -1;
+    return k == RUNS_TRAIN ? 0 : k == RUNS_FINETUNE ? 1 : k == RUNS_INFER ? 2 : -1;
 }
 
 /* Upper bound of a family of fractions: the scale at which its largest member reaches the cap. */
@@ -152,6 +164,20 @@ static void bounds(calrun_group *g, const calrun_row *r)
         frac_bound(g, GPUECON_CAL_HBM, hbm, 1);
         frac_bound(g, GPUECON_CAL_COMM, comm, 3);
         g->bound_value[GPUECON_CAL_KERNEL] = e.kernel_s;
+        break;
+    }
+    case RUNS_FINETUNE: { /* the profile's eta_train (unless an explicit efficiency: not scaled), the
+                             GPU's HBM and link fractions, the stack's host launch time (finetune.c) */
+        gpuecon_efficiency e = *gpuecon_efficiency_for(r->system->gpu);
+        gpuecon_calibration b = {0};
+        memcpy(b.scale, g->base, sizeof b.scale);
+        gpuecon_calibration_apply_eff(&b, &e);
+        double eta = r->finetune.efficiency > 0 ? 0 : r->finetune.profile.eta_train * g->base[GPUECON_CAL_GEMM];
+        double gemm[] = {eta}, hbm[] = {e.hbm}, comm[] = {e.scaleup_busbw, e.scaleout_busbw, e.scaleout_a2a};
+        frac_bound(g, GPUECON_CAL_GEMM, gemm, 1);
+        frac_bound(g, GPUECON_CAL_HBM, hbm, 1);
+        frac_bound(g, GPUECON_CAL_COMM, comm, 3);
+        g->bound_value[GPUECON_CAL_KERNEL] = r->finetune.stack ? r->finetune.stack->host_launch_us * 1e-6 : 0;
         break;
     }
     case RUNS_INFER: {

@@ -92,6 +92,9 @@ static double untruncated_mean(double mean, double cap)
     return 0.5 * (lo + hi);
 }
 
+/* The request of case k (policy or system NULL when the catalog lacks them). */
+static void case_request(const gpuecon_catalog *cat, const rl_case *k, gpuecon_rl_request *out);
+
 static void one_row(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const rl_case *k, gpuecon_rl_result *o,
                     gpuecon_validate_row *row)
 {
@@ -111,6 +114,30 @@ static void one_row(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const rl_case 
              "NeMo-RL v0.7 docs/about/performance-summary.md, %s %s table: total step time",
              strstr(k->system, "gb200") ? "GB200" : "H100", k->fp8 ? "FP8" : "BF16");
     row->published = k->step_s;
+    gpuecon_rl_request r;
+    case_request(cat, k, &r);
+    row->fitted_on = k->fitted;
+    gpuecon_error e;
+    gpuecon_error_clear(&e);
+    row->fits = r.policy && r.system && gpuecon_rl_predict(ctx, NULL, &r, o, &e) == GPUECON_OK;
+    if (!row->fits) /* kept out of the summary */
+        snprintf(row->group, sizeof row->group, "rl-no-fit");
+    row->predicted = row->fits ? o->step_time_s : 0;
+    row->rel_err = row->fits ? row->predicted / row->published - 1 : 0;
+    /* the phases, and the gap to the published step as a share of the predicted generation: what
+     * generation would lack if it alone carried the gap (to re-check when the decode model moves) */
+    if (row->fits)
+        snprintf(row->note, sizeof row->note, "gen %.0f s (tail %.0f), score %.1f, train %.1f, sync %.1f, sleep+wake "
+                 "%.1f, swaps %.1f s; gap %+.0f s = %+.0f%% of gen", o->generation_s, o->gen_drain_s, o->scoring_s,
+                 o->training_s, o->weight_sync_s, o->engine_sleep_s + o->engine_wake_s,
+                 o->trainer_swap_s + o->reference_swap_s, k->step_s - o->step_time_s,
+                 100 * (k->step_s - o->step_time_s) / o->generation_s);
+    else
+        snprintf(row->note, sizeof row->note, "no prediction: %.180s", e.message);
+}
+
+static void case_request(const gpuecon_catalog *cat, const rl_case *k, gpuecon_rl_request *out)
+{
     gpuecon_rl_request r;
     gpuecon_rl_request_init(&r);
     r.policy = gpuecon_catalog_model(cat, k->model);
@@ -147,24 +174,47 @@ static void one_row(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const rl_case 
         r.off_policy = 1;
         r.gen_gpus = k->gen_gpus;
     }
-    row->fitted_on = k->fitted;
-    gpuecon_error e;
-    gpuecon_error_clear(&e);
-    row->fits = r.policy && r.system && gpuecon_rl_predict(ctx, NULL, &r, o, &e) == GPUECON_OK;
-    if (!row->fits) /* kept out of the summary */
-        snprintf(row->group, sizeof row->group, "rl-no-fit");
-    row->predicted = row->fits ? o->step_time_s : 0;
-    row->rel_err = row->fits ? row->predicted / row->published - 1 : 0;
-    /* the phases, and the gap to the published step as a share of the predicted generation: what
-     * generation would lack if it alone carried the gap (to re-check when the decode model moves) */
-    if (row->fits)
-        snprintf(row->note, sizeof row->note, "gen %.0f s (tail %.0f), score %.1f, train %.1f, sync %.1f, sleep+wake "
-                 "%.1f, swaps %.1f s; gap %+.0f s = %+.0f%% of gen", o->generation_s, o->gen_drain_s, o->scoring_s,
-                 o->training_s, o->weight_sync_s, o->engine_sleep_s + o->engine_wake_s,
-                 o->trainer_swap_s + o->reference_swap_s, k->step_s - o->step_time_s,
-                 100 * (k->step_s - o->step_time_s) / o->generation_s);
-    else
-        snprintf(row->note, sizeof row->note, "no prediction: %.180s", e.message);
+    *out = r;
+}
+
+int validate_rl_replay(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const char *id, const gpuecon_calibration *cal,
+                       validate_replay *out, gpuecon_error *err)
+{
+    if (!ctx || !cat || !id || !out)
+        return err_set(err, GPUECON_E_INPUT, "", 0, 0, "a context, catalog, row and result are required");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const rl_case *k = &cases[i];
+        if (!validate_id_is(k->id, id))
+            continue;
+        memset(out, 0, sizeof *out);
+        gpuecon_rl_request r;
+        case_request(cat, k, &r);
+        if (!r.policy || !r.system) /* no prediction (validate's row says so): in no group */
+            return GPUECON_OK;
+        /* one calibration for the whole step, as an overlay entry of workload any, stack and precision
+         * any, on this system is taken by gpuecon rl (rl_user_calibrations): the trainer's efficiencies
+         * and the generator's profile scaled alike */
+        validate_frac_max_eff(gpuecon_efficiency_for(r.system->gpu), out->frac_max);
+        double gen[GPUECON_CAL_PARAMS];
+        validate_frac_max_profile(&r.serving, gen);
+        for (int p = 0; p < GPUECON_CAL_PARAMS; p++)
+            out->frac_max[p] = out->frac_max[p] > gen[p] ? out->frac_max[p] : gen[p];
+        r.train_calibration = cal;
+        gpuecon_calibration_apply_profile(cal, &r.serving); /* NULL: none */
+        gpuecon_rl_result *o = ctx_alloc(ctx, sizeof *o);
+        if (!o)
+            return err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory");
+        int rc = gpuecon_rl_predict(ctx, NULL, &r, o, err);
+        out->figure = rc ? 0 : o->step_time_s;
+        ctx_free(ctx, o, sizeof *o);
+        out->system = k->system;
+        out->stack = RL_STACK;
+        out->prec = k->fp8 ? GPUECON_FP8 : GPUECON_BF16;
+        out->moe = r.policy->experts > 0;
+        out->measurable = rc == GPUECON_OK; /* a row without a prediction is not in a group */
+        return rc == GPUECON_E_NOMEM || rc == GPUECON_E_CANCELED ? rc : GPUECON_OK;
+    }
+    return err_set(err, GPUECON_E_NOTFOUND, id, 0, 0, "no RL row %s", id);
 }
 
 /* The published pairs: on-policy colocated and one-step-off disaggregated on the same GPUs. */

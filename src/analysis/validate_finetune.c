@@ -72,7 +72,7 @@ static int one(const gpuecon_catalog *cat, const frun *x, const gpuecon_calibrat
     r.recompute = x->recompute;
     r.precision = x->prec;
     r.profile = *gpuecon_serving_profile_find("vessl-gemma4");
-    gpuecon_calibration_apply_profile(cal, &r.profile); /* NULL: none */
+    r.calibration = cal; /* NULL: none; as gpuecon finetune applies a user's (finetune.c) */
     int rc = gpuecon_finetune(&r, o, err);
     return rc == GPUECON_E_INFEASIBLE ? GPUECON_OK : rc; /* rows report fits = false instead */
 }

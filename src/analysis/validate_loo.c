@@ -12,7 +12,12 @@
  * row's own request with the calibration applied). The group's calibrated error is the median over
  * all those held-out predictions. Key choice: serving metrics are not split into groups of their
  * own — a user measures one figure (a throughput, or a TPOT) and expects the others to follow, and
- * the fit works in log error, so mixed figures weigh alike.
+ * the fit works in log error, so mixed figures weigh alike. The RL step rows (rl_validate.c) are a set
+ * like the others, grouped by trainer stack x system x precision; their one calibration applies to the
+ * trainer and the generator alike (validate_rl_replay). Each held-out prediction is also tested against
+ * the calibrated band (band.c: the fit's leave-one-out spread, at least the floor), and each fit reports
+ * how much of its rows' figures the scales move (the sum of its sensitivities): a group where some row's
+ * figure is mostly what no scale reaches cannot be calibrated honestly, and the render says so.
  */
 #include "analysis/analysis.h"
 
@@ -48,6 +53,8 @@ static int replay(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const lrow *x, c
         return validate_train_replay(ctx, cat, x->row->id, cal, d, err);
     case VALIDATE_SET_SERVING:
         return validate_serving_replay(ctx, cat, x->row->id, cal, predict, x->trace, d, err);
+    case VALIDATE_SET_RL:
+        return validate_rl_replay(ctx, cat, x->row->id, cal, d, err);
     default:
         return validate_finetune_replay(cat, x->row->id, cal, d, err);
     }
@@ -317,7 +324,10 @@ int validate_loo_run(gpuecon_ctx *ctx, const gpuecon_catalog *cat, int k,
                 const lrow *h = &x[mem[i]];
                 validate_replay d;
                 tk->rc = replay(ctx, cat, h, &cal, true, &d, &tk->err);
-                out->pred[o++] = (validate_loo_pred){tk->group, h->row, fabs(d.figure / h->row->published - 1)};
+                /* the calibrated band (band.c): the fit's own leave-one-out spread, at least the floor */
+                double half = fmax(tk->fit.spread, VALIDATE_LOO_BAND_FLOOR), e = log(d.figure / h->row->published);
+                out->pred[o++] = (validate_loo_pred){tk->group, h->row, fabs(d.figure / h->row->published - 1),
+                                                     isfinite(e) && fabs(e) <= half, half};
             }
         }
         for (size_t w = 0; w < ntask && !rc; w++)
@@ -338,6 +348,7 @@ int validate_loo_run(gpuecon_ctx *ctx, const gpuecon_catalog *cat, int k,
                 e[m++] = fabs(x[member[first[j] + i]].row->rel_err);
             gr->uncalibrated_median_abs_err = median_of(e, m);
             gr->calibrated_median_abs_err = gr->calibrated_max_abs_err = NAN;
+            gr->band_coverage = gr->movable_share = gr->movable_min = gr->movable_max = NAN;
             if (!gr->evaluated)
                 continue;
             m = 0;
@@ -347,6 +358,24 @@ int validate_loo_run(gpuecon_ctx *ctx, const gpuecon_catalog *cat, int k,
             gr->predictions = m;
             gr->calibrated_median_abs_err = median_of(e, m);
             gr->calibrated_max_abs_err = m ? e[m - 1] : NAN;
+            size_t inside = 0;
+            for (size_t i = 0; i < npred; i++)
+                inside += out->pred[i].group == j && out->pred[i].in_band;
+            gr->band_coverage = m ? (double)inside / (double)m : NAN;
+            double share = 0;
+            size_t nshare = 0;
+            gr->movable_min = gr->movable_max = NAN;
+            for (size_t w = 0; w < ntask; w++) {
+                if (t[w].group != j)
+                    continue;
+                double sum = 0;
+                for (int p = 0; p < GPUECON_CAL_PARAMS; p++)
+                    sum += t[w].fit.sensitivity[p];
+                share += sum, nshare++;
+                gr->movable_min = nshare == 1 || sum < gr->movable_min ? sum : gr->movable_min;
+                gr->movable_max = nshare == 1 || sum > gr->movable_max ? sum : gr->movable_max;
+            }
+            gr->movable_share = nshare ? share / (double)nshare : NAN;
             for (size_t w = 0; w < ntask; w++) {
                 if (t[w].group != j)
                     continue;

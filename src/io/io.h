@@ -293,7 +293,7 @@ int gpuecon_scenario_field(const gpuecon_scenario *sc, size_t comparison, int pl
  * their command-line names without dashes (kept as text for the request layer to read through the
  * command's own option table), and either `measured:` (figures keyed by their JSON names, each in the
  * unit its key names or a string carrying its own unit) or `log: FILE` (relative to RUNS.yaml). */
-typedef enum runs_command { RUNS_TRAIN, RUNS_INFER, RUNS_GEMM, RUNS_NCCL, RUNS_COMMANDS } runs_command;
+typedef enum runs_command { RUNS_TRAIN, RUNS_INFER, RUNS_GEMM, RUNS_NCCL, RUNS_FINETUNE, RUNS_COMMANDS } runs_command;
 typedef enum runs_figure {
     RUNS_TOKENS_PER_S_PER_GPU,        /* training tokens/s per GPU */
     RUNS_STEP_TIME_S,                 /* training step time, s */
@@ -302,6 +302,8 @@ typedef enum runs_figure {
     RUNS_TTFT_MS,                     /* serving time to first token, ms */
     RUNS_TFLOPS,                      /* gemm: achieved TFLOP/s */
     RUNS_BUSBW_GBPS,                  /* nccl: bus bandwidth, GB/s as nccl-tests prints it */
+    RUNS_TOKENS_PER_S,                /* finetune: tokens/s of the whole job (its JSON's tokens_per_s) */
+    RUNS_STEP_S,                      /* finetune: step time, s (its JSON's step_s) */
     RUNS_FIGURES
 } runs_figure;
 /* "train", ...; "tokens_per_s_per_gpu", ... (the JSON names). */

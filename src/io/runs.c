@@ -2,7 +2,7 @@
  * runs.c — reads RUNS.yaml, the user's own measured runs for `gpuecon calibrate` (docs/cli.md):
  *
  *   runs:
- *     - command: train                 # train | infer | gemm | nccl
+ *     - command: train                 # train | infer | finetune | gemm | nccl
  *       model: llama3-8b               # the command's options, by their command-line names
  *       system: hgx-h100
  *       measured: {tokens_per_s_per_gpu: 5800}   # or: log: train.log (relative to this file)
@@ -27,10 +27,10 @@
 #define RUNS_MAX_OPTS 64
 #define RUNS_MAX_LOG_POINTS 48
 
-static const char *const command_names[RUNS_COMMANDS] = {"train", "infer", "gemm", "nccl"};
+static const char *const command_names[RUNS_COMMANDS] = {"train", "infer", "gemm", "nccl", "finetune"};
 static const char *const figure_names[RUNS_FIGURES] = {
     "tokens_per_s_per_gpu", "step_time_s", "output_tokens_per_s_per_gpu", "tpot_ms", "ttft_ms", "tflops",
-    "busbw_gbps"};
+    "busbw_gbps", "tokens_per_s", "step_s"};
 
 const char *runs_command_name(runs_command c)
 {
@@ -50,6 +50,7 @@ static bool figure_of(runs_command c, runs_figure f)
     case RUNS_INFER: return f == RUNS_OUTPUT_TOKENS_PER_S_PER_GPU || f == RUNS_TPOT_MS || f == RUNS_TTFT_MS;
     case RUNS_GEMM: return f == RUNS_TFLOPS;
     case RUNS_NCCL: return f == RUNS_BUSBW_GBPS;
+    case RUNS_FINETUNE: return f == RUNS_TOKENS_PER_S || f == RUNS_TOKENS_PER_S_PER_GPU || f == RUNS_STEP_S;
     default: return false;
     }
 }
@@ -60,6 +61,7 @@ static const char *figures_of(runs_command c)
     case RUNS_TRAIN: return "tokens_per_s_per_gpu, step_time_s (or step_time: \"850 ms\")";
     case RUNS_INFER: return "output_tokens_per_s_per_gpu, tpot_ms, ttft_ms (or tpot: \"12 ms\")";
     case RUNS_GEMM: return "tflops";
+    case RUNS_FINETUNE: return "tokens_per_s, tokens_per_s_per_gpu, step_s (or step: \"7.8 s\")";
     default: return "busbw_gbps";
     }
 }
@@ -86,12 +88,16 @@ static const fkey fkeys[] = {
     {"ttft", RUNS_TTFT_MS, 0},
     {"tflops", RUNS_TFLOPS, 1},
     {"busbw_gbps", RUNS_BUSBW_GBPS, 1},
+    {"tokens_per_s", RUNS_TOKENS_PER_S, 1},
+    {"step_s", RUNS_STEP_S, 1},
+    {"step_ms", RUNS_STEP_S, 1e-3},
+    {"step", RUNS_STEP_S, 0},
 };
 #define N_FKEYS (sizeof fkeys / sizeof fkeys[0])
 
 static bool is_time(runs_figure f)
 {
-    return f == RUNS_STEP_TIME_S || f == RUNS_TPOT_MS || f == RUNS_TTFT_MS;
+    return f == RUNS_STEP_TIME_S || f == RUNS_STEP_S || f == RUNS_TPOT_MS || f == RUNS_TTFT_MS;
 }
 
 /* A decimal number, all of s (blanks around it allowed): false otherwise. */
@@ -165,7 +171,7 @@ static int figure_value(const yaml_doc *doc, ynode *k, ynode *v, runs_command cm
                           is_time(fk->figure) ? " or a time with its unit (\"850 ms\")" : "");
     double x = 0;
     bool plain = number(text, &x);
-    double canon = fk->figure == RUNS_STEP_TIME_S ? 1 : 1e-3; /* the figure's unit in seconds */
+    double canon = fk->figure == RUNS_STEP_TIME_S || fk->figure == RUNS_STEP_S ? 1 : 1e-3; /* the figure's unit, s */
     if (plain && fk->unit == 0)
         return yaml_error(doc, v, err, GPUECON_E_INPUT,
                           "measured: %s: %s has no unit; write %s: \"%s ms\" or \"%s s\", or name the unit in "
@@ -248,6 +254,13 @@ static int read_log(gpuecon_ctx *ctx, const yaml_doc *doc, ynode *v, runs_file *
         else if (lg.step_time_s > 0)
             tmp[n] = base, tmp[n].figure = RUNS_STEP_TIME_S, tmp[n++].value = lg.step_time_s;
         break;
+    case RUNS_FINETUNE: /* a fine-tuning job logged by a Megatron-LM/NeMo or torchtitan loop: its per-GPU
+                           throughput, else its step time */
+        if (lg.tokens_per_s_per_gpu > 0)
+            tmp[n] = base, tmp[n].figure = RUNS_TOKENS_PER_S_PER_GPU, tmp[n++].value = lg.tokens_per_s_per_gpu;
+        else if (lg.step_time_s > 0)
+            tmp[n] = base, tmp[n].figure = RUNS_STEP_S, tmp[n++].value = lg.step_time_s;
+        break;
     case RUNS_INFER:
         if (lg.tokens_per_s > 0)
             tmp[n] = base, tmp[n].figure = RUNS_OUTPUT_TOKENS_PER_S_PER_GPU, tmp[n].whole_system = true,
@@ -271,7 +284,8 @@ static int read_log(gpuecon_ctx *ctx, const yaml_doc *doc, ynode *v, runs_file *
                           "log: %s (read as %s) has no figure a %s run measures (%s); a %s log needs %s", rel,
                           r->log_format, command_names[r->command], figures_of(r->command),
                           command_names[r->command],
-                          r->command == RUNS_TRAIN   ? "Megatron-LM/NeMo/torchtitan throughput lines"
+                          r->command == RUNS_TRAIN || r->command == RUNS_FINETUNE
+                              ? "Megatron-LM/NeMo/torchtitan throughput lines"
                           : r->command == RUNS_INFER ? "an MLPerf mlperf_log_summary.txt"
                           : r->command == RUNS_NCCL  ? "nccl-tests rows of 1 MiB and more"
                                                      : "no log: give measured: tflops");
@@ -288,22 +302,22 @@ static int read_run(gpuecon_ctx *ctx, const yaml_doc *doc, ynode *node, bool all
     yaml_where(node, &r->line, &r->col);
     if (yaml_type(node) != Y_MAP)
         return yaml_error(doc, node, err, GPUECON_E_PARSE,
-                          "run %d: expected a mapping (command: train|infer|gemm|nccl, the options, measured: or log:)",
+                          "run %d: expected a mapping (command: train|infer|finetune|gemm|nccl, the options, measured: or log:)",
                           r->index);
     ynode *cmd = yaml_map_get(node, "command");
     char name[32];
     if (!cmd)
-        return yaml_error(doc, node, err, GPUECON_E_INPUT, "run %d: command: is required (train, infer, gemm, nccl)",
+        return yaml_error(doc, node, err, GPUECON_E_INPUT, "run %d: command: is required (train, infer, finetune, gemm, nccl)",
                           r->index);
     if (yaml_type(cmd) != Y_SCALAR || !yaml_scalar_copy(cmd, name, sizeof name))
-        return yaml_error(doc, cmd, err, GPUECON_E_INPUT, "command: allowed train, infer, gemm, nccl");
+        return yaml_error(doc, cmd, err, GPUECON_E_INPUT, "command: allowed train, infer, finetune, gemm, nccl");
     int c = 0;
     while (c < RUNS_COMMANDS && strcmp(command_names[c], name))
         c++;
     if (c == RUNS_COMMANDS) {
         const char *near = gpuecon_suggest(name, command_names, RUNS_COMMANDS);
-        return yaml_error(doc, cmd, err, GPUECON_E_INPUT, "command: '%s' is not one%s%s%s (allowed: train, infer, gemm, "
-                          "nccl)", name, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+        return yaml_error(doc, cmd, err, GPUECON_E_INPUT, "command: '%s' is not one%s%s%s (allowed: train, infer, "
+                          "finetune, gemm, nccl)", name, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
     }
     r->command = (runs_command)c;
     ynode *meas = yaml_map_get(node, "measured"), *log = yaml_map_get(node, "log");

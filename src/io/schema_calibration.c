@@ -28,7 +28,7 @@ enum { F_NAME_ = 0, F_WORKLOAD, F_STACK, F_SYSTEM, F_PRECISION, F_GEMM, F_HBM, F
 
 static const fdesc calibration_fields[] = {
     {"name", FT_TEXT, C(name), 0, 0, 0, 0, NULL, F_REQ | F_NAME, "", "STACK/SYSTEM/PRECISION", NULL},
-    {"workload", FT_ENUM, C(workload), 0, 0, 0, 3, NULL, 0, "", "what it calibrates: train, serve or any", workload_names},
+    {"workload", FT_ENUM, C(workload), 0, 0, 0, 3, NULL, 0, "", "what it calibrates: train, finetune, serve or any", workload_names},
     {"stack", FT_TEXT, C(stack), 0, 0, 0, 0, "", 0, "", "the stack it applies to (empty: any)", NULL},
     {"system", FT_TEXT, C(system), 0, 0, 0, 0, "", 0, "", "the system it applies to (empty: any)", NULL},
     {"precision", FT_ENUM, C(precision), 0, 0, 0, 3, NULL, 0, "", "the precision it applies to (any)", precision_names},
@@ -46,9 +46,6 @@ static int calibration_validate(struct gpuecon_catalog *cat, centry *e, const ya
                                 gpuecon_error *err)
 {
     gpuecon_calibration *c = e->obj;
-    if (c->workload == 1)
-        return yaml_error(doc, schema_node(node, "workload"), err, GPUECON_E_INPUT,
-                          "workload: fine-tuning is not calibrated (allowed: train, serve, any)");
     if (c->workload == 3)
         c->workload = -1;
     if (c->precision == 3)

@@ -65,6 +65,16 @@ void gpuecon_calibration_apply_eff(const gpuecon_calibration *c, gpuecon_efficie
     e->scaleout_a2a = frac(e->scaleout_a2a, m);
 }
 
+void gpuecon_calibration_apply_link(const gpuecon_calibration *c, gpuecon_link_model *lm)
+{
+    if (!c || !lm)
+        return;
+    double m = gpuecon_calibration_scale(c, GPUECON_CAL_COMM);
+    lm->scaleup_eff = frac(lm->scaleup_eff, m);
+    lm->scaleout_eff = frac(lm->scaleout_eff, m);
+    lm->a2a_scaleout_eff = frac(lm->a2a_scaleout_eff, m);
+}
+
 void gpuecon_calibration_apply_profile(const gpuecon_calibration *c, gpuecon_serving_profile *p)
 {
     if (!c || !p)

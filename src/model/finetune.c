@@ -207,22 +207,37 @@ static double coll_s(const gpuecon_finetune_request *r, gpuecon_coll_op op, doub
         return 0;
     gpuecon_coll_result c;
     gpuecon_error e;
-    if (gpuecon_collective(r->system, op, r->gpus, 1, bytes / calls, GPUECON_ALGO_AUTO, &c, &e))
+    gpuecon_link_model lm; /* the system's, a user's calibration applied (none: as built in) */
+    gpuecon_link_model_for(r->system, &lm);
+    gpuecon_calibration_apply_link(r->calibration, &lm);
+    if (gpuecon_collective_ex(r->system, &lm, op, r->gpus, 1, bytes / calls, GPUECON_ALGO_AUTO, &c, &e))
         return 0; /* unreachable: the request was checked; no communication rather than NaN */
     return calls * c.time_s;
+}
+
+/* The profile's training matmul efficiency, a user's GEMM scale applied within the fraction bounds
+ * (calibration.c); an explicit --efficiency is the user's own and is not scaled. */
+static double finetune_eta(const gpuecon_finetune_request *r)
+{
+    double s = gpuecon_calibration_scale(r->calibration, GPUECON_CAL_GEMM), x = r->profile.eta_train * s;
+    if (s == 1.0)
+        return r->profile.eta_train;
+    return x > GPUECON_CAL_FRACTION_MAX ? GPUECON_CAL_FRACTION_MAX : x < GPUECON_CAL_FRACTION_MIN ? GPUECON_CAL_FRACTION_MIN : x;
 }
 
 static void timing(const gpuecon_finetune_request *r, gpuecon_finetune_result *o)
 {
     gpuecon_precision prec = r->precision;
     double peak = gpuecon_gpu_peak_flops(r->system->gpu, prec) * gpuecon_system_clock(r->system);
-    double eta = r->efficiency > 0 ? r->efficiency : r->profile.eta_train;
+    double eta = r->efficiency > 0 ? r->efficiency : finetune_eta(r);
     double tokens = (double)r->mbs * r->seq, w, g, opt;
     state_bytes(r->method, &w, &g, &opt);
     o->tokens_per_step = tokens * r->gpus;
     if (r->stack) { /* the stack's kernels, each max(GPU time, host launch) (finetune_step.c) */
         const gpuecon_stack *st = r->stack;
-        ft_stack_facts f = {.host_launch_s = st->host_launch_us * 1e-6, .compiled = st->compiled,
+        ft_stack_facts f = {.host_launch_s = st->host_launch_us * 1e-6 *
+                                             gpuecon_calibration_scale(r->calibration, GPUECON_CAL_KERNEL),
+                            .compiled = st->compiled,
                             .fp8_linear = st->fp8_linear, .norms_per_layer = r->model->norms_per_layer > 0
                                                                                  ? r->model->norms_per_layer : 2,
                             .qk_norm = r->model->qk_norm};

@@ -171,7 +171,9 @@ void finetune_kernels(const gpuecon_finetune_request *r, const ft_stack_facts *s
 {
     const gpuecon_model *m = r->model;
     const gpuecon_gpu *g = r->system->gpu;
-    const gpuecon_efficiency *e = gpuecon_efficiency_for(g);
+    gpuecon_efficiency cal_e = *gpuecon_efficiency_for(g); /* a user's calibration applied (HBM, GEMM ratio) */
+    gpuecon_calibration_apply_eff(r->calibration, &cal_e);
+    const gpuecon_efficiency *e = &cal_e;
     bool fp8 = r->precision == GPUECON_FP8, lora_on = r->method == GPUECON_FT_LORA;
     double clock = gpuecon_system_clock(r->system); /* the power limit's sustained clock (power.c) */
     tally t = {.peak = gpuecon_gpu_peak_flops(g, GPUECON_BF16) * clock,

@@ -530,6 +530,9 @@ void gpuecon_calibration_bounds(double frac_max, double frac_min, double *lo, do
 
 /* The scale of parameter p (1 when c is NULL or the scale is unset). */
 double gpuecon_calibration_scale(const gpuecon_calibration *c, gpuecon_cal_param p);
+/* Multiplies the link model's bandwidth fractions by c's comm scale (within the same bounds); c NULL:
+ * no change. */
+void gpuecon_calibration_apply_link(const gpuecon_calibration *c, gpuecon_link_model *lm);
 /* Multiplies e's parameter families by c's scales; fractions stay within
  * [GPUECON_CAL_FRACTION_MIN, GPUECON_CAL_FRACTION_MAX]. c NULL: no change. */
 void gpuecon_calibration_apply_eff(const gpuecon_calibration *c, gpuecon_efficiency *e);
@@ -1537,6 +1540,10 @@ typedef struct gpuecon_finetune_request {
     gpuecon_serving_profile profile;
     double pue;                   /* 0: the system's */
     const gpuecon_stack *stack;   /* fine-tuning stack (workload 1); NULL: every kernel fused, no host cost */
+    const gpuecon_calibration *calibration; /* a user's calibration (gpuecon calibrate; NULL: none): its GEMM
+                                     scale on the profile's eta_train (not on an explicit efficiency), HBM on
+                                     the HBM fraction, kernel on the stack's host launch time, comm on the
+                                     collectives' bandwidth fractions */
 } gpuecon_finetune_request;
 
 /* Defaults: LoRA rank 16, alpha 32, all seven projections, FSDP, no recompute, micro-batch 2,

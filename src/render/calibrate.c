@@ -15,7 +15,9 @@ const char *calibrate_unit(runs_figure f)
     switch (f) {
     case RUNS_TOKENS_PER_S_PER_GPU:
     case RUNS_OUTPUT_TOKENS_PER_S_PER_GPU: return "tokens/s/GPU";
-    case RUNS_STEP_TIME_S: return "s";
+    case RUNS_STEP_TIME_S:
+    case RUNS_STEP_S: return "s";
+    case RUNS_TOKENS_PER_S: return "tokens/s";
     case RUNS_TPOT_MS:
     case RUNS_TTFT_MS: return "ms";
     case RUNS_TFLOPS: return "TFLOP/s";
@@ -40,7 +42,7 @@ static void layout_text(const gpuecon_parallel *p, char *buf, size_t cap)
 
 static const char *workload_name(int w)
 {
-    return w == 0 ? "train" : w == 2 ? "serve" : "any";
+    return w == 0 ? "train" : w == 1 ? "finetune" : w == 2 ? "serve" : "any";
 }
 
 static json_t *group_json(const calrun_group *g)
@@ -145,7 +147,7 @@ static tbl *calibrate_table(gpuecon_ctx *ctx, bool *oom, const void *view)
         tbl_col(t, cols[i], i == 0 || (i >= 5 && i <= 10) ? 'r' : 'l');
     for (size_t i = 0; i < v->n_rows; i++) {
         const calrun_row *r = &v->rows[i];
-        int dec = r->figure == RUNS_STEP_TIME_S ? 3 : r->measured >= 100 ? 0 : 2;
+        int dec = r->figure == RUNS_STEP_TIME_S || r->figure == RUNS_STEP_S ? 3 : r->measured >= 100 ? 0 : 2;
         tbl_row(t);
         tbl_num(t, r->run, 0);
         tbl_num(t, r->line, 0);

@@ -29,6 +29,8 @@ static json_t *finetune_json(const void *view)
                                                  rjson_real(r->lora_alpha)));
     json_object_set_new(j, "efficiency_profile", json_pack("{s:s, s:b}", "name", r->profile.name,
                                                            "fitted_to_blog", r->profile.fitted_to_blog));
+    if (r->calibration) /* the user's calibration (gpuecon calibrate), as train names its own */
+        json_object_set_new(j, "user_calibration", rjson_user_calibration(r->calibration));
     json_object_set_new(j, "tokens_per_s", rjson_real(o->tokens_per_s));
     json_object_set_new(j, "tokens_per_s_per_gpu", rjson_real(o->tokens_per_s_per_gpu));
     if (v->band && o->tokens_per_s > 0) { /* the per-GPU figure: the same relative band */
@@ -176,6 +178,9 @@ static void finetune_text(const render_out *out, const void *view, const tbl *tb
         sb_printf(f, "power limit: %s\n", pw);
     if (r->stack)
         sb_printf(f, "stack %s (%s)\n", r->stack->name, r->stack->framework);
+    char ucal[400];
+    if (r->calibration)
+        sb_printf(f, "calibrated: %s\n", fmt_user_calibration(ucal, sizeof ucal, r->calibration));
     sb_printf(f, "efficiency profile %s (eta_train %.3f%s)\n\n", r->profile.name,
             r->efficiency > 0 ? r->efficiency : r->profile.eta_train,
             r->profile.fitted_to_blog ? ", fitted to the VESSL blog's A100 FSDP figure" : "");

@@ -564,6 +564,7 @@ typedef struct validate_rl_view {
     double signed_median, signed_fitted, signed_held; /* median signed error of each */
     gpuecon_rl_pair pairs[8];                         /* on- vs one-step-off-policy gaps */
     size_t npairs;
+    const validate_loo *loo;                          /* --leave-one-out / --calibrate-on K; NULL: none */
 } validate_rl_view;
 extern const render_kind render_validate_rl;
 

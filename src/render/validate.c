@@ -414,6 +414,8 @@ static json_t *rl_json(const void *view)
                                             v->pairs[i].off, "published_gap_s", rjson_real(v->pairs[i].published_gap_s),
                                             "predicted_gap_s", rjson_real(v->pairs[i].predicted_gap_s)));
     json_object_set_new(j, "pairs", pj);
+    if (v->loo)
+        json_object_set_new(j, "leave_one_out", render_loo_json(v->loo));
     return j;
 }
 
@@ -442,6 +444,8 @@ static void rl_text(const render_out *out, const void *view, const tbl *t)
     for (size_t i = 0; i < v->npairs; i++)
         sb_printf(f, "%s pair %s - %s: on-policy slower by %.1f s published, %.1f s predicted\n", i ? "    " : "on/off",
                 v->pairs[i].on, v->pairs[i].off, v->pairs[i].published_gap_s, v->pairs[i].predicted_gap_s);
+    if (v->loo)
+        render_loo_text(out, v->loo);
 }
 
 const render_kind render_validate_rl = {rl_json, rl_table, rl_text, NULL};

@@ -11,6 +11,9 @@
 #include <string.h>
 
 #define TARGET_CALIBRATED 0.05 /* issue 47: one measured run per group, the rest within 5% median |error| */
+/* Below this share of its figure moved by the families (validate_loo_group.movable_share), a group's
+ * calibration cannot be honest: most of the figure is what no scale reaches (docs/model.md §3.9). */
+#define MOVABLE_MIN 0.5
 
 void render_loo_group_json(json_t *group, const validate_loo *l, int set)
 {
@@ -22,7 +25,10 @@ void render_loo_group_json(json_t *group, const validate_loo *l, int set)
 
 static const char *set_name(int set)
 {
-    return set == VALIDATE_SET_TRAIN ? "training" : set == VALIDATE_SET_SERVING ? "serving" : "finetune";
+    return set == VALIDATE_SET_TRAIN     ? "training"
+           : set == VALIDATE_SET_SERVING ? "serving"
+           : set == VALIDATE_SET_RL      ? "rl"
+                                         : "finetune";
 }
 
 /* Evaluated groups whose calibrated median meets the target: which -1 or 0 all, 1 those with no fitted
@@ -37,6 +43,15 @@ static size_t meeting(const validate_loo *l, int which)
             m++;
     }
     return m;
+}
+
+/* Share of every held-out prediction whose published figure lies inside its calibrated band (NAN: none). */
+static double coverage(const validate_loo *l)
+{
+    size_t in = 0;
+    for (size_t i = 0; i < l->npred; i++)
+        in += l->pred[i].in_band;
+    return l->npred ? (double)in / (double)l->npred : NAN;
 }
 
 json_t *render_loo_json(const validate_loo *l)
@@ -62,6 +77,11 @@ json_t *render_loo_json(const validate_loo *l)
         json_object_set_new(o, "calibrated_median_abs_err", rjson_real(g->calibrated_median_abs_err));
         json_object_set_new(o, "calibrated_max_abs_err", rjson_real(g->calibrated_max_abs_err));
         json_object_set_new(o, "uncalibrated_median_abs_err", rjson_real(g->uncalibrated_median_abs_err));
+        json_object_set_new(o, "band_coverage", rjson_real(g->band_coverage));
+        json_object_set_new(o, "movable_share", rjson_real(g->movable_share));
+        json_object_set_new(o, "movable_share_min", rjson_real(g->movable_min));
+        json_object_set_new(o, "movable_share_max", rjson_real(g->movable_max));
+        json_object_set_new(o, "calibratable", json_boolean(!g->evaluated || !(g->movable_min < MOVABLE_MIN)));
         json_t *fam = json_object();
         for (int p = 0; p < GPUECON_CAL_PARAMS; p++)
             json_object_set_new(fam, gpuecon_cal_param_name((gpuecon_cal_param)p), json_integer((json_int_t)g->fitted[p]));
@@ -73,6 +93,7 @@ json_t *render_loo_json(const validate_loo *l)
     json_object_set_new(j, "groups_evaluated", json_integer((json_int_t)l->evaluated));
     json_object_set_new(j, "predictions", json_integer((json_int_t)l->npred));
     json_object_set_new(j, "median_abs_err", rjson_real(l->median_abs_err));
+    json_object_set_new(j, "band_coverage", rjson_real(coverage(l)));
     json_object_set_new(j, "target_calibrated_median_abs_err", rjson_real(TARGET_CALIBRATED));
     json_object_set_new(j, "groups_meeting_target", json_integer((json_int_t)meeting(l, -1)));
     static const char *const keys[] = {"all_groups", "held_out_groups", "fitted_groups"};
@@ -119,8 +140,9 @@ void render_loo_text(const render_out *out, const validate_loo *l)
               l->k, l->k == 1 ? "" : "s", l->k);
     tbl *t = tbl_new(out->ctx, out->oom);
     const char *cols[] = {"group (stack / system / precision / kind)", "rows", "fitted on", "fits",
-                          "calibrated median |err|", "max", "built-in median |err|", "families fitted (fits)"};
-    for (int i = 0; i < 8; i++)
+                          "calibrated median |err|", "max", "built-in median |err|", "families fitted (fits)",
+                          "in band", "moved"};
+    for (int i = 0; i < 10; i++)
         tbl_col(t, cols[i], i == 0 || i == 7 ? 'l' : 'r');
     for (size_t i = 0; i < l->n; i++) {
         const validate_loo_group *g = &l->groups[i];
@@ -143,6 +165,16 @@ void render_loo_text(const render_out *out, const validate_loo *l)
         }
         tbl_fmt(t, "%.1f%%", 100 * g->uncalibrated_median_abs_err);
         tbl_str(t, g->evaluated ? fam : "-");
+        if (g->evaluated) {
+            tbl_fmt(t, "%.0f%%", 100 * g->band_coverage);
+            if (g->movable_max - g->movable_min >= 0.005)
+                tbl_fmt(t, "%.0f-%.0f%%", 100 * g->movable_min, 100 * g->movable_max);
+            else
+                tbl_fmt(t, "%.0f%%", 100 * g->movable_share);
+        } else {
+            tbl_str(t, "-");
+            tbl_str(t, "-");
+        }
     }
     tbl_print(t, f);
     tbl_free(t);
@@ -161,6 +193,21 @@ void render_loo_text(const render_out *out, const validate_loo *l)
             sb_printf(f, "  %s, %zu: median of the groups' medians %.1f%% calibrated, %.1f%% built in; %zu meet the "
                          "target\n",
                       what[w], sum[w]->groups, 100 * sum[w]->calibrated, 100 * sum[w]->built_in, meeting(l, w));
+    if (l->npred)
+        sb_printf(f, "in band: held-out predictions inside the calibrated 80%% band (prediction x exp(+-max(the fit's "
+                     "leave-one-out spread, %s))), %.0f%% of all; moved: the share of the figure the scales move (sum "
+                     "of |d ln figure / d ln scale| on the calibration rows)\n",
+                  NUM_SIG(VALIDATE_LOO_BAND_FLOOR, 3), 100 * coverage(l));
+    for (size_t i = 0; i < l->n; i++) {
+        const validate_loo_group *g = &l->groups[i];
+        if (g->evaluated && g->movable_min < MOVABLE_MIN)
+            sb_printf(f, "%s: not calibrated honestly: on some of its rows the scales move only %.0f%% of the "
+                         "figure (on others %.0f%%); the rest (%s) no calibration reaches, so a calibration on such a "
+                         "row lays the whole gap on that part and over-corrects the others\n",
+                      g->name, 100 * g->movable_min, 100 * g->movable_max,
+                      g->set == VALIDATE_SET_RL ? "weight sync, engine sleep and wake, memory swaps"
+                                                : "the parts no family scales");
+    }
     sb_printf(f, "scale bounds of each fit: gemm, hbm, comm fractions from %sx the built-in values until the largest "
                  "reaches %s of peak; fixed times %sx to %sx\n",
               NUM_SIG(l->lo[GPUECON_CAL_GEMM], 6), NUM_SIG(GPUECON_CAL_FRACTION_MAX, 6),

@@ -61,6 +61,7 @@ typedef struct cli {
                                    NULL: the caller takes none */
     gpuecon_system power_system; /* --power-limit: the --system entry at that limit (cli_power_limit) */
     gpuecon_infer_request *capture_infer; /* set by calibrate: cmd_infer builds its request into it and stops */
+    gpuecon_finetune_request *capture_finetune; /* the same for cmd_finetune */
 } cli;
 
 /* ---- opts.c: declarative options ---- */

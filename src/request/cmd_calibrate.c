@@ -3,8 +3,8 @@
  * user's own measured runs (docs/cli.md, docs/model.md §3.8) and hands back the overlay
  * DIR/calibrations.yaml that any command then uses with --catalog DIR.
  *
- * Each run is read through its command's own option table (train's and infer's exactly as on their
- * command lines; gemm and nccl microbenchmarks through a table of their own), so names, defaults and
+ * Each run is read through its command's own option table (train's, infer's and finetune's exactly as
+ * on their command lines; gemm and nccl microbenchmarks through a table of their own), so names, defaults and
  * checks are the commands'; an error is placed at the run's file:line:col. A training run's layout is
  * resolved once (a size left out is searched, as `gpuecon train` would) and then held, so the fit
  * moves efficiencies, not the layout. The fit is calrun_fit (src/analysis/calibrate.c). Key choice:
@@ -69,8 +69,11 @@ static void undash(const char *in, char *out, size_t cap)
 
 /* A run's error, placed at the option it names (else the run), exit 2. `what` (may be NULL) says what
  * is wrong with the run as a whole ("does not fit in memory"). */
-static int run_fail(calstate *s, const runs_entry *r, const gpuecon_error *e, const char *what)
+static int run_fail(calstate *s, const runs_entry *r, const gpuecon_error *e0, const char *what)
 {
+    gpuecon_error spelled = *e0, *e = &spelled; /* the model's option names ("options.stack") as --stack */
+    cli_spell_options(s->c, spelled.where, sizeof spelled.where);
+    cli_spell_options(s->c, spelled.message, sizeof spelled.message);
     const runs_option *o = e->where[0] == '-' && e->where[1] == '-' ? runs_option_get(r, e->where + 2) : NULL;
     char raw[sizeof e->message], msg[400], where[64];
     snprintf(raw, sizeof raw, "%s", e->message);
@@ -127,6 +130,7 @@ static void sub_cli(calstate *s, cli *sub, json_t *opts)
     sub->plots = NULL;
     sub->format = FMT_JSON;
     sub->capture_infer = NULL;
+    sub->capture_finetune = NULL;
     gpuecon_error_clear(&sub->err);
 }
 
@@ -166,7 +170,11 @@ static int one_prediction(calstate *s, const runs_entry *r)
     static const char *const train_modes[] = {"sweep-gpus", "target-days", "vs", "rent-usd-per-gpu-hour", "plot", NULL};
     static const char *const infer_modes[] = {"sweep", "grid", "simulate", "search", "prefill", "decode",
                                               "disagg-search", "plot", NULL};
-    const char *const *modes = r->command == RUNS_TRAIN ? train_modes : r->command == RUNS_INFER ? infer_modes : NULL;
+    static const char *const finetune_modes[] = {"compare", NULL};
+    const char *const *modes = r->command == RUNS_TRAIN      ? train_modes
+                               : r->command == RUNS_INFER    ? infer_modes
+                               : r->command == RUNS_FINETUNE ? finetune_modes
+                                                             : NULL;
     for (size_t i = 0; modes && modes[i]; i++) {
         const runs_option *o = runs_option_get(r, modes[i]);
         if (o && !(o->is_bool && !strcmp(o->text, "false"))) {
@@ -262,6 +270,47 @@ static int add_infer(calstate *s, const runs_entry *r, json_t *o)
         row->infer = q;
         row->system = q.system;
         row->precision = (int)q.weights;
+        row->stack = stack;
+        row->what = w;
+    }
+    return 0;
+}
+
+/* A fine-tuning run, read through finetune's own option table (cmd_finetune builds its request into
+ * capture_finetune and stops): its stack, system and precision name the group. */
+static int add_finetune(calstate *s, const runs_entry *r, json_t *o)
+{
+    cli sub;
+    sub_cli(s, &sub, o);
+    gpuecon_finetune_request q;
+    sub.capture_finetune = &q;
+    int rc = cmd_finetune(&sub, 0, NULL);
+    if (rc)
+        return sub_fail(s, r, &sub, rc);
+    q.system = keep_system(s, r, &sub, q.system);
+    q.calibration = NULL; /* the fit starts from the built-in values */
+    gpuecon_finetune_result res;
+    gpuecon_error err;
+    gpuecon_error_clear(&err);
+    rc = gpuecon_finetune(&q, &res, &err);
+    if (rc == GPUECON_E_INFEASIBLE)
+        return run_fail(s, r, &err, "does not fit in memory");
+    if (rc)
+        return run_fail(s, r, &err, NULL);
+    char what[160];
+    snprintf(what, sizeof what, "%s %s on %d x %s %s, %s%s, mbs %d x %d", q.model->name,
+             q.method == GPUECON_FT_LORA ? "LoRA" : "full", q.gpus, q.system->name, gpuecon_precision_name(q.precision),
+             q.strategy == GPUECON_FT_FSDP ? "FSDP" : "DDP", q.recompute ? " + ckpt" : "", q.mbs, q.seq);
+    const char *w = keep_str(s->c, what), *stack = keep_str(s->c, q.stack->name);
+    if (!w || !stack)
+        return cli_error(s->c, GPUECON_E_NOMEM, "", "out of memory");
+    for (size_t i = 0; i < r->n_values; i++) {
+        calrun_row *row = new_row(s, r, &r->values[i]);
+        if (!row)
+            return too_many(s, r);
+        row->finetune = q;
+        row->system = q.system;
+        row->precision = (int)q.precision;
         row->stack = stack;
         row->what = w;
     }
@@ -492,7 +541,10 @@ static void overlay(strbuf *b, const char *file, const calrun_row *rows, const c
         yaml_str(b, G->name);
         sb_puts(b, "\n    stage: measured\n    source: \"gpuecon calibrate on ");
         group_source(b, rows, G);
-        sb_printf(b, "\"\n    workload: %s\n", G->workload == 0 ? "train" : G->workload == 2 ? "serve" : "any");
+        sb_printf(b, "\"\n    workload: %s\n", G->workload == 0   ? "train"
+                                             : G->workload == 1 ? "finetune"
+                                             : G->workload == 2 ? "serve"
+                                                                : "any");
         if (G->stack) {
             sb_puts(b, "    stack: ");
             yaml_str(b, G->stack);
@@ -582,9 +634,10 @@ int cmd_calibrate(cli *c, int argc, char **argv)
         }
         rc = one_prediction(&s, r);
         if (!rc)
-            rc = r->command == RUNS_TRAIN   ? add_train(&s, r, o)
-                 : r->command == RUNS_INFER ? add_infer(&s, r, o)
-                                            : add_micro(&s, r, o);
+            rc = r->command == RUNS_TRAIN      ? add_train(&s, r, o)
+                 : r->command == RUNS_INFER    ? add_infer(&s, r, o)
+                 : r->command == RUNS_FINETUNE ? add_finetune(&s, r, o)
+                                               : add_micro(&s, r, o);
     }
     if (rc)
         goto done;

@@ -48,6 +48,10 @@ static int build(cli *c, const opt *o, size_t n, const ft_args *a, gpuecon_finet
     r->efficiency = a->efficiency;
     r->pue = a->pue;
     r->usd_per_gpu_hour = a->usd_per_gpu_hour;
+    /* a user's calibration from a --catalog overlay (gpuecon calibrate; docs/model.md §3.8), by stack,
+     * system and precision as train looks up its own; calibrate itself fits from the built-in values */
+    if (!c->capture_finetune)
+        r->calibration = gpuecon_catalog_calibration(c->cat, 1, r->stack->name, r->system->name, (int)r->precision);
     return 0;
 }
 
@@ -105,6 +109,10 @@ int cmd_finetune(cli *c, int argc, char **argv)
     gpuecon_finetune_request r;
     if ((rc = build(c, opts, nopts, &a, &r)))
         return rc;
+    if (c->capture_finetune) { /* calibrate: the request this command would run */
+        *c->capture_finetune = r;
+        return 0;
+    }
     gpuecon_finetune_result o;
     gpuecon_error err;
     gpuecon_error_clear(&err);

@@ -24,8 +24,9 @@ static bool only(const validate_view *v, const char *set, const gpuecon_validate
     return false;
 }
 
-/* --group rl: the RL step model against published GRPO step times (gpuecon_rl_validate). */
-static int validate_rl(cli *c)
+/* --group rl: the RL step model against published GRPO step times (gpuecon_rl_validate); with k > 0 the
+ * calibration test on its groups (validate_loo_run, the RL set alone). */
+static int validate_rl(cli *c, int k)
 {
     gpuecon_validate_row rows[32];
     validate_rl_view v = {.rows = rows, .stack = gpuecon_rl_validate_stack(),
@@ -34,6 +35,15 @@ static int validate_rl(cli *c)
     gpuecon_error_clear(&err);
     if (gpuecon_rl_validate(c->ctx, c->cat, rows, 32, &v.n, &v.summary, &err))
         return cli_fail(c, &err);
+    validate_loo loo;
+    memset(&loo, 0, sizeof loo);
+    if (k > 0) {
+        const gpuecon_validate_row *const sets[VALIDATE_SETS] = {[VALIDATE_SET_RL] = rows};
+        const size_t n[VALIDATE_SETS] = {[VALIDATE_SET_RL] = v.n};
+        if (validate_loo_run(c->ctx, c->cat, k, sets, n, &loo, &err))
+            return cli_fail(c, &err);
+        v.loo = &loo;
+    }
     gpuecon_validate_summarize(rows, v.n, "rl", false, GPUECON_ROWS_FITTED, &v.fitted);
     gpuecon_validate_summarize(rows, v.n, "rl", false, GPUECON_ROWS_HELD_OUT, &v.held);
     v.signed_median = gpuecon_validate_signed_median(rows, v.n, GPUECON_ROWS_ALL);
@@ -42,7 +52,9 @@ static int validate_rl(cli *c)
     v.npairs = gpuecon_rl_validate_pairs(rows, v.n, v.pairs, sizeof v.pairs / sizeof v.pairs[0]);
     for (size_t i = 0; i < v.n; i++) /* "no prediction: <the error>" */
         cli_spell_options(c, rows[i].note, sizeof rows[i].note);
-    return cli_render(c, &render_validate_rl, &v);
+    int rc = cli_render(c, &render_validate_rl, &v);
+    validate_loo_free(&loo);
+    return rc;
 }
 
 /* The rows and report of a validate run: too large for a stack, and never static (requests may
@@ -51,6 +63,8 @@ typedef struct vbufs {
     gpuecon_validate_row rows[GPUECON_VALIDATE_MAX];
     gpuecon_validate_row srows[GPUECON_VALIDATE_SERVING_MAX];
     gpuecon_validate_row frows[GPUECON_VALIDATE_FINETUNE_MAX];
+    gpuecon_validate_row rlrows[32]; /* --leave-one-out over every set: the RL step rows too */
+    size_t rln;
     validate_view v;
     band_validation band;
 } vbufs;
@@ -68,10 +82,18 @@ static bool has_group(const gpuecon_validate_row *rows, size_t n, const char *gr
 static int run_loo(cli *c, int k, vbufs *b, validate_loo *loo)
 {
     validate_view *vp = &b->v;
-    const gpuecon_validate_row *const sets[VALIDATE_SETS] = {vp->rows, vp->srows, vp->frows};
-    const size_t n[VALIDATE_SETS] = {vp->n, vp->sn, vp->fn};
     gpuecon_error err;
     gpuecon_error_clear(&err);
+    b->rln = 0;
+    /* the RL step rows join where every set is tested (no --group): validate lists them only with
+     * --group rl, but their calibration groups are groups like the others */
+    if (!vp->group && vp->n && vp->sn && vp->fn) {
+        gpuecon_validate_summary rs;
+        if (gpuecon_rl_validate(c->ctx, c->cat, b->rlrows, sizeof b->rlrows / sizeof b->rlrows[0], &b->rln, &rs, &err))
+            return cli_fail(c, &err);
+    }
+    const gpuecon_validate_row *const sets[VALIDATE_SETS] = {vp->rows, vp->srows, vp->frows, b->rlrows};
+    const size_t n[VALIDATE_SETS] = {vp->n, vp->sn, vp->fn, b->rln};
     if (validate_loo_run(c->ctx, c->cat, k, sets, n, loo, &err))
         return cli_fail(c, &err);
     vp->loo = loo;
@@ -237,13 +259,8 @@ int cmd_validate(cli *c, int argc, char **argv)
         k = 1;
     if ((rc = cli_load_catalog(c)))
         return rc;
-    if (group && !strcmp(group, "rl")) {
-        if (k > 0)
-            return cli_usage_error(c, opts[1].seen ? "--leave-one-out" : "--calibrate-on",
-                                   "the RL step rows (--group rl) have no calibration groups; allowed with any "
-                                   "other --group");
-        return validate_rl(c);
-    }
+    if (group && !strcmp(group, "rl"))
+        return validate_rl(c, k);
     vbufs *b = ctx_alloc(c->ctx, sizeof *b);
     if (!b)
         return cli_error(c, GPUECON_E_NOMEM, "validate", "out of memory");

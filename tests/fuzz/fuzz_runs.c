@@ -22,6 +22,7 @@ static bool measures(runs_command c, runs_figure f)
     case RUNS_INFER: return f == RUNS_OUTPUT_TOKENS_PER_S_PER_GPU || f == RUNS_TPOT_MS || f == RUNS_TTFT_MS;
     case RUNS_GEMM: return f == RUNS_TFLOPS;
     case RUNS_NCCL: return f == RUNS_BUSBW_GBPS;
+    case RUNS_FINETUNE: return f == RUNS_TOKENS_PER_S || f == RUNS_TOKENS_PER_S_PER_GPU || f == RUNS_STEP_S;
     default: return false;
     }
 }

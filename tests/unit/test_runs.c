@@ -27,7 +27,10 @@ static const char good[] = "runs:\n"
                            "      tpot_s: 0.012\n"
                            "      ttft: \"1.5 s\"\n"
                            "  - command: nccl\n"
-                           "    measured: {busbw_gbps: 360}\n";
+                           "    measured: {busbw_gbps: 360}\n"
+                           "  - command: finetune\n"         /* line 14 */
+                           "    model: gemma4-31b\n"
+                           "    measured: {tokens_per_s: 4746, step: \"6900 ms\", tokens_per_s_per_gpu: 593}\n";
 
 static void test_good(void **state)
 {
@@ -36,7 +39,7 @@ static void test_good(void **state)
     runs_file f;
     gpuecon_error err;
     assert_int_equal(runs_parse(ctx, "dir/runs.yaml", good, strlen(good), &f, &err), GPUECON_OK);
-    assert_int_equal(f.n, 3);
+    assert_int_equal(f.n, 4);
     const runs_entry *r = &f.runs[0];
     assert_int_equal(r->command, RUNS_TRAIN);
     assert_int_equal(r->line, 2);
@@ -58,10 +61,21 @@ static void test_good(void **state)
     assert_near(r->values[1].value, 1500, 1e-9);
     assert_int_equal(r->values[0].line, 10);
     assert_int_equal(f.runs[2].values[0].figure, RUNS_BUSBW_GBPS);
+    r = &f.runs[3]; /* finetune: its JSON's figure names, a step time with its unit */
+    assert_int_equal(r->command, RUNS_FINETUNE);
+    assert_int_equal(r->line, 14);
+    assert_string_equal(runs_command_name(r->command), "finetune");
+    assert_int_equal(r->n_values, 3);
+    assert_int_equal(r->values[0].figure, RUNS_TOKENS_PER_S);
+    assert_near(r->values[0].value, 4746, 0);
+    assert_int_equal(r->values[1].figure, RUNS_STEP_S);
+    assert_near(r->values[1].value, 6.9, 1e-12); /* 6900 ms in s */
+    assert_string_equal(runs_figure_name(r->values[1].figure), "step_s");
+    assert_int_equal(r->values[2].figure, RUNS_TOKENS_PER_S_PER_GPU);
     runs_free(&f);
     /* inline (a request's options.runs): the same document, but a log: is refused, no file is read */
     assert_int_equal(runs_parse_text(ctx, "runs", good, strlen(good), &f, &err), GPUECON_OK);
-    assert_int_equal(f.n, 3);
+    assert_int_equal(f.n, 4);
     runs_free(&f);
     static const char with_log[] = "runs:\n  - command: train\n    log: /etc/hostname\n";
     assert_int_equal(runs_parse_text(ctx, "runs", with_log, strlen(with_log), &f, &err), GPUECON_E_INPUT);
@@ -94,7 +108,17 @@ static void test_bad(void **state)
         {"runs:\n  - command: train\n    measured: {step_time: \"1.23 h\"}\n", 3, 28, "s, ms, us"}, /* inside the quotes */
         {"runs:\n  - command: train\n    measured: {step_time_s: 0}\n", 3, 29, "above 0"},
         {"runs:\n  - command: train\n    measured: {step_time_s: -1}\n", 3, 29, "above 0"},
-        {"runs:\n  - command: train\n    measured: {tokens_per_s: 1}\n", 3, 16, "did you mean 'tokens_per_s_per_gpu'"},
+        {"runs:\n  - command: train\n    measured: {tokens_per_s_per_gp: 1}\n", 3, 16, "did you mean 'tokens_per_s_per_gpu'"},
+        /* finetune's figures (its JSON's names) are a finetune run's only, and it measures no other */
+        {"runs:\n  - command: train\n    measured: {tokens_per_s: 1}\n", 3, 16, "not what a train run measures"},
+        {"runs:\n  - command: finetun\n    measured: {step_s: 1}\n", 2, 14, "did you mean 'finetune'"},
+        {"runs:\n  - command: finetune\n    measured: {step_time_s: 7.8}\n", 3, 16, "not what a finetune run measures"},
+        {"runs:\n  - command: finetune\n    measured: {tpot_ms: 3}\n", 3, 16, "allowed: tokens_per_s, tokens_per_s_per_gpu, step_s"},
+        {"runs:\n  - command: finetune\n    measured: {step: 7.8}\n", 3, 22, "no unit"},
+        {"runs:\n  - command: finetune\n    measured: {step: \"7.8 min\"}\n", 3, 23, "s, ms, us"},
+        {"runs:\n  - command: finetune\n    measured: {tokens_per_s: 0}\n", 3, 30, "above 0"},
+        {"runs:\n  - command: finetune\n    measured: {step_s: 7.8, step_ms: 7800}\n", 3, 29, "given twice"},
+        {"runs:\n  - command: finetune\n    model: gemma4-31b\n", 2, 5, "tokens_per_s, tokens_per_s_per_gpu, step_s"},
         {"runs:\n  - command: train\n    measured: {step_time_s: 1, step_time_ms: 1000}\n", 3, 32, "given twice"},
         {"runs:\n  - command: train\n    measured: {tokens_per_s_per_gpu: fast}\n", 3, 38, "not a number"},
         {"runs:\n  - command: train\n    model: {name: x}\n    measured: {step_time_s: 1}\n", 3, 13, "expected a value"},
@@ -136,7 +160,13 @@ static const char overlay[] =
     "    stage: measured\n"
     "    source: \"runs.yaml:9\"\n"
     "    kernel_scale: 2\n"
-    "    runs: 3\n";
+    "    runs: 3\n"
+    "  - name: peft-a100\n"           /* a fine-tuning calibration (gpuecon calibrate, command: finetune) */
+    "    workload: finetune\n"
+    "    stack: hf-peft-eager\n"
+    "    system: hgx-a100\n"
+    "    precision: bf16\n"
+    "    gemm_scale: {value: 1.2, stage: measured, source: \"runs.yaml:20 (run 3, tokens_per_s 4746)\"}\n";
 
 static void test_overlay(void **state)
 {
@@ -166,6 +196,13 @@ static void test_overlay(void **state)
     assert_near(c->scale[GPUECON_CAL_GEMM], 0.9, 1e-12);
     assert_string_equal(c->scale_source[GPUECON_CAL_GEMM], "runs.yaml:2 (run 1, tokens_per_s_per_gpu 5800)");
     assert_null(gpuecon_catalog_calibration(cat, 0, "torchtitan-2024-eager", "hgx-b200", GPUECON_BF16));
+    /* the fine-tuning entry is finetune's alone: training on the same system and stack name does not take it */
+    c = gpuecon_catalog_calibration(cat, 1, "hf-peft-eager", "hgx-a100", GPUECON_BF16);
+    assert_non_null(c);
+    assert_string_equal(c->name, "peft-a100");
+    assert_int_equal(c->workload, 1);
+    assert_null(gpuecon_catalog_calibration(cat, 0, "hf-peft-eager", "hgx-a100", GPUECON_BF16));
+    assert_null(gpuecon_catalog_calibration(cat, 1, "hf-peft-compile", "hgx-a100", GPUECON_BF16));
     gpuecon_catalog_free(cat);
     gpuecon_ctx_free(ctx);
 }
@@ -182,7 +219,7 @@ static void test_overlay_refused(void **state)
         {"calibrations:\n  - name: a\n    system: hgx-h10\n", "not in the catalog"},
         {"calibrations:\n  - name: a\n    stack: torchtitan\n", "neither in the catalog"},
         {"calibrations:\n  - name: a\n    gemm_scale: 1000\n", "gemm_scale"},
-        {"calibrations:\n  - name: a\n    workload: finetune\n", "fine-tuning is not calibrated"},
+        {"calibrations:\n  - name: a\n    workload: pretrain\n", "finetune"}, /* the workloads allowed named */
     };
     gpuecon_ctx *ctx = new_ctx();
     gpuecon_catalog *cat;
@@ -198,6 +235,54 @@ static void test_overlay_refused(void **state)
         }
         assert_int_equal(gpuecon_catalog_count(cat, GPUECON_KIND_CALIBRATION), 0);
     }
+    gpuecon_catalog_free(cat);
+    gpuecon_ctx_free(ctx);
+}
+
+/* A fine-tuning calibration as gpuecon finetune applies it (src/model/finetune.c), by hand: without a
+ * stack on one GPU the step is tokens x FLOPs per token / (peak x eta_train) and nothing else, so a GEMM
+ * scale s divides it by s exactly; with a stack, the kernel scale multiplies the host launch time, so
+ * host_s (kernels x launch time) doubles with kernel_scale 2; an explicit efficiency is the user's and
+ * no GEMM scale moves it; across 8 GPUs a comm scale above 1 shortens the FSDP collectives. */
+static void test_finetune_calibrated(void **state)
+{
+    (void)state;
+    gpuecon_ctx *ctx = new_ctx();
+    gpuecon_catalog *cat;
+    gpuecon_error err;
+    assert_int_equal(gpuecon_catalog_new(ctx, &cat, &err), GPUECON_OK);
+    gpuecon_finetune_request r;
+    gpuecon_finetune_request_init(&r);
+    r.model = gpuecon_catalog_model(cat, "llama3-8b");
+    r.system = gpuecon_catalog_system(cat, "hgx-h100");
+    r.gpus = 1;
+    gpuecon_finetune_result a, b;
+    assert_int_equal(gpuecon_finetune(&r, &a, &err), GPUECON_OK);
+    gpuecon_calibration c = {.scale = {1.25, 1, 1, 1}, .precision = -1};
+    r.calibration = &c;
+    assert_int_equal(gpuecon_finetune(&r, &b, &err), GPUECON_OK);
+    assert_close(b.step_s, a.step_s / 1.25, 1e-12);
+    r.efficiency = 0.3; /* the user's own: not scaled */
+    assert_int_equal(gpuecon_finetune(&r, &b, &err), GPUECON_OK);
+    r.calibration = NULL;
+    assert_int_equal(gpuecon_finetune(&r, &a, &err), GPUECON_OK);
+    assert_close(b.step_s, a.step_s, 1e-12);
+    r.efficiency = 0;
+    r.stack = gpuecon_catalog_stack(cat, "hf-peft-eager");
+    assert_int_equal(gpuecon_finetune(&r, &a, &err), GPUECON_OK);
+    gpuecon_calibration k = {.scale = {1, 1, 2, 1}, .precision = -1};
+    r.calibration = &k;
+    assert_int_equal(gpuecon_finetune(&r, &b, &err), GPUECON_OK);
+    assert_close(b.host_s, 2 * a.host_s, 1e-12);
+    assert_true(b.step_s > a.step_s);
+    r.gpus = 8;
+    r.calibration = NULL;
+    assert_int_equal(gpuecon_finetune(&r, &a, &err), GPUECON_OK);
+    gpuecon_calibration m = {.scale = {1, 1, 1, 1.2}, .precision = -1};
+    r.calibration = &m;
+    assert_int_equal(gpuecon_finetune(&r, &b, &err), GPUECON_OK);
+    assert_true(a.comm_s > 0 && b.comm_s < a.comm_s);
+    assert_close(b.compute_s, a.compute_s, 1e-12);
     gpuecon_catalog_free(cat);
     gpuecon_ctx_free(ctx);
 }
@@ -232,6 +317,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good),    cmocka_unit_test(test_bad),         cmocka_unit_test(test_overlay),
         cmocka_unit_test(test_overlay_refused), cmocka_unit_test(test_gemm_tflops),
+        cmocka_unit_test(test_finetune_calibrated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

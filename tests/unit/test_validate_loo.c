@@ -178,6 +178,17 @@ static void test_loo_by_hand(void **state)
     for (int q = 0; q < GPUECON_CAL_PARAMS; q++)
         fitted += g->fitted[q];
     assert_int_equal(fitted, 2); /* one family per one-row fit */
+    /* the calibrated band of a one-row fit is the floor, +-0.04 in ln (no leave-one-out spread): the
+     * held-out rows miss by |ln(1.26/1.2)| = 0.0488 either way, outside */
+    assert_float_equal(l.pred[0].band_half, VALIDATE_LOO_BAND_FLOOR, 0);
+    assert_false(l.pred[0].in_band || l.pred[1].in_band);
+    assert_float_equal(g->band_coverage, 0, 0);
+    validate_loo_free(&l);
+    /* published 1.2 P and 1.22 P: |ln(1.22/1.2)| = 0.0165, both inside */
+    pick[1].published = 1.22 * p, pick[1].rel_err = 1 / 1.22 - 1;
+    assert_int_equal(validate_loo_run(g_ctx, g_cat, 1, sets, ns, &l, &err), GPUECON_OK);
+    assert_float_equal(l.groups[0].band_coverage, 1, 0);
+    pick[1].published = 1.26 * p, pick[1].rel_err = 1 / 1.26 - 1;
     validate_loo_free(&l);
     /* K = 2 on two rows: no row is left to predict */
     assert_int_equal(validate_loo_run(g_ctx, g_cat, 2, sets, ns, &l, &err), GPUECON_OK);
@@ -219,6 +230,37 @@ static void test_loo_pairs_cap(void **state)
     test_free(rows);
 }
 
+/* The RL step rows replayed (rl_validate.c): without a calibration each gives validate's figure bit for
+ * bit; with an HBM scale of 1.25 applied to the trainer and the generator alike the step shortens, but by
+ * less than the factor (weight sync, engine sleep and wake are no family's), never below step / 1.25. */
+static void test_rl_replay(void **state)
+{
+    (void)state;
+    gpuecon_validate_row rows[32];
+    size_t n = 0;
+    gpuecon_validate_summary sum;
+    gpuecon_error err;
+    gpuecon_error_clear(&err);
+    assert_int_equal(gpuecon_rl_validate(g_ctx, g_cat, rows, 32, &n, &sum, &err), GPUECON_OK);
+    assert_int_equal(n, 13);
+    gpuecon_calibration cal = {.scale = {1, 1.25, 1, 1}, .precision = -1};
+    for (size_t i = 0; i < n; i++) {
+        validate_replay d;
+        assert_int_equal(validate_rl_replay(g_ctx, g_cat, rows[i].id, NULL, &d, &err), GPUECON_OK);
+        assert_true(d.measurable == rows[i].fits);
+        if (!rows[i].fits)
+            continue;
+        assert_true(d.figure == rows[i].predicted);
+        assert_string_equal(d.stack, "nemo-rl-0.7");
+        assert_true(d.moe);
+        assert_true(d.frac_max[GPUECON_CAL_HBM] > 0);
+        double base = d.figure;
+        assert_int_equal(validate_rl_replay(g_ctx, g_cat, rows[i].id, &cal, &d, &err), GPUECON_OK);
+        assert_true(d.figure < base && d.figure > base / 1.25);
+    }
+    assert_int_equal(validate_rl_replay(g_ctx, g_cat, "R-X9", NULL, &(validate_replay){0}, &err), GPUECON_E_NOTFOUND);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -226,6 +268,7 @@ int main(void)
         cmocka_unit_test(test_replay_calibrated),
         cmocka_unit_test(test_loo_by_hand),
         cmocka_unit_test(test_loo_pairs_cap),
+        cmocka_unit_test(test_rl_replay),
     };
     return cmocka_run_group_tests_name("validate_loo", tests, setup, fixture_teardown);
 }
