@@ -42,9 +42,9 @@ static const gpuecon_attn_kernel_info kernels[GPUECON_AK_COUNT] = {
                                "90% of its dense one): the profile's eta_kv"},
     [GPUECON_AK_FLASHMLA] = {"flashmla", 3000.0 / 3350.0, 660.0 / H100_BF16_TFLOPS, false, true,
                              "deepseek-ai/FlashMLA README @ 9241ae3e: up to 3,000 GB/s memory-bound (of 3.35 TB/s) and "
-                             "660 TFLOPS compute-bound (of 989.4 dense BF16) on H800 SXM5, BF16, paged KV of block 64; "
-                             "docs/20250422-new-kernel-deep-dive.md: compute-bound when query heads x query tokens >= "
-                             "128"},
+                             "660 TFLOPS compute-bound (of 989.4 dense BF16) on H800 SXM5, BF16, paged KV of block 64; its "
+                             "deep dive (deepseek-ai/FlashMLA docs/20250422-new-kernel-deep-dive.md): compute-bound "
+                             "when query heads x query tokens >= 128"},
     [GPUECON_AK_TRTLLM_GEN_MLA] = {"trtllm-gen-mla", 3000.0 / 3350.0, 660.0 / H100_BF16_TFLOPS, true, true,
                                    "NVIDIA/TensorRT-LLM tech blog 3 (Optimizing DeepSeek R1 Throughput on Blackwell): "
                                    "with an FP8 KV cache Q is quantised too and FP8 MQA runs the generation phase; no "
