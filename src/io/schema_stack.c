@@ -20,6 +20,9 @@ static const char *const dispatch_names[] = {"nccl-a2a", "deepep", "hybridep", N
 static const char *const workload_names[] = {"train", "finetune", "serve", NULL};
 static const char *const fp8_linear_names[] = {"none", "naive", "te", NULL};
 static const char *const precision_names[] = {"bf16", "fp8", NULL};
+/* gpuecon_attn_kernel, in its order (src/model/attn_kernel.c) */
+static const char *const kernel_names[] = {"profile", "xqa", "trtllm-gen", "fa3", "flashinfer", "flashmla", "trtllm-gen-mla", NULL};
+_Static_assert(sizeof kernel_names / sizeof kernel_names[0] == GPUECON_AK_COUNT + 1, "one name per attention kernel");
 
 #define S(f) offsetof(gpuecon_stack, f)
 #define SBOOL(f, def, doc) {#f, FT_BOOL, S(f), 0, 0, 1, def, NULL, 0, "", doc, NULL}
@@ -59,6 +62,10 @@ static const fdesc stack_fields[] = {
     {"attn_hopper", FT_TEXT, S(attn_hopper), 0, 0, 0, 0, "", 0, "", "serving: attention kernels on Hopper (decode / prefill)", NULL},
     {"attn_blackwell", FT_TEXT, S(attn_blackwell), 0, 0, 0, 0, "", 0, "", "serving: attention kernels on Blackwell", NULL},
     {"attn_mla", FT_TEXT, S(attn_mla), 0, 0, 0, 0, "", 0, "", "serving: multi-head latent attention kernels", NULL},
+    SENUM(kernel_gqa_hopper, kernel_names, 0, "serving: attention kernel priced for MHA/GQA models on Hopper (profile: the profile's constants)"),
+    SENUM(kernel_gqa_blackwell, kernel_names, 0, "serving: the same on Blackwell"),
+    SENUM(kernel_mla_hopper, kernel_names, 0, "serving: attention kernel priced for MLA models on Hopper"),
+    SENUM(kernel_mla_blackwell, kernel_names, 0, "serving: the same on Blackwell"),
     {"moe_kernel", FT_TEXT, S(moe_kernel), 0, 0, 0, 0, "", 0, "", "serving: MoE grouped GEMM and token dispatch", NULL},
     {"kernel_us", FT_NUM, S(kernel_us), 0, 0, 100, 0, NULL, 0, "us", "serving: fixed GPU time of one kernel replayed in a CUDA graph", NULL},
     {"graph_max_bs", FT_INT, S(graph_max_bs), 0, 0, 65536, 0, NULL, 0, "", "serving: largest decode batch captured in a CUDA graph (0: none)", NULL},

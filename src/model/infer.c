@@ -384,6 +384,40 @@ static void workload(const gpuecon_infer_request *r, gpuecon_infer_result *o)
     }
 }
 
+/* A fraction scaled by a calibration, bounded as gpuecon_calibration_apply_profile bounds them. */
+static double cal_frac(double x, double s)
+{
+    double y = x * s;
+    return y > GPUECON_CAL_FRACTION_MAX ? GPUECON_CAL_FRACTION_MAX : y < GPUECON_CAL_FRACTION_MIN ? GPUECON_CAL_FRACTION_MIN : y;
+}
+
+/* AK1: the stack's attention kernel for this GPU generation (Hopper or Blackwell; another GPU, or a
+ * bare profile: none) and head layout (MLA or MHA/GQA), and what it sets: the decode KV fraction of
+ * HBM, the decode math fraction and rate (AK2; FP8 math on an FP8 KV cache where the kernel quantises
+ * Q too) and the prefill curve (AK3). A user's calibration scales them as it scales the profile's. */
+static void attn_kernel_env(const gpuecon_infer_request *r, infer_env *e)
+{
+    const gpuecon_gpu *g = r->system->gpu;
+    const gpuecon_serving_profile *p = &r->profile;
+    bool mla = r->model->attention == GPUECON_ATTN_MLA;
+    int slot = -1;
+    if (strcmp(g->arch, "hopper") == 0)
+        slot = mla ? 2 : 0;
+    else if (strcmp(g->arch, "blackwell") == 0)
+        slot = mla ? 3 : 1;
+    e->attn_kernel = slot >= 0 ? p->attn_kernels[slot] : GPUECON_AK_PROFILE;
+    const gpuecon_attn_kernel_info *k = gpuecon_attn_kernel_get(e->attn_kernel);
+    if (!k)
+        k = gpuecon_attn_kernel_get(GPUECON_AK_PROFILE);
+    double h = p->calibration ? gpuecon_calibration_scale(p->calibration, GPUECON_CAL_HBM) : 1;
+    e->cal_gemm = p->calibration ? gpuecon_calibration_scale(p->calibration, GPUECON_CAL_GEMM) : 1;
+    e->eta_kv = k->hbm > 0 ? cal_frac(k->hbm, h) : p->eta_kv;
+    e->eta_attn_dec = k->tc > 0 ? cal_frac(k->tc, e->cal_gemm) : e->eta_attn;
+    double f8 = gpuecon_gpu_peak_flops(g, GPUECON_FP8) * gpuecon_system_clock(r->system);
+    e->f_attn_dec = k->fp8_math && r->kv == GPUECON_FP8 && f8 > 0 ? f8 : e->f16;
+    e->prefill_curve = k->prefill;
+}
+
 static void build_env(const gpuecon_infer_request *r, const infer_arch *a, const gpuecon_infer_result *o,
                       infer_env *e)
 {
@@ -399,6 +433,7 @@ static void build_env(const gpuecon_infer_request *r, const infer_arch *a, const
     e->f16 = gpuecon_gpu_peak_flops(g, GPUECON_BF16) * gpuecon_system_clock(r->system);
     e->eta_c = o->eta_c;
     e->eta_attn = o->eta_attn;
+    attn_kernel_env(r, e);
     e->link_bps = r->system->scaleup_gbps * 1e9;
     e->ar_latency_s = strcmp(g->arch, "ampere") == 0 ? r->profile.allreduce_latency_ampere_s
                                                      : r->profile.allreduce_latency_s;
@@ -559,6 +594,10 @@ static int prepare(const gpuecon_infer_request *r, int tp, infer_arch *a, infer_
     o->eta_c = r->profile.eta_c * eta_scale(&r->profile, r->system->gpu, math, r->profile.eta_c_prec);
     o->eta_attn = r->profile.eta_c * attn_scale(&r->profile, r->system->gpu);
     build_env(r, a, o, e);
+    o->attn_kernel = e->attn_kernel;
+    o->eta_kv = e->eta_kv;
+    o->eta_attn_decode = e->eta_attn_dec * e->f_attn_dec / e->f16;
+    o->attn_decode_fp8 = e->f_attn_dec != e->f16;
     o->seqs_budget = infer_budget_seqs(e, o->max_num_batched_tokens);
     o->max_concurrency = o->replicas * floor(infer_running_cap(o));
     return GPUECON_OK;

@@ -137,6 +137,13 @@ typedef struct infer_env {
     double chunk_cap;    /* a prompt's tokens per step at most (long_prefill_token_threshold; INFINITY: none) */
     double draft_read_bytes; /* per draft step, whole replica (O3) */
     double eta_c, eta_attn;  /* prof.eta_c on this GPU: GEMMs at the math precision, attention (BF16) */
+    /* AK1–AK4: the stack's attention kernel on this GPU and head layout (docs/model.md §6.15) */
+    int attn_kernel;         /* gpuecon_attn_kernel */
+    double eta_kv;           /* decode KV reads: fraction of HBM (the kernel's, else prof.eta_kv) */
+    double eta_attn_dec;     /* decode attention math: fraction of f_attn_dec (the kernel's, else eta_attn) */
+    double f_attn_dec;       /* decode attention FLOP/s peak: FP8 for an FP8-math kernel on FP8 KV, else f16 */
+    bool prefill_curve;      /* prefill attention at gpuecon_attn_prefill_frac by sequence length (AK3) */
+    double cal_gemm;         /* the calibration's tensor-core scale (1: none), applied to the curve */
     /* pipeline parallel (infer_step.c); pp <= 1: none */
     int pp;
     int bounds_up, bounds_out;   /* stage boundaries inside a scale-up domain / across the network */

@@ -86,6 +86,10 @@ bool gpuecon_serving_profile_from_stack(const gpuecon_stack *st, gpuecon_serving
     out->ar_one_shot_tp4_bytes = st->ar_one_shot_tp4_kib * 1024;
     out->ar_one_shot_tp8_bytes = st->ar_one_shot_tp8_kib * 1024;
     out->eta_moe = st->moe_bw_frac;
+    out->attn_kernels[0] = st->kernel_gqa_hopper;
+    out->attn_kernels[1] = st->kernel_gqa_blackwell;
+    out->attn_kernels[2] = st->kernel_mla_hopper;
+    out->attn_kernels[3] = st->kernel_mla_blackwell;
     out->step_overhead_s = 0; /* replaced by the kernels and the scheduler (O4) */
     return true;
 }

@@ -176,6 +176,14 @@ static double draft_s(const infer_env *e)
     return e->k * (e->prof.draft_step_s + e->draft_read_bytes / e->tp / (e->bw * e->prof.eta_bw));
 }
 
+/* AK3: the prefill attention fraction at an equivalent causal length S, under the calibration's
+ * tensor-core scale. */
+static double prefill_eff(const infer_env *e, double S)
+{
+    double x = gpuecon_attn_prefill_frac(S) * e->cal_gemm;
+    return x > GPUECON_CAL_FRACTION_MAX ? GPUECON_CAL_FRACTION_MAX : x;
+}
+
 void infer_step_stage(const infer_env *e, const infer_batch *b, gpuecon_infer_step *s)
 {
     const infer_arch *a = e->a;
@@ -189,20 +197,26 @@ void infer_step_stage(const infer_env *e, const infer_batch *b, gpuecon_infer_st
     /* R2: the LM head runs only on the sampled positions */
     s->gemm_flops = 2 * (a->active + a->dupv + a->lora) / e->tp * tok + 2 * a->head / e->tp * dec +
                     routed_extra(e, tok);
-    /* R3, R4: every decoding sequence verifies k + 1 positions against its own context */
-    double kv = 0, attn = 0;
+    /* R3, R4: every decoding sequence verifies k + 1 positions against its own context; AK2, AK3:
+       decode attention at its kernel's rate, prefill attention at the curve's by the keys each
+       prompt token attends to (a causal run of S tokens averages (S + 1)/2) */
+    double kv = 0, adec = 0, apre = 0, pre_s = 0;
     for (int i = 0; i < a->ngroups; i++) {
         const infer_group *g = &a->g[i];
         kv += g->kv_bytes * b->kv_ctx[i];
-        attn += g->attn_decode * b->kv_ctx[i] * (e->k + 1) + g->attn_prefill * b->pre_ctx[i];
+        adec += g->attn_decode * b->kv_ctx[i] * (e->k + 1);
+        double f = g->attn_prefill * b->pre_ctx[i];
+        apre += f;
+        if (f > 0)
+            pre_s += f / (e->prefill_curve ? e->f16 * prefill_eff(e, 2 * b->pre_ctx[i] / b->pre) : e->f16 * e->eta_attn);
     }
     s->kv_bytes = kv;
-    s->attn_flops = attn;
+    s->attn_flops = adec + apre;
     /* R5 */
     s->weights_s = s->weight_bytes / (e->bw * p->eta_bw);
     s->gemm_s = s->gemm_flops / (e->f_prec * e->eta_c);
-    s->kv_s = s->kv_bytes / (e->bw * p->eta_kv);
-    s->attn_s = s->attn_flops / (e->f16 * e->eta_attn);
+    s->kv_s = s->kv_bytes / (e->bw * e->eta_kv);
+    s->attn_s = adec / (e->f_attn_dec * e->eta_attn_dec) + pre_s;
     /* R6 split / R7 fused */
     if (e->roofline == GPUECON_ROOFLINE_FUSED)
         s->model_s = fmax(s->weights_s + s->kv_s, s->gemm_s + s->attn_s);
@@ -250,12 +264,32 @@ static void mean_step(const infer_env *e, double B, double pre, double parts, gp
  * the steps, so the parts still add up to step_s. */
 static void blend(gpuecon_infer_step *s, const gpuecon_infer_step *t, double f)
 {
-    _Static_assert(sizeof(gpuecon_infer_step) == 22 * sizeof(double),
-                   "blend() reads gpuecon_infer_step as its 22 doubles");
+    _Static_assert(sizeof(gpuecon_infer_step) == 23 * sizeof(double),
+                   "blend() reads gpuecon_infer_step as its 23 doubles");
     double *x = (double *)s;
     const double *y = (const double *)t;
     for (size_t i = 0; i < sizeof *s / sizeof(double); i++)
         x[i] = (1 - f) * x[i] + f * y[i];
+}
+
+/* ADP1: attention-DP ranks each run their own scheduler but meet at every MoE layer's dispatch
+ * and combine, so a step lasts as long as its slowest rank's (TensorRT-LLM tech blog 10, "ADP
+ * Balance Strategy", docs/source/blogs/tech_blog/blog10_ADP_Balance_Strategy.md @ 011cfc2c:
+ * time_i = max over the N ranks of time_{i,m}; a rank on a prompt chunk holds back the others'
+ * decodes). Under T2 a rank carries a chunk in a fraction n < 1 of its steps; with the dp ranks'
+ * prompts independent (the engine's default round-robin placement: no waiting to align them), a
+ * step meets at least one chunk with probability 1 − (1 − n)^dp, and this rank, decoding only,
+ * then waits the difference (t_prompt − t_decode). The wait adds (1 − (1 − n)^dp − n)·(t_prompt −
+ * t_decode) to the mean step; this rank's own tokens and prefill are unchanged. n ≥ 1 (every
+ * step carries prefill) and one rank: no wait. Non-decreasing in B: n grows with B and both
+ * step kinds do. */
+static void dp_wait(const infer_env *e, double n, double gap, gpuecon_infer_step *s)
+{
+    if (e->dp <= 1 || !(n > 0 && n < 1) || !(gap > 0))
+        return;
+    double any = 1 - pow(1 - n, e->dp);
+    s->dp_wait_s = (any - n) * gap;
+    s->step_s += s->dp_wait_s;
 }
 
 /* T1: B running sequences in the mean field: each decodes (k+1) positions against the mean
@@ -294,6 +328,7 @@ void infer_step_mix(const infer_env *e, double B, double chunk, gpuecon_infer_st
     *t_prompt = t.step_s;
     *t_decode = s->step_s;
     blend(s, &t, *n);
+    dp_wait(e, *n, t.step_s - *t_decode, s);
 }
 
 void infer_step(const infer_env *e, double B, double chunk, gpuecon_infer_step *s)

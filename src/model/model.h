@@ -571,6 +571,37 @@ typedef enum gpuecon_fusion {
     GPUECON_FUSION_EAGER
 } gpuecon_fusion;
 
+/* Serving attention kernels (docs/model.md §6.15 AK1–AK4; src/model/attn_kernel.c): what an engine
+ * stack runs for decode and prefill attention, by GPU generation and head layout. */
+typedef enum gpuecon_attn_kernel {
+    GPUECON_AK_PROFILE,        /* none named: the profile's eta_kv and eta_attn */
+    GPUECON_AK_XQA,            /* TensorRT-LLM XQA (Hopper GQA/MQA decode) */
+    GPUECON_AK_TRTLLM_GEN,     /* TensorRT-LLM trtllm-gen FMHA (Blackwell) */
+    GPUECON_AK_FA3,            /* FlashAttention 3 */
+    GPUECON_AK_FLASHINFER,     /* FlashInfer paged decode / prefill */
+    GPUECON_AK_FLASHMLA,       /* FlashMLA absorbed-MLA decode (Hopper) */
+    GPUECON_AK_TRTLLM_GEN_MLA, /* trtllm-gen MLA decode (Blackwell; FP8 MQA with an FP8 KV cache) */
+    GPUECON_AK_COUNT
+} gpuecon_attn_kernel;
+
+typedef struct gpuecon_attn_kernel_info {
+    const char *name;
+    double hbm;     /* decode, memory-bound: achieved fraction of HBM bandwidth reading the KV cache
+                       at long context (0: the profile's eta_kv) */
+    double tc;      /* decode, compute-bound (MLA's absorbed form at many query heads): fraction of the
+                       dense tensor peak (0: the profile's attention efficiency) */
+    bool fp8_math;  /* with an FP8 KV cache, Q is quantised too and QK^T, PV run at the FP8 rate */
+    bool prefill;   /* prefill at the FlashAttention-3 curve by sequence length (AK3) */
+    const char *source;
+} gpuecon_attn_kernel_info;
+
+/* The kernel's facts; NULL out of range. */
+const gpuecon_attn_kernel_info *gpuecon_attn_kernel_get(int k);
+/* AK3: causal prefill attention's fraction of the dense BF16 peak at a sequence length s (the
+ * FlashAttention-3 paper's H100 forward figure, causal, head dim 128), log-linear between the
+ * published points, flat outside them. */
+double gpuecon_attn_prefill_frac(double s);
+
 /* A framework stack (data/stacks.yaml): the framework facts that change speed or memory.
  * gpuecon_train_request_apply_stack copies them into a request; single options override. */
 struct gpuecon_stack {
@@ -613,6 +644,10 @@ struct gpuecon_stack {
     const char *attn_hopper;  /* decode/prefill attention kernels on Hopper, Blackwell, and for MLA */
     const char *attn_blackwell;
     const char *attn_mla;
+    int kernel_gqa_hopper;    /* gpuecon_attn_kernel priced for MHA/GQA attention on Hopper ... */
+    int kernel_gqa_blackwell; /* ... on Blackwell ... */
+    int kernel_mla_hopper;    /* ... and for MLA on Hopper and on Blackwell (AK1) */
+    int kernel_mla_blackwell;
     const char *moe_kernel;   /* MoE grouped GEMM at few tokens per expert, and the dispatch */
     double kernel_us;         /* fixed GPU time of one kernel replayed in a CUDA graph */
     int graph_max_bs;         /* largest decode batch captured in a CUDA graph */
@@ -1090,6 +1125,8 @@ typedef struct gpuecon_serving_profile {
     bool attention_dp_ok;    /* the engine runs attention data-parallel beside expert-parallel MoE */
     double ar_one_shot_tp4_bytes; /* > 0: one-shot custom all-reduce up to this size at TP <= 4 ... */
     double ar_one_shot_tp8_bytes; /* ... and at TP <= 8 (0: link_small_bytes at every TP) */
+    int attn_kernels[4];     /* gpuecon_attn_kernel for GQA Hopper, GQA Blackwell, MLA Hopper, MLA
+                                Blackwell (a stack's kernel_* fields; all GPUECON_AK_PROFILE otherwise) */
     double eta_moe;          /* > 0: fraction of HBM bandwidth the routed experts' grouped GEMM reaches
                                 reading expert weights at decode sizes (0: eta_bw) */
     const gpuecon_calibration *calibration; /* the user's calibration applied to these constants
@@ -1231,6 +1268,9 @@ typedef struct gpuecon_infer_step {
     /* engine stacks (per_layer profiles, docs/model.md §6.15; 0 otherwise) */
     double kernel_s;                        /* fixed GPU time of the step's kernels (t_k each) */
     double kernels;                         /* kernels the step launches or replays */
+    /* attention-DP (docs/model.md §6.15 ADP1): the mean time this rank's step waits, at the MoE
+       layers' collectives, for another rank's prompt chunk (0 without attention-DP) */
+    double dp_wait_s;
     double step_s;
 } gpuecon_infer_step;
 
@@ -1297,6 +1337,11 @@ typedef struct gpuecon_infer_result {
                                         N_bt/((k+1) + E·ρ(1−h)) (X1) */
     double max_concurrency;          /* C_sat = replicas · min(seqs_admitted, max_num_seqs, seqs_budget) */
     double eta_c, eta_attn;          /* the profile's eta_c on this GPU and precision: GEMMs, attention */
+    int attn_kernel;                 /* gpuecon_attn_kernel priced on this GPU and head layout (AK1) */
+    double eta_kv;                   /* decode KV reads: fraction of HBM (the kernel's or the profile's) */
+    double eta_attn_decode;          /* decode attention math, as a fraction of the BF16 peak (above 1 /
+                                        2 of it for an FP8-math kernel reaching more than the BF16 peak) */
+    bool attn_decode_fp8;            /* decode attention math at the FP8 rate (FP8 KV, FP8 MQA) */
     bool startup_ok;                 /* vLLM's check at the model's own context */
     double startup_need_gib;         /* KV that check needs at the model's context */
     int max_model_len_fit;           /* largest max_model_len that passes it */

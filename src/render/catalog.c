@@ -30,7 +30,8 @@ static const char *const *columns(gpuecon_kind k)
                                         "attention", "fusion", "selective_recompute", "kv_repeat", "cp_comm",
                                         "cuda_graphs", "dispatcher", "flex_dispatcher",
                                         "workload", "host_launch_us", "compiled", "fp8_linear", "profile", "kernel_us",
-                                        "graph_max_bs", "sched_us", "overlap_sched", NULL};
+                                        "graph_max_bs", "sched_us", "overlap_sched", "kernel_gqa_hopper",
+                                        "kernel_gqa_blackwell", "kernel_mla_hopper", "kernel_mla_blackwell", NULL};
     static const char *const timeline[] = {"system", "model", "precision", "note", NULL};
     static const char *const calibration[] = {"workload", "stack", "system", "precision", "gemm_scale", "hbm_scale",
                                               "kernel_scale", "comm_scale", "spread", "runs", NULL};

@@ -52,6 +52,7 @@ static json_t *step_json(const gpuecon_infer_step *s)
     json_object_set_new(j, "micro_batches", rjson_real(s->micro_batches > 0 ? s->micro_batches : 1));
     json_object_set_new(j, "kernel_ms", rjson_real(s->kernel_s * 1e3));
     json_object_set_new(j, "kernels", rjson_real(s->kernels));
+    json_object_set_new(j, "dp_wait_ms", rjson_real(s->dp_wait_s * 1e3));
     json_object_set_new(j, "step_ms", rjson_real(s->step_s * 1e3));
     return j;
 }
@@ -165,6 +166,11 @@ static json_t *result_json(const gpuecon_infer_request *r, const gpuecon_infer_r
                                                          rjson_real(o->seqs_budget)));
     json_object_set_new(j, "eta_c", json_pack("{s:o, s:o}", "gemm", rjson_real(o->eta_c), "attention",
                                               rjson_real(o->eta_attn)));
+    const gpuecon_attn_kernel_info *ak = gpuecon_attn_kernel_get(o->attn_kernel);
+    json_object_set_new(j, "attention_kernel",
+                        json_pack("{s:s, s:o, s:o, s:b}", "name", ak ? ak->name : "profile", "eta_kv",
+                                  rjson_real(o->eta_kv), "decode_math_of_bf16_peak", rjson_real(o->eta_attn_decode),
+                                  "decode_fp8", o->attn_decode_fp8));
     json_object_set_new(j, "engine", json_pack("{s:i, s:i, s:i, s:b, s:b, s:o, s:i}", "max_num_batched_tokens",
                                                o->max_num_batched_tokens, "max_num_seqs", o->max_num_seqs,
                                                "max_model_len", o->max_model_len, "max_model_len_lowered",
@@ -279,6 +285,12 @@ static void memory_rows(tbl *tb, const gpuecon_infer_request *r, const gpuecon_i
                  r->profile.eta_c_arch, gpuecon_precision_name(r->profile.eta_c_prec));
         tbl_quantity(tb, "GEMM efficiency eta_c", o->eta_c, 3, "", b);
     }
+    if (o->attn_kernel != GPUECON_AK_PROFILE) {
+        const gpuecon_attn_kernel_info *k = gpuecon_attn_kernel_get(o->attn_kernel);
+        snprintf(b, sizeof b, "%s: decode attention math at %.3f of the BF16 peak%s; prefill by sequence length (FA3 curve)",
+                 k ? k->name : "?", o->eta_attn_decode, o->attn_decode_fp8 ? " (FP8 Q and KV)" : "");
+        tbl_quantity(tb, "decode KV fraction of HBM", o->eta_kv, 3, "", b);
+    }
 }
 
 static void perf_rows(tbl *tb, const gpuecon_infer_request *r, const gpuecon_infer_result *o, const serve_bands *bands)
@@ -307,6 +319,10 @@ static void perf_rows(tbl *tb, const gpuecon_infer_request *r, const gpuecon_inf
         snprintf(b, sizeof b, "of the steps carry a %.0f-token prompt chunk (%.2f ms); the rest decode (%.2f ms)",
                  p->prompt_chunk_tokens, p->prompt_step_ms, p->decode_step_ms);
         tbl_quantity(tb, "  steps with a prompt", 100 * p->prompt_step_fraction, 1, "%", b);
+    }
+    if (s->dp_wait_s > 0) {
+        snprintf(b, sizeof b, "per step: waiting at the MoE collectives for another attention-DP rank's prompt chunk");
+        tbl_quantity(tb, "  attention-DP wait", s->dp_wait_s * 1e3, 2, "ms", b);
     }
     if (o->pp > 1) {
         snprintf(b, sizeof b, "%.0f micro-batches in flight; busiest stage %.2f ms; waiting %.2f ms",

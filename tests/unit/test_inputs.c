@@ -130,7 +130,7 @@ static void test_bare_cr_refused(void **state)
     assert_int_equal(gpuecon_catalog_load_model_buffer(f->cat, "config.json", cr, strlen(cr), &m, &err),
                      GPUECON_E_PARSE);
     assert_int_equal(err.line, 1);
-    assert_int_equal(err.column, 21); /* {"architectures": ["x is 20 characters */
+    assert_int_equal(err.column, 22); /* {"architectures": ["x is 21 characters */
     assert_non_null(strstr(err.message, "carriage return"));
     const char *later = "name: x\nlayers: 2\rhidden: 8\n";
     assert_int_equal(gpuecon_catalog_load_model_buffer(f->cat, "m.yaml", later, strlen(later), &m, &err),
