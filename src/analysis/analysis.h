@@ -270,6 +270,10 @@ typedef struct band_set band_set;
 /* The held-out errors of every validate group, once per context. */
 int band_set_build(gpuecon_ctx *ctx, const gpuecon_catalog *cat, band_set **out, gpuecon_error *err);
 void band_set_free(band_set *s);
+/* The 80% half-width (ln units) of a prediction calibrated on `runs` measured runs whose fit left a
+ * leave-one-out spread `spread` (0: fewer than two runs), where the built-in band of the same case
+ * has half-width builtin_half: max(spread, builtin_half * sqrt(1 + 1/runs), the floor 0.04). */
+double band_calibrated_half(double builtin_half, double spread, int runs);
 /* The band of `point`, the predicted figure of case c (never fails: with no row of the metric, the
  * widest rule, said in basis). */
 void band_of(const band_set *s, const band_case *c, double point, gpuecon_band *out);
@@ -1227,9 +1231,9 @@ typedef struct validate_loo_group {
     size_t fitted[GPUECON_CAL_PARAMS];  /* fits that fitted each family */
     size_t at_bound;            /* fits in which a fitted family stopped at a bound */
     double band_coverage;       /* share of the held-out predictions whose published figure lies inside the
-                                   calibrated band, prediction x exp(+-max(the fit's leave-one-out spread,
-                                   VALIDATE_LOO_BAND_FLOOR)) as band.c gives a calibrated prediction (NAN:
-                                   not evaluated) */
+                                   calibrated band, prediction x exp(+-band_calibrated_half(the row's built-in
+                                   band half-width without it, the fit's leave-one-out spread, K)) as band.c
+                                   gives a calibrated prediction (NAN: not evaluated) */
     double movable_share;       /* mean over the fits of sum_p |d ln figure / d ln scale_p| on the calibration
                                    rows, as built in: for a time or a rate made of parts each moved by one
                                    family, the share of it the families move (the rest, e.g. an RL step's

@@ -15,11 +15,13 @@
  * the fit works in log error, so mixed figures weigh alike. The RL step rows (rl_validate.c) are a set
  * like the others, grouped by trainer stack x system x precision; their one calibration applies to the
  * trainer and the generator alike (validate_rl_replay). Each held-out prediction is also tested against
- * the calibrated band (band.c: the fit's leave-one-out spread, at least the floor), and each fit reports
+ * the calibrated band (band.c's band_calibrated_half: the row's built-in band scatter x sqrt(1 + 1/K), or
+ * the fit's leave-one-out spread if wider), and each fit reports
  * how much of its rows' figures the scales move (the sum of its sensitivities): a group where some row's
  * figure is mostly what no scale reaches cannot be calibrated honestly, and the render says so.
  */
 #include "analysis/analysis.h"
+#include "analysis/band.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -43,7 +45,34 @@ typedef struct lrow {
     struct infer_sim_trace *trace; /* a simulated serving row's recorded run (NULL: none) */
     int rc;                        /* recording it (trace_rows) */
     gpuecon_error err;
+    double band_half;              /* its built-in band's half-width without it (ln units; 0: none) */
 } lrow;
+
+/* Each row's built-in band half-width, the row left out of every group (band_of_row_loo over the band
+ * rows of these same validate rows): what a calibrated band widens (band_calibrated_half). */
+static int builtin_halves(gpuecon_ctx *ctx, const gpuecon_catalog *cat, lrow *x, size_t nx, gpuecon_error *err)
+{
+    band_row *br = ctx_alloc(ctx, BAND_ROWS_MAX * sizeof *br);
+    if (!br)
+        return err_set(err, GPUECON_E_NOMEM, "", 0, 0, "out of memory");
+    size_t n = 0;
+    for (size_t i = 0; i < nx && n < BAND_ROWS_MAX; i++)
+        n = band_rows_collect(cat, x[i].row, 1, br, BAND_ROWS_MAX, n);
+    band_set *s = NULL;
+    int rc = band_set_from_rows(ctx, br, n, &s, err);
+    for (size_t i = 0; i < nx && !rc; i++) {
+        size_t j = 0;
+        while (j < n && strcmp(br[j].id, x[i].row->id))
+            j++;
+        gpuecon_band b;
+        if (j < n)
+            band_of_row_loo(s, j, &b);
+        x[i].band_half = j < n && b.set ? log(b.high / b.low) / 2 : 0;
+    }
+    band_set_free(s);
+    ctx_free(ctx, br, BAND_ROWS_MAX * sizeof *br);
+    return rc;
+}
 
 static int replay(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const lrow *x, const gpuecon_calibration *cal,
                   bool predict, validate_replay *d, gpuecon_error *err)
@@ -268,6 +297,8 @@ int validate_loo_run(gpuecon_ctx *ctx, const gpuecon_catalog *cat, int k,
             }
         }
         rc = trace_rows(ctx, cat, x, nx, g, err);
+        if (!rc)
+            rc = builtin_halves(ctx, cat, x, nx, err);
         t = rc ? NULL : ctx_alloc(ctx, (ntask ? ntask : 1) * sizeof *t);
         out->pred = ctx_alloc(ctx, (npred ? npred : 1) * sizeof *out->pred);
         out->npred = npred;
@@ -324,8 +355,10 @@ int validate_loo_run(gpuecon_ctx *ctx, const gpuecon_catalog *cat, int k,
                 const lrow *h = &x[mem[i]];
                 validate_replay d;
                 tk->rc = replay(ctx, cat, h, &cal, true, &d, &tk->err);
-                /* the calibrated band (band.c): the fit's own leave-one-out spread, at least the floor */
-                double half = fmax(tk->fit.spread, VALIDATE_LOO_BAND_FLOOR), e = log(d.figure / h->row->published);
+                /* the calibrated band as band.c gives it: the row's built-in scatter widened for the
+                   calibration's own error, or the fit's leave-one-out spread */
+                double half = band_calibrated_half(h->band_half, tk->fit.spread, k),
+                       e = log(d.figure / h->row->published);
                 out->pred[o++] = (validate_loo_pred){tk->group, h->row, fabs(d.figure / h->row->published - 1),
                                                      isfinite(e) && fabs(e) <= half, half};
             }

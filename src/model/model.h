@@ -466,17 +466,19 @@ const gpuecon_efficiency *gpuecon_efficiency_table(size_t *n);
 
 /* ---- the 80% band of a predicted figure (filled by src/analysis/band.c; docs/model.md §7.6) ----
  * What the published value of a run like this one would fall inside, 8 times in 10: from the held-out
- * errors of the nearest validate group, widened where the case extrapolates, narrowed to a user's
+ * errors of the nearest validate group, widened where the case extrapolates, centred on a user's
  * calibration where one applies. A data type only: results carry it, the analysis layer fills it. */
 typedef struct gpuecon_band {
     bool set;                 /* false: no band (a figure given, not predicted) */
     double low, high;         /* the interval, in the figure's unit */
     double level;             /* 0.8 */
-    char basis[96];           /* "hopper-bf16-dense, n=6 held out", or "calibrated: 3 runs of runs.yaml" */
+    char basis[160];          /* "hopper-bf16-dense, n=6 held out", or "calibrated: 3 runs of runs.yaml;
+                                 hopper-bf16-dense, n=6 held out" (the group whose scatter sets the width) */
     char extrapolating[512];  /* the axes the case lies outside of, "; "-separated; "" when none; an axis that
                                  would not fit whole is left out and the list ends "; ..." (never cut mid-word) */
     int n;                    /* rows behind the width */
-    bool calibrated;          /* the width is a user calibration's leave-one-out spread */
+    bool calibrated;          /* a user calibration applies: the band is centred on the calibrated point,
+                                 its width band_calibrated_half's (docs/model.md §7.6) */
 } gpuecon_band;
 
 /* ---- a user's calibration (src/model/calibration.c; docs/model.md §3.8) ----

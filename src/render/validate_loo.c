@@ -54,6 +54,33 @@ static double coverage(const validate_loo *l)
     return l->npred ? (double)in / (double)l->npred : NAN;
 }
 
+/* The same with each held-out row counted once: per row, the share of the calibrations it was held out
+ * of whose band holds it, averaged over the rows of every group (the pooled share weighs a group of n
+ * rows by n(n - 1) choices and predictions; NAN: none). */
+static double coverage_rows(const validate_loo *l)
+{
+    double sum = 0;
+    size_t rows = 0;
+    for (size_t a = 0; a < l->npred;) {
+        size_t b = a;
+        while (b < l->npred && l->pred[b].group == l->pred[a].group)
+            b++;
+        for (size_t i = a; i < b; i++) { /* the first prediction of each row in the group */
+            size_t j = a, in = 0, n = 0;
+            while (j < i && l->pred[j].row != l->pred[i].row)
+                j++;
+            if (j < i)
+                continue;
+            for (j = i; j < b; j++)
+                if (l->pred[j].row == l->pred[i].row)
+                    n++, in += l->pred[j].in_band;
+            sum += (double)in / (double)n, rows++;
+        }
+        a = b;
+    }
+    return rows ? sum / (double)rows : NAN;
+}
+
 json_t *render_loo_json(const validate_loo *l)
 {
     json_t *j = json_object(), *ga = json_array(), *lo = json_object();
@@ -94,6 +121,7 @@ json_t *render_loo_json(const validate_loo *l)
     json_object_set_new(j, "predictions", json_integer((json_int_t)l->npred));
     json_object_set_new(j, "median_abs_err", rjson_real(l->median_abs_err));
     json_object_set_new(j, "band_coverage", rjson_real(coverage(l)));
+    json_object_set_new(j, "band_coverage_rows", rjson_real(coverage_rows(l)));
     json_object_set_new(j, "target_calibrated_median_abs_err", rjson_real(TARGET_CALIBRATED));
     json_object_set_new(j, "groups_meeting_target", json_integer((json_int_t)meeting(l, -1)));
     static const char *const keys[] = {"all_groups", "held_out_groups", "fitted_groups"};
@@ -194,10 +222,11 @@ void render_loo_text(const render_out *out, const validate_loo *l)
                          "target\n",
                       what[w], sum[w]->groups, 100 * sum[w]->calibrated, 100 * sum[w]->built_in, meeting(l, w));
     if (l->npred)
-        sb_printf(f, "in band: held-out predictions inside the calibrated 80%% band (prediction x exp(+-max(the fit's "
-                     "leave-one-out spread, %s))), %.0f%% of all; moved: the share of the figure the scales move (sum "
-                     "of |d ln figure / d ln scale| on the calibration rows)\n",
-                  NUM_SIG(VALIDATE_LOO_BAND_FLOOR, 3), 100 * coverage(l));
+        sb_printf(f, "in band: held-out predictions inside the calibrated 80%% band (prediction x exp(+-max(the row's "
+                     "built-in half-width x sqrt(1 + 1/%d), the fit's leave-one-out spread, %s))), %.0f%% of all, "
+                     "%.0f%% with each row counted once; moved: the share of the figure the scales move (sum of "
+                     "|d ln figure / d ln scale| on the calibration rows)\n",
+                  l->k, NUM_SIG(VALIDATE_LOO_BAND_FLOOR, 3), 100 * coverage(l), 100 * coverage_rows(l));
     for (size_t i = 0; i < l->n; i++) {
         const validate_loo_group *g = &l->groups[i];
         if (g->evaluated && g->movable_min < MOVABLE_MIN)

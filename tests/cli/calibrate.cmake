@@ -41,6 +41,8 @@ set(TT128 train --model llama3-8b --system grand-teton-h100 --stack torchtitan-2
     --gbs 256 --tp 1 --pp 1 --cp 1 --mbs 2 --recompute selective --zero 3)
 run(0 ${TT128} --json)
 string(JSON before GET "${OUT}" tokens_per_s_per_gpu)
+string(JSON blo GET "${OUT}" band tokens_per_s_per_gpu low)
+string(JSON bhi GET "${OUT}" band tokens_per_s_per_gpu high)
 string(JSON none ERROR_VARIABLE no_cal GET "${OUT}" user_calibration)
 if(NOT no_cal)
   message(FATAL_ERROR "user_calibration without an overlay: ${none}")
@@ -60,13 +62,20 @@ if(farther)
 endif()
 run(0 ${TT128} --catalog cal)
 expect_out("calibrated: torchtitan-2024-eager/grand-teton-h100/bf16 \\(gpuecon calibrate on one.yaml, 1 run\\): gemm x0\\.[0-9]+")
-# the band of a calibrated prediction is the calibration's: one run has no leave-one-out spread, so
-# the floor, point x exp(+-0.04) (docs/model.md §7.6), with its basis; in train and in compare
+# the band of a calibrated prediction (docs/model.md §7.6): one run has no leave-one-out spread, so
+# the built-in band's half-width h = ln(high/low)/2 of the same case widened by sqrt(1 + 1/1),
+# centred on the calibrated point: low / point = exp(-max(h sqrt 2, 0.04)); in train and in compare
 run(0 ${TT128} --catalog cal --json)
 string(JSON t GET "${OUT}" tokens_per_s_per_gpu)
 string(JSON lo GET "${OUT}" band tokens_per_s_per_gpu low)
+string(JSON hi GET "${OUT}" band tokens_per_s_per_gpu high)
 string(JSON cal GET "${OUT}" band tokens_per_s_per_gpu calibrated)
-expect_ratio("calibrated band low / point (exp(-0.04) = 0.9608)" ${lo} ${t} 0.9598 0.9618)
+execute_process(COMMAND awk "BEGIN { h = log(${bhi} / ${blo}) / 2 * sqrt(2); if (h < 0.04) h = 0.04;
+                                     printf \"%.6f %.6f\", exp(-h) * 0.999, exp(-h) * 1.001 }"
+                OUTPUT_VARIABLE want)
+separate_arguments(want)
+expect_ratio("calibrated band low / point" ${lo} ${t} ${want})
+expect_ratio("calibrated band centred: point / low against high / point" "(${t} / ${lo})" "(${hi} / ${t})" 0.999 1.001)
 if(NOT cal)
   message(FATAL_ERROR "the band of a calibrated prediction does not say so")
 endif()

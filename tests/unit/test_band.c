@@ -170,7 +170,10 @@ static void time_orientation(void **state)
     band_set_free(s);
 }
 
-/* A user's calibration: point·exp(±max(spread, 0.04)). */
+/* A user's calibration: centred on the calibrated point, half = max(spread, built-in half ·
+ * sqrt(1 + 1/runs), 0.04). The hopper case's built-in half is 0.25 (order_statistics; its mid 0.05 is
+ * the bias the calibration removed). 3 runs, spread 0.1: max(0.1, 0.25·sqrt(4/3) = 0.288675) ->
+ * 1000·exp(∓0.288675) = 749.256, 1334.658. */
 static void calibrated(void **state)
 {
     band_set *s = hand_set(((fixture *)*state)->ctx);
@@ -179,13 +182,25 @@ static void calibrated(void **state)
     c.cal = &cal;
     gpuecon_band b;
     band_of(s, &c, 1000, &b);
-    assert_close(b.low, 1000 * exp(-0.1), 1e-12);
-    assert_close(b.high, 1000 * exp(0.1), 1e-12);
+    assert_close(b.low, 749.256, 1e-5);
+    assert_close(b.high, 1334.658, 1e-5);
     assert_true(b.calibrated);
-    assert_string_equal(b.basis, "calibrated: 3 runs of runs.yaml");
-    cal.spread = 0, cal.runs = 1; /* one run: the floor */
+    assert_int_equal(b.n, 3);
+    assert_string_equal(b.basis, "calibrated: 3 runs of runs.yaml; hopper-bf16-dense-megatron, n=10 held out");
+    cal.spread = 0.4; /* the runs' own spread, wider: it sets the band */
     band_of(s, &c, 1000, &b);
-    assert_close(b.high, 1000 * exp(0.04), 1e-12);
+    assert_close(b.high, 1000 * exp(0.4), 1e-12);
+    cal.spread = 0, cal.runs = 1; /* one run: 0.25·sqrt(2) = 0.353553 */
+    band_of(s, &c, 1000, &b);
+    assert_close(b.low, 1000 * exp(-0.353553), 1e-6);
+    assert_close(b.high, 1000 * exp(0.353553), 1e-6);
+    /* a TPOT group of zero scatter: built-in half the floor 0.04, one run: 0.04·sqrt(2) = 0.056569 */
+    band_case t = {.metric = BAND_TPOT, .arch = "hopper", .prec = GPUECON_BF16, .stack = "trtllm", .seq = 4096,
+                   .gpus = 8, .batch = 64, .cal = &cal};
+    band_of(s, &t, 20, &b);
+    assert_close(b.low, 20 * exp(-0.056569), 1e-5);
+    assert_close(b.high, 20 * exp(0.056569), 1e-5);
+    assert_close(band_calibrated_half(0.01, 0, 4), 0.04, 1e-12); /* the floor */
     band_set_free(s);
 }
 

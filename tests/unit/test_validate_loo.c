@@ -178,16 +178,19 @@ static void test_loo_by_hand(void **state)
     for (int q = 0; q < GPUECON_CAL_PARAMS; q++)
         fitted += g->fitted[q];
     assert_int_equal(fitted, 2); /* one family per one-row fit */
-    /* the calibrated band of a one-row fit is the floor, +-0.04 in ln (no leave-one-out spread): the
-     * held-out rows miss by |ln(1.26/1.2)| = 0.0488 either way, outside */
-    assert_float_equal(l.pred[0].band_half, VALIDATE_LOO_BAND_FLOOR, 0);
-    assert_false(l.pred[0].in_band || l.pred[1].in_band);
-    assert_float_equal(g->band_coverage, 0, 0);
+    /* the calibrated band of a one-row fit: both rows are fitted, so the built-in band of either has no
+     * held-out row behind it (the widest rule over a spread of 0: the floor, 0.04 in ln), and one run
+     * widens it by sqrt(1 + 1/1): +-0.0566. The held-out rows miss by |ln(1.26/1.2)| = 0.0488 either
+     * way, inside */
+    assert_float_equal(l.pred[0].band_half, VALIDATE_LOO_BAND_FLOOR * sqrt(2), 1e-12);
+    assert_true(l.pred[0].in_band && l.pred[1].in_band);
+    assert_float_equal(g->band_coverage, 1, 0);
     validate_loo_free(&l);
-    /* published 1.2 P and 1.22 P: |ln(1.22/1.2)| = 0.0165, both inside */
-    pick[1].published = 1.22 * p, pick[1].rel_err = 1 / 1.22 - 1;
+    /* published 1.2 P and 1.3 P: |ln(1.3/1.2)| = 0.0800 > 0.0566, both outside */
+    pick[1].published = 1.3 * p, pick[1].rel_err = 1 / 1.3 - 1;
     assert_int_equal(validate_loo_run(g_ctx, g_cat, 1, sets, ns, &l, &err), GPUECON_OK);
-    assert_float_equal(l.groups[0].band_coverage, 1, 0);
+    assert_float_equal(l.groups[0].band_coverage, 0, 0);
+    assert_false(l.pred[0].in_band || l.pred[1].in_band);
     pick[1].published = 1.26 * p, pick[1].rel_err = 1 / 1.26 - 1;
     validate_loo_free(&l);
     /* K = 2 on two rows: no row is left to predict */
