@@ -7,7 +7,8 @@
  * unit (tokens/s, ms, s). A case takes the nearest group of rows of its metric — GPU generation,
  * precision, dense/MoE, stack family, context regime — falling back to broader groups until one
  * holds BAND_MIN_ROWS rows; the band is the distribution-free 80% prediction interval of e in
- * that group (order statistics; a Student-t interval below nine rows), applied to the point as
+ * that group (order statistics; a Student-t interval below nine rows), at least as wide as the same
+ * interval of the group's fitted rows' in-sample residuals (the fitted floor), applied to the point as
  * published = predicted / exp(e), so a time and a throughput are oriented alike. An axis on which
  * the case lies outside the rows (stack, layout family, context, scale, concurrency) widens it by
  * half the metric's whole spread, in quadrature. A user's calibration centres the band on its
@@ -472,6 +473,21 @@ static void band_eval(const band_set *s, const band_case *c, double point, size_
     } else {
         qsort(e, k, sizeof *e, cmp_double);
         interval(e, k, &lo, &hi);
+        /* the fitted floor: the group's fitted rows missed by their in-sample residuals, which a new
+           run's error does not undercut; where their interval is the wider, the band takes its width
+           about the held-out centre */
+        size_t kf = 0;
+        for (size_t i = 0; i < s->n && kf < BAND_ROWS_MAX; i++)
+            if (i != skip && s->rows[i].fitted && in_group(s, c, &s->rows[i], parts))
+                e[kf++] = row_err(&s->rows[i]);
+        if (kf >= BAND_MIN_ROWS) {
+            double flo, fhi;
+            qsort(e, kf, sizeof *e, cmp_double);
+            interval(e, kf, &flo, &fhi);
+            double hf = (fhi - flo) / 2, m = (hi + lo) / 2;
+            if (hf > (hi - lo) / 2)
+                lo = m - hf, hi = m + hf;
+        }
         char g[64];
         group_name(c, parts, g, sizeof g);
         snprintf(out->basis, sizeof out->basis, "%s, n=%zu held out", g, k);

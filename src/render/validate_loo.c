@@ -8,6 +8,7 @@
 #include "render/render.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define TARGET_CALIBRATED 0.05 /* issue 47: one measured run per group, the rest within 5% median |error| */
@@ -54,12 +55,19 @@ static double coverage(const validate_loo *l)
     return l->npred ? (double)in / (double)l->npred : NAN;
 }
 
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 /* The same with each held-out row counted once: per row, the share of the calibrations it was held out
  * of whose band holds it, averaged over the rows of every group (the pooled share weighs a group of n
- * rows by n(n - 1) choices and predictions; NAN: none). */
-static double coverage_rows(const validate_loo *l)
+ * rows by n(n - 1) choices and predictions); *width the median over those rows of their bands' mean
+ * width (high / low). NAN: none. */
+static double coverage_rows(const validate_loo *l, double *width)
 {
-    double sum = 0;
+    double sum = 0, *w = malloc((l->npred ? l->npred : 1) * sizeof *w);
     size_t rows = 0;
     for (size_t a = 0; a < l->npred;) {
         size_t b = a;
@@ -67,17 +75,26 @@ static double coverage_rows(const validate_loo *l)
             b++;
         for (size_t i = a; i < b; i++) { /* the first prediction of each row in the group */
             size_t j = a, in = 0, n = 0;
+            double ws = 0;
             while (j < i && l->pred[j].row != l->pred[i].row)
                 j++;
             if (j < i)
                 continue;
             for (j = i; j < b; j++)
                 if (l->pred[j].row == l->pred[i].row)
-                    n++, in += l->pred[j].in_band;
+                    n++, in += l->pred[j].in_band, ws += exp(2 * l->pred[j].band_half);
+            if (w)
+                w[rows] = ws / (double)n;
             sum += (double)in / (double)n, rows++;
         }
         a = b;
     }
+    *width = NAN;
+    if (w && rows) {
+        qsort(w, rows, sizeof *w, cmp_dbl);
+        *width = rows % 2 ? w[rows / 2] : (w[rows / 2 - 1] + w[rows / 2]) / 2;
+    }
+    free(w);
     return rows ? sum / (double)rows : NAN;
 }
 
@@ -121,7 +138,9 @@ json_t *render_loo_json(const validate_loo *l)
     json_object_set_new(j, "predictions", json_integer((json_int_t)l->npred));
     json_object_set_new(j, "median_abs_err", rjson_real(l->median_abs_err));
     json_object_set_new(j, "band_coverage", rjson_real(coverage(l)));
-    json_object_set_new(j, "band_coverage_rows", rjson_real(coverage_rows(l)));
+    double width;
+    json_object_set_new(j, "band_coverage_rows", rjson_real(coverage_rows(l, &width)));
+    json_object_set_new(j, "band_median_width_rows", rjson_real(width));
     json_object_set_new(j, "target_calibrated_median_abs_err", rjson_real(TARGET_CALIBRATED));
     json_object_set_new(j, "groups_meeting_target", json_integer((json_int_t)meeting(l, -1)));
     static const char *const keys[] = {"all_groups", "held_out_groups", "fitted_groups"};
@@ -221,12 +240,13 @@ void render_loo_text(const render_out *out, const validate_loo *l)
             sb_printf(f, "  %s, %zu: median of the groups' medians %.1f%% calibrated, %.1f%% built in; %zu meet the "
                          "target\n",
                       what[w], sum[w]->groups, 100 * sum[w]->calibrated, 100 * sum[w]->built_in, meeting(l, w));
+    double width, rows_in = coverage_rows(l, &width);
     if (l->npred)
         sb_printf(f, "in band: held-out predictions inside the calibrated 80%% band (prediction x exp(+-max(the row's "
                      "built-in half-width x sqrt(1 + 1/%d), the fit's leave-one-out spread, %s))), %.0f%% of all, "
-                     "%.0f%% with each row counted once; moved: the share of the figure the scales move (sum of "
-                     "|d ln figure / d ln scale| on the calibration rows)\n",
-                  l->k, NUM_SIG(VALIDATE_LOO_BAND_FLOOR, 3), 100 * coverage(l), 100 * coverage_rows(l));
+                     "%.0f%% with each row counted once (median width %.2f); moved: the share of the figure the "
+                     "scales move (sum of |d ln figure / d ln scale| on the calibration rows)\n",
+                  l->k, NUM_SIG(VALIDATE_LOO_BAND_FLOOR, 3), 100 * coverage(l), 100 * rows_in, width);
     for (size_t i = 0; i < l->n; i++) {
         const validate_loo_group *g = &l->groups[i];
         if (g->evaluated && g->movable_min < MOVABLE_MIN)

@@ -204,6 +204,37 @@ static void calibrated(void **state)
     band_set_free(s);
 }
 
+/* The fitted floor: 3 held-out ampere rows e = 0, 0.01, 0.02 (mean 0.01, s 0.01: half 1.886·0.01·
+ * sqrt(4/3) = 0.021778) and 3 fitted rows of the same group e = -0.3, 0, 0.3 (s 0.3: half 0.653330).
+ * The fitted rows' wider interval sets the width about the held-out centre 0.01:
+ * low = 1000·exp(-0.663330) = 515.133, high = 1000·exp(0.643330) = 1902.806. With fitted rows that
+ * scatter less (e = -0.001, 0, 0.001) the held-out interval stands, raised to the floor 0.04:
+ * 1000·exp(-0.05) = 951.229, 1000·exp(0.03) = 1030.455. */
+static void fitted_floor(void **state)
+{
+    gpuecon_ctx *ctx = ((fixture *)*state)->ctx;
+    static const double held[] = {0, 0.01, 0.02}, fit[2][3] = {{-0.3, 0, 0.3}, {-0.001, 0, 0.001}};
+    static const double want[2][2] = {{515.133, 1902.806}, {951.229, 1030.455}};
+    for (int t = 0; t < 2; t++) {
+        band_row r[6];
+        for (int i = 0; i < 3; i++) {
+            r[i] = row(BAND_TRAIN_TPS, "ampere", held[i], 32);
+            r[3 + i] = row(BAND_TRAIN_TPS, "ampere", fit[t][i], 32);
+            r[3 + i].fitted = true;
+        }
+        band_set *s = NULL;
+        gpuecon_error err;
+        assert_int_equal(band_set_from_rows(ctx, r, 6, &s, &err), GPUECON_OK);
+        band_case c = train_case("ampere", 32);
+        gpuecon_band b;
+        band_of(s, &c, 1000, &b);
+        assert_close(b.low, want[t][0], 1e-5);
+        assert_close(b.high, want[t][1], 1e-5);
+        assert_int_equal(b.n, 3);
+        band_set_free(s);
+    }
+}
+
 /* Leave-one-out: hopper row e = 0.30 left out, its group holds 9 rows (j = 1: [-0.20, 0.10], mid
  * -0.05, half 0.15): its published 100 against predicted 100·exp(0.3) = 134.99 gives the band
  * [134.99·exp(-0.10), 134.99·exp(0.20)] = [122.14, 164.87], which misses 100. */
@@ -249,6 +280,7 @@ int main(void)
         cmocka_unit_test(order_statistics), cmocka_unit_test(small_sample), cmocka_unit_test(fallback),
         cmocka_unit_test(widening),         cmocka_unit_test(time_orientation), cmocka_unit_test(calibrated),
         cmocka_unit_test(leave_one_out),    cmocka_unit_test(serving_row),
+        cmocka_unit_test(fitted_floor),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }
