@@ -54,6 +54,17 @@ function(json_le)
   endif()
 endfunction()
 
+# json_ge(KEY_PATH... LIMIT): the number at KEY_PATH is at least LIMIT.
+function(json_ge)
+  set(args ${ARGN})
+  list(POP_BACK args limit)
+  string(JSON v GET "${OUT}" ${args})
+  execute_process(COMMAND awk "BEGIN { exit (${v} >= ${limit}) ? 0 : 1 }" RESULT_VARIABLE bad)
+  if(bad)
+    message(FATAL_ERROR "${args} = ${v}, expected at least ${limit}")
+  endif()
+endfunction()
+
 # Fails unless lo < num / den < hi (plain numbers, as string(JSON) returns them); `what` names the check.
 function(expect_ratio what num den lo hi)
   execute_process(COMMAND awk "BEGIN { r = ${num} / ${den}; exit (r > ${lo} && r < ${hi}) ? 0 : 1 }"

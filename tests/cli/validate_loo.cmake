@@ -129,6 +129,14 @@ endforeach()
 if(NOT rl_seen EQUAL 3)
   message(FATAL_ERROR "${rl_seen} RL groups in validate --leave-one-out, expected 3")
 endif()
+# The calibrated band (docs/model.md §7.6: centred on the calibrated point, the row's built-in half-width
+# x sqrt(2) for one run, or the fit's spread): the issue's 80% coverage, each held-out row counted once
+# (85% measured on 7 December 2026; the floor-only rule before it gave 37%), at a median width within
+# the bands' 1.6 target.
+json_ge(leave_one_out band_coverage_rows 0.80)
+json_le(leave_one_out band_coverage_rows 1)
+json_le(leave_one_out band_median_width_rows 1.6)
+json_ge(leave_one_out band_median_width_rows 1.0)
 # The groups[] of validate's own classes carry it too (null: no held-out prediction in the class).
 foreach(path "groups;0" "serving;groups;0" "finetune;groups;0")
   string(JSON type TYPE "${OUT}" ${path} calibrated_median_abs_err)
