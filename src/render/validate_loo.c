@@ -64,37 +64,44 @@ static int cmp_dbl(const void *a, const void *b)
 /* The same with each held-out row counted once: per row, the share of the calibrations it was held out
  * of whose band holds it, averaged over the rows of every group (the pooled share weighs a group of n
  * rows by n(n - 1) choices and predictions); *width the median over those rows of their bands' mean
- * width (high / low). NAN: none. */
+ * width (high / low). NAN (both): none, or no memory. */
 static double coverage_rows(const validate_loo *l, double *width)
 {
-    double sum = 0, *w = malloc((l->npred ? l->npred : 1) * sizeof *w);
-    size_t rows = 0;
+    typedef struct seen {
+        const gpuecon_validate_row *row;
+        size_t n, in;
+        double w;
+    } seen;
+    size_t cap = l->npred ? l->npred : 1, rows = 0;
+    seen *r = ctx_alloc(l->ctx, cap * sizeof *r); /* a group's distinct rows */
+    double *w = ctx_alloc(l->ctx, cap * sizeof *w), sum = 0;
+    *width = NAN;
+    if (!r || !w) {
+        ctx_free(l->ctx, r, cap * sizeof *r);
+        ctx_free(l->ctx, w, cap * sizeof *w);
+        return NAN;
+    }
     for (size_t a = 0; a < l->npred;) {
-        size_t b = a;
-        while (b < l->npred && l->pred[b].group == l->pred[a].group)
-            b++;
-        for (size_t i = a; i < b; i++) { /* the first prediction of each row in the group */
-            size_t j = a, in = 0, n = 0;
-            double ws = 0;
-            while (j < i && l->pred[j].row != l->pred[i].row)
+        size_t m = 0, b = a;
+        for (; b < l->npred && l->pred[b].group == l->pred[a].group; b++) {
+            const validate_loo_pred *p = &l->pred[b];
+            size_t j = 0;
+            while (j < m && r[j].row != p->row)
                 j++;
-            if (j < i)
-                continue;
-            for (j = i; j < b; j++)
-                if (l->pred[j].row == l->pred[i].row)
-                    n++, in += l->pred[j].in_band, ws += exp(2 * l->pred[j].band_half);
-            if (w)
-                w[rows] = ws / (double)n;
-            sum += (double)in / (double)n, rows++;
+            if (j == m)
+                r[m++] = (seen){p->row, 0, 0, 0};
+            r[j].n++, r[j].in += p->in_band, r[j].w += exp(2 * p->band_half);
         }
+        for (size_t j = 0; j < m; j++)
+            sum += (double)r[j].in / (double)r[j].n, w[rows++] = r[j].w / (double)r[j].n;
         a = b;
     }
-    *width = NAN;
-    if (w && rows) {
+    if (rows) {
         qsort(w, rows, sizeof *w, cmp_dbl);
         *width = rows % 2 ? w[rows / 2] : (w[rows / 2 - 1] + w[rows / 2]) / 2;
     }
-    free(w);
+    ctx_free(l->ctx, r, cap * sizeof *r);
+    ctx_free(l->ctx, w, cap * sizeof *w);
     return rows ? sum / (double)rows : NAN;
 }
 
