@@ -97,9 +97,11 @@ static int read_entry(gpuecon_catalog *cat, gpuecon_kind kind, const yaml_doc *d
     if (rc)
         return rc;
     *(const gpuecon_source **)((char *)out->obj + k->src_off) = out->src;
-    out->name = *(const char *const *)out->obj; /* every kind's first field is its name */
     if (k->validate && (rc = k->validate(cat, out, doc, node, err)))
         return rc;
+    out->name = *(const char *const *)out->obj; /* every kind's first field is its name */
+    if (!out->name) /* the commit indexes entries by name: none may lack one */
+        return yaml_error(doc, node, err, GPUECON_E_PARSE, "missing required field 'name'");
     return GPUECON_OK;
 }
 

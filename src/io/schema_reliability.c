@@ -145,7 +145,7 @@ static int merge_like(struct gpuecon_catalog *cat, const yaml_doc *doc, ynode *t
             bsrc[j] = c->src[j];
         bpresent = catalog_present(cat, GPUECON_KIND_RELIABILITY, c->name);
     }
-    for (size_t j = 0; j < NFIELDS; j++) {
+    for (size_t j = 1; j < NFIELDS; j++) { /* field 0, the name, is the entry's own: never inherited */
         if ((*present >> j) & 1u)
             continue;
         copy_field(&reliability_fields[j], r, &b);

@@ -587,6 +587,27 @@ static void test_catalog_like(void **state)
                      GPUECON_E_INPUT);
     assert_int_equal(err.line, 3);
     assert_non_null(strstr(err.message, "nowhere/typical"));
+    /* an entry's name is never inherited: like: without name: is refused at the entry (it crashed the
+       commit before, the entry's name read as NULL while like: had copied the built-in's; fuzz_catalog,
+       tests/fuzz/corpus/crash-reliability-like-without-name.bin), from the catalog or from earlier in
+       the file */
+    assert_int_equal(load(state,
+                          "reliability:\n"
+                          "  - like: hgx-h100/poor\n"
+                          "    system: hgx-h100\n"
+                          "    tier: poor\n",
+                          &err),
+                     GPUECON_E_PARSE);
+    assert_int_equal(err.line, 2);
+    assert_non_null(strstr(err.message, "missing required field 'name'"));
+    assert_int_equal(load(state,
+                          "reliability:\n"
+                          "  - {name: y/poor, like: hgx-h100/poor, system: hgx-h100, tier: poor}\n"
+                          "  - {like: y/poor, mtbi_gpu_days: 900}\n",
+                          &err),
+                     GPUECON_E_PARSE);
+    assert_int_equal(err.line, 3);
+    assert_non_null(strstr(err.message, "missing required field 'name'"));
     assert_int_equal(load(state,
                           "reliability:\n"
                           "  - name: x/typical\n"
