@@ -163,6 +163,27 @@ static int too_many(calstate *s, const runs_entry *r)
     return cli_error(s->c, GPUECON_E_INPUT, s->f.path, "run %d: more than %d measurements in all", r->index, MAX_ROWS);
 }
 
+/* One row per measured figure of run r, each naming what the run's command made of it (what, stack,
+ * system, precision); the caller fills the request into s->rows[*first .. s->n). */
+static int add_rows(calstate *s, const runs_entry *r, const char *what, const char *stack, const gpuecon_system *sys,
+                    int precision, size_t *first)
+{
+    const char *w = keep_str(s->c, what), *st = keep_str(s->c, stack);
+    if (!w || !st)
+        return cli_error(s->c, GPUECON_E_NOMEM, "", "out of memory");
+    *first = s->n;
+    for (size_t i = 0; i < r->n_values; i++) {
+        calrun_row *row = new_row(s, r, &r->values[i]);
+        if (!row)
+            return too_many(s, r);
+        row->system = sys;
+        row->precision = precision;
+        row->stack = st;
+        row->what = w;
+    }
+    return 0;
+}
+
 /* Options that make the command something other than one prediction of one run (a sweep, a search, a
  * simulation, a plan): refused, since the run's figure is compared with one prediction. */
 static int one_prediction(calstate *s, const runs_entry *r)
@@ -221,19 +242,11 @@ static int add_train(calstate *s, const runs_entry *r, json_t *o)
     char what[160];
     snprintf(what, sizeof what, "%s on %d x %s %s, tp%d pp%d cp%d mbs%d", req.model->name, req.gpus,
              req.system->name, gpuecon_precision_name(req.precision), res.par.tp, res.par.pp, res.par.cp, res.par.mbs);
-    const char *w = keep_str(s->c, what), *stack = keep_str(s->c, a.stack ? a.stack : CLI_DEFAULT_STACK);
-    if (!w || !stack)
-        return cli_error(s->c, GPUECON_E_NOMEM, "", "out of memory");
-    for (size_t i = 0; i < r->n_values; i++) {
-        calrun_row *row = new_row(s, r, &r->values[i]);
-        if (!row)
-            return too_many(s, r);
-        row->train = req;
-        row->system = req.system;
-        row->precision = (int)req.precision;
-        row->stack = stack;
-        row->what = w;
-    }
+    size_t first;
+    if ((rc = add_rows(s, r, what, a.stack ? a.stack : CLI_DEFAULT_STACK, req.system, (int)req.precision, &first)))
+        return rc;
+    for (size_t i = first; i < s->n; i++)
+        s->rows[i].train = req;
     return 0;
 }
 
@@ -258,20 +271,13 @@ static int add_infer(calstate *s, const runs_entry *r, json_t *o)
     char what[160];
     snprintf(what, sizeof what, "%s on %d x %s %s, tp%d, %g in flight", q.model->name, res.gpus, q.system->name,
              gpuecon_precision_name(q.weights), res.tp, res.at.concurrency);
-    const char *w = keep_str(s->c, what), *stack = keep_str(s->c, gpuecon_serving_profile_label(&q.profile));
-    if (!w || !stack)
-        return cli_error(s->c, GPUECON_E_NOMEM, "", "out of memory");
-    for (size_t i = 0; i < r->n_values; i++) {
-        calrun_row *row = new_row(s, r, &r->values[i]);
-        if (!row)
-            return too_many(s, r);
-        if (r->values[i].whole_system)
-            row->measured /= res.gpus;
-        row->infer = q;
-        row->system = q.system;
-        row->precision = (int)q.weights;
-        row->stack = stack;
-        row->what = w;
+    size_t first;
+    if ((rc = add_rows(s, r, what, gpuecon_serving_profile_label(&q.profile), q.system, (int)q.weights, &first)))
+        return rc;
+    for (size_t i = first; i < s->n; i++) {
+        if (r->values[i - first].whole_system)
+            s->rows[i].measured /= res.gpus;
+        s->rows[i].infer = q;
     }
     return 0;
 }
@@ -301,19 +307,11 @@ static int add_finetune(calstate *s, const runs_entry *r, json_t *o)
     snprintf(what, sizeof what, "%s %s on %d x %s %s, %s%s, mbs %d x %d", q.model->name,
              q.method == GPUECON_FT_LORA ? "LoRA" : "full", q.gpus, q.system->name, gpuecon_precision_name(q.precision),
              q.strategy == GPUECON_FT_FSDP ? "FSDP" : "DDP", q.recompute ? " + ckpt" : "", q.mbs, q.seq);
-    const char *w = keep_str(s->c, what), *stack = keep_str(s->c, q.stack->name);
-    if (!w || !stack)
-        return cli_error(s->c, GPUECON_E_NOMEM, "", "out of memory");
-    for (size_t i = 0; i < r->n_values; i++) {
-        calrun_row *row = new_row(s, r, &r->values[i]);
-        if (!row)
-            return too_many(s, r);
-        row->finetune = q;
-        row->system = q.system;
-        row->precision = (int)q.precision;
-        row->stack = stack;
-        row->what = w;
-    }
+    size_t first;
+    if ((rc = add_rows(s, r, what, q.stack->name, q.system, (int)q.precision, &first)))
+        return rc;
+    for (size_t i = first; i < s->n; i++)
+        s->rows[i].finetune = q;
     return 0;
 }
 
