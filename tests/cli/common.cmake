@@ -43,26 +43,36 @@ function(json_near)
   endif()
 endfunction()
 
-# json_le(KEY_PATH... LIMIT): the number at KEY_PATH is at most LIMIT.
-function(json_le)
+# _json_bound(OP WORDS KEY_PATH... LIMIT): the number at KEY_PATH compares to LIMIT by awk's OP.
+function(_json_bound op words)
   set(args ${ARGN})
   list(POP_BACK args limit)
   string(JSON v GET "${OUT}" ${args})
-  execute_process(COMMAND awk "BEGIN { exit (${v} <= ${limit}) ? 0 : 1 }" RESULT_VARIABLE bad)
+  execute_process(COMMAND awk "BEGIN { exit (${v} ${op} ${limit}) ? 0 : 1 }" RESULT_VARIABLE bad)
   if(bad)
-    message(FATAL_ERROR "${args} = ${v}, expected at most ${limit}")
+    message(FATAL_ERROR "${args} = ${v}, expected ${words} ${limit}")
   endif()
+endfunction()
+
+# json_le(KEY_PATH... LIMIT): the number at KEY_PATH is at most LIMIT.
+function(json_le)
+  _json_bound("<=" "at most" ${ARGN})
 endfunction()
 
 # json_ge(KEY_PATH... LIMIT): the number at KEY_PATH is at least LIMIT.
 function(json_ge)
-  set(args ${ARGN})
-  list(POP_BACK args limit)
-  string(JSON v GET "${OUT}" ${args})
-  execute_process(COMMAND awk "BEGIN { exit (${v} >= ${limit}) ? 0 : 1 }" RESULT_VARIABLE bad)
-  if(bad)
-    message(FATAL_ERROR "${args} = ${v}, expected at least ${limit}")
-  endif()
+  _json_bound(">=" "at least" ${ARGN})
+endfunction()
+
+# expect_calibrated_low(WHAT LOW POINT BUILTIN_LOW BUILTIN_HIGH): a one-run calibrated band's low end
+# (docs/model.md §7.6) is POINT x exp(-max(h sqrt 2, 0.04)), h = ln(BUILTIN_HIGH / BUILTIN_LOW) / 2 the
+# built-in band's half-width of the same case, within 0.1%.
+function(expect_calibrated_low what lo point blo bhi)
+  execute_process(COMMAND awk "BEGIN { h = log(${bhi} / ${blo}) / 2 * sqrt(2); if (h < 0.04) h = 0.04;
+                                       printf \"%.6f %.6f\", exp(-h) * 0.999, exp(-h) * 1.001 }"
+                  OUTPUT_VARIABLE want)
+  separate_arguments(want)
+  expect_ratio("${what}" ${lo} ${point} ${want})
 endfunction()
 
 # Fails unless lo < num / den < hi (plain numbers, as string(JSON) returns them); `what` names the check.
