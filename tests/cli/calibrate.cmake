@@ -55,11 +55,7 @@ if(NOT uname STREQUAL "torchtitan-2024-eager/grand-teton-h100/bf16" OR NOT usrc 
   message(FATAL_ERROR "user_calibration ${uname} from ${usrc}")
 endif()
 expect_ratio("calibrated 128-GPU prediction / published 5,605" ${after} 5605 0.97 1.03)
-execute_process(COMMAND awk "BEGIN { a = ${after} - 5605; b = ${before} - 5605; if (a < 0) a = -a; if (b < 0) b = -b;
-                              exit (a < b) ? 0 : 1 }" RESULT_VARIABLE farther)
-if(farther)
-  message(FATAL_ERROR "calibrated ${after} is not nearer the published 5605 than the built-in ${before}")
-endif()
+expect_nearer(${after} ${before} 5605)
 run(0 ${TT128} --catalog cal)
 expect_out("calibrated: torchtitan-2024-eager/grand-teton-h100/bf16 \\(gpuecon calibrate on one.yaml, 1 run\\): gemm x0\\.[0-9]+")
 # the band of a calibrated prediction (docs/model.md §7.6): one run has no leave-one-out spread, so

@@ -55,11 +55,7 @@ if(NOT uname STREQUAL "hf-peft-eager/hgx-a100/bf16" OR NOT usrc STREQUAL "ft.yam
   message(FATAL_ERROR "user_calibration ${uname} from ${usrc}")
 endif()
 expect_ratio("calibrated DDP + ckpt prediction / published 3,565" ${after} 3565 0.96 1.04)
-execute_process(COMMAND awk "BEGIN { a = ${after} - 3565; b = ${before} - 3565; if (a < 0) a = -a; if (b < 0) b = -b;
-                              exit (a < b) ? 0 : 1 }" RESULT_VARIABLE farther)
-if(farther)
-  message(FATAL_ERROR "calibrated ${after} is not nearer the published 3565 than the built-in ${before}")
-endif()
+expect_nearer(${after} ${before} 3565)
 # the band is the calibration's (docs/model.md §7.6): one run has no leave-one-out spread, so the
 # built-in band's half-width h = ln(high/low)/2 widened by sqrt(2), centred on the calibrated point,
 # with its basis; the per-GPU figure carries the same relative band

@@ -64,6 +64,16 @@ function(json_ge)
   _json_bound(">=" "at least" ${ARGN})
 endfunction()
 
+# expect_nearer(AFTER BEFORE PUBLISHED): a calibrated prediction AFTER lies nearer the published figure
+# than the built-in BEFORE did.
+function(expect_nearer after before published)
+  execute_process(COMMAND awk "BEGIN { a = ${after} - ${published}; b = ${before} - ${published}; if (a < 0) a = -a;
+                                       if (b < 0) b = -b; exit (a < b) ? 0 : 1 }" RESULT_VARIABLE farther)
+  if(farther)
+    message(FATAL_ERROR "calibrated ${after} is not nearer the published ${published} than the built-in ${before}")
+  endif()
+endfunction()
+
 # expect_calibrated_low(WHAT LOW POINT BUILTIN_LOW BUILTIN_HIGH): a one-run calibrated band's low end
 # (docs/model.md §7.6) is POINT x exp(-max(h sqrt 2, 0.04)), h = ln(BUILTIN_HIGH / BUILTIN_LOW) / 2 the
 # built-in band's half-width of the same case, within 0.1%.
