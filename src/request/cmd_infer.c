@@ -112,6 +112,12 @@ static int build_request(cli *c, const opt *o, size_t n, const infer_args *a, gp
     r->tp = opt_seen(o, n, "--tp") ? a->tp : 0;
     r->pp = opt_seen(o, n, "--pp") ? a->pp : 1;
     r->tp_across_nodes = a->tp_across;
+    /* --gpus left to its default (one server) under a replica larger than the server: name the
+       default, since the user never wrote the number the model would quote */
+    if (!opt_seen(o, n, "--gpus") && r->tp > 0 && r->tp * r->pp > r->gpus)
+        return cli_usage_error(c, "--gpus", "not given, so one server of %s: %d GPUs, fewer than TP %d x PP %d = %d "
+                               "GPUs per replica; give --gpus, a multiple of %d",
+                               r->system->name, r->gpus, r->tp, r->pp, r->tp * r->pp, r->tp * r->pp);
     r->expert_parallel = a->ep == 0;
     r->attention_dp = a->attn_dp == 0;
     if (r->attention_dp && r->model->experts == 0)
