@@ -81,6 +81,9 @@ typedef struct scase {
  * decided where the routed experts' grouped-GEMM bandwidth applies (SGLang at 64: adopted; vLLM
  * TP2 and TP4 at 64: not adopted). */
 #define IMX828 "SemiAnalysisAI/InferenceX issue #828 (benchmark bot, 2026-03-01: gpt-oss-120b MXFP4, H100, vLLM, 1k/1k)"
+/* the same run's other lengths at TP 8 (its table: 1k/8k at 4-64 in flight, 8k/1k at 4 and 8), held out:
+   added 7 December 2026 after every constant of the vllm-v1 stack was set, and read by nothing */
+#define IMX828L "SemiAnalysisAI/InferenceX issue #828 (benchmark bot, 2026-03-01: gpt-oss-120b MXFP4, H100, vLLM, TP8, 1k/8k and 8k/1k)"
 #define IMX870 "SemiAnalysisAI/InferenceX issue #870 (benchmark bot, 2026-03-05: DeepSeek-R1-0528 FP8, H200, SGLang v0.5.7, TP8 EP1, 1k/1k)"
 #define IMXB200 "SemiAnalysisAI/InferenceX issue #870 (benchmark bot, 2026-03-06: DeepSeek-R1-0528-FP4-V2, B200, SGLang v0.5.6, TP8 EP8, 1k/1k)"
 #define TRTDS "NVIDIA/TensorRT-LLM docs/source/blogs/Best_perf_practice_on_DeepSeek-R1_in_TensorRT-LLM.md @ 01c4ece9 (B200 max throughput)"
@@ -181,6 +184,13 @@ static const scase scases[] = {
     ENG1("OSS-VLLM-H100-TP8-C16", IMX828, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 1024, M_TPOT_AT, 16, 4.83, false, "vllm-v1"),
     ENG1("OSS-VLLM-H100-TP8-C32", IMX828, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 1024, M_TPOT_AT, 32, 5.82, false, "vllm-v1"),
     ENG1("OSS-VLLM-H100-TP8-C64", IMX828, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 1024, M_TPOT_AT, 64, 7.36, false, "vllm-v1"),
+    ENG1("OSS-VLLM-H100-1K8K-C4", IMX828L, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 8192, M_TPOT_AT, 4, 3.68, false, "vllm-v1"),
+    ENG1("OSS-VLLM-H100-1K8K-C8", IMX828L, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 8192, M_TPOT_AT, 8, 4.00, false, "vllm-v1"),
+    ENG1("OSS-VLLM-H100-1K8K-C16", IMX828L, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 8192, M_TPOT_AT, 16, 4.53, false, "vllm-v1"),
+    ENG1("OSS-VLLM-H100-1K8K-C32", IMX828L, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 8192, M_TPOT_AT, 32, 5.65, false, "vllm-v1"),
+    ENG1("OSS-VLLM-H100-1K8K-C64", IMX828L, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 1024, 8192, M_TPOT_AT, 64, 16.01, false, "vllm-v1"),
+    ENG1("OSS-VLLM-H100-8K1K-C4", IMX828L, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 8192, 1024, M_TPOT_AT, 4, 3.95, false, "vllm-v1"),
+    ENG1("OSS-VLLM-H100-8K1K-C8", IMX828L, "gpt-oss-120b", "hgx-h100", 8, 8, F4, BF, 8192, 1024, M_TPOT_AT, 8, 4.59, false, "vllm-v1"),
     ENG1("OSS-VLLM-H100-TP2-C64", IMX828, "gpt-oss-120b", "hgx-h100", 2, 2, F4, BF, 1024, 1024, M_TOKS_GPU_AT, 64, 2061.5, true, "vllm-v1"),
     ENG1("OSS-VLLM-H100-TP2-C64T", IMX828, "gpt-oss-120b", "hgx-h100", 2, 2, F4, BF, 1024, 1024, M_TPOT_AT, 64, 15.21, true, "vllm-v1"),
     ENG1("OSS-VLLM-H100-TP4-C64", IMX828, "gpt-oss-120b", "hgx-h100", 4, 4, F4, BF, 1024, 1024, M_TOKS_GPU_AT, 64, 1571.8, true, "vllm-v1"),
