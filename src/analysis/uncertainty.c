@@ -104,10 +104,13 @@ void compare_uncertainty_verdict(gpuecon_comparison_result *cr)
         /* the cheapest loses its place if its throughput can fall to the break-even; the runner-up
            takes it if its throughput can rise to it */
         bool flips = w == 0 ? b->low <= be->value : b->high >= be->value;
+        /* the cheapest's band reaches down to its break-even or stays above it; the runner-up's
+           reaches up to its own or stays short of it */
+        const char *where = w == 0 ? (flips ? "reaching down to" : "staying above")
+                                   : (flips ? "reaching" : "short of");
         n += (size_t)snprintf(cr->verdict + n, cap - n,
                               " %s's throughput is predicted %.0f-%.0f tok/s/GPU (80%% band; %s), %s the "
                               "break-even %.0f, so the prediction's own uncertainty %s flip the verdict.",
-                              r->name, b->low, b->high, b->basis, flips ? "reaching" : "short of", be->value,
-                              flips ? "could" : "cannot");
+                              r->name, b->low, b->high, b->basis, where, be->value, flips ? "could" : "cannot");
     }
 }
