@@ -390,7 +390,7 @@ typedef struct calrun_group {
     calib_fit fit;
     char name[96];               /* STACK/SYSTEM/PRECISION */
     gpuecon_calibration cal;     /* base x fitted, what the overlay writes */
-    double med_before, med_after, med_loo; /* median |ln(predicted/measured)| */
+    double med_before, med_after, med_loo; /* median |predicted/measured - 1| */
     bool contradiction;          /* two runs no scales within bounds reconcile */
     size_t worst_a, worst_b;     /* their rows (indices into the caller's rows) */
 } calrun_group;

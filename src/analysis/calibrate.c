@@ -203,13 +203,16 @@ static int cmp_d(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* median |predicted/measured - 1| of log errors v: the error the table prints for each run and
+   validate --leave-one-out takes its medians of (not |ln|, which reads a prediction at a tenth of
+   the measurement as a 900% error where the row says -90%) */
 static double median_abs(const double *v, size_t n)
 {
     double t[CALIB_FIT_MAX];
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
         if (isfinite(v[i]))
-            t[k++] = fabs(v[i]);
+            t[k++] = fabs(expm1(v[i]));
     if (!k)
         return NAN;
     qsort(t, k, sizeof t[0], cmp_d);

@@ -61,9 +61,9 @@ static json_t *group_json(const calrun_group *g)
                           workload_name(g->workload), "stack", g->stack, "system", g->system->name, "precision",
                           g->precision >= 0 ? gpuecon_precision_name((gpuecon_precision)g->precision) : "any",
                           "measurements", (int)g->n, "scales", sc);
-    json_object_set_new(j, "median_abs_err_before", rjson_real(expm1(g->med_before)));
-    json_object_set_new(j, "median_abs_err_after", rjson_real(expm1(g->med_after)));
-    json_object_set_new(j, "median_abs_err_loo", rjson_real(isfinite(g->med_loo) ? expm1(g->med_loo) : NAN));
+    json_object_set_new(j, "median_abs_err_before", rjson_real(g->med_before));
+    json_object_set_new(j, "median_abs_err_after", rjson_real(g->med_after));
+    json_object_set_new(j, "median_abs_err_loo", rjson_real(g->med_loo));
     json_object_set_new(j, "spread", rjson_real(g->fit.spread));
     json_object_set_new(j, "residual_gap", rjson_real(g->fit.residual_gap));
     return j;
@@ -175,10 +175,10 @@ static void calibrate_text(const render_out *out, const void *view, const tbl *t
     for (size_t g = 0; g < v->n_groups; g++) {
         const calrun_group *G = &v->groups[g];
         sb_printf(f, "\n%s (%s, %zu measurement%s): median |error| %.1f%% before, %.1f%% after", G->name,
-                  workload_name(G->workload), G->n, G->n == 1 ? "" : "s", 100 * expm1(G->med_before),
-                  100 * expm1(G->med_after));
+                  workload_name(G->workload), G->n, G->n == 1 ? "" : "s", 100 * G->med_before,
+                  100 * G->med_after);
         if (isfinite(G->med_loo))
-            sb_printf(f, ", %.1f%% left out (leave-one-out; 80%% band half-width %.1f%%)", 100 * expm1(G->med_loo),
+            sb_printf(f, ", %.1f%% left out (leave-one-out; 80%% band half-width %.1f%%)", 100 * G->med_loo,
                       100 * expm1(G->fit.spread));
         else
             sb_puts(f, "; one measurement: no leave-one-out error");

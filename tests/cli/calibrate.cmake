@@ -104,6 +104,20 @@ if(NOT atb OR NOT w MATCHES "gemm scale stopped at its upper bound x[0-9.]+, whe
   message(FATAL_ERROR "no bound warning: at_bound ${atb}, '${w}'")
 endif()
 expect_err("warning: torchtitan-2024-eager/grand-teton-h100/bf16: the gemm scale stopped at its upper bound")
+# a group's median |error| is its runs' |predicted/measured - 1|, the error each run's row shows: with
+# one run, that run's. Here the prediction stays far below the measurement (about -60% after the fit),
+# where a median of |ln| would read +150%.
+foreach(when before after)
+  string(JSON e GET "${OUT}" runs 0 err_${when})
+  string(JSON m GET "${OUT}" groups 0 median_abs_err_${when})
+  if(NOT e LESS -0.2)
+    message(FATAL_ERROR "calibrate fast.yaml: err_${when} ${e}, expected far below the measurement")
+  endif()
+  if(NOT m MATCHES "^[0-9.e+-]+$")
+    message(FATAL_ERROR "calibrate fast.yaml: median_abs_err_${when} '${m}'")
+  endif()
+  expect_ratio("calibrate fast.yaml median_abs_err_${when} against |err_${when}|" "${m}" "(0 - ${e})" 0.9999 1.0001)
+endforeach()
 
 # bad input, each at file:line:col, exit 2
 file(WRITE unit.yaml "runs:\n${TT}    gpus: 8\n    gbs: 16\n    measured: {step_time: 1.23}\n")
