@@ -308,6 +308,8 @@ const band_row band_rows_table[] = {
     {"OSS-VLLM-H100-TP2-C64T", BAND_TPOT, "hopper", "vllm-v1", GPUECON_FP4, true, true, 2048, 2, 64, 15.21, 15.44464559},
     {"OSS-VLLM-H100-TP4-C64", BAND_SERVE_TPS, "hopper", "vllm-v1", GPUECON_FP4, true, true, 2048, 4, 64, 1571.8, 1634.808083},
     {"OSS-VLLM-H100-TP4-C64T", BAND_TPOT, "hopper", "vllm-v1", GPUECON_FP4, true, true, 2048, 4, 64, 9.89, 9.787081534},
+    {"DSR1-SGL-2xH100-C1", BAND_TPOT, "hopper", "sglang", GPUECON_FP8, true, false, 256, 16, 1, 23.1, 13.44221424},
+    {"DSR1-SGL-2xH100-C1-8K", BAND_TPOT, "hopper", "sglang", GPUECON_FP8, true, false, 8320, 16, 1, 24, 14.69197605},
     {"DSR1-SGL-H200-C8", BAND_TPOT, "hopper", "sglang", GPUECON_FP8, true, true, 2048, 8, 8, 12.8, 13.46063447},
     {"DSR1-SGL-H200-C16", BAND_TPOT, "hopper", "sglang", GPUECON_FP8, true, false, 2048, 8, 16, 17.2, 19.20370412},
     {"DSR1-SGL-H200-C32", BAND_TPOT, "hopper", "sglang", GPUECON_FP8, true, false, 2048, 8, 32, 25.6, 27.52404964},

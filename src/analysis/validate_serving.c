@@ -84,6 +84,12 @@ typedef struct scase {
 /* the same run's other lengths at TP 8 (its table: 1k/8k at 4-64 in flight, 8k/1k at 4 and 8), held out:
    added 7 December 2026 after every constant of the vllm-v1 stack was set, and read by nothing */
 #define IMX828L "SemiAnalysisAI/InferenceX issue #828 (benchmark bot, 2026-03-01: gpt-oss-120b MXFP4, H100, vLLM, TP8, 1k/8k and 8k/1k)"
+/* A GPU reference run outside NVIDIA's and SemiAnalysis's tables, held out: DeepSeek-R1-0528 in FP8 with
+   SGLang on two 8-H100 servers over InfiniBand, one request at a time. The run does not state its
+   layout: TP 16 over both servers is assumed (SGLang's documented two-node DeepSeek command), with the
+   experts sliced (SGLang's default then), and it ran the SGLang release of July 2025, not the stack's
+   2026 one. Two of its seven prompt lengths: the shortest and the longest. */
+#define TT356 "tenstorrent/tt-inference-server issue #356 (GPU reference sweep, 2025-07-09: DeepSeek-R1-0528, 16 H100, SGLang over InfiniBand; TP 16 assumed)"
 #define IMX870 "SemiAnalysisAI/InferenceX issue #870 (benchmark bot, 2026-03-05: DeepSeek-R1-0528 FP8, H200, SGLang v0.5.7, TP8 EP1, 1k/1k)"
 #define IMXB200 "SemiAnalysisAI/InferenceX issue #870 (benchmark bot, 2026-03-06: DeepSeek-R1-0528-FP4-V2, B200, SGLang v0.5.6, TP8 EP8, 1k/1k)"
 #define TRTDS "NVIDIA/TensorRT-LLM docs/source/blogs/Best_perf_practice_on_DeepSeek-R1_in_TensorRT-LLM.md @ 01c4ece9 (B200 max throughput)"
@@ -196,6 +202,8 @@ static const scase scases[] = {
     ENG1("OSS-VLLM-H100-TP4-C64", IMX828, "gpt-oss-120b", "hgx-h100", 4, 4, F4, BF, 1024, 1024, M_TOKS_GPU_AT, 64, 1571.8, true, "vllm-v1"),
     ENG1("OSS-VLLM-H100-TP4-C64T", IMX828, "gpt-oss-120b", "hgx-h100", 4, 4, F4, BF, 1024, 1024, M_TPOT_AT, 64, 9.89, true, "vllm-v1"),
     /* SGLang */
+    ENG1("DSR1-SGL-2xH100-C1", TT356, "deepseek-v3", "hgx-h100", 16, 16, F8, BF, 128, 128, M_TPOT_AT, 1, 23.1, false, "sglang"),
+    ENG1("DSR1-SGL-2xH100-C1-8K", TT356, "deepseek-v3", "hgx-h100", 16, 16, F8, BF, 8192, 128, M_TPOT_AT, 1, 24.0, false, "sglang"),
     ENG1("DSR1-SGL-H200-C8", IMX870, "deepseek-v3", "hgx-h200", 8, 8, F8, BF, 1024, 1024, M_TPOT_AT, 8, 12.8, true, "sglang"),
     ENG1("DSR1-SGL-H200-C16", IMX870, "deepseek-v3", "hgx-h200", 8, 8, F8, BF, 1024, 1024, M_TPOT_AT, 16, 17.2, false, "sglang"),
     ENG1("DSR1-SGL-H200-C32", IMX870, "deepseek-v3", "hgx-h200", 8, 8, F8, BF, 1024, 1024, M_TPOT_AT, 32, 25.6, false, "sglang"),
@@ -330,6 +338,8 @@ static int build(const gpuecon_catalog *cat, const scase *v, const char *system,
     r->attention_dp = v->adp;
     if (v->ep1)
         r->expert_parallel = false;
+    /* a run whose TP group is larger than the NVLink domain ran it across servers */
+    r->tp_across_nodes = v->tp > r->system->scaleup_gpus;
     r->weights = w;
     r->kv = kv;
     r->prompt_len = v->prompt;
@@ -603,6 +613,8 @@ int validate_serving_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const ch
             snprintf(layout, sizeof layout, "DEP%d decode", v->tp);
         else if (v->adp)
             snprintf(layout, sizeof layout, "DP%d+EP%d", v->tp, v->tp);
+        else if (mm && mm->experts > 0 && v->tp > 1 && v->ep1) /* the experts sliced over the TP group */
+            snprintf(layout, sizeof layout, "TP%d EP1 x %d", v->tp, v->gpus / v->tp);
         else if (mm && mm->experts > 0 && v->tp > 1)
             snprintf(layout, sizeof layout, "TP%d+EP%d x %d", v->tp, v->tp, v->gpus / v->tp);
         else if (case_pp(v) > 1)
