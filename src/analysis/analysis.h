@@ -152,10 +152,11 @@ extern const char *const gpuecon_validate_separate_sets[];
  * class "serving-<generation>-<precision>-dense"): TensorRT-LLM's max-throughput table for
  * Llama 3.1 8B FP8 on H100/H200 (held out) and the VESSL AI blog's serving figures (fitted_on where
  * a serving profile was fitted on them). Each row's published and predicted values are in the
- * unit its metric names; rel_err = predicted/published - 1. Writes up to cap rows
- * (GPUECON_VALIDATE_SERVING_MAX is enough) and sets *n. Errors: GPUECON_E_INPUT (NULL
- * arguments), GPUECON_E_NOTFOUND (a catalog without the models or systems it uses). */
-#define GPUECON_VALIDATE_SERVING_MAX 128
+ * unit its metric names; rel_err = predicted/published - 1. Writes the rows (cap
+ * GPUECON_VALIDATE_SERVING_MAX holds every one; the table is checked against it at compile time)
+ * and sets *n. Errors: GPUECON_E_INPUT (NULL arguments, or a cap below the rows selected: never
+ * a silently shorter table), GPUECON_E_NOTFOUND (a catalog without the models or systems it uses). */
+#define GPUECON_VALIDATE_SERVING_MAX 192
 int gpuecon_validate_serving(gpuecon_ctx *ctx, const gpuecon_catalog *cat, gpuecon_validate_row *rows, size_t cap,
                                          size_t *n, gpuecon_error *err);
 /* The fine-tuning model (docs/model.md §6.9) against the VESSL AI blog's LoRA training figures

@@ -32,7 +32,8 @@ typedef enum {
     M_RATIO_A100, /* output tokens/s at c over the A100's (bf16/bf16) at c */
     M_MTP_GAIN,   /* output tokens/s with draft k over draft k-1, minus 1, at c */
     M_DECODE_TOKS, /* output tokens/s per GPU of a disaggregated decode instance at c sequences a rank */
-    M_TOKS_GPU_AT  /* output tokens/s per GPU at concurrency c */
+    M_TOKS_GPU_AT, /* output tokens/s per GPU at concurrency c */
+    M_SPEED1       /* one request at a time: (prompt + output tokens) / (TTFT + (output - 1) x TPOT) */
 } metric;
 
 typedef struct scase {
@@ -90,6 +91,16 @@ typedef struct scase {
    experts sliced (SGLang's default then), and it ran the SGLang release of July 2025, not the stack's
    2026 one. Two of its seven prompt lengths: the shortest and the longest. */
 #define TT356 "tenstorrent/tt-inference-server issue #356 (GPU reference sweep, 2025-07-09: DeepSeek-R1-0528, 16 H100, SGLang over InfiniBand; TP 16 assumed)"
+/* Qwen's own speed benchmark of the Qwen3 family (QwenLM/Qwen3 docs/source/getting_started/
+   speed_benchmark.md @ c7f51a1a): SGLang 0.4.6.post1 on NVIDIA H20 96GB, one request at a time,
+   2,048 tokens generated after a prompt of 1, 6,144 or 30,720 tokens (the longer ones need YaRN past
+   the 40,960 positions of the catalog's models), "speed" = (prompt + generated tokens) / time, the
+   fewest GPUs (TP 8 for Qwen3-235B-A22B in BF16, TP 4 in FP8, experts sliced: SGLang's default then),
+   BF16 KV, CUDA graphs and mem_fraction_static 0.85 as SGLang's defaults. At a one-token prompt the
+   speed is 1/TPOT within 0.1% (the prompt is one decode-sized step): those rows are TPOT rows, TPOT =
+   1000/speed ms. Held out of every fit; added 7 December 2026. */
+#define QWEN3SB "QwenLM/Qwen3 docs/source/getting_started/speed_benchmark.md @ c7f51a1a (SGLang 0.4.6.post1, H20 96GB, one request, 2,048 tokens generated)"
+#define Q3(id, model, gpus, w, p, m, pub) ENG1(id, QWEN3SB, model, "hgx-h20", gpus, gpus, w, BF, p, 2048, m, 1, pub, false, "sglang")
 #define IMX870 "SemiAnalysisAI/InferenceX issue #870 (benchmark bot, 2026-03-05: DeepSeek-R1-0528 FP8, H200, SGLang v0.5.7, TP8 EP1, 1k/1k)"
 #define IMXB200 "SemiAnalysisAI/InferenceX issue #870 (benchmark bot, 2026-03-06: DeepSeek-R1-0528-FP4-V2, B200, SGLang v0.5.6, TP8 EP8, 1k/1k)"
 #define TRTDS "NVIDIA/TensorRT-LLM docs/source/blogs/Best_perf_practice_on_DeepSeek-R1_in_TensorRT-LLM.md @ 01c4ece9 (B200 max throughput)"
@@ -202,6 +213,24 @@ static const scase scases[] = {
     ENG1("OSS-VLLM-H100-TP4-C64", IMX828, "gpt-oss-120b", "hgx-h100", 4, 4, F4, BF, 1024, 1024, M_TOKS_GPU_AT, 64, 1571.8, true, "vllm-v1"),
     ENG1("OSS-VLLM-H100-TP4-C64T", IMX828, "gpt-oss-120b", "hgx-h100", 4, 4, F4, BF, 1024, 1024, M_TPOT_AT, 64, 9.89, true, "vllm-v1"),
     /* SGLang */
+    Q3("QWEN3-8B-H20-BF16-TPOT", "qwen3-8b", 1, BF, 1, M_TPOT_AT, 1000 / 81.73),
+    Q3("QWEN3-8B-H20-FP8-TPOT", "qwen3-8b", 1, F8, 1, M_TPOT_AT, 1000 / 150.25),
+    Q3("QWEN3-8B-H20-BF16-6K", "qwen3-8b", 1, BF, 6144, M_SPEED1, 296.25),
+    Q3("QWEN3-8B-H20-FP8-6K", "qwen3-8b", 1, F8, 6144, M_SPEED1, 516.64),
+    Q3("QWEN3-8B-H20-BF16-30K", "qwen3-8b", 1, BF, 30720, M_SPEED1, 832.67),
+    Q3("QWEN3-8B-H20-FP8-30K", "qwen3-8b", 1, F8, 30720, M_SPEED1, 1242.24),
+    Q3("Q3-30B-H20-BF16-TPOT", "qwen3-30b-a3b", 1, BF, 1, M_TPOT_AT, 1000 / 137.18),
+    Q3("Q3-30B-H20-FP8-TPOT", "qwen3-30b-a3b", 1, F8, 1, M_TPOT_AT, 1000 / 155.55),
+    Q3("Q3-30B-H20-BF16-6K", "qwen3-30b-a3b", 1, BF, 6144, M_SPEED1, 490.10),
+    Q3("Q3-30B-H20-FP8-6K", "qwen3-30b-a3b", 1, F8, 6144, M_SPEED1, 551.34),
+    Q3("Q3-30B-H20-BF16-30K", "qwen3-30b-a3b", 1, BF, 30720, M_SPEED1, 1283.94),
+    Q3("Q3-30B-H20-FP8-30K", "qwen3-30b-a3b", 1, F8, 30720, M_SPEED1, 1405.91),
+    Q3("Q3-235B-H20-BF16-TPOT", "qwen3-235b-a22b", 8, BF, 1, M_TPOT_AT, 1000 / 74.50),
+    Q3("Q3-235B-H20-FP8-TPOT", "qwen3-235b-a22b", 4, F8, 1, M_TPOT_AT, 1000 / 71.65),
+    Q3("Q3-235B-H20-BF16-6K", "qwen3-235b-a22b", 8, BF, 6144, M_SPEED1, 289.03),
+    Q3("Q3-235B-H20-FP8-6K", "qwen3-235b-a22b", 4, F8, 6144, M_SPEED1, 275.16),
+    Q3("Q3-235B-H20-BF16-30K", "qwen3-235b-a22b", 8, BF, 30720, M_SPEED1, 979.41),
+    Q3("Q3-235B-H20-FP8-30K", "qwen3-235b-a22b", 4, F8, 30720, M_SPEED1, 887.90),
     ENG1("DSR1-SGL-2xH100-C1", TT356, "deepseek-v3", "hgx-h100", 16, 16, F8, BF, 128, 128, M_TPOT_AT, 1, 23.1, false, "sglang"),
     ENG1("DSR1-SGL-2xH100-C1-8K", TT356, "deepseek-v3", "hgx-h100", 16, 16, F8, BF, 8192, 128, M_TPOT_AT, 1, 24.0, false, "sglang"),
     ENG1("DSR1-SGL-H200-C8", IMX870, "deepseek-v3", "hgx-h200", 8, 8, F8, BF, 1024, 1024, M_TPOT_AT, 8, 12.8, true, "sglang"),
@@ -307,6 +336,8 @@ static const pcase pcases[] = {
 
 #define NSCASES (sizeof scases / sizeof scases[0])
 #define NPCASES (sizeof pcases / sizeof pcases[0])
+/* every caller's buffer holds the whole table: a row past it would be dropped */
+_Static_assert(NSCASES + NPCASES <= GPUECON_VALIDATE_SERVING_MAX, "raise GPUECON_VALIDATE_SERVING_MAX");
 
 /* Case i of scases then pcases. */
 static const scase *case_at(size_t i)
@@ -507,6 +538,9 @@ static int predict(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const scase *v,
     case M_TPOT_AT:
         *y = o.tpot_ms;
         break;
+    case M_SPEED1: /* the server is empty when each request arrives: its prompt alone, then its decode */
+        *y = (v->prompt + v->output) / ((o.ttft0_ms + (v->output - 1) * o.tpot_ms) / 1000);
+        break;
     case M_SEQS_SAT:
         *y = o.max_concurrency;
         break;
@@ -584,7 +618,7 @@ int validate_serving_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const ch
         rcs[i] = sel[i] && predict_rows ? predict(ctx, cat, case_at((size_t)i), NULL, NULL, &ys[i], &errs[i]) : GPUECON_OK;
     }
     (void)nt;
-    for (size_t i = 0; i < NCASES && *n < cap; i++) {
+    for (size_t i = 0; i < NCASES; i++) {
         const scase *v = case_at(i);
         double y = ys[i];
         if (!sel[i])
@@ -594,13 +628,16 @@ int validate_serving_rows(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const ch
                 *err = errs[i];
             return rcs[i];
         }
+        if (*n >= cap)
+            return err_set(err, GPUECON_E_INPUT, "cap", 0, 0, "room for %zu serving rows, fewer than the table's", cap);
         const gpuecon_system *sys = gpuecon_catalog_system(cat, v->system);
         gpuecon_validate_row *row = validate_row_next(rows, n, v->id, "serving", v->source);
         snprintf(row->what, sizeof row->what, "%s, %d x %s, %s/%s KV, %g/%g", v->model, v->gpus, sys->gpu_name,
                  gpuecon_precision_name(v->w), gpuecon_precision_name(v->kv), v->prompt, v->output);
         static const char *const what[] = {"saturated output tok/s", "trtllm-bench output tok/s", "output tok/s at", "TPOT ms at",
                                            "max concurrency", "KV GB per GPU", "tok/s over A100 at",
-                                           "MTP gain at", "decode tok/s/GPU", "output tok/s/GPU at"};
+                                           "MTP gain at", "decode tok/s/GPU", "output tok/s/GPU at",
+                                           "in+out tok/s at"};
         if (v->m == M_DECODE_TOKS)
             snprintf(row->metric, sizeof row->metric, "%s, %g/rank", what[v->m], v->c);
         else if (v->c > 0)

@@ -214,6 +214,21 @@ static void test_fitted_rows_per_stack(void **state)
     }
 }
 
+/* A buffer shorter than the serving table is an error, never a silently shorter table (rows past
+ * a 128-row cap were once dropped without a word when the table grew to 131). */
+static void test_serving_cap(void **state)
+{
+    fixture *f = *state;
+    static gpuecon_validate_row rows[GPUECON_VALIDATE_SERVING_MAX];
+    size_t n = 0, all = 0;
+    gpuecon_error err;
+    assert_int_equal(gpuecon_validate_serving(f->ctx, f->cat, rows, GPUECON_VALIDATE_SERVING_MAX, &all, &err), 0);
+    assert_true(all > 10);
+    memset(&err, 0, sizeof err);
+    assert_int_equal(gpuecon_validate_serving(f->ctx, f->cat, rows, all - 1, &n, &err), GPUECON_E_INPUT);
+    assert_non_null(strstr(err.message, "fewer than the table's"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -223,6 +238,7 @@ int main(void)
         cmocka_unit_test(test_ep_straggler),
         cmocka_unit_test(test_stacks_monotone),
         cmocka_unit_test(test_fitted_rows_per_stack),
+        cmocka_unit_test(test_serving_cap),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }
