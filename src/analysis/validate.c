@@ -582,6 +582,15 @@ double gpuecon_validate_quantile(const gpuecon_validate_row *rows, size_t n, con
     return quantile(e, k, q);
 }
 
+/* A row's error with the sign of optimism: + where the model is faster than the published run. A
+ * serving group mixes throughputs (predicted/published - 1) with TPOT, a time, whose + is the model
+ * slower; a time's error enters the group's signed median as published/predicted - 1, so one sign
+ * means one thing across the group. */
+static double oriented_err(const gpuecon_validate_row *r)
+{
+    return strncmp(r->metric, "TPOT ms", 7) ? r->rel_err : 1 / (1 + r->rel_err) - 1;
+}
+
 size_t gpuecon_validate_groups(const gpuecon_validate_row *rows, size_t n, gpuecon_validate_fit fit,
                                gpuecon_validate_group *out, size_t cap)
 {
@@ -601,7 +610,7 @@ size_t gpuecon_validate_groups(const gpuecon_validate_row *rows, size_t n, gpuec
         size_t k = 0;
         for (size_t i = 0; i < n && k < GPUECON_VALIDATE_MAX; i++)
             if (row_in(&rows[i], NULL, fit) && strcmp(rows[i].cls, names[g]) == 0)
-                a[k] = fabs(rows[i].rel_err), sg[k++] = rows[i].rel_err;
+                a[k] = fabs(rows[i].rel_err), sg[k++] = oriented_err(&rows[i]);
         qsort(a, k, sizeof a[0], cmp_double);
         qsort(sg, k, sizeof sg[0], cmp_double);
         gpuecon_validate_group *o = &out[g];
