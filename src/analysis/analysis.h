@@ -172,7 +172,8 @@ typedef struct gpuecon_validate_group {
     char name[32];
     size_t n;
     double median_abs_err, p90_abs_err, max_abs_err;
-    double signed_median_err; /* median of predicted/published - 1: a systematic sign shows here */
+    double signed_median_err; /* median of predicted/published - 1, a time's (TPOT) as published/
+                                 predicted - 1: + is the model faster; a systematic sign shows here */
 } gpuecon_validate_group;
 /* The groups of the rows `fit` selects, in the order they first appear (at most cap; returns
  * how many exist). Percentiles by linear interpolation between order statistics (P90 of n

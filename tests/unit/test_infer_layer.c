@@ -229,6 +229,26 @@ static void test_serving_cap(void **state)
     assert_non_null(strstr(err.message, "fewer than the table's"));
 }
 
+/* A group's signed median has one sign for optimism: a TPOT row 50% short of the published (the model
+ * twice as fast) is +100% there, beside a throughput row 20% high (+20%); the median of the two is
+ * +60% (the rows' rel_err were -50% and +20%: a plain median would say -15%, the model slower). */
+static void test_signed_median_orientation(void **state)
+{
+    (void)state;
+    gpuecon_validate_row rows[2];
+    memset(rows, 0, sizeof rows);
+    for (int i = 0; i < 2; i++)
+        snprintf(rows[i].cls, sizeof rows[i].cls, "sglang-hopper-bf16");
+    snprintf(rows[0].metric, sizeof rows[0].metric, "TPOT ms at 1");
+    rows[0].rel_err = -0.5;
+    snprintf(rows[1].metric, sizeof rows[1].metric, "in+out tok/s at 1");
+    rows[1].rel_err = 0.2;
+    gpuecon_validate_group g[2];
+    assert_int_equal(gpuecon_validate_groups(rows, 2, GPUECON_ROWS_ALL, g, 2), 1);
+    assert_float_equal(g[0].signed_median_err, 0.6, 1e-12);
+    assert_float_equal(g[0].median_abs_err, 0.35, 1e-12); /* |rel_err| unchanged: 0.5 and 0.2 */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -239,6 +259,7 @@ int main(void)
         cmocka_unit_test(test_stacks_monotone),
         cmocka_unit_test(test_fitted_rows_per_stack),
         cmocka_unit_test(test_serving_cap),
+        cmocka_unit_test(test_signed_median_orientation),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }
