@@ -93,10 +93,11 @@ typedef struct scase {
 #define TT356 "tenstorrent/tt-inference-server issue #356 (GPU reference sweep, 2025-07-09: DeepSeek-R1-0528, 16 H100, SGLang over InfiniBand; TP 16 assumed)"
 /* Qwen's own speed benchmark of the Qwen3 family (QwenLM/Qwen3 docs/source/getting_started/
    speed_benchmark.md @ c7f51a1a): SGLang 0.4.6.post1 on NVIDIA H20 96GB, one request at a time,
-   2,048 tokens generated after a prompt of 1, 6,144 or 30,720 tokens (the longer ones need YaRN past
-   the 40,960 positions of the catalog's models), "speed" = (prompt + generated tokens) / time, the
-   fewest GPUs (TP 8 for Qwen3-235B-A22B in BF16, TP 4 in FP8, experts sliced: SGLang's default then),
-   BF16 KV, CUDA graphs and mem_fraction_static 0.85 as SGLang's defaults. At a one-token prompt the
+   2,048 tokens generated after the prompt, "speed" = (prompt + generated tokens) / time, the fewest
+   GPUs (TP 8 for Qwen3-235B-A22B in BF16, TP 4 in FP8, experts sliced: SGLang's default then), BF16
+   KV, SGLang's CUDA graphs, the benchmark's mem_fraction_static 0.85. Taken at three of its six
+   prompt lengths: 1, 6,144 and 30,720 tokens (the decode-dominated end, the middle and the longest
+   within the catalog's 40,960 positions; 63,488 and 129,024 need YaRN). At a one-token prompt the
    speed is 1/TPOT within 0.1% (the prompt is one decode-sized step): those rows are TPOT rows, TPOT =
    1000/speed ms. Held out of every fit; added 7 December 2026. */
 #define QWEN3SB "QwenLM/Qwen3 docs/source/getting_started/speed_benchmark.md @ c7f51a1a (SGLang 0.4.6.post1, H20 96GB, one request, 2,048 tokens generated)"
