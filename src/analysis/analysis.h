@@ -750,6 +750,8 @@ typedef struct gpuecon_platform_result {
     const char *stack;                    /* the framework stack of the prediction (training) */
     gpuecon_band band;                    /* the 80% band of a predicted tokens_per_s_per_gpu (training
                                              or serving; docs/model.md §7.6); unset when measured */
+    gpuecon_band band_tpot, band_ttft;    /* serving, predicted: the 80% bands of tpot_ms and ttft_ms at
+                                             the operating load (§7.6); unset otherwise */
     /* with options.uncertainty: share of the joint samples in which this platform is cheapest
        (ranked cost), and the P10/P50/P90 of its effective $/Mtok over them */
     double probability_cheapest;
@@ -858,7 +860,7 @@ typedef struct gpuecon_comparison_result {
     size_t n_platforms;
     int cheapest, fastest, runner_up; /* -1 when none */
     double base_ratio;        /* cheapest's ranked cost / runner-up's */
-    char verdict[1200];
+    char verdict[2048];
     char caveats[1200];       /* inputs the verdict rests on that are projections/assumptions */
     bool batch_penalty;       /* the workload gave a critical batch */
     gpuecon_breakeven *breakeven;

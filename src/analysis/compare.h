@@ -66,7 +66,8 @@ typedef struct compare_bands {
 int compare_bands_fill(gpuecon_ctx *ctx, const gpuecon_catalog *cat, compare_bands *b, gpuecon_error *err);
 void compare_bands_free(gpuecon_ctx *ctx, compare_bands *b);
 /* Sets the 80% band (platform.band, docs/model.md §7.6) of every feasible training or serving
- * platform whose throughput is predicted (not measured); others get none. */
+ * platform whose throughput is predicted (not measured), and a serving one's TPOT and TTFT bands
+ * (band_tpot, band_ttft); others get none. */
 void compare_uncertainty(const compare_bands *b, const gpuecon_catalog *cat, const gpuecon_comparison *c,
                          gpuecon_comparison_result *cr, const pstate *ps);
 /* options.uncertainty: n joint samples of every platform's uncertain inputs (throughput from
@@ -77,8 +78,9 @@ void compare_uncertainty(const compare_bands *b, const gpuecon_catalog *cat, con
 int compare_joint_uncertainty(gpuecon_ctx *ctx, const pstate *ps, int n,
                               gpuecon_comparison_result *cr, gpuecon_error *err);
 /* Appends to the verdict whether the cheapest's and runner-up's bands reach their throughput
- * break-even (after the break-even analysis). */
-void compare_uncertainty_verdict(gpuecon_comparison_result *cr);
+ * break-even (after the break-even analysis), and for a serving workload with latency targets
+ * whether the cheapest's TPOT and TTFT bands stay within them. */
+void compare_uncertainty_verdict(gpuecon_comparison_result *cr, const gpuecon_workload *w);
 
 /* compare_rl.c: the RL step of platform pl at `gpus` GPUs (gpuecon_rl_predict, no cost: compare
  * costs it as a training run): sets predicted_tokens_per_s_per_gpu (trained tokens/s/GPU) and the

@@ -659,7 +659,7 @@ static int one_comparison(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gp
         if (!(opt && opt->no_sensitivity))
             rc = analyse(cat, cr, ps, opt && opt->step > 0 ? opt->step : 0.2, ctx, err);
         if (rc == GPUECON_OK)
-            compare_uncertainty_verdict(cr);
+            compare_uncertainty_verdict(cr, &c->workload);
         if (rc == GPUECON_OK && opt && opt->uncertainty > 0 &&
             (rc = compare_joint_uncertainty(ctx, ps, opt->uncertainty, cr, err)) == GPUECON_OK)
             joint_verdict(cr);

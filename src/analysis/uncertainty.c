@@ -64,6 +64,8 @@ void compare_uncertainty(const compare_bands *b, const gpuecon_catalog *cat, con
     for (size_t i = 0; i < cr->n_platforms; i++) {
         gpuecon_platform_result *r = &cr->platforms[i];
         memset(&r->band, 0, sizeof r->band);
+        memset(&r->band_tpot, 0, sizeof r->band_tpot);
+        memset(&r->band_ttft, 0, sizeof r->band_ttft);
         bool kind = cr->kind == GPUECON_WORKLOAD_TRAIN || cr->kind == GPUECON_WORKLOAD_SERVE;
         if (!kind || !r->feasible || r->measured || !b || !b->ready || !(r->tokens_per_s_per_gpu > 0))
             continue;
@@ -71,7 +73,31 @@ void compare_uncertainty(const compare_bands *b, const gpuecon_catalog *cat, con
         band_case bc;
         platform_case(c, m, &ps[i], r, why, &bc);
         band_of(b->set, &bc, r->tokens_per_s_per_gpu, &r->band);
+        if (cr->kind != GPUECON_WORKLOAD_SERVE)
+            continue;
+        /* the latencies at the same operating point, as infer bands them (band_serving) */
+        bc.metric = BAND_TPOT;
+        if (r->tpot_ms > 0 && isfinite(r->tpot_ms))
+            band_of(b->set, &bc, r->tpot_ms, &r->band_tpot);
+        bc.metric = BAND_TTFT;
+        if (r->ttft_ms > 0 && isfinite(r->ttft_ms))
+            band_of(b->set, &bc, r->ttft_ms, &r->band_ttft);
     }
+}
+
+/* One latency clause of the cheapest serving platform: its band against the workload's target. */
+static size_t latency_clause(char *v, size_t n, size_t cap, const char *name, const char *what,
+                             const gpuecon_band *b, double point, double target)
+{
+    if (!b->set || !(target > 0) || n >= cap)
+        return n;
+    bool over = b->high > target;
+    return n + (size_t)snprintf(v + n, cap - n,
+                                " At its load %s's %s is predicted %.1f ms (%.1f-%.1f ms, 80%% band; %s), %s the %g ms "
+                                "target%s.",
+                                name, what, point, b->low, b->high, b->basis,
+                                over ? (b->low > target ? "entirely above" : "its high end above") : "within", target,
+                                over ? ": the prediction's own uncertainty could make it miss" : " across the band");
 }
 
 /* Whether the band of platform p reaches its throughput break-even against the rival. */
@@ -83,7 +109,7 @@ static const gpuecon_breakeven *toks_breakeven(const gpuecon_comparison_result *
     return NULL;
 }
 
-void compare_uncertainty_verdict(gpuecon_comparison_result *cr)
+void compare_uncertainty_verdict(gpuecon_comparison_result *cr, const gpuecon_workload *wl)
 {
     int who[2] = {cr->cheapest, cr->runner_up};
     size_t n = strlen(cr->verdict), cap = sizeof cr->verdict;
@@ -112,5 +138,10 @@ void compare_uncertainty_verdict(gpuecon_comparison_result *cr)
                               " %s's throughput is predicted %.0f-%.0f tok/s/GPU (80%% band; %s), %s the "
                               "break-even %.0f, so the prediction's own uncertainty %s flip the verdict.",
                               r->name, b->low, b->high, b->basis, where, be->value, flips ? "could" : "cannot");
+    }
+    if (cr->kind == GPUECON_WORKLOAD_SERVE && wl && cr->cheapest >= 0 && n < cap) {
+        const gpuecon_platform_result *r = &cr->platforms[cr->cheapest];
+        n = latency_clause(cr->verdict, n, cap, r->name, "TPOT", &r->band_tpot, r->tpot_ms, wl->tpot_ms_target);
+        n = latency_clause(cr->verdict, n, cap, r->name, "TTFT", &r->band_ttft, r->ttft_ms, wl->ttft_ms_target);
     }
 }

@@ -223,6 +223,10 @@ static json_t *platform_json(const gpuecon_platform_result *p, const char *compa
     if (p->band.set) { /* only for a predicted throughput (docs/model.md §7.6) */
         json_t *b = json_object();
         json_object_set_new(b, "tokens_per_s_per_gpu", band_json(&p->band));
+        if (p->band_tpot.set) /* serving: the latencies at the operating load */
+            json_object_set_new(b, "tpot_ms", band_json(&p->band_tpot));
+        if (p->band_ttft.set)
+            json_object_set_new(b, "ttft_ms", band_json(&p->band_ttft));
         json_object_set_new(o, "band", b);
     }
     if (samples > 0) { /* compare --uncertainty N: the joint samples */
