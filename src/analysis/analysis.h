@@ -115,6 +115,7 @@ typedef struct gpuecon_validate_row {
 typedef struct gpuecon_validate_summary {
     size_t n;
     double median_abs_err, max_abs_err, mean_abs_err;
+    double signed_median_err; /* + where the model is faster (a TPOT row's as published/predicted - 1) */
     char worst_id[24];
 } gpuecon_validate_summary;
 

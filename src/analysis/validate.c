@@ -518,6 +518,15 @@ static bool in_sets(const char *group, const char *const *sets)
     return false;
 }
 
+/* A row's error with the sign of optimism: + where the model is faster than the published run. A
+ * serving group mixes throughputs (predicted/published - 1) with TPOT, a time, whose + is the model
+ * slower; a time's error enters the group's signed median as published/predicted - 1, so one sign
+ * means one thing across the group. */
+static double oriented_err(const gpuecon_validate_row *r)
+{
+    return strncmp(r->metric, "TPOT ms", 7) ? r->rel_err : 1 / (1 + r->rel_err) - 1;
+}
+
 void gpuecon_validate_summarize(const gpuecon_validate_row *rows, size_t n, const char *group, bool exclude,
                                 gpuecon_validate_fit fit, gpuecon_validate_summary *s)
 {
@@ -528,7 +537,7 @@ void gpuecon_validate_summarize(const gpuecon_validate_row *rows, size_t n, cons
 void gpuecon_validate_summarize_sets(const gpuecon_validate_row *rows, size_t n, const char *const *groups,
                                      bool exclude, gpuecon_validate_fit fit, gpuecon_validate_summary *s)
 {
-    double e[GPUECON_VALIDATE_MAX];
+    double e[GPUECON_VALIDATE_MAX], sg[GPUECON_VALIDATE_MAX];
     size_t k = 0;
     memset(s, 0, sizeof *s);
     double sum = 0;
@@ -537,6 +546,7 @@ void gpuecon_validate_summarize_sets(const gpuecon_validate_row *rows, size_t n,
             continue;
         if (groups && in_sets(rows[i].group, groups) == exclude)
             continue;
+        sg[k] = oriented_err(&rows[i]);
         e[k] = fabs(rows[i].rel_err);
         sum += e[k];
         if (e[k] > s->max_abs_err) {
@@ -549,7 +559,9 @@ void gpuecon_validate_summarize_sets(const gpuecon_validate_row *rows, size_t n,
     if (!k)
         return;
     qsort(e, k, sizeof e[0], cmp_double);
+    qsort(sg, k, sizeof sg[0], cmp_double);
     s->median_abs_err = k % 2 ? e[k / 2] : (e[k / 2 - 1] + e[k / 2]) / 2;
+    s->signed_median_err = k % 2 ? sg[k / 2] : (sg[k / 2 - 1] + sg[k / 2]) / 2;
     s->mean_abs_err = sum / k;
 }
 
@@ -580,15 +592,6 @@ double gpuecon_validate_quantile(const gpuecon_validate_row *rows, size_t n, con
             e[k++] = fabs(rows[i].rel_err);
     qsort(e, k, sizeof e[0], cmp_double);
     return quantile(e, k, q);
-}
-
-/* A row's error with the sign of optimism: + where the model is faster than the published run. A
- * serving group mixes throughputs (predicted/published - 1) with TPOT, a time, whose + is the model
- * slower; a time's error enters the group's signed median as published/predicted - 1, so one sign
- * means one thing across the group. */
-static double oriented_err(const gpuecon_validate_row *r)
-{
-    return strncmp(r->metric, "TPOT ms", 7) ? r->rel_err : 1 / (1 + r->rel_err) - 1;
 }
 
 size_t gpuecon_validate_groups(const gpuecon_validate_row *rows, size_t n, gpuecon_validate_fit fit,

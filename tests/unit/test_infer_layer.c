@@ -247,6 +247,10 @@ static void test_signed_median_orientation(void **state)
     assert_int_equal(gpuecon_validate_groups(rows, 2, GPUECON_ROWS_ALL, g, 2), 1);
     assert_float_equal(g[0].signed_median_err, 0.6, 1e-12);
     assert_float_equal(g[0].median_abs_err, 0.35, 1e-12); /* |rel_err| unchanged: 0.5 and 0.2 */
+    gpuecon_validate_summary sum; /* the serving summary's signed median, the same way */
+    gpuecon_validate_summarize(rows, 2, NULL, false, GPUECON_ROWS_ALL, &sum);
+    assert_float_equal(sum.signed_median_err, 0.6, 1e-12);
+    assert_float_equal(sum.median_abs_err, 0.35, 1e-12);
 }
 
 int main(void)
