@@ -70,9 +70,16 @@ static void print_comparison(const render_out *out, const gpuecon_comparison_res
             calib_match_brief(f, &p->calib, "    ");
         char band[400];
         band_text(band, sizeof band, &p->band, 1, 0);
-        if (p->feasible && band[0]) /* the 80% band of a predicted throughput (docs/model.md §7.6) */
+        if (p->feasible && band[0]) { /* the 80% band of a predicted throughput (docs/model.md §7.6) */
             sb_printf(f, "    throughput predicted %.0f tok/s/GPU %s\n", p->tokens_per_s_per_gpu, band);
-        else if (!p->feasible)
+            char tb[400], fb[400]; /* a serving platform's latencies at its load, with theirs */
+            band_text(tb, sizeof tb, &p->band_tpot, 1, 1);
+            band_text(fb, sizeof fb, &p->band_ttft, 1, 1);
+            if (tb[0])
+                sb_printf(f, "    TPOT predicted %.1f ms %s\n", p->tpot_ms, tb);
+            if (fb[0])
+                sb_printf(f, "    TTFT predicted %.1f ms %s\n", p->ttft_ms, fb);
+        } else if (!p->feasible)
             sb_printf(f, "  %s: infeasible: %s\n", p->name, p->why);
         if (train && p->feasible && !p->predicted_note[0])
             sb_printf(f, "  %s:\n", p->name); /* no prediction line above names it */

@@ -146,6 +146,8 @@ run(0 compare ${SRC}/tests/cases/scenarios/serve-rate.yaml --csv)
 expect_out("serve-at-rate,B200,hgx-b200,true,${gpus_B200},")
 run(0 compare ${SRC}/tests/cases/scenarios/serve-rate.yaml)
 expect_out("sized: 2 servers of 8 GPUs, the fewest meeting TPOT <= 40 ms and TTFT <= 1000 ms at P90")
+# each predicted serving platform's latencies at its load, with their 80% bands, under its throughput
+expect_out("\n    throughput predicted [0-9]+ tok/s/GPU \\([0-9,]+-[0-9,]+, 80%; [^\n]*\n    TPOT predicted [0-9.]+ ms \\([0-9.,]+-[0-9.,]+, 80%; TPOT [^\n]*\n    TTFT predicted [0-9.]+ ms \\([0-9.,]+-[0-9.,]+, 80%; TTFT ")
 
 # A platform that cannot meet the targets at any count up to the bound says so (exit 3: none feasible).
 run(3 compare --scenario "workload: {kind: serve, model: llama3-70b, rate: 10, tpot_ms_target: 2}\nplatforms: [{system: hgx-h100}]\n")
