@@ -85,19 +85,27 @@ void compare_uncertainty(const compare_bands *b, const gpuecon_catalog *cat, con
     }
 }
 
-/* One latency clause of the cheapest serving platform: its band against the workload's target. */
+/* One latency clause of the cheapest serving platform: its band against the workload's target,
+ * in four cases (the band within it; only its high end past it; the point past it but not the low
+ * end; the whole band past it). */
 static size_t latency_clause(char *v, size_t n, size_t cap, const char *name, const char *what,
                              const gpuecon_band *b, double point, double target)
 {
     if (!b->set || !(target > 0) || n >= cap)
         return n;
-    bool over = b->high > target;
+    const char *pre, *post;
+    if (b->high <= target)
+        pre = "within", post = " across the band";
+    else if (point <= target)
+        pre = "its high end above", post = ": the prediction's own uncertainty could make it miss";
+    else if (b->low <= target)
+        pre = "above", post = ", its low end within it: it meets the target only if the prediction is pessimistic";
+    else
+        pre = "above", post = " across the whole band";
     return n + (size_t)snprintf(v + n, cap - n,
                                 " At its load %s's %s is predicted %.1f ms (%.1f-%.1f ms, 80%% band; %s), %s the %g ms "
                                 "target%s.",
-                                name, what, point, b->low, b->high, b->basis,
-                                over ? (b->low > target ? "entirely above" : "its high end above") : "within", target,
-                                over ? ": the prediction's own uncertainty could make it miss" : " across the band");
+                                name, what, point, b->low, b->high, b->basis, pre, target, post);
 }
 
 /* Whether the band of platform p reaches its throughput break-even against the rival. */
