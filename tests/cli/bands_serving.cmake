@@ -138,3 +138,25 @@ run(0 rl ${R} --csv)
 expect_out("\n  80% band,[0-9.e+]+-[0-9.e+]+,s,")
 run(0 rl ${R} --format html)
 expect_out("80% band")
+
+# Below the fewest requests in flight of any published throughput row (4: the SGLang DeepSeek-R1
+# B200 rows at 4 in flight; the others are saturated benchmarks or run more), a one-request decode
+# is another regime: its throughput band says so, and is wider than the same case at 4 in flight.
+run(0 infer --model qwen3-8b --system hgx-h20 --gpus 1 --tp 1 --weights bf16 --kv bf16 --prompt-len 1
+    --output-len 2048 --concurrency 1 --stack sglang --json)
+string(JSON x GET "${OUT}" band output_tokens_per_s extrapolating 0)
+if(NOT x STREQUAL "concurrency 1 < 4, the lowest published")
+  message(FATAL_ERROR "infer at one request: extrapolating '${x}'")
+endif()
+string(JSON lo1 GET "${OUT}" band output_tokens_per_s low)
+string(JSON hi1 GET "${OUT}" band output_tokens_per_s high)
+run(0 infer --model qwen3-8b --system hgx-h20 --gpus 1 --tp 1 --weights bf16 --kv bf16 --prompt-len 1
+    --output-len 2048 --concurrency 4 --stack sglang --json)
+string(JSON n4 LENGTH "${OUT}" band output_tokens_per_s extrapolating)
+string(JSON lo4 GET "${OUT}" band output_tokens_per_s low)
+string(JSON hi4 GET "${OUT}" band output_tokens_per_s high)
+if(NOT n4 EQUAL 0)
+  message(FATAL_ERROR "infer at 4 requests: the band still extrapolates")
+endif()
+# the widths high/low: the same group's interval, one axis wider at one request
+expect_ratio("one request's band width over four requests'" "(${hi1} / ${lo1})" "(${hi4} / ${lo4})" 1.0001 2)
