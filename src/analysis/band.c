@@ -251,6 +251,20 @@ static double row_err(const band_row *r)
     return log(r->predicted / r->published);
 }
 
+static bool is_time(band_metric m)
+{
+    return m == BAND_TPOT || m == BAND_TTFT || m == BAND_RL_STEP;
+}
+
+/* A row's error as the error of metric `want`: the same where both are times or both rates; where a
+ * rate's row stands for a time (TTFT from the serving throughput rows, no TTFT being published) its
+ * sign turns, since a throughput predicted 10% high is a time predicted about 10% short. */
+static double row_err_as(band_metric want, const band_row *r)
+{
+    double e = row_err(r);
+    return is_time(want) == is_time(r->metric) ? e : -e;
+}
+
 /* The distribution-free 80% prediction interval of the sorted e[0, n): order statistics j and
  * n+1-j (1-based) with j = floor(0.1·(n+1)), which contain a new draw with probability
  * (n+1-2j)/(n+1) >= 0.8 — the 10th and 90th percentiles for large n. Below nine rows no pair of
@@ -465,7 +479,7 @@ static void band_eval(const band_set *s, const band_case *c, double point, size_
         k = 0;
         for (size_t i = 0; i < s->n && k < BAND_ROWS_MAX; i++)
             if (i != skip && !s->rows[i].fitted && in_group(s, c, &s->rows[i], levels[l]))
-                e[k++] = row_err(&s->rows[i]);
+                e[k++] = row_err_as(c->metric, &s->rows[i]);
         parts = levels[l];
         if (k >= BAND_MIN_ROWS)
             break;
@@ -487,7 +501,7 @@ static void band_eval(const band_set *s, const band_case *c, double point, size_
         size_t kf = 0;
         for (size_t i = 0; i < s->n && kf < BAND_ROWS_MAX; i++)
             if (i != skip && s->rows[i].fitted && in_group(s, c, &s->rows[i], parts))
-                e[kf++] = row_err(&s->rows[i]);
+                e[kf++] = row_err_as(c->metric, &s->rows[i]);
         if (kf >= BAND_MIN_ROWS) {
             double flo, fhi;
             qsort(e, kf, sizeof *e, cmp_double);

@@ -170,6 +170,32 @@ static void time_orientation(void **state)
     band_set_free(s);
 }
 
+/* TTFT from the serving throughput rows alone (no TPOT, no TTFT row): three throughput rows the
+ * model predicts high, e = ln 1.15, ln 1.20, ln 1.25, stand for a TTFT predicted short, e = -ln 1.15 ..
+ * The n = 3 interval: mean m = -(ln 1.15 + ln 1.20 + ln 1.25)/3 = -0.181742, s = 0.041694, half =
+ * t(0.9, 2)·s·sqrt(4/3) = 1.886·0.041694·1.154701 = 0.090799 (the "no published TTFT" axis widens by
+ * half the TPOT rows' spread, 0 here); published = point/exp(e): low = 20·exp(0.181742 - 0.090799) =
+ * 21.9041, high = 20·exp(0.181742 + 0.090799) = 26.2660 — both above the point, where a throughput
+ * predicted high puts the time (the unturned errors gave 15.23-18.26: below it). */
+static void ttft_from_throughput(void **state)
+{
+    gpuecon_ctx *ctx = ((fixture *)*state)->ctx;
+    static const double e[] = {0.139762, 0.182322, 0.223144}; /* ln 1.15, ln 1.20, ln 1.25 */
+    band_row r[3];
+    for (int i = 0; i < 3; i++)
+        r[i] = row(BAND_SERVE_TPS, "hopper", e[i], 8);
+    band_set *s = NULL;
+    gpuecon_error err;
+    assert_int_equal(band_set_from_rows(ctx, r, 3, &s, &err), GPUECON_OK);
+    band_case c = {.metric = BAND_TTFT, .arch = "hopper", .prec = GPUECON_BF16, .stack = "trtllm", .seq = 4096,
+                   .gpus = 8, .batch = 64};
+    gpuecon_band b;
+    band_of(s, &c, 20, &b);
+    assert_close(b.low, 21.9041, 1e-4);
+    assert_close(b.high, 26.2660, 1e-4);
+    band_set_free(s);
+}
+
 /* A user's calibration: centred on the calibrated point, half = max(spread, built-in half ·
  * sqrt(1 + 1/runs), 0.04). The hopper case's built-in half is 0.25 (order_statistics; its mid 0.05 is
  * the bias the calibration removed). 3 runs, spread 0.1: max(0.1, 0.25·sqrt(4/3) = 0.288675) ->
@@ -280,7 +306,7 @@ int main(void)
         cmocka_unit_test(order_statistics), cmocka_unit_test(small_sample), cmocka_unit_test(fallback),
         cmocka_unit_test(widening),         cmocka_unit_test(time_orientation), cmocka_unit_test(calibrated),
         cmocka_unit_test(leave_one_out),    cmocka_unit_test(serving_row),
-        cmocka_unit_test(fitted_floor),
+        cmocka_unit_test(fitted_floor),     cmocka_unit_test(ttft_from_throughput),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }
