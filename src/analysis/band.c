@@ -52,6 +52,8 @@ struct band_set {
     size_t n;
     double spread[BAND_METRICS]; /* 80% half-width of the metric's held-out e (ln units) */
     size_t held[BAND_METRICS];   /* held-out rows of the metric */
+    double serve_spread;         /* the same over the serving throughput and TPOT rows together, each
+                                    as a throughput's error: the W of those two and of TTFT */
 };
 
 const char *band_metric_key(band_metric m)
@@ -319,6 +321,14 @@ int band_set_from_rows(gpuecon_ctx *ctx, const band_row *rows, size_t n, band_se
         interval(e, k, &lo, &hi);
         s->spread[m] = (hi - lo) / 2, s->held[m] = k;
     }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if ((r[i].metric == BAND_SERVE_TPS || r[i].metric == BAND_TPOT) && !r[i].fitted)
+            e[k++] = row_err_as(BAND_SERVE_TPS, &r[i]);
+    qsort(e, k, sizeof *e, cmp_double);
+    double plo, phi;
+    interval(e, k, &plo, &phi);
+    s->serve_spread = (phi - plo) / 2;
     ctx_free(ctx, e, n * sizeof *e);
     *out = s;
     return GPUECON_OK;
@@ -352,7 +362,19 @@ static bool same_metric(const band_set *s, band_metric want, const band_row *r)
 {
     if (want == BAND_TTFT && s->held[BAND_TTFT] == 0)
         return r->metric == BAND_TPOT || r->metric == BAND_SERVE_TPS;
+    /* a serving throughput and a TPOT at one load are one step time seen two ways (throughput =
+       requests in flight / TPOT): their rows stand for each other, by load (G_LOAD) */
+    if (want == BAND_SERVE_TPS || want == BAND_TPOT)
+        return r->metric == BAND_SERVE_TPS || r->metric == BAND_TPOT;
     return r->metric == want;
+}
+
+/* A few requests in flight (a small decode batch) against a saturated or large one: the regimes the
+ * serving rows fall in (0: a benchmark at saturation, no load of its own). */
+#define BAND_SMALL_LOAD 64
+static bool small_load(double batch)
+{
+    return batch > 0 && batch <= BAND_SMALL_LOAD;
 }
 
 static bool long_regime(band_metric m, int seq)
@@ -361,9 +383,14 @@ static bool long_regime(band_metric m, int seq)
 }
 
 /* Grouping levels, nearest first: which parts of the case a row must share. */
-enum { G_ARCH = 1, G_PREC = 2, G_KIND = 4, G_STACK = 8, G_REGIME = 16 };
-static const unsigned levels[] = {G_ARCH | G_PREC | G_KIND | G_STACK | G_REGIME, G_ARCH | G_PREC | G_KIND | G_STACK,
-                                  G_ARCH | G_PREC | G_KIND, G_ARCH | G_KIND, G_KIND, 0};
+enum { G_ARCH = 1, G_PREC = 2, G_KIND = 4, G_STACK = 8, G_REGIME = 16, G_LOAD = 32 };
+static const unsigned levels[] = {G_ARCH | G_PREC | G_KIND | G_STACK | G_REGIME | G_LOAD,
+                                  G_ARCH | G_PREC | G_KIND | G_STACK | G_LOAD,
+                                  G_ARCH | G_PREC | G_KIND | G_LOAD,
+                                  G_ARCH | G_KIND | G_LOAD,
+                                  G_KIND | G_LOAD,
+                                  G_LOAD,
+                                  0};
 #define NLEVELS (sizeof levels / sizeof levels[0])
 
 static bool in_group(const band_set *s, const band_case *c, const band_row *r, unsigned parts)
@@ -380,6 +407,9 @@ static bool in_group(const band_set *s, const band_case *c, const band_row *r, u
         return false;
     if ((parts & G_REGIME) && long_regime(c->metric, c->seq) != long_regime(c->metric, r->seq))
         return false;
+    if ((parts & G_LOAD) && (c->metric == BAND_SERVE_TPS || c->metric == BAND_TPOT || c->metric == BAND_TTFT) &&
+        small_load(c->batch) != small_load(r->batch))
+        return false;
     return true;
 }
 
@@ -389,12 +419,13 @@ static void group_name(const band_case *c, unsigned parts, char *buf, size_t cap
         snprintf(buf, cap, "%sall rows", metric_label(c->metric));
         return;
     }
+    bool few = (parts & G_LOAD) && (c->metric == BAND_SERVE_TPS || c->metric == BAND_TPOT || c->metric == BAND_TTFT) &&
+               small_load(c->batch);
     snprintf(buf, cap, "%s%s%s%s%s%s%s%s%s%s", metric_label(c->metric), parts & G_ARCH ? c->arch : "",
              parts & G_ARCH ? "-" : "", parts & G_PREC ? gpuecon_precision_name(c->prec) : "",
              parts & G_PREC ? "-" : "", c->moe ? "moe" : "dense", (parts & G_STACK) && c->stack ? "-" : "",
              (parts & G_STACK) && c->stack ? band_stack_family(c->stack) : "",
-             (parts & G_REGIME) && long_regime(c->metric, c->seq) ? "-long" : "",
-             (parts & G_REGIME) && !long_regime(c->metric, c->seq) ? "" : "");
+             (parts & G_REGIME) && long_regime(c->metric, c->seq) ? "-long" : "", few ? "-small-batch" : "");
 }
 
 /* Appends an axis text to out->extrapolating ("; "-separated): whole, or, when it would not fit with room
@@ -485,7 +516,8 @@ static void band_eval(const band_set *s, const band_case *c, double point, size_
             break;
     }
     int axes = 0;
-    double lo, hi, wide = s ? s->spread[source_metric(s, c->metric)] : 0;
+    bool serve = c->metric == BAND_SERVE_TPS || c->metric == BAND_TPOT || (c->metric == BAND_TTFT && s && !s->held[BAND_TTFT]);
+    double lo, hi, wide = !s ? 0 : serve ? s->serve_spread : s->spread[source_metric(s, c->metric)];
     if (k < 2) { /* (almost) no rows of the metric: the widest rule, the whole training spread or twice
                     the metric's own, centred on the point */
         double w = s ? fmax(s->spread[BAND_TRAIN_TPS], 2 * wide) : 0.5;

@@ -139,24 +139,27 @@ expect_out("\n  80% band,[0-9.e+]+-[0-9.e+]+,s,")
 run(0 rl ${R} --format html)
 expect_out("80% band")
 
-# Below the fewest requests in flight of any published throughput row (4: the SGLang DeepSeek-R1
-# B200 rows at 4 in flight; the others are saturated benchmarks or run more), a one-request decode
-# is another regime: its throughput band says so, and is wider than the same case at 4 in flight.
-run(0 infer --model qwen3-8b --system hgx-h20 --gpus 1 --tp 1 --weights bf16 --kv bf16 --prompt-len 1
-    --output-len 2048 --concurrency 1 --stack sglang --json)
-string(JSON x GET "${OUT}" band output_tokens_per_s extrapolating 0)
-if(NOT x STREQUAL "concurrency 1 < 4, the lowest published")
-  message(FATAL_ERROR "infer at one request: extrapolating '${x}'")
-endif()
-string(JSON lo1 GET "${OUT}" band output_tokens_per_s low)
-string(JSON hi1 GET "${OUT}" band output_tokens_per_s high)
-run(0 infer --model qwen3-8b --system hgx-h20 --gpus 1 --tp 1 --weights bf16 --kv bf16 --prompt-len 1
-    --output-len 2048 --concurrency 4 --stack sglang --json)
-string(JSON n4 LENGTH "${OUT}" band output_tokens_per_s extrapolating)
-string(JSON lo4 GET "${OUT}" band output_tokens_per_s low)
-string(JSON hi4 GET "${OUT}" band output_tokens_per_s high)
-if(NOT n4 EQUAL 0)
-  message(FATAL_ERROR "infer at 4 requests: the band still extrapolates")
-endif()
-# the widths high/low: the same group's interval, one axis wider at one request
-expect_ratio("one request's band width over four requests'" "(${hi1} / ${lo1})" "(${hi4} / ${lo4})" 1.0001 2)
+# A throughput at a load is the requests in flight over the TPOT: the two bands rest on the same rows
+# (the serving throughput and TPOT rows of the same load regime, here a small batch), each row's error
+# turned for the other metric, so one is the other's inverse: low(tok/s)/tok/s = TPOT/high(TPOT) and
+# high(tok/s)/tok/s = TPOT/low(TPOT), to rounding.
+foreach(conc 1 256)
+  run(0 infer --model qwen3-8b --system hgx-h20 --gpus 1 --tp 1 --weights bf16 --kv bf16 --prompt-len 1
+      --output-len 2048 --concurrency ${conc} --stack sglang --json)
+  string(JSON t GET "${OUT}" output_tokens_per_s)
+  string(JSON p GET "${OUT}" tpot_ms)
+  string(JSON tl GET "${OUT}" band output_tokens_per_s low)
+  string(JSON th GET "${OUT}" band output_tokens_per_s high)
+  string(JSON pl GET "${OUT}" band tpot_ms low)
+  string(JSON ph GET "${OUT}" band tpot_ms high)
+  string(JSON tb GET "${OUT}" band output_tokens_per_s basis)
+  string(JSON pb GET "${OUT}" band tpot_ms basis)
+  expect_ratio("${conc} in flight: tok/s band low over TPOT's inverse high" "(${tl} / ${t})" "(${p} / ${ph})" 0.99999 1.00001)
+  expect_ratio("${conc} in flight: tok/s band high over TPOT's inverse low" "(${th} / ${t})" "(${p} / ${pl})" 0.99999 1.00001)
+  if(conc EQUAL 1 AND NOT (tb MATCHES "^serving dense-small-batch, n=" AND pb MATCHES "^TPOT dense-small-batch, n="))
+    message(FATAL_ERROR "one request: the bands' groups '${tb}' and '${pb}', not the small-batch rows")
+  endif()
+  if(conc EQUAL 256 AND (tb MATCHES "small-batch" OR pb MATCHES "small-batch"))
+    message(FATAL_ERROR "256 in flight: the bands' groups '${tb}' and '${pb}' are the small-batch rows")
+  endif()
+endforeach()

@@ -173,10 +173,11 @@ static void time_orientation(void **state)
 /* TTFT from the serving throughput rows alone (no TPOT, no TTFT row): three throughput rows the
  * model predicts high, e = ln 1.15, ln 1.20, ln 1.25, stand for a TTFT predicted short, e = -ln 1.15 ..
  * The n = 3 interval: mean m = -(ln 1.15 + ln 1.20 + ln 1.25)/3 = -0.181742, s = 0.041694, half =
- * t(0.9, 2)·s·sqrt(4/3) = 1.886·0.041694·1.154701 = 0.090799 (the "no published TTFT" axis widens by
- * half the TPOT rows' spread, 0 here); published = point/exp(e): low = 20·exp(0.181742 - 0.090799) =
- * 21.9041, high = 20·exp(0.181742 + 0.090799) = 26.2660 — both above the point, where a throughput
- * predicted high puts the time (the unturned errors gave 15.23-18.26: below it). */
+ * t(0.9, 2)·s·sqrt(4/3) = 1.886·0.041694·1.154701 = 0.090799; the "no published TTFT" axis widens it by
+ * half the serving rows' W (the same 0.090799): sqrt(0.090799² + 0.045400²) = 0.101517; published =
+ * point/exp(e): low = 20·exp(0.181742 - 0.101517) = 21.6706, high = 20·exp(0.181742 + 0.101517) =
+ * 26.5490 — both above the point, where a throughput predicted high puts the time (the unturned
+ * errors gave 15.07-18.46: below it). */
 static void ttft_from_throughput(void **state)
 {
     gpuecon_ctx *ctx = ((fixture *)*state)->ctx;
@@ -191,8 +192,45 @@ static void ttft_from_throughput(void **state)
                    .gpus = 8, .batch = 64};
     gpuecon_band b;
     band_of(s, &c, 20, &b);
-    assert_close(b.low, 21.9041, 1e-4);
-    assert_close(b.high, 26.2660, 1e-4);
+    assert_close(b.low, 21.6706, 1e-4);
+    assert_close(b.high, 26.5490, 1e-4);
+    band_set_free(s);
+}
+
+/* Serving throughput and TPOT pooled by load: two throughput rows at 8 in flight (e = 0.10, 0.20), one
+ * TPOT row at 4 (e = -0.30, a time predicted short: +0.30 as a throughput error) and three saturated
+ * throughput rows (e = -0.50). At 8 in flight the small-batch rows only: {0.10, 0.20, 0.30}, n = 3,
+ * mean 0.2, s = 0.1, half = 1.886·0.1·sqrt(4/3) = 0.217777: tok/s 1000·exp(-0.417777) = 658.509 to
+ * 1000·exp(0.017777) = 1017.935; TPOT at 20 ms, the same errors turned: 20·exp(-0.017777) = 19.6476 to
+ * 20·exp(0.417777) = 30.3716 (the inverse). At saturation the three -0.50 rows: s = 0, the 0.04
+ * floor: 1000·exp(0.46) = 1584.074 to 1000·exp(0.54) = 1716.007. */
+static void serving_by_load(void **state)
+{
+    gpuecon_ctx *ctx = ((fixture *)*state)->ctx;
+    band_row r[6];
+    r[0] = row(BAND_SERVE_TPS, "hopper", 0.10, 8), r[0].batch = 8;
+    r[1] = row(BAND_SERVE_TPS, "hopper", 0.20, 8), r[1].batch = 8;
+    r[2] = row(BAND_TPOT, "hopper", -0.30, 8), r[2].batch = 4;
+    for (int i = 3; i < 6; i++)
+        r[i] = row(BAND_SERVE_TPS, "hopper", -0.50, 8), r[i].batch = 0;
+    band_set *s = NULL;
+    gpuecon_error err;
+    assert_int_equal(band_set_from_rows(ctx, r, 6, &s, &err), GPUECON_OK);
+    band_case c = {.metric = BAND_SERVE_TPS, .arch = "hopper", .prec = GPUECON_BF16, .stack = "trtllm", .seq = 4096,
+                   .gpus = 8, .batch = 8};
+    gpuecon_band b;
+    band_of(s, &c, 1000, &b);
+    assert_close(b.low, 658.509, 1e-5);
+    assert_close(b.high, 1017.935, 1e-5);
+    assert_non_null(strstr(b.basis, "small-batch"));
+    c.metric = BAND_TPOT;
+    band_of(s, &c, 20, &b);
+    assert_close(b.low, 19.6476, 1e-5);
+    assert_close(b.high, 30.3716, 1e-5);
+    c.metric = BAND_SERVE_TPS, c.batch = 0;
+    band_of(s, &c, 1000, &b);
+    assert_close(b.low, 1584.074, 1e-5);
+    assert_close(b.high, 1716.007, 1e-5);
     band_set_free(s);
 }
 
@@ -307,6 +345,7 @@ int main(void)
         cmocka_unit_test(widening),         cmocka_unit_test(time_orientation), cmocka_unit_test(calibrated),
         cmocka_unit_test(leave_one_out),    cmocka_unit_test(serving_row),
         cmocka_unit_test(fitted_floor),     cmocka_unit_test(ttft_from_throughput),
+        cmocka_unit_test(serving_by_load),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }
