@@ -415,12 +415,12 @@ static bool in_group(const band_set *s, const band_case *c, const band_row *r, u
 
 static void group_name(const band_case *c, unsigned parts, char *buf, size_t cap)
 {
-    if (!parts) {
-        snprintf(buf, cap, "%sall rows", metric_label(c->metric));
-        return;
-    }
     bool few = (parts & G_LOAD) && (c->metric == BAND_SERVE_TPS || c->metric == BAND_TPOT || c->metric == BAND_TTFT) &&
                small_load(c->batch);
+    if (!(parts & G_KIND)) { /* every row of the metric, or of its load */
+        snprintf(buf, cap, "%sall rows%s", metric_label(c->metric), few ? " at a small batch" : "");
+        return;
+    }
     snprintf(buf, cap, "%s%s%s%s%s%s%s%s%s%s", metric_label(c->metric), parts & G_ARCH ? c->arch : "",
              parts & G_ARCH ? "-" : "", parts & G_PREC ? gpuecon_precision_name(c->prec) : "",
              parts & G_PREC ? "-" : "", c->moe ? "moe" : "dense", (parts & G_STACK) && c->stack ? "-" : "",
@@ -486,8 +486,7 @@ static int own_axes(const band_set *s, const band_case *c, size_t skip, gpuecon_
         snprintf(t, sizeof t, "concurrency %s > %s, the highest published", NUM_SIG(c->batch, 6), NUM_SIG(max_batch, 6));
         add_axis(out, &k, t);
     }
-    /* and below the fewest requests in flight any row ran: a decode step at one request is another
-       regime than a saturated batch (the throughput rows are mostly saturated benchmarks) */
+    /* and below the fewest requests in flight any row of the metric ran */
     if (c->metric != BAND_TRAIN_TPS && c->batch > 0 && isfinite(min_batch) && c->batch < min_batch) {
         snprintf(t, sizeof t, "concurrency %s < %s, the lowest published", NUM_SIG(c->batch, 6), NUM_SIG(min_batch, 6));
         add_axis(out, &k, t);
