@@ -377,6 +377,12 @@ static bool small_load(double batch)
     return batch > 0 && batch <= BAND_SMALL_LOAD;
 }
 
+/* The serving step's metrics: a throughput, a TPOT and (from their rows) a TTFT. */
+static bool serving_step(band_metric m)
+{
+    return m == BAND_SERVE_TPS || m == BAND_TPOT || m == BAND_TTFT;
+}
+
 static bool long_regime(band_metric m, int seq)
 {
     return seq > (m == BAND_TRAIN_TPS ? BAND_LONG_TRAIN : BAND_LONG_SERVE);
@@ -407,16 +413,14 @@ static bool in_group(const band_set *s, const band_case *c, const band_row *r, u
         return false;
     if ((parts & G_REGIME) && long_regime(c->metric, c->seq) != long_regime(c->metric, r->seq))
         return false;
-    if ((parts & G_LOAD) && (c->metric == BAND_SERVE_TPS || c->metric == BAND_TPOT || c->metric == BAND_TTFT) &&
-        small_load(c->batch) != small_load(r->batch))
+    if ((parts & G_LOAD) && serving_step(c->metric) && small_load(c->batch) != small_load(r->batch))
         return false;
     return true;
 }
 
 static void group_name(const band_case *c, unsigned parts, char *buf, size_t cap)
 {
-    bool few = (parts & G_LOAD) && (c->metric == BAND_SERVE_TPS || c->metric == BAND_TPOT || c->metric == BAND_TTFT) &&
-               small_load(c->batch);
+    bool few = (parts & G_LOAD) && serving_step(c->metric) && small_load(c->batch);
     if (!(parts & G_KIND)) { /* every row of the metric, or of its load */
         snprintf(buf, cap, "%sall rows%s", metric_label(c->metric), few ? " at a small batch" : "");
         return;
@@ -515,7 +519,7 @@ static void band_eval(const band_set *s, const band_case *c, double point, size_
             break;
     }
     int axes = 0;
-    bool serve = c->metric == BAND_SERVE_TPS || c->metric == BAND_TPOT || (c->metric == BAND_TTFT && s && !s->held[BAND_TTFT]);
+    bool serve = serving_step(c->metric) && !(c->metric == BAND_TTFT && s && s->held[BAND_TTFT]);
     double lo, hi, wide = !s ? 0 : serve ? s->serve_spread : s->spread[source_metric(s, c->metric)];
     if (k < 2) { /* (almost) no rows of the metric: the widest rule, the whole training spread or twice
                     the metric's own, centred on the point */

@@ -23,6 +23,23 @@ static band_row row(band_metric m, const char *arch, double e, int gpus)
     return r;
 }
 
+/* The set of n hand-made rows (band_set_from_rows must accept them). */
+static band_set *set_of(gpuecon_ctx *ctx, const band_row *r, size_t n)
+{
+    band_set *s = NULL;
+    gpuecon_error err;
+    assert_int_equal(band_set_from_rows(ctx, r, n, &s, &err), GPUECON_OK);
+    return s;
+}
+
+/* A serving case on hopper, trtllm, 4,096 tokens, 8 GPUs, at a load of batch requests. */
+static band_case serve_case(band_metric m, double batch)
+{
+    band_case c = {.metric = m, .arch = "hopper", .prec = GPUECON_BF16, .stack = "trtllm", .seq = 4096, .gpus = 8,
+                   .batch = batch};
+    return c;
+}
+
 /* 10 hopper rows e = -0.20 .. 0.30, 3 blackwell rows 0, 0.1, 0.2, 3 TPOT rows all +0.1. */
 static band_set *hand_set(gpuecon_ctx *ctx)
 {
@@ -35,10 +52,7 @@ static band_set *hand_set(gpuecon_ctx *ctx)
         r[n++] = row(BAND_TRAIN_TPS, "blackwell", 0.1 * i, 32);
     for (int i = 0; i < 3; i++)
         r[n++] = row(BAND_TPOT, "hopper", 0.1, 8);
-    band_set *s = NULL;
-    gpuecon_error err;
-    assert_int_equal(band_set_from_rows(ctx, r, n, &s, &err), GPUECON_OK);
-    return s;
+    return set_of(ctx, r, n);
 }
 
 static band_case train_case(const char *arch, int gpus)
@@ -149,8 +163,7 @@ static void widening(void **state)
 static void time_orientation(void **state)
 {
     band_set *s = hand_set(((fixture *)*state)->ctx);
-    band_case c = {.metric = BAND_TPOT, .arch = "hopper", .prec = GPUECON_BF16, .stack = "trtllm", .seq = 4096,
-                   .gpus = 8, .batch = 64};
+    band_case c = serve_case(BAND_TPOT, 64);
     gpuecon_band b;
     band_of(s, &c, 20, &b);
     assert_close(b.low, 17.3878, 1e-4);
@@ -185,11 +198,8 @@ static void ttft_from_throughput(void **state)
     band_row r[3];
     for (int i = 0; i < 3; i++)
         r[i] = row(BAND_SERVE_TPS, "hopper", e[i], 8);
-    band_set *s = NULL;
-    gpuecon_error err;
-    assert_int_equal(band_set_from_rows(ctx, r, 3, &s, &err), GPUECON_OK);
-    band_case c = {.metric = BAND_TTFT, .arch = "hopper", .prec = GPUECON_BF16, .stack = "trtllm", .seq = 4096,
-                   .gpus = 8, .batch = 64};
+    band_set *s = set_of(ctx, r, 3);
+    band_case c = serve_case(BAND_TTFT, 64);
     gpuecon_band b;
     band_of(s, &c, 20, &b);
     assert_close(b.low, 21.6706, 1e-4);
@@ -213,11 +223,8 @@ static void serving_by_load(void **state)
     r[2] = row(BAND_TPOT, "hopper", -0.30, 8), r[2].batch = 4;
     for (int i = 3; i < 6; i++)
         r[i] = row(BAND_SERVE_TPS, "hopper", -0.50, 8), r[i].batch = 0;
-    band_set *s = NULL;
-    gpuecon_error err;
-    assert_int_equal(band_set_from_rows(ctx, r, 6, &s, &err), GPUECON_OK);
-    band_case c = {.metric = BAND_SERVE_TPS, .arch = "hopper", .prec = GPUECON_BF16, .stack = "trtllm", .seq = 4096,
-                   .gpus = 8, .batch = 8};
+    band_set *s = set_of(ctx, r, 6);
+    band_case c = serve_case(BAND_SERVE_TPS, 8);
     gpuecon_band b;
     band_of(s, &c, 1000, &b);
     assert_close(b.low, 658.509, 1e-5);
