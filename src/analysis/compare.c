@@ -443,7 +443,8 @@ static int evaluate(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpuecon_
                 return rc;
         }
         res->predicted_gbs = gbs;
-    } else if (predict && (rc = compare_predict_serve(ctx, w, pl, ps->serve_stack, ps->user_cal, m, ps->sys, res, err))) {
+    } else if (predict && (rc = compare_predict_serve(ctx, w, pl, ps->serve_stack, ps->user_cal, m, ps->sys, res,
+                                                          &ps->curve, err))) {
         return rc;
     }
     if (!predict || (ps->train && pl->n_timeline > 0)) /* none made (was 0, read as "predicts 0") */

@@ -22,6 +22,18 @@ enum {
 };
 
 
+/* A serving platform's loads at its chosen layout, for the joint samples (joint.c, docs/model.md
+ * §7.5): where the workload has latency targets, a sample that draws the platform slower than
+ * predicted and so misses them at the operating load runs it at the load, between these, where the
+ * drawn latencies meet them, as an operator would; a sample in which not even the lowest load does
+ * counts the platform as missing them. Ascending by load, the operating point last. */
+#define SERVE_CURVE_MAX 65 /* gpuecon_infer_grid's 64 loads and the operating point */
+typedef struct serve_curve {
+    size_t n; /* 0: none (no latency target, sized at a rate, disaggregated); 1: the operating load
+                 alone (the workload's concurrency: met or missed) */
+    double concurrency[SERVE_CURVE_MAX], toks[SERVE_CURVE_MAX], tpot_ms[SERVE_CURVE_MAX], ttft_ms[SERVE_CURVE_MAX];
+} serve_curve;
+
 typedef struct pstate {
     const gpuecon_platform *pl;
     const gpuecon_system *sys;    /* the catalog's, or sys_at_limit under the platform's power_limit_w */
@@ -45,17 +57,20 @@ typedef struct pstate {
     double in[IN_COUNT];
     const calib_set *calib;           /* set by the caller, kept by evaluate: the training search's
                                          MFU cap and the layout's match (docs/model.md §3.5); NULL: none */
+    serve_curve curve;                /* serving with latency targets: the loads of its layout */
 } pstate;
 
 /* compare_serve.c: the serving prediction of one platform into res (throughput, latencies,
  * note; percentiles when the workload simulates), with the user's calibration cal applied to the
- * engine's profile (NULL: none). GPUECON_OK also when the platform cannot serve
+ * engine's profile (NULL: none), and into curve (may be NULL) the loads of its layout where the
+ * workload has latency targets and the platform is aggregated and not sized at a rate (else
+ * curve->n is 0). GPUECON_OK also when the platform cannot serve
  * (res->predicted_tokens_per_s_per_gpu NaN, the reason in the note); other statuses (no memory,
  * canceled) are returned. */
 int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpuecon_platform *pl,
                           const gpuecon_stack *stack, const gpuecon_calibration *cal,
                           const gpuecon_model *m, const gpuecon_system *sys, gpuecon_platform_result *res,
-                          gpuecon_error *err);
+                          serve_curve *curve, gpuecon_error *err);
 
 /* uncertainty.c: the band set a comparison's bands come from (built once per compare). */
 typedef struct compare_bands {
@@ -72,10 +87,12 @@ void compare_uncertainty(const compare_bands *b, const gpuecon_catalog *cat, con
                          gpuecon_comparison_result *cr, const pstate *ps);
 /* options.uncertainty: n joint samples of every platform's uncertain inputs (throughput from
  * its 80% band or its source's stage, TCO, MTBI, PUE and electricity price from their
- * stages; the price of electricity shared by all platforms of a sample), each platform's
- * ranked cost per sample: probability_cheapest and the effective $/Mtok percentiles. Sample k
+ * stages; the price of electricity shared by all platforms of a sample; a serving platform's
+ * TPOT and TTFT from their bands with the throughput's deviate, at the load of its curve that
+ * meets wl's targets), each platform's ranked cost per sample: probability_cheapest,
+ * probability_meets_target (serving with targets) and the effective $/Mtok percentiles. Sample k
  * uses its own generator seeded from (ctx seed, k), so the result does not depend on threads. */
-int compare_joint_uncertainty(gpuecon_ctx *ctx, const pstate *ps, int n,
+int compare_joint_uncertainty(gpuecon_ctx *ctx, const pstate *ps, const gpuecon_workload *wl, int n,
                               gpuecon_comparison_result *cr, gpuecon_error *err);
 /* Appends to the verdict whether the cheapest's and runner-up's bands reach their throughput
  * break-even (after the break-even analysis), and for a serving workload with latency targets

@@ -216,6 +216,38 @@ static int serve_layout(gpuecon_infer_request *req, const gpuecon_workload *w, g
     return gpuecon_infer(req, ir, e);
 }
 
+/* The loads of the chosen layout req (its result ir) into curve where the workload has latency
+ * targets: the workload's concurrency alone, or the loads of the sweep grid serve_layout chose
+ * from that lie below the operating point, then the operating point. Per GPU, means, as the
+ * prediction. A sweep that fails leaves the operating point alone. */
+static void fill_curve(const gpuecon_infer_request *req, const gpuecon_workload *w, const gpuecon_infer_result *ir,
+                       serve_curve *cv)
+{
+    if (!cv || !has_target(w) || ir->gpus <= 0 || !(ir->output_tokens_per_s > 0))
+        return;
+    double c[SERVE_CURVE_MAX - 1];
+    gpuecon_infer_point pts[SERVE_CURVE_MAX - 1];
+    gpuecon_error e;
+    size_t n = w->concurrency != 0 ? 0 : gpuecon_infer_grid(ir, c, SERVE_CURVE_MAX - 1);
+    cv->n = 0;
+    if (n && gpuecon_infer_sweep(req, c, n, pts, &e) == GPUECON_OK)
+        for (size_t i = 0; i < n; i++) {
+            if (!(pts[i].concurrency < ir->at.concurrency * (1 - 1e-9)) || !(pts[i].output_tokens_per_s_per_gpu > 0) ||
+                !isfinite(pts[i].tpot_ms) || !isfinite(pts[i].ttft_ms))
+                continue;
+            cv->concurrency[cv->n] = pts[i].concurrency;
+            cv->toks[cv->n] = pts[i].output_tokens_per_s_per_gpu;
+            cv->tpot_ms[cv->n] = pts[i].tpot_ms;
+            cv->ttft_ms[cv->n] = pts[i].ttft_ms;
+            cv->n++;
+        }
+    cv->concurrency[cv->n] = ir->at.concurrency;
+    cv->toks[cv->n] = ir->output_tokens_per_s / ir->gpus;
+    cv->tpot_ms[cv->n] = ir->tpot_ms;
+    cv->ttft_ms[cv->n] = ir->ttft_ms;
+    cv->n++;
+}
+
 /* How far a layout's mean latencies are above the targets (0: met). */
 static double miss(const gpuecon_workload *w, const gpuecon_infer_result *o)
 {
@@ -390,12 +422,15 @@ static int predict_sized(gpuecon_ctx *ctx, const gpuecon_infer_request *base, co
 
 static int serve_unsized(gpuecon_ctx *ctx, gpuecon_infer_request *reqp, const gpuecon_workload *w,
                          const gpuecon_platform *pl, const gpuecon_model *m, const gpuecon_system *sys,
-                         gpuecon_platform_result *res, gpuecon_error *err);
+                         gpuecon_platform_result *res, serve_curve *curve, gpuecon_error *err);
 
 int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpuecon_platform *pl,
                           const gpuecon_stack *stack, const gpuecon_calibration *cal, const gpuecon_model *m,
-                          const gpuecon_system *sys, gpuecon_platform_result *res, gpuecon_error *err)
+                          const gpuecon_system *sys, gpuecon_platform_result *res, serve_curve *curve,
+                          gpuecon_error *err)
 {
+    if (curve)
+        curve->n = 0;
     gpuecon_infer_request req;
     gpuecon_infer_request_init(&req);
     req.model = m;
@@ -416,7 +451,7 @@ int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpu
     gpuecon_calibration_apply_profile(cal, &req.profile); /* NULL: none */
     int prc = w->rate > 0 && pl->placement == GPUECON_RL_DISAGGREGATED ? predict_sized_disagg(&req, w, pl, res, err)
               : w->rate > 0 ? predict_sized(ctx, &req, w, pl, res, err)
-                            : serve_unsized(ctx, &req, w, pl, m, sys, res, err);
+                            : serve_unsized(ctx, &req, w, pl, m, sys, res, curve, err);
     if (prc == GPUECON_OK && cal && isfinite(res->predicted_tokens_per_s_per_gpu)) { /* it says so, as training does */
         size_t l = strlen(res->predicted_note);
         snprintf(res->predicted_note + l, sizeof res->predicted_note - l, "; calibrated: %s", cal->name);
@@ -427,7 +462,7 @@ int compare_predict_serve(gpuecon_ctx *ctx, const gpuecon_workload *w, const gpu
 /* compare_predict_serve without a rate: the given layout, or the TP serving the most. */
 static int serve_unsized(gpuecon_ctx *ctx, gpuecon_infer_request *reqp, const gpuecon_workload *w,
                          const gpuecon_platform *pl, const gpuecon_model *m, const gpuecon_system *sys,
-                         gpuecon_platform_result *res, gpuecon_error *err)
+                         gpuecon_platform_result *res, serve_curve *curve, gpuecon_error *err)
 {
     gpuecon_infer_request req = *reqp;
     if (pl->prefill_instances > 0)
@@ -496,6 +531,7 @@ static int serve_unsized(gpuecon_ctx *ctx, gpuecon_infer_request *reqp, const gp
     res->ttft_ms = ir.ttft_ms;
     res->tp = ir.tp;
     res->replicas = ir.replicas;
+    fill_curve(&req, w, &ir, curve);
     if (!res->predicted_note[0])
         snprintf(res->predicted_note, sizeof res->predicted_note, "%d x TP%d%s%.0d, %s weights, %s KV, %.0f in flight%s%s",
                  ir.replicas, ir.tp, ir.pp > 1 ? " x PP" : "", ir.pp > 1 ? ir.pp : 0,

@@ -587,12 +587,19 @@ static void joint_verdict(gpuecon_comparison_result *cr)
         return;
     size_t n = strlen(cr->verdict), cap = sizeof cr->verdict;
     const gpuecon_platform_result *a = &cr->platforms[cr->cheapest];
+    char met[128] = "";
+    if (isfinite(a->probability_meets_target) && a->probability_lower_load > 0) /* serving with targets (joint.c) */
+        snprintf(met, sizeof met, "; with its latencies drawn too, it meets the latency targets in %.0f%% of them, "
+                 "in %.0f%% only at a lower load", 100 * a->probability_meets_target, 100 * a->probability_lower_load);
+    else if (isfinite(a->probability_meets_target))
+        snprintf(met, sizeof met, "; with its latencies drawn too, it meets the latency targets in %.0f%% of them",
+                 100 * a->probability_meets_target);
     if (n < cap)
         snprintf(cr->verdict + n, cap - n,
                  " Sampling every uncertain input together (%d samples), %s is cheapest in %.0f%% of them "
-                 "(effective $/Mtok P10-P90 %s-%s).",
+                 "(effective $/Mtok P10-P90 %s-%s)%s.",
                  cr->uncertainty_samples, a->name, 100 * a->probability_cheapest,
-                 NUM_MONEY(a->effective_usd_per_mtok_p10), NUM_MONEY(a->effective_usd_per_mtok_p90));
+                 NUM_MONEY(a->effective_usd_per_mtok_p10), NUM_MONEY(a->effective_usd_per_mtok_p90), met);
 }
 
 /* The result's sentences are built in fixed buffers and quote the scenario's platform names,
@@ -661,7 +668,7 @@ static int one_comparison(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gp
         if (rc == GPUECON_OK)
             compare_uncertainty_verdict(cr, &c->workload);
         if (rc == GPUECON_OK && opt && opt->uncertainty > 0 &&
-            (rc = compare_joint_uncertainty(ctx, ps, opt->uncertainty, cr, err)) == GPUECON_OK)
+            (rc = compare_joint_uncertainty(ctx, ps, &c->workload, opt->uncertainty, cr, err)) == GPUECON_OK)
             joint_verdict(cr);
     }
     texts_utf8(cr);

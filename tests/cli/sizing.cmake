@@ -172,6 +172,17 @@ endforeach()
 if(case_15 STREQUAL case_5)
   message(FATAL_ERROR "serve-miss: both targets gave the same case ('${case_5}'); the test covers one of the two")
 endif()
+# With --uncertainty the latencies are drawn from their bands too (docs/model.md §7.5): at the fixed
+# load of serve-miss (target 5 ms, the whole band above it: P(TPOT <= 5) < P(TPOT <= low) = 0.1) the
+# cheapest meets the target in under 10% of the samples, never by turning its load down, and the
+# verdict says how often.
+run(0 compare miss.yaml --json --no-sensitivity --uncertainty 2000)
+string(JSON v GET "${OUT}" verdict)
+string(JSON pm GET "${OUT}" comparisons 0 platforms ${ci} probability_meets_target)
+string(JSON pl GET "${OUT}" comparisons 0 platforms ${ci} probability_lower_load)
+if(NOT pm LESS 0.1 OR NOT pl EQUAL 0 OR NOT v MATCHES "it meets the latency targets in [0-9]+% of them\\.")
+  message(FATAL_ERROR "serve-miss --uncertainty: meets ${pm}, lower load ${pl}\n${v}")
+endif()
 run(0 compare ${SRC}/tests/cases/scenarios/serve-rate.yaml --json)
 # break-evens come with the ranking, as for training
 string(JSON nbe LENGTH "${OUT}" comparisons 0 breakeven)

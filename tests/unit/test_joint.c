@@ -151,11 +151,113 @@ static void test_band_draws(void **state)
     done(j);
 }
 
+/* A serving platform's TPOT is drawn from its own 80% band (docs/model.md §7.5): lognormal with the
+ * band's low and high as its 10th and 90th percentiles. At the workload's concurrency the load is
+ * fixed, so a target at the band's high end is met in 90% of the samples, one at its geometric middle
+ * in half, and never at a lower load. */
+#define LAT                                                                                        \
+    "name: l\n"                                                                                     \
+    "workload: {kind: serve, model: gemma4-31b, precision: fp8, %s tpot_ms_target: %.17g}\n"        \
+    "platforms:\n"                                                                                  \
+    "  - {name: A, system: hgx-h100, gpus: 8, tp: 1, pue: 1.3, electricity_usd_per_kwh: 0.08,\n"    \
+    "     usd_per_gpu_hour: {value: 2.0, source: t, stage: user-input}}\n"
+
+static joint_run run_lat(void **state, const char *load, double target, int n)
+{
+    char yaml[512];
+    snprintf(yaml, sizeof yaml, LAT, load, target);
+    return run(state, 1, 5, yaml, n);
+}
+
+static void test_latency_draws_fixed_load(void **state)
+{
+    const int n = 40000; /* a share's standard error at most 0.0025 */
+    joint_run j = run_lat(state, "concurrency: 64,", 1e6, n);
+    const gpuecon_platform_result *a = &j.r->cmp[0].platforms[0];
+    assert_true(a->band_tpot.set && a->band_tpot.low < a->tpot_ms && a->tpot_ms < a->band_tpot.high);
+    double lo = a->band_tpot.low, hi = a->band_tpot.high;
+    assert_near(a->probability_meets_target, 1, 0);
+    done(j);
+    j = run_lat(state, "concurrency: 64,", hi, n);
+    a = &j.r->cmp[0].platforms[0];
+    assert_near(a->probability_meets_target, 0.9, 0.01);
+    assert_near(a->probability_lower_load, 0, 0);
+    done(j);
+    j = run_lat(state, "concurrency: 64,", sqrt(lo * hi), n);
+    assert_near(j.r->cmp[0].platforms[0].probability_meets_target, 0.5, 0.01);
+    done(j);
+    j = run_lat(state, "concurrency: 64,", lo, n);
+    assert_near(j.r->cmp[0].platforms[0].probability_meets_target, 0.1, 0.01);
+    done(j);
+}
+
+/* A platform drawn slower serves more slowly in every figure: its TPOT moves against its throughput,
+ * with the same deviate. A (predicted, at a fixed load, the target at its TPOT band's middle) meets
+ * the target exactly in the samples where it is drawn faster than the middle (z > 0); B (measured,
+ * no spread) meets it always, so A is cheapest only where it meets it and costs less than B:
+ * P = 1 - Phi(max(0, z_c)), z_c the deviate at which the two cost the same. With the TPOT drawn
+ * along the throughput instead, A would meet it when slow and win in Phi(0) - Phi(z_c). */
+static void test_latency_moves_with_throughput(void **state)
+{
+    char yaml[1024];
+#define TWO_LAT                                                                                    \
+    "name: c\n"                                                                                     \
+    "workload: {kind: serve, model: gemma4-31b, precision: fp8, concurrency: 64, tpot_ms_target: %.17g}\n" \
+    "platforms:\n"                                                                                  \
+    "  - {name: A, system: hgx-h100, gpus: 8, tp: 1, pue: 1.3, electricity_usd_per_kwh: 0.08,\n"    \
+    "     usd_per_gpu_hour: {value: 2.0, source: t, stage: user-input}}\n"                          \
+    "  - {name: B, system: hgx-b200, gpus: 8, tp: 1, pue: 1.3, electricity_usd_per_kwh: 0.08,\n"    \
+    "     usd_per_gpu_hour: {value: 2.0, source: t, stage: user-input},\n"                          \
+    "     measured_tokens_per_s: {value: %.17g, source: t, stage: user-input}}\n"
+    snprintf(yaml, sizeof yaml, TWO_LAT, 1e6, 1.0);
+    joint_run j = run(state, 1, 3, yaml, 10);
+    const gpuecon_platform_result *a = &j.r->cmp[0].platforms[0];
+    double mid = sqrt(a->band_tpot.low * a->band_tpot.high), t = a->tokens_per_s_per_gpu;
+    double sigma = log(a->band.high / a->band.low) / (2 * 1.2815515655446004);
+    double centre = sqrt(a->band.low * a->band.high) / t;
+    done(j);
+    /* B at the throughput A reaches at z = -1 (cost ratio 1 there: z_c = -1) */
+    snprintf(yaml, sizeof yaml, TWO_LAT, mid, t * centre * exp(-sigma));
+    j = run(state, 1, 3, yaml, 40000);
+    a = &j.r->cmp[0].platforms[0];
+    const gpuecon_platform_result *b = &j.r->cmp[0].platforms[1];
+    assert_true(b->meets_target && b->measured);
+    double z_c = log(a->rank_usd_per_mtok / (centre * b->rank_usd_per_mtok)) / sigma;
+    assert_true(z_c < -0.8 && z_c > -1.2); /* about -1: B's power and so its electricity differ from A's */
+    assert_near(a->probability_meets_target, 0.5, 0.01);
+    assert_near(a->probability_cheapest, 1 - phi(fmax(0, z_c)), 0.01); /* along: phi(0) - phi(z_c), about 0.34 */
+    done(j);
+}
+
+/* Without a concurrency the load is the largest of the sweep that meets the target; a sample drawing
+ * the TPOT above the target at that load runs at a lower one (as often as the band puts the TPOT
+ * there: Phi(-ln(T / middle) / sigma)) and pays for it in throughput, so its cost's P90 lies above
+ * the throughput band's alone (cost x T / low). */
+static void test_latency_draws_lower_load(void **state)
+{
+    const int n = 40000;
+    joint_run j = run_lat(state, "", 30, n);
+    const gpuecon_platform_result *a = &j.r->cmp[0].platforms[0];
+    assert_true(a->feasible && a->meets_target && a->band_tpot.set && a->tpot_ms <= 30);
+    double lo = a->band_tpot.low, hi = a->band_tpot.high;
+    double sigma = log(hi / lo) / (2 * 1.2815515655446004), mid = sqrt(lo * hi);
+    double p_low = phi(-log(30 / mid) / sigma);
+    assert_true(p_low > 0.02 && p_low < 0.98); /* the case is not trivial */
+    assert_near(a->probability_lower_load, p_low, 0.01);
+    assert_true(a->probability_meets_target > 0.99); /* the lowest load of the sweep meets it */
+    assert_true(a->effective_usd_per_mtok_p90 >
+                a->effective_usd_per_mtok * a->tokens_per_s_per_gpu / a->band.low * 1.001);
+    done(j);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lognormal_by_hand),
         cmocka_unit_test(test_band_draws),
+        cmocka_unit_test(test_latency_draws_fixed_load),
+        cmocka_unit_test(test_latency_draws_lower_load),
+        cmocka_unit_test(test_latency_moves_with_throughput),
         cmocka_unit_test(test_seeded),
         cmocka_unit_test(test_shared_draw_and_range),
     };
