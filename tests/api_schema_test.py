@@ -41,6 +41,11 @@ EXTRA = {
                "--system", "gb200-nvl72", "--gpus", "4"]],
     "reliability": [["reliability", "--system", "hgx-h100", "--active-gpus", "4096", "--tier", "best"]],
     "catalog": [["catalog", "models", "llama3-70b"]],
+    # the joint samples' shares: serving latency targets, a training deadline and budget
+    "compare": [["compare", os.path.join(ROOT, "tests", "cases", "scenarios", "serve-rate.yaml"), "--uncertainty", "200",
+                 "--no-sensitivity"],
+                ["compare", os.path.join(ROOT, "tests", "cases", "scenarios", "train-deadline-budget.yaml"),
+                 "--uncertainty", "200", "--no-sensitivity"]],
 }
 ELAPSED = re.compile(r'"(elapsed_s|configs_per_s)": [0-9.eE+-]+')
 

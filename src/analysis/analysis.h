@@ -756,9 +756,12 @@ typedef struct gpuecon_platform_result {
     /* with options.uncertainty: share of the joint samples in which this platform is cheapest
        (ranked cost), and the P10/P50/P90 of its effective $/Mtok over them */
     double probability_cheapest;
-    double probability_meets_target;      /* serving with latency targets: share of the samples in which it
-                                             meets them (docs/model.md §7.5); NaN otherwise */
-    double probability_lower_load;        /* of those, the share met only below the operating load */
+    double probability_meets_target;      /* serving with latency targets, training with target_days: share of
+                                             the samples in which it meets them (docs/model.md §7.5); NaN
+                                             otherwise */
+    double probability_lower_load;        /* serving: the share met only below the operating load; NaN otherwise */
+    double probability_within_budget;     /* training with budget_usd: the share whose total fits it; NaN
+                                             otherwise */
     double effective_usd_per_mtok_p10, effective_usd_per_mtok_p50, effective_usd_per_mtok_p90;
     int predicted_gbs;                    /* the batch (sequences) of the prediction (training) */
     /* economics */

@@ -587,13 +587,18 @@ static void joint_verdict(gpuecon_comparison_result *cr)
         return;
     size_t n = strlen(cr->verdict), cap = sizeof cr->verdict;
     const gpuecon_platform_result *a = &cr->platforms[cr->cheapest];
-    char met[128] = "";
-    if (isfinite(a->probability_meets_target) && a->probability_lower_load > 0) /* serving with targets (joint.c) */
-        snprintf(met, sizeof met, "; with its latencies drawn too, it meets the latency targets in %.0f%% of them, "
-                 "in %.0f%% only at a lower load", 100 * a->probability_meets_target, 100 * a->probability_lower_load);
-    else if (isfinite(a->probability_meets_target))
-        snprintf(met, sizeof met, "; with its latencies drawn too, it meets the latency targets in %.0f%% of them",
-                 100 * a->probability_meets_target);
+    char met[192] = "";
+    size_t k = 0;
+    bool serve = cr->kind == GPUECON_WORKLOAD_SERVE;
+    if (isfinite(a->probability_meets_target)) /* serving latency targets or a training deadline (joint.c) */
+        k = (size_t)snprintf(met, sizeof met, "; with its %s drawn too, it meets the %s in %.0f%% of them",
+                             serve ? "latencies" : "throughput", serve ? "latency targets" : "deadline",
+                             100 * a->probability_meets_target);
+    if (k < sizeof met && serve && a->probability_lower_load > 0)
+        k += (size_t)snprintf(met + k, sizeof met - k, ", in %.0f%% only at a lower load", 100 * a->probability_lower_load);
+    if (k < sizeof met && isfinite(a->probability_within_budget))
+        snprintf(met + k, sizeof met - k, "%s fits the budget in %.0f%% of them", k ? " and" : "; it",
+                 100 * a->probability_within_budget);
     if (n < cap)
         snprintf(cr->verdict + n, cap - n,
                  " Sampling every uncertain input together (%d samples), %s is cheapest in %.0f%% of them "

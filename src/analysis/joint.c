@@ -16,7 +16,8 @@
  * reversed (a platform drawn slower serves more slowly in every figure): where the workload has
  * latency targets, the sample runs it at the largest load of its layout that meets them with the
  * drawn latencies (serve_curve, compare.h), or counts it as missing them, and a platform that
- * misses cannot be the cheapest of a sample in which another meets them.
+ * misses cannot be the cheapest of a sample in which another meets them. A training platform's days
+ * and total cost follow its draws, so a deadline or a budget is met in a share of the samples.
  * Sample k draws from its own generator seeded from (ctx seed, k) and the platforms are drawn
  * in order, so the answer is the same for any thread count (the loop is serial: a sample
  * costs a few analytic reliability evaluations per platform).
@@ -181,9 +182,11 @@ typedef struct pdraw {
     lat_draw lat[2];     /* TPOT, TTFT */
     double z[IN_COUNT];  /* this sample's standard normals */
     double eff, rank;    /* this sample's effective and ranked cost (NaN: none) */
-    bool met, lowered;   /* this sample: whether it meets the serving targets, below its operating load */
-    size_t wins, mets, lows, counted; /* samples it was cheapest in, met the targets in (at a lower load), had a
-                                         cost in */
+    bool met, lowered;   /* this sample: whether it meets the serving targets (below its operating load) or
+                            the training deadline */
+    bool within;         /* this sample, training: whether the run's total fits the budget */
+    size_t wins, mets, lows, withins, counted; /* samples it was cheapest in, met the targets or deadline in (at a
+                                                  lower load), fit the budget in, had a cost in */
 } pdraw;
 
 /* One sample: every platform's inputs drawn, its ranked and effective cost and whether it meets
@@ -209,6 +212,7 @@ static int sample(const pstate *ps, pdraw *d, const gpuecon_comparison_result *c
         d[i].eff = d[i].rank = NAN;
         d[i].met = cr->platforms[i].meets_target;
         d[i].lowered = false;
+        d[i].within = cr->platforms[i].within_budget;
         if (!cr->platforms[i].feasible)
             continue;
         if (ps[i].curve.n > 0 && !cr->platforms[i].measured && d[i].w[IN_TOKS] > 0)
@@ -221,6 +225,11 @@ static int sample(const pstate *ps, pdraw *d, const gpuecon_comparison_result *c
             continue;
         d[i].eff = res.effective_usd_per_mtok;
         d[i].rank = rank;
+        if (cr->kind == GPUECON_WORKLOAD_TRAIN && ps[i].tokens > 0) { /* the deadline and budget at these draws */
+            double days = ps[i].tokens / (in[IN_TOKS] * res.gpus * res.ettr) / 86400;
+            d[i].met = !(wl->target_days > 0) || days <= wl->target_days * (1 + 1e-9);
+            d[i].within = !(wl->budget_usd > 0) || ps[i].tokens / 1e6 * res.effective_usd_per_mtok <= wl->budget_usd;
+        }
         any_met |= cr->kind == GPUECON_WORKLOAD_SERVE && d[i].met;
     }
     /* serving: a platform missing the latency targets cannot win while another meets them
@@ -260,10 +269,12 @@ int compare_joint_uncertainty(gpuecon_ctx *ctx, const pstate *ps, const gpuecon_
         for (size_t i = 0; i < np; i++) {
             eff[i * (size_t)n + (size_t)k] = d[i].eff;
             if (isfinite(d[i].rank))
-                d[i].counted++, d[i].mets += d[i].met, d[i].lows += d[i].lowered;
+                d[i].counted++, d[i].mets += d[i].met, d[i].lows += d[i].lowered, d[i].withins += d[i].within;
         }
     }
-    bool targets = cr->kind == GPUECON_WORKLOAD_SERVE && (wl->tpot_ms_target > 0 || wl->ttft_ms_target > 0);
+    bool targets = cr->kind == GPUECON_WORKLOAD_SERVE ? wl->tpot_ms_target > 0 || wl->ttft_ms_target > 0
+                   : cr->kind == GPUECON_WORKLOAD_TRAIN && wl->target_days > 0;
+    bool budget = cr->kind == GPUECON_WORKLOAD_TRAIN && wl->budget_usd > 0;
     for (size_t i = 0; i < np; i++) {
         gpuecon_platform_result *p = &cr->platforms[i];
         double *v = eff + i * (size_t)n;
@@ -274,7 +285,9 @@ int compare_joint_uncertainty(gpuecon_ctx *ctx, const pstate *ps, const gpuecon_
         qsort(v, m, sizeof *v, cmp_double);
         p->probability_cheapest = defined > 0 ? (double)d[i].wins / defined : 0;
         p->probability_meets_target = targets && d[i].counted > 0 ? (double)d[i].mets / d[i].counted : NAN;
-        p->probability_lower_load = targets && d[i].counted > 0 ? (double)d[i].lows / d[i].counted : NAN;
+        p->probability_lower_load = targets && d[i].counted > 0 && cr->kind == GPUECON_WORKLOAD_SERVE
+                                        ? (double)d[i].lows / d[i].counted : NAN;
+        p->probability_within_budget = budget && d[i].counted > 0 ? (double)d[i].withins / d[i].counted : NAN;
         p->effective_usd_per_mtok_p10 = quantile(v, m, 0.1);
         p->effective_usd_per_mtok_p50 = quantile(v, m, 0.5);
         p->effective_usd_per_mtok_p90 = quantile(v, m, 0.9);

@@ -87,10 +87,16 @@ static void print_comparison(const render_out *out, const gpuecon_comparison_res
             sb_printf(f, "    %d GPUs provisioned for %d active (%.0f charged); %.2f interruptions/day (MTTI %.2f h)\n",
                     p->provisioned_gpus, p->gpus, p->charged_gpus, p->interruptions_per_day, p->job_mtti_h);
         if (p->feasible && cr->uncertainty_samples > 0) {
-            char met[96] = "";
-            if (isfinite(p->probability_meets_target))
-                snprintf(met, sizeof met, "; meets the latency targets in %.1f%% (%.1f%% only at a lower load)",
-                         100 * p->probability_meets_target, 100 * p->probability_lower_load);
+            char met[128] = "";
+            int k = 0;
+            if (isfinite(p->probability_meets_target) && isfinite(p->probability_lower_load)) /* serving */
+                k = snprintf(met, sizeof met, "; meets the latency targets in %.1f%% (%.1f%% only at a lower load)",
+                             100 * p->probability_meets_target, 100 * p->probability_lower_load);
+            else if (isfinite(p->probability_meets_target)) /* training: the deadline */
+                k = snprintf(met, sizeof met, "; meets the deadline in %.1f%%", 100 * p->probability_meets_target);
+            if (k >= 0 && (size_t)k < sizeof met && isfinite(p->probability_within_budget))
+                snprintf(met + k, sizeof met - (size_t)k, "; fits the budget in %.1f%%",
+                         100 * p->probability_within_budget);
             sb_printf(f, "    %s, joint uncertainty (%d samples): cheapest in %.1f%%%s; effective $/Mtok P10/P50/P90 "
                        "%s / %s / %s\n",
                     p->name, cr->uncertainty_samples, 100 * p->probability_cheapest, met,
@@ -243,11 +249,12 @@ static json_t *platform_json(const gpuecon_platform_result *p, const char *compa
     }
     if (samples > 0) { /* compare --uncertainty N: the joint samples */
         json_object_set_new(o, "probability_cheapest", rjson_real(p->probability_cheapest));
-        /* serving with latency targets */
-        if (isfinite(p->probability_meets_target)) {
+        if (isfinite(p->probability_meets_target)) /* serving latency targets, a training deadline */
             json_object_set_new(o, "probability_meets_target", rjson_real(p->probability_meets_target));
+        if (isfinite(p->probability_lower_load))
             json_object_set_new(o, "probability_lower_load", rjson_real(p->probability_lower_load));
-        }
+        if (isfinite(p->probability_within_budget))
+            json_object_set_new(o, "probability_within_budget", rjson_real(p->probability_within_budget));
         json_object_set_new(o, "effective_usd_per_mtok_p10", rjson_real(p->effective_usd_per_mtok_p10));
         json_object_set_new(o, "effective_usd_per_mtok_p50", rjson_real(p->effective_usd_per_mtok_p50));
         json_object_set_new(o, "effective_usd_per_mtok_p90", rjson_real(p->effective_usd_per_mtok_p90));

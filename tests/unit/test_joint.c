@@ -229,6 +229,42 @@ static void test_latency_moves_with_throughput(void **state)
     done(j);
 }
 
+/* Training: the days and the run's total follow the throughput's draw (lognormal from its 80% band,
+ * every other input given by the user: no spread), so with days d at the point and target T the
+ * deadline is met where ln(d/T) - ln(centre) - sigma z <= 0, z >= (ln(d/T) - ln centre)/sigma, and
+ * the budget B likewise with the total for d. */
+#define TRAIN_DL                                                                                   \
+    "name: d\n"                                                                                     \
+    "workload: {kind: train, model: llama3-70b, precision: fp8, seq: 8192, gbs: 512, tokens: 1.0e12,\n" \
+    "           target_days: %.17g, budget_usd: %.17g}\n"                                           \
+    "platforms:\n"                                                                                  \
+    "  - {name: A, system: hgx-b200, gpus: 256, pue: 1.3, electricity_usd_per_kwh: 0.08,\n"         \
+    "     usd_per_gpu_hour: {value: 3.0, source: t, stage: user-input},\n"                          \
+    "     mtbi_gpu_days: {value: 2000, source: t, stage: user-input}}\n"
+
+static void test_deadline_and_budget(void **state)
+{
+    char yaml[1024];
+    snprintf(yaml, sizeof yaml, TRAIN_DL, 1000.0, 1e12);
+    joint_run j = run(state, 1, 11, yaml, 10);
+    const gpuecon_platform_result *a = &j.r->cmp[0].platforms[0];
+    assert_true(a->band.set && a->feasible);
+    double days = a->days_to_train, total = a->total_usd, t = a->tokens_per_s_per_gpu;
+    double sigma = log(a->band.high / a->band.low) / (2 * 1.2815515655446004);
+    double centre = sqrt(a->band.low * a->band.high) / t;
+    done(j);
+    double T = days * 1.04, B = total * 0.98;
+    snprintf(yaml, sizeof yaml, TRAIN_DL, T, B);
+    j = run(state, 1, 11, yaml, 40000);
+    a = &j.r->cmp[0].platforms[0];
+    double p_days = 1 - phi((log(days / T) - log(centre)) / sigma), p_usd = 1 - phi((log(total / B) - log(centre)) / sigma);
+    assert_true(p_days > 0.55 && p_days < 0.95 && p_usd > 0.05 && p_usd < 0.45); /* not trivial */
+    assert_near(a->probability_meets_target, p_days, 0.01);
+    assert_near(a->probability_within_budget, p_usd, 0.01);
+    assert_true(isnan(a->probability_lower_load));
+    done(j);
+}
+
 /* Without a concurrency the load is the largest of the sweep that meets the target; a sample drawing
  * the TPOT above the target at that load runs at a lower one (as often as the band puts the TPOT
  * there: Phi(-ln(T / middle) / sigma)) and pays for it in throughput, so its cost's P90 lies above
@@ -258,6 +294,7 @@ int main(void)
         cmocka_unit_test(test_latency_draws_fixed_load),
         cmocka_unit_test(test_latency_draws_lower_load),
         cmocka_unit_test(test_latency_moves_with_throughput),
+        cmocka_unit_test(test_deadline_and_budget),
         cmocka_unit_test(test_seeded),
         cmocka_unit_test(test_shared_draw_and_range),
     };
