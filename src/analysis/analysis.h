@@ -227,8 +227,26 @@ const char *calib_axis_name(calib_axis a);
  * TP, TP x CP or the expert group across scale-up domains). A family is inside the calibration set
  * when one row's family holds all of its bits: some calibrated run combined those mechanisms. */
 unsigned calib_family(const gpuecon_calib_layout *l);
+/* The same from the sizes (inline: the search computes it for every configuration it ranks); ep_domains
+ * the scale-up domains one expert group spans. Below 512. */
+static inline unsigned calib_family_bits(int tp, int pp, int vpp, int cp, int ep, int zero, int scaleup,
+                                         int ep_domains)
+{
+    unsigned f = (tp > 1) | (pp > 1) << 1 | (vpp > 1) << 2 | (cp > 1) << 3 | (ep > 1) << 4 | (zero == 3) << 5;
+    if (scaleup > 0) /* TP, and TP x CP, across scale-up domains */
+        f |= (unsigned)(tp > scaleup) << 6 | (unsigned)(cp > 1 && (long)tp * cp > scaleup) << 7;
+    return f | (unsigned)(ep > 1 && ep_domains > 1) << 8; /* the expert group across domains */
+}
 /* The family's parallelisms in words ("CP + ZeRO-3"; "data parallel only" when none). */
 void calib_family_text(unsigned fam, char *buf, size_t cap);
+/* The factor a search ranks configuration family fam by (gpuecon_train_request.rank_band_low): 1
+ * without one. */
+static inline double calib_rank_factor(const gpuecon_train_request *q, unsigned fam)
+{
+    if (!(q->rank_band_low[0] > 0))
+        return 1;
+    return q->rank_family_covered[fam >> 5 & 15] >> (fam & 31) & 1u ? q->rank_band_low[0] : q->rank_band_low[1];
+}
 
 /* The best MFU ever published for a GPU generation and precision: the highest of the calibration
  * rows' (calib_row_mfu) and of the published runs calibset.c lists with their sources. */
@@ -440,6 +458,11 @@ void calib_match_layout(const calib_set *s, const gpuecon_calib_layout *l, doubl
  * checks), the user's calibration from q->calibration. */
 void band_of_train(const band_set *s, const gpuecon_train_request *q, const gpuecon_train_result *r,
                    const calib_match *m, gpuecon_band *out);
+/* The search's ranking at the band's low end (docs/model.md §3.5): sets q->rank_band_low (the 80% band's
+ * low end over the point of a layout of q whose family a row of s combines, and of one none does: the
+ * only axis on which one search's layouts differ) and q->rank_family_covered, from the calibration set
+ * s and the band set b (NULL either: both left 0, ranking at the point). Pure, microseconds. */
+void calib_rank_band(const calib_set *s, const band_set *b, gpuecon_train_request *q);
 
 
 

@@ -47,6 +47,9 @@ int band_set_from_rows(gpuecon_ctx *ctx, const band_row *rows, size_t n, band_se
  * any group (leave-one-out): the case is the row's own (metric, generation, precision, kind,
  * stack, context, GPUs, concurrency) at its predicted figure. */
 void band_of_row_loo(const band_set *s, size_t i, gpuecon_band *out);
+/* The same with a training row's calibration axes and their texts (calib_match against the other
+ * training rows; why indexed by calib_axis), as train finds them for its layout. */
+void band_of_row_loo_axes(const band_set *s, size_t i, unsigned axes, const char *const *why, gpuecon_band *out);
 /* Whether published lies inside band b. */
 bool band_contains(const gpuecon_band *b, double published);
 /* The stack family of a stack or engine name ("megatron" for megatron-*, nemo-*; "torchtitan";

@@ -95,7 +95,6 @@ double calib_distance(const gpuecon_calib_layout *a, const gpuecon_calib_layout 
     return d;
 }
 
-enum { F_TP = 1, F_PP = 2, F_VPP = 4, F_CP = 8, F_EP = 16, F_ZERO3 = 32, F_TP_X = 64, F_CP_X = 128, F_EP_X = 256 };
 static const char *const family_words[] = {"TP",
                                            "PP",
                                            "interleaved PP",
@@ -108,19 +107,7 @@ static const char *const family_words[] = {"TP",
 
 unsigned calib_family(const gpuecon_calib_layout *l)
 {
-    unsigned f = 0;
-    f |= l->tp > 1 ? F_TP : 0;
-    f |= l->pp > 1 ? F_PP : 0;
-    f |= l->vpp > 1 ? F_VPP : 0;
-    f |= l->cp > 1 ? F_CP : 0;
-    f |= l->ep > 1 ? F_EP : 0;
-    f |= l->zero == 3 ? F_ZERO3 : 0;
-    if (l->scaleup > 0) {
-        f |= l->tp > l->scaleup ? F_TP_X : 0;
-        f |= l->cp > 1 && (long)l->tp * l->cp > l->scaleup ? F_CP_X : 0;
-    }
-    f |= l->ep > 1 && l->ep_domains > 1 ? F_EP_X : 0;
-    return f;
+    return calib_family_bits(l->tp, l->pp, l->vpp, l->cp, l->ep, l->zero, l->scaleup, l->ep_domains);
 }
 
 void calib_family_text(unsigned fam, char *buf, size_t cap)

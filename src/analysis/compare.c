@@ -144,6 +144,14 @@ static int predict_train(gpuecon_ctx *ctx, const gpuecon_workload *w, const psta
     calib_cap cap; /* the search ranks at the generation and precision's MFU cap (docs/model.md §3.5) */
     calib_mfu_cap(ps->calib, sys->gpu && sys->gpu->arch ? sys->gpu->arch : "?", req.precision, m->experts > 0, &cap);
     req.rank_mfu_cap = ps->calib && cap.have ? cap.mfu : 0;
+    if (ps->calib) { /* and at each layout's 80% band's low end, as train and search rank */
+        band_set *bs = NULL;
+        int brc = band_set_build(ctx, NULL, &bs, err);
+        if (brc)
+            return brc;
+        calib_rank_band(ps->calib, bs, &req);
+        band_set_free(bs);
+    }
     bool explore = w->critical_batch_tokens > 0 && pl->measured_tokens_per_s <= 0;
     gpuecon_train_result tr, best;
     memset(&best, 0, sizeof best);

@@ -68,6 +68,7 @@ typedef struct worker {
     unsigned char *sc_state;
     int sc_nv;
     double tps_cap;     /* the throughput at the request's MFU cap (score_of); INFINITY: none */
+    double band_max;    /* the largest band factor a configuration can rank at (bounds; 1: none) */
     layer_key *lk_keys; /* LAYER_SLOTS of them, direct-mapped (zeroed: none used) */
     train_layer_cost *lk_vals;
     char pad[64];
@@ -92,11 +93,12 @@ static void layer_of(const train_static *st, worker *w, int tp, int cp, int mbs,
 
 /* The ranking key of a configuration of step time `step` (higher is better): its tokens/s/GPU, or
  * minus its $ per 1M tokens, at a throughput clipped to tps_cap (the MFU cap of the request,
- * docs/model.md §3.5; INFINITY without one). Configurations above the cap tie at it; *tie (may be
+ * docs/model.md §3.5; INFINITY without one) and times band (its 80% band's low end over the point,
+ * calib_rank_factor; 1 without bands; a bound takes the largest a configuration can have). Configurations above the cap tie at it; *tie (may be
  * NULL) orders them: the smaller estimate first, the one that needs the least belief beyond the best
  * MFU ever published (0 below the cap). One function for every score the search compares, bounds
  * included (clipping keeps an upper bound one), so the key can change in one place. */
-static inline double score_of(const train_static *st, double tps_cap, double step, double price,
+static inline double score_of(const train_static *st, double tps_cap, double band, double step, double price,
                               gpuecon_objective obj, double *tie)
 {
     double tps = (double)st->gbs * st->seq / step / st->gpus;
@@ -104,7 +106,18 @@ static inline double score_of(const train_static *st, double tps_cap, double ste
         *tie = tps > tps_cap ? -tps : 0;
     if (tps > tps_cap)
         tps = tps_cap;
+    tps *= band;
     return obj == GPUECON_OBJECTIVE_COST && price > 0 ? -price / (tps * 3600) * 1e6 : tps;
+}
+
+/* The layout family of configuration c (calib_family_bits; the expert group's scale-up domains as
+ * the MoE model places it, comm_placement), for the band it ranks at. */
+static unsigned family_of(const train_static *st, const train_cfg *c)
+{
+    int g, dom = 1;
+    if (c->ep > 1)
+        comm_placement(st->link.scaleup_gpus, c->ep, c->etp > 0 ? c->etp : 1, &g, &dom);
+    return calib_family_bits(c->tp, c->pp, c->vpp, c->cp, c->ep, c->zero, st->link.scaleup_gpus, dom);
 }
 
 /* A lower bound on the step time of every configuration on one layer cost: the micro-batches
@@ -321,6 +334,8 @@ static uint64_t run_vz(const train_static *st, const gpuecon_train_request *req,
                 continue;
             }
             w->feasible += w->coarse ? 0 : (uint64_t)nao;
+            /* ranked at its band's low end where the request asks (docs/model.md §3.5) */
+            double band = calib_rank_factor(req, family_of(st, &c));
             if (!have_dp)
                 ss = stages_of(st, w, li, v, vlo, &c, true), have_dp = true;
             const train_layer_cost *on = c.rc_moe == lc->rc_moe ? lc : twin_of(st, lc, &tw, 2);
@@ -328,7 +343,7 @@ static uint64_t run_vz(const train_static *st, const gpuecon_train_request *req,
                 c.a2a_overlap = aos[ai];
                 double step = train_eval_of(st, on, &c, ss, NULL);
                 cand k = {0, c, 0};
-                k.score = score_of(st, w->tps_cap, step, price, obj, &k.tie);
+                k.score = score_of(st, w->tps_cap, band, step, price, obj, &k.tie);
                 if (w->coarse) {
                     score_push(w->gk, &w->gk_n, w->lk_cap, k.score);
                     continue;
@@ -428,7 +443,7 @@ static void run_item(const train_static *st, const gpuecon_train_request *req, c
                      * enter the top k, each layout would be pruned below (the thresholds do
                      * not move meanwhile); only whether one fits remains to be found */
                     train_cfg c = cfg_at(st, it, &lc, 1, 1);
-                    double ub = score_of(st, w->tps_cap, step_floor(st, &lc, &c), price, obj, NULL);
+                    double ub = score_of(st, w->tps_cap, w->band_max, step_floor(st, &lc, &c), price, obj, NULL);
                     if (ub < w->gthr || (w->lk_n == w->lk_cap && ub < w->lk[0])) {
                         w->pruned += (uint64_t)nl * nvz * nao;
                         /* (not needed after the largest micro-batch) starting from the
@@ -452,7 +467,8 @@ static void run_item(const train_static *st, const gpuecon_train_request *req, c
                     train_cfg c = cfg_at(st, it, &lc, eps[li], etps[li]);
                     if (!w->exhaustive && !w->coarse) {
                         double ub =
-                            score_of(st, w->tps_cap, step_bound(st, &lc, &c, nao > 1 || aos[0]), price, obj, NULL);
+                            score_of(st, w->tps_cap, w->band_max, step_bound(st, &lc, &c, nao > 1 || aos[0]), price,
+                                     obj, NULL);
                         if (ub < w->gthr || (w->lk_n == w->lk_cap && ub < w->lk[0])) {
                             w->pruned += (uint64_t)nvz * nao;
                             if (!fit) /* only whether this micro-batch fits at all matters */
@@ -716,6 +732,7 @@ int gpuecon_train_search(gpuecon_ctx *ctx, const gpuecon_train_request *req, con
             ws[t].tps_cap = req->rank_mfu_cap > 0 && st.model_flops_causal > 0
                                 ? req->rank_mfu_cap * st.peak_nominal / st.model_flops_causal
                                 : INFINITY;
+            ws[t].band_max = req->rank_band_low[0] > 0 ? fmax(req->rank_band_low[0], req->rank_band_low[1]) : 1;
             ws[t].sc = scs + (size_t)t * (n_sc / (size_t)nt);
             ws[t].sc_state = scst + (size_t)t * (n_sc / (size_t)nt);
             ws[t].lk_keys = lkk + (size_t)t * LAYER_SLOTS;

@@ -776,6 +776,13 @@ typedef struct gpuecon_train_request {
                                  generation and precision, docs/model.md §3.5), so a layout above
                                  it wins on nothing beyond it; the prediction itself is never
                                  capped. 0 (default): rank by the point estimate */
+    double rank_band_low[2];  /* > 0: the search ranks a layout at the low end of its 80% band (docs/model.md
+                                 §3.5, §7.6), its (capped) throughput times [0] where a calibration row
+                                 combines the layout's parallelisms (rank_family_covered), times [1] where
+                                 none does (the band widened for that extrapolation), so an untested
+                                 combination cannot win on optimism alone; 0 (default): at the point */
+    uint32_t rank_family_covered[16]; /* bit f (of 512): layout family f (calib_family's bits) is inside the
+                                         calibration set */
 } gpuecon_train_request;
 
 /* Copies a stack's framework facts into a request (overlaps, SP, attention, dropout, CUDA

@@ -32,6 +32,12 @@ static json_t *search_json(const void *view)
         json_object_set_new(root, "user_calibration", rjson_user_calibration(req->calibration));
     json_object_set_new(root, "objective", json_string(v->o->objective ? "cost" : "throughput"));
     json_object_set_new(root, "rank_mfu_cap", req->rank_mfu_cap > 0 ? rjson_real(req->rank_mfu_cap) : json_null());
+    /* the band's low end over the point a layout ranks at: inside / outside the calibrated families */
+    json_t *rb = json_null();
+    if (req->rank_band_low[0] > 0)
+        rb = json_pack("{s:o, s:o}", "inside", rjson_real(req->rank_band_low[0]), "outside_family",
+                       rjson_real(req->rank_band_low[1]));
+    json_object_set_new(root, "rank_band_low", rb ? rb : json_null());
     json_object_set_new(root, "best", arr);
     json_object_set_new(root, "configs_evaluated", json_integer((json_int_t)r->configs_evaluated));
     json_object_set_new(root, "configs_feasible", json_integer((json_int_t)r->configs_feasible));
@@ -132,6 +138,10 @@ static void search_text(const render_out *out, const void *view, const tbl *t)
         sb_printf(f, "ranked by throughput at min(MFU with causal attention, %.1f%%), the best ever published for %s "
                   "(%s); above it, the smaller estimate first\n", 100 * req->rank_mfu_cap, v->calib[0].gpu_prec,
                   v->calib[0].cap.id);
+    if (req->rank_band_low[0] > 0)
+        sb_printf(f, "ranked at the low end of each layout's 80%% band: %.3f of its throughput, %.3f where no "
+                  "calibration row combines its parallelisms (layout_family), so an untested combination cannot win "
+                  "on optimism alone\n", req->rank_band_low[0], req->rank_band_low[1]);
     sb_printf(f, "\n#1 against the calibration set:\n");
     calib_match_text(f, &v->calib[0]);
     char band[400];

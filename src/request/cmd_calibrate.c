@@ -439,11 +439,9 @@ static int searched_layouts(cli *c, const calrun_row *rows, const calrun_group *
         int rc;
         if (!have_set && (rc = train_cli_calibration(c, &q, &set))) /* the search's MFU cap, as train ranks */
             return rc;
-        if (have_set) {
-            calib_cap cap;
-            calib_mfu_cap(&set, q.system->gpu && q.system->gpu->arch ? q.system->gpu->arch : "?", q.precision,
-                          q.model && q.model->experts > 0, &cap);
-            q.rank_mfu_cap = cap.have ? cap.mfu : 0;
+        if (have_set && (rc = train_cli_rank(c, &set, &q))) {
+            calib_set_free(&set);
+            return rc;
         }
         have_set = true;
         calibrate_layout *l = &out[(*n)++];

@@ -23,38 +23,6 @@ static int parse_shard(cli *c, const char *s, int *k, int *n)
     return 0;
 }
 
-/* The rows in the order of their band's low end (docs/model.md §7.6): each row's ranking throughput
- * (clipped at the MFU cap, as the search ranks) times its band's low end over its point. Within one
- * search every row shares the band's group, so this moves only a row whose layout extrapolates (a
- * wider band) below the rows it beat by less than the widening; stable, so ties keep the search's
- * order. Runs on the K rows returned, never in the search. */
-static void order_by_band(const gpuecon_train_request *req, gpuecon_search_result *r, calib_match *m,
-                          gpuecon_band *bands)
-{
-    for (size_t i = 1; i < r->n_best; i++) /* insertion sort: K is small */
-        for (size_t j = i; j > 0; j--) {
-            double key[2];
-            for (int k = 0; k < 2; k++) {
-                const gpuecon_train_result *x = &r->best[j - 1 + (size_t)k];
-                const gpuecon_band *b = &bands[j - 1 + (size_t)k];
-                double tok = x->tokens_per_s_per_gpu, t = tok;
-                if (req->rank_mfu_cap > 0 && x->mfu_causal > req->rank_mfu_cap)
-                    t *= req->rank_mfu_cap / x->mfu_causal;
-                key[k] = b->set && tok > 0 ? t * b->low / tok : t;
-            }
-            if (!(key[1] > key[0] * (1 + 1e-12)))
-                break;
-            gpuecon_train_result tr = r->best[j - 1];
-            r->best[j - 1] = r->best[j], r->best[j] = tr;
-            double u = r->usd_per_mtok[j - 1];
-            r->usd_per_mtok[j - 1] = r->usd_per_mtok[j], r->usd_per_mtok[j] = u;
-            calib_match cm = m[j - 1];
-            m[j - 1] = m[j], m[j] = cm;
-            gpuecon_band bb = bands[j - 1];
-            bands[j - 1] = bands[j], bands[j] = bb;
-        }
-}
-
 /* The calibration match of each configuration returned (docs/model.md §3.5): computed for these
  * only, never in the search. NULL when out of memory (the caller fails). */
 static calib_match *matches(cli *c, const calib_set *set, const gpuecon_train_request *req,
@@ -105,7 +73,6 @@ static int run(cli *c, const train_args *a, const gpuecon_train_request *req, co
     for (size_t i = 0; i < r.n_best; i++)
         band_of_train(bs, req, &r.best[i], &m[i], &bands[i]);
     band_set_free(bs);
-    order_by_band(req, &r, m, bands);
     search_view v = {req, &r, &o, m, bands};
     rc = cli_render(c, &render_search, &v);
     ctx_free(c->ctx, m, (r.n_best ? r.n_best : 1) * sizeof *m);

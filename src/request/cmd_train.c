@@ -57,10 +57,9 @@ static int versus(cli *c, const train_args *a, const gpuecon_train_request *req,
     q.gbs = (int)((long)req->gbs * q.gpus / req->gpus);
     q.tp = q.pp = q.vpp = q.cp = q.ep = q.etp = q.mbs = GPUECON_SEARCH;
     q.zero = q.tp_overlap = GPUECON_SEARCH;
-    calib_cap cap; /* the other system's GPU generation has its own MFU cap */
-    calib_mfu_cap(set, v->other->gpu && v->other->gpu->arch ? v->other->gpu->arch : "?", q.precision,
-                  q.model && q.model->experts > 0, &cap);
-    q.rank_mfu_cap = cap.have ? cap.mfu : 0;
+    /* the other system's GPU generation has its own MFU cap and bands */
+    if ((rc = train_cli_rank(c, set, &q)))
+        return rc;
     v->gpus = q.gpus, v->gbs = q.gbs;
     gpuecon_error err;
     gpuecon_error_clear(&err);

@@ -295,10 +295,22 @@ int train_cli_calibration(cli *c, gpuecon_train_request *req, calib_set *set)
     gpuecon_error_clear(&err);
     if (calib_set_build(c->ctx, c->cat, set, &err))
         return cli_fail(c, &err);
+    return train_cli_rank(c, set, req);
+}
+
+int train_cli_rank(cli *c, const calib_set *set, gpuecon_train_request *req)
+{
     calib_cap cap;
     calib_mfu_cap(set, req->system->gpu && req->system->gpu->arch ? req->system->gpu->arch : "?", req->precision,
                   req->model && req->model->experts > 0, &cap);
     req->rank_mfu_cap = cap.have ? cap.mfu : 0;
+    band_set *bs = NULL;
+    gpuecon_error err;
+    gpuecon_error_clear(&err);
+    if (band_set_build(c->ctx, c->cat, &bs, &err))
+        return cli_fail(c, &err);
+    calib_rank_band(set, bs, req);
+    band_set_free(bs);
     return 0;
 }
 

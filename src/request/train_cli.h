@@ -37,11 +37,17 @@ size_t train_cli_opts(train_args *a, opt *opts, bool search);
  * then the single framework options over it). Returns 0 or an exit code (message printed). */
 int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t nopts, gpuecon_train_request *req,
                       const gpuecon_profile **profile);
-/* The training calibration set (calib_set_build) for the request's outputs, and req->rank_mfu_cap
- * from it: the best MFU ever published for the request's GPU generation and precision (0 when
- * none is), so the search ranks no layout above it on its estimate alone (docs/model.md §3.5).
- * The caller frees *set (calib_set_free). 0 or an exit code (message printed). */
+/* The training calibration set (calib_set_build) for the request's outputs, and the ranking from it
+ * (train_cli_rank): req->rank_mfu_cap, the best MFU ever published for the request's GPU generation
+ * and precision (0 when none is), so the search ranks no layout above it on its estimate alone, and
+ * each layout at its 80% band's low end (docs/model.md §3.5). The caller frees *set
+ * (calib_set_free). 0 or an exit code (message printed). */
 int train_cli_calibration(cli *c, gpuecon_train_request *req, calib_set *set);
+/* How the search ranks req's layouts, from the calibration set: req->rank_mfu_cap (the generation and
+ * precision's MFU cap) and req->rank_band_low with its family table (calib_rank_band: at the 80% band's
+ * low end); for a request whose system, precision or stack changed after train_cli_calibration. 0 or
+ * the exit code of a failure (reported). */
+int train_cli_rank(cli *c, const calib_set *set, gpuecon_train_request *req);
 /* Cost of a predicted throughput under a profile: fills cost; 0 or an exit code. */
 int train_cli_cost(cli *c, const gpuecon_train_request *req, const gpuecon_profile *p, double pue, double usd_h, double tokens,
                    double tok_s, gpuecon_cost *cost, double *usd_per_gpu_hour);

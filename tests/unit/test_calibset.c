@@ -7,6 +7,7 @@
  */
 #include "test_util.h"
 
+#include <math.h>
 #include <string.h>
 
 /* A hand-made calibration point (dense unless moe is set afterwards). */
@@ -223,6 +224,97 @@ static void test_real_set(void **state)
     gpuecon_ctx_free(ctx);
 }
 
+/* The family of result r's layout, as calib_family finds it for train's output. */
+static unsigned family_of_result(const gpuecon_train_request *q, const gpuecon_train_result *r)
+{
+    gpuecon_calib_layout l;
+    calib_layout_of(q, r, &l);
+    return calib_family(&l);
+}
+
+/* The search ranks each layout at its 80% band's low end (docs/model.md §3.5): calib_rank_band's two
+ * factors are the band's low end over the point of a layout whose family a calibration row combines
+ * and, lower, of one none does (each equal to band_of_train's for the layout), and the band-ranked
+ * search's best keys are, in order, those of the point-ranked search's layouts re-keyed by hand at
+ * min(throughput, MFU cap) x their family's factor. Llama 3 70B BF16 on 64 H100 with torchtitan
+ * (seq 8192, batch 64): the point's best five are all TP x CP x PP (interleaved) x ZeRO-3, which no
+ * row combines; at the low end a TP2 CP2 ZeRO-3 layout, torchtitan's own, wins. */
+static void test_band_ranking(void **state)
+{
+    gpuecon_ctx *ctx = gpuecon_ctx_new(NULL);
+    calib_set s;
+    band_set *b = NULL;
+    gpuecon_error err;
+    assert_int_equal(calib_set_build(ctx, CAT(state), &s, &err), 0);
+    assert_int_equal(band_set_build(ctx, CAT(state), &b, &err), 0);
+    gpuecon_train_request q =
+        request(state, "torchtitan-2024-eager", "llama3-70b", "hgx-h100", 64, GPUECON_BF16, 8192, 64, 1, 1, 1, 1, 1);
+    q.tp = q.cp = q.pp = q.vpp = q.mbs = q.zero = GPUECON_SEARCH;
+    q.recompute = GPUECON_SEARCH;
+    calib_cap cap; /* as train ranks: at the MFU cap too */
+    calib_mfu_cap(&s, "hopper", GPUECON_BF16, false, &cap);
+    q.rank_mfu_cap = cap.have ? cap.mfu : 0;
+    gpuecon_train_request qb = q;
+    calib_rank_band(&s, b, &qb);
+    assert_true(qb.rank_band_low[0] > 0 && qb.rank_band_low[1] > 0);
+    assert_true(qb.rank_band_low[1] < qb.rank_band_low[0]); /* a family outside the set: a wider band */
+
+    /* the point-ranked search, deep enough that nothing below it can reach the band-ranked best 5 */
+    gpuecon_search_options o = {.top_k = 400};
+    gpuecon_search_result sp, sb;
+    assert_int_equal(gpuecon_train_search(ctx, &q, &o, &sp, &err), 0);
+    o.top_k = 5;
+    assert_int_equal(gpuecon_train_search(ctx, &qb, &o, &sb, &err), 0);
+    assert_int_equal(sb.n_best, 5);
+    double capt = q.rank_mfu_cap > 0 ? q.rank_mfu_cap : INFINITY;
+    double key[400];
+    size_t n = sp.n_best, out = 0;
+    assert_true(n > 5);
+    for (size_t i = 0; i < n; i++) {
+        const gpuecon_train_result *x = &sp.best[i];
+        double t = x->tokens_per_s_per_gpu * (x->mfu_causal > capt ? capt / x->mfu_causal : 1);
+        unsigned fam = family_of_result(&q, x);
+        key[i] = t * calib_rank_factor(&qb, fam);
+        out += i < 5 && !(qb.rank_family_covered[fam >> 5] >> (fam & 31) & 1u);
+        /* the factor is the band's own: band_of_train with the layout's calibration match */
+        if (i < 5) {
+            calib_match m;
+            calib_match_of(&s, &q, x, &m);
+            gpuecon_band bd;
+            band_of_train(b, &qb, x, &m, &bd);
+            assert_near(bd.low / x->tokens_per_s_per_gpu, calib_rank_factor(&qb, fam), 1e-9);
+        }
+    }
+    assert_true(out > 0); /* the point's best 5 hold a family no row combines: the case is not trivial */
+    /* a layout below the 400th by the clipped point ranks at most there x the larger factor */
+    const gpuecon_train_result *last = &sp.best[n - 1];
+    double beyond = last->tokens_per_s_per_gpu * (last->mfu_causal > capt ? capt / last->mfu_causal : 1) *
+                    fmax(qb.rank_band_low[0], qb.rank_band_low[1]);
+    for (size_t i = 1; i < n; i++) /* the keys by hand, best first */
+        for (size_t j = i; j > 0 && key[j] > key[j - 1]; j--) {
+            double t = key[j];
+            key[j] = key[j - 1], key[j - 1] = t;
+        }
+    bool moved = false;
+    for (size_t i = 0; i < 5; i++) {
+        const gpuecon_train_result *x = &sb.best[i];
+        double t = x->tokens_per_s_per_gpu * (x->mfu_causal > capt ? capt / x->mfu_causal : 1);
+        double k = t * calib_rank_factor(&qb, family_of_result(&qb, x));
+        assert_near(k, key[i], 1e-9 * key[i]);
+        assert_true(k > beyond);
+        moved |= fabs(x->tokens_per_s_per_gpu - sp.best[i].tokens_per_s_per_gpu) > 1e-9 ||
+                 family_of_result(&qb, x) != family_of_result(&q, &sp.best[i]);
+    }
+    assert_true(moved); /* the band changed the ranking */
+    const gpuecon_parallel *w = &sb.best[0].par;
+    assert_true(w->tp == 2 && w->cp == 2 && w->pp == 1 && w->zero == 3);
+    gpuecon_search_result_free(&sp);
+    gpuecon_search_result_free(&sb);
+    band_set_free(b);
+    calib_set_free(&s);
+    gpuecon_ctx_free(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -230,6 +322,7 @@ int main(void)
         cmocka_unit_test(test_family),
         cmocka_unit_test(test_axes),
         cmocka_unit_test(test_real_set),
+        cmocka_unit_test(test_band_ranking),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }
