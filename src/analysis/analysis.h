@@ -776,6 +776,8 @@ typedef struct gpuecon_platform_result {
                                              or serving; docs/model.md §7.6); unset when measured */
     gpuecon_band band_tpot, band_ttft;    /* serving, predicted: the 80% bands of tpot_ms and ttft_ms at
                                              the operating load (§7.6); unset otherwise */
+    gpuecon_band band_rl_step;            /* rl, predicted: the 80% band of rl_step_time_s (the RL rows'
+                                             held-out errors, §7.6), band its inverse; unset otherwise */
     /* with options.uncertainty: share of the joint samples in which this platform is cheapest
        (ranked cost), and the P10/P50/P90 of its effective $/Mtok over them */
     double probability_cheapest;

@@ -572,7 +572,8 @@ static int fill_bands(gpuecon_ctx *ctx, const gpuecon_catalog *cat, const gpueco
                       compare_bands *b, gpuecon_error *err)
 {
     (void)ps;
-    if (c->workload.kind != GPUECON_WORKLOAD_TRAIN && c->workload.kind != GPUECON_WORKLOAD_SERVE)
+    if (c->workload.kind != GPUECON_WORKLOAD_TRAIN && c->workload.kind != GPUECON_WORKLOAD_SERVE &&
+        c->workload.kind != GPUECON_WORKLOAD_RL)
         return GPUECON_OK;
     bool any = false;
     for (size_t i = 0; i < c->n_platforms; i++)

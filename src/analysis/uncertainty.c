@@ -66,9 +66,29 @@ void compare_uncertainty(const compare_bands *b, const gpuecon_catalog *cat, con
         memset(&r->band, 0, sizeof r->band);
         memset(&r->band_tpot, 0, sizeof r->band_tpot);
         memset(&r->band_ttft, 0, sizeof r->band_ttft);
-        bool kind = cr->kind == GPUECON_WORKLOAD_TRAIN || cr->kind == GPUECON_WORKLOAD_SERVE;
+        memset(&r->band_rl_step, 0, sizeof r->band_rl_step);
+        bool kind = cr->kind == GPUECON_WORKLOAD_TRAIN || cr->kind == GPUECON_WORKLOAD_SERVE ||
+                    cr->kind == GPUECON_WORKLOAD_RL;
         if (!kind || !r->feasible || r->measured || !b || !b->ready || !(r->tokens_per_s_per_gpu > 0))
             continue;
+        if (cr->kind == GPUECON_WORKLOAD_RL) { /* the step time's band, as gpuecon rl gives it (band_rl) */
+            if (!(r->rl_step_time_s > 0) || !isfinite(r->predicted_tokens_per_s_per_gpu))
+                continue;
+            const gpuecon_workload *w = &c->workload;
+            double seq = (double)w->prompt_len + w->response_len;
+            band_case rc = {.metric = BAND_RL_STEP,
+                            .arch = ps[i].sys->gpu && ps[i].sys->gpu->arch ? ps[i].sys->gpu->arch : "?",
+                            .prec = ps[i].pl->precision,
+                            .moe = m && m->experts > 0,
+                            .stack = ps[i].stack ? ps[i].stack->name : NULL,
+                            .seq = seq >= 1 && seq < 2e9 ? (int)seq : 1,
+                            .gpus = r->gpus,
+                            .batch = (double)w->prompts * w->samples};
+            band_of(b->set, &rc, r->rl_step_time_s, &r->band_rl_step);
+            /* trained tokens/s/GPU = tokens per step / step / GPUs: the slow end of the step is the low end */
+            band_scaled(&r->band_rl_step, r->rl_step_time_s, r->tokens_per_s_per_gpu, true, &r->band);
+            continue;
+        }
         const char *why[CALIB_AXIS_COUNT];
         band_case bc;
         platform_case(c, m, &ps[i], r, why, &bc);

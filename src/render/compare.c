@@ -79,6 +79,10 @@ static void print_comparison(const render_out *out, const gpuecon_comparison_res
                 sb_printf(f, "    TPOT predicted %.1f ms %s\n", p->tpot_ms, tb);
             if (fb[0])
                 sb_printf(f, "    TTFT predicted %.1f ms %s\n", p->ttft_ms, fb);
+            char sb[400]; /* an RL platform's step time, whose band the throughput's is the inverse of */
+            band_text(sb, sizeof sb, &p->band_rl_step, 1, 1);
+            if (sb[0])
+                sb_printf(f, "    RL step predicted %.1f s %s\n", p->rl_step_time_s, sb);
         } else if (!p->feasible)
             sb_printf(f, "  %s: infeasible: %s\n", p->name, p->why);
         if (train && p->feasible && !p->predicted_note[0])
@@ -245,6 +249,8 @@ static json_t *platform_json(const gpuecon_platform_result *p, const char *compa
             json_object_set_new(b, "tpot_ms", band_json(&p->band_tpot));
         if (p->band_ttft.set)
             json_object_set_new(b, "ttft_ms", band_json(&p->band_ttft));
+        if (p->band_rl_step.set) /* rl: the step time */
+            json_object_set_new(b, "rl_step_time_s", band_json(&p->band_rl_step));
         json_object_set_new(o, "band", b);
     }
     if (samples > 0) { /* compare --uncertainty N: the joint samples */

@@ -159,6 +159,25 @@ string(JSON gtp GET "${OUT}" comparisons ${found} platforms 0 rl gen_tp)
 if(NOT f OR gtp LESS_EQUAL 8)
   message(FATAL_ERROR "H100 should run DeepSeek-V3 with a generator over several servers (feasible ${f}, ${gtp})")
 endif()
+# an RL platform's prediction carries the RL rows' 80% band of its step time (docs/model.md §7.6), and its
+# trained tokens/s/GPU the inverse of it: low = tokens/s x step / the step band's high end (0.1% for the
+# JSON's rounding); the text prints both
+foreach(k 0 1)
+  string(JSON st GET "${OUT}" comparisons ${found} platforms ${k} rl step_time_s)
+  string(JSON tps GET "${OUT}" comparisons ${found} platforms ${k} tokens_per_s_per_gpu)
+  string(JSON shi GET "${OUT}" comparisons ${found} platforms ${k} band rl_step_time_s high)
+  string(JSON slo GET "${OUT}" comparisons ${found} platforms ${k} band rl_step_time_s low)
+  string(JSON tlo GET "${OUT}" comparisons ${found} platforms ${k} band tokens_per_s_per_gpu low)
+  string(JSON thi GET "${OUT}" comparisons ${found} platforms ${k} band tokens_per_s_per_gpu high)
+  execute_process(COMMAND awk "BEGIN { lo = ${tps} * ${st} / ${shi}; hi = ${tps} * ${st} / ${slo};
+                               exit (${slo} < ${st} && ${st} < ${shi} && (${tlo} / lo - 1) ^ 2 < 1e-6 &&
+                                     (${thi} / hi - 1) ^ 2 < 1e-6) ? 0 : 1 }" RESULT_VARIABLE bad)
+  if(bad)
+    message(FATAL_ERROR "rl platform ${k}: step ${st} s (${slo}-${shi}), tokens/s/GPU ${tps} (${tlo}-${thi}): not the inverse")
+  endif()
+endforeach()
+run(0 compare --no-sensitivity)
+expect_out("RL step predicted [0-9.]+ s \\([0-9.,]+-[0-9.,]+, 80%; RL [^)]*held out\\)")
 
 # bad rl scenarios: path:line:col and exit 2
 file(WRITE bad-rl.yaml "name: x\ncomparisons:\n  - name: r\n    workload: {kind: rl, model: llama3-8b, samples: 4, response_len: 512}\n    platforms:\n      - {system: hgx-h100, gpus: 16}\n")
