@@ -8,7 +8,8 @@
  *      (DeepSeek-V3 and Llama 4 Maverick at 16,384 GPUs on HGX H100 and GB200 NVL72), which
  *      must leave the whole compare under 1 s.
  * Searches are timed both bounded (the default: blocks whose optimistic bound cannot enter
- * the top k are skipped) and exhaustive. Each figure is the median of 7 runs (the machines
+ * the top k are skipped) and exhaustive, ranked as train ranks (at the MFU cap and each layout's
+ * band's low end), and the exhaustive one also at the point, without the bands, for their cost. Each figure is the median of 7 runs (the machines
  * are shared and noisy). Never run by ctest; `make bench` runs it through bench/run.sh.
  */
 #include "bench.h"
@@ -16,6 +17,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #define RUNS 7
@@ -27,9 +29,10 @@ typedef struct job {
     bool stack; /* the CLI's defaults: megatron-bridge-2026 and activation offload searched */
 } job;
 
-/* Median elapsed seconds of RUNS searches; *evaluated and *best from the last. */
-static double time_search(const gpuecon_catalog *cat, const job *j, double cap, int threads, bool exhaustive,
-                          uint64_t *evaluated, gpuecon_train_result *best)
+/* Median elapsed seconds of RUNS searches; *evaluated and *best from the last. cap: the MFU cap;
+ * rank: a request whose band ranking (rank_band_low, rank_family_covered) is copied in (NULL: none). */
+static double time_search(const gpuecon_catalog *cat, const job *j, double cap, const gpuecon_train_request *rank,
+                          int threads, bool exhaustive, uint64_t *evaluated, gpuecon_train_result *best)
 {
     gpuecon_ctx_config cfg = {0};
     cfg.threads = threads;
@@ -40,6 +43,10 @@ static double time_search(const gpuecon_catalog *cat, const job *j, double cap, 
     q.system = gpuecon_catalog_system(cat, j->system);
     q.gpus = j->gpus, q.seq = j->seq, q.gbs = j->gbs, q.precision = j->prec;
     q.rank_mfu_cap = cap; /* as train and search rank (docs/model.md §3.5) */
+    if (rank) { /* and at each layout's band's low end */
+        memcpy(q.rank_band_low, rank->rank_band_low, sizeof q.rank_band_low);
+        memcpy(q.rank_family_covered, rank->rank_family_covered, sizeof q.rank_family_covered);
+    }
     if (j->stack) {
         gpuecon_train_request_apply_stack(&q, gpuecon_catalog_stack(cat, "megatron-bridge-2026"));
         q.offload_layers = GPUECON_SEARCH;
@@ -92,7 +99,8 @@ int main(void)
     printf("median of %d runs each\n", RUNS);
     /* each search ranks at its GPU generation and precision's MFU cap, as the CLI's do */
     calib_set set;
-    if (calib_set_build(ctx, cat, &set, &err)) {
+    band_set *bands = NULL;
+    if (calib_set_build(ctx, cat, &set, &err) || band_set_build(ctx, cat, &bands, &err)) {
         fprintf(stderr, "bench_search: %s\n", err.message);
         return 1;
     }
@@ -102,16 +110,31 @@ int main(void)
         gpuecon_train_result best = {0}, bx = {0};
         calib_cap cap;
         const gpuecon_system *sys = gpuecon_catalog_system(cat, jobs[i].system);
-        calib_mfu_cap(&set, sys && sys->gpu && sys->gpu->arch ? sys->gpu->arch : "?", jobs[i].prec, &cap);
+        const gpuecon_model *mod = gpuecon_catalog_model(cat, jobs[i].model);
+        calib_mfu_cap(&set, sys && sys->gpu && sys->gpu->arch ? sys->gpu->arch : "?", jobs[i].prec,
+                      mod && mod->experts > 0, &cap);
         double c = cap.have ? cap.mfu : 0;
-        double one = time_search(cat, &jobs[i], c, 1, false, &n, &best);
-        double all = time_search(cat, &jobs[i], c, 0, false, &n, &best);
-        double ex = time_search(cat, &jobs[i], c, 1, true, &nx, &bx);
+        /* the band ranking as train builds it (train_cli_rank): from the calibration and band sets */
+        gpuecon_train_request rq;
+        gpuecon_train_request_init(&rq);
+        if (jobs[i].stack)
+            gpuecon_train_request_apply_stack(&rq, gpuecon_catalog_stack(cat, "megatron-bridge-2026"));
+        rq.model = mod, rq.system = sys, rq.gpus = jobs[i].gpus, rq.seq = jobs[i].seq, rq.gbs = jobs[i].gbs;
+        rq.precision = jobs[i].prec;
+        calib_rank_band(&set, bands, &rq);
+        double one = time_search(cat, &jobs[i], c, &rq, 1, false, &n, &best);
+        double all = time_search(cat, &jobs[i], c, &rq, 0, false, &n, &best);
+        double ex = time_search(cat, &jobs[i], c, &rq, 1, true, &nx, &bx);
+        uint64_t n0 = 0;
+        gpuecon_train_result b0 = {0};
+        double ex0 = time_search(cat, &jobs[i], c, NULL, 1, true, &n0, &b0); /* the same without the bands */
         if (i >= 3 && i <= 6)
             compare_s += one;
-        printf("%s (MFU cap %.3f)\n", jobs[i].label, c);
+        printf("%s (MFU cap %.3f, band low %.3f / %.3f)\n", jobs[i].label, c, rq.rank_band_low[0],
+               rq.rank_band_low[1]);
         printf("  exhaustive, 1 thread       %.4f s, %llu configurations = %.3g configurations/s/core\n", ex,
                (unsigned long long)nx, nx / ex);
+        printf("  the same, ranked at the point (no bands): %.4f s (ratio with bands %.2f)\n", ex0, ex / ex0);
         printf("  bounded, 1 thread          %.4f s (%llu evaluated)\n", one, (unsigned long long)n);
         printf("  bounded, all threads       %.4f s %s%s\n", all, *target[i] ? "target: < " : "", target[i]);
         printf("  best                       tp %d cp %d pp %d vpp %d dp %d mbs %d ep %d etp %d, %.1f tokens/s/GPU, "
@@ -122,6 +145,7 @@ int main(void)
     }
     printf("the four MoE searches of the default compare, 1 thread: %.3f s (the whole compare: target < 1 s)\n",
            compare_s);
+    band_set_free(bands);
     calib_set_free(&set);
     gpuecon_catalog_free(cat);
     gpuecon_ctx_free(ctx);
