@@ -570,6 +570,16 @@ static tbl *compare_table(gpuecon_ctx *ctx, bool *oom, const void *view)
     for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
         tbl_col(t, cols[k], 'l');
     band_cols(t, "tokens_per_s_per_gpu"); /* the 80% band of a predicted throughput (docs/model.md §7.6) */
+    band_cols(t, "tpot_ms");              /* a serving platform's latencies at its load */
+    band_cols(t, "ttft_ms");
+    band_cols(t, "rl_step_time_s");       /* an RL platform's step */
+    /* --uncertainty N: the joint samples (docs/model.md §7.5); empty without them or where not applicable */
+    static const char *const joint_cols[] = {"probability_cheapest", "effective_usd_per_mtok_p10",
+                                             "effective_usd_per_mtok_p50", "effective_usd_per_mtok_p90",
+                                             "probability_meets_target", "probability_lower_load",
+                                             "probability_within_budget"};
+    for (size_t k = 0; k < sizeof joint_cols / sizeof joint_cols[0]; k++)
+        tbl_col(t, joint_cols[k], 'l');
     for (size_t i = 0; i < r->n; i++)
         for (size_t k = 0; k < r->cmp[i].n_platforms; k++) {
             const gpuecon_platform_result *p = &r->cmp[i].platforms[k];
@@ -595,6 +605,19 @@ static tbl *compare_table(gpuecon_ctx *ctx, bool *oom, const void *view)
                     tbl_str(t, "");
             }
             band_cells(t, &p->band, 1);
+            band_cells(t, &p->band_tpot, 2);
+            band_cells(t, &p->band_ttft, 2);
+            band_cells(t, &p->band_rl_step, 2);
+            bool joint = r->cmp[i].uncertainty_samples > 0 && p->feasible;
+            double u[] = {p->probability_cheapest, p->effective_usd_per_mtok_p10, p->effective_usd_per_mtok_p50,
+                          p->effective_usd_per_mtok_p90, p->probability_meets_target, p->probability_lower_load,
+                          p->probability_within_budget};
+            for (size_t q = 0; q < sizeof u / sizeof u[0]; q++) {
+                if (joint && isfinite(u[q]))
+                    tbl_fmt(t, "%.10g", u[q]);
+                else
+                    tbl_str(t, "");
+            }
         }
     return t;
 }

@@ -14,7 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-#define TBL_MAXCOL 32
+#define TBL_MAXCOL 64 /* compare's CSV has 39; a column past it fails the table (never dropped silently) */
 #define SPAN_LINE 100 /* a spanning cell wraps at the table's width, or at this many columns if wider */
 
 typedef struct cell {
@@ -111,8 +111,12 @@ void tbl_col_key(tbl *t, const char *label, const char *key, char align)
 
 void tbl_col(tbl *t, const char *name, char align)
 {
-    if (t->failed || t->ncol >= TBL_MAXCOL)
+    if (t->failed)
         return;
+    if (t->ncol >= TBL_MAXCOL) { /* a programming error: an output losing a column would go unseen */
+        fail(t);
+        return;
+    }
     char *copy = xstrdup(t, name);
     if (!copy)
         return;

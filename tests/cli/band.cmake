@@ -76,8 +76,12 @@ endif()
 
 # compare: a predicted platform's band in the CSV (after the percentiles) and the HTML report
 run(0 compare ${SRC}/tests/cases/scenarios/predicted-l70.yaml --no-sensitivity --csv)
-expect_out(",tokens_per_s_per_gpu_low,tokens_per_s_per_gpu_high\n")
-expect_out(",[0-9.]+,[0-9.]+\n")
+expect_out(",tokens_per_s_per_gpu_low,tokens_per_s_per_gpu_high,tpot_ms_low,tpot_ms_high,ttft_ms_low,ttft_ms_high,"
+           "rl_step_time_s_low,rl_step_time_s_high,probability_cheapest,effective_usd_per_mtok_p10,"
+           "effective_usd_per_mtok_p50,effective_usd_per_mtok_p90,probability_meets_target,probability_lower_load,"
+           "probability_within_budget\n")
+# a training platform: its throughput's band, no latency or RL band, no joint samples asked
+expect_out(",[0-9.]+,[0-9.]+,,,,,,,,,,,,,\n")
 run(0 compare ${SRC}/tests/cases/scenarios/predicted-l70.yaml --no-sensitivity --format html)
 expect_out("predicted [0-9,]+ tok/s/GPU \\([0-9,]+-[0-9,]+, 80%; hopper-fp8-dense")
 

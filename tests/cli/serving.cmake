@@ -581,7 +581,8 @@ expect_ratio("compare simulate (disaggregated): TPOT P50 over the analytic TPOT"
 run(0 compare ${SRC}/tests/cases/sim-serve.yaml --no-sensitivity)
 expect_out("TTFT ms +TTFT P90 +TTFT P99 +TPOT P90")
 run(0 compare ${SRC}/tests/cases/sim-serve.yaml --no-sensitivity --csv)
-expect_out("ttft_ms,ttft_ms_p50,ttft_ms_p90,ttft_ms_p99,tpot_ms_p90,tpot_ms_p99,tokens_per_s_per_gpu_low,tokens_per_s_per_gpu_high\n")
+expect_out("ttft_ms,ttft_ms_p50,ttft_ms_p90,ttft_ms_p99,tpot_ms_p90,tpot_ms_p99,tokens_per_s_per_gpu_low,tokens_per_s_per_gpu_high,"
+           "tpot_ms_low,tpot_ms_high,ttft_ms_low,ttft_ms_high,")
 run(0 compare ${SRC}/tests/cases/sim-serve.yaml --no-sensitivity --json)
 expect_sim_percentiles(0)
 expect_sim_percentiles(1)

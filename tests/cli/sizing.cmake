@@ -183,6 +183,16 @@ string(JSON pl GET "${OUT}" comparisons 0 platforms ${ci} probability_lower_load
 if(NOT pm LESS 0.1 OR NOT pl EQUAL 0 OR NOT v MATCHES "it meets the latency targets in [0-9]+% of them\\.")
   message(FATAL_ERROR "serve-miss --uncertainty: meets ${pm}, lower load ${pl}\n${v}")
 endif()
+# the CSV carries the same: the latency bands and the joint samples' shares, as the JSON has them
+run(0 compare miss.yaml --csv --no-sensitivity --uncertainty 2000)
+string(REGEX MATCH "\n[^,\n]+,${pname},[^\n]*" crow "${OUT}")
+# the row's tail: throughput, TPOT and TTFT bands, no RL band, the share cheapest, the cost's P10-P90,
+# the share meeting the target, at a lower load, and no budget
+set(x "[0-9.e+-]+")
+string(REGEX MATCH ",${x},${x},(${x}),${x},${x},${x},,,${x},${x},${x},${x},(${x}),(${x}),$" m "${crow}")
+if(NOT m OR NOT CMAKE_MATCH_1 GREATER 0 OR NOT CMAKE_MATCH_2 EQUAL pm OR NOT CMAKE_MATCH_3 EQUAL 0)
+  message(FATAL_ERROR "serve-miss --csv --uncertainty: the row's tail is not the bands and shares (meets ${pm}):\n${crow}")
+endif()
 run(0 compare ${SRC}/tests/cases/scenarios/serve-rate.yaml --json)
 # break-evens come with the ranking, as for training
 string(JSON nbe LENGTH "${OUT}" comparisons 0 breakeven)

@@ -121,6 +121,35 @@ static void test_span_not_cut(void **state)
     gpuecon_ctx_free(ctx);
 }
 
+/* A table asked for more columns than it holds fails (the caller's flag set, nothing printed) instead
+ * of dropping the extra ones: compare's CSV outgrew 32 columns and lost its last seven without a word. */
+static void test_table_columns_not_dropped(void **state)
+{
+    (void)state;
+    gpuecon_ctx *ctx = gpuecon_ctx_new(NULL);
+    bool oom = false;
+    tbl *t = tbl_new(ctx, &oom);
+    char name[16];
+    for (int c = 0; c < 64; c++) { /* 64 fit */
+        snprintf(name, sizeof name, "c%d", c);
+        tbl_col(t, name, 'l');
+    }
+    tbl_row(t);
+    for (int c = 0; c < 64; c++)
+        tbl_fmt(t, "%d", c);
+    strbuf csv;
+    sb_init(&csv, ctx, &oom);
+    tbl_csv(t, &csv);
+    assert_false(oom);
+    assert_non_null(strstr(csv.s, ",c63\n"));
+    assert_non_null(strstr(csv.s, ",63\n"));
+    tbl_col(t, "c64", 'l'); /* one more: the table fails */
+    assert_true(oom);
+    sb_free(&csv);
+    tbl_free(t);
+    gpuecon_ctx_free(ctx);
+}
+
 /* The summary line of a comparison by hand: GB200 NVL72 at $0.4618 against H100 at $0.5753 is
  * 1 - 0.4618/0.5753 = 19.73% -> "20% below"; of the two break-evens, TCO 2.360 -> 2.940 (ln 1.2458
  * = 0.2198) is nearer than MTBI 2000 -> 928 (|ln 0.464| = 0.768), so the TCO is what flips it. With
@@ -230,6 +259,7 @@ int main(void)
         cmocka_unit_test(test_num_count_money),
         cmocka_unit_test(test_num_below),
         cmocka_unit_test(test_span_not_cut),
+        cmocka_unit_test(test_table_columns_not_dropped),
         cmocka_unit_test(test_summary_line),
         cmocka_unit_test(test_words_terms),
         cmocka_unit_test(test_words_readme),
