@@ -14,8 +14,9 @@
  * market, one draw per sample for every platform that uses a catalog price.
  * A serving platform's TPOT and TTFT are drawn from their bands with the throughput's deviate,
  * reversed (a platform drawn slower serves more slowly in every figure): where the workload has
- * latency targets, the sample runs it at the largest load of its layout that meets them with the
- * drawn latencies (serve_curve, compare.h), or counts it as missing them, and a platform that
+ * latency targets, the sample runs it at its operating load where the drawn latencies meet them
+ * there, else at the lower load of its layout where they reach them (serve_curve, compare.h; at the
+ * workload's own concurrency the load is fixed), or counts it as missing them, and a platform that
  * misses cannot be the cheapest of a sample in which another meets them. A training platform's days
  * and total cost follow its draws, so a deadline or a budget is met in a share of the samples.
  * Sample k draws from its own generator seeded from (ctx seed, k) and the platforms are drawn
