@@ -190,6 +190,13 @@ typedef struct pdraw {
                                                   lower load), fit the budget in, had a cost in */
 } pdraw;
 
+/* Whether a serving platform's latencies are drawn: a curve of its loads (targets, aggregated, not
+ * sized at a rate) and a predicted, uncertain throughput. */
+static bool served_draws(const pstate *ps, const gpuecon_platform_result *r, const pdraw *d)
+{
+    return ps->curve.n > 0 && !r->measured && d->w[IN_TOKS] > 0;
+}
+
 /* One sample: every platform's inputs drawn, its ranked and effective cost and whether it meets
  * the serving targets; the index of the cheapest (-1 when none is defined). */
 static int sample(const pstate *ps, pdraw *d, const gpuecon_comparison_result *cr, const gpuecon_workload *wl, rng *r)
@@ -216,7 +223,7 @@ static int sample(const pstate *ps, pdraw *d, const gpuecon_comparison_result *c
         d[i].within = cr->platforms[i].within_budget;
         if (!cr->platforms[i].feasible)
             continue;
-        if (ps[i].curve.n > 0 && !cr->platforms[i].measured && d[i].w[IN_TOKS] > 0)
+        if (served_draws(&ps[i], &cr->platforms[i], &d[i]))
             in[IN_TOKS] *= serve_draw(&ps[i].curve, d[i].lat, d[owner(ps, i, IN_TOKS)].z[IN_TOKS], wl, &d[i].met,
                                     &d[i].lowered);
         gpuecon_platform_result res;
@@ -285,8 +292,11 @@ int compare_joint_uncertainty(gpuecon_ctx *ctx, const pstate *ps, const gpuecon_
                 v[m++] = v[k];
         qsort(v, m, sizeof *v, cmp_double);
         p->probability_cheapest = defined > 0 ? (double)d[i].wins / defined : 0;
-        p->probability_meets_target = targets && d[i].counted > 0 ? (double)d[i].mets / d[i].counted : NAN;
-        p->probability_lower_load = targets && d[i].counted > 0 && cr->kind == GPUECON_WORKLOAD_SERVE
+        /* serving: only where the latencies were drawn (a platform sized at a rate or disaggregated
+           draws its throughput alone: its meeting the targets would be the point's, not a share) */
+        bool drawn = cr->kind != GPUECON_WORKLOAD_SERVE || served_draws(&ps[i], p, &d[i]);
+        p->probability_meets_target = targets && drawn && d[i].counted > 0 ? (double)d[i].mets / d[i].counted : NAN;
+        p->probability_lower_load = targets && drawn && d[i].counted > 0 && cr->kind == GPUECON_WORKLOAD_SERVE
                                         ? (double)d[i].lows / d[i].counted : NAN;
         p->probability_within_budget = budget && d[i].counted > 0 ? (double)d[i].withins / d[i].counted : NAN;
         p->effective_usd_per_mtok_p10 = quantile(v, m, 0.1);

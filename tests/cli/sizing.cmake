@@ -193,6 +193,16 @@ string(REGEX MATCH ",${x},${x},(${x}),${x},${x},${x},,,${x},${x},${x},${x},(${x}
 if(NOT m OR NOT CMAKE_MATCH_1 GREATER 0 OR NOT CMAKE_MATCH_2 EQUAL pm OR NOT CMAKE_MATCH_3 EQUAL 0)
   message(FATAL_ERROR "serve-miss --csv --uncertainty: the row's tail is not the bands and shares (meets ${pm}):\n${crow}")
 endif()
+# sized at a rate, a platform's GPUs are chosen to meet the targets: its latencies are not drawn, and it
+# gets no share of samples meeting them (the point's 'meets' would pose as one), only the cost's
+run(0 compare ${SRC}/tests/cases/scenarios/serve-rate.yaml --json --no-sensitivity --uncertainty 200)
+foreach(k 0 1)
+  string(JSON pc GET "${OUT}" comparisons 0 platforms ${k} probability_cheapest)
+  string(JSON pm ERROR_VARIABLE none GET "${OUT}" comparisons 0 platforms ${k} probability_meets_target)
+  if(NOT none OR pc STREQUAL "")
+    message(FATAL_ERROR "serve-rate --uncertainty: platform ${k} has a share meeting the targets (${pm}) or none cheapest")
+  endif()
+endforeach()
 run(0 compare ${SRC}/tests/cases/scenarios/serve-rate.yaml --json)
 # break-evens come with the ranking, as for training
 string(JSON nbe LENGTH "${OUT}" comparisons 0 breakeven)
