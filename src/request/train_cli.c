@@ -295,7 +295,10 @@ int train_cli_calibration(cli *c, gpuecon_train_request *req, calib_set *set)
     gpuecon_error_clear(&err);
     if (calib_set_build(c->ctx, c->cat, set, &err))
         return cli_fail(c, &err);
-    return train_cli_rank(c, set, req);
+    int rc = train_cli_rank(c, set, req);
+    if (rc) /* on failure the caller has nothing to free */
+        calib_set_free(set);
+    return rc;
 }
 
 int train_cli_rank(cli *c, const calib_set *set, gpuecon_train_request *req)

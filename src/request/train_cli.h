@@ -41,7 +41,7 @@ int train_cli_request(cli *c, const train_args *a, const opt *opts, size_t nopts
  * (train_cli_rank): req->rank_mfu_cap, the best MFU ever published for the request's GPU generation
  * and precision (0 when none is), so the search ranks no layout above it on its estimate alone, and
  * each layout at its 80% band's low end (docs/model.md §3.5). The caller frees *set
- * (calib_set_free). 0 or an exit code (message printed). */
+ * (calib_set_free) after a 0; after an exit code (message printed) there is nothing to free. */
 int train_cli_calibration(cli *c, gpuecon_train_request *req, calib_set *set);
 /* How the search ranks req's layouts, from the calibration set: req->rank_mfu_cap (the generation and
  * precision's MFU cap) and req->rank_band_low with its family table (calib_rank_band: at the 80% band's
