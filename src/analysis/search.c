@@ -335,7 +335,7 @@ static uint64_t run_vz(const train_static *st, const gpuecon_train_request *req,
             }
             w->feasible += w->coarse ? 0 : (uint64_t)nao;
             /* ranked at its band's low end where the request asks (docs/model.md §3.5) */
-            double band = calib_rank_factor(req, family_of(st, &c));
+            double band = req->rank_band_low[0] > 0 ? calib_rank_factor(req, family_of(st, &c)) : 1;
             if (!have_dp)
                 ss = stages_of(st, w, li, v, vlo, &c, true), have_dp = true;
             const train_layer_cost *on = c.rc_moe == lc->rc_moe ? lc : twin_of(st, lc, &tw, 2);

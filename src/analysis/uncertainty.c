@@ -71,20 +71,16 @@ void compare_uncertainty(const compare_bands *b, const gpuecon_catalog *cat, con
                     cr->kind == GPUECON_WORKLOAD_RL;
         if (!kind || !r->feasible || r->measured || !b || !b->ready || !(r->tokens_per_s_per_gpu > 0))
             continue;
-        if (cr->kind == GPUECON_WORKLOAD_RL) { /* the step time's band, as gpuecon rl gives it (band_rl) */
+        if (cr->kind == GPUECON_WORKLOAD_RL) { /* the step time's band, as gpuecon rl gives it */
             if (!(r->rl_step_time_s > 0) || !isfinite(r->predicted_tokens_per_s_per_gpu))
                 continue;
             const gpuecon_workload *w = &c->workload;
-            double seq = (double)w->prompt_len + w->response_len;
-            band_case rc = {.metric = BAND_RL_STEP,
-                            .arch = ps[i].sys->gpu && ps[i].sys->gpu->arch ? ps[i].sys->gpu->arch : "?",
-                            .prec = ps[i].pl->precision,
-                            .moe = m && m->experts > 0,
-                            .stack = ps[i].stack ? ps[i].stack->name : NULL,
-                            .seq = seq >= 1 && seq < 2e9 ? (int)seq : 1,
-                            .gpus = r->gpus,
-                            .batch = (double)w->prompts * w->samples};
-            band_of(b->set, &rc, r->rl_step_time_s, &r->band_rl_step);
+            gpuecon_rl_request q; /* what band_rl reads of the platform's RL step (compare_rl.c) */
+            gpuecon_rl_request_init(&q);
+            q.system = ps[i].sys, q.policy = m, q.stack = ps[i].stack, q.train_precision = ps[i].pl->precision;
+            q.gpus = r->gpus, q.prompts = w->prompts, q.samples = w->samples;
+            q.prompt_len = w->prompt_len, q.response_len = w->response_len;
+            band_rl(b->set, &q, r->rl_step_time_s, &r->band_rl_step);
             /* trained tokens/s/GPU = tokens per step / step / GPUs: the slow end of the step is the low end */
             band_scaled(&r->band_rl_step, r->rl_step_time_s, r->tokens_per_s_per_gpu, true, &r->band);
             continue;
